@@ -1,0 +1,26 @@
+#!/bin/sh
+# Runs every test in two builds: gcc with warnings as errors (dev), and
+# clang with AddressSanitizer and UBSan (asan), then a valgrind pass over
+# the unit tests of the dev build.  Exits non-zero when anything fails.
+set -eu
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+for preset in dev asan; do
+	echo "== build: $preset"
+	cmake --preset "$preset" >/dev/null
+	cmake --build --preset "$preset" -j "$jobs"
+	echo "== test: $preset"
+	ctest --preset "$preset" -j "$jobs"
+done
+
+echo "== valgrind: dev unit tests"
+ctest --test-dir build/dev -L unit -j "$jobs" \
+    --overwrite MemoryCheckCommand=/usr/bin/valgrind \
+    --overwrite "MemoryCheckCommandOptions=--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+    -T memcheck --output-on-failure >build/dev/valgrind.log 2>&1 || {
+	cat build/dev/valgrind.log
+	exit 1
+}
+grep -E 'tests passed|Memory checking results' -A 20 build/dev/valgrind.log |
+    head -n 30

@@ -1,0 +1,12 @@
+/*
+ * cli/cmd_table.c - the list of subcommands.  Adding one adds one line.
+ */
+#include <stddef.h>
+
+#include "cli/cmd.h"
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_compare_entry,
+	&cmd_stat_entry,
+	NULL
+};

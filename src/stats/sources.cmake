@@ -1,0 +1,2 @@
+list(APPEND PR_LIB_SOURCES
+)

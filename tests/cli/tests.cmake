@@ -1,0 +1,16 @@
+# Golden CLI tests: each folder under tests/cli/cases holds `cmd` (the
+# arguments, one shell line, run from the source tree with $PERFREG set to
+# the binary), and the expected `stdout`, `stderr` and `status`.
+# PERFREG_UPDATE_GOLDEN=1 rewrites the expected files after a deliberate
+# change.  Other tests in this folder are listed below the loop.
+file(GLOB PR_GOLDEN_CASES LIST_DIRECTORIES true
+	${CMAKE_CURRENT_SOURCE_DIR}/cli/cases/*)
+foreach(dir ${PR_GOLDEN_CASES})
+	if(IS_DIRECTORY ${dir})
+		get_filename_component(case ${dir} NAME)
+		add_test(NAME golden/${case}
+			COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_golden.sh
+				$<TARGET_FILE:perfreg_cli> ${dir}
+			WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+	endif()
+endforeach()

@@ -1,0 +1,239 @@
+/*
+ * tests/core/test_core.c - the capped buffer, the sample and its sort, the
+ * error formatting, and the random number generator.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfreg/buf.h"
+#include "perfreg/dataset.h"
+#include "perfreg/error.h"
+#include "perfreg/rng.h"
+#include "perfreg/sample.h"
+
+static void
+test_buf_cap(void **state)
+{
+	struct pr_buf b = PR_BUF_INIT(10);
+	struct pr_error err;
+
+	(void)state;
+	assert_int_equal(pr_buf_adds(&b, "12345", &err), PR_OK);
+	assert_int_equal(pr_buf_addf(&b, &err, "%d", 6789), PR_OK);
+	assert_string_equal(b.data, "123456789");
+	assert_int_equal(pr_buf_adds(&b, "ab", &err), PR_ELIMIT);
+	/* A refused addition leaves the buffer as it was. */
+	assert_string_equal(b.data, "123456789");
+	assert_int_equal(pr_buf_addc(&b, 'x', &err), PR_OK);
+	assert_int_equal(b.len, 10);
+	assert_int_equal(pr_buf_addc(&b, 'y', &err), PR_ELIMIT);
+	pr_buf_release(&b);
+	assert_null(b.data);
+}
+
+static void
+test_buf_detach(void **state)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	size_t len = 99;
+	char *s;
+	int i;
+
+	(void)state;
+	s = pr_buf_detach(&b, &len);
+	assert_string_equal(s, "");
+	assert_int_equal(len, 0);
+	free(s);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(pr_buf_addf(&b, NULL, "%03d", i), PR_OK);
+	s = pr_buf_detach(&b, &len);
+	assert_int_equal(len, 3000);
+	assert_memory_equal(s + 2997, "999", 3);
+	assert_null(b.data);
+	free(s);
+}
+
+static void
+test_error_format(void **state)
+{
+	struct pr_error err;
+	char line[1024];
+
+	(void)state;
+	pr_error_clear(&err);
+	assert_int_equal(pr_error_at(&err, PR_EPARSE, "old.txt", 17, 3,
+			     "expected a number, got '%s'", "n/a"),
+	    PR_EPARSE);
+	assert_string_equal(pr_error_format(&err, line, sizeof(line)),
+	    "old.txt:17: expected a number, got 'n/a'");
+	pr_error_at(&err, PR_EIO, "gone.txt", 0, 0, "cannot open");
+	assert_string_equal(pr_error_format(&err, line, sizeof(line)),
+	    "gone.txt: cannot open");
+	pr_error_set(&err, PR_EINVAL, "bad");
+	assert_string_equal(pr_error_format(&err, line, sizeof(line)), "bad");
+	assert_int_equal(pr_error_set(NULL, PR_ENOMEM, "x"), PR_ENOMEM);
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+check_sort(double *v, size_t n)
+{
+	double *ref = malloc(n * sizeof(double) + 1);
+
+	assert_non_null(ref);
+	memcpy(ref, v, n * sizeof(double));
+	qsort(ref, n, sizeof(double), cmp);
+	pr_sort_doubles(v, n);
+	assert_memory_equal(ref, v, n * sizeof(double));
+	free(ref);
+}
+
+static void
+test_sort(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 23, 24, 25, 100, 1000,
+		100000 };
+	struct pr_rng r;
+	size_t i, k, n;
+	double *v;
+
+	(void)state;
+	pr_rng_seed(&r, 42);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		n = sizes[k];
+		v = malloc(n * sizeof(double) + 1);
+		assert_non_null(v);
+		/* random, few distinct values, sorted, reversed, negative */
+		for (i = 0; i < n; i++)
+			v[i] = pr_rng_normal(&r);
+		check_sort(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = (double)pr_rng_below(&r, 3);
+		check_sort(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = (double)i;
+		check_sort(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = -(double)i;
+		check_sort(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = 7.02;
+		check_sort(v, n);
+		free(v);
+	}
+}
+
+static void
+test_sample(void **state)
+{
+	struct pr_sample s = PR_SAMPLE_INIT, c;
+	struct pr_error err;
+	int i;
+
+	(void)state;
+	for (i = 100; i > 0; i--)
+		assert_int_equal(pr_sample_push(&s, i, &err), PR_OK);
+	assert_int_equal(pr_sample_push(&s, NAN, &err), PR_EINVAL);
+	assert_int_equal(pr_sample_push(&s, INFINITY, &err), PR_EINVAL);
+	assert_int_equal(s.n, 100);
+	pr_sample_sort(&s);
+	assert_true(s.sorted);
+	assert_true(s.v[0] == 1.0 && s.v[99] == 100.0);
+	assert_int_equal(pr_sample_copy(&c, &s, &err), PR_OK);
+	assert_int_equal(c.n, 100);
+	assert_true(c.v[50] == 51.0);
+	pr_sample_shrink(&c);
+	assert_int_equal(c.cap, 100);
+	pr_sample_release(&c);
+	pr_sample_release(&s);
+	pr_sample_release(&s); /* twice is harmless */
+}
+
+static void
+test_dataset(void **state)
+{
+	struct pr_dataset d;
+	struct pr_metric *m;
+
+	(void)state;
+	pr_dataset_init(&d);
+	assert_int_equal(pr_dataset_add(&d, "wall", "s", PR_BETTER_LOWER, 1.5,
+			     NULL), PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_UNKNOWN,
+			     9, NULL), PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "wall", "ms", PR_BETTER_HIGHER,
+			     2.5, NULL), PR_OK);
+	assert_int_equal(d.n, 2);
+	m = pr_dataset_find(&d, "wall");
+	assert_non_null(m);
+	/* The first unit and the first known direction stay. */
+	assert_string_equal(m->unit, "s");
+	assert_int_equal(m->better, PR_BETTER_LOWER);
+	assert_int_equal(m->values.n, 2);
+	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_HIGHER,
+			     9, NULL), PR_OK);
+	assert_int_equal(pr_dataset_find(&d, "rate")->better,
+	    PR_BETTER_HIGHER);
+	assert_null(pr_dataset_find(&d, "nope"));
+	pr_dataset_release(&d);
+}
+
+static void
+test_rng(void **state)
+{
+	struct pr_rng a, b;
+	double sum = 0, sq = 0, x;
+	int i, counts[5] = { 0 };
+
+	(void)state;
+	pr_rng_seed(&a, 1);
+	pr_rng_seed(&b, 1);
+	for (i = 0; i < 1000; i++)
+		assert_true(pr_rng_next(&a) == pr_rng_next(&b));
+	pr_rng_seed(&b, 2);
+	assert_true(pr_rng_next(&a) != pr_rng_next(&b));
+	for (i = 0; i < 100000; i++) {
+		x = pr_rng_uniform(&a);
+		assert_true(x >= 0.0 && x < 1.0);
+		counts[pr_rng_below(&a, 5)]++;
+		x = pr_rng_normal(&a);
+		sum += x;
+		sq += x * x;
+	}
+	/* 100000 normals: the mean is within 5 standard errors of 0 and
+	 * the variance within 2% of 1; each of 5 cells near 20000. */
+	assert_true(fabs(sum / 100000) < 5 / sqrt(100000));
+	assert_true(fabs(sq / 100000 - 1) < 0.02);
+	for (i = 0; i < 5; i++)
+		assert_true(counts[i] > 19000 && counts[i] < 21000);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buf_cap),
+		cmocka_unit_test(test_buf_detach),
+		cmocka_unit_test(test_error_format),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_dataset),
+		cmocka_unit_test(test_rng),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1 @@
+pr_add_unit_test(test_core tests/core/test_core.c)
