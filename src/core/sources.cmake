@@ -1,7 +1,7 @@
-list(APPEND PR_LIB_SOURCES
-	src/core/buf.c
-	src/core/dataset.c
-	src/core/error.c
-	src/core/rng.c
-	src/core/sample.c
-)
+# One line per file, so that a file can be added with a single append.
+list(APPEND PR_LIB_SOURCES src/core/buf.c)
+list(APPEND PR_LIB_SOURCES src/core/dataset.c)
+list(APPEND PR_LIB_SOURCES src/core/error.c)
+list(APPEND PR_LIB_SOURCES src/core/numparse.c)
+list(APPEND PR_LIB_SOURCES src/core/rng.c)
+list(APPEND PR_LIB_SOURCES src/core/sample.c)

@@ -1,2 +1,3 @@
-list(APPEND PR_LIB_SOURCES
-)
+# One line per file, so that a file can be added with a single append.
+list(APPEND PR_LIB_SOURCES src/parse/numbers.c)
+list(APPEND PR_LIB_SOURCES src/parse/read.c)

@@ -1,2 +1,1 @@
-list(APPEND PR_LIB_SOURCES
-)
+# One line per file, so that a file can be added with a single append.

@@ -1,3 +1,4 @@
+# One line per test, so that a test can be added with a single append.
 # Golden CLI tests: each folder under tests/cli/cases holds `cmd` (the
 # arguments, one shell line, run from the source tree with $PERFREG set to
 # the binary), and the expected `stdout`, `stderr` and `status`.

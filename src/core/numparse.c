@@ -1,0 +1,4 @@
+/*
+ * core/numparse.c - being written; see the header for the contract.
+ */
+#include "perfreg/numparse.h"

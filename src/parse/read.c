@@ -1,0 +1,4 @@
+/*
+ * parse/read.c - being written; see the header for the contract.
+ */
+#include "perfreg/read.h"

@@ -1,0 +1,4 @@
+/*
+ * stats/describe.c - being written; see the header for the contract.
+ */
+#include "perfreg/describe.h"
