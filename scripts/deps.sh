@@ -19,7 +19,8 @@ hyperfine
 time
 tcsh
 python3
-python3-scipy
+openssl
+iperf3
 "
 
 missing=""
