@@ -1,0 +1,1165 @@
+/*
+ * report/compare.c - the report of `perfreg compare`: text, Markdown, CSV
+ * and JSON writers for a set of struct pr_comparison.
+ *
+ * The writers format what the statistics module decided; they decide
+ * nothing themselves.  The text form is an aligned table (one row per
+ * metric: base, new, change with its interval, p, verdict, n per side),
+ * then one sentence per metric in words that follow the direction of the
+ * metric, then notes about the data (one value per side, zero spread, a
+ * direction that was assumed) and a footer naming the method and Holm's
+ * correction.  Markdown carries the same content as a table and a list.
+ * CSV and JSON carry every figure at full precision.
+ *
+ * Invariants: no writer prints "nan" or "inf": every double goes through
+ * a check that turns an undefined figure into "-", an empty CSV field or
+ * JSON null.  Values in text are shown with four significant digits and,
+ * for units that take them (seconds, bytes, bits, operations, Hz), an SI
+ * prefix; CSV uses the shortest decimal form that reads back to the same
+ * double; JSON numbers have 15 significant digits.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "perfreg/report.h"
+#include "core/banned.h"
+
+#define CELL_MAX 160
+
+/* ---------------------------------------------------------------- *
+ * Number formatting
+ * ---------------------------------------------------------------- */
+
+static int
+defined(double x)
+{
+	return isfinite(x);
+}
+
+/* An absolute percentage with a precision that suits its size. */
+static void
+fmt_abs_pct(char *buf, size_t size, double x)
+{
+	x = fabs(x);
+	if (x >= 99.5)
+		snprintf(buf, size, "%.0f%%", x);
+	else if (x >= 0.995)
+		snprintf(buf, size, "%.1f%%", x);
+	else if (x >= 0.0995)
+		snprintf(buf, size, "%.2f%%", x);
+	else if (x > 0)
+		snprintf(buf, size, "%.2g%%", x);
+	else
+		snprintf(buf, size, "0%%");
+}
+
+/* A signed percentage: "+8.3%", "-0.25%", "0%"; "-" when undefined. */
+static void
+fmt_pct(char *buf, size_t size, double x)
+{
+	char a[48];
+
+	if (!defined(x)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	fmt_abs_pct(a, sizeof(a), x);
+	if (strcmp(a, "0%") == 0)
+		snprintf(buf, size, "%s", a);
+	else
+		snprintf(buf, size, "%c%s", x < 0 ? '-' : '+', a);
+}
+
+static void
+fmt_interval(char *buf, size_t size, int have, double lo, double hi)
+{
+	char a[48], b[48];
+
+	if (!have || !defined(lo) || !defined(hi)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	fmt_pct(a, sizeof(a), lo);
+	fmt_pct(b, sizeof(b), hi);
+	snprintf(buf, size, "[%s, %s]", a, b);
+}
+
+/* A p-value with two significant digits, never in exponent form. */
+static void
+fmt_p(char *buf, size_t size, int have, double p)
+{
+	if (!have || !defined(p)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (p < 0.0001)
+		snprintf(buf, size, "<0.0001");
+	else if (p >= 0.995)
+		snprintf(buf, size, "1");
+	else if (p >= 0.1)
+		snprintf(buf, size, "%.2f", p);
+	else if (p >= 0.01)
+		snprintf(buf, size, "%.3f", p);
+	else if (p >= 0.001)
+		snprintf(buf, size, "%.4f", p);
+	else
+		snprintf(buf, size, "%.5f", p);
+}
+
+/* The confidence as a percentage: 0.95 -> "95", 0.995 -> "99.5". */
+static void
+fmt_conf(char *buf, size_t size, double conf)
+{
+	snprintf(buf, size, "%.10g", conf * 100.0);
+}
+
+/* The shortest %g form that strtod reads back as x (CSV fields). */
+static void
+fmt_exact(char *buf, size_t size, double x)
+{
+	int prec;
+
+	if (!defined(x)) {
+		if (size > 0)
+			buf[0] = '\0';
+		return;
+	}
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}
+
+static int
+str_in(const char *s, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * How a value in this unit is scaled for people.  Seconds get m, u and n
+ * below one; counts of bytes, bits, operations and the like (alone or
+ * per second) get k, M, G, T, P above a thousand; an empty unit gets the
+ * prefix on the number.  Any other unit (ns/op, KiB, %) is left alone,
+ * because a prefix on a unit that already has one would mislead.
+ */
+enum scaling { SCALE_NONE, SCALE_TIME, SCALE_BIG };
+
+static enum scaling
+unit_scaling(const char *unit)
+{
+	static const char *const time_units[] = { "s", NULL };
+	static const char *const counts[] = { "B", "b", "bit", "bits",
+		"byte", "bytes", "op", "ops", "Hz", "req", "reqs",
+		"requests", "pkt", "pkts", "packets", "frames", "events",
+		"calls", "tx", "msg", "msgs", "messages", "items", NULL };
+	static const char *const per[] = { "", "/s", "/sec", NULL };
+	char num[32];
+	const char *slash;
+	size_t len;
+
+	if (unit == NULL || unit[0] == '\0')
+		return SCALE_BIG;
+	if (str_in(unit, time_units))
+		return SCALE_TIME;
+	slash = strchr(unit, '/');
+	len = slash != NULL ? (size_t)(slash - unit) : strlen(unit);
+	if (len == 0 || len >= sizeof(num))
+		return SCALE_NONE;
+	memcpy(num, unit, len);
+	num[len] = '\0';
+	if (str_in(num, counts) && str_in(unit + len, per))
+		return SCALE_BIG;
+	return SCALE_NONE;
+}
+
+/* Decimals that give four significant digits to x (0 to 9). */
+static int
+decimals_for(double x)
+{
+	int d;
+
+	if (x == 0 || !defined(x))
+		return 3;
+	d = 3 - (int)floor(log10(fabs(x)));
+	if (d < 0)
+		d = 0;
+	if (d > 9)
+		d = 9;
+	return d;
+}
+
+/*
+ * Formats x, and "+- sd" when sd_have, in a unit for people:
+ * "4.953 +- 0.188 s", "76.67 ms", "35.90 Gbits/s", "12345678 ns/op".
+ * pm is the plus-minus sign to use ("+-" or the UTF-8 one).
+ */
+static void
+fmt_value(char *buf, size_t size, double x, int sd_have, double sd,
+    const char *unit, const char *pm)
+{
+	static const char *const big[] = { "", "k", "M", "G", "T", "P",
+		"E" };
+	static const char *const small[] = { "", "m", "u", "n" };
+	const char *prefix = "", *u = unit != NULL ? unit : "";
+	char num[64], spread[80];
+	double f = 1.0, ax = fabs(x);
+	int i, d;
+
+	if (!defined(x)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (!defined(sd))
+		sd_have = 0;
+	switch (unit_scaling(u)) {
+	case SCALE_TIME:
+		for (i = 0; i < 3 && ax > 0 && ax * f < 0.9995; i++)
+			f *= 1000.0;
+		prefix = small[i];
+		break;
+	case SCALE_BIG:
+		for (i = 0; i < 6 && ax / f >= 999.95; i++)
+			f *= 1000.0;
+		prefix = big[i];
+		f = 1.0 / f;
+		break;
+	case SCALE_NONE:
+		break;
+	}
+	x *= f;
+	sd *= f;
+	if (fabs(x) >= 1e15 || (x != 0 && fabs(x) < 1e-9)) {
+		snprintf(num, sizeof(num), "%.4g", x);
+		d = -1;
+	} else {
+		d = decimals_for(x);
+		snprintf(num, sizeof(num), "%.*f", d, x);
+	}
+	spread[0] = '\0';
+	if (sd_have) {
+		if (d < 0)
+			snprintf(spread, sizeof(spread), " %s %.3g", pm, sd);
+		else
+			snprintf(spread, sizeof(spread), " %s %.*f", pm, d, sd);
+	}
+	if (u[0] == '\0')
+		snprintf(buf, size, "%s%s%s", num, spread, prefix);
+	else
+		snprintf(buf, size, "%s%s %s%s", num, spread, prefix, u);
+}
+
+/* ---------------------------------------------------------------- *
+ * Words
+ * ---------------------------------------------------------------- */
+
+static int
+has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (; s != NULL && *s != '\0'; s++)
+		if (strncasecmp(s, w, n) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+is_time(const char *name, const char *unit)
+{
+	static const char *const units[] = { "s", "ms", "us", "ns", "ps",
+		"min", "h", "sec", "secs", "seconds", "msec", "usec", "nsec",
+		"s/op", "ms/op", "us/op", "ns/op", "sec/op", "cycles",
+		"cycles/op", NULL };
+
+	if (unit != NULL && unit[0] != '\0')
+		return str_in(unit, units) || strcmp(unit, "\xc2\xb5s") == 0 ||
+		    strcmp(unit, "\xc2\xb5s/op") == 0;
+	return has_word(name, "time") || has_word(name, "elapsed") ||
+	    has_word(name, "latency") || has_word(name, "duration");
+}
+
+static int
+is_rate(const char *name, const char *unit)
+{
+	size_t n;
+
+	if (unit != NULL && unit[0] != '\0') {
+		n = strlen(unit);
+		if ((n > 2 && strcmp(unit + n - 2, "/s") == 0) ||
+		    (n > 4 && strcmp(unit + n - 4, "/sec") == 0) ||
+		    (n >= 3 && strcasecmp(unit + n - 3, "bps") == 0) ||
+		    strcmp(unit, "Hz") == 0)
+			return 1;
+	}
+	return has_word(name, "throughput") || has_word(name, "bitrate") ||
+	    has_word(name, "bandwidth");
+}
+
+char *
+pr_report_change_words(char *buf, size_t size, double change_pct,
+    enum pr_better better, const char *name, const char *unit)
+{
+	char a[48];
+	int up = change_pct > 0;
+
+	if (size == 0)
+		return buf;
+	if (!defined(change_pct)) {
+		snprintf(buf, size, "change undefined");
+		return buf;
+	}
+	fmt_abs_pct(a, sizeof(a), change_pct);
+	if (strcmp(a, "0%") == 0) {
+		snprintf(buf, size, "0%% change");
+		return buf;
+	}
+	if (better != PR_BETTER_HIGHER && is_time(name, unit))
+		snprintf(buf, size, "%s %s", a, up ? "slower" : "faster");
+	else if (better == PR_BETTER_HIGHER && is_rate(name, unit))
+		snprintf(buf, size, "throughput %s %s", a,
+		    up ? "higher" : "lower");
+	else if (better == PR_BETTER_HIGHER)
+		snprintf(buf, size, "%s %s", a,
+		    up ? "higher (better)" : "lower (worse)");
+	else
+		snprintf(buf, size, "%s %s", a,
+		    up ? "higher (worse)" : "lower (better)");
+	return buf;
+}
+
+const char *
+pr_report_method_slug(enum pr_method m)
+{
+	switch (m) {
+	case PR_METHOD_AUTO:
+		return "auto";
+	case PR_METHOD_STUDENT:
+		return "student";
+	case PR_METHOD_WELCH:
+		return "welch";
+	case PR_METHOD_MWU:
+		return "mwu";
+	case PR_METHOD_NONE:
+		return "none";
+	}
+	return "none";
+}
+
+static const char *
+better_word(enum pr_better b)
+{
+	return b == PR_BETTER_HIGHER ? "higher" : "lower";
+}
+
+/* What the method compares, for the footer. */
+static const char *
+method_what(enum pr_method m)
+{
+	switch (m) {
+	case PR_METHOD_STUDENT:
+		return "Student's t with pooled variance, on the means";
+	case PR_METHOD_WELCH:
+		return "Welch's t, on the means";
+	case PR_METHOD_MWU:
+		return "Mann-Whitney U, with the Hodges-Lehmann shift";
+	case PR_METHOD_AUTO:
+	case PR_METHOD_NONE:
+		break;
+	}
+	return "no test";
+}
+
+/* ---------------------------------------------------------------- *
+ * What every writer needs to know about one metric
+ * ---------------------------------------------------------------- */
+
+struct facts {
+	const struct pr_report_metric *m;
+	const struct pr_comparison *c;
+	const char *unit;
+	enum pr_better better;
+	int tested;
+	int use_median;  /* the method compares medians */
+	int have_p, have_padj, have_ci;
+	int base_sd, new_sd; /* the standard deviation is defined */
+	char words[96];
+};
+
+static void
+get_facts(const struct pr_report_metric *m, struct facts *f)
+{
+	const struct pr_comparison *c = &m->cmp;
+
+	f->m = m;
+	f->c = c;
+	f->unit = m->unit != NULL ? m->unit : "";
+	f->better = c->better == PR_BETTER_HIGHER ? PR_BETTER_HIGHER
+						   : PR_BETTER_LOWER;
+	f->tested = c->tested && c->method != PR_METHOD_NONE;
+	f->use_median = c->method == PR_METHOD_MWU;
+	f->have_p = f->tested && defined(c->p_value);
+	f->have_padj = f->tested && defined(c->p_adjusted);
+	f->have_ci = f->tested && c->have_ci && defined(c->ci_lo_pct) &&
+	    defined(c->ci_hi_pct);
+	f->base_sd = c->base.n >= 2 && (c->base.defined & PR_SUM_STDDEV) &&
+	    defined(c->base.stddev);
+	f->new_sd = c->new.n >= 2 && (c->new.defined & PR_SUM_STDDEV) &&
+	    defined(c->new.stddev);
+	pr_report_change_words(f->words, sizeof(f->words), c->change_pct,
+	    f->better, m->name, f->unit);
+}
+
+static void
+fmt_side(char *buf, size_t size, const struct facts *f,
+    const struct pr_summary *s, int sd_have, const char *pm)
+{
+	if (f->use_median)
+		fmt_value(buf, size, s->median, 0, 0, f->unit, pm);
+	else
+		fmt_value(buf, size, s->mean, sd_have, s->stddev, f->unit, pm);
+}
+
+/*
+ * The sentence for one metric, without the name: the verdict and the
+ * change in words, with what the reader should make of it.
+ */
+static enum pr_status
+add_sentence(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *f, struct pr_error *err)
+{
+	const struct pr_comparison *c = f->c;
+	char conf[32], iv[112], p[32], padj[32], eq[48];
+	enum pr_status st;
+	int holm = r->holm_m > 1 && f->have_padj;
+
+	fmt_conf(conf, sizeof(conf), r->conf);
+	fmt_interval(iv, sizeof(iv), f->have_ci, c->ci_lo_pct, c->ci_hi_pct);
+	fmt_p(p, sizeof(p), f->have_p, c->p_value);
+	fmt_p(padj, sizeof(padj), f->have_padj, c->p_adjusted);
+	fmt_abs_pct(eq, sizeof(eq), r->equivalence_pct);
+
+	if (!f->tested) {
+		if (c->base.n < 2 && c->new.n < 2)
+			return pr_buf_addf(out, err, "%s in one run per side; "
+			    "no test is possible without repeated runs",
+			    f->words);
+		return pr_buf_addf(out, err, "%s, but with one value in %s "
+		    "no test is possible without repeated runs on both sides",
+		    f->words, c->base.n < 2 ? "base" : "new");
+	}
+	switch (c->verdict) {
+	case PR_VERDICT_REGRESSION:
+	case PR_VERDICT_IMPROVEMENT:
+		return pr_buf_addf(out, err, "%s: %s (%s%% interval %s, p = %s%s%s)",
+		    pr_verdict_str(c->verdict), f->words, conf, iv, p,
+		    holm ? ", after Holm " : "", holm ? padj : "");
+	case PR_VERDICT_EQUIVALENT:
+		return pr_buf_addf(out, err, "%s: %s, and the %s%% interval %s "
+		    "lies inside [-%s, +%s]", pr_verdict_str(c->verdict),
+		    f->words, conf, iv, eq, eq);
+	case PR_VERDICT_INCONCLUSIVE:
+		break;
+	}
+	if ((st = pr_buf_addf(out, err, "%s: %s, not established at %s%% "
+	    "confidence (p = %s%s%s, interval %s)",
+	    pr_verdict_str(c->verdict), f->words, conf, p,
+	    holm ? ", after Holm " : "", holm ? padj : "", iv)) != PR_OK)
+		return st;
+	if (c->runs_needed > 0)
+		return pr_buf_addf(out, err, "; about %zu runs per side would "
+		    "settle it", c->runs_needed);
+	return pr_buf_adds(out, "; more runs are needed", err);
+}
+
+/* Calls fn(line) for each note about the report, in a fixed order. */
+typedef enum pr_status (*note_fn)(struct pr_buf *out, const char *prefix,
+    const char *text, struct pr_error *err);
+
+static enum pr_status
+zero_spread_note(struct pr_buf *line, const struct facts *f,
+    struct pr_error *err)
+{
+	const struct pr_summary *b = &f->c->base, *n = &f->c->new;
+	int bz = f->base_sd && b->stddev == 0;
+	int nz = f->new_sd && n->stddev == 0;
+	char v[CELL_MAX];
+
+	if (bz && nz)
+		return pr_buf_addf(line, err, "%s: the values of each side are "
+		    "all equal (zero spread on both sides); the change is "
+		    "exact at the resolution of the data", f->m->name);
+	if (bz || nz) {
+		fmt_value(v, sizeof(v), bz ? b->mean : n->mean, 0, 0,
+		    f->unit, "+-");
+		return pr_buf_addf(line, err, "%s: the %zu %s values are all "
+		    "%s (zero spread on that side); the test rests on the "
+		    "spread of the other side", f->m->name,
+		    bz ? b->n : n->n, bz ? "base" : "new", v);
+	}
+	return PR_OK;
+}
+
+static enum pr_status
+add_notes(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *fs, note_fn fn, struct pr_error *err)
+{
+	struct pr_buf line = PR_BUF_INIT(4096);
+	enum pr_status st = PR_OK;
+	size_t i, untested = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (!fs[i].tested)
+			untested++;
+	if (untested == r->n && r->n > 1) {
+		if ((st = pr_buf_addf(&line, err, "the %zu metrics are different "
+		    "measurements, not repeated runs of one, so they are not "
+		    "pooled into a test either", r->n)) != PR_OK ||
+		    (st = fn(out, "note", line.data, err)) != PR_OK)
+			goto out;
+	}
+	for (i = 0; i < r->n; i++) {
+		pr_buf_reset(&line);
+		if (fs[i].tested) {
+			if ((st = zero_spread_note(&line, &fs[i], err)) != PR_OK)
+				goto out;
+			if (line.len > 0 &&
+			    (st = fn(out, "note", line.data, err)) != PR_OK)
+				goto out;
+		}
+		if (!fs[i].m->better_assumed)
+			continue;
+		pr_buf_reset(&line);
+		if ((st = pr_buf_addf(&line, err, "%s: direction assumed: the "
+		    "input does not say whether higher or lower is better; "
+		    "lower is taken (--higher-is-better or --lower-is-better "
+		    "to say)", fs[i].m->name)) != PR_OK ||
+		    (st = fn(out, "note", line.data, err)) != PR_OK)
+			goto out;
+	}
+out:
+	pr_buf_release(&line);
+	return st;
+}
+
+/* The footer: the method(s) that produced p and the intervals, Holm. */
+static enum pr_status
+add_footer(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *fs, note_fn fn, struct pr_error *err)
+{
+	struct pr_buf line = PR_BUF_INIT(4096);
+	enum pr_method seen[PR_METHOD_NONE + 1];
+	enum pr_status st = PR_OK;
+	size_t i, j, nseen = 0;
+	char conf[32];
+
+	fmt_conf(conf, sizeof(conf), r->conf);
+	for (i = 0; i < r->n; i++) {
+		if (!fs[i].tested)
+			continue;
+		for (j = 0; j < nseen; j++)
+			if (seen[j] == fs[i].c->method)
+				break;
+		if (j == nseen && nseen < PR_METHOD_NONE + 1)
+			seen[nseen++] = fs[i].c->method;
+	}
+	if (nseen == 0) {
+		st = fn(out, "method", "none: no metric has repeated runs on "
+		    "both sides", err);
+		goto out;
+	}
+	for (j = 0; j < nseen; j++)
+		if ((st = pr_buf_addf(&line, err, "%s%s", j > 0 ? "; " : "",
+		    method_what(seen[j]))) != PR_OK)
+			goto out;
+	if ((st = pr_buf_addf(&line, err, "; two-sided p; %s%% intervals for "
+	    "the change in percent of base; equivalent means inside "
+	    "+-%g%%", conf, r->equivalence_pct)) != PR_OK ||
+	    (st = fn(out, "method", line.data, err)) != PR_OK)
+		goto out;
+	if (r->holm_m > 1) {
+		pr_buf_reset(&line);
+		if ((st = pr_buf_addf(&line, err, "Holm's correction for %zu "
+		    "metrics compared together: verdicts use the adjusted p "
+		    "(p Holm)", r->holm_m)) != PR_OK ||
+		    (st = fn(out, "correction", line.data, err)) != PR_OK)
+			goto out;
+	}
+out:
+	pr_buf_release(&line);
+	return st;
+}
+
+/* ---------------------------------------------------------------- *
+ * A table of cells, for the aligned text and the Markdown forms
+ * ---------------------------------------------------------------- */
+
+enum {
+	COL_METRIC, COL_BASE, COL_NEW, COL_CHANGE, COL_CI, COL_P, COL_PADJ,
+	COL_VERDICT, COL_N, NCOLS
+};
+
+struct table {
+	size_t rows;
+	char (*cell)[NCOLS][CELL_MAX];
+	char **name; /* the metric column, which may be long */
+};
+
+static size_t
+display_width(const char *s)
+{
+	size_t w = 0;
+
+	/* UTF-8 continuation bytes take no column. */
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void
+table_release(struct table *t)
+{
+	free(t->cell);
+	free(t->name);
+	t->cell = NULL;
+	t->name = NULL;
+}
+
+/*
+ * Fills the table: row 0 is the header, row i + 1 metric i.  The names
+ * are borrowed from the report (Markdown escapes them when writing).
+ */
+static enum pr_status
+table_fill(struct table *t, const struct pr_report *r,
+    const struct facts *fs, const char *pm, struct pr_error *err)
+{
+	size_t i;
+	char conf[32];
+
+	t->rows = r->n + 1;
+	t->cell = calloc(t->rows, sizeof(*t->cell));
+	t->name = calloc(t->rows, sizeof(*t->name));
+	if (t->cell == NULL || t->name == NULL) {
+		table_release(t);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	fmt_conf(conf, sizeof(conf), r->conf);
+	t->name[0] = (char *)"metric";
+	snprintf(t->cell[0][COL_BASE], CELL_MAX, "base");
+	snprintf(t->cell[0][COL_NEW], CELL_MAX, "new");
+	snprintf(t->cell[0][COL_CHANGE], CELL_MAX, "change");
+	snprintf(t->cell[0][COL_CI], CELL_MAX, "%s%% interval", conf);
+	snprintf(t->cell[0][COL_P], CELL_MAX, "p");
+	snprintf(t->cell[0][COL_PADJ], CELL_MAX, "p Holm");
+	snprintf(t->cell[0][COL_VERDICT], CELL_MAX, "verdict");
+	snprintf(t->cell[0][COL_N], CELL_MAX, "n");
+	for (i = 0; i < r->n; i++) {
+		const struct facts *f = &fs[i];
+		const struct pr_comparison *c = f->c;
+		char (*row)[CELL_MAX] = t->cell[i + 1];
+
+		t->name[i + 1] = (char *)f->m->name;
+		fmt_side(row[COL_BASE], CELL_MAX, f, &c->base, f->base_sd, pm);
+		fmt_side(row[COL_NEW], CELL_MAX, f, &c->new, f->new_sd, pm);
+		fmt_pct(row[COL_CHANGE], CELL_MAX, c->change_pct);
+		fmt_interval(row[COL_CI], CELL_MAX, f->have_ci, c->ci_lo_pct,
+		    c->ci_hi_pct);
+		fmt_p(row[COL_P], CELL_MAX, f->have_p, c->p_value);
+		fmt_p(row[COL_PADJ], CELL_MAX, f->have_padj, c->p_adjusted);
+		snprintf(row[COL_VERDICT], CELL_MAX, "%s",
+		    f->tested ? pr_verdict_str(c->verdict) : "no test");
+		snprintf(row[COL_N], CELL_MAX, "%zu+%zu", c->base.n, c->new.n);
+	}
+	return PR_OK;
+}
+
+static int
+col_right(int col)
+{
+	return col == COL_BASE || col == COL_NEW || col == COL_CHANGE ||
+	    col == COL_P || col == COL_PADJ || col == COL_N;
+}
+
+static const char *
+cell_of(const struct table *t, size_t row, int col)
+{
+	return col == COL_METRIC ? t->name[row] : t->cell[row][col];
+}
+
+/* ---------------------------------------------------------------- *
+ * Text
+ * ---------------------------------------------------------------- */
+
+static enum pr_status
+text_line(struct pr_buf *out, const char *prefix, const char *text,
+    struct pr_error *err)
+{
+	return pr_buf_addf(out, err, "%s: %s\n", prefix, text);
+}
+
+static enum pr_status
+write_text(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *fs, struct pr_error *err)
+{
+	struct table t = { 0, NULL, NULL };
+	size_t width[NCOLS] = { 0 };
+	enum pr_status st;
+	size_t i, w, pad;
+	int col, last, holm = r->holm_m > 1;
+
+	if ((st = table_fill(&t, r, fs, "+-", err)) != PR_OK)
+		return st;
+	if (r->base_source != NULL && r->new_source != NULL &&
+	    (st = pr_buf_addf(out, err, "base: %s\nnew:  %s\n\n",
+	    r->base_source, r->new_source)) != PR_OK)
+		goto out;
+	for (i = 0; i < t.rows; i++)
+		for (col = 0; col < NCOLS; col++)
+			if ((w = display_width(cell_of(&t, i, col))) >
+			    width[col])
+				width[col] = w;
+	last = NCOLS - 1;
+	for (i = 0; i < t.rows; i++) {
+		for (col = 0; col < NCOLS; col++) {
+			const char *s = cell_of(&t, i, col);
+
+			if (col == COL_PADJ && !holm)
+				continue;
+			w = display_width(s);
+			pad = width[col] - w;
+			if (col > 0 && (st = pr_buf_adds(out, "  ", err)) != PR_OK)
+				goto out;
+			if (col_right(col) && i > 0)
+				while (pad-- > 0)
+					if ((st = pr_buf_addc(out, ' ', err)) !=
+					    PR_OK)
+						goto out;
+			if ((st = pr_buf_adds(out, s, err)) != PR_OK)
+				goto out;
+			if ((!col_right(col) || i == 0) && col != last)
+				while (pad-- > 0)
+					if ((st = pr_buf_addc(out, ' ', err)) !=
+					    PR_OK)
+						goto out;
+		}
+		if ((st = pr_buf_addc(out, '\n', err)) != PR_OK)
+			goto out;
+	}
+	if ((st = pr_buf_addc(out, '\n', err)) != PR_OK)
+		goto out;
+	for (i = 0; i < r->n; i++) {
+		if ((st = pr_buf_addf(out, err, "%s: ", fs[i].m->name)) != PR_OK ||
+		    (st = add_sentence(out, r, &fs[i], err)) != PR_OK ||
+		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
+			goto out;
+	}
+	if ((st = pr_buf_addc(out, '\n', err)) != PR_OK ||
+	    (st = add_notes(out, r, fs, text_line, err)) != PR_OK ||
+	    (st = add_footer(out, r, fs, text_line, err)) != PR_OK)
+		goto out;
+out:
+	table_release(&t);
+	return st;
+}
+
+/* ---------------------------------------------------------------- *
+ * Markdown
+ * ---------------------------------------------------------------- */
+
+/* Appends s with the characters Markdown would take as syntax escaped. */
+static enum pr_status
+md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	enum pr_status st;
+
+	for (; *s != '\0'; s++) {
+		if (strchr("|\\`*_[]<>#", *s) != NULL &&
+		    (st = pr_buf_addc(out, '\\', err)) != PR_OK)
+			return st;
+		if ((st = pr_buf_addc(out, *s == '\n' ? ' ' : *s, err)) != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+static enum pr_status
+md_line(struct pr_buf *out, const char *prefix, const char *text,
+    struct pr_error *err)
+{
+	enum pr_status st;
+
+	if ((st = pr_buf_addf(out, err, "- %c%s: ", prefix[0] - 'a' + 'A',
+	    prefix + 1)) != PR_OK ||
+	    (st = md_escape(out, text, err)) != PR_OK)
+		return st;
+	return pr_buf_addc(out, '\n', err);
+}
+
+static enum pr_status
+write_markdown(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *fs, struct pr_error *err)
+{
+	struct table t = { 0, NULL, NULL };
+	struct pr_buf sentence = PR_BUF_INIT(4096);
+	enum pr_status st;
+	size_t i;
+	int col, holm = r->holm_m > 1;
+	char conf[32];
+
+	if ((st = table_fill(&t, r, fs, "\xc2\xb1", err)) != PR_OK)
+		return st;
+	fmt_conf(conf, sizeof(conf), r->conf);
+	if (r->base_source != NULL && r->new_source != NULL) {
+		if ((st = pr_buf_adds(out, "perfreg compare: base ", err)) !=
+		    PR_OK ||
+		    (st = md_escape(out, r->base_source, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, ", new ", err)) != PR_OK ||
+		    (st = md_escape(out, r->new_source, err)) != PR_OK ||
+		    (st = pr_buf_addf(out, err, ", %s%% confidence\n\n",
+		    conf)) != PR_OK)
+			goto out;
+	}
+	for (i = 0; i < t.rows; i++) {
+		for (col = 0; col < NCOLS; col++) {
+			if (col == COL_PADJ && !holm)
+				continue;
+			if ((st = pr_buf_adds(out, "| ", err)) != PR_OK ||
+			    (st = md_escape(out, cell_of(&t, i, col), err)) !=
+			    PR_OK ||
+			    (st = pr_buf_addc(out, ' ', err)) != PR_OK)
+				goto out;
+		}
+		if ((st = pr_buf_adds(out, "|\n", err)) != PR_OK)
+			goto out;
+		if (i > 0)
+			continue;
+		for (col = 0; col < NCOLS; col++) {
+			if (col == COL_PADJ && !holm)
+				continue;
+			if ((st = pr_buf_adds(out, col_right(col) ? "|---:" :
+			    "|:---", err)) != PR_OK)
+				goto out;
+		}
+		if ((st = pr_buf_adds(out, "|\n", err)) != PR_OK)
+			goto out;
+	}
+	if ((st = pr_buf_addc(out, '\n', err)) != PR_OK)
+		goto out;
+	for (i = 0; i < r->n; i++) {
+		pr_buf_reset(&sentence);
+		if ((st = add_sentence(&sentence, r, &fs[i], err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "- **", err)) != PR_OK ||
+		    (st = md_escape(out, fs[i].m->name, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "**: ", err)) != PR_OK ||
+		    (st = md_escape(out, sentence.data, err)) != PR_OK ||
+		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
+			goto out;
+	}
+	if ((st = add_notes(out, r, fs, md_line, err)) != PR_OK ||
+	    (st = add_footer(out, r, fs, md_line, err)) != PR_OK)
+		goto out;
+out:
+	pr_buf_release(&sentence);
+	table_release(&t);
+	return st;
+}
+
+/* ---------------------------------------------------------------- *
+ * CSV (RFC 4180)
+ * ---------------------------------------------------------------- */
+
+static enum pr_status
+csv_str(struct pr_buf *out, const char *s, int first, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if (!first && (st = pr_buf_addc(out, ',', err)) != PR_OK)
+		return st;
+	if (strpbrk(s, ",\"\r\n") == NULL)
+		return pr_buf_adds(out, s, err);
+	if ((st = pr_buf_addc(out, '"', err)) != PR_OK)
+		return st;
+	for (; *s != '\0'; s++) {
+		if (*s == '"' && (st = pr_buf_addc(out, '"', err)) != PR_OK)
+			return st;
+		if ((st = pr_buf_addc(out, *s, err)) != PR_OK)
+			return st;
+	}
+	return pr_buf_addc(out, '"', err);
+}
+
+static enum pr_status
+csv_num(struct pr_buf *out, int have, double x, struct pr_error *err)
+{
+	char num[40];
+
+	num[0] = '\0';
+	if (have)
+		fmt_exact(num, sizeof(num), x);
+	return csv_str(out, num, 0, err);
+}
+
+static enum pr_status
+csv_side(struct pr_buf *out, const struct pr_summary *s, int sd_have,
+    struct pr_error *err)
+{
+	enum pr_status st;
+	char n[32];
+
+	snprintf(n, sizeof(n), "%zu", s->n);
+	if ((st = csv_str(out, n, 0, err)) != PR_OK ||
+	    (st = csv_num(out, s->n > 0, s->mean, err)) != PR_OK ||
+	    (st = csv_num(out, s->n > 0, s->median, err)) != PR_OK)
+		return st;
+	return csv_num(out, sd_have, s->stddev, err);
+}
+
+static enum pr_status
+write_csv(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *fs, struct pr_error *err)
+{
+	enum pr_status st;
+	size_t i;
+	char n[32];
+
+	if ((st = pr_buf_adds(out, "metric,unit,better,direction_assumed,"
+	    "base_n,base_mean,base_median,base_stddev,"
+	    "new_n,new_mean,new_median,new_stddev,"
+	    "change_pct,ci_low_pct,ci_high_pct,p_value,p_adjusted,"
+	    "verdict,method,tested,runs_needed,summary\n", err)) != PR_OK)
+		return st;
+	for (i = 0; i < r->n; i++) {
+		const struct facts *f = &fs[i];
+		const struct pr_comparison *c = f->c;
+
+		snprintf(n, sizeof(n), "%zu", c->runs_needed);
+		if ((st = csv_str(out, f->m->name, 1, err)) != PR_OK ||
+		    (st = csv_str(out, f->unit, 0, err)) != PR_OK ||
+		    (st = csv_str(out, better_word(f->better), 0, err)) !=
+		    PR_OK ||
+		    (st = csv_str(out, f->m->better_assumed ? "1" : "0", 0,
+		    err)) != PR_OK ||
+		    (st = csv_side(out, &c->base, f->base_sd, err)) != PR_OK ||
+		    (st = csv_side(out, &c->new, f->new_sd, err)) != PR_OK ||
+		    (st = csv_num(out, 1, c->change_pct, err)) != PR_OK ||
+		    (st = csv_num(out, f->have_ci, c->ci_lo_pct, err)) !=
+		    PR_OK ||
+		    (st = csv_num(out, f->have_ci, c->ci_hi_pct, err)) !=
+		    PR_OK ||
+		    (st = csv_num(out, f->have_p, c->p_value, err)) != PR_OK ||
+		    (st = csv_num(out, f->have_padj, c->p_adjusted, err)) !=
+		    PR_OK ||
+		    (st = csv_str(out, pr_verdict_str(c->verdict), 0, err)) !=
+		    PR_OK ||
+		    (st = csv_str(out, pr_report_method_slug(f->tested ?
+		    c->method : PR_METHOD_NONE), 0, err)) != PR_OK ||
+		    (st = csv_str(out, f->tested ? "1" : "0", 0, err)) !=
+		    PR_OK ||
+		    (st = csv_str(out, c->runs_needed > 0 ? n : "", 0, err)) !=
+		    PR_OK ||
+		    (st = csv_str(out, f->words, 0, err)) != PR_OK ||
+		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+/* ---------------------------------------------------------------- *
+ * JSON
+ * ---------------------------------------------------------------- */
+
+/* A number, or null when undefined.  NULL only when out of memory. */
+static json_t *
+jnum(int have, double x)
+{
+	return have && defined(x) ? json_real(x) : json_null();
+}
+
+/* Sets key to value in obj, taking the reference; 0 when out of memory
+ * (value is released either way). */
+static int
+jset(json_t *obj, const char *key, json_t *value)
+{
+	return value != NULL && json_object_set_new(obj, key, value) == 0;
+}
+
+static json_t *
+json_side(const struct pr_summary *s, int sd_have, const double *v,
+    size_t nv)
+{
+	json_t *o, *a;
+	size_t i;
+	int ok;
+
+	if ((o = json_object()) == NULL)
+		return NULL;
+	ok = jset(o, "n", json_integer((json_int_t)s->n)) &&
+	    jset(o, "mean", jnum(s->n > 0, s->mean)) &&
+	    jset(o, "median", jnum(s->n > 0, s->median)) &&
+	    jset(o, "stddev", jnum(sd_have, s->stddev)) &&
+	    jset(o, "min", jnum(s->n > 0, s->min)) &&
+	    jset(o, "max", jnum(s->n > 0, s->max));
+	if (ok && v != NULL) {
+		ok = (a = json_array()) != NULL && jset(o, "values", a);
+		for (i = 0; ok && i < nv; i++)
+			ok = defined(v[i]) ?
+			    json_array_append_new(a, json_real(v[i])) == 0 :
+			    json_array_append_new(a, json_null()) == 0;
+	}
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
+json_metric(const struct pr_report *r, const struct facts *f,
+    struct pr_error *err)
+{
+	const struct pr_comparison *c = f->c;
+	struct pr_buf sentence = PR_BUF_INIT(4096);
+	json_t *o, *ci;
+	int ok;
+
+	if ((o = json_object()) == NULL)
+		return NULL;
+	ci = f->have_ci ? json_pack("[ff]", c->ci_lo_pct, c->ci_hi_pct) :
+			  json_null();
+	ok = add_sentence(&sentence, r, f, err) == PR_OK &&
+	    jset(o, "name", json_string(f->m->name)) &&
+	    jset(o, "unit", json_string(f->unit)) &&
+	    jset(o, "better", json_string(better_word(f->better))) &&
+	    jset(o, "direction_assumed",
+	    json_boolean(f->m->better_assumed)) &&
+	    jset(o, "base", json_side(&c->base, f->base_sd,
+	    f->m->base_values, f->m->base_n)) &&
+	    jset(o, "new", json_side(&c->new, f->new_sd,
+	    f->m->new_values, f->m->new_n)) &&
+	    jset(o, "change_pct", jnum(1, c->change_pct)) &&
+	    jset(o, "ci_pct", ci) &&
+	    jset(o, "p_value", jnum(f->have_p, c->p_value)) &&
+	    jset(o, "p_adjusted", jnum(f->have_padj, c->p_adjusted)) &&
+	    jset(o, "verdict", json_string(pr_verdict_str(c->verdict))) &&
+	    jset(o, "method", json_string(pr_report_method_slug(f->tested ?
+	    c->method : PR_METHOD_NONE))) &&
+	    jset(o, "tested", json_boolean(f->tested)) &&
+	    jset(o, "runs_needed", c->runs_needed > 0 ?
+	    json_integer((json_int_t)c->runs_needed) : json_null()) &&
+	    jset(o, "words", json_string(f->words)) &&
+	    jset(o, "summary", json_string(sentence.data != NULL ?
+	    sentence.data : ""));
+	pr_buf_release(&sentence);
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static enum pr_status
+write_json(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *fs, struct pr_error *err)
+{
+	struct pr_buf notes = PR_BUF_INIT(1 << 20);
+	json_t *root, *metrics, *jn;
+	enum pr_status st = PR_OK;
+	char *text = NULL, *line, *nl;
+	size_t i;
+	int ok;
+
+	if ((root = json_object()) == NULL ||
+	    (metrics = json_array()) == NULL) {
+		json_decref(root);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	ok = jset(root, "base_file", r->base_source != NULL ?
+	    json_string(r->base_source) : json_null()) &&
+	    jset(root, "new_file", r->new_source != NULL ?
+	    json_string(r->new_source) : json_null()) &&
+	    jset(root, "confidence", json_real(r->conf)) &&
+	    jset(root, "equivalence_pct", json_real(r->equivalence_pct)) &&
+	    jset(root, "holm", json_boolean(r->holm_m > 1)) &&
+	    jset(root, "holm_m", json_integer((json_int_t)(r->holm_m > 1 ?
+	    r->holm_m : 0))) &&
+	    jset(root, "metrics", metrics);
+	for (i = 0; ok && i < r->n; i++)
+		ok = (jn = json_metric(r, &fs[i], err)) != NULL &&
+		    json_array_append_new(metrics, jn) == 0;
+	/* The notes and the footer, one string per line, as in the text. */
+	if (ok) {
+		ok = add_notes(&notes, r, fs, text_line, err) == PR_OK &&
+		    add_footer(&notes, r, fs, text_line, err) == PR_OK &&
+		    (jn = json_array()) != NULL && jset(root, "notes", jn);
+		for (line = notes.data; ok && line != NULL && *line != '\0';
+		    line = nl + 1) {
+			if ((nl = strchr(line, '\n')) == NULL)
+				break;
+			*nl = '\0';
+			ok = json_array_append_new(jn, json_string(line)) == 0;
+		}
+	}
+	if (ok)
+		text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		    JSON_REAL_PRECISION(15));
+	if (!ok || text == NULL)
+		st = pr_error_set(err, PR_ENOMEM,
+		    "out of memory writing the JSON report");
+	else if ((st = pr_buf_adds(out, text, err)) == PR_OK)
+		st = pr_buf_addc(out, '\n', err);
+	free(text);
+	pr_buf_release(&notes);
+	json_decref(root);
+	return st;
+}
+
+/* ---------------------------------------------------------------- *
+ * Entry point
+ * ---------------------------------------------------------------- */
+
+enum pr_status
+pr_report_compare(struct pr_buf *out, const struct pr_report *r,
+    enum pr_report_format f, struct pr_error *err)
+{
+	struct facts *fs;
+	enum pr_status st;
+	size_t i;
+
+	if (r == NULL || r->n == 0 || r->metrics == NULL)
+		return pr_error_set(err, PR_EINVAL, "no metric to report");
+	if ((fs = calloc(r->n, sizeof(*fs))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < r->n; i++)
+		get_facts(&r->metrics[i], &fs[i]);
+	switch (f) {
+	case PR_REPORT_TEXT:
+		st = write_text(out, r, fs, err);
+		break;
+	case PR_REPORT_MARKDOWN:
+		st = write_markdown(out, r, fs, err);
+		break;
+	case PR_REPORT_CSV:
+		st = write_csv(out, r, fs, err);
+		break;
+	case PR_REPORT_JSON:
+		st = write_json(out, r, fs, err);
+		break;
+	default:
+		st = pr_error_set(err, PR_EINVAL, "unknown report format %d",
+		    (int)f);
+		break;
+	}
+	free(fs);
+	return st;
+}
