@@ -439,9 +439,9 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
     const struct facts *f, struct pr_error *err)
 {
 	const struct pr_comparison *c = f->c;
-	char conf[32], iv[112], p[32], padj[32], eq[48];
+	char conf[32], iv[112], p[32], padj[32], eq[48], fig[320];
 	enum pr_status st;
-	int holm = r->holm_m > 1 && f->have_padj;
+	size_t len = 0;
 
 	fmt_conf(conf, sizeof(conf), r->conf);
 	fmt_interval(iv, sizeof(iv), f->have_ci, c->ci_lo_pct, c->ci_hi_pct);
@@ -458,13 +458,27 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 		    "no test is possible without repeated runs on both sides",
 		    f->words, c->base.n < 2 ? "base" : "new");
 	}
+	/* The figures behind the verdict, as far as they are defined. */
+	fig[0] = '\0';
+	if (f->have_ci)
+		len += (size_t)snprintf(fig + len, sizeof(fig) - len,
+		    "%s%% interval %s", conf, iv);
+	if (f->have_p && len < sizeof(fig))
+		len += (size_t)snprintf(fig + len, sizeof(fig) - len,
+		    "%sp = %s", len > 0 ? ", " : "", p);
+	if (f->have_padj && r->holm_m > 1 && len < sizeof(fig))
+		len += (size_t)snprintf(fig + len, sizeof(fig) - len,
+		    "%safter Holm %s", len > 0 ? ", " : "", padj);
 	switch (c->verdict) {
 	case PR_VERDICT_REGRESSION:
 	case PR_VERDICT_IMPROVEMENT:
-		return pr_buf_addf(out, err, "%s: %s (%s%% interval %s, p = %s%s%s)",
-		    pr_verdict_str(c->verdict), f->words, conf, iv, p,
-		    holm ? ", after Holm " : "", holm ? padj : "");
+		return pr_buf_addf(out, err, "%s: %s%s%s%s",
+		    pr_verdict_str(c->verdict), f->words, len > 0 ? " (" : "",
+		    fig, len > 0 ? ")" : "");
 	case PR_VERDICT_EQUIVALENT:
+		if (!f->have_ci)
+			return pr_buf_addf(out, err, "%s: %s",
+			    pr_verdict_str(c->verdict), f->words);
 		return pr_buf_addf(out, err, "%s: %s, and the %s%% interval %s "
 		    "lies inside [-%s, +%s]", pr_verdict_str(c->verdict),
 		    f->words, conf, iv, eq, eq);
@@ -472,9 +486,8 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 		break;
 	}
 	if ((st = pr_buf_addf(out, err, "%s: %s, not established at %s%% "
-	    "confidence (p = %s%s%s, interval %s)",
-	    pr_verdict_str(c->verdict), f->words, conf, p,
-	    holm ? ", after Holm " : "", holm ? padj : "", iv)) != PR_OK)
+	    "confidence%s%s%s", pr_verdict_str(c->verdict), f->words, conf,
+	    len > 0 ? " (" : "", fig, len > 0 ? ")" : "")) != PR_OK)
 		return st;
 	if (c->runs_needed > 0)
 		return pr_buf_addf(out, err, "; about %zu runs per side would "
@@ -491,17 +504,20 @@ zero_spread_note(struct pr_buf *line, const struct facts *f,
     struct pr_error *err)
 {
 	const struct pr_summary *b = &f->c->base, *n = &f->c->new;
-	int bz = f->base_sd && b->stddev == 0;
-	int nz = f->new_sd && n->stddev == 0;
+	int bz = f->base_sd && b->stddev == 0 && defined(b->mean);
+	int nz = f->new_sd && n->stddev == 0 && defined(n->mean);
 	char v[CELL_MAX];
+	const char *u;
 
 	if (bz && nz)
 		return pr_buf_addf(line, err, "%s: the values of each side are "
 		    "all equal (zero spread on both sides); the change is "
 		    "exact at the resolution of the data", f->m->name);
 	if (bz || nz) {
-		fmt_value(v, sizeof(v), bz ? b->mean : n->mean, 0, 0,
-		    f->unit, "+-");
+		/* The value as the input gave it, not rounded for the table. */
+		u = f->unit;
+		snprintf(v, sizeof(v), "%.15g%s%s", bz ? b->mean : n->mean,
+		    u[0] != '\0' ? " " : "", u);
 		return pr_buf_addf(line, err, "%s: the %zu %s values are all "
 		    "%s (zero spread on that side); the test rests on the "
 		    "spread of the other side", f->m->name,
@@ -740,14 +756,14 @@ write_text(struct pr_buf *out, const struct pr_report *r,
 			pad = width[col] - w;
 			if (col > 0 && (st = pr_buf_adds(out, "  ", err)) != PR_OK)
 				goto out;
-			if (col_right(col) && i > 0)
+			if (col_right(col))
 				while (pad-- > 0)
 					if ((st = pr_buf_addc(out, ' ', err)) !=
 					    PR_OK)
 						goto out;
 			if ((st = pr_buf_adds(out, s, err)) != PR_OK)
 				goto out;
-			if ((!col_right(col) || i == 0) && col != last)
+			if (!col_right(col) && col != last)
 				while (pad-- > 0)
 					if ((st = pr_buf_addc(out, ' ', err)) !=
 					    PR_OK)
@@ -777,14 +793,19 @@ out:
  * Markdown
  * ---------------------------------------------------------------- */
 
-/* Appends s with the characters Markdown would take as syntax escaped. */
+/*
+ * Appends s with '|' (a cell boundary), '*', '`' and '\\' escaped.  Other
+ * characters are left alone, so that the text stays readable where the
+ * Markdown is pasted as plain text: brackets only make a link before
+ * "(...)", and '<' before a digit is no tag.
+ */
 static enum pr_status
 md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
 {
 	enum pr_status st;
 
 	for (; *s != '\0'; s++) {
-		if (strchr("|\\`*_[]<>#", *s) != NULL &&
+		if (strchr("|\\`*", *s) != NULL &&
 		    (st = pr_buf_addc(out, '\\', err)) != PR_OK)
 			return st;
 		if ((st = pr_buf_addc(out, *s == '\n' ? ' ' : *s, err)) != PR_OK)
