@@ -1,4 +1,579 @@
 /*
- * stats/distrib.c - being written; see the header for the contract.
+ * stats/distrib.c - normal and Student's t distribution functions, the
+ * regularized incomplete beta function and their inverses.
+ *
+ * Methods and references:
+ * - Normal: the cdf and sf through the C99 erfc of libm (both tails keep
+ *   full relative accuracy because each is an erfc of a non-negative
+ *   argument when it is the small one).  The quantile by Wichura's
+ *   algorithm AS 241 (PPND16, Applied Statistics 37, 1988, about 1e-16),
+ *   polished by one Halley step on erfc.
+ * - log Gamma and log Beta: Stirling's series with eight correction terms
+ *   for arguments >= 10 and the recurrence Gamma(x+1) = x Gamma(x) below
+ *   that; log B(a, b) for large a and b is assembled so that the large
+ *   terms cancel analytically (Abramowitz and Stegun 6.1.41, 6.2.2).
+ * - Incomplete beta I_x(a, b): the continued fraction of Abramowitz and
+ *   Stegun 26.5.8, evaluated by the modified Lentz method (Lentz 1976;
+ *   Thompson and Barnett 1986) on the side x < (a + 1) / (a + b + 2), where
+ *   it converges, with the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) on the
+ *   other side.  The prefactor x^a (1-x)^b / B(a, b) is formed in log space,
+ *   and for large a and b in the form of DiDonato and Morris (ACM TOMS 18,
+ *   1992, "BRCOMP") whose exponent -a rlog1(.) - b rlog1(.) has no
+ *   cancellation.  Callers pass both x and 1 - x, so that neither tail is
+ *   lost to rounding.
+ * - Student's t: P(T > t) = I_{df/(df+t^2)}(df/2, 1/2) / 2 (A&S 26.7.1),
+ *   with df/(df+t^2) and t^2/(df+t^2) computed separately.
+ * - Inverses: a safeguarded Newton iteration on log I in log x, started
+ *   from A&S 26.5.22 or the tail approximations of I, bracketed so that it
+ *   always converges; the t quantile is then polished by Newton steps on
+ *   log P(T > t).
+ *
+ * Invariants: every function is pure (no static state, no errno or signgam
+ * use beyond what libm does), so all are thread-safe.
  */
+#include <float.h>
+#include <math.h>
+
 #include "perfreg/distrib.h"
+
+#include "core/banned.h"
+
+#define LN_SQRT_2PI 0.91893853320467274178032973640562 /* log(sqrt(2 pi)) */
+#define SQRT_2PI 2.50662827463100050241576528481105
+#define SQRT1_2 0.70710678118654752440084436210485
+
+/* ---- normal ---------------------------------------------------------- */
+
+double
+pr_norm_cdf(double x)
+{
+	if (isnan(x))
+		return NAN;
+	return 0.5 * erfc(-x * SQRT1_2);
+}
+
+double
+pr_norm_sf(double x)
+{
+	if (isnan(x))
+		return NAN;
+	return 0.5 * erfc(x * SQRT1_2);
+}
+
+static double
+poly(const double *c, int n, double x)
+{
+	double r = c[n - 1];
+	int i;
+
+	for (i = n - 2; i >= 0; i--)
+		r = r * x + c[i];
+	return r;
+}
+
+/*
+ * The lower-tail quantile by AS 241 for 0 < p <= 0.5 (a negative x or 0),
+ * with q = 0.5 - p passed in to keep its accuracy near the centre.
+ */
+static double
+ppnd16(double p, double q)
+{
+	static const double a[8] = {
+		3.3871328727963666080e0, 1.3314166789178437745e+2,
+		1.9715909503065514427e+3, 1.3731693765509461125e+4,
+		4.5921953931549871457e+4, 6.7265770927008700853e+4,
+		3.3430575583588128105e+4, 2.5090809287301226727e+3 };
+	static const double b[8] = {
+		1.0, 4.2313330701600911252e+1,
+		6.8718700749205790830e+2, 5.3941960214247511077e+3,
+		2.1213794301586595867e+4, 3.9307895800092710610e+4,
+		2.8729085735721942674e+4, 5.2264952788528545610e+3 };
+	static const double c[8] = {
+		1.42343711074968357734e0, 4.63033784615654529590e0,
+		5.76949722146069140550e0, 3.64784832476320460504e0,
+		1.27045825245236838258e0, 2.41780725177450611770e-1,
+		2.27238449892691845833e-2, 7.74545014278341407640e-4 };
+	static const double d[8] = {
+		1.0, 2.05319162663775882187e0,
+		1.67638483018380384940e0, 6.89767334985100004550e-1,
+		1.48103976427480074590e-1, 1.51986665636164571966e-2,
+		5.47593808499534494600e-4, 1.05075007164441684324e-9 };
+	static const double e[8] = {
+		6.65790464350110377720e0, 5.46378491116411436990e0,
+		1.78482653991729133580e0, 2.96560571828504891230e-1,
+		2.65321895265761230930e-2, 1.24266094738807843860e-3,
+		2.71155556874348757815e-5, 2.01033439929228813265e-7 };
+	static const double f[8] = {
+		1.0, 5.99832206555887937690e-1,
+		1.36929880922735805310e-1, 1.48753612908506148525e-2,
+		7.86869131145613259100e-4, 1.84631831751005468180e-5,
+		1.42151175831644588870e-7, 2.04426310338993978564e-15 };
+	double r;
+
+	if (q <= 0.425) {
+		r = 0.180625 - q * q;
+		return -q * poly(a, 8, r) / poly(b, 8, r);
+	}
+	r = sqrt(-log(p));
+	if (r <= 5) {
+		r -= 1.6;
+		return -poly(c, 8, r) / poly(d, 8, r);
+	}
+	r -= 5;
+	return -poly(e, 8, r) / poly(f, 8, r);
+}
+
+double
+pr_norm_quantile(double p)
+{
+	double x, lo, err, u;
+	int upper;
+
+	if (isnan(p) || p < 0 || p > 1)
+		return NAN;
+	if (p == 0)
+		return -INFINITY;
+	if (p == 1)
+		return INFINITY;
+	if (p == 0.5)
+		return 0;
+	/* Work in the lower tail; 1 - p is exact for p >= 0.5. */
+	upper = p > 0.5;
+	lo = upper ? 1 - p : p;
+	x = ppnd16(lo, 0.5 - lo);
+	/*
+	 * One Halley step on Phi(x) = lo: the error of erfc is a few ulps,
+	 * so the step can only improve the polynomial's last bits.
+	 */
+	err = pr_norm_cdf(x) - lo;
+	u = err * SQRT_2PI * exp(0.5 * x * x);
+	if (isfinite(u))
+		x -= u / (1 + 0.5 * x * u);
+	return upper ? -x : x;
+}
+
+/* ---- log Gamma, log Beta --------------------------------------------- */
+
+/* lgamma(x) - ((x - 0.5) log x - x + log sqrt(2 pi)) for x >= 10. */
+static double
+stirlerr(double x)
+{
+	/* B_2k / (2k (2k - 1)), k = 1..8. */
+	static const double s[8] = {
+		1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680,
+		1.0 / 1188, -691.0 / 360360, 1.0 / 156, -3617.0 / 122400 };
+	double r = 1 / x, r2 = r * r;
+
+	return r * poly(s, 8, r2);
+}
+
+/* log Gamma(x) for x > 0, thread-safe. */
+static double
+lgam(double x)
+{
+	double prod = 1;
+
+	if (x >= 10)
+		return (x - 0.5) * log(x) - x + LN_SQRT_2PI + stirlerr(x);
+	while (x < 10) {
+		prod *= x;
+		x += 1;
+	}
+	return (x - 0.5) * log(x) - x + LN_SQRT_2PI + stirlerr(x) -
+	    log(prod);
+}
+
+/* log Gamma(b) - log Gamma(a + b) for b >= 10, a > 0. */
+static double
+lgamratio(double a, double b)
+{
+	double s = a + b;
+
+	return a - (b - 0.5) * log1p(a / b) - a * log(s) + stirlerr(b) -
+	    stirlerr(s);
+}
+
+double
+pr_lbeta(double a, double b)
+{
+	double t, s;
+
+	if (isnan(a) || isnan(b) || a <= 0 || b <= 0)
+		return NAN;
+	if (a > b) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (isinf(b))
+		return -INFINITY;
+	if (a >= 10) {
+		/*
+		 * (a-.5) log a + (b-.5) log b - (s-.5) log s, rewritten as
+		 * (a-.5) log(a/s) + (b-.5) log(b/s) - .5 log s.
+		 */
+		s = a + b;
+		return LN_SQRT_2PI - 0.5 * log(s) + (a - 0.5) * log(a / s) +
+		    (b - 0.5) * log1p(-a / s) + stirlerr(a) + stirlerr(b) -
+		    stirlerr(s);
+	}
+	if (b >= 10)
+		return lgam(a) + lgamratio(a, b);
+	return lgam(a) + lgam(b) - lgam(a + b);
+}
+
+/* ---- incomplete beta ------------------------------------------------- */
+
+/* e - log(1 + e) for e > -1, without cancellation near 0. */
+static double
+rlog1(double e)
+{
+	double t, t2, sum, term;
+	int k;
+
+	if (e < -0.5 || e > 0.5)
+		return e - log1p(e);
+	/* log1p(e) = 2 atanh(t), t = e / (2 + e); e - 2t = t e. */
+	t = e / (2 + e);
+	t2 = t * t;
+	sum = 0;
+	term = t * t2;
+	for (k = 3; k < 60; k += 2) {
+		sum += term / k;
+		term *= t2;
+		if (fabs(term) < 1e-18 * fabs(sum))
+			break;
+	}
+	return t * e - 2 * sum;
+}
+
+/* log(x) for x in (0, 1] given y = 1 - x, accurate for both ends. */
+static double
+logx(double x, double y)
+{
+	return x < 0.5 ? log(x) : log1p(-y);
+}
+
+/* log(x^a y^b / B(a, b)), y = 1 - x, 0 < x < 1. */
+static double
+lpowterm(double a, double b, double x, double y)
+{
+	double s, ea, eb;
+
+	if (a >= 10 && b >= 10) {
+		s = a + b;
+		ea = (x * s - a) / a;
+		eb = (y * s - b) / b;
+		return -(a * rlog1(ea) + b * rlog1(eb)) +
+		    0.5 * log(a * (b / s)) - LN_SQRT_2PI -
+		    (stirlerr(a) + stirlerr(b) - stirlerr(s));
+	}
+	return a * logx(x, y) + b * logx(y, x) - pr_lbeta(a, b);
+}
+
+/*
+ * The continued fraction of A&S 26.5.8 for I_x(a, b) / (x^a y^b / (a B)),
+ * converging for x < (a + 1) / (a + b + 2).
+ */
+static double
+betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 0, g = 1, num, delta, m;
+	long j;
+
+	/* Lentz for g = 1 + d1/(1 + d2/(1 + ...)); the fraction is 1/g. */
+	for (j = 1; j < 1000000; j++) {
+		m = (double)(j / 2);
+		if (j % 2 == 0)
+			num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		else
+			num = -(a + m) * (a + b + m) * x /
+			    ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		d = 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		delta = c * d;
+		g *= delta;
+		if (fabs(delta - 1) < 1e-16)
+			break;
+	}
+	return 1 / g;
+}
+
+/*
+ * I_x(a, b) into *w and 1 - I_x(a, b) into *wc, given x and y = 1 - x,
+ * each computed so that the smaller of the two is accurate to a few ulps
+ * relative.  a, b > 0, 0 <= x <= 1.
+ */
+static void
+ibeta(double a, double b, double x, double y, double *w, double *wc)
+{
+	double lp, v;
+	int swap = 0;
+
+	if (x <= 0) {
+		*w = 0;
+		*wc = 1;
+		return;
+	}
+	if (y <= 0) {
+		*w = 1;
+		*wc = 0;
+		return;
+	}
+	if (x > (a + 1) / (a + b + 2)) {
+		v = a;
+		a = b;
+		b = v;
+		v = x;
+		x = y;
+		y = v;
+		swap = 1;
+	}
+	lp = lpowterm(a, b, x, y);
+	v = exp(lp) * betacf(a, b, x) / a;
+	if (v > 1)
+		v = 1;
+	if (swap) {
+		*wc = v;
+		*w = 1 - v;
+	} else {
+		*w = v;
+		*wc = 1 - v;
+	}
+}
+
+static int
+badab(double a, double b)
+{
+	return isnan(a) || isnan(b) || a <= 0 || b <= 0 || isinf(a) ||
+	    isinf(b);
+}
+
+/* I_x(a, b), or its complement when upper is set, with domain checks. */
+static double
+betainc_side(double a, double b, double x, int upper)
+{
+	double w, wc;
+
+	if (badab(a, b) || isnan(x) || x < 0 || x > 1)
+		return NAN;
+	ibeta(a, b, x, 1 - x, &w, &wc);
+	return upper ? wc : w;
+}
+
+double
+pr_betainc(double a, double b, double x)
+{
+	return betainc_side(a, b, x, 0);
+}
+
+double
+pr_betainc_c(double a, double b, double x)
+{
+	return betainc_side(a, b, x, 1);
+}
+
+/*
+ * Solves I_x(a, b) = p for x (and y = 1 - x), 0 < p <= 0.5.  Newton's
+ * method on f(u) = log I_{e^u}(a, b) - log p in u = log x, whose derivative
+ * is x^a y^(b-1) / (B I); a bracket [lo, hi] on x, updated with the sign
+ * of f, catches any step that leaves it (then the bracket is bisected).
+ */
+static void
+ibeta_inv_lower(double a, double b, double p, double *xo, double *yo)
+{
+	double lo = 0, hi = 1, x, y, w, wc, f, lp, step, u, lb, yp, h, lam;
+	double ww, mean;
+	int i;
+
+	lb = pr_lbeta(a, b);
+	mean = a / (a + b);
+	if (a >= 1 && b >= 1) {
+		/* A&S 26.5.22 with the upper normal quantile y_p. */
+		yp = -pr_norm_quantile(p);
+		lam = (yp * yp - 3) / 6;
+		h = 2 / (1 / (2 * a - 1) + 1 / (2 * b - 1));
+		ww = yp * sqrt(h + lam) / h - (1 / (2 * b - 1) -
+		    1 / (2 * a - 1)) * (lam + 5.0 / 6 - 2 / (3 * h));
+		x = a / (a + b * exp(2 * ww));
+	} else {
+		/* I ~ x^a / (a B) near 0, 1 - I ~ y^b / (b B) near 1. */
+		x = exp((log(p) + log(a) + lb) / a);
+		if (!(x < mean)) {
+			y = exp((log1p(-p) + log(b) + lb) / b);
+			x = 1 - y;
+		}
+	}
+	if (!(x > 0 && x < 1))
+		x = mean;
+	for (i = 0; i < 400; i++) {
+		y = 1 - x;
+		ibeta(a, b, x, y, &w, &wc);
+		if (w <= 0) {
+			lo = x;
+			f = -INFINITY;
+		} else {
+			f = log(w / p);
+			if (f == 0)
+				break;
+			if (f < 0)
+				lo = x;
+			else
+				hi = x;
+		}
+		step = NAN;
+		if (w > 0) {
+			lp = a * logx(x, y) + b * logx(y, x) - lb;
+			/* d log I / d log x = x^a y^b / (B y I). */
+			step = f / exp(lp - log(y) - log(w));
+		}
+		u = log(x) - step;
+		x = exp(u);
+		if (!(x > lo && x < hi) || isnan(x)) {
+			if (lo > 0 && hi / lo > 4)
+				x = sqrt(lo * hi);
+			else
+				x = lo + 0.5 * (hi - lo);
+			if (!(x > lo && x < hi))
+				break;
+		} else if (fabs(step) < 1e-15) {
+			break;
+		}
+	}
+	*xo = x;
+	*yo = 1 - x;
+}
+
+/* Solves I_x(a, b) = p with q = 1 - p given too, into x and y = 1 - x. */
+static void
+ibeta_inv(double a, double b, double p, double q, double *x, double *y)
+{
+	if (p <= 0) {
+		*x = 0;
+		*y = 1;
+	} else if (q <= 0) {
+		*x = 1;
+		*y = 0;
+	} else if (p <= 0.5)
+		ibeta_inv_lower(a, b, p, x, y);
+	else
+		ibeta_inv_lower(b, a, q, y, x);
+}
+
+double
+pr_betainc_inv(double a, double b, double p)
+{
+	double x, y;
+
+	if (badab(a, b) || isnan(p) || p < 0 || p > 1)
+		return NAN;
+	ibeta_inv(a, b, p, 1 - p, &x, &y);
+	return x;
+}
+
+/* ---- Student's t ----------------------------------------------------- */
+
+/* P(T > t) for t >= 0. */
+static double
+t_upper(double t, double df)
+{
+	double r, r2, x, y, w, wc;
+
+	r = t / sqrt(df);
+	r2 = r * r;
+	if (isinf(r2)) {
+		/* t^2 / df overflows: x = df / t^2 underflows to 0 anyway. */
+		x = 1 / r / r;
+		y = 1;
+	} else {
+		x = 1 / (1 + r2);
+		y = r2 / (1 + r2);
+	}
+	ibeta(0.5 * df, 0.5, x, y, &w, &wc);
+	return 0.5 * w;
+}
+
+static int
+baddf(double df)
+{
+	return isnan(df) || df <= 0;
+}
+
+double
+pr_t_sf(double t, double df)
+{
+	if (isnan(t) || baddf(df))
+		return NAN;
+	if (isinf(df))
+		return pr_norm_sf(t);
+	if (t >= 0)
+		return t_upper(t, df);
+	return 1 - t_upper(-t, df);
+}
+
+double
+pr_t_cdf(double t, double df)
+{
+	if (isnan(t) || baddf(df))
+		return NAN;
+	return pr_t_sf(-t, df);
+}
+
+/* log of the t density at t. */
+static double
+t_lpdf(double t, double df)
+{
+	return -pr_lbeta(0.5 * df, 0.5) - 0.5 * log(df) -
+	    0.5 * (df + 1) * log1p(t * t / df);
+}
+
+double
+pr_t_quantile(double p, double df)
+{
+	double q, x, y, t, sf, step;
+	int upper, i;
+
+	if (isnan(p) || baddf(df) || p < 0 || p > 1)
+		return NAN;
+	if (isinf(df))
+		return pr_norm_quantile(p);
+	if (p == 0)
+		return -INFINITY;
+	if (p == 1)
+		return INFINITY;
+	if (p == 0.5)
+		return 0;
+	/* Solve P(T > t) = q for t > 0; 1 - p is exact for p >= 0.5. */
+	upper = p > 0.5;
+	q = upper ? 1 - p : p;
+	if (q < 0.25) {
+		/* 2q = I_x(df/2, 1/2), x = df / (df + t^2). */
+		ibeta_inv(0.5 * df, 0.5, 2 * q, 1 - 2 * q, &x, &y);
+	} else {
+		/* 1 - 2q (exact here) = I_y(1/2, df/2), y = t^2/(df+t^2). */
+		ibeta_inv(0.5, 0.5 * df, 1 - 2 * q, 2 * q, &y, &x);
+	}
+	if (x <= 0)
+		t = INFINITY;
+	else
+		t = sqrt(df) * sqrt(y) / sqrt(x);
+	/* Newton on log P(T > t) - log q: step = log(sf / q) sf / pdf. */
+	for (i = 0; i < 8 && isfinite(t) && t > 0; i++) {
+		sf = t_upper(t, df);
+		if (!(sf > 0))
+			break;
+		step = log(sf / q) * exp(log(sf) - t_lpdf(t, df));
+		if (!isfinite(step) || fabs(step) > 0.5 * t)
+			break;
+		t += step;
+		if (fabs(step) <= 1e-15 * t)
+			break;
+	}
+	return upper ? t : -t;
+}
