@@ -1,1 +1,2 @@
 pr_add_unit_test(test_core tests/core/test_core.c)
+pr_add_unit_test(test_numparse tests/core/test_numparse.c)
