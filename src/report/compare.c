@@ -958,7 +958,7 @@ write_csv(struct pr_buf *out, const struct pr_report *r,
 	    "base_n,base_mean,base_median,base_stddev,"
 	    "new_n,new_mean,new_median,new_stddev,"
 	    "change_pct,ci_low_pct,ci_high_pct,p_value,p_adjusted,"
-	    "verdict,method,tested,runs_needed,summary\n", err)) != PR_OK)
+	    "verdict,method,tested,runs_needed,words\n", err)) != PR_OK)
 		return st;
 	for (i = 0; i < r->n; i++) {
 		const struct facts *f = &fs[i];
