@@ -2,25 +2,68 @@
  * perfreg/read.h - readers for the inputs of `perfreg stat` and
  * `perfreg compare`.
  *
- * Formats, detected by content unless forced:
+ * Formats, detected by content unless forced (see pr_format_detect):
  * - numbers: one number per line, '#' comments, blank lines skipped; a
- *   column and delimiters can be chosen as in ministat (-C, -d);
- * - csv: a header line names the columns; each numeric column is a
- *   metric, or only the one named by `column`;
- * - hyperfine: the JSON of `hyperfine --export-json` (one metric per
- *   command: its "times", in seconds, lower is better);
+ *   column and delimiters can be chosen as in ministat (-C, -d).  For
+ *   compare it is one metric, named by pr_read_opts.name or "value",
+ *   with no unit and no direction;
+ * - csv: RFC 4180 (fields separated by ',', or by ';' or tab when the
+ *   header has more of those; fields may be quoted, "" inside quotes is
+ *   a quote, quoted fields may span lines, CRLF or LF).  Blank lines and
+ *   lines starting with '#' before the header are skipped.  The header
+ *   names the columns; a label "name (unit)", "name [unit]" or one with a
+ *   unit suffix ("elapsed_s", "rss_kib", "bytes_per_s") gives the metric
+ *   its unit (perfreg/units.h), and the unit its direction.  A column is
+ *   a metric when its label names a known unit (pr_unit_known) or its
+ *   first non-empty value is a number (NaN and 1e999 count, and are then
+ *   errors); every value of a metric column must be a number (an error,
+ *   never a skipped value or column).  Other columns ("variant",
+ *   "commit") are labels and are ignored, as are columns with an empty
+ *   label.  With pr_read_opts.column only that column is read
+ *   (by its whole label or by the name without the unit), and it must be
+ *   numeric throughout; a missing column is PR_ENOTFOUND naming the
+ *   columns there are.  An empty cell in a metric column, a row with
+ *   more or fewer fields than the header and two columns with the same
+ *   name are errors;
+ * - hyperfine: the JSON of `hyperfine --export-json`: one metric per
+ *   result, named by its "command" (which is the --command-name when one
+ *   was given), its values the "times" of the runs, unit "s", lower is
+ *   better.  Results with the same command accumulate;
  * - gobench: Go benchmark output, what benchstat reads ("BenchmarkX-8
- *   N 123 ns/op 45 B/op ..."), one metric per benchmark and unit;
- * - perfreg: perfreg's own JSON ({"metrics":[{"name","unit","better",
- *   "values":[...]}]}), also what `perfreg compare --json` writes of its
- *   inputs.
+ *   N 123 ns/op 45 B/op ..."): one metric per benchmark and unit, named
+ *   "X-8 ns/op": benchstat's row name (the benchmark name without
+ *   "Benchmark", the -GOMAXPROCS suffix kept, so that only runs with the
+ *   same GOMAXPROCS are compared, as benchstat does), a space, and the
+ *   unit as printed.  When the input has results of more than one "pkg:",
+ *   names are qualified by it ("example.com/m/p.X-8 ns/op").  Repeated
+ *   lines (go test -count N) accumulate.  Directions come from the unit
+ *   (ns/op, B/op, allocs/op lower, MB/s higher), or from "Unit U
+ *   better=higher|lower" lines where the input has them.  A line that
+ *   starts "Benchmark" and a capital letter (or '/', '-', '_', a digit)
+ *   and has more than the name on it must be a well-formed result; other
+ *   lines (PASS, ok, logs, "goos: linux") are not results;
+ * - perfreg: perfreg's own JSON, {"metrics":[{"name":..,"unit":..,
+ *   "better":"higher"|"lower","values":[...]}, ...]}, or with "value": N
+ *   instead of "values" (what `perfreg parse --json` prints).  "unit"
+ *   and "better" may be absent (better then follows from the unit);
+ *   other members are ignored.  Metrics with the same name accumulate
+ *   and must agree on unit and direction.
  *
  * Every reader rejects, with the file and line in err: words where a
- * number belongs, NaN and infinities, out-of-range exponents, empty input
- * (no values), lines longer than PR_READ_LINE_MAX, NUL bytes and other
- * binary junk, and a missing or unreadable file.  Nothing is ever read as
- * a silent zero.  Memory is bounded by the values kept (8 bytes each)
- * plus one line.
+ * number belongs, NaN and infinities, out-of-range exponents (1e999),
+ * empty input (no values), lines longer than PR_READ_LINE_MAX (text
+ * formats), NUL bytes and invalid UTF-8, malformed or truncated JSON, and
+ * a missing or unreadable file or a directory (PR_ENOTFOUND / PR_EIO with
+ * sys_errno).  Nothing is ever read as a silent zero.
+ *
+ * Memory: the numbers format streams (pr_read_numbers keeps 8 bytes a
+ * value plus one line).  The other formats load the input whole, at most
+ * PR_READ_FILE_MAX bytes, and JSON at most PR_READ_JSON_MAX bytes because
+ * jansson's tree takes several times the text; inputs past those caps
+ * fail with PR_ELIMIT.
+ *
+ * Thread-safety: the readers keep no state; distinct datasets may be
+ * read from distinct threads.
  */
 #ifndef PERFREG_READ_H
 #define PERFREG_READ_H
@@ -32,6 +75,8 @@
 #include "perfreg/sample.h"
 
 #define PR_READ_LINE_MAX (1024 * 1024)
+#define PR_READ_FILE_MAX ((size_t)1 << 30)     /* 1 GiB: csv, gobench */
+#define PR_READ_JSON_MAX ((size_t)64 << 20)    /* 64 MiB: JSON formats */
 
 enum pr_format {
 	PR_FORMAT_AUTO = 0,
@@ -42,7 +87,11 @@ enum pr_format {
 	PR_FORMAT_PERFREG
 };
 
-/* "numbers", "csv", ...; and back (PR_EINVAL for an unknown name). */
+/*
+ * "auto", "numbers", "csv", "hyperfine", "gobench", "perfreg" (a static
+ * string), and back: pr_format_parse fails with PR_EINVAL, naming the
+ * formats there are, for an unknown name.
+ */
 const char *pr_format_str(enum pr_format f);
 enum pr_status pr_format_parse(const char *name, enum pr_format *out,
     struct pr_error *err);
@@ -61,14 +110,45 @@ struct pr_read_opts {
 	const char *name;      /* numbers: the metric's name; NULL: "value" */
 };
 
+/* Defaults: detect the format, every numeric column, "value". */
 void pr_read_opts_init(struct pr_read_opts *o);
 
-/* Reads path (or "-") into out, which must be initialised. */
+/*
+ * Reads path ("-" for standard input, named "<stdin>" in messages) into
+ * out, which must be initialised: the metrics found are appended (a
+ * metric already in out gets the new values added).  out->source is set
+ * to the input's name if it was NULL.  o may be NULL for the defaults.
+ * On failure err tells what and where, and out may hold part of the
+ * input: release it.
+ */
 enum pr_status pr_read_dataset(const char *path, const struct pr_read_opts *o,
     struct pr_dataset *out, struct pr_error *err);
 
-/* Which format the first bytes of an input look like; PR_FORMAT_AUTO
- * when none fits. */
+/*
+ * As pr_read_dataset, on an input already in memory: len bytes at data
+ * (need not be NUL-terminated), called name in messages.  The caps
+ * above apply.  The caller keeps data.
+ */
+enum pr_status pr_read_dataset_mem(const char *name, const char *data,
+    size_t len, const struct pr_read_opts *o, struct pr_dataset *out,
+    struct pr_error *err);
+
+/*
+ * Which format the first bytes of an input look like, in this order:
+ * - nothing but white space (or len 0): PR_FORMAT_AUTO (no format);
+ * - JSON (first character '{'): hyperfine when its first member key among
+ *   "results" and "metrics" is "results", perfreg when it is "metrics",
+ *   PR_FORMAT_AUTO when neither appears;
+ * - gobench when a line is a Go benchmark result ("BenchmarkX 100 5
+ *   ns/op") or the first line is a Go configuration line ("goos: ...",
+ *   "goarch: ...", "pkg: ...", "cpu: ...");
+ * - csv when the first line that is neither blank nor a '#' comment
+ *   contains ',', ';' or a tab and its first field is not a number (a
+ *   header); a one-column CSV needs the format forced;
+ * - numbers otherwise, so that a word where a number belongs is reported
+ *   by the numbers reader at its line.
+ * A leading UTF-8 byte order mark is skipped.  Pure; thread-safe.
+ */
 enum pr_format pr_format_detect(const char *head, size_t len);
 
 #endif /* PERFREG_READ_H */

@@ -1,0 +1,350 @@
+/*
+ * parse/gobench.c - Go benchmark output, the format benchstat reads
+ * (golang.org/design/14313-benchmark-format, with the "Unit" metadata
+ * lines of golang/go#43744).
+ *
+ * A result line is "BenchmarkNAME ITERATIONS VALUE UNIT [VALUE UNIT...]"
+ * with fields separated by white space.  Each (benchmark, unit) pair is a
+ * metric named "NAME UNIT", NAME being benchstat's row name: the
+ * benchmark name without "Benchmark", its "-GOMAXPROCS" suffix and
+ * sub-benchmark parts kept ("Encode/format=json-8 ns/op").  A space
+ * cannot occur in a Go benchmark name (the testing package replaces it
+ * with '_'), so the name and the unit stay apart.  When the input holds
+ * results of more than one package ("pkg:" configuration lines), names
+ * are qualified as "PKG.NAME UNIT", because `go test ./...` may run
+ * benchmarks of the same name in two packages.
+ *
+ * Lines are committed to as benchfmt does: a line starting with
+ * "Benchmark" not followed by a lowercase letter is a result, and must be
+ * well-formed (an error otherwise, at its line), except a line that has
+ * only the name on it, which `go test -v` prints before a benchmark's
+ * log output.  "Unit UNIT better=higher|lower" lines set a unit's
+ * direction (conflicting ones are an error); otherwise it follows from
+ * the unit (perfreg/units.h).  Configuration lines ("goos: linux") other
+ * than pkg, and every other line (PASS, ok, test logs), are ignored.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfreg/buf.h"
+#include "perfreg/units.h"
+#include "parse/readers.h"
+#include "core/banned.h"
+
+#define MAX_UNIT_META 64
+
+struct unit_meta {
+	char unit[PR_UNIT_MAX];
+	enum pr_better better;
+};
+
+struct gb {
+	const struct pr_input *in;
+	struct pr_dataset *out;
+	size_t first_metric; /* metrics from out->n on are this input's */
+	int qualify;         /* several packages: prefix names with pkg */
+	const char *pkg;     /* current "pkg:" value, pkg_len bytes */
+	size_t pkg_len;
+	struct unit_meta meta[MAX_UNIT_META];
+	size_t nmeta;
+	struct pr_buf name;
+	size_t results;
+};
+
+static int
+is_ws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Splits [s, e) into at most max fields; returns how many there are
+ * (counting past max). */
+static size_t
+split(const char *s, const char *e, const char *(*f)[2], size_t max)
+{
+	size_t n = 0;
+	const char *q;
+
+	for (;;) {
+		while (s < e && is_ws((unsigned char)*s))
+			s++;
+		if (s == e)
+			return n;
+		for (q = s; q < e && !is_ws((unsigned char)*q); q++)
+			continue;
+		if (n < max) {
+			f[n][0] = s;
+			f[n][1] = q;
+		}
+		n++;
+		s = q;
+	}
+}
+
+/*
+ * A configuration line "key: value": key starts with a lowercase letter
+ * and has no space or uppercase letter; the value follows ": " (or
+ * nothing).  Sets *klen to the key's length and *val, *vlen to the
+ * value, trimmed.
+ */
+static int
+config_line(const char *s, const char *e, const char **val, size_t *vlen,
+    size_t *klen)
+{
+	const char *p;
+
+	if (s == e || *s < 'a' || *s > 'z')
+		return 0;
+	for (p = s; p < e && *p != ':'; p++)
+		if (is_ws((unsigned char)*p) || (*p >= 'A' && *p <= 'Z'))
+			return 0;
+	if (p == e)
+		return 0;
+	*klen = (size_t)(p - s);
+	p++;
+	if (p < e && *p != ' ' && *p != '\t')
+		return 0;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (e > p && is_ws((unsigned char)e[-1]))
+		e--;
+	*val = p;
+	*vlen = (size_t)(e - p);
+	return 1;
+}
+
+static int
+is_result(const char *s, const char *e)
+{
+	return (size_t)(e - s) >= 9 && memcmp(s, "Benchmark", 9) == 0 &&
+	    !(s + 9 < e && s[9] >= 'a' && s[9] <= 'z');
+}
+
+static enum pr_status
+unit_line(struct gb *g, const char *s, const char *e, long line,
+    struct pr_error *err)
+{
+	const char *f[16][2];
+	size_t n, i, k, ulen;
+	enum pr_better b;
+	char val[16], ex[64];
+
+	n = split(s, e, f, 16);
+	if (n < 2)
+		return pr_error_at(err, PR_EPARSE, g->in->name, line, 0,
+		    "\"Unit\" line without a unit");
+	ulen = (size_t)(f[1][1] - f[1][0]);
+	for (i = 2; i < n && i < 16; i++) {
+		const char *eq = memchr(f[i][0], '=', (size_t)(f[i][1] -
+							  f[i][0]));
+		size_t vl;
+
+		if (eq == NULL || eq == f[i][0])
+			return pr_error_at(err, PR_EPARSE, g->in->name, line,
+			    (long)(f[i][0] - s) + 1,
+			    "expected key=value in \"Unit\" line, got '%s'",
+			    pr_read_excerpt(ex, sizeof(ex), f[i][0],
+				(size_t)(f[i][1] - f[i][0])));
+		if (eq - f[i][0] != 6 || memcmp(f[i][0], "better", 6) != 0)
+			continue;
+		vl = (size_t)(f[i][1] - eq - 1);
+		if (vl >= sizeof(val))
+			vl = sizeof(val) - 1;
+		memcpy(val, eq + 1, vl);
+		val[vl] = '\0';
+		if (pr_better_from_str(val, &b) != 0 ||
+		    b == PR_BETTER_UNKNOWN)
+			return pr_error_at(err, PR_EPARSE, g->in->name, line,
+			    (long)(eq + 1 - s) + 1,
+			    "expected better=higher or better=lower, got '%s'",
+			    pr_read_excerpt(ex, sizeof(ex), eq + 1,
+				(size_t)(f[i][1] - eq - 1)));
+		if (ulen >= PR_UNIT_MAX)
+			return pr_error_at(err, PR_ELIMIT, g->in->name, line,
+			    (long)(f[1][0] - s) + 1, "unit longer than %d "
+			    "bytes", PR_UNIT_MAX - 1);
+		for (k = 0; k < g->nmeta; k++)
+			if (strlen(g->meta[k].unit) == ulen &&
+			    memcmp(g->meta[k].unit, f[1][0], ulen) == 0)
+				break;
+		if (k < g->nmeta) {
+			if (g->meta[k].better != b)
+				return pr_error_at(err, PR_EPARSE, g->in->name,
+				    line, 0, "unit '%s' was given the other "
+				    "direction before", g->meta[k].unit);
+			continue;
+		}
+		if (g->nmeta == MAX_UNIT_META)
+			return pr_error_at(err, PR_ELIMIT, g->in->name, line,
+			    0, "more than %d \"Unit\" lines", MAX_UNIT_META);
+		memcpy(g->meta[k].unit, f[1][0], ulen);
+		g->meta[k].unit[ulen] = '\0';
+		g->meta[k].better = b;
+		g->nmeta++;
+	}
+	return PR_OK;
+}
+
+static enum pr_status
+result_line(struct gb *g, const char *s, const char *e, long line,
+    struct pr_error *err)
+{
+	const char *(*f)[2] = NULL;
+	const char *nb, *ne, *p;
+	char ex[64], where[128], *unit = NULL;
+	size_t n, i, ulen;
+	double v;
+	enum pr_status st = PR_OK;
+
+	n = split(s, e, NULL, 0);
+	if (n <= 1)
+		return PR_OK; /* `go test -v` prints the name alone first */
+	if ((f = malloc(n * sizeof(*f))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	split(s, e, f, n);
+	nb = f[0][0] + 9;
+	ne = f[0][1];
+	if (nb == ne)
+		nb = f[0][0]; /* a benchmark called just "Benchmark" */
+	for (p = f[1][0]; p < f[1][1]; p++)
+		if (*p < '0' || *p > '9')
+			break;
+	if (p != f[1][1]) {
+		st = pr_error_at(err, PR_EPARSE, g->in->name, line,
+		    (long)(f[1][0] - s) + 1,
+		    "expected an iteration count after '%s', got '%s'",
+		    pr_read_excerpt(where, sizeof(where), f[0][0],
+			(size_t)(f[0][1] - f[0][0])),
+		    pr_read_excerpt(ex, sizeof(ex), f[1][0],
+			(size_t)(f[1][1] - f[1][0])));
+		goto out;
+	}
+	if (n == 2) {
+		st = pr_error_at(err, PR_EPARSE, g->in->name, line, 0,
+		    "no measurements after the iteration count");
+		goto out;
+	}
+	if (n % 2 != 0) {
+		st = pr_error_at(err, PR_EPARSE, g->in->name, line,
+		    (long)(f[n - 1][1] - s) + 1,
+		    "a value without a unit at the end of the line");
+		goto out;
+	}
+	snprintf(where, sizeof(where), "for benchmark '%s'",
+	    pr_read_excerpt(ex, sizeof(ex), nb, (size_t)(ne - nb)));
+	for (i = 2; i < n; i += 2) {
+		if ((st = pr_read_number(g->in, f[i][0], f[i][1], where, &v,
+			 err)) != PR_OK)
+			goto out;
+		ulen = (size_t)(f[i + 1][1] - f[i + 1][0]);
+		free(unit);
+		if ((unit = strndup(f[i + 1][0], ulen)) == NULL) {
+			st = pr_error_set(err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+		pr_buf_reset(&g->name);
+		if (g->qualify && g->pkg_len > 0 &&
+		    ((st = pr_buf_add(&g->name, g->pkg, g->pkg_len, err)) ||
+			(st = pr_buf_addc(&g->name, '.', err))))
+			goto out;
+		if ((st = pr_buf_add(&g->name, nb, (size_t)(ne - nb), err)) ||
+		    (st = pr_buf_addc(&g->name, ' ', err)) ||
+		    (st = pr_buf_adds(&g->name, unit, err)))
+			goto out;
+		if ((st = pr_dataset_add(g->out, g->name.data, unit,
+			 pr_unit_direction(unit), v, NULL)) != PR_OK) {
+			pr_error_at(err, st, g->in->name, line,
+			    (long)(f[i][0] - s) + 1, "%s", pr_status_str(st));
+			goto out;
+		}
+	}
+	g->results++;
+out:
+	free(unit);
+	free(f);
+	return st;
+}
+
+/* Whether results come from more than one "pkg:". */
+static int
+several_packages(const struct pr_input *in)
+{
+	const char *s = in->data, *e = in->data + in->len, *eol;
+	const char *first = NULL, *val;
+	size_t flen = 0, vlen, klen;
+
+	for (; s < e; s = eol + 1) {
+		if ((eol = memchr(s, '\n', (size_t)(e - s))) == NULL)
+			eol = e;
+		if (config_line(s, eol, &val, &vlen, &klen) && klen == 3 &&
+		    memcmp(s, "pkg", 3) == 0 && vlen > 0) {
+			if (first == NULL) {
+				first = val;
+				flen = vlen;
+			} else if (vlen != flen || memcmp(val, first, vlen)) {
+				return 1;
+			}
+		}
+		if (eol == e)
+			break;
+	}
+	return 0;
+}
+
+enum pr_status
+pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
+    struct pr_error *err)
+{
+	struct gb g;
+	const char *s, *e, *eol, *le, *val;
+	size_t vlen, klen, i, k;
+	long line;
+	enum pr_status st = PR_OK;
+
+	if ((st = pr_read_check_text(in, 0, err)) != PR_OK)
+		return st;
+	memset(&g, 0, sizeof(g));
+	g.in = in;
+	g.out = out;
+	g.first_metric = out->n;
+	g.qualify = several_packages(in);
+	pr_buf_init(&g.name, PR_READ_LINE_MAX + 2 * PR_UNIT_MAX);
+
+	s = in->data;
+	e = in->data + in->len;
+	if (in->len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		s += 3;
+	for (line = 1; s < e && st == PR_OK; s = eol + 1, line++) {
+		if ((eol = memchr(s, '\n', (size_t)(e - s))) == NULL)
+			eol = e;
+		le = eol;
+		if (le > s && le[-1] == '\r')
+			le--;
+		if (is_result(s, le))
+			st = result_line(&g, s, le, line, err);
+		else if (le - s >= 5 && memcmp(s, "Unit", 4) == 0 &&
+		    is_ws((unsigned char)s[4]))
+			st = unit_line(&g, s, le, line, err);
+		else if (config_line(s, le, &val, &vlen, &klen) &&
+		    klen == 3 && memcmp(s, "pkg", 3) == 0) {
+			g.pkg = val;
+			g.pkg_len = vlen;
+		}
+		if (eol == e)
+			break;
+	}
+	if (st == PR_OK && g.results == 0)
+		st = pr_error_at(err, PR_EPARSE, in->name, 0, 0,
+		    in->len == 0 ? "empty input"
+				 : "no Go benchmark results (lines "
+				   "\"BenchmarkName N value unit ...\")");
+	if (st == PR_OK)
+		for (i = g.first_metric; i < out->n; i++)
+			for (k = 0; k < g.nmeta; k++)
+				if (strcmp(out->metrics[i].unit,
+					g.meta[k].unit) == 0)
+					out->metrics[i].better =
+					    g.meta[k].better;
+	pr_buf_release(&g.name);
+	return st;
+}

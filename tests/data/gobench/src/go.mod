@@ -1,0 +1,3 @@
+module example.com/perfregbench
+
+go 1.19
