@@ -1,0 +1,355 @@
+/*
+ * cli/cmd_parse.c - `perfreg parse [options] FILE...`: reads saved
+ * benchmark output and prints the metrics in it.
+ *
+ * Each FILE is parsed on its own (its format detected unless --format
+ * forces one; --derive computed over that file's metrics) with the
+ * library's parser (perfreg/parse.h).  The text output is a table, one
+ * row per value: metric, value, unit, better; a metric the tool reported
+ * as not measured (perf's "<not supported>") shows "-" as its value.
+ * --json prints {"metrics":[{"name","value","unit","better","file"}...],
+ * "absent":[...],"files":[{"name","format"}...]}, which `perfreg compare`
+ * reads back (format perfreg).  Numbers are printed in the shortest form
+ * that reads back to the same double.  Exit status: 0 done, 2 bad usage
+ * or input (nothing is printed on stdout then), 3 internal error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cmd.h"
+#include "perfreg/buf.h"
+#include "perfreg/dataset.h"
+#include "perfreg/parse.h"
+#include "core/banned.h"
+
+#define OUTPUT_MAX ((size_t)256 << 20)
+
+static const char usage[] =
+    "parse [--json] [--format fmt] [--metric spec]... [--derive spec]... "
+    "file...";
+
+static const char help[] =
+    "Reads saved benchmark output and prints the metrics in it: name, "
+    "value,\n"
+    "unit and direction (whether higher or lower is better).\n"
+    "\n"
+    "options:\n"
+    "  --format fmt     auto (default: detected from the content), "
+    "openssl,\n"
+    "                   iperf3, time, perf, hyperfine, gobench, or none "
+    "(only\n"
+    "                   the --metric ones)\n"
+    "  --metric NAME=REGEX[:UNIT][:higher|lower]\n"
+    "                   a metric of your own: every match of the PCRE2 "
+    "REGEX\n"
+    "                   gives a value, the text of its first capture "
+    "group\n"
+    "  --derive NAME=EXPR[:UNIT][:higher|lower]\n"
+    "                   a metric computed from others with + - * / and\n"
+    "                   parentheses; names with other characters go in "
+    "braces:\n"
+    "                   --derive 'MBps=134217728/elapsed/1e6:MB/s:higher'\n"
+    "  --json           {\"metrics\":[{\"name\",\"value\",\"unit\","
+    "\"better\"}...]}\n"
+    "  --list-formats   list the formats and exit\n"
+    "\n"
+    "A file may be \"-\" for standard input.  Exit status: 0 done, 2 bad "
+    "usage\n"
+    "or input, 3 internal error.\n";
+
+enum { OPT_FORMAT = 256, OPT_METRIC, OPT_DERIVE, OPT_JSON, OPT_LIST };
+
+static const struct option longopts[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "derive", required_argument, NULL, OPT_DERIVE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "list-formats", no_argument, NULL, OPT_LIST },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* One parsed file. */
+struct parsed {
+	const char *name;
+	const char *format;
+	struct pr_dataset ds;
+};
+
+/*
+ * The shortest decimal that reads back as x: fixed notation ("0.05",
+ * "586200") for magnitudes from 1e-4 to 1e16, else "%.*g".  Returns buf.
+ */
+static const char *
+shortest(double x, char *buf, size_t size)
+{
+	double a = x < 0 ? -x : x;
+	int p;
+
+	if (a == 0 || (a >= 1e-4 && a < 1e16))
+		for (p = 0; p <= 20; p++) {
+			snprintf(buf, size, "%.*f", p, x);
+			if (strtod(buf, NULL) == x)
+				return buf;
+		}
+	for (p = 1; p <= 17; p++) {
+		snprintf(buf, size, "%.*g", p, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	return buf;
+}
+
+/* The precision shortest() needs for x. */
+static int
+precision_of(double x)
+{
+	char buf[40];
+	int p;
+
+	for (p = 1; p < 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, x);
+		if (strtod(buf, NULL) == x)
+			return p;
+	}
+	return 17;
+}
+
+static const char *
+better_word(enum pr_better b)
+{
+	return b == PR_BETTER_HIGHER ? "higher" :
+	    b == PR_BETTER_LOWER ? "lower" : "?";
+}
+
+static int
+write_text(const struct parsed *f, size_t nf, struct pr_buf *out)
+{
+	size_t i, j, k, wn = 6, wv = 5, wu = 4, len;
+	char num[40];
+	int absent = 0;
+	enum pr_status st = PR_OK;
+
+	for (i = 0; i < nf; i++)
+		for (j = 0; j < f[i].ds.n; j++) {
+			const struct pr_metric *m = &f[i].ds.metrics[j];
+
+			if ((len = strlen(m->name)) > wn)
+				wn = len;
+			if ((len = strlen(m->unit)) > wu)
+				wu = len;
+			for (k = 0; k < m->values.n; k++)
+				if ((len = strlen(shortest(m->values.v[k], num,
+				    sizeof(num)))) > wv)
+					wv = len;
+		}
+	for (i = 0; i < nf && st == PR_OK; i++) {
+		st = pr_buf_addf(out, NULL, "%s%s: %s\n", i ? "\n" : "",
+		    f[i].name, f[i].format);
+		if (st == PR_OK)
+			st = pr_buf_addf(out, NULL, "%-*s  %*s  %-*s  %s\n",
+			    (int)wn, "metric", (int)wv, "value", (int)wu,
+			    "unit", "better");
+		for (j = 0; j < f[i].ds.n && st == PR_OK; j++) {
+			const struct pr_metric *m = &f[i].ds.metrics[j];
+
+			if (m->values.n == 0) {
+				absent = 1;
+				st = pr_buf_addf(out, NULL,
+				    "%-*s  %*s  %-*s  %s\n", (int)wn, m->name,
+				    (int)wv, "-", (int)wu, m->unit,
+				    better_word(m->better));
+			}
+			for (k = 0; k < m->values.n && st == PR_OK; k++)
+				st = pr_buf_addf(out, NULL,
+				    "%-*s  %*s  %-*s  %s\n", (int)wn, m->name,
+				    (int)wv, shortest(m->values.v[k], num,
+				    sizeof(num)), (int)wu, m->unit,
+				    better_word(m->better));
+		}
+	}
+	if (st == PR_OK && absent)
+		st = pr_buf_adds(out, "\n-: reported by the tool as not "
+				      "counted or not supported\n", NULL);
+	return st == PR_OK ? 0 : -1;
+}
+
+static json_t *
+better_json(enum pr_better b)
+{
+	return b == PR_BETTER_UNKNOWN ? json_null() :
+	    json_string(better_word(b));
+}
+
+static int
+jset(json_t *o, const char *key, json_t *v)
+{
+	return v != NULL && json_object_set_new(o, key, v) == 0;
+}
+
+static int
+write_json(const struct parsed *f, size_t nf, struct pr_buf *out)
+{
+	json_t *root, *metrics, *absent, *files, *o;
+	size_t i, j, k;
+	int ok, prec = 1, p;
+	char *text = NULL;
+
+	root = json_object();
+	metrics = json_array();
+	absent = json_array();
+	files = json_array();
+	ok = root != NULL && jset(root, "metrics", metrics) &&
+	    jset(root, "absent", absent) && jset(root, "files", files);
+	for (i = 0; i < nf && ok; i++) {
+		ok = (o = json_object()) != NULL &&
+		    json_array_append_new(files, o) == 0 &&
+		    jset(o, "name", json_string(f[i].name)) &&
+		    jset(o, "format", json_string(f[i].format));
+		for (j = 0; j < f[i].ds.n && ok; j++) {
+			const struct pr_metric *m = &f[i].ds.metrics[j];
+
+			if (m->values.n == 0)
+				ok = (o = json_object()) != NULL &&
+				    json_array_append_new(absent, o) == 0 &&
+				    jset(o, "name", json_string(m->name)) &&
+				    jset(o, "unit", json_string(m->unit)) &&
+				    jset(o, "better", better_json(m->better)) &&
+				    jset(o, "file", json_string(f[i].name));
+			for (k = 0; k < m->values.n && ok; k++) {
+				if ((p = precision_of(m->values.v[k])) > prec)
+					prec = p;
+				ok = (o = json_object()) != NULL &&
+				    json_array_append_new(metrics, o) == 0 &&
+				    jset(o, "name", json_string(m->name)) &&
+				    jset(o, "value",
+				    json_real(m->values.v[k])) &&
+				    jset(o, "unit", json_string(m->unit)) &&
+				    jset(o, "better", better_json(m->better)) &&
+				    jset(o, "file", json_string(f[i].name));
+			}
+		}
+	}
+	/* The precision that every value needs to read back exactly. */
+	if (ok)
+		text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		    JSON_REAL_PRECISION(prec < 15 ? 15 : prec));
+	json_decref(root);
+	ok = text != NULL && pr_buf_adds(out, text, NULL) == PR_OK &&
+	    pr_buf_addc(out, '\n', NULL) == PR_OK;
+	free(text);
+	return ok ? 0 : -1;
+}
+
+static void
+list_formats(void)
+{
+	const char *name, *desc;
+	size_t i;
+
+	for (i = 0; (name = pr_parse_format_name(i, &desc)) != NULL; i++)
+		printf("%-10s %s\n", name, desc);
+	printf("%-10s %s\n", "none", "only the --metric expressions");
+}
+
+static int
+exec_parse(int argc, char **argv)
+{
+	struct pr_parser *p = NULL;
+	struct pr_error err;
+	struct parsed *files = NULL;
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	size_t nf = 0, i;
+	int c, json = 0, rc = PR_EXIT_OK;
+	enum pr_status st;
+
+	pr_error_clear(&err);
+	if (pr_parser_new(&p, &err) != PR_OK) {
+		cli_error(&err);
+		return PR_EXIT_INTERNAL;
+	}
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		st = PR_OK;
+		switch (c) {
+		case OPT_FORMAT:
+			st = pr_parser_set_format(p, optarg, &err);
+			break;
+		case OPT_METRIC:
+			st = pr_parser_add_metric(p, optarg, &err);
+			break;
+		case OPT_DERIVE:
+			st = pr_parser_add_derive(p, optarg, &err);
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_LIST:
+			list_formats();
+			pr_parser_free(p);
+			return PR_EXIT_OK;
+		case ':':
+			cli_errorf("parse: option '%s' needs an argument",
+			    argv[optind - 1]);
+			pr_parser_free(p);
+			return cli_usage(&cmd_parse_entry);
+		default:
+			cli_errorf("parse: unknown option '%s'",
+			    argv[optind - 1]);
+			pr_parser_free(p);
+			return cli_usage(&cmd_parse_entry);
+		}
+		if (st != PR_OK) {
+			cli_errorf("parse: %s", err.msg);
+			pr_parser_free(p);
+			return cli_exit_for(st);
+		}
+	}
+	if (optind >= argc) {
+		cli_errorf("parse: no file given");
+		pr_parser_free(p);
+		return cli_usage(&cmd_parse_entry);
+	}
+	nf = (size_t)(argc - optind);
+	if ((files = calloc(nf, sizeof(*files))) == NULL) {
+		cli_errorf("out of memory");
+		pr_parser_free(p);
+		return PR_EXIT_INTERNAL;
+	}
+	for (i = 0; i < nf; i++) {
+		files[i].name = strcmp(argv[optind + (int)i], "-") == 0 ?
+		    "<stdin>" : argv[optind + (int)i];
+		pr_dataset_init(&files[i].ds);
+	}
+	for (i = 0; i < nf; i++) {
+		st = pr_parse_file(p, argv[optind + (int)i], 0, &files[i].ds,
+		    &files[i].format, &err);
+		if (st != PR_OK) {
+			cli_error(&err);
+			rc = cli_exit_for(st);
+			goto out;
+		}
+	}
+	if ((json ? write_json(files, nf, &out) :
+	    write_text(files, nf, &out)) != 0) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	rc = cli_write(&out);
+out:
+	for (i = 0; i < nf; i++)
+		pr_dataset_release(&files[i].ds);
+	free(files);
+	pr_buf_release(&out);
+	pr_parser_free(p);
+	return rc;
+}
+
+const struct cmd_entry cmd_parse_entry = {
+	"parse", usage, help, exec_parse
+};
