@@ -1,0 +1,1 @@
+pr_add_unit_test(test_report_stat tests/report/test_report_stat.c)
