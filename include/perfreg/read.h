@@ -97,9 +97,23 @@ enum pr_status pr_format_parse(const char *name, enum pr_format *out,
     struct pr_error *err);
 
 /*
- * ministat's input: path ("-" for standard input), the 1-based column
- * (ministat's -C; 1 by default) of lines split at any of delims (ministat's
- * -d; " \t" by default), '#' starting a comment.  Appends to out.
+ * ministat's input: path ("-" for standard input, "<stdin>" in messages),
+ * the 1-based column (ministat's -C; 1 by default) of lines split at any
+ * of delims (ministat's -d; NULL for " \t"; runs of delimiters count as
+ * one), '#' starting a comment.  As in ministat, trailing white space is
+ * trimmed, lines with fewer fields are skipped and a field starting with
+ * '#' ends the line; unlike ministat, white space around the number is
+ * allowed, a UTF-8 byte order mark is skipped, and every value must be a
+ * finite decimal number (pr_parse_double).  Appends the values to out, in
+ * order (out->sorted cleared) and gives back unused capacity; on failure
+ * out is as it was.  Fails with PR_EINVAL (column < 1, empty delims),
+ * PR_ENOTFOUND / PR_EIO (open or read, sys_errno set), PR_EPARSE /
+ * PR_ERANGE at the line and column of a bad field, binary data or an
+ * input without numbers, PR_ELIMIT for a line longer than
+ * PR_READ_LINE_MAX, PR_ENOMEM.  Memory: the values, a read buffer of
+ * PR_READ_LINE_MAX + 1 MiB, and for a regular file of more than 4 MiB an
+ * address-space reservation of 4 bytes per byte of file that only
+ * becomes resident as values are stored.  Reentrant.
  */
 enum pr_status pr_read_numbers(const char *path, int column,
     const char *delims, struct pr_sample *out, struct pr_error *err);

@@ -2,6 +2,7 @@
  * tests/core/test_core.c - the capped buffer, the sample and its sort, the
  * error formatting, and the random number generator.
  */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -102,11 +103,44 @@ check_sort(double *v, size_t n)
 	free(ref);
 }
 
+/* As check_sort, comparing values: -0 and +0 may come in either order. */
+static void
+check_sort_values(double *v, size_t n)
+{
+	double *ref = malloc(n * sizeof(double) + 1);
+	size_t i;
+
+	assert_non_null(ref);
+	memcpy(ref, v, n * sizeof(double));
+	qsort(ref, n, sizeof(double), cmp);
+	pr_sort_doubles(v, n);
+	for (i = 0; i < n; i++)
+		if (!(ref[i] == v[i]))
+			fail_msg("sorted[%zu] is %a, not %a", i, v[i], ref[i]);
+	free(ref);
+}
+
+/* A finite double with random bits: any sign, subnormals, extremes. */
+static double
+random_bits(struct pr_rng *r)
+{
+	uint64_t b;
+	double x;
+
+	do {
+		b = pr_rng_next(r);
+		if (pr_rng_below(r, 4) == 0)
+			b &= 0x800fffffffffffffULL; /* subnormal or zero */
+		memcpy(&x, &b, sizeof(x));
+	} while (!isfinite(x));
+	return x;
+}
+
 static void
 test_sort(void **state)
 {
 	static const size_t sizes[] = { 0, 1, 2, 3, 23, 24, 25, 100, 1000,
-		100000 };
+		1023, 1024, 1025, 5000, 100000, 300000 };
 	struct pr_rng r;
 	size_t i, k, n;
 	double *v;
@@ -133,6 +167,28 @@ test_sort(void **state)
 		for (i = 0; i < n; i++)
 			v[i] = 7.02;
 		check_sort(v, n);
+		/* The radix sort's cases: any bit pattern; neighbours that
+		 * differ in the last bits only (every digit down to the
+		 * lowest); timer quanta with many ties; both zeros, both
+		 * signs, the extremes. */
+		for (i = 0; i < n; i++)
+			v[i] = random_bits(&r);
+		check_sort(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = 1.0 + (double)pr_rng_below(&r, 1 << 20) *
+			    0x1p-52;
+		check_sort(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = (double)pr_rng_below(&r, 50) * 0.001 + 1.2;
+		check_sort(v, n);
+		for (i = 0; i < n; i++) {
+			static const double special[] = { 0.0, -0.0, DBL_MAX,
+				-DBL_MAX, DBL_MIN, -DBL_MIN, 0x1p-1074,
+				-0x1p-1074, 1.0, -1.0 };
+
+			v[i] = special[pr_rng_below(&r, 10)];
+		}
+		check_sort_values(v, n);
 		free(v);
 	}
 }

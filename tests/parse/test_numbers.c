@@ -1,0 +1,451 @@
+/*
+ * tests/parse/test_numbers.c - pr_read_numbers: ministat's input rules
+ * and every bad input of the issue.
+ *
+ * The good inputs under tests/data/numbers/ were also fed to ministat
+ * 20150715 (Debian 12); the expected values below are the ones it read,
+ * except where perfreg differs on purpose (said at each case).  Large
+ * and binary inputs are written at test time into a temporary directory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfreg/error.h"
+#include "perfreg/read.h"
+#include "perfreg/rng.h"
+#include "perfreg/sample.h"
+
+#define DATA "tests/data/numbers/"
+#define TOOLONG "line longer than 1048576 bytes"
+
+static char tmpdir[256];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/perfreg-numbers.XXXXXX",
+	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(tmpdir) == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[512];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Writes len bytes to a file in the temporary directory; its path. */
+static const char *
+write_tmp(const char *name, const void *data, size_t len)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* Reads path and checks the values, in order. */
+static void
+expect_values(const char *path, int column, const char *delims,
+    const double *want, size_t n)
+{
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+	size_t i;
+
+	pr_error_clear(&err);
+	if (pr_read_numbers(path, column, delims, &s, &err) != PR_OK)
+		fail_msg("%s: %s", path, err.msg);
+	assert_int_equal(s.n, n);
+	for (i = 0; i < n; i++)
+		if (s.v[i] != want[i])
+			fail_msg("%s: value %zu is %.17g, not %.17g", path, i,
+			    s.v[i], want[i]);
+	assert_int_equal(s.sorted, 0);
+	pr_sample_release(&s);
+}
+
+/*
+ * Reads path, expects failure with status st at line (0: none), and the
+ * formatted message "FILE[:LINE]: msg".  A sample holding one value must
+ * come back holding just that value.
+ */
+static void
+expect_error(const char *path, int column, const char *delims,
+    enum pr_status st, long line, const char *msg)
+{
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+	char want[1024], got[1024];
+
+	pr_error_clear(&err);
+	assert_int_equal(pr_sample_push(&s, 42.0, NULL), PR_OK);
+	assert_int_equal(pr_read_numbers(path, column, delims, &s, &err), st);
+	assert_int_equal(err.status, st);
+	assert_int_equal(err.line, line);
+	if (line > 0)
+		snprintf(want, sizeof(want), "%s:%ld: %s", path, line, msg);
+	else
+		snprintf(want, sizeof(want), "%s: %s", path, msg);
+	assert_string_equal(pr_error_format(&err, got, sizeof(got)), want);
+	assert_int_equal(s.n, 1);
+	assert_true(s.v[0] == 42.0);
+	pr_sample_release(&s);
+}
+
+static void
+test_ministat_rules(void **state)
+{
+	/* ministat -n reads these nine (N 9, min -10, max 6.5, avg
+	 * 2.1666667): blank and white lines and comments skipped, trailing
+	 * comment dropped, second field of "6.5 7.5" ignored. */
+	static const double ministat[] = { 1.5, 2.5, 3.5, 4.5, 5.5, 6.5,
+		-10, 0.5, 5 };
+	static const double three[] = { 1, 2, 3 };
+
+	(void)state;
+	expect_values(DATA "ministat.txt", 1, " \t", ministat, 9);
+	expect_values(DATA "ministat.txt", 1, NULL, ministat, 9);
+	expect_values(DATA "crlf.txt", 1, " \t", three, 3);
+	expect_values(DATA "nonewline.txt", 1, " \t", three, 3);
+	/* ministat rejects the byte order mark; perfreg skips it. */
+	expect_values(DATA "bom.txt", 1, " \t", three, 3);
+}
+
+static void
+test_columns(void **state)
+{
+	/* -C 2 -d ,: runs of delimiters are one ("b,,2.5"), short lines
+	 * ("c") and fields starting with '#' ("f,#9,9") skipped.  ministat
+	 * stops at " 4 " (space after the number); perfreg allows it. */
+	static const double c2[] = { 1.25, 2.5, 3, 4 };
+	/* -C 3: what ministat reads (100, 300, 400). */
+	static const double c3[] = { 100, 300, 400 };
+	/* Delimiters that occur in numbers: -d . -C 2 as ministat does. */
+	static const double dots[] = { 5, 25, 125 };
+	static const double dots1[] = { 1, 2, 3 };
+
+	(void)state;
+	expect_values(DATA "columns.csv", 2, ",", c2, 4);
+	expect_values(DATA "columns.csv", 3, ",", c3, 3);
+	expect_values(DATA "dots.txt", 2, ".", dots, 3);
+	expect_values(DATA "dots.txt", 1, ".", dots1, 3);
+	expect_error(DATA "columns.csv", 4, ",", PR_EPARSE, 0,
+	    "no numbers in the input");
+	expect_error(DATA "columns.csv", 1, ",", PR_EPARSE, 2,
+	    "expected a number, got 'a'");
+}
+
+static void
+test_bad_numbers(void **state)
+{
+	static const struct {
+		const char *file;
+		enum pr_status st;
+		long line;
+		const char *msg;
+	} cases[] = {
+		{ "words.txt", PR_EPARSE, 4, "expected a number, got 'abc'" },
+		{ "glued.txt", PR_EPARSE, 3, "expected a number, got '5#x'" },
+		{ "nan.txt", PR_EPARSE, 3, "not a finite number: 'nan'" },
+		{ "inf.txt", PR_EPARSE, 4,
+		    "not a finite number: '-Infinity'" },
+		{ "huge.txt", PR_ERANGE, 2, "number out of range: '1e999'" },
+		{ "hex.txt", PR_EPARSE, 2,
+		    "hexadecimal numbers are not accepted: '0x10'" },
+		{ "empty.txt", PR_EPARSE, 0, "no numbers in the input" },
+		{ "comments.txt", PR_EPARSE, 0, "no numbers in the input" },
+	};
+	char path[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), DATA "%s", cases[i].file);
+		expect_error(path, 1, NULL, cases[i].st, cases[i].line,
+		    cases[i].msg);
+	}
+}
+
+static void
+test_column_reported(void **state)
+{
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+	const char *p;
+
+	(void)state;
+	p = write_tmp("col.txt", "1 2\n3  x7\n", 10);
+	assert_int_equal(pr_read_numbers(p, 2, NULL, &s, &err), PR_EPARSE);
+	assert_int_equal(err.line, 2);
+	assert_int_equal(err.column, 4);
+	assert_string_equal(err.msg, "expected a number, got 'x7'");
+	pr_sample_release(&s);
+}
+
+static void
+test_missing(void **state)
+{
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+
+	(void)state;
+	expect_error(DATA "no-such-file.txt", 1, NULL, PR_ENOTFOUND, 0,
+	    "cannot open: No such file or directory");
+	assert_int_equal(pr_read_numbers(DATA "no-such-file.txt", 1, NULL,
+			     &s, &err),
+	    PR_ENOTFOUND);
+	assert_int_equal(err.sys_errno, ENOENT);
+	expect_error(DATA, 1, NULL, PR_EIO, 0, "cannot read: Is a directory");
+	/* Arguments outside their domain. */
+	assert_int_equal(pr_read_numbers(DATA "ministat.txt", 0, NULL, &s,
+			     &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_read_numbers(DATA "ministat.txt", 1, "", &s,
+			     &err),
+	    PR_EINVAL);
+	assert_int_equal(s.n, 0);
+}
+
+static void
+test_binary(void **state)
+{
+	static const char nul[] = "1\n2\n3\0\n4\n";
+	static const char ctl[] = "1\n2\n# esc \x1b[0m\n";
+	static const char utf8[] = "1\n# \xc2\xb5s is fine\n\xe2\x82\xac\n";
+	static const char bad8[] = "1\n# \xc3\x28\n";
+	unsigned char junk[4096];
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+	struct pr_rng r;
+	const char *p;
+	size_t i;
+
+	(void)state;
+	p = write_tmp("nul.txt", nul, sizeof(nul) - 1);
+	expect_error(p, 1, NULL, PR_EPARSE, 3,
+	    "NUL byte in text (binary data?)");
+	/* Control characters count as binary even in a comment. */
+	p = write_tmp("ctl.txt", ctl, sizeof(ctl) - 1);
+	expect_error(p, 1, NULL, PR_EPARSE, 3,
+	    "control character 0x1b in text (binary data?)");
+	/* UTF-8 passes a comment, not a number; invalid UTF-8 fails. */
+	p = write_tmp("utf8.txt", utf8, sizeof(utf8) - 1);
+	expect_error(p, 1, NULL, PR_EPARSE, 3,
+	    "expected a number, got '\\xe2\\x82\\xac'");
+	p = write_tmp("bad8.txt", bad8, sizeof(bad8) - 1);
+	expect_error(p, 1, NULL, PR_EPARSE, 2,
+	    "invalid UTF-8 (byte 0xc3; binary data?)");
+	/* Random bytes, as when a binary file is given by mistake: an error
+	 * at a line, whatever the bytes, for many seeds. */
+	for (i = 0; i < 64; i++) {
+		size_t k;
+
+		pr_rng_seed(&r, 1000 + i);
+		for (k = 0; k < sizeof(junk); k++)
+			junk[k] = (unsigned char)pr_rng_below(&r, 256);
+		p = write_tmp("junk.bin", junk, sizeof(junk));
+		pr_error_clear(&err);
+		assert_int_equal(pr_read_numbers(p, 1, NULL, &s, &err),
+		    PR_EPARSE);
+		assert_true(err.line >= 1);
+		assert_string_equal(err.file, p);
+		assert_int_equal(s.n, 0);
+	}
+	pr_sample_release(&s);
+}
+
+static void
+test_long_lines(void **state)
+{
+	size_t max = PR_READ_LINE_MAX, big = 10 * 1024 * 1024;
+	static const double seven[] = { 1, 7, 2 };
+	char *buf = malloc(big + 16);
+	const char *p;
+
+	(void)state;
+	assert_non_null(buf);
+	/* A line of exactly PR_READ_LINE_MAX bytes is read... */
+	memcpy(buf, "1\n", 2);
+	memset(buf + 2, ' ', max - 1);
+	memcpy(buf + 2 + max - 1, "7\n2\n", 4);
+	p = write_tmp("max.txt", buf, max + 5);
+	expect_values(p, 1, NULL, seven, 3);
+	/* ...one byte more is an error naming the line. */
+	memset(buf + 2, ' ', max);
+	memcpy(buf + 2 + max, "7\n2\n", 4);
+	p = write_tmp("over.txt", buf, max + 6);
+	expect_error(p, 1, NULL, PR_ELIMIT, 2, TOOLONG);
+	/* A 10 MB line of digits, and one without a newline at the end. */
+	memcpy(buf, "1\n2\n", 4);
+	memset(buf + 4, '9', big);
+	memcpy(buf + 4 + big, "\n3\n", 3);
+	p = write_tmp("10mb.txt", buf, big + 7);
+	expect_error(p, 1, NULL, PR_ELIMIT, 3, TOOLONG);
+	p = write_tmp("10mb-end.txt", buf, big + 4);
+	expect_error(p, 1, NULL, PR_ELIMIT, 3, TOOLONG);
+	/* A long number within the limit is read exactly (strtod's value). */
+	memcpy(buf, "0.", 2);
+	memset(buf + 2, '3', 100000);
+	memcpy(buf + 100002, "\n", 1);
+	p = write_tmp("longnum.txt", buf, 100003);
+	{
+		static const double third[] = { 0.33333333333333331 };
+
+		expect_values(p, 1, NULL, third, 1);
+	}
+	free(buf);
+}
+
+/*
+ * Many lines of varied shapes, so that buffer refills fall inside
+ * numbers, comments and CRLF pairs; values checked against strtod.  The
+ * file is over 4 MiB, so the reader reserves for it and gives the rest
+ * back.
+ */
+static void
+test_large(void **state)
+{
+	const size_t lines = 400000;
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+	struct pr_rng r;
+	double *want;
+	char *buf, *p;
+	const char *path;
+	size_t i, n = 0, len;
+
+	(void)state;
+	buf = malloc(lines * 48);
+	want = malloc(lines * sizeof(double));
+	assert_non_null(buf);
+	assert_non_null(want);
+	pr_rng_seed(&r, 7);
+	p = buf;
+	for (i = 0; i < lines; i++) {
+		double x = pr_rng_normal(&r) * 1000;
+		char num[40];
+
+		switch (pr_rng_below(&r, 8)) {
+		case 0:
+			snprintf(num, sizeof(num), "%.17g", x);
+			break;
+		case 1:
+			snprintf(num, sizeof(num), "%.3e", x);
+			break;
+		case 2:
+			snprintf(num, sizeof(num), "%.0f", x);
+			break;
+		default:
+			snprintf(num, sizeof(num), "%.6f", x);
+			break;
+		}
+		switch (pr_rng_below(&r, 16)) {
+		case 0:
+			p += snprintf(p, 48, "# comment %zu\n", i);
+			break;
+		case 1:
+			p += snprintf(p, 48, "%s\r\n", num);
+			want[n++] = strtod(num, NULL);
+			break;
+		case 2:
+			p += snprintf(p, 48, "  %s\t# note\n", num);
+			want[n++] = strtod(num, NULL);
+			break;
+		case 3:
+			p += snprintf(p, 48, "\n");
+			break;
+		default:
+			p += snprintf(p, 48, "%s\n", num);
+			want[n++] = strtod(num, NULL);
+			break;
+		}
+	}
+	len = (size_t)(p - buf);
+	assert_true(len > ((size_t)4 << 20));
+	path = write_tmp("large.txt", buf, len);
+	assert_int_equal(pr_read_numbers(path, 1, NULL, &s, &err), PR_OK);
+	assert_int_equal(s.n, n);
+	assert_memory_equal(s.v, want, n * sizeof(double));
+	/* The capacity reserved for the file was given back. */
+	assert_true(s.cap == s.n);
+	/* A second file appends. */
+	assert_int_equal(pr_read_numbers(DATA "crlf.txt", 1, NULL, &s, &err),
+	    PR_OK);
+	assert_int_equal(s.n, n + 3);
+	assert_true(s.v[n + 2] == 3.0);
+	pr_sample_release(&s);
+	free(buf);
+	free(want);
+}
+
+static void
+test_stdin(void **state)
+{
+	static const double three[] = { 1, 2, 3 };
+	int saved, fd;
+
+	(void)state;
+	saved = dup(STDIN_FILENO);
+	assert_true(saved >= 0);
+	fd = open(DATA "crlf.txt", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	expect_values("-", 1, NULL, three, 3);
+	fd = open(DATA "words.txt", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	{
+		struct pr_sample s = PR_SAMPLE_INIT;
+		struct pr_error err;
+		char line[256];
+
+		assert_int_equal(pr_read_numbers("-", 1, NULL, &s, &err),
+		    PR_EPARSE);
+		assert_string_equal(pr_error_format(&err, line, sizeof(line)),
+		    "<stdin>:4: expected a number, got 'abc'");
+		pr_sample_release(&s);
+	}
+	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+	close(saved);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ministat_rules),
+		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_column_reported),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_stdin),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
