@@ -786,6 +786,19 @@ parse_openssl(const struct pr_input *in, struct pr_dataset *out,
 	return out->n == 0 ? pr_bench_none(in, &hint, "openssl", err) : PR_OK;
 }
 
+/* "+R1:" .. "+R12:", "+F2:" .. "+F8:" */
+static int
+mr_numbered(const struct pr_line *l)
+{
+	const char *p = l->s;
+
+	if (l->e - p < 4 || p[0] != '+' || (p[1] != 'R' && p[1] != 'F'))
+		return 0;
+	for (p += 2; p < l->e && *p >= '0' && *p <= '9'; p++)
+		;
+	return p > l->s + 2 && p < l->e && *p == ':';
+}
+
 static unsigned
 detect_openssl(const struct pr_input *in)
 {
@@ -802,7 +815,7 @@ detect_openssl(const struct pr_input *in)
 		    pr_starts(l.s, l.e, "The 'numbers' are in 1000s") ||
 		    pr_starts(l.s, l.e, "+H:") || pr_starts(l.s, l.e, "+F:") ||
 		    pr_starts(l.s, l.e, "+DT:") ||
-		    pr_starts(l.s, l.e, "+DTP:") ||
+		    pr_starts(l.s, l.e, "+DTP:") || mr_numbered(&l) ||
 		    table_header(&l, sizes) > 0)
 			score += 10;
 		else if (pkey_header(&l, ops) > 0 &&

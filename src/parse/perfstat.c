@@ -54,6 +54,24 @@ is_event(const char *s, size_t n)
 	    s[0] == '_');
 }
 
+/*
+ * Whether [s, e) is meant as a value: it starts like a number, or spells
+ * NaN or an infinity (which pr_bench_num then rejects by name).
+ */
+static int
+valueish(const char *s, const char *e)
+{
+	const char *p = s;
+
+	if (p < e && (*p == '-' || *p == '+'))
+		p++;
+	if (p < e && ((*p >= '0' && *p <= '9') || *p == '.'))
+		return 1;
+	return (e - p == 3 && (strncmp(p, "nan", 3) == 0 ||
+	    strncmp(p, "NaN", 3) == 0 || strncmp(p, "inf", 3) == 0)) ||
+	    (e - p == 8 && strncmp(p, "infinity", 8) == 0);
+}
+
 /* Whether [s, e) is a number as perf prints it: "1,234,567.89" too. */
 static int
 is_count(const char *s, const char *e)
@@ -225,7 +243,7 @@ human_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 	    (pr_tok_eq(&t[1], "supported>") || pr_tok_eq(&t[1], "counted>")))) {
 		absent = 1;
 		ev = 2;
-	} else if (is_count(t[0].s, t[0].s + t[0].n)) {
+	} else if (valueish(t[0].s, t[0].s + t[0].n)) {
 		ev = 1;
 		if (n >= 3 && is_unit(&t[1])) {
 			u = t[1].s;
@@ -276,9 +294,25 @@ static int
 csv_shape(const struct pr_tok *f, size_t n)
 {
 	return n >= 4 && n <= 12 && is_event(f[2].s, f[2].n) &&
-	    (is_count(f[0].s, f[0].s + f[0].n) ||
+	    (valueish(f[0].s, f[0].s + f[0].n) ||
 	    pr_tok_eq(&f[0], "<not supported>") ||
 	    pr_tok_eq(&f[0], "<not counted>"));
+}
+
+/* What unsupported -x layout a line has: a phrase, or NULL. */
+static const char *
+csv_unsupported(const struct pr_tok *f, size_t n)
+{
+	if (n < 4 || n > 12)
+		return NULL;
+	if (pr_tok_prefix(&f[0], "CPU") || (f[0].n > 1 && f[0].s[0] == 'S' &&
+	    f[0].s[1] >= '0' && f[0].s[1] <= '9'))
+		return "per-CPU or per-socket output (-A, --per-*)";
+	if (n >= 5 && is_count(f[0].s, f[0].s + f[0].n) &&
+	    (is_count(f[1].s, f[1].s + f[1].n) ||
+	    pr_tok_prefix(&f[1], "<not")) && is_event(f[3].s, f[3].n))
+		return "interval output (-I)";
+	return NULL;
 }
 
 static enum pr_status
@@ -288,22 +322,14 @@ csv_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 	size_t n;
 	double v = 0;
 	int absent;
+	const char *why;
 	enum pr_status st;
 
 	n = csv_fields(l->s, l->e, f, 16);
 	if (!csv_shape(f, n)) {
-		if (n >= 4 && n <= 12 && (pr_tok_prefix(&f[0], "CPU") ||
-		    (f[0].n > 1 && f[0].s[0] == 'S' && f[0].s[1] >= '0' &&
-		    f[0].s[1] <= '9')))
+		if ((why = csv_unsupported(f, n)) != NULL)
 			return pr_bench_fail(c->in, l, l->s, err,
-			    "perf stat -x per-CPU or per-socket output (-A, "
-			    "--per-*) is not supported");
-		if (n >= 5 && n <= 12 && is_count(f[0].s, f[0].s + f[0].n) &&
-		    (is_count(f[1].s, f[1].s + f[1].n) ||
-		    pr_tok_prefix(&f[1], "<not")))
-			return pr_bench_fail(c->in, l, l->s, err,
-			    "perf stat -x interval output (-I) is not "
-			    "supported");
+			    "perf stat -x %s is not supported", why);
 		return PR_OK;
 	}
 	absent = f[0].s[0] == '<';
@@ -354,6 +380,7 @@ detect_perf(const struct pr_input *in)
 	struct pr_line l;
 	struct pr_tok f[16];
 	unsigned score = 0;
+	size_t n;
 
 	pr_lines_init(&it, in);
 	while (pr_lines_next(&it, &l) && score < 1000) {
@@ -361,7 +388,8 @@ detect_perf(const struct pr_input *in)
 		    pr_has(l.s, l.e, "seconds time elapsed") ||
 		    pr_has(l.s, l.e, "<not supported>") ||
 		    pr_has(l.s, l.e, "<not counted>") ||
-		    csv_shape(f, csv_fields(l.s, l.e, f, 16)))
+		    csv_shape(f, (n = csv_fields(l.s, l.e, f, 16))) ||
+		    csv_unsupported(f, n) != NULL)
 			score += 10;
 		else if (pr_starts(l.s, l.e, "Usage: perf stat"))
 			score += 5;
