@@ -20,9 +20,7 @@
  *   never a skipped value or column).  Other columns ("variant",
  *   "commit") are labels and are ignored, as are columns with an empty
  *   label.  With pr_read_opts.column only that column is read
- *   (by its whole label or by the name without the unit), and it must be
- *   numeric throughout; a missing column is PR_ENOTFOUND naming the
- *   columns there are.  An empty cell in a metric column, a row with
+ *   (see pr_read_opts).  An empty cell in a metric column, a row with
  *   more or fewer fields than the header and two columns with the same
  *   name are errors;
  * - hyperfine: the JSON of `hyperfine --export-json`: one metric per
@@ -75,8 +73,8 @@
 #include "perfreg/sample.h"
 
 #define PR_READ_LINE_MAX (1024 * 1024)
-#define PR_READ_FILE_MAX ((size_t)1 << 30)     /* 1 GiB: csv, gobench */
-#define PR_READ_JSON_MAX ((size_t)64 << 20)    /* 64 MiB: JSON formats */
+#define PR_READ_FILE_MAX ((size_t)1 << 30)  /* 1 GiB: csv, gobench */
+#define PR_READ_JSON_MAX ((size_t)64 << 20) /* 64 MiB: JSON formats */
 
 enum pr_format {
 	PR_FORMAT_AUTO = 0,
@@ -93,8 +91,8 @@ enum pr_format {
  * formats there are, for an unknown name.
  */
 const char *pr_format_str(enum pr_format f);
-enum pr_status pr_format_parse(const char *name, enum pr_format *out,
-    struct pr_error *err);
+enum pr_status pr_format_parse(
+    const char *name, enum pr_format *out, struct pr_error *err);
 
 /*
  * ministat's input: path ("-" for standard input, "<stdin>" in messages),
@@ -115,12 +113,21 @@ enum pr_status pr_format_parse(const char *name, enum pr_format *out,
  * address-space reservation of 4 bytes per byte of file that only
  * becomes resident as values are stored.  Reentrant.
  */
-enum pr_status pr_read_numbers(const char *path, int column,
-    const char *delims, struct pr_sample *out, struct pr_error *err);
+enum pr_status pr_read_numbers(const char *path, int column, const char *delims,
+    struct pr_sample *out, struct pr_error *err);
 
+/*
+ * column: read only this metric.  For csv, the column with this label or
+ * this name without its unit ("elapsed (s)" or "elapsed"), read even if
+ * its first value is a word (then an error); for hyperfine, gobench and
+ * perfreg, the metric of exactly this name ("Sum-8 ns/op").  A missing
+ * one is PR_ENOTFOUND, naming the columns or metrics there are.  The
+ * metric keeps its own name ("elapsed" for "elapsed (s)").  Ignored by
+ * the numbers format, whose one metric is called `name`.
+ */
 struct pr_read_opts {
 	enum pr_format format; /* PR_FORMAT_AUTO to detect */
-	const char *column;    /* csv: only this column; NULL: all */
+	const char *column;    /* only this metric; NULL: all */
 	const char *name;      /* numbers: the metric's name; NULL: "value" */
 };
 
@@ -132,8 +139,8 @@ void pr_read_opts_init(struct pr_read_opts *o);
  * out, which must be initialised: the metrics found are appended (a
  * metric already in out gets the new values added).  out->source is set
  * to the input's name if it was NULL.  o may be NULL for the defaults.
- * On failure err tells what and where, and out may hold part of the
- * input: release it.
+ * A metric already in out must have the same unit in this input.  On
+ * failure err tells what and where, and out is as it was.
  */
 enum pr_status pr_read_dataset(const char *path, const struct pr_read_opts *o,
     struct pr_dataset *out, struct pr_error *err);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "perfreg/buf.h"
+#include "perfreg/numparse.h"
 #include "perfreg/units.h"
 #include "parse/readers.h"
 #include "core/banned.h"
@@ -56,7 +57,7 @@ struct cursor {
 enum col_kind { COL_UNDECIDED = 0, COL_METRIC, COL_LABEL, COL_SKIP };
 
 struct column {
-	char *label;    /* unquoted header text */
+	char *label; /* unquoted header text */
 	size_t name_off, name_len;
 	char unit[PR_UNIT_MAX];
 	enum col_kind kind;
@@ -90,8 +91,7 @@ newline(struct cursor *c, const char *nl)
 
 /* Reads one record at c->p into r.  c->p must be before c->e. */
 static enum pr_status
-next_record(struct cursor *c, char delim, struct row *r,
-    struct pr_error *err)
+next_record(struct cursor *c, char delim, struct row *r, struct pr_error *err)
 {
 	const char *q;
 	struct field f;
@@ -233,8 +233,8 @@ list_columns(const struct column *cols, size_t n, char *dst, size_t size)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		pr_read_excerpt(ex, sizeof(ex), cols[i].label,
-		    strlen(cols[i].label));
+		pr_read_excerpt(
+		    ex, sizeof(ex), cols[i].label, strlen(cols[i].label));
 		if (pr_buf_addf(&b, NULL, "%s'%s'", i ? ", " : "", ex) !=
 		    PR_OK) {
 			pr_buf_adds(&b, ", ...", NULL);
@@ -259,8 +259,8 @@ free_columns(struct column *cols, size_t n)
 
 /* Reads the header record into *colsp. */
 static enum pr_status
-read_header(struct cursor *c, char delim, struct row *r,
-    struct column **colsp, size_t *ncolsp, struct pr_error *err)
+read_header(struct cursor *c, char delim, struct row *r, struct column **colsp,
+    size_t *ncolsp, struct pr_error *err)
 {
 	struct column *cols;
 	struct pr_unit_label ul;
@@ -343,10 +343,10 @@ where_col(char *dst, size_t size, const struct column *col)
 }
 
 static enum pr_status
-take_cell(const struct pr_input *in, struct column *col,
-    const struct field *f, int selected, struct pr_error *err)
+take_cell(const struct pr_input *in, struct column *col, const struct field *f,
+    int selected, struct pr_error *err)
 {
-	const char *b = f->b, *e = f->e;
+	const char *b = f->b, *e = f->e, *stop;
 	char where[96];
 	double v;
 	enum pr_status st;
@@ -370,8 +370,12 @@ take_cell(const struct pr_input *in, struct column *col,
 		return pr_error_at(err, PR_EPARSE, in->name, f->line, f->col,
 		    "empty value %s", where_col(where, sizeof(where), col));
 	}
-	st = pr_read_number(in, b, e, where_col(where, sizeof(where), col),
-	    &v, err);
+	/* The column's name is formatted only when there is an error. */
+	if (pr_parse_double(b, e, &stop, &v, NULL) == PR_OK && stop == e)
+		st = PR_OK;
+	else
+		st = pr_read_number(
+		    in, b, e, where_col(where, sizeof(where), col), &v, err);
 	if (col->kind == COL_UNDECIDED) {
 		if (st != PR_OK && !selected && st != PR_ERANGE &&
 		    !pr_read_nonfinite_word(b, e)) {
@@ -410,8 +414,8 @@ add_metrics(const struct pr_input *in, long header_line, struct column *cols,
 	for (i = 0; i < n; i++) {
 		if (cols[i].kind != COL_METRIC)
 			continue;
-		name = strndup(cols[i].label + cols[i].name_off,
-		    cols[i].name_len);
+		name =
+		    strndup(cols[i].label + cols[i].name_off, cols[i].name_len);
 		if (name == NULL)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		st = pr_dataset_get(out, name, cols[i].unit,
@@ -419,8 +423,8 @@ add_metrics(const struct pr_input *in, long header_line, struct column *cols,
 		free(name);
 		if (st != PR_OK)
 			return st;
-		if ((st = pr_sample_reserve(&m->values, cols[i].values.n,
-			 err)) != PR_OK)
+		if ((st = pr_sample_reserve(
+			 &m->values, cols[i].values.n, err)) != PR_OK)
 			return st;
 		for (k = 0; k < cols[i].values.n; k++)
 			m->values.v[m->values.n++] = cols[i].values.v[k];
@@ -476,8 +480,8 @@ pr_read_csv(const struct pr_input *in, const struct pr_read_opts *o,
 	header_line = c.line;
 	st = read_header(&c, delim, &r, &cols, &ncols, err);
 	if (st == PR_OK && o != NULL && o->column != NULL)
-		st = select_column(in, header_line, cols, ncols, o->column,
-		    err);
+		st =
+		    select_column(in, header_line, cols, ncols, o->column, err);
 	while (st == PR_OK && c.p < c.e) {
 		if ((st = next_record(&c, delim, &r, err)) != PR_OK)
 			break;

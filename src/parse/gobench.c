@@ -23,10 +23,12 @@
  * the unit (perfreg/units.h).  Configuration lines ("goos: linux") other
  * than pkg, and every other line (PASS, ok, test logs), are ignored.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perfreg/buf.h"
+#include "perfreg/numparse.h"
 #include "perfreg/units.h"
 #include "parse/readers.h"
 #include "core/banned.h"
@@ -42,14 +44,85 @@ struct gb {
 	const struct pr_input *in;
 	struct pr_dataset *out;
 	size_t first_metric; /* metrics from out->n on are this input's */
-	int qualify;         /* several packages: prefix names with pkg */
+	int qualify;	     /* several packages: prefix names with pkg */
 	const char *pkg;     /* current "pkg:" value, pkg_len bytes */
 	size_t pkg_len;
 	struct unit_meta meta[MAX_UNIT_META];
 	size_t nmeta;
 	struct pr_buf name;
 	size_t results;
+	/* Metric names -> index + 1 in out->metrics (0: empty slot), open
+	 * addressing, at most half full: a file of many benchmarks and
+	 * repetitions costs no quadratic lookups. */
+	size_t *slots;
+	size_t nslots, used;
 };
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of name: where it is, or the empty slot where it would go. */
+static size_t *
+slot_of(const struct gb *g, const char *name)
+{
+	size_t i = (size_t)hash(name) & (g->nslots - 1);
+
+	while (g->slots[i] != 0 &&
+	    strcmp(g->out->metrics[g->slots[i] - 1].name, name) != 0)
+		i = (i + 1) & (g->nslots - 1);
+	return &g->slots[i];
+}
+
+/* Makes room for one more name, rehashing every metric of out. */
+static enum pr_status
+grow_slots(struct gb *g, struct pr_error *err)
+{
+	size_t n, i;
+
+	if (g->nslots != 0 && 2 * (g->used + 1) <= g->nslots)
+		return PR_OK;
+	for (n = 64; n < 4 * (g->out->n + 1); n *= 2)
+		continue;
+	free(g->slots);
+	if ((g->slots = calloc(n, sizeof(*g->slots))) == NULL) {
+		g->nslots = g->used = 0;
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	g->nslots = n;
+	for (i = 0; i < g->out->n; i++)
+		*slot_of(g, g->out->metrics[i].name) = i + 1;
+	g->used = g->out->n;
+	return PR_OK;
+}
+
+/* Appends v to the metric called name (in g->name), made if new. */
+static enum pr_status
+add_value(struct gb *g, const char *unit, double v, struct pr_error *err)
+{
+	struct pr_metric *m;
+	size_t *sl;
+	enum pr_status st;
+
+	if ((st = grow_slots(g, err)) != PR_OK)
+		return st;
+	sl = slot_of(g, g->name.data);
+	if (*sl == 0) {
+		st = pr_dataset_get(g->out, g->name.data, unit,
+		    pr_unit_direction(unit), &m, err);
+		if (st != PR_OK)
+			return st;
+		*sl = (size_t)(m - g->out->metrics) + 1;
+		g->used++;
+	}
+	return pr_sample_push(&g->out->metrics[*sl - 1].values, v, err);
+}
 
 static int
 is_ws(int c)
@@ -88,8 +161,8 @@ split(const char *s, const char *e, const char *(*f)[2], size_t max)
  * value, trimmed.
  */
 static int
-config_line(const char *s, const char *e, const char **val, size_t *vlen,
-    size_t *klen)
+config_line(
+    const char *s, const char *e, const char **val, size_t *vlen, size_t *klen)
 {
 	const char *p;
 
@@ -121,8 +194,8 @@ is_result(const char *s, const char *e)
 }
 
 static enum pr_status
-unit_line(struct gb *g, const char *s, const char *e, long line,
-    struct pr_error *err)
+unit_line(
+    struct gb *g, const char *s, const char *e, long line, struct pr_error *err)
 {
 	const char *f[16][2];
 	size_t n, i, k, ulen;
@@ -135,8 +208,8 @@ unit_line(struct gb *g, const char *s, const char *e, long line,
 		    "\"Unit\" line without a unit");
 	ulen = (size_t)(f[1][1] - f[1][0]);
 	for (i = 2; i < n && i < 16; i++) {
-		const char *eq = memchr(f[i][0], '=', (size_t)(f[i][1] -
-							  f[i][0]));
+		const char *eq =
+		    memchr(f[i][0], '=', (size_t)(f[i][1] - f[i][0]));
 		size_t vl;
 
 		if (eq == NULL || eq == f[i][0])
@@ -152,8 +225,7 @@ unit_line(struct gb *g, const char *s, const char *e, long line,
 			vl = sizeof(val) - 1;
 		memcpy(val, eq + 1, vl);
 		val[vl] = '\0';
-		if (pr_better_from_str(val, &b) != 0 ||
-		    b == PR_BETTER_UNKNOWN)
+		if (pr_better_from_str(val, &b) != 0 || b == PR_BETTER_UNKNOWN)
 			return pr_error_at(err, PR_EPARSE, g->in->name, line,
 			    (long)(eq + 1 - s) + 1,
 			    "expected better=higher or better=lower, got '%s'",
@@ -161,8 +233,10 @@ unit_line(struct gb *g, const char *s, const char *e, long line,
 				(size_t)(f[i][1] - eq - 1)));
 		if (ulen >= PR_UNIT_MAX)
 			return pr_error_at(err, PR_ELIMIT, g->in->name, line,
-			    (long)(f[1][0] - s) + 1, "unit longer than %d "
-			    "bytes", PR_UNIT_MAX - 1);
+			    (long)(f[1][0] - s) + 1,
+			    "unit longer than %d "
+			    "bytes",
+			    PR_UNIT_MAX - 1);
 		for (k = 0; k < g->nmeta; k++)
 			if (strlen(g->meta[k].unit) == ulen &&
 			    memcmp(g->meta[k].unit, f[1][0], ulen) == 0)
@@ -170,13 +244,15 @@ unit_line(struct gb *g, const char *s, const char *e, long line,
 		if (k < g->nmeta) {
 			if (g->meta[k].better != b)
 				return pr_error_at(err, PR_EPARSE, g->in->name,
-				    line, 0, "unit '%s' was given the other "
-				    "direction before", g->meta[k].unit);
+				    line, 0,
+				    "unit '%s' was given the other "
+				    "direction before",
+				    g->meta[k].unit);
 			continue;
 		}
 		if (g->nmeta == MAX_UNIT_META)
-			return pr_error_at(err, PR_ELIMIT, g->in->name, line,
-			    0, "more than %d \"Unit\" lines", MAX_UNIT_META);
+			return pr_error_at(err, PR_ELIMIT, g->in->name, line, 0,
+			    "more than %d \"Unit\" lines", MAX_UNIT_META);
 		memcpy(g->meta[k].unit, f[1][0], ulen);
 		g->meta[k].unit[ulen] = '\0';
 		g->meta[k].better = b;
@@ -186,11 +262,11 @@ unit_line(struct gb *g, const char *s, const char *e, long line,
 }
 
 static enum pr_status
-result_line(struct gb *g, const char *s, const char *e, long line,
-    struct pr_error *err)
+result_line(
+    struct gb *g, const char *s, const char *e, long line, struct pr_error *err)
 {
 	const char *(*f)[2] = NULL;
-	const char *nb, *ne, *p;
+	const char *nb, *ne, *p, *stop;
 	char ex[64], where[128], *unit = NULL;
 	size_t n, i, ulen;
 	double v;
@@ -215,8 +291,8 @@ result_line(struct gb *g, const char *s, const char *e, long line,
 		    "expected an iteration count after '%s', got '%s'",
 		    pr_read_excerpt(where, sizeof(where), f[0][0],
 			(size_t)(f[0][1] - f[0][0])),
-		    pr_read_excerpt(ex, sizeof(ex), f[1][0],
-			(size_t)(f[1][1] - f[1][0])));
+		    pr_read_excerpt(
+			ex, sizeof(ex), f[1][0], (size_t)(f[1][1] - f[1][0])));
 		goto out;
 	}
 	if (n == 2) {
@@ -230,12 +306,17 @@ result_line(struct gb *g, const char *s, const char *e, long line,
 		    "a value without a unit at the end of the line");
 		goto out;
 	}
-	snprintf(where, sizeof(where), "for benchmark '%s'",
-	    pr_read_excerpt(ex, sizeof(ex), nb, (size_t)(ne - nb)));
 	for (i = 2; i < n; i += 2) {
-		if ((st = pr_read_number(g->in, f[i][0], f[i][1], where, &v,
-			 err)) != PR_OK)
-			goto out;
+		if (pr_parse_double(f[i][0], f[i][1], &stop, &v, NULL) !=
+			PR_OK ||
+		    stop != f[i][1]) {
+			snprintf(where, sizeof(where), "for benchmark '%s'",
+			    pr_read_excerpt(
+				ex, sizeof(ex), nb, (size_t)(ne - nb)));
+			if ((st = pr_read_number(g->in, f[i][0], f[i][1], where,
+				 &v, err)) != PR_OK)
+				goto out;
+		}
 		ulen = (size_t)(f[i + 1][1] - f[i + 1][0]);
 		free(unit);
 		if ((unit = strndup(f[i + 1][0], ulen)) == NULL) {
@@ -251,8 +332,7 @@ result_line(struct gb *g, const char *s, const char *e, long line,
 		    (st = pr_buf_addc(&g->name, ' ', err)) ||
 		    (st = pr_buf_adds(&g->name, unit, err)))
 			goto out;
-		if ((st = pr_dataset_add(g->out, g->name.data, unit,
-			 pr_unit_direction(unit), v, NULL)) != PR_OK) {
+		if ((st = add_value(g, unit, v, NULL)) != PR_OK) {
 			pr_error_at(err, st, g->in->name, line,
 			    (long)(f[i][0] - s) + 1, "%s", pr_status_str(st));
 			goto out;
@@ -292,8 +372,8 @@ several_packages(const struct pr_input *in)
 }
 
 enum pr_status
-pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
-    struct pr_error *err)
+pr_read_gobench(
+    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err)
 {
 	struct gb g;
 	const char *s, *e, *eol, *le, *val;
@@ -325,8 +405,8 @@ pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
 		else if (le - s >= 5 && memcmp(s, "Unit", 4) == 0 &&
 		    is_ws((unsigned char)s[4]))
 			st = unit_line(&g, s, le, line, err);
-		else if (config_line(s, le, &val, &vlen, &klen) &&
-		    klen == 3 && memcmp(s, "pkg", 3) == 0) {
+		else if (config_line(s, le, &val, &vlen, &klen) && klen == 3 &&
+		    memcmp(s, "pkg", 3) == 0) {
 			g.pkg = val;
 			g.pkg_len = vlen;
 		}
@@ -346,5 +426,6 @@ pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
 					out->metrics[i].better =
 					    g.meta[k].better;
 	pr_buf_release(&g.name);
+	free(g.slots);
 	return st;
 }

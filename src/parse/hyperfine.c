@@ -22,9 +22,8 @@ static enum pr_status
 read_result(const struct pr_input *in, json_t *res, size_t idx,
     struct pr_dataset *out, struct pr_error *err)
 {
-	struct pr_jstep path[3] = {
-		{ "results", 0 }, { NULL, idx }, { NULL, 0 }
-	};
+	struct pr_jstep path[3] = { { "results", 0 }, { NULL, idx },
+		{ NULL, 0 } };
 	json_t *cmd, *times;
 	struct pr_metric *m;
 	const char *name;
@@ -46,7 +45,8 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 	if (times == NULL)
 		return pr_json_fail(in, path, 2, PR_EPARSE, err,
 		    "result %zu: no \"times\" (export with hyperfine 1.6 or "
-		    "later, which records every run)", idx + 1);
+		    "later, which records every run)",
+		    idx + 1);
 	if ((st = pr_dataset_get(out, name, "s", PR_BETTER_LOWER, &m, err)) !=
 	    PR_OK)
 		return st;
@@ -55,8 +55,8 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 }
 
 enum pr_status
-pr_read_hyperfine(const struct pr_input *in, struct pr_dataset *out,
-    struct pr_error *err)
+pr_read_hyperfine(
+    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err)
 {
 	return pr_json_each(in, "results", read_result, out, err);
 }

@@ -35,8 +35,9 @@ pr_json_load(const struct pr_input *in, json_t **out, struct pr_error *err)
 		p++;
 	if (p == e)
 		return pr_error_at(err, PR_EPARSE, in->name, 0, 0,
-		    in->len == 0 ? "empty input" : "input has only blank "
-						   "lines");
+		    in->len == 0 ? "empty input"
+				 : "input has only blank "
+				   "lines");
 	/*
 	 * Integers as reals: a count too big for json_int_t must not fail,
 	 * and perfreg keeps doubles anyway.  Duplicate keys are rejected
@@ -145,9 +146,8 @@ locate(const char *p, const char *e, const struct pr_jstep *path, size_t n)
 }
 
 enum pr_status
-pr_json_fail(const struct pr_input *in, const struct pr_jstep *path,
-    size_t n, enum pr_status status, struct pr_error *err, const char *fmt,
-    ...)
+pr_json_fail(const struct pr_input *in, const struct pr_jstep *path, size_t n,
+    enum pr_status status, struct pr_error *err, const char *fmt, ...)
 {
 	char msg[PR_ERROR_MSG_MAX];
 	const char *at;
@@ -203,8 +203,8 @@ pr_json_values(const struct pr_input *in, json_t *arr,
 		return pr_json_fail(in, path, n, PR_EPARSE, err,
 		    "expected an array of numbers, got %s", type_name(arr));
 	if ((len = json_array_size(arr)) == 0)
-		return pr_json_fail(in, path, n, PR_EPARSE, err,
-		    "no values (empty array)");
+		return pr_json_fail(
+		    in, path, n, PR_EPARSE, err, "no values (empty array)");
 	if ((st = pr_sample_reserve(to, len, err)) != PR_OK)
 		return st;
 	for (i = 0; i < len; i++) {
@@ -213,8 +213,9 @@ pr_json_values(const struct pr_input *in, json_t *arr,
 		if (!json_is_number(v)) {
 			if (json_is_string(v))
 				return pr_json_fail(in, sub, n + 1, PR_EPARSE,
-				    err, "expected a number, got the string "
-					 "'%s'",
+				    err,
+				    "expected a number, got the string "
+				    "'%s'",
 				    pr_read_excerpt(ex, sizeof(ex),
 					json_string_value(v),
 					json_string_length(v)));
@@ -223,8 +224,8 @@ pr_json_values(const struct pr_input *in, json_t *arr,
 		}
 		if ((st = pr_sample_push(to, json_number_value(v), err)) !=
 		    PR_OK)
-			return pr_json_fail(in, sub, n + 1, st, err,
-			    "value is not finite");
+			return pr_json_fail(
+			    in, sub, n + 1, st, err, "value is not finite");
 	}
 	return PR_OK;
 }

@@ -21,9 +21,8 @@ static enum pr_status
 read_metric(const struct pr_input *in, json_t *obj, size_t idx,
     struct pr_dataset *out, struct pr_error *err)
 {
-	struct pr_jstep path[3] = {
-		{ "metrics", 0 }, { NULL, idx }, { NULL, 0 }
-	};
+	struct pr_jstep path[3] = { { "metrics", 0 }, { NULL, idx },
+		{ NULL, 0 } };
 	json_t *name, *unit, *better, *values, *value;
 	const char *nm, *un;
 	enum pr_better dir;
@@ -88,8 +87,8 @@ read_metric(const struct pr_input *in, json_t *obj, size_t idx,
 			return pr_json_fail(in, path, 2, PR_EPARSE, err,
 			    "metric '%s' appears again with unit '%s' "
 			    "(was '%s')",
-			    pr_read_excerpt(ex, sizeof(ex), nm, strlen(nm)),
-			    un, m->unit);
+			    pr_read_excerpt(ex, sizeof(ex), nm, strlen(nm)), un,
+			    m->unit);
 		if (m->better != PR_BETTER_UNKNOWN &&
 		    dir != PR_BETTER_UNKNOWN && m->better != dir)
 			return pr_json_fail(in, path, 2, PR_EPARSE, err,
@@ -117,8 +116,8 @@ read_metric(const struct pr_input *in, json_t *obj, size_t idx,
 }
 
 enum pr_status
-pr_read_perfreg(const struct pr_input *in, struct pr_dataset *out,
-    struct pr_error *err)
+pr_read_perfreg(
+    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err)
 {
 	return pr_json_each(in, "metrics", read_metric, out, err);
 }

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "perfreg/buf.h"
 #include "perfreg/numparse.h"
 #include "perfreg/read.h"
 #include "parse/readers.h"
@@ -30,9 +31,8 @@
 /* How much of an input format detection looks at. */
 #define PR_READ_HEAD_MAX (64 * 1024)
 
-static const char *const format_names[] = {
-	"auto", "numbers", "csv", "hyperfine", "gobench", "perfreg"
-};
+static const char *const format_names[] = { "auto", "numbers", "csv",
+	"hyperfine", "gobench", "perfreg" };
 
 #define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
 
@@ -56,7 +56,8 @@ pr_format_parse(const char *name, enum pr_format *out, struct pr_error *err)
 		}
 	return pr_error_set(err, PR_EINVAL,
 	    "unknown format '%s' (expected auto, numbers, csv, hyperfine, "
-	    "gobench or perfreg)", name);
+	    "gobench or perfreg)",
+	    name);
 }
 
 void
@@ -161,8 +162,7 @@ pr_read_line_of(const struct pr_input *in, const char *p, long *col)
 }
 
 enum pr_status
-pr_read_check_text(const struct pr_input *in, int strict,
-    struct pr_error *err)
+pr_read_check_text(const struct pr_input *in, int strict, struct pr_error *err)
 {
 	const unsigned char *p = (const unsigned char *)in->data;
 	size_t n = in->len, i = 0, bol = 0, ulen;
@@ -194,8 +194,7 @@ pr_read_check_text(const struct pr_input *in, int strict,
 			i += ulen;
 			continue;
 		}
-		if (strict && (c < 0x20 || c == 0x7f) && c != '\t' &&
-		    c != '\r')
+		if (strict && (c < 0x20 || c == 0x7f) && c != '\t' && c != '\r')
 			return pr_error_at(err, PR_EPARSE, in->name, line,
 			    (long)(i - bol) + 1,
 			    "control character 0x%02x in text (binary data?)",
@@ -236,10 +235,11 @@ pr_read_number(const struct pr_input *in, const char *s, const char *e,
 	long line, col;
 	enum pr_status st;
 
+	if (pr_parse_double(s, e, &stop, out, NULL) == PR_OK && stop == e)
+		return PR_OK;
+	/* The slow path, only for errors: what went wrong, and where. */
 	pr_error_clear(&perr);
 	st = pr_parse_double(s, e, &stop, out, &perr);
-	if (st == PR_OK && stop == e)
-		return PR_OK;
 	line = pr_read_line_of(in, s, &col);
 	if (where == NULL)
 		where = "";
@@ -257,8 +257,8 @@ pr_read_number(const struct pr_input *in, const char *s, const char *e,
 		    "number out of range: '%s'%s%s", ex, *where ? " " : "",
 		    where);
 	if (st == PR_ENOMEM)
-		return pr_error_at(err, PR_ENOMEM, in->name, line, col,
-		    "out of memory");
+		return pr_error_at(
+		    err, PR_ENOMEM, in->name, line, col, "out of memory");
 	return pr_error_at(err, PR_EPARSE, in->name, line, col,
 	    "expected a number%s%s, got '%s'", *where ? " " : "", where, ex);
 }
@@ -414,8 +414,7 @@ pr_format_detect(const char *head, size_t len)
 	}
 	if (q >= e)
 		return PR_FORMAT_NUMBERS;
-	for (fe = q; fe < eol && *fe != ',' && *fe != ';' && *fe != '\t';
-	     fe++)
+	for (fe = q; fe < eol && *fe != ',' && *fe != ';' && *fe != '\t'; fe++)
 		continue;
 	if (fe < eol && !is_number(q, fe))
 		return PR_FORMAT_CSV;
@@ -481,8 +480,7 @@ fill(struct loader *ld, size_t want, size_t max, struct pr_error *err)
 				ncap = max + 2;
 			if ((p = realloc(ld->data, ncap)) == NULL)
 				return pr_error_at(err, PR_ENOMEM, ld->name, 0,
-				    0, "out of memory reading %zu bytes",
-				    ncap);
+				    0, "out of memory reading %zu bytes", ncap);
 			ld->data = p;
 			ld->cap = ncap;
 		}
@@ -509,8 +507,8 @@ fill(struct loader *ld, size_t want, size_t max, struct pr_error *err)
  * /dev/fd path; messages then get the input's own name.
  */
 static enum pr_status
-numbers_from_memory(const struct pr_input *in, struct pr_sample *to,
-    struct pr_error *err)
+numbers_from_memory(
+    const struct pr_input *in, struct pr_sample *to, struct pr_error *err)
 {
 	char tmpl[4096], path[64];
 	const char *dir = getenv("TMPDIR");
@@ -523,11 +521,11 @@ numbers_from_memory(const struct pr_input *in, struct pr_sample *to,
 		dir = "/tmp";
 	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/perfreg.XXXXXX", dir) >=
 	    sizeof(tmpl))
-		return pr_error_at(err, PR_EIO, in->name, 0, 0,
-		    "TMPDIR too long");
+		return pr_error_at(
+		    err, PR_EIO, in->name, 0, 0, "TMPDIR too long");
 	if ((fd = mkstemp(tmpl)) < 0)
-		return sys_fail(err, in->name, "cannot create a temporary file",
-		    errno);
+		return sys_fail(
+		    err, in->name, "cannot create a temporary file", errno);
 	unlink(tmpl);
 	while (off < in->len) {
 		w = write(fd, in->data + off, in->len - off);
@@ -535,7 +533,8 @@ numbers_from_memory(const struct pr_input *in, struct pr_sample *to,
 			continue;
 		if (w <= 0) {
 			st = sys_fail(err, in->name,
-			    "cannot write a temporary file", w < 0 ? errno : EIO);
+			    "cannot write a temporary file",
+			    w < 0 ? errno : EIO);
 			close(fd);
 			return st;
 		}
@@ -549,53 +548,125 @@ numbers_from_memory(const struct pr_input *in, struct pr_sample *to,
 	return st;
 }
 
-/* Adds the sample read by the numbers reader as one metric. */
+/*
+ * Adds the values of vals (left empty) to the metric called name of out,
+ * made with unit and better when new.  A metric already in out (from an
+ * earlier input) must have the same unit.
+ */
 static enum pr_status
-add_numbers(struct pr_sample *vals, const char *name,
-    const struct pr_read_opts *o, struct pr_dataset *out,
+append_values(struct pr_dataset *out, const char *src, const char *name,
+    const char *unit, enum pr_better better, struct pr_sample *vals,
     struct pr_error *err)
 {
 	struct pr_metric *m;
 	enum pr_status st;
-	size_t i;
+	char ex[64];
 
-	if (vals->n == 0)
-		return pr_error_at(err, PR_EPARSE, name, 0, 0, "no values");
-	st = pr_dataset_get(out, o->name != NULL ? o->name : "value", "",
-	    PR_BETTER_UNKNOWN, &m, err);
-	if (st != PR_OK)
+	if ((m = pr_dataset_find(out, name)) != NULL &&
+	    strcmp(m->unit, unit) != 0)
+		return pr_error_at(err, PR_EPARSE, src, 0, 0,
+		    "metric '%s' has unit '%s' here but '%s' in the inputs "
+		    "before",
+		    pr_read_excerpt(ex, sizeof(ex), name, strlen(name)), unit,
+		    m->unit);
+	if ((st = pr_dataset_get(out, name, unit, better, &m, err)) != PR_OK)
 		return st;
 	if (m->values.n == 0) {
-		pr_sample_release(&m->values);
+		struct pr_sample t = m->values;
+
 		m->values = *vals;
-		pr_sample_init(vals);
+		*vals = t;
 		return PR_OK;
 	}
 	if ((st = pr_sample_reserve(&m->values, vals->n, err)) != PR_OK)
 		return st;
-	for (i = 0; i < vals->n; i++)
-		m->values.v[m->values.n++] = vals->v[i];
+	memcpy(m->values.v + m->values.n, vals->v, vals->n * sizeof(double));
+	m->values.n += vals->n;
 	m->values.sorted = 0;
 	return PR_OK;
 }
 
+/* Adds the sample read by the numbers reader as one metric. */
+static enum pr_status
+add_numbers(struct pr_sample *vals, const char *src,
+    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
+{
+	if (vals->n == 0)
+		return pr_error_at(err, PR_EPARSE, src, 0, 0, "no values");
+	return append_values(out, src, o->name != NULL ? o->name : "value", "",
+	    PR_BETTER_UNKNOWN, vals, err);
+}
+
+/*
+ * Moves the metrics of what was read (tmp) into out, or only the one
+ * called only: PR_ENOTFOUND naming the metrics there are when it is
+ * missing.
+ */
+static enum pr_status
+merge(const char *src, struct pr_dataset *tmp, const char *only,
+    struct pr_dataset *out, struct pr_error *err)
+{
+	struct pr_buf list = PR_BUF_INIT(200);
+	struct pr_metric *m;
+	enum pr_status st;
+	char ex[64];
+	size_t i;
+
+	if (only != NULL) {
+		if ((m = pr_dataset_find(tmp, only)) != NULL)
+			return append_values(out, src, m->name, m->unit,
+			    m->better, &m->values, err);
+		for (i = 0; i < tmp->n; i++)
+			if (pr_buf_addf(&list, NULL, "%s'%s'", i ? ", " : "",
+				pr_read_excerpt(ex, sizeof(ex),
+				    tmp->metrics[i].name,
+				    strlen(tmp->metrics[i].name))) != PR_OK) {
+				pr_buf_adds(&list, ", ...", NULL);
+				break;
+			}
+		st = pr_error_at(err, PR_ENOTFOUND, src, 0, 0,
+		    "no metric '%s' (the metrics are %s)",
+		    pr_read_excerpt(ex, sizeof(ex), only, strlen(only)),
+		    list.data != NULL ? list.data : "");
+		pr_buf_release(&list);
+		return st;
+	}
+	for (i = 0; i < tmp->n; i++) {
+		m = &tmp->metrics[i];
+		if ((st = append_values(out, src, m->name, m->unit, m->better,
+			 &m->values, err)) != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+/*
+ * Reads the input with the reader of format f.  The reader fills a
+ * dataset of its own, merged into out only when it succeeded, so that a
+ * failed read adds nothing to out.
+ */
 static enum pr_status
 dispatch(const struct pr_input *in, enum pr_format f,
-    const struct pr_read_opts *o, struct pr_dataset *out,
-    struct pr_error *err)
+    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
 {
+	struct pr_dataset tmp;
 	struct pr_sample vals;
 	enum pr_status st;
 
+	pr_dataset_init(&tmp);
 	switch (f) {
 	case PR_FORMAT_CSV:
-		return pr_read_csv(in, o, out, err);
+		st = pr_read_csv(in, o, &tmp, err);
+		break;
 	case PR_FORMAT_HYPERFINE:
-		return pr_read_hyperfine(in, out, err);
+		st = pr_read_hyperfine(in, &tmp, err);
+		break;
 	case PR_FORMAT_GOBENCH:
-		return pr_read_gobench(in, out, err);
+		st = pr_read_gobench(in, &tmp, err);
+		break;
 	case PR_FORMAT_PERFREG:
-		return pr_read_perfreg(in, out, err);
+		st = pr_read_perfreg(in, &tmp, err);
+		break;
 	case PR_FORMAT_NUMBERS:
 		pr_sample_init(&vals);
 		st = numbers_from_memory(in, &vals, err);
@@ -604,9 +675,15 @@ dispatch(const struct pr_input *in, enum pr_format f,
 		pr_sample_release(&vals);
 		return st;
 	case PR_FORMAT_AUTO:
-		break;
+	default:
+		return pr_error_set(err, PR_EINVAL, "no format to read with");
 	}
-	return pr_error_set(err, PR_EINVAL, "no format to read with");
+	/* The csv reader selects its column itself (by label or name). */
+	if (st == PR_OK)
+		st = merge(in->name, &tmp,
+		    f == PR_FORMAT_CSV ? NULL : o->column, out, err);
+	pr_dataset_release(&tmp);
+	return st;
 }
 
 /* Why detection found no format in head: an error for the input. */
@@ -626,8 +703,9 @@ undetected(const struct pr_input *in, struct pr_error *err)
 		p++;
 	if (p == e)
 		return pr_error_at(err, PR_EPARSE, in->name, 0, 0,
-		    in->len == 0 ? "empty input" : "input has only blank "
-						   "lines");
+		    in->len == 0 ? "empty input"
+				 : "input has only blank "
+				   "lines");
 	return pr_error_at(err, PR_EPARSE, in->name, 1, 0,
 	    "JSON input is neither hyperfine's (\"results\") nor perfreg's "
 	    "(\"metrics\")");
@@ -662,8 +740,7 @@ set_source(struct pr_dataset *out, const char *name, struct pr_error *err)
 
 enum pr_status
 pr_read_dataset_mem(const char *name, const char *data, size_t len,
-    const struct pr_read_opts *o, struct pr_dataset *out,
-    struct pr_error *err)
+    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
 {
 	struct pr_read_opts defaults;
 	struct pr_input in;
@@ -686,8 +763,7 @@ pr_read_dataset_mem(const char *name, const char *data, size_t len,
 		    "input larger than %zu bytes", cap_of(f));
 	/* The readers want a NUL after the data. */
 	if ((copy = malloc(len + 1)) == NULL)
-		return pr_error_at(err, PR_ENOMEM, name, 0, 0,
-		    "out of memory");
+		return pr_error_at(err, PR_ENOMEM, name, 0, 0, "out of memory");
 	memcpy(copy, data, len);
 	copy[len] = '\0';
 	in.data = copy;
@@ -701,8 +777,7 @@ pr_read_dataset_mem(const char *name, const char *data, size_t len,
 
 static enum pr_status
 read_numbers_path(const char *path, const char *name,
-    const struct pr_read_opts *o, struct pr_dataset *out,
-    struct pr_error *err)
+    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
 {
 	struct pr_sample vals;
 	enum pr_status st;

@@ -13,53 +13,37 @@
 #include "perfreg/units.h"
 #include "core/banned.h"
 
-static const char *const time_units[] = {
-	"s", "sec", "secs", "second", "seconds",
-	"ms", "msec", "msecs", "millisecond", "milliseconds",
-	"us", "usec", "usecs", "microsecond", "microseconds",
-	"\xc2\xb5s", "\xce\xbcs", /* micro sign and Greek mu */
-	"ns", "nsec", "nsecs", "nanosecond", "nanoseconds",
-	"min", "mins", "minute", "minutes",
-	"h", "hr", "hrs", "hour", "hours",
-	NULL
-};
+static const char *const time_units[] = { "s", "sec", "secs", "second",
+	"seconds", "ms", "msec", "msecs", "millisecond", "milliseconds", "us",
+	"usec", "usecs", "microsecond", "microseconds", "\xc2\xb5s",
+	"\xce\xbcs", /* micro sign and Greek mu */
+	"ns", "nsec", "nsecs", "nanosecond", "nanoseconds", "min", "mins",
+	"minute", "minutes", "h", "hr", "hrs", "hour", "hours", NULL };
 
 /* Units of work that make "X/work" a cost per operation. */
-static const char *const work_units[] = {
-	"op", "ops", "iter", "iteration", "call", "run", "req", "request",
-	"query", "txn", NULL
-};
+static const char *const work_units[] = { "op", "ops", "iter", "iteration",
+	"call", "run", "req", "request", "query", "txn", NULL };
 
-static const char *const cost_units[] = {
-	"cycles", "cycle", "instructions", "insns", NULL
-};
+static const char *const cost_units[] = { "cycles", "cycle", "instructions",
+	"insns", NULL };
 
-static const char *const rate_words[] = {
-	"iops", "qps", "tps", "rps", "fps", NULL
-};
+static const char *const rate_words[] = { "iops", "qps", "tps", "rps", "fps",
+	NULL };
 
 /* Suffixes of column labels ("rss_kib") and the units they name. */
 static const struct {
 	const char *suffix;
 	const char *unit;
-} suffixes[] = {
-	{ "ns", "ns" }, { "nsec", "ns" },
-	{ "us", "us" }, { "usec", "us" },
-	{ "ms", "ms" }, { "msec", "ms" },
-	{ "s", "s" }, { "sec", "s" }, { "secs", "s" }, { "seconds", "s" },
-	{ "min", "min" },
-	{ "bytes", "bytes" },
-	{ "kib", "KiB" }, { "mib", "MiB" }, { "gib", "GiB" },
-	{ "kb", "kB" }, { "mb", "MB" }, { "gb", "GB" },
+} suffixes[] = { { "ns", "ns" }, { "nsec", "ns" }, { "us", "us" },
+	{ "usec", "us" }, { "ms", "ms" }, { "msec", "ms" }, { "s", "s" },
+	{ "sec", "s" }, { "secs", "s" }, { "seconds", "s" }, { "min", "min" },
+	{ "bytes", "bytes" }, { "kib", "KiB" }, { "mib", "MiB" },
+	{ "gib", "GiB" }, { "kb", "kB" }, { "mb", "MB" }, { "gb", "GB" },
 	{ "bps", "bps" }, { "kbps", "kbps" }, { "mbps", "Mbps" },
-	{ "gbps", "Gbps" },
-	{ "iops", "iops" }, { "qps", "qps" }, { "tps", "tps" },
-	{ "rps", "rps" },
-	{ "pct", "%" }, { "percent", "%" },
+	{ "gbps", "Gbps" }, { "iops", "iops" }, { "qps", "qps" },
+	{ "tps", "tps" }, { "rps", "rps" }, { "pct", "%" }, { "percent", "%" },
 	{ "hz", "Hz" }, { "khz", "kHz" }, { "mhz", "MHz" }, { "ghz", "GHz" },
-	{ "cycles", "cycles" },
-	{ NULL, NULL }
-};
+	{ "cycles", "cycles" }, { NULL, NULL } };
 
 static int
 lower(int c)
@@ -144,10 +128,9 @@ pr_unit_direction(const char *unit)
 	return PR_BETTER_UNKNOWN;
 }
 
-static const char *const other_units[] = {
-	"b", "byte", "bytes", "kb", "kib", "mb", "mib", "gb", "gib", "tb",
-	"tib", "%", "hz", "khz", "mhz", "ghz", "ops", NULL
-};
+static const char *const other_units[] = { "b", "byte", "bytes", "kb", "kib",
+	"mb", "mib", "gb", "gib", "tb", "tib", "%", "hz", "khz", "mhz", "ghz",
+	"ops", NULL };
 
 int
 pr_unit_known(const char *unit)

@@ -97,8 +97,8 @@ read_ok(const char *path, enum pr_format f, const char *column,
 
 	st = read_as(path, f, column, d, &err);
 	if (st != PR_OK)
-		fail_msg("%s: %s", path, pr_error_format(&err, msg,
-		    sizeof(msg)));
+		fail_msg(
+		    "%s: %s", path, pr_error_format(&err, msg, sizeof(msg)));
 }
 
 /*
@@ -120,8 +120,8 @@ read_fails(const char *path, enum pr_format f, const char *column,
 		fail_msg("%s: status %d, want %d (%s)", path, got, st, msg);
 	assert_string_equal(err.file, file != NULL ? file : path);
 	if (err.line != line)
-		fail_msg("%s: line %ld, want %ld (%s)", path, err.line, line,
-		    msg);
+		fail_msg(
+		    "%s: line %ld, want %ld (%s)", path, err.line, line, msg);
 	if (strstr(err.msg, text) == NULL)
 		fail_msg("%s: message '%s' lacks '%s'", path, msg, text);
 	pr_dataset_release(&d);
@@ -182,8 +182,8 @@ test_format_names(void **state)
 
 	(void)state;
 	for (i = PR_FORMAT_AUTO; i <= PR_FORMAT_PERFREG; i++) {
-		assert_int_equal(pr_format_parse(pr_format_str(
-					 (enum pr_format)i), &f, &err),
+		assert_int_equal(
+		    pr_format_parse(pr_format_str((enum pr_format)i), &f, &err),
 		    PR_OK);
 		assert_int_equal(f, i);
 	}
@@ -230,34 +230,33 @@ test_detect(void **state)
 	assert_int_equal(det("time,wall\n1,2\n"), PR_FORMAT_CSV);
 	assert_int_equal(det("# c\n\nname;x\n"), PR_FORMAT_CSV);
 	assert_int_equal(det("\xef\xbb\xbf\"a b\"\tc\n"), PR_FORMAT_CSV);
-	assert_int_equal(det("{\"results\": [{\"command\": \"x\"}]}"),
-	    PR_FORMAT_HYPERFINE);
+	assert_int_equal(
+	    det("{\"results\": [{\"command\": \"x\"}]}"), PR_FORMAT_HYPERFINE);
 	assert_int_equal(det("{\"metrics\": []}"), PR_FORMAT_PERFREG);
 	/* The first of the two keys decides; a string value is no key. */
-	assert_int_equal(det("{\"metrics\": [{\"name\": \"results\"}]}"),
-	    PR_FORMAT_PERFREG);
-	assert_int_equal(det("{\"x\": \"metrics\", \"results\" : []}"),
-	    PR_FORMAT_HYPERFINE);
+	assert_int_equal(
+	    det("{\"metrics\": [{\"name\": \"results\"}]}"), PR_FORMAT_PERFREG);
+	assert_int_equal(
+	    det("{\"x\": \"metrics\", \"results\" : []}"), PR_FORMAT_HYPERFINE);
 	assert_int_equal(det("goos: linux\n"), PR_FORMAT_GOBENCH);
 	assert_int_equal(det("some log\nBenchmarkX-8 \t 100\t 12.5 ns/op\n"),
 	    PR_FORMAT_GOBENCH);
 	/* "Benchmarking" is a word, not a result; a CSV about benchmarks
 	 * is a CSV. */
-	assert_int_equal(det("Benchmarking 100 5 things\n"),
-	    PR_FORMAT_NUMBERS);
+	assert_int_equal(det("Benchmarking 100 5 things\n"), PR_FORMAT_NUMBERS);
 	assert_int_equal(det("Benchmark,ns/op\nX,5\n"), PR_FORMAT_CSV);
 
-	assert_int_equal(det_file("tests/data/hyperfine/true.json"),
-	    PR_FORMAT_HYPERFINE);
-	assert_int_equal(det_file("tests/data/gobench/sum-count5.txt"),
-	    PR_FORMAT_GOBENCH);
-	assert_int_equal(det_file("tests/data/gobench/strs-verbose.txt"),
-	    PR_FORMAT_GOBENCH);
-	assert_int_equal(det_file("tests/data/csv/seed003-before.csv"),
-	    PR_FORMAT_CSV);
+	assert_int_equal(
+	    det_file("tests/data/hyperfine/true.json"), PR_FORMAT_HYPERFINE);
+	assert_int_equal(
+	    det_file("tests/data/gobench/sum-count5.txt"), PR_FORMAT_GOBENCH);
+	assert_int_equal(
+	    det_file("tests/data/gobench/strs-verbose.txt"), PR_FORMAT_GOBENCH);
+	assert_int_equal(
+	    det_file("tests/data/csv/seed003-before.csv"), PR_FORMAT_CSV);
 	assert_int_equal(det_file("tests/data/csv/tabs.csv"), PR_FORMAT_CSV);
-	assert_int_equal(det_file("tests/data/csv/semicolon.csv"),
-	    PR_FORMAT_CSV);
+	assert_int_equal(
+	    det_file("tests/data/csv/semicolon.csv"), PR_FORMAT_CSV);
 	assert_int_equal(det_file("tests/data/perfreg/seed000-6.99.24.json"),
 	    PR_FORMAT_PERFREG);
 }
@@ -271,23 +270,37 @@ test_unit_direction(void **state)
 		const char *unit;
 		enum pr_better want;
 	} cases[] = {
-		{ "s", PR_BETTER_LOWER }, { "ms", PR_BETTER_LOWER },
-		{ "us", PR_BETTER_LOWER }, { "\xc2\xb5s", PR_BETTER_LOWER },
-		{ "ns", PR_BETTER_LOWER }, { "sec", PR_BETTER_LOWER },
-		{ "Seconds", PR_BETTER_LOWER }, { "ns/op", PR_BETTER_LOWER },
-		{ "sec/op", PR_BETTER_LOWER }, { "B/op", PR_BETTER_LOWER },
-		{ "allocs/op", PR_BETTER_LOWER }, { "cycles", PR_BETTER_LOWER },
+		{ "s", PR_BETTER_LOWER },
+		{ "ms", PR_BETTER_LOWER },
+		{ "us", PR_BETTER_LOWER },
+		{ "\xc2\xb5s", PR_BETTER_LOWER },
+		{ "ns", PR_BETTER_LOWER },
+		{ "sec", PR_BETTER_LOWER },
+		{ "Seconds", PR_BETTER_LOWER },
+		{ "ns/op", PR_BETTER_LOWER },
+		{ "sec/op", PR_BETTER_LOWER },
+		{ "B/op", PR_BETTER_LOWER },
+		{ "allocs/op", PR_BETTER_LOWER },
+		{ "cycles", PR_BETTER_LOWER },
 		{ "ms/req", PR_BETTER_LOWER },
 		{ "cycles/byte", PR_BETTER_LOWER },
-		{ "MB/s", PR_BETTER_HIGHER }, { "B/s", PR_BETTER_HIGHER },
-		{ "ops/s", PR_BETTER_HIGHER }, { "bits/s", PR_BETTER_HIGHER },
+		{ "MB/s", PR_BETTER_HIGHER },
+		{ "B/s", PR_BETTER_HIGHER },
+		{ "ops/s", PR_BETTER_HIGHER },
+		{ "bits/s", PR_BETTER_HIGHER },
 		{ "Gbits/sec", PR_BETTER_HIGHER },
-		{ "kB/s", PR_BETTER_HIGHER }, { " req / min ", PR_BETTER_HIGHER },
-		{ "bps", PR_BETTER_HIGHER }, { "Mbps", PR_BETTER_HIGHER },
-		{ "GBps", PR_BETTER_HIGHER }, { "iops", PR_BETTER_HIGHER },
-		{ "", PR_BETTER_UNKNOWN }, { "KiB", PR_BETTER_UNKNOWN },
-		{ "bytes", PR_BETTER_UNKNOWN }, { "%", PR_BETTER_UNKNOWN },
-		{ "GHz", PR_BETTER_UNKNOWN }, { "ps", PR_BETTER_UNKNOWN },
+		{ "kB/s", PR_BETTER_HIGHER },
+		{ " req / min ", PR_BETTER_HIGHER },
+		{ "bps", PR_BETTER_HIGHER },
+		{ "Mbps", PR_BETTER_HIGHER },
+		{ "GBps", PR_BETTER_HIGHER },
+		{ "iops", PR_BETTER_HIGHER },
+		{ "", PR_BETTER_UNKNOWN },
+		{ "KiB", PR_BETTER_UNKNOWN },
+		{ "bytes", PR_BETTER_UNKNOWN },
+		{ "%", PR_BETTER_UNKNOWN },
+		{ "GHz", PR_BETTER_UNKNOWN },
+		{ "ps", PR_BETTER_UNKNOWN },
 		{ "widgets", PR_BETTER_UNKNOWN },
 		{ "widgets/fortnight", PR_BETTER_UNKNOWN },
 	};
@@ -383,8 +396,7 @@ test_hyperfine(void **state)
 	pr_dataset_release(&d);
 
 	/* --command-name names the metrics; order is kept. */
-	read_ok("tests/data/hyperfine/two.json", PR_FORMAT_HYPERFINE, NULL,
-	    &d);
+	read_ok("tests/data/hyperfine/two.json", PR_FORMAT_HYPERFINE, NULL, &d);
 	assert_int_equal(d.n, 2);
 	assert_string_equal(d.metrics[0].name, "old");
 	assert_string_equal(d.metrics[1].name, "new");
@@ -431,7 +443,8 @@ test_hyperfine_bad(void **state)
 		{ "hf-null.json",
 		    "{\"results\": [{\"command\": \"x\",\n \"times\": [1, "
 		    "null]}]}",
-		    PR_FORMAT_AUTO, PR_EPARSE, 2, "expected a number, got null" },
+		    PR_FORMAT_AUTO, PR_EPARSE, 2,
+		    "expected a number, got null" },
 		/* NaN and 1e999 are not JSON numbers: jansson's error. */
 		{ "hf-nan.json",
 		    "{\"results\": [{\"command\": \"x\",\n\"times\": [NaN]}]}",
@@ -446,8 +459,7 @@ test_hyperfine_bad(void **state)
 	RUN_BAD(cases);
 	/* Forced onto perfreg JSON. */
 	read_fails("tests/data/perfreg/seed000-6.99.24.json",
-	    PR_FORMAT_HYPERFINE, NULL, PR_EPARSE, NULL, 1,
-	    "no \"results\"");
+	    PR_FORMAT_HYPERFINE, NULL, PR_EPARSE, NULL, 1, "no \"results\"");
 }
 
 /* --- gobench --- */
@@ -463,16 +475,14 @@ test_gobench(void **state)
 	const struct pr_metric *m;
 
 	(void)state;
-	read_ok("tests/data/gobench/sum-count5.txt", PR_FORMAT_AUTO, NULL,
-	    &d);
+	read_ok("tests/data/gobench/sum-count5.txt", PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 10);
 	assert_string_equal(d.metrics[0].name, "Sum-2 ns/op");
 	assert_string_equal(d.metrics[1].name, "Sum-2 MB/s");
 	assert_string_equal(d.metrics[2].name, "Sum-2 B/op");
 	assert_string_equal(d.metrics[3].name, "Sum-2 allocs/op");
 	assert_string_equal(d.metrics[4].name, "SumSizes/size=16-2 ns/op");
-	assert_string_equal(d.metrics[7].name,
-	    "SumSizes/size=1024-2 ns/op");
+	assert_string_equal(d.metrics[7].name, "SumSizes/size=1024-2 ns/op");
 	m = metric(&d, "Sum-2 ns/op");
 	assert_string_equal(m->unit, "ns/op");
 	assert_int_equal(m->better, PR_BETTER_LOWER);
@@ -489,15 +499,12 @@ test_gobench(void **state)
 	pr_dataset_release(&d);
 
 	/* Two packages with a BenchmarkSum each: qualified names. */
-	read_ok("tests/data/gobench/all-count3.txt", PR_FORMAT_AUTO, NULL,
-	    &d);
-	assert_int_equal(metric(&d,
-			     "example.com/perfregbench/strs.Sum-2 ns/op")
-			     ->values.n,
+	read_ok("tests/data/gobench/all-count3.txt", PR_FORMAT_AUTO, NULL, &d);
+	assert_int_equal(
+	    metric(&d, "example.com/perfregbench/strs.Sum-2 ns/op")->values.n,
 	    3);
-	assert_int_equal(metric(&d,
-			     "example.com/perfregbench/sum.Sum-2 ns/op")
-			     ->values.n,
+	assert_int_equal(
+	    metric(&d, "example.com/perfregbench/sum.Sum-2 ns/op")->values.n,
 	    3);
 	assert_true(metric(&d, "example.com/perfregbench/sum.Sum-2 ns/op")
 			->values.v[0] == 2882);
@@ -510,8 +517,8 @@ test_gobench(void **state)
 	pr_dataset_release(&d);
 
 	/* go test -v: the name alone on a line, logs, "--- BENCH:". */
-	read_ok("tests/data/gobench/strs-verbose.txt", PR_FORMAT_AUTO, NULL,
-	    &d);
+	read_ok(
+	    "tests/data/gobench/strs-verbose.txt", PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 4);
 	m = metric(&d, "Concat-2 ns/op");
 	assert_int_equal(m->values.n, 2);
@@ -551,8 +558,8 @@ test_gobench_units(void **state)
 	assert_int_equal(metric(&d, "X hits/op")->better, PR_BETTER_HIGHER);
 	assert_int_equal(metric(&d, "X hits/op")->values.n, 2);
 	assert_int_equal(metric(&d, "X ns/op")->better, PR_BETTER_LOWER);
-	assert_int_equal(metric(&d, "Benchmark things")->better,
-	    PR_BETTER_UNKNOWN);
+	assert_int_equal(
+	    metric(&d, "Benchmark things")->better, PR_BETTER_UNKNOWN);
 	pr_dataset_release(&d);
 	RUN_BAD(cases);
 }
@@ -605,8 +612,7 @@ test_csv(void **state)
 	const struct pr_metric *m;
 
 	(void)state;
-	read_ok("tests/data/csv/seed003-before.csv", PR_FORMAT_AUTO, NULL,
-	    &d);
+	read_ok("tests/data/csv/seed003-before.csv", PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 4);
 	assert_string_equal(d.metrics[0].name, "user_s");
 	assert_string_equal(d.metrics[3].name, "cpu_pct");
@@ -622,8 +628,8 @@ test_csv(void **state)
 	pr_dataset_release(&d);
 
 	/* Quoted header, "name (unit)", "name [unit]", CRLF. */
-	read_ok("tests/data/csv/seed002-threaded.csv", PR_FORMAT_AUTO, NULL,
-	    &d);
+	read_ok(
+	    "tests/data/csv/seed002-threaded.csv", PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 4);
 	assert_string_equal(d.metrics[0].name, "user");
 	assert_string_equal(d.metrics[0].unit, "s");
@@ -671,8 +677,8 @@ test_csv_column(void **state)
 	struct pr_dataset d;
 
 	(void)state;
-	read_ok("tests/data/csv/seed003-after.csv", PR_FORMAT_AUTO,
-	    "elapsed_s", &d);
+	read_ok("tests/data/csv/seed003-after.csv", PR_FORMAT_AUTO, "elapsed_s",
+	    &d);
 	assert_int_equal(d.n, 1);
 	check_values(metric(&d, "elapsed_s"), elapsed, 3);
 	pr_dataset_release(&d);
@@ -685,13 +691,26 @@ test_csv_column(void **state)
 	assert_int_equal(d.n, 1);
 	pr_dataset_release(&d);
 
-	read_fails("tests/data/csv/seed003-after.csv", PR_FORMAT_AUTO,
-	    "wall", PR_ENOTFOUND, NULL, 2,
+	read_fails("tests/data/csv/seed003-after.csv", PR_FORMAT_AUTO, "wall",
+	    PR_ENOTFOUND, NULL, 2,
 	    "no column 'wall' (the columns are 'kernel', 'user_s', 'sys_s', "
 	    "'elapsed_s', 'cpu_pct')");
+	/* Other formats: the metric of exactly that name. */
+	read_ok("tests/data/gobench/sum-count5.txt", PR_FORMAT_AUTO,
+	    "Sum-2 MB/s", &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.metrics[0].values.n, 5);
+	pr_dataset_release(&d);
+	read_ok("tests/data/hyperfine/two.json", PR_FORMAT_AUTO, "new", &d);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.metrics[0].name, "new");
+	pr_dataset_release(&d);
+	read_fails("tests/data/perfreg/seed003-values.json", PR_FORMAT_AUTO,
+	    "sys", PR_ENOTFOUND, NULL, 0,
+	    "no metric 'sys' (the metrics are 'user', 'elapsed', 'cpu')");
 	/* A label column chosen: its words are errors. */
-	read_fails("tests/data/csv/seed003-after.csv", PR_FORMAT_AUTO,
-	    "kernel", PR_EPARSE, NULL, 3,
+	read_fails("tests/data/csv/seed003-after.csv", PR_FORMAT_AUTO, "kernel",
+	    PR_EPARSE, NULL, 3,
 	    "expected a number in column 'kernel', got 'rdrand16'");
 }
 
@@ -699,10 +718,11 @@ static void
 test_csv_bad(void **state)
 {
 	static const struct bad cases[] = {
-		{ "c-word.csv", "a,b\n1,2\n3,x\n", PR_FORMAT_AUTO, PR_EPARSE,
-		    3, "expected a number in column 'b', got 'x'" },
+		{ "c-word.csv", "a,b\n1,2\n3,x\n", PR_FORMAT_AUTO, PR_EPARSE, 3,
+		    "expected a number in column 'b', got 'x'" },
 		{ "c-nan.csv", "name,t\nx,1\ny,nan\n", PR_FORMAT_AUTO,
-		    PR_EPARSE, 3, "'nan' in column 't' is not a finite number" },
+		    PR_EPARSE, 3,
+		    "'nan' in column 't' is not a finite number" },
 		/* NaN first still makes the column numeric, and an error. */
 		{ "c-nan1.csv", "name,t\nx,NaN\ny,1\n", PR_FORMAT_AUTO,
 		    PR_EPARSE, 2, "not a finite number" },
@@ -715,8 +735,8 @@ test_csv_bad(void **state)
 		/* An empty cell before the column shows itself numeric. */
 		{ "c-empty-first.csv", "name,t\nx, \ny,2\n", PR_FORMAT_AUTO,
 		    PR_EPARSE, 2, "empty value in column 't'" },
-		{ "c-fields.csv", "a,b\n1,2\n3\n", PR_FORMAT_AUTO, PR_EPARSE,
-		    3, "row has 1 field, the header has 2" },
+		{ "c-fields.csv", "a,b\n1,2\n3\n", PR_FORMAT_AUTO, PR_EPARSE, 3,
+		    "row has 1 field, the header has 2" },
 		{ "c-quote.csv", "a,b\n1,2\n3,\"4\n5,6\n", PR_FORMAT_AUTO,
 		    PR_EPARSE, 3, "quoted field not closed" },
 		{ "c-after-quote.csv", "a,b\n1,\"2\"x\n", PR_FORMAT_AUTO,
@@ -740,17 +760,63 @@ test_csv_bad(void **state)
 	(void)state;
 	RUN_BAD(cases);
 	/* A decimal comma under a unit label is an error, not a label. */
-	read_fails("tests/data/csv/semicolon-decimal-comma.csv",
-	    PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 2,
+	read_fails("tests/data/csv/semicolon-decimal-comma.csv", PR_FORMAT_AUTO,
+	    NULL, PR_EPARSE, NULL, 2,
 	    "expected a number in column 'time_ms', got '1,5'");
 
 	/* Tolerated: an index column without a label, blank lines, a
 	 * label column with numbers later, quotes inside unquoted text. */
-	p = put_str("c-ok.csv",
-	    ",v,t\n0,a\"b,1\n\n1,7,2\n   \n2,c,3\n");
+	p = put_str("c-ok.csv", ",v,t\n0,a\"b,1\n\n1,7,2\n   \n2,c,3\n");
 	read_ok(p, PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 1);
 	assert_int_equal(metric(&d, "t")->values.n, 3);
+	pr_dataset_release(&d);
+}
+
+/* Reading several inputs into one dataset; a failed read adds nothing. */
+static void
+test_accumulate(void **state)
+{
+	static const double user[] = { 7.258, 7.222, 7.239, 7.019, 7.019,
+		7.028 };
+	struct pr_dataset d;
+	struct pr_error err;
+
+	(void)state;
+	pr_dataset_init(&d);
+	assert_int_equal(pr_read_dataset("tests/data/csv/seed003-before.csv",
+			     NULL, &d, &err),
+	    PR_OK);
+	assert_int_equal(
+	    pr_read_dataset("tests/data/csv/seed003-after.csv", NULL, &d, &err),
+	    PR_OK);
+	assert_int_equal(d.n, 4);
+	check_values(metric(&d, "user_s"), user, 6);
+	assert_string_equal(d.source, "tests/data/csv/seed003-before.csv");
+	/* The after file has a bad last row: nothing of it is added. */
+	assert_int_equal(
+	    pr_read_dataset(put_str("acc-bad.csv", "user_s,x_s\n1,2\n3,y\n"),
+		NULL, &d, &err),
+	    PR_EPARSE);
+	assert_int_equal(d.n, 4);
+	check_values(metric(&d, "user_s"), user, 6);
+	/* Same name, other unit: an error, and nothing added. */
+	assert_int_equal(
+	    pr_read_dataset(put_str("acc-unit.csv", "user_s (ms),z\n1,2\n"),
+		NULL, &d, &err),
+	    PR_EPARSE);
+	assert_int_equal(
+	    pr_read_dataset(put_str("acc-unit2.csv", "user (ms),user_s\n1,2\n"),
+		NULL, &d, &err),
+	    PR_OK);
+	assert_int_equal(metric(&d, "user_s")->values.n, 7);
+	assert_string_equal(metric(&d, "user")->unit, "ms");
+	assert_int_equal(
+	    pr_read_dataset(
+		put_str("acc-unit3.csv", "user (s),q\n1,2\n"), NULL, &d, &err),
+	    PR_EPARSE);
+	assert_non_null(strstr(err.msg, "has unit 's' here but 'ms'"));
+	assert_int_equal(metric(&d, "user")->values.n, 1);
 	pr_dataset_release(&d);
 }
 
@@ -764,8 +830,8 @@ test_perfreg(void **state)
 	const struct pr_metric *m;
 
 	(void)state;
-	read_ok("tests/data/perfreg/seed000-6.99.24.json", PR_FORMAT_AUTO,
-	    NULL, &d);
+	read_ok("tests/data/perfreg/seed000-6.99.24.json", PR_FORMAT_AUTO, NULL,
+	    &d);
 	assert_int_equal(d.n, 5);
 	assert_string_equal(d.metrics[0].name, "des-ede3-cbc 16 bytes");
 	assert_string_equal(d.metrics[4].name, "des-ede3-cbc 8192 bytes");
@@ -776,8 +842,8 @@ test_perfreg(void **state)
 	assert_true(m->values.v[0] == 79916.91);
 	pr_dataset_release(&d);
 
-	read_ok("tests/data/perfreg/seed003-values.json", PR_FORMAT_AUTO, NULL,
-	    &d);
+	read_ok(
+	    "tests/data/perfreg/seed003-values.json", PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 3);
 	assert_int_equal(metric(&d, "user")->better, PR_BETTER_LOWER);
 	/* No "better": from the unit; null and "%": unknown. */
@@ -787,8 +853,8 @@ test_perfreg(void **state)
 	pr_dataset_release(&d);
 
 	/* Repeated names accumulate, "value" and "values" alike. */
-	read_ok("tests/data/perfreg/repeated.json", PR_FORMAT_PERFREG, NULL,
-	    &d);
+	read_ok(
+	    "tests/data/perfreg/repeated.json", PR_FORMAT_PERFREG, NULL, &d);
 	assert_int_equal(d.n, 2);
 	m = metric(&d, "rx");
 	check_values(m, rx, 4);
@@ -837,7 +903,8 @@ test_perfreg_bad(void **state)
 		    PR_FORMAT_AUTO, PR_EPARSE, 2, "other direction" },
 		{ "p-value-str.json",
 		    "{\"metrics\": [{\"name\": \"a\", \"value\": \"1\"}]}",
-		    PR_FORMAT_AUTO, PR_EPARSE, 1, "\"value\" must be a number" },
+		    PR_FORMAT_AUTO, PR_EPARSE, 1,
+		    "\"value\" must be a number" },
 		{ "p-dupkey.json",
 		    "{\"metrics\": [{\"name\": \"a\",\n \"value\": 1, "
 		    "\"value\": 2}]}",
@@ -861,8 +928,8 @@ test_perfreg_bad(void **state)
 	    "{\"metrics\": [{\"name\": \"a\", \"value\": "
 	    "123456789012345678901234567890}]}");
 	read_ok(p, PR_FORMAT_AUTO, NULL, &d);
-	assert_true(d.metrics[0].values.v[0] ==
-	    123456789012345678901234567890.0);
+	assert_true(
+	    d.metrics[0].values.v[0] == 123456789012345678901234567890.0);
 	pr_dataset_release(&d);
 }
 
@@ -882,10 +949,10 @@ test_empty(void **state)
 		read_fails(p, fs[i], NULL, PR_EPARSE, NULL, 0, "empty input");
 	}
 	p = put_str("blank.txt", "\n  \n\t\n");
-	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 0,
-	    "only blank lines");
-	read_fails(p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 0,
-	    "only blank lines");
+	read_fails(
+	    p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 0, "only blank lines");
+	read_fails(
+	    p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 0, "only blank lines");
 }
 
 static void
@@ -897,24 +964,24 @@ test_missing_and_dir(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/does-not-exist.csv", tmpdir);
-	assert_int_equal(read_as(path, PR_FORMAT_AUTO, NULL, &d, &err),
-	    PR_ENOTFOUND);
+	assert_int_equal(
+	    read_as(path, PR_FORMAT_AUTO, NULL, &d, &err), PR_ENOTFOUND);
 	assert_string_equal(err.file, path);
 	assert_int_equal(err.sys_errno, ENOENT);
 	assert_non_null(strstr(err.msg, "no such file"));
 	pr_dataset_release(&d);
-	assert_int_equal(read_as(path, PR_FORMAT_CSV, NULL, &d, &err),
-	    PR_ENOTFOUND);
+	assert_int_equal(
+	    read_as(path, PR_FORMAT_CSV, NULL, &d, &err), PR_ENOTFOUND);
 	pr_dataset_release(&d);
 
-	assert_int_equal(read_as(tmpdir, PR_FORMAT_AUTO, NULL, &d, &err),
-	    PR_EIO);
+	assert_int_equal(
+	    read_as(tmpdir, PR_FORMAT_AUTO, NULL, &d, &err), PR_EIO);
 	assert_string_equal(err.file, tmpdir);
 	assert_int_equal(err.sys_errno, EISDIR);
 	assert_non_null(strstr(err.msg, "is a directory"));
 	pr_dataset_release(&d);
-	assert_int_equal(read_as(tmpdir, PR_FORMAT_HYPERFINE, NULL, &d, &err),
-	    PR_EIO);
+	assert_int_equal(
+	    read_as(tmpdir, PR_FORMAT_HYPERFINE, NULL, &d, &err), PR_EIO);
 	pr_dataset_release(&d);
 }
 
@@ -934,15 +1001,15 @@ test_long_line(void **state)
 		buf[at + i] = '7';
 	buf[at + n] = '\n';
 	p = put_file("long.csv", buf, at + n + 1);
-	read_fails(p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 3,
-	    "line longer than");
+	read_fails(
+	    p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 3, "line longer than");
 	at = (size_t)snprintf(buf, 64, "goos: linux\nBenchmarkX 1 ");
 	for (i = 0; i < n; i++)
 		buf[at + i] = '7';
 	memcpy(buf + at + n, " ns/op\n", 7);
 	p = put_file("long.txt", buf, at + n + 7);
-	read_fails(p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 2,
-	    "line longer than");
+	read_fails(
+	    p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 2, "line longer than");
 	/* JSON has no line limit, only the file cap: a 10 MB junk line is
 	 * a syntax error at line 1. */
 	at = (size_t)snprintf(buf, 64, "{\"metrics\": [");
@@ -950,8 +1017,7 @@ test_long_line(void **state)
 		buf[at + i] = '7';
 	buf[at + n] = 'x';
 	p = put_file("long.json", buf, at + n + 1);
-	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 1,
-	    "invalid JSON");
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 1, "invalid JSON");
 	free(buf);
 }
 
@@ -973,18 +1039,16 @@ test_binary(void **state)
 	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 3, "NUL byte");
 	read_fails(p, PR_FORMAT_CSV, NULL, PR_EPARSE, NULL, 3, "NUL byte");
 	p = put_file("nul.txt", "BenchmarkX 1 2 ns/op\n\0", 22);
-	read_fails(p, PR_FORMAT_GOBENCH, NULL, PR_EPARSE, NULL, 2,
-	    "NUL byte");
+	read_fails(p, PR_FORMAT_GOBENCH, NULL, PR_EPARSE, NULL, 2, "NUL byte");
 	p = put_file("nul.json", "{\"metrics\": \n\0}", 15);
-	read_fails(p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 2,
-	    "invalid JSON");
+	read_fails(
+	    p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 2, "invalid JSON");
 	p = put_str("utf8.json",
 	    "{\"metrics\": [{\"name\": \"a\xc3\x28\", \"value\": 1}]}");
-	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 1,
-	    "invalid JSON");
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 1, "invalid JSON");
 	p = put_str("utf8.txt", "BenchmarkX\xfe 1 2 ns/op\n");
-	read_fails(p, PR_FORMAT_GOBENCH, NULL, PR_EPARSE, NULL, 1,
-	    "invalid UTF-8");
+	read_fails(
+	    p, PR_FORMAT_GOBENCH, NULL, PR_EPARSE, NULL, 1, "invalid UTF-8");
 
 	/* Random junk in every format: an error, never a crash. */
 	pr_rng_seed(&r, 20240601);
@@ -1031,9 +1095,8 @@ test_truncated_json(void **state)
 	/* Every cut of the file is an error at a line within the cut. */
 	for (cut = 1; cut < n - 1; cut += 7) {
 		p = put_file("trunc.json", buf, cut);
-		assert_int_not_equal(read_as(p, PR_FORMAT_HYPERFINE, NULL, &d,
-					 &err),
-		    PR_OK);
+		assert_int_not_equal(
+		    read_as(p, PR_FORMAT_HYPERFINE, NULL, &d, &err), PR_OK);
 		assert_string_equal(err.file, p);
 		pr_dataset_release(&d);
 	}
@@ -1080,8 +1143,7 @@ test_numbers(void **state)
 	p = put_str("n-range.txt", "1\n1e999\n");
 	read_fails(p, PR_FORMAT_AUTO, NULL, PR_ERANGE, NULL, 2, "1e999");
 	p = put_str("n-comments.txt", "# nothing\n");
-	assert_int_not_equal(read_as(p, PR_FORMAT_AUTO, NULL, &d, &err),
-	    PR_OK);
+	assert_int_not_equal(read_as(p, PR_FORMAT_AUTO, NULL, &d, &err), PR_OK);
 	assert_string_equal(err.file, p);
 	pr_dataset_release(&d);
 }
@@ -1129,9 +1191,9 @@ test_stdin(void **state)
 
 		close(fds[0]);
 		_exit(write(fds[1], text, sizeof(text) - 1) ==
-			(ssize_t)sizeof(text) - 1
-		    ? 0
-		    : 1);
+			    (ssize_t)sizeof(text) - 1
+			? 0
+			: 1);
 	}
 	close(fds[1]);
 	{
@@ -1139,8 +1201,8 @@ test_stdin(void **state)
 
 		assert_int_equal(dup2(fds[0], 0), 0);
 		close(fds[0]);
-		assert_int_equal(read_as("-", PR_FORMAT_AUTO, NULL, &d, &err),
-		    PR_OK);
+		assert_int_equal(
+		    read_as("-", PR_FORMAT_AUTO, NULL, &d, &err), PR_OK);
 		assert_int_equal(dup2(saved, 0), 0);
 		close(saved);
 	}
@@ -1171,20 +1233,20 @@ test_mem(void **state)
 
 	(void)state;
 	pr_dataset_init(&d);
-	assert_int_equal(pr_read_dataset_mem("mem.csv", csv, sizeof(csv) - 1,
-			     NULL, &d, &err),
+	assert_int_equal(pr_read_dataset_mem(
+			     "mem.csv", csv, sizeof(csv) - 1, NULL, &d, &err),
 	    PR_OK);
 	assert_int_equal(d.n, 2);
 	assert_string_equal(metric(&d, "b")->unit, "ms");
 	assert_string_equal(d.source, "mem.csv");
 	/* Not NUL-terminated: only len bytes are read ("... 5.5"). */
-	assert_int_equal(pr_read_dataset_mem("mem.txt", gob, sizeof(gob) - 8,
-			     NULL, &d, &err),
+	assert_int_equal(pr_read_dataset_mem(
+			     "mem.txt", gob, sizeof(gob) - 8, NULL, &d, &err),
 	    PR_EPARSE);
 	assert_string_equal(err.file, "mem.txt");
 	assert_int_equal(err.line, 1);
-	assert_int_equal(pr_read_dataset_mem("mem.txt", gob, sizeof(gob) - 1,
-			     NULL, &d, &err),
+	assert_int_equal(pr_read_dataset_mem(
+			     "mem.txt", gob, sizeof(gob) - 1, NULL, &d, &err),
 	    PR_OK);
 	assert_true(metric(&d, "X-4 ns/op")->values.v[0] == 5.5);
 	pr_dataset_release(&d);
@@ -1206,6 +1268,7 @@ main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_column),
 		cmocka_unit_test(test_csv_bad),
+		cmocka_unit_test(test_accumulate),
 		cmocka_unit_test(test_perfreg),
 		cmocka_unit_test(test_perfreg_bad),
 		cmocka_unit_test(test_empty),
