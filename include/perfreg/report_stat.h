@@ -25,9 +25,12 @@
  * stacks taller than PR_STAT_PLOT_ROWS.
  *
  * The second part is perfreg's own: per comparison, the change in percent
- * with its interval at the exact confidence asked for, the verdict, and
- * the method that produced them (pr_compare in perfreg/verdict.h, with
- * Holm's correction when more than one sample is compared with the first).
+ * with its interval at the exact confidence asked for, the verdict, the
+ * method that produced them and its p-value (pr_compare in
+ * perfreg/verdict.h, with Holm's correction when more than one sample is
+ * compared with the first).  ministat's input says nothing of a
+ * direction, so pr_compare is given PR_BETTER_UNKNOWN (lower taken as
+ * better), and the report says so.
  *
  * Not thread-safe per analysis; separate analyses are independent.
  */

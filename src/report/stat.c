@@ -674,6 +674,19 @@ fmt_pct(char *b, size_t size, double x)
 		snprintf(b, size, "%+.3g%%", x);
 }
 
+/*
+ * A p-value with two significant digits; below 1e-16, where the tail of
+ * the distribution is past the precision of its computation, a bound.
+ */
+static void
+fmt_p(char *b, size_t size, double p)
+{
+	if (p < 1e-16)
+		snprintf(b, size, "< 1e-16");
+	else
+		snprintf(b, size, "%.2g", p);
+}
+
 static enum pr_status
 verdict_line(const struct pr_stat *st, const struct pr_comparison *c,
     struct pr_buf *out, struct pr_error *err)
@@ -779,6 +792,7 @@ perfreg_lines(const struct pr_stat *st, size_t i, struct pr_buf *out,
 {
 	const struct pr_comparison *c = &st->cmp[i - 1];
 	enum pr_status rc;
+	char p[32];
 
 	rc = pr_buf_addf(out, err, "\n%c %s vs %c %s (perfreg%s):\n",
 	    pr_stat_symbol(i), name_of(st, i), pr_stat_symbol(0),
@@ -794,11 +808,14 @@ perfreg_lines(const struct pr_stat *st, size_t i, struct pr_buf *out,
 			return rc;
 		return pr_buf_addc(out, '\n', err);
 	}
-	rc = pr_buf_addf(out, err, "\tmethod   %s\n\tp        %.2g",
-	    method_words(c), c->p_value);
-	if (rc == PR_OK && (c->notes & PR_NOTE_HOLM) && c->holm_m > 1)
-		rc = pr_buf_addf(out, err, "; %.2g after Holm's correction for "
-		    "%d comparisons", c->p_adjusted, c->holm_m);
+	fmt_p(p, sizeof(p), c->p_value);
+	rc = pr_buf_addf(out, err, "\tmethod   %s\n\tp        %s",
+	    method_words(c), p);
+	if (rc == PR_OK && (c->notes & PR_NOTE_HOLM) && c->holm_m > 1) {
+		fmt_p(p, sizeof(p), c->p_adjusted);
+		rc = pr_buf_addf(out, err, "; %s after Holm's correction for "
+		    "%d comparisons", p, c->holm_m);
+	}
 	if (rc == PR_OK)
 		rc = pr_buf_addc(out, '\n', err);
 	if (rc == PR_OK)
