@@ -113,6 +113,13 @@ enum pr_status pr_bench_tnum(const struct pr_input *in,
 int pr_is_decimal(const char *s, const char *e);
 
 /*
+ * Whether [s, e) is meant as a number: it starts like one (digit, sign,
+ * point) or spells NaN or an infinity, which pr_bench_num then rejects
+ * by name.  For telling a bad value from a word.
+ */
+int pr_valueish(const char *s, const char *e);
+
+/*
  * Records a parse error at line l (column of p when p is in the line,
  * else none).  Returns PR_EPARSE (or status via pr_bench_fail_st).
  */

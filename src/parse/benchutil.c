@@ -164,6 +164,24 @@ pr_is_decimal(const char *s, const char *e)
 	return digits > 0;
 }
 
+/*
+ * Whether [s, e) is meant as a value: it starts like a number, or spells
+ * NaN or an infinity (which pr_bench_num then rejects by name).
+ */
+int
+pr_valueish(const char *s, const char *e)
+{
+	const char *p = s;
+
+	if (p < e && (*p == '-' || *p == '+'))
+		p++;
+	if (p < e && ((*p >= '0' && *p <= '9') || *p == '.'))
+		return 1;
+	return (e - p == 3 && (strncmp(p, "nan", 3) == 0 ||
+	    strncmp(p, "NaN", 3) == 0 || strncmp(p, "inf", 3) == 0)) ||
+	    (e - p == 8 && strncmp(p, "infinity", 8) == 0);
+}
+
 enum pr_status
 pr_bench_fail(const struct pr_input *in, const struct pr_line *l,
     const char *p, struct pr_error *err, const char *fmt, ...)

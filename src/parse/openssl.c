@@ -380,6 +380,17 @@ sym_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
 		}
 		for (nv = 0; nv < n && table_value(&t[n - 1 - nv]); nv++)
 			;
+		if (nv < ns && n > nv + 1) {
+			/* A bad value ("nan", "1e999k") rather than a row
+			 * cut short: say what is wrong with it. */
+			const struct pr_tok *bt = &t[n - 1 - nv];
+			size_t bn = bt->n - (bt->s[bt->n - 1] == 'k');
+
+			if (pr_valueish(bt->s, bt->s + bn) &&
+			    (st = pr_bench_num(o->in, &l, bt->s, bt->s + bn,
+			    0, 0, "in an openssl table", &v, err)) != PR_OK)
+				return st;
+		}
 		if (nv < ns || n <= ns)
 			return pr_bench_fail(o->in, &l, l.s, err,
 			    "openssl table row cut short: %zu of %zu values",

@@ -54,24 +54,6 @@ is_event(const char *s, size_t n)
 	    s[0] == '_');
 }
 
-/*
- * Whether [s, e) is meant as a value: it starts like a number, or spells
- * NaN or an infinity (which pr_bench_num then rejects by name).
- */
-static int
-valueish(const char *s, const char *e)
-{
-	const char *p = s;
-
-	if (p < e && (*p == '-' || *p == '+'))
-		p++;
-	if (p < e && ((*p >= '0' && *p <= '9') || *p == '.'))
-		return 1;
-	return (e - p == 3 && (strncmp(p, "nan", 3) == 0 ||
-	    strncmp(p, "NaN", 3) == 0 || strncmp(p, "inf", 3) == 0)) ||
-	    (e - p == 8 && strncmp(p, "infinity", 8) == 0);
-}
-
 /* Whether [s, e) is a number as perf prints it: "1,234,567.89" too. */
 static int
 is_count(const char *s, const char *e)
@@ -243,7 +225,7 @@ human_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 	    (pr_tok_eq(&t[1], "supported>") || pr_tok_eq(&t[1], "counted>")))) {
 		absent = 1;
 		ev = 2;
-	} else if (valueish(t[0].s, t[0].s + t[0].n)) {
+	} else if (pr_valueish(t[0].s, t[0].s + t[0].n)) {
 		ev = 1;
 		if (n >= 3 && is_unit(&t[1])) {
 			u = t[1].s;
@@ -294,7 +276,7 @@ static int
 csv_shape(const struct pr_tok *f, size_t n)
 {
 	return n >= 4 && n <= 12 && is_event(f[2].s, f[2].n) &&
-	    (valueish(f[0].s, f[0].s + f[0].n) ||
+	    (pr_valueish(f[0].s, f[0].s + f[0].n) ||
 	    pr_tok_eq(&f[0], "<not supported>") ||
 	    pr_tok_eq(&f[0], "<not counted>"));
 }
