@@ -29,16 +29,17 @@
  *   better.  Results with the same command accumulate;
  * - gobench: Go benchmark output, what benchstat reads ("BenchmarkX-8
  *   N 123 ns/op 45 B/op ..."): one metric per benchmark and unit, named
- *   "X-8 ns/op": benchstat's row name (the benchmark name without
- *   "Benchmark", the -GOMAXPROCS suffix kept, so that only runs with the
- *   same GOMAXPROCS are compared, as benchstat does), a space, and the
- *   unit as printed.  When the input has results of more than one "pkg:",
- *   names are qualified by it ("example.com/m/p.X-8 ns/op").  Repeated
- *   lines (go test -count N) accumulate.  Directions come from the unit
- *   (ns/op, B/op, allocs/op lower, MB/s higher), or from "Unit U
- *   better=higher|lower" lines where the input has them.  A line that
- *   starts "Benchmark" and a capital letter (or '/', '-', '_', a digit)
- *   and has more than the name on it must be a well-formed result; other
+ *   "PKG.X-8 ns/op": the short name of the package of its "pkg:" line
+ *   (the last element of the import path, or the whole path when two
+ *   packages of the input share it; nothing before any "pkg:" line), a
+ *   dot, benchstat's row name (the benchmark name without "Benchmark",
+ *   the -GOMAXPROCS suffix kept, so that only runs with the same
+ *   GOMAXPROCS are compared, as benchstat does), a space, and the unit as
+ *   printed.  Repeated lines (go test -count N) accumulate.  Directions
+ *   come from the unit (ns/op, B/op, allocs/op lower, MB/s higher), or
+ *   from "Unit U better=higher|lower" lines where the input has them.  A
+ *   line that starts with "Benchmark" not followed by a lowercase letter,
+ *   and has more than the name on it, must be a well-formed result; other
  *   lines (PASS, ok, logs, "goos: linux") are not results;
  * - perfreg: perfreg's own JSON, {"metrics":[{"name":..,"unit":..,
  *   "better":"higher"|"lower","values":[...]}, ...]}, or with "value": N

@@ -9,10 +9,13 @@
  * benchmark name without "Benchmark", its "-GOMAXPROCS" suffix and
  * sub-benchmark parts kept ("Encode/format=json-8 ns/op").  A space
  * cannot occur in a Go benchmark name (the testing package replaces it
- * with '_'), so the name and the unit stay apart.  When the input holds
- * results of more than one package ("pkg:" configuration lines), names
- * are qualified as "PKG.NAME UNIT", because `go test ./...` may run
- * benchmarks of the same name in two packages.
+ * with '_'), so the name and the unit stay apart.  Names under a "pkg:"
+ * configuration line are qualified by the package's short name
+ * ("sum.Sum-8 ns/op" under "pkg: example.com/m/sum"; the element before
+ * a major version "v2"), because `go test ./...` may run benchmarks of
+ * the same name in two packages, and so that a file of one package
+ * matches the same package in a file of several.  Two packages of one
+ * input with the same short name are qualified by their whole paths.
  *
  * Lines are committed to as benchfmt does: a line starting with
  * "Benchmark" not followed by a lowercase letter is a result, and must be
@@ -40,13 +43,19 @@ struct unit_meta {
 	enum pr_better better;
 };
 
+struct span {
+	const char *s;
+	size_t n;
+};
+
 struct gb {
 	const struct pr_input *in;
 	struct pr_dataset *out;
 	size_t first_metric; /* metrics from out->n on are this input's */
-	int qualify;	     /* several packages: prefix names with pkg */
-	const char *pkg;     /* current "pkg:" value, pkg_len bytes */
-	size_t pkg_len;
+	const char *pkg;     /* qualifier of the current "pkg:", pkg_len */
+	size_t pkg_len;	     /* bytes; 0 before any "pkg:" line */
+	struct span *pkgs;   /* the distinct "pkg:" values */
+	size_t npkgs;
 	struct unit_meta meta[MAX_UNIT_META];
 	size_t nmeta;
 	struct pr_buf name;
@@ -324,7 +333,7 @@ result_line(
 			goto out;
 		}
 		pr_buf_reset(&g->name);
-		if (g->qualify && g->pkg_len > 0 &&
+		if (g->pkg_len > 0 &&
 		    ((st = pr_buf_add(&g->name, g->pkg, g->pkg_len, err)) ||
 			(st = pr_buf_addc(&g->name, '.', err))))
 			goto out;
@@ -345,30 +354,88 @@ out:
 	return st;
 }
 
-/* Whether results come from more than one "pkg:". */
-static int
-several_packages(const struct pr_input *in)
+/*
+ * The short name of package path p: its last element, or the one before
+ * when the last is a major version ("example.com/m/v2" -> "m").
+ */
+static void
+short_pkg(const char *p, size_t n, const char **s, size_t *sn)
 {
-	const char *s = in->data, *e = in->data + in->len, *eol;
-	const char *first = NULL, *val;
-	size_t flen = 0, vlen, klen;
+	const char *e = p + n, *b = e, *q;
+	int version;
+
+	while (b > p && b[-1] != '/')
+		b--;
+	version = e - b >= 2 && *b == 'v';
+	for (q = b + 1; version && q < e; q++)
+		if (*q < '0' || *q > '9')
+			version = 0;
+	if (version && b - p >= 2) {
+		e = b - 1;
+		for (b = e; b > p && b[-1] != '/'; b--)
+			continue;
+	}
+	*s = b;
+	*sn = (size_t)(e - b);
+}
+
+/* The distinct "pkg:" values of the input, in g->pkgs. */
+static enum pr_status
+collect_pkgs(struct gb *g, struct pr_error *err)
+{
+	const char *s = g->in->data, *e = s + g->in->len, *eol, *val;
+	size_t vlen, klen, k;
+	struct span *np;
 
 	for (; s < e; s = eol + 1) {
 		if ((eol = memchr(s, '\n', (size_t)(e - s))) == NULL)
 			eol = e;
 		if (config_line(s, eol, &val, &vlen, &klen) && klen == 3 &&
 		    memcmp(s, "pkg", 3) == 0 && vlen > 0) {
-			if (first == NULL) {
-				first = val;
-				flen = vlen;
-			} else if (vlen != flen || memcmp(val, first, vlen)) {
-				return 1;
+			for (k = 0; k < g->npkgs; k++)
+				if (g->pkgs[k].n == vlen &&
+				    memcmp(g->pkgs[k].s, val, vlen) == 0)
+					break;
+			if (k == g->npkgs) {
+				np = realloc(
+				    g->pkgs, (g->npkgs + 1) * sizeof(*np));
+				if (np == NULL)
+					return pr_error_set(
+					    err, PR_ENOMEM, "out of memory");
+				g->pkgs = np;
+				g->pkgs[g->npkgs].s = val;
+				g->pkgs[g->npkgs].n = vlen;
+				g->npkgs++;
 			}
 		}
 		if (eol == e)
 			break;
 	}
-	return 0;
+	return PR_OK;
+}
+
+/*
+ * Sets the qualifier of names under package path p: its short name,
+ * unless another package of this input has the same short name, in which
+ * case the whole path.
+ */
+static void
+set_pkg(struct gb *g, const char *p, size_t n)
+{
+	const char *os;
+	size_t k, osn;
+
+	short_pkg(p, n, &g->pkg, &g->pkg_len);
+	for (k = 0; k < g->npkgs; k++) {
+		if (g->pkgs[k].n == n && memcmp(g->pkgs[k].s, p, n) == 0)
+			continue;
+		short_pkg(g->pkgs[k].s, g->pkgs[k].n, &os, &osn);
+		if (osn == g->pkg_len && memcmp(os, g->pkg, osn) == 0) {
+			g->pkg = p;
+			g->pkg_len = n;
+			return;
+		}
+	}
 }
 
 enum pr_status
@@ -387,14 +454,14 @@ pr_read_gobench(
 	g.in = in;
 	g.out = out;
 	g.first_metric = out->n;
-	g.qualify = several_packages(in);
 	pr_buf_init(&g.name, PR_READ_LINE_MAX + 2 * PR_UNIT_MAX);
+	st = collect_pkgs(&g, err);
 
 	s = in->data;
 	e = in->data + in->len;
 	if (in->len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
 		s += 3;
-	for (line = 1; s < e && st == PR_OK; s = eol + 1, line++) {
+	for (line = 1; st == PR_OK && s < e; s = eol + 1, line++) {
 		if ((eol = memchr(s, '\n', (size_t)(e - s))) == NULL)
 			eol = e;
 		le = eol;
@@ -407,8 +474,7 @@ pr_read_gobench(
 			st = unit_line(&g, s, le, line, err);
 		else if (config_line(s, le, &val, &vlen, &klen) && klen == 3 &&
 		    memcmp(s, "pkg", 3) == 0) {
-			g.pkg = val;
-			g.pkg_len = vlen;
+			set_pkg(&g, val, vlen);
 		}
 		if (eol == e)
 			break;
@@ -427,5 +493,6 @@ pr_read_gobench(
 					    g.meta[k].better;
 	pr_buf_release(&g.name);
 	free(g.slots);
+	free(g.pkgs);
 	return st;
 }

@@ -477,39 +477,35 @@ test_gobench(void **state)
 	(void)state;
 	read_ok("tests/data/gobench/sum-count5.txt", PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 10);
-	assert_string_equal(d.metrics[0].name, "Sum-2 ns/op");
-	assert_string_equal(d.metrics[1].name, "Sum-2 MB/s");
-	assert_string_equal(d.metrics[2].name, "Sum-2 B/op");
-	assert_string_equal(d.metrics[3].name, "Sum-2 allocs/op");
-	assert_string_equal(d.metrics[4].name, "SumSizes/size=16-2 ns/op");
-	assert_string_equal(d.metrics[7].name, "SumSizes/size=1024-2 ns/op");
-	m = metric(&d, "Sum-2 ns/op");
+	assert_string_equal(d.metrics[0].name, "sum.Sum-2 ns/op");
+	assert_string_equal(d.metrics[1].name, "sum.Sum-2 MB/s");
+	assert_string_equal(d.metrics[2].name, "sum.Sum-2 B/op");
+	assert_string_equal(d.metrics[3].name, "sum.Sum-2 allocs/op");
+	assert_string_equal(d.metrics[4].name, "sum.SumSizes/size=16-2 ns/op");
+	assert_string_equal(
+	    d.metrics[7].name, "sum.SumSizes/size=1024-2 ns/op");
+	m = metric(&d, "sum.Sum-2 ns/op");
 	assert_string_equal(m->unit, "ns/op");
 	assert_int_equal(m->better, PR_BETTER_LOWER);
 	check_values(m, sum_ns, 5);
-	m = metric(&d, "Sum-2 MB/s");
+	m = metric(&d, "sum.Sum-2 MB/s");
 	assert_string_equal(m->unit, "MB/s");
 	assert_int_equal(m->better, PR_BETTER_HIGHER);
 	check_values(m, sum_mbs, 5);
-	m = metric(&d, "Sum-2 allocs/op");
+	m = metric(&d, "sum.Sum-2 allocs/op");
 	assert_int_equal(m->better, PR_BETTER_LOWER);
 	assert_int_equal(m->values.n, 5);
 	assert_true(m->values.v[4] == 0);
-	check_values(metric(&d, "SumSizes/size=16-2 ns/op"), s16, 5);
+	check_values(metric(&d, "sum.SumSizes/size=16-2 ns/op"), s16, 5);
 	pr_dataset_release(&d);
 
 	/* Two packages with a BenchmarkSum each: qualified names. */
 	read_ok("tests/data/gobench/all-count3.txt", PR_FORMAT_AUTO, NULL, &d);
-	assert_int_equal(
-	    metric(&d, "example.com/perfregbench/strs.Sum-2 ns/op")->values.n,
-	    3);
-	assert_int_equal(
-	    metric(&d, "example.com/perfregbench/sum.Sum-2 ns/op")->values.n,
-	    3);
-	assert_true(metric(&d, "example.com/perfregbench/sum.Sum-2 ns/op")
-			->values.v[0] == 2882);
+	assert_int_equal(metric(&d, "strs.Sum-2 ns/op")->values.n, 3);
+	assert_int_equal(metric(&d, "sum.Sum-2 ns/op")->values.n, 3);
+	assert_true(metric(&d, "sum.Sum-2 ns/op")->values.v[0] == 2882);
 	assert_int_equal(metric(&d,
-			     "example.com/perfregbench/strs.Concat-2 "
+			     "strs.Concat-2 "
 			     "words/op")
 			     ->values.n,
 	    3);
@@ -520,7 +516,7 @@ test_gobench(void **state)
 	read_ok(
 	    "tests/data/gobench/strs-verbose.txt", PR_FORMAT_AUTO, NULL, &d);
 	assert_int_equal(d.n, 4);
-	m = metric(&d, "Concat-2 ns/op");
+	m = metric(&d, "strs.Concat-2 ns/op");
 	assert_int_equal(m->values.n, 2);
 	assert_true(m->values.v[1] == 390.7);
 	pr_dataset_release(&d);
@@ -562,6 +558,41 @@ test_gobench_units(void **state)
 	    metric(&d, "Benchmark things")->better, PR_BETTER_UNKNOWN);
 	pr_dataset_release(&d);
 	RUN_BAD(cases);
+}
+
+/* Package qualifiers: short, stable across inputs, whole on a clash. */
+static void
+test_gobench_packages(void **state)
+{
+	struct pr_dataset a, b;
+	size_t i;
+	const char *p;
+
+	(void)state;
+	/* A one-package file matches the same package in a file of two. */
+	read_ok("tests/data/gobench/sum-count5.txt", PR_FORMAT_AUTO, NULL, &a);
+	read_ok("tests/data/gobench/all-count3.txt", PR_FORMAT_AUTO, NULL, &b);
+	for (i = 0; i < a.n; i++)
+		if (pr_dataset_find(&b, a.metrics[i].name) == NULL)
+			fail_msg(
+			    "'%s' is not in all-count3.txt", a.metrics[i].name);
+	pr_dataset_release(&a);
+	pr_dataset_release(&b);
+
+	p = put_str("gb-pkgs.txt",
+	    "pkg: example.com/a/util\nBenchmarkX 1 1 ns/op\n"
+	    "pkg: example.com/b/util\nBenchmarkX 1 2 ns/op\n"
+	    "pkg: example.com/m/v2\nBenchmarkX 1 3 ns/op\n"
+	    "pkg: example.com/a/util\nBenchmarkX 1 4 ns/op\n"
+	    "pkg:\nBenchmarkX 1 5 ns/op\n");
+	read_ok(p, PR_FORMAT_AUTO, NULL, &a);
+	assert_int_equal(a.n, 4);
+	assert_int_equal(metric(&a, "example.com/a/util.X ns/op")->values.n, 2);
+	assert_int_equal(metric(&a, "example.com/b/util.X ns/op")->values.n, 1);
+	assert_true(metric(&a, "m.X ns/op")->values.v[0] == 3);
+	/* "pkg:" with no value ends the qualification. */
+	assert_true(metric(&a, "X ns/op")->values.v[0] == 5);
+	pr_dataset_release(&a);
 }
 
 static void
@@ -697,7 +728,7 @@ test_csv_column(void **state)
 	    "'elapsed_s', 'cpu_pct')");
 	/* Other formats: the metric of exactly that name. */
 	read_ok("tests/data/gobench/sum-count5.txt", PR_FORMAT_AUTO,
-	    "Sum-2 MB/s", &d);
+	    "sum.Sum-2 MB/s", &d);
 	assert_int_equal(d.n, 1);
 	assert_int_equal(d.metrics[0].values.n, 5);
 	pr_dataset_release(&d);
@@ -1264,6 +1295,7 @@ main(void)
 		cmocka_unit_test(test_hyperfine_bad),
 		cmocka_unit_test(test_gobench),
 		cmocka_unit_test(test_gobench_units),
+		cmocka_unit_test(test_gobench_packages),
 		cmocka_unit_test(test_gobench_bad),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_column),
