@@ -20,6 +20,10 @@ pr_error_clear(struct pr_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
+static void vset(struct pr_error *err, enum pr_status status,
+    const char *file, long line, long column, const char *fmt, va_list ap)
+    __attribute__((format(printf, 6, 0)));
+
 static void
 vset(struct pr_error *err, enum pr_status status, const char *file,
     long line, long column, const char *fmt, va_list ap)
