@@ -4,41 +4,76 @@
  * The normal and Student's t distribution functions and their inverses,
  * and the regularized incomplete beta function they rest on.  They are
  * written here because the BSD license rules out GPL libraries such as
- * GSL.  Every function is checked in tests/stats against reference values
- * computed with scipy (tests/stats/gen_distrib_fixtures.py): distribution
- * functions agree to 1e-9 relative, also deep in the tails, where the
- * _sf (survival, upper tail) forms must be used instead of 1 - cdf.
+ * GSL; the methods and references are in src/stats/distrib.c.
  *
- * All functions are pure and thread-safe.  Arguments outside the domain
- * give NaN (documented per function); callers in the library check the
- * domain before calling, so a NaN never reaches the user.
+ * Accuracy: every function is checked in tests/stats against about 6800
+ * reference values from scipy, checked with mpmath at 40 digits
+ * (tests/stats/gen_distrib_fixtures.py).  The test bar is 1e-9 relative;
+ * the worst errors measured are about 1e-13 for the normal and t
+ * distribution functions (df from 0.5 to 1e6, |t| up to 1000, results
+ * down to 1e-300), 1e-12 for their quantiles and the incomplete beta
+ * (a, b from 1e-3 to 1e4) and 1e-11 for its inverse.  Tail probabilities
+ * keep that relative accuracy deep in the tails as long as the _sf
+ * (survival, upper tail) forms are used instead of 1 - cdf: a p-value of
+ * 1e-12 is right to its last digits.  Results below about 1e-300 may
+ * lose relative accuracy and underflow to 0.
+ *
+ * All functions are pure and thread-safe (no global state; signgam is not
+ * touched).  Arguments outside the domain give NaN (documented per
+ * function); callers in the library check the domain before calling, so
+ * a NaN never reaches the user.  Cost: the t and beta functions take a
+ * continued fraction of tens of terms (up to a few hundred for a and b
+ * near 1e4); the quantiles a handful of those evaluations.
  */
 #ifndef PERFREG_DISTRIB_H
 #define PERFREG_DISTRIB_H
 
-/* Standard normal: P(Z <= x), P(Z > x), and the x with P(Z <= x) = p.
- * pr_norm_quantile(0) = -inf, (1) = +inf, outside [0, 1] NaN. */
+/*
+ * Standard normal: P(Z <= x), P(Z > x), and the x with P(Z <= x) = p.
+ * pr_norm_quantile(0) = -inf, (1) = +inf; NaN for p outside [0, 1] and
+ * for NaN arguments.
+ */
 double pr_norm_cdf(double x);
 double pr_norm_sf(double x);
 double pr_norm_quantile(double p);
 
-/* Student's t with df > 0 degrees of freedom (df need not be an integer:
- * Welch's test uses fractional df; df = +inf gives the normal).  NaN for
- * df <= 0 or NaN arguments. */
+/*
+ * Student's t with df > 0 degrees of freedom: P(T <= t) and P(T > t).
+ * df need not be an integer (Welch's test uses fractional df); df = +inf
+ * gives the normal.  NaN for df <= 0 or NaN arguments; t = +-inf gives
+ * 0 or 1.
+ */
 double pr_t_cdf(double t, double df);
 double pr_t_sf(double t, double df);
-/* The t with P(T <= t) = p; p in (0, 1), else +-inf at 0/1, NaN outside. */
+/*
+ * The t with P(T <= t) = p for p in (0, 1); -inf at p = 0, +inf at p = 1,
+ * NaN for p outside [0, 1], df <= 0 or NaN.  For p > 1/2 the quantile is
+ * computed from 1 - p, which is exact, so the upper tail is as accurate
+ * as the lower one (up to the rounding of p itself).
+ */
 double pr_t_quantile(double p, double df);
 
-/* Regularized incomplete beta I_x(a, b) for a, b > 0 and x in [0, 1]. */
+/*
+ * Regularized incomplete beta I_x(a, b) for finite a, b > 0 and x in
+ * [0, 1]; NaN outside that domain.
+ */
 double pr_betainc(double a, double b, double x);
 /* Its complement 1 - I_x(a, b), computed without cancellation. */
 double pr_betainc_c(double a, double b, double x);
-/* The x in [0, 1] with I_x(a, b) = p, for p in [0, 1]. */
+/*
+ * The x in [0, 1] with I_x(a, b) = p, for p in [0, 1] (0 and 1 at the
+ * ends; 0 when the root is below the smallest double); NaN outside the
+ * domain.  Where I_x is nearly flat in x (a or b below 0.1) the root is
+ * ill-conditioned, and its accuracy is that of I_x times 1 / a or 1 / b.
+ */
 double pr_betainc_inv(double a, double b, double p);
 
-/* log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b), accurate for large
- * arguments; thread-safe (does not touch signgam). */
+/*
+ * log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b) for a, b > 0, with
+ * an absolute error near 1e-15 times max(1, |log B|) also for large a and
+ * b, where the three terms cancel; NaN outside the domain.  Thread-safe
+ * (does not touch signgam).
+ */
 double pr_lbeta(double a, double b);
 
 #endif /* PERFREG_DISTRIB_H */

@@ -14,6 +14,10 @@
  * it, read upwards, are two ascending runs, and their median is found by
  * merging the runs up to the middle rank, in O(n) time.
  *
+ * The deviations from the mean are scaled by a power of two that brings
+ * the range of the data near 1 (exact), so that no square overflows or
+ * underflows before the end.
+ *
  * Invariants: every figure whose bit is clear in `defined` holds 0, never
  * NaN; nothing here allocates.
  */
@@ -127,8 +131,9 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
     struct pr_error *err)
 {
 	struct ksum s1, s2, sc;
-	double shift, mean, d, var;
+	double shift, mean, d, var, scale;
 	size_t i;
+	int e;
 
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
@@ -155,15 +160,22 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 		return PR_OK;
 	}
 
+	/*
+	 * Deviations are scaled by a power of two (exactly) that brings the
+	 * range near 1, so that neither they nor their squares overflow or
+	 * underflow whatever the magnitude of the data.
+	 */
+	(void)frexp(0.5 * out->max - 0.5 * out->min, &e);
+	scale = ldexp(1, -(e + 1));
+	if (out->max == out->min)
+		scale = 1;
+
 	/* First pass: the mean of the values shifted by a central one. */
 	shift = sorted[n / 2];
 	memset(&s1, 0, sizeof(s1));
 	for (i = 0; i < n; i++)
-		kadd(&s1, sorted[i] - shift);
-	mean = shift + kval(&s1) / (double)n;
-	if (!isfinite(mean))
-		return pr_error_set(err, PR_ERANGE,
-		    "the values are too large to average");
+		kadd(&s1, sorted[i] * scale - shift * scale);
+	mean = shift + kval(&s1) / (double)n / scale;
 
 	/*
 	 * Second pass: squared deviations from that mean, and their plain
@@ -173,31 +185,31 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 	memset(&s2, 0, sizeof(s2));
 	memset(&sc, 0, sizeof(sc));
 	for (i = 0; i < n; i++) {
-		d = sorted[i] - mean;
+		d = sorted[i] * scale - mean * scale;
 		kadd(&sc, d);
 		kadd(&s2, d * d);
 	}
 	d = kval(&sc);
 	var = (kval(&s2) - d * d / (double)n) / (double)(n - 1);
-	mean += d / (double)n;
-	if (!isfinite(var))
-		return pr_error_set(err, PR_ERANGE,
-		    "the values are too spread out for a variance");
+	mean += d / (double)n / scale;
 	if (var < 0)
 		var = 0;
-	out->mean = mean;
 	/* The mean of values all in [min, max] lies there too. */
-	if (out->mean < out->min)
-		out->mean = out->min;
-	if (out->mean > out->max)
-		out->mean = out->max;
-	out->var = var;
-	out->stddev = sqrt(var);
+	out->mean = fmin(fmax(mean, out->min), out->max);
+	out->stddev = sqrt(var) / scale;
+	out->var = var / scale / scale;
+	if (!isfinite(out->var)) {
+		memset(out, 0, sizeof(*out));
+		return pr_error_set(err, PR_ERANGE,
+		    "the values are too spread out: their variance overflows");
+	}
 	out->defined |= PR_SUM_STDDEV;
 	out->mad = mad_sorted(sorted, n, out->median);
-	if (out->mean != 0) {
-		out->cv = out->stddev / fabs(out->mean);
+	/* A mean that is 0, or so small that the ratio overflows. */
+	out->cv = out->mean != 0 ? out->stddev / fabs(out->mean) : 0;
+	if (isfinite(out->cv) && out->mean != 0)
 		out->defined |= PR_SUM_CV;
-	}
+	else
+		out->cv = 0;
 	return PR_OK;
 }

@@ -167,20 +167,20 @@ stirlerr(double x)
 	return r * poly(s, 8, r2);
 }
 
-/* log Gamma(x) for x > 0, thread-safe. */
+/*
+ * log Gamma(x) for x > 0, thread-safe: Stirling's series from 10 up, and
+ * below that libm's lgamma_r (lgamma itself writes the global signgam),
+ * which is within an ulp or two of the result where the recurrence down
+ * from 10 would lose a few digits to cancellation.
+ */
 static double
 lgam(double x)
 {
-	double prod = 1;
+	int sign;
 
 	if (x >= 10)
 		return (x - 0.5) * log(x) - x + LN_SQRT_2PI + stirlerr(x);
-	while (x < 10) {
-		prod *= x;
-		x += 1;
-	}
-	return (x - 0.5) * log(x) - x + LN_SQRT_2PI + stirlerr(x) -
-	    log(prod);
+	return lgamma_r(x, &sign);
 }
 
 /* log Gamma(b) - log Gamma(a + b) for b >= 10, a > 0. */
@@ -254,52 +254,107 @@ logx(double x, double y)
 	return x < 0.5 ? log(x) : log1p(-y);
 }
 
-/* log(x^a y^b / B(a, b)), y = 1 - x, 0 < x < 1. */
+/*
+ * a log(x / x0) - a e with x0 = a / (a + b) and e = x / x0 - 1, that is
+ * -a rlog1(e); e from its numerator x s - a, the ratio x s / a directly
+ * when it is far from 1 (then 1 + e would lose its relative accuracy).
+ */
 static double
-lpowterm(double a, double b, double x, double y)
+rterm(double a, double x, double s)
 {
-	double s, ea, eb;
+	double e = (x * s - a) / a;
+
+	if (e >= -0.5 && e <= 0.5)
+		return -a * rlog1(e);
+	return -a * (e - log(x * (s / a)));
+}
+
+/*
+ * log(x^a y^b / B(a, b)), y = 1 - x, 0 < x < 1, with lx = log x and
+ * ly = log y given (lx may be exact where x itself underflows).
+ */
+static double
+lpowterm(double a, double b, double x, double y, double lx, double ly)
+{
+	double s;
 
 	if (a >= 10 && b >= 10) {
+		/*
+		 * x^a y^b / B = (x/x0)^a (y/y0)^b sqrt(ab/s) / sqrt(2 pi)
+		 * / exp(D(a) + D(b) - D(s)); the first-order terms a e_a and
+		 * b e_b of the logs cancel exactly, leaving rterm's.
+		 */
 		s = a + b;
-		ea = (x * s - a) / a;
-		eb = (y * s - b) / b;
-		return -(a * rlog1(ea) + b * rlog1(eb)) +
+		return rterm(a, x, s) + rterm(b, y, s) +
 		    0.5 * log(a * (b / s)) - LN_SQRT_2PI -
 		    (stirlerr(a) + stirlerr(b) - stirlerr(s));
 	}
-	return a * logx(x, y) + b * logx(y, x) - pr_lbeta(a, b);
+	return a * lx + b * ly - pr_lbeta(a, b);
 }
 
 /*
  * The continued fraction of A&S 26.5.8 for I_x(a, b) / (x^a y^b / (a B)),
- * converging for x < (a + 1) / (a + b + 2).
+ * 1 / (1 + d1 / (1 + d2 / (1 + ...))) with
+ *   d(2m+1) = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1)),
+ *   d(2m)   = m(b-m) x / ((a+2m-1)(a+2m)),
+ * converging for x < (a + 1) / (a + b + 2).  It is evaluated in its even
+ * contraction 1 / (B0 + A1 / (B1 + A2 / (B2 + ...))), with
+ * B0 = 1 + d1, Bm = 1 + d(2m) + d(2m+1), Am = -d(2m-1) d(2m), which takes
+ * half the steps.  Near the convergence limit 1 + d(2m+1) is a small
+ * difference; when x > 1/2 (so a > b there) it is formed from y instead:
+ *   (a+2m)(a+2m+1) (1 + d(2m+1))
+ *     = a (2m+1-b) + m (3m+2-b) + (a+m)(a+b+m) y,
+ * which keeps the rounding of x out of it.
  */
 static double
-betacf(double a, double b, double x)
+betacf(double a, double b, double x, double y)
 {
 	const double tiny = 1e-300;
-	double c = 1, d = 0, g = 1, num, delta, m;
+	double c, d, g, alpha, beta, d2m, dodd, m, s = a + b;
+	int usey = x > 0.5;
 	long j;
 
-	/* Lentz for g = 1 + d1/(1 + d2/(1 + ...)); the fraction is 1/g. */
+	/*
+	 * 1 + d1 = ((a + 1) - (a + b) x) / (a + 1), which is small next to
+	 * the limit; from y as in the comment, or as a y + (1 - b x) with
+	 * 1 - b x exact by fma when x is the accurate one.
+	 */
+	if (usey)
+		g = (1 - b + s * y) / (a + 1);
+	else
+		g = (a * y + fma(-b, x, 1)) / (a + 1);
+	if (fabs(g) < tiny)
+		g = tiny;
+	c = g;
+	d = 0;
 	for (j = 1; j < 1000000; j++) {
-		m = (double)(j / 2);
-		if (j % 2 == 0)
-			num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		/*
+		 * Integer parts are summed first: a + 2m - 2 written as
+		 * (a + 2m) - 2 would cancel to a with a rounding error of
+		 * 2m ulps, a large relative error when a is small.
+		 */
+		m = (double)j;
+		d2m = m * (b - m) * x / ((a + (2 * m - 1)) * (a + 2 * m));
+		/* -d(2m-1) = (a+m-1)(a+b+m-1) x / ((a+2m-2)(a+2m-1)) */
+		alpha = d2m * (a + (m - 1)) * (s + (m - 1)) * x /
+		    ((a + (2 * m - 2)) * (a + (2 * m - 1)));
+		if (usey)
+			dodd = (a * (2 * m + 1 - b) + m * (3 * m + 2 - b) +
+			    (a + m) * (s + m) * y) /
+			    ((a + 2 * m) * (a + (2 * m + 1)));
 		else
-			num = -(a + m) * (a + b + m) * x /
-			    ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + num * d;
+			dodd = 1 - (a + m) * (s + m) * x /
+			    ((a + 2 * m) * (a + (2 * m + 1)));
+		beta = d2m + dodd;
+		d = beta + alpha * d;
 		if (fabs(d) < tiny)
 			d = tiny;
 		d = 1 / d;
-		c = 1 + num / c;
+		c = beta + alpha / c;
 		if (fabs(c) < tiny)
 			c = tiny;
-		delta = c * d;
-		g *= delta;
-		if (fabs(delta - 1) < 1e-16)
+		g *= c * d;
+		if (fabs(c * d - 1) < 1e-16)
 			break;
 	}
 	return 1 / g;
@@ -335,8 +390,8 @@ ibeta(double a, double b, double x, double y, double *w, double *wc)
 		y = v;
 		swap = 1;
 	}
-	lp = lpowterm(a, b, x, y);
-	v = exp(lp) * betacf(a, b, x) / a;
+	lp = lpowterm(a, b, x, y, logx(x, y), logx(y, x));
+	v = exp(lp) * betacf(a, b, x, y) / a;
 	if (v > 1)
 		v = 1;
 	if (swap) {
@@ -380,74 +435,91 @@ pr_betainc_c(double a, double b, double x)
 }
 
 /*
- * Solves I_x(a, b) = p for x (and y = 1 - x), 0 < p <= 0.5.  Newton's
- * method on f(u) = log I_{e^u}(a, b) - log p in u = log x, whose derivative
- * is x^a y^(b-1) / (B I); a bracket [lo, hi] on x, updated with the sign
- * of f, catches any step that leaves it (then the bracket is bisected).
+ * log I_x(a, b) at x = e^u, u < 0, into *li, and log of the density
+ * times x / I, d log I / d u, into *ldl.  Works in logs throughout, so
+ * that it stays exact where x (or I) underflows.
+ */
+static void
+log_ibeta(double a, double b, double u, double *li, double *ldl)
+{
+	double x = exp(u), y = -expm1(u), ly, lp, v;
+
+	ly = x < 0.5 ? log1p(-x) : log(y);
+	lp = lpowterm(a, b, x, y, u, ly);
+	if (x <= (a + 1) / (a + b + 2)) {
+		*li = lp + log(betacf(a, b, x, y) / a);
+	} else {
+		/* Here I is the larger side: 1 - its complement. */
+		v = exp(lpowterm(b, a, y, x, ly, u)) * betacf(b, a, y, x) / b;
+		*li = log1p(-fmin(v, 1));
+	}
+	*ldl = lp - ly - *li;
+}
+
+/*
+ * Solves I_x(a, b) = p for x (and y = 1 - x), 0 < p <= 0.5, by Newton's
+ * method on f(u) = log I_{e^u}(a, b) - log p in u = log x.  Steps in u are
+ * relative steps in x, and f is nearly linear in u in the lower tail,
+ * where I ~ x^a / (a B).  A bracket [ulo, uhi] kept from the signs of f
+ * catches any step that leaves it; the bracket is then bisected (in u, a
+ * geometric bisection in x).  A root below the smallest double gives 0.
  */
 static void
 ibeta_inv_lower(double a, double b, double p, double *xo, double *yo)
 {
-	double lo = 0, hi = 1, x, y, w, wc, f, lp, step, u, lb, yp, h, lam;
-	double ww, mean;
+	double ulo = -INFINITY, uhi = 0, u, un, f, li, ldl, step, lb, lpt;
+	double yp, h, lam, w, x, mean;
 	int i;
 
 	lb = pr_lbeta(a, b);
+	lpt = log(p);
 	mean = a / (a + b);
 	if (a >= 1 && b >= 1) {
-		/* A&S 26.5.22 with the upper normal quantile y_p. */
+		/* A&S 26.5.22 with the upper normal quantile yp. */
 		yp = -pr_norm_quantile(p);
 		lam = (yp * yp - 3) / 6;
 		h = 2 / (1 / (2 * a - 1) + 1 / (2 * b - 1));
-		ww = yp * sqrt(h + lam) / h - (1 / (2 * b - 1) -
+		w = yp * sqrt(h + lam) / h - (1 / (2 * b - 1) -
 		    1 / (2 * a - 1)) * (lam + 5.0 / 6 - 2 / (3 * h));
-		x = a / (a + b * exp(2 * ww));
+		u = log(a) - log(a + b * exp(2 * w));
 	} else {
 		/* I ~ x^a / (a B) near 0, 1 - I ~ y^b / (b B) near 1. */
-		x = exp((log(p) + log(a) + lb) / a);
-		if (!(x < mean)) {
-			y = exp((log1p(-p) + log(b) + lb) / b);
-			x = 1 - y;
+		u = (lpt + log(a) + lb) / a;
+		if (!(u < log(mean))) {
+			x = exp((log1p(-p) + log(b) + lb) / b);
+			u = log1p(-x);
 		}
 	}
-	if (!(x > 0 && x < 1))
-		x = mean;
-	for (i = 0; i < 400; i++) {
-		y = 1 - x;
-		ibeta(a, b, x, y, &w, &wc);
-		if (w <= 0) {
-			lo = x;
-			f = -INFINITY;
-		} else {
-			f = log(w / p);
-			if (f == 0)
-				break;
-			if (f < 0)
-				lo = x;
-			else
-				hi = x;
-		}
-		step = NAN;
-		if (w > 0) {
-			lp = a * logx(x, y) + b * logx(y, x) - lb;
-			/* d log I / d log x = x^a y^b / (B y I). */
-			step = f / exp(lp - log(y) - log(w));
-		}
-		u = log(x) - step;
-		x = exp(u);
-		if (!(x > lo && x < hi) || isnan(x)) {
-			if (lo > 0 && hi / lo > 4)
-				x = sqrt(lo * hi);
-			else
-				x = lo + 0.5 * (hi - lo);
-			if (!(x > lo && x < hi))
-				break;
-		} else if (fabs(step) < 1e-15) {
+	if (!(u < 0) || isnan(u))
+		u = log(mean);
+	for (i = 0; i < 500; i++) {
+		log_ibeta(a, b, u, &li, &ldl);
+		f = li - lpt;
+		if (f == 0)
 			break;
+		if (f < 0)
+			ulo = u;
+		else
+			uhi = u;
+		step = f / exp(ldl);
+		/* A step below the rounding of u: u is the root. */
+		if (fabs(step) <= 2 * DBL_EPSILON * fmax(1, fabs(u)))
+			break;
+		if (uhi < -760)
+			break; /* x underflows to 0 whatever u is */
+		un = u - step;
+		if (!(un > ulo && un < uhi)) {
+			if (isinf(ulo))
+				un = u - fmax(1, 2 * fabs(u));
+			else
+				un = ulo + 0.5 * (uhi - ulo);
+			if (!(un > ulo && un < uhi))
+				break; /* the bracket is down to adjacent doubles */
 		}
+		u = un;
 	}
-	*xo = x;
-	*yo = 1 - x;
+	*xo = exp(u);
+	*yo = -expm1(u);
 }
 
 /* Solves I_x(a, b) = p with q = 1 - p given too, into x and y = 1 - x. */
