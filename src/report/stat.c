@@ -269,6 +269,22 @@ check_opts(const struct pr_stat_opts *o, struct pr_error *err)
 	return PR_OK;
 }
 
+/* Prefixes the message in err with the sample(s) it is about. */
+static void
+name_error(struct pr_error *err, enum pr_status rc, const char *name,
+    const char *base)
+{
+	char msg[PR_ERROR_MSG_MAX];
+
+	if (err == NULL)
+		return;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	if (base != NULL)
+		pr_error_set(err, rc, "%s vs %s: %s", name, base, msg);
+	else
+		pr_error_set(err, rc, "%s: %s", name, msg);
+}
+
 enum pr_status
 pr_stat_analyse(const struct pr_stat_input *in, size_t n,
     const struct pr_stat_opts *o, struct pr_stat *st, struct pr_error *err)
@@ -282,10 +298,14 @@ pr_stat_analyse(const struct pr_stat_input *in, size_t n,
 		return rc;
 	if (n == 0)
 		return pr_error_set(err, PR_EINVAL, "no samples to describe");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (in[i].name == NULL)
+			return pr_error_set(err, PR_EINVAL, "sample %zu has no "
+			    "name", i + 1);
 		if (in[i].n == 0 || in[i].v == NULL)
-			return pr_error_set(err, PR_EINVAL,
-			    "%s: no values", in[i].name);
+			return pr_error_set(err, PR_EINVAL, "%s: no values",
+			    in[i].name);
+	}
 	st->in = in;
 	st->n = n;
 	st->opts = *o;
@@ -312,18 +332,19 @@ pr_stat_analyse(const struct pr_stat_input *in, size_t n,
 	for (i = 1; i <= st->ncmp; i++) {
 		rc = pr_compare(in[0].v, in[0].n, in[i].v, in[i].n,
 		    PR_BETTER_UNKNOWN, &vo, &st->cmp[i - 1], err);
-		if (rc != PR_OK)
+		if (rc != PR_OK) {
+			name_error(err, rc, in[i].name, in[0].name);
 			goto fail;
+		}
 		st->sum[i] = st->cmp[i - 1].new;
 	}
 	if (st->ncmp > 0)
 		st->sum[0] = st->cmp[0].base;
-	else {
-		for (i = 0; i < n; i++) {
-			rc = pr_summary_compute(in[i].v, in[i].n, &st->sum[i],
-			    err);
-			if (rc != PR_OK)
-				goto fail;
+	for (i = 0; st->ncmp == 0 && i < n; i++) {
+		rc = pr_summary_compute(in[i].v, in[i].n, &st->sum[i], err);
+		if (rc != PR_OK) {
+			name_error(err, rc, in[i].name, NULL);
+			goto fail;
 		}
 	}
 
@@ -581,7 +602,7 @@ static const char vitals_head[] = "    N           Min           Max"
 static const char *
 name_of(const struct pr_stat *st, size_t i)
 {
-	return st->in[i].name != NULL ? st->in[i].name : "<unnamed>";
+	return st->in[i].name;
 }
 
 /* Appends why sample i cannot be tested against sample 0, in words. */

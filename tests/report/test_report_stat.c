@@ -359,7 +359,7 @@ test_bad_args(void **state)
 {
 	static const double v[] = { 1, 2, 3 }, unsorted[] = { 3, 1, 2 };
 	struct pr_stat_input in = { "a", v, 3 }, bad = { "u", unsorted, 3 };
-	struct pr_stat_input empty = { "e", v, 0 };
+	struct pr_stat_input empty = { "e", v, 0 }, anon = { NULL, v, 3 };
 	struct pr_stat_opts o;
 	struct pr_error err;
 	struct pr_stat st;
@@ -370,6 +370,9 @@ test_bad_args(void **state)
 	assert_int_equal(pr_stat_analyse(&empty, 1, &o, &st, &err),
 	    PR_EINVAL);
 	assert_int_equal(pr_stat_analyse(&bad, 1, &o, &st, &err), PR_EINVAL);
+	/* The message names the sample. */
+	assert_non_null(strstr(err.msg, "u: "));
+	assert_int_equal(pr_stat_analyse(&anon, 1, &o, &st, &err), PR_EINVAL);
 	o.width = 1;
 	assert_int_equal(pr_stat_analyse(&in, 1, &o, &st, &err), PR_EINVAL);
 	o.width = PR_STAT_WIDTH_MAX + 1;
