@@ -65,8 +65,8 @@
 /* The largest size a side may have for the automatic exact method. */
 #define PR_MWU_EXACT_MAX 49
 /* The largest size a side may have for pr_mwu_exact_p and the forced
- * exact method (its table needs O(min(m,n) m n) time, O(min(m,n) m n)
- * bytes). */
+ * exact method: the table of the distribution takes O(m n u) time and
+ * O(min(m, n) u) memory for a tail up to u <= m n / 2 (8 MB at most). */
 #define PR_MWU_EXACT_P_MAX 100
 
 enum pr_mwu_method {
@@ -133,21 +133,36 @@ enum pr_status pr_hodges_lehmann_with(const double *a, size_t na,
 
 /*
  * The k-th smallest (1 <= k <= na nb) of the differences b_j - a_i, each
- * rounded as the double subtraction rounds it, into *out.  No difference
- * is stored: a search on the value keeps an interval (L, H] that holds
- * the answer, with the count of differences <= H at least k and <= L
- * below k; each step counts the differences <= a pivot d with two
- * pointers (b_j - a_i grows with j and falls with i, so the first i with
- * b_j - a_i <= d never moves back as j grows) and also finds the largest
- * difference <= d and the smallest one > d, which pins the answer down
- * exactly once the count reaches k or k - 1.  Pivots interpolate between
- * the counts at L and H; a step that fails to halve the number of
- * differences in (L, H] is followed by bisection of the doubles in (L, H)
- * in their binary order, which ends after at most 64 halvings.  So the
- * work is O((na + nb) log) and the extra memory O(1).  The method follows
- * the selection of the k-th pairwise difference of Johnson and Mizoguchi
- * (SIAM J. Comput. 7, 1978) and Monahan (ACM TOMS 10, 1984), with
- * bisection on the value in place of their row-wise candidate sets.
+ * rounded as the double subtraction rounds it, into *out.  The na nb
+ * differences are never stored.  The search keeps an interval (L, H] of
+ * values that holds the answer, with fewer than k differences <= L and
+ * at least k <= H, and shrinks it by counting the differences <= a pivot
+ * d in one pass with two pointers: b_j - a_i grows with j and falls with
+ * i, so the first i with b_j - a_i <= d never moves back as j grows.
+ * The pass also finds the largest difference <= d and the smallest > d,
+ * which give the answer exactly when the count is k or k - 1.
+ * - First bracket: when a side has more than 2048 values, both are cut
+ *   into at most 2048 blocks of consecutive sorted values; the block
+ *   corners bound every count from both sides in O(2048) steps, and
+ *   bisecting on them brackets the answer within about 2 na nb / 2048
+ *   differences without touching the data.
+ * - Pivots interpolate the rank k - 1/2 between the counts at L and H;
+ *   when one end has moved twice running, the pivot aims past k by twice
+ *   the last miss, to bring the other end in (the stall of regula
+ *   falsi).  Three pivots in a row that fail to halve the differences
+ *   in (L, H] are followed by a bisection of the doubles in (L, H) in
+ *   their binary order, so the search ends after at most 4 * 64 passes.
+ * - Once at most 16384 differences lie in (L, H], one pass collects them
+ *   into a buffer and a sort ends the search.
+ * Typical work: 5 to 6 passes of na + nb steps for each order statistic
+ * (a Hodges-Lehmann interval needs three), e.g. about 0.2 s for 10^6 and
+ * 2 to 4 s for 10^7 values a side on a 2-core machine; extra memory is
+ * O(1): about 230 KiB whatever the sizes.  When that cannot be allocated
+ * the search works without it, more slowly.  The approach follows the
+ * selection of the k-th pairwise difference of Johnson and Mizoguchi
+ * (SIAM J. Comput. 7, 1978) and Monahan (ACM TOMS 10, 1984), with a
+ * search on the value in place of their row-wise candidate sets, which
+ * need O(na + nb) memory.
  */
 enum pr_status pr_mwu_diff_select(const double *a, size_t na,
     const double *b, size_t nb, uint64_t k, double *out,

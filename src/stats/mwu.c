@@ -381,38 +381,270 @@ count_le(const double *a, size_t na, const double *b, size_t nb, double d,
 	c->above = above;
 }
 
-/* The k-th smallest difference, 1 <= k <= na nb; see the header. */
+/*
+ * One pass with two pointers: the exact counts of differences <= lv and
+ * <= hv (lv < hv), and the differences in (lv, hv] into buf as long as
+ * they fit in cap.  Returns how many there are.
+ */
+static uint64_t
+collect(const double *a, size_t na, const double *b, size_t nb, double lv,
+    double hv, double *buf, size_t cap, uint64_t *cl, uint64_t *ch)
+{
+	size_t il = 0, ih = 0, i, j;
+	uint64_t nl = 0, nh = 0, n = 0;
+
+	for (j = 0; j < nb; j++) {
+		while (ih < na && b[j] - a[ih] > hv)
+			ih++;
+		while (il < na && b[j] - a[il] > lv)
+			il++;
+		nh += na - ih;
+		nl += na - il;
+		/* Row j's differences in (lv, hv] are those of i in
+		 * [ih, il). */
+		if (n + (il - ih) <= cap)
+			for (i = ih; i < il; i++)
+				buf[n + (i - ih)] = b[j] - a[i];
+		n += il - ih;
+	}
+	*cl = nl;
+	*ch = nh;
+	return n;
+}
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * A coarse grid for the first bracket of a search when a side has more
+ * than GRID values: the sorted a is cut into ga <= GRID blocks of
+ * consecutive values, b into gb blocks.  For a row j of b in block B and
+ * an a-block A, every difference b_j - a_i (i in A) lies between b_first(B)
+ * - a_last(A) and b_last(B) - a_first(A), and the count of differences
+ * <= d falls as j grows; so
+ *   lower(d) = sum over (A, B) of |A||B| [b_last(B) - a_first(A) <= d]
+ *   upper(d) = sum over (A, B) of |A||B| [b_first(B) - a_last(A) <= d]
+ * bound count(d) from both sides, each in O(ga + gb) by the same two
+ * pointers as count_le.  Bisecting d on them gives L and H with
+ * count(L) < k <= count(H) and at most about 2 na nb / GRID differences
+ * between, without a pass over the data.
+ */
+#define GRID 2048
+
+struct grid {
+	size_t na, ga, gb;
+	size_t sa[GRID + 1], sb[GRID + 1]; /* block starts */
+	double a_first[GRID], a_last[GRID], b_first[GRID], b_last[GRID];
+};
+
+/*
+ * What a search may use beyond the data: the grid (NULL when both sides
+ * fit in GRID values) and a buffer for the last few candidates (NULL,
+ * cap 0 when it could not be allocated: the search then works without).
+ * O(GRID + COLLECT) memory whatever the sizes.
+ */
+#define COLLECT 16384
+
+struct work {
+	struct grid *g;
+	double *buf;
+	size_t cap;
+	int all; /* buf holds every difference, sorted */
+};
+
+/* floor(q n / g) without overflow. */
+static size_t
+block_start(size_t q, size_t n, size_t g)
+{
+	return q * (n / g) + q * (n % g) / g;
+}
+
+static struct grid *
+grid_new(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct grid *g;
+	size_t q;
+
+	if (na <= GRID && nb <= GRID)
+		return NULL;
+	if ((g = malloc(sizeof(*g))) == NULL)
+		return NULL;
+	g->na = na;
+	g->ga = na < GRID ? na : GRID;
+	g->gb = nb < GRID ? nb : GRID;
+	for (q = 0; q <= g->ga; q++)
+		g->sa[q] = block_start(q, na, g->ga);
+	for (q = 0; q <= g->gb; q++)
+		g->sb[q] = block_start(q, nb, g->gb);
+	for (q = 0; q < g->ga; q++) {
+		g->a_first[q] = a[g->sa[q]];
+		g->a_last[q] = a[g->sa[q + 1] - 1];
+	}
+	for (q = 0; q < g->gb; q++) {
+		g->b_first[q] = b[g->sb[q]];
+		g->b_last[q] = b[g->sb[q + 1] - 1];
+	}
+	return g;
+}
+
+/* An allocation failure only makes the search slower. */
+static void
+work_init(struct work *w, const double *a, size_t na, const double *b,
+    size_t nb)
+{
+	uint64_t mn = (uint64_t)na * nb;
+
+	w->g = grid_new(a, na, b, nb);
+	w->all = 0;
+	w->cap = mn < COLLECT ? (size_t)mn : COLLECT;
+	w->buf = malloc(w->cap * sizeof(*w->buf));
+	if (w->buf == NULL)
+		w->cap = 0;
+}
+
+static void
+work_release(struct work *w)
+{
+	free(w->g);
+	free(w->buf);
+}
+
+/* lower(d) or upper(d), as described above. */
+static uint64_t
+grid_count(const struct grid *g, double d, int upper)
+{
+	const double *bc = upper ? g->b_first : g->b_last;
+	const double *ac = upper ? g->a_last : g->a_first;
+	uint64_t sum = 0;
+	size_t q = 0, r;
+
+	for (r = 0; r < g->gb; r++) {
+		while (q < g->ga && bc[r] - ac[q] > d)
+			q++;
+		sum += (uint64_t)(g->sb[r + 1] - g->sb[r]) *
+		    (g->na - g->sa[q]);
+	}
+	return sum;
+}
+
+/*
+ * Narrows (kl, kh] (keys) to the grid's bracket of D(k), with estimates
+ * of the counts at both ends (the mean of the two bounds, kept on the
+ * right side of k).
+ */
+static void
+grid_bracket(const struct grid *g, uint64_t k, uint64_t *kl, uint64_t *kh,
+    uint64_t *cl, uint64_t *ch)
+{
+	uint64_t lo = *kl, hi = *kh, mid, c;
+
+	/* H: the first d with lower(d) >= k. */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (grid_count(g, unkey(mid), 0) >= k)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	*kh = hi;
+	/* L: the last d with upper(d) < k; upper >= lower, so L < H. */
+	lo = *kl;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (grid_count(g, unkey(mid), 1) < k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*kl = lo;
+	c = grid_count(g, unkey(*kl), 0) / 2 +
+	    grid_count(g, unkey(*kl), 1) / 2;
+	*cl = c < k ? c : k - 1;
+	c = grid_count(g, unkey(*kh), 0) / 2 +
+	    grid_count(g, unkey(*kh), 1) / 2;
+	*ch = c > k ? c : k;
+}
+
+/*
+ * The k-th smallest difference D(k), 1 <= k <= na nb, and D(k + 1) into
+ * *next when next is not NULL and k < na nb; see pr_mwu_diff_select in
+ * the header for the method.  The search keeps the keys kl < kh of L
+ * and H with count(L) = cl < k <= count(H) = ch (cl and ch are estimates
+ * while they come from the grid).  Once at most w->cap differences lie
+ * in (L, H], one pass collects them and a sort ends the search.
+ */
 static double
 select_kth(const double *a, size_t na, const double *b, size_t nb,
-    uint64_t k)
+    struct work *w, uint64_t k, double *next)
 {
-	uint64_t mn = (uint64_t)na * nb, kl, kh, cl, ch, kd, cand, last;
+	uint64_t mn = (uint64_t)na * nb, kl, kh, cl, ch, kd, n, last;
+	uint64_t miss = 0;
 	struct count c;
-	double lo, hi, frac, d;
-	int interp = 1, used;
+	double lo, hi, tau, span, d, v;
+	int used, fails = 0, side = 0, prev_side = 0;
 
 	lo = b[0] - a[na - 1];
 	hi = b[nb - 1] - a[0];
-	if (k <= 1)
-		return lo;
-	if (k >= mn)
-		return hi;
-	/* The answer lies in (L, H]: count(L) = cl < k <= count(H) = ch. */
 	kl = key(lo) - 1;
 	cl = 0;
 	kh = key(hi);
 	ch = mn;
-	last = mn;
+	if (k >= mn)
+		return hi;
+	if (w->all) {
+		/* An earlier search collected every difference. */
+		if (next != NULL)
+			*next = w->buf[k];
+		return w->buf[k - 1];
+	}
+	if (w->g != NULL && k > 1)
+		grid_bracket(w->g, k, &kl, &kh, &cl, &ch);
+	last = ch - cl;
 	for (;;) {
-		if (kh - kl <= 1)
-			return unkey(kh);
+		if (kh - kl <= 1) {
+			v = unkey(kh);
+			break;
+		}
+		if (ch - cl <= w->cap) {
+			n = collect(a, na, b, nb, unkey(kl), unkey(kh), w->buf,
+			    w->cap, &cl, &ch);
+			if (n <= w->cap) {
+				qsort(w->buf, (size_t)n, sizeof(*w->buf),
+				    cmp_double);
+				w->all = n == mn;
+				v = w->buf[k - cl - 1];
+				if (next == NULL)
+					return v;
+				if (k < ch) {
+					*next = w->buf[k - cl];
+					return v;
+				}
+				break;
+			}
+			last = n;
+		}
+		/* Interpolate for the rank k - 1/2 between the counts at the
+		 * ends; after two moves of the same end (the other end is
+		 * stuck far away, as in regula falsi), aim past k by twice
+		 * the last miss to move the other end. */
 		used = 0;
-		kd = 0;
-		if (interp) {
+		if (fails < 3) {
+			tau = (double)(k - cl) - 0.5;
+			if (side != 0 && side == prev_side)
+				tau += 2 * (double)side * (double)miss;
+			span = (double)(ch - cl);
+			if (tau < 0.5)
+				tau = 0.5;
+			if (tau > span - 0.5)
+				tau = span - 0.5;
 			lo = unkey(kl);
 			hi = unkey(kh);
-			frac = ((double)(k - cl) - 0.5) / (double)(ch - cl);
-			d = lo + frac * (hi - lo);
+			d = lo + tau / span * (hi - lo);
 			if (isfinite(d)) {
 				kd = key(d);
 				used = kd > kl && kd < kh;
@@ -420,36 +652,41 @@ select_kth(const double *a, size_t na, const double *b, size_t nb,
 		}
 		if (!used)
 			kd = kl + (kh - kl) / 2;
-		d = unkey(kd);
-		count_le(a, na, b, nb, d, &c);
+		count_le(a, na, b, nb, unkey(kd), &c);
+		prev_side = side;
 		if (c.le >= k) {
-			if (c.le == k)
+			if (c.le == k) {
+				/* Nothing lies between below and d. */
+				if (next != NULL)
+					*next = c.above;
 				return c.below;
+			}
 			kh = key(c.below);
 			ch = c.le;
+			side = -1;
+			miss = c.le - k;
 		} else {
-			if (c.le + 1 == k || key(c.above) == kh)
-				return c.above;
+			if (c.le + 1 == k || key(c.above) == kh) {
+				v = c.above;
+				break;
+			}
 			kl = key(c.above) - 1;
 			cl = c.le;
+			side = 1;
+			miss = k - c.le;
 		}
-		/* An interpolation that did not halve the candidates is
-		 * followed by a bisection, which always halves the range. */
-		cand = ch - cl;
-		interp = !used || cand <= last / 2;
-		last = cand;
+		/* Three interpolations in a row that fail to halve the
+		 * candidates are followed by a bisection, which halves the
+		 * range of doubles: at most 64 of those. */
+		fails = used && ch - cl > last / 2 ? fails + 1 : 0;
+		last = ch - cl;
 	}
-}
-
-/* D(k + 1) from D(k) = v: one more count. */
-static double
-next_diff(const double *a, size_t na, const double *b, size_t nb,
-    uint64_t k, double v)
-{
-	struct count c;
-
-	count_le(a, na, b, nb, v, &c);
-	return c.le >= k + 1 ? v : c.above;
+	if (next != NULL) {
+		/* D(k + 1) is D(k) again or the next larger difference. */
+		count_le(a, na, b, nb, v, &c);
+		*next = c.le > k ? v : c.above;
+	}
+	return v;
 }
 
 static enum pr_status
@@ -467,6 +704,7 @@ pr_mwu_diff_select(const double *a, size_t na, const double *b, size_t nb,
     uint64_t k, double *out, struct pr_error *err)
 {
 	enum pr_status st;
+	struct work w;
 
 	if ((st = check_pair(a, na, b, nb, err)) != PR_OK ||
 	    (st = check_diffs(a, na, b, nb, err)) != PR_OK)
@@ -475,7 +713,9 @@ pr_mwu_diff_select(const double *a, size_t na, const double *b, size_t nb,
 		return pr_error_set(err, PR_EINVAL,
 		    "difference rank %llu is outside 1..%llu",
 		    (unsigned long long)k, (unsigned long long)na * nb);
-	*out = select_kth(a, na, b, nb, k);
+	work_init(&w, a, na, b, nb);
+	*out = select_kth(a, na, b, nb, &w, k, NULL);
+	work_release(&w);
 	return PR_OK;
 }
 
@@ -552,6 +792,7 @@ pr_hodges_lehmann_with(const double *a, size_t na, const double *b,
 {
 	enum pr_status st;
 	struct merge m;
+	struct work w;
 	uint64_t mn, h, k;
 	double lo, hi, cover;
 	int exact;
@@ -567,36 +808,40 @@ pr_hodges_lehmann_with(const double *a, size_t na, const double *b,
 	if ((st = choose_exact(na, nb, m.any_ties, method, &exact, err)) !=
 	    PR_OK)
 		return st;
-	mn = (uint64_t)na * nb;
-
-	h = (mn + 1) / 2;
-	lo = select_kth(a, na, b, nb, h);
-	if (mn % 2 == 0) {
-		hi = next_diff(a, na, b, nb, h, lo);
-		out->estimate = isfinite(lo + hi) ? (lo + hi) / 2 :
-		    lo / 2 + hi / 2;
-	} else {
-		out->estimate = lo;
-	}
-
-	if (exact) {
-		if ((st = exact_rank(na, nb, conf, &k, &cover, err)) != PR_OK)
-			return st;
-	} else {
+	if (exact)
+		st = exact_rank(na, nb, conf, &k, &cover, err);
+	else
 		normal_rank(a, na, b, nb, conf, &k, &cover);
-	}
+	if (st != PR_OK)
+		return st;
 	out->exact = exact;
 	out->k = k;
 	out->achieved_conf = cover;
+
+	/* The median of the differences: D(h), and D(h + 1) for an even
+	 * count. */
+	mn = (uint64_t)na * nb;
+	h = (mn + 1) / 2;
+	work_init(&w, a, na, b, nb);
+	if (mn % 2 == 0) {
+		lo = select_kth(a, na, b, nb, &w, h, &hi);
+		out->estimate = isfinite(lo + hi) ? (lo + hi) / 2 :
+		    lo / 2 + hi / 2;
+	} else {
+		out->estimate = select_kth(a, na, b, nb, &w, h, NULL);
+	}
 	if (k == 0) {
 		out->lo = b[0] - a[na - 1];
 		out->hi = b[nb - 1] - a[0];
+	} else {
+		out->lo = select_kth(a, na, b, nb, &w, k, NULL);
+		out->hi = select_kth(a, na, b, nb, &w, mn + 1 - k, NULL);
+	}
+	work_release(&w);
+	if (k == 0)
 		return pr_error_set(err, PR_EUNDEF,
 		    "a %g%% interval of the shift needs more values; the "
 		    "widest one covers %.3g%%", 100 * conf, 100 * cover);
-	}
-	out->lo = select_kth(a, na, b, nb, k);
-	out->hi = select_kth(a, na, b, nb, mn + 1 - k);
 	return PR_OK;
 }
 

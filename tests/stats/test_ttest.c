@@ -42,7 +42,7 @@ summary(const double *x, size_t n, struct pr_summary *s)
 }
 
 static void
-check_line(struct fx_reader *r, const struct fx_case *c)
+check_line(struct fx_reader *r, const struct fx_case *c, void *ctx)
 {
 	struct pr_summary sa, sb;
 	struct pr_ttest t;
@@ -51,6 +51,9 @@ check_line(struct fx_reader *r, const struct fx_case *c)
 	double conf, scale, m, cond;
 	int student;
 
+	(void)ctx;
+	if (c->a == NULL)
+		fail_msg("%s:%ld: result before any case", r->path, r->lineno);
 	student = strcmp(r->w[0], "student") == 0;
 	if (!student && strcmp(r->w[0], "welch") != 0)
 		fail_msg("%s:%ld: unknown line '%s'", r->path, r->lineno,
@@ -90,29 +93,10 @@ check_line(struct fx_reader *r, const struct fx_case *c)
 static void
 test_fixture(void **state)
 {
-	struct fx_reader r;
-	struct fx_case c;
-	int cases = 0, lines = 0, have = 0;
+	int cases, lines;
 
 	(void)state;
-	fx_open(&r, FIXTURE);
-	memset(&c, 0, sizeof(c));
-	while (fx_next(&r)) {
-		if (strcmp(r.w[0], "case") == 0) {
-			fx_case_release(&c);
-			fx_case_begin(&r, &c);
-			cases++;
-			have = 1;
-			continue;
-		}
-		if (!have)
-			fail_msg("%s:%ld: result before any case", FIXTURE,
-			    r.lineno);
-		check_line(&r, &c);
-		lines++;
-	}
-	fx_case_release(&c);
-	fx_close(&r);
+	fx_run(FIXTURE, check_line, NULL, &cases, &lines);
 	/* The generator writes about a hundred cases: a truncated file
 	 * must not pass. */
 	assert_true(cases >= 90);

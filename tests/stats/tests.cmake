@@ -1,3 +1,5 @@
 pr_add_unit_test(test_distrib tests/stats/test_distrib.c)
 pr_add_unit_test(test_ratio tests/stats/test_ratio.c)
 pr_add_unit_test(test_ttest tests/stats/test_ttest.c tests/stats/twosample_fixture.c)
+pr_add_unit_test(test_mwu tests/stats/test_mwu.c tests/stats/twosample_fixture.c)
+pr_add_unit_test(test_describe tests/stats/test_describe.c)

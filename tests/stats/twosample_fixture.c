@@ -170,6 +170,29 @@ fx_case_release(struct fx_case *c)
 }
 
 void
+fx_run(const char *path, fx_line_fn *fn, void *ctx, int *cases, int *lines)
+{
+	struct fx_reader r;
+	struct fx_case c;
+
+	*cases = *lines = 0;
+	fx_open(&r, path);
+	memset(&c, 0, sizeof(c));
+	while (fx_next(&r)) {
+		if (strcmp(r.w[0], "case") == 0) {
+			fx_case_release(&c);
+			fx_case_begin(&r, &c);
+			(*cases)++;
+			continue;
+		}
+		fn(&r, &c, ctx);
+		(*lines)++;
+	}
+	fx_case_release(&c);
+	fx_close(&r);
+}
+
+void
 fx_close_to(const struct fx_reader *r, const char *what, double got,
     double want, double tol, double scale)
 {

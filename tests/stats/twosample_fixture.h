@@ -53,6 +53,16 @@ void fx_sample(struct fx_reader *r, struct fx_case *c);
 void fx_case_begin(struct fx_reader *r, struct fx_case *c);
 void fx_case_release(struct fx_case *c);
 
+/*
+ * Reads the whole file at path: a "case" line starts a case (the samples
+ * follow), every other line goes to fn with the current case (whose a is
+ * NULL before the first case).  Counts the cases and the other lines.
+ */
+typedef void fx_line_fn(struct fx_reader *r, const struct fx_case *c,
+    void *ctx);
+void fx_run(const char *path, fx_line_fn *fn, void *ctx, int *cases,
+    int *lines);
+
 /* |got - want| <= tol * max(|want|, scale), with a message naming the
  * case, the line and the quantity when it is not. */
 void fx_close_to(const struct fx_reader *r, const char *what, double got,
