@@ -1,17 +1,574 @@
 /*
- * cli/cmd_compare.c - `perfreg compare` (being written).
+ * cli/cmd_compare.c - `perfreg compare BASE NEW`: reads two inputs,
+ * compares them metric by metric, and writes the report.
+ *
+ * Metrics are matched by name; a metric found on one side only is named
+ * in a warning on stderr and left out.  The direction of a metric comes
+ * from --higher-is-better / --lower-is-better when given, else from the
+ * inputs (which must agree); when nobody says, lower is assumed and the
+ * report says so.  With more than one tested metric the p-values get
+ * Holm's correction (pr_compare_holm).  The exit status is 0 when the
+ * comparison was made, 1 when --fail-on-regression found a regression
+ * larger than --threshold, 2 for bad usage or input, 3 for an internal
+ * failure (doc/perfreg.1, EXIT STATUS).
  */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cmd.h"
+#include "perfreg/dataset.h"
+#include "perfreg/read.h"
+#include "perfreg/report.h"
+#include "perfreg/verdict.h"
+#include "core/banned.h"
+
+/* Input values beyond this many per side are left out of --json. */
+#define JSON_VALUES_MAX 100000
+#define REPORT_MAX ((size_t)256 << 20)
+
+static const char usage[] = "compare [options] base new";
+
+static const char help[] =
+    "Compares the measurements in BASE (before a change) with those in NEW\n"
+    "(after it), metric by metric, and says for each whether the change\n"
+    "is a regression, an improvement, equivalent or inconclusive, by how\n"
+    "much in percent, with an interval and a p-value.\n"
+    "\n"
+    "options:\n"
+    "  --format fmt          input format: numbers, csv, hyperfine, "
+    "gobench\n"
+    "                        or perfreg (default: detected from the "
+    "content)\n"
+    "  --column name         compare only the metric (CSV column) name\n"
+    "  --higher-is-better    every metric is better when higher "
+    "(throughput)\n"
+    "  --lower-is-better     every metric is better when lower (time)\n"
+    "  -c, --confidence pct  confidence level in percent (default 95)\n"
+    "  --equivalence pct     changes within +-pct percent are "
+    "\"equivalent\"\n"
+    "                        (default 1)\n"
+    "  --method m            auto, student, welch or mwu (default auto)\n"
+    "  --seed n              seed of the bootstrap intervals (default: "
+    "fixed,\n"
+    "                        so that reruns agree)\n"
+    "  --fail-on-regression  exit 1 when any metric is a regression\n"
+    "  --threshold pct       only regressions larger than pct percent "
+    "count\n"
+    "                        (implies --fail-on-regression)\n"
+    "  --markdown            a Markdown table, to paste into a bug report\n"
+    "  --csv                 one CSV line per metric\n"
+    "  --json                a JSON object with every figure\n"
+    "\n"
+    "Inputs may be \"-\" for standard input (one of them).  Exit status: "
+    "0 compared,\n"
+    "1 regression found with --fail-on-regression, 2 bad usage or input, "
+    "3 internal\n"
+    "error.\n";
+
+enum {
+	OPT_FORMAT = 256, OPT_COLUMN, OPT_HIGHER, OPT_LOWER, OPT_EQUIV,
+	OPT_THRESHOLD, OPT_FAIL, OPT_METHOD, OPT_SEED, OPT_MARKDOWN, OPT_CSV,
+	OPT_JSON
+};
+
+static const struct option longopts[] = {
+	{ "confidence", required_argument, NULL, 'c' },
+	{ "column", required_argument, NULL, OPT_COLUMN },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "equivalence", required_argument, NULL, OPT_EQUIV },
+	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "lower-is-better", no_argument, NULL, OPT_LOWER },
+	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
+	{ "method", required_argument, NULL, OPT_METHOD },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct compare_opts {
+	struct pr_read_opts read;
+	struct pr_verdict_opts verdict;
+	enum pr_better force_better;
+	enum pr_report_format report;
+	int report_set;
+	int gate;
+	double threshold_pct;
+};
+
+/*
+ * A percentage option: a finite number, optionally followed by '%', with
+ * lo < x < hi (lo <= x when lo_ok).  what says what is expected.
+ */
+static int
+parse_pct(const char *opt, const char *arg, double lo, int lo_ok, double hi,
+    const char *what, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end != '\0' || errno != 0 || !isfinite(x) ||
+	    (lo_ok ? x < lo : x <= lo) || x >= hi) {
+		cli_errorf("compare: %s: expected %s, got '%s'", opt, what,
+		    arg);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int
+parse_method(const char *arg, enum pr_method *out)
+{
+	static const struct {
+		const char *name;
+		enum pr_method m;
+	} methods[] = {
+		{ "auto", PR_METHOD_AUTO }, { "student", PR_METHOD_STUDENT },
+		{ "welch", PR_METHOD_WELCH }, { "mwu", PR_METHOD_MWU }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+		if (strcmp(arg, methods[i].name) == 0) {
+			*out = methods[i].m;
+			return 0;
+		}
+	cli_errorf("compare: --method: expected auto, student, welch or mwu, "
+	    "got '%s'", arg);
+	return -1;
+}
+
+static int
+parse_seed(const char *arg, uint64_t *out)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	if (arg[0] == '-' || arg[0] == '+' || arg[0] == '\0' ||
+	    (x = strtoull(arg, &end, 10), end == arg) || *end != '\0' ||
+	    errno != 0) {
+		cli_errorf("compare: --seed: expected a whole number from 0 to "
+		    "%llu, got '%s'", (unsigned long long)UINT64_MAX, arg);
+		return -1;
+	}
+	*out = (uint64_t)x;
+	return 0;
+}
+
+static int
+set_report(struct compare_opts *o, enum pr_report_format f)
+{
+	if (o->report_set && o->report != f) {
+		cli_errorf("compare: --markdown, --csv and --json exclude one "
+		    "another");
+		return -1;
+	}
+	o->report = f;
+	o->report_set = 1;
+	return 0;
+}
+
+static int
+set_better(struct compare_opts *o, enum pr_better b)
+{
+	if (o->force_better != PR_BETTER_UNKNOWN && o->force_better != b) {
+		cli_errorf("compare: --higher-is-better and --lower-is-better "
+		    "exclude one another");
+		return -1;
+	}
+	o->force_better = b;
+	return 0;
+}
+
+/* Parses the options; returns the index of the first operand, or -1
+ * after printing what is wrong. */
+static int
+parse_opts(int argc, char **argv, struct compare_opts *o)
+{
+	struct pr_error err;
+	double pct;
+	int c;
+
+	pr_read_opts_init(&o->read);
+	pr_verdict_opts_init(&o->verdict);
+	o->force_better = PR_BETTER_UNKNOWN;
+	o->report = PR_REPORT_TEXT;
+	o->report_set = 0;
+	o->gate = 0;
+	o->threshold_pct = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (parse_pct("-c, --confidence", optarg, 0, 0, 100, "a confidence "
+			    "in percent, above 0 and below 100", &pct) != 0)
+				return -1;
+			o->verdict.conf = pct / 100.0;
+			break;
+		case OPT_FORMAT:
+			if (pr_format_parse(optarg, &o->read.format, &err) !=
+			    PR_OK) {
+				cli_errorf("compare: --format: expected numbers, "
+				    "csv, hyperfine, gobench or perfreg, got "
+				    "'%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_COLUMN:
+			if (optarg[0] == '\0') {
+				cli_errorf("compare: --column: expected a "
+				    "column name, got ''");
+				return -1;
+			}
+			o->read.column = optarg;
+			break;
+		case OPT_HIGHER:
+			if (set_better(o, PR_BETTER_HIGHER) != 0)
+				return -1;
+			break;
+		case OPT_LOWER:
+			if (set_better(o, PR_BETTER_LOWER) != 0)
+				return -1;
+			break;
+		case OPT_EQUIV:
+			if (parse_pct("--equivalence", optarg, 0, 1, 100, "a "
+			    "percentage from 0 to below 100",
+			    &o->verdict.equivalence_pct) != 0)
+				return -1;
+			break;
+		case OPT_THRESHOLD:
+			if (parse_pct("--threshold", optarg, 0, 1, 1e6, "a "
+			    "percentage of 0 or more", &o->threshold_pct) != 0)
+				return -1;
+			o->gate = 1;
+			break;
+		case OPT_FAIL:
+			o->gate = 1;
+			break;
+		case OPT_METHOD:
+			if (parse_method(optarg, &o->verdict.method) != 0)
+				return -1;
+			break;
+		case OPT_SEED:
+			if (parse_seed(optarg, &o->verdict.seed) != 0)
+				return -1;
+			break;
+		case OPT_MARKDOWN:
+			if (set_report(o, PR_REPORT_MARKDOWN) != 0)
+				return -1;
+			break;
+		case OPT_CSV:
+			if (set_report(o, PR_REPORT_CSV) != 0)
+				return -1;
+			break;
+		case OPT_JSON:
+			if (set_report(o, PR_REPORT_JSON) != 0)
+				return -1;
+			break;
+		case ':':
+			cli_errorf("compare: option '%s' needs an argument",
+			    argv[optind - 1]);
+			cli_usage(&cmd_compare_entry);
+			return -1;
+		default:
+			if (optopt != 0)
+				cli_errorf("compare: unknown option '-%c'",
+				    optopt);
+			else
+				cli_errorf("compare: unknown option '%s'",
+				    argv[optind - 1]);
+			cli_usage(&cmd_compare_entry);
+			return -1;
+		}
+	}
+	if (argc - optind != 2) {
+		cli_errorf("compare: expected two inputs, base and new, got %d",
+		    argc - optind);
+		cli_usage(&cmd_compare_entry);
+		return -1;
+	}
+	if (strcmp(argv[optind], "-") == 0 &&
+	    strcmp(argv[optind + 1], "-") == 0) {
+		cli_errorf("compare: only one input can be standard input");
+		return -1;
+	}
+	return optind;
+}
+
+/* One row of the comparison, with what it borrows from the datasets. */
+struct row {
+	struct pr_metric *base, *new;
+	struct pr_sample base_sorted, new_sorted;
+};
+
+static int
+read_side(const char *path, const struct compare_opts *o,
+    struct pr_dataset *d)
+{
+	struct pr_error err;
+	enum pr_status st;
+
+	pr_error_clear(&err);
+	if ((st = pr_read_dataset(path, &o->read, d, &err)) != PR_OK) {
+		cli_error(&err);
+		return cli_exit_for(st);
+	}
+	if (d->n == 0) {
+		cli_errorf("%s: no values", path);
+		return PR_EXIT_USAGE;
+	}
+	return PR_EXIT_OK;
+}
+
+static const char *
+better_name(enum pr_better b)
+{
+	return b == PR_BETTER_HIGHER ? "higher" : "lower";
+}
+
+/*
+ * Pairs the metrics of the two sides by name into rows (in the order of
+ * BASE), warns about metrics found on one side only, and settles the
+ * unit and direction of each row.  Returns an exit status.
+ */
+static int
+match_metrics(struct pr_dataset *base, struct pr_dataset *new,
+    const char *bpath, const char *npath, const struct compare_opts *o,
+    struct row *rows, struct pr_report_metric *rm, size_t *nrows)
+{
+	struct pr_metric *b, *n;
+	size_t i, k = 0;
+
+	for (i = 0; i < base->n; i++) {
+		b = &base->metrics[i];
+		if (o->read.column != NULL && strcmp(b->name, o->read.column))
+			continue;
+		if ((n = pr_dataset_find(new, b->name)) == NULL) {
+			cli_errorf("warning: metric '%s' is only in %s; not "
+			    "compared", b->name, bpath);
+			continue;
+		}
+		if (b->unit[0] != '\0' && n->unit[0] != '\0' &&
+		    strcmp(b->unit, n->unit) != 0) {
+			cli_errorf("metric '%s' is in %s in %s but in %s in %s",
+			    b->name, b->unit, bpath, n->unit, npath);
+			return PR_EXIT_USAGE;
+		}
+		memset(&rm[k], 0, sizeof(rm[k]));
+		rm[k].name = b->name;
+		rm[k].unit = b->unit[0] != '\0' ? b->unit : n->unit;
+		if (o->force_better != PR_BETTER_UNKNOWN) {
+			rm[k].cmp.better = o->force_better;
+		} else if (b->better != PR_BETTER_UNKNOWN &&
+		    n->better != PR_BETTER_UNKNOWN && b->better != n->better) {
+			cli_errorf("metric '%s': %s says %s is better, %s says "
+			    "%s (--higher-is-better or --lower-is-better to "
+			    "decide)", b->name, bpath, better_name(b->better),
+			    npath, better_name(n->better));
+			return PR_EXIT_USAGE;
+		} else {
+			rm[k].cmp.better = b->better != PR_BETTER_UNKNOWN ?
+			    b->better : n->better;
+		}
+		if (rm[k].cmp.better == PR_BETTER_UNKNOWN) {
+			rm[k].cmp.better = PR_BETTER_LOWER;
+			rm[k].better_assumed = 1;
+		}
+		rows[k].base = b;
+		rows[k].new = n;
+		k++;
+	}
+	for (i = 0; i < new->n; i++) {
+		n = &new->metrics[i];
+		if (o->read.column != NULL && strcmp(n->name, o->read.column))
+			continue;
+		if (pr_dataset_find(base, n->name) == NULL)
+			cli_errorf("warning: metric '%s' is only in %s; not "
+			    "compared", n->name, npath);
+	}
+	if (k == 0) {
+		if (o->read.column != NULL)
+			cli_errorf("compare: no metric '%s' in both %s and %s",
+			    o->read.column, bpath, npath);
+		else
+			cli_errorf("compare: %s and %s have no metric in "
+			    "common", bpath, npath);
+		return PR_EXIT_USAGE;
+	}
+	*nrows = k;
+	return PR_EXIT_OK;
+}
+
+/* Runs pr_compare on each row, then Holm's correction over them. */
+static int
+compare_rows(struct row *rows, struct pr_report_metric *rm, size_t n,
+    const struct compare_opts *o, size_t *holm_m)
+{
+	struct pr_comparison *cmp;
+	struct pr_error err;
+	enum pr_status st;
+	enum pr_better better;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		pr_error_clear(&err);
+		if ((st = pr_sample_copy(&rows[i].base_sorted,
+		    &rows[i].base->values, &err)) != PR_OK ||
+		    (st = pr_sample_copy(&rows[i].new_sorted,
+		    &rows[i].new->values, &err)) != PR_OK) {
+			cli_error(&err);
+			return PR_EXIT_INTERNAL;
+		}
+		pr_sample_sort(&rows[i].base_sorted);
+		pr_sample_sort(&rows[i].new_sorted);
+		better = rm[i].cmp.better;
+		if ((st = pr_compare(rows[i].base_sorted.v,
+		    rows[i].base_sorted.n, rows[i].new_sorted.v,
+		    rows[i].new_sorted.n, better, &o->verdict, &rm[i].cmp,
+		    &err)) != PR_OK) {
+			cli_errorf("compare: metric '%s': %s", rm[i].name,
+			    err.msg);
+			return st == PR_ENOMEM ? PR_EXIT_INTERNAL :
+						 PR_EXIT_USAGE;
+		}
+		rm[i].cmp.better = better;
+		if (rows[i].base->values.n <= JSON_VALUES_MAX &&
+		    rows[i].new->values.n <= JSON_VALUES_MAX) {
+			rm[i].base_values = rows[i].base->values.v;
+			rm[i].base_n = rows[i].base->values.n;
+			rm[i].new_values = rows[i].new->values.v;
+			rm[i].new_n = rows[i].new->values.n;
+		}
+	}
+	*holm_m = 0;
+	if (n > 1) {
+		cmp = malloc(n * sizeof(*cmp));
+		if (cmp == NULL) {
+			cli_errorf("out of memory");
+			return PR_EXIT_INTERNAL;
+		}
+		for (i = 0; i < n; i++)
+			cmp[i] = rm[i].cmp;
+		pr_compare_holm(cmp, n, &o->verdict);
+		for (i = 0; i < n; i++) {
+			rm[i].cmp = cmp[i];
+			if (cmp[i].tested && (size_t)cmp[i].holm_m > *holm_m)
+				*holm_m = (size_t)cmp[i].holm_m;
+		}
+		free(cmp);
+	}
+	return PR_EXIT_OK;
+}
+
+/* The size of a regression in percent, in the bad direction. */
+static double
+regression_size(const struct pr_comparison *c)
+{
+	return c->better == PR_BETTER_HIGHER ? -c->change_pct : c->change_pct;
+}
+
+static int
+gate(const struct pr_report_metric *rm, size_t n,
+    const struct compare_opts *o)
+{
+	char words[96];
+	size_t i;
+	int hit = 0;
+
+	for (i = 0; i < n; i++) {
+		if (rm[i].cmp.verdict != PR_VERDICT_REGRESSION ||
+		    !(regression_size(&rm[i].cmp) > o->threshold_pct))
+			continue;
+		pr_report_change_words(words, sizeof(words),
+		    rm[i].cmp.change_pct, rm[i].cmp.better, rm[i].name,
+		    rm[i].unit);
+		cli_errorf("regression in '%s': %s (threshold %g%%)",
+		    rm[i].name, words, o->threshold_pct);
+		hit = 1;
+	}
+	return hit ? PR_EXIT_REGRESSION : PR_EXIT_OK;
+}
 
 static int
 exec_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_errorf("compare: not built yet");
-	return PR_EXIT_USAGE;
+	struct pr_dataset base, new;
+	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
+	struct pr_report_metric *rm = NULL;
+	struct pr_report report;
+	struct compare_opts o;
+	struct row *rows = NULL;
+	struct pr_error err;
+	size_t i, nrows = 0, holm_m = 0;
+	const char *bpath, *npath;
+	int first, rc;
+
+	if ((first = parse_opts(argc, argv, &o)) < 0)
+		return PR_EXIT_USAGE;
+	bpath = argv[first];
+	npath = argv[first + 1];
+	pr_dataset_init(&base);
+	pr_dataset_init(&new);
+	if ((rc = read_side(bpath, &o, &base)) != PR_EXIT_OK ||
+	    (rc = read_side(npath, &o, &new)) != PR_EXIT_OK)
+		goto out;
+	rows = calloc(base.n, sizeof(*rows));
+	rm = calloc(base.n, sizeof(*rm));
+	if (rows == NULL || rm == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if ((rc = match_metrics(&base, &new, bpath, npath, &o, rows, rm,
+	    &nrows)) != PR_EXIT_OK ||
+	    (rc = compare_rows(rows, rm, nrows, &o, &holm_m)) != PR_EXIT_OK)
+		goto out;
+
+	memset(&report, 0, sizeof(report));
+	report.base_source = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
+	report.new_source = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
+	report.conf = o.verdict.conf;
+	report.equivalence_pct = o.verdict.equivalence_pct;
+	report.holm_m = holm_m;
+	report.metrics = rm;
+	report.n = nrows;
+	pr_error_clear(&err);
+	if (pr_report_compare(&out, &report, o.report, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if ((rc = cli_write(&out)) != PR_EXIT_OK)
+		goto out;
+	if (o.gate)
+		rc = gate(rm, nrows, &o);
+out:
+	for (i = 0; rows != NULL && i < nrows; i++) {
+		pr_sample_release(&rows[i].base_sorted);
+		pr_sample_release(&rows[i].new_sorted);
+	}
+	free(rows);
+	free(rm);
+	pr_buf_release(&out);
+	pr_dataset_release(&base);
+	pr_dataset_release(&new);
+	return rc;
 }
 
 const struct cmd_entry cmd_compare_entry = {
-	"compare", "compare ...", "", exec_compare
+	"compare", usage, help, exec_compare
 };
