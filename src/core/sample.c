@@ -9,16 +9,19 @@
  *   deeper than 2 log2 n; O(log n) stack;
  * - large arrays take an in-place most-significant-digit radix sort, the
  *   "American flag sort" (P. M. McIlroy, K. Bostic and M. D. McIlroy,
- *   "Engineering radix sort", Computing Systems 6(1), 1993), on the
- *   doubles' bit patterns mapped to unsigned keys that sort in the same
- *   order (sign bit flipped for positives, all bits for negatives).  Each
- *   pass first finds the highest bit on which the keys of its range
- *   differ and takes the 8 bits from there down, so leading bits that all
- *   values share (sign, exponent, the first digits of a mantissa) cost no
- *   pass, and a range of equal keys ends at once.  At most 8 passes over
- *   any value, so O(n) moves in the worst case; ranges of up to
- *   INSERTION_MAX values are finished by insertion sort.  Recursion depth
- *   is at most 8, with 4 KiB of counters a level.
+ *   "Engineering radix sort", Computing Systems 6(1), 1993), with the
+ *   swapping loop of M. Skarupke's ska_sort ("I wrote a faster sorting
+ *   algorithm", 2016), on the doubles' bit patterns mapped to unsigned
+ *   keys that sort in the same order (sign bit flipped for positives,
+ *   all bits for negatives).  Each pass finds the smallest and largest
+ *   key of its range and buckets by (key - min) >> shift into at most
+ *   2^bits buckets (11 bits for the first pass over 2^16 values or more,
+ *   then up to 8, fewer for small ranges), so bits that all values share
+ *   cost nothing and a range of equal keys ends at once.  A bucket's keys
+ *   then span fewer bits by at least the digit's width (4 or more), so
+ *   there are at most 16 levels: O(n) swaps in the worst case, and at
+ *   most 32 KiB + 16 * 4 KiB of counters on the stack.  Ranges of up to
+ *   INSERTION_MAX values are finished by insertion sort.
  * Values are finite, so `<` is a total order for the introsort and the
  * insertion sort; the radix sort puts -0 before +0, which `<` calls equal.
  */
@@ -220,64 +223,110 @@ introsort(double *v, size_t n, unsigned depth)
 #define RADIX_MIN 1024
 /* Radix ranges this small are finished by insertion sort. */
 #define INSERTION_MAX 48
+/* Digits are at most 8 bits, or WIDE_BITS for the first pass over at
+ * least WIDE_MIN values (fewer passes; 32 KiB of counters, once). */
+#define NARROW_BITS 8
+#define WIDE_BITS 11
+#define WIDE_MIN ((size_t)1 << 16)
 
-/* The order-preserving key of a finite double. */
+/* The order-preserving key of a finite double: flip the sign bit of a
+ * positive number, every bit of a negative one. */
 static uint64_t
 key(double x)
 {
 	uint64_t b;
 
 	memcpy(&b, &x, sizeof(b));
-	return b >> 63 ? ~b : b | (uint64_t)1 << 63;
+	return b ^ ((0 - (b >> 63)) | (uint64_t)1 << 63);
+}
+
+static void radix(double *v, size_t n);
+
+/*
+ * One pass: distributes v[0, n) into at most 2^bits buckets by
+ * (key - min) >> shift, shift the smallest that leaves that many, and
+ * sorts each bucket further.  end[] has room for 2^bits entries, head[]
+ * too.
+ */
+static void
+radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end)
+{
+	uint64_t lo, hi, k;
+	unsigned shift, nb, b, d, span;
+	size_t i, h, j;
+	double x;
+	int more;
+
+	lo = hi = key(v[0]);
+	for (i = 1; i < n; i++) {
+		k = key(v[i]);
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	if (lo == hi)
+		return;
+	span = 64 - (unsigned)__builtin_clzll(hi - lo);
+	shift = span > bits ? span - bits : 0;
+	nb = (unsigned)((hi - lo) >> shift) + 1;
+	memset(end, 0, nb * sizeof(*end));
+	for (i = 0; i < n; i++)
+		end[(key(v[i]) - lo) >> shift]++;
+	for (h = 0, b = 0; b < nb; b++) {
+		head[b] = h;
+		h += end[b];
+		end[b] = h;
+	}
+	/*
+	 * Swap each value of a bucket's unplaced part to the head of its
+	 * own bucket, sweeping every bucket in turn and repeating until all
+	 * are placed (Skarupke's variant of the American flag sort).  Each
+	 * swap places one value; unlike following one cycle at a time, the
+	 * swaps of a sweep do not wait on each other's cache misses.
+	 */
+	for (more = 1; more;) {
+		more = 0;
+		for (b = 0; b < nb; b++) {
+			for (i = head[b]; i < end[b]; i++) {
+				d = (unsigned)((key(v[i]) - lo) >> shift);
+				j = head[d]++;
+				x = v[i];
+				v[i] = v[j];
+				v[j] = x;
+			}
+			more |= head[b] < end[b];
+		}
+	}
+	/* With shift 0 a bucket holds one key: nothing more to sort.
+	 * Otherwise a bucket's keys span less than 2^shift. */
+	if (shift == 0)
+		return;
+	for (h = 0, b = 0; b < nb; h = end[b], b++)
+		if (end[b] - h > 1)
+			radix(v + h, end[b] - h);
 }
 
 static void
 radix(double *v, size_t n)
 {
-	size_t count[256], head[256], end[256], i, h;
-	uint64_t first, diff = 0;
-	unsigned shift, b, d;
-	double x, y;
+	size_t head[1 << NARROW_BITS], end[1 << NARROW_BITS];
+	unsigned bits;
 
 	if (n <= INSERTION_MAX) {
 		insertion(v, n);
 		return;
 	}
-	first = key(v[0]);
-	for (i = 1; i < n; i++)
-		diff |= key(v[i]) ^ first;
-	if (diff == 0)
-		return;
-	/* The digit: 8 bits whose top one is the highest that differs. */
-	shift = 63 - (unsigned)__builtin_clzll(diff);
-	shift = shift >= 7 ? shift - 7 : 0;
-	memset(count, 0, sizeof(count));
-	for (i = 0; i < n; i++)
-		count[(key(v[i]) >> shift) & 0xff]++;
-	for (h = 0, b = 0; b < 256; b++) {
-		head[b] = h;
-		h += count[b];
-		end[b] = h;
-	}
-	/* Cycle each misplaced value to the head of its bucket. */
-	for (b = 0; b < 256; b++) {
-		while (head[b] < end[b]) {
-			x = v[head[b]];
-			while ((d = (unsigned)(key(x) >> shift) & 0xff) != b) {
-				y = v[head[d]];
-				v[head[d]++] = x;
-				x = y;
-			}
-			v[head[b]++] = x;
-		}
-	}
-	/* Each bucket now holds keys equal above and at the digit; the
-	 * lowest digit leaves nothing more to sort. */
-	if (shift == 0)
-		return;
-	for (h = 0, b = 0; b < 256; h += count[b], b++)
-		if (count[b] > 1)
-			radix(v + h, count[b]);
+	/* About four values a bucket on the last levels. */
+	bits = 62 - (unsigned)__builtin_clzll(n);
+	bits = bits > NARROW_BITS ? NARROW_BITS : bits;
+	radix_pass(v, n, bits, head, end);
+}
+
+static void
+radix_wide(double *v, size_t n)
+{
+	size_t head[1 << WIDE_BITS], end[1 << WIDE_BITS];
+
+	radix_pass(v, n, WIDE_BITS, head, end);
 }
 
 void
@@ -286,6 +335,10 @@ pr_sort_doubles(double *v, size_t n)
 	unsigned depth = 0;
 	size_t k;
 
+	if (n >= WIDE_MIN) {
+		radix_wide(v, n);
+		return;
+	}
 	if (n >= RADIX_MIN) {
 		radix(v, n);
 		return;
