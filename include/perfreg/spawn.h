@@ -1,0 +1,149 @@
+/*
+ * perfreg/spawn.h - running one benchmark command and measuring it, and
+ * splitting a command line into words as a shell would.
+ *
+ * pr_spawn_run starts a command (an argument vector, no shell; or
+ * `/bin/sh -c LINE` when the caller asks for a shell) with posix_spawn.
+ * The program is looked up in PATH as execvp would, before spawning, so
+ * that a missing or non-executable command is reported as such even
+ * where posix_spawnp cannot report a failed exec.  It runs in a process group of its own, with standard input from
+ * /dev/null and standard output and error both into one pipe.  It reads
+ * the pipe into a capped buffer (beyond the cap the output is read and
+ * thrown away, so the command never blocks on a full pipe, and
+ * `truncated` is set), and waits for the command with wait4.  It
+ * records:
+ * - wall_s: CLOCK_MONOTONIC from just before posix_spawn to the return
+ *   of wait4 (so it includes the cost of starting the process, as every
+ *   spawning benchmark tool's does; bench/run-overhead.sh measures it);
+ * - user_s, sys_s, maxrss_kib, ctxsw_vol, ctxsw_invol: wait4's rusage
+ *   (ru_maxrss is KiB on Linux);
+ * - the outcome: exited 0, exited non-zero, killed by a signal, timed
+ *   out, could not be started, or interrupted by the caller.
+ *
+ * Timeout: when timeout_s > 0 and the command has not exited after that
+ * long, the whole process group gets SIGKILL (grandchildren included)
+ * and the command is reaped.  When the command exits, whatever it left
+ * running in its process group is killed as well, so that no leftover
+ * process disturbs the next run; output still in the pipe is read for at
+ * most PR_SPAWN_DRAIN_MS more.  No zombie is ever left behind, EINTR is
+ * retried, and the caller's signal handlers are not touched (the child
+ * gets default dispositions and an empty signal mask).
+ *
+ * Cancelling: when opts.cancel is not NULL and *cancel becomes non-zero
+ * (for example set by the caller's SIGINT handler, which interrupts the
+ * wait), the process group is killed, reaped, and the outcome is
+ * PR_SPAWN_INTERRUPTED.
+ *
+ * The library never prints.  Thread-safety: pr_spawn_run may be called
+ * from several threads at once (it uses no global state), but spawning
+ * from threads inherits every thread's open descriptors without
+ * O_CLOEXEC: the usual caveat of fork.
+ */
+#ifndef PERFREG_SPAWN_H
+#define PERFREG_SPAWN_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "perfreg/buf.h"
+#include "perfreg/error.h"
+
+/* Default cap of captured output (--output-limit), and the longest the
+ * pipe is drained after the command exited. */
+#define PR_SPAWN_OUTPUT_DEFAULT ((size_t)16 << 20)
+#define PR_SPAWN_DRAIN_MS 200
+
+enum pr_spawn_outcome {
+	PR_SPAWN_OK = 0,      /* exited with status 0 */
+	PR_SPAWN_EXIT,        /* exited with a non-zero status */
+	PR_SPAWN_SIGNAL,      /* killed by a signal it did not get from us */
+	PR_SPAWN_TIMEOUT,     /* killed by us after timeout_s */
+	PR_SPAWN_NOEXEC,      /* could not be started (errno in sys_errno) */
+	PR_SPAWN_INTERRUPTED  /* killed by us because *cancel was set */
+};
+
+struct pr_spawn_opts {
+	int shell;             /* 1: run `/bin/sh -c argv[0]` */
+	double timeout_s;      /* 0: no timeout */
+	size_t output_limit;   /* bytes of output kept; 0: keep none */
+	volatile sig_atomic_t *cancel; /* may be NULL */
+};
+
+/* Fills o: no shell, no timeout, PR_SPAWN_OUTPUT_DEFAULT, no cancel. */
+void pr_spawn_opts_init(struct pr_spawn_opts *o);
+
+struct pr_spawn_result {
+	enum pr_spawn_outcome outcome;
+	int exit_status;     /* PR_SPAWN_OK / _EXIT: the status, else -1 */
+	int signal;          /* PR_SPAWN_SIGNAL: the signal, else 0 */
+	int sys_errno;       /* PR_SPAWN_NOEXEC: why */
+	double wall_s, user_s, sys_s;
+	double maxrss_kib;
+	double ctxsw_vol, ctxsw_invol;
+	/* Standard output and error, interleaved as written, at most
+	 * output_limit bytes; the result owns it. */
+	struct pr_buf output;
+	int truncated;       /* 1: more than output_limit bytes came */
+	size_t output_bytes; /* all bytes read, kept or not */
+	/* One line for a report: "exit status 3", "killed by signal 11
+	 * (Segmentation fault)", "timed out after 2 s", "cannot run 'x':
+	 * No such file or directory", "interrupted"; "" for PR_SPAWN_OK. */
+	char reason[PR_ERROR_MSG_MAX];
+};
+
+/* Zeroes r with an empty output buffer. */
+void pr_spawn_result_init(struct pr_spawn_result *r);
+/* Frees the output; r may be reused after pr_spawn_result_init. */
+void pr_spawn_result_release(struct pr_spawn_result *r);
+
+/*
+ * Runs argv (argv[0] looked up in PATH; NULL-terminated) or, with
+ * o->shell, `/bin/sh -c argv[0]`, and fills r (initialised by the
+ * caller; its previous output is released).  o may be NULL for the
+ * defaults.
+ *
+ * A command that fails in any way (cannot be started, exits non-zero,
+ * is killed, times out) is not an error of this function: it returns
+ * PR_OK with the outcome and reason in r.  It returns an error only when
+ * perfreg itself cannot do its job: PR_EIO when a pipe, /dev/null or the
+ * clock cannot be had, PR_ENOMEM, PR_EINVAL for an empty argv.  On such
+ * an error no child is left running.
+ */
+enum pr_status pr_spawn_run(char *const *argv,
+    const struct pr_spawn_opts *o, struct pr_spawn_result *r,
+    struct pr_error *err);
+
+/* A static name of an outcome: "ok", "exit", "signal", "timeout",
+ * "noexec", "interrupted". */
+const char *pr_spawn_outcome_str(enum pr_spawn_outcome o);
+
+/* The resolution of CLOCK_MONOTONIC in seconds (clock_getres), 0 when
+ * unknown. */
+double pr_spawn_clock_resolution(void);
+
+/* The current CLOCK_MONOTONIC time in seconds. */
+double pr_spawn_now(void);
+
+/*
+ * Splits a command line into words as a POSIX shell does, without any
+ * expansion: blanks (space, tab, newline) separate words; 'single
+ * quotes' keep everything literally; "double quotes" keep everything
+ * but a backslash before $ ` " \ or newline; outside quotes a backslash
+ * keeps the next character literally and backslash-newline is removed.
+ * '' gives an empty word.  Glob characters (* ? [) and ~ are kept as
+ * they are: no file names are matched.
+ *
+ * What only a shell can do is refused rather than passed on literally:
+ * an unquoted | & ; < > ( ) $ or ` gives PR_EINVAL ("'|' needs a shell
+ * (use --shell)", with its 1-based column).  An unterminated quote or a
+ * trailing backslash is PR_EPARSE with its column.  A line with no words
+ * is PR_EINVAL.
+ *
+ * On success *out is a NULL-terminated vector of *n words; free it with
+ * pr_split_free.  On failure *out is NULL.
+ */
+enum pr_status pr_split_words(const char *line, char ***out, size_t *n,
+    struct pr_error *err);
+void pr_split_free(char **words);
+
+#endif /* PERFREG_SPAWN_H */

@@ -1,0 +1,3 @@
+# One line per file, so that a file can be added with a single append.
+list(APPEND PR_LIB_SOURCES src/run/spawn.c)
+list(APPEND PR_LIB_SOURCES src/run/split.c)

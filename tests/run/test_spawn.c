@@ -1,0 +1,362 @@
+/*
+ * tests/run/test_spawn.c - running commands: outcomes and their reasons,
+ * the timeout kill of the whole process group, output capture and its
+ * cap, rusage fields, the shell, cancelling, and no zombies left.
+ * Timing checks are lower bounds that cannot fail (a 0.2 s sleep lasts
+ * at least 0.2 s); nothing asserts that anything is fast.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "perfreg/spawn.h"
+
+#ifndef PROGS_DIR
+#error "PROGS_DIR must name the folder of the helper programs"
+#endif
+
+static void
+run(char *const *argv, const struct pr_spawn_opts *o,
+    struct pr_spawn_result *r)
+{
+	struct pr_error err;
+
+	pr_spawn_result_init(r);
+	assert_int_equal(pr_spawn_run(argv, o, r, &err), PR_OK);
+}
+
+static void
+test_true(void **state)
+{
+	char *argv[] = { "true", NULL };
+	struct pr_spawn_result r;
+
+	(void)state;
+	run(argv, NULL, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(r.exit_status, 0);
+	assert_string_equal(r.reason, "");
+	assert_true(r.wall_s > 0);
+	assert_true(r.maxrss_kib > 0);
+	assert_int_equal(r.output_bytes, 0);
+	assert_int_equal(r.truncated, 0);
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_sleep(void **state)
+{
+	char *argv[] = { "sleep", "0.2", NULL };
+	struct pr_spawn_result r;
+
+	(void)state;
+	run(argv, NULL, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_true(r.wall_s >= 0.2);
+	/* Sleeping blocks: at least one voluntary context switch. */
+	assert_true(r.ctxsw_vol >= 1);
+	assert_true(r.user_s >= 0 && r.sys_s >= 0);
+	assert_true(r.ctxsw_invol >= 0);
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_exit3(void **state)
+{
+	char *argv[] = { PROGS_DIR "/prog_exit3", NULL };
+	struct pr_spawn_result r;
+
+	(void)state;
+	run(argv, NULL, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_EXIT);
+	assert_int_equal(r.exit_status, 3);
+	assert_string_equal(r.reason, "exit status 3");
+	/* Both streams land in the one buffer, in the order written. */
+	assert_string_equal(r.output.data, "to stdout\nto stderr\n");
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_crash(void **state)
+{
+	char *argv[] = { PROGS_DIR "/prog_crash", NULL };
+	struct pr_spawn_result r;
+
+	(void)state;
+	run(argv, NULL, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_SIGNAL);
+	assert_int_equal(r.signal, SIGSEGV);
+	assert_int_equal(r.exit_status, -1);
+	assert_non_null(strstr(r.reason, "killed by signal 11"));
+	assert_string_equal(r.output.data, "about to crash\n");
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_noexec(void **state)
+{
+	char *argv[] = { "perfreg-test-no-such-command", "x", NULL };
+	char *argv2[] = { "/etc/passwd", NULL };
+	struct pr_spawn_result r;
+
+	(void)state;
+	run(argv, NULL, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_NOEXEC);
+	assert_int_equal(r.sys_errno, ENOENT);
+	assert_string_equal(r.reason, "cannot run "
+	    "'perfreg-test-no-such-command': No such file or directory");
+	pr_spawn_result_release(&r);
+	run(argv2, NULL, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_NOEXEC);
+	assert_int_equal(r.sys_errno, EACCES);
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_timeout(void **state)
+{
+	char *argv[] = { PROGS_DIR "/prog_hang", NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+
+	(void)state;
+	pr_spawn_opts_init(&o);
+	o.timeout_s = 0.3;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_TIMEOUT);
+	assert_string_equal(r.reason, "timed out after 0.3 s");
+	assert_true(r.wall_s >= 0.3);
+	/* Output written before the kill is kept. */
+	assert_string_equal(r.output.data, "hanging\n");
+	pr_spawn_result_release(&r);
+}
+
+/* Is pid gone (or only a zombie waiting for its new parent)? */
+static int
+gone(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+
+	if (kill(pid, 0) != 0)
+		return errno == ESRCH;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 1;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (p == NULL || (p = strrchr(buf, ')')) == NULL)
+		return 1;
+	return p[2] == 'Z' || p[2] == 'X';
+}
+
+/* Waits for pid to be gone (SIGKILL is delivered asynchronously: 10 s at
+ * most; this bounds a wait, it does not time anything); fails naming
+ * what survived. */
+static void
+assert_gone(long pid, const char *what)
+{
+	struct timespec ts = { 0, 10000000 };
+	int i;
+
+	for (i = 0; i < 1000 && !gone((pid_t)pid); i++)
+		nanosleep(&ts, NULL);
+	if (!gone((pid_t)pid)) {
+		kill((pid_t)pid, SIGKILL);
+		fail_msg("%s %ld survived", what, pid);
+	}
+}
+
+static void
+test_timeout_group(void **state)
+{
+	char pidfile[] = "/tmp/perfreg-test-spawn-XXXXXX";
+	char *argv[] = { PROGS_DIR "/prog_forkhang", pidfile, NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	long gpid = 0;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(pidfile);
+	assert_true(fd >= 0);
+	close(fd);
+	pr_spawn_opts_init(&o);
+	o.timeout_s = 0.5;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_TIMEOUT);
+	assert_string_equal(r.output.data, "forked\n");
+	f = fopen(pidfile, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &gpid), 1);
+	fclose(f);
+	unlink(pidfile);
+	assert_true(gpid > 1);
+	assert_gone(gpid, "grandchild");
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_truncate(void **state)
+{
+	char *argv[] = { PROGS_DIR "/prog_spew", "50", NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	size_t i;
+
+	(void)state;
+	pr_spawn_opts_init(&o);
+	o.output_limit = (size_t)1 << 20;
+	run(argv, &o, &r);
+	/* The command was never blocked: it ran to its end. */
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(r.truncated, 1);
+	assert_int_equal(r.output_bytes, (size_t)50 << 20);
+	assert_int_equal(r.output.len, (size_t)1 << 20);
+	/* Memory stays within the cap. */
+	assert_true(r.output.cap <= ((size_t)1 << 20) + 1);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(r.output.data[i], i == 63 ? '\n' : 'x');
+	pr_spawn_result_release(&r);
+
+	/* A cap of 0 keeps nothing. */
+	o.output_limit = 0;
+	argv[1] = "1";
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(r.truncated, 1);
+	assert_int_equal(r.output.len, 0);
+	assert_int_equal(r.output_bytes, (size_t)1 << 20);
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_shell(void **state)
+{
+	char *argv[] = { "echo hi; echo err >&2; exit 4", NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+
+	(void)state;
+	pr_spawn_opts_init(&o);
+	o.shell = 1;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_EXIT);
+	assert_int_equal(r.exit_status, 4);
+	assert_string_equal(r.output.data, "hi\nerr\n");
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_stdin_null(void **state)
+{
+	char *argv[] = { "cat", NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+
+	(void)state;
+	pr_spawn_opts_init(&o);
+	o.timeout_s = 60; /* only so that a failure cannot hang the suite */
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(r.output_bytes, 0);
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_cancel(void **state)
+{
+	char *argv[] = { PROGS_DIR "/prog_hang", NULL };
+	volatile sig_atomic_t cancel = 1;
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+
+	(void)state;
+	pr_spawn_opts_init(&o);
+	o.cancel = &cancel;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_INTERRUPTED);
+	assert_string_equal(r.reason, "interrupted");
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_leftover_killed(void **state)
+{
+	/* The command exits at once and leaves a sleeper holding the pipe:
+	 * the run ends when the command does, and the sleeper is killed. */
+	char *argv[] = { "sleep 1000 & echo $! ; exit 0", NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	long spid = 0;
+
+	(void)state;
+	pr_spawn_opts_init(&o);
+	o.shell = 1;
+	o.timeout_s = 60;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(sscanf(r.output.data, "%ld", &spid), 1);
+	assert_gone(spid, "leftover");
+	pr_spawn_result_release(&r);
+}
+
+static void
+test_no_zombies(void **state)
+{
+	(void)state;
+	/* Every test above reaped its child: none is left to wait for. */
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+static void
+test_empty(void **state)
+{
+	char *argv[] = { NULL };
+	struct pr_spawn_result r;
+	struct pr_error err;
+
+	(void)state;
+	pr_spawn_result_init(&r);
+	assert_int_equal(pr_spawn_run(argv, NULL, &r, &err), PR_EINVAL);
+	pr_spawn_result_release(&r);
+	assert_true(pr_spawn_clock_resolution() > 0);
+	assert_true(pr_spawn_clock_resolution() < 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_true),
+		cmocka_unit_test(test_sleep),
+		cmocka_unit_test(test_exit3),
+		cmocka_unit_test(test_crash),
+		cmocka_unit_test(test_noexec),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_timeout_group),
+		cmocka_unit_test(test_truncate),
+		cmocka_unit_test(test_shell),
+		cmocka_unit_test(test_stdin_null),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_leftover_killed),
+		cmocka_unit_test(test_no_zombies),
+		cmocka_unit_test(test_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
