@@ -144,7 +144,7 @@ enum pr_status pr_parser_add_derive(struct pr_parser *p, const char *spec,
  * for a default parser.
  *
  * Failure: err as described above; out is unchanged (the metrics of an
- * output are added all or none).
+ * output are added all or none), except after PR_ENOMEM while merging.
  */
 enum pr_status pr_parse_buffer(const struct pr_parser *p, const char *data,
     size_t len, const char *name, unsigned flags, struct pr_dataset *out,

@@ -137,7 +137,8 @@ enum pr_status pr_bench_none(const struct pr_input *in,
 
 /*
  * Adds value to the metric name of out (created with unit and better).
- * A metric that exists with another unit is a bug of the parser.
+ * A metric that exists with another unit (an input that prints one event
+ * in msec and then without a unit) is PR_EPARSE.
  */
 enum pr_status pr_bench_add(struct pr_dataset *out, const char *name,
     const char *unit, enum pr_better better, double value,

@@ -362,17 +362,16 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 			goto out;
 	}
 	if (!(flags & PR_PARSE_NO_DERIVE) &&
-	    (st = pr_parser_derive(p, &tmp, err)) != PR_OK) {
-		/* Derive errors concern this input: name it. */
-		if (err != NULL && err->file[0] == '\0')
-			snprintf(err->file, sizeof(err->file), "%s", in.name);
+	    (st = pr_parser_derive(p, &tmp, err)) != PR_OK)
 		goto out;
-	}
 	if ((st = merge(&in, &tmp, out, err)) != PR_OK)
 		goto out;
 	if (format != NULL && f != NULL)
 		*format = f->name;
 out:
+	/* Every error concerns this input: name it where nobody did. */
+	if (st != PR_OK && err != NULL && err->file[0] == '\0')
+		snprintf(err->file, sizeof(err->file), "%s", in.name);
 	pr_dataset_release(&tmp);
 	return st;
 }

@@ -259,11 +259,32 @@ pr_bench_tnum(const struct pr_input *in, const struct pr_line *l,
 	    err);
 }
 
+/* The metric name, created if needed; its unit must be unit. */
+static enum pr_status
+get_metric(struct pr_dataset *out, const char *name, const char *unit,
+    enum pr_better better, struct pr_metric **m, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if ((st = pr_dataset_get(out, name, unit, better, m, err)) != PR_OK)
+		return st;
+	if (strcmp((*m)->unit, unit) != 0)
+		return pr_error_set(err, PR_EPARSE,
+		    "metric '%s' is in '%s' and in '%s' in the same input",
+		    name, (*m)->unit, unit);
+	return PR_OK;
+}
+
 enum pr_status
 pr_bench_add(struct pr_dataset *out, const char *name, const char *unit,
     enum pr_better better, double value, struct pr_error *err)
 {
-	return pr_dataset_add(out, name, unit, better, value, err);
+	struct pr_metric *m;
+	enum pr_status st;
+
+	if ((st = get_metric(out, name, unit, better, &m, err)) != PR_OK)
+		return st;
+	return pr_sample_push(&m->values, value, err);
 }
 
 enum pr_status
@@ -272,7 +293,7 @@ pr_bench_absent(struct pr_dataset *out, const char *name, const char *unit,
 {
 	struct pr_metric *m;
 
-	return pr_dataset_get(out, name, unit, better, &m, err);
+	return get_metric(out, name, unit, better, &m, err);
 }
 
 /* Reads the unsigned integer [s, e) into *v; -1 when it is not one. */

@@ -489,6 +489,17 @@ jdoc(const struct jctx *c, json_t *root, struct pr_error *err)
 	return PR_OK;
 }
 
+/* The number of values in d, absent metrics counting one. */
+static size_t
+values(const struct pr_dataset *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		n += d->metrics[i].values.n > 0 ? d->metrics[i].values.n : 1;
+	return n;
+}
+
 static enum pr_status
 parse_json(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
@@ -499,6 +510,7 @@ parse_json(const struct pr_input *in, struct pr_dataset *out,
 	struct jctx c;
 	enum pr_status st;
 	int docs = 0;
+	size_t before;
 
 	if (in->len > PR_READ_JSON_MAX)
 		return pr_error_at(err, PR_ELIMIT, in->name, 0, 0,
@@ -519,10 +531,16 @@ parse_json(const struct pr_input *in, struct pr_dataset *out,
 			    c.line + (je.line > 0 ? je.line - 1 : 0),
 			    je.column > 0 ? je.column : 0,
 			    "invalid iperf3 JSON: %s", je.text);
+		before = values(out);
 		st = jdoc(&c, root, err);
 		json_decref(root);
 		if (st != PR_OK)
 			return st;
+		/* A summary without a figure this side reports is no
+		 * result (fuzzing found the silent empty success). */
+		if (values(out) == before)
+			return jfail(&c, err, "the summary holds no figures",
+			    NULL);
 		docs++;
 		if (je.position <= 0)
 			break;

@@ -622,6 +622,13 @@ test_iperf3_errors(void **state)
 	    "{\"bytes\":\"x\"}}}", PR_EPARSE, 1, "a number was expected");
 	BAD(NULL, "{\"start\":{},\"intervals\":[],\"end\":{}}", PR_EPARSE, 1,
 	    "no summary");
+	/* Found by fuzz_parse_iperf3: a server's JSON whose only summary is
+	 * the side it does not report parsed as an empty success. */
+	BAD(NULL, "{\"start\":{\"accepted_connection\":{}},\"intervals\":"
+	    "[],\"end\":{\"sum_sent\":{\"bytes\":5}}}", PR_EPARSE, 1,
+	    "holds no figures");
+	BAD(NULL, "{\"start\":{},\"intervals\":[],\"end\":{\"sum\":{}}}",
+	    PR_EPARSE, 1, "holds no figures");
 }
 
 /* --- time accounting and dd --- */
@@ -928,6 +935,9 @@ test_perf_bad(void **state)
 	    "interval");
 	BAD(NULL, "1e999,,cycles,1000,100.00,,\n", PR_ERANGE, 1,
 	    "out of range");
+	/* One event in two units. */
+	BAD(NULL, "5,msec,foo,1,100.00,,\n6,,foo,1,100.00,,\n", PR_EPARSE, 0,
+	    "is in 'ms' and in ''");
 }
 
 /* --- user and derived metrics --- */

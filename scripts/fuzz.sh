@@ -1,0 +1,66 @@
+#!/bin/sh
+# Builds the libFuzzer targets of the parsers (clang, ASan+UBSan) in
+# build/fuzz (or $FUZZ_BUILD) and runs each for SECONDS seconds (default 30), seeded with
+# the captured outputs under tests/data.  The seeds are copied into a
+# fresh corpus directory, so the tree is never written to; crashes, leaks
+# and timeouts are kept in build/fuzz/artifacts/TARGET/.  Exits non-zero
+# when any target found one.
+#
+# usage: scripts/fuzz.sh [SECONDS [TARGET...]]
+#   CI: scripts/fuzz.sh 30
+set -eu
+cd "$(dirname "$0")/.."
+secs=${1:-30}
+[ $# -gt 0 ] && shift
+targets=${*:-"fuzz_parse_openssl fuzz_parse_iperf3 fuzz_parse_time
+fuzz_parse_perf fuzz_parse_auto fuzz_parse_metric fuzz_parse_derive
+fuzz_read"}
+build=${FUZZ_BUILD:-build/fuzz}
+
+# Warnings are the business of the dev and asan builds, not of this one.
+cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+    -DPERFREG_FUZZ=ON -DPERFREG_BENCH=OFF -DPERFREG_WERROR=OFF >/dev/null
+# shellcheck disable=SC2086
+cmake --build "$build" -j "$(nproc)" --target $targets >/dev/null
+
+# The seeds of a target: the captures of its format (and the bad inputs).
+seeds() {
+	case $1 in
+	fuzz_parse_openssl) echo tests/data/openssl tests/data/seeds ;;
+	fuzz_parse_iperf3) echo tests/data/iperf3 tests/data/seeds ;;
+	fuzz_parse_time) echo tests/data/time tests/data/dd tests/data/seeds ;;
+	fuzz_parse_perf) echo tests/data/perf ;;
+	fuzz_parse_auto) echo tests/data/openssl tests/data/iperf3 \
+	    tests/data/time tests/data/dd tests/data/perf tests/data/seeds \
+	    tests/data/hyperfine tests/data/gobench ;;
+	fuzz_parse_metric) echo tests/fuzz/seeds/metric ;;
+	fuzz_parse_derive) echo tests/fuzz/seeds/derive ;;
+	fuzz_read) echo tests/data/csv tests/data/hyperfine \
+	    tests/data/gobench tests/data/perfreg ;;
+	esac
+	echo tests/data/parse-bad
+}
+
+fail=0
+for t in $targets; do
+	corpus=$build/corpus/$t
+	art=$build/artifacts/$t
+	rm -rf "$corpus"
+	mkdir -p "$corpus" "$art"
+	for d in $(seeds "$t"); do
+		find "$d" -maxdepth 1 -type f -exec cp {} "$corpus/" \;
+	done
+	echo "== $t: ${secs}s, $(ls "$corpus" | wc -l) seeds"
+	if ! "$build/fuzz/$t" -max_total_time="$secs" -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+	    -artifact_prefix="$art/" "$corpus" >"$build/$t.log" 2>&1; then
+		echo "fuzz: $t failed; see $build/$t.log and $art/" >&2
+		tail -40 "$build/$t.log" >&2
+		fail=1
+	else
+		grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' \
+		    "$build/$t.log" | tr '\n' ' '
+		echo
+	fi
+done
+exit $fail
