@@ -153,6 +153,9 @@ static const char symbols[PR_STAT_NSYMBOLS + 1] = "x+*%#@Oo=~&$^XVZ";
 
 #define OVERLAP_SYMBOL '*'
 
+/* Values a side above which pr_compare computes only the primary test. */
+#define STAT_SECONDARY_MAX 100000
+
 int
 pr_stat_conf_index(double pct)
 {
@@ -328,8 +331,17 @@ pr_stat_analyse(const struct pr_stat_input *in, size_t n,
 	 * pr_compare describes both sides; its summaries are reused, so that
 	 * a compared sample is described once (the first once per
 	 * comparison: pr_compare has no entry point for a described base).
+	 * The report shows what decides the verdict, not pr_compare's
+	 * secondary figures: the ratio intervals are never computed, and
+	 * above STAT_SECONDARY_MAX values a side none of them is (their
+	 * Hodges-Lehmann interval would cost more than the rest of the
+	 * report), which also leaves out the estimate of runs needed.
 	 */
 	for (i = 1; i <= st->ncmp; i++) {
+		vo.flags = PR_VERDICT_NO_RATIO;
+		if (in[0].n > STAT_SECONDARY_MAX ||
+		    in[i].n > STAT_SECONDARY_MAX)
+			vo.flags |= PR_VERDICT_PRIMARY_ONLY;
 		rc = pr_compare(in[0].v, in[0].n, in[i].v, in[i].n,
 		    PR_BETTER_UNKNOWN, &vo, &st->cmp[i - 1], err);
 		if (rc != PR_OK) {
@@ -356,6 +368,7 @@ pr_stat_analyse(const struct pr_stat_input *in, size_t n,
 			tested++;
 	}
 	if (tested >= 2) {
+		vo.flags = PR_VERDICT_NO_RATIO;
 		pr_compare_holm(st->cmp, st->ncmp, &vo);
 		st->holm = 1;
 	}
