@@ -1,0 +1,173 @@
+#!/bin/sh
+# bench/stat-vs-ministat.sh - `perfreg stat` against ministat on the same
+# two files: wall time and peak resident memory, the median of RUNS runs
+# of each, interleaved (perfreg, ministat, perfreg, ...) so that both see
+# the same machine; and whether their figures agree (N, Min, Max, Avg,
+# Stddev and the "Difference at 95.0% confidence" lines; the median is
+# left out on purpose: perfreg averages the two middle values of an even
+# count, ministat does not).
+#
+# Usage: bench/stat-vs-ministat.sh [-r RUNS] [-k] [VALUES...]
+#   VALUES  values per file, default 100000 1000000 10000000
+#   -r      runs of each tool per size, default 5
+#   -k      keep the data directory (printed) instead of removing it
+# Environment: PERFREG, the binary to time; by default perfreg is built
+# optimised in build/bench.  TMPDIR, where the data go (about 9 bytes a
+# value: 180 MB for two files of 10^7).
+#
+# Needs ministat, GNU time (/usr/bin/time) and GNU date (Debian packages
+# ministat, time, coreutils), awk and cmake.  The data are seeded: two
+# samples of run times in seconds printed with 6 decimals, around 1.50
+# and 1.52 with a standard deviation of 0.015 (a 1.3% slowdown).
+#
+# Targets at 10^7 values (issue 2): time ratio (perfreg / ministat) at most
+# 0.20, peak memory at most 1.2 times the 8 bytes a value perfreg must
+# hold, identical figures.  The script prints whether each is met, and
+# exits 1 when the figures differ, 2 on a usage or setup error.
+set -eu
+
+runs=5
+keep=0
+while getopts r:k opt; do
+	case $opt in
+	r) runs=$OPTARG ;;
+	k) keep=1 ;;
+	*) echo "usage: $0 [-r RUNS] [-k] [VALUES...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- 100000 1000000 10000000
+case $runs in
+'' | *[!0-9]* | 0) echo "$0: -r wants a positive number" >&2; exit 2 ;;
+esac
+for n in "$@"; do
+	case $n in
+	'' | *[!0-9]* | 0 | 1 | 2) echo "$0: bad size '$n' (3 or more)" >&2
+		exit 2 ;;
+	esac
+done
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+for tool in ministat /usr/bin/time awk; do
+	command -v "$tool" >/dev/null 2>&1 || {
+		echo "$0: $tool is missing (scripts/deps.sh installs it)" >&2
+		exit 2
+	}
+done
+if [ -z "${PERFREG:-}" ]; then
+	echo "building perfreg (Release) in build/bench ..." >&2
+	cmake -S "$root" -B "$root/build/bench" -DCMAKE_BUILD_TYPE=Release \
+	    -DPERFREG_TESTS=OFF -DPERFREG_WERROR=OFF >/dev/null
+	cmake --build "$root/build/bench" --target perfreg_cli -j 2 >/dev/null
+	PERFREG=$root/build/bench/perfreg
+fi
+[ -x "$PERFREG" ] || { echo "$0: $PERFREG is not executable" >&2; exit 2; }
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/stat-vs-ministat.XXXXXX")
+if [ "$keep" = 1 ]; then
+	echo "data in $dir" >&2
+else
+	trap 'rm -rf "$dir"' EXIT
+	trap 'exit 2' HUP INT TERM
+fi
+
+export LC_ALL=C
+
+# gen N SEED MEAN: N run times, approximately normal (sum of 12
+# uniforms), printed as %.6f.
+gen() {
+	awk -v n="$1" -v seed="$2" -v mean="$3" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) {
+			s = 0
+			for (k = 0; k < 12; k++)
+				s += rand()
+			printf "%.6f\n", mean + 0.015 * (s - 6)
+		}
+	}'
+}
+
+now_ns() {
+	date +%s%N
+}
+
+# run TOOL OUT: runs TOOL on the two files of this size; appends
+# "seconds kib" to $dir/OUT.times, its stdout to $dir/OUT.txt.
+run() {
+	t0=$(now_ns)
+	/usr/bin/time -f %M -o "$dir/rss" "$@" >"$dir/out.txt" 2>"$dir/err.txt" ||
+	    { echo "$0: failed: $*" >&2; cat "$dir/err.txt" >&2; exit 2; }
+	t1=$(now_ns)
+	echo "$t0 $t1 $(tail -n 1 "$dir/rss")"
+}
+
+# The median of the first (or second) numbers of the lines of a file.
+median() {
+	sort -n -k "$2,$2" "$1" | awk -v k="$2" '
+	    { v[NR] = $k }
+	    END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The figures both tools print: N Min Max Avg Stddev of each file (the
+# median dropped) and the difference lines.
+figures() {
+	awk '
+	    /^[x+] +[0-9]+ / { print $1, $2, $3, $4, $6, $7; next }
+	    /^Difference at / { d = 4 }
+	    /^No difference proven/ { print; next }
+	    d > 0 { print; d--; if (d == 0) exit }' "$1"
+}
+
+printf '%10s %10s %10s %7s %9s %9s %7s %8s  %s\n' "values" "perfreg s" \
+    "ministat s" "time" "perfreg" "ministat" "memory" "bytes" "figures"
+printf '%10s %10s %10s %7s %9s %9s %7s %8s\n' "per file" "" "" "ratio" \
+    "MiB" "MiB" "ratio" "a value"
+status=0
+for n in "$@"; do
+	gen "$n" 1 1.50 >"$dir/a.txt"
+	gen "$n" 2 1.52 >"$dir/b.txt"
+	: >"$dir/p.times"
+	: >"$dir/m.times"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		run "$PERFREG" stat "$dir/a.txt" "$dir/b.txt" >>"$dir/p.times"
+		figures "$dir/out.txt" >"$dir/p.fig"
+		run ministat "$dir/a.txt" "$dir/b.txt" >>"$dir/m.times"
+		figures "$dir/out.txt" >"$dir/m.fig"
+		i=$((i + 1))
+	done
+	awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' "$dir/p.times" \
+	    >"$dir/p.s"
+	awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' "$dir/m.times" \
+	    >"$dir/m.s"
+	ps=$(median "$dir/p.s" 1)
+	ms=$(median "$dir/m.s" 1)
+	pk=$(median "$dir/p.s" 2)
+	mk=$(median "$dir/m.s" 2)
+	if [ -s "$dir/p.fig" ] && cmp -s "$dir/p.fig" "$dir/m.fig"; then
+		same=identical
+	else
+		same=DIFFERENT
+		status=1
+		diff "$dir/m.fig" "$dir/p.fig" | sed 's/^/    /' >&2 || :
+	fi
+	awk -v n="$n" -v ps="$ps" -v ms="$ms" -v pk="$pk" -v mk="$mk" \
+	    -v same="$same" 'BEGIN {
+		printf "%10d %10.3f %10.3f %7.3f %9.1f %9.1f %7.3f %8.2f  %s\n",
+		    n, ps, ms, ps / ms, pk / 1024, mk / 1024, pk / mk,
+		    pk * 1024 / (16 * n), same
+	}'
+	last="$n $ps $ms $pk $same"
+done
+
+# The targets, judged at the largest size given.
+echo "$last" | awk -v runs="$runs" '{
+	n = $1; t = $2 / $3; m = $4 * 1024 / (16 * n)
+	printf "\nat %d values per file (median of %d runs):\n", n, runs
+	printf "  time:    perfreg takes %.3f of ministat'"'"'s time " \
+	    "(target <= 0.20): %s\n", t, t <= 0.20 ? "met" : "NOT met"
+	printf "  memory:  %.2f times the 8 bytes a value held " \
+	    "(target <= 1.2): %s\n", m, m <= 1.2 ? "met" : "NOT met"
+	printf "  figures: %s\n", $5
+}'
+exit "$status"
