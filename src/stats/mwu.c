@@ -793,8 +793,8 @@ pr_hodges_lehmann_with(const double *a, size_t na, const double *b,
 	enum pr_status st;
 	struct merge m;
 	struct work w;
-	uint64_t mn, h, k;
-	double lo, hi, cover;
+	uint64_t mn, h, k = 0;
+	double lo, hi, cover = 0;
 	int exact;
 
 	if ((st = check_pair(a, na, b, nb, err)) != PR_OK ||
