@@ -15,6 +15,7 @@ libpcre2-dev
 libclang-rt-14-dev
 valgrind
 ministat
+bc
 hyperfine
 time
 tcsh
