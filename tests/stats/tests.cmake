@@ -4,3 +4,4 @@ pr_add_unit_test(test_ttest tests/stats/test_ttest.c tests/stats/twosample_fixtu
 pr_add_unit_test(test_mwu tests/stats/test_mwu.c tests/stats/twosample_fixture.c)
 pr_add_unit_test(test_describe tests/stats/test_describe.c)
 pr_add_unit_test(test_paired tests/stats/test_paired.c)
+pr_add_unit_test(test_verdict tests/stats/test_verdict.c)
