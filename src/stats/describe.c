@@ -126,6 +126,18 @@ mad_sorted(const double *x, size_t n, double med)
 	return mid(prev, cur);
 }
 
+/* The error for sorted[i], which is not finite or out of order. */
+static enum pr_status
+badvalue(const double *sorted, size_t i, struct pr_error *err)
+{
+	if (!isfinite(sorted[i]))
+		return pr_error_set(err, PR_EINVAL,
+		    "value %zu is not finite", i + 1);
+	return pr_error_set(err, PR_EINVAL,
+	    "values are not sorted: value %zu is below the one before",
+	    i + 1);
+}
+
 enum pr_status
 pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
     struct pr_error *err)
@@ -139,14 +151,14 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 	if (n == 0)
 		return pr_error_set(err, PR_EUNDEF,
 		    "no values to describe");
-	for (i = 0; i < n; i++) {
-		if (!isfinite(sorted[i]))
-			return pr_error_set(err, PR_EINVAL,
-			    "value %zu is not finite", i + 1);
-		if (i > 0 && sorted[i] < sorted[i - 1])
-			return pr_error_set(err, PR_EINVAL,
-			    "values are not sorted at %zu", i + 1);
-	}
+	/*
+	 * With finite ends, ascending order (checked in the first pass,
+	 * where a NaN fails the comparison too) makes every value finite.
+	 */
+	if (!isfinite(sorted[0]))
+		return badvalue(sorted, 0, err);
+	if (!isfinite(sorted[n - 1]))
+		return badvalue(sorted, n - 1, err);
 
 	out->n = n;
 	out->min = sorted[0];
@@ -173,8 +185,14 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 	/* First pass: the mean of the values shifted by a central one. */
 	shift = sorted[n / 2];
 	memset(&s1, 0, sizeof(s1));
-	for (i = 0; i < n; i++)
+	kadd(&s1, sorted[0] * scale - shift * scale);
+	for (i = 1; i < n; i++) {
+		if (!(sorted[i] >= sorted[i - 1])) {
+			memset(out, 0, sizeof(*out));
+			return badvalue(sorted, i, err);
+		}
 		kadd(&s1, sorted[i] * scale - shift * scale);
+	}
 	mean = shift + kval(&s1) / (double)n / scale;
 
 	/*

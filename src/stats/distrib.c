@@ -9,24 +9,32 @@
  *   algorithm AS 241 (PPND16, Applied Statistics 37, 1988, about 1e-16),
  *   polished by one Halley step on erfc.
  * - log Gamma and log Beta: Stirling's series with eight correction terms
- *   for arguments >= 10 and the recurrence Gamma(x+1) = x Gamma(x) below
- *   that; log B(a, b) for large a and b is assembled so that the large
- *   terms cancel analytically (Abramowitz and Stegun 6.1.41, 6.2.2).
+ *   for arguments >= 10 and libm's lgamma_r below; log B(a, b) for large a
+ *   and b is assembled so that the large terms cancel analytically
+ *   (Abramowitz and Stegun 6.1.41, 6.2.2).
  * - Incomplete beta I_x(a, b): the continued fraction of Abramowitz and
- *   Stegun 26.5.8, evaluated by the modified Lentz method (Lentz 1976;
- *   Thompson and Barnett 1986) on the side x < (a + 1) / (a + b + 2), where
- *   it converges, with the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) on the
- *   other side.  The prefactor x^a (1-x)^b / B(a, b) is formed in log space,
- *   and for large a and b in the form of DiDonato and Morris (ACM TOMS 18,
- *   1992, "BRCOMP") whose exponent -a rlog1(.) - b rlog1(.) has no
- *   cancellation.  Callers pass both x and 1 - x, so that neither tail is
- *   lost to rounding.
+ *   Stegun 26.5.8 in its even contraction, evaluated by the modified Lentz
+ *   method (Lentz 1976; Thompson and Barnett 1986) on the side
+ *   x < (a + 1) / (a + b + 2), where it converges, with the symmetry
+ *   I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.  Its terms are
+ *   rewritten around lambda = a - (a + b) x, computed exactly (fma and
+ *   compensated sums), so that near the limit no digits are lost to the
+ *   rounding of x (see betacf).  The prefactor x^a (1-x)^b / B(a, b) is
+ *   formed in log space, and for large a and b in the form of DiDonato
+ *   and Morris (ACM TOMS 18, 1992, "BRCOMP") whose exponent
+ *   -a rlog1(.) - b rlog1(.) has no cancellation.  Callers pass both x and
+ *   1 - x, so that neither tail is lost to rounding.  Convergence takes
+ *   tens of terms, up to about (a + b)^(1/3) at the mean of large a and b;
+ *   beyond a, b ~ 1e15 there, NaN.
  * - Student's t: P(T > t) = I_{df/(df+t^2)}(df/2, 1/2) / 2 (A&S 26.7.1),
- *   with df/(df+t^2) and t^2/(df+t^2) computed separately.
+ *   with df/(df+t^2) and t^2/(df+t^2) computed separately, in logs where
+ *   df/(df+t^2) would underflow (df below 1 and huge t); the normal for
+ *   df above 1e30, where the two agree to double precision.
  * - Inverses: a safeguarded Newton iteration on log I in log x, started
  *   from A&S 26.5.22 or the tail approximations of I, bracketed so that it
  *   always converges; the t quantile is then polished by Newton steps on
- *   log P(T > t).
+ *   log P(T > t) in log t (the tail is nearly a power of t), which also
+ *   finds quantiles whose x underflows, and gives +-inf beyond DBL_MAX.
  *
  * Invariants: every function is pure (no static state, no errno or signgam
  * use beyond what libm does), so all are thread-safe.
@@ -292,6 +300,53 @@ lpowterm(double a, double b, double x, double y, double lx, double ly)
 	return a * lx + b * ly - pr_lbeta(a, b);
 }
 
+/* Adds x to the compensated sum (*sum, *comp) (Neumaier). */
+static void
+nsum(double *sum, double *comp, double x)
+{
+	double t = *sum + x;
+
+	if (fabs(*sum) >= fabs(x))
+		*comp += (*sum - t) + x;
+	else
+		*comp += (x - t) + *sum;
+	*sum = t;
+}
+
+/*
+ * lambda = a - (a + b) x and 1 + lambda, with no rounding but the last:
+ * a + b as an exact sum sh + sl, (a + b) x as exact products (fma), all
+ * summed with compensation.  From x when x <= 1/2, else from the exact
+ * y as s y - b, so that the one of x and y that is exact is used.
+ */
+static void
+lambda(double a, double b, double x, double y, double *lam, double *lam1)
+{
+	double sh, sl, bv, p, e, sum = 0, comp = 0;
+
+	sh = a + b;
+	bv = sh - a;
+	sl = (a - (sh - bv)) + (b - bv);
+	if (x <= 0.5) {
+		p = sh * x;
+		e = fma(sh, x, -p);
+		nsum(&sum, &comp, a);
+		nsum(&sum, &comp, -p);
+		nsum(&sum, &comp, -e);
+		nsum(&sum, &comp, -sl * x);
+	} else {
+		p = sh * y;
+		e = fma(sh, y, -p);
+		nsum(&sum, &comp, -b);
+		nsum(&sum, &comp, p);
+		nsum(&sum, &comp, e);
+		nsum(&sum, &comp, sl * y);
+	}
+	*lam = sum + comp;
+	nsum(&sum, &comp, 1);
+	*lam1 = sum + comp;
+}
+
 /*
  * The continued fraction of A&S 26.5.8 for I_x(a, b) / (x^a y^b / (a B)),
  * 1 / (1 + d1 / (1 + d2 / (1 + ...))) with
@@ -300,29 +355,33 @@ lpowterm(double a, double b, double x, double y, double lx, double ly)
  * converging for x < (a + 1) / (a + b + 2).  It is evaluated in its even
  * contraction 1 / (B0 + A1 / (B1 + A2 / (B2 + ...))), with
  * B0 = 1 + d1, Bm = 1 + d(2m) + d(2m+1), Am = -d(2m-1) d(2m), which takes
- * half the steps.  Near the convergence limit 1 + d(2m+1) is a small
- * difference; when x > 1/2 (so a > b there) it is formed from y instead:
+ * half the steps.
+ *
+ * Near the convergence limit 1 + d(2m+1) is a small difference, which
+ * formed as written would lose the digits of a and b to the rounding of
+ * x.  With lambda = a - (a + b) x, exact (above), and s = a + b:
  *   (a+2m)(a+2m+1) (1 + d(2m+1))
- *     = a (2m+1-b) + m (3m+2-b) + (a+m)(a+b+m) y,
- * which keeps the rounding of x out of it.
+ *     = [a + 2m + 4m^2 + 3am - m a (a+m) / s] + (a+m)(s+m) lambda / s,
+ * where the bracket is positive and at least half its first terms, and
+ * lambda > -1 on this side of the limit, so that only B0, proportional
+ * to 1 + lambda, can be small, and it is computed exactly.
  */
 static double
 betacf(double a, double b, double x, double y)
 {
 	const double tiny = 1e-300;
-	double c, d, g, alpha, beta, d2m, dodd, m, s = a + b;
-	int usey = x > 0.5;
+	double c, d, g, alpha, beta, kd2m, kdodd, m, q, k, s = a + b;
+	double lam, lam1, a2m;
 	long j;
 
 	/*
-	 * 1 + d1 = ((a + 1) - (a + b) x) / (a + 1), which is small next to
-	 * the limit; from y as in the comment, or as a y + (1 - b x) with
-	 * 1 - b x exact by fma when x is the accurate one.
+	 * The terms are scaled by k = a + 1 (Bm by k, Am by k^2; the fraction
+	 * is then k times smaller): for large a they are O(1 / a) and
+	 * O(1 / a^2), which would underflow near a = 1e300.  k B0 = 1 + lambda.
 	 */
-	if (usey)
-		g = (1 - b + s * y) / (a + 1);
-	else
-		g = (a * y + fma(-b, x, 1)) / (a + 1);
+	k = a + 1;
+	lambda(a, b, x, y, &lam, &lam1);
+	g = lam1;
 	if (fabs(g) < tiny)
 		g = tiny;
 	c = g;
@@ -331,21 +390,20 @@ betacf(double a, double b, double x, double y)
 		/*
 		 * Integer parts are summed first: a + 2m - 2 written as
 		 * (a + 2m) - 2 would cancel to a with a rounding error of
-		 * 2m ulps, a large relative error when a is small.
+		 * 2m ulps, a large relative error when a is small.  Quotients
+		 * are taken pairwise so that a and b up to 1e300 fit.
 		 */
 		m = (double)j;
-		d2m = m * (b - m) * x / ((a + (2 * m - 1)) * (a + 2 * m));
+		a2m = a + 2 * m;
+		kd2m = m * (b - m) * (k / (a + (2 * m - 1))) * (x / a2m);
 		/* -d(2m-1) = (a+m-1)(a+b+m-1) x / ((a+2m-2)(a+2m-1)) */
-		alpha = d2m * (a + (m - 1)) * (s + (m - 1)) * x /
-		    ((a + (2 * m - 2)) * (a + (2 * m - 1)));
-		if (usey)
-			dodd = (a * (2 * m + 1 - b) + m * (3 * m + 2 - b) +
-			    (a + m) * (s + m) * y) /
-			    ((a + 2 * m) * (a + (2 * m + 1)));
-		else
-			dodd = 1 - (a + m) * (s + m) * x /
-			    ((a + 2 * m) * (a + (2 * m + 1)));
-		beta = d2m + dodd;
+		alpha = kd2m * (k * ((a + (m - 1)) / (a + (2 * m - 2)))) *
+		    ((s + (m - 1)) / (a + (2 * m - 1))) * x;
+		q = ((a + m) / a2m) * ((s + m) / (a + (2 * m + 1)));
+		kdodd = k * ((((1 + 3 * m) * (a / a2m) + (2 * m + 4 * m * m) /
+		    a2m) - m * (a / a2m) * ((a + m) / s)) /
+		    (a + (2 * m + 1)) + q * (lam / s));
+		beta = kd2m + kdodd;
 		d = beta + alpha * d;
 		if (fabs(d) < tiny)
 			d = tiny;
@@ -355,9 +413,24 @@ betacf(double a, double b, double x, double y)
 			c = tiny;
 		g *= c * d;
 		if (fabs(c * d - 1) < 1e-16)
-			break;
+			return k / g;
 	}
-	return 1 / g;
+	/* Only a and b both beyond about 1e15 with x at their mean. */
+	return NAN;
+}
+
+/*
+ * Whether x lies beyond (a + 1) / (a + b + 2), where the continued
+ * fraction must be taken for I_y(b, a); judged from the exact one of x and
+ * y (y < (b + 1) / (a + b + 2) when x is near 1), since near the limit
+ * for large a the rounding of x can put it on the wrong side.
+ */
+static int
+cfswap(double a, double b, double x, double y)
+{
+	if (x <= 0.5)
+		return x > (a + 1) / (a + b + 2);
+	return y < (b + 1) / (a + b + 2);
 }
 
 /*
@@ -381,7 +454,7 @@ ibeta(double a, double b, double x, double y, double *w, double *wc)
 		*wc = 0;
 		return;
 	}
-	if (x > (a + 1) / (a + b + 2)) {
+	if (cfswap(a, b, x, y)) {
 		v = a;
 		a = b;
 		b = v;
@@ -446,7 +519,7 @@ log_ibeta(double a, double b, double u, double *li, double *ldl)
 
 	ly = x < 0.5 ? log1p(-x) : log(y);
 	lp = lpowterm(a, b, x, y, u, ly);
-	if (x <= (a + 1) / (a + b + 2)) {
+	if (!cfswap(a, b, x, y)) {
 		*li = lp + log(betacf(a, b, x, y) / a);
 	} else {
 		/* Here I is the larger side: 1 - its complement. */
@@ -502,8 +575,12 @@ ibeta_inv_lower(double a, double b, double p, double *xo, double *yo)
 		else
 			uhi = u;
 		step = f / exp(ldl);
-		/* A step below the rounding of u: u is the root. */
-		if (fabs(step) <= 2 * DBL_EPSILON * fmax(1, fabs(u)))
+		/*
+		 * A step below the rounding of u: u is the root.  Relative to
+		 * u, so that y = 1 - x = -expm1(u) is right too when x is
+		 * near 1.
+		 */
+		if (fabs(step) <= 2 * DBL_EPSILON * fabs(u))
 			break;
 		if (uhi < -760)
 			break; /* x underflows to 0 whatever u is */
@@ -513,8 +590,9 @@ ibeta_inv_lower(double a, double b, double p, double *xo, double *yo)
 				un = u - fmax(1, 2 * fabs(u));
 			else
 				un = ulo + 0.5 * (uhi - ulo);
+			/* The bracket is down to adjacent doubles. */
 			if (!(un > ulo && un < uhi))
-				break; /* the bracket is down to adjacent doubles */
+				break;
 		}
 		u = un;
 	}
@@ -551,24 +629,56 @@ pr_betainc_inv(double a, double b, double p)
 
 /* ---- Student's t ----------------------------------------------------- */
 
+/* Beyond this t^2 / df, x = df / (df + t^2) is too close to underflow. */
+#define T_R2_BIG 1e280
+
+/*
+ * log P(T > t) for t > 0 into *lsf, and the log of the slope
+ * -d log P(T > t) / d log t = t pdf(t) / P(T > t) into *lslope.  Directly
+ * while x = df / (df + t^2) is a normal double; in logs beyond, where x
+ * (and P, for df above 2) would underflow: then log x is -log(1 + r^2)
+ * with log r = log t - log sqrt(df), and I_x comes from log_ibeta.
+ */
+static void
+t_tail_log(double t, double df, double *lsf, double *lslope)
+{
+	double r, r2, x, y, w, wc, lr, u, li, ldl;
+
+	r = t / sqrt(df);
+	r2 = r * r;
+	if (r2 < T_R2_BIG) {
+		x = 1 / (1 + r2);
+		y = r2 / (1 + r2);
+		ibeta(0.5 * df, 0.5, x, y, &w, &wc);
+		*lsf = log(0.5 * w);
+		*lslope = log(t) - pr_lbeta(0.5 * df, 0.5) - 0.5 * log(df) -
+		    0.5 * (df + 1) * log1p(r2) - *lsf;
+		return;
+	}
+	lr = log(t) - 0.5 * log(df);
+	u = -(2 * lr + log1p(exp(-2 * lr)));
+	log_ibeta(0.5 * df, 0.5, u, &li, &ldl);
+	*lsf = li - M_LN2;
+	/* d log x / d log t = -2 y, and y = 1 here. */
+	*lslope = ldl + M_LN2;
+}
+
 /* P(T > t) for t >= 0. */
 static double
 t_upper(double t, double df)
 {
-	double r, r2, x, y, w, wc;
+	double r, r2, w, wc, lsf, lslope;
 
 	r = t / sqrt(df);
 	r2 = r * r;
-	if (isinf(r2)) {
-		/* t^2 / df overflows: x = df / t^2 underflows to 0 anyway. */
-		x = 1 / r / r;
-		y = 1;
-	} else {
-		x = 1 / (1 + r2);
-		y = r2 / (1 + r2);
+	if (r2 < T_R2_BIG) {
+		ibeta(0.5 * df, 0.5, 1 / (1 + r2), r2 / (1 + r2), &w, &wc);
+		return 0.5 * w;
 	}
-	ibeta(0.5 * df, 0.5, x, y, &w, &wc);
-	return 0.5 * w;
+	if (isinf(t))
+		return 0;
+	t_tail_log(t, df, &lsf, &lslope);
+	return exp(lsf);
 }
 
 static int
@@ -577,12 +687,20 @@ baddf(double df)
 	return isnan(df) || df <= 0;
 }
 
+/*
+ * Beyond this df the t distribution is the normal to double precision:
+ * log(P_t / P_normal) is about (t^4 - 2 t^2 - 1) / (4 df), below 1e-24
+ * wherever the normal tail is a normal double (|t| < 38), and both
+ * underflow beyond.
+ */
+#define T_DF_NORMAL 1e30
+
 double
 pr_t_sf(double t, double df)
 {
 	if (isnan(t) || baddf(df))
 		return NAN;
-	if (isinf(df))
+	if (df > T_DF_NORMAL)
 		return pr_norm_sf(t);
 	if (t >= 0)
 		return t_upper(t, df);
@@ -597,23 +715,15 @@ pr_t_cdf(double t, double df)
 	return pr_t_sf(-t, df);
 }
 
-/* log of the t density at t. */
-static double
-t_lpdf(double t, double df)
-{
-	return -pr_lbeta(0.5 * df, 0.5) - 0.5 * log(df) -
-	    0.5 * (df + 1) * log1p(t * t / df);
-}
-
 double
 pr_t_quantile(double p, double df)
 {
-	double q, x, y, t, sf, step;
+	double q, lq, x, y, t, lsf, lslope, step, tlo = 0, thi = INFINITY;
 	int upper, i;
 
 	if (isnan(p) || baddf(df) || p < 0 || p > 1)
 		return NAN;
-	if (isinf(df))
+	if (df > T_DF_NORMAL)
 		return pr_norm_quantile(p);
 	if (p == 0)
 		return -INFINITY;
@@ -624,6 +734,7 @@ pr_t_quantile(double p, double df)
 	/* Solve P(T > t) = q for t > 0; 1 - p is exact for p >= 0.5. */
 	upper = p > 0.5;
 	q = upper ? 1 - p : p;
+	lq = log(q);
 	if (q < 0.25) {
 		/* 2q = I_x(df/2, 1/2), x = df / (df + t^2). */
 		ibeta_inv(0.5 * df, 0.5, 2 * q, 1 - 2 * q, &x, &y);
@@ -631,21 +742,47 @@ pr_t_quantile(double p, double df)
 		/* 1 - 2q (exact here) = I_y(1/2, df/2), y = t^2/(df+t^2). */
 		ibeta_inv(0.5, 0.5 * df, 1 - 2 * q, 2 * q, &y, &x);
 	}
-	if (x <= 0)
-		t = INFINITY;
-	else
+	if (x > 1 / T_R2_BIG) {
 		t = sqrt(df) * sqrt(y) / sqrt(x);
-	/* Newton on log P(T > t) - log q: step = log(sf / q) sf / pdf. */
-	for (i = 0; i < 8 && isfinite(t) && t > 0; i++) {
-		sf = t_upper(t, df);
-		if (!(sf > 0))
+	} else {
+		/*
+		 * x underflows (df well below 1): start from the tail
+		 * 2q ~ x^(df/2) / ((df/2) B(df/2, 1/2)), x ~ df / t^2.
+		 */
+		t = exp(0.5 * log(df) - (log(2 * q) + log(0.5 * df) +
+		    pr_lbeta(0.5 * df, 0.5)) / df);
+		if (!(t < DBL_MAX))
+			t = DBL_MAX;
+	}
+	/*
+	 * Newton on log P(T > t) - log q in log t, where P is nearly a
+	 * power of t in the tails; the steps multiply t, so that it keeps
+	 * its precision.  A bracket [tlo, thi] from the signs catches steps
+	 * that leave it.
+	 */
+	for (i = 0; i < 100 && t > 0; i++) {
+		t_tail_log(t, df, &lsf, &lslope);
+		if (lsf > lq)
+			tlo = t;
+		else
+			thi = t;
+		step = (lsf - lq) / exp(lslope);
+		if (!isfinite(step))
 			break;
-		step = log(sf / q) * exp(log(sf) - t_lpdf(t, df));
-		if (!isfinite(step) || fabs(step) > 0.5 * t)
+		if (fabs(step) <= 2 * DBL_EPSILON)
 			break;
-		t += step;
-		if (fabs(step) <= 1e-15 * t)
-			break;
+		if (step > 700)
+			step = 700;
+		if (tlo == DBL_MAX && step > 0)
+			return upper ? INFINITY : -INFINITY; /* beyond range */
+		t *= exp(step);
+		if (!(t > tlo && t < thi)) {
+			/* Geometric bisection; no finite upper end yet: up. */
+			t = isinf(thi) ? fmin(tlo * 1e10, DBL_MAX) :
+			    sqrt(tlo) * sqrt(thi);
+			if (!(t > tlo && t < thi))
+				break;
+		}
 	}
 	return upper ? t : -t;
 }

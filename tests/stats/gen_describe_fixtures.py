@@ -24,8 +24,8 @@ that is undefined (the spread of one value, the cv of a zero mean) is
 written as `-`.  The mean and variance are also computed exactly with
 fractions, and it is the exactly rounded values that are written; where
 numpy is off by more than 1e-14 relative (a rounded mean near 1e9 costs
-numpy's variance digits), a comment line says so.  Values are printed with repr()
-(shortest round-trip form).
+numpy's variance digits), a comment line says so.  Values are printed with
+repr() (shortest round-trip form).
 """
 
 import decimal

@@ -333,13 +333,15 @@ def polish_norm_ppf(p, x0):
 
 
 DFS = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.3, 10.0, 15.5, 30.0, 100.0,
-       1000.0, 12345.6, 1e5, 1e6]
+       1000.0, 12345.6, 1e5, 1e6, 1e8, 1e12]
+# The cdf also at a df far below 1, where t quantiles leave the doubles.
+DFS_CDF = [0.05] + DFS
 
 
 def gen_t():
     ts = [0.0, 1e-8, 0.1, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0,
           20.0, 50.0, 100.0, 300.0, 1000.0]
-    for df in DFS:
+    for df in DFS_CDF:
         for t in ts + [-t for t in ts if t != 0]:
             m = mp_t_sf(t, df) if mpmath else None
             emit("t_sf", [t, df], st.t.sf(t, df), m)

@@ -339,7 +339,8 @@ test_mad_random(void **state)
 		    0.5 * dev[n / 2];
 		assert_int_equal(pr_summary_compute(v, n, &s, NULL), PR_OK);
 		if (s.mad != want)
-			fail_msg("n=%zu: mad %.17g, want %.17g", n, s.mad, want);
+			fail_msg("n=%zu: mad %.17g, want %.17g", n, s.mad,
+			    want);
 	}
 }
 

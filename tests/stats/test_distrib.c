@@ -4,13 +4,16 @@
  * tests/stats/gen_distrib_fixtures.py with scipy, checked with mpmath),
  * plus closed forms, identities and domain errors.
  *
- * Tolerances: distribution functions and quantiles 1e-9 relative (the
- * issue's bar; the achieved worst case is printed and is far smaller);
- * a reference of exactly 0 (an underflow) wants a result below 1e-300;
- * log B(a, b) 1e-12 absolute (scaled by |log B| when that is above 1),
- * which is the relative accuracy of B(a, b) it gives.
+ * Tolerances: the issue asks for 1e-9 relative; the test holds the
+ * functions to 1e-11 (the inverse incomplete beta, ill-conditioned where
+ * a or b is small, to 1e-10), about 100 times the worst error measured
+ * against the mpmath-checked references, so that a loss of accuracy shows
+ * long before it matters.  A reference of exactly 0 (an underflow) wants
+ * a result below 1e-300; log B(a, b) is held to 1e-12 absolute (scaled by
+ * |log B| when that is above 1), the relative accuracy of B(a, b).
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -223,7 +226,8 @@ f_lbeta(const double *a)
 	return pr_lbeta(a[0], a[1]);
 }
 
-#define TOL 1e-9
+#define TOL 1e-11
+#define TOL_INV 1e-10
 
 static void
 test_norm_fixture(void **state)
@@ -257,7 +261,7 @@ test_betainc_fixture(void **state)
 static void
 test_betainc_inv_fixture(void **state)
 {
-	check(*state, "betaincinv", 1000, TOL, REL, f_betaincinv);
+	check(*state, "betaincinv", 1000, TOL_INV, REL, f_betaincinv);
 }
 
 static void
@@ -311,7 +315,8 @@ test_domain(void **state)
 	assert_true(pr_betainc_c(2, 3, 0) == 1 && pr_betainc_c(2, 3, 1) == 0);
 	assert_true(isnan(pr_betainc_inv(1, 1, -0.1)));
 	assert_true(isnan(pr_betainc_inv(1, 0, 0.5)));
-	assert_true(pr_betainc_inv(2, 3, 0) == 0 && pr_betainc_inv(2, 3, 1) == 1);
+	assert_true(pr_betainc_inv(2, 3, 0) == 0);
+	assert_true(pr_betainc_inv(2, 3, 1) == 1);
 	assert_true(isnan(pr_lbeta(0, 1)));
 	assert_true(isnan(pr_lbeta(2, -1)));
 	assert_true(isnan(pr_lbeta(NAN, 1)));
@@ -361,7 +366,7 @@ test_closed_forms(void **state)
 			if (pr_betainc(1, a, x) > 1e-300)
 				assert_rel(pr_betainc(1, a, x),
 				    -expm1(a * log1p(-x)), 1e-13);
-			/* I_x(a, b) = 1 - I_{1-x}(b, a); both sides add to 1. */
+			/* I_x(a, b) and its complement add up to 1. */
 			assert_rel(pr_betainc(a, 2.5, x) +
 			    pr_betainc_c(a, 2.5, x), 1, 1e-15);
 		}
@@ -375,17 +380,33 @@ test_closed_forms(void **state)
 static void
 test_round_trip(void **state)
 {
-	static const double dfs[] = { 0.7, 1, 2.345, 4, 7.3, 29.9, 200, 5e4 };
-	static const double ps[] = { 1e-14, 1e-7, 0.001, 0.025, 0.1, 0.3,
-		0.49, 0.51, 0.8, 0.975, 0.999, 1 - 1e-7 };
+	static const double dfs[] = { 0.01, 0.05, 0.7, 1, 2.345, 4, 7.3, 29.9,
+		200, 5e4, 2e7, 1e15, 1e300 };
+	static const double ps[] = { 1e-300, 1e-14, 1e-7, 0.001, 0.025, 0.1,
+		0.3, 0.49, 0.51, 0.8, 0.975, 0.999, 1 - 1e-7 };
 	double t, prev, c;
 	size_t i, j;
-	int k;
+	int k, ninf = 0;
 
 	(void)state;
 	for (i = 0; i < sizeof(dfs) / sizeof(dfs[0]); i++) {
 		for (j = 0; j < sizeof(ps) / sizeof(ps[0]); j++) {
 			t = pr_t_quantile(ps[j], dfs[i]);
+			assert_false(isnan(t));
+			/*
+			 * At df far below 1 most quantiles lie beyond the
+			 * largest double; the t at DBL_MAX must then still be
+			 * short of the probability.
+			 */
+			if (isinf(t)) {
+				assert_true(dfs[i] < 1 || ps[j] < 1e-100);
+				assert_true(t == (ps[j] < 0.5 ? -INFINITY :
+				    INFINITY));
+				assert_true(pr_t_sf(DBL_MAX, dfs[i]) >
+				    fmin(ps[j], 1 - ps[j]));
+				ninf++;
+				continue;
+			}
 			if (ps[j] < 0.5)
 				assert_rel(pr_t_cdf(t, dfs[i]), ps[j], 1e-12);
 			else
@@ -394,17 +415,23 @@ test_round_trip(void **state)
 		}
 		prev = 0;
 		for (k = -400; k <= 400; k++) {
+			if (dfs[i] > 1e20)
+				break;
 			c = pr_t_cdf(k / 20.0, dfs[i]);
 			assert_true(c >= prev);
 			prev = c;
 		}
 	}
+	assert_true(ninf > 0 && ninf < 20);
 	for (j = 0; j < sizeof(ps) / sizeof(ps[0]); j++) {
 		t = pr_norm_quantile(ps[j]);
+		/* d log Phi / d log |x| ~ x^2 amplifies the rounding of x. */
 		if (ps[j] < 0.5)
-			assert_rel(pr_norm_cdf(t), ps[j], 1e-14);
+			assert_rel(pr_norm_cdf(t), ps[j],
+			    1e-14 * fmax(1, t * t));
 		else
-			assert_rel(pr_norm_sf(t), 1 - ps[j], 1e-14);
+			assert_rel(pr_norm_sf(t), 1 - ps[j],
+			    1e-14 * fmax(1, t * t));
 		t = pr_betainc_inv(3.5, 0.8, ps[j]);
 		assert_rel(pr_betainc(3.5, 0.8, t), ps[j], 1e-13);
 	}
