@@ -178,6 +178,10 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 	 * underflow whatever the magnitude of the data.
 	 */
 	(void)frexp(0.5 * out->max - 0.5 * out->min, &e);
+	/* A subnormal range would ask for a scale beyond DBL_MAX: 2^1000
+	 * already lifts it far from underflow. */
+	if (-(e + 1) > 1000)
+		e = -1001;
 	scale = ldexp(1, -(e + 1));
 	if (out->max == out->min)
 		scale = 1;

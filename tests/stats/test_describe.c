@@ -344,6 +344,22 @@ test_mad_random(void **state)
 	}
 }
 
+static void
+test_subnormal(void **state)
+{
+	/* Subnormal values: the scaling of the deviations must not ask for
+	 * a factor beyond DBL_MAX.  The exact mean is 2 * 2^-1074 and the
+	 * exact standard deviation 2^-1074, both representable. */
+	static const double v[] = { 0x1p-1074, 0x2p-1074, 0x3p-1074 };
+	struct pr_summary s;
+
+	(void)state;
+	assert_int_equal(pr_summary_compute(v, 3, &s, NULL), PR_OK);
+	assert_true(s.mean == 0x2p-1074);
+	assert_true(s.stddev == 0x1p-1074);
+	assert_true(s.defined & PR_SUM_STDDEV);
+}
+
 int
 main(void)
 {
@@ -353,6 +369,7 @@ main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_quantiles),
 		cmocka_unit_test(test_mad_random),
+		cmocka_unit_test(test_subnormal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
