@@ -6,15 +6,18 @@
  * `/bin/sh -c LINE` when the caller asks for a shell) with posix_spawn.
  * The program is looked up in PATH as execvp would, before spawning, so
  * that a missing or non-executable command is reported as such even
- * where posix_spawnp cannot report a failed exec.  It runs in a process group of its own, with standard input from
- * /dev/null and standard output and error both into one pipe.  It reads
+ * where posix_spawnp cannot report a failed exec.  The command runs in a
+ * process group of its own, with standard input from /dev/null and
+ * standard output and error both into one pipe.  pr_spawn_run reads
  * the pipe into a capped buffer (beyond the cap the output is read and
  * thrown away, so the command never blocks on a full pipe, and
  * `truncated` is set), and waits for the command with wait4.  It
  * records:
- * - wall_s: CLOCK_MONOTONIC from just before posix_spawn to the return
- *   of wait4 (so it includes the cost of starting the process, as every
- *   spawning benchmark tool's does; bench/run-overhead.sh measures it);
+ * - wall_s: CLOCK_MONOTONIC from just before posix_spawn to the moment
+ *   the command's exit is seen (its pidfd becomes readable; without
+ *   pidfd, within a 5 ms tick), before it is reaped; so it includes the
+ *   cost of starting the process, as every spawning benchmark tool's
+ *   does (bench/run-overhead.sh measures it);
  * - user_s, sys_s, maxrss_kib, ctxsw_vol, ctxsw_invol: wait4's rusage
  *   (ru_maxrss is KiB on Linux);
  * - the outcome: exited 0, exited non-zero, killed by a signal, timed

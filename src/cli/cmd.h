@@ -32,6 +32,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_stat_entry;
 extern const struct cmd_entry cmd_compare_entry;
+extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_parse_entry;
 
 /* The table, NULL-terminated, in cmd_table.c. */

@@ -1,0 +1,1166 @@
+/*
+ * cli/cmd_run.c - `perfreg run [options] NAME=COMMAND...`: runs the
+ * commands repeatedly, interleaved in shuffled rounds, measures each run,
+ * and compares every variant with the first (the baseline).
+ *
+ * The session itself is the library's (perfreg/runner.h); this file reads
+ * the options, expands -L parameter scans into variants, shows progress
+ * on a terminal, appends each finished run to --output as one JSON line
+ * (flushed, so an interrupted session loses nothing that finished),
+ * turns Ctrl-C into a clean stop, and writes the report: for each variant
+ * after the first, compare's report (pr_compare with Holm's correction
+ * over the metrics, written by perfreg/report.h) of baseline against
+ * variant, then the paired analysis of the rounds (perfreg/paired.h), the
+ * failed runs, the order and seed, the timer resolution and perfreg's own
+ * overhead per run.  Exit status: 0 done, 2 bad usage or a session that
+ * could not run (or a variant without one successful run), 3 internal
+ * error, 130 interrupted by Ctrl-C (after the report of what finished).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cmd.h"
+#include "perfreg/dataset.h"
+#include "perfreg/describe.h"
+#include "perfreg/paired.h"
+#include "perfreg/parse.h"
+#include "perfreg/report.h"
+#include "perfreg/runner.h"
+#include "perfreg/sample.h"
+#include "perfreg/verdict.h"
+#include "core/banned.h"
+
+#define REPORT_MAX ((size_t)256 << 20)
+#define EXIT_INTERRUPTED 130
+#define PARAMS_MAX 16
+#define SHOWN_OUTPUT 300
+
+static const char usage[] =
+    "run [-n runs] [--warmup n] [--shell] [--timeout s] [--max-failures n] "
+    "[--order shuffled|sequential] [--seed n] [--output file.json] "
+    "[--output-limit bytes] [-L name=a,b,...] [--setup NAME=CMD] "
+    "[--prepare NAME=CMD] [--cleanup NAME=CMD] [--parse fmt] "
+    "[--metric spec] [--derive spec] [--json] NAME=COMMAND...";
+
+static const char help[] =
+    "Runs each COMMAND repeatedly, in rounds that run every variant once "
+    "in a\n"
+    "shuffled order, measures every run (wall time, user and system time, "
+    "max\n"
+    "RSS, context switches, and metrics parsed from its output), and "
+    "compares\n"
+    "each variant with the first one.  Commands are split into words as "
+    "a\n"
+    "shell would, but run without a shell unless --shell is given.\n"
+    "\n"
+    "options:\n"
+    "  -n, --runs n          counted runs of each variant (default 10)\n"
+    "  --warmup n            warm-up runs of each variant, not counted "
+    "(default 1)\n"
+    "  --shell               run the commands with /bin/sh -c\n"
+    "  --timeout s           kill a run (and its process group) after s "
+    "seconds\n"
+    "  --max-failures n      stop after n failed runs (default 10; 0: no "
+    "limit)\n"
+    "  --order o             shuffled (default) or sequential (all runs of "
+    "the\n"
+    "                        first variant, then the next: drift-prone)\n"
+    "  --seed n              seed of the shuffled order (default 1)\n"
+    "  --output file.json    append every finished run to file.json, one "
+    "JSON\n"
+    "                        object a line\n"
+    "  --output-limit bytes  output kept per run (default 16M; K, M, G "
+    "suffixes)\n"
+    "  -L name=a,b,...       run every variant once per value, with {name} "
+    "replaced\n"
+    "  --setup NAME=CMD      run CMD once before the runs of variant NAME\n"
+    "  --prepare NAME=CMD    run CMD before each run of NAME, not timed\n"
+    "  --cleanup NAME=CMD    run CMD once after the runs of NAME\n"
+    "  --parse fmt           read metrics from each run's output: auto, "
+    "openssl,\n"
+    "                        iperf3, time, perf, hyperfine, gobench\n"
+    "  --metric NAME=REGEX[:UNIT][:higher|lower]  a metric of your own\n"
+    "  --derive NAME=EXPR[:UNIT][:higher|lower]   a metric computed from "
+    "others\n"
+    "                        (wall_s, user_s, sys_s, maxrss_kib, ctxsw_vol,\n"
+    "                        ctxsw_invol and the parsed ones)\n"
+    "  --json                the report as JSON, with every run's raw "
+    "data\n"
+    "\n"
+    "Ctrl-C stops the session and reports what finished.  Exit status: 0 "
+    "done,\n"
+    "2 bad usage or a session that could not run, 3 internal error, 130 "
+    "interrupted.\n";
+
+enum {
+	OPT_WARMUP = 256, OPT_SHELL, OPT_TIMEOUT, OPT_MAXFAIL, OPT_ORDER,
+	OPT_SEED, OPT_OUTPUT, OPT_OUTLIMIT, OPT_SETUP, OPT_PREPARE,
+	OPT_CLEANUP, OPT_PARSE, OPT_METRIC, OPT_DERIVE, OPT_JSON
+};
+
+static const struct option longopts[] = {
+	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+	{ "derive", required_argument, NULL, OPT_DERIVE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "max-failures", required_argument, NULL, OPT_MAXFAIL },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "output-limit", required_argument, NULL, OPT_OUTLIMIT },
+	{ "parameter-list", required_argument, NULL, 'L' },
+	{ "parse", required_argument, NULL, OPT_PARSE },
+	{ "prepare", required_argument, NULL, OPT_PREPARE },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "setup", required_argument, NULL, OPT_SETUP },
+	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* A NAME=CMD option (--setup, --prepare, --cleanup). */
+struct hook {
+	int kind; /* OPT_SETUP, OPT_PREPARE, OPT_CLEANUP */
+	const char *arg;
+};
+
+struct run_cli {
+	struct pr_runner_opts ro;
+	struct pr_parser *parser;
+	int json;
+	const char *output;
+	struct pr_param params[PARAMS_MAX];
+	char *param_buf[PARAMS_MAX];
+	const char **param_vals[PARAMS_MAX];
+	size_t np;
+	struct hook *hooks;
+	size_t nhooks;
+	/* Progress and --output. */
+	FILE *out;
+	int out_failed;
+	int tty;
+	size_t total_runs;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int
+parse_count(const char *opt, const char *arg, size_t lo, size_t *out)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	if (arg[0] == '-' || arg[0] == '+' ||
+	    ((x = strtoull(arg, &end, 10)), errno != 0) || end == arg ||
+	    *end != '\0' || x < lo || x > 100000000ULL) {
+		cli_errorf("run: %s: expected a whole number from %zu to "
+		    "100000000, got '%s'", opt, lo, arg);
+		return -1;
+	}
+	*out = (size_t)x;
+	return 0;
+}
+
+static int
+parse_bytes(const char *arg, size_t *out)
+{
+	char *end;
+	double x, mul = 1;
+
+	errno = 0;
+	x = strtod(arg, &end);
+	if (end != arg && *end != '\0' && end[1] == '\0') {
+		switch (*end) {
+		case 'K': case 'k':
+			mul = 1024.0;
+			end++;
+			break;
+		case 'M': case 'm':
+			mul = 1024.0 * 1024;
+			end++;
+			break;
+		case 'G': case 'g':
+			mul = 1024.0 * 1024 * 1024;
+			end++;
+			break;
+		default:
+			break;
+		}
+	}
+	x *= mul;
+	if (end == arg || *end != '\0' || errno != 0 || !(x >= 0) ||
+	    x > 1099511627776.0 || x != floor(x)) {
+		cli_errorf("run: --output-limit: expected a number of bytes "
+		    "(K, M, G suffixes) up to 1T, got '%s'", arg);
+		return -1;
+	}
+	*out = (size_t)x;
+	return 0;
+}
+
+static int
+parse_param(struct run_cli *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *buf, *p;
+	size_t n = 1, i;
+
+	if (c->np >= PARAMS_MAX) {
+		cli_errorf("run: -L: at most %d parameters", PARAMS_MAX);
+		return -1;
+	}
+	if (eq == NULL || eq == arg || eq[1] == '\0') {
+		cli_errorf("run: -L: expected name=value,value..., got '%s'",
+		    arg);
+		return -1;
+	}
+	for (p = (char *)eq + 1; *p != '\0'; p++)
+		n += *p == ',';
+	buf = strdup(arg);
+	c->param_vals[c->np] = calloc(n, sizeof(char *));
+	if (buf == NULL || c->param_vals[c->np] == NULL) {
+		free(buf);
+		cli_errorf("out of memory");
+		return -1;
+	}
+	buf[eq - arg] = '\0';
+	for (i = 0, p = buf + (eq - arg) + 1; i < n; i++) {
+		c->param_vals[c->np][i] = p;
+		p = strchr(p, ',');
+		if (p != NULL)
+			*p++ = '\0';
+	}
+	for (i = 0; i < c->np; i++)
+		if (strcmp(c->params[i].name, buf) == 0) {
+			cli_errorf("run: -L: parameter '%s' given twice",
+			    buf);
+			free(buf);
+			free(c->param_vals[c->np]);
+			return -1;
+		}
+	c->param_buf[c->np] = buf;
+	c->params[c->np].name = buf;
+	c->params[c->np].values = c->param_vals[c->np];
+	c->params[c->np].n = n;
+	c->np++;
+	return 0;
+}
+
+static int
+parser_get(struct run_cli *c)
+{
+	struct pr_error err;
+
+	if (c->parser == NULL && pr_parser_new(&c->parser, &err) != PR_OK) {
+		cli_error(&err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads the options; returns the index of the first operand or -1. */
+static int
+parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
+{
+	struct pr_error err;
+	struct hook *nh;
+	double t;
+	char *end;
+	size_t x;
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":n:L:", longopts, NULL)) !=
+	    -1) {
+		pr_error_clear(&err);
+		switch (ch) {
+		case 'n':
+			if (parse_count("-n, --runs", optarg, 1,
+			    &c->ro.runs) != 0)
+				return -1;
+			break;
+		case OPT_WARMUP:
+			if (parse_count("--warmup", optarg, 0,
+			    &c->ro.warmup) != 0)
+				return -1;
+			break;
+		case OPT_MAXFAIL:
+			if (parse_count("--max-failures", optarg, 0,
+			    &c->ro.max_failures) != 0)
+				return -1;
+			break;
+		case OPT_SEED:
+			if (parse_count("--seed", optarg, 0, &x) != 0)
+				return -1;
+			c->ro.seed = (uint64_t)x;
+			break;
+		case OPT_SHELL:
+			c->ro.spawn.shell = 1;
+			break;
+		case OPT_TIMEOUT:
+			errno = 0;
+			t = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    !(t > 0) || t > 1e9) {
+				cli_errorf("run: --timeout: expected seconds "
+				    "above 0, got '%s'", optarg);
+				return -1;
+			}
+			c->ro.spawn.timeout_s = t;
+			break;
+		case OPT_ORDER:
+			if (strcmp(optarg, "shuffled") == 0)
+				c->ro.order = PR_ORDER_SHUFFLED;
+			else if (strcmp(optarg, "sequential") == 0)
+				c->ro.order = PR_ORDER_SEQUENTIAL;
+			else {
+				cli_errorf("run: --order: expected shuffled or "
+				    "sequential, got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_OUTPUT:
+			c->output = optarg;
+			break;
+		case OPT_OUTLIMIT:
+			if (parse_bytes(optarg, &c->ro.spawn.output_limit) !=
+			    0)
+				return -1;
+			break;
+		case 'L':
+			if (parse_param(c, optarg) != 0)
+				return -1;
+			break;
+		case OPT_SETUP:
+		case OPT_PREPARE:
+		case OPT_CLEANUP:
+			nh = realloc(c->hooks, (c->nhooks + 1) *
+			    sizeof(*nh));
+			if (nh == NULL) {
+				cli_errorf("out of memory");
+				return -1;
+			}
+			c->hooks = nh;
+			c->hooks[c->nhooks].kind = ch;
+			c->hooks[c->nhooks++].arg = optarg;
+			break;
+		case OPT_PARSE:
+			if (parser_get(c) != 0)
+				return -1;
+			if (pr_parser_set_format(c->parser, optarg, &err) !=
+			    PR_OK) {
+				cli_errorf("run: --parse: %s", err.msg);
+				return -1;
+			}
+			*parse_set = 1;
+			break;
+		case OPT_METRIC:
+		case OPT_DERIVE:
+			if (parser_get(c) != 0)
+				return -1;
+			if ((ch == OPT_METRIC ? pr_parser_add_metric(c->parser,
+			    optarg, &err) : pr_parser_add_derive(c->parser,
+			    optarg, &err)) != PR_OK) {
+				cli_errorf("run: %s", err.msg);
+				return -1;
+			}
+			c->ro.parse_output |= ch == OPT_METRIC;
+			break;
+		case OPT_JSON:
+			c->json = 1;
+			break;
+		case ':':
+			cli_errorf("run: option '%s' needs an argument",
+			    argv[optind - 1]);
+			cli_usage(&cmd_run_entry);
+			return -1;
+		default:
+			if (optopt != 0)
+				cli_errorf("run: unknown option '-%c'", optopt);
+			else
+				cli_errorf("run: unknown option '%s'",
+				    argv[optind - 1]);
+			cli_usage(&cmd_run_entry);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		cli_errorf("run: expected at least one NAME=COMMAND");
+		cli_usage(&cmd_run_entry);
+		return -1;
+	}
+	return optind;
+}
+
+/* The command line given to hook kind for the operand called name. */
+static const char *
+hook_for(const struct run_cli *c, int kind, const char *name)
+{
+	const char *found = NULL, *eq;
+	size_t i;
+
+	for (i = 0; i < c->nhooks; i++) {
+		if (c->hooks[i].kind != kind)
+			continue;
+		eq = strchr(c->hooks[i].arg, '=');
+		if (eq != NULL && strlen(name) == (size_t)(eq - c->hooks[i].arg)
+		    && strncmp(c->hooks[i].arg, name, (size_t)(eq -
+		    c->hooks[i].arg)) == 0)
+			found = eq + 1;
+	}
+	return found;
+}
+
+/* Checks that every --setup/--prepare/--cleanup names an operand. */
+static int
+check_hooks(const struct run_cli *c, char **ops, int nops)
+{
+	const char *eq, *oeq;
+	size_t i;
+	int k;
+
+	for (i = 0; i < c->nhooks; i++) {
+		eq = strchr(c->hooks[i].arg, '=');
+		if (eq == NULL || eq == c->hooks[i].arg) {
+			cli_errorf("run: expected NAME=COMMAND, got '%s'",
+			    c->hooks[i].arg);
+			return -1;
+		}
+		for (k = 0; k < nops; k++) {
+			oeq = strchr(ops[k], '=');
+			if (oeq - ops[k] == eq - c->hooks[i].arg &&
+			    strncmp(ops[k], c->hooks[i].arg,
+			    (size_t)(eq - c->hooks[i].arg)) == 0)
+				break;
+		}
+		if (k == nops) {
+			cli_errorf("run: '%.*s' in '%s' is not the name of a "
+			    "command", (int)(eq - c->hooks[i].arg),
+			    c->hooks[i].arg, c->hooks[i].arg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Adds one variant for the parameter choice ch (np may be 0). */
+static int
+add_one(struct pr_session *s, const struct run_cli *c, const char *name,
+    const char *cmd, const size_t *ch)
+{
+	const char *hk[3] = { hook_for(c, OPT_SETUP, name),
+	    hook_for(c, OPT_PREPARE, name), hook_for(c, OPT_CLEANUP, name) };
+	char *ename = NULL, *ecmd = NULL, *eh[3] = { NULL, NULL, NULL };
+	struct pr_buf nb = PR_BUF_INIT(4096);
+	struct pr_error err;
+	enum pr_status st;
+	size_t i;
+	int rc = -1;
+
+	pr_error_clear(&err);
+	if ((st = pr_param_expand(name, c->params, c->np, ch, &ename,
+	    &err)) != PR_OK ||
+	    (st = pr_param_expand(cmd, c->params, c->np, ch, &ecmd, &err)) !=
+	    PR_OK)
+		goto out;
+	for (i = 0; i < 3; i++)
+		if (hk[i] != NULL && (st = pr_param_expand(hk[i], c->params,
+		    c->np, ch, &eh[i], &err)) != PR_OK)
+			goto out;
+	/* A name without {param} gets the values appended, so that every
+	 * variant has its own name. */
+	if ((st = pr_buf_adds(&nb, ename, &err)) != PR_OK)
+		goto out;
+	if (c->np > 0 && strcmp(ename, name) == 0) {
+		for (i = 0; i < c->np && st == PR_OK; i++)
+			st = pr_buf_addf(&nb, &err, "%s%s=%s", i ? "," : "/",
+			    c->params[i].name, c->params[i].values[ch[i]]);
+		if (st != PR_OK)
+			goto out;
+	}
+	if ((st = pr_session_add_variant(s, nb.data, ecmd, c->ro.spawn.shell,
+	    eh[0], eh[1], eh[2], &err)) != PR_OK)
+		goto out;
+	rc = 0;
+out:
+	if (rc != 0)
+		cli_errorf("run: %s: %s", name, err.msg);
+	pr_buf_release(&nb);
+	free(ename);
+	free(ecmd);
+	for (i = 0; i < 3; i++)
+		free(eh[i]);
+	return rc;
+}
+
+static int
+add_variants(struct pr_session *s, const struct run_cli *c, char **ops,
+    int nops)
+{
+	size_t ch[PARAMS_MAX] = { 0 }, i;
+	char *name, *eq;
+	int k, rc;
+
+	if (check_hooks(c, ops, nops) != 0)
+		return -1;
+	for (k = 0; k < nops; k++) {
+		eq = strchr(ops[k], '=');
+		if (eq == NULL || eq == ops[k]) {
+			cli_errorf("run: expected NAME=COMMAND, got '%s'",
+			    ops[k]);
+			return -1;
+		}
+		name = strdup(ops[k]);
+		if (name == NULL) {
+			cli_errorf("out of memory");
+			return -1;
+		}
+		name[eq - ops[k]] = '\0';
+		memset(ch, 0, sizeof(ch));
+		/* Every combination of the -L values, the last parameter
+		 * varying fastest. */
+		for (;;) {
+			rc = add_one(s, c, name, eq + 1, ch);
+			if (rc != 0)
+				break;
+			for (i = c->np; i > 0; i--) {
+				if (++ch[i - 1] < c->params[i - 1].n)
+					break;
+				ch[i - 1] = 0;
+			}
+			if (i == 0)
+				break;
+		}
+		free(name);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A JSON string of len bytes of a command's output; bytes that are not
+ * valid UTF-8 become '?'. */
+static json_t *
+output_json(const char *data, size_t len)
+{
+	json_t *j = json_stringn(data, len);
+	char *copy;
+	size_t i;
+
+	if (j != NULL || (copy = malloc(len + 1)) == NULL)
+		return j;
+	for (i = 0; i < len; i++)
+		copy[i] = (unsigned char)data[i] < 0x80 && data[i] != '\0' ?
+		    data[i] : '?';
+	j = json_stringn(copy, len);
+	free(copy);
+	return j;
+}
+
+static json_t *
+run_json(const struct pr_session *s, const struct pr_run *r)
+{
+	json_t *o = json_object(), *m = json_object();
+	const struct pr_metric *mt;
+	size_t i;
+
+	if (o == NULL || m == NULL) {
+		json_decref(o);
+		json_decref(m);
+		return NULL;
+	}
+	json_object_set_new(o, "variant", json_string(s->v[r->variant].name));
+	json_object_set_new(o, "seq", json_integer((json_int_t)r->seq));
+	json_object_set_new(o, "round", json_integer((json_int_t)r->round));
+	json_object_set_new(o, "warmup", json_boolean(r->warmup));
+	json_object_set_new(o, "ok", json_boolean(r->ok));
+	json_object_set_new(o, "outcome",
+	    json_string(pr_spawn_outcome_str(r->outcome)));
+	json_object_set_new(o, "exit_status", r->exit_status >= 0 ?
+	    json_integer(r->exit_status) : json_null());
+	json_object_set_new(o, "signal", r->signal > 0 ?
+	    json_integer(r->signal) : json_null());
+	json_object_set_new(o, "reason", json_string(r->reason));
+	json_object_set_new(o, "start_s", json_real(r->start_s));
+	for (i = 0; i < r->metrics.n; i++) {
+		mt = &r->metrics.metrics[i];
+		json_object_set_new(m, mt->name, mt->values.n == 1 &&
+		    isfinite(mt->values.v[0]) ?
+		    json_real(mt->values.v[0]) : json_null());
+	}
+	json_object_set_new(o, "metrics", m);
+	if (r->output != NULL) {
+		json_object_set_new(o, "output", output_json(r->output,
+		    r->output_len));
+		json_object_set_new(o, "output_truncated",
+		    json_boolean(r->truncated));
+	}
+	return o;
+}
+
+/* The paired change of wall_s of variant 1, for the progress line. */
+static void
+progress(const struct pr_session *s, const struct pr_run *r,
+    struct run_cli *c)
+{
+	struct pr_paired p;
+	double left;
+	size_t n;
+
+	fprintf(stderr, "\r%zu/%zu runs, %.1f s", s->nruns, c->total_runs,
+	    r->start_s);
+	if (s->nruns > 0 && s->nruns < c->total_runs) {
+		left = r->start_s / (double)s->nruns *
+		    (double)(c->total_runs - s->nruns);
+		fprintf(stderr, ", ~%.0f s left", left);
+	}
+	if (s->nv > 1 && pr_session_paired(s, 1, "wall_s", 0.95,
+	    s->clock_res_s, &p, &n, NULL) == PR_OK && p.have_ci)
+		fprintf(stderr, "; %s vs %s: %+.1f%% [%+.1f%%, %+.1f%%]",
+		    s->v[1].name, s->v[0].name, p.change_pct, p.ci_lo_pct,
+		    p.ci_hi_pct);
+	fputs("\033[K", stderr);
+	fflush(stderr);
+}
+
+static void
+on_run(const struct pr_session *s, const struct pr_run *r, void *arg)
+{
+	struct run_cli *c = arg;
+	json_t *j;
+
+	if (c->out != NULL && !c->out_failed) {
+		j = run_json(s, r);
+		if (j == NULL || json_dumpf(j, c->out, JSON_COMPACT) != 0 ||
+		    fputc('\n', c->out) == EOF || fflush(c->out) != 0)
+			c->out_failed = 1;
+		json_decref(j);
+	}
+	if (c->tty)
+		progress(s, r, c);
+}
+
+/* Resolution of a built-in metric's values; 0 for unknown. */
+static double
+resolution_of(const struct pr_session *s, const char *name)
+{
+	if (strcmp(name, "wall_s") == 0)
+		return s->clock_res_s;
+	if (strcmp(name, "user_s") == 0 || strcmp(name, "sys_s") == 0)
+		return 1e-6;
+	if (strcmp(name, "maxrss_kib") == 0 ||
+	    strcmp(name, "ctxsw_vol") == 0 ||
+	    strcmp(name, "ctxsw_invol") == 0)
+		return 1;
+	return 0;
+}
+
+struct row {
+	struct pr_sample b, n;
+};
+
+/*
+ * Compares variant vi with the baseline on every metric both have
+ * values of; fills rm (n rows).  Returns an exit status.
+ */
+static int
+compare_variant(struct pr_session *s, size_t vi, struct row *rows,
+    struct pr_comparison *cmp, struct pr_report_metric *rm, size_t *nrows,
+    size_t *holm_m)
+{
+	struct pr_dataset *bd = &s->v[0].data, *nd = &s->v[vi].data;
+	struct pr_metric *bm, *nm;
+	struct pr_verdict_opts vo;
+	struct pr_error err;
+	size_t i, k = 0;
+
+	pr_verdict_opts_init(&vo);
+	for (i = 0; i < bd->n; i++) {
+		bm = &bd->metrics[i];
+		nm = pr_dataset_find(nd, bm->name);
+		if (nm == NULL || bm->values.n == 0 || nm->values.n == 0)
+			continue;
+		pr_error_clear(&err);
+		if (pr_sample_copy(&rows[k].b, &bm->values, &err) != PR_OK ||
+		    pr_sample_copy(&rows[k].n, &nm->values, &err) != PR_OK) {
+			cli_error(&err);
+			return PR_EXIT_INTERNAL;
+		}
+		pr_sample_sort(&rows[k].b);
+		pr_sample_sort(&rows[k].n);
+		memset(&rm[k], 0, sizeof(rm[k]));
+		rm[k].name = bm->name;
+		rm[k].unit = bm->unit;
+		rm[k].base_values = bm->values.v;
+		rm[k].base_n = bm->values.n;
+		rm[k].new_values = nm->values.v;
+		rm[k].new_n = nm->values.n;
+		rm[k].better_assumed = bm->better == PR_BETTER_UNKNOWN;
+		if (pr_compare(rows[k].b.v, rows[k].b.n, rows[k].n.v,
+		    rows[k].n.n, rm[k].better_assumed ? PR_BETTER_LOWER :
+		    bm->better, &vo, &cmp[k], &err) != PR_OK) {
+			pr_sample_release(&rows[k].b);
+			pr_sample_release(&rows[k].n);
+			cli_errorf("run: metric '%s': %s", bm->name, err.msg);
+			continue;
+		}
+		k++;
+	}
+	*nrows = k;
+	*holm_m = 0;
+	if (k > 1)
+		pr_compare_holm(cmp, k, &vo);
+	for (i = 0; i < k; i++) {
+		rm[i].cmp = cmp[i];
+		if (k > 1 && cmp[i].tested && (size_t)cmp[i].holm_m > *holm_m)
+			*holm_m = (size_t)cmp[i].holm_m;
+	}
+	return PR_EXIT_OK;
+}
+
+/* The paired lines (text) or array (JSON) of variant vi. */
+static int
+paired_out(struct pr_session *s, size_t vi,
+    const struct pr_report_metric *rm, size_t nrows, struct pr_buf *b,
+    json_t *arr)
+{
+	struct pr_paired p;
+	struct pr_error err;
+	json_t *o;
+	size_t i, n;
+	enum pr_status st;
+
+	if (b != NULL && pr_buf_addf(b, NULL, "\npaired, round by round "
+	    "(%s order; mean of the per-round log-ratios %s/%s, one-sample "
+	    "t):\n", pr_order_str(s->opts.order), s->v[vi].name,
+	    s->v[0].name) != PR_OK)
+		return -1;
+	for (i = 0; i < nrows; i++) {
+		pr_error_clear(&err);
+		st = pr_session_paired(s, vi, rm[i].name, 0.95,
+		    resolution_of(s, rm[i].name), &p, &n, &err);
+		if (arr != NULL) {
+			o = json_object();
+			if (o == NULL)
+				return -1;
+			json_object_set_new(o, "name",
+			    json_string(rm[i].name));
+			json_object_set_new(o, "pairs",
+			    json_integer((json_int_t)n));
+			if (st == PR_OK) {
+				json_object_set_new(o, "change_pct",
+				    json_real(p.change_pct));
+				json_object_set_new(o, "ci_pct", p.have_ci ?
+				    json_pack("[ff]", p.ci_lo_pct,
+				    p.ci_hi_pct) : json_null());
+				json_object_set_new(o, "p_value", p.have_t ?
+				    json_real(p.p_value) : json_null());
+				json_object_set_new(o, "quantised",
+				    json_boolean(p.quantised));
+			} else
+				json_object_set_new(o, "undefined",
+				    json_string(err.msg));
+			json_array_append_new(arr, o);
+			continue;
+		}
+		if (st != PR_OK) {
+			if (pr_buf_addf(b, NULL, "  %-14s undefined: %s\n",
+			    rm[i].name, err.msg) != PR_OK)
+				return -1;
+		} else if (!p.have_ci) {
+			if (pr_buf_addf(b, NULL, "  %-14s %+.2f%% (%zu pair: "
+			    "no interval)\n", rm[i].name, p.change_pct, n) !=
+			    PR_OK)
+				return -1;
+		} else if (pr_buf_addf(b, NULL, "  %-14s %+.2f%%  95%% "
+		    "interval [%+.2f%%, %+.2f%%]  p %s%.3g  %zu pairs%s\n",
+		    rm[i].name, p.change_pct, p.ci_lo_pct, p.ci_hi_pct,
+		    p.have_t ? "" : "-", p.have_t ? p.p_value : 0.0, n,
+		    p.quantised ? "  (spread at the resolution floor)" :
+		    p.degenerate ? "  (no spread: no test)" : "") != PR_OK)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+failures_out(const struct pr_session *s, struct pr_buf *b)
+{
+	const struct pr_run *r;
+	size_t i, shown;
+	int first = 1;
+
+	for (i = 0; i < s->nruns; i++) {
+		r = &s->runs[i];
+		if (r->ok || r->outcome == PR_SPAWN_INTERRUPTED)
+			continue;
+		shown = r->output_len < SHOWN_OUTPUT ? r->output_len :
+		    SHOWN_OUTPUT;
+		if (pr_buf_addf(b, NULL, "%sfailed: %s, %s run %zu: "
+		    "%s%s%.*s%s\n", first ? "\n" : "", s->v[r->variant].name,
+		    r->warmup ? "warm-up" : "counted",
+		    r->round + 1, r->reason, shown ? "; output: " : "",
+		    (int)shown, shown ? r->output : "",
+		    shown < r->output_len ? "..." : "") != PR_OK)
+			return -1;
+		first = 0;
+	}
+	return 0;
+}
+
+static int
+session_text(const struct pr_session *s, struct pr_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < s->nv; i++)
+		if (pr_buf_addf(b, NULL, "%s%s: %s  (%zu runs ok, %zu failed)\n",
+		    i == 0 ? "baseline " : "variant  ", s->v[i].name,
+		    s->v[i].command, s->v[i].runs_ok, s->v[i].runs_failed) !=
+		    PR_OK)
+			return -1;
+	if (pr_buf_addf(b, NULL, "session: %zu rounds of %zu, %s order, seed "
+	    "%llu, %zu warm-up rounds, %zu runs in %.3f s; stopped: %s\n",
+	    s->rounds_done, s->opts.runs, pr_order_str(s->opts.order),
+	    (unsigned long long)s->opts.seed, s->opts.warmup, s->nruns,
+	    s->elapsed_s, pr_stop_str(s->stop)) != PR_OK ||
+	    pr_buf_addf(b, NULL, "timer: CLOCK_MONOTONIC, resolution %.3g s; "
+	    "perfreg's own time per run %.3g s (not in the measurements)\n",
+	    s->clock_res_s, s->overhead_s) != PR_OK)
+		return -1;
+	if (s->opts.order == PR_ORDER_SEQUENTIAL && s->nv > 1 &&
+	    pr_buf_adds(b, "note: sequential order (every run of one "
+	    "variant, then the next): drift of the machine's speed falls on "
+	    "one side and can look like a change; the pairs are by run "
+	    "index, not by round\n", NULL) != PR_OK)
+		return -1;
+	return 0;
+}
+
+static json_t *
+session_json(const struct pr_session *s)
+{
+	json_t *o = json_object(), *vs = json_array(), *v;
+	size_t i;
+
+	if (o == NULL || vs == NULL) {
+		json_decref(o);
+		json_decref(vs);
+		return NULL;
+	}
+	for (i = 0; i < s->nv; i++) {
+		v = json_pack("{s:s,s:s,s:I,s:I}", "name", s->v[i].name,
+		    "command", s->v[i].command, "runs_ok",
+		    (json_int_t)s->v[i].runs_ok, "runs_failed",
+		    (json_int_t)s->v[i].runs_failed);
+		json_array_append_new(vs, v);
+	}
+	json_object_set_new(o, "variants", vs);
+	json_object_set_new(o, "order",
+	    json_string(pr_order_str(s->opts.order)));
+	json_object_set_new(o, "seed", json_integer((json_int_t)s->opts.seed));
+	json_object_set_new(o, "runs", json_integer((json_int_t)s->opts.runs));
+	json_object_set_new(o, "warmup",
+	    json_integer((json_int_t)s->opts.warmup));
+	json_object_set_new(o, "rounds_done",
+	    json_integer((json_int_t)s->rounds_done));
+	json_object_set_new(o, "stopped", json_string(pr_stop_str(s->stop)));
+	json_object_set_new(o, "elapsed_s", json_real(s->elapsed_s));
+	json_object_set_new(o, "timer_resolution_s",
+	    json_real(s->clock_res_s));
+	json_object_set_new(o, "overhead_s", json_real(s->overhead_s));
+	json_object_set_new(o, "drift_prone",
+	    json_boolean(s->opts.order == PR_ORDER_SEQUENTIAL));
+	return o;
+}
+
+/* One comparison's report into out (text) or as a JSON object. */
+static int
+report_variant(struct pr_session *s, size_t vi, int json,
+    struct pr_buf *out, json_t **jout)
+{
+	struct pr_report_metric *rm;
+	struct pr_comparison *cmp;
+	struct pr_report report;
+	struct pr_buf one = PR_BUF_INIT(REPORT_MAX);
+	struct row *rows;
+	struct pr_error err;
+	json_t *j = NULL, *arr = NULL;
+	json_error_t jerr;
+	size_t nrows = 0, holm_m = 0, i, nm = s->v[0].data.n;
+	int rc;
+
+	rows = calloc(nm + 1, sizeof(*rows));
+	rm = calloc(nm + 1, sizeof(*rm));
+	cmp = calloc(nm + 1, sizeof(*cmp));
+	if (rows == NULL || rm == NULL || cmp == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if ((rc = compare_variant(s, vi, rows, cmp, rm, &nrows,
+	    &holm_m)) != PR_EXIT_OK)
+		goto out;
+	if (nrows == 0) {
+		cli_errorf("run: nothing to compare between '%s' and '%s' "
+		    "(no successful runs on one side)", s->v[0].name,
+		    s->v[vi].name);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	memset(&report, 0, sizeof(report));
+	report.base_source = s->v[0].name;
+	report.new_source = s->v[vi].name;
+	report.conf = 0.95;
+	report.equivalence_pct = 1.0;
+	report.holm_m = holm_m;
+	report.metrics = rm;
+	report.n = nrows;
+	pr_error_clear(&err);
+	rc = PR_EXIT_INTERNAL;
+	if (pr_report_compare(&one, &report, json ? PR_REPORT_JSON :
+	    PR_REPORT_TEXT, &err) != PR_OK) {
+		cli_error(&err);
+		goto out;
+	}
+	if (json) {
+		j = json_loadb(one.data, one.len, 0, &jerr);
+		arr = json_array();
+		if (j == NULL || arr == NULL ||
+		    paired_out(s, vi, rm, nrows, NULL, arr) != 0 ||
+		    json_object_set_new(j, "paired", arr) != 0) {
+			arr = NULL;
+			cli_errorf("run: cannot build the JSON report");
+			goto out;
+		}
+		arr = NULL;
+		*jout = j;
+		j = NULL;
+	} else if (pr_buf_add(out, one.data, one.len, NULL) != PR_OK ||
+	    paired_out(s, vi, rm, nrows, out, NULL) != 0) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	rc = PR_EXIT_OK;
+out:
+	json_decref(j);
+	json_decref(arr);
+	for (i = 0; rows != NULL && i < nrows; i++) {
+		pr_sample_release(&rows[i].b);
+		pr_sample_release(&rows[i].n);
+	}
+	free(rows);
+	free(rm);
+	free(cmp);
+	pr_buf_release(&one);
+	return rc;
+}
+
+/* Report of a session of one variant: its summaries. */
+static int
+single_text(const struct pr_session *s, struct pr_buf *b)
+{
+	const struct pr_metric *m;
+	struct pr_summary sum;
+	struct pr_sample sorted;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < s->v[0].data.n && rc == 0; i++) {
+		m = &s->v[0].data.metrics[i];
+		if (m->values.n == 0)
+			continue;
+		pr_sample_init(&sorted);
+		if (pr_sample_copy(&sorted, &m->values, NULL) != PR_OK)
+			return -1;
+		pr_sample_sort(&sorted);
+		if (pr_summary_compute(sorted.v, sorted.n, &sum, NULL) != PR_OK ||
+		    pr_buf_addf(b, NULL, "%-14s mean %.6g %s  median %.6g  "
+		    "min %.6g  max %.6g  n %zu\n", m->name, sum.mean, m->unit,
+		    sum.median, sum.min, sum.max, sum.n) != PR_OK)
+			rc = -1;
+		pr_sample_release(&sorted);
+	}
+	return rc;
+}
+
+static int
+write_report(struct pr_session *s, const struct run_cli *c)
+{
+	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
+	json_t *top = NULL, *cmps = NULL, *runs = NULL, *one;
+	size_t vi, i;
+	int rc = PR_EXIT_OK, rc2;
+	char *dump;
+
+	if (c->json) {
+		top = json_object();
+		cmps = json_array();
+		runs = json_array();
+		if (top == NULL || cmps == NULL || runs == NULL)
+			goto nomem;
+	} else if (session_text(s, &out) != 0)
+		goto nomem;
+	if (s->nv == 1 && !c->json && (pr_buf_adds(&out, "\n", NULL) !=
+	    PR_OK || single_text(s, &out) != 0))
+		goto nomem;
+	for (vi = 1; vi < s->nv; vi++) {
+		if (!c->json && pr_buf_adds(&out, "\n", NULL) != PR_OK)
+			goto nomem;
+		one = NULL;
+		rc2 = report_variant(s, vi, c->json, &out, &one);
+		if (rc2 != PR_EXIT_OK) {
+			if (rc2 == PR_EXIT_INTERNAL)
+				goto fail;
+			rc = rc2;
+			continue;
+		}
+		if (one != NULL)
+			json_array_append_new(cmps, one);
+	}
+	if (c->json) {
+		for (i = 0; i < s->nruns; i++)
+			json_array_append_new(runs, run_json(s, &s->runs[i]));
+		/* Two variants: compare's object itself, plus the run's
+		 * data; more: a list of such objects. */
+		if (json_array_size(cmps) == 1 && s->nv == 2) {
+			json_decref(top);
+			top = json_incref(json_array_get(cmps, 0));
+		} else
+			json_object_set(top, "comparisons", cmps);
+		json_object_set_new(top, "session", session_json(s));
+		json_object_set(top, "runs", runs);
+		dump = json_dumps(top, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+		if (dump == NULL || pr_buf_adds(&out, dump, NULL) != PR_OK ||
+		    pr_buf_addc(&out, '\n', NULL) != PR_OK) {
+			free(dump);
+			goto nomem;
+		}
+		free(dump);
+	} else if (failures_out(s, &out) != 0)
+		goto nomem;
+	rc2 = cli_write(&out);
+	if (rc2 != PR_EXIT_OK)
+		rc = rc2;
+	goto out;
+nomem:
+	cli_errorf("out of memory");
+fail:
+	rc = PR_EXIT_INTERNAL;
+out:
+	json_decref(top);
+	json_decref(cmps);
+	json_decref(runs);
+	pr_buf_release(&out);
+	return rc;
+}
+
+static int
+exec_run(int argc, char **argv)
+{
+	struct run_cli c;
+	struct pr_session s;
+	struct pr_error err;
+	struct sigaction sa, old;
+	int first, rc = PR_EXIT_OK, parse_set = 0;
+	size_t i;
+	enum pr_status st;
+
+	memset(&c, 0, sizeof(c));
+	pr_runner_opts_init(&c.ro);
+	c.ro.max_failures = 10;
+	pr_session_init(&s);
+	if ((first = parse_opts(argc, argv, &c, &parse_set)) < 0) {
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (c.parser != NULL && !parse_set && !c.ro.parse_output &&
+	    pr_parser_set_format(c.parser, "none", NULL) != PR_OK) {
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if (parse_set)
+		c.ro.parse_output = 1;
+	c.ro.parser = c.parser;
+	if (add_variants(&s, &c, argv + first, argc - first) != 0) {
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (c.output != NULL && (c.out = fopen(c.output, "a")) == NULL) {
+		cli_errorf("run: cannot open %s: %s", c.output,
+		    strerror(errno));
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
+	c.total_runs = s.nv * (c.ro.runs + c.ro.warmup);
+	c.ro.on_run = on_run;
+	c.ro.arg = &c;
+	interrupted = 0;
+	c.ro.spawn.cancel = &interrupted;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: the wait must see EINTR.  A second Ctrl-C gets
+	 * the default action. */
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGINT, &sa, &old);
+	pr_error_clear(&err);
+	st = pr_session_run(&s, &c.ro, &err);
+	sigaction(SIGINT, &old, NULL);
+	if (c.tty)
+		fputs("\r\033[K", stderr);
+	if (c.out_failed)
+		cli_errorf("run: cannot write to %s", c.output);
+	if (st != PR_OK) {
+		cli_error(&err);
+		rc = cli_exit_for(st);
+		goto out;
+	}
+	if (s.stop == PR_STOP_INTERRUPTED)
+		cli_errorf("run: interrupted; the report covers the %zu runs "
+		    "that finished", s.nruns - (s.nruns > 0 &&
+		    s.runs[s.nruns - 1].outcome == PR_SPAWN_INTERRUPTED));
+	else if (s.stop == PR_STOP_FAILURES)
+		cli_errorf("run: stopped after %zu failed runs "
+		    "(--max-failures)", s.failures);
+	rc = write_report(&s, &c);
+	if (rc == PR_EXIT_OK && s.stop == PR_STOP_INTERRUPTED)
+		rc = EXIT_INTERRUPTED;
+out:
+	if (c.out != NULL && fclose(c.out) != 0 && rc == PR_EXIT_OK) {
+		cli_errorf("run: cannot write to %s", c.output);
+		rc = PR_EXIT_INTERNAL;
+	}
+	pr_session_release(&s);
+	pr_parser_free(c.parser);
+	for (i = 0; i < c.np; i++) {
+		free(c.param_buf[i]);
+		free(c.param_vals[i]);
+	}
+	free(c.hooks);
+	return rc;
+}
+
+const struct cmd_entry cmd_run_entry = {
+	"run", usage, help, exec_run
+};
