@@ -22,6 +22,7 @@ tcsh
 python3
 openssl
 iperf3
+linux-perf
 "
 
 missing=""
