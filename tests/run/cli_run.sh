@@ -1,0 +1,91 @@
+#!/bin/sh
+# tests/run/cli_run.sh - perfreg run end to end, where its output is not
+# deterministic enough for a golden case: the report's parts, --output
+# written per run, --json with the raw runs, failed runs and their exit
+# status, --max-failures, and Ctrl-C (SIGINT) giving the report of what
+# finished with status 130.  No timing is checked.
+#
+# usage: cli_run.sh PERFREG PROGS_DIR
+set -u
+P=$1
+PROGS=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+has() { # file pattern what
+	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
+}
+
+# A plain session: report parts and status 0.
+"$P" run -n 3 --seed 7 --output "$tmp/runs.jsonl" a=true b=true \
+    > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 0 ] || fail "plain session: status $st: $(cat "$tmp/err")"
+has "$tmp/out" "^baseline a: true  (3 runs ok, 0 failed)" "plain"
+has "$tmp/out" "^session: 3 rounds of 3, shuffled order, seed 7" "plain"
+has "$tmp/out" "^timer: CLOCK_MONOTONIC, resolution" "plain"
+has "$tmp/out" "^wall_s " "plain"
+has "$tmp/out" "^paired, round by round" "plain"
+[ -s "$tmp/err" ] && fail "plain session wrote to stderr: $(cat "$tmp/err")"
+# --output: one line per run, warm-ups included (2 + 6).
+n=$(wc -l < "$tmp/runs.jsonl")
+[ "$n" -eq 8 ] || fail "--output has $n lines, not 8"
+has "$tmp/runs.jsonl" '"warmup":true' "--output"
+has "$tmp/runs.jsonl" '"wall_s":' "--output"
+# Appended, not overwritten.
+"$P" run -n 1 --warmup 0 --output "$tmp/runs.jsonl" a=true > /dev/null
+n=$(wc -l < "$tmp/runs.jsonl")
+[ "$n" -eq 9 ] || fail "--output was not appended to: $n lines"
+
+# --json: compare's object plus paired, session and runs.
+"$P" run -n 2 --json a=true b=true > "$tmp/json" 2> "$tmp/err" ||
+    fail "--json: status $?"
+for key in '"metrics"' '"paired"' '"session"' '"runs"' \
+    '"timer_resolution_s"' '"overhead_s"' '"seed": 1'; do
+	has "$tmp/json" "$key" "--json"
+done
+
+# Failed runs are listed with their reason and output; a variant with no
+# successful run cannot be compared: status 2.
+"$P" run -n 2 a=true b="$PROGS/prog_exit3" > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 2 ] || fail "failing variant: status $st"
+has "$tmp/out" "failed: b, counted run 1: exit status 3; output: to stdout" \
+    "failures"
+has "$tmp/err" "nothing to compare between 'a' and 'b'" "failures"
+
+# --max-failures stops the session.
+"$P" run -n 50 --max-failures 3 a=true b=false > "$tmp/out" 2> "$tmp/err"
+has "$tmp/err" "stopped after 3 failed runs" "--max-failures"
+has "$tmp/out" "stopped: max-failures" "--max-failures"
+
+# Timeout: the run is killed and reported.
+"$P" run -n 1 --warmup 0 --timeout 0.2 a=true b="$PROGS/prog_hang" \
+    > "$tmp/out" 2> "$tmp/err"
+has "$tmp/out" "failed: b, counted run 1: timed out after 0.2 s" "timeout"
+
+# Ctrl-C: the running command is killed, the report covers what
+# finished, status 130.
+"$P" run -n 1000 --output "$tmp/int.jsonl" a="$PROGS/prog_hang" \
+    > "$tmp/out" 2> "$tmp/err" &
+pid=$!
+# The hang program never finishes, so nothing is written before Ctrl-C:
+# give the first run time to start (if it has not, Ctrl-C still stops
+# the session before it).
+sleep 0.5
+kill -INT $pid
+wait $pid
+st=$?
+[ $st -eq 130 ] || fail "Ctrl-C: status $st, not 130"
+has "$tmp/err" "interrupted; the report covers the 0 runs that finished" \
+    "Ctrl-C"
+has "$tmp/out" "stopped: interrupted" "Ctrl-C"
+
+[ $fails -eq 0 ] || exit 1
+echo "cli_run: all passed"
