@@ -1,0 +1,77 @@
+#!/bin/sh
+# bench/run-overhead.sh - what perfreg run costs per run, against the floor
+# (bench/spawn-floor: a bare posix_spawn + wait4 loop) and against
+# hyperfine -N, all running /bin/true N times, in one invocation.
+#
+# usage: bench/run-overhead.sh BUILD_DIR [N [REPS]]
+#   BUILD_DIR holds perfreg and bench/spawn-floor (a Release build gives
+#   the figures worth quoting); N runs per tool (default 2000), REPS
+#   rounds of the three tools, interleaved so that drift of the machine
+#   falls on all three alike (default 3).  hyperfine is skipped when it
+#   is not installed.
+#
+# Each figure is the tool's whole elapsed time divided by N (so it
+# includes perfreg's and hyperfine's start and final analysis, spread
+# over the runs).  On a shared machine the load changes between rounds,
+# so each round's ratios to that round's floor are printed, and their
+# median is the result: the three tools of a round shared its load.
+# perfreg's own figure, from its JSON (time per run spent outside the
+# measured commands), is printed too.
+set -eu
+
+build=${1:?usage: run-overhead.sh BUILD_DIR [N [REPS]]}
+n=${2:-2000}
+reps=${3:-3}
+perfreg=$build/perfreg
+floor=$build/bench/spawn-floor
+[ -x "$perfreg" ] || { echo "run-overhead: no $perfreg" >&2; exit 2; }
+[ -x "$floor" ] || { echo "run-overhead: no $floor" >&2; exit 2; }
+hf=$(command -v hyperfine || true)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+elapsed() { echo "$2 $1" | awk '{ printf "%.6f", $1 - $2 }'; }
+
+per() { echo "$1 $n" | awk '{ printf "%.1f", $1 / $2 * 1e6 }'; }
+ratio() { echo "$1 $2" | awk '{ printf "%.3f\n", $1 / $2 }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "runs of /bin/true per tool: $n; $reps interleaved rounds"
+echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hyperfine/floor  perfreg own us/run"
+: > "$tmp/r_pr"
+: > "$tmp/r_hf"
+: > "$tmp/own"
+r=1
+while [ "$r" -le "$reps" ]; do
+	t0=$(now); "$floor" "$n" /bin/true > /dev/null; t1=$(now)
+	tf=$(elapsed "$t0" "$t1")
+
+	t0=$(now)
+	"$perfreg" run -n "$n" --warmup 0 --json t=/bin/true > "$tmp/pr.json"
+	t1=$(now)
+	tp=$(elapsed "$t0" "$t1")
+	own=$(sed -n 's/^ *"overhead_s": *\([0-9.eE+-]*\).*/\1/p' "$tmp/pr.json" | head -n 1)
+	echo "$own" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own"
+	ratio "$tp" "$tf" >> "$tmp/r_pr"
+
+	th=; rh=-
+	if [ -n "$hf" ]; then
+		t0=$(now)
+		"$hf" -N --runs "$n" --style none --export-json "$tmp/hf.json" true > /dev/null 2>&1
+		t1=$(now)
+		th=$(elapsed "$t0" "$t1")
+		rh=$(ratio "$th" "$tf")
+		echo "$rh" >> "$tmp/r_hf"
+	fi
+	printf '%5d  %12s  %14s  %16s  %13s  %15s  %18s\n' "$r" \
+	    "$(per "$tf")" "$(per "$tp")" "$([ -n "$th" ] && per "$th" || echo -)" \
+	    "$(ratio "$tp" "$tf")" "$rh" "$(tail -n 1 "$tmp/own")"
+	r=$((r + 1))
+done
+
+echo "median perfreg run / floor:   $(median < "$tmp/r_pr")"
+if [ -n "$hf" ]; then
+	echo "median hyperfine -N / floor:  $(median < "$tmp/r_hf")"
+fi
+echo "median perfreg own time per run: $(median < "$tmp/own") us"
