@@ -109,8 +109,9 @@ enum pr_status pr_format_parse(
  * PR_ENOTFOUND / PR_EIO (open or read, sys_errno set), PR_EPARSE /
  * PR_ERANGE at the line and column of a bad field, binary data or an
  * input without numbers, PR_ELIMIT for a line longer than
- * PR_READ_LINE_MAX, PR_ENOMEM.  Memory: the values, a read buffer of
- * PR_READ_LINE_MAX + 1 MiB, and for a regular file of more than 4 MiB an
+ * PR_READ_LINE_MAX, PR_ENOMEM.  Memory: the values, a read buffer of 1
+ * MiB at most (up to PR_READ_LINE_MAX + 1 MiB while a long line does not
+ * fit), and for a regular file of more than 4 MiB an
  * address-space reservation of 4 bytes per byte of file that only
  * becomes resident as values are stored.  Reentrant.
  */

@@ -16,8 +16,9 @@
  * than PR_READ_LINE_MAX, and on an input with no numbers at all.  A
  * UTF-8 byte order mark at the start is skipped.
  *
- * Speed: the file is read with read(2) into one buffer of PR_READ_LINE_MAX
- * plus 1 MiB and scanned in place.  When the column is 1 and no delimiter
+ * Speed: the file is read with read(2) into one buffer (1 MiB, less for a
+ * small file; grown while a line does not fit, up to PR_READ_LINE_MAX
+ * plus 1 MiB) and scanned in place.  When the column is 1 and no delimiter
  * can occur inside a number, a line that is a number and a newline (the
  * common case) is read by pr_parse_double straight from the buffer, and
  * only other lines are cut with memchr and checked byte by byte.  Values
@@ -39,7 +40,11 @@
 #include "parse/readers.h"
 #include "core/banned.h"
 
+/* Reads are of up to CHUNK bytes; the buffer starts smaller for small
+ * inputs and grows while one line does not fit, up to BUF_MAX. */
 #define CHUNK (1024 * 1024)
+#define BUF_MIN (64 * 1024)
+#define BUF_MAX (PR_READ_LINE_MAX + 1 + CHUNK)
 /* The fast path looks this far for the end of a number; longer numbers
  * take the general path, which bounds them by the line limit. */
 #define FAST_WINDOW 64
@@ -77,16 +82,30 @@ sys_fail(struct pr_error *err, const char *name, const char *what, int e)
 	return st;
 }
 
-/* Moves the unread data to the front and reads more after it. */
+/*
+ * Moves the unread data to the front and reads more after it.  The
+ * unread data are at most PR_READ_LINE_MAX bytes of one line (the caller
+ * checks), so a buffer they fill can grow and there is always room.
+ */
 static enum pr_status
 refill(struct reader *r, struct pr_error *err)
 {
 	ssize_t n;
+	size_t ncap;
+	char *p;
 
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->len -= r->pos;
 		r->pos = 0;
+	}
+	if (r->len == r->cap) {
+		ncap = r->cap * 2 < BUF_MAX ? r->cap * 2 : BUF_MAX;
+		if ((p = realloc(r->buf, ncap)) == NULL)
+			return pr_error_at(err, PR_ENOMEM, r->name, r->line + 1,
+			    0, "out of memory for a line of %zu bytes", r->len);
+		r->buf = p;
+		r->cap = ncap;
 	}
 	do
 		n = read(r->fd, r->buf + r->len, r->cap - r->len);
@@ -293,9 +312,15 @@ pr_read_numbers(const char *path, int column, const char *delims,
 			return sys_fail(err, path, "cannot open", errno);
 		r.own_fd = 1;
 	}
-	if (fstat(r.fd, &sb) == 0 && S_ISREG(sb.st_mode))
+	r.cap = BUF_MIN;
+	if (fstat(r.fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
 		reserve_for(out, sb.st_size);
-	r.cap = PR_READ_LINE_MAX + 1 + CHUNK;
+		/* The whole file and a byte to see its end, up to CHUNK. */
+		if (sb.st_size >= CHUNK)
+			r.cap = CHUNK;
+		else if (sb.st_size >= BUF_MIN)
+			r.cap = (size_t)sb.st_size + 1;
+	}
 	if ((r.buf = malloc(r.cap)) == NULL) {
 		st = pr_error_at(err, PR_ENOMEM, r.name, 0, 0,
 		    "out of memory for a read buffer");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -431,6 +432,37 @@ test_stdin(void **state)
 		assert_string_equal(pr_error_format(&err, line, sizeof(line)),
 		    "<stdin>:4: expected a number, got 'abc'");
 		pr_sample_release(&s);
+	}
+	/* A pipe: the buffer starts small and grows for a long line. */
+	{
+		static const double want[] = { 1, 0.33333333333333331, 3 };
+		char *line = malloc(300000);
+		int pfd[2];
+		pid_t pid;
+
+		assert_non_null(line);
+		memcpy(line, "1\n0.", 4);
+		memset(line + 4, '3', 299990);
+		memcpy(line + 299994, "\n3\n", 3);
+		assert_int_equal(pipe(pfd), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			size_t off = 0;
+			ssize_t w;
+
+			close(pfd[0]);
+			while (off < 299997 &&
+			    (w = write(pfd[1], line + off, 299997 - off)) > 0)
+				off += (size_t)w;
+			_exit(off == 299997 ? 0 : 1);
+		}
+		close(pfd[1]);
+		assert_int_equal(dup2(pfd[0], STDIN_FILENO), STDIN_FILENO);
+		close(pfd[0]);
+		expect_values("-", 1, NULL, want, 3);
+		assert_int_equal(waitpid(pid, NULL, 0), pid);
+		free(line);
 	}
 	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
 	close(saved);
