@@ -54,7 +54,7 @@
  * probability at most alpha over the whole session (measured by
  * bench/seq-sim: see bench/README.md).  The Bayes factor can never
  * reach 1/alpha before (1 + n g)^((n - 1)/2) >= 1/alpha, so no decision
- * is taken on a handful of rounds (5 with the defaults).
+ * is taken on a handful of rounds (7 with the defaults).
  *
  * Zero spread and timer quantisation: equal log-ratios (seed 003's
  * times all read 7.02) give s = 0.  s is never taken below the floor

@@ -5,3 +5,4 @@ pr_add_unit_test(test_mwu tests/stats/test_mwu.c tests/stats/twosample_fixture.c
 pr_add_unit_test(test_describe tests/stats/test_describe.c)
 pr_add_unit_test(test_paired tests/stats/test_paired.c)
 pr_add_unit_test(test_verdict tests/stats/test_verdict.c)
+pr_add_unit_test(test_seq tests/stats/test_seq.c)
