@@ -238,7 +238,7 @@ pr_parse_double(const char *s, const char *end, const char **stop,
 	uint64_t w = 0;
 	long q = 0, e = 0;
 	int neg = 0, nd = 0, any = 0, dropped = 0, eneg = 0;
-	double x, y;
+	double x = 0, y = 0;
 	enum pr_status st;
 	char qb[160];
 
@@ -320,7 +320,7 @@ pr_parse_double(const char *s, const char *end, const char **stop,
 			if (convert(w, q, &x))
 				goto done;
 		} else if (convert(w, q, &x) && convert(w + 1, q, &y) &&
-		    memcmp(&x, &y, sizeof(x)) == 0) {
+		    x == y) {
 			goto done;
 		}
 	}
@@ -340,7 +340,7 @@ pr_parse_double_all(const char *s, const char *end, double *out,
     struct pr_error *err)
 {
 	const char *stop;
-	double x;
+	double x = 0;
 	enum pr_status st;
 	char qb[160];
 

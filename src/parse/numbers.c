@@ -42,9 +42,9 @@
 
 /* Reads are of up to CHUNK bytes; the buffer starts smaller for small
  * inputs and grows while one line does not fit, up to BUF_MAX. */
-#define CHUNK (1024 * 1024)
-#define BUF_MIN (64 * 1024)
-#define BUF_MAX (PR_READ_LINE_MAX + 1 + CHUNK)
+#define CHUNK ((size_t)1 << 20)
+#define BUF_MIN ((size_t)64 << 10)
+#define BUF_MAX ((size_t)PR_READ_LINE_MAX + 1 + CHUNK)
 /* The fast path looks this far for the end of a number; longer numbers
  * take the general path, which bounds them by the line limit. */
 #define FAST_WINDOW 64
@@ -261,7 +261,7 @@ scan(struct reader *r, struct pr_error *err)
 		}
 		nl = memchr(p, '\n', (size_t)(e - p));
 		if (nl == NULL && !r->eof) {
-			if ((size_t)(e - p) > PR_READ_LINE_MAX)
+			if ((size_t)(e - p) > (size_t)PR_READ_LINE_MAX)
 				goto toolong;
 			if ((st = refill(r, err)) != PR_OK)
 				return st;
@@ -269,7 +269,7 @@ scan(struct reader *r, struct pr_error *err)
 		}
 		if (nl == NULL)
 			nl = e;
-		if ((size_t)(nl - p) > PR_READ_LINE_MAX)
+		if ((size_t)(nl - p) > (size_t)PR_READ_LINE_MAX)
 			goto toolong;
 		r->line++;
 		if ((st = do_line(r, p, nl, err)) != PR_OK)
@@ -316,9 +316,9 @@ pr_read_numbers(const char *path, int column, const char *delims,
 	if (fstat(r.fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
 		reserve_for(out, sb.st_size);
 		/* The whole file and a byte to see its end, up to CHUNK. */
-		if (sb.st_size >= CHUNK)
+		if (sb.st_size >= (off_t)CHUNK)
 			r.cap = CHUNK;
-		else if (sb.st_size >= BUF_MIN)
+		else if (sb.st_size >= (off_t)BUF_MIN)
 			r.cap = (size_t)sb.st_size + 1;
 	}
 	if ((r.buf = malloc(r.cap)) == NULL) {
