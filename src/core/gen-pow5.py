@@ -60,6 +60,7 @@ def main():
     print("#define PR_POW5_QMIN (%d)" % QMIN)
     print("#define PR_POW5_QMAX %d" % QMAX)
     print()
+    print("/* clang-format off */")
     print("static const struct pow5 {")
     print("\tuint64_t hi;")
     print("\tuint64_t lo;")
@@ -70,6 +71,7 @@ def main():
         print("\t{ 0x%016xULL, 0x%016xULL, %d }, /* 5^%d */"
               % (hi, lo, e2, q))
     print("};")
+    print("/* clang-format on */")
     print()
     print("#endif /* PERFREG_CORE_POW5_H */")
 

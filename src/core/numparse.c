@@ -49,10 +49,9 @@ __extension__ typedef unsigned __int128 u128;
 /* Exponents are clamped here while scanned; far beyond any double's. */
 #define EXP_CLAMP 100000
 
-static const double exact_pow10[] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
-};
+static const double exact_pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+	1e20, 1e21, 1e22 };
 
 static int
 isdig(char c)
@@ -221,18 +220,18 @@ slow(const char *s, const char *e, const char *end, double *out,
 	/* The scanner and strtod agree on the syntax: it used it all. */
 	if (stop != copy + len)
 		return pr_error_set(err, PR_EPARSE,
-		    "expected a number, got '%s'", quote(s, end, qb,
-		    sizeof(qb)));
+		    "expected a number, got '%s'",
+		    quote(s, end, qb, sizeof(qb)));
 	if (range && isinf(x))
-		return pr_error_set(err, PR_ERANGE,
-		    "number out of range: '%s'", quote(s, end, qb, sizeof(qb)));
+		return pr_error_set(err, PR_ERANGE, "number out of range: '%s'",
+		    quote(s, end, qb, sizeof(qb)));
 	*out = x;
 	return PR_OK;
 }
 
 enum pr_status
-pr_parse_double(const char *s, const char *end, const char **stop,
-    double *out, struct pr_error *err)
+pr_parse_double(const char *s, const char *end, const char **stop, double *out,
+    struct pr_error *err)
 {
 	const char *p = s, *d, *ex;
 	uint64_t w = 0;
@@ -282,17 +281,17 @@ pr_parse_double(const char *s, const char *end, const char **stop,
 	if (!any) {
 		if (prefix_ci(d, end, "inf") || prefix_ci(d, end, "nan"))
 			return pr_error_set(err, PR_EPARSE,
-			    "not a finite number: '%s'", quote(s, end, qb,
-			    sizeof(qb)));
+			    "not a finite number: '%s'",
+			    quote(s, end, qb, sizeof(qb)));
 		return pr_error_set(err, PR_EPARSE,
-		    "expected a number, got '%s'", quote(s, end, qb,
-		    sizeof(qb)));
+		    "expected a number, got '%s'",
+		    quote(s, end, qb, sizeof(qb)));
 	}
 	/* strtod reads "0x1p3" as hexadecimal; perfreg rejects it rather
 	 * than read it as 0 followed by junk. */
 	if (p == d + 1 && *d == '0' && p < end && lower(*p) == 'x' &&
 	    ((p + 1 < end && ishex(p[1])) ||
-	    (p + 2 < end && p[1] == '.' && ishex(p[2]))))
+		(p + 2 < end && p[1] == '.' && ishex(p[2]))))
 		return pr_error_set(err, PR_EPARSE,
 		    "hexadecimal numbers are not accepted: '%s'",
 		    quote(s, end, qb, sizeof(qb)));
@@ -336,8 +335,8 @@ done:
 }
 
 enum pr_status
-pr_parse_double_all(const char *s, const char *end, double *out,
-    struct pr_error *err)
+pr_parse_double_all(
+    const char *s, const char *end, double *out, struct pr_error *err)
 {
 	const char *stop;
 	double x = 0;
@@ -348,8 +347,8 @@ pr_parse_double_all(const char *s, const char *end, double *out,
 		return st;
 	if (stop != end)
 		return pr_error_set(err, PR_EPARSE,
-		    "expected a number, got '%s'", quote(s, end, qb,
-		    sizeof(qb)));
+		    "expected a number, got '%s'",
+		    quote(s, end, qb, sizeof(qb)));
 	*out = x;
 	return PR_OK;
 }

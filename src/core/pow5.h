@@ -14,6 +14,7 @@
 #define PR_POW5_QMIN (-342)
 #define PR_POW5_QMAX 308
 
+/* clang-format off */
 static const struct pow5 {
 	uint64_t hi;
 	uint64_t lo;
@@ -671,5 +672,6 @@ static const struct pow5 {
 	{ 0xe3d8f9e563a198e5ULL, 0x58180fddd97723a6ULL, 712 }, /* 5^307 */
 	{ 0x8e679c2f5e44ff8fULL, 0x570f09eaa7ea7648ULL, 715 }, /* 5^308 */
 };
+/* clang-format on */
 
 #endif /* PERFREG_CORE_POW5_H */

@@ -167,11 +167,11 @@ push(struct reader *r, double x, struct pr_error *err)
 
 /* One line, [s, e) without its newline, by ministat's rules. */
 static enum pr_status
-do_line(struct reader *r, const char *s, const char *e,
-    struct pr_error *err)
+do_line(struct reader *r, const char *s, const char *e, struct pr_error *err)
 {
-	struct pr_input in = { .name = r->name, .data = s,
-		.len = (size_t)(e - s) };
+	struct pr_input in = {
+		.name = r->name, .data = s, .len = (size_t)(e - s)
+	};
 	struct pr_error perr;
 	const char *lstart = s, *t;
 	enum pr_status st;
@@ -241,7 +241,7 @@ scan(struct reader *r, struct pr_error *err)
 		e = r->buf + r->len;
 		while (fast && p < e &&
 		    ((unsigned char)(*p - '0') < 10 || *p == '-' || *p == '.' ||
-		    *p == '+')) {
+			*p == '+')) {
 			w = e - p > FAST_WINDOW ? p + FAST_WINDOW : e;
 			if (pr_parse_double(p, w, &stop, &x, NULL) != PR_OK ||
 			    stop == w || *stop != '\n')
@@ -292,8 +292,8 @@ pr_read_numbers(const char *path, int column, const char *delims,
 	const char *d;
 
 	if (column < 1)
-		return pr_error_set(err, PR_EINVAL,
-		    "column must be 1 or more, not %d", column);
+		return pr_error_set(
+		    err, PR_EINVAL, "column must be 1 or more, not %d", column);
 	if (delims == NULL)
 		delims = " \t";
 	if (*delims == '\0')
@@ -327,8 +327,8 @@ pr_read_numbers(const char *path, int column, const char *delims,
 		goto out;
 	}
 	if ((st = scan(&r, err)) == PR_OK && out->n == n0)
-		st = pr_error_at(err, PR_EPARSE, r.name, 0, 0,
-		    "no numbers in the input");
+		st = pr_error_at(
+		    err, PR_EPARSE, r.name, 0, 0, "no numbers in the input");
 out:
 	free(r.buf);
 	if (r.own_fd)

@@ -103,6 +103,7 @@ bad:
 static void
 test_famous(void **state)
 {
+	/* clang-format off */
 	static const char *const cases[] = {
 		"0", "-0", "+0", "0.0", "-0.0e5", "0e999999999", "-0e-99999",
 		"00000", "0.000000000000000000000000000000000000000000000",
@@ -159,6 +160,7 @@ test_famous(void **state)
 		"0x", "0xg", "0x.", "1..2", "1.2.3", "5,0", "1_000", "1e+-5",
 		"-5-", "0.5.", "1ee5", "1e5.5",
 	};
+	/* clang-format on */
 	size_t i;
 	int bad = 0;
 
@@ -176,8 +178,8 @@ expect_fail(const char *s, enum pr_status want, const char *msg)
 	struct pr_error err;
 
 	pr_error_clear(&err);
-	assert_int_equal(pr_parse_double(s, s + strlen(s), &stop, &x, &err),
-	    want);
+	assert_int_equal(
+	    pr_parse_double(s, s + strlen(s), &stop, &x, &err), want);
 	assert_ptr_equal(stop, s);
 	assert_true(x == 42.0);
 	assert_int_equal(err.status, want);
@@ -226,25 +228,23 @@ test_rejected(void **state)
 	expect_fail("1e99999999999999999999999", PR_ERANGE,
 	    "number out of range: '1e99999999999999999999999'");
 	/* Binary junk is quoted escaped, long text cut. */
-	expect_fail("\x01\xff", PR_EPARSE,
-	    "expected a number, got '\\x01\\xff'");
+	expect_fail(
+	    "\x01\xff", PR_EPARSE, "expected a number, got '\\x01\\xff'");
 	expect_fail("abcdefghijklmnopqrstuvwxyz0123456789", PR_EPARSE,
 	    "expected a number, got 'abcdefghijklmnopqrstuvwxyz012345...'");
 
 	/* Nothing at or past end is read: the digits beyond count not. */
-	assert_int_equal(pr_parse_double(digits, &digits[3], &stop, &x, NULL),
-	    PR_OK);
+	assert_int_equal(
+	    pr_parse_double(digits, &digits[3], &stop, &x, NULL), PR_OK);
 	assert_true(x == 123.0);
 	assert_ptr_equal(stop, &digits[3]);
-	assert_int_equal(pr_parse_double(big, &big[3], &stop, &x, NULL),
-	    PR_OK);
+	assert_int_equal(pr_parse_double(big, &big[3], &stop, &x, NULL), PR_OK);
 	assert_true(x == 1e9);
-	assert_int_equal(pr_parse_double(big, &big[1], &stop, &x, NULL),
-	    PR_OK);
+	assert_int_equal(pr_parse_double(big, &big[1], &stop, &x, NULL), PR_OK);
 	assert_true(x == 1.0);
 	assert_ptr_equal(stop, &big[1]);
-	assert_int_equal(pr_parse_double("nan", "nan", &stop, &x, NULL),
-	    PR_EPARSE);
+	assert_int_equal(
+	    pr_parse_double("nan", "nan", &stop, &x, NULL), PR_EPARSE);
 }
 
 static void
@@ -259,17 +259,13 @@ test_all(void **state)
 	pr_error_clear(&err);
 	assert_int_equal(pr_parse_double_all(t1, t1 + 3, &x, &err), PR_OK);
 	assert_true(x == 1.5);
-	assert_int_equal(pr_parse_double_all(t2, t2 + 4, &x, &err),
-	    PR_EPARSE);
+	assert_int_equal(pr_parse_double_all(t2, t2 + 4, &x, &err), PR_EPARSE);
 	assert_string_equal(err.msg, "expected a number, got '1.5x'");
-	assert_int_equal(pr_parse_double_all(t3, t3 + 2, &x, &err),
-	    PR_EPARSE);
+	assert_int_equal(pr_parse_double_all(t3, t3 + 2, &x, &err), PR_EPARSE);
 	assert_string_equal(err.msg, "expected a number, got '1e'");
-	assert_int_equal(pr_parse_double_all(t4, t4 + 3, &x, &err),
-	    PR_EPARSE);
+	assert_int_equal(pr_parse_double_all(t4, t4 + 3, &x, &err), PR_EPARSE);
 	assert_string_equal(err.msg, "not a finite number: 'nan'");
-	assert_int_equal(pr_parse_double_all(t5, t5 + 5, &x, &err),
-	    PR_ERANGE);
+	assert_int_equal(pr_parse_double_all(t5, t5 + 5, &x, &err), PR_ERANGE);
 	assert_int_equal(pr_parse_double_all(t1, t1, &x, &err), PR_EPARSE);
 	assert_true(x == 1.5);
 }
@@ -472,8 +468,8 @@ test_random(void **state)
 		case 6: /* a random double in %g/%e forms, 1..17 digits */
 			x = random_double(&r);
 			prec = 1 + (int)pr_rng_below(&r, 17);
-			snprintf(buf, sizeof(buf), pr_rng_below(&r, 2) ? "%.*g"
-			    : "%.*e", prec, x);
+			snprintf(buf, sizeof(buf),
+			    pr_rng_below(&r, 2) ? "%.*g" : "%.*e", prec, x);
 			break;
 		default: /* midpoints, exact, a hair above, and cut */
 			x = random_double(&r);
@@ -487,14 +483,13 @@ test_random(void **state)
 				break;
 			case 1: /* a 1 after the last digit */
 				len = (size_t)(strchr(tmp, 'e') - tmp);
-				snprintf(buf, sizeof(buf), "%.*s1%s",
-				    (int)len, tmp, tmp + len);
+				snprintf(buf, sizeof(buf), "%.*s1%s", (int)len,
+				    tmp, tmp + len);
 				break;
 			default: /* cut to 16..26 significant digits */
 				len = 17 + pr_rng_below(&r, 11);
 				if (len > (size_t)(strchr(tmp, 'e') - tmp))
-					len = (size_t)(strchr(tmp, 'e') -
-					    tmp);
+					len = (size_t)(strchr(tmp, 'e') - tmp);
 				snprintf(buf, sizeof(buf), "%.*s%s", (int)len,
 				    tmp, strchr(tmp, 'e'));
 				break;
