@@ -16,7 +16,9 @@
 # so each round's ratios to that round's floor are printed, and their
 # median is the result: the three tools of a round shared its load.
 # perfreg's own figure, from its JSON (time per run spent outside the
-# measured commands), is printed too.
+# measured commands), is printed too, and as a ratio to the floor,
+# (floor + own) / floor: less sensitive to the load than whole-tool
+# times, since it is measured inside one process per round.
 set -eu
 
 build=${1:?usage: run-overhead.sh BUILD_DIR [N [REPS]]}
@@ -42,25 +44,41 @@ echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hype
 : > "$tmp/r_pr"
 : > "$tmp/r_hf"
 : > "$tmp/own"
-r=1
-while [ "$r" -le "$reps" ]; do
+: > "$tmp/r_own"
+run_floor() {
 	t0=$(now); "$floor" "$n" /bin/true > /dev/null; t1=$(now)
 	tf=$(elapsed "$t0" "$t1")
-
+}
+run_perfreg() {
 	t0=$(now)
 	"$perfreg" run -n "$n" --warmup 0 --json t=/bin/true > "$tmp/pr.json"
 	t1=$(now)
 	tp=$(elapsed "$t0" "$t1")
 	own=$(sed -n 's/^ *"overhead_s": *\([0-9.eE+-]*\).*/\1/p' "$tmp/pr.json" | head -n 1)
-	echo "$own" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own"
-	ratio "$tp" "$tf" >> "$tmp/r_pr"
+}
+run_hyperfine() {
+	th=
+	[ -n "$hf" ] || return 0
+	t0=$(now)
+	"$hf" -N --runs "$n" --style none --export-json "$tmp/hf.json" true > /dev/null 2>&1
+	t1=$(now)
+	th=$(elapsed "$t0" "$t1")
+}
 
-	th=; rh=-
-	if [ -n "$hf" ]; then
-		t0=$(now)
-		"$hf" -N --runs "$n" --style none --export-json "$tmp/hf.json" true > /dev/null 2>&1
-		t1=$(now)
-		th=$(elapsed "$t0" "$t1")
+# The order of the three tools rotates from round to round.
+r=1
+while [ "$r" -le "$reps" ]; do
+	case $((r % 3)) in
+	1) run_floor; run_perfreg; run_hyperfine ;;
+	2) run_perfreg; run_hyperfine; run_floor ;;
+	0) run_hyperfine; run_floor; run_perfreg ;;
+	esac
+	echo "$own" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own"
+	echo "$own $tf $n" | awk '{ printf "%.4f\n", 1 + $1 / ($2 / $3) }' \
+	    >> "$tmp/r_own"
+	ratio "$tp" "$tf" >> "$tmp/r_pr"
+	rh=-
+	if [ -n "$th" ]; then
 		rh=$(ratio "$th" "$tf")
 		echo "$rh" >> "$tmp/r_hf"
 	fi
@@ -75,3 +93,4 @@ if [ -n "$hf" ]; then
 	echo "median hyperfine -N / floor:  $(median < "$tmp/r_hf")"
 fi
 echo "median perfreg own time per run: $(median < "$tmp/own") us"
+echo "median (floor + perfreg's own time) / floor: $(median < "$tmp/r_own")"
