@@ -87,12 +87,75 @@ draw(int model, struct pr_rng *r, double pos)
 	}
 }
 
+/*
+ * The robust alternative tried here, not (yet) in the library: a
+ * sequential sign test.  Under no change the two runs of a round are
+ * exchangeable, so a log-ratio is as likely above 0 as below, whatever
+ * the noise; the Krichevsky-Trofimov mixture over the chance p of a
+ * positive sign, 2^m B(k + 1/2, m - k + 1/2) / B(1/2, 1/2) after k
+ * positives among m non-zero log-ratios, is then a test martingale
+ * (ties are skipped).  Equivalence: two one-sided bets, that d < b and
+ * that d > -b (b the band in log units), each a product of
+ * (1 + lambda s) with the stake lambda in [0, 0.8] set from the past
+ * share of wins; both are supermartingales when the true shift lies
+ * outside the band on their side and the noise is symmetric, as the
+ * paired design makes it (Waudby-Smith and Ramdas, "Estimating means of
+ * bounded random variables by betting", JRSS B 86, 2024).  Each reaches
+ * 1/alpha with probability at most alpha when it should not.
+ */
+struct sign {
+	long k, m;             /* positives, non-zero */
+	long w[2], n[2];       /* wins and bets of the two one-sided */
+	double lw[2];          /* their log wealth */
+};
+
+static void
+sign_update(struct sign *g, double d, double b)
+{
+	double lam, x[2];
+	int j, s;
+
+	if (d != 0) {
+		g->m++;
+		g->k += d > 0;
+	}
+	x[0] = b - d;		/* > 0: a win for "below +b" */
+	x[1] = d + b;		/* > 0: a win for "above -b" */
+	for (j = 0; j < 2; j++) {
+		if (x[j] == 0)
+			continue;
+		s = x[j] > 0 ? 1 : -1;
+		lam = 2 * ((double)g->w[j] + 0.5) / ((double)g->n[j] + 1) - 1;
+		lam = lam < 0 ? 0 : lam > 0.8 ? 0.8 : lam;
+		g->lw[j] += log1p(lam * s);
+		g->n[j]++;
+		g->w[j] += s > 0;
+	}
+}
+
+/* 0 continue, else an enum pr_seq_decision (lower is better). */
+static int
+sign_decide(const struct sign *g, double alpha)
+{
+	double lbf, k = (double)g->k, m = (double)g->m;
+
+	if (g->lw[0] >= -log(alpha) && g->lw[1] >= -log(alpha))
+		return PR_SEQ_EQUIVALENT;
+	lbf = m * log(2.0) + lgamma(k + 0.5) + lgamma(m - k + 0.5) -
+	    lgamma(m + 1) - 2 * lgamma(0.5);
+	if (lbf >= -log(alpha))
+		return 2 * k > m ? PR_SEQ_REGRESSION : PR_SEQ_IMPROVEMENT;
+	return 0;
+}
+
 struct cell {
 	long trials;
 	long dec[5];          /* by enum pr_seq_decision */
 	double rounds;        /* sum of rounds at the stop */
 	long naive_reg, naive_imp;
 	double naive_rounds;
+	long sign_dec[5];
+	double sign_rounds;
 };
 
 static int
@@ -105,7 +168,8 @@ run_cell(int model, double change, long trials, uint64_t seed,
 	struct pr_rng rng;
 	double b, nw, d, mean, m2, delta, sd;
 	size_t r, nn, naive_stop;
-	int base_first, seq_done;
+	struct sign sg;
+	int base_first, seq_done, sign_done, sdec;
 	long k;
 
 	memset(out, 0, sizeof(*out));
@@ -117,10 +181,12 @@ run_cell(int model, double change, long trials, uint64_t seed,
 		}
 		seq_done = 0;
 		naive_stop = 0;
+		sign_done = 0;
+		memset(&sg, 0, sizeof(sg));
 		mean = m2 = 0;
 		nn = 0;
-		for (r = 0; r < o->max_runs && !(seq_done && naive_stop);
-		    r++) {
+		for (r = 0; r < o->max_runs && !(seq_done && naive_stop &&
+		    sign_done); r++) {
 			base_first = pr_rng_uniform(&rng) < 0.5;
 			if (base_first) {
 				b = draw(model, &rng, 2.0 * (double)r);
@@ -146,6 +212,16 @@ run_cell(int model, double change, long trials, uint64_t seed,
 					out->rounds += (double)res.n;
 				}
 			}
+			if (!sign_done) {
+				sign_update(&sg, d,
+				    log1p(o->equivalence_pct / 100));
+				sdec = sign_decide(&sg, o->alpha);
+				if (sdec != 0) {
+					sign_done = 1;
+					out->sign_dec[sdec]++;
+					out->sign_rounds += (double)(r + 1);
+				}
+			}
 			if (!naive_stop) {
 				nn++;
 				delta = d - mean;
@@ -167,6 +243,10 @@ run_cell(int model, double change, long trials, uint64_t seed,
 			out->rounds += (double)s.n;
 		}
 		out->naive_rounds += (double)(naive_stop ? naive_stop : nn);
+		if (!sign_done) {
+			out->sign_dec[PR_SEQ_INCONCLUSIVE]++;
+			out->sign_rounds += (double)r;
+		}
 	}
 	out->trials = trials;
 	return 0;
@@ -251,15 +331,17 @@ main(int argc, char **argv)
 	    "base run and one new run\n\n", trials,
 	    (unsigned long long)seed, o.alpha, o.equivalence_pct,
 	    o.prior_scale, o.max_runs);
-	printf("%-15s %6s | %6s %6s %6s %6s %6s | %6s %7s | %6s %7s\n",
+	printf("%-15s %6s | %6s %6s %6s %6s %6s | %6s %7s | %6s %7s "
+	    "| %6s %6s %7s\n",
 	    "model", "change", "regr%", "impr%", "equiv%", "incon%", "wrong%",
-	    "power%", "rounds", "naive%", "rounds");
+	    "power%", "rounds", "naive%", "rounds", "sign%", "equiv%",
+	    "rounds");
 	for (m = 0; m < NMODELS; m++) {
 		worst[m] = 0;
 		if (only >= 0 && m != only)
 			continue;
 		for (k = 0; k < NCHANGES; k++) {
-			double wrong, naive;
+			double wrong, naive, sign;
 
 			if (run_cell(m, changes[k], trials, seed +
 			    1000003ULL * (uint64_t)(m * 10 + k), &o, tq,
@@ -271,6 +353,8 @@ main(int argc, char **argv)
 				wrong = pct(c.dec[PR_SEQ_REGRESSION] +
 				    c.dec[PR_SEQ_IMPROVEMENT], trials);
 				naive = pct(c.naive_reg + c.naive_imp, trials);
+				sign = pct(c.sign_dec[PR_SEQ_REGRESSION] +
+				    c.sign_dec[PR_SEQ_IMPROVEMENT], trials);
 				if (wrong > worst[m])
 					worst[m] = wrong;
 			} else {
@@ -278,9 +362,11 @@ main(int argc, char **argv)
 				    (changes[k] > o.equivalence_pct / 100 ?
 				    c.dec[PR_SEQ_EQUIVALENT] : 0), trials);
 				naive = pct(c.naive_reg, trials);
+				sign = pct(c.sign_dec[PR_SEQ_REGRESSION],
+				    trials);
 			}
 			printf("%-15s %5.0f%% | %6.2f %6.2f %6.2f %6.2f %6.2f "
-			    "| %6.2f %7.1f | %6.2f %7.1f\n",
+			    "| %6.2f %7.1f | %6.2f %7.1f | %6.2f %6.2f %7.1f\n",
 			    k == 0 ? model_name[m] : "", 100 * changes[k],
 			    pct(c.dec[PR_SEQ_REGRESSION], trials),
 			    pct(c.dec[PR_SEQ_IMPROVEMENT], trials),
@@ -288,7 +374,9 @@ main(int argc, char **argv)
 			    pct(c.dec[PR_SEQ_INCONCLUSIVE], trials), wrong,
 			    k == 0 ? 0.0 : pct(c.dec[PR_SEQ_REGRESSION],
 			    trials), c.rounds / (double)trials, naive,
-			    c.naive_rounds / (double)trials);
+			    c.naive_rounds / (double)trials, sign,
+			    pct(c.sign_dec[PR_SEQ_EQUIVALENT], trials),
+			    c.sign_rounds / (double)trials);
 			fflush(stdout);
 		}
 	}
