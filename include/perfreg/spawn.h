@@ -28,7 +28,8 @@
  * and the command is reaped.  When the command exits, whatever it left
  * running in its process group is killed as well, so that no leftover
  * process disturbs the next run; output still in the pipe is read for at
- * most PR_SPAWN_DRAIN_MS more.  No zombie is ever left behind, EINTR is
+ * most PR_SPAWN_DRAIN_MS more (when a process that left the group keeps
+ * the pipe open longer, `truncated` is set).  No zombie is ever left behind, EINTR is
  * retried, and the caller's signal handlers are not touched (the child
  * gets default dispositions and an empty signal mask).
  *

@@ -177,7 +177,9 @@ reap(pid_t pid, int *status, struct rusage *ru)
 	return w == pid ? 0 : -1;
 }
 
-/* Reads the rest of the output for at most PR_SPAWN_DRAIN_MS. */
+/* Reads the rest of the output for at most PR_SPAWN_DRAIN_MS.  Output
+ * that could not be read by then (a process that escaped the group
+ * still holds the pipe) counts as truncated. */
 static void
 drain(int fd, struct pr_spawn_result *r)
 {
@@ -189,7 +191,7 @@ drain(int fd, struct pr_spawn_result *r)
 	for (;;) {
 		left = end - pr_spawn_now();
 		if (left <= 0)
-			return;
+			break;
 		p.fd = fd;
 		p.events = POLLIN;
 		p.revents = 0;
@@ -197,10 +199,14 @@ drain(int fd, struct pr_spawn_result *r)
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc <= 0)
+			break;
+		rc = read_some(fd, r);
+		if (rc > 0)
 			return;
-		if (read_some(fd, r) != 0)
-			return;
+		if (rc < 0)
+			break;
 	}
+	r->truncated = 1;
 }
 
 static void

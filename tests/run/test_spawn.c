@@ -314,6 +314,40 @@ test_leftover_killed(void **state)
 }
 
 static void
+test_escaped(void **state)
+{
+	/* A process that leaves the group (setsid) and keeps the pipe open
+	 * cannot hold the run: the output is read for a bounded time and
+	 * marked truncated.  The command waits until the escaped process
+	 * has written its file, so that it has left the group by then. */
+	char flag[] = "/tmp/perfreg-test-escaped-XXXXXX";
+	char line[512];
+	char *argv[] = { line, NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	int fd;
+
+	(void)state;
+	if (system("command -v setsid > /dev/null") != 0)
+		skip();
+	fd = mkstemp(flag);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(line, sizeof(line), "setsid sh -c 'echo up > %s; exec "
+	    "sleep 3' & while [ ! -s %s ]; do sleep 0.01; done; echo x",
+	    flag, flag);
+	pr_spawn_opts_init(&o);
+	o.shell = 1;
+	o.timeout_s = 60;
+	run(argv, &o, &r);
+	unlink(flag);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_string_equal(r.output.data, "x\n");
+	assert_int_equal(r.truncated, 1);
+	pr_spawn_result_release(&r);
+}
+
+static void
 test_no_zombies(void **state)
 {
 	(void)state;
@@ -354,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_stdin_null),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_leftover_killed),
+		cmocka_unit_test(test_escaped),
 		cmocka_unit_test(test_no_zombies),
 		cmocka_unit_test(test_empty),
 	};
