@@ -159,6 +159,18 @@ enum pr_status pr_seq_update_pair(struct pr_seq *s, double base,
 void pr_seq_query(const struct pr_seq *s, struct pr_seq_result *r);
 
 /*
+ * The same decision from a summary of n rounds: the mean and the sample
+ * standard deviation of their log-ratios, e.g. the mean_log and sd_log
+ * of a struct pr_paired (perfreg/paired.h; its sd_log already carries
+ * the resolution floor, and 0 for zero spread is floored here).  The
+ * result equals pr_seq_query's after the same rounds.  PR_EINVAL for
+ * bad options or a non-finite or negative summary.
+ */
+enum pr_status pr_seq_decide(const struct pr_seq_opts *o, size_t n,
+    double mean_log, double sd_log, struct pr_seq_result *r,
+    struct pr_error *err);
+
+/*
  * log BF_n for the statistic t after n >= 2 rounds with prior variance
  * g > 0 of the effect size (the formula above, computed without
  * overflow for any finite t and n).  0 for n < 2.

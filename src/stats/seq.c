@@ -169,15 +169,22 @@ pr_seq_decision_str(enum pr_seq_decision d)
 	return "unknown";
 }
 
-void
-pr_seq_query(const struct pr_seq *s, struct pr_seq_result *r)
+/*
+ * The decision from the sufficient statistics; sd is the sample
+ * standard deviation before the floor (the caller checked its inputs).
+ */
+static void
+decide(const struct pr_seq_opts *o, size_t n, double mean, double sd,
+    struct pr_seq_result *r)
 {
-	double floor_sd, sd, se, c, g, band_lo, band_hi;
+	double floor_sd, se, c, g, band_lo, band_hi;
 	int worse_up, pos;
 
-	r->n = s->n;
-	r->mean_log = s->mean;
-	r->change_pct = 100 * expm1(s->mean);
+	r->n = n;
+	r->mean_log = mean;
+	r->change_pct = 100 * expm1(mean);
+	if (!isfinite(r->change_pct))	/* a change beyond e^709 */
+		r->change_pct = HUGE_VAL;
 	r->sd_log = 0;
 	r->quantised = 0;
 	r->bounded = 0;
@@ -188,44 +195,69 @@ pr_seq_query(const struct pr_seq *s, struct pr_seq_result *r)
 	r->t_bound = HUGE_VAL;
 	r->t = 0;
 	r->log_bf = 0;
-	r->decision = s->n >= s->o.max_runs ? PR_SEQ_INCONCLUSIVE :
+	r->decision = n >= o->max_runs ? PR_SEQ_INCONCLUSIVE :
 	    PR_SEQ_CONTINUE;
-	if (s->n < 2)
+	if (n < 2)
 		return;
 
-	g = s->o.prior_scale * s->o.prior_scale;
-	floor_sd = s->o.sd_floor > PR_SEQ_SD_MIN ? s->o.sd_floor :
-	    PR_SEQ_SD_MIN;
-	sd = sqrt(s->m2 > 0 ? s->m2 / (double)(s->n - 1) : 0);
+	g = o->prior_scale * o->prior_scale;
+	floor_sd = o->sd_floor > PR_SEQ_SD_MIN ? o->sd_floor : PR_SEQ_SD_MIN;
 	if (!(sd >= floor_sd)) {
 		sd = floor_sd;
 		r->quantised = 1;
 	}
 	r->sd_log = sd;
-	se = sd / sqrt((double)s->n);	/* > 0: sd >= PR_SEQ_SD_MIN */
-	r->t = s->mean / se;
-	r->log_bf = pr_seq_log_bf(s->n, r->t, g);
-	c = pr_seq_t_bound(s->n, g, s->o.alpha);
+	se = sd / sqrt((double)n);	/* > 0: sd >= PR_SEQ_SD_MIN */
+	r->t = mean / se;
+	r->log_bf = pr_seq_log_bf(n, r->t, g);
+	c = pr_seq_t_bound(n, g, o->alpha);
 	r->t_bound = c;
 	if (!isfinite(c))
 		return;
 	r->bounded = 1;
-	r->lo_log = s->mean - c * se;
-	r->hi_log = s->mean + c * se;
+	r->lo_log = mean - c * se;
+	r->hi_log = mean + c * se;
 	r->lo_pct = 100 * expm1(r->lo_log);
 	r->hi_pct = 100 * expm1(r->hi_log);
-	if (!isfinite(r->hi_pct))	/* a change beyond e^709 */
+	if (!isfinite(r->hi_pct))
 		r->hi_pct = HUGE_VAL;
 
-	band_lo = log1p(-s->o.equivalence_pct / 100);
-	band_hi = log1p(s->o.equivalence_pct / 100);
-	worse_up = s->o.better != PR_BETTER_HIGHER;
-	if (s->o.equivalence_pct > 0 && r->lo_log >= band_lo &&
+	band_lo = log1p(-o->equivalence_pct / 100);
+	band_hi = log1p(o->equivalence_pct / 100);
+	worse_up = o->better != PR_BETTER_HIGHER;
+	if (o->equivalence_pct > 0 && r->lo_log >= band_lo &&
 	    r->hi_log <= band_hi) {
 		r->decision = PR_SEQ_EQUIVALENT;
 	} else if (r->lo_log > 0 || r->hi_log < 0) {
 		pos = r->lo_log > 0;
-		r->decision = (pos != 0) == worse_up ? PR_SEQ_REGRESSION :
+		r->decision = pos == worse_up ? PR_SEQ_REGRESSION :
 		    PR_SEQ_IMPROVEMENT;
 	}
+}
+
+void
+pr_seq_query(const struct pr_seq *s, struct pr_seq_result *r)
+{
+	decide(&s->o, s->n, s->mean, s->n > 1 && s->m2 > 0 ?
+	    sqrt(s->m2 / (double)(s->n - 1)) : 0, r);
+}
+
+enum pr_status
+pr_seq_decide(const struct pr_seq_opts *o, size_t n, double mean_log,
+    double sd_log, struct pr_seq_result *r, struct pr_error *err)
+{
+	struct pr_seq s;
+	enum pr_status st;
+
+	if ((st = pr_seq_init(&s, o, err)) != PR_OK)
+		return st;
+	if (!isfinite(mean_log) || !(sd_log >= 0) || !isfinite(sd_log))
+		return pr_error_set(err, PR_EINVAL,
+		    "summary of %zu rounds is not finite (mean %g, "
+		    "standard deviation %g)", n, mean_log, sd_log);
+	if (n > PR_SEQ_RUNS_MAX)
+		return pr_error_set(err, PR_ELIMIT,
+		    "more than %d rounds", PR_SEQ_RUNS_MAX);
+	decide(o, n, n > 0 ? mean_log : 0, n > 1 ? sd_log : 0, r);
+	return PR_OK;
 }

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "perfreg/distrib.h"
+#include "perfreg/paired.h"
 #include "perfreg/rng.h"
 #include "perfreg/seq.h"
 
@@ -315,6 +316,73 @@ test_args(void **state)
 	    "inconclusive");
 }
 
+/* pr_seq_decide on a pr_paired summary gives what the rounds gave one
+ * by one, including zero spread and a resolution floor. */
+static void
+test_decide(void **state)
+{
+	static const double base[] = { 7.02, 7.03, 7.01, 7.05, 7.02, 7.00,
+		7.04, 7.02, 7.03, 7.01, 7.02, 7.02 };
+	static const double new_[] = { 7.32, 7.30, 7.33, 7.31, 7.35, 7.30,
+		7.32, 7.34, 7.31, 7.30, 7.33, 7.32 };
+	struct pr_seq_result a, b;
+	struct pr_seq_opts o;
+	struct pr_paired p;
+	struct pr_error err;
+	struct pr_seq s;
+	size_t n, i;
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 3; pass++) {
+		pr_seq_opts_init(&o);
+		if (pass == 2)
+			o.better = PR_BETTER_HIGHER;
+		for (n = 1; n <= 12; n++) {
+			/* pass 1: all rounds equal (zero spread). */
+			assert_int_equal(pr_paired_compare(base,
+			    pass == 1 ? base : new_, n, 0.95, 0, &p, NULL),
+			    PR_OK);
+			assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
+			for (i = 0; i < n; i++)
+				assert_int_equal(pr_seq_update_pair(&s,
+				    base[i], pass == 1 ? base[i] : new_[i],
+				    NULL), PR_OK);
+			pr_seq_query(&s, &a);
+			assert_int_equal(pr_seq_decide(&o, p.n, p.mean_log,
+			    p.sd_log, &b, NULL), PR_OK);
+			assert_int_equal(a.decision, b.decision);
+			assert_int_equal(a.n, b.n);
+			assert_int_equal(a.bounded, b.bounded);
+			assert_int_equal(a.quantised, b.quantised);
+			near(b.mean_log, a.mean_log, 1e-12, "mean");
+			near(b.sd_log, a.sd_log, 1e-9, "sd");
+			near(b.lo_pct, a.lo_pct, 1e-9, "lo");
+			near(b.log_bf, a.log_bf, 1e-9, "log BF");
+		}
+		/* After 12 rounds: +4.3% is a regression of a time, an
+		 * improvement of a throughput; equal times equivalent. */
+		assert_int_equal(a.decision, pass == 0 ? PR_SEQ_REGRESSION :
+		    pass == 1 ? PR_SEQ_EQUIVALENT : PR_SEQ_IMPROVEMENT);
+	}
+	/* The timer's resolution (0.01 s) as the floor: equal times show
+	 * only that the change is below what 0.01 s can resolve. */
+	assert_int_equal(pr_paired_compare(base, base, 12, 0.95, 0.01, &p,
+	    NULL), PR_OK);
+	assert_true(p.quantised && p.sd_log > 5e-4);
+	assert_int_equal(pr_seq_decide(&o, p.n, p.mean_log, p.sd_log, &b,
+	    NULL), PR_OK);
+	assert_int_equal(b.decision, PR_SEQ_EQUIVALENT);
+	assert_true(b.hi_pct > 0.03 && b.hi_pct < 1);
+
+	assert_int_equal(pr_seq_decide(&o, 5, NAN, 0.1, &b, &err),
+	    PR_EINVAL);
+	assert_non_null(strstr(err.msg, "not finite"));
+	assert_int_equal(pr_seq_decide(&o, 5, 0, -1, &b, NULL), PR_EINVAL);
+	o.alpha = 2;
+	assert_int_equal(pr_seq_decide(&o, 5, 0, 1, &b, NULL), PR_EINVAL);
+}
+
 /* 10^4 rounds: no overflow, a tight interval, the right decision. */
 static void
 test_long(void **state)
@@ -441,6 +509,7 @@ main(void)
 		cmocka_unit_test(test_zero_spread),
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_sim_aa),
 		cmocka_unit_test(test_sim_regression),
