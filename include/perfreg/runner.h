@@ -79,6 +79,7 @@ struct pr_variant {
 	char *name;      /* unique in the session */
 	char *command;   /* the command line */
 	char **argv;     /* its words (pr_split_words); NULL with a shell */
+	char *exe;       /* argv[0] found in PATH at its first run, or NULL */
 	char *setup, *prepare, *cleanup; /* command lines or NULL */
 	/* The counted runs' metrics, in the order of the runs. */
 	struct pr_dataset data;

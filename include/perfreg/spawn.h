@@ -68,12 +68,17 @@ enum pr_spawn_outcome {
 
 struct pr_spawn_opts {
 	int shell;             /* 1: run `/bin/sh -c argv[0]` */
+	/* The program to run, found beforehand (pr_spawn_which); argv[0]
+	 * is then only the name the program sees.  NULL: argv[0] is looked
+	 * up in PATH on every call.  Ignored with shell. */
+	const char *path;
 	double timeout_s;      /* 0: no timeout */
 	size_t output_limit;   /* bytes of output kept; 0: keep none */
 	volatile sig_atomic_t *cancel; /* may be NULL */
 };
 
-/* Fills o: no shell, no timeout, PR_SPAWN_OUTPUT_DEFAULT, no cancel. */
+/* Fills o: no shell, no path, no timeout, PR_SPAWN_OUTPUT_DEFAULT, no
+ * cancel. */
 void pr_spawn_opts_init(struct pr_spawn_opts *o);
 
 struct pr_spawn_result {
@@ -116,6 +121,16 @@ void pr_spawn_result_release(struct pr_spawn_result *r);
 enum pr_status pr_spawn_run(char *const *argv,
     const struct pr_spawn_opts *o, struct pr_spawn_result *r,
     struct pr_error *err);
+
+/*
+ * Finds the program name as execvp would: a name with a slash as it is,
+ * otherwise the first executable regular file of that name in PATH
+ * ("/bin:/usr/bin" when PATH is unset).  Returns 0 with *out the path
+ * (the caller frees it), or an errno: ENOENT, EACCES (found, not
+ * executable), ENAMETOOLONG, ENOMEM.  Looking a program up once and
+ * passing it as opts.path saves a walk of PATH per run.
+ */
+int pr_spawn_which(const char *name, char **out);
 
 /* A static name of an outcome: "ok", "exit", "signal", "timeout",
  * "noexec", "interrupted". */

@@ -77,6 +77,7 @@ variant_release(struct pr_variant *v)
 	free(v->name);
 	free(v->command);
 	pr_split_free(v->argv);
+	free(v->exe);
 	free(v->setup);
 	free(v->prepare);
 	free(v->cleanup);
@@ -327,6 +328,7 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
     struct pr_error *err)
 {
 	struct pr_variant *v = &s->v[vi];
+	struct pr_spawn_opts so = s->opts.spawn;
 	struct pr_spawn_result res;
 	struct pr_run r;
 	char *one[2];
@@ -360,9 +362,16 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 	if (s->opts.spawn.shell) {
 		one[0] = v->command;
 		one[1] = NULL;
-		st = pr_spawn_run(one, &s->opts.spawn, &res, err);
-	} else
-		st = pr_spawn_run(v->argv, &s->opts.spawn, &res, err);
+		st = pr_spawn_run(one, &so, &res, err);
+	} else {
+		/* Walk PATH once, not on every run; a program that is not
+		 * there yet (a setup command may build it) is looked up
+		 * again next time. */
+		if (v->exe == NULL)
+			(void)pr_spawn_which(v->argv[0], &v->exe);
+		so.path = v->exe;
+		st = pr_spawn_run(v->argv, &so, &res, err);
+	}
 	if (st != PR_OK)
 		goto out;
 	spawned = 1;

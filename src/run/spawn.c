@@ -42,6 +42,7 @@ void
 pr_spawn_opts_init(struct pr_spawn_opts *o)
 {
 	o->shell = 0;
+	o->path = NULL;
 	o->timeout_s = 0;
 	o->output_limit = PR_SPAWN_OUTPUT_DEFAULT;
 	o->cancel = NULL;
@@ -305,6 +306,19 @@ resolve(const char *name, char *out, size_t size)
 	return seen_eacces ? EACCES : ENOENT;
 }
 
+int
+pr_spawn_which(const char *name, char **out)
+{
+	char buf[PATH_MAX];
+	int rc;
+
+	*out = NULL;
+	if ((rc = resolve(name, buf, sizeof(buf))) != 0)
+		return rc;
+	*out = strdup(buf);
+	return *out == NULL ? ENOMEM : 0;
+}
+
 static int
 setup_attr(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
     int wfd)
@@ -369,8 +383,8 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 		av = shargv;
 	} else
 		av = argv;
-	if ((rc = resolve(o->shell ? "/bin/sh" : av[0], exe,
-	    sizeof(exe))) != 0) {
+	if ((rc = resolve(o->shell ? "/bin/sh" : o->path != NULL ? o->path :
+	    av[0], exe, sizeof(exe))) != 0) {
 		r->outcome = PR_SPAWN_NOEXEC;
 		r->sys_errno = rc;
 		describe(r, o->shell ? "/bin/sh" : av[0], o->timeout_s);

@@ -157,6 +157,9 @@ test_warmup_not_counted(void **state)
 		assert_true(m->values.v[i] >= 0.05);
 	m = pr_dataset_find(&s.v[0].data, "maxrss_kib");
 	assert_true(m->values.v[0] > 0);
+	/* The program was looked up in PATH once and kept. */
+	assert_non_null(s.v[1].exe);
+	assert_non_null(strstr(s.v[1].exe, "/true"));
 	assert_true(s.elapsed_s >= 5 * 0.05);
 	pr_session_release(&s);
 }

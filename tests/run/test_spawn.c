@@ -348,6 +348,38 @@ test_escaped(void **state)
 }
 
 static void
+test_which_path(void **state)
+{
+	char *argv[] = { "not-echo", "hi", NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	char *path;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(pr_spawn_which("true", &path), 0);
+	n = strlen(path);
+	assert_true(n > 5 && path[0] == '/');
+	assert_string_equal(path + n - 5, "/true");
+	free(path);
+	assert_int_equal(pr_spawn_which("perfreg-test-no-such-command",
+	    &path), ENOENT);
+	assert_null(path);
+	assert_int_equal(pr_spawn_which("/etc/passwd", &path), EACCES);
+	assert_int_equal(pr_spawn_which("", &path), ENOENT);
+
+	/* With a path, argv[0] is only the name the program sees. */
+	pr_spawn_opts_init(&o);
+	assert_int_equal(pr_spawn_which("echo", &path), 0);
+	o.path = path;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_string_equal(r.output.data, "hi\n");
+	pr_spawn_result_release(&r);
+	free(path);
+}
+
+static void
 test_no_zombies(void **state)
 {
 	(void)state;
@@ -389,6 +421,7 @@ main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_leftover_killed),
 		cmocka_unit_test(test_escaped),
+		cmocka_unit_test(test_which_path),
 		cmocka_unit_test(test_no_zombies),
 		cmocka_unit_test(test_empty),
 	};
