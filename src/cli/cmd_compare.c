@@ -355,7 +355,8 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 
 	for (i = 0; i < base->n; i++) {
 		b = &base->metrics[i];
-		if (o->read.column != NULL && strcmp(b->name, o->read.column))
+		if (o->read.column != NULL &&
+		    strcmp(b->name, o->read.column) != 0)
 			continue;
 		if ((n = pr_dataset_find(new, b->name)) == NULL) {
 			cli_errorf("warning: metric '%s' is only in %s; not "
@@ -394,7 +395,8 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 	}
 	for (i = 0; i < new->n; i++) {
 		n = &new->metrics[i];
-		if (o->read.column != NULL && strcmp(n->name, o->read.column))
+		if (o->read.column != NULL &&
+		    strcmp(n->name, o->read.column) != 0)
 			continue;
 		if (pr_dataset_find(base, n->name) == NULL)
 			cli_errorf("warning: metric '%s' is only in %s; not "
@@ -426,10 +428,10 @@ compare_rows(struct row *rows, struct pr_report_metric *rm, size_t n,
 
 	for (i = 0; i < n; i++) {
 		pr_error_clear(&err);
-		if ((st = pr_sample_copy(&rows[i].base_sorted,
-		    &rows[i].base->values, &err)) != PR_OK ||
-		    (st = pr_sample_copy(&rows[i].new_sorted,
-		    &rows[i].new->values, &err)) != PR_OK) {
+		if (pr_sample_copy(&rows[i].base_sorted, &rows[i].base->values,
+		    &err) != PR_OK ||
+		    pr_sample_copy(&rows[i].new_sorted, &rows[i].new->values,
+		    &err) != PR_OK) {
 			cli_error(&err);
 			return PR_EXIT_INTERNAL;
 		}
