@@ -150,6 +150,7 @@ struct run_cli {
 	int out_failed;
 	int tty;
 	size_t total_runs;
+	double last_progress; /* when the progress line was last drawn */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -623,9 +624,13 @@ progress(const struct pr_session *s, const struct pr_run *r,
     struct run_cli *c)
 {
 	struct pr_paired p;
-	double left;
+	double left, t = pr_spawn_now();
 	size_t n;
 
+	/* At most ten lines a second: a terminal is slow to draw. */
+	if (t - c->last_progress < 0.1 && s->nruns < c->total_runs)
+		return;
+	c->last_progress = t;
 	fprintf(stderr, "\r%zu/%zu runs, %.1f s", s->nruns, c->total_runs,
 	    r->start_s);
 	if (s->nruns > 0 && s->nruns < c->total_runs) {
