@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every test in two builds: gcc with warnings as errors (dev), and
 # clang with AddressSanitizer and UBSan (asan), then a valgrind pass over
-# the unit tests of the dev build.  Exits non-zero when anything fails.
+# the unit tests of the dev build, and 30 s of libFuzzer on every parser.
+# Exits non-zero when anything fails.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -24,3 +25,6 @@ ctest --test-dir build/dev -L unit -j "$jobs" \
 }
 grep -E 'tests passed|Memory checking results' -A 20 build/dev/valgrind.log |
     head -n 30
+
+echo "== fuzz: every parser's libFuzzer target, 30 s each"
+./scripts/fuzz.sh 30
