@@ -37,9 +37,9 @@
 #   log(base), conf.int = TRUE), change = 100 (exp(.) - 1); for large
 #   samples the interval of the normal approximation is computed here
 #   from the sorted pairwise differences with the convention of mwu.h;
-# - selector: Hogg's Q1 and Q2 of the pooled residuals (value minus the
-#   median of its side), with fractional order statistics; Q1 > 2 or
-#   < 1/2 or Q2 > 3.2 switch to the maximum test;
+# - selector: Hogg's Q1 and Q2 of the pooled sample, with fractional
+#   order statistics; Q1 > 1.8 or < 1/1.8 or Q2 > 3.0 switch to the
+#   maximum test;
 # - maximum test: S = max(|t|, |z_r|), t = Student's pooled t, z_r the
 #   rank sum of the new side (mid-ranks) standardised by its permutation
 #   variance; p = the share of all choose(n, nb) splits with S at least
@@ -74,7 +74,7 @@ frac_mean <- function(r, lo, hi) {
 }
 
 hogg <- function(a, b) {
-	r <- sort(c(a - median(a), b - median(b)))
+	r <- sort(c(a, b))
 	N <- length(r)
 	l05 <- frac_mean(r, 0, 0.05 * N); u05 <- frac_mean(r, 0.95 * N, N)
 	l50 <- frac_mean(r, 0, 0.5 * N); u50 <- frac_mean(r, 0.5 * N, N)
@@ -251,8 +251,8 @@ write_case <- function(name, better, method, a, b, conf = 0.95, eq = 1,
 			q <- hogg(a, b)
 			extra <- sprintf(" skew=%s tail=%s", f17(q[["q1"]]),
 			    f17(q[["q2"]]))
-			if (q[["q1"]] > 2.0 || q[["q1"]] < 1 / 2.0 ||
-			    q[["q2"]] > 3.2)
+			if (q[["q1"]] > 1.8 || q[["q1"]] < 1 / 1.8 ||
+			    q[["q2"]] > 3.0)
 				used <- "max"
 		}
 	}
@@ -405,15 +405,16 @@ edge_pair <- function(stat, target, symmetric) {
 	e <- uniroot(f, c(2, 12), tol = 1e-12)$root
 	mk(e)
 }
-for (tg in list(list("q1", 2.03, FALSE), list("q1", 1.97, FALSE),
-    list("q2", 3.23, TRUE), list("q2", 3.17, TRUE))) {
+for (tg in list(list("q1", 1.83, FALSE), list("q1", 1.77, FALSE),
+    list("q2", 3.03, TRUE), list("q2", 2.97, TRUE))) {
 	d <- edge_pair(tg[[1]], tg[[2]], tg[[3]])
 	h <- hogg(d$a, d$b)
-	above <- h[["q1"]] > 2 || h[["q1"]] < 0.5 || h[["q2"]] > 3.2
+	above <- h[["q1"]] > 1.8 || h[["q1"]] < 1 / 1.8 || h[["q2"]] > 3.0
 	# Only the tuned statistic may decide.
-	other <- if (tg[[1]] == "q1") h[["q2"]] <= 3.2 else
-		h[["q1"]] <= 2 && h[["q1"]] >= 0.5
-	stopifnot(other, above == (tg[[2]] > if (tg[[1]] == "q1") 2 else 3.2))
+	other <- if (tg[[1]] == "q1") h[["q2"]] <= 3.0 else
+		h[["q1"]] <= 1.8 && h[["q1"]] >= 1 / 1.8
+	stopifnot(other, above == (tg[[2]] > if (tg[[1]] == "q1") 1.8 else
+	    3.0))
 	write_case(sprintf("edge_%s_%s", tg[[1]], if (above) "above" else
 	    "below"), "lower", "auto", d$a, d$b,
 	    notes = c("adaptive", if (above) "nonnormal"),

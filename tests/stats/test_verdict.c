@@ -461,6 +461,13 @@ test_secondary(void **state)
 	    &err), PR_OK);
 	assert_true(d.have_student && !d.have_ratio_means);
 	assert_int_equal(d.runs_needed, c.runs_needed);
+	/* No rank figures only. */
+	o.flags = PR_VERDICT_NO_RANKS;
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d,
+	    &err), PR_OK);
+	assert_true(d.have_student && d.have_welch && d.have_ratio_means);
+	assert_false(d.have_mwu || d.have_hl);
+	assert_int_equal(d.verdict, c.verdict);
 	/* A band of 0: nothing is equivalent, and with no change to detect
 	 * the runs needed are unknown. */
 	pr_verdict_opts_init(&o);
