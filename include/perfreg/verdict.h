@@ -183,8 +183,9 @@ struct pr_comparison {
 	enum pr_verdict verdict;
 	/* When inconclusive: runs per side that would likely settle it
 	 * (80% power at the observed change, or an interval narrow enough
-	 * to show equivalence, whichever is fewer); 0 when unknown (no
-	 * spread can be estimated, or more than PR_VERDICT_RUNS_MAX). */
+	 * to show equivalence, whichever is fewer; at alpha / holm_m in a
+	 * Holm family); 0 when unknown (no spread can be estimated, or
+	 * more than PR_VERDICT_RUNS_MAX). */
 	size_t runs_needed;
 
 	/* Every secondary figure, each with a flag that says whether it

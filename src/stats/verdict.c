@@ -101,7 +101,10 @@
  * and Wang, "Sample size calculations in clinical research", 2008,
  * sec. 3.2), with D = |d| (power to detect the change) or, when
  * |d| < e, D = e - |d| (an interval that fits in the band), the smaller
- * n of the two; at least one more than the larger side has now.
+ * n of the two; at least one more than the larger side has now.  With m
+ * metrics in a Holm family, alpha / m (Holm's first step) replaces
+ * alpha, so that the runs would settle the question after the
+ * correction too.
  *
  * Holm.  p-values of several metrics compared together are adjusted by
  * Holm's step-down method (S. Holm, "A simple sequentially rejective
@@ -383,6 +386,9 @@ estimate_runs(struct pr_comparison *c, double alpha, double eq_pct)
 	if (c->verdict != PR_VERDICT_INCONCLUSIVE || !(c->rel_sd > 0) ||
 	    !c->have_change)
 		return;
+	/* In a Holm family of m the first step tests at alpha / m. */
+	if (c->holm_m > 1)
+		alpha /= c->holm_m;
 	d = fabs(c->change_pct) / 100;
 	n = runs_for(c->rel_sd, d, alpha);
 	if (d < e) {

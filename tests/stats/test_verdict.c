@@ -337,6 +337,17 @@ test_compare_holm(void **state)
 	assert_int_equal(c[0].verdict, PR_VERDICT_REGRESSION);
 	assert_int_equal(c[2].verdict, PR_VERDICT_INCONCLUSIVE);
 	assert_true(c[2].runs_needed > 5);
+	/* In a family of 4 the runs are planned at alpha / 4: more than
+	 * the same comparison needs alone at p 0.09. */
+	{
+		struct pr_comparison one;
+
+		fake(&one, 0.09, 0.8, 4, 1);
+		pr_compare_holm(&one, 1, &o);
+		assert_int_equal(one.verdict, PR_VERDICT_INCONCLUSIVE);
+		assert_true(one.runs_needed > 5 &&
+		    one.runs_needed < c[2].runs_needed);
+	}
 	assert_int_equal(c[0].runs_needed, 0);
 	assert_int_equal(c[0].holm_m, 4);
 	assert_true(c[0].notes & PR_NOTE_HOLM);
