@@ -95,6 +95,11 @@ struct pr_run {
 	enum pr_spawn_outcome outcome;
 	int exit_status, signal;
 	char *reason;     /* "" when ok; never NULL */
+	/* NULL when ok; else where it failed: "prepare" (the command did
+	 * not run; outcome is the prepare command's), "command" (outcome
+	 * says how) or "parse" (the command succeeded, its output could
+	 * not be read).  A static string. */
+	const char *failed_in;
 	char *output;     /* kept for failed runs (NUL-terminated), else
 			   * NULL */
 	size_t output_len;

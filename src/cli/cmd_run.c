@@ -601,6 +601,8 @@ run_json(const struct pr_session *s, const struct pr_run *r)
 	json_object_set_new(o, "signal", r->signal > 0 ?
 	    json_integer(r->signal) : json_null());
 	json_object_set_new(o, "reason", json_string(r->reason));
+	json_object_set_new(o, "failed_in", r->failed_in != NULL ?
+	    json_string(r->failed_in) : json_null());
 	json_object_set_new(o, "start_s", json_real(r->start_s));
 	for (i = 0; i < r->metrics.n; i++) {
 		mt = &r->metrics.metrics[i];

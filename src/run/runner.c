@@ -255,11 +255,12 @@ count_run(struct pr_variant *v, struct pr_run *r, struct pr_error *err)
 
 /* Makes r a failed run with reason and the output of res (taken). */
 static enum pr_status
-fail_run(struct pr_run *r, struct pr_spawn_result *res, const char *prefix,
-    const char *reason, struct pr_error *err)
+fail_run(struct pr_run *r, struct pr_spawn_result *res, const char *stage,
+    const char *prefix, const char *reason, struct pr_error *err)
 {
 	size_t len;
 
+	r->failed_in = stage;
 	free(r->reason);
 	len = strlen(prefix) + strlen(reason) + 1;
 	r->reason = malloc(len);
@@ -294,7 +295,7 @@ parse_run(struct pr_session *s, struct pr_variant *v, struct pr_run *r,
 	    res->output.len, name, PR_PARSE_NO_DERIVE, &r->metrics, NULL,
 	    &perr) != PR_OK) {
 		pr_error_format(&perr, msg, sizeof(msg));
-		return fail_run(r, res, "cannot parse its output: ", msg,
+		return fail_run(r, res, "parse", "cannot parse its output: ", msg,
 		    err);
 	}
 	if (o->parser != NULL &&
@@ -303,7 +304,8 @@ parse_run(struct pr_session *s, struct pr_variant *v, struct pr_run *r,
 		if (st == PR_ENOMEM)
 			return pr_error_set(err, st, "out of memory");
 		pr_error_format(&perr, msg, sizeof(msg));
-		return fail_run(r, res, "cannot derive metrics: ", msg, err);
+		return fail_run(r, res, "parse", "cannot derive metrics: ",
+		    msg, err);
 	}
 	return PR_OK;
 }
@@ -351,8 +353,8 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 			goto out;
 		if (res.outcome != PR_SPAWN_OK) {
 			r.outcome = res.outcome;
-			if ((st = fail_run(&r, &res, "its prepare command "
-			    "failed: ", res.reason, err)) != PR_OK)
+			if ((st = fail_run(&r, &res, "prepare", "its prepare "
+			    "command failed: ", res.reason, err)) != PR_OK)
 				goto out;
 			goto record;
 		}
@@ -390,7 +392,8 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 		}
 		if ((st = parse_run(s, v, &r, &res, err)) != PR_OK)
 			goto out;
-	} else if ((st = fail_run(&r, &res, "", res.reason, err)) != PR_OK)
+	} else if ((st = fail_run(&r, &res, "command", "", res.reason,
+	    err)) != PR_OK)
 		goto out;
 
 record:

@@ -197,10 +197,12 @@ test_failures(void **state)
 			assert_true(r->ok);
 			assert_string_equal(r->reason, "");
 			assert_null(r->output);
+			assert_null(r->failed_in);
 			continue;
 		}
 		bad++;
 		assert_false(r->ok);
+		assert_string_equal(r->failed_in, "command");
 		if (r->variant == 1) {
 			assert_int_equal(r->outcome, PR_SPAWN_EXIT);
 			assert_string_equal(r->reason, "exit status 3");
@@ -286,9 +288,11 @@ test_setup_prepare_cleanup(void **state)
 	o.warmup = 0;
 	go(&s, &o);
 	assert_int_equal(s.failures, 2);
-	for (i = 0; i < s.nruns; i++)
+	for (i = 0; i < s.nruns; i++) {
 		assert_string_equal(s.runs[i].reason,
 		    "its prepare command failed: exit status 1");
+		assert_string_equal(s.runs[i].failed_in, "prepare");
+	}
 	pr_session_release(&s);
 
 	/* A failing setup stops before any run, and says why; cleanup
@@ -352,6 +356,7 @@ test_parse(void **state)
 			continue;
 		assert_non_null(strstr(s.runs[i].reason,
 		    "cannot parse its output: "));
+		assert_string_equal(s.runs[i].failed_in, "parse");
 		assert_string_equal(s.runs[i].output, "nothing here\n");
 	}
 	pr_session_release(&s);
