@@ -809,10 +809,12 @@ paired_out(struct pr_session *s, size_t vi,
 	return 0;
 }
 
+/* The failed runs, each with the start of its output indented below. */
 static int
 failures_out(const struct pr_session *s, struct pr_buf *b)
 {
 	const struct pr_run *r;
+	const char *p, *end, *nl;
 	size_t i, shown;
 	int first = 1;
 
@@ -820,16 +822,28 @@ failures_out(const struct pr_session *s, struct pr_buf *b)
 		r = &s->runs[i];
 		if (r->ok || r->outcome == PR_SPAWN_INTERRUPTED)
 			continue;
-		shown = r->output_len < SHOWN_OUTPUT ? r->output_len :
-		    SHOWN_OUTPUT;
-		if (pr_buf_addf(b, NULL, "%sfailed: %s, %s run %zu: "
-		    "%s%s%.*s%s\n", first ? "\n" : "", s->v[r->variant].name,
-		    r->warmup ? "warm-up" : "counted",
-		    r->round + 1, r->reason, shown ? "; output: " : "",
-		    (int)shown, shown ? r->output : "",
-		    shown < r->output_len ? "..." : "") != PR_OK)
+		if (pr_buf_addf(b, NULL, "%sfailed: %s, %s run %zu: %s\n",
+		    first ? "\n" : "", s->v[r->variant].name,
+		    r->warmup ? "warm-up" : "counted", r->round + 1,
+		    r->reason) != PR_OK)
 			return -1;
 		first = 0;
+		shown = r->output_len < SHOWN_OUTPUT ? r->output_len :
+		    SHOWN_OUTPUT;
+		for (p = r->output, end = p + shown; p != NULL && p < end;
+		    p = nl + 1) {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			if (nl == NULL)
+				nl = end;
+			if (pr_buf_addf(b, NULL, "    %.*s\n", (int)(nl - p),
+			    p) != PR_OK)
+				return -1;
+		}
+		if (shown < r->output_len &&
+		    pr_buf_addf(b, NULL, "    ... (%zu bytes of output%s)\n",
+		    r->output_len, r->truncated ? ", and more not kept" : "") !=
+		    PR_OK)
+			return -1;
 	}
 	return 0;
 }

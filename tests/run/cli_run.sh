@@ -56,8 +56,9 @@ done
 "$P" run -n 2 a=true b="$PROGS/prog_exit3" > "$tmp/out" 2> "$tmp/err"
 st=$?
 [ $st -eq 2 ] || fail "failing variant: status $st"
-has "$tmp/out" "failed: b, counted run 1: exit status 3; output: to stdout" \
-    "failures"
+has "$tmp/out" "^failed: b, counted run 1: exit status 3$" "failures"
+has "$tmp/out" "^    to stdout$" "failures"
+has "$tmp/out" "^    to stderr$" "failures"
 has "$tmp/err" "nothing to compare between 'a' and 'b'" "failures"
 
 # --max-failures stops the session.
