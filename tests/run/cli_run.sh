@@ -77,9 +77,9 @@ has "$tmp/out" "failed: b, counted run 1: timed out after 0.2 s" "timeout"
     > "$tmp/out" 2> "$tmp/err" &
 pid=$!
 # The hang program never finishes, so nothing is written before Ctrl-C:
-# give the first run time to start (if it has not, Ctrl-C still stops
-# the session before it).
-sleep 0.5
+# give perfreg time to start and the first run time to begin (if it has
+# not begun, Ctrl-C still stops the session before it).
+sleep 1
 kill -INT $pid
 wait $pid
 st=$?
