@@ -860,10 +860,11 @@ session_text(const struct pr_session *s, struct pr_buf *b)
 		    PR_OK)
 			return -1;
 	if (pr_buf_addf(b, NULL, "session: %zu rounds of %zu, %s order, seed "
-	    "%llu, %zu warm-up rounds, %zu runs in %.3f s; stopped: %s\n",
+	    "%llu, %zu warm-up round%s, %zu runs in %.3f s; stopped: %s\n",
 	    s->rounds_done, s->opts.runs, pr_order_str(s->opts.order),
-	    (unsigned long long)s->opts.seed, s->opts.warmup, s->nruns,
-	    s->elapsed_s, pr_stop_str(s->stop)) != PR_OK ||
+	    (unsigned long long)s->opts.seed, s->opts.warmup,
+	    s->opts.warmup == 1 ? "" : "s", s->nruns, s->elapsed_s,
+	    pr_stop_str(s->stop)) != PR_OK ||
 	    pr_buf_addf(b, NULL, "timer: CLOCK_MONOTONIC, resolution %.3g s; "
 	    "perfreg's own time per run %.3g s (not in the measurements)\n",
 	    s->clock_res_s, s->overhead_s) != PR_OK)
