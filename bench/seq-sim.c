@@ -30,7 +30,10 @@
  * stop.  Next to it, the bug to avoid: "naive", the plain paired t test
  * at 95% checked after every round from the second on, stopping at the
  * first p < 0.05 (its false-positive or power rate and mean rounds),
- * on the same simulated runs.
+ * on the same simulated runs.  And the robust alternative,
+ * PR_SEQ_METHOD_SIGN (the sequential sign test on the median
+ * log-ratio): "sign" is its false-positive rate or power, then its
+ * share of "equivalent" and its mean rounds.
  *
  * usage: seq-sim [-t trials] [-s seed] [-m model] [-r max_rounds]
  *                [-g prior_scale] [-a alpha]
@@ -87,67 +90,6 @@ draw(int model, struct pr_rng *r, double pos)
 	}
 }
 
-/*
- * The robust alternative tried here, not (yet) in the library: a
- * sequential sign test.  Under no change the two runs of a round are
- * exchangeable, so a log-ratio is as likely above 0 as below, whatever
- * the noise; the Krichevsky-Trofimov mixture over the chance p of a
- * positive sign, 2^m B(k + 1/2, m - k + 1/2) / B(1/2, 1/2) after k
- * positives among m non-zero log-ratios, is then a test martingale
- * (ties are skipped).  Equivalence: two one-sided bets, that d < b and
- * that d > -b (b the band in log units), each a product of
- * (1 + lambda s) with the stake lambda in [0, 0.8] set from the past
- * share of wins; both are supermartingales when the true shift lies
- * outside the band on their side and the noise is symmetric, as the
- * paired design makes it (Waudby-Smith and Ramdas, "Estimating means of
- * bounded random variables by betting", JRSS B 86, 2024).  Each reaches
- * 1/alpha with probability at most alpha when it should not.
- */
-struct sign {
-	long k, m;             /* positives, non-zero */
-	long w[2], n[2];       /* wins and bets of the two one-sided */
-	double lw[2];          /* their log wealth */
-};
-
-static void
-sign_update(struct sign *g, double d, double b)
-{
-	double lam, x[2];
-	int j, s;
-
-	if (d != 0) {
-		g->m++;
-		g->k += d > 0;
-	}
-	x[0] = b - d;		/* > 0: a win for "below +b" */
-	x[1] = d + b;		/* > 0: a win for "above -b" */
-	for (j = 0; j < 2; j++) {
-		if (x[j] == 0)
-			continue;
-		s = x[j] > 0 ? 1 : -1;
-		lam = 2 * ((double)g->w[j] + 0.5) / ((double)g->n[j] + 1) - 1;
-		lam = lam < 0 ? 0 : lam > 0.8 ? 0.8 : lam;
-		g->lw[j] += log1p(lam * s);
-		g->n[j]++;
-		g->w[j] += s > 0;
-	}
-}
-
-/* 0 continue, else an enum pr_seq_decision (lower is better). */
-static int
-sign_decide(const struct sign *g, double alpha)
-{
-	double lbf, k = (double)g->k, m = (double)g->m;
-
-	if (g->lw[0] >= -log(alpha) && g->lw[1] >= -log(alpha))
-		return PR_SEQ_EQUIVALENT;
-	lbf = m * log(2.0) + lgamma(k + 0.5) + lgamma(m - k + 0.5) -
-	    lgamma(m + 1) - 2 * lgamma(0.5);
-	if (lbf >= -log(alpha))
-		return 2 * k > m ? PR_SEQ_REGRESSION : PR_SEQ_IMPROVEMENT;
-	return 0;
-}
-
 struct cell {
 	long trials;
 	long dec[5];          /* by enum pr_seq_decision */
@@ -168,21 +110,26 @@ run_cell(int model, double change, long trials, uint64_t seed,
 	struct pr_rng rng;
 	double b, nw, d, mean, m2, delta, sd;
 	size_t r, nn, naive_stop;
-	struct sign sg;
-	int base_first, seq_done, sign_done, sdec;
+	struct pr_seq_opts so;
+	struct pr_seq ss;
+	int base_first, seq_done, sign_done, ret = -1;
 	long k;
 
 	memset(out, 0, sizeof(*out));
+	memset(&ss, 0, sizeof(ss));
+	so = *o;
+	so.method = PR_SEQ_METHOD_SIGN;
 	pr_rng_seed(&rng, seed);
 	for (k = 0; k < trials; k++) {
 		if (pr_seq_init(&s, o, &err) != PR_OK) {
-			fprintf(stderr, "seq-sim: %s\n", err.msg);
-			return -1;
+			goto out;
 		}
 		seq_done = 0;
 		naive_stop = 0;
 		sign_done = 0;
-		memset(&sg, 0, sizeof(sg));
+		pr_seq_release(&ss);
+		if (pr_seq_init(&ss, &so, &err) != PR_OK)
+			goto out;
 		mean = m2 = 0;
 		nn = 0;
 		for (r = 0; r < o->max_runs && !(seq_done && naive_stop &&
@@ -200,11 +147,8 @@ run_cell(int model, double change, long trials, uint64_t seed,
 				continue;
 			d = log(nw / b);
 			if (!seq_done) {
-				if (pr_seq_update(&s, d, &err) != PR_OK) {
-					fprintf(stderr, "seq-sim: %s\n",
-					    err.msg);
-					return -1;
-				}
+				if (pr_seq_update(&s, d, &err) != PR_OK)
+					goto out;
 				pr_seq_query(&s, &res);
 				if (res.decision != PR_SEQ_CONTINUE) {
 					seq_done = 1;
@@ -213,13 +157,13 @@ run_cell(int model, double change, long trials, uint64_t seed,
 				}
 			}
 			if (!sign_done) {
-				sign_update(&sg, d,
-				    log1p(o->equivalence_pct / 100));
-				sdec = sign_decide(&sg, o->alpha);
-				if (sdec != 0) {
+				if (pr_seq_update(&ss, d, &err) != PR_OK)
+					goto out;
+				pr_seq_query(&ss, &res);
+				if (res.decision != PR_SEQ_CONTINUE) {
 					sign_done = 1;
-					out->sign_dec[sdec]++;
-					out->sign_rounds += (double)(r + 1);
+					out->sign_dec[res.decision]++;
+					out->sign_rounds += (double)res.n;
 				}
 			}
 			if (!naive_stop) {
@@ -245,11 +189,16 @@ run_cell(int model, double change, long trials, uint64_t seed,
 		out->naive_rounds += (double)(naive_stop ? naive_stop : nn);
 		if (!sign_done) {
 			out->sign_dec[PR_SEQ_INCONCLUSIVE]++;
-			out->sign_rounds += (double)r;
+			out->sign_rounds += (double)ss.n;
 		}
 	}
 	out->trials = trials;
-	return 0;
+	ret = 0;
+out:
+	if (ret != 0)
+		fprintf(stderr, "seq-sim: %s\n", err.msg);
+	pr_seq_release(&ss);
+	return ret;
 }
 
 static void

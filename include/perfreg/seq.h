@@ -66,9 +66,34 @@
  * guarantee (it makes the test conservative); `quantised` says when it
  * was used.  Nothing is ever divided by zero and no result is NaN.
  *
- * Ownership: struct pr_seq holds no pointers; nothing to free.
+ * The robust alternative, PR_SEQ_METHOD_SIGN, for noise that is far
+ * from normal (a bimodal machine, outliers): a confidence sequence for
+ * the median log-ratio from the sequential sign test.  Under a true
+ * shift theta, the two runs of a round are exchangeable once the shift
+ * is removed, so d_i - theta is as likely positive as negative whatever
+ * the noise; the Krichevsky-Trofimov mixture over the chance p of a
+ * positive sign, 2^m B(k + 1/2, m - k + 1/2) / B(1/2, 1/2) after k
+ * positive among m non-zero d_i - theta0 (ties dropped), is then a test
+ * martingale under theta0 = theta (Krichevsky and Trofimov, IEEE
+ * Trans. Inf. Theory 27, 1981; as an e-process, Waudby-Smith and
+ * Ramdas, "Estimating means of bounded random variables by betting",
+ * JRSS B 86, 2024).  Its acceptance set is an interval between two order
+ * statistics of the d_i (closed, so ties only widen it); the decisions
+ * are taken from it exactly as above, with the same guarantee, for any
+ * noise symmetric within a round.  The estimate is the median
+ * log-ratio.  It keeps the log-ratios (8 bytes a round, sorted on
+ * insertion: O(n) a round), so pr_seq_release must be called.
+ * bench/seq-sim: under the bimodal model it finds +1% in 97% of
+ * sessions where the t test finds 39%, and +3% in 19 rounds instead of
+ * 36; under normal noise it needs up to 1.6 times the rounds of the t
+ * test.  pr_seq_query costs O(n) with it (lgamma at the order
+ * statistics outside the interval).
+ *
+ * Ownership: with PR_SEQ_METHOD_T a struct pr_seq holds no memory; with
+ * PR_SEQ_METHOD_SIGN it owns an array, freed by pr_seq_release (safe to
+ * call in both cases, and twice).
  * Thread-safety: reentrant; one struct pr_seq must not be updated from
- * two threads at once.  Cost: O(1) time and memory a round.
+ * two threads at once.  Cost: O(1) time and memory a round (T).
  */
 #ifndef PERFREG_SEQ_H
 #define PERFREG_SEQ_H
@@ -87,6 +112,14 @@
 /* Most rounds a state takes (keeps n g and the arithmetic exact). */
 #define PR_SEQ_RUNS_MAX 100000000
 
+/* Most rounds of the sign method (its memory: 8 bytes a round). */
+#define PR_SEQ_SIGN_RUNS_MAX 10000000
+
+enum pr_seq_method {
+	PR_SEQ_METHOD_T = 0,   /* Bayes-factor t test on the mean */
+	PR_SEQ_METHOD_SIGN     /* sign test on the median */
+};
+
 enum pr_seq_decision {
 	PR_SEQ_CONTINUE = 0,   /* no decision yet: run another round */
 	PR_SEQ_REGRESSION,     /* changed in the worse direction */
@@ -102,6 +135,7 @@ struct pr_seq_opts {
 	size_t max_runs;        /* rounds, >= 1; default 200 */
 	double prior_scale;     /* > 0, PR_SEQ_PRIOR_SCALE */
 	double sd_floor;        /* >= 0 (log units); 0 */
+	enum pr_seq_method method; /* PR_SEQ_METHOD_T */
 };
 
 /* The state: the count, mean and sum of squared deviations of the
@@ -110,12 +144,15 @@ struct pr_seq {
 	struct pr_seq_opts o;
 	size_t n;
 	double mean, m2;
+	double *sorted;  /* the sign method's log-ratios, ascending */
+	size_t cap;
 };
 
 struct pr_seq_result {
 	enum pr_seq_decision decision;
 	size_t n;            /* rounds so far */
-	double mean_log;     /* mean log-ratio (0 when n is 0) */
+	double mean_log;     /* mean log-ratio (0 when n is 0); SIGN:
+			      * the median */
 	double change_pct;   /* 100 (exp(mean_log) - 1) */
 	double sd_log;       /* s used (after the floor); 0 for n < 2 */
 	int quantised;       /* the floor raised s */
@@ -127,8 +164,9 @@ struct pr_seq_result {
 	double lo_log, hi_log;
 	double lo_pct, hi_pct;
 	double t_bound;      /* c_n; +HUGE_VAL when not bounded */
-	double t;            /* t_n(0) (0 for n < 2) */
-	double log_bf;       /* log BF_n(0), the evidence of a change */
+	double t;            /* t_n(0) (0 for n < 2, and for SIGN) */
+	double log_bf;       /* log BF_n(0), the evidence of a change
+			      * (SIGN: the sign test's at 0) */
 };
 
 /* alpha 0.05, equivalence 1%, lower is better, 200 rounds, prior
@@ -137,18 +175,22 @@ void pr_seq_opts_init(struct pr_seq_opts *o);
 
 /*
  * Starts a sequence with the options o (copied).  PR_EINVAL, naming the
- * option, when one is outside its domain.
+ * option, when one is outside its domain (the sign method takes at most
+ * PR_SEQ_SIGN_RUNS_MAX rounds).  Allocates nothing.
  */
 enum pr_status pr_seq_init(struct pr_seq *s, const struct pr_seq_opts *o,
     struct pr_error *err);
 
 /*
  * Adds the next round's log-ratio d (finite; PR_EINVAL otherwise, and
- * PR_ELIMIT past PR_SEQ_RUNS_MAX rounds).  The state is unchanged on
- * failure.
+ * PR_ELIMIT past PR_SEQ_RUNS_MAX rounds; the sign method: PR_ENOMEM).
+ * The state is unchanged on failure.
  */
 enum pr_status pr_seq_update(struct pr_seq *s, double d,
     struct pr_error *err);
+
+/* Frees what the sign method holds; s can then be initialised again. */
+void pr_seq_release(struct pr_seq *s);
 
 /* The same from the round's two values, both finite and > 0. */
 enum pr_status pr_seq_update_pair(struct pr_seq *s, double base,
@@ -164,7 +206,8 @@ void pr_seq_query(const struct pr_seq *s, struct pr_seq_result *r);
  * of a struct pr_paired (perfreg/paired.h; its sd_log already carries
  * the resolution floor, and 0 for zero spread is floored here).  The
  * result equals pr_seq_query's after the same rounds.  PR_EINVAL for
- * bad options or a non-finite or negative summary.
+ * bad options or a non-finite or negative summary, and for the sign
+ * method, which needs the log-ratios themselves.
  */
 enum pr_status pr_seq_decide(const struct pr_seq_opts *o, size_t n,
     double mean_log, double sd_log, struct pr_seq_result *r,
@@ -182,6 +225,12 @@ double pr_seq_log_bf(size_t n, double t, double g);
  * cannot reach it at this n.  n >= 2, g > 0, alpha in (0, 1).
  */
 double pr_seq_t_bound(size_t n, double g, double alpha);
+
+/*
+ * log of the sign test's mixture 2^m B(k + 1/2, m - k + 1/2) / B(1/2, 1/2)
+ * for k positive signs among m (k <= m; 0 for m = 0).
+ */
+double pr_seq_sign_log_bf(size_t k, size_t m);
 
 /* "continue", "regression", ... */
 const char *pr_seq_decision_str(enum pr_seq_decision d);

@@ -32,9 +32,21 @@
  * update, so nearly equal log-ratios lose no digits.  The standard
  * deviation is floored (perfreg/seq.h): a larger s only lowers |t|, so
  * the floor keeps the guarantee.
+ *
+ * The sign method (PR_SEQ_METHOD_SIGN) keeps the log-ratios sorted.
+ * Its acceptance set {theta : sign-test factor at theta < 1/alpha},
+ * ties with theta dropped, is taken as the closed hull of: the open gaps
+ * between consecutive order statistics where the factor (k = values
+ * above the gap, m = n) stays below 1/alpha, which form a run around
+ * the middle because the factor is symmetric in k and grows away from
+ * m/2; and the values themselves that are accepted once their ties are
+ * dropped (many equal log-ratios of a coarse timer).  A hull is never
+ * smaller than the set, so the guarantee holds.
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "perfreg/seq.h"
 #include "core/banned.h"
@@ -48,6 +60,7 @@ pr_seq_opts_init(struct pr_seq_opts *o)
 	o->max_runs = 200;
 	o->prior_scale = PR_SEQ_PRIOR_SCALE;
 	o->sd_floor = 0;
+	o->method = PR_SEQ_METHOD_T;
 }
 
 enum pr_status
@@ -75,16 +88,79 @@ pr_seq_init(struct pr_seq *s, const struct pr_seq_opts *o,
 	    o->better != PR_BETTER_HIGHER)
 		return pr_error_set(err, PR_EINVAL,
 		    "unknown direction %d", (int)o->better);
+	if (o->method != PR_SEQ_METHOD_T && o->method != PR_SEQ_METHOD_SIGN)
+		return pr_error_set(err, PR_EINVAL,
+		    "unknown sequential method %d", (int)o->method);
+	if (o->method == PR_SEQ_METHOD_SIGN &&
+	    o->max_runs > PR_SEQ_SIGN_RUNS_MAX)
+		return pr_error_set(err, PR_EINVAL,
+		    "the sign method takes at most %d rounds, not %zu",
+		    PR_SEQ_SIGN_RUNS_MAX, o->max_runs);
 	s->o = *o;
 	s->n = 0;
 	s->mean = 0;
 	s->m2 = 0;
+	s->sorted = NULL;
+	s->cap = 0;
+	return PR_OK;
+}
+
+void
+pr_seq_release(struct pr_seq *s)
+{
+	free(s->sorted);
+	s->sorted = NULL;
+	s->cap = 0;
+	s->n = 0;
+	s->mean = 0;
+	s->m2 = 0;
+}
+
+/* The first index of x[0..n) whose value is >= v (strict: > v). */
+static size_t
+bound(const double *x, size_t n, double v, int strict)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strict ? x[mid] <= v : x[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static enum pr_status
+sign_insert(struct pr_seq *s, double d, struct pr_error *err)
+{
+	size_t at, ncap;
+	double *p;
+
+	if (s->n >= PR_SEQ_SIGN_RUNS_MAX)
+		return pr_error_set(err, PR_ELIMIT,
+		    "the sign method takes at most %d rounds",
+		    PR_SEQ_SIGN_RUNS_MAX);
+	if (s->n == s->cap) {
+		ncap = s->cap ? 2 * s->cap : 64;
+		p = realloc(s->sorted, ncap * sizeof(*p));
+		if (p == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		s->sorted = p;
+		s->cap = ncap;
+	}
+	at = bound(s->sorted, s->n, d, 1);
+	memmove(s->sorted + at + 1, s->sorted + at,
+	    (s->n - at) * sizeof(*s->sorted));
+	s->sorted[at] = d;
 	return PR_OK;
 }
 
 enum pr_status
 pr_seq_update(struct pr_seq *s, double d, struct pr_error *err)
 {
+	enum pr_status st;
 	double delta;
 
 	if (!isfinite(d))
@@ -93,6 +169,9 @@ pr_seq_update(struct pr_seq *s, double d, struct pr_error *err)
 	if (s->n >= PR_SEQ_RUNS_MAX)
 		return pr_error_set(err, PR_ELIMIT,
 		    "more than %d rounds", PR_SEQ_RUNS_MAX);
+	if (s->o.method == PR_SEQ_METHOD_SIGN &&
+	    (st = sign_insert(s, d, err)) != PR_OK)
+		return st;
 	s->n++;
 	delta = d - s->mean;
 	s->mean += delta / (double)s->n;
@@ -151,6 +230,18 @@ pr_seq_t_bound(size_t n, double g, double alpha)
 	return sqrt(nu * u / den);
 }
 
+double
+pr_seq_sign_log_bf(size_t k, size_t m)
+{
+	double kk = (double)k, mm = (double)m;
+
+	if (m == 0 || k > m)
+		return 0;
+	/* B(1/2, 1/2) = pi. */
+	return mm * log(2.0) + lgamma(kk + 0.5) + lgamma(mm - kk + 0.5) -
+	    lgamma(mm + 1) - log(M_PI);
+}
+
 const char *
 pr_seq_decision_str(enum pr_seq_decision d)
 {
@@ -174,12 +265,9 @@ pr_seq_decision_str(enum pr_seq_decision d)
  * standard deviation before the floor (the caller checked its inputs).
  */
 static void
-decide(const struct pr_seq_opts *o, size_t n, double mean, double sd,
+reset(const struct pr_seq_opts *o, size_t n, double mean,
     struct pr_seq_result *r)
 {
-	double floor_sd, se, c, g, band_lo, band_hi;
-	int worse_up, pos;
-
 	r->n = n;
 	r->mean_log = mean;
 	r->change_pct = 100 * expm1(mean);
@@ -197,6 +285,40 @@ decide(const struct pr_seq_opts *o, size_t n, double mean, double sd,
 	r->log_bf = 0;
 	r->decision = n >= o->max_runs ? PR_SEQ_INCONCLUSIVE :
 	    PR_SEQ_CONTINUE;
+}
+
+/* The decision from the interval [r->lo_log, r->hi_log]. */
+static void
+verdict(const struct pr_seq_opts *o, struct pr_seq_result *r)
+{
+	double band_lo, band_hi;
+	int worse_up, pos;
+
+	r->bounded = 1;
+	r->lo_pct = 100 * expm1(r->lo_log);
+	r->hi_pct = 100 * expm1(r->hi_log);
+	if (!isfinite(r->hi_pct))
+		r->hi_pct = HUGE_VAL;
+	band_lo = log1p(-o->equivalence_pct / 100);
+	band_hi = log1p(o->equivalence_pct / 100);
+	worse_up = o->better != PR_BETTER_HIGHER;
+	if (o->equivalence_pct > 0 && r->lo_log >= band_lo &&
+	    r->hi_log <= band_hi) {
+		r->decision = PR_SEQ_EQUIVALENT;
+	} else if (r->lo_log > 0 || r->hi_log < 0) {
+		pos = r->lo_log > 0;
+		r->decision = pos == worse_up ? PR_SEQ_REGRESSION :
+		    PR_SEQ_IMPROVEMENT;
+	}
+}
+
+static void
+decide(const struct pr_seq_opts *o, size_t n, double mean, double sd,
+    struct pr_seq_result *r)
+{
+	double floor_sd, se, c, g;
+
+	reset(o, n, mean, r);
 	if (n < 2)
 		return;
 
@@ -214,30 +336,84 @@ decide(const struct pr_seq_opts *o, size_t n, double mean, double sd,
 	r->t_bound = c;
 	if (!isfinite(c))
 		return;
-	r->bounded = 1;
 	r->lo_log = mean - c * se;
 	r->hi_log = mean + c * se;
-	r->lo_pct = 100 * expm1(r->lo_log);
-	r->hi_pct = 100 * expm1(r->hi_log);
-	if (!isfinite(r->hi_pct))
-		r->hi_pct = HUGE_VAL;
+	verdict(o, r);
+}
 
-	band_lo = log1p(-o->equivalence_pct / 100);
-	band_hi = log1p(o->equivalence_pct / 100);
-	worse_up = o->better != PR_BETTER_HIGHER;
-	if (o->equivalence_pct > 0 && r->lo_log >= band_lo &&
-	    r->hi_log <= band_hi) {
-		r->decision = PR_SEQ_EQUIVALENT;
-	} else if (r->lo_log > 0 || r->hi_log < 0) {
-		pos = r->lo_log > 0;
-		r->decision = pos == worse_up ? PR_SEQ_REGRESSION :
-		    PR_SEQ_IMPROVEMENT;
-	}
+/* Whether theta = x[i], a data value, is accepted with its ties
+ * dropped. */
+static int
+point_ok(const double *x, size_t n, size_t i, double lim)
+{
+	size_t below = bound(x, n, x[i], 0), above = n - bound(x, n, x[i], 1);
+
+	return pr_seq_sign_log_bf(above, below + above) < lim;
+}
+
+static void
+decide_sign(const struct pr_seq *s, struct pr_seq_result *r)
+{
+	const double *x = s->sorted;
+	size_t n = s->n, jl, i, j, pos, neg;
+	double lim = -log(s->o.alpha), med, lo, hi;
+
+	med = n == 0 ? 0 : n % 2 ? x[n / 2] : x[n / 2 - 1] / 2 +
+	    x[n / 2] / 2;
+	reset(&s->o, n, med, r);
+	if (n == 0)
+		return;
+	pos = n - bound(x, n, 0, 1);
+	neg = bound(x, n, 0, 0);
+	r->log_bf = pr_seq_sign_log_bf(pos, pos + neg);
+	/* Gap j lies between x[j-1] and x[j] (x[-1] = -inf, x[n] = +inf)
+	 * and has n - j values above it; the accepted ones are jl..n-jl,
+	 * of which only those that are not empty (ties) count. */
+	for (jl = 0; jl <= n / 2 + 1; jl++)
+		if (pr_seq_sign_log_bf(n - jl, n) < lim)
+			break;
+	if (jl == 0)
+		return;		/* (-inf, x[0]) accepted: the whole line */
+	lo = HUGE_VAL;
+	hi = -HUGE_VAL;
+	for (j = jl; j <= n - jl && j <= n; j++)
+		if (x[j - 1] < x[j]) {
+			lo = x[j - 1];
+			break;
+		}
+	for (j = n - jl; j >= jl && j >= 1; j--)
+		if (x[j - 1] < x[j]) {
+			hi = x[j];
+			break;
+		}
+	/* Values below / above that, accepted once their ties are
+	 * dropped (with every gap empty, the only accepted points). */
+	for (i = 0; i < n && x[i] < lo; i++)
+		if ((i == 0 || x[i] != x[i - 1]) && point_ok(x, n, i, lim)) {
+			lo = x[i];
+			break;
+		}
+	for (i = n; i > 0 && x[i - 1] > hi; i--)
+		if ((i == n || x[i - 1] != x[i]) &&
+		    point_ok(x, n, i - 1, lim)) {
+			hi = x[i - 1];
+			break;
+		}
+	if (!(lo <= hi))	/* nothing accepted: cannot happen */
+		lo = hi = med;
+	r->lo_log = lo;
+	r->hi_log = hi;
+	r->t_bound = HUGE_VAL;
+	verdict(&s->o, r);
 }
 
 void
 pr_seq_query(const struct pr_seq *s, struct pr_seq_result *r)
 {
+	if (s->o.method == PR_SEQ_METHOD_SIGN) {
+		decide_sign(s, r);
+		return;
+	}
 	decide(&s->o, s->n, s->mean, s->n > 1 && s->m2 > 0 ?
 	    sqrt(s->m2 / (double)(s->n - 1)) : 0, r);
 }
@@ -251,6 +427,9 @@ pr_seq_decide(const struct pr_seq_opts *o, size_t n, double mean_log,
 
 	if ((st = pr_seq_init(&s, o, err)) != PR_OK)
 		return st;
+	if (o->method == PR_SEQ_METHOD_SIGN)
+		return pr_error_set(err, PR_EINVAL,
+		    "the sign method needs the log-ratios, not a summary");
 	if (!isfinite(mean_log) || !(sd_log >= 0) || !isfinite(sd_log))
 		return pr_error_set(err, PR_EINVAL,
 		    "summary of %zu rounds is not finite (mean %g, "

@@ -58,13 +58,16 @@ test_scipy(void **state)
 	struct pr_seq s;
 	size_t n, i;
 	int nbf = 0, nbound = 0, ncs = 0, ninf = 0, ch;
-	int neq = 0, ncont = 0, nimp = 0;
+	int neq = 0, ncont = 0, nimp = 0, nsign = 0, nscs = 0;
+	struct pr_seq_opts o;
+	struct pr_seq ss;
 	FILE *f;
 
 	(void)state;
 	f = fopen(FIXTURE, "r");
 	assert_non_null(f);
 	memset(&s, 0, sizeof(s));
+	memset(&ss, 0, sizeof(ss));
 	while (fscanf(f, "%31s", word) == 1) {
 		if (word[0] == '#') {
 			while ((ch = fgetc(f)) != '\n' && ch != EOF)
@@ -136,11 +139,52 @@ test_scipy(void **state)
 			ncont += r.decision == PR_SEQ_CONTINUE;
 			nimp += r.decision == PR_SEQ_IMPROVEMENT;
 			ncs++;
+		} else if (strcmp(word, "signbf") == 0) {
+			assert_int_equal(fscanf(f, "%zu %zu %lf", &n, &i,
+			    &want), 3);
+			snprintf(what, sizeof(what), "sign log BF %zu of %zu",
+			    n, i);
+			near(pr_seq_sign_log_bf(n, i), want, 1e-12, what);
+			nsign++;
+		} else if (strcmp(word, "sdata") == 0) {
+			assert_int_equal(fscanf(f, "%63s %lf %zu", cur,
+			    &alpha, &n), 3);
+			assert_true(n <= MAXN);
+			pr_seq_release(&ss);
+			pr_seq_opts_init(&o);
+			o.alpha = alpha;
+			o.method = PR_SEQ_METHOD_SIGN;
+			assert_int_equal(pr_seq_init(&ss, &o, NULL), PR_OK);
+			for (i = 0; i < n; i++) {
+				assert_int_equal(fscanf(f, "%lf", &d[i]), 1);
+				assert_int_equal(pr_seq_update(&ss, d[i],
+				    NULL), PR_OK);
+			}
+		} else if (strcmp(word, "scs") == 0) {
+			assert_int_equal(fscanf(f, "%63s %lf %lf %lf %lf",
+			    name, &e[0], &e[1], &e[2], &e[3]), 5);
+			assert_string_equal(name, cur);
+			pr_seq_query(&ss, &r);
+			assert_int_equal(r.bounded, isfinite(e[0]) != 0);
+			if (r.bounded) {
+				snprintf(what, sizeof(what), "%s lo", name);
+				near(r.lo_log, e[0], 1e-15, what);
+				snprintf(what, sizeof(what), "%s hi", name);
+				near(r.hi_log, e[1], 1e-15, what);
+			}
+			snprintf(what, sizeof(what), "%s median", name);
+			near(r.mean_log, e[2], 1e-15, what);
+			snprintf(what, sizeof(what), "%s log BF at 0", name);
+			near(r.log_bf, e[3], 1e-12, what);
+			nscs++;
 		} else {
 			fail_msg("%s: unknown line '%s'", FIXTURE, word);
 		}
 	}
+	pr_seq_release(&ss);
+	pr_seq_release(&ss);	/* twice is harmless */
 	fclose(f);
+	assert_true(nsign >= 8 && nscs >= 3);
 	assert_true(nbf >= 10 && nbound >= 8 && ncs >= 3 && ninf >= 1);
 	assert_true(neq == 1 && ncont == 1 && nimp == 1);
 }
@@ -383,6 +427,86 @@ test_decide(void **state)
 	assert_int_equal(pr_seq_decide(&o, 5, 0, 1, &b, NULL), PR_EINVAL);
 }
 
+/* The sign method: zero spread, its limits, and seeded simulations of
+ * its false positives under bimodal noise and of a clear regression. */
+static void
+test_sign(void **state)
+{
+	struct pr_seq_result r;
+	struct pr_seq_opts o;
+	struct pr_error err;
+	struct pr_rng rng;
+	struct pr_seq s;
+	double b, nw, mode_b, mode_n;
+	int k, fp = 0, found = 0;
+	size_t i;
+
+	(void)state;
+	pr_seq_opts_init(&o);
+	o.method = PR_SEQ_METHOD_SIGN;
+	assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
+	for (i = 0; i < 30; i++) {
+		assert_int_equal(pr_seq_update_pair(&s, 7.02, 7.02, NULL),
+		    PR_OK);
+		pr_seq_query(&s, &r);
+		assert_false(isnan(r.lo_log) || isnan(r.hi_log) ||
+		    isnan(r.log_bf) || isnan(r.change_pct));
+		/* All ties: m = 0 at 0, never evidence of a change. */
+		assert_true(r.log_bf == 0);
+		if (i + 1 < 7) {
+			assert_int_equal(r.decision, PR_SEQ_CONTINUE);
+		} else {
+			assert_int_equal(r.decision, PR_SEQ_EQUIVALENT);
+			assert_true(r.lo_log == 0 && r.hi_log == 0);
+		}
+	}
+	assert_int_equal(pr_seq_decide(&o, 5, 0, 1, &r, &err), PR_EINVAL);
+	assert_non_null(strstr(err.msg, "sign"));
+	pr_seq_release(&s);
+	assert_null(s.sorted);
+	o.max_runs = PR_SEQ_SIGN_RUNS_MAX + 1;
+	assert_int_equal(pr_seq_init(&s, &o, NULL), PR_EINVAL);
+	o.max_runs = 200;
+
+	/* A/A under the bimodal model of bench/seq-sim, 1000 sessions of
+	 * up to 200 rounds: under 8% false (alpha 5%; seq-sim: 3.4%). */
+	pr_rng_seed(&rng, 20261201);
+	for (k = 0; k < 1000; k++) {
+		assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
+		do {
+			mode_b = pr_rng_uniform(&rng) < 0.2 ? 1.1 : 1.0;
+			mode_n = pr_rng_uniform(&rng) < 0.2 ? 1.1 : 1.0;
+			b = mode_b * (1 + 0.01 * pr_rng_normal(&rng));
+			nw = mode_n * (1 + 0.01 * pr_rng_normal(&rng));
+			assert_int_equal(pr_seq_update_pair(&s, b, nw, NULL),
+			    PR_OK);
+			pr_seq_query(&s, &r);
+		} while (r.decision == PR_SEQ_CONTINUE);
+		fp += r.decision == PR_SEQ_REGRESSION ||
+		    r.decision == PR_SEQ_IMPROVEMENT;
+		pr_seq_release(&s);
+	}
+	if (!(fp < 80))
+		fail_msg("sign: %d false positives in 1000", fp);
+
+	/* +10% under CV 1%: a regression within 10 rounds, its interval
+	 * above 0%. */
+	for (k = 0; k < 200; k++) {
+		assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
+		do {
+			assert_int_equal(pr_seq_update_pair(&s,
+			    1 + 0.01 * pr_rng_normal(&rng),
+			    1.1 * (1 + 0.01 * pr_rng_normal(&rng)), NULL),
+			    PR_OK);
+			pr_seq_query(&s, &r);
+		} while (r.decision == PR_SEQ_CONTINUE);
+		found += r.decision == PR_SEQ_REGRESSION && r.n <= 10 &&
+		    r.lo_pct > 0 && r.change_pct > 5;
+		pr_seq_release(&s);
+	}
+	assert_int_equal(found, 200);
+}
+
 /* 10^4 rounds: no overflow, a tight interval, the right decision. */
 static void
 test_long(void **state)
@@ -510,6 +634,7 @@ main(void)
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_sign),
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_sim_aa),
 		cmocka_unit_test(test_sim_regression),
