@@ -38,6 +38,34 @@ near(double got, double want, double rel, const char *what)
 		fail_msg("%s: got %.17g, scipy %.17g", what, got, want);
 }
 
+/* The interval, the third figure (t or the median) and the log Bayes
+ * factor of a result against e[0..3]. */
+static void
+check_cs(const char *name, const struct pr_seq_result *r, double third,
+    const double *e, double rel)
+{
+	const double got[4] = { r->lo_log, r->hi_log, third, r->log_bf };
+	static const char *const what[4] = { "lo", "hi", "t or median",
+		"log BF" };
+	char buf[128];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(buf, sizeof(buf), "%s %s", name, what[i]);
+		near(got[i], e[i], rel, buf);
+	}
+}
+
+/* Nothing in a result is NaN. */
+static void
+no_nan(const struct pr_seq_result *r)
+{
+	assert_false(isnan(r->lo_log) || isnan(r->hi_log) || isnan(r->t) ||
+	    isnan(r->log_bf) || isnan(r->lo_pct) || isnan(r->hi_pct) ||
+	    isnan(r->change_pct) || isnan(r->mean_log) ||
+	    isnan(r->sd_log) || isnan(r->t_bound));
+}
+
 static void
 start(struct pr_seq *s, double alpha, double g)
 {
@@ -110,14 +138,7 @@ test_scipy(void **state)
 			pr_seq_query(&s, &r);
 			assert_true(r.bounded);
 			assert_int_equal(r.quantised, 0);
-			snprintf(what, sizeof(what), "%s lo", name);
-			near(r.lo_log, e[0], 1e-9, what);
-			snprintf(what, sizeof(what), "%s hi", name);
-			near(r.hi_log, e[1], 1e-9, what);
-			snprintf(what, sizeof(what), "%s t", name);
-			near(r.t, e[2], 1e-9, what);
-			snprintf(what, sizeof(what), "%s log BF", name);
-			near(r.log_bf, e[3], 1e-9, what);
+			check_cs(name, &r, r.t, e, 1e-9);
 			/* The decision follows the interval (band 1%). */
 			if (e[0] >= log(0.99) && e[1] <= log(1.01))
 				assert_int_equal(r.decision,
@@ -165,17 +186,8 @@ test_scipy(void **state)
 			    name, &e[0], &e[1], &e[2], &e[3]), 5);
 			assert_string_equal(name, cur);
 			pr_seq_query(&ss, &r);
-			assert_int_equal(r.bounded, isfinite(e[0]) != 0);
-			if (r.bounded) {
-				snprintf(what, sizeof(what), "%s lo", name);
-				near(r.lo_log, e[0], 1e-15, what);
-				snprintf(what, sizeof(what), "%s hi", name);
-				near(r.hi_log, e[1], 1e-15, what);
-			}
-			snprintf(what, sizeof(what), "%s median", name);
-			near(r.mean_log, e[2], 1e-15, what);
-			snprintf(what, sizeof(what), "%s log BF at 0", name);
-			near(r.log_bf, e[3], 1e-12, what);
+			assert_true(r.bounded && isfinite(e[0]));
+			check_cs(name, &r, r.mean_log, e, 1e-12);
 			nscs++;
 		} else {
 			fail_msg("%s: unknown line '%s'", FIXTURE, word);
@@ -206,9 +218,7 @@ test_zero_spread(void **state)
 		assert_int_equal(pr_seq_update_pair(&s, 7.02, 7.02, NULL),
 		    PR_OK);
 		pr_seq_query(&s, &r);
-		assert_false(isnan(r.lo_log) || isnan(r.hi_log) ||
-		    isnan(r.t) || isnan(r.log_bf) || isnan(r.lo_pct) ||
-		    isnan(r.hi_pct) || isnan(r.change_pct));
+		no_nan(&r);
 		assert_true(r.change_pct == 0);
 		if (i >= 1) {
 			assert_true(r.quantised);
@@ -449,8 +459,7 @@ test_sign(void **state)
 		assert_int_equal(pr_seq_update_pair(&s, 7.02, 7.02, NULL),
 		    PR_OK);
 		pr_seq_query(&s, &r);
-		assert_false(isnan(r.lo_log) || isnan(r.hi_log) ||
-		    isnan(r.log_bf) || isnan(r.change_pct));
+		no_nan(&r);
 		/* All ties: m = 0 at 0, never evidence of a change. */
 		assert_true(r.log_bf == 0);
 		if (i + 1 < 7) {
