@@ -53,6 +53,7 @@
 #include "perfreg/error.h"
 #include "perfreg/paired.h"
 #include "perfreg/parse.h"
+#include "perfreg/seq.h"
 #include "perfreg/spawn.h"
 
 /* The built-in metrics of every run, in this order. */
@@ -193,6 +194,29 @@ enum pr_status pr_session_run(struct pr_session *s,
 enum pr_status pr_session_paired(const struct pr_session *s, size_t vi,
     const char *name, double conf, double resolution,
     struct pr_paired *out, size_t *npairs, struct pr_error *err);
+
+/*
+ * The grid a built-in metric's values lie on: the clock's resolution for
+ * wall_s, 1 us for user_s and sys_s (rusage), 1 for maxrss_kib and the
+ * context switch counts; 0 (unknown) for any other metric.
+ */
+double pr_session_resolution(const struct pr_session *s, const char *name);
+
+/*
+ * The sequential decision (perfreg/seq.h) for variant vi against the
+ * baseline on metric name after the rounds so far: the log-ratios of
+ * the pairs of pr_session_paired, in round order, fed to a fresh
+ * sequence with the options o.  When o->sd_floor is 0 and the metric's
+ * grid is known (pr_session_resolution), the floor is the spread of a
+ * log-ratio that rounding to that grid can hide.  The decision keeps
+ * its error rate however often it is asked, which is what
+ * `perfreg run --until-decided` does after every round.  PR_ENOTFOUND
+ * when there is no pair yet; PR_EINVAL for values that are not > 0
+ * (a log-ratio needs them) or bad options.
+ */
+enum pr_status pr_session_decide(const struct pr_session *s, size_t vi,
+    const char *name, const struct pr_seq_opts *o, struct pr_seq_result *out,
+    struct pr_error *err);
 
 /* One -L parameter: a name and its values. */
 struct pr_param {

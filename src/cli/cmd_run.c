@@ -12,7 +12,11 @@
  * over the metrics, written by perfreg/report.h) of baseline against
  * variant, then the paired analysis of the rounds (perfreg/paired.h), the
  * failed runs, the order and seed, the timer resolution and perfreg's own
- * overhead per run.  Exit status: 0 done, 2 bad usage or a session that
+ * overhead per run.  With --until-decided the rounds go on until the
+ * sequential test (perfreg/seq.h, through pr_session_decide) has decided
+ * every chosen metric of every variant, or --max-runs / --max-time is
+ * reached; its decisions keep their error rate whenever the session
+ * stops, and the report gives them first.  Exit status: 0 done, 2 bad usage or a session that
  * could not run (or a variant without one successful run), 3 internal
  * error, 130 interrupted by Ctrl-C (after the report of what finished).
  */
@@ -36,6 +40,8 @@
 #include "perfreg/report.h"
 #include "perfreg/runner.h"
 #include "perfreg/sample.h"
+#include "perfreg/seq.h"
+#include "perfreg/spawn.h"
 #include "perfreg/verdict.h"
 #include "core/banned.h"
 
@@ -49,7 +55,9 @@ static const char usage[] =
     "[--order shuffled|sequential] [--seed n] [--output file.json] "
     "[--output-limit bytes] [-L name=a,b,...] [--setup NAME=CMD] "
     "[--prepare NAME=CMD] [--cleanup NAME=CMD] [--parse fmt] "
-    "[--metric spec] [--derive spec] [--json] NAME=COMMAND...";
+    "[--metric spec] [--derive spec] [--until-decided [--max-runs n] "
+    "[--max-time s] [--decide metric]... [--robust] [-c confidence] "
+    "[--equivalence pct]] [--json] NAME=COMMAND...";
 
 static const char help[] =
     "Runs each COMMAND repeatedly, in rounds that run every variant once "
@@ -93,6 +101,24 @@ static const char help[] =
     "others\n"
     "                        (wall_s, user_s, sys_s, maxrss_kib, ctxsw_vol,\n"
     "                        ctxsw_invol and the parsed ones)\n"
+    "  --until-decided       go on in rounds until every chosen metric of "
+    "every\n"
+    "                        variant is a regression, an improvement or\n"
+    "                        equivalent (an anytime-valid sequential test "
+    "that\n"
+    "                        keeps its error rate whenever it stops)\n"
+    "  --max-runs n          with --until-decided: at most n rounds "
+    "(default 200)\n"
+    "  --max-time s          with --until-decided: start no round after s "
+    "seconds\n"
+    "  --decide metric       a metric to decide (repeatable; default: the "
+    "parsed\n"
+    "                        metrics, or wall_s when nothing is parsed)\n"
+    "  --robust              decide on the median log-ratio (sign test): "
+    "for\n"
+    "                        bimodal or heavy-tailed noise\n"
+    "  -c, --confidence pct  of the sequential decisions (default 95)\n"
+    "  --equivalence pct     band of \"equivalent\" (default 1)\n"
     "  --json                the report as JSON, with every run's raw "
     "data\n"
     "\n"
@@ -104,14 +130,21 @@ static const char help[] =
 enum {
 	OPT_WARMUP = 256, OPT_SHELL, OPT_TIMEOUT, OPT_MAXFAIL, OPT_ORDER,
 	OPT_SEED, OPT_OUTPUT, OPT_OUTLIMIT, OPT_SETUP, OPT_PREPARE,
-	OPT_CLEANUP, OPT_PARSE, OPT_METRIC, OPT_DERIVE, OPT_JSON
+	OPT_CLEANUP, OPT_PARSE, OPT_METRIC, OPT_DERIVE, OPT_JSON,
+	OPT_UNTIL, OPT_MAXRUNS, OPT_MAXTIME, OPT_DECIDE, OPT_ROBUST,
+	OPT_EQUIV
 };
 
 static const struct option longopts[] = {
 	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+	{ "confidence", required_argument, NULL, 'c' },
+	{ "decide", required_argument, NULL, OPT_DECIDE },
 	{ "derive", required_argument, NULL, OPT_DERIVE },
+	{ "equivalence", required_argument, NULL, OPT_EQUIV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-failures", required_argument, NULL, OPT_MAXFAIL },
+	{ "max-runs", required_argument, NULL, OPT_MAXRUNS },
+	{ "max-time", required_argument, NULL, OPT_MAXTIME },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
@@ -119,11 +152,13 @@ static const struct option longopts[] = {
 	{ "parameter-list", required_argument, NULL, 'L' },
 	{ "parse", required_argument, NULL, OPT_PARSE },
 	{ "prepare", required_argument, NULL, OPT_PREPARE },
+	{ "robust", no_argument, NULL, OPT_ROBUST },
 	{ "runs", required_argument, NULL, 'n' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "setup", required_argument, NULL, OPT_SETUP },
 	{ "shell", no_argument, NULL, OPT_SHELL },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "until-decided", no_argument, NULL, OPT_UNTIL },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ NULL, 0, NULL, 0 }
 };
@@ -151,6 +186,16 @@ struct run_cli {
 	int tty;
 	size_t total_runs;
 	double last_progress; /* when the progress line was last drawn */
+	/* --until-decided. */
+	int until;
+	int runs_set;         /* -n was given */
+	size_t max_runs;      /* 0: the default, 200 */
+	double max_time_s;    /* 0: no limit */
+	const char **decide;  /* --decide metrics */
+	size_t ndecide;
+	struct pr_seq_opts seq;
+	double t0;            /* when the session started */
+	int timed_out;        /* --max-time stopped it */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -277,6 +322,64 @@ parser_get(struct run_cli *c)
 	return 0;
 }
 
+/* A number of seconds above 0 for opt. */
+static int
+parse_seconds(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double t;
+
+	errno = 0;
+	t = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !(t > 0) ||
+	    t > 1e9) {
+		cli_errorf("run: %s: expected seconds above 0, got '%s'", opt,
+		    arg);
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+/* A percentage in [lo, hi] for opt. */
+static int
+parse_percent(const char *opt, const char *arg, double lo, double hi,
+    double *out)
+{
+	char *end;
+	double t;
+
+	errno = 0;
+	t = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !(t >= lo) ||
+	    !(t <= hi)) {
+		cli_errorf("run: %s: expected a percentage from %g to %g, got "
+		    "'%s'", opt, lo, hi, arg);
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+static int
+add_decide(struct run_cli *c, const char *name)
+{
+	const char **nd;
+
+	if (*name == '\0') {
+		cli_errorf("run: --decide: expected a metric name");
+		return -1;
+	}
+	nd = realloc(c->decide, (c->ndecide + 1) * sizeof(*nd));
+	if (nd == NULL) {
+		cli_errorf("out of memory");
+		return -1;
+	}
+	c->decide = nd;
+	c->decide[c->ndecide++] = name;
+	return 0;
+}
+
 /* Reads the options; returns the index of the first operand or -1. */
 static int
 parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
@@ -284,13 +387,12 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 	struct pr_error err;
 	struct hook *nh;
 	double t;
-	char *end;
 	size_t x;
 	int ch;
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":n:L:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, ":n:L:c:", longopts, NULL)) !=
 	    -1) {
 		pr_error_clear(&err);
 		switch (ch) {
@@ -298,6 +400,39 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			if (parse_count("-n, --runs", optarg, 1,
 			    &c->ro.runs) != 0)
 				return -1;
+			c->runs_set = 1;
+			break;
+		case OPT_UNTIL:
+			c->until = 1;
+			break;
+		case OPT_MAXRUNS:
+			if (parse_count("--max-runs", optarg, 2,
+			    &c->max_runs) != 0)
+				return -1;
+			break;
+		case OPT_MAXTIME:
+			if (parse_seconds("--max-time", optarg,
+			    &c->max_time_s) != 0)
+				return -1;
+			break;
+		case OPT_DECIDE:
+			if (add_decide(c, optarg) != 0)
+				return -1;
+			break;
+		case OPT_ROBUST:
+			c->seq.method = PR_SEQ_METHOD_SIGN;
+			break;
+		case 'c':
+			if (parse_percent("-c, --confidence", optarg, 50, 99.99,
+			    &t) != 0)
+				return -1;
+			c->seq.alpha = 1 - t / 100;
+			break;
+		case OPT_EQUIV:
+			if (parse_percent("--equivalence", optarg, 0, 100,
+			    &t) != 0)
+				return -1;
+			c->seq.equivalence_pct = t;
 			break;
 		case OPT_WARMUP:
 			if (parse_count("--warmup", optarg, 0,
@@ -318,15 +453,9 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			c->ro.spawn.shell = 1;
 			break;
 		case OPT_TIMEOUT:
-			errno = 0;
-			t = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || errno != 0 ||
-			    !(t > 0) || t > 1e9) {
-				cli_errorf("run: --timeout: expected seconds "
-				    "above 0, got '%s'", optarg);
+			if (parse_seconds("--timeout", optarg,
+			    &c->ro.spawn.timeout_s) != 0)
 				return -1;
-			}
-			c->ro.spawn.timeout_s = t;
 			break;
 		case OPT_ORDER:
 			if (strcmp(optarg, "shuffled") == 0)
@@ -403,6 +532,19 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			cli_usage(&cmd_run_entry);
 			return -1;
 		}
+	}
+	if (!c->until && (c->max_runs != 0 || c->max_time_s != 0 ||
+	    c->ndecide != 0 || c->seq.method != PR_SEQ_METHOD_T)) {
+		cli_errorf("run: --max-runs, --max-time, --decide and --robust "
+		    "go with --until-decided");
+		cli_usage(&cmd_run_entry);
+		return -1;
+	}
+	if (c->until && c->runs_set) {
+		cli_errorf("run: -n and --until-decided do not go together "
+		    "(--max-runs bounds the rounds)");
+		cli_usage(&cmd_run_entry);
+		return -1;
 	}
 	if (optind >= argc) {
 		cli_errorf("run: expected at least one NAME=COMMAND");
@@ -915,9 +1057,184 @@ session_json(const struct pr_session *s)
 	return o;
 }
 
+/* Whether name is one of the metrics every run records. */
+static int
+is_builtin(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PR_RUN_NBUILTIN; i++)
+		if (strcmp(pr_run_builtin[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The k-th metric that --until-decided decides, or NULL past the last:
+ * the --decide metrics; else the baseline's parsed metrics; else wall_s.
+ */
+static const char *
+decide_name(const struct pr_session *s, const struct run_cli *c, size_t k)
+{
+	const struct pr_dataset *d = &s->v[0].data;
+	size_t i, j = 0;
+
+	if (c->ndecide > 0)
+		return k < c->ndecide ? c->decide[k] : NULL;
+	for (i = 0; i < d->n; i++)
+		if (!is_builtin(d->metrics[i].name) && j++ == k)
+			return d->metrics[i].name;
+	if (j == 0 && k == 0)
+		return "wall_s";
+	return NULL;
+}
+
+/* The sequential decision of variant vi on metric name. */
+static enum pr_status
+decide_one(const struct pr_session *s, const struct run_cli *c, size_t vi,
+    const char *name, struct pr_seq_result *r, struct pr_error *err)
+{
+	struct pr_seq_opts o = c->seq;
+	const struct pr_metric *m;
+	size_t i;
+
+	/* The direction is the metric's (unknown: lower is better). */
+	for (i = 0; i < s->v[0].data.n; i++) {
+		m = &s->v[0].data.metrics[i];
+		if (strcmp(m->name, name) == 0)
+			o.better = m->better == PR_BETTER_HIGHER ?
+			    PR_BETTER_HIGHER : PR_BETTER_LOWER;
+	}
+	return pr_session_decide(s, vi, name, &o, r, err);
+}
+
+/*
+ * The should_stop hook of --until-decided, after every round: stop when
+ * every chosen metric of every variant has a decision, or --max-time has
+ * passed.  Asking after every round is allowed: the decisions are
+ * anytime-valid.
+ */
+static int
+until_hook(const struct pr_session *s, void *arg)
+{
+	struct run_cli *c = arg;
+	struct pr_seq_result r;
+	const char *name;
+	size_t vi, k;
+
+	if (c->max_time_s > 0 && pr_spawn_now() - c->t0 >= c->max_time_s) {
+		c->timed_out = 1;
+		return 1;
+	}
+	for (vi = 1; vi < s->nv; vi++)
+		for (k = 0; (name = decide_name(s, c, k)) != NULL; k++)
+			if (decide_one(s, c, vi, name, &r, NULL) != PR_OK ||
+			    r.decision == PR_SEQ_CONTINUE ||
+			    r.decision == PR_SEQ_INCONCLUSIVE)
+				return 0;
+	return 1;
+}
+
+/* How the session of --until-decided ended, in words. */
+static const char *
+until_stop(const struct pr_session *s, const struct run_cli *c)
+{
+	switch (s->stop) {
+	case PR_STOP_HOOK:
+		return c->timed_out ? "--max-time reached" :
+		    "every metric decided";
+	case PR_STOP_DONE:
+		return "--max-runs reached";
+	case PR_STOP_FAILURES:
+		return "--max-failures reached";
+	case PR_STOP_INTERRUPTED:
+		return "interrupted";
+	case PR_STOP_NONE:
+		break;
+	}
+	return "not run";
+}
+
+/* The --until-decided lines (text) or object (JSON) of variant vi. */
+static int
+sequential_out(const struct pr_session *s, const struct run_cli *c,
+    size_t vi, struct pr_buf *b, json_t *obj)
+{
+	struct pr_seq_result r;
+	struct pr_error err;
+	const char *name, *method;
+	json_t *arr = NULL, *o;
+	size_t k;
+	enum pr_status st;
+
+	method = c->seq.method == PR_SEQ_METHOD_SIGN ?
+	    "sequential sign test on the median log-ratio" :
+	    "sequential Bayes-factor t test on the mean log-ratio";
+	if (obj != NULL) {
+		arr = json_array();
+		if (arr == NULL || json_object_set_new(obj, "sequential",
+		    json_pack("{s:s,s:f,s:f,s:s,s:o}", "method", method,
+		    "alpha", c->seq.alpha, "equivalence_pct",
+		    c->seq.equivalence_pct, "stopped", until_stop(s, c),
+		    "metrics", arr)) != 0)
+			return -1;
+	} else if (pr_buf_addf(b, NULL, "until decided (%s, per round; "
+	    "anytime-valid: the chance that any decision below is wrong is "
+	    "at most %.3g%%, however the session stopped; %s):\n", method,
+	    100 * c->seq.alpha, until_stop(s, c)) != PR_OK)
+		return -1;
+	for (k = 0; (name = decide_name(s, c, k)) != NULL; k++) {
+		pr_error_clear(&err);
+		st = decide_one(s, c, vi, name, &r, &err);
+		if (obj != NULL) {
+			o = json_object();
+			if (o == NULL || json_array_append_new(arr, o) != 0)
+				return -1;
+			json_object_set_new(o, "name", json_string(name));
+			if (st != PR_OK) {
+				json_object_set_new(o, "undefined",
+				    json_string(err.msg));
+				continue;
+			}
+			json_object_set_new(o, "decision",
+			    json_string(pr_seq_decision_str(r.decision)));
+			json_object_set_new(o, "rounds",
+			    json_integer((json_int_t)r.n));
+			json_object_set_new(o, "change_pct",
+			    json_real(r.change_pct));
+			json_object_set_new(o, "cs_pct", r.bounded ?
+			    json_pack("[ff]", r.lo_pct, r.hi_pct) :
+			    json_null());
+			json_object_set_new(o, "quantised",
+			    json_boolean(r.quantised));
+			continue;
+		}
+		if (st != PR_OK) {
+			if (pr_buf_addf(b, NULL, "  %-14s undefined: %s\n",
+			    name, err.msg) != PR_OK)
+				return -1;
+		} else if (pr_buf_addf(b, NULL, "  %-14s %-12s %+.2f%%  ", name,
+		    r.decision == PR_SEQ_CONTINUE ? "undecided" :
+		    pr_seq_decision_str(r.decision), r.change_pct) != PR_OK ||
+		    (r.bounded ? pr_buf_addf(b, NULL, "%.3g%% confidence "
+		    "sequence [%+.2f%%, %+.2f%%]", 100 * (1 - c->seq.alpha),
+		    r.lo_pct, r.hi_pct) : pr_buf_adds(b, "no bound yet",
+		    NULL)) != PR_OK ||
+		    pr_buf_addf(b, NULL, "  %zu rounds%s\n", r.n, r.quantised ?
+		    "  (spread at the resolution floor)" : "") != PR_OK)
+			return -1;
+	}
+	if (b != NULL && pr_buf_adds(b, "note: the tables below analyse the "
+	    "same runs as if their number had been fixed in advance; after a "
+	    "sequential stop their p-values describe, the decisions above "
+	    "decide\n\n", NULL) != PR_OK)
+		return -1;
+	return 0;
+}
+
 /* One comparison's report into out (text) or as a JSON object. */
 static int
-report_variant(struct pr_session *s, size_t vi, int json,
+report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
     struct pr_buf *out, json_t **jout)
 {
 	struct pr_report_metric *rm;
@@ -929,7 +1246,7 @@ report_variant(struct pr_session *s, size_t vi, int json,
 	json_t *j = NULL, *arr = NULL;
 	json_error_t jerr;
 	size_t nrows = 0, holm_m = 0, i, nm = s->v[0].data.n;
-	int rc;
+	int rc, json = c->json;
 
 	rows = calloc(nm + 1, sizeof(*rows));
 	rm = calloc(nm + 1, sizeof(*rm));
@@ -969,7 +1286,8 @@ report_variant(struct pr_session *s, size_t vi, int json,
 		arr = json_array();
 		if (j == NULL || arr == NULL ||
 		    paired_out(s, vi, rm, nrows, NULL, arr) != 0 ||
-		    json_object_set_new(j, "paired", arr) != 0) {
+		    json_object_set_new(j, "paired", arr) != 0 ||
+		    (c->until && sequential_out(s, c, vi, NULL, j) != 0)) {
 			arr = NULL;
 			cli_errorf("run: cannot build the JSON report");
 			goto out;
@@ -977,7 +1295,8 @@ report_variant(struct pr_session *s, size_t vi, int json,
 		arr = NULL;
 		*jout = j;
 		j = NULL;
-	} else if (pr_buf_add(out, one.data, one.len, NULL) != PR_OK ||
+	} else if ((c->until && sequential_out(s, c, vi, out, NULL) != 0) ||
+	    pr_buf_add(out, one.data, one.len, NULL) != PR_OK ||
 	    paired_out(s, vi, rm, nrows, out, NULL) != 0) {
 		cli_errorf("out of memory");
 		goto out;
@@ -1049,7 +1368,7 @@ write_report(struct pr_session *s, const struct run_cli *c)
 		if (!c->json && pr_buf_adds(&out, "\n", NULL) != PR_OK)
 			goto nomem;
 		one = NULL;
-		rc2 = report_variant(s, vi, c->json, &out, &one);
+		rc2 = report_variant(s, c, vi, &out, &one);
 		if (rc2 != PR_EXIT_OK) {
 			if (rc2 == PR_EXIT_INTERNAL)
 				goto fail;
@@ -1109,6 +1428,7 @@ exec_run(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	pr_runner_opts_init(&c.ro);
+	pr_seq_opts_init(&c.seq);
 	c.ro.max_failures = 10;
 	pr_session_init(&s);
 	if ((first = parse_opts(argc, argv, &c, &parse_set)) < 0) {
@@ -1126,6 +1446,23 @@ exec_run(int argc, char **argv)
 	if (add_variants(&s, &c, argv + first, argc - first) != 0) {
 		rc = PR_EXIT_USAGE;
 		goto out;
+	}
+	if (c.until) {
+		if (s.nv < 2) {
+			cli_errorf("run: --until-decided needs at least two "
+			    "variants to compare");
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+		if (c.ro.order == PR_ORDER_SEQUENTIAL) {
+			cli_errorf("run: --until-decided needs rounds: it "
+			    "does not go with --order sequential");
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+		c.ro.runs = c.max_runs != 0 ? c.max_runs : 200;
+		c.seq.max_runs = c.ro.runs;
+		c.ro.should_stop = until_hook;
 	}
 	if (c.output != NULL && (c.out = fopen(c.output, "a")) == NULL) {
 		cli_errorf("run: cannot open %s: %s", c.output,
@@ -1147,6 +1484,7 @@ exec_run(int argc, char **argv)
 	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGINT, &sa, &old);
 	pr_error_clear(&err);
+	c.t0 = pr_spawn_now();
 	st = pr_session_run(&s, &c.ro, &err);
 	sigaction(SIGINT, &old, NULL);
 	if (c.tty)
@@ -1180,6 +1518,7 @@ out:
 		free(c.param_vals[i]);
 	}
 	free(c.hooks);
+	free(c.decide);
 	return rc;
 }
 

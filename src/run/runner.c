@@ -19,6 +19,7 @@
 
 #include "perfreg/rng.h"
 #include "perfreg/runner.h"
+#include "perfreg/seq.h"
 #include "core/banned.h"
 
 const char *const pr_run_builtin[PR_RUN_NBUILTIN] = {
@@ -579,17 +580,21 @@ run_value(const struct pr_run *r, const char *name)
 	return NAN;
 }
 
-enum pr_status
-pr_session_paired(const struct pr_session *s, size_t vi, const char *name,
-    double conf, double resolution, struct pr_paired *out, size_t *npairs,
-    struct pr_error *err)
+/*
+ * The pairs of variant vi (> 0) and the baseline on metric name, in round
+ * order: the rounds in which both succeeded and both have a value.  *base
+ * and *new_ point into one block the caller frees with free(*base) (NULL
+ * when there are none); *k pairs.  PR_ENOTFOUND when there is none.
+ */
+static enum pr_status
+collect_pairs(const struct pr_session *s, size_t vi, const char *name,
+    double **base, double **new_, size_t *k, struct pr_error *err)
 {
 	double *b, *n, *pb, *pn, x;
-	size_t rounds = 0, i, k = 0;
-	enum pr_status st;
+	size_t rounds = 0, i, m = 0;
 
-	if (npairs != NULL)
-		*npairs = 0;
+	*base = *new_ = NULL;
+	*k = 0;
 	if (vi == 0 || vi >= s->nv)
 		return pr_error_set(err, PR_EINVAL,
 		    "variant %zu is not a variant to pair with the baseline",
@@ -617,19 +622,96 @@ pr_session_paired(const struct pr_session *s, size_t vi, const char *name,
 		else if (s->runs[i].variant == vi)
 			n[s->runs[i].round] = x;
 	}
+	/* The pairs are moved to the front of the block, in round order. */
 	for (i = 0; i < rounds; i++)
 		if (!isnan(b[i]) && !isnan(n[i])) {
-			pb[k] = b[i];
-			pn[k++] = n[i];
+			pb[m] = b[i];
+			pn[m++] = n[i];
 		}
+	if (m == 0) {
+		free(b);
+		return pr_error_set(err, PR_ENOTFOUND, "no round has values "
+		    "of '%s' for both '%s' and '%s'", name, s->v[0].name,
+		    s->v[vi].name);
+	}
+	memmove(b, pb, m * sizeof(*b));
+	memmove(b + m, pn, m * sizeof(*b));
+	*base = b;
+	*new_ = b + m;
+	*k = m;
+	return PR_OK;
+}
+
+enum pr_status
+pr_session_paired(const struct pr_session *s, size_t vi, const char *name,
+    double conf, double resolution, struct pr_paired *out, size_t *npairs,
+    struct pr_error *err)
+{
+	double *b, *n;
+	size_t k;
+	enum pr_status st;
+
+	if (npairs != NULL)
+		*npairs = 0;
+	if ((st = collect_pairs(s, vi, name, &b, &n, &k, err)) != PR_OK)
+		return st;
 	if (npairs != NULL)
 		*npairs = k;
-	if (k == 0)
-		st = pr_error_set(err, PR_ENOTFOUND, "no round has values of "
-		    "'%s' for both '%s' and '%s'", name, s->v[0].name,
-		    s->v[vi].name);
-	else
-		st = pr_paired_compare(pb, pn, k, conf, resolution, out, err);
+	st = pr_paired_compare(b, n, k, conf, resolution, out, err);
+	free(b);
+	return st;
+}
+
+double
+pr_session_resolution(const struct pr_session *s, const char *name)
+{
+	if (strcmp(name, "wall_s") == 0)
+		return s->clock_res_s;
+	if (strcmp(name, "user_s") == 0 || strcmp(name, "sys_s") == 0)
+		return 1e-6;
+	if (strcmp(name, "maxrss_kib") == 0 ||
+	    strcmp(name, "ctxsw_vol") == 0 ||
+	    strcmp(name, "ctxsw_invol") == 0)
+		return 1;
+	return 0;
+}
+
+enum pr_status
+pr_session_decide(const struct pr_session *s, size_t vi, const char *name,
+    const struct pr_seq_opts *o, struct pr_seq_result *out,
+    struct pr_error *err)
+{
+	struct pr_seq_opts so = *o;
+	struct pr_seq q;
+	double *b, *n, h, mb = 0, mn = 0;
+	size_t k, i;
+	enum pr_status st;
+
+	memset(out, 0, sizeof(*out));
+	if ((st = collect_pairs(s, vi, name, &b, &n, &k, err)) != PR_OK)
+		return st;
+	/*
+	 * The floor on the spread of a log-ratio that the grid h of the
+	 * values can hide: rounding errors uniform on [-h/2, h/2] on both
+	 * runs of a round, near the mean values (perfreg/seq.h).
+	 */
+	h = pr_session_resolution(s, name);
+	for (i = 0; i < k; i++) {
+		mb += b[i] / (double)k;
+		mn += n[i] / (double)k;
+	}
+	if (so.sd_floor == 0 && h > 0 && mb > 0 && mn > 0)
+		so.sd_floor = sqrt(h * h / 12 * (1 / (mb * mb) +
+		    1 / (mn * mn)));
+	if ((st = pr_seq_init(&q, &so, err)) != PR_OK) {
+		free(b);
+		return st;
+	}
+	for (i = 0; i < k && st == PR_OK; i++)
+		st = pr_seq_update_pair(&q, b[i], n[i], err);
+	if (st == PR_OK)
+		pr_seq_query(&q, out);
+	pr_seq_release(&q);
 	free(b);
 	return st;
 }

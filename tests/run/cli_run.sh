@@ -88,5 +88,44 @@ has "$tmp/err" "interrupted; the report covers the 0 runs that finished" \
     "Ctrl-C"
 has "$tmp/out" "stopped: interrupted" "Ctrl-C"
 
+# --until-decided: a three-fold slower variant is decided a regression
+# long before --max-runs, the report leads with the sequential decision,
+# and the JSON carries it.
+"$P" run --until-decided --max-runs 60 a="sleep 0.01" b="sleep 0.03" \
+    > "$tmp/out" 2> "$tmp/err" || fail "until-decided: status $?"
+has "$tmp/out" "stopped: decided" "until-decided"
+has "$tmp/out" "every metric decided" "until-decided"
+has "$tmp/out" "^  wall_s         regression " "until-decided"
+"$P" run --until-decided --max-runs 60 --json a="sleep 0.01" \
+    b="sleep 0.03" > "$tmp/out" 2> "$tmp/err" || fail "until json: $?"
+has "$tmp/out" '"decision": "regression"' "until-decided json"
+has "$tmp/out" '"stopped": "every metric decided"' "until-decided json"
+# The robust (sign test) decision finds it too.
+"$P" run --until-decided --robust --max-runs 60 a="sleep 0.01" \
+    b="sleep 0.03" > "$tmp/out" 2> "$tmp/err" || fail "robust: status $?"
+has "$tmp/out" "sequential sign test on the median" "until-decided robust"
+has "$tmp/out" "^  wall_s         regression " "until-decided robust"
+# Nothing changes: no decision can come from 3 rounds, so --max-runs
+# ends it, undecided ("inconclusive"), never a regression.
+"$P" run --until-decided --max-runs 3 --decide wall_s a=true b=true \
+    > "$tmp/out" 2> "$tmp/err" || fail "until max-runs: status $?"
+has "$tmp/out" "--max-runs reached" "until-decided max-runs"
+has "$tmp/out" "^  wall_s         inconclusive " "until-decided max-runs"
+# --max-time: no round starts after it.
+"$P" run --until-decided --max-time 0.3 a="sleep 0.05" b="sleep 0.05" \
+    > "$tmp/out" 2> "$tmp/err" || fail "until max-time: status $?"
+has "$tmp/out" "--max-time reached" "until-decided max-time"
+# Usage errors.
+"$P" run --until-decided a=true > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "until-decided with one variant: not status 2"
+has "$tmp/err" "needs at least two variants" "until one variant"
+"$P" run --until-decided -n 5 a=true b=true > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "until-decided with -n: not status 2"
+"$P" run --max-runs 5 a=true b=true > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--max-runs without --until-decided: not status 2"
+"$P" run --until-decided --decide nosuch a=true b=true \
+    --max-runs 3 > "$tmp/out" 2> "$tmp/err"
+has "$tmp/out" "nosuch         undefined: " "until unknown metric"
+
 [ $fails -eq 0 ] || exit 1
 echo "cli_run: all passed"
