@@ -133,13 +133,14 @@ struct pr_seq_opts {
 	double equivalence_pct; /* band, >= 0 (0: never equivalent); 1 */
 	enum pr_better better;  /* direction of the metric; lower */
 	size_t max_runs;        /* rounds, >= 1; default 200 */
-	double prior_scale;     /* > 0, PR_SEQ_PRIOR_SCALE */
-	double sd_floor;        /* >= 0 (log units); 0 */
+	double prior_scale;     /* > 0, PR_SEQ_PRIOR_SCALE (T only) */
+	double sd_floor;        /* >= 0 (log units); 0 (T only) */
 	enum pr_seq_method method; /* PR_SEQ_METHOD_T */
 };
 
 /* The state: the count, mean and sum of squared deviations of the
- * log-ratios so far (Welford's update).  Read through pr_seq_query. */
+ * log-ratios so far (Welford's update), and for the sign method the
+ * log-ratios themselves.  Read through pr_seq_query. */
 struct pr_seq {
 	struct pr_seq_opts o;
 	size_t n;
@@ -154,8 +155,9 @@ struct pr_seq_result {
 	double mean_log;     /* mean log-ratio (0 when n is 0); SIGN:
 			      * the median */
 	double change_pct;   /* 100 (exp(mean_log) - 1) */
-	double sd_log;       /* s used (after the floor); 0 for n < 2 */
-	int quantised;       /* the floor raised s */
+	double sd_log;       /* s used (after the floor); 0 for n < 2
+			      * and for SIGN */
+	int quantised;       /* the floor raised s (T only) */
 	/* The confidence sequence at this round.  bounded is 0 when it is
 	 * still the whole line (n < 2, or the Bayes factor cannot reach
 	 * 1/alpha yet): then lo_log = -HUGE_VAL, hi_log = +HUGE_VAL,
@@ -163,7 +165,8 @@ struct pr_seq_result {
 	int bounded;
 	double lo_log, hi_log;
 	double lo_pct, hi_pct;
-	double t_bound;      /* c_n; +HUGE_VAL when not bounded */
+	double t_bound;      /* c_n; +HUGE_VAL when not bounded and for
+			      * SIGN */
 	double t;            /* t_n(0) (0 for n < 2, and for SIGN) */
 	double log_bf;       /* log BF_n(0), the evidence of a change
 			      * (SIGN: the sign test's at 0) */
@@ -176,7 +179,8 @@ void pr_seq_opts_init(struct pr_seq_opts *o);
 /*
  * Starts a sequence with the options o (copied).  PR_EINVAL, naming the
  * option, when one is outside its domain (the sign method takes at most
- * PR_SEQ_SIGN_RUNS_MAX rounds).  Allocates nothing.
+ * PR_SEQ_SIGN_RUNS_MAX rounds).  Allocates nothing; a state that holds
+ * memory must be released first.
  */
 enum pr_status pr_seq_init(struct pr_seq *s, const struct pr_seq_opts *o,
     struct pr_error *err);
