@@ -49,46 +49,13 @@
 #include "perfreg/rng.h"
 #include "perfreg/seq.h"
 
+#include "noise.h"
+
 #define NMODELS 7
 #define NCHANGES 5
 #define DRIFT_ROUNDS 25
 
-static const char *model_name[NMODELS] = {
-	"normal 1%", "normal 2%", "normal 5%", "lognormal 0.03", "bimodal",
-	"t3 2%", "drift +4%"
-};
 static const double changes[NCHANGES] = { 0, 0.01, 0.03, 0.05, 0.08 };
-
-static double
-draw(int model, struct pr_rng *r, double pos)
-{
-	double z, c, g;
-	int i;
-
-	switch (model) {
-	case 0:
-		return 1 + 0.01 * pr_rng_normal(r);
-	case 1:
-		return 1 + 0.02 * pr_rng_normal(r);
-	case 2:
-		return 1 + 0.05 * pr_rng_normal(r);
-	case 3:
-		return exp(0.03 * pr_rng_normal(r));
-	case 4:
-		z = pr_rng_uniform(r) < 0.2 ? 1.10 : 1.0;
-		return z * (1 + 0.01 * pr_rng_normal(r));
-	case 5:
-		z = pr_rng_normal(r);
-		for (c = 0, i = 0; i < 3; i++) {
-			g = pr_rng_normal(r);
-			c += g * g;
-		}
-		return 1 + 0.02 / sqrt(3.0) * z / sqrt(c / 3);
-	default:
-		return (1 + 0.04 * pos / (2.0 * DRIFT_ROUNDS)) *
-		    (1 + 0.02 * pr_rng_normal(r));
-	}
-}
 
 struct cell {
 	long trials;
@@ -136,11 +103,15 @@ run_cell(int model, double change, long trials, uint64_t seed,
 		    sign_done); r++) {
 			base_first = pr_rng_uniform(&rng) < 0.5;
 			if (base_first) {
-				b = draw(model, &rng, 2.0 * (double)r);
-				nw = draw(model, &rng, 2.0 * (double)r + 1);
+				b = noise_draw((enum noise_model)model, &rng,
+				    2.0 * (double)r, DRIFT_ROUNDS);
+				nw = noise_draw((enum noise_model)model, &rng,
+				    2.0 * (double)r + 1, DRIFT_ROUNDS);
 			} else {
-				nw = draw(model, &rng, 2.0 * (double)r);
-				b = draw(model, &rng, 2.0 * (double)r + 1);
+				nw = noise_draw((enum noise_model)model, &rng,
+				    2.0 * (double)r, DRIFT_ROUNDS);
+				b = noise_draw((enum noise_model)model, &rng,
+				    2.0 * (double)r + 1, DRIFT_ROUNDS);
 			}
 			nw *= 1 + change;
 			if (!(b > 0 && nw > 0))	/* t3 can reach <= 0 */
@@ -316,7 +287,7 @@ main(int argc, char **argv)
 			}
 			printf("%-15s %5.0f%% | %6.2f %6.2f %6.2f %6.2f %6.2f "
 			    "| %6.2f %7.1f | %6.2f %7.1f | %6.2f %6.2f %7.1f\n",
-			    k == 0 ? model_name[m] : "", 100 * changes[k],
+			    k == 0 ? noise_model_name[m] : "", 100 * changes[k],
 			    pct(c.dec[PR_SEQ_REGRESSION], trials),
 			    pct(c.dec[PR_SEQ_IMPROVEMENT], trials),
 			    pct(c.dec[PR_SEQ_EQUIVALENT], trials),
@@ -332,7 +303,7 @@ main(int argc, char **argv)
 	printf("\nworst false-positive rate (change 0):");
 	for (m = 0; m < NMODELS; m++)
 		if (only < 0 || m == only)
-			printf(" %s %.2f%%;", model_name[m], worst[m]);
+			printf(" %s %.2f%%;", noise_model_name[m], worst[m]);
 	printf("\n");
 	free(tq);
 	return 0;

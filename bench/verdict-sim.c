@@ -50,45 +50,15 @@
 #include "perfreg/ttest.h"
 #include "perfreg/verdict.h"
 
+#include "noise.h"
+
 #define MAXN 30
 #define NMODELS 6
 #define NSIZES 5
 #define NCHANGES 5
 
-static const char *model_name[NMODELS] = {
-	"normal 1%", "normal 2%", "normal 5%", "lognormal 0.03", "bimodal",
-	"t3 2%"
-};
 static const int sizes[NSIZES] = { 3, 5, 10, 20, 30 };
 static const double changes[NCHANGES] = { 0, 0.01, 0.03, 0.05, 0.08 };
-
-static double
-draw(int model, struct pr_rng *r)
-{
-	double z, c, g;
-	int i;
-
-	switch (model) {
-	case 0:
-		return 1 + 0.01 * pr_rng_normal(r);
-	case 1:
-		return 1 + 0.02 * pr_rng_normal(r);
-	case 2:
-		return 1 + 0.05 * pr_rng_normal(r);
-	case 3:
-		return exp(0.03 * pr_rng_normal(r));
-	case 4:
-		z = pr_rng_uniform(r) < 0.2 ? 1.10 : 1.0;
-		return z * (1 + 0.01 * pr_rng_normal(r));
-	default:
-		z = pr_rng_normal(r);
-		for (c = 0, i = 0; i < 3; i++) {
-			g = pr_rng_normal(r);
-			c += g * g;
-		}
-		return 1 + 0.02 / sqrt(3.0) * z / sqrt(c / 3);
-	}
-}
 
 struct cell {
 	long trials;
@@ -117,9 +87,10 @@ run_cell(int model, int n, double change, long trials, uint64_t seed,
 	pr_rng_seed(&rng, seed);
 	for (k = 0; k < trials; k++) {
 		for (i = 0; i < n; i++)
-			a[i] = draw(model, &rng);
+			a[i] = noise_draw((enum noise_model)model, &rng, 0, 1);
 		for (i = 0; i < n; i++)
-			b[i] = draw(model, &rng) * (1 + change);
+			b[i] = noise_draw((enum noise_model)model, &rng, 0, 1) *
+			    (1 + change);
 		pr_sort_doubles(a, (size_t)n);
 		pr_sort_doubles(b, (size_t)n);
 		o.seed = seed + (uint64_t)k;
@@ -312,7 +283,7 @@ main(int argc, char **argv)
 		r1 = pct(cells[i].ours, cells[i].trials);
 		r2 = pct(cells[i].theirs, cells[i].trials);
 		printf("%-15s %3d %6.0f%% %9.2f %9.2f %+8.2f %6.2f %6.2f "
-		    "%7.1f\n", model_name[m], sizes[s], 100 * changes[k], r1,
+		    "%7.1f\n", noise_model_name[m], sizes[s], 100 * changes[k], r1,
 		    r2, r1 - r2, 100 * paired_2se(&cells[i]),
 		    pct(cells[i].negligible, cells[i].trials),
 		    pct(cells[i].switched, cells[i].trials));
@@ -368,7 +339,7 @@ main(int argc, char **argv)
 			continue;
 		printf("%-15s %6.2f (n=%2d) %6.2f (n=%2d) %+6.2f (%2d,+%.0f%%) "
 		    "%+6.2f (%2d,+%.0f%%) %+6.2f (%2d,+%.0f%%)\n",
-		    model_name[m], fp[0], fs[0], fp[1], fs[1], worst,
+		    noise_model_name[m], fp[0], fs[0], fp[1], fs[1], worst,
 		    sizes[wi / NCHANGES % NSIZES],
 		    100 * changes[wi % NCHANGES], worst_e,
 		    sizes[we / NCHANGES % NSIZES],
