@@ -199,22 +199,48 @@ decimals_for(double x)
 	return d;
 }
 
-/*
- * Formats x, and "+- sd" when sd_have, in a unit for people:
- * "4.953 +- 0.188 s", "76.67 ms", "35.90 Gbits/s", "12345678 ns/op".
- * pm is the plus-minus sign to use ("+-" or the UTF-8 one).
- */
-static void
-fmt_value(char *buf, size_t size, double x, int sd_have, double sd,
-    const char *unit, const char *pm)
+/* The SI factor and prefix that suit x in unit (see unit_scaling). */
+static double
+scale_for(double x, const char *unit, const char **prefix)
 {
 	static const char *const big[] = { "", "k", "M", "G", "T", "P",
 		"E" };
 	static const char *const small[] = { "", "m", "u", "n" };
-	const char *prefix = "", *u = unit != NULL ? unit : "";
-	char num[64], spread[80];
 	double f = 1.0, ax = fabs(x);
-	int i, d;
+	int i;
+
+	*prefix = "";
+	if (!defined(x))
+		return 1.0;
+	switch (unit_scaling(unit)) {
+	case SCALE_TIME:
+		for (i = 0; i < 3 && ax > 0 && ax * f < 0.9995; i++)
+			f *= 1000.0;
+		*prefix = small[i];
+		return f;
+	case SCALE_BIG:
+		for (i = 0; i < 6 && ax / f >= 999.95; i++)
+			f *= 1000.0;
+		*prefix = big[i];
+		return 1.0 / f;
+	case SCALE_NONE:
+		break;
+	}
+	return 1.0;
+}
+
+/*
+ * Formats x, and "+- sd" when sd_have, scaled by f with that prefix and
+ * d decimals (-1: choose for x): "4.953 +- 0.188 s", "76.67 ms",
+ * "35.90 Gbits/s", "12345678 ns/op".  pm is the plus-minus sign ("+-" or
+ * the UTF-8 one).
+ */
+static void
+fmt_scaled(char *buf, size_t size, double x, int sd_have, double sd,
+    const char *unit, const char *pm, double f, const char *prefix, int d)
+{
+	const char *u = unit != NULL ? unit : "";
+	char num[64], spread[80];
 
 	if (!defined(x)) {
 		snprintf(buf, size, "-");
@@ -222,28 +248,14 @@ fmt_value(char *buf, size_t size, double x, int sd_have, double sd,
 	}
 	if (!defined(sd))
 		sd_have = 0;
-	switch (unit_scaling(u)) {
-	case SCALE_TIME:
-		for (i = 0; i < 3 && ax > 0 && ax * f < 0.9995; i++)
-			f *= 1000.0;
-		prefix = small[i];
-		break;
-	case SCALE_BIG:
-		for (i = 0; i < 6 && ax / f >= 999.95; i++)
-			f *= 1000.0;
-		prefix = big[i];
-		f = 1.0 / f;
-		break;
-	case SCALE_NONE:
-		break;
-	}
 	x *= f;
 	sd *= f;
 	if (fabs(x) >= 1e15 || (x != 0 && fabs(x) < 1e-9)) {
 		snprintf(num, sizeof(num), "%.4g", x);
 		d = -1;
 	} else {
-		d = decimals_for(x);
+		if (d < 0)
+			d = decimals_for(x);
 		snprintf(num, sizeof(num), "%.*f", d, x);
 	}
 	spread[0] = '\0';
@@ -368,11 +380,14 @@ method_what(enum pr_method m)
 {
 	switch (m) {
 	case PR_METHOD_STUDENT:
-		return "Student's t with pooled variance, on the means";
+		return "Student's t (pooled variance) on the means, with "
+		    "Fieller's interval for their ratio";
 	case PR_METHOD_WELCH:
-		return "Welch's t, on the means";
+		return "Welch's t on the means, with Fieller's interval for "
+		    "their ratio";
 	case PR_METHOD_MWU:
-		return "Mann-Whitney U, with the Hodges-Lehmann shift";
+		return "Mann-Whitney U, with the Hodges-Lehmann estimate and "
+		    "interval for the ratio";
 	case PR_METHOD_AUTO:
 	case PR_METHOD_NONE:
 		break;
@@ -390,8 +405,9 @@ struct facts {
 	const char *unit;
 	enum pr_better better;
 	int tested;
+	int assumed;     /* direction assumed */
 	int use_median;  /* the method compares medians */
-	int have_p, have_padj, have_ci;
+	int have_change, have_p, have_padj, have_ci;
 	int base_sd, new_sd; /* the standard deviation is defined */
 	char words[96];
 };
@@ -407,7 +423,10 @@ get_facts(const struct pr_report_metric *m, struct facts *f)
 	f->better = c->better == PR_BETTER_HIGHER ? PR_BETTER_HIGHER
 						   : PR_BETTER_LOWER;
 	f->tested = c->tested && c->method != PR_METHOD_NONE;
+	f->assumed = m->better_assumed ||
+	    (c->notes & PR_NOTE_DIRECTION_ASSUMED) != 0;
 	f->use_median = c->method == PR_METHOD_MWU;
+	f->have_change = c->have_change && defined(c->change_pct);
 	f->have_p = f->tested && defined(c->p_value);
 	f->have_padj = f->tested && defined(c->p_adjusted);
 	f->have_ci = f->tested && c->have_ci && defined(c->ci_lo_pct) &&
@@ -416,18 +435,34 @@ get_facts(const struct pr_report_metric *m, struct facts *f)
 	    defined(c->base.stddev);
 	f->new_sd = c->new.n >= 2 && (c->new.defined & PR_SUM_STDDEV) &&
 	    defined(c->new.stddev);
-	pr_report_change_words(f->words, sizeof(f->words), c->change_pct,
-	    f->better, m->name, f->unit);
+	pr_report_change_words(f->words, sizeof(f->words),
+	    f->have_change ? c->change_pct : NAN, f->better, m->name, f->unit);
 }
 
+/*
+ * The base and new cells of a row: means with their spread, or medians
+ * for Mann-Whitney.  When both fall in the same SI scale they get the
+ * same decimals (those of the larger), so that they line up: "100.5"
+ * and "96.5", not "96.50".
+ */
 static void
-fmt_side(char *buf, size_t size, const struct facts *f,
-    const struct pr_summary *s, int sd_have, const char *pm)
+fmt_sides(char *bbuf, char *nbuf, size_t size, const struct facts *f,
+    const char *pm)
 {
-	if (f->use_median)
-		fmt_value(buf, size, s->median, 0, 0, f->unit, pm);
-	else
-		fmt_value(buf, size, s->mean, sd_have, s->stddev, f->unit, pm);
+	const struct pr_summary *b = &f->c->base, *n = &f->c->new;
+	double bx = f->use_median ? b->median : b->mean;
+	double nx = f->use_median ? n->median : n->mean;
+	const char *bp, *np;
+	double bf = scale_for(bx, f->unit, &bp);
+	double nf = scale_for(nx, f->unit, &np);
+	int d = -1;
+
+	if (bf == nf && defined(bx) && defined(nx))
+		d = decimals_for(fabs(bx) > fabs(nx) ? bx * bf : nx * nf);
+	fmt_scaled(bbuf, size, bx, f->base_sd && !f->use_median, b->stddev,
+	    f->unit, pm, bf, bp, d);
+	fmt_scaled(nbuf, size, nx, f->new_sd && !f->use_median, n->stddev,
+	    f->unit, pm, nf, np, d);
 }
 
 /*
@@ -465,20 +500,28 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 		    "%s%% interval %s", conf, iv);
 	if (f->have_p && len < sizeof(fig))
 		len += (size_t)snprintf(fig + len, sizeof(fig) - len,
-		    "%sp = %s", len > 0 ? ", " : "", p);
-	if (f->have_padj && r->holm_m > 1 && len < sizeof(fig))
+		    "%sp %s %s", len > 0 ? ", " : "", p[0] == '<' ? "<" : "=",
+		    p[0] == '<' ? p + 1 : p);
+	if (f->have_p && f->have_padj && r->holm_m > 1 && len < sizeof(fig))
 		len += (size_t)snprintf(fig + len, sizeof(fig) - len,
-		    "%safter Holm %s", len > 0 ? ", " : "", padj);
+		    " (%s after Holm)", padj);
 	switch (c->verdict) {
 	case PR_VERDICT_REGRESSION:
 	case PR_VERDICT_IMPROVEMENT:
-		return pr_buf_addf(out, err, "%s: %s%s%s%s",
-		    pr_verdict_str(c->verdict), f->words, len > 0 ? " (" : "",
-		    fig, len > 0 ? ")" : "");
+		return pr_buf_addf(out, err, "%s: %s%s%s",
+		    pr_verdict_str(c->verdict), f->words, len > 0 ? "; " : "",
+		    fig);
 	case PR_VERDICT_EQUIVALENT:
 		if (!f->have_ci)
 			return pr_buf_addf(out, err, "%s: %s",
 			    pr_verdict_str(c->verdict), f->words);
+		if (c->notes & PR_NOTE_NEGLIGIBLE)
+			return pr_buf_addf(out, err, "%s: %s, a change that is "
+			    "significant (p %s %s) but negligible: the %s%% "
+			    "interval %s lies inside [-%s, +%s]",
+			    pr_verdict_str(c->verdict), f->words,
+			    p[0] == '<' ? "<" : "=", p[0] == '<' ? p + 1 : p,
+			    conf, iv, eq, eq);
 		return pr_buf_addf(out, err, "%s: %s, and the %s%% interval %s "
 		    "lies inside [-%s, +%s]", pr_verdict_str(c->verdict),
 		    f->words, conf, iv, eq, eq);
@@ -486,8 +529,8 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 		break;
 	}
 	if ((st = pr_buf_addf(out, err, "%s: %s, not established at %s%% "
-	    "confidence%s%s%s", pr_verdict_str(c->verdict), f->words, conf,
-	    len > 0 ? " (" : "", fig, len > 0 ? ")" : "")) != PR_OK)
+	    "confidence%s%s", pr_verdict_str(c->verdict), f->words, conf,
+	    len > 0 ? "; " : "", fig)) != PR_OK)
 		return st;
 	if (c->runs_needed > 0)
 		return pr_buf_addf(out, err, "; about %zu runs per side would "
@@ -495,36 +538,106 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 	return pr_buf_adds(out, "; more runs are needed", err);
 }
 
-/* Calls fn(line) for each note about the report, in a fixed order. */
+/* Writes one note line (prefix "note", "method" or "correction") to out
+ * in the form of a writer: text, a Markdown list item. */
 typedef enum pr_status (*note_fn)(struct pr_buf *out, const char *prefix,
     const char *text, struct pr_error *err);
 
+/*
+ * The note on spread, when it matters: a side whose values are all
+ * equal, or a spread below the resolution of the data (the verdict
+ * module then takes the spread of rounding as a floor).
+ */
 static enum pr_status
-zero_spread_note(struct pr_buf *line, const struct facts *f,
+spread_note(struct pr_buf *line, const struct facts *f,
     struct pr_error *err)
 {
-	const struct pr_summary *b = &f->c->base, *n = &f->c->new;
+	const struct pr_comparison *c = f->c;
+	const struct pr_summary *b = &c->base, *n = &c->new;
 	int bz = f->base_sd && b->stddev == 0 && defined(b->mean);
 	int nz = f->new_sd && n->stddev == 0 && defined(n->mean);
-	char v[CELL_MAX];
-	const char *u;
+	int quantised = (c->notes & PR_NOTE_QUANTISED) &&
+	    defined(c->resolution) && c->resolution > 0;
+	const char *u = f->unit, *sp = f->unit[0] != '\0' ? " " : "";
+	char v[CELL_MAX], res[CELL_MAX];
+	enum pr_status st;
 
-	if (bz && nz)
-		return pr_buf_addf(line, err, "%s: the values of each side are "
-		    "all equal (zero spread on both sides); the change is "
-		    "exact at the resolution of the data", f->m->name);
+	snprintf(res, sizeof(res), "%.15g%s%s", c->resolution, sp, u);
+	if (bz && nz) {
+		if ((st = pr_buf_addf(line, err, "%s: the values of each side "
+		    "are all equal (zero spread on both sides)",
+		    f->m->name)) != PR_OK)
+			return st;
+		if (quantised)
+			return pr_buf_addf(line, err, "; the test assumes the "
+			    "spread that rounding to %s can hide", res);
+		return pr_buf_adds(line, (c->notes & PR_NOTE_DEGENERATE) ?
+		    "; the interval is a single point" : "", err);
+	}
 	if (bz || nz) {
 		/* The value as the input gave it, not rounded for the table. */
-		u = f->unit;
-		snprintf(v, sizeof(v), "%.15g%s%s", bz ? b->mean : n->mean,
-		    u[0] != '\0' ? " " : "", u);
-		return pr_buf_addf(line, err, "%s: the %zu %s values are all "
-		    "%s (zero spread on that side); the test rests on the "
-		    "spread of the other side", f->m->name,
-		    bz ? b->n : n->n, bz ? "base" : "new", v);
+		snprintf(v, sizeof(v), "%.15g%s%s", bz ? b->mean : n->mean, sp,
+		    u);
+		if ((st = pr_buf_addf(line, err, "%s: the %zu %s values are all "
+		    "%s (zero spread on that side)", f->m->name,
+		    bz ? b->n : n->n, bz ? "base" : "new", v)) != PR_OK)
+			return st;
+		if (quantised)
+			return pr_buf_addf(line, err, "; as they are given to "
+			    "%s, the test assumes the spread that rounding to "
+			    "%s can hide", res, res);
+		return pr_buf_adds(line, "; the test rests on the spread of "
+		    "the other side", err);
 	}
+	if (quantised)
+		return pr_buf_addf(line, err, "%s: a side's spread is below the "
+		    "resolution of the data (%s); the test assumes the spread "
+		    "that rounding to %s can hide", f->m->name, res, res);
 	return PR_OK;
 }
+
+/* The other notes of the verdict module about one metric, one a line. */
+static enum pr_status
+method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
+    struct pr_buf *line, struct pr_error *err)
+{
+	const struct pr_comparison *c = f->c;
+	const char *name = f->m->name;
+	enum pr_status st = PR_OK;
+
+	if (f->tested && (c->notes & PR_NOTE_NONNORMAL)) {
+		pr_buf_reset(line);
+		if ((st = pr_buf_addf(line, err, "%s: the values are skewed or "
+		    "heavy-tailed, so the Mann-Whitney test on the medians "
+		    "decides, not a t test on the means", name)) != PR_OK ||
+		    (st = fn(out, "note", line->data, err)) != PR_OK)
+			return st;
+	}
+	if (f->tested && (c->notes & PR_NOTE_FALLBACK)) {
+		pr_buf_reset(line);
+		if ((st = pr_buf_addf(line, err, "%s: Mann-Whitney on ratios "
+		    "needs values above 0; %s was used instead", name,
+		    pr_method_str(c->method))) != PR_OK ||
+		    (st = fn(out, "note", line->data, err)) != PR_OK)
+			return st;
+	}
+	if (c->notes & PR_NOTE_NO_CHANGE) {
+		pr_buf_reset(line);
+		if ((st = pr_buf_addf(line, err, "%s: the base is 0, so the "
+		    "change has no percentage", name)) != PR_OK ||
+		    (st = fn(out, "note", line->data, err)) != PR_OK)
+			return st;
+	} else if (f->tested && (c->notes & PR_NOTE_NO_CI)) {
+		pr_buf_reset(line);
+		if ((st = pr_buf_addf(line, err, "%s: no bounded interval for "
+		    "the change: the base is not clearly away from 0, or "
+		    "there are too few values", name)) != PR_OK ||
+		    (st = fn(out, "note", line->data, err)) != PR_OK)
+			return st;
+	}
+	return st;
+}
+
 
 static enum pr_status
 add_notes(struct pr_buf *out, const struct pr_report *r,
@@ -547,13 +660,15 @@ add_notes(struct pr_buf *out, const struct pr_report *r,
 	for (i = 0; i < r->n; i++) {
 		pr_buf_reset(&line);
 		if (fs[i].tested) {
-			if ((st = zero_spread_note(&line, &fs[i], err)) != PR_OK)
+			if ((st = spread_note(&line, &fs[i], err)) != PR_OK)
 				goto out;
 			if (line.len > 0 &&
 			    (st = fn(out, "note", line.data, err)) != PR_OK)
 				goto out;
 		}
-		if (!fs[i].m->better_assumed)
+		if ((st = method_notes(&fs[i], fn, out, &line, err)) != PR_OK)
+			goto out;
+		if (!fs[i].assumed)
 			continue;
 		pr_buf_reset(&line);
 		if ((st = pr_buf_addf(&line, err, "%s: direction assumed: the "
@@ -668,7 +783,8 @@ table_fill(struct table *t, const struct pr_report *r,
 	t->name = calloc(t->rows, sizeof(*t->name));
 	if (t->cell == NULL || t->name == NULL) {
 		table_release(t);
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
+		pr_error_set(err, PR_ENOMEM, "out of memory");
+		return PR_ENOMEM;
 	}
 	fmt_conf(conf, sizeof(conf), r->conf);
 	t->name[0] = (char *)"metric";
@@ -686,9 +802,9 @@ table_fill(struct table *t, const struct pr_report *r,
 		char (*row)[CELL_MAX] = t->cell[i + 1];
 
 		t->name[i + 1] = (char *)f->m->name;
-		fmt_side(row[COL_BASE], CELL_MAX, f, &c->base, f->base_sd, pm);
-		fmt_side(row[COL_NEW], CELL_MAX, f, &c->new, f->new_sd, pm);
-		fmt_pct(row[COL_CHANGE], CELL_MAX, c->change_pct);
+		fmt_sides(row[COL_BASE], row[COL_NEW], CELL_MAX, f, pm);
+		fmt_pct(row[COL_CHANGE], CELL_MAX, f->have_change ?
+		    c->change_pct : NAN);
 		fmt_interval(row[COL_CI], CELL_MAX, f->have_ci, c->ci_lo_pct,
 		    c->ci_hi_pct);
 		fmt_p(row[COL_P], CELL_MAX, f->have_p, c->p_value);
@@ -803,12 +919,16 @@ static enum pr_status
 md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
 {
 	enum pr_status st;
+	char c;
 
 	for (; *s != '\0'; s++) {
-		if (strchr("|\\`*", *s) != NULL &&
+		/* A newline would end the table row. */
+		if ((c = *s) == '\n')
+			c = ' ';
+		if (strchr("|\\`*", c) != NULL &&
 		    (st = pr_buf_addc(out, '\\', err)) != PR_OK)
 			return st;
-		if ((st = pr_buf_addc(out, *s == '\n' ? ' ' : *s, err)) != PR_OK)
+		if ((st = pr_buf_addc(out, c, err)) != PR_OK)
 			return st;
 	}
 	return PR_OK;
@@ -969,11 +1089,12 @@ write_csv(struct pr_buf *out, const struct pr_report *r,
 		    (st = csv_str(out, f->unit, 0, err)) != PR_OK ||
 		    (st = csv_str(out, better_word(f->better), 0, err)) !=
 		    PR_OK ||
-		    (st = csv_str(out, f->m->better_assumed ? "1" : "0", 0,
+		    (st = csv_str(out, f->assumed ? "1" : "0", 0,
 		    err)) != PR_OK ||
 		    (st = csv_side(out, &c->base, f->base_sd, err)) != PR_OK ||
 		    (st = csv_side(out, &c->new, f->new_sd, err)) != PR_OK ||
-		    (st = csv_num(out, 1, c->change_pct, err)) != PR_OK ||
+		    (st = csv_num(out, f->have_change, c->change_pct, err)) !=
+		    PR_OK ||
 		    (st = csv_num(out, f->have_ci, c->ci_lo_pct, err)) !=
 		    PR_OK ||
 		    (st = csv_num(out, f->have_ci, c->ci_hi_pct, err)) !=
@@ -1063,12 +1184,12 @@ json_metric(const struct pr_report *r, const struct facts *f,
 	    jset(o, "unit", json_string(f->unit)) &&
 	    jset(o, "better", json_string(better_word(f->better))) &&
 	    jset(o, "direction_assumed",
-	    json_boolean(f->m->better_assumed)) &&
+	    json_boolean(f->assumed)) &&
 	    jset(o, "base", json_side(&c->base, f->base_sd,
 	    f->m->base_values, f->m->base_n)) &&
 	    jset(o, "new", json_side(&c->new, f->new_sd,
 	    f->m->new_values, f->m->new_n)) &&
-	    jset(o, "change_pct", jnum(1, c->change_pct)) &&
+	    jset(o, "change_pct", jnum(f->have_change, c->change_pct)) &&
 	    jset(o, "ci_pct", ci) &&
 	    jset(o, "p_value", jnum(f->have_p, c->p_value)) &&
 	    jset(o, "p_adjusted", jnum(f->have_padj, c->p_adjusted)) &&

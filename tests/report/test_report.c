@@ -62,6 +62,7 @@ build(struct pr_report *r, struct pr_report_metric m[3])
 	c->method = PR_METHOD_WELCH;
 	c->tested = 1;
 	c->change_pct = 12.1;
+	c->have_change = 1;
 	c->have_ci = 1;
 	c->ci_lo_pct = 8.04;
 	c->ci_hi_pct = 16.3;
@@ -79,6 +80,8 @@ build(struct pr_report *r, struct pr_report_metric m[3])
 	c->method = PR_METHOD_NONE;
 	c->tested = 0;
 	c->change_pct = -3.659;
+	c->have_change = 1;
+	c->notes = PR_NOTE_UNTESTED;
 	c->p_value = NAN;
 	c->p_adjusted = NAN;
 	c->verdict = PR_VERDICT_INCONCLUSIVE;
@@ -93,6 +96,9 @@ build(struct pr_report *r, struct pr_report_metric m[3])
 	c->method = PR_METHOD_WELCH;
 	c->tested = 1;
 	c->change_pct = -0.5;
+	c->have_change = 1;
+	c->notes = PR_NOTE_QUANTISED | PR_NOTE_HOLM;
+	c->resolution = 0.01;
 	c->have_ci = 1;
 	c->ci_lo_pct = -1.6;
 	c->ci_hi_pct = 0.7;
@@ -176,16 +182,16 @@ test_json_fields(void **state)
 	s = render(&r, PR_REPORT_JSON);
 	root = json_loads(s, 0, &jerr);
 	if (root == NULL)
-		fail_msg("JSON does not parse: %s at line %d", jerr.text,
-		    jerr.line);
-	assert_float_equal(json_real_value(get(root, "confidence")), 0.95,
-	    1e-12);
-	assert_float_equal(json_real_value(get(root, "equivalence_pct")), 1.0,
-	    1e-12);
+		fail_msg(
+		    "JSON does not parse: %s at line %d", jerr.text, jerr.line);
+	assert_float_equal(
+	    json_real_value(get(root, "confidence")), 0.95, 1e-12);
+	assert_float_equal(
+	    json_real_value(get(root, "equivalence_pct")), 1.0, 1e-12);
 	assert_true(json_is_true(get(root, "holm")));
 	assert_int_equal(json_integer_value(get(root, "holm_m")), 2);
-	assert_string_equal(json_string_value(get(root, "base_file")),
-	    "base.csv");
+	assert_string_equal(
+	    json_string_value(get(root, "base_file")), "base.csv");
 	assert_true(json_is_array(get(root, "notes")));
 	ms = get(root, "metrics");
 	assert_int_equal(json_array_size(ms), 3);
@@ -200,15 +206,14 @@ test_json_fields(void **state)
 	assert_string_equal(json_string_value(get(x, "name")), "elapsed");
 	assert_string_equal(json_string_value(get(x, "unit")), "s");
 	assert_string_equal(json_string_value(get(x, "better")), "lower");
-	assert_string_equal(json_string_value(get(x, "verdict")),
-	    "regression");
+	assert_string_equal(json_string_value(get(x, "verdict")), "regression");
 	assert_string_equal(json_string_value(get(x, "method")), "welch");
 	assert_true(json_is_true(get(x, "tested")));
 	assert_true(json_is_false(get(x, "direction_assumed")));
 	assert_float_equal(json_real_value(get(x, "change_pct")), 12.1, 1e-9);
 	assert_float_equal(json_real_value(get(x, "p_value")), 0.0012, 1e-12);
-	assert_float_equal(json_real_value(get(x, "p_adjusted")), 0.0024,
-	    1e-12);
+	assert_float_equal(
+	    json_real_value(get(x, "p_adjusted")), 0.0024, 1e-12);
 	v = get(x, "ci_pct");
 	assert_int_equal(json_array_size(v), 2);
 	assert_float_equal(json_real_value(json_array_get(v, 0)), 8.04, 1e-9);
@@ -219,10 +224,9 @@ test_json_fields(void **state)
 	v = get(get(x, "new"), "values");
 	assert_int_equal(json_array_size(v), 3);
 	for (i = 0; i < 3; i++)
-		assert_float_equal(json_real_value(json_array_get(v, i)),
-		    threadirq[i], 1e-12);
-	assert_string_equal(json_string_value(get(x, "words")),
-	    "12.1% slower");
+		assert_float_equal(
+		    json_real_value(json_array_get(v, i)), threadirq[i], 1e-12);
+	assert_string_equal(json_string_value(get(x, "words")), "12.1% slower");
 
 	/* One value per side: nulls, not zeros, where there is no test. */
 	x = json_array_get(ms, 1);
@@ -235,28 +239,27 @@ test_json_fields(void **state)
 	check_side(get(x, "base"), 1, 0);
 	check_side(get(x, "new"), 1, 0);
 	assert_null(json_object_get(get(x, "base"), "values"));
-	assert_string_equal(json_string_value(get(x, "words")),
-	    "throughput 3.7% lower");
+	assert_string_equal(
+	    json_string_value(get(x, "words")), "throughput 3.7% lower");
 
 	x = json_array_get(ms, 2);
 	assert_true(json_is_true(get(x, "direction_assumed")));
 	assert_int_equal(json_integer_value(get(x, "runs_needed")), 17);
-	assert_string_equal(json_string_value(get(x, "verdict")),
-	    "inconclusive");
-	assert_float_equal(json_real_value(get(get(x, "new"), "stddev")), 0,
-	    0);
+	assert_string_equal(
+	    json_string_value(get(x, "verdict")), "inconclusive");
+	assert_float_equal(json_real_value(get(get(x, "new"), "stddev")), 0, 0);
 	json_decref(root);
 	free(s);
 }
 
 static void
-check_words(double pct, enum pr_better b, const char *name,
-    const char *unit, const char *want)
+check_words(double pct, enum pr_better b, const char *name, const char *unit,
+    const char *want)
 {
 	char buf[96];
 
-	assert_string_equal(pr_report_change_words(buf, sizeof(buf), pct, b,
-	    name, unit), want);
+	assert_string_equal(
+	    pr_report_change_words(buf, sizeof(buf), pct, b, name, unit), want);
 }
 
 static void
@@ -266,8 +269,8 @@ test_words(void **state)
 	check_words(12.1, PR_BETTER_LOWER, "elapsed", "s", "12.1% slower");
 	check_words(-3.0, PR_BETTER_LOWER, "user", "s", "3.0% faster");
 	check_words(-3.0, PR_BETTER_UNKNOWN, "user", "s", "3.0% faster");
-	check_words(4.25, PR_BETTER_LOWER, "BenchmarkX", "ns/op",
-	    "4.2% slower");
+	check_words(
+	    4.25, PR_BETTER_LOWER, "BenchmarkX", "ns/op", "4.2% slower");
 	check_words(2.0, PR_BETTER_LOWER, "wall time", "", "2.0% slower");
 	check_words(-7.6, PR_BETTER_HIGHER, "64 bytes", "bytes/s",
 	    "throughput 7.6% lower");
@@ -275,15 +278,15 @@ test_words(void **state)
 	    "throughput 5.5% higher");
 	check_words(-40.2, PR_BETTER_HIGHER, "iperf3", "Gbps",
 	    "throughput 40.2% lower");
-	check_words(5.0, PR_BETTER_HIGHER, "score", "points",
-	    "5.0% higher (better)");
+	check_words(
+	    5.0, PR_BETTER_HIGHER, "score", "points", "5.0% higher (better)");
 	check_words(-5.0, PR_BETTER_HIGHER, "score", "", "5.0% lower (worse)");
-	check_words(2.0, PR_BETTER_LOWER, "allocs", "B/op",
-	    "2.0% higher (worse)");
-	check_words(-0.25, PR_BETTER_LOWER, "allocs", "B/op",
-	    "0.25% lower (better)");
-	check_words(-0.042, PR_BETTER_LOWER, "rss", "KiB",
-	    "0.042% lower (better)");
+	check_words(
+	    2.0, PR_BETTER_LOWER, "allocs", "B/op", "2.0% higher (worse)");
+	check_words(
+	    -0.25, PR_BETTER_LOWER, "allocs", "B/op", "0.25% lower (better)");
+	check_words(
+	    -0.042, PR_BETTER_LOWER, "rss", "KiB", "0.042% lower (better)");
 	check_words(150.0, PR_BETTER_LOWER, "elapsed", "ms", "150% slower");
 	check_words(0.0, PR_BETTER_LOWER, "elapsed", "s", "0% change");
 	check_words(NAN, PR_BETTER_LOWER, "elapsed", "s", "change undefined");
@@ -343,8 +346,10 @@ test_markdown(void **state)
 	s = render(&r, PR_REPORT_MARKDOWN);
 	line = strstr(s, "| metric ");
 	assert_non_null(line);
-	assert_memory_equal(line, "| metric | base | new | change | "
-	    "95% interval | p | p Holm | verdict | n |\n", 75);
+	assert_memory_equal(line,
+	    "| metric | base | new | change | "
+	    "95% interval | p | p Holm | verdict | n |\n",
+	    75);
 	cols = count_char(line, '|');
 	line = strchr(line, '\n') + 1;
 	assert_memory_equal(line, "|:---|---:|", 10);
@@ -354,7 +359,8 @@ test_markdown(void **state)
 	assert_int_equal(count_char(line, '|'), cols);
 	assert_non_null(strstr(s, "| a\\|b |"));
 	assert_non_null(strstr(s, "4.953 \xc2\xb1 0.180 s"));
-	assert_non_null(strstr(s, "- **elapsed**: regression: 12.1% slower"));
+	assert_non_null(
+	    strstr(s, "- **elapsed**: regression: 12.1% slower; 95%"));
 	assert_non_null(strstr(s, "- Correction: Holm's correction for 2 "));
 	free(s);
 
@@ -362,7 +368,8 @@ test_markdown(void **state)
 	r.holm_m = 0;
 	r.n = 1;
 	s = render(&r, PR_REPORT_MARKDOWN);
-	assert_non_null(strstr(s, "| metric | base | new | change | "
+	assert_non_null(strstr(s,
+	    "| metric | base | new | change | "
 	    "95% interval | p | verdict | n |\n"));
 	assert_null(strstr(s, "Holm"));
 	free(s);
@@ -399,15 +406,17 @@ test_csv(void **state)
 	assert_int_equal(want, 22);
 	assert_memory_equal(s, "metric,unit,better,", 19);
 	for (line = strchr(s, '\n') + 1; *line != '\0';
-	    line = strchr(line, '\n') + 1) {
+	     line = strchr(line, '\n') + 1) {
 		assert_int_equal(csv_fields(line), want);
 		rows++;
 	}
 	assert_int_equal(rows, 3);
-	assert_non_null(strstr(s, "\n\"16 bytes, \"\"aligned\"\"\",bytes/s,"
+	assert_non_null(strstr(s,
+	    "\n\"16 bytes, \"\"aligned\"\"\",bytes/s,"
 	    "higher,0,1,586200,586200,,1,564750,564750,,-3.659,,,,,"
 	    "inconclusive,none,0,,"));
-	assert_non_null(strstr(s, "\nelapsed,s,lower,0,3,4.953333,4.953333,"
+	assert_non_null(strstr(s,
+	    "\nelapsed,s,lower,0,3,4.953333,4.953333,"
 	    "0.18009,3,"));
 	free(s);
 }
@@ -444,8 +453,8 @@ test_text(void **state)
 		if (i == 0)
 			w0 = display_width(line, (size_t)(nl - line));
 		else
-			assert_int_equal(display_width(line,
-			    (size_t)(nl - line)), w0);
+			assert_int_equal(
+			    display_width(line, (size_t)(nl - line)), w0);
 		line = nl + 1;
 	}
 	assert_true(*line == '\n');
@@ -454,16 +463,22 @@ test_text(void **state)
 	assert_non_null(strstr(s, "[+8.0%, +16.3%]"));
 	assert_non_null(strstr(s, "regression"));
 	assert_non_null(strstr(s, "no test"));
-	assert_non_null(strstr(s, "\nelapsed: regression: 12.1% slower (95% "
-	    "interval [+8.0%, +16.3%], p = 0.0012, after Holm 0.0024)\n"));
-	assert_non_null(strstr(s, "\n16 bytes: throughput 3.7% lower in one "
+	assert_non_null(strstr(s,
+	    "\nelapsed: regression: 12.1% slower; 95% "
+	    "interval [+8.0%, +16.3%], p = 0.0012 (0.0024 after Holm)\n"));
+	assert_non_null(strstr(s,
+	    "\n16 bytes: throughput 3.7% lower in one "
 	    "run per side; no test is possible without repeated runs\n"));
 	assert_non_null(strstr(s, "about 17 runs per side would settle it"));
-	assert_non_null(strstr(s, "note: rounds: the 3 new values are all "
-	    "7.02 (zero spread on that side)"));
+	assert_non_null(strstr(s,
+	    "note: rounds: the 3 new values are all "
+	    "7.02 (zero spread on that side); as they are given to 0.01, the "
+	    "test assumes the spread that rounding to 0.01 can hide\n"));
 	assert_non_null(strstr(s, "note: rounds: direction assumed"));
-	assert_non_null(strstr(s, "method: Welch's t, on the means"));
-	assert_non_null(strstr(s, "correction: Holm's correction for 2 "
+	assert_non_null(strstr(
+	    s, "method: Welch's t on the means, with Fieller's interval"));
+	assert_non_null(strstr(s,
+	    "correction: Holm's correction for 2 "
 	    "metrics"));
 	free(s);
 }
@@ -491,6 +506,7 @@ test_units(void **state)
 	c->tested = 1;
 	c->method = PR_METHOD_WELCH;
 	c->change_pct = -0.2;
+	c->have_change = 1;
 	c->have_ci = 1;
 	c->ci_lo_pct = -0.5;
 	c->ci_hi_pct = 0.4;
@@ -501,7 +517,8 @@ test_units(void **state)
 	assert_non_null(strstr(s, "90.00 +- 10.00 ms"));
 	assert_non_null(strstr(s, "76.67 +- 30.55 ms"));
 	assert_non_null(strstr(s, "99% interval"));
-	assert_non_null(strstr(s, "equivalent: 0.20% faster, and the 99% "
+	assert_non_null(strstr(s,
+	    "equivalent: 0.20% faster, and the 99% "
 	    "interval [-0.50%, +0.40%] lies inside [-2.0%, +2.0%]"));
 	assert_null(strstr(s, "base:"));
 	free(s);
@@ -528,6 +545,72 @@ test_units(void **state)
 	free(s);
 }
 
+/* The notes of the verdict module reach the report. */
+static void
+test_notes(void **state)
+{
+	struct pr_report_metric m[3];
+	struct pr_report r;
+	json_t *root, *x;
+	char *s;
+
+	(void)state;
+	build(&r, m);
+	m[0].cmp.method = PR_METHOD_MWU;
+	m[0].cmp.notes = PR_NOTE_ADAPTIVE | PR_NOTE_NONNORMAL;
+	m[0].cmp.base.median = 4.87;
+	m[0].cmp.new.median = 5.30;
+	m[1].cmp.tested = 1;
+	m[1].cmp.method = PR_METHOD_WELCH;
+	m[1].cmp.have_change = 0;
+	m[1].cmp.change_pct = 0;
+	m[1].cmp.notes = PR_NOTE_NO_CHANGE;
+	m[2].cmp.notes = PR_NOTE_NEGLIGIBLE | PR_NOTE_QUANTISED;
+	m[2].cmp.verdict = PR_VERDICT_EQUIVALENT;
+	m[2].cmp.p_value = 0.001;
+	m[2].cmp.ci_lo_pct = -0.8;
+	m[2].cmp.ci_hi_pct = -0.2;
+	m[2].better_assumed = 0;
+	m[2].cmp.new.stddev = 0.01;
+	s = render(&r, PR_REPORT_TEXT);
+	/* Mann-Whitney rows show medians, without a +- spread. */
+	assert_non_null(strstr(s, "  4.870 s  "));
+	assert_non_null(strstr(s, "  5.300 s  "));
+	assert_non_null(strstr(s,
+	    "note: elapsed: the values are skewed or "
+	    "heavy-tailed, so the Mann-Whitney test on the medians decides"));
+	assert_non_null(strstr(s,
+	    "note: 16 bytes: the base is 0, so the "
+	    "change has no percentage\n"));
+	assert_non_null(strstr(s, "16 bytes: inconclusive: change undefined"));
+	assert_non_null(strstr(s,
+	    "rounds: equivalent: 0.50% lower (better), "
+	    "a change that is significant (p = 0.0010) but negligible: the "
+	    "95% interval [-0.80%, -0.20%] lies inside [-1.0%, +1.0%]\n"));
+	assert_non_null(strstr(s,
+	    "Mann-Whitney U, with the Hodges-Lehmann "
+	    "estimate"));
+	assert_non_null(strstr(s,
+	    "note: rounds: a side's spread is below the "
+	    "resolution of the data (0.01)"));
+	assert_null(strstr(s, "direction assumed"));
+	free(s);
+
+	/* The verdict module's own flag for an assumed direction counts. */
+	m[2].cmp.notes |= PR_NOTE_DIRECTION_ASSUMED;
+	s = render(&r, PR_REPORT_JSON);
+	root = json_loads(s, 0, NULL);
+	assert_non_null(root);
+	x = json_array_get(get(root, "metrics"), 2);
+	assert_true(json_is_true(get(x, "direction_assumed")));
+	x = json_array_get(get(root, "metrics"), 1);
+	assert_true(json_is_null(get(x, "change_pct")));
+	x = json_array_get(get(root, "metrics"), 0);
+	assert_string_equal(json_string_value(get(x, "method")), "mwu");
+	json_decref(root);
+	free(s);
+}
+
 static void
 test_errors(void **state)
 {
@@ -538,22 +621,23 @@ test_errors(void **state)
 
 	(void)state;
 	build(&r, m);
-	assert_int_equal(pr_report_compare(&b, &r, PR_REPORT_TEXT, &err),
-	    PR_ELIMIT);
+	assert_int_equal(
+	    pr_report_compare(&b, &r, PR_REPORT_TEXT, &err), PR_ELIMIT);
 	pr_buf_release(&b);
-	assert_int_equal(pr_report_compare(&b, &r, PR_REPORT_JSON, &err),
-	    PR_ELIMIT);
+	assert_int_equal(
+	    pr_report_compare(&b, &r, PR_REPORT_JSON, &err), PR_ELIMIT);
 	pr_buf_release(&b);
-	assert_int_equal(pr_report_compare(&b, &r, (enum pr_report_format)9,
-	    &err), PR_EINVAL);
-	r.n = 0;
-	assert_int_equal(pr_report_compare(&b, &r, PR_REPORT_CSV, &err),
+	assert_int_equal(
+	    pr_report_compare(&b, &r, (enum pr_report_format)9, &err),
 	    PR_EINVAL);
+	r.n = 0;
+	assert_int_equal(
+	    pr_report_compare(&b, &r, PR_REPORT_CSV, &err), PR_EINVAL);
 	assert_string_equal(err.msg, "no metric to report");
 	pr_buf_release(&b);
 	assert_string_equal(pr_report_method_slug(PR_METHOD_MWU), "mwu");
-	assert_string_equal(pr_report_method_slug(PR_METHOD_STUDENT),
-	    "student");
+	assert_string_equal(
+	    pr_report_method_slug(PR_METHOD_STUDENT), "student");
 }
 
 int
@@ -567,6 +651,7 @@ main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_errors),
 	};
 
