@@ -13,6 +13,7 @@
  * through the delta method to the log-ratio.  No division by a zero
  * standard error can happen: see perfreg/paired.h.
  */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -120,8 +121,18 @@ pr_paired_compare(const double *base, const double *new_, size_t n,
 	d = malloc(n * sizeof(*d));
 	if (d == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
-	for (i = 0; i < n; i++)
-		d[i] = log(new_[i] / base[i]);
+	for (i = 0; i < n; i++) {
+		/*
+		 * The ratio keeps the log-ratio accurate when the two are
+		 * close; when it overflows or flushes to zero (1e300 /
+		 * 1e-10), the difference of the logs is still finite.
+		 */
+		d[i] = new_[i] / base[i];
+		if (isfinite(d[i]) && d[i] >= DBL_MIN)
+			d[i] = log(d[i]);
+		else
+			d[i] = log(new_[i]) - log(base[i]);
+	}
 	if (resolution > 0) {
 		sb /= (double)n;
 		sn /= (double)n;

@@ -144,6 +144,32 @@ test_zero_spread(void **state)
 }
 
 static void
+test_extreme_ratio(void **state)
+{
+	/*
+	 * The ratio of two finite positive values can overflow or flush to
+	 * zero (1e300 / 1e-10, 4.9e-324 / 1e10) although its logarithm is
+	 * an ordinary number: the log-ratio must still come out finite.
+	 */
+	double b[] = { 1e-10, 1e-10 }, n[] = { 1e300, 2e300 };
+	double b2[] = { 1e10, 1e10 }, n2[] = { 4.9e-324, 1e-320 };
+	struct pr_paired p;
+	struct pr_error err;
+
+	(void)state;
+	assert_int_equal(pr_paired_compare(b, n, 2, 0.95, 0, &p, &err),
+	    PR_OK);
+	near(p.mean_log, log(1e300) - log(1e-10) + log(2) / 2, 1e-12,
+	    "mean_log", "overflowing ratio");
+	assert_true(p.have_t && isfinite(p.t));
+	assert_int_equal(pr_paired_compare(b2, n2, 2, 0.95, 0, &p, &err),
+	    PR_OK);
+	near(p.mean_log, (log(4.9e-324) + log(1e-320)) / 2 - log(1e10),
+	    1e-12, "mean_log", "underflowing ratio");
+	assert_true(p.have_t && isfinite(p.t));
+}
+
+static void
 test_bad(void **state)
 {
 	double b[] = { 1, 2 }, n[] = { 1, 0 }, d[] = { 0.1, NAN };
@@ -172,6 +198,7 @@ main(void)
 		cmocka_unit_test(test_scipy),
 		cmocka_unit_test(test_one_pair),
 		cmocka_unit_test(test_zero_spread),
+		cmocka_unit_test(test_extreme_ratio),
 		cmocka_unit_test(test_bad),
 	};
 
