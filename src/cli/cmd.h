@@ -12,6 +12,7 @@
 #ifndef PERFREG_CLI_CMD_H
 #define PERFREG_CLI_CMD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "perfreg/buf.h"
@@ -32,6 +33,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_stat_entry;
 extern const struct cmd_entry cmd_compare_entry;
+extern const struct cmd_entry cmd_env_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_parse_entry;
 
@@ -50,6 +52,13 @@ int cli_usage(const struct cmd_entry *e);
 
 /* Writes the buffer to stdout; PR_EXIT_INTERNAL if that fails. */
 int cli_write(const struct pr_buf *b);
+
+/*
+ * Reads a --seed argument: a whole number from 0 to UINT64_MAX, nothing
+ * else (no sign, no blanks).  On error prints "perfreg: CMD: --seed: ..."
+ * and returns -1.
+ */
+int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 
 /* Maps a library status to an exit code (ENOMEM/EIO on output: 3, else
  * 2). */

@@ -151,24 +151,6 @@ parse_method(const char *arg, enum pr_method *out)
 }
 
 static int
-parse_seed(const char *arg, uint64_t *out)
-{
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	if (arg[0] == '-' || arg[0] == '+' || arg[0] == '\0' ||
-	    (x = strtoull(arg, &end, 10), end == arg) || *end != '\0' ||
-	    errno != 0) {
-		cli_errorf("compare: --seed: expected a whole number from 0 to "
-		    "%llu, got '%s'", (unsigned long long)UINT64_MAX, arg);
-		return -1;
-	}
-	*out = (uint64_t)x;
-	return 0;
-}
-
-static int
 set_report(struct compare_opts *o, enum pr_report_format f)
 {
 	if (o->report_set && o->report != f) {
@@ -264,7 +246,8 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 				return -1;
 			break;
 		case OPT_SEED:
-			if (parse_seed(optarg, &o->verdict.seed) != 0)
+			if (cli_parse_seed("compare", optarg,
+			    &o->verdict.seed) != 0)
 				return -1;
 			break;
 		case OPT_MARKDOWN:

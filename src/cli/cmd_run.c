@@ -808,21 +808,6 @@ on_run(const struct pr_session *s, const struct pr_run *r, void *arg)
 		progress(s, r, c);
 }
 
-/* Resolution of a built-in metric's values; 0 for unknown. */
-static double
-resolution_of(const struct pr_session *s, const char *name)
-{
-	if (strcmp(name, "wall_s") == 0)
-		return s->clock_res_s;
-	if (strcmp(name, "user_s") == 0 || strcmp(name, "sys_s") == 0)
-		return 1e-6;
-	if (strcmp(name, "maxrss_kib") == 0 ||
-	    strcmp(name, "ctxsw_vol") == 0 ||
-	    strcmp(name, "ctxsw_invol") == 0)
-		return 1;
-	return 0;
-}
-
 struct row {
 	struct pr_sample b, n;
 };
@@ -906,7 +891,7 @@ paired_out(struct pr_session *s, size_t vi,
 	for (i = 0; i < nrows; i++) {
 		pr_error_clear(&err);
 		st = pr_session_paired(s, vi, rm[i].name, 0.95,
-		    resolution_of(s, rm[i].name), &p, &n, &err);
+		    pr_session_resolution(s, rm[i].name), &p, &n, &err);
 		if (arr != NULL) {
 			o = json_object();
 			if (o == NULL)

@@ -135,24 +135,6 @@ parse_equiv(const char *arg, double *out)
 	return 0;
 }
 
-static int
-parse_seed(const char *arg, uint64_t *out)
-{
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	if (arg[0] == '-' || arg[0] == '+' || arg[0] == '\0' ||
-	    (x = strtoull(arg, &end, 10), end == arg) || *end != '\0' ||
-	    errno != 0) {
-		cli_errorf("stat: --seed: expected a whole number from 0 to "
-		    "%llu, got '%s'", (unsigned long long)UINT64_MAX, arg);
-		return -1;
-	}
-	*out = (uint64_t)x;
-	return 0;
-}
-
 /*
  * ministat's default width: 74, or on a terminal its width less two (the
  * frame), from COLUMNS or the terminal itself.
@@ -249,7 +231,8 @@ parse_opts(int argc, char **argv, struct stat_cli *o)
 				return -1;
 			break;
 		case OPT_SEED:
-			if (parse_seed(optarg, &o->report.seed) != 0)
+			if (cli_parse_seed("stat", optarg,
+			    &o->report.seed) != 0)
 				return -1;
 			break;
 		case ':':

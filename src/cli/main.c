@@ -5,9 +5,12 @@
  * runs it.  Everything runs in the C locale, so that numbers are read and
  * written with a point whatever the user's environment says.
  */
+#include <errno.h>
 #include <locale.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd.h"
@@ -66,6 +69,24 @@ cli_write(const struct pr_buf *b)
 		return PR_EXIT_INTERNAL;
 	}
 	return PR_EXIT_OK;
+}
+
+int
+cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	if (arg[0] == '-' || arg[0] == '+' || arg[0] == '\0' ||
+	    (x = strtoull(arg, &end, 10), end == arg) || *end != '\0' ||
+	    errno != 0) {
+		cli_errorf("%s: --seed: expected a whole number from 0 to "
+		    "%llu, got '%s'", cmd, (unsigned long long)UINT64_MAX, arg);
+		return -1;
+	}
+	*out = (uint64_t)x;
+	return 0;
 }
 
 int
