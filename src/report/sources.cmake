@@ -1,3 +1,4 @@
 # One line per file, so that a file can be added with a single append.
 list(APPEND PR_LIB_SOURCES src/report/compare.c)
 list(APPEND PR_LIB_SOURCES src/report/stat.c)
+list(APPEND PR_LIB_SOURCES src/report/envdiff.c)

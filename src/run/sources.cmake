@@ -2,3 +2,4 @@
 list(APPEND PR_LIB_SOURCES src/run/spawn.c)
 list(APPEND PR_LIB_SOURCES src/run/split.c)
 list(APPEND PR_LIB_SOURCES src/run/runner.c)
+list(APPEND PR_LIB_SOURCES src/run/env.c)

@@ -13,3 +13,4 @@ target_compile_definitions(test_runner PRIVATE PROGS_DIR="${CMAKE_BINARY_DIR}/ru
 add_dependencies(test_runner prog_crash prog_exit3)
 add_test(NAME cli_run COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run/cli_run.sh $<TARGET_FILE:perfreg_cli> ${CMAKE_BINARY_DIR}/run-progs WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_run PROPERTIES TIMEOUT 300)
+pr_add_unit_test(test_env tests/run/test_env.c)

@@ -1,0 +1,1094 @@
+/*
+ * run/env.c - capturing an environment snapshot, normalising the kernel
+ * log, and the snapshot's JSON and text forms.
+ *
+ * The capture reads plain files below a root prefix (/proc/sys/kernel/
+ * ostype, osrelease and version rather than uname(2), so that a fixture
+ * tree gives the whole kernel identity), in a fixed order, so two
+ * snapshots list their items alike.  A file that cannot be read gives an
+ * unavailable item with strerror's reason; a directory that is absent
+ * (no cpufreq in a VM) likewise.  Tools are run through the caller's
+ * runner or pr_spawn_run; the kernel log comes from klogctl(2)
+ * (SYSLOG_ACTION_READ_ALL), which needs no blocking read and tells
+ * EPERM apart when kernel.dmesg_restrict forbids it.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gnu/libc-version.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "perfreg/env.h"
+#include "perfreg/spawn.h"
+#include "core/banned.h"
+
+#define FILE_MAX ((size_t)4 << 20)
+#define LOG_MAX ((size_t)16 << 20)
+
+/* The sysctls recorded, as paths below /proc/sys. */
+static const char *const sysctls[] = {
+	"kernel/sched_autogroup_enabled",
+	"kernel/sched_child_runs_first",
+	"kernel/sched_rt_period_us",
+	"kernel/sched_rt_runtime_us",
+	"kernel/numa_balancing",
+	"kernel/randomize_va_space",
+	"kernel/perf_event_paranoid",
+	"kernel/nmi_watchdog",
+	"vm/swappiness",
+	"vm/overcommit_memory",
+	"vm/dirty_ratio",
+	"vm/dirty_background_ratio",
+	"vm/zone_reclaim_mode",
+	"net/core/somaxconn",
+	"net/core/rmem_max",
+	"net/core/wmem_max",
+	"net/core/busy_poll",
+	"net/core/default_qdisc",
+	NULL
+};
+
+void
+pr_env_opts_init(struct pr_env_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+void
+pr_env_init(struct pr_env *e)
+{
+	e->items = NULL;
+	e->n = e->cap = 0;
+}
+
+void
+pr_env_release(struct pr_env *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++) {
+		free(e->items[i].key);
+		free(e->items[i].category);
+		free(e->items[i].value);
+		free(e->items[i].reason);
+	}
+	free(e->items);
+	pr_env_init(e);
+}
+
+static char *
+sdup(const char *s)
+{
+	return s == NULL ? NULL : strdup(s);
+}
+
+enum pr_status
+pr_env_add(struct pr_env *e, const char *key, const char *category,
+    const char *value, const char *reason, struct pr_error *err)
+{
+	struct pr_env_item *it;
+
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 64;
+		struct pr_env_item *p = realloc(e->items, cap * sizeof(*p));
+
+		if (p == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		e->items = p;
+		e->cap = cap;
+	}
+	it = &e->items[e->n];
+	it->key = sdup(key);
+	it->category = sdup(category);
+	it->value = sdup(value);
+	it->reason = value == NULL ? sdup(reason ? reason : "unknown") : NULL;
+	if (it->key == NULL || it->category == NULL ||
+	    (value != NULL && it->value == NULL) ||
+	    (value == NULL && it->reason == NULL)) {
+		free(it->key);
+		free(it->category);
+		free(it->value);
+		free(it->reason);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	e->n++;
+	return PR_OK;
+}
+
+const struct pr_env_item *
+pr_env_get(const struct pr_env *e, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)
+		if (strcmp(e->items[i].key, key) == 0)
+			return &e->items[i];
+	return NULL;
+}
+
+/* Reads ROOT/path into b (reset first); 0, or an errno. */
+static int
+slurp(const char *root, const char *path, struct pr_buf *b)
+{
+	struct pr_buf p = PR_BUF_INIT(8192);
+	char chunk[8192];
+	ssize_t n;
+	int fd, e = 0;
+
+	pr_buf_reset(b);
+	if (pr_buf_addf(&p, NULL, "%s%s", root, path) != PR_OK)
+		return ENAMETOOLONG;
+	fd = open(p.data, O_RDONLY | O_CLOEXEC);
+	pr_buf_release(&p);
+	if (fd < 0)
+		return errno;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			e = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (pr_buf_add(b, chunk, (size_t)n, NULL) != PR_OK) {
+			e = EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (e == 0 && b->data == NULL && pr_buf_adds(b, "", NULL) != PR_OK)
+		e = ENOMEM;
+	return e;
+}
+
+/* Strips trailing blanks and newlines in place. */
+static void
+chomp(struct pr_buf *b)
+{
+	while (b->len > 0 && isspace((unsigned char)b->data[b->len - 1]))
+		b->data[--b->len] = '\0';
+}
+
+static const char *
+why(int e)
+{
+	return e == ENOENT ? "not present" : strerror(e);
+}
+
+/* Adds the item KEY from file PATH (first line, or all with whole). */
+static enum pr_status
+add_file(struct pr_env *e, const char *root, const char *key,
+    const char *cat, const char *path, struct pr_buf *b,
+    struct pr_error *err)
+{
+	int r = slurp(root, path, b);
+
+	if (r == ENOMEM)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if (r != 0)
+		return pr_env_add(e, key, cat, NULL, why(r), err);
+	chomp(b);
+	return pr_env_add(e, key, cat, b->data, NULL, err);
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Splits s (modified) into words, sorts them, drops duplicates and
+ * appends them space-separated to out. */
+static enum pr_status
+sorted_words(char *s, struct pr_buf *out, struct pr_error *err)
+{
+	char **w = NULL;
+	size_t n = 0, cap = 0, i;
+	enum pr_status st = PR_OK;
+
+	pr_buf_reset(out);
+	while (*s != '\0') {
+		while (isspace((unsigned char)*s))
+			*s++ = '\0';
+		if (*s == '\0')
+			break;
+		if (n == cap) {
+			char **p;
+
+			cap = cap ? cap * 2 : 64;
+			if ((p = realloc(w, cap * sizeof(*w))) == NULL) {
+				free(w);
+				return pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+			}
+			w = p;
+		}
+		w[n++] = s;
+		while (*s != '\0' && !isspace((unsigned char)*s))
+			s++;
+	}
+	if (n > 0)
+		qsort(w, n, sizeof(*w), cmpstr);
+	for (i = 0; i < n && st == PR_OK; i++) {
+		if (i > 0 && strcmp(w[i], w[i - 1]) == 0)
+			continue;
+		if (out->len > 0)
+			st = pr_buf_addc(out, ' ', err);
+		if (st == PR_OK)
+			st = pr_buf_adds(out, w[i], err);
+	}
+	if (st == PR_OK && out->data == NULL)
+		st = pr_buf_adds(out, "", err);
+	free(w);
+	return st;
+}
+
+/* The value of "field\t: value" in cpuinfo's first processor, or NULL. */
+static char *
+cpuinfo_field(const char *text, const char *field)
+{
+	size_t fl = strlen(field);
+	const char *p = text, *colon, *end;
+
+	while (p != NULL && *p != '\0') {
+		end = strchr(p, '\n');
+		if (end == NULL)
+			end = p + strlen(p);
+		if (strncmp(p, field, fl) == 0 &&
+		    (p[fl] == '\t' || p[fl] == ' ' || p[fl] == ':') &&
+		    (colon = memchr(p, ':', (size_t)(end - p))) != NULL) {
+			colon++;
+			while (colon < end && isspace((unsigned char)*colon))
+				colon++;
+			return strndup(colon, (size_t)(end - colon));
+		}
+		p = *end ? end + 1 : end;
+	}
+	return NULL;
+}
+
+/* Counts processors and distinct (physical id, core id) pairs. */
+static void
+cpuinfo_counts(const char *text, long *threads, long *cores)
+{
+	const char *p = text;
+	long phys = 0, ids[4096][2];
+	size_t nid = 0, i;
+	int have_core = 0;
+
+	*threads = 0;
+	while (*p != '\0') {
+		const char *end = strchr(p, '\n');
+		long v;
+
+		if (end == NULL)
+			end = p + strlen(p);
+		if (strncmp(p, "processor", 9) == 0)
+			(*threads)++;
+		else if (strncmp(p, "physical id", 11) == 0 &&
+		    strchr(p, ':') != NULL)
+			phys = strtol(strchr(p, ':') + 1, NULL, 10);
+		else if (strncmp(p, "core id", 7) == 0 &&
+		    strchr(p, ':') != NULL) {
+			v = strtol(strchr(p, ':') + 1, NULL, 10);
+			have_core = 1;
+			for (i = 0; i < nid; i++)
+				if (ids[i][0] == phys && ids[i][1] == v)
+					break;
+			if (i == nid && nid < 4096) {
+				ids[nid][0] = phys;
+				ids[nid][1] = v;
+				nid++;
+			}
+		}
+		p = *end ? end + 1 : end;
+	}
+	*cores = have_core ? (long)nid : -1;
+}
+
+static enum pr_status
+cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b,
+    struct pr_buf *t, struct pr_error *err)
+{
+	static const struct {
+		const char *key, *field;
+	} fields[] = {
+		{ "cpu.model", "model name" },
+		{ "cpu.microcode", "microcode" },
+		{ "cpu.flags", "flags" },
+	};
+	enum pr_status st = PR_OK;
+	long threads, cores;
+	size_t i;
+	int r;
+
+	r = slurp(root, "/proc/cpuinfo", b);
+	if (r == ENOMEM)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]) && st == PR_OK;
+	    i++) {
+		char *v = r ? NULL : cpuinfo_field(b->data, fields[i].field);
+
+		if (v != NULL && i == 2) {
+			st = sorted_words(v, t, err);
+			if (st == PR_OK)
+				st = pr_env_add(e, fields[i].key, "cpu",
+				    t->data, NULL, err);
+		} else
+			st = pr_env_add(e, fields[i].key, "cpu", v,
+			    r ? why(r) : "not in /proc/cpuinfo", err);
+		free(v);
+	}
+	if (st != PR_OK)
+		return st;
+	if (r != 0) {
+		if ((st = pr_env_add(e, "cpu.cores", "cpu", NULL, why(r),
+		    err)) != PR_OK)
+			return st;
+		return pr_env_add(e, "cpu.threads", "cpu", NULL, why(r), err);
+	}
+	cpuinfo_counts(b->data, &threads, &cores);
+	pr_buf_reset(t);
+	if (cores >= 0) {
+		if ((st = pr_buf_addf(t, err, "%ld", cores)) != PR_OK ||
+		    (st = pr_env_add(e, "cpu.cores", "cpu", t->data, NULL,
+		    err)) != PR_OK)
+			return st;
+	} else if ((st = pr_env_add(e, "cpu.cores", "cpu", NULL,
+	    "not in /proc/cpuinfo", err)) != PR_OK)
+		return st;
+	pr_buf_reset(t);
+	if ((st = pr_buf_addf(t, err, "%ld", threads)) != PR_OK)
+		return st;
+	return pr_env_add(e, "cpu.threads", "cpu", t->data, NULL, err);
+}
+
+/* Names in ROOT/dir matching prefix, sorted, into a malloc'd vector. */
+static int
+list_dir(const char *root, const char *dir, const char *prefix,
+    char ***out, size_t *n)
+{
+	struct pr_buf p = PR_BUF_INIT(8192);
+	struct dirent *d;
+	char **v = NULL;
+	size_t cap = 0;
+	DIR *dp;
+
+	*out = NULL;
+	*n = 0;
+	if (pr_buf_addf(&p, NULL, "%s%s", root, dir) != PR_OK)
+		return ENAMETOOLONG;
+	dp = opendir(p.data);
+	pr_buf_release(&p);
+	if (dp == NULL)
+		return errno;
+	while ((d = readdir(dp)) != NULL) {
+		if (d->d_name[0] == '.' ||
+		    strncmp(d->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		if (*n == cap) {
+			char **q;
+
+			cap = cap ? cap * 2 : 32;
+			if ((q = realloc(v, cap * sizeof(*v))) == NULL)
+				goto nomem;
+			v = q;
+		}
+		if ((v[*n] = strdup(d->d_name)) == NULL)
+			goto nomem;
+		(*n)++;
+	}
+	closedir(dp);
+	if (*n > 0)
+		qsort(v, *n, sizeof(*v), cmpstr);
+	*out = v;
+	return 0;
+nomem:
+	closedir(dp);
+	while (*n > 0)
+		free(v[--*n]);
+	free(v);
+	return ENOMEM;
+}
+
+static void
+free_list(char **v, size_t n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
+/* cpu.governor: the distinct governors of all CPUs, sorted. */
+static enum pr_status
+cap_governor(struct pr_env *e, const char *root, struct pr_buf *b,
+    struct pr_buf *t, struct pr_error *err)
+{
+	struct pr_buf all = PR_BUF_INIT(FILE_MAX);
+	struct pr_buf path = PR_BUF_INIT(4096);
+	enum pr_status st = PR_OK;
+	char **cpus;
+	size_t n, i;
+	int r, seen = 0, last = ENOENT;
+
+	r = list_dir(root, "/sys/devices/system/cpu", "cpu", &cpus, &n);
+	if (r == ENOMEM)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if (r != 0)
+		return pr_env_add(e, "cpu.governor", "cpu", NULL, why(r), err);
+	for (i = 0; i < n && st == PR_OK; i++) {
+		if (!isdigit((unsigned char)cpus[i][3]))
+			continue;
+		pr_buf_reset(&path);
+		if ((st = pr_buf_addf(&path, err,
+		    "/sys/devices/system/cpu/%s/cpufreq/scaling_governor",
+		    cpus[i])) != PR_OK)
+			break;
+		if ((r = slurp(root, path.data, b)) != 0) {
+			last = r;
+			continue;
+		}
+		seen = 1;
+		chomp(b);
+		if ((st = pr_buf_addf(&all, err, "%s ", b->data)) != PR_OK)
+			break;
+	}
+	free_list(cpus, n);
+	pr_buf_release(&path);
+	if (st == PR_OK) {
+		if (!seen)
+			st = pr_env_add(e, "cpu.governor", "cpu", NULL,
+			    last == ENOENT ? "no cpufreq" : why(last), err);
+		else if ((st = sorted_words(all.data, t, err)) == PR_OK)
+			st = pr_env_add(e, "cpu.governor", "cpu", t->data,
+			    NULL, err);
+	}
+	pr_buf_release(&all);
+	return st;
+}
+
+static enum pr_status
+cap_dir_items(struct pr_env *e, const char *root, const char *dir,
+    const char *keyprefix, const char *cat, struct pr_buf *b,
+    struct pr_error *err)
+{
+	struct pr_buf key = PR_BUF_INIT(4096), path = PR_BUF_INIT(4096);
+	enum pr_status st = PR_OK;
+	char **names;
+	size_t n, i;
+	int r;
+
+	r = list_dir(root, dir, "", &names, &n);
+	if (r == ENOMEM)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if (r != 0)
+		return pr_env_add(e, keyprefix, cat, NULL, why(r), err);
+	for (i = 0; i < n && st == PR_OK; i++) {
+		pr_buf_reset(&key);
+		pr_buf_reset(&path);
+		if ((st = pr_buf_addf(&key, err, "%s.%s", keyprefix,
+		    names[i])) == PR_OK &&
+		    (st = pr_buf_addf(&path, err, "%s/%s", dir,
+		    names[i])) == PR_OK)
+			st = add_file(e, root, key.data, cat, path.data, b,
+			    err);
+	}
+	free_list(names, n);
+	pr_buf_release(&key);
+	pr_buf_release(&path);
+	return st;
+}
+
+/* mem.total from MemTotal, numa.nodes from the online node list. */
+static enum pr_status
+cap_mem(struct pr_env *e, const char *root, struct pr_buf *b,
+    struct pr_error *err)
+{
+	enum pr_status st;
+	char *v;
+	int r;
+
+	r = slurp(root, "/proc/meminfo", b);
+	if (r == ENOMEM)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	v = r ? NULL : cpuinfo_field(b->data, "MemTotal");
+	st = pr_env_add(e, "mem.total", "memory", v,
+	    r ? why(r) : "not in /proc/meminfo", err);
+	free(v);
+	if (st != PR_OK)
+		return st;
+	return add_file(e, root, "numa.nodes", "memory",
+	    "/sys/devices/system/node/online", b, err);
+}
+
+/* modules: the names in /proc/modules, sorted. */
+static enum pr_status
+cap_modules(struct pr_env *e, const char *root, struct pr_buf *b,
+    struct pr_buf *t, struct pr_error *err)
+{
+	char *p, *q;
+	int r;
+
+	r = slurp(root, "/proc/modules", b);
+	if (r == ENOMEM)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if (r != 0)
+		return pr_env_add(e, "modules", "modules", NULL, why(r), err);
+	/* Keep the first word of each line. */
+	for (p = b->data; *p != '\0'; p = q) {
+		q = strchr(p, '\n');
+		q = q ? q + 1 : p + strlen(p);
+		while (p < q && *p != ' ' && *p != '\n')
+			p++;
+		while (p < q && *p != '\n')
+			*p++ = ' ';
+	}
+	if (sorted_words(b->data, t, err) != PR_OK)
+		return PR_ENOMEM;
+	return pr_env_add(e, "modules", "modules", t->data, NULL, err);
+}
+
+static int
+spawn_runner(void *ctx, char *const *argv, char **out, char *w,
+    size_t wsize)
+{
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	struct pr_error err;
+	char *path = NULL;
+	int rc = -1;
+
+	(void)ctx;
+	*out = NULL;
+	if (pr_spawn_which(argv[0], &path) != 0) {
+		snprintf(w, wsize, "not installed");
+		return -1;
+	}
+	pr_spawn_opts_init(&o);
+	o.path = path;
+	o.timeout_s = 10;
+	o.output_limit = 65536;
+	pr_spawn_result_init(&r);
+	if (pr_spawn_run(argv, &o, &r, &err) != PR_OK)
+		snprintf(w, wsize, "%s", err.msg);
+	else if (r.outcome != PR_SPAWN_OK)
+		snprintf(w, wsize, "%s", r.reason);
+	else if ((*out = strdup(r.output.data ? r.output.data : "")) == NULL)
+		snprintf(w, wsize, "out of memory");
+	else
+		rc = 0;
+	pr_spawn_result_release(&r);
+	free(path);
+	return rc;
+}
+
+static enum pr_status
+cap_tools(struct pr_env *e, const struct pr_env_opts *o, struct pr_buf *t,
+    struct pr_error *err)
+{
+	static char *const openssl[] = { "openssl", "version", NULL };
+	pr_env_runner *run = o->run ? o->run : spawn_runner;
+	char w[256] = "", *out = NULL;
+	enum pr_status st;
+
+	if (run(o->run_ctx, openssl, &out, w, sizeof(w)) != 0)
+		return pr_env_add(e, "tool.openssl", "tools", NULL,
+		    w[0] ? w : "failed", err);
+	pr_buf_reset(t);
+	st = pr_buf_adds(t, out, err);
+	free(out);
+	if (st != PR_OK)
+		return st;
+	chomp(t);
+	return pr_env_add(e, "tool.openssl", "tools", t->data ? t->data : "",
+	    NULL, err);
+}
+
+static enum pr_status
+cap_log(struct pr_env *e, const struct pr_env_opts *o, const char *root,
+    struct pr_buf *b, struct pr_buf *t, struct pr_error *err)
+{
+	enum pr_status st;
+	const char *text;
+	int r;
+
+	if (o->dmesg_text != NULL)
+		text = o->dmesg_text;
+	else if (root[0] != '\0') {
+		if ((r = slurp(root, "/dmesg", b)) == ENOMEM)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		if (r != 0)
+			return pr_env_add(e, "kernel.log", "log", NULL,
+			    why(r), err);
+		text = b->data;
+	} else {
+		int size = klogctl(10, NULL, 0), n;
+
+		if (size < 0)
+			return pr_env_add(e, "kernel.log", "log", NULL,
+			    errno == EPERM ? "permission denied "
+			    "(kernel.dmesg_restrict)" : strerror(errno), err);
+		pr_buf_reset(b);
+		if (size <= 0 || (size_t)size > LOG_MAX)
+			size = (int)LOG_MAX;
+		if ((st = pr_buf_grow(b, (size_t)size, err)) != PR_OK)
+			return st;
+		n = klogctl(3, b->data, size);
+		if (n < 0)
+			return pr_env_add(e, "kernel.log", "log", NULL,
+			    errno == EPERM ? "permission denied "
+			    "(kernel.dmesg_restrict)" : strerror(errno), err);
+		b->len = (size_t)n;
+		b->data[n] = '\0';
+		text = b->data;
+	}
+	if ((st = pr_env_normalise_log(text, t, err)) != PR_OK)
+		return st;
+	return pr_env_add(e, "kernel.log", "log", t->data, NULL, err);
+}
+
+enum pr_status
+pr_env_capture(struct pr_env *e, const struct pr_env_opts *o,
+    struct pr_error *err)
+{
+	static const struct {
+		const char *key, *cat, *path;
+	} files1[] = {
+		{ "kernel.name", "kernel", "/proc/sys/kernel/ostype" },
+		{ "kernel.release", "kernel", "/proc/sys/kernel/osrelease" },
+		{ "kernel.version", "kernel", "/proc/sys/kernel/version" },
+		{ "kernel.cmdline", "kernel", "/proc/cmdline" },
+		{ "clocksource.current", "clock",
+		  "/sys/devices/system/clocksource/clocksource0/"
+		  "current_clocksource" },
+		{ "clocksource.available", "clock",
+		  "/sys/devices/system/clocksource/clocksource0/"
+		  "available_clocksource" },
+	}, files2[] = {
+		{ "cpu.smt", "cpu", "/sys/devices/system/cpu/smt/control" },
+		{ "cpu.boost", "cpu", "/sys/devices/system/cpu/cpufreq/boost" },
+		{ "cpu.no_turbo", "cpu",
+		  "/sys/devices/system/cpu/intel_pstate/no_turbo" },
+		{ "cpu.pstate", "cpu",
+		  "/sys/devices/system/cpu/intel_pstate/status" },
+	}, thp[] = {
+		{ "thp.enabled", "memory",
+		  "/sys/kernel/mm/transparent_hugepage/enabled" },
+		{ "thp.defrag", "memory",
+		  "/sys/kernel/mm/transparent_hugepage/defrag" },
+	};
+	struct pr_env_opts defaults;
+	struct pr_buf b = PR_BUF_INIT(LOG_MAX), t = PR_BUF_INIT(LOG_MAX);
+	struct pr_buf p = PR_BUF_INIT(4096);
+	enum pr_status st = PR_OK;
+	const char *root;
+	size_t i;
+
+	if (o == NULL) {
+		pr_env_opts_init(&defaults);
+		o = &defaults;
+	}
+	root = o->root ? o->root : "";
+	for (i = 0; i < 6 && st == PR_OK; i++)
+		st = add_file(e, root, files1[i].key, files1[i].cat,
+		    files1[i].path, &b, err);
+	/* available_clocksource as sorted words. */
+	if (st == PR_OK && e->items[e->n - 1].value != NULL) {
+		char *v = e->items[e->n - 1].value;
+
+		if ((st = sorted_words(v, &t, err)) == PR_OK) {
+			char *s = strdup(t.data);
+
+			if (s == NULL)
+				st = pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+			else {
+				free(v);
+				e->items[e->n - 1].value = s;
+			}
+		}
+	}
+	if (st == PR_OK)
+		st = cap_cpu(e, root, &b, &t, err);
+	for (i = 0; i < 4 && st == PR_OK; i++)
+		st = add_file(e, root, files2[i].key, files2[i].cat,
+		    files2[i].path, &b, err);
+	if (st == PR_OK)
+		st = cap_governor(e, root, &b, &t, err);
+	if (st == PR_OK)
+		st = cap_dir_items(e, root,
+		    "/sys/devices/system/cpu/vulnerabilities",
+		    "cpu.vulnerabilities", "mitigations", &b, err);
+	if (st == PR_OK)
+		st = cap_mem(e, root, &b, err);
+	for (i = 0; i < 2 && st == PR_OK; i++)
+		st = add_file(e, root, thp[i].key, thp[i].cat, thp[i].path,
+		    &b, err);
+	if (st == PR_OK)
+		st = cap_modules(e, root, &b, &t, err);
+	for (i = 0; sysctls[i] != NULL && st == PR_OK; i++) {
+		char *c;
+
+		pr_buf_reset(&p);
+		pr_buf_reset(&t);
+		if ((st = pr_buf_addf(&p, err, "/proc/sys/%s",
+		    sysctls[i])) != PR_OK ||
+		    (st = pr_buf_addf(&t, err, "sysctl.%s", sysctls[i])) !=
+		    PR_OK)
+			break;
+		for (c = t.data; *c != '\0'; c++)
+			if (*c == '/')
+				*c = '.';
+		st = add_file(e, root, t.data, "sysctl", p.data, &b, err);
+	}
+	if (st == PR_OK)
+		st = pr_env_add(e, "libc.version", "build",
+		    o->libc ? o->libc : gnu_get_libc_version(), NULL, err);
+	if (st == PR_OK)
+		st = pr_env_add(e, "compiler", "build",
+		    o->compiler ? o->compiler : __VERSION__, NULL, err);
+	if (st == PR_OK && !o->no_tools)
+		st = cap_tools(e, o, &t, err);
+	if (st == PR_OK)
+		st = cap_log(e, o, root, &b, &t, err);
+	pr_buf_release(&b);
+	pr_buf_release(&t);
+	pr_buf_release(&p);
+	return st;
+}
+
+/* Normalisation of the kernel log. */
+
+static int
+ishex(int c)
+{
+	return isxdigit((unsigned char)c);
+}
+
+static int
+isword(int c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+enum pr_status
+pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
+    struct pr_error *err)
+{
+	const char *p = line, *end = line + len, *q;
+	enum pr_status st = PR_OK;
+	int space = 0;
+
+	pr_buf_reset(out);
+	/* Rule 1: syslog priority and timestamp. */
+	if (p < end && *p == '<') {
+		for (q = p + 1; q < end && isdigit((unsigned char)*q); q++)
+			;
+		if (q < end && *q == '>' && q > p + 1)
+			p = q + 1;
+	}
+	if (p < end && *p == '[') {
+		for (q = p + 1; q < end && *q == ' '; q++)
+			;
+		while (q < end && (isdigit((unsigned char)*q) || *q == '.'))
+			q++;
+		if (q < end && *q == ']')
+			p = q + 1;
+	}
+	while (p < end && st == PR_OK) {
+		int wordstart = p == line || !isword(p[-1]);
+
+		if (isspace((unsigned char)*p)) {
+			space = 1;
+			p++;
+			continue;
+		}
+		if (space && out->len > 0)
+			st = pr_buf_addc(out, ' ', err);
+		space = 0;
+		if (st != PR_OK)
+			break;
+		/* Rule 2: hex. */
+		if (wordstart && p + 2 < end && p[0] == '0' &&
+		    (p[1] == 'x' || p[1] == 'X') && ishex(p[2])) {
+			for (q = p + 2; q < end && ishex(*q); q++)
+				;
+			if (q - p - 2 >= 5) {
+				st = pr_buf_adds(out, "0x#", err);
+				p = q;
+				continue;
+			}
+			st = pr_buf_add(out, p, (size_t)(q - p), err);
+			p = q;
+			continue;
+		}
+		if (wordstart && ishex(*p)) {
+			int digit = 0, frac = 0;
+
+			for (q = p; q < end && ishex(*q); q++)
+				digit |= isdigit((unsigned char)*q);
+			if (q - p >= 8 && digit && (q == end || !isword(*q))) {
+				st = pr_buf_addc(out, '#', err);
+				p = q;
+				continue;
+			}
+			/* Rule 4: decimal numbers. */
+			if (isdigit((unsigned char)*p)) {
+				for (q = p; q < end &&
+				    isdigit((unsigned char)*q); q++)
+					;
+				if (q + 1 < end && *q == '.' &&
+				    isdigit((unsigned char)q[1])) {
+					frac = 1;
+					for (q++; q < end &&
+					    isdigit((unsigned char)*q); q++)
+						;
+				}
+				/* A dotted version (6.18.44, 10.0.0.1) stays. */
+				if (frac && q + 1 < end && *q == '.' &&
+				    isdigit((unsigned char)q[1])) {
+					while (q < end && (*q == '.' ||
+					    isdigit((unsigned char)*q)))
+						q++;
+					st = pr_buf_add(out, p, (size_t)(q - p),
+					    err);
+					p = q;
+					continue;
+				}
+				if ((q == end || !isalpha((unsigned char)*q) ||
+				    frac) && (frac || q - p >= 7)) {
+					st = pr_buf_addc(out, '#', err);
+					p = q;
+					continue;
+				}
+				/* Rule 3: pids. */
+				if (q - p >= 1 && out->len > 0 &&
+				    (out->data[out->len - 1] == '[' ||
+				    out->data[out->len - 1] == '=' ||
+				    out->data[out->len - 1] == ' ') &&
+				    (q == end || !isalpha((unsigned char)*q))) {
+					const char *d = out->data;
+					size_t l = out->len;
+					int pid = 0;
+
+					if (d[l - 1] == '[' && l >= 2 &&
+					    islower((unsigned char)d[l - 2]) &&
+					    q - p >= 2 &&
+					    q + 1 < end && *q == ']' &&
+					    q[1] == ':')
+						pid = 1;
+					else if (l >= 4 &&
+					    strncasecmp(d + l - 4, "pid", 3)
+					    == 0)
+						pid = 1;
+					else if (l >= 5 && strncasecmp(d + l -
+					    5, "pid:", 4) == 0)
+						pid = 1;
+					if (pid) {
+						st = pr_buf_addc(out, 'N',
+						    err);
+						p = q;
+						continue;
+					}
+				}
+				st = pr_buf_add(out, p, (size_t)(q - p), err);
+				p = q;
+				continue;
+			}
+			/* A word starting with a hex letter. */
+			for (q = p; q < end && isword(*q); q++)
+				;
+			st = pr_buf_add(out, p, (size_t)(q - p), err);
+			p = q;
+			continue;
+		}
+		if (isword(*p)) {
+			for (q = p; q < end && isword(*q); q++)
+				;
+			st = pr_buf_add(out, p, (size_t)(q - p), err);
+			p = q;
+			continue;
+		}
+		st = pr_buf_addc(out, *p, err);
+		p++;
+	}
+	if (st == PR_OK && out->data == NULL)
+		st = pr_buf_adds(out, "", err);
+	return st;
+}
+
+enum pr_status
+pr_env_normalise_log(const char *text, struct pr_buf *out,
+    struct pr_error *err)
+{
+	struct pr_buf line = PR_BUF_INIT(LOG_MAX);
+	enum pr_status st = PR_OK;
+	const char *p = text, *end;
+
+	pr_buf_reset(out);
+	while (*p != '\0' && st == PR_OK) {
+		end = strchr(p, '\n');
+		if (end == NULL)
+			end = p + strlen(p);
+		st = pr_env_normalise_line(p, (size_t)(end - p), &line, err);
+		if (st == PR_OK && line.len > 0) {
+			if (out->len > 0)
+				st = pr_buf_addc(out, '\n', err);
+			if (st == PR_OK)
+				st = pr_buf_add(out, line.data, line.len,
+				    err);
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (st == PR_OK && out->data == NULL)
+		st = pr_buf_adds(out, "", err);
+	pr_buf_release(&line);
+	return st;
+}
+
+/* JSON. */
+
+enum pr_status
+pr_env_to_json(const struct pr_env *e, struct pr_buf *out,
+    struct pr_error *err)
+{
+	json_t *root, *items, *it;
+	enum pr_status st = PR_OK;
+	char *s;
+	size_t i;
+
+	root = json_pack("{s:s, s:i}", "format", "perfreg-env", "version", 1);
+	items = json_array();
+	if (root == NULL || items == NULL ||
+	    json_object_set_new(root, "items", items) != 0) {
+		json_decref(root);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < e->n; i++) {
+		const struct pr_env_item *x = &e->items[i];
+
+		it = json_pack("{s:s, s:s, s:s}", "key", x->key, "category",
+		    x->category, x->value ? "value" : "unavailable",
+		    x->value ? x->value : x->reason);
+		if (it == NULL || json_array_append_new(items, it) != 0) {
+			json_decref(root);
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		}
+	}
+	s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (s == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if ((st = pr_buf_adds(out, s, err)) == PR_OK)
+		st = pr_buf_addc(out, '\n', err);
+	free(s);
+	return st;
+}
+
+enum pr_status
+pr_env_from_json(struct pr_env *e, const char *text, size_t len,
+    const char *name, struct pr_error *err)
+{
+	json_error_t je;
+	json_t *root, *items, *it;
+	const char *fmt = NULL, *key, *cat, *val, *una;
+	enum pr_status st = PR_OK;
+	size_t i;
+	int ver = 0;
+
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (root == NULL)
+		return pr_error_at(err, PR_EPARSE, name, je.line, je.column,
+		    "not valid JSON: %s", je.text);
+	if (json_unpack(root, "{s:s, s:i, s:o}", "format", &fmt, "version",
+	    &ver, "items", &items) != 0 || strcmp(fmt, "perfreg-env") != 0 ||
+	    !json_is_array(items)) {
+		json_decref(root);
+		return pr_error_at(err, PR_EPARSE, name, 0, 0,
+		    "not a perfreg environment snapshot (perfreg env --json)");
+	}
+	if (ver != 1) {
+		json_decref(root);
+		return pr_error_at(err, PR_EPARSE, name, 0, 0,
+		    "snapshot version %d is not supported (1 is)", ver);
+	}
+	json_array_foreach(items, i, it) {
+		val = una = NULL;
+		if (json_unpack(it, "{s:s, s:s, s?s, s?s !}", "key", &key,
+		    "category", &cat, "value", &val, "unavailable", &una)
+		    != 0 || (val == NULL) == (una == NULL)) {
+			st = pr_error_at(err, PR_EPARSE, name, 0, 0,
+			    "item %zu: expected {\"key\", \"category\", "
+			    "\"value\" or \"unavailable\"}", i + 1);
+			break;
+		}
+		if (pr_env_get(e, key) != NULL) {
+			st = pr_error_at(err, PR_EPARSE, name, 0, 0,
+			    "item %zu: key '%s' appears twice", i + 1, key);
+			break;
+		}
+		if ((st = pr_env_add(e, key, cat, val, una, err)) != PR_OK)
+			break;
+	}
+	json_decref(root);
+	if (st != PR_OK)
+		pr_env_release(e);
+	return st;
+}
+
+enum pr_status
+pr_env_format_text(const struct pr_env *e, struct pr_buf *out,
+    struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	const char *cat = NULL;
+	size_t i, w = 0, l;
+
+	for (i = 0; i < e->n; i++)
+		if ((l = strlen(e->items[i].key)) > w &&
+		    strcmp(e->items[i].key, "kernel.log") != 0)
+			w = l;
+	for (i = 0; i < e->n && st == PR_OK; i++) {
+		const struct pr_env_item *x = &e->items[i];
+
+		if (cat == NULL || strcmp(cat, x->category) != 0) {
+			cat = x->category;
+			st = pr_buf_addf(out, err, "%s[%s]\n", i ? "\n" : "",
+			    cat);
+			if (st != PR_OK)
+				break;
+		}
+		if (x->value == NULL)
+			st = pr_buf_addf(out, err, "  %-*s  unavailable: %s\n",
+			    (int)w, x->key, x->reason);
+		else if (strcmp(x->key, "kernel.log") == 0) {
+			const char *p = x->value, *q;
+			size_t n = 0;
+
+			for (q = p; *q; q++)
+				n += *q == '\n';
+			st = pr_buf_addf(out, err, "  %-*s  %zu lines, "
+			    "normalised\n", (int)w, x->key,
+			    *p ? n + 1 : 0);
+			while (*p && st == PR_OK) {
+				q = strchr(p, '\n');
+				if (q == NULL)
+					q = p + strlen(p);
+				st = pr_buf_addf(out, err, "    %.*s\n",
+				    (int)(q - p), p);
+				p = *q ? q + 1 : q;
+			}
+		} else
+			st = pr_buf_addf(out, err, "  %-*s  %s\n", (int)w,
+			    x->key, x->value);
+	}
+	return st;
+}
