@@ -7,6 +7,7 @@
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_compare_entry,
+	&cmd_env_entry,
 	&cmd_run_entry,
 	&cmd_parse_entry,
 	&cmd_stat_entry,

@@ -446,8 +446,9 @@ add_item(struct ranked *v, size_t *n, const struct pr_env_item *a,
 	o->it.a = shown(a);
 	o->it.b = shown(b);
 	if (st == PR_OK)
-		st = reason(x->key, o->it.a, o->it.b, add.data, rem.data, &r,
-		    err);
+		st = reason(x->key, a == NULL ? NULL : a->value ? a->value :
+		    "unavailable", b == NULL ? NULL : b->value ? b->value :
+		    "unavailable", add.data, rem.data, &r, err);
 	if (st == PR_OK && a && b && (a->value == NULL) != (b->value == NULL))
 		st = pr_buf_adds(&r, b->value == NULL ?
 		    " (no longer readable)" : " (now readable)", err);
