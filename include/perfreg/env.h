@@ -29,7 +29,8 @@
  *
  * Ownership: every structure owns its strings; release with the
  * matching _release.  Thread-safety: no global state; the functions may
- * run in several threads on different objects.  The library never
+ * run in several threads on different objects, except that
+ * pr_env_capture calls strerror(3) for its reasons.  The library never
  * prints.
  */
 #ifndef PERFREG_ENV_H
@@ -82,7 +83,8 @@ void pr_env_init(struct pr_env *e);
 void pr_env_release(struct pr_env *e);
 
 /* Appends an item (copies the strings).  value NULL: unavailable with
- * reason. */
+ * reason.  Bytes of the value that are not valid UTF-8 become '?' (a
+ * kernel log may hold anything; JSON holds only UTF-8). */
 enum pr_status pr_env_add(struct pr_env *e, const char *key,
     const char *category, const char *value, const char *reason,
     struct pr_error *err);

@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "perfreg/env.h"
+#include "run/envjson.h"
 #include "core/banned.h"
 
 #define VALUE_SHOWN 60
@@ -778,9 +779,7 @@ pr_envdiff_to_json(const struct pr_envdiff *d, struct pr_buf *out,
 {
 	static const char *const kinds[] = { "changed", "added", "removed" };
 	json_t *root, *ch, *it;
-	enum pr_status st;
 	size_t i;
-	char *s;
 
 	ch = json_array();
 	root = json_pack("{s:o, s:{s:b, s:o, s:o}}", "changes", ch, "log",
@@ -801,12 +800,5 @@ pr_envdiff_to_json(const struct pr_envdiff *d, struct pr_buf *out,
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		}
 	}
-	s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (s == NULL)
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
-	if ((st = pr_buf_adds(out, s, err)) == PR_OK)
-		st = pr_buf_addc(out, '\n', err);
-	free(s);
-	return st;
+	return env_json_emit(root, out, err);
 }

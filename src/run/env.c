@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "perfreg/env.h"
+#include "run/envjson.h"
 #include "perfreg/spawn.h"
 #include "core/banned.h"
 
@@ -88,6 +89,39 @@ sdup(const char *s)
 	return s == NULL ? NULL : strdup(s);
 }
 
+/* Replaces every byte that does not belong to valid UTF-8 with '?', so
+ * that any value can be written as JSON (a kernel log may hold anything). */
+static void
+fix_utf8(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t n, i;
+
+	while (*p != '\0') {
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		n = *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ?
+		    3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+		for (i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				break;
+		/* Overlong, surrogate and too-large forms. */
+		if (n == 3 && i == 3 && ((*p == 0xe0 && p[1] < 0xa0) ||
+		    (*p == 0xed && p[1] >= 0xa0)))
+			n = 0;
+		if (n == 4 && i == 4 && ((*p == 0xf0 && p[1] < 0x90) ||
+		    (*p == 0xf4 && p[1] >= 0x90)))
+			n = 0;
+		if (n == 0 || i < n) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
+}
+
 enum pr_status
 pr_env_add(struct pr_env *e, const char *key, const char *category,
     const char *value, const char *reason, struct pr_error *err)
@@ -107,6 +141,8 @@ pr_env_add(struct pr_env *e, const char *key, const char *category,
 	it->key = sdup(key);
 	it->category = sdup(category);
 	it->value = sdup(value);
+	if (it->value != NULL)
+		fix_utf8(it->value);
 	it->reason = value == NULL ? sdup(reason ? reason : "unknown") : NULL;
 	if (it->key == NULL || it->category == NULL ||
 	    (value != NULL && it->value == NULL) ||
@@ -961,8 +997,6 @@ pr_env_to_json(const struct pr_env *e, struct pr_buf *out,
     struct pr_error *err)
 {
 	json_t *root, *items, *it;
-	enum pr_status st = PR_OK;
-	char *s;
 	size_t i;
 
 	root = json_pack("{s:s, s:i}", "format", "perfreg-env", "version", 1);
@@ -983,14 +1017,7 @@ pr_env_to_json(const struct pr_env *e, struct pr_buf *out,
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		}
 	}
-	s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (s == NULL)
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
-	if ((st = pr_buf_adds(out, s, err)) == PR_OK)
-		st = pr_buf_addc(out, '\n', err);
-	free(s);
-	return st;
+	return env_json_emit(root, out, err);
 }
 
 enum pr_status

@@ -269,6 +269,12 @@ test_json_round_trip(void **state)
 	/* Values with quotes, newlines and UTF-8 survive. */
 	assert_int_equal(pr_env_add(&e, "x.odd", "test",
 	    "a \"quoted\"\n\ttab \xc3\xa9", NULL, &err), PR_OK);
+	/* Bytes that are not UTF-8 (a kernel log may hold any) become '?',
+	 * so that the snapshot can still be written. */
+	assert_int_equal(pr_env_add(&e, "x.bin", "test",
+	    "a\xff b \xc3\xa9 \xed\xa0\x80 \xe2\x82", NULL, &err), PR_OK);
+	assert_string_equal(pr_env_get(&e, "x.bin")->value,
+	    "a? b \xc3\xa9 ??? ??");
 	assert_int_equal(pr_env_to_json(&e, &j1, &err), PR_OK);
 	pr_env_init(&f);
 	assert_int_equal(pr_env_from_json(&f, j1.data, j1.len, "x.json",

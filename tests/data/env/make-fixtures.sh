@@ -55,3 +55,18 @@ printf 'kvm 1200000 0 - Live 0xffffffffc0b00000\n' >>$a/proc/modules
 echo 6.19.0-test >$a/proc/sys/kernel/osrelease
 grep -v 'Timecounter "TSC"' root-base/dmesg | sed 's/^\[ *\([0-9]*\)\.\([0-9]*\)\]/[    9.\2]/' >$a/dmesg
 echo '[    1.000000] coretemp0 at cpu0: thermal sensor, 1 C resolution' >>$a/dmesg
+
+# The snapshots of the golden cases tests/cli/cases/env-diff-*: made from
+# the trees above (and from the two kernel logs of seed 000, the dmesg
+# diff of its report split into its before and after sides), without
+# tools, by a built perfreg ($PERFREG).
+PERFREG=${PERFREG:-../../../build/dev/perfreg}
+"$PERFREG" env --json --no-tools --root root-base >base.json
+"$PERFREG" env --json --no-tools --root root-after >after.json
+tmp=$(mktemp -d)
+for v in 24 27; do
+	mkdir -p "$tmp/$v"
+	cp seed000-6.99.$v.dmesg "$tmp/$v/dmesg"
+	"$PERFREG" env --json --no-tools --root "$tmp/$v" >seed000-6.99.$v.json
+done
+rm -rf "$tmp"
