@@ -15,9 +15,14 @@
  * diff -+ t_{(1+conf)/2, df} se, with T Student's t on df degrees of
  * freedom from stats/distrib.c.
  *
- * The Welch df is computed on variances scaled by the larger one so that
- * neither overflows nor underflows for any finite input.  A standard error
- * of zero is never divided by: see the header for what is reported then.
+ * Both work from the standard deviations, not the variances: a spread
+ * below about 1e-154 has a variance that underflows to 0 or to a
+ * subnormal of a few digits (describe.c computes the standard deviation
+ * on scaled data, where it is exact to a few ulps), so the pooled s, the
+ * standard error and the Welch df are formed from the deviations scaled
+ * by the larger one, which neither overflows nor underflows for any
+ * finite input.  A standard error of zero is never divided by: see the
+ * header for what is reported then.
  */
 #include <math.h>
 #include <stddef.h>
@@ -38,7 +43,8 @@ check_side(const struct pr_summary *s, const char *name, size_t min_n,
 	if (!isfinite(s->mean))
 		return pr_error_set(err, PR_EINVAL,
 		    "t test: mean of %s is not finite", name);
-	if (s->n >= 2 && (!isfinite(s->var) || s->var < 0))
+	if (s->n >= 2 && (!isfinite(s->var) || s->var < 0 ||
+	    !isfinite(s->stddev) || s->stddev < 0))
 		return pr_error_set(err, PR_EINVAL,
 		    "t test: variance of %s is negative or not finite", name);
 	return PR_OK;
@@ -54,11 +60,11 @@ check_conf(double conf, struct pr_error *err)
 	return PR_OK;
 }
 
-/* The variance of a side; one value has no spread. */
+/* The standard deviation of a side; one value has no spread. */
 static double
-side_var(const struct pr_summary *s)
+side_sd(const struct pr_summary *s)
 {
-	return s->n >= 2 ? s->var : 0.0;
+	return s->n >= 2 ? s->stddev : 0.0;
 }
 
 /*
@@ -103,7 +109,7 @@ pr_ttest_student(const struct pr_summary *a, const struct pr_summary *b,
     double conf, struct pr_ttest *out, struct pr_error *err)
 {
 	enum pr_status st;
-	double df, ss;
+	double df, sa, sb, big;
 
 	if ((st = check_conf(conf, err)) != PR_OK ||
 	    (st = check_side(a, "base", 1, err)) != PR_OK ||
@@ -114,10 +120,18 @@ pr_ttest_student(const struct pr_summary *a, const struct pr_summary *b,
 		    "pooled t test needs at least 3 values in all, got %zu",
 		    a->n + b->n);
 	df = (double)a->n + (double)b->n - 2;
-	/* Sums of squares, each var * (n - 1), scaled against overflow. */
-	ss = side_var(a) / df * ((double)a->n - 1) +
-	    side_var(b) / df * ((double)b->n - 1);
-	out->pooled_sd = sqrt(ss);
+	/* Sums of squares, each sd^2 (n - 1), scaled by the larger sd. */
+	sa = side_sd(a);
+	sb = side_sd(b);
+	big = sa > sb ? sa : sb;
+	if (big == 0)
+		out->pooled_sd = 0;
+	else {
+		sa /= big;
+		sb /= big;
+		out->pooled_sd = big * sqrt(sa * sa / df * ((double)a->n - 1) +
+		    sb * sb / df * ((double)b->n - 1));
+	}
 	out->diff = b->mean - a->mean;
 	out->df = df;
 	out->se = out->pooled_sd * sqrt(1 / (double)a->n + 1 / (double)b->n);
@@ -129,25 +143,27 @@ pr_ttest_welch(const struct pr_summary *a, const struct pr_summary *b,
     double conf, struct pr_ttest *out, struct pr_error *err)
 {
 	enum pr_status st;
-	double va, vb, big, ra, rb;
+	double ea, eb, big, ra, rb;
 
 	if ((st = check_conf(conf, err)) != PR_OK ||
 	    (st = check_side(a, "base", 2, err)) != PR_OK ||
 	    (st = check_side(b, "new", 2, err)) != PR_OK)
 		return st;
-	va = a->var / (double)a->n;
-	vb = b->var / (double)b->n;
+	ea = a->stddev / sqrt((double)a->n);
+	eb = b->stddev / sqrt((double)b->n);
 	out->pooled_sd = 0;
 	out->diff = b->mean - a->mean;
-	out->se = sqrt(va + vb);
-	big = va > vb ? va : vb;
+	out->se = hypot(ea, eb);
+	big = ea > eb ? ea : eb;
 	if (big == 0) {
 		/* No spread anywhere: df is not defined by the formula;
 		 * report the pooled value, which nothing uses. */
 		out->df = (double)a->n + (double)b->n - 2;
 	} else {
-		ra = va / big;
-		rb = vb / big;
+		ra = ea / big;
+		ra *= ra;
+		rb = eb / big;
+		rb *= rb;
 		out->df = (ra + rb) * (ra + rb) /
 		    (ra * ra / ((double)a->n - 1) +
 			rb * rb / ((double)b->n - 1));

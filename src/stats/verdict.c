@@ -193,7 +193,10 @@ pr_better_str(enum pr_better b)
  * The grid step of x: the largest 10^-k, k = 0..9, such that every value
  * is an integer multiple of it (to within the error of reading a decimal
  * into a double), or 0 when there is none.  Values beyond 10^12 grid
- * units cannot be told from continuous ones and end the search.
+ * units cannot be told from continuous ones and end the search.  The
+ * tolerance is relative only: reading a decimal and scaling it by an
+ * exact 10^k err by a few ulps of y, and an absolute one would take any
+ * value below it (3.2e-7 s) for a multiple of 1.
  */
 static double
 grid_step(const double *x, size_t n)
@@ -207,7 +210,7 @@ grid_step(const double *x, size_t n)
 			y = x[i] * scale;
 			if (fabs(y) > 1e12)
 				return 0;
-			if (fabs(y - nearbyint(y)) > 1e-6 + 1e-14 * fabs(y))
+			if (fabs(y - nearbyint(y)) > 1e-14 * fabs(y))
 				break;
 		}
 		if (i == n)
@@ -411,7 +414,7 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha,
 	struct pr_summary sa = c->base, sb = c->new;
 	struct pr_ttest *t = &c->primary_t;
 	enum pr_status st;
-	double va, vb, q, ma, g, r, root, d;
+	double ea, eb, q, ma, g, r, root, d;
 
 	if (floor_variance(&sa, ha) | floor_variance(&sb, hb))
 		c->notes |= PR_NOTE_QUANTISED;
@@ -430,12 +433,17 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha,
 		c->notes |= PR_NOTE_NO_CHANGE | PR_NOTE_NO_CI;
 		return PR_OK;
 	}
+	/*
+	 * The standard errors of the two means relative to the base mean,
+	 * from the standard deviations: squares of tiny spreads (below
+	 * 1e-154) would underflow, and so would ma * ma.
+	 */
 	if (method == PR_METHOD_STUDENT) {
-		va = t->pooled_sd * t->pooled_sd / (double)sa.n;
-		vb = t->pooled_sd * t->pooled_sd / (double)sb.n;
+		ea = t->pooled_sd / sqrt((double)sa.n) / fabs(ma);
+		eb = t->pooled_sd / sqrt((double)sb.n) / fabs(ma);
 	} else {
-		va = sa.var / (double)sa.n;
-		vb = sb.var / (double)sb.n;
+		ea = sa.stddev / sqrt((double)sa.n) / fabs(ma);
+		eb = sb.stddev / sqrt((double)sb.n) / fabs(ma);
 	}
 	d = t->diff / ma;
 	c->have_change = 1;
@@ -443,13 +451,13 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha,
 	c->rel_sd = t->se / fabs(ma) /
 	    sqrt(1 / (double)sa.n + 1 / (double)sb.n);
 	q = t->degenerate ? 0 : pr_t_quantile(0.5 + c->conf / 2, t->df);
-	g = q * q * va / (ma * ma);
+	g = q * ea * (q * ea);
 	if (!(g < 1)) {
 		c->notes |= PR_NOTE_NO_CI;
 		return PR_OK;
 	}
 	r = sb.mean / ma;
-	root = q / fabs(ma) * sqrt(vb + r * r * va - g * vb);
+	root = q * sqrt(eb * eb * (1 - g) + r * ea * (r * ea));
 	/* rho - 1 written around d = r - 1, which is exact where r is not. */
 	c->ci_lo_pct = 100 * (d + g - root) / (1 - g);
 	c->ci_hi_pct = 100 * (d + g + root) / (1 - g);

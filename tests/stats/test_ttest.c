@@ -248,6 +248,53 @@ test_bad_arguments(void **state)
 	assert_int_equal(pr_ttest_welch(&a, &b, 0.9, &t, &err), PR_ERANGE);
 }
 
+/*
+ * The t tests are scale-invariant: data at 1e-160 (whose variance, near
+ * 1e-322, underflows to a subnormal of one or two digits) and at 1e140
+ * give the p, df and relative interval of the same data at 1.
+ */
+static void
+test_scale_invariant(void **state)
+{
+	static const double a1[] = { 1, 1.1, 1.2 }, b1[] = { 1.3, 1.4, 1.45 };
+	const double scales[] = { 1e-160, 1e-300, 1e140 };
+	double a[3], b[3];
+	struct pr_summary sa, sb;
+	struct pr_ttest ref[2], t;
+	size_t i, k;
+	int w;
+
+	(void)state;
+	assert_int_equal(pr_summary_compute(a1, 3, &sa, NULL), PR_OK);
+	assert_int_equal(pr_summary_compute(b1, 3, &sb, NULL), PR_OK);
+	assert_int_equal(pr_ttest_student(&sa, &sb, 0.95, &ref[0], NULL),
+	    PR_OK);
+	assert_int_equal(pr_ttest_welch(&sa, &sb, 0.95, &ref[1], NULL),
+	    PR_OK);
+	for (k = 0; k < sizeof(scales) / sizeof(scales[0]); k++) {
+		for (i = 0; i < 3; i++) {
+			a[i] = a1[i] * scales[k];
+			b[i] = b1[i] * scales[k];
+		}
+		assert_int_equal(pr_summary_compute(a, 3, &sa, NULL), PR_OK);
+		assert_int_equal(pr_summary_compute(b, 3, &sb, NULL), PR_OK);
+		for (w = 0; w < 2; w++) {
+			assert_int_equal(w ? pr_ttest_welch(&sa, &sb, 0.95, &t,
+			    NULL) : pr_ttest_student(&sa, &sb, 0.95, &t, NULL),
+			    PR_OK);
+			if (t.degenerate ||
+			    fabs(t.p - ref[w].p) > 1e-9 * ref[w].p ||
+			    fabs(t.df - ref[w].df) > 1e-9 * ref[w].df ||
+			    fabs(t.ci_lo / scales[k] - ref[w].ci_lo) >
+			    1e-9 * fabs(ref[w].ci_lo))
+				fail_msg("scale %g, %s: p %.17g df %.17g, "
+				    "want p %.17g df %.17g", scales[k],
+				    w ? "welch" : "student", t.p, t.df,
+				    ref[w].p, ref[w].df);
+		}
+	}
+}
+
 /* Extreme but valid inputs give finite figures, never NaN. */
 static void
 test_never_nan(void **state)
@@ -292,6 +339,7 @@ main(void)
 		cmocka_unit_test(test_one_value),
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_never_nan),
+		cmocka_unit_test(test_scale_invariant),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

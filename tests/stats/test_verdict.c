@@ -426,6 +426,38 @@ test_seed000(void **state)
 	}
 }
 
+/*
+ * Values below 1e-6 (seconds of a fast operation) are not multiples of 1:
+ * the grid of 1.5e-7 is 1e-8, and the test is the one of the same data
+ * scaled to 1.5, not one swamped by a floor of 1^2/12.
+ */
+static void
+test_tiny_values_grid(void **state)
+{
+	double a[] = { 3.1e-7, 3.2e-7, 3.25e-7, 3.3e-7 };
+	double b[] = { 4.0e-7, 4.1e-7, 4.15e-7, 4.2e-7 };
+	double a1[4], b1[4];
+	struct pr_verdict_opts o;
+	struct pr_comparison c, ref;
+	size_t i;
+
+	(void)state;
+	pr_verdict_opts_init(&o);
+	for (i = 0; i < 4; i++) {
+		a1[i] = a[i] * 1e7;
+		b1[i] = b[i] * 1e7;
+	}
+	assert_int_equal(pr_compare(a1, 4, b1, 4, PR_BETTER_LOWER, &o, &ref,
+	    NULL), PR_OK);
+	assert_int_equal(pr_compare(a, 4, b, 4, PR_BETTER_LOWER, &o, &c,
+	    NULL), PR_OK);
+	assert_false(c.notes & PR_NOTE_QUANTISED);
+	assert_int_equal(c.verdict, PR_VERDICT_REGRESSION);
+	if (!(fabs(c.p_value - ref.p_value) <= 1e-9 * ref.p_value))
+		fail_msg("p %.17g at 1e-7, %.17g at 1", c.p_value,
+		    ref.p_value);
+}
+
 static void
 test_secondary(void **state)
 {
@@ -652,6 +684,7 @@ main(void)
 		cmocka_unit_test(test_compare_holm),
 		cmocka_unit_test(test_holm_ties_and_order),
 		cmocka_unit_test(test_seed000),
+		cmocka_unit_test(test_tiny_values_grid),
 		cmocka_unit_test(test_secondary),
 		cmocka_unit_test(test_maxtest_seed),
 		cmocka_unit_test(test_errors),
