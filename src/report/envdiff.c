@@ -288,6 +288,51 @@ flags_reason(const char *added, const char *removed, struct pr_buf *r,
 	return st;
 }
 
+/* The kernel command line: names the options known to move
+ * performance that were added or removed. */
+static enum pr_status
+cmdline_reason(const char *added, const char *removed, struct pr_buf *r,
+    struct pr_error *err)
+{
+	static const char *const opts[] = {
+		"mitigations=", "clocksource=", "tsc=", "isolcpus=",
+		"nohz", "intel_pstate=", "amd_pstate=", "processor.max_cstate=",
+		"intel_idle.max_cstate=", "idle=", "transparent_hugepage=",
+		"hugepages=", "nosmt", "pti=", "spectre_v2=", "retbleed=",
+		"spec_store_bypass_disable=", "mds=", "numa_balancing=",
+		"preempt=", "threadirqs", "rcu_nocbs=", NULL
+	};
+	const char *lists2[2] = { added, removed };
+	enum pr_status st = PR_OK;
+	size_t i, k, n = 0;
+
+	st = pr_buf_adds(r, "kernel command line changed", err);
+	for (k = 0; k < 2 && st == PR_OK; k++) {
+		const char *p = lists2[k];
+
+		while (p != NULL && *p != '\0' && st == PR_OK) {
+			size_t l = strcspn(p, " ");
+
+			for (i = 0; opts[i] != NULL; i++)
+				if (strncmp(p, opts[i], strlen(opts[i])) == 0)
+					break;
+			if (opts[i] != NULL)
+				st = pr_buf_addf(r, err, "%s%c%.*s",
+				    n++ ? " " : " (", k ? '-' : '+', (int)l,
+				    p);
+			p += l;
+			while (*p == ' ')
+				p++;
+		}
+	}
+	if (st == PR_OK)
+		st = pr_buf_adds(r, n ? ")" : "", err);
+	if (st == PR_OK)
+		st = pr_buf_adds(r, ": boot options (mitigations=, "
+		    "clocksource=, isolcpus=, nohz...) change behaviour", err);
+	return st;
+}
+
 static int
 mitigated(const char *v)
 {
@@ -351,9 +396,7 @@ reason(const char *key, const char *a, const char *b, const char *added,
 	if (strcmp(key, "cpu.flags") == 0)
 		return flags_reason(added, removed, r, err);
 	if (strcmp(key, "kernel.cmdline") == 0)
-		return pr_buf_adds(r, "kernel command line changed: boot "
-		    "options (mitigations=, clocksource=, isolcpus=, "
-		    "nohz...) change behaviour", err);
+		return cmdline_reason(added, removed, r, err);
 	if (strcmp(key, "cpu.smt") == 0)
 		return pr_buf_addf(r, err, "SMT changed from %s to %s: "
 		    "threads share cores differently", sa, sb);

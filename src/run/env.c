@@ -373,6 +373,16 @@ cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b,
 	    i++) {
 		char *v = r ? NULL : cpuinfo_field(b->data, fields[i].field);
 
+		if (v == NULL && r == 0 && i == 1 &&
+		    slurp(root, "/sys/devices/system/cpu/cpu0/microcode/"
+		    "version", t) == 0) {
+			/* Not in cpuinfo (some kernels): sysfs has it. */
+			chomp(t);
+			v = strdup(t->data);
+			if (v == NULL)
+				return pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+		}
 		if (v != NULL && i == 2) {
 			st = sorted_words(v, t, err);
 			if (st == PR_OK)

@@ -138,6 +138,8 @@ test_capture_base(void **state)
 	assert_string_equal(value(&e, "clocksource.current"), "hpet");
 	assert_null(strstr(value(&e, "cpu.flags"), "erms"));
 	assert_string_equal(value(&e, "cpu.governor"), "performance");
+	/* Not in cpuinfo, but in sysfs. */
+	assert_string_equal(value(&e, "cpu.microcode"), "0xa0011d1");
 	pr_env_release(&e);
 }
 
@@ -365,7 +367,7 @@ test_diff_ranking(void **state)
 	capture(DATA "root-base", NULL, &a);
 	capture(DATA "root-after", NULL, &b);
 	assert_int_equal(pr_env_diff(&a, &b, &d, &err), PR_OK);
-	assert_int_equal(d.n, 7);
+	assert_int_equal(d.n, 8);
 	assert_string_equal(d.items[0].key, "clocksource.current");
 	assert_string_equal(d.items[0].reason, "clocksource changed from "
 	    "kvm-clock to hpet: reading the time becomes a slow I/O access; "
@@ -377,6 +379,9 @@ test_diff_ranking(void **state)
 	x = find(&d, "cpu.vulnerabilities.spec_store_bypass", &pmit);
 	assert_string_equal(x->reason, "mitigation for spec_store_bypass "
 	    "enabled: system calls and context switches cost more");
+	x = find(&d, "cpu.microcode", &pos);
+	assert_true(x->relevant);
+	assert_true(pos > pmit);
 	x = find(&d, "cpu.governor", &pgov);
 	assert_string_equal(x->a, "unavailable: no cpufreq");
 	assert_string_equal(x->b, "performance");
@@ -398,6 +403,33 @@ test_diff_ranking(void **state)
 	assert_string_equal(d.log_a[0], "timecounter: Timecounter \"TSC\" "
 	    "frequency # Hz quality 3000");
 	pr_envdiff_release(&d);
+
+	/* The command line: its performance options are named. */
+	{
+		struct pr_env c, e2;
+
+		pr_env_init(&c);
+		pr_env_init(&e2);
+		assert_int_equal(pr_env_add(&c, "kernel.cmdline", "kernel",
+		    "quiet root=/dev/sda1 mitigations=auto", NULL, &err),
+		    PR_OK);
+		assert_int_equal(pr_env_add(&e2, "kernel.cmdline", "kernel",
+		    "quiet root=/dev/sda1 mitigations=off splash", NULL, &err),
+		    PR_OK);
+		assert_int_equal(pr_env_diff(&c, &e2, &d, &err), PR_OK);
+		assert_int_equal(d.n, 1);
+		assert_true(d.items[0].relevant);
+		assert_false(d.log_compared);
+		assert_string_equal(d.items[0].detail,
+		    "+mitigations=off +splash -mitigations=auto");
+		assert_string_equal(d.items[0].reason, "kernel command line "
+		    "changed (+mitigations=off -mitigations=auto): boot "
+		    "options (mitigations=, clocksource=, isolcpus=, "
+		    "nohz...) change behaviour");
+		pr_envdiff_release(&d);
+		pr_env_release(&c);
+		pr_env_release(&e2);
+	}
 
 	/* A snapshot against itself: nothing. */
 	assert_int_equal(pr_env_diff(&a, &a, &d, &err), PR_OK);

@@ -7,7 +7,8 @@
 #  root-after/  root-base edited: clocksource kvm-clock -> hpet, the
 #               spec_store_bypass changed from Vulnerable to a mitigation,
 #               erms removed from the CPU flags, cpufreq present with
-#               governor performance, module 'kvm' added, another kernel
+#               governor performance, module 'kvm' added, a microcode
+#               version in sysfs (none in cpuinfo), another kernel
 #               release, and a kernel log without the TSC line;
 set -eu
 cd "$(dirname "$0")"
@@ -52,6 +53,8 @@ for c in 0 1; do
 	echo performance >$a/sys/devices/system/cpu/cpu$c/cpufreq/scaling_governor
 done
 printf 'kvm 1200000 0 - Live 0xffffffffc0b00000\n' >>$a/proc/modules
+mkdir -p $a/sys/devices/system/cpu/cpu0/microcode
+echo 0xa0011d1 >$a/sys/devices/system/cpu/cpu0/microcode/version
 echo 6.19.0-test >$a/proc/sys/kernel/osrelease
 grep -v 'Timecounter "TSC"' root-base/dmesg | sed 's/^\[ *\([0-9]*\)\.\([0-9]*\)\]/[    9.\2]/' >$a/dmesg
 echo '[    1.000000] coretemp0 at cpu0: thermal sensor, 1 C resolution' >>$a/dmesg
