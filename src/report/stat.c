@@ -217,7 +217,7 @@ static void
 ministat_rule(const struct pr_summary *a, const struct pr_summary *b,
     int conf_index, struct pr_stat_ministat *m)
 {
-	double na = (double)a->n, nb = (double)b->n, pooled;
+	double na = (double)a->n, nb = (double)b->n, sa, sb, big;
 
 	memset(m, 0, sizeof(*m));
 	if (a->n < 2 || b->n < 2) {
@@ -227,8 +227,21 @@ ministat_rule(const struct pr_summary *a, const struct pr_summary *b,
 	}
 	m->df = a->n + b->n - 2;
 	m->t_crit = pr_stat_ministat_t(m->df, conf_index);
-	pooled = ((na - 1) * a->var + (nb - 1) * b->var) / (double)m->df;
-	m->pooled_sd = sqrt(pooled);
+	/*
+	 * ministat's ((na - 1) var_a + (nb - 1) var_b) / df, formed from the
+	 * standard deviations scaled by the larger one: the variance of a
+	 * spread below 1e-154 underflows (pooled s = 0 and a difference
+	 * "proven" +/- 0 beside a table that shows the spread).
+	 */
+	sa = a->stddev;
+	sb = b->stddev;
+	big = sa > sb ? sa : sb;
+	if (big > 0) {
+		sa /= big;
+		sb /= big;
+		m->pooled_sd = big * sqrt(((na - 1) * sa * sa +
+		    (nb - 1) * sb * sb) / (double)m->df);
+	}
 	m->diff = b->mean - a->mean;
 	m->half_width = m->t_crit * m->pooled_sd * sqrt(1.0 / na + 1.0 / nb);
 	if (!isfinite(m->pooled_sd) || !isfinite(m->diff) ||

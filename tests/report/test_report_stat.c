@@ -108,6 +108,30 @@ report(const struct pr_stat_input *in, size_t n, const struct pr_stat_opts *o,
 	return s;
 }
 
+/* The JSON report of in, parsed; the caller json_decref()s it. */
+static json_t *
+report_json(const struct pr_stat_input *in, size_t n,
+    const struct pr_stat_opts *o)
+{
+	json_error_t jerr;
+	json_t *root;
+	char *s;
+
+	s = report(in, n, o, 1);
+	root = json_loads(s, 0, &jerr);
+	free(s);
+	assert_non_null(root);
+	return root;
+}
+
+/* The "ministat" object of comparison 0 in root. */
+static json_t *
+ministat_of(json_t *root)
+{
+	return json_object_get(json_array_get(json_object_get(root,
+	    "comparisons"), 0), "ministat");
+}
+
 /* The plot of one sample, by hand: 1 2 3 in 5 columns. */
 static void
 test_plot_one(void **state)
@@ -327,18 +351,13 @@ test_json_ministat(void **state)
 	struct pr_stat_input in[] = { { "iguana", a, 7 },
 		{ "chameleon", b, 5 } };
 	struct pr_stat_opts o;
-	json_error_t jerr;
 	json_t *root, *m;
-	char *s;
 
 	(void)state;
 	pr_stat_opts_init(&o);
 	o.conf_index = 0; /* 80% */
-	s = report(in, 2, &o, 1);
-	root = json_loads(s, 0, &jerr);
-	assert_non_null(root);
-	m = json_object_get(json_array_get(json_object_get(root,
-	    "comparisons"), 0), "ministat");
+	root = report_json(in, 2, &o);
+	m = ministat_of(root);
 	assert_true(json_is_true(json_object_get(m, "tested")));
 	assert_int_equal(json_integer_value(json_object_get(m, "df")), 10);
 	assert_true(json_real_value(json_object_get(m, "t_critical")) ==
@@ -351,7 +370,33 @@ test_json_ministat(void **state)
 	    "pooled_stddev")) - 275.282) < 5e-4);
 	assert_true(json_is_true(json_object_get(m, "significant")));
 	json_decref(root);
-	free(s);
+}
+
+/*
+ * A spread below 1e-154 has a variance that underflows: the pooled s of
+ * the ministat block must still be the one of the same data at 1, scaled.
+ */
+static void
+test_ministat_tiny(void **state)
+{
+	static const double a[] = { 1e-310, 1.1e-310, 1.2e-310 };
+	static const double b[] = { 1.3e-310, 1.4e-310, 1.45e-310 };
+	struct pr_stat_input in[] = { { "a", a, 3 }, { "b", b, 3 } };
+	struct pr_stat_opts o;
+	json_t *root, *m;
+	double sd;
+
+	(void)state;
+	pr_stat_opts_init(&o);
+	root = report_json(in, 2, &o);
+	m = ministat_of(root);
+	/* Sums of squares 0.02 and 0.035 / 3 of the same data at 1. */
+	sd = json_real_value(json_object_get(m, "pooled_stddev"));
+	if (!(fabs(sd / 1e-310 - sqrt((0.02 + 0.035 / 3) / 4)) < 1e-6))
+		fail_msg("pooled s %g, want %g", sd,
+		    sqrt((0.02 + 0.035 / 3) / 4) * 1e-310);
+	assert_true(json_real_value(json_object_get(m, "half_width")) > 0);
+	json_decref(root);
 }
 
 static void
@@ -420,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_one_value),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_ministat),
+		cmocka_unit_test(test_ministat_tiny),
 		cmocka_unit_test(test_bad_args),
 		cmocka_unit_test(test_buffer_limit),
 	};
