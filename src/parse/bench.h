@@ -79,6 +79,14 @@ struct pr_tok {
 size_t pr_tokens(const char *s, const char *e, struct pr_tok *t,
     size_t max);
 
+/*
+ * Splits [s, e) at every sep (no quoting; empty fields count) into at
+ * most max fields.  Returns the number of fields in the line, which may
+ * exceed max (only max are stored).
+ */
+size_t pr_fields(const char *s, const char *e, char sep, struct pr_tok *f,
+    size_t max);
+
 int pr_tok_eq(const struct pr_tok *t, const char *word);
 int pr_tok_prefix(const struct pr_tok *t, const char *prefix);
 int pr_tok_suffix(const struct pr_tok *t, const char *suffix);

@@ -89,6 +89,27 @@ pr_tokens(const char *s, const char *e, struct pr_tok *t, size_t max)
 	}
 }
 
+size_t
+pr_fields(const char *s, const char *e, char sep, struct pr_tok *f,
+    size_t max)
+{
+	size_t n = 0;
+	const char *b = s;
+
+	for (;; s++) {
+		if (s == e || *s == sep) {
+			if (n < max) {
+				f[n].s = b;
+				f[n].n = (size_t)(s - b);
+			}
+			n++;
+			if (s == e)
+				return n;
+			b = s + 1;
+		}
+	}
+}
+
 int
 pr_tok_eq(const struct pr_tok *t, const char *word)
 {

@@ -494,27 +494,6 @@ doing_line(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 	return add_count(o, alg, len, count, secs, err);
 }
 
-/* Splits the -mr line [s, e) at ':' into at most max fields. */
-static size_t
-fields(const char *s, const char *e, struct pr_tok *f, size_t max)
-{
-	size_t n = 0;
-	const char *b = s;
-
-	for (;; s++) {
-		if (s == e || *s == ':') {
-			if (n < max) {
-				f[n].s = b;
-				f[n].n = (size_t)(s - b);
-			}
-			n++;
-			if (s == e)
-				return n;
-			b = s + 1;
-		}
-	}
-}
-
 static enum pr_status
 fnum(struct ossl *o, const struct pr_line *l, const struct pr_tok *f,
     double *v, struct pr_error *err)
@@ -608,7 +587,7 @@ mr_line(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 	double count, secs, v;
 	enum pr_status st;
 
-	nf = fields(s, l->e, f, MAX_SIZES + 4);
+	nf = pr_fields(s, l->e, ':', f, MAX_SIZES + 4);
 	if (pr_tok_eq(&f[0], "+H")) {
 		if (nf < 2 || nf > MAX_SIZES + 1)
 			return pr_bench_fail(o->in, l, s, err,
@@ -709,7 +688,7 @@ multi_sizes(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 	e = pr_find(s, l->e, " from ");
 	if (e == NULL)
 		e = l->e;
-	nf = fields(s, e, f, MAX_SIZES + 2);
+	nf = pr_fields(s, e, ':', f, MAX_SIZES + 2);
 	if (nf < 2 || nf > MAX_SIZES + 1)
 		return pr_bench_fail(o->in, l, s, err,
 		    "malformed openssl -multi '+H' line");

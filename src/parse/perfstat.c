@@ -251,26 +251,6 @@ human_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 	return add_event(c->out, t[ev].s, t[ev].n, u, un, absent, v, err);
 }
 
-/* Splits a CSV line at ',' (perf does not quote). */
-static size_t
-csv_fields(const char *s, const char *e, struct pr_tok *f, size_t max)
-{
-	size_t n = 0;
-	const char *b = s;
-
-	for (;; s++)
-		if (s == e || *s == ',') {
-			if (n < max) {
-				f[n].s = b;
-				f[n].n = (size_t)(s - b);
-			}
-			n++;
-			if (s == e)
-				return n;
-			b = s + 1;
-		}
-}
-
 /* Whether a line is a perf -x, counter line. */
 static int
 csv_shape(const struct pr_tok *f, size_t n)
@@ -307,7 +287,7 @@ csv_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 	const char *why;
 	enum pr_status st;
 
-	n = csv_fields(l->s, l->e, f, 16);
+	n = pr_fields(l->s, l->e, ',', f, 16); /* perf does not quote */
 	if (!csv_shape(f, n)) {
 		if ((why = csv_unsupported(f, n)) != NULL)
 			return pr_bench_fail(c->in, l, l->s, err,
@@ -370,7 +350,7 @@ detect_perf(const struct pr_input *in)
 		    pr_has(l.s, l.e, "seconds time elapsed") ||
 		    pr_has(l.s, l.e, "<not supported>") ||
 		    pr_has(l.s, l.e, "<not counted>") ||
-		    csv_shape(f, (n = csv_fields(l.s, l.e, f, 16))) ||
+		    csv_shape(f, (n = pr_fields(l.s, l.e, ',', f, 16))) ||
 		    csv_unsupported(f, n) != NULL)
 			score += 10;
 		else if (pr_starts(l.s, l.e, "Usage: perf stat"))
