@@ -7,8 +7,11 @@
  * was given, and the command with its parameters substituted otherwise),
  * with the wall-clock "times" of the runs in seconds, lower is better.
  * The summary members (mean, stddev, user, system, ...) are ignored: the
- * statistics are recomputed from the times.  Results with the same
- * command accumulate.  Runs with a non-zero exit code are kept, because
+ * statistics are recomputed from the times.  Two results with the same
+ * command are an error: they are different benchmarks (a parameter scan
+ * whose values do not show in the command, say), and pooling their times
+ * would describe neither; hyperfine's -n names them apart.  Runs with a
+ * non-zero exit code are kept, because
  * hyperfine records them only when told to ignore failures (-i).
  */
 #include <string.h>
@@ -47,6 +50,12 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 		    "result %zu: no \"times\" (export with hyperfine 1.6 or "
 		    "later, which records every run)",
 		    idx + 1);
+	if (pr_dataset_find(out, name) != NULL) {
+		path[2].key = "command";
+		return pr_json_fail(in, path, 3, PR_EPARSE, err,
+		    "result %zu: a second result named '%s' (name each "
+		    "command with hyperfine's -n)", idx + 1, name);
+	}
 	if ((st = pr_dataset_get(out, name, "s", PR_BETTER_LOWER, &m, err)) !=
 	    PR_OK)
 		return st;

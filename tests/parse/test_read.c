@@ -453,6 +453,12 @@ test_hyperfine_bad(void **state)
 		    "{\"results\": [{\"command\": \"x\",\n\n\"times\": "
 		    "[1e999]}]}",
 		    PR_FORMAT_AUTO, PR_EPARSE, 3, "invalid JSON" },
+		/* Two benchmarks under one name are not pooled. */
+		{ "hf-twice.json",
+		    "{\"results\": [{\"command\": \"a\", \"times\": [1]},\n"
+		    "{\"command\": \"a\", \"times\": [2]}]}",
+		    PR_FORMAT_AUTO, PR_EPARSE, 2,
+		    "a second result named 'a'" },
 	};
 
 	(void)state;
