@@ -156,7 +156,8 @@ enum {
 	PR_NOTE_DEGENERATE = 1 << 7,  /* zero spread on both sides and no
 				       * grid: the interval is a point */
 	PR_NOTE_HOLM = 1 << 8,        /* p adjusted by Holm (holm_m > 1) */
-	PR_NOTE_NO_CHANGE = 1 << 9,   /* the base mean is 0: no percent */
+	PR_NOTE_NO_CHANGE = 1 << 9,   /* the base mean is 0, or the means
+				       * have opposite signs: no percent */
 	PR_NOTE_FALLBACK = 1 << 10,   /* forced Mann-Whitney impossible
 				       * (values <= 0): t test used */
 	PR_NOTE_MAXTEST = 1 << 11     /* p is the maximum test's (means

@@ -623,8 +623,9 @@ method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
 	}
 	if (c->notes & PR_NOTE_NO_CHANGE) {
 		pr_buf_reset(line);
-		if ((st = pr_buf_addf(line, err, "%s: the base is 0, so the "
-		    "change has no percentage", name)) != PR_OK ||
+		if ((st = pr_buf_addf(line, err, "%s: %s, so the change has "
+		    "no percentage", name, c->base.mean == 0 ? "the base is 0" :
+		    "the means have opposite signs")) != PR_OK ||
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	} else if (f->tested && (c->notes & PR_NOTE_NO_CI)) {

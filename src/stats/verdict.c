@@ -429,7 +429,12 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha,
 	if (t->degenerate)
 		c->notes |= PR_NOTE_DEGENERATE;
 	ma = sa.mean;
-	if (ma == 0) {
+	/*
+	 * A percentage of a base of 0 does not exist, and one between means
+	 * of opposite signs ("400% lower" from 2 to -6) means nothing: the
+	 * test stands, the change is given as a difference only.
+	 */
+	if (ma == 0 || (sb.mean != 0 && (sb.mean < 0) != (ma < 0))) {
 		c->notes |= PR_NOTE_NO_CHANGE | PR_NOTE_NO_CI;
 		return PR_OK;
 	}
@@ -714,7 +719,8 @@ untested(struct pr_comparison *c)
 	c->p_value = 1;
 	c->p_adjusted = 1;
 	c->holm_m = 0;
-	if (c->base.mean != 0) {
+	if (c->base.mean != 0 && (c->new.mean == 0 ||
+	    (c->new.mean < 0) == (c->base.mean < 0))) {
 		c->have_change = 1;
 		c->change_pct = 100 * (c->new.mean - c->base.mean) /
 		    c->base.mean;

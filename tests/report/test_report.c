@@ -565,6 +565,7 @@ test_notes(void **state)
 	m[1].cmp.have_change = 0;
 	m[1].cmp.change_pct = 0;
 	m[1].cmp.notes = PR_NOTE_NO_CHANGE;
+	m[1].cmp.base.mean = 0;
 	m[2].cmp.notes = PR_NOTE_NEGLIGIBLE | PR_NOTE_QUANTISED;
 	m[2].cmp.verdict = PR_VERDICT_EQUIVALENT;
 	m[2].cmp.p_value = 0.001;

@@ -675,6 +675,37 @@ test_large(void **state)
 	free(b);
 }
 
+static void
+test_opposite_signs(void **state)
+{
+	/* 2 to -6 is not "400% lower": the test stands, the percentage is
+	 * undefined, and so is a zero base. */
+	static const double a[] = { 1, 2, 3 }, b[] = { -7, -6, -5 };
+	static const double z[] = { -1, 0, 1 };
+	struct pr_verdict_opts o;
+	struct pr_comparison c;
+
+	(void)state;
+	pr_verdict_opts_init(&o);
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &c,
+	    NULL), PR_OK);
+	assert_false(c.have_change);
+	assert_false(c.have_ci);
+	assert_true(c.notes & PR_NOTE_NO_CHANGE);
+	assert_true(c.tested);
+	assert_true(c.p_value < 0.001);
+	assert_int_equal(c.verdict, PR_VERDICT_IMPROVEMENT);
+	assert_int_equal(pr_compare(z, 3, a, 3, PR_BETTER_LOWER, &o, &c,
+	    NULL), PR_OK);
+	assert_false(c.have_change);
+	assert_true(c.notes & PR_NOTE_NO_CHANGE);
+	/* Same signs, negative: an ordinary percentage. */
+	assert_int_equal(pr_compare(b, 3, b, 3, PR_BETTER_LOWER, &o, &c,
+	    NULL), PR_OK);
+	assert_true(c.have_change);
+	assert_false(c.notes & PR_NOTE_NO_CHANGE);
+}
+
 int
 main(void)
 {
@@ -690,6 +721,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_opposite_signs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
