@@ -621,6 +621,18 @@ method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	}
+	if (c->have_ci && c->holm_m > 1 &&
+	    c->verdict == PR_VERDICT_INCONCLUSIVE &&
+	    (c->ci_lo_pct > 0 || c->ci_hi_pct < 0)) {
+		pr_buf_reset(line);
+		if ((st = pr_buf_addf(line, err, "%s: the interval excludes 0, "
+		    "but after Holm's correction for %d metrics (p %.2g) the "
+		    "change is not established; intervals are not adjusted "
+		    "for the number of metrics", name, c->holm_m,
+		    c->p_adjusted)) != PR_OK ||
+		    (st = fn(out, "note", line->data, err)) != PR_OK)
+			return st;
+	}
 	if (c->notes & PR_NOTE_NO_CHANGE) {
 		pr_buf_reset(line);
 		if ((st = pr_buf_addf(line, err, "%s: %s, so the change has "
