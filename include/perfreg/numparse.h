@@ -24,9 +24,9 @@
  * skipped; hexadecimal numbers ("0x1p3"), "inf", "infinity" and "nan" in
  * any case are rejected (PR_EPARSE), because they are never valid
  * measurements; overflow ("1e999", "-1e999") is PR_ERANGE instead of an
- * infinity.  Underflow to a subnormal or to zero ("1e-400") is accepted
- * and gives strtod's value, as strtod does, because the value is still
- * the nearest double.  The text need not be NUL-terminated: nothing at
+ * infinity, and so is nonzero text that rounds to zero ("1e-400"), which
+ * would otherwise be a silent zero.  Underflow to a subnormal is accepted
+ * and gives strtod's value, because it is still the nearest double.  The text need not be NUL-terminated: nothing at
  * or past end is read.
  *
  * Assumes the C locale's LC_NUMERIC for the rare strtod fallback
@@ -52,7 +52,8 @@
  * bytes, non-printable bytes escaped as \xNN:
  *   PR_EPARSE  no number at s ("expected a number, got 'abc'"), or a
  *              hexadecimal number, an infinity or a NaN;
- *   PR_ERANGE  the magnitude exceeds DBL_MAX ("number out of range: ...");
+ *   PR_ERANGE  the magnitude exceeds DBL_MAX ("number out of range: ..."),
+ *              or nonzero digits round to 0 ("1e-400");
  *   PR_ENOMEM  the fallback copy of a very long number failed.
  * The error carries no file or line: the caller adds them.
  */

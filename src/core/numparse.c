@@ -325,10 +325,13 @@ pr_parse_double(const char *s, const char *end, const char **stop, double *out,
 	}
 	if ((st = slow(s, p, end, &x, err)) != PR_OK)
 		return st;
-	*out = x;
-	*stop = p;
-	return PR_OK;
+	neg = 0; /* strtod gave the sign */
 done:
+	/* Nonzero digits that round to 0 would be a silent zero. */
+	if (x == 0)
+		return pr_error_set(err, PR_ERANGE, "number out of range (too "
+		    "small, it would read as 0): '%s'",
+		    quote(s, end, qb, sizeof(qb)));
 	*out = neg ? -x : x;
 	*stop = p;
 	return PR_OK;

@@ -75,7 +75,8 @@ check(const char *s)
 
 	errno = 0;
 	want = strtod(s, &send);
-	overflow = errno == ERANGE && isinf(want);
+	/* Overflow, and nonzero text that rounds to 0: PR_ERANGE. */
+	overflow = errno == ERANGE && (isinf(want) || want == 0);
 	copy = malloc(len > 0 ? len : 1);
 	assert_non_null(copy);
 	memcpy(copy, s, len);
@@ -131,7 +132,8 @@ test_famous(void **state)
 		"1.79769313486231580793728971405302e308",
 		"1.7976931348623159e308", "1e308", "1e309", "-1e309",
 		"1e999", "-1e999", "1e100000000000000000000",
-		/* Subnormals and underflow (accepted, as strtod does). */
+		/* Subnormals (accepted, as strtod does) and underflow to 0
+		 * (PR_ERANGE: a silent zero otherwise). */
 		"4.9406564584124654e-324", "5e-324", "3e-324",
 		"2.4703282292062327e-324", "2.4703282292062328e-324",
 		"2.47032822920623272088e-324", "1e-320", "1e-400",
@@ -223,6 +225,8 @@ test_rejected(void **state)
 	/* Overflow, either sign, however written. */
 	expect_fail("1e999", PR_ERANGE, "number out of range: '1e999'");
 	expect_fail("-1e999", PR_ERANGE, "number out of range: '-1e999'");
+	expect_fail("1e-400", PR_ERANGE,
+	    "number out of range (too small, it would read as 0): '1e-400'");
 	expect_fail("1.7976931348623159e308", PR_ERANGE,
 	    "number out of range: '1.7976931348623159e308'");
 	expect_fail("1e99999999999999999999999", PR_ERANGE,

@@ -5,7 +5,7 @@
  * The input is the text.  Where strtod reads a decimal number at its
  * start (no leading white space, not hexadecimal, not an infinity or a
  * NaN), pr_parse_double must give the same bits and stop at the same
- * place, or PR_ERANGE exactly where strtod overflows; elsewhere it must
+ * place, or PR_ERANGE exactly where strtod overflows or underflows to 0; elsewhere it must
  * fail with a message and leave *stop at the start.  Any difference
  * aborts.  The text is parsed from an exact-size heap copy, so ASan sees
  * any read past its end.
@@ -78,7 +78,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	errno = 0;
 	want = strtod(text, &send);
-	overflow = errno == ERANGE && isinf(want);
+	/* Overflow, and nonzero text that rounds to 0: PR_ERANGE. */
+	overflow = errno == ERANGE && (isinf(want) || want == 0);
 	switch (st) {
 	case PR_OK:
 		memcpy(&a, &want, sizeof(a));
