@@ -8,6 +8,8 @@
 #
 # usage: scripts/fuzz.sh [SECONDS [TARGET...]]
 #   CI: scripts/fuzz.sh 30
+# The mutation seed is FUZZ_SEED (1 by default), so that a run can be
+# repeated; set FUZZ_SEED=0 for a random one when fuzzing by hand.
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-30}
@@ -52,7 +54,8 @@ for t in $targets; do
 		find "$d" -maxdepth 1 -type f -exec cp {} "$corpus/" \;
 	done
 	echo "== $t: ${secs}s, $(ls "$corpus" | wc -l) seeds"
-	if ! "$build/fuzz/$t" -max_total_time="$secs" -timeout=10 \
+	if ! "$build/fuzz/$t" -seed="${FUZZ_SEED:-1}" \
+	    -max_total_time="$secs" -timeout=10 \
 	    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
 	    -artifact_prefix="$art/" "$corpus" >"$build/$t.log" 2>&1; then
 		echo "fuzz: $t failed; see $build/$t.log and $art/" >&2

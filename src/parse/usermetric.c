@@ -99,9 +99,11 @@ pr_usermetric_new(const char *spec, struct pr_usermetric **out,
 	re = eq + 1;
 	re_e = spec + len;
 	if (pr_spec_suffixes(re, &re_e, m->unit, &m->better) != 0) {
+		/* The message uses m->name: set it before m goes. */
+		pr_error_set(err, PR_EINVAL, "--metric '%s': unit too long",
+		    m->name);
 		pr_usermetric_free(m);
-		return pr_error_set(err, PR_EINVAL,
-		    "--metric '%s': unit too long", m->name);
+		return PR_EINVAL;
 	}
 	if (re_e == re) {
 		pr_usermetric_free(m);

@@ -1010,6 +1010,16 @@ test_metric_bad(void **state)
 	assert_int_equal(pr_parser_add_metric(p, "x=(\\d+)", &err), PR_OK);
 	assert_int_equal(pr_parser_add_metric(p, "x=(\\w+)", &err), PR_EINVAL);
 	assert_non_null(strstr(err.msg, "twice"));
+	/* A unit too long: the message names the metric, read before the
+	 * half-built metric is freed (a use after free found by
+	 * fuzz_parse_metric). */
+	assert_int_equal(pr_parser_add_metric(p, "lat=(\\S+) ms:"
+	    "mwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+	    "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+	    "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+	    "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww",
+	    &err), PR_EINVAL);
+	assert_string_equal(err.msg, "--metric 'lat': unit too long");
 	pr_parser_free(p);
 
 	p = parser("none", "v=value (\\S+)", NULL);
