@@ -23,6 +23,11 @@ python3
 openssl
 iperf3
 linux-perf
+libsqlite3-dev
+sqlite3
+libpq-dev
+postgresql
+libssl-dev
 "
 
 missing=""

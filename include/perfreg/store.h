@@ -1,0 +1,318 @@
+/*
+ * perfreg/store.h - the results database: campaigns, sessions, runs,
+ * their metrics, tags and environment snapshots, kept in SQLite (one
+ * file, the default) or PostgreSQL (shared by a fleet of machines), with
+ * one schema and one behaviour (doc/schema.md).
+ *
+ * Model.  A campaign (a name, "ubsec") gathers variants ("6.1.0-13",
+ * "6.1.0-14") and sessions.  A session is one invocation of `perfreg
+ * run` on one host in one boot (its boot id), with an environment
+ * snapshot and tags; it runs one or more variants of its campaign.  A
+ * run is one execution of a variant's command in a session: its outcome,
+ * its output (failed runs; kept up to PR_STORE_OUTPUT_MAX bytes, longer
+ * ones truncated and flagged) and its metrics, one value each.
+ *
+ * Durability.  pr_store_add_run commits the run in its own transaction
+ * before it returns (unless the caller opened one with pr_store_begin):
+ * a session killed at any moment leaves every finished run stored and
+ * the database consistent.  SQLite runs in WAL mode with
+ * synchronous=NORMAL: a power loss may lose the transactions of the last
+ * checkpoint interval (about the last second of runs) but never leaves
+ * the file inconsistent (doc/schema.md says why this setting).
+ *
+ * Strings.  Campaign and variant names, tag keys and values, reasons and
+ * outputs are byte strings (struct pr_str): they may hold quotes, NULs
+ * and invalid UTF-8 and are read back exactly.  Strings the store hands
+ * out are NUL-terminated one byte past n.  Host names, boot ids,
+ * commands and statuses are ordinary C strings.
+ *
+ * Errors.  A database that is locked (after a busy timeout of 5 s),
+ * read-only, corrupt, not a perfreg database, from a newer schema, or
+ * on a full disk gives a one-line error naming the database, and the
+ * transaction in progress is rolled back: nothing partial is left.
+ *
+ * Ownership: everything returned is the caller's, released with the
+ * matching _free/_release.  Thread-safety: a struct pr_store is one
+ * connection; use one per thread.  The library never prints.
+ */
+#ifndef PERFREG_STORE_H
+#define PERFREG_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfreg/dataset.h"
+#include "perfreg/env.h"
+#include "perfreg/error.h"
+
+/* The schema version this perfreg writes (doc/schema.md). */
+#define PR_STORE_SCHEMA_VERSION 1
+/* The most output bytes kept per run; longer output is truncated. */
+#define PR_STORE_OUTPUT_MAX (4u << 20)
+
+/* A byte string: p[0..n) (p may be NULL when n is 0). */
+struct pr_str {
+	const char *p;
+	size_t n;
+};
+
+/* A C string as a pr_str (s may be NULL: the empty string). */
+struct pr_str pr_str_c(const char *s);
+
+struct pr_store;
+
+enum pr_store_mode {
+	PR_STORE_CREATE = 0, /* read-write; create the file and schema */
+	PR_STORE_WRITE,      /* read-write; the database must exist */
+	PR_STORE_READ        /* read-only */
+};
+
+/*
+ * The default database: $PERFREG_DB when set and non-empty, else
+ * $XDG_DATA_HOME/perfreg/perfreg.db, else $HOME/.local/share/perfreg/
+ * perfreg.db.  *out is the caller's (free()).  PR_ENOTFOUND when none of
+ * these variables is set.
+ */
+enum pr_status pr_store_default_target(char **out, struct pr_error *err);
+
+/*
+ * Opens (and with PR_STORE_CREATE creates, parent directories included,
+ * mode 0700) the database at target: a file name for SQLite, or
+ * "postgresql://..." / "postgres://..." / a libpq keyword string for
+ * PostgreSQL.  Brings an older schema up to date by its migrations
+ * (PR_STORE_READ: refuses instead).  Errors: PR_ENOTFOUND (no such
+ * file, PR_STORE_WRITE/READ), PR_EPARSE (not a perfreg database,
+ * corrupt), PR_EINVAL (schema newer than this perfreg: "made by a newer
+ * perfreg (schema N, this one knows M)"), PR_EIO (locked, read-only,
+ * cannot connect), PR_ENOMEM.
+ */
+enum pr_status pr_store_open(const char *target, enum pr_store_mode mode,
+    struct pr_store **out, struct pr_error *err);
+void pr_store_close(struct pr_store *st);
+
+/* "sqlite" or "postgresql". */
+const char *pr_store_backend(const struct pr_store *st);
+/* The target as given to pr_store_open, password removed. */
+const char *pr_store_target(const struct pr_store *st);
+
+/* Explicit transactions (import): while one is open, pr_store_add_run
+ * and pr_store_session_* do not commit on their own. */
+enum pr_status pr_store_begin(struct pr_store *st, struct pr_error *err);
+enum pr_status pr_store_commit(struct pr_store *st, struct pr_error *err);
+void pr_store_rollback(struct pr_store *st);
+
+/* ---- writing a session ---- */
+
+struct pr_store_tag {
+	struct pr_str key, value;
+};
+
+struct pr_store_session_new {
+	struct pr_str campaign;   /* required, non-empty */
+	const char *host;         /* host name */
+	const char *boot_id;      /* /proc/sys/kernel/random/boot_id */
+	/* perfreg's arguments as a JSON array of strings: what --resume
+	 * re-runs.  May be NULL. */
+	const char *args_json;
+	double started;           /* Unix time, seconds */
+	const struct pr_env *env; /* the snapshot, or NULL */
+	const struct pr_store_tag *tags;
+	size_t ntags;
+	int64_t resumes;          /* the session this one continues, or 0 */
+};
+
+/* Records a new session (creating the campaign and host as needed) with
+ * status "running"; *id gets its id.  One transaction. */
+enum pr_status pr_store_session_begin(struct pr_store *st,
+    const struct pr_store_session_new *s, int64_t *id,
+    struct pr_error *err);
+
+/* The id of the variant called name in the session's campaign, created
+ * (with the command line) when absent; records that the session runs it
+ * with that command.  A variant's runs may come from many sessions. */
+enum pr_status pr_store_session_variant(struct pr_store *st,
+    int64_t session, struct pr_str name, const char *command,
+    int64_t *variant, struct pr_error *err);
+
+struct pr_store_run {
+	int64_t variant;         /* from pr_store_session_variant */
+	size_t round, seq;       /* as struct pr_run */
+	int warmup, ok;
+	const char *outcome;     /* pr_spawn_outcome_str() */
+	int exit_status, signal;
+	struct pr_str reason;    /* "" when ok */
+	const char *failed_in;   /* NULL, "prepare", "command", "parse" */
+	struct pr_str output;    /* may be empty */
+	int truncated;           /* the output was cut before the store */
+	double start_s;          /* seconds after the session started */
+	const struct pr_dataset *metrics; /* one value per metric, or NULL */
+};
+
+/* Stores a run and its metrics (metric names, units and directions are
+ * recorded once per name).  Output longer than PR_STORE_OUTPUT_MAX is
+ * cut and flagged truncated.  Committed before it returns. */
+enum pr_status pr_store_add_run(struct pr_store *st, int64_t session,
+    const struct pr_store_run *r, struct pr_error *err);
+
+/* Marks a session finished: status "done", "interrupted",
+ * "max-failures", "decided" or "failed"; elapsed_s its duration. */
+enum pr_status pr_store_session_end(struct pr_store *st, int64_t session,
+    const char *status, double elapsed_s, struct pr_error *err);
+
+/* ---- reading ---- */
+
+struct pr_store_campaign_info {
+	struct pr_str name;
+	size_t nvariants, nsessions, nboots, nhosts;
+	size_t nruns_ok, nruns_failed; /* counted runs, warm-ups excluded */
+	double first, last;            /* session start times, Unix s */
+};
+
+/* Every campaign, by name.  *out is the caller's. */
+enum pr_status pr_store_campaigns(struct pr_store *st,
+    struct pr_store_campaign_info **out, size_t *n, struct pr_error *err);
+void pr_store_campaigns_free(struct pr_store_campaign_info *c, size_t n);
+
+struct pr_store_session_info {
+	int64_t id;
+	struct pr_str campaign;
+	char *host, *boot_id;
+	char *args_json;          /* NULL when not recorded */
+	char *status;
+	double started, elapsed_s;
+	int64_t resumes;          /* 0: none */
+	struct pr_store_tag *tags;
+	size_t ntags;
+	struct pr_str *variants;  /* the variants it ran, in order */
+	size_t nvariants;
+	size_t nruns_ok, nruns_failed, nwarmup;
+};
+
+/* The sessions of a campaign in order of start (campaign.p NULL: every
+ * session).  PR_ENOTFOUND for an unknown campaign. */
+enum pr_status pr_store_sessions(struct pr_store *st, struct pr_str campaign,
+    struct pr_store_session_info **out, size_t *n, struct pr_error *err);
+/* One session by id; PR_ENOTFOUND when absent. */
+enum pr_status pr_store_session_get(struct pr_store *st, int64_t id,
+    struct pr_store_session_info *out, struct pr_error *err);
+void pr_store_session_info_release(struct pr_store_session_info *s);
+void pr_store_sessions_free(struct pr_store_session_info *s, size_t n);
+
+struct pr_store_variant_info {
+	int64_t id;
+	struct pr_str name;
+	char *command;            /* of its latest session */
+	size_t nsessions, nboots;
+	size_t nruns_ok, nruns_failed;
+};
+
+/* The variants of a campaign in order of creation (the first is the
+ * baseline of `compare --campaign`).  PR_ENOTFOUND for an unknown
+ * campaign. */
+enum pr_status pr_store_variants(struct pr_store *st, struct pr_str campaign,
+    struct pr_store_variant_info **out, size_t *n, struct pr_error *err);
+void pr_store_variants_free(struct pr_store_variant_info *v, size_t n);
+
+/* One metric's values in a variant, grouped by boot. */
+struct pr_store_series {
+	char *name, *unit;
+	enum pr_better better;
+	double *value;            /* n values, ordered by boot, then run */
+	size_t *boot;             /* boot index of each value */
+	size_t n;
+};
+
+struct pr_store_variant_data {
+	char **boot_ids;          /* nboots, in order of first run */
+	int64_t *boot_session;    /* the first session of each boot */
+	size_t nboots;
+	struct pr_store_series *m; /* metrics in order of first appearance */
+	size_t nm;
+	size_t nruns;             /* counted, successful runs */
+};
+
+/* Loads the counted (not warm-up), successful runs of a variant for
+ * analysis.  PR_ENOTFOUND for an unknown campaign or variant.  Reads
+ * with one query ordered by boot: O(n log n) at most. */
+enum pr_status pr_store_load_variant(struct pr_store *st,
+    struct pr_str campaign, struct pr_str variant,
+    struct pr_store_variant_data *out, struct pr_error *err);
+void pr_store_variant_data_release(struct pr_store_variant_data *d);
+
+/* The environment snapshot of a session into e (initialised, empty);
+ * *found is 0 (and e left empty) when the session has none. */
+enum pr_status pr_store_session_env(struct pr_store *st, int64_t session,
+    struct pr_env *e, int *found, struct pr_error *err);
+
+/* A stored run, as read back. */
+struct pr_store_run_rec {
+	int64_t id, session;
+	struct pr_str variant;
+	size_t round, seq;
+	int warmup, ok;
+	const char *outcome;
+	int exit_status, signal;
+	struct pr_str reason;
+	const char *failed_in;    /* NULL when ok */
+	struct pr_str output;
+	int truncated;
+	double start_s;
+	const char *const *metric_names; /* nm names, units, directions */
+	const char *const *metric_units;
+	const enum pr_better *metric_better;
+	const double *metric_values;
+	size_t nm;
+};
+
+/* Calls cb for every run of the session, in seq order; the record is
+ * borrowed for the call.  A non-zero return from cb stops the walk and
+ * is returned as PR_EINVAL with cb's error (cb fills err). */
+typedef int pr_store_run_cb(void *arg, const struct pr_store_run_rec *r,
+    struct pr_error *err);
+enum pr_status pr_store_each_run(struct pr_store *st, int64_t session,
+    pr_store_run_cb *cb, void *arg, struct pr_error *err);
+
+/* ---- resuming ---- */
+
+/* The latest session of the campaign on this host that did not finish
+ * (status "running" or "interrupted" and not already resumed), or
+ * PR_ENOTFOUND. */
+enum pr_status pr_store_find_unfinished(struct pr_store *st,
+    struct pr_str campaign, const char *host,
+    struct pr_store_session_info *out, struct pr_error *err);
+
+/* ---- moving campaigns (src/store/export.c) ---- */
+
+/* Where export writes: returns PR_OK or an error (PR_EIO). */
+typedef enum pr_status pr_store_write_fn(void *arg, const char *p,
+    size_t n, struct pr_error *err);
+
+/*
+ * Writes the campaigns named (n 0: every campaign) as JSON Lines: a
+ * header {"format":"perfreg-export","version":1,"schema":N}, then per
+ * campaign its sessions (with tags and environment snapshot), variants
+ * and runs with their metrics.  Byte strings that are valid UTF-8
+ * without NUL are JSON strings, others {"base64":"..."}.  The format is
+ * documented in doc/schema.md.
+ */
+enum pr_status pr_store_export(struct pr_store *st,
+    const struct pr_str *campaigns, size_t n, pr_store_write_fn *write,
+    void *arg, struct pr_error *err);
+
+struct pr_store_import_stats {
+	size_t campaigns, sessions, runs;
+};
+
+/*
+ * Reads an export (len bytes of text; name for messages "FILE:LINE:
+ * ...") into st in one transaction: all or nothing.  Sessions keep
+ * their hosts, boot ids, times and tags; a campaign that exists gains
+ * the sessions (a session already imported, same host, boot id and
+ * start time, is skipped).  PR_EPARSE with the line for malformed
+ * input.
+ */
+enum pr_status pr_store_import(struct pr_store *st, const char *text,
+    size_t len, const char *name, struct pr_store_import_stats *stats,
+    struct pr_error *err);
+
+#endif /* PERFREG_STORE_H */

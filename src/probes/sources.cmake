@@ -1,0 +1,1 @@
+# One line per file, so that a file can be added with a single append.
