@@ -1,0 +1,316 @@
+/*
+ * probes/suite.c - the suite driver: runs the built-in probes with
+ * adaptive repetition (pr_suite_run) and two variants of one probe
+ * interleaved (pr_suite_ab).  See perfreg/suite.h.
+ *
+ * Convergence uses the Student t interval of the mean of the samples so
+ * far: half-width t(0.975, n-1) s / sqrt(n), relative to |mean|.  The
+ * stopping rule only decides how long a probe runs; no test is made on
+ * the way, so it inflates no error rate (the comparison with a baseline
+ * is made afterwards on all samples).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "perfreg/distrib.h"
+#include "perfreg/rng.h"
+#include "perfreg/suite.h"
+#include "core/banned.h"
+
+void
+pr_suite_opts_init(struct pr_suite_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cpu = -1;
+	o->budget_s = 480.0;
+	o->target_pct = 1.0;
+	o->min_samples = 5;
+	o->max_samples = 1000;
+	o->rounds = 20;
+	o->seed = 1;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double
+pr_suite_halfwidth_pct(const double *v, size_t n)
+{
+	double mean = 0.0, ss = 0.0, d;
+	size_t i;
+
+	if (n < 2)
+		return INFINITY;
+	for (i = 0; i < n; i++)
+		mean += (v[i] - mean) / (double)(i + 1);
+	for (i = 0; i < n; i++) {
+		d = v[i] - mean;
+		ss += d * d;
+	}
+	if (!(fabs(mean) > 0.0) || !isfinite(ss))
+		return INFINITY;
+	return 100.0 * pr_t_quantile(0.975, (double)(n - 1)) *
+	    sqrt(ss / (double)(n - 1) / (double)n) / fabs(mean);
+}
+
+/* The widest half-width over the metrics of d, percent. */
+static double
+worst_pct(const struct pr_dataset *d)
+{
+	double w = 0.0, h;
+	size_t i;
+
+	if (d->n == 0)
+		return INFINITY;
+	for (i = 0; i < d->n; i++) {
+		h = pr_suite_halfwidth_pct(d->metrics[i].values.v,
+		    d->metrics[i].values.n);
+		if (!(h <= w))
+			w = h;
+	}
+	return w;
+}
+
+void
+pr_suite_results_free(struct pr_suite_result *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r != NULL && i < n; i++) {
+		pr_dataset_release(&r[i].data);
+		free(r[i].notes);
+		free(r[i].skipped);
+	}
+	free(r);
+}
+
+static int
+cancelled(const struct pr_suite_opts *o)
+{
+	return o->cancel != NULL && *o->cancel != 0;
+}
+
+/* Starts a probe with popts into r; a probe that cannot run here is
+ * marked skipped (PR_OK); other failures are returned. */
+static enum pr_status
+start(const struct pr_probe *p, const struct pr_probe_opts *popts,
+    struct pr_suite_result *r, void **state, struct pr_error *err)
+{
+	struct pr_buf notes = PR_BUF_INIT(1 << 16);
+	struct pr_error perr;
+	enum pr_status st;
+
+	*state = NULL;
+	pr_error_clear(&perr);
+	st = p->init(popts, state, &notes, &perr);
+	if (pr_buf_addc(&notes, '\0', err) != PR_OK) {
+		pr_buf_release(&notes);
+		if (st == PR_OK)
+			p->fini(*state);
+		*state = NULL;
+		return PR_ENOMEM;
+	}
+	r->notes = pr_buf_detach(&notes, NULL);
+	if (st == PR_OK)
+		return PR_OK;
+	*state = NULL;
+	if (st == PR_ENOMEM)
+		return pr_error_set(err, st, "%s: %s", p->name, perr.msg);
+	if ((r->skipped = strdup(perr.msg[0] != '\0' ? perr.msg :
+	    pr_status_str(st))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	return PR_OK;
+}
+
+static enum pr_status
+sample(const struct pr_probe *p, void *state, struct pr_suite_result *r,
+    struct pr_error *err)
+{
+	struct pr_error perr;
+	enum pr_status st;
+
+	pr_error_clear(&perr);
+	if ((st = p->sample(state, &r->data, &perr)) != PR_OK)
+		return pr_error_set(err, st, "%s: %s", p->name, perr.msg);
+	r->samples++;
+	return PR_OK;
+}
+
+enum pr_status
+pr_suite_run(const struct pr_probe *const *probes, size_t n,
+    const struct pr_suite_opts *o, struct pr_suite_result **out,
+    size_t *nout, struct pr_error *err)
+{
+	struct pr_suite_result *res, *r;
+	struct pr_probe_opts popts;
+	enum pr_status st = PR_OK;
+	double t0, tp, share;
+	void *state;
+	size_t i;
+
+	*out = NULL;
+	*nout = 0;
+	if (n == 0)
+		return pr_error_set(err, PR_EINVAL, "no probes to run");
+	if ((res = calloc(n, sizeof(*res))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	*out = res;
+	memset(&popts, 0, sizeof(popts));
+	popts.quick = o->quick;
+	popts.cpu = o->cpu;
+	popts.cancel = o->cancel;
+	share = o->budget_s / (double)n;
+	t0 = now_s();
+	for (i = 0; i < n; i++) {
+		r = &res[i];
+		r->probe = probes[i];
+		r->label = probes[i]->name;
+		pr_dataset_init(&r->data);
+		r->worst_pct = INFINITY;
+		*nout = i + 1;
+		if (cancelled(o))
+			return pr_error_set(err, PR_EINVAL, "interrupted");
+		tp = now_s();
+		if ((st = start(probes[i], &popts, r, &state, err)) != PR_OK)
+			return st;
+		if (r->skipped != NULL)
+			continue;
+		for (;;) {
+			if (cancelled(o)) {
+				st = pr_error_set(err, PR_EINVAL,
+				    "interrupted");
+				break;
+			}
+			if ((st = sample(probes[i], state, r, err)) != PR_OK)
+				break;
+			if (o->on_sample != NULL)
+				o->on_sample(probes[i]->name, r->samples,
+				    now_s() - t0, o->arg);
+			if (r->samples < o->min_samples)
+				continue;
+			r->worst_pct = worst_pct(&r->data);
+			if (r->worst_pct <= o->target_pct) {
+				r->converged = 1;
+				break;
+			}
+			if (now_s() - tp >= share || (o->max_samples != 0 &&
+			    r->samples >= o->max_samples))
+				break;
+		}
+		probes[i]->fini(state);
+		r->elapsed_s = now_s() - tp;
+		if (st != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+/* Selects side s of probe p into popts: a variant or a parameter. */
+static enum pr_status
+select_side(const struct pr_probe *p, const char *s,
+    struct pr_probe_opts *popts, char *param, size_t psize,
+    struct pr_error *err)
+{
+	size_t i, len;
+
+	popts->variant = NULL;
+	popts->param = NULL;
+	for (i = 0; p->variants != NULL && p->variants[i] != NULL; i++) {
+		if (strcmp(p->variants[i], s) == 0) {
+			popts->variant = s;
+			return PR_OK;
+		}
+	}
+	len = strlen(s);
+	if (len == 0 || len + 2 > psize)
+		return pr_error_set(err, PR_ENOTFOUND, "%s: no variant or "
+		    "parameter '%s'", p->name, s);
+	memcpy(param, s, len + 1);
+	if (strspn(s, "0123456789") == len)
+		memcpy(param + len, "B", 2);
+	popts->param = param;
+	return PR_OK;
+}
+
+enum pr_status
+pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
+    const struct pr_suite_opts *o, struct pr_suite_result **out,
+    struct pr_error *err)
+{
+	struct pr_suite_result *res;
+	struct pr_probe_opts popts[2];
+	char param[2][64];
+	const char *side[2];
+	void *state[2] = { NULL, NULL };
+	enum pr_status st = PR_OK;
+	struct pr_rng rng;
+	double t0;
+	size_t round, k, first;
+	int i;
+
+	*out = NULL;
+	side[0] = a;
+	side[1] = b;
+	if ((res = calloc(2, sizeof(*res))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	*out = res;
+	for (i = 0; i < 2; i++) {
+		res[i].probe = p;
+		res[i].label = i == 0 ? "A" : "B";
+		res[i].worst_pct = INFINITY;
+		pr_dataset_init(&res[i].data);
+		memset(&popts[i], 0, sizeof(popts[i]));
+		popts[i].quick = o->quick;
+		popts[i].cpu = o->cpu;
+		popts[i].cancel = o->cancel;
+		if ((st = select_side(p, side[i], &popts[i], param[i],
+		    sizeof(param[i]), err)) != PR_OK)
+			goto out;
+		if ((st = start(p, &popts[i], &res[i], &state[i], err)) !=
+		    PR_OK)
+			goto out;
+		if (res[i].skipped != NULL) {
+			st = pr_error_set(err, PR_ENOTFOUND, "%s: %s: %s",
+			    p->name, side[i], res[i].skipped);
+			goto out;
+		}
+	}
+	pr_rng_seed(&rng, o->seed);
+	t0 = now_s();
+	for (round = 0; round < o->rounds; round++) {
+		first = (size_t)pr_rng_below(&rng, 2);
+		for (k = 0; k < 2; k++) {
+			i = (int)((first + k) % 2);
+			if (cancelled(o)) {
+				st = pr_error_set(err, PR_EINVAL,
+				    "interrupted");
+				goto out;
+			}
+			if ((st = sample(p, state[i], &res[i], err)) != PR_OK)
+				goto out;
+			if (o->on_sample != NULL)
+				o->on_sample(res[i].label, res[i].samples,
+				    now_s() - t0, o->arg);
+		}
+		if (now_s() - t0 >= o->budget_s)
+			break;
+	}
+	for (i = 0; i < 2; i++) {
+		res[i].elapsed_s = now_s() - t0;
+		res[i].worst_pct = worst_pct(&res[i].data);
+		res[i].converged = res[i].worst_pct <= o->target_pct;
+	}
+out:
+	for (i = 0; i < 2; i++)
+		if (state[i] != NULL)
+			p->fini(state[i]);
+	return st;
+}
