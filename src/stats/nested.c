@@ -1,0 +1,252 @@
+/*
+ * stats/nested.c - two-level (boot, run) comparisons: the boot as the
+ * unit of analysis.
+ *
+ * Method (T. Kalibera and R. Jones, "Rigorous Benchmarking in Reasonable
+ * Time", ISMM 2013, revised version; perfreg/nested.h has the formulas).
+ * Runs within a boot are correlated through the boot's state, so the
+ * boot means are the independent observations: with at least 2 boots a
+ * side the comparison is pr_compare's Welch t test and Fieller interval
+ * on the boot means (each boot weight 1, however many runs it holds),
+ * which is K&J's interval built from the variance of the execution
+ * means, S_2^2 / n_2, extended to two samples by Welch (Biometrika 34,
+ * 1947) and to a ratio by Fieller (JRSS B 16, 1954).  With one boot on a
+ * side there is no estimate of the boot-to-boot variance and the runs
+ * become the units, flagged single_boot.
+ *
+ * Variance components: one pass over each boot computes its mean (from
+ * the deviations from its first run, so a large common offset loses
+ * nothing) and a second its sum of squared deviations; the pooled within-boot
+ * variance is their total over sum (r_j - 1), and the boot-to-boot
+ * variance T_2^2 = S_2^2 - S_1^2 * mean(1 / r_j), which for unequal
+ * boots keeps K&J's estimator unbiased (the mean of r_j independent
+ * values with variance sigma^2 has variance sigma^2 / r_j).  The optimal
+ * runs per boot minimise the variance of the grand mean,
+ * tau^2 / g + sigma^2 / (g r), for a budget g (c_boot + r c_run), which
+ * gives K&J's r = sqrt(c_boot sigma^2 / (c_run tau^2)).
+ *
+ * Invariants: the sides are only read; every figure not defined for the
+ * data is 0 with its bit clear, never NaN; scratch memory is freed
+ * before returning.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfreg/describe.h"
+#include "perfreg/nested.h"
+#include "perfreg/sample.h"
+#include "perfreg/verdict.h"
+#include "core/banned.h"
+
+/*
+ * The mean of x[0..n), summed as deviations from x[0]: a large common
+ * offset (1e9 + noise) then costs no digits.
+ */
+static double
+shifted_mean(const double *x, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		sum += x[i] - x[0];
+	return x[0] + sum / (double)n;
+}
+
+/* Checks a side and counts its boots. */
+static enum pr_status
+check_side(const struct pr_nested_side *s, const char *name, size_t *ng,
+    struct pr_error *err)
+{
+	size_t i, g = 0;
+
+	if (s == NULL || s->n == 0 || s->x == NULL || s->group == NULL)
+		return pr_error_set(err, PR_EINVAL,
+		    "%s has no values to compare", name);
+	for (i = 0; i < s->n; i++) {
+		if (!isfinite(s->x[i]))
+			return pr_error_set(err, PR_EINVAL,
+			    "%s value %zu is not finite", name, i + 1);
+		if (i > 0 && s->group[i] < s->group[i - 1])
+			return pr_error_set(err, PR_EINVAL,
+			    "%s value %zu: boot %zu after boot %zu, values "
+			    "must be ordered by boot", name, i + 1,
+			    s->group[i], s->group[i - 1]);
+		if (i == 0 || s->group[i] != s->group[i - 1])
+			g++;
+	}
+	*ng = g;
+	return PR_OK;
+}
+
+/*
+ * Fills d from side s (checked) and writes its boot means, sorted
+ * ascending, into means (room for the boots counted by check_side).
+ */
+static enum pr_status
+components(const struct pr_nested_side *s, const char *name,
+    double boot_cost, double *means, struct pr_nested_desc *d,
+    struct pr_error *err)
+{
+	struct pr_summary sm;
+	enum pr_status st;
+	double m, dev, ssw = 0, hm = 0, ratio, r;
+	size_t i, j, k = 0, dfw = 0, len;
+
+	for (i = 0; i < s->n; i = j) {
+		for (j = i + 1; j < s->n && s->group[j] == s->group[i]; j++)
+			;
+		len = j - i;
+		m = shifted_mean(s->x + i, len);
+		for (dev = 0; i < j; i++)
+			dev += (s->x[i] - m) * (s->x[i] - m);
+		ssw += dev;
+		dfw += len - 1;
+		hm += 1 / (double)len;
+		if (k == 0 || len < d->runs_min)
+			d->runs_min = len;
+		if (len > d->runs_max)
+			d->runs_max = len;
+		means[k++] = m;
+	}
+	d->n = s->n;
+	d->ngroups = k;
+	hm /= (double)k;
+	if (!isfinite(ssw))
+		return pr_error_set(err, PR_ERANGE,
+		    "%s: the spread within boots overflows", name);
+	pr_sort_doubles(means, k);
+	if ((st = pr_summary_compute(means, k, &sm, err)) != PR_OK)
+		return st;
+	d->mean = sm.mean;
+	if (k >= 2) {
+		d->var_means = sm.var;
+		d->defined |= PR_NESTED_VAR_MEANS;
+	}
+	if (dfw > 0) {
+		d->var_within = ssw / (double)dfw;
+		d->defined |= PR_NESTED_VAR_WITHIN;
+	}
+	if (k < 2 || dfw == 0)
+		return PR_OK;
+	d->var_between = d->var_means - d->var_within * hm;
+	d->defined |= PR_NESTED_VAR_BETWEEN;
+	r = d->var_between > 0 ? d->var_between : 0;
+	if (r + d->var_within > 0) {
+		d->icc = r / (r + d->var_within);
+		d->defined |= PR_NESTED_ICC;
+	}
+	if (!(boot_cost > 0) || !(d->var_between > 0))
+		return PR_OK;
+	ratio = ceil(sqrt(boot_cost * (d->var_within / d->var_between)));
+	if (!(ratio >= 1))
+		ratio = 1;
+	d->runs_per_boot_opt = ratio < PR_NESTED_RUNS_MAX ? (size_t)ratio :
+	    PR_NESTED_RUNS_MAX;
+	d->defined |= PR_NESTED_RUNS_OPT;
+	return PR_OK;
+}
+
+static enum pr_status
+check_cost(double boot_cost, struct pr_error *err)
+{
+	if (!(boot_cost >= 0 && isfinite(boot_cost)))
+		return pr_error_set(err, PR_EINVAL,
+		    "cost of a boot must be a finite number of runs >= 0, "
+		    "got %g", boot_cost);
+	return PR_OK;
+}
+
+enum pr_status
+pr_nested_describe(const struct pr_nested_side *s, const char *name,
+    double boot_cost, struct pr_nested_desc *out, struct pr_error *err)
+{
+	enum pr_status st;
+	double *means;
+	size_t g;
+
+	memset(out, 0, sizeof(*out));
+	if (name == NULL)
+		name = "base";
+	if ((st = check_cost(boot_cost, err)) != PR_OK ||
+	    (st = check_side(s, name, &g, err)) != PR_OK)
+		return st;
+	means = malloc(g * sizeof(*means));
+	if (means == NULL)
+		return pr_error_set(err, PR_ENOMEM,
+		    "out of memory for the boot means of %s", name);
+	st = components(s, name, boot_cost, means, out, err);
+	free(means);
+	if (st != PR_OK)
+		memset(out, 0, sizeof(*out));
+	return st;
+}
+
+/* A sorted copy of all the values of s into v (room for s->n). */
+static void
+all_runs(const struct pr_nested_side *s, double *v)
+{
+	memcpy(v, s->x, s->n * sizeof(*v));
+	pr_sort_doubles(v, s->n);
+}
+
+enum pr_status
+pr_nested_compare(const struct pr_nested_side *base,
+    const struct pr_nested_side *new_, enum pr_better better,
+    const struct pr_verdict_opts *o, double boot_cost,
+    struct pr_nested_result *out, struct pr_error *err)
+{
+	struct pr_verdict_opts opts;
+	enum pr_status st;
+	double *mb = NULL, *mn, *rb = NULL, *rn;
+	size_t gb, gn;
+
+	memset(out, 0, sizeof(*out));
+	if (o != NULL)
+		opts = *o;
+	else
+		pr_verdict_opts_init(&opts);
+	opts.method = PR_METHOD_WELCH;
+	opts.flags |= PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS;
+	if ((st = check_cost(boot_cost, err)) != PR_OK ||
+	    (st = check_side(base, "base", &gb, err)) != PR_OK ||
+	    (st = check_side(new_, "new", &gn, err)) != PR_OK)
+		return st;
+	mb = malloc((gb + gn) * sizeof(*mb));
+	if (mb == NULL) {
+		st = pr_error_set(err, PR_ENOMEM,
+		    "out of memory for the boot means");
+		goto out;
+	}
+	mn = mb + gb;
+	if ((st = components(base, "base", boot_cost, mb, &out->base,
+	    err)) != PR_OK ||
+	    (st = components(new_, "new", boot_cost, mn, &out->new_,
+	    err)) != PR_OK)
+		goto out;
+	if (gb >= 2 && gn >= 2) {
+		st = pr_compare(mb, gb, mn, gn, better, &opts, &out->cmp,
+		    err);
+		goto out;
+	}
+	/* No boot-to-boot variance on a side: the runs are the units. */
+	out->single_boot = 1;
+	rb = malloc((base->n + new_->n) * sizeof(*rb));
+	if (rb == NULL) {
+		st = pr_error_set(err, PR_ENOMEM,
+		    "out of memory for a copy of the runs");
+		goto out;
+	}
+	rn = rb + base->n;
+	all_runs(base, rb);
+	all_runs(new_, rn);
+	st = pr_compare(rb, base->n, rn, new_->n, better, &opts, &out->cmp,
+	    err);
+out:
+	free(rb);
+	free(mb);
+	if (st != PR_OK)
+		memset(out, 0, sizeof(*out));
+	return st;
+}
