@@ -1,1 +1,2 @@
 # One line per file, so that a file can be added with a single append.
+list(APPEND PR_LIB_SOURCES src/store/db_pg.c)

@@ -1,1 +1,14 @@
 # One line per test, so that a test can be added with a single append.
+# PostgreSQL: a throwaway server per build tree (scripts/pg-test-server.sh,
+# fixture pg_server); the tests that need it skip (77) when none could be
+# started, and fail instead when PERFREG_REQUIRE_PG=1 (CI).
+set(PR_PG_DIR ${CMAKE_BINARY_DIR}/pg-test-server)
+set(PR_PG_SH ${CMAKE_SOURCE_DIR}/tests/store/pg_server.sh)
+add_test(NAME pg_server_start COMMAND sh ${PR_PG_SH} start ${PR_PG_DIR})
+set_tests_properties(pg_server_start PROPERTIES FIXTURES_SETUP pg_server)
+add_test(NAME pg_server_stop COMMAND sh ${PR_PG_SH} stop ${PR_PG_DIR})
+set_tests_properties(pg_server_stop PROPERTIES FIXTURES_CLEANUP pg_server)
+pr_add_unit_test(test_db_pg tests/store/test_db_pg.c)
+set_tests_properties(test_db_pg PROPERTIES FIXTURES_REQUIRED pg_server
+	SKIP_RETURN_CODE 77
+	ENVIRONMENT "LC_ALL=C;TZ=UTC;PERFREG_TEST_PG_FILE=${PR_PG_DIR}/conninfo")

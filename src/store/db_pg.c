@@ -1,0 +1,981 @@
+/*
+ * store/db_pg.c - the PostgreSQL driver under the results store (libpq).
+ *
+ * The store's SQL uses '?' for parameters; prepare rewrites them to $1,
+ * $2... outside string literals ('...', E'...', $tag$...$tag$), quoted
+ * identifiers and comments, and prepares the statement on the server
+ * under a name unique on its connection.  A connection keeps the
+ * statements it prepared in a small cache keyed by their text, so that a
+ * store that prepares and finalizes the same statement for every run
+ * pays the server's round trip once: finalize returns a statement to the
+ * cache, and the least recently used ones beyond PG_CACHE_MAX are
+ * deallocated.  Nothing is cached across connections.
+ *
+ * Parameters go in binary format where the bytes mean the same on both
+ * sides: a bound integer as an 8-byte big-endian int8, a double as the
+ * IEEE bits of a float8, text and blobs as their raw bytes (for bytea,
+ * text and varchar parameters), so that NULs and invalid UTF-8 reach a
+ * bytea column exactly.  The parameter types the server inferred are
+ * read once per prepared statement (PQdescribePrepared); a value bound
+ * to a parameter of another type (an integer for an int4, a double for a
+ * numeric) is sent as text and converted by the server.  Results come as
+ * text: integers are read with strtoll, doubles as the shortest text
+ * that reads back to the same bits (extra_float_digits = 3), bytea as
+ * hex, decoded on demand into a buffer per column.
+ *
+ * Errors carry the server's primary message prefixed with the target
+ * named as postgresql://HOST:PORT/DB, never with the password.
+ * last_was_conflict is 1 after a unique violation (SQLSTATE 23505) and
+ * after a serialization failure or deadlock (40001, 40P01): each means
+ * another writer got there first and the transaction may be retried.
+ * Note that PostgreSQL, unlike SQLite, aborts the whole transaction on
+ * any error: after a conflict inside BEGIN...COMMIT the caller must roll
+ * back (or use INSERT ... ON CONFLICT DO NOTHING to avoid the error).
+ * Server notices are dropped, never printed.  Bound bytes are copied.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libpq-fe.h>
+
+#include "perfreg/numparse.h"
+#include "store/db.h"
+#include "core/banned.h"
+
+/* Type OIDs of the built-in types (catalog/pg_type_d.h, fixed forever). */
+enum {
+	PG_BOOL = 16,
+	PG_BYTEA = 17,
+	PG_CHAR = 18,
+	PG_NAME = 19,
+	PG_INT8 = 20,
+	PG_INT2 = 21,
+	PG_INT4 = 23,
+	PG_TEXT = 25,
+	PG_OID = 26,
+	PG_FLOAT4 = 700,
+	PG_FLOAT8 = 701,
+	PG_UNKNOWN = 705,
+	PG_BPCHAR = 1042,
+	PG_VARCHAR = 1043,
+	PG_NUMERIC = 1700
+};
+
+#define PG_CACHE_MAX 64
+#define PG_MAX_PARAMS 65535 /* the protocol's limit */
+
+/* A statement prepared on the server, owned by its connection. */
+struct prep {
+	struct prep *next;
+	char *sql; /* as given to prepare, before rewriting */
+	char name[32];
+	int nparams;
+	Oid *types; /* as the server inferred them */
+	int in_use;
+	unsigned long used; /* the connection's clock at the last use */
+};
+
+struct pr_db {
+	PGconn *conn;
+	char *name; /* postgresql://HOST:PORT/DB, for messages */
+	struct prep *preps;
+	int nprep;
+	unsigned long clock;
+	unsigned long next_id;
+	char sqlstate[6];
+};
+
+struct param {
+	enum pr_db_type type;
+	int64_t i;
+	double r;
+	char *p; /* text or blob bytes, NUL-terminated */
+	size_t n, cap;
+	char num[32]; /* binary or text encoding of a number */
+};
+
+struct colbuf {
+	char *p;
+	size_t cap;
+	int row; /* the row decoded into p, -1 for none */
+};
+
+struct pr_db_stmt {
+	struct pr_db *db;
+	struct prep *prep;
+	struct param *params;
+	const char **values;
+	int *lengths, *formats;
+	PGresult *res;
+	int executed;
+	int row, nrows, ncols;
+	struct colbuf *cols;
+};
+
+static void
+quiet(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* Length of the first line of s. */
+static int
+firstline(const char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* Records a failed result: its SQLSTATE and primary message. */
+static enum pr_status
+result_error(struct pr_db *db, const PGresult *res, struct pr_error *err)
+{
+	const char *state = NULL, *msg = NULL;
+
+	if (res != NULL) {
+		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+		if (msg == NULL)
+			msg = PQresultErrorMessage(res);
+	}
+	if (msg == NULL || *msg == '\0')
+		msg = PQerrorMessage(db->conn);
+	if (msg == NULL || *msg == '\0')
+		msg = "unknown error";
+	snprintf(db->sqlstate, sizeof(db->sqlstate), "%s",
+	    state != NULL ? state : "");
+	if (strncmp(db->sqlstate, "40", 2) == 0)
+		return pr_error_set(err, PR_EIO, "%s: %.*s (SQLSTATE %s)",
+		    db->name, firstline(msg), msg, db->sqlstate);
+	return pr_error_set(err, PR_EIO, "%s: %.*s", db->name, firstline(msg),
+	    msg);
+}
+
+static enum pr_status
+nomem(struct pr_error *err)
+{
+	return pr_error_set(err, PR_ENOMEM, "out of memory");
+}
+
+/* postgresql://HOST:PORT/DB from a conninfo or URI, without user or
+ * password; NULL when the target does not parse (*msg then says why). */
+static char *
+display_name(const char *target, char **msg)
+{
+	PQconninfoOption *opts, *o;
+	const char *host = "", *port = "", *dbname = "", *hostaddr = "";
+	char *name;
+	size_t n;
+
+	opts = PQconninfoParse(target, msg);
+	if (opts == NULL)
+		return NULL;
+	for (o = opts; o->keyword != NULL; o++) {
+		if (o->val == NULL)
+			continue;
+		if (strcmp(o->keyword, "host") == 0)
+			host = o->val;
+		else if (strcmp(o->keyword, "hostaddr") == 0)
+			hostaddr = o->val;
+		else if (strcmp(o->keyword, "port") == 0)
+			port = o->val;
+		else if (strcmp(o->keyword, "dbname") == 0)
+			dbname = o->val;
+	}
+	if (*host == '\0')
+		host = hostaddr;
+	n = strlen(host) + strlen(port) + strlen(dbname) + 32;
+	name = malloc(n);
+	if (name != NULL)
+		snprintf(name, n, "postgresql://%s%s%s/%s", host,
+		    *port != '\0' ? ":" : "", port, dbname);
+	PQconninfoFree(opts);
+	return name;
+}
+
+static void
+pg_close(struct pr_db *db)
+{
+	struct prep *p, *next;
+
+	if (db == NULL)
+		return;
+	for (p = db->preps; p != NULL; p = next) {
+		next = p->next;
+		free(p->sql);
+		free(p->types);
+		free(p);
+	}
+	if (db->conn != NULL)
+		PQfinish(db->conn);
+	free(db->name);
+	free(db);
+}
+
+static enum pr_status
+pg_exec_raw(struct pr_db *db, const char *sql, struct pr_error *err)
+{
+	PGresult *res;
+	enum pr_status st = PR_OK;
+
+	db->sqlstate[0] = '\0';
+	res = PQexec(db->conn, sql);
+	if (res == NULL)
+		return result_error(db, NULL, err);
+	switch (PQresultStatus(res)) {
+	case PGRES_COMMAND_OK:
+	case PGRES_TUPLES_OK:
+	case PGRES_EMPTY_QUERY:
+		break;
+	default:
+		st = result_error(db, res, err);
+	}
+	PQclear(res);
+	return st;
+}
+
+static enum pr_status
+pg_open(const char *target, int flags, struct pr_db **out,
+    struct pr_error *err)
+{
+	/* Later keywords override the ones the expanded dbname sets, and
+	 * the connection string overrides the connect_timeout before it. */
+	const char *const keys[] = { "connect_timeout", "dbname",
+		"client_encoding", "fallback_application_name", NULL };
+	const char *vals[] = { "10", target, "UTF8", "perfreg", NULL };
+	struct pr_db *db;
+	char *msg = NULL;
+	enum pr_status st;
+
+	*out = NULL;
+	db = calloc(1, sizeof(*db));
+	if (db == NULL)
+		return nomem(err);
+	db->name = display_name(target, &msg);
+	if (db->name == NULL) {
+		if (msg == NULL) {
+			free(db);
+			return nomem(err);
+		}
+		st = pr_error_set(err, PR_EINVAL,
+		    "postgresql: bad connection string: %.*s", firstline(msg),
+		    msg);
+		PQfreemem(msg);
+		free(db);
+		return st;
+	}
+	db->conn = PQconnectdbParams(keys, vals, 1);
+	if (db->conn == NULL) {
+		pg_close(db);
+		return nomem(err);
+	}
+	if (PQstatus(db->conn) != CONNECTION_OK) {
+		msg = PQerrorMessage(db->conn);
+		st = pr_error_set(err, PR_EIO, "%s: could not connect: %.*s",
+		    db->name, firstline(msg), msg);
+		pg_close(db);
+		return st;
+	}
+	PQsetNoticeProcessor(db->conn, quiet, NULL);
+	if (PQserverVersion(db->conn) < 100000) {
+		st = pr_error_set(err, PR_EIO,
+		    "%s: server version %d is too old: PostgreSQL 10 or newer "
+		    "is needed", db->name, PQserverVersion(db->conn));
+		pg_close(db);
+		return st;
+	}
+	st = pg_exec_raw(db,
+	    "SET standard_conforming_strings = on; "
+	    "SET extra_float_digits = 3; SET bytea_output = 'hex'", err);
+	if (st == PR_OK && (flags & PR_DB_READONLY))
+		st = pg_exec_raw(db,
+		    "SET default_transaction_read_only = on", err);
+	if (st != PR_OK) {
+		pg_close(db);
+		return st;
+	}
+	*out = db;
+	return PR_OK;
+}
+
+/* Deallocates the cached statements no statement handle uses, all of
+ * them (after DDL) or only the least recently used beyond the limit. */
+static void
+trim_cache(struct pr_db *db, int all)
+{
+	struct prep **pp, *p, **oldest;
+	char sql[64];
+
+	while (db->nprep > (all ? 0 : PG_CACHE_MAX)) {
+		oldest = NULL;
+		for (pp = &db->preps; *pp != NULL; pp = &(*pp)->next)
+			if (!(*pp)->in_use &&
+			    (oldest == NULL || (*pp)->used < (*oldest)->used))
+				oldest = pp;
+		if (oldest == NULL)
+			return;
+		p = *oldest;
+		*oldest = p->next;
+		db->nprep--;
+		/* Fails only in an aborted transaction or on a lost
+		 * connection; the statement then lives until disconnect. */
+		snprintf(sql, sizeof(sql), "DEALLOCATE %s", p->name);
+		PQclear(PQexec(db->conn, sql));
+		free(p->sql);
+		free(p->types);
+		free(p);
+	}
+}
+
+/* 1 for statements that cannot change a table's columns. */
+static int
+is_txn_control(const char *sql)
+{
+	static const char *const words[] = { "BEGIN", "COMMIT", "ROLLBACK",
+		"END", "SAVEPOINT", "RELEASE", "START", "SET", NULL };
+	const char *semi;
+	size_t n;
+	int i;
+
+	sql += strspn(sql, " \t\r\n");
+	n = strspn(sql, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+	semi = strchr(sql + n, ';');
+	if (semi != NULL && semi[1 + strspn(semi + 1, " \t\r\n")] != '\0')
+		return 0;
+	for (i = 0; words[i] != NULL; i++)
+		if (n == strlen(words[i]) && strncasecmp(sql, words[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+static enum pr_status
+pg_exec(struct pr_db *db, const char *sql, struct pr_error *err)
+{
+	/* A statement prepared before a table changed may no longer fit
+	 * it ("cached plan must not change result type"). */
+	if (!is_txn_control(sql))
+		trim_cache(db, 1);
+	return pg_exec_raw(db, sql, err);
+}
+
+static int
+is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || (unsigned char)c >= 0x80;
+}
+
+/*
+ * Copies sql to a new string with each '?' outside literals, quoted
+ * identifiers and comments replaced by $1, $2...; *nparams gets their
+ * count.  Unterminated literals are copied as they are, for the server
+ * to reject.
+ */
+static enum pr_status
+rewrite(const char *sql, char **out, int *nparams, struct pr_error *err)
+{
+	size_t len = strlen(sql), q = 0, i, j, k, o = 0, taglen;
+	char *s;
+	int n = 0, depth;
+
+	for (i = 0; i < len; i++)
+		q += sql[i] == '?';
+	if (q > PG_MAX_PARAMS)
+		return pr_error_set(err, PR_ELIMIT,
+		    "postgresql: more than %d parameters in one statement",
+		    PG_MAX_PARAMS);
+	s = malloc(len + q * 5 + 1);
+	if (s == NULL)
+		return nomem(err);
+	for (i = 0; i < len;) {
+		char c = sql[i];
+
+		if (c == '\'' || c == '"') {
+			/* E'...' takes backslash escapes. */
+			int esc = c == '\'' && i > 0 &&
+			    (sql[i - 1] == 'E' || sql[i - 1] == 'e') &&
+			    (i == 1 || !is_ident(sql[i - 2]));
+
+			for (j = i + 1; j < len; j++) {
+				if (esc && sql[j] == '\\' && j + 1 < len)
+					j++;
+				else if (sql[j] == c) {
+					if (j + 1 < len && sql[j + 1] == c)
+						j++;
+					else
+						break;
+				}
+			}
+			j = j < len ? j + 1 : len;
+		} else if (c == '-' && i + 1 < len && sql[i + 1] == '-') {
+			j = i + strcspn(sql + i, "\n");
+		} else if (c == '/' && i + 1 < len && sql[i + 1] == '*') {
+			/* Block comments nest in PostgreSQL. */
+			depth = 1;
+			for (j = i + 2; j < len && depth > 0; j++) {
+				if (sql[j] == '/' && sql[j + 1] == '*')
+					depth++, j++;
+				else if (sql[j] == '*' && sql[j + 1] == '/')
+					depth--, j++;
+			}
+		} else if (c == '$' && (i == 0 || !is_ident(sql[i - 1])) &&
+		    (sql[i + 1] == '$' ||
+			((is_ident(sql[i + 1]) &&
+			     !(sql[i + 1] >= '0' && sql[i + 1] <= '9'))))) {
+			/* $tag$ ... $tag$ */
+			for (k = i + 1; k < len && is_ident(sql[k]); k++)
+				;
+			if (k >= len || sql[k] != '$') {
+				s[o++] = sql[i++];
+				continue;
+			}
+			taglen = k - i + 1;
+			j = k + 1;
+			while (j < len && (sql[j] != '$' ||
+			    strncmp(sql + j, sql + i, taglen) != 0))
+				j++;
+			j = j < len ? j + taglen : len;
+		} else if (c == '?') {
+			o += (size_t)snprintf(s + o, 7, "$%d", ++n);
+			i++;
+			continue;
+		} else {
+			s[o++] = sql[i++];
+			continue;
+		}
+		memcpy(s + o, sql + i, j - i);
+		o += j - i;
+		i = j;
+	}
+	s[o] = '\0';
+	*out = s;
+	*nparams = n;
+	return PR_OK;
+}
+
+/* Prepares sql on the server, or takes it from the cache. */
+static enum pr_status
+get_prep(struct pr_db *db, const char *sql, struct prep **out,
+    struct pr_error *err)
+{
+	struct prep *p;
+	PGresult *res;
+	char *text = NULL;
+	enum pr_status st;
+	int i, n;
+
+	for (p = db->preps; p != NULL; p = p->next)
+		if (!p->in_use && strcmp(p->sql, sql) == 0) {
+			*out = p;
+			return PR_OK;
+		}
+	st = rewrite(sql, &text, &n, err);
+	if (st != PR_OK)
+		return st;
+	p = calloc(1, sizeof(*p));
+	if (p == NULL || (p->sql = strdup(sql)) == NULL ||
+	    (p->types = calloc((size_t)n + 1, sizeof(Oid))) == NULL) {
+		st = nomem(err);
+		goto out;
+	}
+	snprintf(p->name, sizeof(p->name), "pr_%lu", ++db->next_id);
+	p->nparams = n;
+	db->sqlstate[0] = '\0';
+	res = PQprepare(db->conn, p->name, text, 0, NULL);
+	if (res == NULL || PQresultStatus(res) != PGRES_COMMAND_OK) {
+		st = result_error(db, res, err);
+		PQclear(res);
+		goto out;
+	}
+	PQclear(res);
+	res = PQdescribePrepared(db->conn, p->name);
+	if (res == NULL || PQresultStatus(res) != PGRES_COMMAND_OK ||
+	    PQnparams(res) != n) {
+		st = result_error(db, res, err);
+		PQclear(res);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		p->types[i] = PQparamtype(res, i);
+	PQclear(res);
+	p->next = db->preps;
+	db->preps = p;
+	db->nprep++;
+	*out = p;
+	p = NULL;
+out:
+	if (p != NULL) {
+		free(p->sql);
+		free(p->types);
+		free(p);
+	}
+	free(text);
+	return st;
+}
+
+static void
+pg_finalize(struct pr_db_stmt *s)
+{
+	int i;
+
+	if (s == NULL)
+		return;
+	PQclear(s->res);
+	if (s->params != NULL)
+		for (i = 0; i < s->prep->nparams; i++)
+			free(s->params[i].p);
+	if (s->cols != NULL)
+		for (i = 0; i < s->ncols; i++)
+			free(s->cols[i].p);
+	s->prep->in_use = 0;
+	s->prep->used = ++s->db->clock;
+	trim_cache(s->db, 0);
+	free(s->params);
+	free(s->values);
+	free(s->lengths);
+	free(s->formats);
+	free(s->cols);
+	free(s);
+}
+
+static enum pr_status
+pg_prepare(struct pr_db *db, const char *sql, struct pr_db_stmt **out,
+    struct pr_error *err)
+{
+	struct pr_db_stmt *s;
+	struct prep *p;
+	enum pr_status st;
+	size_t n;
+
+	*out = NULL;
+	st = get_prep(db, sql, &p, err);
+	if (st != PR_OK)
+		return st;
+	p->in_use = 1;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		p->in_use = 0;
+		return nomem(err);
+	}
+	s->db = db;
+	s->prep = p;
+	n = (size_t)p->nparams + 1;
+	s->params = calloc(n, sizeof(*s->params));
+	s->values = calloc(n, sizeof(*s->values));
+	s->lengths = calloc(n, sizeof(*s->lengths));
+	s->formats = calloc(n, sizeof(*s->formats));
+	if (s->params == NULL || s->values == NULL || s->lengths == NULL ||
+	    s->formats == NULL) {
+		pg_finalize(s);
+		return nomem(err);
+	}
+	*out = s;
+	return PR_OK;
+}
+
+static enum pr_status
+param_at(struct pr_db_stmt *s, int i, struct param **out,
+    struct pr_error *err)
+{
+	if (i < 1 || i > s->prep->nparams)
+		return pr_error_set(err, PR_EINVAL,
+		    "%s: parameter %d out of range 1..%d", s->db->name, i,
+		    s->prep->nparams);
+	*out = &s->params[i - 1];
+	return PR_OK;
+}
+
+static enum pr_status
+pg_bind_null(struct pr_db_stmt *s, int i, struct pr_error *err)
+{
+	struct param *p;
+	enum pr_status st = param_at(s, i, &p, err);
+
+	if (st == PR_OK)
+		p->type = PR_DB_NULL;
+	return st;
+}
+
+static enum pr_status
+pg_bind_int(struct pr_db_stmt *s, int i, int64_t v, struct pr_error *err)
+{
+	struct param *p;
+	enum pr_status st = param_at(s, i, &p, err);
+
+	if (st == PR_OK) {
+		p->type = PR_DB_INT;
+		p->i = v;
+	}
+	return st;
+}
+
+static enum pr_status
+pg_bind_real(struct pr_db_stmt *s, int i, double v, struct pr_error *err)
+{
+	struct param *p;
+	enum pr_status st = param_at(s, i, &p, err);
+
+	if (st == PR_OK) {
+		p->type = PR_DB_REAL;
+		p->r = v;
+	}
+	return st;
+}
+
+static enum pr_status
+bind_bytes(struct pr_db_stmt *s, int i, enum pr_db_type type,
+    const void *v, size_t n, struct pr_error *err)
+{
+	struct param *p;
+	enum pr_status st = param_at(s, i, &p, err);
+	char *grown;
+
+	if (st != PR_OK)
+		return st;
+	if (n > INT_MAX - 1)
+		return pr_error_set(err, PR_ELIMIT,
+		    "%s: parameter %d: %zu bytes is more than a value can "
+		    "hold", s->db->name, i, n);
+	if (p->p == NULL || p->cap < n + 1) {
+		grown = realloc(p->p, n + 1);
+		if (grown == NULL)
+			return nomem(err);
+		p->p = grown;
+		p->cap = n + 1;
+	}
+	if (n > 0)
+		memcpy(p->p, v, n);
+	p->p[n] = '\0';
+	p->n = n;
+	p->type = type;
+	return PR_OK;
+}
+
+static enum pr_status
+pg_bind_text(struct pr_db_stmt *s, int i, const char *v, size_t n,
+    struct pr_error *err)
+{
+	return bind_bytes(s, i, PR_DB_TEXT, v, n, err);
+}
+
+static enum pr_status
+pg_bind_blob(struct pr_db_stmt *s, int i, const void *v, size_t n,
+    struct pr_error *err)
+{
+	return bind_bytes(s, i, PR_DB_BLOB, v, n, err);
+}
+
+static void
+put_be64(char *b, uint64_t v)
+{
+	int k;
+
+	for (k = 7; k >= 0; k--) {
+		b[k] = (char)(v & 0xff);
+		v >>= 8;
+	}
+}
+
+/* Fills values/lengths/formats for parameter i from its binding and the
+ * type the server gave the parameter. */
+static enum pr_status
+encode(struct pr_db_stmt *s, int i, struct pr_error *err)
+{
+	struct param *p = &s->params[i];
+	Oid t = s->prep->types[i];
+	uint64_t bits;
+
+	s->formats[i] = 0;
+	s->lengths[i] = 0;
+	switch (p->type) {
+	case PR_DB_NULL:
+		s->values[i] = NULL;
+		return PR_OK;
+	case PR_DB_INT:
+		if (t == PG_INT8) {
+			put_be64(p->num, (uint64_t)p->i);
+			s->formats[i] = 1;
+			s->lengths[i] = 8;
+		} else
+			snprintf(p->num, sizeof(p->num), "%" PRId64, p->i);
+		s->values[i] = p->num;
+		return PR_OK;
+	case PR_DB_REAL:
+		if (t == PG_FLOAT8) {
+			memcpy(&bits, &p->r, sizeof(bits));
+			put_be64(p->num, bits);
+			s->formats[i] = 1;
+			s->lengths[i] = 8;
+		} else if (isnan(p->r))
+			snprintf(p->num, sizeof(p->num), "NaN");
+		else if (isinf(p->r))
+			snprintf(p->num, sizeof(p->num), "%sInfinity",
+			    p->r < 0 ? "-" : "");
+		else
+			snprintf(p->num, sizeof(p->num), "%.17g", p->r);
+		s->values[i] = p->num;
+		return PR_OK;
+	case PR_DB_TEXT:
+	case PR_DB_BLOB:
+		s->values[i] = p->p;
+		if (t == PG_BYTEA || t == PG_TEXT || t == PG_VARCHAR ||
+		    t == PG_BPCHAR || t == PG_NAME || t == PG_UNKNOWN) {
+			s->formats[i] = 1;
+			s->lengths[i] = (int)p->n;
+		} else if (memchr(p->p, '\0', p->n) != NULL)
+			return pr_error_set(err, PR_EINVAL,
+			    "%s: parameter %d: bytes with a NUL for a parameter "
+			    "of type %u", s->db->name, i + 1, (unsigned)t);
+		return PR_OK;
+	}
+	return pr_error_set(err, PR_EINVAL, "%s: parameter %d: bad type",
+	    s->db->name, i + 1);
+}
+
+static enum pr_status
+pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
+{
+	enum pr_status st;
+	int i;
+
+	*row = 0;
+	if (!s->executed) {
+		for (i = 0; i < s->prep->nparams; i++) {
+			st = encode(s, i, err);
+			if (st != PR_OK)
+				return st;
+		}
+		s->db->sqlstate[0] = '\0';
+		PQclear(s->res);
+		s->res = PQexecPrepared(s->db->conn, s->prep->name,
+		    s->prep->nparams, s->values, s->lengths, s->formats, 0);
+		s->executed = 1;
+		s->row = -1;
+		s->nrows = 0;
+		switch (s->res != NULL ? PQresultStatus(s->res) :
+					 PGRES_FATAL_ERROR) {
+		case PGRES_COMMAND_OK:
+		case PGRES_EMPTY_QUERY:
+			break;
+		case PGRES_TUPLES_OK:
+			s->nrows = PQntuples(s->res);
+			break;
+		default:
+			st = result_error(s->db, s->res, err);
+			PQclear(s->res);
+			s->res = NULL;
+			return st;
+		}
+		if (s->res != NULL && PQnfields(s->res) > s->ncols) {
+			struct colbuf *c = realloc(s->cols,
+			    (size_t)PQnfields(s->res) * sizeof(*c));
+
+			if (c == NULL)
+				return nomem(err);
+			for (i = s->ncols; i < PQnfields(s->res); i++) {
+				c[i].p = NULL;
+				c[i].cap = 0;
+			}
+			s->cols = c;
+			s->ncols = PQnfields(s->res);
+		}
+		for (i = 0; i < s->ncols; i++)
+			s->cols[i].row = -1;
+	}
+	if (s->row < s->nrows)
+		s->row++;
+	*row = s->row < s->nrows;
+	return PR_OK;
+}
+
+/* 1 when column i of the current row exists and is not NULL. */
+static int
+has_value(struct pr_db_stmt *s, int i)
+{
+	return s->res != NULL && s->row >= 0 && s->row < s->nrows && i >= 0 &&
+	    i < PQnfields(s->res) && !PQgetisnull(s->res, s->row, i);
+}
+
+static enum pr_db_type
+pg_column_type(struct pr_db_stmt *s, int i)
+{
+	if (!has_value(s, i))
+		return PR_DB_NULL;
+	switch (PQftype(s->res, i)) {
+	case PG_BOOL:
+	case PG_INT2:
+	case PG_INT4:
+	case PG_INT8:
+	case PG_OID:
+		return PR_DB_INT;
+	case PG_FLOAT4:
+	case PG_FLOAT8:
+	case PG_NUMERIC:
+		return PR_DB_REAL;
+	case PG_BYTEA:
+		return PR_DB_BLOB;
+	default:
+		return PR_DB_TEXT;
+	}
+}
+
+static double
+text_to_double(const char *v)
+{
+	double d;
+
+	if (strcmp(v, "NaN") == 0)
+		return NAN;
+	if (strcmp(v, "Infinity") == 0)
+		return INFINITY;
+	if (strcmp(v, "-Infinity") == 0)
+		return -INFINITY;
+	if (pr_parse_double_all(v, v + strlen(v), &d, NULL) != PR_OK)
+		return 0;
+	return d;
+}
+
+static int64_t
+pg_column_int(struct pr_db_stmt *s, int i)
+{
+	const char *v;
+	char *end;
+	long long n;
+	double d;
+
+	if (!has_value(s, i))
+		return 0;
+	v = PQgetvalue(s->res, s->row, i);
+	if (PQftype(s->res, i) == PG_BOOL)
+		return v[0] == 't';
+	n = strtoll(v, &end, 10);
+	if (*end == '\0')
+		return n;
+	/* A numeric or float: truncated toward zero, clamped. */
+	d = text_to_double(v);
+	if (isnan(d))
+		return 0;
+	if (d >= 9223372036854775807.0)
+		return INT64_MAX;
+	if (d <= -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)d;
+}
+
+static double
+pg_column_real(struct pr_db_stmt *s, int i)
+{
+	if (!has_value(s, i))
+		return 0;
+	return text_to_double(PQgetvalue(s->res, s->row, i));
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static const char *
+pg_column_bytes(struct pr_db_stmt *s, int i, size_t *n)
+{
+	struct colbuf *c;
+	const char *v;
+	size_t len, k, m;
+	int hi, lo;
+
+	*n = 0;
+	if (!has_value(s, i))
+		return NULL;
+	v = PQgetvalue(s->res, s->row, i);
+	len = (size_t)PQgetlength(s->res, s->row, i);
+	if (PQftype(s->res, i) != PG_BYTEA || len < 2 || v[0] != '\\' ||
+	    v[1] != 'x') {
+		*n = len;
+		return v;
+	}
+	c = &s->cols[i];
+	m = (len - 2) / 2;
+	if (c->row != s->row) {
+		if (c->p == NULL || c->cap < m + 1) {
+			char *grown = realloc(c->p, m + 1);
+
+			if (grown == NULL)
+				return NULL;
+			c->p = grown;
+			c->cap = m + 1;
+		}
+		for (k = 0; k < m; k++) {
+			hi = hexval(v[2 + 2 * k]);
+			lo = hexval(v[3 + 2 * k]);
+			if (hi < 0 || lo < 0)
+				return NULL;
+			c->p[k] = (char)(hi << 4 | lo);
+		}
+		c->p[m] = '\0';
+		c->row = s->row;
+	}
+	*n = m;
+	return c->p;
+}
+
+static enum pr_status
+pg_reset(struct pr_db_stmt *s, struct pr_error *err)
+{
+	(void)err;
+	PQclear(s->res);
+	s->res = NULL;
+	s->executed = 0;
+	s->row = -1;
+	s->nrows = 0;
+	return PR_OK;
+}
+
+static int
+pg_last_was_conflict(struct pr_db *db)
+{
+	return strcmp(db->sqlstate, "23505") == 0 ||
+	    strcmp(db->sqlstate, "40001") == 0 ||
+	    strcmp(db->sqlstate, "40P01") == 0;
+}
+
+const struct pr_db_ops pr_db_pg = {
+	.name = "postgresql",
+	.type_id = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+	.type_bytes = "BYTEA",
+	.type_real = "DOUBLE PRECISION",
+	.type_int = "BIGINT",
+	.open = pg_open,
+	.close = pg_close,
+	.exec = pg_exec,
+	.prepare = pg_prepare,
+	.bind_null = pg_bind_null,
+	.bind_int = pg_bind_int,
+	.bind_real = pg_bind_real,
+	.bind_text = pg_bind_text,
+	.bind_blob = pg_bind_blob,
+	.step = pg_step,
+	.column_type = pg_column_type,
+	.column_int = pg_column_int,
+	.column_real = pg_column_real,
+	.column_bytes = pg_column_bytes,
+	.reset = pg_reset,
+	.finalize = pg_finalize,
+	.last_was_conflict = pg_last_was_conflict,
+};
