@@ -15,8 +15,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "perfreg/buf.h"
 #include "perfreg/error.h"
+#include "perfreg/store.h"
+#include "perfreg/dataset.h"
 
 /* Stable exit codes, documented in doc/perfreg.1 (EXIT STATUS). */
 #define PR_EXIT_OK 0         /* done */
@@ -36,6 +40,11 @@ extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_env_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_parse_entry;
+extern const struct cmd_entry cmd_campaigns_entry;
+extern const struct cmd_entry cmd_show_entry;
+extern const struct cmd_entry cmd_export_entry;
+extern const struct cmd_entry cmd_import_entry;
+extern const struct cmd_entry cmd_suite_entry;
 
 /* The table, NULL-terminated, in cmd_table.c. */
 extern const struct cmd_entry *const cmd_table[];
@@ -59,6 +68,41 @@ int cli_write(const struct pr_buf *b);
  * and returns -1.
  */
 int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
+
+/*
+ * Opens the results database: db (--db) or, when NULL, the default
+ * (pr_store_default_target).  On error prints "perfreg: CMD: ..." and
+ * returns the exit status; PR_EXIT_OK with *out set otherwise.
+ */
+int cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
+    struct pr_store **out);
+
+/* This host's name and this boot's id ("unknown" when unreadable). */
+void cli_hostname(char *buf, size_t size);
+void cli_boot_id(char *buf, size_t size);
+
+/* Appends s with backslashes doubled and bytes outside printable ASCII
+ * as \xNN, so that any stored name prints on one line. */
+enum pr_status cli_str_escape(struct pr_buf *b, struct pr_str s,
+    struct pr_error *err);
+
+/*
+ * Compares two datasets metric by metric (pr_compare with the default
+ * options, Holm across metrics), as `perfreg compare` does, and appends
+ * the report in format f to out.  *gated gets PR_EXIT_REGRESSION when a
+ * metric is a regression, else PR_EXIT_OK.  Prints errors; returns an
+ * exit status.  In cmd_compare.c.
+ */
+int cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
+    const char *bname, const char *nname, int f, struct pr_buf *out,
+    int *gated);
+
+/* s as a JSON string: as it is when valid UTF-8 without NUL, else
+ * escaped as by cli_str_escape.  NULL when out of memory. */
+json_t *cli_str_json(struct pr_str s);
+
+/* A Unix time as "YYYY-MM-DD HH:MM:SS" (UTC) in buf; "-" for none. */
+char *cli_time(double t, char *buf, size_t size);
 
 /* Maps a library status to an exit code (ENOMEM/EIO on output: 3, else
  * 2). */

@@ -13,6 +13,7 @@
  * failure (doc/perfreg.1, EXIT STATUS).
  */
 #include <errno.h>
+#include <jansson.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -22,8 +23,11 @@
 
 #include "cli/cmd.h"
 #include "perfreg/dataset.h"
+#include "perfreg/env.h"
+#include "perfreg/nested.h"
 #include "perfreg/read.h"
 #include "perfreg/report.h"
+#include "perfreg/store.h"
 #include "perfreg/verdict.h"
 #include "core/banned.h"
 
@@ -31,7 +35,9 @@
 #define JSON_VALUES_MAX 100000
 #define REPORT_MAX ((size_t)256 << 20)
 
-static const char usage[] = "compare [options] base new";
+static const char usage[] =
+    "compare [options] base new | compare [options] --campaign name "
+    "[--db target] [variant variant]";
 
 static const char help[] =
     "Compares the measurements in BASE (before a change) with those in NEW\n"
@@ -64,6 +70,18 @@ static const char help[] =
     "  --csv                 one CSV line per metric\n"
     "  --json                a JSON object with every figure\n"
     "\n"
+    "  --campaign name       compare the variants of a stored campaign: "
+    "each\n"
+    "                        against the first (or the two named), with "
+    "boots\n"
+    "                        as the unit when each side has two or more; "
+    "the\n"
+    "                        report ends with what differs in the "
+    "environment\n"
+    "  --db target           the database of --campaign (default: "
+    "$PERFREG_DB,\n"
+    "                        else $XDG_DATA_HOME/perfreg/perfreg.db)\n"
+    "\n"
     "Inputs may be \"-\" for standard input (one of them).  Exit status: "
     "0 compared,\n"
     "1 regression found with --fail-on-regression, 2 bad usage or input, "
@@ -73,11 +91,13 @@ static const char help[] =
 enum {
 	OPT_FORMAT = 256, OPT_COLUMN, OPT_HIGHER, OPT_LOWER, OPT_EQUIV,
 	OPT_THRESHOLD, OPT_FAIL, OPT_METHOD, OPT_SEED, OPT_MARKDOWN, OPT_CSV,
-	OPT_JSON
+	OPT_JSON, OPT_CAMPAIGN, OPT_DB
 };
 
 static const struct option longopts[] = {
+	{ "campaign", required_argument, NULL, OPT_CAMPAIGN },
 	{ "confidence", required_argument, NULL, 'c' },
+	{ "db", required_argument, NULL, OPT_DB },
 	{ "column", required_argument, NULL, OPT_COLUMN },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "equivalence", required_argument, NULL, OPT_EQUIV },
@@ -101,6 +121,7 @@ struct compare_opts {
 	int report_set;
 	int gate;
 	double threshold_pct;
+	const char *campaign, *db;
 };
 
 /*
@@ -191,6 +212,8 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->report_set = 0;
 	o->gate = 0;
 	o->threshold_pct = 0;
+	o->campaign = NULL;
+	o->db = NULL;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:", longopts, NULL)) != -1) {
@@ -262,6 +285,12 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 			if (set_report(o, PR_REPORT_JSON) != 0)
 				return -1;
 			break;
+		case OPT_CAMPAIGN:
+			o->campaign = optarg;
+			break;
+		case OPT_DB:
+			o->db = optarg;
+			break;
 		case ':':
 			cli_errorf("compare: option '%s' needs an argument",
 			    argv[optind - 1]);
@@ -277,6 +306,25 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 			cli_usage(&cmd_compare_entry);
 			return -1;
 		}
+	}
+	if (o->db != NULL && o->campaign == NULL) {
+		cli_errorf("compare: --db goes with --campaign");
+		cli_usage(&cmd_compare_entry);
+		return -1;
+	}
+	if (o->campaign != NULL) {
+		if (argc - optind != 0 && argc - optind != 2) {
+			cli_errorf("compare: --campaign takes no variant or "
+			    "two, got %d", argc - optind);
+			cli_usage(&cmd_compare_entry);
+			return -1;
+		}
+		if (o->read.format != PR_FORMAT_AUTO) {
+			cli_errorf("compare: --format does not go with "
+			    "--campaign");
+			return -1;
+		}
+		return optind;
 	}
 	if (argc - optind != 2) {
 		cli_errorf("compare: expected two inputs, base and new, got %d",
@@ -488,59 +536,50 @@ gate(const struct pr_report_metric *rm, size_t n,
 	return hit ? PR_EXIT_REGRESSION : PR_EXIT_OK;
 }
 
+/*
+ * Compares base with new and appends the report to out; *gated gets the
+ * --fail-on-regression status.  Returns an exit status.
+ */
 static int
-exec_compare(int argc, char **argv)
+compare_core(struct pr_dataset *base, struct pr_dataset *new,
+    const char *bname, const char *nname, const struct compare_opts *o,
+    struct pr_buf *out, int *gated)
 {
-	struct pr_dataset base, new;
-	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
 	struct pr_report_metric *rm = NULL;
 	struct pr_report report;
-	struct compare_opts o;
 	struct row *rows = NULL;
 	struct pr_error err;
 	size_t i, nrows = 0, holm_m = 0;
-	const char *bpath, *npath;
-	int first, rc;
+	int rc;
 
-	if ((first = parse_opts(argc, argv, &o)) < 0)
-		return PR_EXIT_USAGE;
-	bpath = argv[first];
-	npath = argv[first + 1];
-	pr_dataset_init(&base);
-	pr_dataset_init(&new);
-	if ((rc = read_side(bpath, &o, &base)) != PR_EXIT_OK ||
-	    (rc = read_side(npath, &o, &new)) != PR_EXIT_OK)
-		goto out;
-	rows = calloc(base.n, sizeof(*rows));
-	rm = calloc(base.n, sizeof(*rm));
+	*gated = PR_EXIT_OK;
+	rows = calloc(base->n + 1, sizeof(*rows));
+	rm = calloc(base->n + 1, sizeof(*rm));
 	if (rows == NULL || rm == NULL) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	if ((rc = match_metrics(&base, &new, bpath, npath, &o, rows, rm,
+	if ((rc = match_metrics(base, new, bname, nname, o, rows, rm,
 	    &nrows)) != PR_EXIT_OK ||
-	    (rc = compare_rows(rows, rm, nrows, &o, &holm_m)) != PR_EXIT_OK)
+	    (rc = compare_rows(rows, rm, nrows, o, &holm_m)) != PR_EXIT_OK)
 		goto out;
-
 	memset(&report, 0, sizeof(report));
-	report.base_source = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
-	report.new_source = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
-	report.conf = o.verdict.conf;
-	report.equivalence_pct = o.verdict.equivalence_pct;
+	report.base_source = bname;
+	report.new_source = nname;
+	report.conf = o->verdict.conf;
+	report.equivalence_pct = o->verdict.equivalence_pct;
 	report.holm_m = holm_m;
 	report.metrics = rm;
 	report.n = nrows;
 	pr_error_clear(&err);
-	if (pr_report_compare(&out, &report, o.report, &err) != PR_OK) {
+	if (pr_report_compare(out, &report, o->report, &err) != PR_OK) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	if ((rc = cli_write(&out)) != PR_EXIT_OK)
-		goto out;
-	if (o.gate)
-		rc = gate(rm, nrows, &o);
+	if (o->gate)
+		*gated = gate(rm, nrows, o);
 out:
 	for (i = 0; rows != NULL && i < nrows; i++) {
 		pr_sample_release(&rows[i].base_sorted);
@@ -548,6 +587,454 @@ out:
 	}
 	free(rows);
 	free(rm);
+	return rc;
+}
+
+/* The variant name s as a C string for reports (escaped). */
+static char *
+vname(struct pr_str s)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+
+	if (cli_str_escape(&b, s, NULL) != PR_OK ||
+	    pr_buf_addc(&b, '\0', NULL) != PR_OK) {
+		pr_buf_release(&b);
+		return NULL;
+	}
+	return pr_buf_detach(&b, NULL);
+}
+
+/*
+ * The dataset of one variant: each boot's mean when boots (boot level),
+ * else every run.
+ */
+static enum pr_status
+side_dataset(const struct pr_store_variant_data *d, int boots,
+    struct pr_dataset *out, struct pr_error *err)
+{
+	const struct pr_store_series *m;
+	enum pr_status st = PR_OK;
+	size_t i, k, j, b;
+	double mean;
+
+	for (i = 0; i < d->nm && st == PR_OK; i++) {
+		m = &d->m[i];
+		if (!boots) {
+			for (k = 0; k < m->n && st == PR_OK; k++)
+				st = pr_dataset_add(out, m->name, m->unit,
+				    m->better, m->value[k], err);
+			continue;
+		}
+		for (k = 0; k < m->n && st == PR_OK; k = j) {
+			b = m->boot[k];
+			mean = 0;
+			for (j = k; j < m->n && m->boot[j] == b; j++)
+				mean += (m->value[j] - mean) /
+				    (double)(j - k + 1);
+			st = pr_dataset_add(out, m->name, m->unit, m->better,
+			    mean, err);
+		}
+	}
+	return st;
+}
+
+struct campaign_cmp {
+	struct pr_store *st;
+	const struct compare_opts *o;
+	struct pr_str campaign;
+	struct pr_buf out;
+	json_t *jarr;
+	int gated;
+};
+
+/* The environment diff of the first sessions of the two sides. */
+static int
+env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, const char *bn, const char *nn,
+    json_t *jo)
+{
+	struct pr_env a, b;
+	struct pr_envdiff diff;
+	struct pr_buf jb = PR_BUF_INIT(REPORT_MAX);
+	struct pr_error err;
+	json_error_t je;
+	json_t *j;
+	int fa = 0, fb = 0, rc = PR_EXIT_INTERNAL;
+	char na[PR_ERROR_MSG_MAX], nb[PR_ERROR_MSG_MAX];
+
+	pr_env_init(&a);
+	pr_env_init(&b);
+	memset(&diff, 0, sizeof(diff));
+	pr_error_clear(&err);
+	if (bd->nboots == 0 || nd->nboots == 0)
+		return PR_EXIT_OK;
+	if (pr_store_session_env(cc->st, bd->boot_session[0], &a, &fa,
+	    &err) != PR_OK || pr_store_session_env(cc->st,
+	    nd->boot_session[0], &b, &fb, &err) != PR_OK) {
+		cli_errorf("compare: %s", err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (!fa || !fb) {
+		rc = PR_EXIT_OK;
+		if (jo == NULL && cc->o->report != PR_REPORT_CSV &&
+		    pr_buf_adds(&cc->out, "\nenvironment: no snapshot stored "
+		    "on one side\n", &err) != PR_OK)
+			rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if (pr_env_diff(&a, &b, &diff, &err) != PR_OK)
+		goto out;
+	if (jo != NULL) {
+		if (pr_envdiff_to_json(&diff, &jb, &err) != PR_OK ||
+		    (j = json_loadb(jb.data, jb.len, 0, &je)) == NULL ||
+		    json_object_set_new(jo, "env_diff", j) != 0)
+			goto out;
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	if (cc->o->report == PR_REPORT_CSV) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	snprintf(na, sizeof(na), "%s (session %lld)", bn,
+	    (long long)bd->boot_session[0]);
+	snprintf(nb, sizeof(nb), "%s (session %lld)", nn,
+	    (long long)nd->boot_session[0]);
+	if (pr_buf_addf(&cc->out, &err, "\nenvironment: what differs "
+	    "between %s and %s\n", na, nb) != PR_OK ||
+	    pr_envdiff_format_text(&diff, na, nb, 20, &cc->out, &err) !=
+	    PR_OK)
+		goto out;
+	rc = PR_EXIT_OK;
+out:
+	if (rc == PR_EXIT_INTERNAL && err.msg[0] != '\0')
+		cli_error(&err);
+	pr_buf_release(&jb);
+	pr_envdiff_release(&diff);
+	pr_env_release(&a);
+	pr_env_release(&b);
+	return rc;
+}
+
+/*
+ * The variance components of each metric on both sides (perfreg/nested.h):
+ * how much of a run's variance comes from the boot it ran in.  Text
+ * lines, or a "variance" array in jo.
+ */
+static int
+variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, json_t *jo)
+{
+	const struct pr_store_series *bm, *nm;
+	struct pr_nested_side sb, sn;
+	struct pr_nested_desc db, dn;
+	struct pr_error err;
+	json_t *arr = NULL, *o;
+	size_t i, k;
+	int head = 0;
+
+	pr_error_clear(&err);
+	if (jo != NULL && (arr = json_array()) == NULL)
+		goto nomem;
+	for (i = 0; i < bd->nm; i++) {
+		bm = &bd->m[i];
+		for (k = 0, nm = NULL; k < nd->nm && nm == NULL; k++)
+			if (strcmp(nd->m[k].name, bm->name) == 0)
+				nm = &nd->m[k];
+		if (nm == NULL || (cc->o->read.column != NULL &&
+		    strcmp(bm->name, cc->o->read.column) != 0))
+			continue;
+		sb.x = bm->value;
+		sb.group = bm->boot;
+		sb.n = bm->n;
+		sn.x = nm->value;
+		sn.group = nm->boot;
+		sn.n = nm->n;
+		if (pr_nested_describe(&sb, "base", 0, &db, &err) != PR_OK ||
+		    pr_nested_describe(&sn, "new", 0, &dn, &err) != PR_OK)
+			continue;
+		if (!(db.defined & PR_NESTED_ICC) &&
+		    !(dn.defined & PR_NESTED_ICC))
+			continue;
+		if (arr != NULL) {
+			o = json_pack("{s:s,s:o,s:o}", "metric", bm->name,
+			    "base_boot_share", db.defined & PR_NESTED_ICC ?
+			    json_real(db.icc) : json_null(), "new_boot_share",
+			    dn.defined & PR_NESTED_ICC ? json_real(dn.icc) :
+			    json_null());
+			if (o == NULL || json_array_append_new(arr, o) != 0)
+				goto nomem;
+			continue;
+		}
+		if (cc->o->report == PR_REPORT_CSV)
+			continue;
+		if (!head && pr_buf_adds(&cc->out, "\nshare of a run's variance "
+		    "that comes from its boot (base, new):\n", &err) != PR_OK)
+			goto nomem;
+		head = 1;
+		if (pr_buf_addf(&cc->out, &err, "  %-24s ", bm->name) != PR_OK)
+			goto nomem;
+		if ((db.defined & PR_NESTED_ICC ? pr_buf_addf(&cc->out, &err,
+		    "%5.1f%%", 100 * db.icc) : pr_buf_addf(&cc->out, &err,
+		    "%6s", "-")) != PR_OK ||
+		    (dn.defined & PR_NESTED_ICC ? pr_buf_addf(&cc->out, &err,
+		    "  %5.1f%%\n", 100 * dn.icc) : pr_buf_addf(&cc->out, &err,
+		    "  %6s\n", "-")) != PR_OK)
+			goto nomem;
+	}
+	if (arr != NULL && json_object_set_new(jo, "variance", arr) != 0) {
+		arr = NULL;
+		goto nomem;
+	}
+	return PR_EXIT_OK;
+nomem:
+	json_decref(arr);
+	cli_errorf("out of memory");
+	return PR_EXIT_INTERNAL;
+}
+
+/* One comparison of the campaign: variant nv against variant bv. */
+static int
+campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
+    const struct pr_store_variant_info *nv)
+{
+	struct pr_store_variant_data bd, nd;
+	struct pr_dataset base, new;
+	struct pr_buf rep = PR_BUF_INIT(REPORT_MAX);
+	struct pr_error err;
+	json_error_t je;
+	json_t *jo = NULL, *jr;
+	char *bn = vname(bv->name), *nn = vname(nv->name);
+	int boots, rc = PR_EXIT_INTERNAL, gated = PR_EXIT_OK;
+	enum pr_status st;
+
+	memset(&bd, 0, sizeof(bd));
+	memset(&nd, 0, sizeof(nd));
+	pr_dataset_init(&base);
+	pr_dataset_init(&new);
+	pr_error_clear(&err);
+	if (bn == NULL || nn == NULL) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	if ((st = pr_store_load_variant(cc->st, cc->campaign, bv->name, &bd,
+	    &err)) != PR_OK || (st = pr_store_load_variant(cc->st,
+	    cc->campaign, nv->name, &nd, &err)) != PR_OK) {
+		cli_errorf("compare: %s", err.msg);
+		rc = cli_exit_for(st);
+		goto out;
+	}
+	if (bd.nruns == 0 || nd.nruns == 0) {
+		cli_errorf("compare: campaign variant '%s' has no successful "
+		    "run stored", bd.nruns == 0 ? bn : nn);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	boots = bd.nboots >= 2 && nd.nboots >= 2;
+	if (!boots)
+		cli_errorf("warning: %s has %zu boot%s and %s has %zu: runs "
+		    "are treated as independent, and the noise a reboot "
+		    "adds is unknown; run each variant in two boots or more",
+		    bn, bd.nboots, bd.nboots == 1 ? "" : "s", nn, nd.nboots);
+	if ((st = side_dataset(&bd, boots, &base, &err)) != PR_OK ||
+	    (st = side_dataset(&nd, boots, &new, &err)) != PR_OK) {
+		cli_errorf("compare: %s", err.msg);
+		rc = cli_exit_for(st);
+		goto out;
+	}
+	if (cc->jarr != NULL) {
+		if ((jo = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "base",
+		    bn, "new", nn, "level", boots ? "boot" : "run",
+		    "base_boots", (json_int_t)bd.nboots, "new_boots",
+		    (json_int_t)nd.nboots, "base_runs", (json_int_t)bd.nruns,
+		    "new_runs", (json_int_t)nd.nruns)) == NULL) {
+			cli_errorf("out of memory");
+			goto out;
+		}
+	} else if (cc->o->report != PR_REPORT_CSV &&
+	    pr_buf_addf(&cc->out, &err, "%s%s against %s: %s level, %zu "
+	    "boot%s (%zu runs) and %zu boot%s (%zu runs)%s\n\n",
+	    cc->out.len > 0 ? "\n" : "", nn, bn, boots ? "boot" : "run",
+	    bd.nboots, bd.nboots == 1 ? "" : "s", bd.nruns, nd.nboots,
+	    nd.nboots == 1 ? "" : "s", nd.nruns, boots ? "; each boot's "
+	    "mean is one value" : "; WARNING: one boot a side cannot "
+	    "show the noise of a reboot") != PR_OK) {
+		cli_error(&err);
+		goto out;
+	}
+	if ((rc = compare_core(&base, &new, bn, nn, cc->o,
+	    jo != NULL ? &rep : &cc->out, &gated)) != PR_EXIT_OK)
+		goto out;
+	if (gated != PR_EXIT_OK)
+		cc->gated = gated;
+	if (jo != NULL) {
+		rc = PR_EXIT_INTERNAL;
+		if ((jr = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
+		    json_object_set_new(jo, "report", jr) != 0) {
+			cli_errorf("out of memory");
+			goto out;
+		}
+	}
+	if ((rc = variance_part(cc, &bd, &nd, jo)) != PR_EXIT_OK ||
+	    (rc = env_part(cc, &bd, &nd, bn, nn, jo)) != PR_EXIT_OK)
+		goto out;
+	if (jo != NULL) {
+		if (json_array_append_new(cc->jarr, jo) != 0) {
+			jo = NULL;
+			cli_errorf("out of memory");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+		jo = NULL;
+	}
+out:
+	json_decref(jo);
+	pr_buf_release(&rep);
+	pr_dataset_release(&base);
+	pr_dataset_release(&new);
+	pr_store_variant_data_release(&bd);
+	pr_store_variant_data_release(&nd);
+	free(bn);
+	free(nn);
+	return rc;
+}
+
+/* The index of the variant called name, or -1 (with a message). */
+static long
+find_variant(const struct pr_store_variant_info *v, size_t n,
+    const char *name, const char *campaign)
+{
+	size_t i, len = strlen(name);
+
+	for (i = 0; i < n; i++)
+		if (v[i].name.n == len && memcmp(v[i].name.p, name, len) == 0)
+			return (long)i;
+	cli_errorf("compare: campaign '%s' has no variant '%s'", campaign,
+	    name);
+	return -1;
+}
+
+/*
+ * compare --campaign NAME [A B]: every variant against the first, or B
+ * against A, each followed by the environment diff.
+ */
+static int
+compare_campaign(const struct compare_opts *o, int nops, char **ops)
+{
+	struct pr_store_variant_info *v = NULL;
+	struct campaign_cmp cc;
+	struct pr_error err;
+	enum pr_status st;
+	json_t *root = NULL;
+	size_t n = 0, i;
+	long a = 0, b = -1;
+	int rc;
+
+	memset(&cc, 0, sizeof(cc));
+	cc.o = o;
+	cc.campaign = pr_str_c(o->campaign);
+	pr_buf_init(&cc.out, REPORT_MAX);
+	if ((rc = cli_store_open("compare", o->db, PR_STORE_READ, &cc.st)) !=
+	    PR_EXIT_OK)
+		return rc;
+	pr_error_clear(&err);
+	if ((st = pr_store_variants(cc.st, cc.campaign, &v, &n, &err)) !=
+	    PR_OK) {
+		cli_errorf("compare: %s", err.msg);
+		rc = cli_exit_for(st);
+		goto out;
+	}
+	if (nops == 2 && ((a = find_variant(v, n, ops[0], o->campaign)) < 0 ||
+	    (b = find_variant(v, n, ops[1], o->campaign)) < 0)) {
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (nops == 0 && n < 2) {
+		cli_errorf("compare: campaign '%s' has %zu variant%s; a "
+		    "comparison needs two", o->campaign, n, n == 1 ? "" : "s");
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (o->report == PR_REPORT_JSON && ((root = json_object()) == NULL ||
+	    (cc.jarr = json_array()) == NULL ||
+	    json_object_set_new(root, "campaign",
+	    cli_str_json(cc.campaign)) != 0 ||
+	    json_object_set(root, "comparisons", cc.jarr) != 0)) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	for (i = 0; i < n && rc == PR_EXIT_OK; i++) {
+		if (b >= 0 ? (long)i != b : (long)i == a)
+			continue;
+		rc = campaign_pair(&cc, &v[a], &v[i]);
+	}
+	if (rc != PR_EXIT_OK)
+		goto out;
+	if (root != NULL) {
+		if (json_dumpf(root, stdout, JSON_INDENT(2)) != 0 ||
+		    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+			cli_errorf("cannot write the output");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+	} else if ((rc = cli_write(&cc.out)) != PR_EXIT_OK) {
+		goto out;
+	}
+	rc = cc.gated;
+out:
+	json_decref(cc.jarr);
+	json_decref(root);
+	pr_buf_release(&cc.out);
+	pr_store_variants_free(v, n);
+	pr_store_close(cc.st);
+	return rc;
+}
+
+int
+cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
+    const char *bname, const char *nname, int f, struct pr_buf *out,
+    int *gated)
+{
+	struct compare_opts o;
+
+	memset(&o, 0, sizeof(o));
+	pr_read_opts_init(&o.read);
+	pr_verdict_opts_init(&o.verdict);
+	o.force_better = PR_BETTER_UNKNOWN;
+	o.report = (enum pr_report_format)f;
+	o.gate = 1;
+	return compare_core(base, new_, bname, nname, &o, out, gated);
+}
+
+static int
+exec_compare(int argc, char **argv)
+{
+	struct pr_dataset base, new;
+	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
+	struct compare_opts o;
+	const char *bpath, *npath;
+	int first, rc, gated = PR_EXIT_OK;
+
+	if ((first = parse_opts(argc, argv, &o)) < 0)
+		return PR_EXIT_USAGE;
+	if (o.campaign != NULL)
+		return compare_campaign(&o, argc - first, argv + first);
+	bpath = argv[first];
+	npath = argv[first + 1];
+	pr_dataset_init(&base);
+	pr_dataset_init(&new);
+	if ((rc = read_side(bpath, &o, &base)) != PR_EXIT_OK ||
+	    (rc = read_side(npath, &o, &new)) != PR_EXIT_OK)
+		goto out;
+	if ((rc = compare_core(&base, &new, strcmp(bpath, "-") == 0 ?
+	    "<stdin>" : bpath, strcmp(npath, "-") == 0 ? "<stdin>" : npath,
+	    &o, &out, &gated)) != PR_EXIT_OK)
+		goto out;
+	if ((rc = cli_write(&out)) == PR_EXIT_OK)
+		rc = gated;
+out:
 	pr_buf_release(&out);
 	pr_dataset_release(&base);
 	pr_dataset_release(&new);

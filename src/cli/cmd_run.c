@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "cli/cmd.h"
+#include "cli/run_store.h"
 #include "perfreg/dataset.h"
 #include "perfreg/describe.h"
 #include "perfreg/paired.h"
@@ -57,7 +58,11 @@ static const char usage[] =
     "[--prepare NAME=CMD] [--cleanup NAME=CMD] [--parse fmt] "
     "[--metric spec] [--derive spec] [--until-decided [--max-runs n] "
     "[--max-time s] [--decide metric]... [--robust] [-c confidence] "
-    "[--equivalence pct]] [--json] NAME=COMMAND...";
+    "[--equivalence pct]] [--campaign name [--db target] [--tag k=v]...] "
+    "[--json] NAME=COMMAND...\n"
+    "       perfreg run --campaign name --variant name [options] -- "
+    "command [arg...]\n"
+    "       perfreg run --campaign name --resume [--db target]";
 
 static const char help[] =
     "Runs each COMMAND repeatedly, in rounds that run every variant once "
@@ -121,6 +126,23 @@ static const char help[] =
     "  --equivalence pct     band of \"equivalent\" (default 1)\n"
     "  --json                the report as JSON, with every run's raw "
     "data\n"
+    "  --campaign name       record the session, its environment and "
+    "every run in\n"
+    "                        the results database under campaign name "
+    "(each run\n"
+    "                        committed as it finishes)\n"
+    "  --variant name        with --campaign: run the one variant name, "
+    "whose\n"
+    "                        command is the words after --\n"
+    "  --db target           the database: a file (SQLite) or "
+    "postgresql://...\n"
+    "                        (default: $PERFREG_DB, else\n"
+    "                        $XDG_DATA_HOME/perfreg/perfreg.db)\n"
+    "  --tag key=value       a tag of the session (repeatable; kernel= is "
+    "added)\n"
+    "  --resume              continue this host's unfinished session of "
+    "the\n"
+    "                        campaign with its own options\n"
     "\n"
     "Ctrl-C stops the session and reports what finished.  Exit status: 0 "
     "done,\n"
@@ -132,7 +154,7 @@ enum {
 	OPT_SEED, OPT_OUTPUT, OPT_OUTLIMIT, OPT_SETUP, OPT_PREPARE,
 	OPT_CLEANUP, OPT_PARSE, OPT_METRIC, OPT_DERIVE, OPT_JSON,
 	OPT_UNTIL, OPT_MAXRUNS, OPT_MAXTIME, OPT_DECIDE, OPT_ROBUST,
-	OPT_EQUIV
+	OPT_EQUIV, OPT_CAMPAIGN, OPT_VARIANT, OPT_DB, OPT_TAG, OPT_RESUME
 };
 
 static const struct option longopts[] = {
@@ -141,6 +163,11 @@ static const struct option longopts[] = {
 	{ "decide", required_argument, NULL, OPT_DECIDE },
 	{ "derive", required_argument, NULL, OPT_DERIVE },
 	{ "equivalence", required_argument, NULL, OPT_EQUIV },
+	{ "campaign", required_argument, NULL, OPT_CAMPAIGN },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-failures", required_argument, NULL, OPT_MAXFAIL },
 	{ "max-runs", required_argument, NULL, OPT_MAXRUNS },
@@ -196,6 +223,13 @@ struct run_cli {
 	struct pr_seq_opts seq;
 	double t0;            /* when the session started */
 	int timed_out;        /* --max-time stopped it */
+	/* --campaign. */
+	const char *campaign, *variant, *db;
+	char **tags;
+	size_t ntags;
+	int resume;
+	char *variant_op;     /* "NAME=COMMAND" built from --variant */
+	struct run_store rs;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -381,6 +415,72 @@ add_decide(struct run_cli *c, const char *name)
 }
 
 /* Reads the options; returns the index of the first operand or -1. */
+/* A --tag key=value. */
+static int
+add_tag(struct run_cli *c, char *arg)
+{
+	char **nt;
+	char *eq = strchr(arg, '=');
+
+	if (eq == NULL || eq == arg) {
+		cli_errorf("run: --tag: expected key=value, got '%s'", arg);
+		return -1;
+	}
+	if ((nt = realloc(c->tags, (c->ntags + 1) * sizeof(*nt))) == NULL) {
+		cli_errorf("out of memory");
+		return -1;
+	}
+	c->tags = nt;
+	c->tags[c->ntags++] = arg;
+	return 0;
+}
+
+/* --variant NAME -- WORDS...: the operand "NAME=WORDS" with each word
+ * single-quoted, so that splitting it gives the words back. */
+static int
+variant_op(struct run_cli *c, int argc, char **argv)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	struct pr_error err;
+	const char *p;
+	int i;
+
+	if (optind >= argc) {
+		cli_errorf("run: --variant %s: expected the command after --",
+		    c->variant);
+		cli_usage(&cmd_run_entry);
+		return -1;
+	}
+	pr_error_clear(&err);
+	if (pr_buf_addf(&b, &err, "%s=", c->variant) != PR_OK)
+		goto fail;
+	for (i = optind; i < argc; i++) {
+		if (i > optind && pr_buf_addc(&b, ' ', &err) != PR_OK)
+			goto fail;
+		if (c->ro.spawn.shell) {
+			if (pr_buf_adds(&b, argv[i], &err) != PR_OK)
+				goto fail;
+			continue;
+		}
+		if (pr_buf_addc(&b, '\'', &err) != PR_OK)
+			goto fail;
+		for (p = argv[i]; *p != '\0'; p++)
+			if ((*p == '\'' ? pr_buf_adds(&b, "'\\''", &err) :
+			    pr_buf_addc(&b, *p, &err)) != PR_OK)
+				goto fail;
+		if (pr_buf_addc(&b, '\'', &err) != PR_OK)
+			goto fail;
+	}
+	if (pr_buf_addc(&b, '\0', &err) != PR_OK)
+		goto fail;
+	c->variant_op = pr_buf_detach(&b, NULL);
+	return 0;
+fail:
+	pr_buf_release(&b);
+	cli_errorf("run: --variant: %s", err.msg);
+	return -1;
+}
+
 static int
 parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 {
@@ -518,6 +618,33 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 		case OPT_JSON:
 			c->json = 1;
 			break;
+		case OPT_CAMPAIGN:
+			if (optarg[0] == '\0') {
+				cli_errorf("run: --campaign: empty name");
+				return -1;
+			}
+			c->campaign = optarg;
+			break;
+		case OPT_VARIANT:
+			if (optarg[0] == '\0' || strchr(optarg, '=') !=
+			    NULL) {
+				cli_errorf("run: --variant: expected a "
+				    "non-empty name without '=', got '%s'",
+				    optarg);
+				return -1;
+			}
+			c->variant = optarg;
+			break;
+		case OPT_DB:
+			c->db = optarg;
+			break;
+		case OPT_TAG:
+			if (add_tag(c, optarg) != 0)
+				return -1;
+			break;
+		case OPT_RESUME:
+			c->resume = 1;
+			break;
 		case ':':
 			cli_errorf("run: option '%s' needs an argument",
 			    argv[optind - 1]);
@@ -546,6 +673,24 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 		cli_usage(&cmd_run_entry);
 		return -1;
 	}
+	if ((c->variant != NULL || c->resume || c->db != NULL ||
+	    c->ntags != 0) && c->campaign == NULL) {
+		cli_errorf("run: --variant, --resume, --db and --tag go with "
+		    "--campaign");
+		cli_usage(&cmd_run_entry);
+		return -1;
+	}
+	if (c->resume) {
+		if (optind < argc) {
+			cli_errorf("run: --resume takes no command: it runs "
+			    "the recorded one");
+			cli_usage(&cmd_run_entry);
+			return -1;
+		}
+		return optind;
+	}
+	if (c->variant != NULL)
+		return variant_op(c, argc, argv) != 0 ? -1 : optind;
 	if (optind >= argc) {
 		cli_errorf("run: expected at least one NAME=COMMAND");
 		cli_usage(&cmd_run_entry);
@@ -797,6 +942,11 @@ on_run(const struct pr_session *s, const struct pr_run *r, void *arg)
 	struct run_cli *c = arg;
 	json_t *j;
 
+	if (c->rs.st != NULL && !c->rs.failed) {
+		run_store_add(&c->rs, s, r);
+		if (c->rs.failed)
+			interrupted = 1;
+	}
 	if (c->out != NULL && !c->out_failed) {
 		j = run_json(s, r);
 		if (j == NULL || json_dumpf(j, c->out, JSON_COMPACT) != 0 ||
@@ -1400,15 +1550,37 @@ out:
 	return rc;
 }
 
+static void
+run_cli_release(struct run_cli *c)
+{
+	size_t i;
+
+	pr_parser_free(c->parser);
+	for (i = 0; i < c->np; i++) {
+		free(c->param_buf[i]);
+		free(c->param_vals[i]);
+	}
+	free(c->hooks);
+	free(c->decide);
+	free(c->tags);
+	free(c->variant_op);
+	run_store_close(&c->rs);
+}
+
+/*
+ * The session: argv as given to `perfreg run`, or the arguments a
+ * session recorded when resumes is set (then done counted rounds are
+ * already stored, and db, when not NULL, replaces the recorded --db).
+ */
 static int
-exec_run(int argc, char **argv)
+run_main(int argc, char **argv, int64_t resumes, size_t done,
+    const char *db)
 {
 	struct run_cli c;
 	struct pr_session s;
 	struct pr_error err;
 	struct sigaction sa, old;
 	int first, rc = PR_EXIT_OK, parse_set = 0;
-	size_t i;
 	enum pr_status st;
 
 	memset(&c, 0, sizeof(c));
@@ -1428,7 +1600,10 @@ exec_run(int argc, char **argv)
 	if (parse_set)
 		c.ro.parse_output = 1;
 	c.ro.parser = c.parser;
-	if (add_variants(&s, &c, argv + first, argc - first) != 0) {
+	if (db != NULL)
+		c.db = db;
+	if ((c.variant_op != NULL ? add_variants(&s, &c, &c.variant_op, 1) :
+	    add_variants(&s, &c, argv + first, argc - first)) != 0) {
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
@@ -1446,6 +1621,8 @@ exec_run(int argc, char **argv)
 			goto out;
 		}
 		c.ro.runs = c.max_runs != 0 ? c.max_runs : 200;
+		if (resumes != 0 && done < c.ro.runs)
+			c.ro.runs -= done;
 		c.seq.max_runs = c.ro.runs;
 		c.ro.should_stop = until_hook;
 	}
@@ -1455,6 +1632,24 @@ exec_run(int argc, char **argv)
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
+	if (resumes != 0 && !c.until) {
+		if (done >= c.ro.runs) {
+			cli_errorf("run: --resume: the %zu rounds of campaign "
+			    "'%s' are all stored; nothing left to run", done,
+			    c.campaign);
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+		c.ro.runs -= done;
+	}
+	if (resumes != 0)
+		cli_errorf("run: resuming session %lld of campaign '%s': %zu "
+		    "rounds stored, %zu to run", (long long)resumes,
+		    c.campaign, done, c.ro.runs);
+	if (c.campaign != NULL && (rc = run_store_begin(&c.rs, c.db,
+	    c.campaign, &s, c.tags, c.ntags, argv + 1, (size_t)(argc - 1),
+	    resumes)) != PR_EXIT_OK)
+		goto out;
 	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 	c.total_runs = s.nv * (c.ro.runs + c.ro.warmup);
 	c.ro.on_run = on_run;
@@ -1476,6 +1671,21 @@ exec_run(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	if (c.out_failed)
 		cli_errorf("run: cannot write to %s", c.output);
+	if (c.rs.failed) {
+		cli_errorf("run: %s; the session stopped, the runs before it "
+		    "are stored", c.rs.msg);
+		run_store_end(&c.rs, &s, 0);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (c.rs.st != NULL) {
+		if ((rc = run_store_end(&c.rs, &s, c.until && s.stop ==
+		    PR_STOP_HOOK)) != PR_EXIT_OK)
+			goto out;
+		cli_errorf("run: session %lld stored in campaign '%s' (%s)",
+		    (long long)c.rs.session, c.campaign,
+		    pr_store_target(c.rs.st));
+	}
 	if (st != PR_OK) {
 		cli_error(&err);
 		rc = cli_exit_for(st);
@@ -1497,13 +1707,46 @@ out:
 		rc = PR_EXIT_INTERNAL;
 	}
 	pr_session_release(&s);
-	pr_parser_free(c.parser);
-	for (i = 0; i < c.np; i++) {
-		free(c.param_buf[i]);
-		free(c.param_vals[i]);
+	run_cli_release(&c);
+	return rc;
+}
+
+static int
+exec_run(int argc, char **argv)
+{
+	struct run_cli c;
+	char **args = NULL, **av = NULL;
+	size_t nargs = 0, done = 0, i;
+	int64_t resumes = 0;
+	int first, parse_set = 0, rc;
+
+	memset(&c, 0, sizeof(c));
+	pr_runner_opts_init(&c.ro);
+	pr_seq_opts_init(&c.seq);
+	first = parse_opts(argc, argv, &c, &parse_set);
+	if (first < 0 || !c.resume) {
+		run_cli_release(&c);
+		return first < 0 ? PR_EXIT_USAGE : run_main(argc, argv, 0, 0,
+		    NULL);
 	}
-	free(c.hooks);
-	free(c.decide);
+	rc = run_store_find_resume(c.db, c.campaign, &args, &nargs, &resumes,
+	    &done);
+	if (rc == PR_EXIT_OK && (av = calloc(nargs + 2,
+	    sizeof(*av))) == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+	}
+	if (rc == PR_EXIT_OK) {
+		av[0] = argv[0];
+		for (i = 0; i < nargs; i++)
+			av[i + 1] = args[i];
+		rc = run_main((int)nargs + 1, av, resumes, done, c.db);
+	}
+	for (i = 0; i < nargs; i++)
+		free(args[i]);
+	free(args);
+	free(av);
+	run_cli_release(&c);
 	return rc;
 }
 

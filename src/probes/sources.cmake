@@ -1,2 +1,11 @@
 # One line per file, so that a file can be added with a single append.
 list(APPEND PR_LIB_SOURCES src/probes/suite.c)
+list(APPEND PR_LIB_SOURCES src/probes/crypto.c)
+list(APPEND PR_LIB_SOURCES src/probes/pipe_digest.c)
+list(APPEND PR_LIB_SOURCES src/probes/copy.c)
+list(APPEND PR_LIB_SOURCES src/probes/handoff.c)
+list(APPEND PR_LIB_SOURCES src/probes/tcp.c)
+list(APPEND PR_LIB_SOURCES src/probes/random.c)
+list(APPEND PR_LIB_SOURCES src/probes/syscall.c)
+list(APPEND PR_LIB_SOURCES src/probes/fault.c)
+list(APPEND PR_LIB_SOURCES src/probes/registry.c)

@@ -1,0 +1,127 @@
+/*
+ * cli/cli_store.c - what the subcommands that use the results database
+ * share: opening it from --db or the default (perfreg/store.h), and the
+ * facts a session records about where it runs (host name, boot id).
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "perfreg/store.h"
+#include "core/banned.h"
+
+int
+cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
+    struct pr_store **out)
+{
+	struct pr_error err;
+	enum pr_status st;
+	char *def = NULL;
+
+	*out = NULL;
+	pr_error_clear(&err);
+	if (db == NULL) {
+		if ((st = pr_store_default_target(&def, &err)) != PR_OK) {
+			cli_errorf("%s: no database: %s (give --db or set "
+			    "PERFREG_DB)", cmd, err.msg);
+			return cli_exit_for(st);
+		}
+		db = def;
+	}
+	st = pr_store_open(db, mode, out, &err);
+	if (st != PR_OK) {
+		if (st == PR_ENOTFOUND && mode != PR_STORE_CREATE)
+			cli_errorf("%s: %s: no such database (nothing stored "
+			    "yet?)", cmd, db);
+		else
+			cli_errorf("%s: %s", cmd, err.msg);
+		free(def);
+		return st == PR_ENOMEM ? PR_EXIT_INTERNAL : PR_EXIT_USAGE;
+	}
+	free(def);
+	return PR_EXIT_OK;
+}
+
+void
+cli_hostname(char *buf, size_t size)
+{
+	if (gethostname(buf, size) != 0 || buf[0] == '\0')
+		snprintf(buf, size, "unknown");
+	buf[size - 1] = '\0';
+}
+
+void
+cli_boot_id(char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	snprintf(buf, size, "unknown");
+	if ((fd = open("/proc/sys/kernel/random/boot_id",
+	    O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+enum pr_status
+cli_str_escape(struct pr_buf *b, struct pr_str s, struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	unsigned char c;
+	size_t i;
+
+	for (i = 0; i < s.n && st == PR_OK; i++) {
+		c = (unsigned char)s.p[i];
+		if (c == '\\')
+			st = pr_buf_adds(b, "\\\\", err);
+		else if (c < 0x20 || c >= 0x7f)
+			st = pr_buf_addf(b, err, "\\x%02x", c);
+		else
+			st = pr_buf_addc(b, (char)c, err);
+	}
+	return st;
+}
+
+char *
+cli_time(double t, char *buf, size_t size)
+{
+	struct tm tm;
+	time_t s = (time_t)t;
+
+	if (!(t > 0) || gmtime_r(&s, &tm) == NULL ||
+	    strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+json_t *
+cli_str_json(struct pr_str s)
+{
+	struct pr_buf b = PR_BUF_INIT(8 << 20);
+	const char *p = s.p != NULL ? s.p : "";
+	json_t *j;
+
+	if (memchr(p, '\0', s.n) == NULL && (j = json_stringn(p, s.n)) !=
+	    NULL)
+		return j;
+	if (cli_str_escape(&b, s, NULL) != PR_OK) {
+		pr_buf_release(&b);
+		return NULL;
+	}
+	j = json_stringn(b.data != NULL ? b.data : "", b.len);
+	pr_buf_release(&b);
+	return j;
+}

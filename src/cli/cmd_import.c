@@ -1,0 +1,176 @@
+/*
+ * cli/cmd_import.c - `perfreg import FILE...` reads exports (`perfreg
+ * export`, JSON Lines, doc/export.md) into the results database, each
+ * file in one transaction: all of it or nothing.
+ *
+ * Exit status: 0 done, 2 bad usage, malformed input (one line naming the
+ * file and line) or a database that cannot be written, 3 internal error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "perfreg/store.h"
+#include "core/banned.h"
+
+/* Largest export read (the whole file is read before the import). */
+#define IMPORT_MAX ((size_t)4 << 30)
+
+static const char usage[] = "import [--db target] [--json] file...";
+
+static const char help[] =
+    "Reads exports made by `perfreg export` (\"-\" for standard input) "
+    "into the\n"
+    "results database, each file in one transaction: a malformed file "
+    "changes\n"
+    "nothing.  Sessions already present (same campaign, host, boot id and "
+    "start)\n"
+    "are skipped.\n"
+    "\n"
+    "options:\n"
+    "  --db target   the database: a file (SQLite) or postgresql://...\n"
+    "  --json        print the counts as JSON\n";
+
+enum { OPT_DB = 256, OPT_JSON };
+
+static const struct option longopts[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Reads the whole of path ("-": stdin) into *out (len bytes). */
+static int
+slurp(const char *path, char **out, size_t *len)
+{
+	struct pr_buf b = PR_BUF_INIT(IMPORT_MAX);
+	struct pr_error err;
+	ssize_t n;
+	int fd;
+
+	*out = NULL;
+	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
+	    open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		cli_errorf("import: %s: %s", path, strerror(errno));
+		return PR_EXIT_USAGE;
+	}
+	pr_error_clear(&err);
+	for (;;) {
+		if (pr_buf_grow(&b, 1 << 20, &err) != PR_OK) {
+			cli_errorf("import: %s: %s", path, err.msg);
+			break;
+		}
+		n = read(fd, b.data + b.len, b.cap - b.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cli_errorf("import: %s: %s", path, strerror(errno));
+			break;
+		}
+		if (n == 0) {
+			if (fd != STDIN_FILENO)
+				close(fd);
+			*len = b.len;
+			*out = pr_buf_detach(&b, NULL);
+			if (*out == NULL && (*out = malloc(1)) == NULL) {
+				cli_errorf("out of memory");
+				return PR_EXIT_INTERNAL;
+			}
+			return PR_EXIT_OK;
+		}
+		b.len += (size_t)n;
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	pr_buf_release(&b);
+	return PR_EXIT_USAGE;
+}
+
+static int
+exec_import(int argc, char **argv)
+{
+	struct pr_store_import_stats total, one;
+	struct pr_store *st = NULL;
+	struct pr_error err;
+	enum pr_status s;
+	const char *db = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int ch, json = 0, rc, i;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		default:
+			cli_errorf("import: unknown option or missing argument "
+			    "'%s'", argv[optind - 1]);
+			return cli_usage(&cmd_import_entry);
+		}
+	}
+	if (optind >= argc) {
+		cli_errorf("import: expected at least one file");
+		return cli_usage(&cmd_import_entry);
+	}
+	if ((rc = cli_store_open("import", db, PR_STORE_CREATE, &st)) !=
+	    PR_EXIT_OK)
+		return rc;
+	memset(&total, 0, sizeof(total));
+	for (i = optind; i < argc && rc == PR_EXIT_OK; i++) {
+		if ((rc = slurp(argv[i], &text, &len)) != PR_EXIT_OK)
+			break;
+		memset(&one, 0, sizeof(one));
+		pr_error_clear(&err);
+		s = pr_store_import(st, text, len, strcmp(argv[i], "-") == 0 ?
+		    "<stdin>" : argv[i], &one, &err);
+		free(text);
+		text = NULL;
+		if (s != PR_OK) {
+			if (err.file[0] != '\0')
+				cli_error(&err);
+			else
+				cli_errorf("import: %s", err.msg[0] != '\0' ?
+				    err.msg : pr_status_str(s));
+			rc = cli_exit_for(s);
+			break;
+		}
+		total.campaigns += one.campaigns;
+		total.sessions += one.sessions;
+		total.runs += one.runs;
+	}
+	if (rc == PR_EXIT_OK) {
+		if (json)
+			printf("{\"campaigns\": %zu, \"sessions\": %zu, "
+			    "\"runs\": %zu}\n", total.campaigns,
+			    total.sessions, total.runs);
+		else
+			printf("imported %zu campaign%s, %zu session%s, %zu "
+			    "run%s into %s\n", total.campaigns,
+			    total.campaigns == 1 ? "" : "s", total.sessions,
+			    total.sessions == 1 ? "" : "s", total.runs,
+			    total.runs == 1 ? "" : "s", pr_store_target(st));
+		if (fflush(stdout) != 0) {
+			cli_errorf("cannot write the output");
+			rc = PR_EXIT_INTERNAL;
+		}
+	}
+	pr_store_close(st);
+	return rc;
+}
+
+const struct cmd_entry cmd_import_entry = {
+	"import", usage, help, exec_import
+};

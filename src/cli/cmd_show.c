@@ -1,0 +1,466 @@
+/*
+ * cli/cmd_show.c - `perfreg show CAMPAIGN` prints what the results
+ * database holds about a campaign: its variants, its sessions (host,
+ * boot, status, tags) and the median of each metric per variant;
+ * `perfreg show --session ID` prints one session and its runs, failed
+ * ones with their reasons.
+ *
+ * Exit status: 0 done, 2 bad usage, unknown campaign or session, or a
+ * database that cannot be read, 3 internal error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "perfreg/describe.h"
+#include "perfreg/sample.h"
+#include "perfreg/store.h"
+#include "core/banned.h"
+
+#define OUTPUT_MAX ((size_t)256 << 20)
+
+static const char usage[] =
+    "show [--db target] [--json] campaign | show [--db target] [--json] "
+    "--session id";
+
+static const char help[] =
+    "Prints a stored campaign: its variants (the first is the baseline of\n"
+    "`compare --campaign`) with their commands, sessions, boots and runs;\n"
+    "its sessions with host, boot id, start (UTC), status and tags; and "
+    "the\n"
+    "median of each metric per variant.  With --session, one session and "
+    "its\n"
+    "runs, failed ones with their reasons.\n"
+    "\n"
+    "options:\n"
+    "  --db target   the database: a file (SQLite) or postgresql://...\n"
+    "  --session id  show the session with this id\n"
+    "  --json        the same as one JSON object\n";
+
+enum { OPT_DB = 256, OPT_JSON, OPT_SESSION };
+
+static const struct option longopts[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "session", required_argument, NULL, OPT_SESSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct show {
+	struct pr_store *st;
+	struct pr_buf out;
+	json_t *j;            /* --json: the object being built */
+	struct pr_error err;
+};
+
+/* Appends s escaped and padded to width columns. */
+static enum pr_status
+pad(struct pr_buf *b, struct pr_str s, size_t width, struct pr_error *err)
+{
+	size_t start = b->len;
+	enum pr_status st = cli_str_escape(b, s, err);
+
+	while (st == PR_OK && b->len - start < width)
+		st = pr_buf_addc(b, ' ', err);
+	return st;
+}
+
+static enum pr_status
+tags_text(struct pr_buf *b, const struct pr_store_session_info *si,
+    struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	size_t i;
+
+	for (i = 0; i < si->ntags && st == PR_OK; i++) {
+		if ((st = pr_buf_adds(b, i ? " " : "", err)) != PR_OK ||
+		    (st = cli_str_escape(b, si->tags[i].key, err)) != PR_OK ||
+		    (st = pr_buf_addc(b, '=', err)) != PR_OK)
+			break;
+		st = cli_str_escape(b, si->tags[i].value, err);
+	}
+	return st;
+}
+
+static json_t *
+session_json(const struct pr_store_session_info *si)
+{
+	json_t *o, *tags = json_object(), *vars = json_array();
+	char t[32];
+	size_t i;
+
+	for (i = 0; tags != NULL && i < si->ntags; i++) {
+		struct pr_buf k = PR_BUF_INIT(1 << 20);
+
+		if (cli_str_escape(&k, si->tags[i].key, NULL) != PR_OK ||
+		    pr_buf_addc(&k, '\0', NULL) != PR_OK ||
+		    json_object_set_new(tags, k.data,
+		    cli_str_json(si->tags[i].value)) != 0) {
+			pr_buf_release(&k);
+			json_decref(tags);
+			tags = NULL;
+			break;
+		}
+		pr_buf_release(&k);
+	}
+	for (i = 0; vars != NULL && i < si->nvariants; i++)
+		if (json_array_append_new(vars,
+		    cli_str_json(si->variants[i])) != 0) {
+			json_decref(vars);
+			vars = NULL;
+		}
+	o = json_pack("{s:I,s:s,s:s,s:s,s:f,s:s,s:o*,s:I,s:I,s:I,s:o,s:o}",
+	    "id", (json_int_t)si->id, "host", si->host, "boot_id",
+	    si->boot_id, "started", cli_time(si->started, t, sizeof(t)),
+	    "elapsed_s", si->elapsed_s, "status", si->status, "resumes",
+	    si->resumes != 0 ? json_integer(si->resumes) : NULL,
+	    "runs", (json_int_t)si->nruns_ok, "failed_runs",
+	    (json_int_t)si->nruns_failed, "warmup_runs",
+	    (json_int_t)si->nwarmup, "tags", tags, "variants", vars);
+	return o;
+}
+
+static enum pr_status
+session_text(struct pr_buf *b, const struct pr_store_session_info *si,
+    struct pr_error *err)
+{
+	enum pr_status st;
+	char t[32];
+	size_t i;
+
+	st = pr_buf_addf(b, err, "  %-6lld %-19s  %-16s %-8.8s  %-12s %5zu "
+	    "%6zu  ", (long long)si->id, cli_time(si->started, t, sizeof(t)),
+	    si->host, si->boot_id, si->status, si->nruns_ok,
+	    si->nruns_failed);
+	for (i = 0; i < si->nvariants && st == PR_OK; i++) {
+		if (i > 0)
+			st = pr_buf_addc(b, ',', err);
+		if (st == PR_OK)
+			st = cli_str_escape(b, si->variants[i], err);
+	}
+	if (st == PR_OK && si->ntags > 0)
+		st = pr_buf_adds(b, "  ", err);
+	if (st == PR_OK)
+		st = tags_text(b, si, err);
+	if (st == PR_OK && si->resumes != 0)
+		st = pr_buf_addf(b, err, "  (resumes %lld)",
+		    (long long)si->resumes);
+	if (st == PR_OK)
+		st = pr_buf_addc(b, '\n', err);
+	return st;
+}
+
+/* The median of each metric of one variant, text and JSON. */
+static enum pr_status
+variant_metrics(struct show *sh, struct pr_str campaign,
+    const struct pr_store_variant_info *v, json_t *jm)
+{
+	struct pr_store_variant_data d;
+	enum pr_status st;
+	size_t i, k;
+	double med, *v2;
+
+	memset(&d, 0, sizeof(d));
+	if ((st = pr_store_load_variant(sh->st, campaign, v->name, &d,
+	    &sh->err)) != PR_OK)
+		return st;
+	for (i = 0; i < d.nm && st == PR_OK; i++) {
+		if ((v2 = malloc((d.m[i].n + 1) * sizeof(*v2))) == NULL) {
+			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
+			break;
+		}
+		for (k = 0; k < d.m[i].n; k++)
+			v2[k] = d.m[i].value[k];
+		pr_sort_doubles(v2, d.m[i].n);
+		med = pr_median_sorted(v2, d.m[i].n);
+		free(v2);
+		if (jm != NULL) {
+			json_t *o = json_pack("{s:o,s:s,s:s,s:f,s:I,s:I}",
+			    "variant", cli_str_json(v->name), "metric",
+			    d.m[i].name, "unit", d.m[i].unit, "median", med,
+			    "n", (json_int_t)d.m[i].n, "boots",
+			    (json_int_t)d.nboots);
+			if (o == NULL || json_array_append_new(jm, o) != 0)
+				st = pr_error_set(&sh->err, PR_ENOMEM,
+				    "out of memory");
+			continue;
+		}
+		if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) != PR_OK ||
+		    (st = pad(&sh->out, v->name, 20, &sh->err)) != PR_OK)
+			break;
+		st = pr_buf_addf(&sh->out, &sh->err, " %-24s %14.6g %-8s "
+		    "n=%zu, %zu boot%s\n", d.m[i].name, med, d.m[i].unit,
+		    d.m[i].n, d.nboots, d.nboots == 1 ? "" : "s");
+	}
+	pr_store_variant_data_release(&d);
+	return st;
+}
+
+static enum pr_status
+show_campaign(struct show *sh, const char *name)
+{
+	struct pr_store_variant_info *v = NULL;
+	struct pr_store_session_info *s = NULL;
+	struct pr_str cn = pr_str_c(name);
+	json_t *jv = NULL, *js = NULL, *jm = NULL;
+	size_t nv = 0, ns = 0, i;
+	enum pr_status st;
+
+	if ((st = pr_store_variants(sh->st, cn, &v, &nv, &sh->err)) != PR_OK ||
+	    (st = pr_store_sessions(sh->st, cn, &s, &ns, &sh->err)) != PR_OK)
+		goto out;
+	if (sh->j != NULL) {
+		jv = json_array();
+		js = json_array();
+		jm = json_array();
+		if (jv == NULL || js == NULL || jm == NULL ||
+		    json_object_set_new(sh->j, "campaign",
+		    cli_str_json(cn)) != 0) {
+			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < nv; i++)
+			if (json_array_append_new(jv, json_pack("{s:o,s:s,s:I,"
+			    "s:I,s:I,s:I}", "name", cli_str_json(v[i].name),
+			    "command", v[i].command, "sessions",
+			    (json_int_t)v[i].nsessions, "boots",
+			    (json_int_t)v[i].nboots, "runs",
+			    (json_int_t)v[i].nruns_ok, "failed_runs",
+			    (json_int_t)v[i].nruns_failed)) != 0)
+				st = PR_ENOMEM;
+		for (i = 0; i < ns; i++)
+			if (json_array_append_new(js, session_json(&s[i])) != 0)
+				st = PR_ENOMEM;
+		if (st != PR_OK) {
+			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+	} else {
+		st = pr_buf_addf(&sh->out, &sh->err, "campaign ");
+		if (st == PR_OK)
+			st = cli_str_escape(&sh->out, cn, &sh->err);
+		if (st == PR_OK)
+			st = pr_buf_addf(&sh->out, &sh->err, " (%s %s)\n\n"
+			    "variants (the first is the baseline):\n  %-20s "
+			    "%8s %6s %6s %6s  %s\n", pr_store_backend(sh->st),
+			    pr_store_target(sh->st), "name", "sessions",
+			    "boots", "runs", "failed", "command");
+		for (i = 0; i < nv && st == PR_OK; i++) {
+			if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) !=
+			    PR_OK || (st = pad(&sh->out, v[i].name, 20,
+			    &sh->err)) != PR_OK)
+				break;
+			st = pr_buf_addf(&sh->out, &sh->err, " %8zu %6zu %6zu "
+			    "%6zu  %s\n", v[i].nsessions, v[i].nboots,
+			    v[i].nruns_ok, v[i].nruns_failed, v[i].command);
+		}
+		if (st == PR_OK)
+			st = pr_buf_addf(&sh->out, &sh->err, "\nsessions:\n  "
+			    "%-6s %-19s  %-16s %-8s  %-12s %5s %6s  %s\n",
+			    "id", "started (UTC)", "host", "boot", "status",
+			    "runs", "failed", "variants, tags");
+		for (i = 0; i < ns && st == PR_OK; i++)
+			st = session_text(&sh->out, &s[i], &sh->err);
+		if (st == PR_OK)
+			st = pr_buf_adds(&sh->out, "\nmedians of the counted "
+			    "runs:\n", &sh->err);
+	}
+	for (i = 0; i < nv && st == PR_OK; i++)
+		st = variant_metrics(sh, cn, &v[i], jm);
+	if (st == PR_OK && sh->j != NULL) {
+		json_object_set_new(sh->j, "variants", jv);
+		json_object_set_new(sh->j, "sessions", js);
+		json_object_set_new(sh->j, "medians", jm);
+		jv = js = jm = NULL;
+	}
+out:
+	json_decref(jv);
+	json_decref(js);
+	json_decref(jm);
+	pr_store_variants_free(v, nv);
+	pr_store_sessions_free(s, ns);
+	return st;
+}
+
+struct runs_ctx {
+	struct show *sh;
+	json_t *arr;
+};
+
+static int
+run_line(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+{
+	struct runs_ctx *rc = arg;
+	struct pr_buf *b = &rc->sh->out;
+	double wall = -1;
+	size_t i;
+
+	for (i = 0; i < r->nm; i++)
+		if (strcmp(r->metric_names[i], "wall_s") == 0)
+			wall = r->metric_values[i];
+	if (rc->arr != NULL) {
+		json_t *m = json_object(), *o;
+
+		for (i = 0; m != NULL && i < r->nm; i++)
+			json_object_set_new(m, r->metric_names[i],
+			    json_real(r->metric_values[i]));
+		o = json_pack("{s:I,s:I,s:o,s:b,s:b,s:s,s:o,s:o}",
+		    "seq", (json_int_t)r->seq, "round", (json_int_t)r->round,
+		    "variant", cli_str_json(r->variant), "warmup", r->warmup,
+		    "ok", r->ok, "outcome", r->outcome, "reason",
+		    cli_str_json(r->reason), "metrics", m);
+		if (o == NULL || json_array_append_new(rc->arr, o) != 0) {
+			pr_error_set(err, PR_ENOMEM, "out of memory");
+			return 1;
+		}
+		return 0;
+	}
+	if (pr_buf_addf(b, err, "  %5zu %5zu%s  ", r->seq + 1, r->round + 1,
+	    r->warmup ? "w" : " ") != PR_OK ||
+	    pad(b, r->variant, 20, err) != PR_OK)
+		return 1;
+	if (wall >= 0 ? pr_buf_addf(b, err, " %12.6f", wall) != PR_OK :
+	    pr_buf_addf(b, err, " %12s", "-") != PR_OK)
+		return 1;
+	if (pr_buf_addf(b, err, "  %s", r->ok ? "ok" : "FAILED: ") != PR_OK)
+		return 1;
+	if (!r->ok && cli_str_escape(b, r->reason, err) != PR_OK)
+		return 1;
+	return pr_buf_addc(b, '\n', err) != PR_OK;
+}
+
+static enum pr_status
+show_session(struct show *sh, int64_t id)
+{
+	struct pr_store_session_info si;
+	struct runs_ctx rc;
+	enum pr_status st;
+
+	memset(&si, 0, sizeof(si));
+	memset(&rc, 0, sizeof(rc));
+	rc.sh = sh;
+	if ((st = pr_store_session_get(sh->st, id, &si, &sh->err)) != PR_OK)
+		return st;
+	if (sh->j != NULL) {
+		if ((rc.arr = json_array()) == NULL ||
+		    json_object_set_new(sh->j, "session",
+		    session_json(&si)) != 0 ||
+		    json_object_set_new(sh->j, "campaign",
+		    cli_str_json(si.campaign)) != 0) {
+			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+	} else {
+		st = pr_buf_adds(&sh->out, "campaign ", &sh->err);
+		if (st == PR_OK)
+			st = cli_str_escape(&sh->out, si.campaign, &sh->err);
+		if (st == PR_OK)
+			st = pr_buf_addf(&sh->out, &sh->err, "\n  %-6s "
+			    "%-19s  %-16s %-8s  %-12s %5s %6s  %s\n", "id",
+			    "started (UTC)", "host", "boot", "status", "runs",
+			    "failed", "variants, tags");
+		if (st == PR_OK)
+			st = session_text(&sh->out, &si, &sh->err);
+		if (st == PR_OK)
+			st = pr_buf_addf(&sh->out, &sh->err, "\nruns (w: "
+			    "warm-up):\n  %5s %5s   %-20s %12s  %s\n", "seq",
+			    "round", "variant", "wall_s", "result");
+		if (st != PR_OK)
+			goto out;
+	}
+	st = pr_store_each_run(sh->st, id, run_line, &rc, &sh->err);
+	if (st == PR_OK && rc.arr != NULL) {
+		json_object_set_new(sh->j, "runs", rc.arr);
+		rc.arr = NULL;
+	}
+out:
+	json_decref(rc.arr);
+	pr_store_session_info_release(&si);
+	return st;
+}
+
+static int
+exec_show(int argc, char **argv)
+{
+	struct show sh;
+	const char *db = NULL, *session = NULL;
+	enum pr_status st;
+	long long id = 0;
+	char *end;
+	int ch, json = 0, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_SESSION:
+			session = optarg;
+			break;
+		default:
+			cli_errorf("show: unknown option or missing argument "
+			    "'%s'", argv[optind - 1]);
+			return cli_usage(&cmd_show_entry);
+		}
+	}
+	if (session != NULL) {
+		errno = 0;
+		id = strtoll(session, &end, 10);
+		if (errno != 0 || end == session || *end != '\0' || id <= 0) {
+			cli_errorf("show: --session: expected a session id, "
+			    "got '%s'", session);
+			return PR_EXIT_USAGE;
+		}
+	}
+	if (session != NULL ? optind != argc : optind + 1 != argc) {
+		cli_errorf("show: expected %s", session != NULL ?
+		    "no argument with --session" : "one campaign name");
+		return cli_usage(&cmd_show_entry);
+	}
+	memset(&sh, 0, sizeof(sh));
+	pr_buf_init(&sh.out, OUTPUT_MAX);
+	pr_error_clear(&sh.err);
+	if ((rc = cli_store_open("show", db, PR_STORE_READ, &sh.st)) !=
+	    PR_EXIT_OK)
+		return rc;
+	if (json && (sh.j = json_object()) == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	st = session != NULL ? show_session(&sh, (int64_t)id) :
+	    show_campaign(&sh, argv[optind]);
+	if (st != PR_OK) {
+		cli_errorf("show: %s", sh.err.msg);
+		rc = cli_exit_for(st);
+		goto out;
+	}
+	if (json) {
+		if (json_dumpf(sh.j, stdout, JSON_INDENT(2)) != 0 ||
+		    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+			cli_errorf("cannot write the output");
+			rc = PR_EXIT_INTERNAL;
+		}
+	} else {
+		rc = cli_write(&sh.out);
+	}
+out:
+	json_decref(sh.j);
+	pr_buf_release(&sh.out);
+	pr_store_close(sh.st);
+	return rc;
+}
+
+const struct cmd_entry cmd_show_entry = {
+	"show", usage, help, exec_show
+};

@@ -1,0 +1,833 @@
+/*
+ * cli/cmd_suite.c - `perfreg suite`: runs the built-in probes
+ * (perfreg/probe.h) with adaptive repetition (perfreg/suite.h), stores
+ * the session with its environment snapshot in the results database
+ * (campaign "suite", one variant per probe, one run per sample), and
+ * compares it with this host's previous suite session: the verdict
+ * table, then what differs in the environment.  `suite list` names the
+ * probes; `suite run PROBE...` runs some; `suite ab PROBE --a X --b Y`
+ * runs two variants of one probe interleaved in this boot and compares
+ * them.
+ *
+ * Exit status: 0 done, 1 a regression against the baseline with
+ * --fail-on-regression, 2 bad usage or a probe that failed, 3 internal
+ * error, 130 interrupted (what finished is stored).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "perfreg/env.h"
+#include "perfreg/probe.h"
+#include "perfreg/report.h"
+#include "perfreg/store.h"
+#include "perfreg/suite.h"
+#include "core/banned.h"
+
+#define EXIT_INTERRUPTED 130
+#define OUTPUT_MAX ((size_t)256 << 20)
+#define SUITE_CAMPAIGN "suite"
+#define HOST_MAX 256
+#define BOOT_MAX 64
+
+static const char usage[] =
+    "suite [--quick] [--budget s] [--cpu n] [--baseline session] "
+    "[--no-store] [--db target] [--fail-on-regression] [--json]\n"
+    "       perfreg suite run [options] probe...\n"
+    "       perfreg suite list\n"
+    "       perfreg suite ab [--quick] [--cpu n] [-n rounds] [--seed n] "
+    "[--json] probe --a x --b y";
+
+static const char help[] =
+    "Runs perfreg's built-in system probes (memory copy, crypto, pipe into "
+    "a\n"
+    "digest, random numbers, thread hand-off, system call, page faults, "
+    "loopback\n"
+    "TCP), each until its figures are known to +-1% or its share of the "
+    "time\n"
+    "budget is spent; stores the session and its environment in the "
+    "results\n"
+    "database; and, when this host has an earlier suite session, prints "
+    "the\n"
+    "verdict for every figure against it and what differs in the "
+    "environment.\n"
+    "\n"
+    "  perfreg suite               all probes (within 10 minutes)\n"
+    "  perfreg suite --quick       all probes, smaller, within a minute\n"
+    "  perfreg suite run p...      the probes named\n"
+    "  perfreg suite list          the probes and their variants\n"
+    "  perfreg suite ab p --a x --b y   two variants (or sizes) of probe p,\n"
+    "                              interleaved in this boot, compared\n"
+    "\n"
+    "options:\n"
+    "  --quick               smaller sizes and a 40 s budget\n"
+    "  --budget s            time budget of the whole suite in seconds\n"
+    "                        (default 480; --quick 40)\n"
+    "  --cpu n               pin the probes to CPU n (default: not pinned)\n"
+    "  --baseline session    compare with this stored session (default: "
+    "this\n"
+    "                        host's latest earlier suite session)\n"
+    "  --no-store            store nothing, compare with nothing\n"
+    "  --db target           the database: a file (SQLite) or "
+    "postgresql://...\n"
+    "  --fail-on-regression  exit 1 when a figure regressed against the "
+    "baseline\n"
+    "  -n rounds             suite ab: rounds of A and B (default 20)\n"
+    "  --seed n              suite ab: seed of the order in each round\n"
+    "  --json                one JSON object with every figure\n";
+
+enum {
+	OPT_QUICK = 256, OPT_BUDGET, OPT_CPU, OPT_BASELINE, OPT_NOSTORE,
+	OPT_DB, OPT_FAIL, OPT_JSON, OPT_A, OPT_B, OPT_SEED
+};
+
+static const struct option longopts[] = {
+	{ "a", required_argument, NULL, OPT_A },
+	{ "b", required_argument, NULL, OPT_B },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "no-store", no_argument, NULL, OPT_NOSTORE },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct suite_cli {
+	struct pr_suite_opts so;
+	int budget_set, json, no_store, gate;
+	long long baseline;
+	const char *db, *a, *b;
+	int tty;
+	double last_progress;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static double
+mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void
+on_sample(const char *probe, size_t k, double elapsed, void *arg)
+{
+	struct suite_cli *c = arg;
+	double t = mono_now();
+
+	if (!c->tty || t - c->last_progress < 0.1)
+		return;
+	c->last_progress = t;
+	fprintf(stderr, "\r%s: %zu samples, %.0f s\033[K", probe, k, elapsed);
+	fflush(stderr);
+}
+
+static int
+parse_number(const char *opt, const char *arg, double lo, double hi,
+    double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' || !(x >= lo) ||
+	    !(x <= hi)) {
+		cli_errorf("suite: %s: expected a number from %g to %g, got "
+		    "'%s'", opt, lo, hi, arg);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int
+parse_opts(int argc, char **argv, struct suite_cli *c)
+{
+	uint64_t seed;
+	double x;
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":n:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_QUICK:
+			c->so.quick = 1;
+			break;
+		case OPT_BUDGET:
+			if (parse_number("--budget", optarg, 1, 86400, &x) != 0)
+				return -1;
+			c->so.budget_s = x;
+			c->budget_set = 1;
+			break;
+		case OPT_CPU:
+			if (parse_number("--cpu", optarg, 0, 65535, &x) != 0 ||
+			    x != floor(x)) {
+				if (x != floor(x))
+					cli_errorf("suite: --cpu: expected a "
+					    "CPU number, got '%s'", optarg);
+				return -1;
+			}
+			c->so.cpu = (int)x;
+			break;
+		case OPT_BASELINE:
+			if (parse_number("--baseline", optarg, 1, 9e15, &x) !=
+			    0 || x != floor(x))
+				return -1;
+			c->baseline = (long long)x;
+			break;
+		case OPT_NOSTORE:
+			c->no_store = 1;
+			break;
+		case OPT_DB:
+			c->db = optarg;
+			break;
+		case OPT_FAIL:
+			c->gate = 1;
+			break;
+		case OPT_JSON:
+			c->json = 1;
+			break;
+		case OPT_A:
+			c->a = optarg;
+			break;
+		case OPT_B:
+			c->b = optarg;
+			break;
+		case 'n':
+			if (parse_number("-n", optarg, 1, 1e6, &x) != 0 ||
+			    x != floor(x))
+				return -1;
+			c->so.rounds = (size_t)x;
+			break;
+		case OPT_SEED:
+			if (cli_parse_seed("suite", optarg, &seed) != 0)
+				return -1;
+			c->so.seed = seed;
+			break;
+		case ':':
+			cli_errorf("suite: option '%s' needs an argument",
+			    argv[optind - 1]);
+			return -1;
+		default:
+			cli_errorf("suite: unknown option '%s'",
+			    argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (c->no_store && (c->baseline != 0 || c->db != NULL || c->gate)) {
+		cli_errorf("suite: --no-store does not go with --baseline, --db "
+		    "or --fail-on-regression");
+		return -1;
+	}
+	if (!c->budget_set && c->so.quick)
+		c->so.budget_s = 40;
+	return optind;
+}
+
+static int
+list_probes(void)
+{
+	const struct pr_probe *const *p;
+	size_t i;
+
+	for (p = pr_probes; *p != NULL; p++) {
+		printf("%-12s %s\n%-12s variants:", (*p)->name, (*p)->summary,
+		    "");
+		for (i = 0; (*p)->variants != NULL &&
+		    (*p)->variants[i] != NULL; i++)
+			printf(" %s", (*p)->variants[i]);
+		printf("; timer: %s\n", (*p)->timer);
+	}
+	if (fflush(stdout) != 0) {
+		cli_errorf("cannot write the output");
+		return PR_EXIT_INTERNAL;
+	}
+	return PR_EXIT_OK;
+}
+
+/* The figures of each probe: mean, interval half-width, samples. */
+static enum pr_status
+figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
+    struct pr_error *err)
+{
+	const struct pr_metric *m;
+	enum pr_status st = PR_OK;
+	double mean, h;
+	size_t i, k, j;
+
+	for (i = 0; i < n && st == PR_OK; i++) {
+		if (r[i].skipped != NULL) {
+			st = pr_buf_addf(b, err, "%s: not run here: %s\n",
+			    r[i].label, r[i].skipped);
+			continue;
+		}
+		st = pr_buf_addf(b, err, "%s: %zu samples in %.1f s, %s "
+		    "(timer %s)\n", r[i].label, r[i].samples, r[i].elapsed_s,
+		    r[i].converged ? "every figure within +-1%" :
+		    "budget spent", r[i].probe->timer);
+		if (st == PR_OK && r[i].notes != NULL && r[i].notes[0] != '\0')
+			st = pr_buf_addf(b, err, "  %s%s", r[i].notes,
+			    r[i].notes[strlen(r[i].notes) - 1] == '\n' ? "" :
+			    "\n");
+		for (k = 0; k < r[i].data.n && st == PR_OK; k++) {
+			m = &r[i].data.metrics[k];
+			mean = 0;
+			for (j = 0; j < m->values.n; j++)
+				mean += (m->values.v[j] - mean) /
+				    (double)(j + 1);
+			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
+			st = pr_buf_addf(b, err, "  %-36s %14.6g %-6s %s%.2f%%"
+			    "  (%s is better)\n", m->name, mean, m->unit,
+			    isfinite(h) ? "+-" : "", isfinite(h) ? h : 0.0,
+			    m->better == PR_BETTER_HIGHER ? "higher" :
+			    "lower");
+		}
+	}
+	return st;
+}
+
+static json_t *
+figures_json(const struct pr_suite_result *r, size_t n)
+{
+	json_t *arr = json_array(), *o, *ms, *mo;
+	const struct pr_metric *m;
+	double mean, h;
+	size_t i, k, j;
+
+	for (i = 0; arr != NULL && i < n; i++) {
+		ms = json_array();
+		for (k = 0; ms != NULL && k < r[i].data.n; k++) {
+			m = &r[i].data.metrics[k];
+			mean = 0;
+			for (j = 0; j < m->values.n; j++)
+				mean += (m->values.v[j] - mean) /
+				    (double)(j + 1);
+			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
+			mo = json_pack("{s:s,s:s,s:s,s:f,s:o,s:I}", "name",
+			    m->name, "unit", m->unit, "better",
+			    m->better == PR_BETTER_HIGHER ? "higher" : "lower",
+			    "mean", mean, "halfwidth_pct", isfinite(h) ?
+			    json_real(h) : json_null(), "n",
+			    (json_int_t)m->values.n);
+			if (mo == NULL || json_array_append_new(ms, mo) != 0)
+				goto fail;
+		}
+		o = json_pack("{s:s,s:I,s:f,s:b,s:s,s:s?,s:s,s:o}", "probe",
+		    r[i].label, "samples", (json_int_t)r[i].samples,
+		    "elapsed_s", r[i].elapsed_s, "converged", r[i].converged,
+		    "notes", r[i].notes != NULL ? r[i].notes : "", "skipped",
+		    r[i].skipped, "timer", r[i].probe->timer, "metrics", ms);
+		if (o == NULL || json_array_append_new(arr, o) != 0)
+			goto fail;
+	}
+	return arr;
+fail:
+	json_decref(arr);
+	return NULL;
+}
+
+/* Stores the results as a session of campaign "suite". */
+static int
+store_results(struct pr_store *st, const struct pr_suite_result *r,
+    size_t n, const struct pr_env *env, int quick, int64_t *session,
+    int interrupted_run)
+{
+	struct pr_store_session_new sn;
+	struct pr_store_tag tag;
+	struct pr_store_run sr;
+	struct pr_dataset one;
+	struct pr_error err;
+	char host[HOST_MAX], boot[BOOT_MAX];
+	struct timespec ts;
+	int64_t vid;
+	double elapsed = 0;
+	size_t i, k, j;
+
+	cli_hostname(host, sizeof(host));
+	cli_boot_id(boot, sizeof(boot));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c(SUITE_CAMPAIGN);
+	sn.host = host;
+	sn.boot_id = boot;
+	sn.args_json = NULL;
+	sn.started = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	sn.env = env;
+	tag.key = pr_str_c("suite");
+	tag.value = pr_str_c(quick ? "quick" : "full");
+	sn.tags = &tag;
+	sn.ntags = 1;
+	pr_error_clear(&err);
+	if (pr_store_session_begin(st, &sn, session, &err) != PR_OK)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		elapsed += r[i].elapsed_s;
+		if (r[i].skipped != NULL || r[i].samples == 0)
+			continue;
+		if (pr_store_session_variant(st, *session,
+		    pr_str_c(r[i].label), r[i].probe->name, &vid, &err) !=
+		    PR_OK)
+			goto fail;
+		for (k = 0; k < r[i].samples; k++) {
+			pr_dataset_init(&one);
+			for (j = 0; j < r[i].data.n; j++) {
+				const struct pr_metric *m =
+				    &r[i].data.metrics[j];
+
+				if (k < m->values.n && pr_dataset_add(&one,
+				    m->name, m->unit, m->better,
+				    m->values.v[k], &err) != PR_OK) {
+					pr_dataset_release(&one);
+					goto fail;
+				}
+			}
+			memset(&sr, 0, sizeof(sr));
+			sr.variant = vid;
+			sr.round = k;
+			sr.seq = k;
+			sr.ok = 1;
+			sr.outcome = "ok";
+			sr.reason = pr_str_c("");
+			sr.metrics = &one;
+			if (pr_store_add_run(st, *session, &sr, &err) !=
+			    PR_OK) {
+				pr_dataset_release(&one);
+				goto fail;
+			}
+			pr_dataset_release(&one);
+		}
+	}
+	if (pr_store_session_end(st, *session, interrupted_run ?
+	    "interrupted" : "done", elapsed, &err) != PR_OK)
+		goto fail;
+	return PR_EXIT_OK;
+fail:
+	cli_errorf("suite: cannot store the session: %s", err.msg);
+	return PR_EXIT_USAGE;
+}
+
+struct collect {
+	struct pr_dataset *d;
+};
+
+static int
+collect_run(void *arg, const struct pr_store_run_rec *r,
+    struct pr_error *err)
+{
+	struct collect *c = arg;
+	size_t i;
+
+	if (!r->ok || r->warmup)
+		return 0;
+	for (i = 0; i < r->nm; i++)
+		if (pr_dataset_add(c->d, r->metric_names[i],
+		    r->metric_units[i], r->metric_better[i],
+		    r->metric_values[i], err) != PR_OK)
+			return 1;
+	return 0;
+}
+
+/* This host's latest suite session before session, or 0. */
+static int
+find_baseline(struct pr_store *st, int64_t session, long long want,
+    int64_t *out)
+{
+	struct pr_store_session_info *s = NULL;
+	struct pr_error err;
+	enum pr_status ps;
+	char host[HOST_MAX];
+	size_t n = 0, i;
+
+	*out = 0;
+	cli_hostname(host, sizeof(host));
+	pr_error_clear(&err);
+	ps = pr_store_sessions(st, pr_str_c(SUITE_CAMPAIGN), &s, &n, &err);
+	if (ps == PR_ENOTFOUND)
+		return PR_EXIT_OK;
+	if (ps != PR_OK) {
+		cli_errorf("suite: %s", err.msg);
+		return cli_exit_for(ps);
+	}
+	for (i = 0; i < n; i++) {
+		if (want != 0) {
+			if (s[i].id == (int64_t)want)
+				*out = s[i].id;
+			continue;
+		}
+		if (s[i].id != session && strcmp(s[i].host, host) == 0 &&
+		    strcmp(s[i].status, "done") == 0)
+			*out = s[i].id;
+	}
+	pr_store_sessions_free(s, n);
+	if (want != 0 && *out == 0) {
+		cli_errorf("suite: --baseline: no suite session %lld", want);
+		return PR_EXIT_USAGE;
+	}
+	return PR_EXIT_OK;
+}
+
+/* The comparison with the baseline and the environment diff. */
+static int
+against_baseline(struct pr_store *st, int64_t base, int64_t session,
+    const struct pr_suite_result *r, size_t n, const struct pr_env *env,
+    int json, json_t *root, struct pr_buf *out, int *gated)
+{
+	struct pr_dataset bd, nd;
+	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_env benv;
+	struct pr_envdiff diff;
+	struct collect c;
+	struct pr_error err;
+	json_error_t je;
+	json_t *j;
+	char bname[64], nname[64];
+	size_t i, k, j2;
+	int found = 0, rc = PR_EXIT_INTERNAL;
+
+	pr_dataset_init(&bd);
+	pr_dataset_init(&nd);
+	pr_env_init(&benv);
+	memset(&diff, 0, sizeof(diff));
+	pr_error_clear(&err);
+	c.d = &bd;
+	if (pr_store_each_run(st, base, collect_run, &c, &err) != PR_OK ||
+	    pr_store_session_env(st, base, &benv, &found, &err) != PR_OK) {
+		cli_errorf("suite: baseline session %lld: %s",
+		    (long long)base, err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < r[i].data.n; k++)
+			for (j2 = 0; j2 < r[i].data.metrics[k].values.n; j2++)
+				if (pr_dataset_add(&nd,
+				    r[i].data.metrics[k].name,
+				    r[i].data.metrics[k].unit,
+				    r[i].data.metrics[k].better,
+				    r[i].data.metrics[k].values.v[j2], &err) !=
+				    PR_OK)
+					goto out;
+	snprintf(bname, sizeof(bname), "session %lld", (long long)base);
+	if (session != 0)
+		snprintf(nname, sizeof(nname), "session %lld",
+		    (long long)session);
+	else
+		snprintf(nname, sizeof(nname), "this run");
+	if (bd.n == 0 || nd.n == 0) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	if (!json && pr_buf_addf(out, &err, "\nagainst the baseline, %s:\n\n",
+	    bname) != PR_OK)
+		goto out;
+	if ((rc = cli_compare_datasets(&bd, &nd, bname, nname, json ?
+	    PR_REPORT_JSON : PR_REPORT_TEXT, json ? &rep : out, gated)) !=
+	    PR_EXIT_OK)
+		goto out;
+	rc = PR_EXIT_INTERNAL;
+	if (json && ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
+	    json_object_set_new(root, "comparison", j) != 0))
+		goto out;
+	if (found && env != NULL) {
+		if (pr_env_diff(&benv, env, &diff, &err) != PR_OK)
+			goto out;
+		if (json) {
+			pr_buf_reset(&rep);
+			if (pr_envdiff_to_json(&diff, &rep, &err) != PR_OK ||
+			    (j = json_loadb(rep.data, rep.len, 0, &je)) ==
+			    NULL || json_object_set_new(root, "env_diff",
+			    j) != 0)
+				goto out;
+		} else if (pr_buf_addf(out, &err, "\nenvironment: what differs "
+		    "between %s and %s\n", bname, nname) != PR_OK ||
+		    pr_envdiff_format_text(&diff, bname, nname, 20, out,
+		    &err) != PR_OK) {
+			goto out;
+		}
+	}
+	rc = PR_EXIT_OK;
+out:
+	if (rc == PR_EXIT_INTERNAL)
+		cli_errorf("suite: %s", err.msg[0] != '\0' ? err.msg :
+		    "out of memory");
+	pr_buf_release(&rep);
+	pr_envdiff_release(&diff);
+	pr_env_release(&benv);
+	pr_dataset_release(&bd);
+	pr_dataset_release(&nd);
+	return rc;
+}
+
+static int
+select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
+    size_t *n)
+{
+	const struct pr_probe **p;
+	size_t k = 0;
+	int i;
+
+	for (i = 0; pr_probes[i] != NULL; i++)
+		;
+	if ((p = calloc((size_t)(i > argc ? i : argc) + 1,
+	    sizeof(*p))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	if (first >= argc) {
+		for (i = 0; pr_probes[i] != NULL; i++)
+			p[k++] = pr_probes[i];
+	}
+	for (i = first; i < argc; i++) {
+		if ((p[k] = pr_probe_find(argv[i])) == NULL) {
+			cli_errorf("suite: no probe '%s' (perfreg suite list "
+			    "names them)", argv[i]);
+			free(p);
+			return PR_EXIT_USAGE;
+		}
+		k++;
+	}
+	*out = p;
+	*n = k;
+	return PR_EXIT_OK;
+}
+
+static int
+run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
+{
+	struct pr_suite_result *r = NULL;
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_store *st = NULL;
+	struct pr_env env;
+	struct pr_env_opts eo;
+	struct pr_error err;
+	enum pr_status s;
+	json_t *root = NULL, *j;
+	int64_t session = 0, base = 0;
+	size_t nr = 0;
+	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
+
+	pr_env_init(&env);
+	pr_error_clear(&err);
+	if (!c->no_store && (rc = cli_store_open("suite", c->db,
+	    PR_STORE_CREATE, &st)) != PR_EXIT_OK)
+		goto out;
+	pr_env_opts_init(&eo);
+	if (pr_env_capture(&env, &eo, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	s = pr_suite_run(probes, np, &c->so, &r, &nr, &err);
+	if (c->tty)
+		fputs("\r\033[K", stderr);
+	if (s != PR_OK) {
+		if (!interrupted) {
+			cli_errorf("suite: %s", err.msg);
+			rc = cli_exit_for(s);
+			goto out;
+		}
+		cut = 1;
+		cli_errorf("suite: interrupted; what finished is kept");
+	}
+	if (st != NULL && (rc = store_results(st, r, nr, &env, c->so.quick,
+	    &session, cut)) != PR_EXIT_OK)
+		goto out;
+	if (c->json && (root = json_object()) == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if (root != NULL) {
+		j = figures_json(r, nr);
+		if (j == NULL || json_object_set_new(root, "probes", j) != 0 ||
+		    json_object_set_new(root, "session", session != 0 ?
+		    json_integer(session) : json_null()) != 0) {
+			cli_errorf("out of memory");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+	} else if (figures_text(r, nr, &out, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if (st != NULL && !cut) {
+		if ((rc = find_baseline(st, session, c->baseline, &base)) !=
+		    PR_EXIT_OK)
+			goto out;
+		if (base != 0)
+			rc = against_baseline(st, base, session, r, nr, &env,
+			    c->json, root, &out, &gated);
+		else if (!c->json)
+			rc = pr_buf_addf(&out, &err, "\nstored as session "
+			    "%lld, the baseline of this host: run `perfreg "
+			    "suite` again after an update to see what "
+			    "changed\n", (long long)session) == PR_OK ?
+			    PR_EXIT_OK : PR_EXIT_INTERNAL;
+		if (rc != PR_EXIT_OK)
+			goto out;
+		if (root != NULL && json_object_set_new(root, "baseline",
+		    base != 0 ? json_integer(base) : json_null()) != 0) {
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+	}
+	if (root != NULL) {
+		if (json_dumpf(root, stdout, JSON_INDENT(2)) != 0 ||
+		    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+			cli_errorf("cannot write the output");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+	} else if ((rc = cli_write(&out)) != PR_EXIT_OK) {
+		goto out;
+	}
+	rc = cut ? EXIT_INTERRUPTED : c->gate ? gated : PR_EXIT_OK;
+out:
+	json_decref(root);
+	pr_suite_results_free(r, nr);
+	pr_env_release(&env);
+	pr_buf_release(&out);
+	pr_store_close(st);
+	return rc;
+}
+
+static int
+run_ab(struct suite_cli *c, int argc, char **argv, int first)
+{
+	struct pr_suite_result *r = NULL;
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	const struct pr_probe *p;
+	struct pr_error err;
+	char an[128], bn[128];
+	enum pr_status s;
+	int rc, gated;
+
+	if (argc - first != 1 || c->a == NULL || c->b == NULL) {
+		cli_errorf("suite ab: expected one probe, --a and --b");
+		return cli_usage(&cmd_suite_entry);
+	}
+	if ((p = pr_probe_find(argv[first])) == NULL) {
+		cli_errorf("suite ab: no probe '%s' (perfreg suite list names "
+		    "them)", argv[first]);
+		return PR_EXIT_USAGE;
+	}
+	if (!c->budget_set)
+		c->so.budget_s = c->so.quick ? 40 : 300;
+	pr_error_clear(&err);
+	s = pr_suite_ab(p, c->a, c->b, &c->so, &r, &err);
+	if (c->tty)
+		fputs("\r\033[K", stderr);
+	if (s != PR_OK) {
+		cli_errorf("suite ab: %s", err.msg);
+		pr_suite_results_free(r, r != NULL ? 2 : 0);
+		return interrupted ? EXIT_INTERRUPTED : cli_exit_for(s);
+	}
+	snprintf(an, sizeof(an), "A: %s %s", p->name, c->a);
+	snprintf(bn, sizeof(bn), "B: %s %s", p->name, c->b);
+	if (!c->json && pr_buf_addf(&out, &err, "%s, interleaved in %zu "
+	    "rounds (%.1f s); B against A:\n\n", p->name, r[0].samples,
+	    r[0].elapsed_s) != PR_OK) {
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	rc = cli_compare_datasets(&r[0].data, &r[1].data, an, bn, c->json ?
+	    PR_REPORT_JSON : PR_REPORT_TEXT, &out, &gated);
+	if (rc == PR_EXIT_OK)
+		rc = cli_write(&out);
+out:
+	pr_buf_release(&out);
+	pr_suite_results_free(r, 2);
+	return rc;
+}
+
+static int
+exec_suite(int argc, char **argv)
+{
+	const struct pr_probe **probes = NULL;
+	struct suite_cli c;
+	struct sigaction sa, old;
+	const char *sub = NULL;
+	size_t np = 0;
+	int first, rc;
+
+	memset(&c, 0, sizeof(c));
+	pr_suite_opts_init(&c.so);
+	if (argc > 1 && (strcmp(argv[1], "list") == 0 ||
+	    strcmp(argv[1], "run") == 0 || strcmp(argv[1], "ab") == 0)) {
+		sub = argv[1];
+		argc--;
+		argv++;
+	}
+	if ((first = parse_opts(argc, argv, &c)) < 0)
+		return cli_usage(&cmd_suite_entry);
+	if (sub != NULL && strcmp(sub, "list") == 0) {
+		if (first != argc) {
+			cli_errorf("suite list: unexpected argument '%s'",
+			    argv[first]);
+			return cli_usage(&cmd_suite_entry);
+		}
+		return list_probes();
+	}
+	if ((c.a != NULL || c.b != NULL) && (sub == NULL ||
+	    strcmp(sub, "ab") != 0)) {
+		cli_errorf("suite: --a and --b go with `suite ab`");
+		return cli_usage(&cmd_suite_entry);
+	}
+	if (sub == NULL && first != argc) {
+		cli_errorf("suite: unexpected argument '%s' (`suite run "
+		    "PROBE...` runs some probes)", argv[first]);
+		return cli_usage(&cmd_suite_entry);
+	}
+	if (sub != NULL && strcmp(sub, "run") == 0 && first == argc) {
+		cli_errorf("suite run: expected at least one probe");
+		return cli_usage(&cmd_suite_entry);
+	}
+	c.tty = isatty(STDERR_FILENO);
+	c.so.on_sample = on_sample;
+	c.so.arg = &c;
+	interrupted = 0;
+	c.so.cancel = &interrupted;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGINT, &sa, &old);
+	if (sub != NULL && strcmp(sub, "ab") == 0) {
+		rc = run_ab(&c, argc, argv, first);
+	} else if ((rc = select_probes(argc, argv, first, &probes, &np)) ==
+	    PR_EXIT_OK) {
+		rc = run_suite(&c, probes, np);
+	}
+	sigaction(SIGINT, &old, NULL);
+	free(probes);
+	return rc;
+}
+
+const struct cmd_entry cmd_suite_entry = {
+	"suite", usage, help, exec_suite
+};

@@ -1,0 +1,381 @@
+/*
+ * cli/run_store.c - `perfreg run --campaign`: a session recorded in the
+ * results database as it runs (every finished run committed before the
+ * next starts, perfreg/store.h), and the lookup behind --resume.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cmd.h"
+#include "cli/run_store.h"
+#include "perfreg/env.h"
+#include "core/banned.h"
+
+#define HOST_MAX 256
+#define BOOT_MAX 64
+
+static double
+unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* args as a JSON array of strings (NULL when out of memory). */
+static char *
+args_json(char *const *args, size_t n)
+{
+	json_t *a = json_array();
+	char *s;
+	size_t i;
+
+	if (a == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (json_array_append_new(a, json_string(args[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	s = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return s;
+}
+
+/* Splits "key=value" tags; adds kernel=RELEASE from the snapshot. */
+static int
+make_tags(char *const *tags, size_t ntags, const struct pr_env *env,
+    struct pr_store_tag **out, size_t *nout)
+{
+	const struct pr_env_item *rel = pr_env_get(env, "kernel.release");
+	struct pr_store_tag *t;
+	const char *eq;
+	size_t i, k = 0;
+	int have_kernel = 0;
+
+	if ((t = calloc(ntags + 1, sizeof(*t))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	for (i = 0; i < ntags; i++) {
+		eq = strchr(tags[i], '=');
+		t[k].key.p = tags[i];
+		t[k].key.n = (size_t)(eq - tags[i]);
+		t[k].value = pr_str_c(eq + 1);
+		if (t[k].key.n == 6 && memcmp(tags[i], "kernel", 6) == 0)
+			have_kernel = 1;
+		k++;
+	}
+	if (!have_kernel && rel != NULL && rel->value != NULL) {
+		t[k].key = pr_str_c("kernel");
+		t[k].value = pr_str_c(rel->value);
+		t[k].value.n = strcspn(rel->value, "\n");
+		k++;
+	}
+	*out = t;
+	*nout = k;
+	return PR_EXIT_OK;
+}
+
+int
+run_store_begin(struct run_store *rs, const char *db, const char *campaign,
+    const struct pr_session *s, char *const *tags, size_t ntags,
+    char *const *args, size_t nargs, int64_t resumes)
+{
+	struct pr_store_session_new sn;
+	struct pr_store_tag *t = NULL;
+	struct pr_env_opts eo;
+	struct pr_error err;
+	struct pr_env env;
+	char host[HOST_MAX], boot[BOOT_MAX], *aj = NULL;
+	size_t i, nt = 0;
+	int rc;
+
+	memset(rs, 0, sizeof(*rs));
+	if ((rc = cli_store_open("run", db, PR_STORE_CREATE, &rs->st)) !=
+	    PR_EXIT_OK)
+		return rc;
+	pr_env_init(&env);
+	pr_env_opts_init(&eo);
+	pr_error_clear(&err);
+	rc = PR_EXIT_INTERNAL;
+	if (pr_env_capture(&env, &eo, &err) != PR_OK) {
+		cli_error(&err);
+		goto out;
+	}
+	if ((rc = make_tags(tags, ntags, &env, &t, &nt)) != PR_EXIT_OK)
+		goto out;
+	rc = PR_EXIT_INTERNAL;
+	if ((aj = args_json(args, nargs)) == NULL) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	cli_hostname(host, sizeof(host));
+	cli_boot_id(boot, sizeof(boot));
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c(campaign);
+	sn.host = host;
+	sn.boot_id = boot;
+	sn.args_json = aj;
+	sn.started = unix_now();
+	sn.env = &env;
+	sn.tags = t;
+	sn.ntags = nt;
+	sn.resumes = resumes;
+	if ((rs->vid = calloc(s->nv, sizeof(*rs->vid))) == NULL) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	rs->nv = s->nv;
+	if (pr_store_session_begin(rs->st, &sn, &rs->session, &err) !=
+	    PR_OK) {
+		cli_errorf("run: %s", err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < s->nv; i++) {
+		if (pr_store_session_variant(rs->st, rs->session,
+		    pr_str_c(s->v[i].name), s->v[i].command, &rs->vid[i],
+		    &err) != PR_OK) {
+			cli_errorf("run: %s", err.msg);
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+	}
+	rc = PR_EXIT_OK;
+out:
+	free(aj);
+	free(t);
+	pr_env_release(&env);
+	return rc;
+}
+
+void
+run_store_add(struct run_store *rs, const struct pr_session *s,
+    const struct pr_run *r)
+{
+	struct pr_store_run sr;
+	struct pr_error err;
+
+	if (rs->st == NULL || rs->failed)
+		return;
+	(void)s;
+	memset(&sr, 0, sizeof(sr));
+	sr.variant = rs->vid[r->variant];
+	sr.round = r->round;
+	sr.seq = r->seq;
+	sr.warmup = r->warmup;
+	sr.ok = r->ok;
+	sr.outcome = pr_spawn_outcome_str(r->outcome);
+	sr.exit_status = r->exit_status;
+	sr.signal = r->signal;
+	sr.reason = pr_str_c(r->reason);
+	sr.failed_in = r->failed_in;
+	sr.output.p = r->output;
+	sr.output.n = r->output != NULL ? r->output_len : 0;
+	sr.truncated = r->truncated;
+	sr.start_s = r->start_s;
+	sr.metrics = &r->metrics;
+	pr_error_clear(&err);
+	if (pr_store_add_run(rs->st, rs->session, &sr, &err) != PR_OK) {
+		rs->failed = 1;
+		snprintf(rs->msg, sizeof(rs->msg), "run %zu could not be "
+		    "stored: %s", r->seq + 1, err.msg);
+	}
+}
+
+int
+run_store_end(struct run_store *rs, const struct pr_session *s, int decided)
+{
+	struct pr_error err;
+	const char *status;
+
+	if (rs->st == NULL)
+		return PR_EXIT_OK;
+	if (rs->failed)
+		status = "failed";
+	else if (decided)
+		status = "decided";
+	else
+		status = pr_stop_str(s->stop);
+	pr_error_clear(&err);
+	if (pr_store_session_end(rs->st, rs->session, status, s->elapsed_s,
+	    &err) != PR_OK) {
+		cli_errorf("run: %s", err.msg);
+		return PR_EXIT_USAGE;
+	}
+	return PR_EXIT_OK;
+}
+
+void
+run_store_close(struct run_store *rs)
+{
+	pr_store_close(rs->st);
+	free(rs->vid);
+	memset(rs, 0, sizeof(*rs));
+}
+
+struct count {
+	struct pr_str *names;
+	size_t *runs, n;
+	int nomem;
+};
+
+static int
+count_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+{
+	struct count *c = arg;
+	struct pr_str *nn;
+	size_t i, *nr;
+
+	if (r->warmup || (!r->ok && r->outcome != NULL &&
+	    strcmp(r->outcome, "interrupted") == 0))
+		return 0;
+	for (i = 0; i < c->n; i++)
+		if (c->names[i].n == r->variant.n &&
+		    memcmp(c->names[i].p, r->variant.p, r->variant.n) == 0)
+			break;
+	if (i == c->n) {
+		nn = realloc(c->names, (c->n + 1) * sizeof(*nn));
+		if (nn != NULL)
+			c->names = nn;
+		nr = realloc(c->runs, (c->n + 1) * sizeof(*nr));
+		if (nr != NULL)
+			c->runs = nr;
+		if (nn == NULL || nr == NULL) {
+			c->nomem = 1;
+			pr_error_set(err, PR_ENOMEM, "out of memory");
+			return 1;
+		}
+		/* The names are only compared while the walk lasts. */
+		c->names[i].p = NULL;
+		c->names[i].n = r->variant.n;
+		if ((c->names[i].p = malloc(r->variant.n + 1)) == NULL) {
+			c->nomem = 1;
+			pr_error_set(err, PR_ENOMEM, "out of memory");
+			return 1;
+		}
+		memcpy((char *)c->names[i].p, r->variant.p, r->variant.n);
+		c->runs[i] = 0;
+		c->n++;
+	}
+	c->runs[i]++;
+	return 0;
+}
+
+static int
+parse_args(const char *aj, char ***args, size_t *nargs)
+{
+	json_error_t je;
+	json_t *a, *v;
+	size_t i, n;
+	char **out;
+
+	if (aj == NULL || (a = json_loads(aj, 0, &je)) == NULL ||
+	    !json_is_array(a)) {
+		cli_errorf("run: --resume: the session did not record its "
+		    "arguments");
+		return PR_EXIT_USAGE;
+	}
+	n = json_array_size(a);
+	if ((out = calloc(n + 1, sizeof(*out))) == NULL) {
+		json_decref(a);
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v) ||
+		    (out[i] = strdup(json_string_value(v))) == NULL) {
+			while (i > 0)
+				free(out[--i]);
+			free(out);
+			json_decref(a);
+			cli_errorf("run: --resume: bad recorded arguments");
+			return PR_EXIT_USAGE;
+		}
+	}
+	json_decref(a);
+	*args = out;
+	*nargs = n;
+	return PR_EXIT_OK;
+}
+
+int
+run_store_find_resume(const char *db, const char *campaign, char ***args,
+    size_t *nargs, int64_t *session, size_t *done)
+{
+	struct pr_store_session_info si, prev;
+	struct pr_store *st = NULL;
+	struct count c;
+	struct pr_error err;
+	enum pr_status pst;
+	char host[HOST_MAX];
+	int64_t id, next;
+	size_t i, hops;
+	int rc;
+
+	*args = NULL;
+	*nargs = 0;
+	*done = 0;
+	memset(&c, 0, sizeof(c));
+	memset(&si, 0, sizeof(si));
+	if ((rc = cli_store_open("run", db, PR_STORE_WRITE, &st)) !=
+	    PR_EXIT_OK)
+		return rc;
+	cli_hostname(host, sizeof(host));
+	pr_error_clear(&err);
+	pst = pr_store_find_unfinished(st, pr_str_c(campaign), host, &si,
+	    &err);
+	if (pst == PR_ENOTFOUND) {
+		cli_errorf("run: --resume: campaign '%s' has no unfinished "
+		    "session on %s", campaign, host);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (pst != PR_OK) {
+		cli_errorf("run: %s", err.msg);
+		rc = cli_exit_for(pst);
+		goto out;
+	}
+	*session = si.id;
+	if ((rc = parse_args(si.args_json, args, nargs)) != PR_EXIT_OK)
+		goto out;
+	/* Count the runs of the whole chain of resumed sessions. */
+	for (id = si.id, hops = 0; id != 0 && hops < 10000; id = next,
+	    hops++) {
+		if ((pst = pr_store_each_run(st, id, count_run, &c, &err)) !=
+		    PR_OK) {
+			cli_errorf("run: %s", err.msg);
+			rc = cli_exit_for(pst);
+			goto out;
+		}
+		memset(&prev, 0, sizeof(prev));
+		if ((pst = pr_store_session_get(st, id, &prev, &err)) !=
+		    PR_OK) {
+			cli_errorf("run: %s", err.msg);
+			rc = cli_exit_for(pst);
+			goto out;
+		}
+		next = prev.resumes != id ? prev.resumes : 0;
+		pr_store_session_info_release(&prev);
+	}
+	for (i = 0; i < c.n; i++)
+		if (i == 0 || c.runs[i] < *done)
+			*done = c.runs[i];
+	if (c.n < si.nvariants)
+		*done = 0;
+	rc = PR_EXIT_OK;
+out:
+	for (i = 0; i < c.n; i++)
+		free((char *)c.names[i].p);
+	free(c.names);
+	free(c.runs);
+	pr_store_session_info_release(&si);
+	pr_store_close(st);
+	return rc;
+}

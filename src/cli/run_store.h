@@ -1,0 +1,57 @@
+/*
+ * cli/run_store.h - `perfreg run --campaign`: recording a session in the
+ * results database as it runs, and finding the session --resume
+ * continues.  Used by cmd_run.c only.
+ */
+#ifndef PERFREG_CLI_RUN_STORE_H
+#define PERFREG_CLI_RUN_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfreg/runner.h"
+#include "perfreg/store.h"
+
+struct run_store {
+	struct pr_store *st;
+	int64_t session;
+	int64_t *vid;        /* store id of each session variant */
+	size_t nv;
+	int failed;          /* a run could not be stored */
+	char msg[PR_ERROR_MSG_MAX + 64];
+};
+
+/*
+ * Opens the database (db, or the default), captures the environment and
+ * records a session of campaign with the variants of s, the tags
+ * ("key=value" strings; kernel=RELEASE is added unless given) and perfreg's
+ * run arguments (args, nargs) for --resume.  resumes: the session it
+ * continues, or 0.  Prints errors; returns an exit status.
+ */
+int run_store_begin(struct run_store *rs, const char *db,
+    const char *campaign, const struct pr_session *s,
+    char *const *tags, size_t ntags, char *const *args, size_t nargs,
+    int64_t resumes);
+
+/* Stores a finished run; on failure sets rs->failed and rs->msg (the
+ * caller stops the session). */
+void run_store_add(struct run_store *rs, const struct pr_session *s,
+    const struct pr_run *r);
+
+/* Marks the session finished with s's stop reason and closes.  Prints
+ * errors; returns an exit status. */
+int run_store_end(struct run_store *rs, const struct pr_session *s,
+    int decided);
+
+void run_store_close(struct run_store *rs);
+
+/*
+ * For --resume: finds the unfinished session of campaign on this host;
+ * *args (the caller frees each and the array) gets its run arguments
+ * and *done the counted rounds its variants completed (over the chain of
+ * sessions it continues).  Prints errors; returns an exit status.
+ */
+int run_store_find_resume(const char *db, const char *campaign,
+    char ***args, size_t *nargs, int64_t *session, size_t *done);
+
+#endif /* PERFREG_CLI_RUN_STORE_H */
