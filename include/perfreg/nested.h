@@ -123,8 +123,8 @@ struct pr_nested_result {
  * The variance components of one side (see above).  boot_cost >= 0 and
  * finite; 0 leaves runs_per_boot_opt undefined.  Errors: PR_EINVAL for
  * an empty side, a NULL array, a value that is not finite or boot indices
- * that decrease (the message names the side, "base" when name is NULL,
- * and the value's 1-based position); PR_ERANGE when a sum of squares
+ * that decrease (the message names the side, "sample" when name is
+ * NULL, and the value's 1-based position); PR_ERANGE when a sum of squares
  * overflows; PR_ENOMEM when scratch memory for the boot means cannot be
  * had.  On failure *out is zeroed.  O(n + g log g).
  */
@@ -138,7 +138,8 @@ enum pr_status pr_nested_describe(const struct pr_nested_side *s,
  * o->equivalence_pct are used, o->method is ignored, o->flags gains
  * PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS); boot_cost as for
  * pr_nested_describe.  Errors are those of pr_nested_describe and
- * pr_compare; on failure *out is zeroed.  Scratch memory O(g) for the
+ * pr_compare; on failure *out is zeroed.  Several metrics compared
+ * together: copy their cmp into one array for pr_compare_holm.  Scratch memory O(g) for the
  * boot means, O(n) when single_boot (a sorted copy of the runs), freed
  * before returning.  Deterministic.
  */

@@ -168,7 +168,7 @@ pr_nested_describe(const struct pr_nested_side *s, const char *name,
 
 	memset(out, 0, sizeof(*out));
 	if (name == NULL)
-		name = "base";
+		name = "sample";
 	if ((st = check_cost(boot_cost, err)) != PR_OK ||
 	    (st = check_side(s, name, &g, err)) != PR_OK)
 		return st;

@@ -445,6 +445,31 @@ test_invariance(void **state)
 	assert_int_equal(rc.base.runs_min, 3);
 }
 
+/*
+ * The two-level worked example of Kalibera and Jones (3 executions of 4
+ * iterations), with the figures the paper prints to one decimal: mean
+ * 6.5, S_1^2 = T_1^2 = 12.7, S_2^2 = 3.6, T_2^2 = 0.4.  With a boot
+ * costing 20 / 3 runs, sqrt(20/3 * 12.722 / 0.38194) = 14.90: 15 runs.
+ */
+static void
+test_kj_example(void **state)
+{
+	double x[] = { 9, 5, 8, 3, 10, 6, 7, 11, 1, 12, 2, 4 };
+	size_t g[] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2 };
+	struct pr_nested_side s = { x, g, 12 };
+	struct pr_nested_desc d;
+
+	(void)state;
+	assert_int_equal(pr_nested_describe(&s, NULL, 20.0 / 3, &d, NULL),
+	    PR_OK);
+	assert_int_equal(d.ngroups, 3);
+	assert_true(fabs(d.mean - 6.5) < 1e-12);
+	assert_true(fabs(d.var_within - 12.7) < 0.05);
+	assert_true(fabs(d.var_means - 3.6) < 0.05);
+	assert_true(fabs(d.var_between - 0.4) < 0.05);
+	assert_int_equal(d.runs_per_boot_opt, 15);
+}
+
 /* A huge boot cost: the optimum is capped. */
 static void
 test_runs_cap(void **state)
@@ -554,6 +579,7 @@ main(void)
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_invariance),
+		cmocka_unit_test(test_kj_example),
 		cmocka_unit_test(test_runs_cap),
 		cmocka_unit_test(test_untested),
 		cmocka_unit_test(test_errors),
