@@ -77,7 +77,8 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 int cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
     struct pr_store **out);
 
-/* This host's name and this boot's id ("unknown" when unreadable). */
+/* This host's name and this boot's id ("unknown" when unreadable;
+ * $PERFREG_BOOT_ID when set, for tests and containers). */
 void cli_hostname(char *buf, size_t size);
 void cli_boot_id(char *buf, size_t size);
 

@@ -276,8 +276,9 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 {
 	const struct pr_metric *m;
 	enum pr_status st = PR_OK;
+	const char *line;
 	double mean, h;
-	size_t i, k, j;
+	size_t i, k, j, len;
 
 	for (i = 0; i < n && st == PR_OK; i++) {
 		if (r[i].skipped != NULL) {
@@ -289,10 +290,12 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 		    "(timer %s)\n", r[i].label, r[i].samples, r[i].elapsed_s,
 		    r[i].converged ? "every figure within +-1%" :
 		    "budget spent", r[i].probe->timer);
-		if (st == PR_OK && r[i].notes != NULL && r[i].notes[0] != '\0')
-			st = pr_buf_addf(b, err, "  %s%s", r[i].notes,
-			    r[i].notes[strlen(r[i].notes) - 1] == '\n' ? "" :
-			    "\n");
+		for (line = r[i].notes; st == PR_OK && line != NULL &&
+		    *line != '\0'; line += len + (line[len] == '\n')) {
+			len = strcspn(line, "\n");
+			st = pr_buf_addf(b, err, "  note: %.*s\n", (int)len,
+			    line);
+		}
 		for (k = 0; k < r[i].data.n && st == PR_OK; k++) {
 			m = &r[i].data.metrics[k];
 			mean = 0;
