@@ -1,0 +1,314 @@
+/*
+ * probes/random.c - the cost in ns of one request for random bytes
+ * (lower is better), per request size 16 B to 4 KiB (16, 64, 256, 512,
+ * 1024, 4096; --quick: 16, 64, 512, 4096), by three routes: getrandom(2)
+ * with flags 0, and the RDRAND and RDSEED instructions (x86-64, where
+ * CPUID offers them: leaf 1 ECX bit 30, leaf 7 EBX bit 18), one 64-bit
+ * word an instruction.  Seed 003 is this question: a kernel that drew 16
+ * bytes of RDRAND instead of 512 ran the machine 9.3% faster.
+ *
+ * An instruction that returns no value (carry clear) is retried after a
+ * pause, up to RETRIES times; more is an error, and init notes how many
+ * tries of its trial draw failed.  Init also refuses an instruction that
+ * returns the same word every time (some AMD firmware returns all ones),
+ * since its cost would be that of a broken unit.  A byte of each request
+ * goes to a volatile sink.  Deliberately not measured: the quality of the
+ * bytes, the kernel's entropy accounting (getrandom never blocks once the
+ * pool is ready, which it is after boot), and the /dev/random device.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include "perfreg/probe.h"
+#include "core/banned.h"
+
+enum { GETRANDOM, RDRAND, RDSEED, NVAR };
+#define NSIZES 6
+#define TARGET_NS 1e6
+#define REPS_MAX (1UL << 30)
+#define RETRIES 100
+
+static const char *const variants[] = { "getrandom", "rdrand", "rdseed",
+	NULL };
+static const size_t sizes[NSIZES] = { 16, 64, 256, 512, 1024, 4096 };
+static volatile unsigned char sink;
+
+struct item {
+	int var;
+	size_t size;
+	unsigned long reps;
+	char name[48];
+};
+
+struct rnd {
+	struct item items[NVAR * NSIZES];
+	size_t n;
+	unsigned long fails; /* instructions that returned no value */
+	volatile sig_atomic_t *cancel;
+	int pinned;
+	cpu_set_t saved;
+	unsigned char buf[4096];
+};
+
+static double
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Whether the CPU offers the instruction of variant v. */
+static int
+offered(int v)
+{
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+
+	if (v == RDRAND)
+		return __get_cpuid(1, &a, &b, &c, &d) && (c >> 30 & 1);
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 18 & 1);
+#else
+	(void)v;
+	return 0;
+#endif
+}
+
+/* Fills p (n a multiple of 8) from RDRAND or RDSEED. */
+static enum pr_status
+hw_fill(struct rnd *r, int v, unsigned char *p, size_t n,
+    struct pr_error *err)
+{
+#if defined(__x86_64__)
+	unsigned long long w = 0;
+	unsigned char ok = 0;
+	size_t i;
+	int t;
+
+	for (i = 0; i < n; i += 8) {
+		for (t = 0; t < RETRIES; t++) {
+			if (v == RDRAND)
+				__asm__ volatile("rdrand %0; setc %1"
+				    : "=&r"(w), "=q"(ok) : : "cc");
+			else
+				__asm__ volatile("rdseed %0; setc %1"
+				    : "=&r"(w), "=q"(ok) : : "cc");
+			if (ok)
+				break;
+			r->fails++;
+			__asm__ volatile("pause");
+		}
+		if (!ok)
+			return pr_error_set(err, PR_EIO, "random: %s gave no "
+			    "value in %d tries", variants[v], RETRIES);
+		memcpy(p + i, &w, 8);
+	}
+	return PR_OK;
+#else
+	(void)r, (void)p, (void)n;
+	return pr_error_set(err, PR_ENOTFOUND, "random: %s needs x86-64",
+	    variants[v]);
+#endif
+}
+
+static enum pr_status
+timed(struct rnd *r, const struct item *it, unsigned long reps, double *ns,
+    struct pr_error *err)
+{
+	enum pr_status st;
+	unsigned long k;
+	size_t got;
+	ssize_t n;
+	double t0;
+
+	t0 = now_ns();
+	for (k = 0; k < reps; k++) {
+		if (it->var != GETRANDOM) {
+			if ((st = hw_fill(r, it->var, r->buf, it->size, err)))
+				return st;
+			continue;
+		}
+		for (got = 0; got < it->size; got += n > 0 ? (size_t)n : 0)
+			if ((n = getrandom(r->buf + got, it->size - got, 0)) < 0
+			    && errno != EINTR)
+				return pr_error_set(err, PR_EIO, "random: "
+				    "getrandom: %s", strerror(errno));
+	}
+	*ns = now_ns() - t0;
+	sink ^= r->buf[it->size - 1];
+	return PR_OK;
+}
+
+/* Whether the instruction of variant v gives varying words; notes the
+ * failed tries of a trial draw of 4 KiB. */
+static enum pr_status
+sane(struct rnd *r, int v, struct pr_buf *notes, struct pr_error *err)
+{
+	uint64_t w[8];
+	enum pr_status st;
+	int k;
+
+	r->fails = 0;
+	if ((st = hw_fill(r, v, r->buf, sizeof(r->buf), err)) != PR_OK)
+		return st;
+	memcpy(w, r->buf, sizeof(w));
+	for (k = 1; k < 8 && w[k] == w[0]; k++)
+		;
+	if (k == 8)
+		return pr_error_set(err, PR_ENOTFOUND, "random: %s returns "
+		    "the constant 0x%016llx: broken, not measured",
+		    variants[v], (unsigned long long)w[0]);
+	pr_buf_addf(notes, NULL, "random: %s: %lu of %zu tries gave no value "
+	    "(carry clear) and were retried\n", variants[v], r->fails,
+	    sizeof(r->buf) / 8 + r->fails);
+	return PR_OK;
+}
+
+static void
+fini(void *state)
+{
+	struct rnd *r = state;
+
+	if (r == NULL)
+		return;
+	if (r->pinned)
+		sched_setaffinity(0, sizeof(r->saved), &r->saved);
+	free(r);
+}
+
+static enum pr_status
+setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
+    struct pr_error *err)
+{
+	int v, found = o->variant == NULL;
+	enum pr_status st = PR_OK;
+	cpu_set_t one;
+	char p[32];
+	size_t i;
+
+	if (o->cpu >= 0) {
+		CPU_ZERO(&one);
+		CPU_SET(o->cpu, &one);
+		if (sched_getaffinity(0, sizeof(r->saved), &r->saved) != 0 ||
+		    sched_setaffinity(0, sizeof(one), &one) != 0)
+			return pr_error_set(err, PR_EIO, "random: cannot pin "
+			    "to CPU %d: %s", o->cpu, strerror(errno));
+		r->pinned = 1;
+	}
+	for (v = 0; v < NVAR; v++) {
+		if (o->variant != NULL && strcmp(o->variant, variants[v]) != 0)
+			continue;
+		found = 1;
+		if (v != GETRANDOM && !offered(v))
+			st = pr_error_set(err, PR_ENOTFOUND, "random: %s: not "
+			    "offered by this CPU", variants[v]);
+		else if (v != GETRANDOM)
+			st = sane(r, v, notes, err);
+		if (st != PR_OK && (o->variant != NULL || st != PR_ENOTFOUND))
+			return st;
+		if (st != PR_OK) {
+			pr_buf_addf(notes, NULL, "%s, left out\n", err->msg);
+			st = PR_OK;
+			continue;
+		}
+		for (i = 0; i < NSIZES; i++) {
+			struct item *it = &r->items[r->n];
+
+			snprintf(p, sizeof(p), "%zuB", sizes[i]);
+			if (o->param != NULL ? strcmp(o->param, p) != 0 :
+			    o->quick && (i == 2 || i == 4))
+				continue;
+			it->var = v;
+			it->size = sizes[i];
+			snprintf(it->name, sizeof(it->name), "random%s%s%s%s",
+			    o->variant ? "" : ".", o->variant ? "" : variants[v],
+			    o->param ? "" : ".", o->param ? "" : p);
+			r->n++;
+		}
+	}
+	if (!found)
+		return pr_error_set(err, PR_ENOTFOUND, "random: no variant "
+		    "'%s' (getrandom, rdrand, rdseed)", o->variant);
+	if (r->n == 0)
+		return pr_error_set(err, PR_ENOTFOUND, "random: no size '%s' "
+		    "(16B, 64B, 256B, 512B, 1024B, 4096B)", o->param);
+	for (i = 0; i < r->n && st == PR_OK; i++) {
+		unsigned long reps = 1;
+		double ns;
+
+		while ((st = timed(r, &r->items[i], reps, &ns, err)) == PR_OK &&
+		    ns < TARGET_NS && reps < REPS_MAX)
+			reps = ns < TARGET_NS / 64 ? reps * 64 :
+			    (unsigned long)((double)reps * TARGET_NS * 1.2 /
+			    ns) + 1;
+		r->items[i].reps = reps;
+	}
+	return st;
+}
+
+static enum pr_status
+init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
+    struct pr_error *err)
+{
+	struct pr_buf scratch = PR_BUF_INIT(4096);
+	struct pr_error e2;
+	struct rnd *r;
+	enum pr_status st;
+
+	*state = NULL;
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	r->cancel = o->cancel;
+	st = setup(r, o, notes != NULL ? notes : &scratch,
+	    err != NULL ? err : &e2);
+	pr_buf_release(&scratch);
+	if (st != PR_OK)
+		fini(r);
+	else
+		*state = r;
+	return st;
+}
+
+static enum pr_status
+sample(void *state, struct pr_dataset *out, struct pr_error *err)
+{
+	struct rnd *r = state;
+	enum pr_status st;
+	struct item *it;
+	double ns;
+	size_t k;
+
+	for (k = 0; k < r->n; k++) {
+		if (r->cancel != NULL && *r->cancel)
+			return pr_error_set(err, PR_EINVAL, "interrupted");
+		it = &r->items[k];
+		if ((st = timed(r, it, it->reps, &ns, err)) != PR_OK)
+			return st;
+		st = pr_dataset_add(out, it->name, "ns/request",
+		    PR_BETTER_LOWER, (ns > 0 ? ns : 1) / (double)it->reps, err);
+		if (st != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+const struct pr_probe pr_probe_random = {
+	"random",
+	"ns per request of random bytes: getrandom(2), RDRAND, RDSEED",
+	"clock_gettime(CLOCK_MONOTONIC)",
+	variants,
+	init,
+	sample,
+	fini,
+};

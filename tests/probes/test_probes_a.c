@@ -1,0 +1,308 @@
+/*
+ * tests/probes/test_probes_a.c - the copy, random, syscall and fault
+ * probes run through their table as the suite runs them (--quick): each
+ * reports the same metrics, with units and directions, in every sample,
+ * with finite positive values; a variant selected drops the variant part
+ * of the names, and two variants report the same names; unknown variants
+ * and sizes are PR_ENOTFOUND; a raised cancel flag stops a sample.  The
+ * copy variants' correctness (each copies every size exactly) and the
+ * RDRAND/RDSEED sanity checks run inside init, so a wrong copy or a
+ * constant random word fails init here.  No timing thresholds.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include <cmocka.h>
+
+#include "perfreg/probe.h"
+
+/* Whether the machine offers a variant this test expects to run. */
+static int
+cpu_has(const char *variant)
+{
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+#endif
+	char line[256] = "";
+	FILE *f;
+
+	if (strcmp(variant, "thp") == 0) {
+		f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+		if (f == NULL)
+			return 0;
+		if (fgets(line, sizeof(line), f) == NULL)
+			line[0] = '\0';
+		fclose(f);
+		return strstr(line, "[never]") == NULL && line[0] != '\0';
+	}
+#if defined(__x86_64__)
+	if (strcmp(variant, "rep-movsb") == 0)
+		return 1;
+	if (strcmp(variant, "rdrand") == 0)
+		return __get_cpuid(1, &a, &b, &c, &d) && (c >> 30 & 1);
+	if (strcmp(variant, "rdseed") == 0)
+		return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 18 & 1);
+	return 1;
+#else
+	return strcmp(variant, "rep-movsb") != 0 &&
+	    strcmp(variant, "rdrand") != 0 && strcmp(variant, "rdseed") != 0;
+#endif
+}
+
+/* Whether the probe's metrics have a size part ("copy.memcpy.64B"). */
+static int
+has_params(const struct pr_probe *p)
+{
+	return strcmp(p->name, "copy") == 0 || strcmp(p->name, "random") == 0;
+}
+
+/*
+ * Runs p with variant and param (either may be NULL): init, two samples
+ * into their own datasets, fini.  Checks that both samples give the same
+ * metrics in the same order with one finite positive value each, a unit
+ * and a direction, and that names are "PROBE" plus the parts not
+ * selected.  Returns init's status; on PR_OK, *names holds the metric
+ * names joined by '\n' (the caller frees it).
+ */
+static int
+run(const struct pr_probe *p, const char *variant, const char *param,
+    char **names)
+{
+	struct pr_probe_opts o = { 1, -1, variant, param, NULL };
+	struct pr_buf notes = PR_BUF_INIT(1 << 16);
+	struct pr_buf all = PR_BUF_INIT(1 << 16);
+	struct pr_dataset d[2];
+	struct pr_error err;
+	void *state = NULL;
+	size_t i, k, plen = strlen(p->name);
+	int st, dots;
+
+	st = p->init(&o, &state, &notes, &err);
+	pr_buf_release(&notes);
+	if (st != PR_OK) {
+		assert_null(state);
+		return st;
+	}
+	for (k = 0; k < 2; k++) {
+		pr_dataset_init(&d[k]);
+		assert_int_equal(p->sample(state, &d[k], &err), PR_OK);
+	}
+	p->fini(state);
+	assert_true(d[0].n > 0);
+	assert_int_equal(d[0].n, d[1].n);
+	for (i = 0; i < d[0].n; i++) {
+		for (k = 0; k < 2; k++) {
+			struct pr_metric *m = &d[k].metrics[i];
+
+			assert_string_equal(m->name, d[0].metrics[i].name);
+			assert_string_equal(m->unit, d[0].metrics[i].unit);
+			assert_true(m->unit[0] != '\0');
+			assert_true(m->better == PR_BETTER_HIGHER ||
+			    m->better == PR_BETTER_LOWER);
+			assert_int_equal(m->better, d[0].metrics[i].better);
+			assert_int_equal(m->values.n, 1);
+			assert_true(isfinite(m->values.v[0]));
+			assert_true(m->values.v[0] > 0);
+		}
+		assert_memory_equal(d[0].metrics[i].name, p->name, plen);
+		for (dots = 0, k = 0; d[0].metrics[i].name[k] != '\0'; k++)
+			dots += d[0].metrics[i].name[k] == '.';
+		assert_int_equal(dots, (variant == NULL) +
+		    (param == NULL && has_params(p)));
+		assert_int_equal(pr_buf_addf(&all, NULL, "%s\n",
+		    d[0].metrics[i].name), PR_OK);
+	}
+	pr_dataset_release(&d[0]);
+	pr_dataset_release(&d[1]);
+	*names = pr_buf_detach(&all, NULL);
+	return PR_OK;
+}
+
+/* Each probe, every variant: names in full, the same in both samples. */
+static void
+test_full(void **state)
+{
+	const struct pr_probe *const p[] = { &pr_probe_copy, &pr_probe_random,
+		&pr_probe_syscall, &pr_probe_fault };
+	char *names;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		assert_int_equal(run(p[i], NULL, NULL, &names), PR_OK);
+		/* getrandom, 4k pages, getppid and memcpy run everywhere. */
+		assert_non_null(strstr(names, i == 0 ? "copy.memcpy.64B\n" :
+		    i == 1 ? "random.getrandom.16B\n" : i == 2 ?
+		    "syscall.getppid\n" : "fault.4k\n"));
+		free(names);
+	}
+}
+
+/*
+ * Each variant alone: names without the variant part, the same set for
+ * every variant the machine runs; a variant the CPU lacks is
+ * PR_ENOTFOUND, one it has must run.
+ */
+static void
+test_variants(void **state)
+{
+	const struct pr_probe *const p[] = { &pr_probe_copy, &pr_probe_random,
+		&pr_probe_syscall, &pr_probe_fault };
+	char *names, *first;
+	size_t i, v, ran;
+	int st;
+
+	(void)state;
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		first = NULL;
+		for (v = ran = 0; p[i]->variants[v] != NULL; v++) {
+			st = run(p[i], p[i]->variants[v], NULL, &names);
+			if (!cpu_has(p[i]->variants[v])) {
+				assert_true(st == PR_ENOTFOUND || st == PR_OK);
+				if (st != PR_OK)
+					continue;
+			}
+			assert_int_equal(st, PR_OK);
+			assert_null(strstr(names, p[i]->variants[v]));
+			if (first == NULL)
+				first = names;
+			else {
+				assert_string_equal(names, first);
+				free(names);
+			}
+			ran++;
+		}
+		assert_true(ran >= 1);
+		free(first);
+	}
+}
+
+/* A size alone (`suite ab random --a 16 --b 512`): the size part goes. */
+static void
+test_params(void **state)
+{
+	char *a, *b;
+
+	(void)state;
+	assert_int_equal(run(&pr_probe_random, NULL, "16B", &a), PR_OK);
+	assert_int_equal(run(&pr_probe_random, NULL, "512B", &b), PR_OK);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "random.getrandom\n"));
+	free(a);
+	free(b);
+	assert_int_equal(run(&pr_probe_copy, "memcpy", "4096B", &a), PR_OK);
+	assert_string_equal(a, "copy\n");
+	free(a);
+	/* A size of the full set runs in --quick mode too. */
+	assert_int_equal(run(&pr_probe_copy, "loop", "256B", &a), PR_OK);
+	free(a);
+}
+
+/* Unknown variants and sizes, and parameters where there are none. */
+static void
+test_unknown(void **state)
+{
+	char *names = NULL;
+
+	(void)state;
+	assert_int_equal(run(&pr_probe_copy, "memmove", NULL, &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_copy, NULL, "100B", &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_copy, NULL, "16", &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_random, "urandom", NULL, &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_random, NULL, "8192B", &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_syscall, "getpid", NULL, &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_syscall, NULL, "16B", &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_fault, "1g", NULL, &names),
+	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_fault, NULL, "16B", &names),
+	    PR_ENOTFOUND);
+	assert_null(names);
+}
+
+/* The notes name what the reader must know; a cancel flag stops a
+ * sample; fini takes NULL; pinning to CPU 0 works and is undone. */
+static void
+test_notes_cancel_pin(void **state)
+{
+	const struct pr_probe *const p[] = { &pr_probe_copy, &pr_probe_random,
+		&pr_probe_syscall, &pr_probe_fault };
+	const char *const want[] = { "page-aligned", "random:",
+		"clocksource", "THP" };
+	volatile sig_atomic_t cancel = 0;
+	struct pr_probe_opts o = { 1, 0, NULL, NULL, &cancel };
+	struct pr_buf notes = PR_BUF_INIT(1 << 16);
+	struct pr_dataset d;
+	struct pr_error err;
+	cpu_set_t before, after;
+	void *st;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		o.variant = i == 0 ? "memcpy" : NULL;
+		cancel = 0;
+		pr_buf_reset(&notes);
+		assert_int_equal(p[i]->init(&o, &st, &notes, &err), PR_OK);
+		if (i != 1 || cpu_has("rdrand"))
+			assert_non_null(strstr(notes.data, want[i]));
+		assert_int_equal(sched_getaffinity(0, sizeof(after), &after),
+		    0);
+		assert_int_equal(CPU_COUNT(&after), 1);
+		assert_true(CPU_ISSET(0, &after));
+		pr_dataset_init(&d);
+		cancel = 1;
+		assert_int_equal(p[i]->sample(st, &d, &err), PR_EINVAL);
+		assert_string_equal(err.msg, "interrupted");
+		pr_dataset_release(&d);
+		p[i]->fini(st);
+		p[i]->fini(NULL);
+		assert_int_equal(sched_getaffinity(0, sizeof(after), &after),
+		    0);
+		assert_true(CPU_EQUAL(&before, &after));
+	}
+	pr_buf_release(&notes);
+#if defined(__x86_64__)
+	pr_buf_reset(&notes);
+	o.cpu = -1;
+	o.variant = "rep-movsb";
+	o.cancel = NULL;
+	assert_int_equal(pr_probe_copy.init(&o, &st, &notes, &err), PR_OK);
+	assert_non_null(strstr(notes.data, "ERMS"));
+	assert_non_null(strstr(notes.data, "FSRM"));
+	pr_probe_copy.fini(st);
+	pr_buf_release(&notes);
+#endif
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_variants),
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_notes_cancel_pin),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
