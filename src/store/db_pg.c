@@ -23,6 +23,18 @@
  * that reads back to the same bits (extra_float_digits = 3), bytea as
  * hex, decoded on demand into a buffer per column.
  *
+ * Inside a transaction block (BEGIN...COMMIT), a statement that returns
+ * no rows (a plain INSERT or UPDATE) is sent in pipeline mode (libpq 14)
+ * and step returns at once; the server's results are read when anything
+ * else needs the connection: a statement that returns rows, exec (the
+ * COMMIT), prepare, or PG_PIPE_MAX statements in flight.  A failure of
+ * such a statement is therefore reported by that later call (with its
+ * own message and SQLSTATE), which is harmless because PostgreSQL aborts
+ * the whole transaction on any error anyway; a COMMIT never succeeds
+ * after it.  Bulk inserts then cost one round trip per PG_PIPE_MAX rows
+ * instead of one per row.  Outside a transaction block every statement
+ * runs and reports on its own.
+ *
  * Errors carry the server's primary message prefixed with the target
  * named as postgresql://HOST:PORT/DB, never with the password.
  * last_was_conflict is 1 after a unique violation (SQLSTATE 23505) and
@@ -68,6 +80,8 @@ enum {
 };
 
 #define PG_CACHE_MAX 64
+#define PG_PIPE_MAX 256 /* statements in flight: bounds the results the
+			 * server writes while nobody reads them */
 #define PG_MAX_PARAMS 65535 /* the protocol's limit */
 
 /* A statement prepared on the server, owned by its connection. */
@@ -77,6 +91,7 @@ struct prep {
 	char name[32];
 	int nparams;
 	Oid *types; /* as the server inferred them */
+	int nfields; /* result columns: 0 for a plain INSERT */
 	int in_use;
 	unsigned long used; /* the connection's clock at the last use */
 };
@@ -89,6 +104,10 @@ struct pr_db {
 	unsigned long clock;
 	unsigned long next_id;
 	char sqlstate[6];
+	int piped;  /* statements sent in pipeline mode, results unread */
+	int has_pend; /* one of them failed: pend is still to be reported */
+	struct pr_error pend;
+	char pend_state[6];
 };
 
 struct param {
@@ -167,6 +186,64 @@ nomem(struct pr_error *err)
 	return pr_error_set(err, PR_ENOMEM, "out of memory");
 }
 
+/*
+ * Leaves pipeline mode, if on: reads the results of the statements sent
+ * ahead.  The first failure among them is kept in db->pend until flush
+ * reports it.
+ */
+static void
+drain(struct pr_db *db)
+{
+	PGresult *res;
+	int nulls = 0;
+
+	if (!db->piped)
+		return;
+	if (PQpipelineSync(db->conn) != 1)
+		nulls = db->piped + 1; /* the connection is gone */
+	while (nulls <= db->piped) {
+		res = PQgetResult(db->conn);
+		if (res == NULL) {
+			/* One NULL ends each statement's results. */
+			if (PQstatus(db->conn) == CONNECTION_BAD)
+				break;
+			nulls++;
+			continue;
+		}
+		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (PQresultStatus(res) == PGRES_FATAL_ERROR && !db->has_pend) {
+			result_error(db, res, &db->pend);
+			memcpy(db->pend_state, db->sqlstate, sizeof(db->sqlstate));
+			db->has_pend = 1;
+		}
+		PQclear(res);
+	}
+	if (PQexitPipelineMode(db->conn) != 1 && !db->has_pend) {
+		result_error(db, NULL, &db->pend);
+		db->pend_state[0] = '\0';
+		db->has_pend = 1;
+	}
+	db->piped = 0;
+}
+
+/* Drains the pipeline and reports a failure of the statements that were
+ * in it, once. */
+static enum pr_status
+flush(struct pr_db *db, struct pr_error *err)
+{
+	drain(db);
+	if (!db->has_pend)
+		return PR_OK;
+	db->has_pend = 0;
+	memcpy(db->sqlstate, db->pend_state, sizeof(db->sqlstate));
+	if (err != NULL)
+		*err = db->pend;
+	return db->pend.status;
+}
+
 /* postgresql://HOST:PORT/DB from a conninfo or URI, without user or
  * password; NULL when the target does not parse (*msg then says why). */
 static char *
@@ -210,6 +287,8 @@ pg_close(struct pr_db *db)
 
 	if (db == NULL)
 		return;
+	if (db->conn != NULL)
+		drain(db);
 	for (p = db->preps; p != NULL; p = next) {
 		next = p->next;
 		free(p->sql);
@@ -220,6 +299,25 @@ pg_close(struct pr_db *db)
 		PQfinish(db->conn);
 	free(db->name);
 	free(db);
+}
+
+/* Length of the first word of sql (after *skip blanks). */
+static size_t
+first_word(const char *sql, size_t *skip)
+{
+	*skip = strspn(sql, " \t\r\n");
+	return strspn(sql + *skip,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+}
+
+/* 1 when sql starts with the word a or the word b. */
+static int
+is_word(const char *sql, const char *a, const char *b)
+{
+	size_t skip, n = first_word(sql, &skip);
+
+	return (n == strlen(a) && strncasecmp(sql + skip, a, n) == 0) ||
+	    (n == strlen(b) && strncasecmp(sql + skip, b, n) == 0);
 }
 
 static enum pr_status
@@ -234,6 +332,13 @@ pg_exec_raw(struct pr_db *db, const char *sql, struct pr_error *err)
 		return result_error(db, NULL, err);
 	switch (PQresultStatus(res)) {
 	case PGRES_COMMAND_OK:
+		/* COMMIT of a transaction that an error aborted rolls it
+		 * back and says so only in the command tag. */
+		if (strcmp(PQcmdStatus(res), "ROLLBACK") == 0 &&
+		    is_word(sql, "COMMIT", "END"))
+			st = pr_error_set(err, PR_EIO, "%s: the transaction "
+			    "failed earlier and was rolled back", db->name);
+		break;
 	case PGRES_TUPLES_OK:
 	case PGRES_EMPTY_QUERY:
 		break;
@@ -316,6 +421,7 @@ trim_cache(struct pr_db *db, int all)
 	struct prep **pp, *p, **oldest;
 	char sql[64];
 
+	drain(db);
 	while (db->nprep > (all ? 0 : PG_CACHE_MAX)) {
 		oldest = NULL;
 		for (pp = &db->preps; *pp != NULL; pp = &(*pp)->next)
@@ -344,11 +450,11 @@ is_txn_control(const char *sql)
 	static const char *const words[] = { "BEGIN", "COMMIT", "ROLLBACK",
 		"END", "SAVEPOINT", "RELEASE", "START", "SET", NULL };
 	const char *semi;
-	size_t n;
+	size_t n, skip;
 	int i;
 
-	sql += strspn(sql, " \t\r\n");
-	n = strspn(sql, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+	n = first_word(sql, &skip);
+	sql += skip;
 	semi = strchr(sql + n, ';');
 	if (semi != NULL && semi[1 + strspn(semi + 1, " \t\r\n")] != '\0')
 		return 0;
@@ -361,6 +467,17 @@ is_txn_control(const char *sql)
 static enum pr_status
 pg_exec(struct pr_db *db, const char *sql, struct pr_error *err)
 {
+	enum pr_status st;
+
+	/* A rollback ends the transaction a failure in the pipeline
+	 * aborted: that failure no longer matters. */
+	if (is_word(sql, "ROLLBACK", "ABORT")) {
+		drain(db);
+		db->has_pend = 0;
+	}
+	st = flush(db, err);
+	if (st != PR_OK)
+		return st;
 	/* A statement prepared before a table changed may no longer fit
 	 * it ("cached plan must not change result type"). */
 	if (!is_txn_control(sql))
@@ -474,6 +591,9 @@ get_prep(struct pr_db *db, const char *sql, struct prep **out,
 	enum pr_status st;
 	int i, n;
 
+	st = flush(db, err);
+	if (st != PR_OK)
+		return st;
 	for (p = db->preps; p != NULL; p = p->next)
 		if (!p->in_use && strcmp(p->sql, sql) == 0) {
 			*out = p;
@@ -507,6 +627,7 @@ get_prep(struct pr_db *db, const char *sql, struct prep **out,
 	}
 	for (i = 0; i < n; i++)
 		p->types[i] = PQparamtype(res, i);
+	p->nfields = PQnfields(res);
 	PQclear(res);
 	p->next = db->preps;
 	db->preps = p;
@@ -742,6 +863,33 @@ encode(struct pr_db_stmt *s, int i, struct pr_error *err)
 	    s->db->name, i + 1);
 }
 
+/* Sends a statement that returns no rows in pipeline mode, without
+ * waiting for its result. */
+static enum pr_status
+send_ahead(struct pr_db_stmt *s, struct pr_error *err)
+{
+	struct pr_db *db = s->db;
+
+	if (db->piped == 0 && PQenterPipelineMode(db->conn) != 1)
+		return result_error(db, NULL, err);
+	PQclear(s->res);
+	s->res = NULL;
+	s->executed = 1;
+	s->row = -1;
+	s->nrows = 0;
+	if (PQsendQueryPrepared(db->conn, s->prep->name, s->prep->nparams,
+		s->values, s->lengths, s->formats, 0) != 1) {
+		/* Nothing was sent: the pipeline may be empty. */
+		if (db->piped == 0)
+			PQexitPipelineMode(db->conn);
+		return result_error(db, NULL, err);
+	}
+	db->piped++;
+	if (db->piped >= PG_PIPE_MAX)
+		return flush(db, err);
+	return PR_OK;
+}
+
 static enum pr_status
 pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
 {
@@ -755,6 +903,12 @@ pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
 			if (st != PR_OK)
 				return st;
 		}
+		if (s->prep->nfields == 0 && (s->db->piped > 0 ||
+		    PQtransactionStatus(s->db->conn) == PQTRANS_INTRANS))
+			return send_ahead(s, err);
+		st = flush(s->db, err);
+		if (st != PR_OK)
+			return st;
 		s->db->sqlstate[0] = '\0';
 		PQclear(s->res);
 		s->res = PQexecPrepared(s->db->conn, s->prep->name,

@@ -332,7 +332,7 @@ static void
 test_conflict(void **state)
 {
 	struct pr_db *db = connect_db();
-	struct pr_db_stmt *s;
+	struct pr_db_stmt *s, *q;
 	struct pr_error err;
 	int row;
 
@@ -350,13 +350,35 @@ test_conflict(void **state)
 	assert_non_null(strstr(err.msg, "duplicate key value"));
 	assert_non_null(strstr(err.msg, "postgresql://"));
 	assert_null(strchr(err.msg, '\n'));
-	/* Inside a transaction the error aborts it; a rollback recovers
-	 * and the cached statement still works. */
+	/* Inside a transaction inserts are sent ahead (pipeline): the
+	 * conflict is reported by the COMMIT at the latest, which never
+	 * succeeds; a rollback recovers and the statement still works. */
 	exec_ok(db, "BEGIN");
 	assert_int_equal(ops->reset(s, &err), PR_OK);
-	assert_int_equal(ops->step(s, &row, &err), PR_EIO);
+	assert_int_equal(ops->bind_text(s, 1, "c", 1, &err), PR_OK);
+	step_ok(s, 0);
+	assert_int_equal(ops->reset(s, &err), PR_OK);
+	assert_int_equal(ops->bind_text(s, 1, "a", 1, &err), PR_OK);
+	pr_error_clear(&err);
+	if (ops->step(s, &row, &err) == PR_OK)
+		assert_int_equal(ops->exec(db, "COMMIT", &err), PR_EIO);
 	assert_true(ops->last_was_conflict(db));
+	assert_non_null(strstr(err.msg, "duplicate key value"));
 	exec_ok(db, "ROLLBACK");
+	/* The same through a query that returns rows. */
+	q = prepare_ok(db, "SELECT count(*) FROM t_conf");
+	exec_ok(db, "BEGIN");
+	assert_int_equal(ops->reset(s, &err), PR_OK);
+	step_ok(s, 0);
+	assert_int_equal(ops->step(q, &row, &err), PR_EIO);
+	ops->finalize(q);
+	assert_non_null(strstr(err.msg, "duplicate key value"));
+	assert_int_equal(ops->prepare(db, "SELECT 1", &q, &err), PR_EIO);
+	assert_non_null(strstr(err.msg, "current transaction is aborted"));
+	/* COMMIT of the aborted transaction is an error, not a silent
+	 * rollback. */
+	assert_int_equal(ops->exec(db, "COMMIT", &err), PR_EIO);
+	assert_non_null(strstr(err.msg, "rolled back"));
 	assert_int_equal(ops->reset(s, &err), PR_OK);
 	assert_int_equal(ops->bind_text(s, 1, "b", 1, &err), PR_OK);
 	step_ok(s, 0);
@@ -495,6 +517,68 @@ test_statement_cache(void **state)
 	assert_int_equal(ops->column_int(a, 1), 5);
 	ops->finalize(a);
 	exec_ok(db, "DROP TABLE t_ddl");
+	ops->close(db);
+}
+
+/* Inserts in a transaction go in pipeline mode: more rows than it holds
+ * at once, a read in the middle that sees them, and a failure in the
+ * middle of a second batch that stops its commit. */
+static void
+test_pipeline(void **state)
+{
+	struct pr_db *db = connect_db();
+	struct pr_db_stmt *ins, *cnt;
+	struct pr_error err;
+	enum pr_status st = PR_OK;
+	int i, row;
+
+	(void)state;
+	exec_ok(db, "DROP TABLE IF EXISTS t_pipe; CREATE TABLE t_pipe "
+		    "(k BIGINT PRIMARY KEY, v DOUBLE PRECISION, b BYTEA)");
+	ins = prepare_ok(db, "INSERT INTO t_pipe (k, v, b) VALUES (?, ?, ?)");
+	cnt = prepare_ok(db, "SELECT count(*), sum(k) FROM t_pipe");
+	exec_ok(db, "BEGIN");
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(ops->reset(ins, &err), PR_OK);
+		assert_int_equal(ops->bind_int(ins, 1, i, &err), PR_OK);
+		assert_int_equal(ops->bind_real(ins, 2, i / 7.0, &err), PR_OK);
+		assert_int_equal(ops->bind_blob(ins, 3, "\0\xff", 2, &err),
+		    PR_OK);
+		step_ok(ins, 0);
+		if (i == 499) {
+			step_ok(cnt, 1);
+			assert_int_equal(ops->column_int(cnt, 0), 500);
+			assert_int_equal(ops->reset(cnt, &err), PR_OK);
+		}
+	}
+	exec_ok(db, "COMMIT");
+	step_ok(cnt, 1);
+	assert_int_equal(ops->column_int(cnt, 0), 1000);
+	assert_int_equal(ops->column_int(cnt, 1), 999 * 1000 / 2);
+	assert_int_equal(ops->reset(cnt, &err), PR_OK);
+	assert_int_equal(query_int(db, "SELECT count(*) FROM t_pipe "
+				       "WHERE b = '\\x00ff'::bytea AND "
+				       "v = k / 7.0::float8"), 1000);
+
+	/* Key 700 exists: the batch fails, however late it is told. */
+	exec_ok(db, "BEGIN");
+	for (i = 1000; i < 2000 && st == PR_OK; i++) {
+		assert_int_equal(ops->reset(ins, &err), PR_OK);
+		assert_int_equal(ops->bind_int(ins, 1, i == 1300 ? 700 : i,
+				     &err), PR_OK);
+		st = ops->step(ins, &row, &err);
+	}
+	if (st == PR_OK)
+		st = ops->exec(db, "COMMIT", &err);
+	assert_int_equal(st, PR_EIO);
+	assert_true(ops->last_was_conflict(db));
+	assert_non_null(strstr(err.msg, "t_pipe_pkey"));
+	exec_ok(db, "ROLLBACK");
+	step_ok(cnt, 1);
+	assert_int_equal(ops->column_int(cnt, 0), 1000);
+	ops->finalize(cnt);
+	ops->finalize(ins);
+	exec_ok(db, "DROP TABLE t_pipe");
 	ops->close(db);
 }
 
@@ -639,6 +723,7 @@ main(void)
 		cmocka_unit_test(test_bad_target),
 		cmocka_unit_test(test_exec_readonly),
 		cmocka_unit_test(test_statement_cache),
+		cmocka_unit_test(test_pipeline),
 		cmocka_unit_test(test_concurrent_writers),
 	};
 	const char *req = getenv("PERFREG_REQUIRE_PG");
