@@ -801,6 +801,7 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 {
 	struct pr_store_variant_data bd, nd;
 	struct pr_dataset base, new;
+	struct compare_opts o;
 	struct pr_buf rep = PR_BUF_INIT(REPORT_MAX);
 	struct pr_error err;
 	json_error_t je;
@@ -863,7 +864,12 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 		cli_error(&err);
 		goto out;
 	}
-	if ((rc = compare_core(&base, &new, bn, nn, cc->o,
+	/* Welch's t on the units, as perfreg/nested.h describes, unless
+	 * --method says otherwise. */
+	o = *cc->o;
+	if (o.verdict.method == PR_METHOD_AUTO)
+		o.verdict.method = PR_METHOD_WELCH;
+	if ((rc = compare_core(&base, &new, bn, nn, &o,
 	    jo != NULL ? &rep : &cc->out, &gated)) != PR_EXIT_OK)
 		goto out;
 	if (gated != PR_EXIT_OK)

@@ -1,0 +1,186 @@
+#!/bin/sh
+# tests/store/cli_store.sh - the results database from the command line,
+# end to end against real SQLite files: `run --campaign` (both forms),
+# sessions in two "boots" (PERFREG_BOOT_ID), `campaigns`, `show`,
+# `compare --campaign` at boot and run level with the environment diff,
+# --resume after a session killed with SIGKILL, `export` / `import`
+# round trip, and one-line errors for a database that is a directory,
+# corrupt, or missing.  With PERFREG_TEST_PG (a libpq connection string)
+# the campaign part runs against PostgreSQL too.  No timing is checked.
+#
+# usage: cli_store.sh PERFREG
+set -u
+P=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+unset PERFREG_DB XDG_DATA_HOME
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+has() { # file pattern what
+	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
+}
+
+one_line_error() { # file what
+	n=$(wc -l < "$1")
+	[ "$n" -eq 1 ] || fail "$2: expected one line on stderr, got $n: $(cat "$1")"
+	has "$1" "^perfreg: " "$2"
+}
+
+campaign() { # db label
+	db=$1
+	# Two variants, two boots each, the single-variant form.
+	for boot in b1 b2; do
+		for v in fast slow; do
+			[ $v = fast ] && s=0 || s=0.02
+			PERFREG_BOOT_ID=$boot "$P" run --db "$db" --campaign \
+			    demo --variant $v -n 3 --warmup 0 --tag "git=abc'\"" \
+			    -- sleep $s > "$tmp/out" 2> "$tmp/err" ||
+			    fail "$2: run $v in $boot: $(cat "$tmp/err")"
+		done
+	done
+	has "$tmp/err" "stored in campaign 'demo'" "$2: run says where"
+	"$P" campaigns --db "$db" > "$tmp/out" 2> "$tmp/err" ||
+	    fail "$2: campaigns: $(cat "$tmp/err")"
+	has "$tmp/out" "^demo  *2  *4  *2  *1  *12  *0 " "$2: campaigns line"
+	"$P" campaigns --db "$db" --json > "$tmp/out" ||
+	    fail "$2: campaigns --json"
+	has "$tmp/out" '"sessions": 4' "$2: campaigns --json"
+	"$P" show --db "$db" demo > "$tmp/out" 2> "$tmp/err" ||
+	    fail "$2: show: $(cat "$tmp/err")"
+	has "$tmp/out" "^  fast  *2  *2  *6  *0  'sleep' '0'" "$2: show variant"
+	has "$tmp/out" "git=abc'\"" "$2: show tag with quotes"
+	has "$tmp/out" "kernel=" "$2: show kernel tag"
+	"$P" compare --db "$db" --campaign demo > "$tmp/out" \
+	    2> "$tmp/err" || fail "$2: compare --campaign: $(cat "$tmp/err")"
+	has "$tmp/out" "^slow against fast: boot level, 2 boots (6 runs) and 2 boots (6 runs)" \
+	    "$2: boot level"
+	has "$tmp/out" "^wall_s " "$2: compare row"
+	has "$tmp/out" "Welch" "$2: Welch on boot means"
+	has "$tmp/out" "^environment: what differs between fast" "$2: env diff"
+	[ -s "$tmp/err" ] && fail "$2: boot-level compare warned: $(cat "$tmp/err")"
+	"$P" compare --db "$db" --campaign demo --json > "$tmp/out" ||
+	    fail "$2: compare --campaign --json"
+	has "$tmp/out" '"level": "boot"' "$2: json level"
+	has "$tmp/out" '"env_diff"' "$2: json env diff"
+	"$P" compare --db "$db" --campaign demo fast nope > /dev/null \
+	    2> "$tmp/err"
+	[ $? -eq 2 ] || fail "$2: unknown variant: status not 2"
+	one_line_error "$tmp/err" "$2: unknown variant"
+	has "$tmp/err" "no variant 'nope'" "$2: unknown variant"
+	"$P" show --db "$db" nope > /dev/null 2> "$tmp/err"
+	[ $? -eq 2 ] || fail "$2: show unknown campaign: status not 2"
+	one_line_error "$tmp/err" "$2: show unknown campaign"
+}
+
+db=$tmp/a/b/perfreg.db
+campaign "$db" sqlite
+[ -f "$db" ] || fail "the database and its directories were not created"
+
+# One boot a side: the run-level comparison and its warning.
+for v in x y; do
+	PERFREG_BOOT_ID=one "$P" run --db "$db" --campaign single --variant $v \
+	    -n 3 --warmup 0 -- true > /dev/null 2>&1 || fail "single: run $v"
+done
+"$P" compare --db "$db" --campaign single > "$tmp/out" 2> "$tmp/err" ||
+    fail "single: compare: $(cat "$tmp/err")"
+has "$tmp/out" "run level" "single boot"
+has "$tmp/err" "noise a reboot adds is unknown" "single boot warning"
+
+# The multi-variant form records every variant in one session.
+"$P" run --db "$db" --campaign multi -n 2 a=true b=true > /dev/null \
+    2> "$tmp/err" || fail "multi: $(cat "$tmp/err")"
+"$P" show --db "$db" multi > "$tmp/out" || fail "multi: show"
+has "$tmp/out" "  done  *4  *0  a,b" "multi: one session, two variants"
+
+# SIGKILL mid-session: every finished run is kept; --resume runs the rest.
+PERFREG_BOOT_ID=k "$P" run --db "$db" --campaign killed --variant v -n 40 \
+    --warmup 0 -- sleep 0.05 > /dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ]; do
+	n=$("$P" campaigns --db "$db" --json 2>/dev/null |
+	    sed -n '/"killed"/,/}/s/.*"runs": \([0-9]*\).*/\1/p')
+	[ -n "$n" ] && [ "$n" -ge 3 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+before=$("$P" campaigns --db "$db" --json |
+    sed -n '/"killed"/,/}/s/.*"runs": \([0-9]*\).*/\1/p')
+[ -n "$before" ] && [ "$before" -ge 3 ] && [ "$before" -lt 40 ] ||
+    fail "killed session: $before runs stored"
+PERFREG_BOOT_ID=k2 "$P" run --db "$db" --campaign killed --resume \
+    > /dev/null 2> "$tmp/err" || fail "--resume: $(cat "$tmp/err")"
+has "$tmp/err" "resuming session" "--resume says so"
+after=$("$P" campaigns --db "$db" --json |
+    sed -n '/"killed"/,/}/s/.*"runs": \([0-9]*\).*/\1/p')
+[ "$after" = 40 ] || fail "--resume: $after runs in all, not 40"
+"$P" run --db "$db" --campaign killed --resume > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "second --resume: status not 2"
+has "$tmp/err" "no unfinished session" "second --resume"
+
+# export / import: a round trip into a fresh database gives the same
+# export, and importing again adds nothing.
+"$P" export --db "$db" -o "$tmp/all.jsonl" || fail "export"
+"$P" import --db "$tmp/copy.db" "$tmp/all.jsonl" > "$tmp/out" ||
+    fail "import"
+has "$tmp/out" "^imported 4 campaigns" "import counts"
+"$P" export --db "$tmp/copy.db" -o "$tmp/again.jsonl" || fail "export 2"
+cmp -s "$tmp/all.jsonl" "$tmp/again.jsonl" ||
+    fail "export of the imported database differs"
+"$P" import --db "$tmp/copy.db" "$tmp/all.jsonl" > "$tmp/out" ||
+    fail "import twice"
+has "$tmp/out" "0 sessions" "import twice adds nothing"
+"$P" export --db "$db" demo > "$tmp/demo.jsonl" || fail "export demo"
+grep -q '"killed"' "$tmp/demo.jsonl" && fail "export demo has other campaigns"
+printf '{"format":"perfreg-export","version":1,"schema":1}\n{"type":"bogus"}\n' \
+    > "$tmp/bad.jsonl"
+"$P" import --db "$tmp/copy.db" "$tmp/bad.jsonl" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "bad import: status not 2"
+one_line_error "$tmp/err" "bad import"
+has "$tmp/err" "bad.jsonl:2" "bad import names the line"
+
+# Databases that cannot be used: one line, status 2, nothing created.
+mkdir "$tmp/dir.db"
+"$P" run --db "$tmp/dir.db" --campaign c --variant v -n 1 -- true \
+    > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "directory db: status not 2"
+one_line_error "$tmp/err" "directory db"
+head -c 8192 /dev/urandom > "$tmp/junk.db"
+"$P" campaigns --db "$tmp/junk.db" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "junk db: status not 2"
+one_line_error "$tmp/err" "junk db"
+"$P" campaigns --db "$tmp/none.db" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "missing db: status not 2"
+one_line_error "$tmp/err" "missing db"
+[ -e "$tmp/none.db" ] && fail "campaigns created a database"
+# The default: $PERFREG_DB, then $XDG_DATA_HOME/perfreg/perfreg.db.
+XDG_DATA_HOME=$tmp/xdg "$P" run --campaign d --variant v -n 1 -- true \
+    > /dev/null 2>&1 || fail "XDG default"
+[ -f "$tmp/xdg/perfreg/perfreg.db" ] || fail "no db under XDG_DATA_HOME"
+PERFREG_DB=$tmp/env.db "$P" run --campaign d --variant v -n 1 -- true \
+    > /dev/null 2>&1 || fail "PERFREG_DB default"
+[ -f "$tmp/env.db" ] || fail "PERFREG_DB not used"
+# Usage errors.
+"$P" run --variant v -- true > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--variant without --campaign: status not 2"
+has "$tmp/err" "go with --campaign" "--variant without --campaign"
+
+if [ -z "${PERFREG_TEST_PG:-}" ] && [ "${PERFREG_REQUIRE_PG:-0}" = 1 ]; then
+	fail "PERFREG_REQUIRE_PG=1 but no PostgreSQL server (PERFREG_TEST_PG)"
+fi
+if [ -n "${PERFREG_TEST_PG:-}" ]; then
+	campaign "$PERFREG_TEST_PG" postgresql
+	# SQLite -> PostgreSQL -> SQLite keeps every byte.
+	"$P" import --db "$PERFREG_TEST_PG" "$tmp/demo.jsonl" > /dev/null ||
+	    fail "import into postgresql"
+fi
+
+[ $fails -eq 0 ] || exit 1
+echo "cli_store: ok"
