@@ -1,11 +1,15 @@
 #!/bin/sh
 # Runs every test in two builds: gcc with warnings as errors (dev), and
-# clang with AddressSanitizer and UBSan (asan), then a valgrind pass over
-# the unit tests of the dev build, and 30 s of libFuzzer on every parser.
+# clang with AddressSanitizer and UBSan (asan), each against real SQLite
+# files and a throwaway PostgreSQL server, then a valgrind pass over the
+# unit tests of the dev build, and 30 s of libFuzzer on every parser.
 # Exits non-zero when anything fails.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# The PostgreSQL tests start their own server (tests/store/pg_server.sh);
+# here a server that cannot be started is a failure, not a skip.
+export PERFREG_REQUIRE_PG=1
 
 for preset in dev asan; do
 	echo "== build: $preset"
