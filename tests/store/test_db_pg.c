@@ -582,6 +582,55 @@ test_pipeline(void **state)
 	ops->close(db);
 }
 
+/* The server ends the connection, between statements and with inserts
+ * in flight: clear errors, no hang, no crash. */
+static void
+test_lost_connection(void **state)
+{
+	struct pr_db *db, *killer = connect_db();
+	struct pr_db_stmt *s, *pid, *kill;
+	struct pr_error err;
+	int row, round;
+
+	(void)state;
+	exec_ok(killer, "DROP TABLE IF EXISTS t_lost; "
+			"CREATE TABLE t_lost (v BIGINT)");
+	kill = prepare_ok(killer, "SELECT pg_terminate_backend(?::int4)");
+	for (round = 0; round < 2; round++) {
+		db = connect_db();
+		pid = prepare_ok(db, "SELECT pg_backend_pid()");
+		step_ok(pid, 1);
+		assert_int_equal(ops->bind_int(kill, 1, ops->column_int(pid, 0),
+				     &err), PR_OK);
+		s = prepare_ok(db, "INSERT INTO t_lost (v) VALUES (?)");
+		assert_int_equal(ops->bind_int(s, 1, 1, &err), PR_OK);
+		if (round == 1) {
+			exec_ok(db, "BEGIN");
+			step_ok(s, 0);
+			assert_int_equal(ops->reset(s, &err), PR_OK);
+		}
+		step_ok(kill, 1);
+		assert_int_equal(ops->column_int(kill, 0), 1);
+		assert_int_equal(ops->reset(kill, &err), PR_OK);
+		/* pg_terminate_backend only signals: wait for the end. */
+		usleep(200000);
+		pr_error_clear(&err);
+		if (ops->step(s, &row, &err) == PR_OK)
+			assert_int_equal(ops->exec(db, "COMMIT", &err), PR_EIO);
+		assert_int_equal(err.status, PR_EIO);
+		assert_non_null(strstr(err.msg, "postgresql://"));
+		assert_null(strchr(err.msg, '\n'));
+		assert_int_equal(ops->exec(db, "SELECT 1", &err), PR_EIO);
+		ops->finalize(s);
+		ops->finalize(pid);
+		ops->close(db);
+	}
+	ops->finalize(kill);
+	assert_int_equal(query_int(killer, "SELECT count(*) FROM t_lost"), 0);
+	exec_ok(killer, "DROP TABLE t_lost");
+	ops->close(killer);
+}
+
 enum { WRITERS = 4, ROWS = 500 };
 
 static int
@@ -724,6 +773,7 @@ main(void)
 		cmocka_unit_test(test_exec_readonly),
 		cmocka_unit_test(test_statement_cache),
 		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_lost_connection),
 		cmocka_unit_test(test_concurrent_writers),
 	};
 	const char *req = getenv("PERFREG_REQUIRE_PG");
