@@ -51,6 +51,8 @@ find_bindir() {
 		    { echo "$PG_BINDIR"; return 0; }
 		return 1
 	fi
+	# Newest version first (15 before 9.6): a numeric sort of the names.
+	# shellcheck disable=SC2012
 	for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null |
 	    sort -t/ -k5,5nr); do
 		if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then
@@ -106,7 +108,9 @@ stop_server() {
 [ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
-[ -n "$dir" ] && [ "$dir" != / ] || usage
+if [ -z "$dir" ] || [ "$dir" = / ]; then
+	usage
+fi
 pguser=${PERFREG_PG_USER:-postgres}
 if [ "$(id -u)" -eq 0 ]; then
 	id -u "$pguser" >/dev/null 2>&1 ||
@@ -153,7 +157,8 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 rm -f "$dir/unavailable"
 bindir=$(find_bindir) ||
-    fail "no PostgreSQL server binaries (initdb, pg_ctl) in /usr/lib/postgresql/*/bin or PATH: install Debian's postgresql"
+    fail "no initdb and pg_ctl in /usr/lib/postgresql/*/bin or PATH" \
+    "(Debian: apt-get install postgresql)"
 
 # A dead postmaster can linger as a zombie that pg_ctl status takes for
 # a live one: ask the server itself.

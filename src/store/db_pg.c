@@ -80,8 +80,9 @@ enum {
 };
 
 #define PG_CACHE_MAX 64
-#define PG_PIPE_MAX 256 /* statements in flight: bounds the results the
-			 * server writes while nobody reads them */
+/* Statements in flight at most: bounds the results the server writes
+ * while nobody reads them. */
+#define PG_PIPE_MAX 256
 #define PG_MAX_PARAMS 65535 /* the protocol's limit */
 
 /* A statement prepared on the server, owned by its connection. */
@@ -216,7 +217,8 @@ drain(struct pr_db *db)
 		}
 		if (PQresultStatus(res) == PGRES_FATAL_ERROR && !db->has_pend) {
 			result_error(db, res, &db->pend);
-			memcpy(db->pend_state, db->sqlstate, sizeof(db->sqlstate));
+			memcpy(db->pend_state, db->sqlstate,
+			    sizeof(db->sqlstate));
 			db->has_pend = 1;
 		}
 		PQclear(res);
@@ -855,8 +857,9 @@ encode(struct pr_db_stmt *s, int i, struct pr_error *err)
 			s->lengths[i] = (int)p->n;
 		} else if (memchr(p->p, '\0', p->n) != NULL)
 			return pr_error_set(err, PR_EINVAL,
-			    "%s: parameter %d: bytes with a NUL for a parameter "
-			    "of type %u", s->db->name, i + 1, (unsigned)t);
+			    "%s: parameter %d: bytes with a NUL for a "
+			    "parameter of type %u", s->db->name, i + 1,
+			    (unsigned)t);
 		return PR_OK;
 	}
 	return pr_error_set(err, PR_EINVAL, "%s: parameter %d: bad type",

@@ -16,7 +16,12 @@ server="$here/../../scripts/pg-test-server.sh"
 required=0
 [ "${PERFREG_REQUIRE_PG:-}" = 1 ] && required=1
 
-[ $# -ge 2 ] || { echo "usage: pg_server.sh start|stop|run DIR ..." >&2; exit 2; }
+usage() {
+	echo "usage: pg_server.sh start|stop DIR | run DIR NAME PROG..." >&2
+	exit 2
+}
+
+[ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
 shift 2
@@ -27,7 +32,7 @@ start)
 		exit 0
 	fi
 	if [ "$required" -eq 1 ]; then
-		echo "pg_server.sh: PERFREG_REQUIRE_PG=1 and no PostgreSQL server" >&2
+		echo "pg_server.sh: PERFREG_REQUIRE_PG=1 but no server" >&2
 		exit 1
 	fi
 	echo "pg_server.sh: no PostgreSQL server: the tests that need one skip"
@@ -37,12 +42,13 @@ stop)
 	exec sh "$server" stop "$dir"
 	;;
 run)
-	[ $# -ge 2 ] || { echo "usage: pg_server.sh run DIR NAME PROG..." >&2; exit 2; }
+	[ $# -ge 2 ] || usage
 	name=$1
 	shift
 	if [ ! -f "$dir/conninfo" ]; then
 		if [ "$required" -eq 1 ]; then
-			echo "pg_server.sh: PERFREG_REQUIRE_PG=1 and no server in $dir" >&2
+			echo "pg_server.sh: PERFREG_REQUIRE_PG=1 and" \
+			    "no server in $dir" >&2
 			exit 1
 		fi
 		echo "pg_server.sh: no PostgreSQL server in $dir: skipped"
@@ -54,7 +60,6 @@ run)
 	exec "$@"
 	;;
 *)
-	echo "usage: pg_server.sh start|stop|run DIR ..." >&2
-	exit 2
+	usage
 	;;
 esac
