@@ -1,2 +1,5 @@
 # One line per file, so that a file can be added with a single append.
 list(APPEND PR_LIB_SOURCES src/store/db_pg.c)
+list(APPEND PR_LIB_SOURCES src/store/str.c)
+list(APPEND PR_LIB_SOURCES src/store/db_sqlite.c)
+list(APPEND PR_LIB_SOURCES src/store/store.c)

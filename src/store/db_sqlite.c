@@ -1,0 +1,435 @@
+/*
+ * store/db_sqlite.c - the SQLite driver of the results store, and the
+ * choice of driver for a target.
+ *
+ * A connection is one sqlite3 handle opened without SQLite's mutexes
+ * (one connection per thread).  Opening for writing creates the parent
+ * directories (mode 0700) when asked and sets the connection up the way
+ * doc/schema.md explains: WAL journal, synchronous=NORMAL (the store
+ * asks for FULL on the commit that closes each second), foreign keys on,
+ * a busy timeout of 5000 ms (PERFREG_DB_BUSY_MS overrides it, for tests
+ * and for users who prefer to fail fast), and a 32 MiB page cache.
+ *
+ * Byte strings are stored as TEXT when they are valid UTF-8 without NUL
+ * and as BLOB otherwise, so that `sqlite3 perfreg.db "SELECT ... WHERE
+ * name = 'ubsec'"` finds them while NULs and other bytes still round
+ * trip exactly; a column declared BLOB keeps either kind unchanged, and
+ * the same bytes always get the same kind, so equality and uniqueness
+ * work on the bytes.  Bound bytes are not copied (SQLITE_STATIC): they
+ * must stay valid until the statement is stepped, which the store does
+ * at once.
+ *
+ * Every SQLite failure becomes a one-line error naming the database
+ * file: locked, read-only, full, an I/O error with the system's reason,
+ * corrupt or not a database (PR_EPARSE).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <sqlite3.h>
+
+#include "store/db.h"
+#include "store/str.h"
+
+#include "core/banned.h"
+
+#define BUSY_MS_DEFAULT 5000
+
+struct pr_db {
+	sqlite3 *h;
+	char *target;
+	int busy_ms;
+};
+
+struct pr_db_stmt {
+	sqlite3_stmt *s;
+	struct pr_db *db;
+};
+
+/* A one-line error for SQLite result code rc on db. */
+static enum pr_status
+sqlerr(struct pr_db *db, int rc, struct pr_error *err)
+{
+	const char *msg = db->h != NULL ? sqlite3_errmsg(db->h) :
+	    sqlite3_errstr(rc);
+	int sys = db->h != NULL ? sqlite3_system_errno(db->h) : 0;
+	enum pr_status st;
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		st = pr_error_at(err, PR_EIO, db->target, 0, 0,
+		    "database is locked by another writer (waited %d ms)",
+		    db->busy_ms);
+		break;
+	case SQLITE_READONLY:
+		st = pr_error_at(err, PR_EIO, db->target, 0, 0,
+		    "database is read-only (%s)", msg);
+		break;
+	case SQLITE_FULL:
+		st = pr_error_at(err, PR_EIO, db->target, 0, 0,
+		    "disk or file size limit full (%s)", msg);
+		break;
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		if (sys != 0)
+			st = pr_error_at(err, PR_EIO, db->target, 0, 0,
+			    "%s: %s", msg, strerror(sys));
+		else
+			st = pr_error_at(err, PR_EIO, db->target, 0, 0, "%s",
+			    msg);
+		if (err != NULL)
+			err->sys_errno = sys;
+		break;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		st = pr_error_at(err, PR_EPARSE, db->target, 0, 0,
+		    "not a database or corrupt (%s)", msg);
+		break;
+	case SQLITE_NOMEM:
+		st = pr_error_at(err, PR_ENOMEM, db->target, 0, 0, "%s", msg);
+		break;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE:
+	case SQLITE_TOOBIG:
+		st = pr_error_at(err, PR_EINVAL, db->target, 0, 0, "%s", msg);
+		break;
+	default:
+		st = pr_error_at(err, PR_EIO, db->target, 0, 0, "%s", msg);
+		break;
+	}
+	return st;
+}
+
+static int
+busy_ms(void)
+{
+	const char *s = getenv("PERFREG_DB_BUSY_MS");
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return BUSY_MS_DEFAULT;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 0 || v > 3600000)
+		return BUSY_MS_DEFAULT;
+	return (int)v;
+}
+
+/* Creates the parent directories of path (mode 0700). */
+static enum pr_status
+mkparents(const char *path, struct pr_error *err)
+{
+	size_t n = strlen(path), i;
+	char *d;
+	int e;
+
+	d = malloc(n + 1);
+	if (d == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	memcpy(d, path, n + 1);
+	for (i = 1; i < n; i++) {
+		if (d[i] != '/')
+			continue;
+		d[i] = '\0';
+		if (mkdir(d, 0700) != 0 && errno != EEXIST) {
+			e = errno;
+			pr_error_at(err, PR_EIO, path, 0, 0,
+			    "cannot create directory '%s': %s", d,
+			    strerror(e));
+			if (err != NULL)
+				err->sys_errno = e;
+			free(d);
+			return PR_EIO;
+		}
+		d[i] = '/';
+	}
+	free(d);
+	return PR_OK;
+}
+
+static enum pr_status
+sq_exec(struct pr_db *db, const char *sql, struct pr_error *err)
+{
+	int rc;
+
+	rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return sqlerr(db, rc, err);
+	return PR_OK;
+}
+
+static void
+sq_close(struct pr_db *db)
+{
+	if (db == NULL)
+		return;
+	sqlite3_close_v2(db->h);
+	free(db->target);
+	free(db);
+}
+
+static enum pr_status
+sq_open(const char *target, int flags, struct pr_db **out,
+    struct pr_error *err)
+{
+	struct pr_db *db;
+	struct stat sb;
+	enum pr_status rc;
+	int oflags, r, special;
+
+	*out = NULL;
+	special = strcmp(target, ":memory:") == 0 ||
+	    strncmp(target, "file:", 5) == 0;
+	if (!special && (flags & PR_DB_CREATE) && !(flags & PR_DB_READONLY)) {
+		rc = mkparents(target, err);
+		if (rc != PR_OK)
+			return rc;
+	} else if (!special && stat(target, &sb) != 0) {
+		r = errno;
+		rc = pr_error_at(err, r == ENOENT ? PR_ENOTFOUND : PR_EIO,
+		    target, 0, 0, "cannot open database: %s", strerror(r));
+		if (err != NULL)
+			err->sys_errno = r;
+		return rc;
+	}
+	db = calloc(1, sizeof(*db));
+	if (db == NULL || (db->target = strdup(target)) == NULL) {
+		free(db);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	db->busy_ms = busy_ms();
+	oflags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
+	if (flags & PR_DB_READONLY)
+		oflags |= SQLITE_OPEN_READONLY;
+	else
+		oflags |= SQLITE_OPEN_READWRITE |
+		    ((flags & PR_DB_CREATE) ? SQLITE_OPEN_CREATE : 0);
+	r = sqlite3_open_v2(target, &db->h, oflags, NULL);
+	if (r != SQLITE_OK) {
+		rc = sqlerr(db, r, err);
+		sq_close(db);
+		return rc;
+	}
+	sqlite3_extended_result_codes(db->h, 1);
+	sqlite3_busy_timeout(db->h, db->busy_ms);
+	if (!(flags & PR_DB_READONLY) && sqlite3_db_readonly(db->h, "main")) {
+		rc = pr_error_at(err, PR_EIO, target, 0, 0,
+		    "database is read-only (no permission to write the file)");
+		sq_close(db);
+		return rc;
+	}
+	/* The first statements read the header: a file that is not a
+	 * database fails here, with PR_EPARSE. */
+	rc = sq_exec(db, "PRAGMA foreign_keys=ON;"
+	    "PRAGMA cache_size=-" "32768" ";", err);
+	if (rc == PR_OK && !(flags & PR_DB_READONLY))
+		rc = sq_exec(db, "PRAGMA journal_mode=WAL;"
+		    "PRAGMA synchronous=NORMAL;", err);
+	if (rc == PR_OK)
+		rc = sq_exec(db, "SELECT count(*) FROM sqlite_master;", err);
+	if (rc != PR_OK) {
+		sq_close(db);
+		return rc;
+	}
+	*out = db;
+	return PR_OK;
+}
+
+static enum pr_status
+sq_prepare(struct pr_db *db, const char *sql, struct pr_db_stmt **out,
+    struct pr_error *err)
+{
+	struct pr_db_stmt *s;
+	int r;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	s->db = db;
+	r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->s, NULL);
+	if (r != SQLITE_OK) {
+		free(s);
+		return sqlerr(db, r, err);
+	}
+	*out = s;
+	return PR_OK;
+}
+
+static enum pr_status
+bound(struct pr_db_stmt *s, int r, struct pr_error *err)
+{
+	return r == SQLITE_OK ? PR_OK : sqlerr(s->db, r, err);
+}
+
+static enum pr_status
+sq_bind_null(struct pr_db_stmt *s, int i, struct pr_error *err)
+{
+	return bound(s, sqlite3_bind_null(s->s, i), err);
+}
+
+static enum pr_status
+sq_bind_int(struct pr_db_stmt *s, int i, int64_t v, struct pr_error *err)
+{
+	return bound(s, sqlite3_bind_int64(s->s, i, v), err);
+}
+
+static enum pr_status
+sq_bind_real(struct pr_db_stmt *s, int i, double v, struct pr_error *err)
+{
+	return bound(s, sqlite3_bind_double(s->s, i, v), err);
+}
+
+static enum pr_status
+sq_bind_text(struct pr_db_stmt *s, int i, const char *p, size_t n,
+    struct pr_error *err)
+{
+	if (n > INT32_MAX)
+		return pr_error_at(err, PR_ELIMIT, s->db->target, 0, 0,
+		    "string of %zu bytes is too long", n);
+	return bound(s, sqlite3_bind_text(s->s, i, n ? p : "", (int)n,
+	    SQLITE_STATIC), err);
+}
+
+static enum pr_status
+sq_bind_blob(struct pr_db_stmt *s, int i, const void *p, size_t n,
+    struct pr_error *err)
+{
+	if (n > INT32_MAX)
+		return pr_error_at(err, PR_ELIMIT, s->db->target, 0, 0,
+		    "string of %zu bytes is too long", n);
+	/* Text when it is text: see the paragraph at the top. */
+	if (n == 0 || pr_store_utf8_text(p, n))
+		return sq_bind_text(s, i, p, n, err);
+	return bound(s, sqlite3_bind_blob(s->s, i, p, (int)n, SQLITE_STATIC),
+	    err);
+}
+
+static enum pr_status
+sq_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
+{
+	int r;
+
+	r = sqlite3_step(s->s);
+	if (r == SQLITE_ROW) {
+		*row = 1;
+		return PR_OK;
+	}
+	*row = 0;
+	if (r == SQLITE_DONE)
+		return PR_OK;
+	return sqlerr(s->db, r, err);
+}
+
+static enum pr_db_type
+sq_column_type(struct pr_db_stmt *s, int i)
+{
+	switch (sqlite3_column_type(s->s, i)) {
+	case SQLITE_INTEGER:
+		return PR_DB_INT;
+	case SQLITE_FLOAT:
+		return PR_DB_REAL;
+	case SQLITE_TEXT:
+		return PR_DB_TEXT;
+	case SQLITE_BLOB:
+		return PR_DB_BLOB;
+	default:
+		return PR_DB_NULL;
+	}
+}
+
+static int64_t
+sq_column_int(struct pr_db_stmt *s, int i)
+{
+	return sqlite3_column_int64(s->s, i);
+}
+
+static double
+sq_column_real(struct pr_db_stmt *s, int i)
+{
+	return sqlite3_column_double(s->s, i);
+}
+
+static const char *
+sq_column_bytes(struct pr_db_stmt *s, int i, size_t *n)
+{
+	const unsigned char *p;
+
+	/* sqlite3_column_text NUL-terminates a blob without changing its
+	 * bytes (the database is UTF-8); the length comes after it. */
+	p = sqlite3_column_text(s->s, i);
+	*n = p != NULL ? (size_t)sqlite3_column_bytes(s->s, i) : 0;
+	return (const char *)p;
+}
+
+static enum pr_status
+sq_reset(struct pr_db_stmt *s, struct pr_error *err)
+{
+	/* sqlite3_reset repeats the error of the last step, which step
+	 * has reported already. */
+	(void)err;
+	sqlite3_reset(s->s);
+	return PR_OK;
+}
+
+static void
+sq_finalize(struct pr_db_stmt *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_finalize(s->s);
+	free(s);
+}
+
+static int
+sq_last_was_conflict(struct pr_db *db)
+{
+	int x = sqlite3_extended_errcode(db->h);
+
+	return x == SQLITE_CONSTRAINT_UNIQUE ||
+	    x == SQLITE_CONSTRAINT_PRIMARYKEY;
+}
+
+const struct pr_db_ops pr_db_sqlite = {
+	.name = "sqlite",
+	.type_id = "INTEGER PRIMARY KEY",
+	.type_bytes = "BLOB",
+	.type_real = "REAL",
+	.type_int = "INTEGER",
+	.open = sq_open,
+	.close = sq_close,
+	.exec = sq_exec,
+	.prepare = sq_prepare,
+	.bind_null = sq_bind_null,
+	.bind_int = sq_bind_int,
+	.bind_real = sq_bind_real,
+	.bind_text = sq_bind_text,
+	.bind_blob = sq_bind_blob,
+	.step = sq_step,
+	.column_type = sq_column_type,
+	.column_int = sq_column_int,
+	.column_real = sq_column_real,
+	.column_bytes = sq_column_bytes,
+	.reset = sq_reset,
+	.finalize = sq_finalize,
+	.last_was_conflict = sq_last_was_conflict,
+};
+
+const struct pr_db_ops *
+pr_db_driver_for(const char *target)
+{
+	if (strncmp(target, "postgresql://", 13) == 0 ||
+	    strncmp(target, "postgres://", 11) == 0 ||
+	    strstr(target, "dbname=") != NULL ||
+	    strstr(target, "host=") != NULL)
+		return &pr_db_pg;
+	return &pr_db_sqlite;
+}
