@@ -27,7 +27,11 @@
  * no rows (a plain INSERT or UPDATE) is sent in pipeline mode (libpq 14)
  * and step returns at once; the server's results are read when anything
  * else needs the connection: a statement that returns rows, exec (the
- * COMMIT), prepare, or PG_PIPE_MAX statements in flight.  A failure of
+ * COMMIT), prepare, or PG_PIPE_MAX statements in flight.  A statement
+ * that returns rows and a one-statement exec such as COMMIT go down the
+ * pipeline behind the others, so that one round trip serves them all
+ * (an insert RETURNING id and the five metric rows of the run before
+ * it, say).  A failure of
  * such a statement is therefore reported by that later call (with its
  * own message and SQLSTATE), which is harmless because PostgreSQL aborts
  * the whole transaction on any error anyway; a COMMIT never succeeds
@@ -190,25 +194,29 @@ nomem(struct pr_error *err)
 /*
  * Leaves pipeline mode, if on: reads the results of the statements sent
  * ahead.  The first failure among them is kept in db->pend until flush
- * reports it.
+ * reports it.  When out is not NULL, the result of statement number want
+ * (0-based, in the order sent) is kept in *out (NULL when there is none);
+ * the caller clears it.
  */
 static void
-drain(struct pr_db *db)
+drain_to(struct pr_db *db, int want, PGresult **out)
 {
 	PGresult *res;
-	int nulls = 0;
+	int q = 0; /* the statement whose results come next */
 
+	if (out != NULL)
+		*out = NULL;
 	if (!db->piped)
 		return;
 	if (PQpipelineSync(db->conn) != 1)
-		nulls = db->piped + 1; /* the connection is gone */
-	while (nulls <= db->piped) {
+		q = db->piped + 1; /* the connection is gone */
+	while (q <= db->piped) {
 		res = PQgetResult(db->conn);
 		if (res == NULL) {
 			/* One NULL ends each statement's results. */
 			if (PQstatus(db->conn) == CONNECTION_BAD)
 				break;
-			nulls++;
+			q++;
 			continue;
 		}
 		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
@@ -221,7 +229,10 @@ drain(struct pr_db *db)
 			    sizeof(db->sqlstate));
 			db->has_pend = 1;
 		}
-		PQclear(res);
+		if (out != NULL && q == want && *out == NULL)
+			*out = res;
+		else
+			PQclear(res);
 	}
 	if (PQexitPipelineMode(db->conn) != 1 && !db->has_pend) {
 		result_error(db, NULL, &db->pend);
@@ -229,6 +240,12 @@ drain(struct pr_db *db)
 		db->has_pend = 1;
 	}
 	db->piped = 0;
+}
+
+static void
+drain(struct pr_db *db)
+{
+	drain_to(db, -1, NULL);
 }
 
 /* Drains the pipeline and reports a failure of the statements that were
@@ -322,14 +339,13 @@ is_word(const char *sql, const char *a, const char *b)
 	    (n == strlen(b) && strncasecmp(sql + skip, b, n) == 0);
 }
 
+/* The status of the result res of exec(sql); clears res. */
 static enum pr_status
-pg_exec_raw(struct pr_db *db, const char *sql, struct pr_error *err)
+exec_result(struct pr_db *db, const char *sql, PGresult *res,
+    struct pr_error *err)
 {
-	PGresult *res;
 	enum pr_status st = PR_OK;
 
-	db->sqlstate[0] = '\0';
-	res = PQexec(db->conn, sql);
 	if (res == NULL)
 		return result_error(db, NULL, err);
 	switch (PQresultStatus(res)) {
@@ -348,6 +364,30 @@ pg_exec_raw(struct pr_db *db, const char *sql, struct pr_error *err)
 		st = result_error(db, res, err);
 	}
 	PQclear(res);
+	return st;
+}
+
+static enum pr_status
+pg_exec_raw(struct pr_db *db, const char *sql, struct pr_error *err)
+{
+	db->sqlstate[0] = '\0';
+	return exec_result(db, sql, PQexec(db->conn, sql), err);
+}
+
+/* Sends one more statement down the pipeline, ends it and takes that
+ * statement's result: one round trip for it and those before it. */
+static enum pr_status
+pipe_last(struct pr_db *db, PGresult **res, struct pr_error *err)
+{
+	enum pr_status st;
+
+	db->sqlstate[0] = '\0';
+	drain_to(db, db->piped++, res);
+	st = flush(db, err);
+	if (st != PR_OK) {
+		PQclear(*res);
+		*res = NULL;
+	}
 	return st;
 }
 
@@ -469,6 +509,7 @@ is_txn_control(const char *sql)
 static enum pr_status
 pg_exec(struct pr_db *db, const char *sql, struct pr_error *err)
 {
+	PGresult *res;
 	enum pr_status st;
 
 	/* A rollback ends the transaction a failure in the pipeline
@@ -476,6 +517,20 @@ pg_exec(struct pr_db *db, const char *sql, struct pr_error *err)
 	if (is_word(sql, "ROLLBACK", "ABORT")) {
 		drain(db);
 		db->has_pend = 0;
+	}
+	/* COMMIT (one statement) goes down the pipeline, if one is open:
+	 * the statements before it and it in one round trip. */
+	if (db->piped > 0 && is_txn_control(sql) &&
+	    strchr(sql, ';') == NULL) {
+		if (PQsendQueryParams(db->conn, sql, 0, NULL, NULL, NULL, NULL,
+			0) != 1) {
+			drain(db);
+			return result_error(db, NULL, err);
+		}
+		st = pipe_last(db, &res, err);
+		if (st != PR_OK)
+			return st;
+		return exec_result(db, sql, res, err);
 	}
 	st = flush(db, err);
 	if (st != PR_OK)
@@ -909,13 +964,29 @@ pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
 		if (s->prep->nfields == 0 && (s->db->piped > 0 ||
 		    PQtransactionStatus(s->db->conn) == PQTRANS_INTRANS))
 			return send_ahead(s, err);
-		st = flush(s->db, err);
-		if (st != PR_OK)
-			return st;
-		s->db->sqlstate[0] = '\0';
 		PQclear(s->res);
-		s->res = PQexecPrepared(s->db->conn, s->prep->name,
-		    s->prep->nparams, s->values, s->lengths, s->formats, 0);
+		s->res = NULL;
+		if (s->db->piped > 0) {
+			/* Behind the statements sent ahead, in the same
+			 * round trip. */
+			if (PQsendQueryPrepared(s->db->conn, s->prep->name,
+				s->prep->nparams, s->values, s->lengths,
+				s->formats, 0) != 1) {
+				drain(s->db);
+				return result_error(s->db, NULL, err);
+			}
+			st = pipe_last(s->db, &s->res, err);
+			if (st != PR_OK)
+				return st;
+		} else {
+			st = flush(s->db, err);
+			if (st != PR_OK)
+				return st;
+			s->db->sqlstate[0] = '\0';
+			s->res = PQexecPrepared(s->db->conn, s->prep->name,
+			    s->prep->nparams, s->values, s->lengths,
+			    s->formats, 0);
+		}
 		s->executed = 1;
 		s->row = -1;
 		s->nrows = 0;
