@@ -1,48 +1,45 @@
 /*
- * probes/copy.c - memory copy throughput in MB/s (10^6 bytes a second,
- * higher is better) per size, 64 B to 64 MiB in powers of 4 (--quick:
- * 64 B to 4 MiB in powers of 16), by five routes: libc's memcpy (called
- * through a volatile pointer, so that the compiler cannot inline a copy
- * of its own); `rep movsb` (x86-64 only; the notes say whether the CPU
- * has ERMS and FSRM); a plain loop of 8-byte loads and stores (an empty
- * asm on each word keeps it scalar and out of memcpy's hands); and read()
- * from a pipe fed by a thread and from /dev/zero: the kernel's copy to
- * user memory (copyout), the path seed 001 found slow with ERMS.  A read
- * of size N is read() calls for the bytes still missing until N arrived.
- *
- * Source and destination are distinct page-aligned buffers, touched
- * before timing; init checks once that each copy variant copies every
- * size exactly and that /dev/zero gives zeros; a byte of each result goes
- * to a volatile sink.  Each metric times enough repetitions (calibrated
- * in init) for about a millisecond.  Deliberately not measured: unaligned
- * or overlapping copies, cold caches (a size that fits a cache is copied
- * warm, as a loop of copies sees it), copyin (write()), and the pipe's
- * wake-ups apart from its copies (the writer thread is never pinned).
+ * probes/copy.c - memory copy MB/s (10^6 B/s, higher is better) for 64 B
+ * to 64 MiB in powers of 4 (--quick: to 4 MiB in powers of 16) by libc's
+ * memcpy (through a volatile pointer: no inline copy); `rep movsb`
+ * (x86-64; notes say whether the CPU has ERMS and FSRM); a loop of 8-byte
+ * words (an empty asm on each keeps it scalar and memcpy-free); read()
+ * from a pipe fed by a thread and from /dev/zero, the kernel's copyout
+ * that seed 001 found slow with ERMS (a read of N: read() calls until N
+ * bytes arrived).  Buffers are distinct, page-aligned, touched first; init
+ * checks that each copy variant copies every size exactly; results feed a
+ * volatile sink; each metric times the repetitions (found in init) that
+ * take 1 ms.  Not measured: unaligned or overlapping copies, cold caches
+ * (a size that fits a cache is copied warm), copyin, the pipe's wake-ups.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 #include "perfreg/probe.h"
+#if defined(__x86_64__)
+#include <cpuid.h>
+#define X86 1
+#define CPUID7(b, d) \
+	__get_cpuid_count(7, 0, &(unsigned){ 0 }, (b), &(unsigned){ 0 }, (d))
+#else
+#define X86 0
+#define CPUID7(b, d) 0
+#define copy_movsb memcpy /* never called: init refuses rep-movsb */
+#endif
 #include "core/banned.h"
 
 enum { MEMCPY, MOVSB, LOOP, PIPE, DEVZERO, NVAR };
 #define NSIZES 11       /* 64 B * 4^i, i < NSIZES: up to 64 MiB */
 #define TARGET_NS 1e6   /* each timed run takes about this long */
-#define REPS_MAX (1UL << 30)
-#define FEED_CHUNK 65536
 
 static const char *const variants[] = { "memcpy", "rep-movsb", "loop",
 	"pipe-read", "devzero-read", NULL };
@@ -56,45 +53,27 @@ struct item {
 
 struct copy {
 	struct item items[NVAR * NSIZES];
-	size_t n;
+	size_t n, max;
 	unsigned char *src, *dst;
-	size_t max;
 	volatile sig_atomic_t *cancel;
-	int pfd[2], zfd, feeding, pinned;
-	cpu_set_t saved;
+	int pfd[2], zfd, pinned, feeding;
 	pthread_t feeder;
-	atomic_int stop;
+	cpu_set_t saved;
+	volatile unsigned char sink; /* a byte of each result */
 };
 
-static void *(*volatile memcpy_fn)(void *, const void *, size_t) = memcpy;
-static volatile unsigned char sink;
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static void
-copy_libc(void *d, const void *s, size_t n)
-{
-	memcpy_fn(d, s, n);
-}
-
-static void
+#if defined(__x86_64__)
+static void *
 copy_movsb(void *d, const void *s, size_t n)
 {
-#if defined(__x86_64__)
-	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
-#else
-	(void)d, (void)s, (void)n;
-#endif
-}
+	void *r = d;
 
-static void
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+	return r;
+}
+#endif
+
+static void *
 copy_loop(void *d, const void *s, size_t n)
 {
 	uint64_t *dw = d;
@@ -104,15 +83,16 @@ copy_loop(void *d, const void *s, size_t n)
 	for (i = 0; i < n / 8; i++) {
 		uint64_t w = sw[i];
 
-		/* The word goes through a register the compiler cannot see
-		 * into: no memcpy call, no vector copy. */
+		/* Through a register the compiler cannot see into. */
 		__asm__("" : "+r"(w));
 		dw[i] = w;
 	}
+	return d;
 }
 
-static void (*const copy_fns[])(void *, const void *, size_t) = {
-	copy_libc, copy_movsb, copy_loop
+/* Volatile, so that memcpy is called, not expanded inline. */
+static void *(*volatile copy_fns[])(void *, const void *, size_t) = {
+	memcpy, copy_movsb, copy_loop
 };
 
 static enum pr_status
@@ -120,94 +100,52 @@ timed(struct copy *c, const struct item *it, unsigned long reps, double *ns,
     struct pr_error *err)
 {
 	int fd = it->var == PIPE ? c->pfd[0] : c->zfd;
+	struct timespec t0, t1;
 	unsigned long r;
 	size_t got;
 	ssize_t n;
-	double t0;
 
-	t0 = now_ns();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (r = 0; r < reps; r++) {
-		if (it->var < PIPE) {
+		if (it->var < PIPE)
 			copy_fns[it->var](c->dst, c->src, it->size);
-			continue;
-		}
-		for (got = 0; got < it->size; got += (size_t)n)
-			if ((n = read(fd, c->dst + got, it->size - got)) <= 0 &&
-			    (n == 0 || errno != EINTR))
+		else for (got = 0; got < it->size; got += n > 0 ? (size_t)n : 0)
+			if ((n = read(fd, c->dst + got, it->size - got)) == 0 ||
+			    (n < 0 && errno != EINTR))
 				return pr_error_set(err, PR_EIO, "copy: %s: %s",
 				    variants[it->var], n == 0 ? "end of file" :
 				    strerror(errno));
-			else if (n < 0)
-				n = 0;
 	}
-	*ns = now_ns() - t0;
-	sink ^= c->dst[it->size - 1];
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+	    (double)(t1.tv_nsec - t0.tv_nsec);
+	c->sink ^= c->dst[it->size - 1];
 	return PR_OK;
 }
 
+/* The pipe's writer, until fini cancels it in write(). */
 static void *
 feed(void *arg)
 {
 	struct copy *c = arg;
 
-	while (!atomic_load(&c->stop))
-		if (write(c->pfd[1], c->src, FEED_CHUNK) < 0 && errno != EINTR)
-			break;
-	close(c->pfd[1]);
+	while (write(c->pfd[1], c->src, 65536) > 0 || errno == EINTR)
+		;
 	return NULL;
-}
-
-/* Checks one copy (a variant that does not copy is a bug, not a
- * measurement), then finds the repetitions that take TARGET_NS. */
-static enum pr_status
-prepare(struct copy *c, struct item *it, struct pr_error *err)
-{
-	unsigned long reps = 1;
-	enum pr_status st;
-	double ns;
-
-	memset(c->dst, it->var == DEVZERO ? 0xa5 : 0, it->size);
-	if ((st = timed(c, it, 1, &ns, err)) != PR_OK)
-		return st;
-	if (it->var == DEVZERO ? c->dst[0] != 0 ||
-	    memcmp(c->dst, c->dst + 1, it->size - 1) != 0 :
-	    it->var != PIPE && memcmp(c->dst, c->src, it->size) != 0)
-		return pr_error_set(err, PR_EIO, "copy: %s of %zu bytes gave "
-		    "wrong data", variants[it->var], it->size);
-	for (;;) {
-		if ((st = timed(c, it, reps, &ns, err)) != PR_OK)
-			return st;
-		if (ns >= TARGET_NS || reps >= REPS_MAX)
-			break;
-		reps = ns < TARGET_NS / 64 ? reps * 64 :
-		    (unsigned long)((double)reps * TARGET_NS * 1.2 / ns) + 1;
-	}
-	it->reps = reps;
-	return PR_OK;
 }
 
 static void
 fini(void *state)
 {
 	struct copy *c = state;
-	unsigned char b[4096];
-	ssize_t r;
 
 	if (c == NULL)
 		return;
-	if (c->feeding) {
-		/* Drain until the writer sees stop and closes its end. */
-		atomic_store(&c->stop, 1);
-		while ((r = read(c->pfd[0], b, sizeof(b))) > 0 ||
-		    (r < 0 && errno == EINTR))
-			;
+	if (c->feeding && pthread_cancel(c->feeder) == 0)
 		pthread_join(c->feeder, NULL);
-	} else if (c->pfd[1] >= 0)
-		close(c->pfd[1]);
-	if (c->pfd[0] >= 0)
-		close(c->pfd[0]);
-	if (c->zfd >= 0)
-		close(c->zfd);
+	close(c->pfd[0]);
+	close(c->pfd[1]);
+	close(c->zfd);
 	if (c->pinned)
 		sched_setaffinity(0, sizeof(c->saved), &c->saved);
 	free(c->src);
@@ -215,54 +153,43 @@ fini(void *state)
 	free(c);
 }
 
-static int
-has_movsb(struct pr_buf *notes)
-{
-#if defined(__x86_64__)
-	unsigned a, b, cx, d;
-
-	if (!__get_cpuid_count(7, 0, &a, &b, &cx, &d))
-		b = d = 0;
-	pr_buf_addf(notes, NULL, "copy: rep-movsb: CPU has %s, %s\n",
-	    (b >> 9 & 1) ? "ERMS" : "no ERMS", (d >> 4 & 1) ? "FSRM" : "no FSRM");
-	return 1;
-#else
-	(void)notes;
-	return 0;
-#endif
-}
-
+/* Chooses the variants and sizes, allocates, starts the writer, pins. */
 static enum pr_status
 setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
     struct pr_error *err)
 {
 	int v, found = o->variant == NULL, pipes = 0;
-	enum pr_status st = PR_OK;
+	unsigned b = 0, d = 0;
+	enum pr_status st;
+	struct item *it;
 	size_t i, size;
 	cpu_set_t one;
+	double ns;
 	char p[32];
 
 	for (v = 0; v < NVAR; v++) {
 		if (o->variant != NULL && strcmp(o->variant, variants[v]) != 0)
 			continue;
 		found = 1;
-		if (v == MOVSB && !has_movsb(notes)) {
+		if (v == MOVSB && !X86) {
 			if (o->variant != NULL)
-				return pr_error_set(err, PR_ENOTFOUND,
-				    "copy: rep-movsb needs x86-64");
+				return pr_error_set(err, PR_ENOTFOUND, "copy: "
+				    "rep-movsb needs x86-64");
 			pr_buf_adds(notes, "copy: rep-movsb: not x86-64, left "
 			    "out\n", NULL);
 			continue;
 		}
+		if (v == MOVSB && CPUID7(&b, &d))
+			pr_buf_addf(notes, NULL, "copy: rep-movsb: CPU has %s, "
+			    "%s\n", (b >> 9 & 1) ? "ERMS" : "no ERMS",
+			    (d >> 4 & 1) ? "FSRM" : "no FSRM");
 		for (i = 0, size = 64; i < NSIZES; i++, size *= 4) {
-			struct item *it = &c->items[c->n];
-
+			it = &c->items[c->n];
 			snprintf(p, sizeof(p), "%zuB", size);
 			if (o->param != NULL ? strcmp(o->param, p) != 0 :
 			    o->quick && (i % 2 != 0 || i > 8))
 				continue;
-			it->var = v;
-			it->size = size;
+			*it = (struct item){ v, size, 0, "" };
 			snprintf(it->name, sizeof(it->name), "copy%s%s%s%s",
 			    o->variant ? "" : ".", o->variant ? "" : variants[v],
 			    o->param ? "" : ".", o->param ? "" : p);
@@ -271,35 +198,29 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 			c->n++;
 		}
 	}
-	if (!found)
-		return pr_error_set(err, PR_ENOTFOUND, "copy: no variant '%s' "
+	if (!found || c->n == 0)
+		return pr_error_set(err, PR_ENOTFOUND, found ? "copy: no size "
+		    "'%s' (64B, 256B, ... 67108864B)" : "copy: no variant '%s' "
 		    "(memcpy, rep-movsb, loop, pipe-read, devzero-read)",
-		    o->variant);
-	if (c->n == 0)
-		return pr_error_set(err, PR_ENOTFOUND, "copy: no size '%s' "
-		    "(64B, 256B, ... 67108864B: 64 B times a power of 4)",
-		    o->param);
+		    found ? o->param : o->variant);
 	if (posix_memalign((void **)&c->src, 4096, c->max) != 0 ||
 	    posix_memalign((void **)&c->dst, 4096, c->max) != 0)
-		return pr_error_set(err, PR_ENOMEM, "copy: out of memory for "
-		    "two buffers of %zu bytes", c->max);
+		return pr_error_set(err, PR_ENOMEM, "copy: out of memory (2 x "
+		    "%zu B)", c->max);
 	for (i = 0; i < c->max; i++)
 		c->src[i] = (unsigned char)(i * 131 + 7);
-	memset(c->dst, 0, c->max);
-	pr_buf_adds(notes, "copy: source and destination distinct, "
-	    "page-aligned (4096 B)\n", NULL);
+	pr_buf_adds(notes, "copy: buffers distinct, page-aligned\n", NULL);
 	if ((c->zfd = open("/dev/zero", O_RDONLY | O_CLOEXEC)) < 0)
 		return pr_error_set(err, PR_EIO, "copy: /dev/zero: %s",
 		    strerror(errno));
 	/* The writer starts before pinning, so that it is never pinned. */
 	if (pipes && (pipe2(c->pfd, O_CLOEXEC) != 0 ||
 	    pthread_create(&c->feeder, NULL, feed, c) != 0))
-		return pr_error_set(err, PR_EIO, "copy: cannot set up a pipe "
+		return pr_error_set(err, PR_EIO, "copy: cannot start a pipe "
 		    "and its writer thread");
-	c->feeding = pipes;
-	if (pipes)
-		pr_buf_addf(notes, NULL, "copy: pipe-read: pipe of %d B, fed "
-		    "by an unpinned thread\n", fcntl(c->pfd[0], F_GETPIPE_SZ));
+	if ((c->feeding = pipes) != 0)
+		pr_buf_addf(notes, NULL, "copy: pipe-read: a %d B pipe, its "
+		    "writer unpinned\n", fcntl(c->pfd[0], F_GETPIPE_SZ));
 	CPU_ZERO(&one);
 	CPU_SET(o->cpu >= 0 ? o->cpu : 0, &one);
 	if (o->cpu >= 0 && (sched_getaffinity(0, sizeof(c->saved),
@@ -307,8 +228,23 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 		return pr_error_set(err, PR_EIO, "copy: cannot pin to CPU %d: "
 		    "%s", o->cpu, strerror(errno));
 	c->pinned = o->cpu >= 0;
-	for (i = 0; i < c->n && st == PR_OK; i++)
-		st = prepare(c, &c->items[i], err);
+	/* One checked copy (a wrong copy is a bug), then reps for 1 ms. */
+	for (it = c->items, st = PR_OK; it < c->items + c->n && st == PR_OK;
+	    it++) {
+		memset(c->dst, it->var == DEVZERO ? 0xa5 : 0, it->size);
+		if ((st = timed(c, it, 1, &ns, err)) != PR_OK)
+			break;
+		if (it->var == DEVZERO ? c->dst[0] != 0 ||
+		    memcmp(c->dst, c->dst + 1, it->size - 1) != 0 :
+		    it->var != PIPE && memcmp(c->dst, c->src, it->size) != 0)
+			return pr_error_set(err, PR_EIO, "copy: %s of %zu bytes "
+			    "gave wrong data", variants[it->var], it->size);
+		for (it->reps = 1; (st = timed(c, it, it->reps, &ns, err)) ==
+		    PR_OK && ns < TARGET_NS && it->reps < (1UL << 30);)
+			it->reps = ns < TARGET_NS / 64 ? it->reps * 64 :
+			    (unsigned long)((double)it->reps * TARGET_NS * 1.2 /
+			    ns) + 1;
+	}
 	return st;
 }
 
@@ -317,21 +253,19 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
     struct pr_error *err)
 {
 	struct pr_buf scratch = PR_BUF_INIT(4096);
-	struct copy *c;
 	enum pr_status st;
+	struct copy *c;
 
-	*state = NULL;
-	if ((c = calloc(1, sizeof(*c))) == NULL)
+	if ((*state = c = calloc(1, sizeof(*c))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	c->pfd[0] = c->pfd[1] = c->zfd = -1;
 	c->cancel = o->cancel;
-	atomic_init(&c->stop, 0);
 	st = setup(c, o, notes != NULL ? notes : &scratch, err);
 	pr_buf_release(&scratch);
-	if (st != PR_OK)
+	if (st != PR_OK) {
 		fini(c);
-	else
-		*state = c;
+		*state = NULL;
+	}
 	return st;
 }
 
@@ -339,31 +273,24 @@ static enum pr_status
 sample(void *state, struct pr_dataset *out, struct pr_error *err)
 {
 	struct copy *c = state;
-	enum pr_status st;
+	enum pr_status st = PR_OK;
 	struct item *it;
 	double ns;
-	size_t k;
 
-	for (k = 0; k < c->n; k++) {
+	for (it = c->items; it < c->items + c->n && st == PR_OK; it++) {
 		if (c->cancel != NULL && *c->cancel)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
-		it = &c->items[k];
-		if ((st = timed(c, it, it->reps, &ns, err)) != PR_OK)
-			return st;
-		if (ns <= 0)
-			ns = 1; /* below the timer's resolution */
-		st = pr_dataset_add(out, it->name, "MB/s", PR_BETTER_HIGHER,
-		    (double)it->size * (double)it->reps * 1e3 / ns, err);
-		if (st != PR_OK)
-			return st;
+		if ((st = timed(c, it, it->reps, &ns, err)) == PR_OK)
+			st = pr_dataset_add(out, it->name, "MB/s",
+			    PR_BETTER_HIGHER, (double)it->size *
+			    (double)it->reps * 1e3 / (ns > 0 ? ns : 1), err);
 	}
-	return PR_OK;
+	return st;
 }
 
 const struct pr_probe pr_probe_copy = {
 	"copy",
-	"memory copy MB/s: memcpy, rep movsb, word loop, pipe and /dev/zero "
-	    "read()",
+	"memory copy MB/s: memcpy, rep movsb, loop, pipe, /dev/zero read()",
 	"clock_gettime(CLOCK_MONOTONIC)",
 	variants,
 	init,

@@ -1,21 +1,23 @@
 /*
  * probes/fault.c - the cost of first touching fresh anonymous memory, in
- * ns per 4 KiB page of memory (lower is better): map 32 MiB, write one
+ * ns per 4 KiB page of memory (lower is better): map a region, write one
  * byte in every 4 KiB page, unmap; only the writes are timed.  Variant
  * "4k" asks for small pages (MADV_NOHUGEPAGE, so that THP "always" does
  * not change it); "thp" maps a 2 MiB-aligned region with MADV_HUGEPAGE,
- * where a fault fills a whole 2 MiB page, and is reported per 4 KiB too,
- * so that the two variants compare directly (`suite ab fault --a 4k --b
+ * where one fault fills a whole 2 MiB page, and is reported per 4 KiB
+ * too, so that the two compare directly (`suite ab fault --a 4k --b
  * thp`).  The notes give the THP mode and defrag setting (/sys/kernel/mm/
- * transparent_hugepage) and how much of a trial touch the kernel really
- * put in huge pages (AnonHugePages of the region in /proc/self/smaps): a
- * thp variant that got small pages says so.  THP "never" leaves it out.
+ * transparent_hugepage) and how much of a 32 MiB trial touch the kernel
+ * really put in huge pages (AnonHugePages of the region in /proc/self/
+ * smaps): a thp variant that got small pages says so.  THP "never" leaves
+ * it out.  Init doubles each variant's region from 2 MiB until faulting
+ * it takes 5 ms (at most 32 MiB), and the notes give the size.
  *
- * A sample faults one region a variant (8192 small faults, or 16 huge
- * ones: milliseconds either way), so no calibration is needed.
  * Deliberately not measured: unmapping, faults on file-backed or shared
  * memory, reads of untouched pages (they map the shared zero page), NUMA
- * placement, and khugepaged's later collapsing.
+ * placement, khugepaged's later collapsing, and whether each sample (not
+ * only the trial) got huge pages.  In a virtual machine a first touch
+ * may include the host's cost of backing the guest's page.
  */
 #define _GNU_SOURCE
 #include <errno.h>

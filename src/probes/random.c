@@ -1,20 +1,17 @@
 /*
  * probes/random.c - the cost in ns of one request for random bytes
- * (lower is better), per request size 16 B to 4 KiB (16, 64, 256, 512,
- * 1024, 4096; --quick: 16, 64, 512, 4096), by three routes: getrandom(2)
- * with flags 0, and the RDRAND and RDSEED instructions (x86-64, where
- * CPUID offers them: leaf 1 ECX bit 30, leaf 7 EBX bit 18), one 64-bit
- * word an instruction.  Seed 003 is this question: a kernel that drew 16
- * bytes of RDRAND instead of 512 ran the machine 9.3% faster.
- *
- * An instruction that returns no value (carry clear) is retried after a
- * pause, up to RETRIES times; more is an error, and init notes how many
- * tries of its trial draw failed.  Init also refuses an instruction that
- * returns the same word every time (some AMD firmware returns all ones),
- * since its cost would be that of a broken unit.  A byte of each request
- * goes to a volatile sink.  Deliberately not measured: the quality of the
- * bytes, the kernel's entropy accounting (getrandom never blocks once the
- * pool is ready, which it is after boot), and the /dev/random device.
+ * (lower is better) per request size 16 B to 4 KiB (16, 64, 256, 512,
+ * 1024, 4096; --quick: 16, 64, 512, 4096) by getrandom(2) with flags 0,
+ * and by the RDRAND and RDSEED instructions (x86-64, where CPUID offers
+ * them: leaf 1 ECX bit 30, leaf 7 EBX bit 18), a 64-bit word each.  Seed
+ * 003 is this question: a kernel drawing 16 bytes of RDRAND instead of
+ * 512 ran the machine 9.3% faster.  An instruction that returns no value
+ * (carry clear) is retried after a pause up to RETRIES times (more is an
+ * error); init notes the failed tries of a trial draw and refuses an
+ * instruction that returns one word every time (some AMD firmware gives
+ * all ones).  A byte of each request feeds a volatile sink.  Not
+ * measured: the quality of the bytes, entropy accounting (getrandom never
+ * blocks once the pool is ready, as it is after boot), /dev/random.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,13 +32,11 @@
 enum { GETRANDOM, RDRAND, RDSEED, NVAR };
 #define NSIZES 6
 #define TARGET_NS 1e6
-#define REPS_MAX (1UL << 30)
 #define RETRIES 100
 
 static const char *const variants[] = { "getrandom", "rdrand", "rdseed",
 	NULL };
 static const size_t sizes[NSIZES] = { 16, 64, 256, 512, 1024, 4096 };
-static volatile unsigned char sink;
 
 struct item {
 	int var;
@@ -58,16 +53,8 @@ struct rnd {
 	int pinned;
 	cpu_set_t saved;
 	unsigned char buf[4096];
+	volatile unsigned char sink; /* a byte of each request */
 };
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* Whether the CPU offers the instruction of variant v. */
 static int
@@ -126,13 +113,13 @@ static enum pr_status
 timed(struct rnd *r, const struct item *it, unsigned long reps, double *ns,
     struct pr_error *err)
 {
+	struct timespec t0, t1;
 	enum pr_status st;
 	unsigned long k;
 	size_t got;
 	ssize_t n;
-	double t0;
 
-	t0 = now_ns();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (k = 0; k < reps; k++) {
 		if (it->var != GETRANDOM) {
 			if ((st = hw_fill(r, it->var, r->buf, it->size, err)))
@@ -145,8 +132,10 @@ timed(struct rnd *r, const struct item *it, unsigned long reps, double *ns,
 				return pr_error_set(err, PR_EIO, "random: "
 				    "getrandom: %s", strerror(errno));
 	}
-	*ns = now_ns() - t0;
-	sink ^= r->buf[it->size - 1];
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+	    (double)(t1.tv_nsec - t0.tv_nsec);
+	r->sink ^= r->buf[it->size - 1];
 	return PR_OK;
 }
 
@@ -229,26 +218,24 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 			if (o->param != NULL ? strcmp(o->param, p) != 0 :
 			    o->quick && (i == 2 || i == 4))
 				continue;
-			it->var = v;
-			it->size = sizes[i];
+			*it = (struct item){ v, sizes[i], 0, "" };
 			snprintf(it->name, sizeof(it->name), "random%s%s%s%s",
 			    o->variant ? "" : ".", o->variant ? "" : variants[v],
 			    o->param ? "" : ".", o->param ? "" : p);
 			r->n++;
 		}
 	}
-	if (!found)
-		return pr_error_set(err, PR_ENOTFOUND, "random: no variant "
-		    "'%s' (getrandom, rdrand, rdseed)", o->variant);
-	if (r->n == 0)
-		return pr_error_set(err, PR_ENOTFOUND, "random: no size '%s' "
-		    "(16B, 64B, 256B, 512B, 1024B, 4096B)", o->param);
+	if (!found || r->n == 0)
+		return pr_error_set(err, PR_ENOTFOUND, found ? "random: no "
+		    "size '%s' (16B, 64B, 256B, 512B, 1024B, 4096B)" : "random: "
+		    "no variant '%s' (getrandom, rdrand, rdseed)",
+		    found ? o->param : o->variant);
 	for (i = 0; i < r->n && st == PR_OK; i++) {
 		unsigned long reps = 1;
 		double ns;
 
 		while ((st = timed(r, &r->items[i], reps, &ns, err)) == PR_OK &&
-		    ns < TARGET_NS && reps < REPS_MAX)
+		    ns < TARGET_NS && reps < (1UL << 30))
 			reps = ns < TARGET_NS / 64 ? reps * 64 :
 			    (unsigned long)((double)reps * TARGET_NS * 1.2 /
 			    ns) + 1;
@@ -284,23 +271,19 @@ static enum pr_status
 sample(void *state, struct pr_dataset *out, struct pr_error *err)
 {
 	struct rnd *r = state;
-	enum pr_status st;
+	enum pr_status st = PR_OK;
 	struct item *it;
 	double ns;
-	size_t k;
 
-	for (k = 0; k < r->n; k++) {
+	for (it = r->items; it < r->items + r->n && st == PR_OK; it++) {
 		if (r->cancel != NULL && *r->cancel)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
-		it = &r->items[k];
-		if ((st = timed(r, it, it->reps, &ns, err)) != PR_OK)
-			return st;
-		st = pr_dataset_add(out, it->name, "ns/request",
-		    PR_BETTER_LOWER, (ns > 0 ? ns : 1) / (double)it->reps, err);
-		if (st != PR_OK)
-			return st;
+		if ((st = timed(r, it, it->reps, &ns, err)) == PR_OK)
+			st = pr_dataset_add(out, it->name, "ns/request",
+			    PR_BETTER_LOWER, (ns > 0 ? ns : 1) /
+			    (double)it->reps, err);
 	}
-	return PR_OK;
+	return st;
 }
 
 const struct pr_probe pr_probe_random = {
