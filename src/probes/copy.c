@@ -90,7 +90,6 @@ copy_loop(void *d, const void *s, size_t n)
 	return d;
 }
 
-/* Volatile, so that memcpy is called, not expanded inline. */
 static void *(*volatile copy_fns[])(void *, const void *, size_t) = {
 	memcpy, copy_movsb, copy_loop
 };
@@ -191,8 +190,9 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 				continue;
 			*it = (struct item){ v, size, 0, "" };
 			snprintf(it->name, sizeof(it->name), "copy%s%s%s%s",
-			    o->variant ? "" : ".", o->variant ? "" : variants[v],
-			    o->param ? "" : ".", o->param ? "" : p);
+			    o->variant ? "" : ".", o->variant ? "" :
+			    variants[v], o->param ? "" : ".", o->param ? "" :
+			    p);
 			c->max = size > c->max ? size : c->max;
 			pipes |= v == PIPE;
 			c->n++;
@@ -227,7 +227,7 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 	    &c->saved) != 0 || sched_setaffinity(0, sizeof(one), &one) != 0))
 		return pr_error_set(err, PR_EIO, "copy: cannot pin to CPU %d: "
 		    "%s", o->cpu, strerror(errno));
-	c->pinned = o->cpu >= 0;
+	c->pinned = o->cpu >= 0 && !CPU_EQUAL(&one, &c->saved);
 	/* One checked copy (a wrong copy is a bug), then reps for 1 ms. */
 	for (it = c->items, st = PR_OK; it < c->items + c->n && st == PR_OK;
 	    it++) {
@@ -237,7 +237,7 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 		if (it->var == DEVZERO ? c->dst[0] != 0 ||
 		    memcmp(c->dst, c->dst + 1, it->size - 1) != 0 :
 		    it->var != PIPE && memcmp(c->dst, c->src, it->size) != 0)
-			return pr_error_set(err, PR_EIO, "copy: %s of %zu bytes "
+			return pr_error_set(err, PR_EIO, "copy: %s of %zu B "
 			    "gave wrong data", variants[it->var], it->size);
 		for (it->reps = 1; (st = timed(c, it, it->reps, &ns, err)) ==
 		    PR_OK && ns < TARGET_NS && it->reps < (1UL << 30);)

@@ -164,8 +164,8 @@ thp_check(struct pr_buf *notes, struct pr_error *err)
 	pr_buf_addf(notes, NULL, "fault: thp: THP '%s', defrag '%s'; a trial "
 	    "touch got %ld of %zu kB in huge pages%s\n", mode, defrag, kb,
 	    REGION_MAX / 1024, kb <= 0 ? ": the thp figures are of small "
-	    "pages" : (size_t)kb < REGION_MAX / 1024 ? ": the thp figures mix page sizes" :
-	    "");
+	    "pages" : (size_t)kb < REGION_MAX / 1024 ? ": the thp figures "
+	    "mix page sizes" : "");
 	return PR_OK;
 }
 
@@ -204,7 +204,7 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		    sched_setaffinity(0, sizeof(one), &one) != 0)
 			st = pr_error_set(err, PR_EIO, "fault: cannot pin to "
 			    "CPU %d: %s", o->cpu, strerror(errno));
-		f->pinned = st == PR_OK;
+		f->pinned = st == PR_OK && !CPU_EQUAL(&one, &f->saved);
 	}
 	for (v = 0; v < NVAR && st == PR_OK; v++) {
 		if (o->variant != NULL && strcmp(o->variant, variants[v]) != 0)

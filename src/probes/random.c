@@ -193,7 +193,7 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 		    sched_setaffinity(0, sizeof(one), &one) != 0)
 			return pr_error_set(err, PR_EIO, "random: cannot pin "
 			    "to CPU %d: %s", o->cpu, strerror(errno));
-		r->pinned = 1;
+		r->pinned = !CPU_EQUAL(&one, &r->saved);
 	}
 	for (v = 0; v < NVAR; v++) {
 		if (o->variant != NULL && strcmp(o->variant, variants[v]) != 0)
@@ -220,15 +220,16 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 				continue;
 			*it = (struct item){ v, sizes[i], 0, "" };
 			snprintf(it->name, sizeof(it->name), "random%s%s%s%s",
-			    o->variant ? "" : ".", o->variant ? "" : variants[v],
-			    o->param ? "" : ".", o->param ? "" : p);
+			    o->variant ? "" : ".", o->variant ? "" :
+			    variants[v], o->param ? "" : ".", o->param ? "" :
+			    p);
 			r->n++;
 		}
 	}
 	if (!found || r->n == 0)
 		return pr_error_set(err, PR_ENOTFOUND, found ? "random: no "
-		    "size '%s' (16B, 64B, 256B, 512B, 1024B, 4096B)" : "random: "
-		    "no variant '%s' (getrandom, rdrand, rdseed)",
+		    "size '%s' (16B, 64B, 256B, 512B, 1024B, 4096B)" :
+		    "random: no variant '%s' (getrandom, rdrand, rdseed)",
 		    found ? o->param : o->variant);
 	for (i = 0; i < r->n && st == PR_OK; i++) {
 		unsigned long reps = 1;

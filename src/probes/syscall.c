@@ -152,7 +152,7 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 			free(s);
 			return PR_EIO;
 		}
-		s->pinned = 1;
+		s->pinned = !CPU_EQUAL(&one, &s->saved);
 	}
 	if (notes != NULL && (o->variant == NULL || s->var[0] == CLOCK))
 		note_clock(notes);

@@ -293,6 +293,40 @@ test_notes_cancel_pin(void **state)
 #endif
 }
 
+/*
+ * Two states of one probe pinned to CPU 0 (as `suite ab --cpu 0` makes
+ * them), finished in the order they started: the mask is the original
+ * afterwards, whichever order the finis run in.
+ */
+static void
+test_pin_siblings(void **state)
+{
+	const struct pr_probe *const p[] = { &pr_probe_copy, &pr_probe_random,
+		&pr_probe_syscall, &pr_probe_fault };
+	struct pr_probe_opts o = { 1, 0, NULL, "64B", NULL };
+	cpu_set_t before, after;
+	struct pr_error err;
+	void *s[2];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
+	if (CPU_COUNT(&before) < 2 || !CPU_ISSET(0, &before))
+		skip();
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		o.variant = i == 3 ? "4k" : p[i]->variants[0];
+		o.param = i < 2 ? "64B" : NULL;
+		/* notes NULL: the probe must manage without. */
+		assert_int_equal(p[i]->init(&o, &s[0], NULL, &err), PR_OK);
+		assert_int_equal(p[i]->init(&o, &s[1], NULL, &err), PR_OK);
+		p[i]->fini(s[0]);
+		p[i]->fini(s[1]);
+		assert_int_equal(sched_getaffinity(0, sizeof(after), &after),
+		    0);
+		assert_true(CPU_EQUAL(&before, &after));
+	}
+}
+
 int
 main(void)
 {
@@ -302,6 +336,7 @@ main(void)
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_notes_cancel_pin),
+		cmocka_unit_test(test_pin_siblings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
