@@ -15,3 +15,5 @@ set_tests_properties(test_db_pg PROPERTIES FIXTURES_REQUIRED pg_server
 add_test(NAME cli_store COMMAND sh -c "PERFREG_TEST_PG=$(cat '${PR_PG_DIR}/conninfo' 2>/dev/null) exec sh '${CMAKE_CURRENT_SOURCE_DIR}/store/cli_store.sh' '$<TARGET_FILE:perfreg_cli>'" WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_store PROPERTIES FIXTURES_REQUIRED pg_server TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 pr_add_unit_test(test_store tests/store/test_store.c)
+add_test(NAME test_store_pg COMMAND sh ${PR_PG_SH} run ${PR_PG_DIR} store $<TARGET_FILE:test_store> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_store_pg PROPERTIES FIXTURES_REQUIRED pg_server SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
