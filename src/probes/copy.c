@@ -3,14 +3,14 @@
  * to 64 MiB in powers of 4 (--quick: to 4 MiB in powers of 16) by libc's
  * memcpy (through a volatile pointer: no inline copy); `rep movsb`
  * (x86-64; notes say whether the CPU has ERMS and FSRM); a loop of 8-byte
- * words (an empty asm on each keeps it scalar and memcpy-free); read()
- * from a pipe fed by a thread and from /dev/zero, the kernel's copyout
- * that seed 001 found slow with ERMS (a read of N: read() calls until N
- * bytes arrived).  Buffers are distinct, page-aligned, touched first; init
- * checks that each copy variant copies every size exactly; results feed a
- * volatile sink; each metric times the repetitions (found in init) that
- * take 1 ms.  Not measured: unaligned or overlapping copies, cold caches
- * (a size that fits a cache is copied warm), copyin, the pipe's wake-ups.
+ * words (an empty asm on each keeps it scalar, memcpy-free); read() from
+ * a pipe fed by a thread (the kernel's copyout, seed 001's slow ERMS
+ * path) and from /dev/zero (clear_user: zeroing, no source), N bytes by
+ * read() calls until N arrived.  Buffers are distinct, page-aligned and
+ * touched first; init checks that each copy variant copies every size
+ * exactly; results feed a volatile sink; each metric times the repetitions
+ * (found in init) that take 1 ms.  Not measured: unaligned or overlapping
+ * copies, cold caches (sizes that fit a cache are copied warm), copyin.
  */
 #define _GNU_SOURCE
 #include <errno.h>

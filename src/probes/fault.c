@@ -156,16 +156,23 @@ thp_check(struct pr_buf *notes, struct pr_error *err)
 
 	thp_setting(THP_DIR "enabled", mode, sizeof(mode));
 	thp_setting(THP_DIR "defrag", defrag, sizeof(defrag));
-	if (strcmp(mode, "never") == 0)
+	if (strcmp(mode, "never") == 0 || strcmp(mode, "unknown") == 0)
 		return pr_error_set(err, PR_ENOTFOUND, "fault: thp: "
-		    "transparent huge pages are off (never)");
+		    "transparent huge pages are %s", mode[0] == 'n' ?
+		    "off (never)" : "not in this kernel (" THP_DIR " absent)");
 	if ((st = touch(HUGE, REGION_MAX, &ns, &kb, err)) != PR_OK)
 		return st;
-	pr_buf_addf(notes, NULL, "fault: thp: THP '%s', defrag '%s'; a trial "
-	    "touch got %ld of %zu kB in huge pages%s\n", mode, defrag, kb,
-	    REGION_MAX / 1024, kb <= 0 ? ": the thp figures are of small "
-	    "pages" : (size_t)kb < REGION_MAX / 1024 ? ": the thp figures "
-	    "mix page sizes" : "");
+	if (kb < 0)
+		pr_buf_addf(notes, NULL, "fault: thp: THP '%s', defrag '%s'; "
+		    "AnonHugePages unreadable in /proc/self/smaps: whether "
+		    "the thp figures are of huge pages is unknown\n", mode,
+		    defrag);
+	else
+		pr_buf_addf(notes, NULL, "fault: thp: THP '%s', defrag '%s'; "
+		    "a trial touch got %ld of %zu kB in huge pages%s\n", mode,
+		    defrag, kb, REGION_MAX / 1024, kb == 0 ? ": the thp "
+		    "figures are of small pages" : (size_t)kb < REGION_MAX /
+		    1024 ? ": the thp figures mix page sizes" : "");
 	return PR_OK;
 }
 
