@@ -283,33 +283,55 @@ enum pr_status pr_store_find_unfinished(struct pr_store *st,
 
 /* ---- moving campaigns (src/store/export.c) ---- */
 
+/* The export format version this perfreg writes and reads (and older). */
+#define PR_STORE_EXPORT_VERSION 1
+/* The longest line an export holds, newline excluded.  Export writes
+ * long outputs in base64 when escaping would make them longer, so that a
+ * run's line stays under this; import refuses longer lines. */
+#define PR_STORE_EXPORT_LINE_MAX (8u << 20)
+
 /* Where export writes: returns PR_OK or an error (PR_EIO). */
 typedef enum pr_status pr_store_write_fn(void *arg, const char *p,
     size_t n, struct pr_error *err);
 
 /*
- * Writes the campaigns named (n 0: every campaign) as JSON Lines: a
- * header {"format":"perfreg-export","version":1,"schema":N}, then per
- * campaign its sessions (with tags and environment snapshot), variants
- * and runs with their metrics.  Byte strings that are valid UTF-8
- * without NUL are JSON strings, others {"base64":"..."}.  The format is
- * documented in doc/schema.md.
+ * Writes the campaigns named (n 0: every campaign, by name) as JSON
+ * Lines (doc/export.md): a header {"format":"perfreg-export",
+ * "version":1,"schema":N}, then per campaign a campaign line, its
+ * variant lines in order of creation, and each session (with tags and
+ * environment snapshot) followed by its runs with their metrics; last an
+ * end line with the counts, so that a truncated file is recognised.
+ * Byte strings that are valid UTF-8 without NUL are JSON strings, others
+ * {"base64":"..."}; doubles round-trip bit-exactly.  write gets pieces of
+ * about 1 MiB.  Errors: the store's (PR_ENOTFOUND for an unknown
+ * campaign), write's, PR_ELIMIT when a session's line would exceed
+ * PR_STORE_EXPORT_LINE_MAX (an environment snapshot over 8 MiB).  After
+ * an error part of the export may have been written.
  */
 enum pr_status pr_store_export(struct pr_store *st,
     const struct pr_str *campaigns, size_t n, pr_store_write_fn *write,
     void *arg, struct pr_error *err);
 
 struct pr_store_import_stats {
-	size_t campaigns, sessions, runs;
+	size_t campaigns;        /* campaign lines read */
+	size_t sessions, runs;   /* imported */
+	/* already in the database (same campaign, host, boot id and start
+	 * time), left out with their runs */
+	size_t sessions_skipped, runs_skipped;
 };
 
 /*
  * Reads an export (len bytes of text; name for messages "FILE:LINE:
- * ...") into st in one transaction: all or nothing.  Sessions keep
- * their hosts, boot ids, times and tags; a campaign that exists gains
- * the sessions (a session already imported, same host, boot id and
- * start time, is skipped).  PR_EPARSE with the line for malformed
- * input.
+ * ...", NULL: "import") into st in one transaction: all or nothing.
+ * Sessions keep their hosts, boot ids, times, status, tags, environment
+ * snapshots and the sessions they resume; a campaign that exists gains
+ * the sessions (a session already present, same campaign, host, boot id
+ * and start time, is skipped with its runs and counted in stats).
+ * Errors: PR_EPARSE "FILE:LINE: what" for malformed input (not an
+ * export, a newer format version, a truncated file, a line over
+ * PR_STORE_EXPORT_LINE_MAX, a value the store refuses), the store's
+ * errors (PR_EIO, PR_ENOMEM) otherwise; the database is then as before.
+ * stats (may be NULL) is filled on success only.
  */
 enum pr_status pr_store_import(struct pr_store *st, const char *text,
     size_t len, const char *name, struct pr_store_import_stats *stats,

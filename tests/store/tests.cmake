@@ -17,3 +17,6 @@ set_tests_properties(cli_store PROPERTIES FIXTURES_REQUIRED pg_server TIMEOUT 30
 pr_add_unit_test(test_store tests/store/test_store.c)
 add_test(NAME test_store_pg COMMAND sh ${PR_PG_SH} run ${PR_PG_DIR} store $<TARGET_FILE:test_store> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_store_pg PROPERTIES FIXTURES_REQUIRED pg_server SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+pr_add_unit_test(test_export tests/store/test_export.c)
+add_test(NAME test_export_pg COMMAND sh ${PR_PG_SH} run ${PR_PG_DIR} export $<TARGET_FILE:test_export> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_export_pg PROPERTIES FIXTURES_REQUIRED pg_server SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
