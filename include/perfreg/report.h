@@ -65,6 +65,10 @@ struct pr_report {
 	size_t holm_m;
 	const struct pr_report_metric *metrics;
 	size_t n;
+	/* What a value of each side is, for "about N runs per side would
+	 * settle it": NULL for "runs"; "boots" when each value is a boot's
+	 * mean (compare --campaign). */
+	const char *units;
 };
 
 /*

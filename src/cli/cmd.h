@@ -90,13 +90,14 @@ enum pr_status cli_str_escape(struct pr_buf *b, struct pr_str s,
 /*
  * Compares two datasets metric by metric (pr_compare with the default
  * options, Holm across metrics), as `perfreg compare` does, and appends
- * the report in format f to out.  *gated gets PR_EXIT_REGRESSION when a
- * metric is a regression, else PR_EXIT_OK.  Prints errors; returns an
+ * the report in format f to out.  With gate, *gated gets
+ * PR_EXIT_REGRESSION when a metric is a regression (each named on
+ * stderr), else PR_EXIT_OK.  Prints errors; returns an
  * exit status.  In cmd_compare.c.
  */
 int cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int f, struct pr_buf *out,
-    int *gated);
+    const char *bname, const char *nname, int f, int gate,
+    struct pr_buf *out, int *gated);
 
 /* s as a JSON string: as it is when valid UTF-8 without NUL, else
  * escaped as by cli_str_escape.  NULL when out of memory. */

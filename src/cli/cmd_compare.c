@@ -36,8 +36,9 @@
 #define REPORT_MAX ((size_t)256 << 20)
 
 static const char usage[] =
-    "compare [options] base new | compare [options] --campaign name "
-    "[--db target] [variant variant]";
+    "compare [options] base new\n"
+    "       perfreg compare [options] --campaign name [--db target] "
+    "[variant variant]";
 
 static const char help[] =
     "Compares the measurements in BASE (before a change) with those in NEW\n"
@@ -122,6 +123,7 @@ struct compare_opts {
 	int gate;
 	double threshold_pct;
 	const char *campaign, *db;
+	const char *units; /* report.units */
 };
 
 /*
@@ -572,6 +574,7 @@ compare_core(struct pr_dataset *base, struct pr_dataset *new,
 	report.holm_m = holm_m;
 	report.metrics = rm;
 	report.n = nrows;
+	report.units = o->units;
 	pr_error_clear(&err);
 	if (pr_report_compare(out, &report, o->report, &err) != PR_OK) {
 		cli_error(&err);
@@ -794,6 +797,62 @@ nomem:
 	return PR_EXIT_INTERNAL;
 }
 
+/* A CSV field: quoted when it holds a comma, a quote or a blank. */
+static enum pr_status
+csv_field(struct pr_buf *b, const char *s, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if (strpbrk(s, ",\" \t") == NULL)
+		return pr_buf_adds(b, s, err);
+	if ((st = pr_buf_addc(b, '"', err)) != PR_OK)
+		return st;
+	for (; *s != '\0'; s++)
+		if ((st = *s == '"' ? pr_buf_adds(b, "\"\"", err) :
+		    pr_buf_addc(b, *s, err)) != PR_OK)
+			return st;
+	return pr_buf_addc(b, '"', err);
+}
+
+/*
+ * Appends one pair's CSV report to the campaign's: the header once, with
+ * the columns base and new first, and every line with the pair's names,
+ * so that the whole is one table.
+ */
+static int
+csv_pair(struct campaign_cmp *cc, const struct pr_buf *rep, const char *bn,
+    const char *nn)
+{
+	struct pr_error err;
+	const char *p = rep->data, *end = rep->data + rep->len, *nl;
+	int first = 1;
+
+	pr_error_clear(&err);
+	for (; p != NULL && p < end; p = nl + 1, first = 0) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (first) {
+			if (cc->out.len == 0 && (pr_buf_adds(&cc->out,
+			    "base,new,", &err) != PR_OK ||
+			    pr_buf_add(&cc->out, p, (size_t)(nl - p) + 1,
+			    &err) != PR_OK))
+				goto nomem;
+			continue;
+		}
+		if (csv_field(&cc->out, bn, &err) != PR_OK ||
+		    pr_buf_addc(&cc->out, ',', &err) != PR_OK ||
+		    csv_field(&cc->out, nn, &err) != PR_OK ||
+		    pr_buf_addc(&cc->out, ',', &err) != PR_OK ||
+		    pr_buf_add(&cc->out, p, (size_t)(nl - p) +
+		    (nl < end), &err) != PR_OK)
+			goto nomem;
+	}
+	return PR_EXIT_OK;
+nomem:
+	cli_error(&err);
+	return PR_EXIT_INTERNAL;
+}
+
 /* One comparison of the campaign: variant nv against variant bv. */
 static int
 campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
@@ -807,7 +866,7 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	json_error_t je;
 	json_t *jo = NULL, *jr;
 	char *bn = vname(bv->name), *nn = vname(nv->name);
-	int boots, rc = PR_EXIT_INTERNAL, gated = PR_EXIT_OK;
+	int boots, csv, rc = PR_EXIT_INTERNAL, gated = PR_EXIT_OK;
 	enum pr_status st;
 
 	memset(&bd, 0, sizeof(bd));
@@ -869,8 +928,12 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	o = *cc->o;
 	if (o.verdict.method == PR_METHOD_AUTO)
 		o.verdict.method = PR_METHOD_WELCH;
+	o.units = boots ? "boots" : NULL;
+	csv = cc->o->report == PR_REPORT_CSV;
 	if ((rc = compare_core(&base, &new, bn, nn, &o,
-	    jo != NULL ? &rep : &cc->out, &gated)) != PR_EXIT_OK)
+	    jo != NULL || csv ? &rep : &cc->out, &gated)) != PR_EXIT_OK)
+		goto out;
+	if (csv && (rc = csv_pair(cc, &rep, bn, nn)) != PR_EXIT_OK)
 		goto out;
 	if (gated != PR_EXIT_OK)
 		cc->gated = gated;
@@ -1000,8 +1063,8 @@ out:
 
 int
 cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int f, struct pr_buf *out,
-    int *gated)
+    const char *bname, const char *nname, int f, int gate,
+    struct pr_buf *out, int *gated)
 {
 	struct compare_opts o;
 
@@ -1010,7 +1073,7 @@ cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
 	pr_verdict_opts_init(&o.verdict);
 	o.force_better = PR_BETTER_UNKNOWN;
 	o.report = (enum pr_report_format)f;
-	o.gate = 1;
+	o.gate = gate;
 	return compare_core(base, new_, bname, nname, &o, out, gated);
 }
 

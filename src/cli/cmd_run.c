@@ -1642,6 +1642,10 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 		}
 		c.ro.runs -= done;
 	}
+	/* The resumed rounds get orders of their own, not the first ones
+	 * again. */
+	if (resumes != 0)
+		c.ro.seed += (uint64_t)done;
 	if (resumes != 0)
 		cli_errorf("run: resuming session %lld of campaign '%s': %zu "
 		    "rounds stored, %zu to run", (long long)resumes,

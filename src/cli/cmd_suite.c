@@ -357,7 +357,7 @@ fail:
 static int
 store_results(struct pr_store *st, const struct pr_suite_result *r,
     size_t n, const struct pr_env *env, int quick, int64_t *session,
-    int interrupted_run)
+    const char *status)
 {
 	struct pr_store_session_new sn;
 	struct pr_store_tag tag;
@@ -424,8 +424,8 @@ store_results(struct pr_store *st, const struct pr_suite_result *r,
 			pr_dataset_release(&one);
 		}
 	}
-	if (pr_store_session_end(st, *session, interrupted_run ?
-	    "interrupted" : "done", elapsed, &err) != PR_OK)
+	if (pr_store_session_end(st, *session, status, elapsed, &err) !=
+	    PR_OK)
 		goto fail;
 	return PR_EXIT_OK;
 fail:
@@ -435,6 +435,8 @@ fail:
 
 struct collect {
 	struct pr_dataset *d;
+	const struct pr_suite_result *r; /* only these probes' runs */
+	size_t n;
 };
 
 static int
@@ -446,6 +448,13 @@ collect_run(void *arg, const struct pr_store_run_rec *r,
 
 	if (!r->ok || r->warmup)
 		return 0;
+	for (i = 0; i < c->n; i++)
+		if (c->r[i].skipped == NULL &&
+		    strlen(c->r[i].label) == r->variant.n &&
+		    memcmp(c->r[i].label, r->variant.p, r->variant.n) == 0)
+			break;
+	if (i == c->n)
+		return 0;
 	for (i = 0; i < r->nm; i++)
 		if (pr_dataset_add(c->d, r->metric_names[i],
 		    r->metric_units[i], r->metric_better[i],
@@ -454,9 +463,45 @@ collect_run(void *arg, const struct pr_store_run_rec *r,
 	return 0;
 }
 
-/* This host's latest suite session before session, or 0. */
+/* 1 when session s ran with the tag suite=kind and ran every probe of
+ * r that ran now. */
+static int
+comparable(const struct pr_store_session_info *s, const char *kind,
+    const struct pr_suite_result *r, size_t n)
+{
+	size_t i, k, len = strlen(kind);
+	int tagged = 0;
+
+	for (i = 0; i < s->ntags; i++)
+		if (s->tags[i].key.n == 5 &&
+		    memcmp(s->tags[i].key.p, "suite", 5) == 0 &&
+		    s->tags[i].value.n == len &&
+		    memcmp(s->tags[i].value.p, kind, len) == 0)
+			tagged = 1;
+	if (!tagged)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (r[i].skipped != NULL || r[i].samples == 0)
+			continue;
+		for (k = 0; k < s->nvariants; k++)
+			if (s->variants[k].n == strlen(r[i].label) &&
+			    memcmp(s->variants[k].p, r[i].label,
+			    s->variants[k].n) == 0)
+				break;
+		if (k == s->nvariants)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The session to compare with: want, or this host's latest earlier
+ * suite session that finished, of the same kind (--quick or not), and
+ * ran every probe that ran now; 0 when there is none.
+ */
 static int
 find_baseline(struct pr_store *st, int64_t session, long long want,
+    const char *kind, const struct pr_suite_result *r, size_t nr,
     int64_t *out)
 {
 	struct pr_store_session_info *s = NULL;
@@ -482,7 +527,8 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 			continue;
 		}
 		if (s[i].id != session && strcmp(s[i].host, host) == 0 &&
-		    strcmp(s[i].status, "done") == 0)
+		    strcmp(s[i].status, "done") == 0 &&
+		    comparable(&s[i], kind, r, nr))
 			*out = s[i].id;
 	}
 	pr_store_sessions_free(s, n);
@@ -497,7 +543,7 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 static int
 against_baseline(struct pr_store *st, int64_t base, int64_t session,
     const struct pr_suite_result *r, size_t n, const struct pr_env *env,
-    int json, json_t *root, struct pr_buf *out, int *gated)
+    int json, int gate, json_t *root, struct pr_buf *out, int *gated)
 {
 	struct pr_dataset bd, nd;
 	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
@@ -517,6 +563,8 @@ against_baseline(struct pr_store *st, int64_t base, int64_t session,
 	memset(&diff, 0, sizeof(diff));
 	pr_error_clear(&err);
 	c.d = &bd;
+	c.r = r;
+	c.n = n;
 	if (pr_store_each_run(st, base, collect_run, &c, &err) != PR_OK ||
 	    pr_store_session_env(st, base, &benv, &found, &err) != PR_OK) {
 		cli_errorf("suite: baseline session %lld: %s",
@@ -548,8 +596,8 @@ against_baseline(struct pr_store *st, int64_t base, int64_t session,
 	    bname) != PR_OK)
 		goto out;
 	if ((rc = cli_compare_datasets(&bd, &nd, bname, nname, json ?
-	    PR_REPORT_JSON : PR_REPORT_TEXT, json ? &rep : out, gated)) !=
-	    PR_EXIT_OK)
+	    PR_REPORT_JSON : PR_REPORT_TEXT, gate, json ? &rep : out,
+	    gated)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
 	if (json && ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
@@ -648,16 +696,19 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	if (c->tty)
 		fputs("\r\033[K", stderr);
 	if (s != PR_OK) {
+		cut = 1;
 		if (!interrupted) {
 			cli_errorf("suite: %s", err.msg);
+			if (st != NULL)
+				(void)store_results(st, r, nr, &env,
+				    c->so.quick, &session, "failed");
 			rc = cli_exit_for(s);
 			goto out;
 		}
-		cut = 1;
 		cli_errorf("suite: interrupted; what finished is kept");
 	}
 	if (st != NULL && (rc = store_results(st, r, nr, &env, c->so.quick,
-	    &session, cut)) != PR_EXIT_OK)
+	    &session, cut ? "interrupted" : "done")) != PR_EXIT_OK)
 		goto out;
 	if (c->json && (root = json_object()) == NULL) {
 		cli_errorf("out of memory");
@@ -679,12 +730,13 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		goto out;
 	}
 	if (st != NULL && !cut) {
-		if ((rc = find_baseline(st, session, c->baseline, &base)) !=
+		if ((rc = find_baseline(st, session, c->baseline,
+		    c->so.quick ? "quick" : "full", r, nr, &base)) !=
 		    PR_EXIT_OK)
 			goto out;
 		if (base != 0)
 			rc = against_baseline(st, base, session, r, nr, &env,
-			    c->json, root, &out, &gated);
+			    c->json, c->gate, root, &out, &gated);
 		else if (!c->json)
 			rc = pr_buf_addf(&out, &err, "\nstored as session "
 			    "%lld, the baseline of this host: run `perfreg "
@@ -759,9 +811,11 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 		goto out;
 	}
 	rc = cli_compare_datasets(&r[0].data, &r[1].data, an, bn, c->json ?
-	    PR_REPORT_JSON : PR_REPORT_TEXT, &out, &gated);
+	    PR_REPORT_JSON : PR_REPORT_TEXT, c->gate, &out, &gated);
 	if (rc == PR_EXIT_OK)
 		rc = cli_write(&out);
+	if (rc == PR_EXIT_OK && c->gate)
+		rc = gated;
 out:
 	pr_buf_release(&out);
 	pr_suite_results_free(r, 2);

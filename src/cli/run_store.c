@@ -82,6 +82,21 @@ make_tags(char *const *tags, size_t ntags, const struct pr_env *env,
 	return PR_EXIT_OK;
 }
 
+/* The session a --resume continues is "resumed" from now on. */
+static enum pr_status
+mark_resumed(struct pr_store *st, int64_t id, struct pr_error *err)
+{
+	struct pr_store_session_info si;
+	enum pr_status ps;
+
+	memset(&si, 0, sizeof(si));
+	if ((ps = pr_store_session_get(st, id, &si, err)) != PR_OK)
+		return ps;
+	ps = pr_store_session_end(st, id, "resumed", si.elapsed_s, err);
+	pr_store_session_info_release(&si);
+	return ps;
+}
+
 int
 run_store_begin(struct run_store *rs, const char *db, const char *campaign,
     const struct pr_session *s, char *const *tags, size_t ntags,
@@ -134,6 +149,11 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 	rs->nv = s->nv;
 	if (pr_store_session_begin(rs->st, &sn, &rs->session, &err) !=
 	    PR_OK) {
+		cli_errorf("run: %s", err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (resumes != 0 && mark_resumed(rs->st, resumes, &err) != PR_OK) {
 		cli_errorf("run: %s", err.msg);
 		rc = PR_EXIT_USAGE;
 		goto out;

@@ -533,9 +533,11 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 	    len > 0 ? "; " : "", fig)) != PR_OK)
 		return st;
 	if (c->runs_needed > 0)
-		return pr_buf_addf(out, err, "; about %zu runs per side would "
-		    "settle it", c->runs_needed);
-	return pr_buf_adds(out, "; more runs are needed", err);
+		return pr_buf_addf(out, err, "; about %zu %s per side would "
+		    "settle it", c->runs_needed, r->units != NULL ? r->units :
+		    "runs");
+	return pr_buf_addf(out, err, "; more %s are needed", r->units != NULL ?
+	    r->units : "runs");
 }
 
 /* Writes one note line (prefix "note", "method" or "correction") to out
