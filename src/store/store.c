@@ -87,6 +87,9 @@ enum stmt {
 	S_RUN_METRICS_OF,
 	S_UNFINISHED,
 	S_LAST_ID,
+	S_BEGIN,
+	S_COMMIT,
+	S_ROLLBACK,
 	S_COUNT
 };
 
@@ -208,6 +211,13 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "AND NOT EXISTS (SELECT 1 FROM session n WHERE n.resumes = s.id) "
 	    "ORDER BY s.started DESC, s.id DESC LIMIT 1",
 	[S_LAST_ID] = "SELECT last_insert_rowid()",
+	/* SQLite only (see tx_exec).  IMMEDIATE takes the write lock at
+	 * once: a deferred transaction that reads and then writes fails
+	 * with "locked" at once, without waiting, when another writer
+	 * committed in between. */
+	[S_BEGIN] = "BEGIN IMMEDIATE",
+	[S_COMMIT] = "COMMIT",
+	[S_ROLLBACK] = "ROLLBACK",
 };
 
 /*
@@ -764,13 +774,25 @@ mc_put(struct pr_store *st, const char *key, size_t klen, uint64_t h,
 
 /* ---- transactions ---- */
 
-static const char *
-begin_sql(const struct pr_store *st)
+/*
+ * Runs BEGIN (S_BEGIN), COMMIT or ROLLBACK.  SQLite keeps them prepared:
+ * sqlite3_exec would parse them again for every run.  PostgreSQL's
+ * driver gets them as text, as its pipelining wants.
+ */
+static enum pr_status
+tx_exec(struct pr_store *st, enum stmt k, struct pr_error *err)
 {
-	/* IMMEDIATE takes the write lock at once: a deferred transaction
-	 * that reads and then writes can fail with "locked" at once instead
-	 * of waiting when another writer committed in between. */
-	return st->sqlite ? "BEGIN IMMEDIATE" : "BEGIN";
+	struct pr_db_stmt *s;
+	enum pr_status rc;
+
+	if (!st->sqlite)
+		return exec(st, k == S_BEGIN ? "BEGIN" : stmt_sql[k], err);
+	rc = stmt_get(st, k, &s, err);
+	if (rc != PR_OK)
+		return rc;
+	rc = step_done(st, s, err);
+	stmt_done(st, s);
+	return rc;
 }
 
 static void
@@ -778,7 +800,7 @@ rollback_quiet(struct pr_store *st)
 {
 	struct pr_error e;
 
-	exec(st, "ROLLBACK", &e);
+	tx_exec(st, S_ROLLBACK, &e);
 	/* Ids made in the transaction are gone. */
 	mc_clear(st);
 }
@@ -814,7 +836,7 @@ tx_begin(struct pr_store *st, struct pr_error *err)
 			return rc;
 		st->sync_full = 1;
 	}
-	rc = exec(st, begin_sql(st), err);
+	rc = tx_exec(st, S_BEGIN, err);
 	if (rc != PR_OK && st->sync_full) {
 		exec(st, "PRAGMA synchronous=NORMAL", NULL);
 		st->sync_full = 0;
@@ -833,7 +855,7 @@ tx_end(struct pr_store *st, enum pr_status rc, struct pr_error *err)
 		return rc;
 	}
 	if (rc == PR_OK) {
-		rc = exec(st, "COMMIT", err);
+		rc = tx_exec(st, S_COMMIT, err);
 		if (rc != PR_OK)
 			rollback_quiet(st);
 		else if (st->sync_full)
@@ -1047,7 +1069,7 @@ migrate_step(struct pr_store *st, int64_t from, struct pr_error *err)
 	int64_t ver;
 	char vbuf[32];
 
-	rc = exec(st, begin_sql(st), err);
+	rc = tx_exec(st, S_BEGIN, err);
 	if (rc != PR_OK)
 		return rc;
 	/* Two processes may create the database at once: the second waits
@@ -1085,9 +1107,9 @@ migrate_step(struct pr_store *st, int64_t from, struct pr_error *err)
 		st->ops->finalize(s);
 out:
 	if (rc == PR_OK)
-		rc = exec(st, "COMMIT", err);
+		rc = tx_exec(st, S_COMMIT, err);
 	if (rc != PR_OK)
-		exec(st, "ROLLBACK", NULL);
+		tx_exec(st, S_ROLLBACK, NULL);
 	return rc;
 }
 
