@@ -2,10 +2,9 @@
 # bench/probes-vs-tools.sh - the crypto, tcp and pipe-digest probes against
 # the real tools they stand in for, run interleaved (probe, tool, probe,
 # tool, ...) so that both see the same machine:
-#   crypto       `openssl speed -elapsed -seconds 1 -mr -evp ALG`, per
-#                block size (16 B ... 16 KiB); -elapsed because the probe
-#                times wall clock (without it speed divides by user CPU
-#                time, which reads higher on a busy machine)
+#   crypto       `openssl speed -seconds 1 -mr -evp ALG`, per block size
+#                (16 B ... 16 KiB); both divide by CPU time (speed by
+#                user time, the probe by its thread's CPU time)
 #   tcp          iperf3 on 127.0.0.1 (`iperf3 -s -1`, then `iperf3 -c
 #                127.0.0.1 -t 3`, with -P 2 for two streams), receiver rate
 #   pipe-digest  seed 002's pipeline `dd if=/dev/zero bs=1048576 count=128
@@ -88,7 +87,7 @@ while [ "$r" -le "$rounds" ]; do
 		    awk -v d="$tmp" -v a="$alg" '{ sub(/^crypto\./, "", $1)
 			sub(/B$/, "", $1)
 			print $2 >> (d "/p.crypto." a "." $1) }'
-		openssl speed -elapsed -seconds 1 -mr -evp "$alg" 2>/dev/null |
+		openssl speed -seconds 1 -mr -evp "$alg" 2>/dev/null |
 		    awk -F: -v d="$tmp" -v a="$alg" -v s="$sizes" '
 			BEGIN { n = split(s, z, " ") }
 			/^\+F:/ { for (i = 1; i <= n; i++)
