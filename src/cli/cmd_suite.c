@@ -277,9 +277,15 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 	const struct pr_metric *m;
 	enum pr_status st = PR_OK;
 	const char *line;
+	struct timespec res;
 	double mean, h;
 	size_t i, k, j, len;
 
+	clock_getres(CLOCK_MONOTONIC, &res);
+	st = pr_buf_addf(b, err, "timer: CLOCK_MONOTONIC, resolution %.0f ns; "
+	    "each figure is the mean of the samples, +- the half-width of its "
+	    "95%% interval\n\n", (double)res.tv_sec * 1e9 +
+	    (double)res.tv_nsec);
 	for (i = 0; i < n && st == PR_OK; i++) {
 		if (r[i].skipped != NULL) {
 			st = pr_buf_addf(b, err, "%s: not run here: %s\n",
