@@ -1826,7 +1826,8 @@ session_details(struct pr_store *st, struct pr_store_session_info *o,
 	b_int(&b, o->id);
 	rc = b.rc;
 	while (rc == PR_OK && (rc = step(st, s, &row, err)) == PR_OK && row) {
-		rc = grow((void **)&o->tags, &cap, o->ntags + 1, sizeof(*o->tags), err);
+		rc = grow((void **)&o->tags, &cap, o->ntags + 1,
+		    sizeof(*o->tags), err);
 		if (rc != PR_OK)
 			break;
 		memset(&o->tags[o->ntags], 0, sizeof(*o->tags));
@@ -1846,7 +1847,8 @@ session_details(struct pr_store *st, struct pr_store_session_info *o,
 	b_int(&b, o->id);
 	rc = b.rc;
 	while (rc == PR_OK && (rc = step(st, s, &row, err)) == PR_OK && row) {
-		rc = grow((void **)&o->variants, &cap, o->nvariants + 1, sizeof(*o->variants), err);
+		rc = grow((void **)&o->variants, &cap, o->nvariants + 1,
+		    sizeof(*o->variants), err);
 		if (rc != PR_OK)
 			break;
 		rc = col_str(st, s, 0, &o->variants[o->nvariants], err);
@@ -2446,11 +2448,12 @@ each_run(struct pr_store *st, struct pr_db_stmt *rs, struct pr_db_stmt *ms,
 		r.metric_better = m.better;
 		r.metric_values = m.values;
 		r.nm = m.n;
+		pr_error_clear(err);
 		if (cb(arg, &r, err) != 0) {
-			if (err != NULL && err->status == PR_OK)
+			rc = PR_EINVAL;
+			if (err != NULL && err->msg[0] == '\0')
 				pr_error_set(err, PR_EINVAL,
 				    "stopped while reading runs");
-			rc = PR_EINVAL;
 			if (err != NULL)
 				err->status = PR_EINVAL;
 		}

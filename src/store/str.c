@@ -55,7 +55,7 @@ pr_store_utf8_text(const char *p, size_t n)
 			else if (c == 0xf4)
 				hi = 0x8f;
 		} else
-			return 0; /* NUL, a continuation byte, 0xc0, 0xc1, > 0xf4 */
+			return 0; /* NUL, continuation, 0xc0, 0xc1, > 0xf4 */
 		if (n - i < len)
 			return 0;
 		if (s[i + 1] < lo || s[i + 1] > hi)

@@ -925,7 +925,8 @@ integrity_ok(const char *path)
 	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL) ==
 	    SQLITE_OK) {
 		good = sqlite3_step(s) == SQLITE_ROW &&
-		    strcmp((const char *)sqlite3_column_text(s, 0), "ok") == 0 &&
+		    strcmp((const char *)sqlite3_column_text(s, 0),
+		    "ok") == 0 &&
 		    sqlite3_step(s) == SQLITE_DONE;
 		sqlite3_finalize(s);
 	}
