@@ -414,8 +414,12 @@ export_env(struct out *o, struct pr_store *st, int64_t id)
 		return;
 	pr_env_init(&e);
 	o->st = pr_store_session_env(st, id, &e, &found, o->err);
-	if (o->st == PR_OK && found)
-		o->st = pr_env_to_json(&e, &j, o->err);
+	if (o->st == PR_OK && found &&
+	    (o->st = pr_env_to_json(&e, &j, o->err)) == PR_ELIMIT)
+		o->st = pr_error_set(o->err, PR_ELIMIT, "session %lld: its "
+		    "environment snapshot takes more than the %u bytes an "
+		    "export line may hold", (long long)id,
+		    PR_STORE_EXPORT_LINE_MAX);
 	if (o->st == PR_OK) {
 		if (found)
 			put_compact(o, j.data, j.len);
@@ -1119,10 +1123,16 @@ struct field {
 	size_t v;
 };
 
+/* 1 when the member's name (which may hold NULs) is name. */
 static int
 name_is(const char *name, const struct jv *v)
 {
-	return strncmp(name, v->k, v->kn) == 0 && name[v->kn] == '\0';
+	size_t i;
+
+	for (i = 0; i < v->kn; i++)
+		if (name[i] != v->k[i] || name[i] == '\0')
+			return 0;
+	return name[i] == '\0';
 }
 
 static enum pr_status

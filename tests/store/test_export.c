@@ -582,6 +582,9 @@ static const struct {
 } run_edits[] = {
 	{ "\"type\":\"run\"", "\"type\":\"rum\"", "unknown line type 'rum'" },
 	{ "\"seq\":", "\"sq\":", "missing 'seq'" },
+	/* A name with a NUL in it is another name (found by fuzzing:
+	 * it was compared past the end of "seq"). */
+	{ "\"seq\":", "\"seq\\u0000\":", "missing 'seq'" },
 	{ "\"seq\":", "\"seq\":\"1\",\"x\":", "'seq' must be an integer" },
 	{ "\"output\":\"\"", "\"output\":{\"base64\":\"QQ=A\"}",
 	    "bad base64 in 'output'" },
@@ -712,6 +715,55 @@ test_malformed(void **state)
 	good = NULL;
 }
 
+/* An empty database exports to a header and an end line, which import;
+ * a session whose line would pass the line limit is refused by export,
+ * not written for import to refuse. */
+static void
+test_limits(void **state)
+{
+	struct pr_store *st;
+	struct pr_store_session_new sn;
+	struct pr_store_import_stats stats;
+	struct pr_error err;
+	struct pr_buf sink = PR_BUF_INIT((size_t)1 << 30);
+	struct pr_env env;
+	char *t, *log;
+	size_t n, big = PR_STORE_EXPORT_LINE_MAX + 16;
+	int64_t id;
+
+	(void)state;
+	st = open_new();
+	t = export_all(st, NULL, 0, &n);
+	assert_string_equal(t, "{\"format\":\"perfreg-export\",\"version\":1,"
+	    "\"schema\":1}\n{\"type\":\"end\",\"campaigns\":0,\"sessions\":0,"
+	    "\"runs\":0}\n");
+	import_ok(st, t, n, &stats);
+	assert_int_equal(stats.campaigns + stats.sessions + stats.runs, 0);
+	free(t);
+
+	log = malloc(big + 1);
+	assert_non_null(log);
+	memset(log, 'x', big);
+	log[big] = '\0';
+	pr_env_init(&env);
+	assert_int_equal(pr_env_add(&env, "kernel.log", "kernel", log, NULL,
+	    &err), PR_OK);
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c("huge");
+	sn.host = "h";
+	sn.boot_id = "b";
+	sn.env = &env;
+	assert_int_equal(pr_store_session_begin(st, &sn, &id, &err), PR_OK);
+	assert_int_equal(pr_store_export(st, NULL, 0, to_buf, &sink, &err),
+	    PR_ELIMIT);
+	if (strstr(err.msg, "more than the") == NULL)
+		fail_msg("%s", err.msg);
+	pr_buf_release(&sink);
+	pr_env_release(&env);
+	free(log);
+	pr_store_close(st);
+}
+
 /* SQLite -> PostgreSQL -> SQLite gives the same export. */
 static void
 test_postgresql(void **state)
@@ -790,6 +842,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_import_twice),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_postgresql),
 	};
 
