@@ -167,7 +167,7 @@ static int
 parse_opts(int argc, char **argv, struct suite_cli *c)
 {
 	uint64_t seed;
-	double x;
+	double x = 0;
 	int ch;
 
 	optind = 1;

@@ -731,7 +731,7 @@ pg_prepare(struct pr_db *db, const char *sql, struct pr_db_stmt **out,
     struct pr_error *err)
 {
 	struct pr_db_stmt *s;
-	struct prep *p;
+	struct prep *p = NULL;
 	enum pr_status st;
 	size_t n;
 
@@ -765,6 +765,7 @@ static enum pr_status
 param_at(struct pr_db_stmt *s, int i, struct param **out,
     struct pr_error *err)
 {
+	*out = NULL;
 	if (i < 1 || i > s->prep->nparams)
 		return pr_error_set(err, PR_EINVAL,
 		    "%s: parameter %d out of range 1..%d", s->db->name, i,

@@ -1220,7 +1220,7 @@ get_or_add(struct pr_store *st, struct pr_db_stmt *get,
     struct pr_db_stmt *add, int64_t *id, struct pr_error *err)
 {
 	enum pr_status rc;
-	int found;
+	int found = 0;
 
 	rc = step_id(st, get, id, &found, err);
 	stmt_done(st, get);
@@ -1245,7 +1245,7 @@ campaign_id(struct pr_store *st, struct pr_str name, int create,
 	struct binder b;
 	enum pr_status rc;
 	char buf[300];
-	int found;
+	int found = 0;
 
 	rc = stmt_get(st, S_CAMPAIGN_GET, &get, err);
 	if (rc != PR_OK)
@@ -1497,7 +1497,7 @@ session_campaign(struct pr_store *st, int64_t session, int64_t *cid,
 	struct pr_db_stmt *s;
 	struct binder b;
 	enum pr_status rc;
-	int found;
+	int found = 0;
 
 	rc = stmt_get(st, S_SESSION_CAMPAIGN, &s, err);
 	if (rc != PR_OK)
@@ -1668,7 +1668,7 @@ pr_store_session_end(struct pr_store *st, int64_t session,
 	struct binder b;
 	enum pr_status rc;
 	int64_t id;
-	int found;
+	int found = 0;
 
 	/* The end of a session is always synced. */
 	st->last_sync = now_mono() - 2.0;
@@ -2207,7 +2207,7 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
 	struct binder b;
 	enum pr_status rc;
 	size_t nl = 0, i;
-	int64_t cid, vid;
+	int64_t cid = 0, vid = 0;
 	int found, row;
 	char buf[300], buf2[300];
 
