@@ -6,11 +6,14 @@
 #                (16 B ... 16 KiB); both divide by CPU time (speed by
 #                user time, the probe by its thread's CPU time)
 #   tcp          iperf3 on 127.0.0.1 (`iperf3 -s -1`, then `iperf3 -c
-#                127.0.0.1 -t 3`, with -P 2 for two streams), receiver rate
+#                127.0.0.1 -t 1`, with -P 2 for two streams), receiver rate
 #   pipe-digest  seed 002's pipeline `dd if=/dev/zero bs=1048576 count=128
-#                | openssl dgst -md5`, wall time by date +%s.%N
-# Each figure is the median over ROUNDS rounds (the probe's own figure in a
-# round is the median of its samples).  Prints, per comparison, the probe,
+#                | openssl dgst -md5`, wall time by date +%s.%N (it includes
+#                starting dd and openssl, 10 to 40 ms; the probe does not)
+# Each figure is the median over ROUNDS rounds; in a round, tcp and
+# pipe-digest alternate three times with their tool, so that both sample
+# the same moments of a busy machine (the probe's figure in a run is the
+# median of its samples).  Prints, per comparison, the probe,
 # the tool, the ratio probe/tool (both as throughput, or both as time for
 # pipe-digest) and "OUTSIDE" when the ratio is outside [0.75, 1.25]: a
 # probe that disagrees with its twin by more than 25% is a defect.
@@ -71,7 +74,7 @@ iperf_mbps() {
 	iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
 	spid=$!
 	sleep 0.3
-	iperf3 -c 127.0.0.1 -p "$port" -t 3 -f m -P "$1" 2>/dev/null |
+	iperf3 -c 127.0.0.1 -p "$port" -t 1 -f m -P "$1" 2>/dev/null |
 	    awk -v n="$1" '/receiver/ && (n == 1 || /SUM/) {
 		for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec")
 			print $i / 8 }'
@@ -94,24 +97,23 @@ while [ "$r" -le "$rounds" ]; do
 				print $(i + 3) / 1e6 >> (d "/t.crypto." a "." z[i])
 			}'
 	done
-	for n in 1 2; do
-		v=1stream
-		[ "$n" = 2 ] && v=2streams
-		"$PROBE_RUN" -n 5 tcp "$v" 2>/dev/null |
-		    awk '{ print $2 }' >>"$tmp/p.tcp.$v"
-		iperf_mbps "$n" >>"$tmp/t.tcp.$v"
-	done
-	"$PROBE_RUN" -n 3 pipe-digest md5 2>/dev/null |
-	    awk '$1 == "pipe-digest.wall" { print $2 }' >>"$tmp/p.pipe-digest"
 	for k in 1 2 3; do
+		for n in 1 2; do
+			v=1stream
+			[ "$n" = 2 ] && v=2streams
+			"$PROBE_RUN" -n 3 tcp "$v" 2>/dev/null |
+			    awk '{ print $2 }' >>"$tmp/p.tcp.$v"
+			iperf_mbps "$n" >>"$tmp/t.tcp.$v"
+		done
+		"$PROBE_RUN" -n 1 pipe-digest md5 2>/dev/null |
+		    awk '$1 == "pipe-digest.wall" { print $2 }' \
+		    >>"$tmp/p.pipe-digest"
 		t0=$(now)
 		dd if=/dev/zero bs=1048576 count=128 2>/dev/null |
 		    openssl dgst -md5 >/dev/null
 		t1=$(now)
-		echo "$t0 $t1" | awk '{ print $2 - $1 }' >>"$tmp/t.pipe-digest.r"
+		echo "$t0 $t1" | awk '{ print $2 - $1 }' >>"$tmp/t.pipe-digest"
 	done
-	median "$tmp/t.pipe-digest.r" >>"$tmp/t.pipe-digest"
-	rm -f "$tmp/t.pipe-digest.r"
 	r=$((r + 1))
 done
 

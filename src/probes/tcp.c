@@ -5,16 +5,17 @@
  *
  * init opens a listener on an ephemeral port and connects the streams
  * once (kept for every sample, closed in fini).  Each sample moves 256 MiB
- * (64 MiB quick), split evenly between the streams, from sender threads
- * writing 128 KiB buffers (iperf3's default length) with send(2) to
- * receiver threads reading 128 KiB at a time, and checks that every
- * stream received exactly the bytes sent.  Time runs from the first byte
- * received on any stream to the last byte received on all
- * (clock_gettime(CLOCK_MONOTONIC)), not counting that first read's bytes;
- * throughput is decimal MB/s (10^6 bytes per second), higher is better.
- * Sockets time out after 10 s (SO_RCVTIMEO, SO_SNDTIMEO): a stalled peer
- * gives an error, not a hang.  With a CPU given, the threads inherit the
- * calling thread's pin: senders and receivers then share that CPU.
+ * (64 MiB quick), split evenly between the streams, from a sender thread
+ * writing 128 KiB buffers (iperf3's default length) to a receiver thread
+ * reading 128 KiB at a time; each thread serves all its streams with
+ * poll(2) and non-blocking calls, as iperf3 up to 3.15 does (one thread
+ * per stream would win CPU share from other processes that iperf3 does
+ * not).  Every stream must receive exactly the bytes sent.  Time runs
+ * from the first byte received to the last (CLOCK_MONOTONIC), not
+ * counting that first read's bytes; throughput is decimal MB/s (10^6
+ * bytes per second), higher is better.  A stream idle for 10 s (poll's
+ * timeout) is an error, not a hang.  With a CPU given, both threads
+ * inherit the calling thread's pin and share that CPU.
  *
  * Not measured: connection setup, real network paths (no NIC, offloads or
  * congestion), retransmits, UDP, socket buffer tuning (the kernel's
@@ -24,6 +25,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -42,9 +44,10 @@
 
 static const char *const variants[] = { "1stream", "2streams", NULL };
 
-struct end {
-	int fd;
-	long long bytes, got, first_bytes;
+/* One side of a transfer: the sender or the receiver of every stream. */
+struct side {
+	int n, fd[2], recv;
+	long long bytes, got[2], first_bytes;
 	double first, last;
 	char *buf;
 	char err[96];
@@ -53,7 +56,7 @@ struct end {
 struct state {
 	int listener, snd[NCONN], rcv[NCONN], on[2], pinned;
 	long long total;
-	char *mem; /* a LEN buffer per sender, then per receiver */
+	char *mem; /* a LEN buffer for the sender, one for the receiver */
 	char names[2][32];
 	cpu_set_t oldmask;
 	volatile sig_atomic_t *cancel;
@@ -68,47 +71,62 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * Sends or receives side->bytes on each stream, polling them all from one
+ * thread, as iperf3 (up to 3.15) serves all its streams from one thread.
+ */
 static void *
-sender(void *arg)
+pump(void *arg)
 {
-	struct end *e = arg;
-	size_t n;
-	ssize_t w;
-
-	for (e->got = 0; e->got < e->bytes; e->got += w > 0 ? w : 0) {
-		n = e->bytes - e->got < LEN ? (size_t)(e->bytes - e->got) : LEN;
-		if ((w = send(e->fd, e->buf, n, MSG_NOSIGNAL)) < 0 &&
-		    errno != EINTR) {
-			snprintf(e->err, sizeof(e->err), "send: %s",
-			    errno == EAGAIN ? "timed out after 10 s" :
-			    strerror(errno));
-			break;
-		}
-	}
-	return NULL;
-}
-
-static void *
-receiver(void *arg)
-{
-	struct end *e = arg;
+	struct side *e = arg;
+	struct pollfd p[2];
+	long long left;
 	size_t n;
 	ssize_t r;
+	int i, j, k, idx[2];
 
-	for (e->got = 0; e->got < e->bytes; e->got += r > 0 ? r : 0) {
-		n = e->bytes - e->got < LEN ? (size_t)(e->bytes - e->got) : LEN;
-		if ((r = recv(e->fd, e->buf, n, 0)) > 0) {
-			e->last = now();
-			e->first_bytes = e->got == 0 ? r : e->first_bytes;
-			e->first = e->got == 0 ? e->last : e->first;
-		} else if (r == 0 || errno != EINTR) {
-			snprintf(e->err, sizeof(e->err), "recv: %s", r == 0 ?
-			    "connection closed early" : errno == EAGAIN ?
+	for (;;) {
+		for (i = k = 0; i < e->n; i++)
+			if (e->got[i] < e->bytes) {
+				idx[k] = i;
+				p[k].fd = e->fd[i];
+				p[k++].events = e->recv ? POLLIN : POLLOUT;
+			}
+		if (k == 0)
+			return NULL;
+		if ((r = poll(p, (nfds_t)k, 10000)) <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			snprintf(e->err, sizeof(e->err), "poll: %s", r == 0 ?
 			    "timed out after 10 s" : strerror(errno));
-			break;
+			return NULL;
+		}
+		for (j = 0; j < k; j++) {
+			if (p[j].revents == 0)
+				continue;
+			i = idx[j];
+			left = e->bytes - e->got[i];
+			n = left < LEN ? (size_t)left : LEN;
+			r = e->recv ? recv(e->fd[i], e->buf, n, MSG_DONTWAIT) :
+			    send(e->fd[i], e->buf, n,
+			    MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (r > 0 && e->recv) {
+				e->last = now();
+				e->first = e->first_bytes ? e->first : e->last;
+				e->first_bytes += e->first_bytes ? 0 : r;
+			}
+			if (r > 0)
+				e->got[i] += r;
+			else if (r == 0 || (errno != EAGAIN &&
+			    errno != EINTR)) {
+				snprintf(e->err, sizeof(e->err), "%s: %s",
+				    e->recv ? "recv" : "send", r == 0 ?
+				    "connection closed early" :
+				    strerror(errno));
+				return NULL;
+			}
 		}
 	}
-	return NULL;
 }
 
 static void
@@ -137,10 +155,9 @@ tcp_fini(void *state)
 static const char *
 connect_all(struct state *s)
 {
-	struct timeval tv = { 10, 0 };
 	struct sockaddr_in a;
 	socklen_t len = sizeof(a);
-	int i, k, *fd;
+	int i;
 
 	memset(&a, 0, sizeof(a));
 	a.sin_family = AF_INET;
@@ -160,12 +177,6 @@ connect_all(struct state *s)
 			return "connect 127.0.0.1";
 		if ((s->rcv[i] = accept(s->listener, NULL, NULL)) < 0)
 			return "accept";
-		for (k = 0; k < 4; k++) {
-			fd = k < 2 ? &s->snd[i] : &s->rcv[i];
-			if (setsockopt(*fd, SOL_SOCKET, k % 2 ? SO_RCVTIMEO :
-			    SO_SNDTIMEO, &tv, sizeof(tv)) != 0)
-				return "setsockopt SO_RCVTIMEO/SO_SNDTIMEO";
-		}
 	}
 	return NULL;
 }
@@ -197,7 +208,7 @@ tcp_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		st = pr_error_set(err, PR_ENOTFOUND, "tcp: no %s '%s' (%s)",
 		    o->param ? "parameter" : "variant", o->param ? o->param :
 		    o->variant, o->param ? "it has none" : "1stream, 2streams");
-	else if ((s->mem = malloc(2 * NCONN * LEN)) == NULL)
+	else if ((s->mem = malloc(2 * LEN)) == NULL)
 		st = pr_error_set(err, PR_ENOMEM, "tcp: out of memory");
 	else if ((call = connect_all(s)) != NULL)
 		st = pr_error_set(err, PR_EIO, "tcp: %s: %s", call,
@@ -215,7 +226,7 @@ tcp_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		tcp_fini(s);
 		return st;
 	}
-	memset(s->mem, 'x', 2 * NCONN * LEN);
+	memset(s->mem, 'x', 2 * LEN);
 	*state = s;
 	return PR_OK;
 }
@@ -224,20 +235,19 @@ tcp_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 static enum pr_status
 transfer(struct state *s, int c0, int n, double *mbps, struct pr_error *err)
 {
-	struct end e[2 * 2];
-	pthread_t t[2 * 2];
-	double first = 0, last = 0;
-	long long counted = s->total;
-	int i, rc, started = 0, pending;
+	struct side e[2];
+	pthread_t t[2];
+	int i, k, rc, started = 0, pending;
 
 	memset(e, 0, sizeof(e));
-	for (i = 0; i < 2 * n; i++) {
-		e[i].fd = i < n ? s->snd[c0 + i] : s->rcv[c0 + i - n];
-		e[i].buf = s->mem + (size_t)LEN * (size_t)(i < n ? c0 + i :
-		    NCONN + c0 + i - n);
+	for (i = 0; i < 2; i++) {
+		e[i].n = n;
+		e[i].recv = i;
 		e[i].bytes = s->total / n;
-		if ((rc = pthread_create(&t[i], NULL, i < n ? sender : receiver,
-		    &e[i])) != 0) {
+		e[i].buf = s->mem + (size_t)LEN * (size_t)i;
+		for (k = 0; k < n; k++)
+			e[i].fd[k] = i ? s->rcv[c0 + k] : s->snd[c0 + k];
+		if ((rc = pthread_create(&t[i], NULL, pump, &e[i])) != 0) {
 			snprintf(e[i].err, sizeof(e[i].err), "pthread_create: "
 			    "%s", strerror(rc));
 			break;
@@ -246,25 +256,19 @@ transfer(struct state *s, int c0, int n, double *mbps, struct pr_error *err)
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
-	for (i = 0; i < 2 * n; i++)
+	for (i = 0; i < 2; i++)
 		if (e[i].err[0] != '\0')
-			return pr_error_set(err, PR_EIO, "tcp: stream %d: %s "
-			    "after %lld of %lld bytes", i % n + 1, e[i].err,
-			    e[i].got, e[i].bytes);
-	for (i = n; i < 2 * n; i++)
-		if (ioctl(e[i].fd, FIONREAD, &pending) != 0 || pending != 0)
+			return pr_error_set(err, PR_EIO, "tcp: %s after %lld "
+			    "of %lld bytes", e[i].err,
+			    e[i].got[0] + e[i].got[1], s->total);
+	for (k = 0; k < n; k++)
+		if (ioctl(e[1].fd[k], FIONREAD, &pending) != 0 ||
+		    pending != 0)
 			return pr_error_set(err, PR_EIO, "tcp: stream %d: "
 			    "more bytes arrived than were sent (FIONREAD)",
-			    i - n + 1);
-	for (i = n; i < 2 * n; i++) {
-		if (i == n || e[i].first < first) {
-			first = e[i].first;
-			counted = s->total - e[i].first_bytes;
-		}
-		last = e[i].last > last ? e[i].last : last;
-	}
-	*mbps = (double)counted / (last - first > 1e-9 ? last - first : 1e-9) /
-	    1e6;
+			    k + 1);
+	*mbps = (double)(s->total - e[1].first_bytes) / (e[1].last -
+	    e[1].first > 1e-9 ? e[1].last - e[1].first : 1e-9) / 1e6;
 	return PR_OK;
 }
 
