@@ -4,8 +4,10 @@
  * bench/probes-vs-tools.sh to set against the real tools.
  *
  * usage: probe-run [-q] [-c CPU] [-n N] [-p PARAM] PROBE [VARIANT]
- * Prints one line per metric: "NAME MEDIAN UNIT" (%.6g), then the notes
- * of the probe on stderr.  Exit 0 done, 1 the probe failed, 2 usage.
+ * PROBE is any built-in probe (perfreg suite list); -q is the suite's
+ * --quick, -c its --cpu, -p a parameter as suite ab selects one.  Prints
+ * one line per metric, "NAME MEDIAN UNIT" (%.6g), and the probe's notes
+ * on stderr.  Exit 0 done, 1 the probe failed, 2 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +16,6 @@
 
 #include "perfreg/dataset.h"
 #include "perfreg/probe.h"
-
-static const struct pr_probe *const mine[] = { &pr_probe_crypto,
-	&pr_probe_pipe_digest, &pr_probe_handoff, &pr_probe_tcp };
 
 static int
 cmp(const void *a, const void *b)
@@ -38,7 +37,7 @@ int
 main(int argc, char **argv)
 {
 	struct pr_probe_opts o = { 0, -1, NULL, NULL, NULL };
-	const struct pr_probe *p = NULL;
+	const struct pr_probe *p;
 	struct pr_buf notes = PR_BUF_INIT(1 << 16);
 	struct pr_dataset d;
 	struct pr_error err;
@@ -73,10 +72,7 @@ main(int argc, char **argv)
 	}
 	if (optind >= argc || argc - optind > 2)
 		return usage();
-	for (k = 0; k < sizeof(mine) / sizeof(mine[0]); k++)
-		if (strcmp(mine[k]->name, argv[optind]) == 0)
-			p = mine[k];
-	if (p == NULL) {
+	if ((p = pr_probe_find(argv[optind])) == NULL) {
 		fprintf(stderr, "probe-run: no probe '%s'\n", argv[optind]);
 		return 2;
 	}
