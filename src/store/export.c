@@ -1046,6 +1046,7 @@ struct imp {
 	int64_t pending;
 	char *pending_status;
 	double pending_elapsed;
+	long pending_line;
 	struct pr_dataset ds;   /* the metrics of the last run, reused */
 	struct mrow *m;         /* the metrics of the line being read */
 	size_t mcap;
@@ -1388,6 +1389,7 @@ static enum pr_status
 end_pending(struct imp *im)
 {
 	enum pr_status st = PR_OK;
+	long line = im->line;
 
 	if (im->pending != 0 && strcmp(im->pending_status, "running") != 0)
 		st = pr_store_session_end(im->st, im->pending,
@@ -1395,7 +1397,13 @@ end_pending(struct imp *im)
 	im->pending = 0;
 	free(im->pending_status);
 	im->pending_status = NULL;
-	return st != PR_OK ? store_fail(im, st) : PR_OK;
+	if (st == PR_OK)
+		return PR_OK;
+	/* The error is the session line's. */
+	im->line = im->pending_line;
+	st = store_fail(im, st);
+	im->line = line;
+	return st;
 }
 
 static enum pr_status
@@ -1720,6 +1728,7 @@ do_session(struct imp *im, size_t root)
 		im->stats.sessions++;
 		im->pending = s->id;
 		im->pending_elapsed = elapsed;
+		im->pending_line = im->line;
 		if ((im->pending_status = dup_bytes(status, strlen(status))) ==
 		    NULL) {
 			st = oom(im);
