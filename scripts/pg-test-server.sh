@@ -26,7 +26,12 @@
 #
 # start is idempotent: when DIR's server is running it prints the same
 # conninfo; when it died, start cleans up and starts a new one.  stop
-# works on a dead or half-started server too.  Binaries come from
+# works on a dead or half-started server too.  Both hold a lock on
+# DIR.flock (flock), so that two test runs starting at once in one build
+# tree share one server instead of leaving one behind.  start also stops
+# servers of this script whose DIR is gone or names another server (left
+# by a test run that was killed before its stop) once they are ten
+# minutes old.  Binaries come from
 # $PG_BINDIR, else the newest /usr/lib/postgresql/*/bin, else PATH.
 set -eu
 
@@ -70,9 +75,9 @@ find_bindir() {
 # enter (initdb and pg_ctl fail when the current one is unreadable).
 as_pg() {
 	if [ "$(id -u)" -eq 0 ]; then
-		(cd / && runuser -u "$pguser" -- "$@")
+		(cd / && runuser -u "$pguser" -- "$@" 9>&-)
 	else
-		(cd / && "$@")
+		(cd / && "$@" 9>&-)
 	fi
 }
 
@@ -107,7 +112,7 @@ stop_server() {
 
 [ $# -ge 2 ] || usage
 cmd=$1
-dir=$2
+dir=${2%/}
 if [ -z "$dir" ] || [ "$dir" = / ]; then
 	usage
 fi
@@ -122,8 +127,44 @@ else
 	base=${TMPDIR:-/tmp}
 fi
 
+# Serialises start and stop on one DIR (the lock file outlives DIR).  The
+# server must not inherit the lock's descriptor (as_pg closes it), and a
+# lock held too long is broken rather than waited for forever.
+lock() {
+	if command -v flock >/dev/null 2>&1; then
+		mkdir -p "$(dirname "$dir")"
+		exec 9>"$dir.flock"
+		flock -w 120 9 ||
+		    echo "$prog: $dir.flock: still locked, going on" >&2
+	fi
+}
+
+# Stops the servers this script started for a DIR that no longer names
+# them.  Those without an owner file are left alone.
+reap() {
+	for owner in "$base"/perfreg-pg.*/owner; do
+		[ -f "$owner" ] || continue
+		old=$(dirname "$owner")
+		[ "$old" != "$srv" ] || continue
+		[ -n "$(find "$owner" -mmin +10 2>/dev/null)" ] || continue
+		odir=$(cat "$owner")
+		if [ -f "$odir/server" ] && [ "$(cat "$odir/server")" = "$old" ]
+		then
+			continue
+		fi
+		if [ -f "$old/data/postmaster.pid" ]; then
+			as_pg "$bindir/pg_ctl" stop -D "$old/data" \
+			    -m immediate -w -t 30 >/dev/null 2>&1 || continue
+		fi
+		rm -rf "$old"
+	done
+}
+
 case $cmd in
-start) [ $# -eq 2 ] || usage ;;
+start)
+	[ $# -eq 2 ] || usage
+	lock
+	;;
 createdb)
 	[ $# -eq 3 ] || usage
 	name=$3
@@ -143,6 +184,7 @@ createdb)
 	;;
 stop)
 	[ $# -eq 2 ] || usage
+	lock
 	if [ -d "$dir" ]; then
 		bindir=$(find_bindir) || bindir=/nonexistent
 		stop_server
@@ -174,10 +216,12 @@ rm -f "$dir/conninfo"
 srv=$(mktemp -d "$base/perfreg-pg.XXXXXX") ||
     fail "cannot create a directory under $base"
 echo "$srv" >"$dir/server"
+echo "$dir" >"$srv/owner"
 if [ "$(id -u)" -eq 0 ]; then
 	chown "$pguser:" "$srv"
 fi
 chmod 700 "$srv"
+reap
 
 # Says why the server is not there, with the end of its log, and cleans up.
 give_up() {
@@ -214,8 +258,10 @@ while [ "$port" -lt "$last" ]; do
 	fi
 	: >"$srv/server.log"
 	[ "$(id -u)" -ne 0 ] || chown "$pguser:" "$srv/server.log"
+	# 9>&-: the server must not inherit the lock, or it would hold it
+	# for its whole life and `stop` would wait for it forever.
 	if as_pg "$bindir/pg_ctl" start -D "$srv/data" -w -t 60 \
-	    -l "$srv/server.log" -o "-p $port" >/dev/null 2>&1; then
+	    -l "$srv/server.log" -o "-p $port" >/dev/null 2>&1 9>&-; then
 		started=1
 		break
 	fi
