@@ -16,8 +16,9 @@
  * before it returns (unless the caller opened one with pr_store_begin):
  * a session killed at any moment leaves every finished run stored and
  * the database consistent.  SQLite runs in WAL mode with
- * synchronous=NORMAL: a power loss may lose the transactions of the last
- * checkpoint interval (about the last second of runs) but never leaves
+ * synchronous=NORMAL, and the first commit one second or more after the
+ * last synced one (and the end of a session) syncs the WAL: a power loss
+ * loses at most the runs committed in about one second and never leaves
  * the file inconsistent (doc/schema.md says why this setting).
  *
  * Strings.  Campaign and variant names, tag keys and values, reasons and
@@ -26,10 +27,12 @@
  * out are NUL-terminated one byte past n.  Host names, boot ids,
  * commands and statuses are ordinary C strings.
  *
- * Errors.  A database that is locked (after a busy timeout of 5 s),
- * read-only, corrupt, not a perfreg database, from a newer schema, or
- * on a full disk gives a one-line error naming the database, and the
- * transaction in progress is rolled back: nothing partial is left.
+ * Errors.  A database that is locked (after a busy timeout of 5 s;
+ * PERFREG_DB_BUSY_MS sets another, in milliseconds), read-only,
+ * corrupt, not a perfreg database, from a newer schema, or on a full
+ * disk gives a one-line error naming the database (struct pr_error's
+ * file), and the transaction in progress is rolled back: nothing
+ * partial is left.
  *
  * Ownership: everything returned is the caller's, released with the
  * matching _free/_release.  Thread-safety: a struct pr_store is one
@@ -96,7 +99,10 @@ const char *pr_store_backend(const struct pr_store *st);
 const char *pr_store_target(const struct pr_store *st);
 
 /* Explicit transactions (import): while one is open, pr_store_add_run
- * and pr_store_session_* do not commit on their own. */
+ * and pr_store_session_* do not commit on their own.  A write that fails
+ * inside one dooms it: later writes and pr_store_commit fail (commit
+ * rolls back), and the caller should pr_store_rollback.  Closing a store
+ * with a transaction open rolls it back. */
 enum pr_status pr_store_begin(struct pr_store *st, struct pr_error *err);
 enum pr_status pr_store_commit(struct pr_store *st, struct pr_error *err);
 void pr_store_rollback(struct pr_store *st);
@@ -148,9 +154,11 @@ struct pr_store_run {
 	const struct pr_dataset *metrics; /* one value per metric, or NULL */
 };
 
-/* Stores a run and its metrics (metric names, units and directions are
- * recorded once per name).  Output longer than PR_STORE_OUTPUT_MAX is
- * cut and flagged truncated.  Committed before it returns. */
+/* Stores a run and its metrics: each metric of r->metrics with one
+ * value (none: left out; more: PR_EINVAL).  A metric is one (name, unit)
+ * pair, recorded once; its direction is the first one known.  Output
+ * longer than PR_STORE_OUTPUT_MAX is cut and flagged truncated.
+ * Committed before it returns; on any error nothing of the run stays. */
 enum pr_status pr_store_add_run(struct pr_store *st, int64_t session,
     const struct pr_store_run *r, struct pr_error *err);
 
@@ -266,7 +274,10 @@ struct pr_store_run_rec {
 
 /* Calls cb for every run of the session, in seq order; the record is
  * borrowed for the call.  A non-zero return from cb stops the walk and
- * is returned as PR_EINVAL with cb's error (cb fills err). */
+ * is returned as PR_EINVAL with cb's error (cb fills err; err is
+ * cleared before each call).  cb may read the store (other functions)
+ * but must not call pr_store_each_run on it.  PR_ENOTFOUND for an
+ * unknown session. */
 typedef int pr_store_run_cb(void *arg, const struct pr_store_run_rec *r,
     struct pr_error *err);
 enum pr_status pr_store_each_run(struct pr_store *st, int64_t session,
