@@ -101,8 +101,9 @@ struct pr_run {
 	 * says how) or "parse" (the command succeeded, its output could
 	 * not be read).  A static string. */
 	const char *failed_in;
-	char *output;     /* kept for failed runs (NUL-terminated), else
-			   * NULL */
+	char *output;     /* kept for failed runs (NUL-terminated), and
+			   * for successful ones with keep_output while
+			   * on_run sees them; else NULL */
 	size_t output_len;
 	int truncated;    /* output went over output_limit */
 	double start_s;   /* when it started, seconds after the session */
@@ -124,6 +125,9 @@ struct pr_runner_opts {
 	 * metrics.  The parser is borrowed for the session. */
 	const struct pr_parser *parser;
 	int parse_output;
+	/* 1: successful runs keep their output for on_run too (a store
+	 * records it); it is freed when on_run returns. */
+	int keep_output;
 	/* Called after every run, warm-ups and failures included. */
 	void (*on_run)(const struct pr_session *s, const struct pr_run *r,
 	    void *arg);

@@ -1650,6 +1650,7 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 		cli_errorf("run: resuming session %lld of campaign '%s': %zu "
 		    "rounds stored, %zu to run", (long long)resumes,
 		    c.campaign, done, c.ro.runs);
+	c.ro.keep_output = c.campaign != NULL;
 	if (c.campaign != NULL && (rc = run_store_begin(&c.rs, c.db,
 	    c.campaign, &s, c.tags, c.ntags, argv + 1, (size_t)(argc - 1),
 	    resumes)) != PR_EXIT_OK)

@@ -393,6 +393,15 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 		}
 		if ((st = parse_run(s, v, &r, &res, err)) != PR_OK)
 			goto out;
+		if (r.ok && s->opts.keep_output) {
+			r.output = pr_buf_detach(&res.output, &r.output_len);
+			if (r.output == NULL && (r.output = strdup("")) ==
+			    NULL) {
+				st = pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+				goto out;
+			}
+		}
 	} else if ((st = fail_run(&r, &res, "command", "", res.reason,
 	    err)) != PR_OK)
 		goto out;
@@ -411,6 +420,13 @@ record:
 	memset(&r, 0, sizeof(r)); /* now the session's */
 	if (s->opts.on_run != NULL)
 		s->opts.on_run(s, &s->runs[s->nruns - 1], s->opts.arg);
+	if (s->runs[s->nruns - 1].ok && s->runs[s->nruns - 1].output != NULL) {
+		/* keep_output: a successful run's output lives until on_run
+		 * has seen it. */
+		free(s->runs[s->nruns - 1].output);
+		s->runs[s->nruns - 1].output = NULL;
+		s->runs[s->nruns - 1].output_len = 0;
+	}
 	if (spawned) {
 		*overhead_sum += pr_spawn_now() - t_step - res.wall_s;
 		(*overhead_n)++;
