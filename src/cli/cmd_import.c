@@ -150,18 +150,28 @@ exec_import(int argc, char **argv)
 		total.campaigns += one.campaigns;
 		total.sessions += one.sessions;
 		total.runs += one.runs;
+		total.sessions_skipped += one.sessions_skipped;
+		total.runs_skipped += one.runs_skipped;
 	}
 	if (rc == PR_EXIT_OK) {
 		if (json)
 			printf("{\"campaigns\": %zu, \"sessions\": %zu, "
-			    "\"runs\": %zu}\n", total.campaigns,
-			    total.sessions, total.runs);
+			    "\"runs\": %zu, \"sessions_skipped\": %zu, "
+			    "\"runs_skipped\": %zu}\n", total.campaigns,
+			    total.sessions, total.runs,
+			    total.sessions_skipped, total.runs_skipped);
 		else
 			printf("imported %zu campaign%s, %zu session%s, %zu "
-			    "run%s into %s\n", total.campaigns,
+			    "run%s into %s%s", total.campaigns,
 			    total.campaigns == 1 ? "" : "s", total.sessions,
 			    total.sessions == 1 ? "" : "s", total.runs,
-			    total.runs == 1 ? "" : "s", pr_store_target(st));
+			    total.runs == 1 ? "" : "s", pr_store_target(st),
+			    total.sessions_skipped > 0 ? "" : "\n");
+		if (!json && total.sessions_skipped > 0)
+			printf("; %zu session%s (%zu runs) already there, left "
+			    "out\n", total.sessions_skipped,
+			    total.sessions_skipped == 1 ? "" : "s",
+			    total.runs_skipped);
 		if (fflush(stdout) != 0) {
 			cli_errorf("cannot write the output");
 			rc = PR_EXIT_INTERNAL;

@@ -136,7 +136,8 @@ cmp -s "$tmp/all.jsonl" "$tmp/again.jsonl" ||
     fail "export of the imported database differs"
 "$P" import --db "$tmp/copy.db" "$tmp/all.jsonl" > "$tmp/out" ||
     fail "import twice"
-has "$tmp/out" "0 sessions" "import twice adds nothing"
+has "$tmp/out" "0 sessions, 0 runs" "import twice adds nothing"
+has "$tmp/out" "already there, left out" "import twice says why"
 "$P" export --db "$db" demo > "$tmp/demo.jsonl" || fail "export demo"
 grep -q '"killed"' "$tmp/demo.jsonl" && fail "export demo has other campaigns"
 printf '{"format":"perfreg-export","version":1,"schema":1}\n{"type":"bogus"}\n' \
