@@ -1,0 +1,99 @@
+#!/bin/sh
+# tests/probes/cli_suite.sh - perfreg suite end to end with small budgets:
+# `suite list`, `suite run` storing a session and comparing the next one
+# with it (verdict table and environment diff), --json, --no-store,
+# `suite ab` by variant and by size, Ctrl-C (130, what finished stored),
+# and one-line errors for unknown probes and variants.  No timing is
+# checked: only that the figures are there with their units.
+#
+# usage: cli_suite.sh PERFREG
+set -u
+P=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+db=$tmp/s.db
+unset PERFREG_DB XDG_DATA_HOME
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+has() { # file pattern what
+	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
+}
+
+"$P" suite list > "$tmp/out" || fail "suite list: status $?"
+for p in copy crypto pipe-digest handoff random syscall fault tcp; do
+	has "$tmp/out" "^$p " "suite list names $p"
+done
+
+# A first session is the baseline; the next is compared with it.
+"$P" suite run syscall --quick --budget 2 --db "$db" > "$tmp/out" \
+    2> "$tmp/err" || fail "first suite run: $(cat "$tmp/err")"
+has "$tmp/out" "^timer: CLOCK_MONOTONIC, resolution" "timer named"
+has "$tmp/out" "syscall.getppid .* ns/call" "getppid figure with unit"
+has "$tmp/out" "(lower is better)" "direction"
+has "$tmp/out" "the baseline of this host" "first session is the baseline"
+"$P" suite run syscall --quick --budget 2 --db "$db" > "$tmp/out" \
+    2> "$tmp/err" || fail "second suite run: $(cat "$tmp/err")"
+has "$tmp/out" "^against the baseline, session 1" "compared with session 1"
+has "$tmp/out" "^syscall.getppid .*ns/call" "verdict row"
+has "$tmp/out" "^environment: what differs between session 1 and session 2" \
+    "environment diff"
+"$P" suite run syscall --quick --budget 2 --db "$db" --json > "$tmp/out" \
+    2> "$tmp/err" || fail "suite --json: $(cat "$tmp/err")"
+for key in '"probes"' '"session": 3' '"baseline": 2' '"comparison"' \
+    '"env_diff"' '"unit": "ns/call"' '"better": "lower"'; do
+	has "$tmp/out" "$key" "suite --json"
+done
+"$P" show --db "$db" suite > "$tmp/out" || fail "show suite"
+has "$tmp/out" "^  syscall  *3  *1 " "suite sessions stored as campaign suite"
+has "$tmp/out" "suite=quick" "suite sessions tagged"
+# --baseline picks a session; a missing one is an error.
+"$P" suite run syscall --quick --budget 1 --db "$db" --baseline 1 \
+    > "$tmp/out" 2>&1 || fail "--baseline 1"
+has "$tmp/out" "^against the baseline, session 1" "--baseline 1"
+"$P" suite run syscall --quick --budget 1 --db "$db" --baseline 99 \
+    > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--baseline 99: status not 2"
+has "$tmp/err" "no suite session 99" "--baseline 99"
+
+# --no-store: no database anywhere.
+HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \
+    > "$tmp/out" 2>&1 || fail "--no-store: $(cat "$tmp/out")"
+[ -e "$tmp/home" ] && fail "--no-store created $tmp/home"
+
+# suite ab: by variant and by size.
+"$P" suite ab syscall --a getppid --b clock_gettime -n 3 --quick \
+    > "$tmp/out" 2> "$tmp/err" || fail "suite ab syscall: $(cat "$tmp/err")"
+has "$tmp/out" "^syscall, interleaved in 3 rounds" "suite ab header"
+has "$tmp/out" "^syscall  " "suite ab row without the variant in its name"
+"$P" suite ab random --a 16 --b 64 -n 2 --quick > "$tmp/out" \
+    2> "$tmp/err" || fail "suite ab random sizes: $(cat "$tmp/err")"
+has "$tmp/out" "^random.getrandom " "suite ab by size drops the size"
+"$P" suite ab syscall --a getppid --b nope -n 2 > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "suite ab unknown variant: status not 2"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "suite ab unknown: $(cat "$tmp/err")"
+
+# Errors.
+"$P" suite run nope --db "$db" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "unknown probe: status not 2"
+has "$tmp/err" "no probe 'nope'" "unknown probe"
+"$P" suite --a x > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--a without ab: status not 2"
+
+# Ctrl-C: status 130, the session is stored as interrupted.
+"$P" suite run syscall fault --budget 60 --db "$db" > "$tmp/out" 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+st=$?
+[ $st -eq 130 ] || fail "interrupted suite: status $st, not 130"
+"$P" show --db "$db" suite > "$tmp/out" || fail "show after Ctrl-C"
+has "$tmp/out" "interrupted" "interrupted session stored"
+
+[ $fails -eq 0 ] || exit 1
+echo "cli_suite: ok"
