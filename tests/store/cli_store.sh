@@ -181,6 +181,11 @@ if [ -n "${PERFREG_TEST_PG:-}" ]; then
 	# SQLite -> PostgreSQL -> SQLite keeps every byte.
 	"$P" import --db "$PERFREG_TEST_PG" "$tmp/demo.jsonl" > /dev/null ||
 	    fail "import into postgresql"
+	"$P" export --db "$PERFREG_TEST_PG" demo > "$tmp/pgdemo.jsonl" ||
+	    fail "export from postgresql"
+	grep -c '"type":"run"' "$tmp/pgdemo.jsonl" > "$tmp/n"
+	[ "$(cat "$tmp/n")" -ge 12 ] || fail "postgresql export: $(cat "$tmp/n") runs"
+	echo "cli_store: postgresql part ran"
 fi
 
 [ $fails -eq 0 ] || exit 1
