@@ -19,7 +19,7 @@
 # probe that disagrees with its twin by more than 25% is a defect.
 #
 # Usage: bench/probes-vs-tools.sh [-r ROUNDS] [-a "ALG ..."]
-#   -r  rounds, default 3
+#   -r  rounds, default 5
 #   -a  crypto algorithms, default "aes-128-gcm sha256 chacha20-poly1305
 #       des-ede3-cbc"
 # Environment: PROBE_RUN, the probe-run binary to use; by default it is
@@ -28,7 +28,7 @@
 # is outside the band, 2 on a usage or setup error.
 set -eu
 
-rounds=3
+rounds=5
 algs="aes-128-gcm sha256 chacha20-poly1305 des-ede3-cbc"
 while getopts r:a: opt; do
 	case $opt in
@@ -86,7 +86,7 @@ r=1
 while [ "$r" -le "$rounds" ]; do
 	echo "round $r of $rounds ..." >&2
 	for alg in $algs; do
-		"$PROBE_RUN" -n 3 crypto "$alg" 2>/dev/null |
+		"$PROBE_RUN" -n 5 crypto "$alg" 2>/dev/null |
 		    awk -v d="$tmp" -v a="$alg" '{ sub(/^crypto\./, "", $1)
 			sub(/B$/, "", $1)
 			print $2 >> (d "/p.crypto." a "." $1) }'
