@@ -17,14 +17,16 @@
 #include "cli/cmd.h"
 #include "perfreg/buf.h"
 #include "perfreg/env.h"
+#include "perfreg/store.h"
 #include "core/banned.h"
 
 #define OUTPUT_MAX ((size_t)256 << 20)
 #define INPUT_MAX ((size_t)64 << 20)
 
 static const char usage[] =
-    "env [--json] [--no-tools] [--root dir] | env diff [--json] "
-    "[--log-lines n] a.json b.json";
+    "env [--json] [--no-tools] [--root dir]\n"
+    "       perfreg env diff [--json] [--log-lines n] [--db target] "
+    "[--campaign name] a b";
 
 static const char help[] =
     "Prints a snapshot of the environment a benchmark runs in: kernel,\n"
@@ -39,11 +41,17 @@ static const char help[] =
     "  perfreg env [--json]          the current snapshot; --json writes "
     "the\n"
     "                                file form, to keep and diff later\n"
-    "  perfreg env diff A.json B.json\n"
-    "                                what differs from A to B: what is "
+    "  perfreg env diff A B          what differs from A to B: what is "
     "known\n"
     "                                to move performance first, with a "
-    "reason\n"
+    "reason;\n"
+    "                                A and B are saved snapshots (files), "
+    "stored\n"
+    "                                sessions (session:ID), or with "
+    "--campaign\n"
+    "                                the variants of a campaign (their "
+    "first\n"
+    "                                sessions)\n"
     "\n"
     "options:\n"
     "  --json           JSON output\n"
@@ -54,12 +62,14 @@ static const char help[] =
     "files\n"
     "  --log-lines n    kernel log lines shown per side in a diff "
     "(default 20)\n"
+    "  --db target      the database of session:ID and --campaign "
+    "operands\n"
+    "  --campaign name  the operands of diff are variants of campaign "
+    "name\n"
     "\n"
-    "Snapshots of campaign variants and sessions as diff operands come "
-    "with\n"
-    "the results database.  Exit status: 0 done (differences or not), 2 "
-    "bad\n"
-    "usage or input, 3 internal error.\n";
+    "Exit status: 0 done (differences or not), 2 bad usage or input, 3 "
+    "internal\n"
+    "error.\n";
 
 enum { OPT_JSON = 256, OPT_NO_TOOLS, OPT_ROOT, OPT_LOG_LINES };
 
@@ -125,8 +135,92 @@ load(const char *name, struct pr_env *e)
 	return 0;
 }
 
+/* Where diff operands come from. */
+struct diff_src {
+	const char *db, *campaign;
+	struct pr_store *st;   /* opened at the first stored operand */
+};
+
+/* The first session of campaign that ran variant name, or 0. */
 static int
-exec_diff(int argc, char **argv, int json, size_t log_max)
+variant_session(struct diff_src *ds, const char *name, int64_t *id)
+{
+	struct pr_store_session_info *s = NULL;
+	struct pr_error err;
+	enum pr_status st;
+	size_t n = 0, i, k, len = strlen(name);
+
+	*id = 0;
+	pr_error_clear(&err);
+	if ((st = pr_store_sessions(ds->st, pr_str_c(ds->campaign), &s, &n,
+	    &err)) != PR_OK) {
+		cli_errorf("env diff: %s", err.msg);
+		return cli_exit_for(st);
+	}
+	for (i = 0; i < n && *id == 0; i++)
+		for (k = 0; k < s[i].nvariants; k++)
+			if (s[i].variants[k].n == len &&
+			    memcmp(s[i].variants[k].p, name, len) == 0) {
+				*id = s[i].id;
+				break;
+			}
+	pr_store_sessions_free(s, n);
+	if (*id == 0) {
+		cli_errorf("env diff: campaign '%s' has no variant '%s'",
+		    ds->campaign, name);
+		return PR_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* A snapshot from a file, a stored session (session:ID) or a campaign
+ * variant (with --campaign). */
+static int
+load_operand(struct diff_src *ds, const char *name, struct pr_env *e)
+{
+	struct pr_error err;
+	enum pr_status st;
+	long long id = 0;
+	int64_t sid;
+	char *end;
+	int rc, found = 0;
+
+	if (ds->campaign == NULL && strncmp(name, "session:", 8) != 0)
+		return load(name, e);
+	if (ds->campaign == NULL) {
+		errno = 0;
+		id = strtoll(name + 8, &end, 10);
+		if (errno != 0 || end == name + 8 || *end != '\0' || id <= 0) {
+			cli_errorf("env diff: '%s': expected session:ID", name);
+			return PR_EXIT_USAGE;
+		}
+	}
+	if (ds->st == NULL && (rc = cli_store_open("env diff", ds->db,
+	    PR_STORE_READ, &ds->st)) != PR_EXIT_OK)
+		return rc;
+	if (ds->campaign != NULL) {
+		if ((rc = variant_session(ds, name, &sid)) != 0)
+			return rc;
+	} else {
+		sid = (int64_t)id;
+	}
+	pr_error_clear(&err);
+	if ((st = pr_store_session_env(ds->st, sid, e, &found, &err)) !=
+	    PR_OK) {
+		cli_errorf("env diff: %s", err.msg);
+		return cli_exit_for(st);
+	}
+	if (!found) {
+		cli_errorf("env diff: session %lld has no environment snapshot",
+		    (long long)sid);
+		return PR_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int
+exec_diff(int argc, char **argv, int json, size_t log_max,
+    struct diff_src *ds)
 {
 	struct pr_env a, b;
 	struct pr_envdiff d;
@@ -136,13 +230,14 @@ exec_diff(int argc, char **argv, int json, size_t log_max)
 	int rc;
 
 	if (argc != 2) {
-		cli_errorf("env diff: expected two snapshot files");
+		cli_errorf("env diff: expected two snapshots");
 		return cli_usage(&cmd_env_entry);
 	}
 	pr_error_clear(&err);
 	pr_env_init(&a);
 	pr_env_init(&b);
-	if ((rc = load(argv[0], &a)) != 0 || (rc = load(argv[1], &b)) != 0)
+	if ((rc = load_operand(ds, argv[0], &a)) != 0 ||
+	    (rc = load_operand(ds, argv[1], &b)) != 0)
 		goto out;
 	if ((st = pr_env_diff(&a, &b, &d, &err)) != PR_OK) {
 		cli_error(&err);
@@ -159,6 +254,8 @@ exec_diff(int argc, char **argv, int json, size_t log_max)
 	}
 	rc = cli_write(&out);
 out:
+	pr_store_close(ds->st);
+	ds->st = NULL;
 	pr_env_release(&a);
 	pr_env_release(&b);
 	pr_buf_release(&out);
@@ -214,14 +311,23 @@ exec_env(int argc, char **argv)
 	}
 	if (optind < argc && strcmp(argv[optind], "diff") == 0) {
 		/* Options may also come among the operands. */
+		struct diff_src ds;
 		char *files[3];
 		int i, nf = 0;
 
+		memset(&ds, 0, sizeof(ds));
 		for (i = optind + 1; i < argc; i++) {
 			const char *v = argv[i];
 
 			if (strcmp(v, "--json") == 0)
 				json = 1;
+			else if ((strcmp(v, "--db") == 0 ||
+			    strcmp(v, "--campaign") == 0) && i + 1 < argc) {
+				if (v[2] == 'd')
+					ds.db = argv[++i];
+				else
+					ds.campaign = argv[++i];
+			}
 			else if (strcmp(v, "--log-lines") == 0 &&
 			    i + 1 < argc) {
 				v = argv[++i];
@@ -241,7 +347,7 @@ exec_env(int argc, char **argv)
 			else
 				nf++;
 		}
-		return exec_diff(nf, files, json, log_max);
+		return exec_diff(nf, files, json, log_max, &ds);
 	}
 	if (optind < argc) {
 		cli_errorf("env: unexpected argument '%s'", argv[optind]);

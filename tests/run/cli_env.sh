@@ -45,4 +45,23 @@ check "an unreadable tree prints unavailable" \
     "grep -q 'kernel.release  *unavailable: not present' '$tmp/none'"
 "$PERFREG" env --bogus >/dev/null 2>&1
 check "unknown option exits 2" '[ $? -eq 2 ]'
+# Stored snapshots as operands: sessions and campaign variants.
+for v in a b; do
+	"$PERFREG" run --db "$tmp/e.db" --campaign c --variant $v -n 1 \
+	    --warmup 0 -- true >/dev/null 2>&1
+done
+"$PERFREG" env diff --db "$tmp/e.db" session:1 session:2 >"$tmp/sd" 2>&1
+check "env diff session:1 session:2 exits 0" '[ $? -eq 0 ]'
+check "env diff of sessions names them" \
+    "grep -q 'A = session:1, B = session:2' '$tmp/sd'"
+"$PERFREG" env diff --db "$tmp/e.db" --campaign c a b >"$tmp/cd" 2>&1
+check "env diff --campaign exits 0" '[ $? -eq 0 ]'
+check "env diff --campaign compares the variants" \
+    "grep -q 'A = a, B = b' '$tmp/cd'"
+"$PERFREG" env diff --db "$tmp/e.db" session:9 session:2 >"$tmp/se" 2>&1
+check "env diff of a missing session exits 2" '[ $? -eq 2 ]'
+check "env diff of a missing session: one line" \
+    "[ \$(wc -l < '$tmp/se') -eq 1 ] && grep -q 'no session 9' '$tmp/se'"
+"$PERFREG" env diff --db "$tmp/e.db" --campaign c a zz >"$tmp/ze" 2>&1
+check "env diff of an unknown variant exits 2" '[ $? -eq 2 ]'
 exit $fail
