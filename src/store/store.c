@@ -478,6 +478,7 @@ stmt_get(struct pr_store *st, enum stmt k, struct pr_db_stmt **out,
 	enum pr_status rc;
 	char sql[1024];
 
+	*out = NULL;
 	if (st->stmt[k] == NULL) {
 		/* PostgreSQL returns new ids with RETURNING.  SQLite runs
 		 * RETURNING as a trigger, which costs a statement journal
@@ -1070,7 +1071,7 @@ migrate_step(struct pr_store *st, int64_t from, struct pr_error *err)
 	struct pr_db_stmt *s = NULL;
 	struct binder b;
 	enum pr_status rc;
-	int64_t ver;
+	int64_t ver = 0;
 	char vbuf[32];
 
 	rc = tx_exec(st, S_BEGIN, err);
@@ -1123,7 +1124,7 @@ pr_store_open(const char *target, enum pr_store_mode mode,
 {
 	struct pr_store *st;
 	enum pr_status rc;
-	int64_t ver, v;
+	int64_t ver = 0, v;
 	int flags;
 
 	*out = NULL;
@@ -1428,7 +1429,7 @@ session_add(struct pr_store *st, const struct pr_store_session_new *n,
 	struct pr_db_stmt *s, *t;
 	struct binder b;
 	enum pr_status rc;
-	int64_t cid, hid, eid = 0;
+	int64_t cid = 0, hid = 0, eid = 0;
 	size_t i;
 
 	rc = campaign_id(st, n->campaign, 1, &cid, err);
@@ -1525,7 +1526,7 @@ session_variant(struct pr_store *st, int64_t session, struct pr_str name,
 	struct pr_db_stmt *s, *get, *add;
 	struct binder b;
 	enum pr_status rc;
-	int64_t cid;
+	int64_t cid = 0;
 
 	rc = session_campaign(st, session, &cid, err);
 	if (rc == PR_OK)
@@ -1591,7 +1592,7 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 	struct binder b;
 	struct pr_str out = r->output;
 	enum pr_status rc;
-	int64_t rid, mid;
+	int64_t rid = 0, mid = 0;
 	size_t i, pos;
 	int trunc = r->truncated != 0;
 
@@ -1671,7 +1672,7 @@ pr_store_session_end(struct pr_store *st, int64_t session,
 	struct pr_db_stmt *s;
 	struct binder b;
 	enum pr_status rc;
-	int64_t id;
+	int64_t id = 0;
 	int found = 0;
 
 	/* The end of a session is always synced. */
@@ -2003,7 +2004,7 @@ pr_store_variants(struct pr_store *st, struct pr_str campaign,
 	struct binder b;
 	enum pr_status rc;
 	size_t cap = 0, k = 0;
-	int64_t cid;
+	int64_t cid = 0;
 	int row;
 
 	*out = NULL;
@@ -2052,7 +2053,7 @@ pr_store_variant_data_release(struct pr_store_variant_data *d)
 		free(d->boot_ids[i]);
 	free(d->boot_ids);
 	free(d->boot_session);
-	for (i = 0; i < d->nm; i++) {
+	for (i = 0; d->m != NULL && i < d->nm; i++) {
 		free(d->m[i].name);
 		free(d->m[i].unit);
 		free(d->m[i].value);
@@ -2473,7 +2474,7 @@ pr_store_each_run(struct pr_store *st, int64_t session, pr_store_run_cb *cb,
 	struct pr_db_stmt *rs, *ms;
 	struct binder b;
 	enum pr_status rc;
-	int64_t id;
+	int64_t id = 0;
 
 	rc = session_campaign(st, session, &id, err);
 	if (rc == PR_OK)
@@ -2507,7 +2508,7 @@ pr_store_find_unfinished(struct pr_store *st, struct pr_str campaign,
 	struct pr_db_stmt *s;
 	struct binder b;
 	enum pr_status rc;
-	int64_t id;
+	int64_t id = 0;
 	int found = 0;
 	char buf[300];
 
