@@ -10,16 +10,8 @@
  * Memory errors, leaks and undefined behaviour are caught by the
  * sanitizers.
  *
- * Build and run (from the top of the tree; not part of the default
- * build):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
- *     $(pkg-config --cflags libpq) -D_POSIX_C_SOURCE=200809L \
- *     -D_DEFAULT_SOURCE -DPERFREG_VERSION='"fuzz"' \
- *     tests/fuzz/fuzz_import.c src/store/[a-z]*.c src/core/[a-z]*.c \
- *     src/run/env.c src/run/spawn.c \
- *     -ljansson -lsqlite3 -lpq -lcrypto -lm -o fuzz_import
- *   cp -r tests/fuzz/seeds/import corpus
- *   ./fuzz_import -max_len=4096 -max_total_time=300 corpus
+ * Built with the other targets (-DPERFREG_FUZZ=ON, tests/fuzz/CMakeLists.txt)
+ * and run by scripts/fuzz.sh, from the seeds in tests/fuzz/seeds/import/
  * (the seeds: doc/export.md's example, `tests/store/gen_export.py 12 4`,
  * and an export of test_export's first database without its 1 MB runs.)
  */
