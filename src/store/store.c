@@ -652,6 +652,29 @@ insert_id(struct pr_store *st, struct pr_db_stmt *s, int64_t *id,
 	return rc;
 }
 
+/* Runs the statement b has bound, ignoring any rows, and resets it. */
+static enum pr_status
+run_bound(struct binder *b)
+{
+	enum pr_status rc = b->rc;
+
+	if (rc == PR_OK)
+		rc = step_done(b->st, b->s, b->err);
+	stmt_done(b->st, b->s);
+	return rc;
+}
+
+/* insert_id for the INSERT b has bound. */
+static enum pr_status
+insert_bound(struct binder *b, int64_t *id)
+{
+	if (b->rc != PR_OK) {
+		stmt_done(b->st, b->s);
+		return b->rc;
+	}
+	return insert_id(b->st, b->s, id, b->err);
+}
+
 static size_t
 col_size(struct pr_store *st, struct pr_db_stmt *s, int i)
 {
@@ -1371,10 +1394,7 @@ metric_id(struct pr_store *st, const struct pr_metric *m, int64_t *id,
 	binder_init(&b, st, upd, err);
 	b_int(&b, (int)m->better);
 	b_int(&b, e->id);
-	rc = b.rc;
-	if (rc == PR_OK)
-		rc = step_done(st, upd, err);
-	stmt_done(st, upd);
+	rc = run_bound(&b);
 	if (rc == PR_OK)
 		e->better = (int)m->better;
 	return rc;
@@ -1401,11 +1421,7 @@ add_env(struct pr_store *st, const struct pr_env *env, int64_t *id,
 		return rc;
 	binder_init(&b, st, s, err);
 	b_text(&b, "environment snapshot", st->scratch.data);
-	rc = b.rc;
-	if (rc == PR_OK)
-		rc = insert_id(st, s, id, err);
-	else
-		stmt_done(st, s);
+	rc = insert_bound(&b, id);
 	for (i = 0; rc == PR_OK && i < env->n; i++) {
 		binder_init(&b, st, it, err);
 		b_int(&b, *id);
@@ -1414,10 +1430,7 @@ add_env(struct pr_store *st, const struct pr_env *env, int64_t *id,
 		b_cbytes(&b, env->items[i].category);
 		b_cbytes(&b, env->items[i].value);
 		b_cbytes(&b, env->items[i].reason);
-		rc = b.rc;
-		if (rc == PR_OK)
-			rc = step_done(st, it, err);
-		stmt_done(st, it);
+		rc = run_bound(&b);
 	}
 	return rc;
 }
@@ -1455,11 +1468,7 @@ session_add(struct pr_store *st, const struct pr_store_session_new *n,
 		b_int(&b, eid);
 	else
 		b_null(&b);
-	rc = b.rc;
-	if (rc == PR_OK)
-		rc = insert_id(st, s, id, err);
-	else
-		stmt_done(st, s);
+	rc = insert_bound(&b, id);
 	if (rc == PR_OK && n->ntags > 0)
 		rc = stmt_get(st, S_TAG_ADD, &t, err);
 	for (i = 0; rc == PR_OK && i < n->ntags; i++) {
@@ -1468,10 +1477,7 @@ session_add(struct pr_store *st, const struct pr_store_session_new *n,
 		b_int(&b, (int64_t)i);
 		b_bytes(&b, n->tags[i].key);
 		b_bytes(&b, n->tags[i].value);
-		rc = b.rc;
-		if (rc == PR_OK)
-			rc = step_done(st, t, err);
-		stmt_done(st, t);
+		rc = run_bound(&b);
 	}
 	return rc;
 }
@@ -1556,10 +1562,7 @@ session_variant(struct pr_store *st, int64_t session, struct pr_str name,
 	b_int(&b, *variant);
 	b_int(&b, session);
 	b_cbytes(&b, command);
-	rc = b.rc;
-	if (rc == PR_OK)
-		rc = step_done(st, s, err);
-	stmt_done(st, s);
+	rc = run_bound(&b);
 	return rc;
 }
 
@@ -1621,11 +1624,7 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 	b_int(&b, r->output.p != NULL ? (int64_t)r->output.n : 0);
 	b_int(&b, trunc);
 	b_real(&b, r->start_s);
-	rc = b.rc;
-	if (rc == PR_OK)
-		rc = insert_id(st, s, &rid, err);
-	else
-		stmt_done(st, s);
+	rc = insert_bound(&b, &rid);
 	if (rc != PR_OK || r->metrics == NULL || r->metrics->n == 0)
 		return rc;
 	rc = stmt_get(st, S_RUN_METRIC_ADD, &ms, err);
@@ -1645,10 +1644,7 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 		b_int(&b, mid);
 		b_int(&b, (int64_t)pos++);
 		b_real(&b, m->values.v[0]);
-		rc = b.rc;
-		if (rc == PR_OK)
-			rc = step_done(st, ms, err);
-		stmt_done(st, ms);
+		rc = run_bound(&b);
 	}
 	return rc;
 }
