@@ -896,6 +896,28 @@ test_racing_writers(void **state)
 	pr_store_close(st);
 }
 
+/* The target a store names drops the password (PostgreSQL only). */
+static void
+test_target_redacted(void **state)
+{
+	struct pr_store *st;
+	struct pr_error err;
+	char t[600];
+
+	(void)state;
+	/* A URI gets the password as user:password@. */
+	if (strstr(g_pg, "://") != NULL || strstr(g_pg, "@") != NULL ||
+	    strstr(g_pg, "password") != NULL) {
+		skip();
+		return;
+	}
+	snprintf(t, sizeof(t), "%s password=sekret", g_pg);
+	ok(pr_store_open(t, PR_STORE_WRITE, &st, &err), &err);
+	assert_null(strstr(pr_store_target(st), "sekret"));
+	assert_non_null(strstr(pr_store_target(st), "dbname="));
+	pr_store_close(st);
+}
+
 /* ---- SQLite: opening, faults ---- */
 
 static int
@@ -1467,6 +1489,9 @@ main(void)
 		cmocka_unit_test(test_metric_direction),
 		cmocka_unit_test(test_racing_writers),
 	};
+	const struct CMUnitTest pg_only[] = {
+		cmocka_unit_test(test_target_redacted),
+	};
 	const struct CMUnitTest sqlite_only[] = {
 		cmocka_unit_test(test_open_modes),
 		cmocka_unit_test(test_driver_for),
@@ -1492,6 +1517,8 @@ main(void)
 		g_pg = pg;
 		fails += cmocka_run_group_tests_name("store (postgresql)",
 		    common, NULL, NULL);
+		fails += cmocka_run_group_tests_name("store target "
+		    "(postgresql)", pg_only, NULL, NULL);
 		g_pg = NULL;
 	}
 	rm_tree(g_dir);
