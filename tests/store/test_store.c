@@ -933,6 +933,25 @@ sql_exec(const char *path, const char *sql)
 	return rc;
 }
 
+/* The integer an SQL query gives, or -1. */
+static long
+sql_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	long v = -1;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			v = (long)sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
 /* PRAGMA integrity_check through the sqlite3 API: 1 when "ok". */
 static int
 integrity_ok(const char *path)
@@ -1124,6 +1143,57 @@ test_foreign_corrupt_newer(void **state)
 	    PR_EPARSE);
 	assert_string_equal(err.file, path);
 	assert_non_null(strstr(err.msg, "corrupt"));
+}
+
+/* Three processes create one new database at once: it is created once
+ * (one schema_version row) and each writes its session. */
+static void
+test_create_race(void **state)
+{
+	struct pr_store *st;
+	struct pr_store_session_info *ss;
+	struct pr_error err;
+	char path[512];
+	pid_t pid[3];
+	size_t n;
+	int c, status;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/race/new.db", g_dir);
+	for (c = 0; c < 3; c++) {
+		pid[c] = fork();
+		assert_true(pid[c] >= 0);
+		if (pid[c] == 0) {
+			struct pr_store_session_new sn;
+			int64_t id;
+
+			if (pr_store_open(path, PR_STORE_CREATE, &st, &err))
+				_exit(10);
+			memset(&sn, 0, sizeof(sn));
+			sn.campaign = pr_str_c("c");
+			sn.host = "h";
+			sn.boot_id = "b";
+			sn.started = c;
+			if (pr_store_session_begin(st, &sn, &id, &err))
+				_exit(11);
+			pr_store_close(st);
+			_exit(0);
+		}
+	}
+	for (c = 0; c < 3; c++) {
+		assert_int_equal(waitpid(pid[c], &status, 0), pid[c]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	ok(pr_store_open(path, PR_STORE_READ, &st, &err), &err);
+	ok(pr_store_sessions(st, pr_str_c("c"), &ss, &n, &err), &err);
+	assert_int_equal(n, 3);
+	pr_store_sessions_free(ss, n);
+	pr_store_close(st);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM schema_version"),
+	    1);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM campaign"), 1);
+	assert_true(integrity_ok(path));
 }
 
 /* Opens a file the caller cannot write: 0 when refused clearly. */
@@ -1494,6 +1564,7 @@ main(void)
 	};
 	const struct CMUnitTest sqlite_only[] = {
 		cmocka_unit_test(test_open_modes),
+		cmocka_unit_test(test_create_race),
 		cmocka_unit_test(test_driver_for),
 		cmocka_unit_test(test_foreign_corrupt_newer),
 		cmocka_unit_test(test_read_only),
