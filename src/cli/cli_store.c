@@ -23,6 +23,7 @@ cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
 	struct pr_error err;
 	enum pr_status st;
 	char *def = NULL;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	*out = NULL;
 	pr_error_clear(&err);
@@ -40,7 +41,8 @@ cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
 			cli_errorf("%s: %s: no such database (nothing stored "
 			    "yet?)", cmd, db);
 		else
-			cli_errorf("%s: %s", cmd, err.msg);
+			cli_errorf("%s: %s", cmd,
+			    pr_error_format(&err, eb, sizeof(eb)));
 		free(def);
 		return st == PR_ENOMEM ? PR_EXIT_INTERNAL : PR_EXIT_USAGE;
 	}

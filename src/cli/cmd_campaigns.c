@@ -124,6 +124,7 @@ exec_campaigns(int argc, char **argv)
 	const char *db = NULL;
 	size_t n = 0;
 	int ch, json = 0, rc;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	optind = 1;
 	opterr = 0;
@@ -150,7 +151,8 @@ exec_campaigns(int argc, char **argv)
 		return rc;
 	pr_error_clear(&err);
 	if ((s = pr_store_campaigns(st, &c, &n, &err)) != PR_OK) {
-		cli_errorf("campaigns: %s", err.msg);
+		cli_errorf("campaigns: %s",
+		    pr_error_format(&err, eb, sizeof(eb)));
 		rc = cli_exit_for(s);
 	} else if (json) {
 		rc = json_out(c, n);

@@ -617,26 +617,32 @@ side_dataset(const struct pr_store_variant_data *d, int boots,
 {
 	const struct pr_store_series *m;
 	enum pr_status st = PR_OK;
+	json_t *jn, *ju;
 	size_t i, k, j, b;
 	double mean;
 
 	for (i = 0; i < d->nm && st == PR_OK; i++) {
 		m = &d->m[i];
-		if (!boots) {
-			for (k = 0; k < m->n && st == PR_OK; k++)
-				st = pr_dataset_add(out, m->name, m->unit,
-				    m->better, m->value[k], err);
-			continue;
-		}
-		for (k = 0; k < m->n && st == PR_OK; k = j) {
+		/* Names and units as text (an import may hold any bytes). */
+		jn = cli_str_json(pr_str_c(m->name));
+		ju = cli_str_json(pr_str_c(m->unit));
+		if (jn == NULL || ju == NULL)
+			st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		for (k = 0; !boots && k < m->n && st == PR_OK; k++)
+			st = pr_dataset_add(out, json_string_value(jn),
+			    json_string_value(ju), m->better, m->value[k],
+			    err);
+		for (k = 0; boots && k < m->n && st == PR_OK; k = j) {
 			b = m->boot[k];
 			mean = 0;
 			for (j = k; j < m->n && m->boot[j] == b; j++)
 				mean += (m->value[j] - mean) /
 				    (double)(j - k + 1);
-			st = pr_dataset_add(out, m->name, m->unit, m->better,
-			    mean, err);
+			st = pr_dataset_add(out, json_string_value(jn),
+			    json_string_value(ju), m->better, mean, err);
 		}
+		json_decref(jn);
+		json_decref(ju);
 	}
 	return st;
 }
@@ -664,6 +670,7 @@ env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 	json_t *j;
 	int fa = 0, fb = 0, rc = PR_EXIT_INTERNAL;
 	char na[PR_ERROR_MSG_MAX], nb[PR_ERROR_MSG_MAX];
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	pr_env_init(&a);
 	pr_env_init(&b);
@@ -674,7 +681,8 @@ env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 	if (pr_store_session_env(cc->st, bd->boot_session[0], &a, &fa,
 	    &err) != PR_OK || pr_store_session_env(cc->st,
 	    nd->boot_session[0], &b, &fb, &err) != PR_OK) {
-		cli_errorf("compare: %s", err.msg);
+		cli_errorf("compare: %s",
+		    pr_error_format(&err, eb, sizeof(eb)));
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
@@ -733,7 +741,7 @@ variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 	struct pr_nested_side sb, sn;
 	struct pr_nested_desc db, dn;
 	struct pr_error err;
-	json_t *arr = NULL, *o;
+	json_t *arr = NULL, *o, *jn = NULL;
 	size_t i, k;
 	int head = 0;
 
@@ -760,24 +768,32 @@ variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 		if (!(db.defined & PR_NESTED_ICC) &&
 		    !(dn.defined & PR_NESTED_ICC))
 			continue;
+		if ((jn = cli_str_json(pr_str_c(bm->name))) == NULL)
+			goto nomem;
 		if (arr != NULL) {
-			o = json_pack("{s:s,s:o,s:o}", "metric", bm->name,
+			o = json_pack("{s:o,s:o,s:o}", "metric", jn,
 			    "base_boot_share", db.defined & PR_NESTED_ICC ?
 			    json_real(db.icc) : json_null(), "new_boot_share",
 			    dn.defined & PR_NESTED_ICC ? json_real(dn.icc) :
 			    json_null());
+			jn = NULL;      /* json_pack took it */
 			if (o == NULL || json_array_append_new(arr, o) != 0)
 				goto nomem;
 			continue;
 		}
-		if (cc->o->report == PR_REPORT_CSV)
+		if (cc->o->report == PR_REPORT_CSV) {
+			json_decref(jn);
 			continue;
+		}
 		if (!head && pr_buf_adds(&cc->out, "\nshare of a run's variance "
 		    "that comes from its boot (base, new):\n", &err) != PR_OK)
 			goto nomem;
 		head = 1;
-		if (pr_buf_addf(&cc->out, &err, "  %-24s ", bm->name) != PR_OK)
+		if (pr_buf_addf(&cc->out, &err, "  %-24s ",
+		    json_string_value(jn)) != PR_OK)
 			goto nomem;
+		json_decref(jn);
+		jn = NULL;
 		if ((db.defined & PR_NESTED_ICC ? pr_buf_addf(&cc->out, &err,
 		    "%5.1f%%", 100 * db.icc) : pr_buf_addf(&cc->out, &err,
 		    "%6s", "-")) != PR_OK ||
@@ -792,6 +808,7 @@ variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 	}
 	return PR_EXIT_OK;
 nomem:
+	json_decref(jn);
 	json_decref(arr);
 	cli_errorf("out of memory");
 	return PR_EXIT_INTERNAL;
@@ -868,6 +885,7 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	char *bn = vname(bv->name), *nn = vname(nv->name);
 	int boots, csv, rc = PR_EXIT_INTERNAL, gated = PR_EXIT_OK;
 	enum pr_status st;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	memset(&bd, 0, sizeof(bd));
 	memset(&nd, 0, sizeof(nd));
@@ -881,7 +899,8 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	if ((st = pr_store_load_variant(cc->st, cc->campaign, bv->name, &bd,
 	    &err)) != PR_OK || (st = pr_store_load_variant(cc->st,
 	    cc->campaign, nv->name, &nd, &err)) != PR_OK) {
-		cli_errorf("compare: %s", err.msg);
+		cli_errorf("compare: %s",
+		    pr_error_format(&err, eb, sizeof(eb)));
 		rc = cli_exit_for(st);
 		goto out;
 	}
@@ -999,6 +1018,7 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 	size_t n = 0, i;
 	long a = 0, b = -1;
 	int rc;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	memset(&cc, 0, sizeof(cc));
 	cc.o = o;
@@ -1010,7 +1030,8 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 	pr_error_clear(&err);
 	if ((st = pr_store_variants(cc.st, cc.campaign, &v, &n, &err)) !=
 	    PR_OK) {
-		cli_errorf("compare: %s", err.msg);
+		cli_errorf("compare: %s",
+		    pr_error_format(&err, eb, sizeof(eb)));
 		rc = cli_exit_for(st);
 		goto out;
 	}

@@ -65,6 +65,7 @@ exec_export(int argc, char **argv)
 	FILE *f = stdout;
 	size_t n, i;
 	int ch, rc, fd;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	optind = 1;
 	opterr = 0;
@@ -115,7 +116,7 @@ exec_export(int argc, char **argv)
 		s = pr_error_set(&err, PR_EIO, "cannot write the export: %s",
 		    strerror(errno));
 	if (s != PR_OK) {
-		cli_errorf("export: %s", err.msg);
+		cli_errorf("export: %s", pr_error_format(&err, eb, sizeof(eb)));
 		rc = s == PR_EIO || s == PR_ENOMEM ? PR_EXIT_INTERNAL :
 		    PR_EXIT_USAGE;
 	}

@@ -87,6 +87,14 @@ tags_text(struct pr_buf *b, const struct pr_store_session_info *si,
 	return st;
 }
 
+/* A C string from the store as JSON: null for NULL, escaped when it is
+ * not UTF-8 (an import may hold any bytes). */
+static json_t *
+text_json(const char *s)
+{
+	return s != NULL ? cli_str_json(pr_str_c(s)) : json_null();
+}
+
 static json_t *
 session_json(const struct pr_store_session_info *si)
 {
@@ -114,10 +122,11 @@ session_json(const struct pr_store_session_info *si)
 			json_decref(vars);
 			vars = NULL;
 		}
-	o = json_pack("{s:I,s:s,s:s,s:s,s:f,s:s,s:o*,s:I,s:I,s:I,s:o,s:o}",
-	    "id", (json_int_t)si->id, "host", si->host, "boot_id",
-	    si->boot_id, "started", cli_time(si->started, t, sizeof(t)),
-	    "elapsed_s", si->elapsed_s, "status", si->status, "resumes",
+	o = json_pack("{s:I,s:o,s:o,s:s,s:f,s:o,s:o*,s:I,s:I,s:I,s:o,s:o}",
+	    "id", (json_int_t)si->id, "host", text_json(si->host), "boot_id",
+	    text_json(si->boot_id), "started", cli_time(si->started, t,
+	    sizeof(t)), "elapsed_s", si->elapsed_s, "status",
+	    text_json(si->status), "resumes",
 	    si->resumes != 0 ? json_integer(si->resumes) : NULL,
 	    "runs", (json_int_t)si->nruns_ok, "failed_runs",
 	    (json_int_t)si->nruns_failed, "warmup_runs",
@@ -180,9 +189,10 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 		med = pr_median_sorted(v2, d.m[i].n);
 		free(v2);
 		if (jm != NULL) {
-			json_t *o = json_pack("{s:o,s:s,s:s,s:f,s:I,s:I}",
+			json_t *o = json_pack("{s:o,s:o,s:o,s:f,s:I,s:I}",
 			    "variant", cli_str_json(v->name), "metric",
-			    d.m[i].name, "unit", d.m[i].unit, "median", med,
+			    text_json(d.m[i].name), "unit",
+			    text_json(d.m[i].unit), "median", med,
 			    "n", (json_int_t)d.m[i].n, "boots",
 			    (json_int_t)d.nboots);
 			if (o == NULL || json_array_append_new(jm, o) != 0)
@@ -225,9 +235,9 @@ show_campaign(struct show *sh, const char *name)
 			goto out;
 		}
 		for (i = 0; i < nv; i++)
-			if (json_array_append_new(jv, json_pack("{s:o,s:s,s:I,"
+			if (json_array_append_new(jv, json_pack("{s:o,s:o,s:I,"
 			    "s:I,s:I,s:I}", "name", cli_str_json(v[i].name),
-			    "command", v[i].command, "sessions",
+			    "command", text_json(v[i].command), "sessions",
 			    (json_int_t)v[i].nsessions, "boots",
 			    (json_int_t)v[i].nboots, "runs",
 			    (json_int_t)v[i].nruns_ok, "failed_runs",
@@ -251,13 +261,23 @@ show_campaign(struct show *sh, const char *name)
 			    pr_store_target(sh->st), "name", "sessions",
 			    "boots", "runs", "failed", "command");
 		for (i = 0; i < nv && st == PR_OK; i++) {
-			if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) !=
-			    PR_OK || (st = pad(&sh->out, v[i].name, 20,
-			    &sh->err)) != PR_OK)
+			/* The command as text ("-" when none is stored). */
+			json_t *jc = text_json(v[i].command);
+
+			if (jc == NULL) {
+				st = pr_error_set(&sh->err, PR_ENOMEM,
+				    "out of memory");
 				break;
-			st = pr_buf_addf(&sh->out, &sh->err, " %8zu %6zu %6zu "
-			    "%6zu  %s\n", v[i].nsessions, v[i].nboots,
-			    v[i].nruns_ok, v[i].nruns_failed, v[i].command);
+			}
+			if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) ==
+			    PR_OK && (st = pad(&sh->out, v[i].name, 20,
+			    &sh->err)) == PR_OK)
+				st = pr_buf_addf(&sh->out, &sh->err, " %8zu "
+				    "%6zu %6zu %6zu  %s\n", v[i].nsessions,
+				    v[i].nboots, v[i].nruns_ok,
+				    v[i].nruns_failed, json_is_string(jc) ?
+				    json_string_value(jc) : "-");
+			json_decref(jc);
 		}
 		if (st == PR_OK)
 			st = pr_buf_addf(&sh->out, &sh->err, "\nsessions:\n  "
@@ -306,13 +326,21 @@ run_line(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 	if (rc->arr != NULL) {
 		json_t *m = json_object(), *o;
 
-		for (i = 0; m != NULL && i < r->nm; i++)
-			json_object_set_new(m, r->metric_names[i],
-			    json_real(r->metric_values[i]));
-		o = json_pack("{s:I,s:I,s:o,s:b,s:b,s:s,s:o,s:o}",
+		json_t *k;
+
+		for (i = 0; m != NULL && i < r->nm; i++) {
+			if ((k = text_json(r->metric_names[i])) == NULL ||
+			    json_object_set_new(m, json_string_value(k),
+			    json_real(r->metric_values[i])) != 0) {
+				json_decref(m);
+				m = NULL;
+			}
+			json_decref(k);
+		}
+		o = json_pack("{s:I,s:I,s:o,s:b,s:b,s:o,s:o,s:o}",
 		    "seq", (json_int_t)r->seq, "round", (json_int_t)r->round,
 		    "variant", cli_str_json(r->variant), "warmup", r->warmup,
-		    "ok", r->ok, "outcome", r->outcome, "reason",
+		    "ok", r->ok, "outcome", text_json(r->outcome), "reason",
 		    cli_str_json(r->reason), "metrics", m);
 		if (o == NULL || json_array_append_new(rc->arr, o) != 0) {
 			pr_error_set(err, PR_ENOMEM, "out of memory");
@@ -393,6 +421,7 @@ exec_show(int argc, char **argv)
 	long long id = 0;
 	char *end;
 	int ch, json = 0, rc;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	optind = 1;
 	opterr = 0;
@@ -441,7 +470,8 @@ exec_show(int argc, char **argv)
 	st = session != NULL ? show_session(&sh, (int64_t)id) :
 	    show_campaign(&sh, argv[optind]);
 	if (st != PR_OK) {
-		cli_errorf("show: %s", sh.err.msg);
+		cli_errorf("show: %s", pr_error_format(&sh.err, eb,
+		    sizeof(eb)));
 		rc = cli_exit_for(st);
 		goto out;
 	}

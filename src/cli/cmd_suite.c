@@ -375,6 +375,7 @@ store_results(struct pr_store *st, const struct pr_suite_result *r,
 	int64_t vid;
 	double elapsed = 0;
 	size_t i, k, j;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	cli_hostname(host, sizeof(host));
 	cli_boot_id(boot, sizeof(boot));
@@ -391,6 +392,10 @@ store_results(struct pr_store *st, const struct pr_suite_result *r,
 	sn.tags = &tag;
 	sn.ntags = 1;
 	pr_error_clear(&err);
+	/* One transaction: a session that cannot be stored whole (a
+	 * locked database, a full disk) leaves nothing behind. */
+	if (pr_store_begin(st, &err) != PR_OK)
+		goto fail;
 	if (pr_store_session_begin(st, &sn, session, &err) != PR_OK)
 		goto fail;
 	for (i = 0; i < n; i++) {
@@ -431,11 +436,14 @@ store_results(struct pr_store *st, const struct pr_suite_result *r,
 		}
 	}
 	if (pr_store_session_end(st, *session, status, elapsed, &err) !=
-	    PR_OK)
+	    PR_OK || pr_store_commit(st, &err) != PR_OK)
 		goto fail;
 	return PR_EXIT_OK;
 fail:
-	cli_errorf("suite: cannot store the session: %s", err.msg);
+	pr_store_rollback(st);
+	*session = 0;
+	cli_errorf("suite: cannot store the session: %s",
+	    pr_error_format(&err, eb, sizeof(eb)));
 	return PR_EXIT_USAGE;
 }
 
@@ -515,6 +523,7 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 	enum pr_status ps;
 	char host[HOST_MAX];
 	size_t n = 0, i;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	*out = 0;
 	cli_hostname(host, sizeof(host));
@@ -523,7 +532,7 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 	if (ps == PR_ENOTFOUND)
 		return PR_EXIT_OK;
 	if (ps != PR_OK) {
-		cli_errorf("suite: %s", err.msg);
+		cli_errorf("suite: %s", pr_error_format(&err, eb, sizeof(eb)));
 		return cli_exit_for(ps);
 	}
 	for (i = 0; i < n; i++) {
@@ -686,6 +695,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	int64_t session = 0, base = 0;
 	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	pr_env_init(&env);
 	pr_error_clear(&err);
@@ -704,7 +714,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	if (s != PR_OK) {
 		cut = 1;
 		if (!interrupted) {
-			cli_errorf("suite: %s", err.msg);
+			cli_errorf("suite: %s",
+			    pr_error_format(&err, eb, sizeof(eb)));
 			if (st != NULL)
 				(void)store_results(st, r, nr, &env,
 				    c->so.quick, &session, "failed");

@@ -26,25 +26,41 @@ unix_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* args as a JSON array of strings (NULL when out of memory). */
-static char *
-args_json(char *const *args, size_t n)
+/*
+ * args as a JSON array of strings in *out; NULL, with a warning, when an
+ * argument is not UTF-8 text (JSON cannot hold it: the session is stored
+ * but cannot be resumed).  Returns an exit status.
+ */
+static int
+args_json(char *const *args, size_t n, char **out)
 {
-	json_t *a = json_array();
-	char *s;
+	json_t *a = json_array(), *j, *raw;
 	size_t i;
 
-	if (a == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		if (json_array_append_new(a, json_string(args[i])) != 0) {
+	*out = NULL;
+	for (i = 0; a != NULL && i < n; i++) {
+		/* json_string fails on memory or on a byte string that is
+		 * not UTF-8; json_stringn_nocheck only on memory. */
+		if ((j = json_string(args[i])) == NULL && (raw =
+		    json_stringn_nocheck(args[i], strlen(args[i]))) != NULL) {
+			json_decref(raw);
+			cli_errorf("run: warning: argument %zu is not UTF-8 "
+			    "text: the session cannot be resumed", i + 1);
 			json_decref(a);
-			return NULL;
+			return PR_EXIT_OK;
+		}
+		if (json_array_append_new(a, j) != 0) {
+			json_decref(a);
+			a = NULL;
 		}
 	}
-	s = json_dumps(a, JSON_COMPACT);
+	if (a == NULL || (*out = json_dumps(a, JSON_COMPACT)) == NULL) {
+		json_decref(a);
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
 	json_decref(a);
-	return s;
+	return PR_EXIT_OK;
 }
 
 /* Splits "key=value" tags; adds kernel=RELEASE from the snapshot. */
@@ -125,11 +141,9 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 	}
 	if ((rc = make_tags(tags, ntags, &env, &t, &nt)) != PR_EXIT_OK)
 		goto out;
-	rc = PR_EXIT_INTERNAL;
-	if ((aj = args_json(args, nargs)) == NULL) {
-		cli_errorf("out of memory");
+	if ((rc = args_json(args, nargs, &aj)) != PR_EXIT_OK)
 		goto out;
-	}
+	rc = PR_EXIT_INTERNAL;
 	cli_hostname(host, sizeof(host));
 	cli_boot_id(boot, sizeof(boot));
 	memset(&sn, 0, sizeof(sn));
@@ -149,12 +163,14 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 	rs->nv = s->nv;
 	if (pr_store_session_begin(rs->st, &sn, &rs->session, &err) !=
 	    PR_OK) {
-		cli_errorf("run: %s", err.msg);
+		cli_errorf("run: %s: %s", pr_store_target(rs->st),
+		    err.msg);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	if (resumes != 0 && mark_resumed(rs->st, resumes, &err) != PR_OK) {
-		cli_errorf("run: %s", err.msg);
+		cli_errorf("run: %s: %s", pr_store_target(rs->st),
+		    err.msg);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
@@ -162,7 +178,8 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 		if (pr_store_session_variant(rs->st, rs->session,
 		    pr_str_c(s->v[i].name), s->v[i].command, &rs->vid[i],
 		    &err) != PR_OK) {
-			cli_errorf("run: %s", err.msg);
+			cli_errorf("run: %s: %s", pr_store_target(rs->st),
+			    err.msg);
 			rc = PR_EXIT_USAGE;
 			goto out;
 		}
@@ -204,8 +221,9 @@ run_store_add(struct run_store *rs, const struct pr_session *s,
 	pr_error_clear(&err);
 	if (pr_store_add_run(rs->st, rs->session, &sr, &err) != PR_OK) {
 		rs->failed = 1;
-		snprintf(rs->msg, sizeof(rs->msg), "run %zu could not be "
-		    "stored: %s", r->seq + 1, err.msg);
+		snprintf(rs->msg, sizeof(rs->msg), "%s: run %zu could not be "
+		    "stored: %s", pr_store_target(rs->st), r->seq + 1,
+		    err.msg);
 	}
 }
 
@@ -226,7 +244,11 @@ run_store_end(struct run_store *rs, const struct pr_session *s, int decided)
 	pr_error_clear(&err);
 	if (pr_store_session_end(rs->st, rs->session, status, s->elapsed_s,
 	    &err) != PR_OK) {
-		cli_errorf("run: %s", err.msg);
+		/* After a run that could not be stored, the caller's one
+		 * line says it (the session stays resumable). */
+		if (!rs->failed)
+			cli_errorf("run: %s: %s", pr_store_target(rs->st),
+			    err.msg);
 		return PR_EXIT_USAGE;
 	}
 	return PR_EXIT_OK;
@@ -358,7 +380,8 @@ run_store_find_resume(const char *db, const char *campaign, char ***args,
 		goto out;
 	}
 	if (pst != PR_OK) {
-		cli_errorf("run: %s", err.msg);
+		cli_errorf("run: %s: %s", pr_store_target(st),
+		    err.msg);
 		rc = cli_exit_for(pst);
 		goto out;
 	}
@@ -370,14 +393,16 @@ run_store_find_resume(const char *db, const char *campaign, char ***args,
 	    hops++) {
 		if ((pst = pr_store_each_run(st, id, count_run, &c, &err)) !=
 		    PR_OK) {
-			cli_errorf("run: %s", err.msg);
+			cli_errorf("run: %s: %s", pr_store_target(st),
+			    err.msg);
 			rc = cli_exit_for(pst);
 			goto out;
 		}
 		memset(&prev, 0, sizeof(prev));
 		if ((pst = pr_store_session_get(st, id, &prev, &err)) !=
 		    PR_OK) {
-			cli_errorf("run: %s", err.msg);
+			cli_errorf("run: %s: %s", pr_store_target(st),
+			    err.msg);
 			rc = cli_exit_for(pst);
 			goto out;
 		}

@@ -84,6 +84,22 @@ has "$tmp/err" "no probe 'nope'" "unknown probe"
 "$P" suite --a x > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "--a without ab: status not 2"
 
+# A database locked by another writer when the suite stores its session:
+# one line naming it, status 2, nothing of the session stored.
+before=$(sqlite3 "$db" 'SELECT count(*) FROM session')
+PERFREG_DB_BUSY_MS=100 "$P" suite run syscall --quick --budget 1 --db "$db" \
+    > /dev/null 2> "$tmp/err" &
+pid=$!
+(printf 'BEGIN IMMEDIATE;\n'; while kill -0 $pid 2>/dev/null; do
+	sleep 0.05; done) | sqlite3 "$db"
+wait $pid
+st=$?
+[ $st -eq 2 ] || fail "locked db: status $st, not 2"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "locked db: $(cat "$tmp/err")"
+has "$tmp/err" "cannot store the session: .*: database is locked" "locked db"
+after=$(sqlite3 "$db" 'SELECT count(*) FROM session')
+[ "$before" = "$after" ] || fail "locked db: sessions $before -> $after"
+
 # Ctrl-C: status 130, the session is stored as interrupted.
 "$P" suite run syscall fault --budget 60 --db "$db" > "$tmp/out" 2>&1 &
 pid=$!

@@ -173,6 +173,99 @@ PERFREG_DB=$tmp/env.db "$P" run --campaign d --variant v -n 1 -- true \
 [ $? -eq 2 ] || fail "--variant without --campaign: status not 2"
 has "$tmp/err" "go with --campaign" "--variant without --campaign"
 
+# Names, commands and metrics an import may hold (invalid UTF-8, quotes,
+# a NUL in a tag, no command): show and compare --campaign print them
+# escaped, and their --json is valid JSON.
+cat > "$tmp/odd.jsonl" <<'EOF'
+{"format":"perfreg-export","version":1,"schema":1}
+{"type":"campaign","name":{"base64":"YyJx/w=="}}
+{"type":"variant","campaign":{"base64":"YyJx/w=="},"name":{"base64":"dv4x"},"command":{"base64":"ZWNobyD/"}}
+{"type":"variant","campaign":{"base64":"YyJx/w=="},"name":"v2 \"q\"","command":null}
+{"type":"session","key":1,"campaign":{"base64":"YyJx/w=="},"host":"h","boot_id":"b1","args":null,"status":"done","started":1700000100,"elapsed_s":1,"resumes":null,"tags":[[{"base64":"a/8="},{"base64":"YQBi"}]],"variants":[[{"base64":"dv4x"},{"base64":"ZWNobyD/"}],["v2 \"q\"",null]],"env":null}
+{"type":"run","session":1,"variant":{"base64":"dv4x"},"round":0,"seq":0,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":0,"metrics":[["wall_s","s","lower",1.003],[{"base64":"bf8="},{"base64":"df4="},"higher",3.0]],"output":""}
+{"type":"run","session":1,"variant":"v2 \"q\"","round":0,"seq":1,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":0,"metrics":[["wall_s","s","lower",1.503],[{"base64":"bf8="},{"base64":"df4="},"higher",3.0]],"output":""}
+{"type":"run","session":1,"variant":{"base64":"dv4x"},"round":1,"seq":2,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":1,"metrics":[["wall_s","s","lower",1.013],[{"base64":"bf8="},{"base64":"df4="},"higher",4.0]],"output":""}
+{"type":"run","session":1,"variant":"v2 \"q\"","round":1,"seq":3,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":1,"metrics":[["wall_s","s","lower",1.513],[{"base64":"bf8="},{"base64":"df4="},"higher",4.0]],"output":""}
+{"type":"session","key":2,"campaign":{"base64":"YyJx/w=="},"host":"h","boot_id":"b2","args":null,"status":"done","started":1700000200,"elapsed_s":1,"resumes":null,"tags":[[{"base64":"a/8="},{"base64":"YQBi"}]],"variants":[[{"base64":"dv4x"},{"base64":"ZWNobyD/"}],["v2 \"q\"",null]],"env":null}
+{"type":"run","session":2,"variant":{"base64":"dv4x"},"round":0,"seq":4,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":0,"metrics":[["wall_s","s","lower",1.006],[{"base64":"bf8="},{"base64":"df4="},"higher",4.0]],"output":""}
+{"type":"run","session":2,"variant":"v2 \"q\"","round":0,"seq":5,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":0,"metrics":[["wall_s","s","lower",1.506],[{"base64":"bf8="},{"base64":"df4="},"higher",4.0]],"output":""}
+{"type":"run","session":2,"variant":{"base64":"dv4x"},"round":1,"seq":6,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":1,"metrics":[["wall_s","s","lower",1.016],[{"base64":"bf8="},{"base64":"df4="},"higher",5.0]],"output":""}
+{"type":"run","session":2,"variant":"v2 \"q\"","round":1,"seq":7,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":1,"metrics":[["wall_s","s","lower",1.516],[{"base64":"bf8="},{"base64":"df4="},"higher",5.0]],"output":""}
+{"type":"end","campaigns":1,"sessions":2,"runs":8}
+EOF
+"$P" import --db "$tmp/odd.db" "$tmp/odd.jsonl" > /dev/null 2> "$tmp/err" ||
+    fail "odd import: $(cat "$tmp/err")"
+odd=$(printf 'c"q\377')
+"$P" show --db "$tmp/odd.db" "$odd" > "$tmp/out" 2> "$tmp/err" ||
+    fail "odd show: $(cat "$tmp/err")"
+has "$tmp/out" '^  v\\xfe1  .*  echo \\xff$' "odd show: command escaped"
+has "$tmp/out" '^  v2 "q"  .*  -$' "odd show: no command"
+"$P" show --db "$tmp/odd.db" --json "$odd" > "$tmp/out" 2> "$tmp/err" ||
+    fail "odd show --json: $(cat "$tmp/err")"
+python3 -m json.tool "$tmp/out" > /dev/null || fail "odd show --json: not JSON"
+has "$tmp/out" '"metric": "m\\\\xff"' "odd show --json: metric escaped"
+"$P" show --db "$tmp/odd.db" --json --session 1 > "$tmp/out" \
+    2> "$tmp/err" || fail "odd show --session --json: $(cat "$tmp/err")"
+python3 -m json.tool "$tmp/out" > /dev/null ||
+    fail "odd show --session --json: not JSON"
+"$P" compare --db "$tmp/odd.db" --campaign "$odd" > "$tmp/out" \
+    2> "$tmp/err" || fail "odd compare: $(cat "$tmp/err")"
+has "$tmp/out" '^m\\xff ' "odd compare: metric escaped"
+"$P" compare --db "$tmp/odd.db" --campaign "$odd" --json > "$tmp/out" \
+    2> "$tmp/err" || fail "odd compare --json: $(cat "$tmp/err")"
+python3 -m json.tool "$tmp/out" > /dev/null ||
+    fail "odd compare --json: not JSON"
+# An argument that is not UTF-8 is run and stored (not resumable).
+"$P" run --db "$tmp/odd.db" --campaign odd2 --variant "$(printf 'v\377')" \
+    -n 1 -- printf "$(printf 'x\377')" > /dev/null 2> "$tmp/err" ||
+    fail "run with a non-UTF-8 argument: $(cat "$tmp/err")"
+has "$tmp/err" "is not UTF-8 text: the session cannot be resumed" \
+    "run with a non-UTF-8 argument"
+# --variant words with quotes, blanks and backslashes run as given.
+printf '#!/bin/sh\nfor a in "$@"; do printf "[%%s]" "$a"; done > "$0.out"\n' \
+    > "$tmp/argv.sh"
+chmod +x "$tmp/argv.sh"
+"$P" run --db "$tmp/odd.db" --campaign words --variant w -n 1 --warmup 0 \
+    -- "$tmp/argv.sh" "a b" "it's" 'back\slash' '"dq"' '' > /dev/null \
+    2> "$tmp/err" || fail "words: $(cat "$tmp/err")"
+[ "$(cat "$tmp/argv.sh.out")" = "[a b][it's][back\\slash][\"dq\"][]" ] ||
+    fail "words: ran with $(cat "$tmp/argv.sh.out")"
+# Errors about the database name it.
+"$P" show --db "$tmp/odd.db" nope > /dev/null 2> "$tmp/err"
+has "$tmp/err" "odd.db: no campaign 'nope'" "unknown campaign names the db"
+"$P" campaigns --db "$tmp/junk.db" > /dev/null 2> "$tmp/err"
+has "$tmp/err" "junk.db: " "corrupt db named"
+
+# A database locked by another writer in the middle of a session: one
+# line naming it, status 2, the runs before it kept, the session left
+# resumable.
+ldb=$tmp/locked.db
+PERFREG_DB_BUSY_MS=100 "$P" run --db "$ldb" --campaign locked --variant v \
+    -n 60 --warmup 0 -- sleep 0.05 > /dev/null 2> "$tmp/lerr" &
+pid=$!
+i=0
+while [ $i -lt 200 ]; do
+	n=$(sqlite3 "$ldb" 'SELECT count(*) FROM run' 2>/dev/null)
+	[ -n "$n" ] && [ "$n" -ge 2 ] && break
+	sleep 0.05
+	i=$((i + 1))
+done
+(printf 'BEGIN IMMEDIATE;\n'; while kill -0 $pid 2>/dev/null; do
+	sleep 0.05; done) | sqlite3 "$ldb"
+wait $pid
+st=$?
+[ $st -eq 2 ] || fail "locked db: status $st, not 2"
+one_line_error "$tmp/lerr" "locked db"
+has "$tmp/lerr" "locked.db: run [0-9]* could not be stored: database is locked" \
+    "locked db"
+n=$(sqlite3 "$ldb" 'SELECT count(*) FROM run')
+[ "$n" -ge 2 ] || fail "locked db: $n runs kept"
+"$P" run --db "$ldb" --campaign locked --resume > /dev/null 2> "$tmp/err" ||
+    fail "resume after a lock: $(cat "$tmp/err")"
+has "$tmp/err" "resuming session 1" "resume after a lock"
+n=$(sqlite3 "$ldb" 'SELECT count(*) FROM run')
+[ "$n" -eq 60 ] || fail "resume after a lock: $n runs in all, not 60"
+
 if [ -z "${PERFREG_TEST_PG:-}" ] && [ "${PERFREG_REQUIRE_PG:-0}" = 1 ]; then
 	fail "PERFREG_REQUIRE_PG=1 but no PostgreSQL server (PERFREG_TEST_PG)"
 fi
