@@ -102,7 +102,8 @@ json_out(const struct pr_store_campaign_info *c, size_t n)
 	if (json_dumpf(root, stdout, JSON_INDENT(2)) != 0 ||
 	    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
 		cli_errorf("cannot write the output");
-		goto out;
+		json_decref(root);
+		return PR_EXIT_INTERNAL;
 	}
 	rc = PR_EXIT_OK;
 out:

@@ -157,6 +157,9 @@ enum {
 	OPT_EQUIV, OPT_CAMPAIGN, OPT_VARIANT, OPT_DB, OPT_TAG, OPT_RESUME
 };
 
+/* The short options of parse_opts (and resume_only). */
+#define RUN_OPTSTRING ":n:L:c:"
+
 static const struct option longopts[] = {
 	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 	{ "confidence", required_argument, NULL, 'c' },
@@ -492,7 +495,7 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":n:L:c:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, RUN_OPTSTRING, longopts, NULL)) !=
 	    -1) {
 		pr_error_clear(&err);
 		switch (ch) {
@@ -1716,6 +1719,31 @@ out:
 	return rc;
 }
 
+/*
+ * With --resume the session runs with the options it recorded: any
+ * option but --campaign, --db and --resume is refused rather than
+ * ignored.  argv has been read by parse_opts without error.
+ */
+static int
+resume_only(int argc, char **argv)
+{
+	int ch, prev;
+
+	optind = 1;
+	opterr = 0;
+	for (prev = 1; (ch = getopt_long(argc, argv, RUN_OPTSTRING, longopts,
+	    NULL)) != -1; prev = optind) {
+		if (ch != OPT_CAMPAIGN && ch != OPT_DB && ch != OPT_RESUME) {
+			cli_errorf("run: --resume runs the session with the "
+			    "options it recorded: '%s' does not go with it",
+			    argv[prev]);
+			cli_usage(&cmd_run_entry);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 exec_run(int argc, char **argv)
 {
@@ -1733,6 +1761,10 @@ exec_run(int argc, char **argv)
 		run_cli_release(&c);
 		return first < 0 ? PR_EXIT_USAGE : run_main(argc, argv, 0, 0,
 		    NULL);
+	}
+	if (resume_only(argc, argv) != 0) {
+		run_cli_release(&c);
+		return PR_EXIT_USAGE;
 	}
 	rc = run_store_find_resume(c.db, c.campaign, &args, &nargs, &resumes,
 	    &done);

@@ -115,6 +115,10 @@ before=$("$P" campaigns --db "$db" --json |
     sed -n '/"killed"/,/}/s/.*"runs": \([0-9]*\).*/\1/p')
 [ -n "$before" ] && [ "$before" -ge 3 ] && [ "$before" -lt 40 ] ||
     fail "killed session: $before runs stored"
+# Options other than --db go with the recorded session, not --resume.
+"$P" run --db "$db" --campaign killed --resume -n 5 > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--resume -n: status not 2"
+has "$tmp/err" "'-n' does not go with it" "--resume -n"
 PERFREG_BOOT_ID=k2 "$P" run --db "$db" --campaign killed --resume \
     > /dev/null 2> "$tmp/err" || fail "--resume: $(cat "$tmp/err")"
 has "$tmp/err" "resuming session" "--resume says so"
@@ -230,6 +234,10 @@ chmod +x "$tmp/argv.sh"
     2> "$tmp/err" || fail "words: $(cat "$tmp/err")"
 [ "$(cat "$tmp/argv.sh.out")" = "[a b][it's][back\\slash][\"dq\"][]" ] ||
     fail "words: ran with $(cat "$tmp/argv.sh.out")"
+# Standard output that cannot be written: one line, status 3.
+"$P" campaigns --db "$tmp/odd.db" --json > /dev/full 2> "$tmp/err"
+[ $? -eq 3 ] || fail "campaigns --json > /dev/full: status not 3"
+one_line_error "$tmp/err" "campaigns --json > /dev/full"
 # Errors about the database name it.
 "$P" show --db "$tmp/odd.db" nope > /dev/null 2> "$tmp/err"
 has "$tmp/err" "odd.db: no campaign 'nope'" "unknown campaign names the db"
