@@ -1573,11 +1573,13 @@ run_cli_release(struct run_cli *c)
 /*
  * The session: argv as given to `perfreg run`, or the arguments a
  * session recorded when resumes is set (then done counted rounds are
- * already stored, and db, when not NULL, replaces the recorded --db).
+ * already stored, and the session goes to db, where it was found, NULL
+ * for the default, whatever --db it recorded; the recorded campaign must
+ * be campaign).
  */
 static int
 run_main(int argc, char **argv, int64_t resumes, size_t done,
-    const char *db)
+    const char *db, const char *campaign)
 {
 	struct run_cli c;
 	struct pr_session s;
@@ -1595,6 +1597,15 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
+	/* Recorded arguments come from the database (an import, say). */
+	if (resumes != 0 && (c.resume || c.campaign == NULL ||
+	    strcmp(c.campaign, campaign) != 0)) {
+		cli_errorf("run: --resume: session %lld did not record the "
+		    "arguments of a session of campaign '%s'",
+		    (long long)resumes, campaign);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
 	if (c.parser != NULL && !parse_set && !c.ro.parse_output &&
 	    pr_parser_set_format(c.parser, "none", NULL) != PR_OK) {
 		rc = PR_EXIT_INTERNAL;
@@ -1603,7 +1614,7 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 	if (parse_set)
 		c.ro.parse_output = 1;
 	c.ro.parser = c.parser;
-	if (db != NULL)
+	if (resumes != 0)
 		c.db = db;
 	if ((c.variant_op != NULL ? add_variants(&s, &c, &c.variant_op, 1) :
 	    add_variants(&s, &c, argv + first, argc - first)) != 0) {
@@ -1760,7 +1771,7 @@ exec_run(int argc, char **argv)
 	if (first < 0 || !c.resume) {
 		run_cli_release(&c);
 		return first < 0 ? PR_EXIT_USAGE : run_main(argc, argv, 0, 0,
-		    NULL);
+		    NULL, NULL);
 	}
 	if (resume_only(argc, argv) != 0) {
 		run_cli_release(&c);
@@ -1777,7 +1788,8 @@ exec_run(int argc, char **argv)
 		av[0] = argv[0];
 		for (i = 0; i < nargs; i++)
 			av[i + 1] = args[i];
-		rc = run_main((int)nargs + 1, av, resumes, done, c.db);
+		rc = run_main((int)nargs + 1, av, resumes, done, c.db,
+		    c.campaign);
 	}
 	for (i = 0; i < nargs; i++)
 		free(args[i]);

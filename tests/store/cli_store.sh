@@ -31,6 +31,16 @@ one_line_error() { # file what
 	has "$1" "^perfreg: " "$2"
 }
 
+two_runs() { # db: waits (at most 10 s) until it holds two runs
+	i=0
+	while [ $i -lt 200 ]; do
+		n=$(sqlite3 "$1" 'SELECT count(*) FROM run' 2>/dev/null)
+		[ -n "$n" ] && [ "$n" -ge 2 ] && return
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 campaign() { # db label
 	db=$1
 	# Two variants, two boots each, the single-variant form.
@@ -234,6 +244,34 @@ chmod +x "$tmp/argv.sh"
     2> "$tmp/err" || fail "words: $(cat "$tmp/err")"
 [ "$(cat "$tmp/argv.sh.out")" = "[a b][it's][back\\slash][\"dq\"][]" ] ||
     fail "words: ran with $(cat "$tmp/argv.sh.out")"
+# --resume continues in the database it found the session in, whatever
+# --db it recorded, and refuses recorded arguments of another campaign
+# or holding --resume.
+rdb=$tmp/r1.db
+"$P" run --db "$rdb" --campaign R -n 30 --warmup 0 a='sleep 0.05' \
+    > /dev/null 2>&1 &
+pid=$!
+two_runs "$rdb"
+kill -INT $pid
+wait $pid
+sqlite3 "$rdb" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+mv "$rdb" "$tmp/r2.db"
+for a in '["--db","r1.db","--campaign","R","--resume"]' \
+    '["--campaign","OTHER","-n","2","a=true"]'; do
+	sqlite3 "$tmp/r2.db" "UPDATE session SET args_json = '$a' WHERE id = 1"
+	"$P" run --db "$tmp/r2.db" --campaign R --resume > /dev/null \
+	    2> "$tmp/err"
+	[ $? -eq 2 ] || fail "--resume with $a: status not 2"
+	has "$tmp/err" "did not record the arguments" "--resume with $a"
+done
+sqlite3 "$tmp/r2.db" "UPDATE session SET args_json = \
+    '[\"--db\",\"$rdb\",\"--campaign\",\"R\",\"-n\",\"30\",\"--warmup\",\"0\",\"a=sleep 0\"]' \
+    WHERE id = 1"
+PERFREG_DB=$tmp/r2.db "$P" run --campaign R --resume > /dev/null \
+    2> "$tmp/err" || fail "--resume in r2.db: $(cat "$tmp/err")"
+[ -e "$rdb" ] && fail "--resume went to the recorded --db"
+n=$(sqlite3 "$tmp/r2.db" 'SELECT count(*) FROM run WHERE ok')
+[ "$n" -eq 30 ] || fail "--resume in r2.db: $n runs, not 30"
 # Standard output that cannot be written: one line, status 3.
 "$P" campaigns --db "$tmp/odd.db" --json > /dev/full 2> "$tmp/err"
 [ $? -eq 3 ] || fail "campaigns --json > /dev/full: status not 3"
@@ -251,13 +289,7 @@ ldb=$tmp/locked.db
 PERFREG_DB_BUSY_MS=100 "$P" run --db "$ldb" --campaign locked --variant v \
     -n 60 --warmup 0 -- sleep 0.05 > /dev/null 2> "$tmp/lerr" &
 pid=$!
-i=0
-while [ $i -lt 200 ]; do
-	n=$(sqlite3 "$ldb" 'SELECT count(*) FROM run' 2>/dev/null)
-	[ -n "$n" ] && [ "$n" -ge 2 ] && break
-	sleep 0.05
-	i=$((i + 1))
-done
+two_runs "$ldb"
 (printf 'BEGIN IMMEDIATE;\n'; while kill -0 $pid 2>/dev/null; do
 	sleep 0.05; done) | sqlite3 "$ldb"
 wait $pid
