@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cmd.h"
 #include "perfreg/store.h"
@@ -65,6 +67,7 @@ exec_export(int argc, char **argv)
 	FILE *f = stdout;
 	size_t n, i;
 	int ch, rc, fd;
+	mode_t um;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	optind = 1;
@@ -100,9 +103,17 @@ exec_export(int argc, char **argv)
 			goto out;
 		}
 		snprintf(tmp, strlen(path) + 16, "%s.tmp-XXXXXX", path);
-		if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "w")) == NULL) {
+		um = umask(0);
+		umask(um);
+		/* The mode a plain `> file` gives, not mkstemp's 0600. */
+		if ((fd = mkstemp(tmp)) < 0 || fchmod(fd, 0666 & ~um) != 0 ||
+		    (f = fdopen(fd, "w")) == NULL) {
 			cli_errorf("export: cannot create %s: %s", tmp,
 			    strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				remove(tmp);
+			}
 			free(tmp);
 			tmp = NULL;
 			f = stdout;

@@ -125,13 +125,18 @@ exec_import(int argc, char **argv)
 		cli_errorf("import: expected at least one file");
 		return cli_usage(&cmd_import_entry);
 	}
-	if ((rc = cli_store_open("import", db, PR_STORE_CREATE, &st)) !=
-	    PR_EXIT_OK)
-		return rc;
 	memset(&total, 0, sizeof(total));
+	rc = PR_EXIT_OK;
 	for (i = optind; i < argc && rc == PR_EXIT_OK; i++) {
 		if ((rc = slurp(argv[i], &text, &len)) != PR_EXIT_OK)
 			break;
+		/* Opened once the first file is read: a missing file does
+		 * not leave a new empty database behind. */
+		if (st == NULL && (rc = cli_store_open("import", db,
+		    PR_STORE_CREATE, &st)) != PR_EXIT_OK) {
+			free(text);
+			break;
+		}
 		memset(&one, 0, sizeof(one));
 		pr_error_clear(&err);
 		s = pr_store_import(st, text, len, strcmp(argv[i], "-") == 0 ?

@@ -272,6 +272,16 @@ PERFREG_DB=$tmp/r2.db "$P" run --campaign R --resume > /dev/null \
 [ -e "$rdb" ] && fail "--resume went to the recorded --db"
 n=$(sqlite3 "$tmp/r2.db" 'SELECT count(*) FROM run WHERE ok')
 [ "$n" -eq 30 ] || fail "--resume in r2.db: $n runs, not 30"
+# A missing file leaves no new database; export -o gives the file the
+# mode the umask gives, as `>` does.
+"$P" import --db "$tmp/new.db" "$tmp/nofile" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "import of a missing file: status not 2"
+one_line_error "$tmp/err" "import of a missing file"
+[ -e "$tmp/new.db" ] && fail "import of a missing file created the database"
+(umask 022 && "$P" export --db "$tmp/odd.db" -o "$tmp/odd2.jsonl") ||
+    fail "export -o"
+[ "$(stat -c %a "$tmp/odd2.jsonl")" = 644 ] ||
+    fail "export -o: mode $(stat -c %a "$tmp/odd2.jsonl"), not 644"
 # Standard output that cannot be written: one line, status 3.
 "$P" campaigns --db "$tmp/odd.db" --json > /dev/full 2> "$tmp/err"
 [ $? -eq 3 ] || fail "campaigns --json > /dev/full: status not 3"
