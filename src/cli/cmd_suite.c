@@ -702,6 +702,10 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	if (!c->no_store && (rc = cli_store_open("suite", c->db,
 	    PR_STORE_CREATE, &st)) != PR_EXIT_OK)
 		goto out;
+	/* An unknown --baseline is said before the probes run. */
+	if (st != NULL && c->baseline != 0 && (rc = find_baseline(st, 0,
+	    c->baseline, "", NULL, 0, &base)) != PR_EXIT_OK)
+		goto out;
 	pr_env_opts_init(&eo);
 	if (pr_env_capture(&env, &eo, &err) != PR_OK) {
 		cli_error(&err);

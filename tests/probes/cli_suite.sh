@@ -55,10 +55,14 @@ has "$tmp/out" "suite=quick" "suite sessions tagged"
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 1 \
     > "$tmp/out" 2>&1 || fail "--baseline 1"
 has "$tmp/out" "^against the baseline, session 1" "--baseline 1"
+n0=$(sqlite3 "$db" 'SELECT count(*) FROM session')
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 99 \
     > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "--baseline 99: status not 2"
 has "$tmp/err" "no suite session 99" "--baseline 99"
+# ... said before the probes run: no session stored.
+[ "$(sqlite3 "$db" 'SELECT count(*) FROM session')" = "$n0" ] ||
+    fail "--baseline 99 stored a session"
 
 # --no-store: no database anywhere.
 HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \
