@@ -97,6 +97,12 @@ struct pr_db_ops {
 	/* 1 when the last error was a unique-constraint violation (lets
 	 * concurrent writers retry a get-or-create). */
 	int (*last_was_conflict)(struct pr_db *db);
+	/* The id the last INSERT on this connection made (SQLite's rowid,
+	 * PostgreSQL's lastval() of the sequence behind it); PR_EIO when
+	 * none was made.  SQLite answers from memory; PostgreSQL asks the
+	 * server, so the store reads ids there with RETURNING. */
+	enum pr_status (*last_insert_id)(struct pr_db *db, int64_t *id,
+	    struct pr_error *err);
 };
 
 extern const struct pr_db_ops pr_db_sqlite;

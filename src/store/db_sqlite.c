@@ -403,6 +403,16 @@ sq_last_was_conflict(struct pr_db *db)
 	    x == SQLITE_CONSTRAINT_PRIMARYKEY;
 }
 
+static enum pr_status
+sq_last_insert_id(struct pr_db *db, int64_t *id, struct pr_error *err)
+{
+	*id = sqlite3_last_insert_rowid(db->h);
+	if (*id == 0)
+		return pr_error_at(err, PR_EIO, db->target, 0, 0,
+		    "no row was inserted on this connection");
+	return PR_OK;
+}
+
 const struct pr_db_ops pr_db_sqlite = {
 	.name = "sqlite",
 	.type_id = "INTEGER PRIMARY KEY",
@@ -426,6 +436,7 @@ const struct pr_db_ops pr_db_sqlite = {
 	.reset = sq_reset,
 	.finalize = sq_finalize,
 	.last_was_conflict = sq_last_was_conflict,
+	.last_insert_id = sq_last_insert_id,
 };
 
 const struct pr_db_ops *

@@ -52,6 +52,8 @@
 #define APPLICATION "perfreg"
 /* PRAGMA application_id on SQLite: "PREG". */
 #define SQLITE_APP_ID "1347568967"
+/* A run's metric rows go in INSERTs of up to this many rows. */
+#define RM_ROWS 8
 
 enum stmt {
 	S_CAMPAIGN_GET,
@@ -71,7 +73,9 @@ enum stmt {
 	S_SESSION_CAMPAIGN,
 	S_SV_ADD,
 	S_RUN_ADD,
+	/* RM_ROWS statements: S_RUN_METRIC_ADD + n - 1 inserts n rows. */
 	S_RUN_METRIC_ADD,
+	S_RUN_METRIC_ADD_MAX = S_RUN_METRIC_ADD + RM_ROWS - 1,
 	S_SESSION_END,
 	S_CAMPAIGNS,
 	S_SESSIONS_ALL,
@@ -86,7 +90,6 @@ enum stmt {
 	S_RUNS_OF,
 	S_RUN_METRICS_OF,
 	S_UNFINISHED,
-	S_LAST_ID,
 	S_BEGIN,
 	S_COMMIT,
 	S_ROLLBACK,
@@ -98,6 +101,8 @@ enum stmt {
 	"s.started, s.elapsed_s, s.resumes FROM session s "                  \
 	"JOIN campaign c ON c.id = s.campaign_id "                           \
 	"JOIN host h ON h.id = s.host_id "
+
+#define RM_ROW "(?, ?, ?, ?)"
 
 static const char *const stmt_sql[S_COUNT] = {
 	[S_CAMPAIGN_GET] = "SELECT id FROM campaign WHERE name = ?",
@@ -135,8 +140,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "warmup, ok, outcome, exit_status, signal, reason, failed_in, "
 	    "output, output_len, truncated, start_s) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	/* Followed by RM_ROW once per row (stmt_get). */
 	[S_RUN_METRIC_ADD] = "INSERT INTO run_metric "
-	    "(run_id, metric_id, pos, value) VALUES (?, ?, ?, ?)",
+	    "(run_id, metric_id, pos, value) VALUES ",
 	[S_SESSION_END] = "UPDATE session SET status = ?, elapsed_s = ? "
 	    "WHERE id = ? RETURNING id",
 	[S_CAMPAIGNS] = "SELECT c.name, "
@@ -210,7 +216,6 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "AND s.status IN ('running', 'interrupted') "
 	    "AND NOT EXISTS (SELECT 1 FROM session n WHERE n.resumes = s.id) "
 	    "ORDER BY s.started DESC, s.id DESC LIMIT 1",
-	[S_LAST_ID] = "SELECT last_insert_rowid()",
 	/* SQLite only (see tx_exec).  IMMEDIATE takes the write lock at
 	 * once: a deferred transaction that reads and then writes fails
 	 * with "locked" at once, without waiting, when another writer
@@ -477,18 +482,36 @@ stmt_get(struct pr_store *st, enum stmt k, struct pr_db_stmt **out,
 {
 	enum pr_status rc;
 	char sql[1024];
+	size_t n, i;
 
 	*out = NULL;
 	if (st->stmt[k] == NULL) {
 		/* PostgreSQL returns new ids with RETURNING.  SQLite runs
 		 * RETURNING as a trigger, which costs a statement journal
 		 * (a 64 KiB allocation and a savepoint) per insert, so it
-		 * asks last_insert_rowid() instead. */
+		 * asks the driver for the last rowid instead. */
 		if (makes_id(k) && !st->sqlite)
-			snprintf(sql, sizeof(sql), "%s RETURNING id",
+			n = (size_t)snprintf(sql, sizeof(sql),
+			    "%s RETURNING id", stmt_sql[k]);
+		else if (k >= S_RUN_METRIC_ADD && k <= S_RUN_METRIC_ADD_MAX) {
+			/* SQLite gives an INSERT of several rows that may
+			 * abort a statement journal, to undo its first rows;
+			 * OR FAIL keeps them, which costs nothing here: a
+			 * failed write rolls back or dooms its transaction
+			 * anyway. */
+			n = (size_t)snprintf(sql, sizeof(sql), "%s%s",
+			    st->sqlite ? "INSERT OR FAIL" : "INSERT",
+			    stmt_sql[S_RUN_METRIC_ADD] + strlen("INSERT"));
+			for (i = 0; i <= (size_t)(k - S_RUN_METRIC_ADD); i++)
+				n += (size_t)snprintf(sql + n,
+				    sizeof(sql) - n, "%s" RM_ROW,
+				    i > 0 ? ", " : "");
+		} else
+			n = (size_t)snprintf(sql, sizeof(sql), "%s",
 			    stmt_sql[k]);
-		else
-			snprintf(sql, sizeof(sql), "%s", stmt_sql[k]);
+		if (n >= sizeof(sql))
+			PR_BUG("statement %d is longer than its buffer",
+			    (int)k);
 		rc = st->ops->prepare(st->db, sql, &st->stmt[k], err);
 		if (rc != PR_OK)
 			return rc;
@@ -631,7 +654,6 @@ static enum pr_status
 insert_id(struct pr_store *st, struct pr_db_stmt *s, int64_t *id,
     struct pr_error *err)
 {
-	struct pr_db_stmt *l;
 	enum pr_status rc;
 	int found = 0;
 
@@ -640,11 +662,8 @@ insert_id(struct pr_store *st, struct pr_db_stmt *s, int64_t *id,
 	else {
 		rc = step_done(st, s, err);
 		if (rc == PR_OK)
-			rc = stmt_get(st, S_LAST_ID, &l, err);
-		if (rc == PR_OK) {
-			rc = step_id(st, l, id, &found, err);
-			stmt_done(st, l);
-		}
+			rc = st->ops->last_insert_id(st->db, id, err);
+		found = rc == PR_OK;
 	}
 	stmt_done(st, s);
 	if (rc == PR_OK && !found)
@@ -1586,17 +1605,43 @@ pr_store_session_variant(struct pr_store *st, int64_t session,
 	return rc;
 }
 
+/* Inserts the n metric rows of run rid in mid[], val[] (positions pos0
+ * on) with one statement. */
+static enum pr_status
+metric_rows(struct pr_store *st, int64_t rid, const int64_t *mid,
+    const double *val, size_t n, size_t pos0, struct pr_error *err)
+{
+	struct pr_db_stmt *s;
+	struct binder b;
+	enum pr_status rc;
+	size_t i;
+
+	rc = stmt_get(st, (enum stmt)(S_RUN_METRIC_ADD + (int)n - 1), &s,
+	    err);
+	if (rc != PR_OK)
+		return rc;
+	binder_init(&b, st, s, err);
+	for (i = 0; i < n; i++) {
+		b_int(&b, rid);
+		b_int(&b, mid[i]);
+		b_int(&b, (int64_t)(pos0 + i));
+		b_real(&b, val[i]);
+	}
+	return run_bound(&b);
+}
+
 static enum pr_status
 run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
     struct pr_error *err)
 {
-	struct pr_db_stmt *s, *ms;
+	struct pr_db_stmt *s;
 	const struct pr_metric *m;
 	struct binder b;
 	struct pr_str out = r->output;
 	enum pr_status rc;
-	int64_t rid = 0, mid = 0;
-	size_t i, pos;
+	int64_t rid = 0, mid[RM_ROWS];
+	double val[RM_ROWS];
+	size_t i, pos, n;
 	int trunc = r->truncated != 0;
 
 	if (out.p == NULL)
@@ -1625,10 +1670,11 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 	b_int(&b, trunc);
 	b_real(&b, r->start_s);
 	rc = insert_bound(&b, &rid);
-	if (rc != PR_OK || r->metrics == NULL || r->metrics->n == 0)
+	if (rc != PR_OK || r->metrics == NULL)
 		return rc;
-	rc = stmt_get(st, S_RUN_METRIC_ADD, &ms, err);
-	for (i = 0, pos = 0; rc == PR_OK && i < r->metrics->n; i++) {
+	/* The rows go RM_ROWS at a time: one statement instead of one a
+	 * metric. */
+	for (i = 0, pos = 0, n = 0; i < r->metrics->n; i++) {
 		m = &r->metrics->metrics[i];
 		if (m->values.n == 0)
 			continue;
@@ -1636,16 +1682,20 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 			return dberr(st, PR_EINVAL, err,
 			    "metric '%s' has %zu values; a run has one",
 			    m->name, m->values.n);
-		rc = metric_id(st, m, &mid, err);
+		rc = metric_id(st, m, &mid[n], err);
 		if (rc != PR_OK)
 			return rc;
-		binder_init(&b, st, ms, err);
-		b_int(&b, rid);
-		b_int(&b, mid);
-		b_int(&b, (int64_t)pos++);
-		b_real(&b, m->values.v[0]);
-		rc = run_bound(&b);
+		val[n++] = m->values.v[0];
+		if (n == RM_ROWS) {
+			rc = metric_rows(st, rid, mid, val, n, pos, err);
+			if (rc != PR_OK)
+				return rc;
+			pos += n;
+			n = 0;
+		}
 	}
+	if (n > 0)
+		rc = metric_rows(st, rid, mid, val, n, pos, err);
 	return rc;
 }
 

@@ -573,6 +573,92 @@ test_output_exact(void **state)
 	pr_store_close(st);
 }
 
+/* Runs with more metrics than one INSERT of metric rows holds (RM_ROWS,
+ * 8, in store.c): 0, 1, 8, 9 and 19 metrics, one of them without a value
+ * (skipped), inside an explicit transaction and in one of their own. */
+struct many {
+	size_t seen;
+};
+
+static size_t
+many_count(size_t seq)
+{
+	static const size_t counts[] = { 0, 1, 8, 9, 19 };
+
+	return counts[seq % 5];
+}
+
+static int
+many_cb(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+{
+	struct many *x = arg;
+	size_t n = many_count(r->seq), i, k;
+	char name[32];
+
+	(void)err;
+	/* Metric 3 has no value and is not stored. */
+	assert_int_equal(r->nm, n > 3 ? n - 1 : n);
+	for (i = 0, k = 0; i < n; i++) {
+		if (i == 3)
+			continue;
+		snprintf(name, sizeof(name), "m%02zu", i);
+		assert_string_equal(r->metric_names[k], name);
+		assert_string_equal(r->metric_units[k], i % 2 ? "s" : "B");
+		assert_true(r->metric_values[k] ==
+		    (double)r->seq * 100 + (double)i + 0.25);
+		k++;
+	}
+	x->seen++;
+	return 0;
+}
+
+static void
+test_many_metrics(void **state)
+{
+	const char *camp = uniq("many");
+	struct pr_store *st = open_new(target("many"));
+	struct pr_store_run r;
+	struct pr_dataset d;
+	struct pr_error err;
+	struct many x;
+	int64_t sid, vid;
+	size_t seq, i, n;
+	char name[32];
+
+	(void)state;
+	sid = session(st, camp, "b", 1);
+	vid = variant(st, sid, "v");
+	for (seq = 0; seq < 10; seq++) {
+		if (seq == 5)
+			ok(pr_store_begin(st, &err), &err);
+		n = many_count(seq);
+		pr_dataset_init(&d);
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "m%02zu", i);
+			ok(pr_dataset_add(&d, name, i % 2 ? "s" : "B",
+			    PR_BETTER_LOWER, (double)seq * 100 + (double)i +
+			    0.25, &err), &err);
+		}
+		if (n > 3)
+			d.metrics[3].values.n = 0;
+		memset(&r, 0, sizeof(r));
+		r.variant = vid;
+		r.seq = seq;
+		r.ok = 1;
+		r.outcome = "ok";
+		r.metrics = &d;
+		ok(pr_store_add_run(st, sid, &r, &err), &err);
+		if (n > 3)
+			d.metrics[3].values.n = 1;
+		pr_dataset_release(&d);
+	}
+	ok(pr_store_commit(st, &err), &err);
+	x.seen = 0;
+	ok(pr_store_each_run(st, sid, many_cb, &x, &err), &err);
+	assert_int_equal(x.seen, 10);
+	pr_store_close(st);
+}
+
 static void
 test_boots(void **state)
 {
@@ -1554,6 +1640,7 @@ main(void)
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_output_exact),
 		cmocka_unit_test(test_boots),
+		cmocka_unit_test(test_many_metrics),
 		cmocka_unit_test(test_sessions_and_resume),
 		cmocka_unit_test(test_transactions),
 		cmocka_unit_test(test_metric_direction),
