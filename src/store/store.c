@@ -21,6 +21,10 @@
  * campaigns, hosts, variants and metrics is SELECT, then INSERT ... ON
  * CONFLICT DO NOTHING, then SELECT again, which is safe against another
  * writer creating the same row at the same moment on both backends.
+ * A run is one INSERT and its metrics one more (up to RM_ROWS rows a
+ * statement).  On PostgreSQL, inside pr_store_begin, runs take ids
+ * reserved from the sequence in blocks (run_id), so that no statement
+ * of an import waits for a reply: the driver pipelines them all.
  *
  * Durability on SQLite: WAL with synchronous=NORMAL, and the commit that
  * comes one second or more after the last synced one runs with
@@ -73,6 +77,8 @@ enum stmt {
 	S_SESSION_CAMPAIGN,
 	S_SV_ADD,
 	S_RUN_ADD,
+	S_RUN_ADD_ID,
+	S_RUN_IDS,
 	/* RM_ROWS statements: S_RUN_METRIC_ADD + n - 1 inserts n rows. */
 	S_RUN_METRIC_ADD,
 	S_RUN_METRIC_ADD_MAX = S_RUN_METRIC_ADD + RM_ROWS - 1,
@@ -140,6 +146,14 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "warmup, ok, outcome, exit_status, signal, reason, failed_in, "
 	    "output, output_len, truncated, start_s) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	/* PostgreSQL, inside pr_store_begin: runs with ids reserved in
+	 * blocks (run_id), so that no insert waits for its RETURNING. */
+	[S_RUN_ADD_ID] = "INSERT INTO run (id, session_id, variant_id, round, "
+	    "seq, warmup, ok, outcome, exit_status, signal, reason, "
+	    "failed_in, output, output_len, truncated, start_s) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[S_RUN_IDS] = "SELECT nextval(pg_get_serial_sequence('run', 'id')) "
+	    "FROM generate_series(1, CAST(? AS integer))",
 	/* Followed by RM_ROW once per row (stmt_get). */
 	[S_RUN_METRIC_ADD] = "INSERT INTO run_metric "
 	    "(run_id, metric_id, pos, value) VALUES ",
@@ -311,6 +325,10 @@ struct pr_store {
 	int sync_full;    /* this transaction commits with FULL */
 	double last_sync; /* monotonic seconds */
 	struct pr_db_stmt *stmt[S_COUNT];
+	/* PostgreSQL: run ids reserved from the sequence for the explicit
+	 * transaction, ids[next..n) still unused. */
+	int64_t *ids;
+	size_t ids_n, ids_next, ids_cap;
 	struct mcache_ent *mc; /* open addressing, power of two */
 	size_t mc_cap, mc_n;
 	struct pr_buf scratch;
@@ -929,6 +947,9 @@ pr_store_begin(struct pr_store *st, struct pr_error *err)
 		return rc;
 	st->explicit_tx = 1;
 	st->tx_failed = 0;
+	/* Ids left from a block of an earlier transaction would be lower
+	 * than those made since: take a new block. */
+	st->ids_n = st->ids_next = 0;
 	return PR_OK;
 }
 
@@ -1237,6 +1258,7 @@ pr_store_close(struct pr_store *st)
 	if (st->db != NULL)
 		st->ops->close(st->db);
 	mc_clear(st);
+	free(st->ids);
 	pr_buf_release(&st->scratch);
 	free(st->target);
 	free(st);
@@ -1605,6 +1627,68 @@ pr_store_session_variant(struct pr_store *st, int64_t session,
 	return rc;
 }
 
+static int
+id_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The id of the next run on PostgreSQL inside pr_store_begin: taken from
+ * a block reserved from run's sequence with one query, so that the run
+ * INSERTs need no RETURNING and all go down libpq's pipeline.  Blocks
+ * grow from RUN_IDS_MIN to RUN_IDS_MAX ids, so that a short transaction
+ * wastes few.  Sequence values are unique across connections: writers
+ * on other hosts never get the same ids; the unused ones of a block are
+ * gaps, as those of a rolled-back insert are.
+ */
+#define RUN_IDS_MIN 16
+#define RUN_IDS_MAX 1024
+
+static enum pr_status
+run_id(struct pr_store *st, int64_t *id, struct pr_error *err)
+{
+	struct pr_db_stmt *s;
+	struct binder b;
+	enum pr_status rc;
+	size_t want, n = 0;
+	int row;
+
+	if (st->ids_next < st->ids_n) {
+		*id = st->ids[st->ids_next++];
+		return PR_OK;
+	}
+	want = st->ids_n == 0 ? RUN_IDS_MIN : 2 * st->ids_n;
+	if (want > RUN_IDS_MAX)
+		want = RUN_IDS_MAX;
+	rc = grow((void **)&st->ids, &st->ids_cap, want, sizeof(*st->ids),
+	    err);
+	if (rc == PR_OK)
+		rc = stmt_get(st, S_RUN_IDS, &s, err);
+	if (rc != PR_OK)
+		return rc;
+	binder_init(&b, st, s, err);
+	b_int(&b, (int64_t)want);
+	rc = b.rc;
+	while (rc == PR_OK && (rc = step(st, s, &row, err)) == PR_OK && row)
+		if (n < want)
+			st->ids[n++] = st->ops->column_int(s, 0);
+	stmt_done(st, s);
+	if (rc != PR_OK)
+		return rc;
+	if (n != want)
+		return dberr(st, PR_EIO, err, "reserved %zu run ids, not %zu",
+		    n, want);
+	/* A query's nextval() calls come in order; sorted to be sure. */
+	qsort(st->ids, n, sizeof(*st->ids), id_cmp);
+	st->ids_n = n;
+	st->ids_next = 1;
+	*id = st->ids[0];
+	return PR_OK;
+}
+
 /* Inserts the n metric rows of run rid in mid[], val[] (positions pos0
  * on) with one statement. */
 static enum pr_status
@@ -1638,11 +1722,11 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 	const struct pr_metric *m;
 	struct binder b;
 	struct pr_str out = r->output;
-	enum pr_status rc;
+	enum pr_status rc = PR_OK;
 	int64_t rid = 0, mid[RM_ROWS];
 	double val[RM_ROWS];
 	size_t i, pos, n;
-	int trunc = r->truncated != 0;
+	int trunc = r->truncated != 0, pre;
 
 	if (out.p == NULL)
 		out.n = 0;
@@ -1650,10 +1734,16 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 		out.n = PR_STORE_OUTPUT_MAX;
 		trunc = 1;
 	}
-	rc = stmt_get(st, S_RUN_ADD, &s, err);
+	pre = !st->sqlite && st->explicit_tx;
+	if (pre)
+		rc = run_id(st, &rid, err);
+	if (rc == PR_OK)
+		rc = stmt_get(st, pre ? S_RUN_ADD_ID : S_RUN_ADD, &s, err);
 	if (rc != PR_OK)
 		return rc;
 	binder_init(&b, st, s, err);
+	if (pre)
+		b_int(&b, rid);
 	b_int(&b, session);
 	b_int(&b, r->variant);
 	b_int(&b, (int64_t)r->round);
@@ -1669,7 +1759,7 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 	b_int(&b, r->output.p != NULL ? (int64_t)r->output.n : 0);
 	b_int(&b, trunc);
 	b_real(&b, r->start_s);
-	rc = insert_bound(&b, &rid);
+	rc = pre ? run_bound(&b) : insert_bound(&b, &rid);
 	if (rc != PR_OK || r->metrics == NULL)
 		return rc;
 	/* The rows go RM_ROWS at a time: one statement instead of one a

@@ -913,8 +913,25 @@ test_metric_direction(void **state)
 	pr_store_close(st);
 }
 
+/* A run of test_racing_writers: its "wall" is 100 * its session's start
+ * + its seq, so that a metric row given to another run shows. */
+static int
+race_cb(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+{
+	const double *started = arg;
+
+	(void)err;
+	assert_int_equal(r->nm, 2);
+	assert_string_equal(r->metric_names[0], "wall");
+	assert_true(r->metric_values[0] == *started * 100 + (double)r->seq);
+	assert_true(r->metric_values[1] == 10 * r->metric_values[0]);
+	return 0;
+}
+
 /* Two processes create the same campaign, host, variant and metrics at
- * once, many times: one row each, every run kept. */
+ * once, many times: one row each, every run kept.  Each session also
+ * writes runs in a transaction of its own (pr_store_begin: on PostgreSQL
+ * with run ids reserved in blocks), which both writers do at once. */
 static void
 test_racing_writers(void **state)
 {
@@ -924,6 +941,7 @@ test_racing_writers(void **state)
 	struct pr_store_variant_info *vi;
 	struct pr_store_campaign_info *ci;
 	struct pr_error err;
+	struct pr_store_session_info *si;
 	pid_t pid[2];
 	size_t n, k, i;
 	int status, c;
@@ -937,7 +955,7 @@ test_racing_writers(void **state)
 		assert_true(pid[c] >= 0);
 		if (pid[c] == 0) {
 			int64_t sid, vid;
-			int j;
+			int j, q;
 
 			if (pr_store_open(t, PR_STORE_WRITE, &st, &err))
 				_exit(10);
@@ -952,8 +970,16 @@ test_racing_writers(void **state)
 				if (pr_store_session_begin(st, &sn, &sid, &err)
 				    || pr_store_session_variant(st, sid,
 				    pr_str_c("v"), "c", &vid, &err) ||
-				    add_ok(st, sid, vid, 0, 1, &err))
+				    add_ok(st, sid, vid, 0, j * 100, &err))
 					_exit(11);
+				if (pr_store_begin(st, &err))
+					_exit(12);
+				for (q = 1; q < 8; q++)
+					if (add_ok(st, sid, vid, (size_t)q,
+					    j * 100 + q, &err))
+						_exit(13);
+				if (pr_store_commit(st, &err))
+					_exit(14);
 			}
 			pr_store_close(st);
 			_exit(0);
@@ -971,14 +997,22 @@ test_racing_writers(void **state)
 			k++;
 			assert_int_equal(ci[i].nsessions, 40);
 			assert_int_equal(ci[i].nhosts, 2);
-			assert_int_equal(ci[i].nruns_ok, 40);
+			assert_int_equal(ci[i].nruns_ok, 320);
 		}
 	assert_int_equal(k, 1);
 	pr_store_campaigns_free(ci, n);
 	ok(pr_store_variants(st, pr_str_c(camp), &vi, &n, &err), &err);
 	assert_int_equal(n, 1);
-	assert_int_equal(vi[0].nruns_ok, 40);
+	assert_int_equal(vi[0].nruns_ok, 320);
 	pr_store_variants_free(vi, n);
+	ok(pr_store_sessions(st, pr_str_c(camp), &si, &n, &err), &err);
+	assert_int_equal(n, 40);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(si[i].nruns_ok, 8);
+		ok(pr_store_each_run(st, si[i].id, race_cb, &si[i].started,
+		    &err), &err);
+	}
+	pr_store_sessions_free(si, n);
 	pr_store_close(st);
 }
 
