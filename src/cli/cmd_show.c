@@ -98,23 +98,18 @@ text_json(const char *s)
 static json_t *
 session_json(const struct pr_store_session_info *si)
 {
-	json_t *o, *tags = json_object(), *vars = json_array();
+	json_t *o, *tags = json_array(), *vars = json_array();
 	char t[32];
 	size_t i;
 
+	/* [key, value] pairs: a key may be given twice. */
 	for (i = 0; tags != NULL && i < si->ntags; i++) {
-		struct pr_buf k = PR_BUF_INIT(1 << 20);
-
-		if (cli_str_escape(&k, si->tags[i].key, NULL) != PR_OK ||
-		    pr_buf_addc(&k, '\0', NULL) != PR_OK ||
-		    json_object_set_new(tags, k.data,
-		    cli_str_json(si->tags[i].value)) != 0) {
-			pr_buf_release(&k);
+		if (json_array_append_new(tags, json_pack("[oo]",
+		    cli_str_json(si->tags[i].key),
+		    cli_str_json(si->tags[i].value))) != 0) {
 			json_decref(tags);
 			tags = NULL;
-			break;
 		}
-		pr_buf_release(&k);
 	}
 	for (i = 0; vars != NULL && i < si->nvariants; i++)
 		if (json_array_append_new(vars,
@@ -261,23 +256,22 @@ show_campaign(struct show *sh, const char *name)
 			    pr_store_target(sh->st), "name", "sessions",
 			    "boots", "runs", "failed", "command");
 		for (i = 0; i < nv && st == PR_OK; i++) {
-			/* The command as text ("-" when none is stored). */
-			json_t *jc = text_json(v[i].command);
-
-			if (jc == NULL) {
-				st = pr_error_set(&sh->err, PR_ENOMEM,
-				    "out of memory");
-				break;
-			}
+			/* The command escaped onto one line ("-" when none
+			 * is stored). */
 			if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) ==
 			    PR_OK && (st = pad(&sh->out, v[i].name, 20,
 			    &sh->err)) == PR_OK)
 				st = pr_buf_addf(&sh->out, &sh->err, " %8zu "
-				    "%6zu %6zu %6zu  %s\n", v[i].nsessions,
+				    "%6zu %6zu %6zu  ", v[i].nsessions,
 				    v[i].nboots, v[i].nruns_ok,
-				    v[i].nruns_failed, json_is_string(jc) ?
-				    json_string_value(jc) : "-");
-			json_decref(jc);
+				    v[i].nruns_failed);
+			if (st == PR_OK)
+				st = v[i].command != NULL ?
+				    cli_str_escape(&sh->out,
+				    pr_str_c(v[i].command), &sh->err) :
+				    pr_buf_addc(&sh->out, '-', &sh->err);
+			if (st == PR_OK)
+				st = pr_buf_addc(&sh->out, '\n', &sh->err);
 		}
 		if (st == PR_OK)
 			st = pr_buf_addf(&sh->out, &sh->err, "\nsessions:\n  "

@@ -277,15 +277,18 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 	const struct pr_metric *m;
 	enum pr_status st = PR_OK;
 	const char *line;
-	struct timespec res;
+	struct timespec res, cres;
 	double mean, h;
 	size_t i, k, j, len;
 
 	clock_getres(CLOCK_MONOTONIC, &res);
-	st = pr_buf_addf(b, err, "timer: CLOCK_MONOTONIC, resolution %.0f ns; "
-	    "each figure is the mean of the samples, +- the half-width of its "
-	    "95%% interval\n\n", (double)res.tv_sec * 1e9 +
-	    (double)res.tv_nsec);
+	clock_getres(CLOCK_THREAD_CPUTIME_ID, &cres);
+	st = pr_buf_addf(b, err, "timers: each probe names its own; "
+	    "resolution of CLOCK_MONOTONIC %.0f ns, of CLOCK_THREAD_CPUTIME_ID "
+	    "%.0f ns\neach figure is the mean of the samples, +- the "
+	    "half-width of its 95%% interval\n\n", (double)res.tv_sec * 1e9 +
+	    (double)res.tv_nsec, (double)cres.tv_sec * 1e9 +
+	    (double)cres.tv_nsec);
 	for (i = 0; i < n && st == PR_OK; i++) {
 		if (r[i].skipped != NULL) {
 			st = pr_buf_addf(b, err, "%s: not run here: %s\n",
@@ -729,8 +732,12 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		cli_errorf("suite: interrupted; what finished is kept");
 	}
 	if (st != NULL && (rc = store_results(st, r, nr, &env, c->so.quick,
-	    &session, cut ? "interrupted" : "done")) != PR_EXIT_OK)
+	    &session, cut ? "interrupted" : "done")) != PR_EXIT_OK) {
+		/* Not stored, but measured: show the figures even so. */
+		if (!c->json && figures_text(r, nr, &out, &err) == PR_OK)
+			(void)cli_write(&out);
 		goto out;
+	}
 	if (c->json && (root = json_object()) == NULL) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;

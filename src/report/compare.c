@@ -1205,7 +1205,7 @@ json_metric(const struct pr_report *r, const struct facts *f,
 	    jset(o, "new", json_side(&c->new, f->new_sd,
 	    f->m->new_values, f->m->new_n)) &&
 	    jset(o, "change_pct", jnum(f->have_change, c->change_pct)) &&
-	    jset(o, "ci_pct", ci) &&
+	    jset(o, "ci_pct", json_incref(ci)) &&
 	    jset(o, "p_value", jnum(f->have_p, c->p_value)) &&
 	    jset(o, "p_adjusted", jnum(f->have_padj, c->p_adjusted)) &&
 	    jset(o, "verdict", json_string(pr_verdict_str(c->verdict))) &&
@@ -1217,6 +1217,8 @@ json_metric(const struct pr_report *r, const struct facts *f,
 	    jset(o, "words", json_string(f->words)) &&
 	    jset(o, "summary", json_string(sentence.data != NULL ?
 	    sentence.data : ""));
+	/* ci is o's now, or not used when an earlier field failed. */
+	json_decref(ci);
 	pr_buf_release(&sentence);
 	if (!ok) {
 		json_decref(o);

@@ -32,7 +32,7 @@ done
 # A first session is the baseline; the next is compared with it.
 "$P" suite run syscall --quick --budget 2 --db "$db" > "$tmp/out" \
     2> "$tmp/err" || fail "first suite run: $(cat "$tmp/err")"
-has "$tmp/out" "^timer: CLOCK_MONOTONIC, resolution" "timer named"
+has "$tmp/out" "^timers: each probe names its own; resolution of CLOCK_MONOTONIC" "timers named"
 has "$tmp/out" "syscall.getppid .* ns/call" "getppid figure with unit"
 has "$tmp/out" "(lower is better)" "direction"
 has "$tmp/out" "the baseline of this host" "first session is the baseline"
@@ -103,6 +103,19 @@ st=$?
 has "$tmp/err" "cannot store the session: .*: database is locked" "locked db"
 after=$(sqlite3 "$db" 'SELECT count(*) FROM session')
 [ "$before" = "$after" ] || fail "locked db: sessions $before -> $after"
+
+# A database locked by another writer: one line, status 2, nothing
+# stored, and the figures measured are still shown.
+(sqlite3 "$db" "BEGIN IMMEDIATE; SELECT 1;" ".shell sleep 6" "COMMIT;" \
+    > /dev/null 2>&1 &)
+sleep 1
+PERFREG_DB_BUSY_MS=100 "$P" suite run syscall --quick --budget 1 \
+    --db "$db" > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 2 ] || fail "locked database: status $st, not 2"
+has "$tmp/err" "locked" "locked database named"
+has "$tmp/out" "syscall.getppid" "figures shown although not stored"
+sleep 6
 
 # Ctrl-C: status 130, the session is stored as interrupted.
 "$P" suite run syscall fault --budget 60 --db "$db" > "$tmp/out" 2>&1 &

@@ -107,6 +107,13 @@ has "$tmp/err" "noise a reboot adds is unknown" "single boot warning"
 "$P" show --db "$db" multi > "$tmp/out" || fail "multi: show"
 has "$tmp/out" "  done  *4  *0  a,b" "multi: one session, two variants"
 
+# A tag key given twice keeps both values (show --json: [key, value]).
+"$P" run --db "$db" --campaign tags --variant v -n 1 --warmup 0 --tag a=1 \
+    --tag a=2 -- true > /dev/null 2>&1 || fail "tags: run"
+"$P" show --db "$db" --json tags > "$tmp/out" || fail "tags: show --json"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '\["a","1"\],\["a","2"\]' "tags: both values of a key"
+
 # SIGKILL mid-session: every finished run is kept; --resume runs the rest.
 PERFREG_BOOT_ID=k "$P" run --db "$db" --campaign killed --variant v -n 40 \
     --warmup 0 -- sleep 0.05 > /dev/null 2>&1 &
@@ -144,7 +151,7 @@ has "$tmp/err" "no unfinished session" "second --resume"
 "$P" export --db "$db" -o "$tmp/all.jsonl" || fail "export"
 "$P" import --db "$tmp/copy.db" "$tmp/all.jsonl" > "$tmp/out" ||
     fail "import"
-has "$tmp/out" "^imported 4 campaigns" "import counts"
+has "$tmp/out" "^imported 5 campaigns" "import counts"
 "$P" export --db "$tmp/copy.db" -o "$tmp/again.jsonl" || fail "export 2"
 cmp -s "$tmp/all.jsonl" "$tmp/again.jsonl" ||
     fail "export of the imported database differs"
