@@ -62,6 +62,10 @@ int cli_usage(const struct cmd_entry *e);
 /* Writes the buffer to stdout; PR_EXIT_INTERNAL if that fails. */
 int cli_write(const struct pr_buf *b);
 
+/* Writes j to stdout, indented, with a final newline; PR_EXIT_INTERNAL
+ * (and a message) if that fails. */
+int cli_write_json(json_t *j);
+
 /*
  * Reads a --seed argument: a whole number from 0 to UINT64_MAX, nothing
  * else (no sign, no blanks).  On error prints "perfreg: CMD: --seed: ..."

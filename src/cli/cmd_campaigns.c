@@ -99,9 +99,7 @@ json_out(const struct pr_store_campaign_info *c, size_t n)
 		goto out;
 	}
 	arr = NULL;
-	if (json_dumpf(root, stdout, JSON_INDENT(2)) != 0 ||
-	    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-		cli_errorf("cannot write the output");
+	if (cli_write_json(root) != PR_EXIT_OK) {
 		json_decref(root);
 		return PR_EXIT_INTERNAL;
 	}

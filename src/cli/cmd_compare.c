@@ -1063,12 +1063,8 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 	if (rc != PR_EXIT_OK)
 		goto out;
 	if (root != NULL) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) != 0 ||
-		    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-			cli_errorf("cannot write the output");
-			rc = PR_EXIT_INTERNAL;
+		if ((rc = cli_write_json(root)) != PR_EXIT_OK)
 			goto out;
-		}
 	} else if ((rc = cli_write(&cc.out)) != PR_EXIT_OK) {
 		goto out;
 	}

@@ -469,15 +469,7 @@ exec_show(int argc, char **argv)
 		rc = cli_exit_for(st);
 		goto out;
 	}
-	if (json) {
-		if (json_dumpf(sh.j, stdout, JSON_INDENT(2)) != 0 ||
-		    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-			cli_errorf("cannot write the output");
-			rc = PR_EXIT_INTERNAL;
-		}
-	} else {
-		rc = cli_write(&sh.out);
-	}
+	rc = json ? cli_write_json(sh.j) : cli_write(&sh.out);
 out:
 	json_decref(sh.j);
 	pr_buf_release(&sh.out);

@@ -780,12 +780,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		}
 	}
 	if (root != NULL) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) != 0 ||
-		    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-			cli_errorf("cannot write the output");
-			rc = PR_EXIT_INTERNAL;
+		if ((rc = cli_write_json(root)) != PR_EXIT_OK)
 			goto out;
-		}
 	} else if ((rc = cli_write(&out)) != PR_EXIT_OK) {
 		goto out;
 	}

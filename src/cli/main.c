@@ -72,6 +72,17 @@ cli_write(const struct pr_buf *b)
 }
 
 int
+cli_write_json(json_t *j)
+{
+	if (json_dumpf(j, stdout, JSON_INDENT(2)) != 0 ||
+	    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+		cli_errorf("cannot write the output");
+		return PR_EXIT_INTERNAL;
+	}
+	return PR_EXIT_OK;
+}
+
+int
 cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
 {
 	unsigned long long x;
