@@ -766,31 +766,57 @@ jescape(struct jp *j, char **qp)
 	return 1;
 }
 
-/* A string at j->p (the opening quote), decoded into the scratch; *nul
- * (when nul is not NULL) tells whether it holds a NUL byte. */
+/* What jstring does with a byte: 0 copy it, 1 stop (quote, backslash or
+ * control byte), 2 copy it and check the UTF-8 later. */
+#define JC_ROW(a) a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a
+static const unsigned char jclass[256] = {
+	JC_ROW(1), JC_ROW(1),
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* '"' */
+	JC_ROW(0), JC_ROW(0),
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* '\\' */
+	JC_ROW(0), JC_ROW(0),
+	JC_ROW(2), JC_ROW(2), JC_ROW(2), JC_ROW(2),
+	JC_ROW(2), JC_ROW(2), JC_ROW(2), JC_ROW(2)
+};
+
+/*
+ * A string at j->p (the opening quote), decoded into the scratch; *nul
+ * (when nul is not NULL) tells whether it holds a NUL byte.  With nul
+ * NULL (a member name, which is compared by length and never used as a
+ * C string), a string without escapes is not copied: *out points into
+ * the line and is not NUL-terminated.
+ */
 static int
 jstring(struct jp *j, const char **out, size_t *outn, int *nul)
 {
 	char *q0 = j->sc + j->sn, *q = q0;
+	const unsigned char *p;
 	const char *run;
-	int high, hasnul = 0;
+	int high, hasnul = 0, first = 1;
+	unsigned k;
 
 	j->p++;
 	for (;;) {
 		run = j->p;
 		high = 0;
-		while (j->p < j->end) {
-			unsigned char c = (unsigned char)*j->p;
-
-			if (c == '"' || c == '\\' || c < 0x20)
-				break;
-			high |= c & 0x80;
-			j->p++;
+		p = (const unsigned char *)run;
+		while (p < (const unsigned char *)j->end &&
+		    (k = jclass[*p]) != 1) {
+			high |= (int)k;
+			p++;
 		}
+		j->p = (const char *)p;
 		if (high && !pr_store_utf8_text(run, (size_t)(j->p - run))) {
 			j->p = run;
 			return (int)jfail(j, "invalid UTF-8 in a string");
 		}
+		if (first && nul == NULL && j->p < j->end && *j->p == '"') {
+			*out = run;
+			*outn = (size_t)(j->p - run);
+			j->p++;
+			return 1;
+		}
+		first = 0;
 		memcpy(q, run, (size_t)(j->p - run));
 		q += j->p - run;
 		if (j->p == j->end)
