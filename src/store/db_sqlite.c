@@ -27,6 +27,7 @@
  * corrupt or not a database (PR_EPARSE).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,16 @@ sq_close(struct pr_db *db)
 	free(db);
 }
 
+/* SQLite's count of the memory it uses takes a global mutex on every
+ * allocation (several a statement); nothing here reads the count.  Set
+ * before SQLite initialises; once it has (another user in the process),
+ * sqlite3_config refuses and changes nothing, which is harmless. */
+static void
+sq_config(void)
+{
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 static enum pr_status
 sq_open(const char *target, int flags, struct pr_db **out,
     struct pr_error *err)
@@ -187,7 +198,10 @@ sq_open(const char *target, int flags, struct pr_db **out,
 	enum pr_status rc;
 	int oflags, r, special;
 
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
 	*out = NULL;
+	pthread_once(&once, sq_config);
 	special = strcmp(target, ":memory:") == 0 ||
 	    strncmp(target, "file:", 5) == 0;
 	if (!special && (flags & PR_DB_CREATE) && !(flags & PR_DB_READONLY)) {
