@@ -207,6 +207,7 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	double pct;
 	int c;
 
+	memset(o, 0, sizeof(*o));
 	pr_read_opts_init(&o->read);
 	pr_verdict_opts_init(&o->verdict);
 	o->force_better = PR_BETTER_UNKNOWN;
@@ -216,6 +217,7 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->threshold_pct = 0;
 	o->campaign = NULL;
 	o->db = NULL;
+	o->units = NULL;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:", longopts, NULL)) != -1) {
