@@ -286,8 +286,8 @@ enum pr_status pr_store_each_run(struct pr_store *st, int64_t session,
 /* ---- resuming ---- */
 
 /* The latest session of the campaign on this host that did not finish
- * (status "running" or "interrupted" and not already resumed), or
- * PR_ENOTFOUND. */
+ * (status "running", "interrupted", "failed" or "max-failures") and was
+ * not already resumed, or PR_ENOTFOUND. */
 enum pr_status pr_store_find_unfinished(struct pr_store *st,
     struct pr_str campaign, const char *host,
     struct pr_store_session_info *out, struct pr_error *err);

@@ -227,7 +227,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "JOIN campaign c ON c.id = s.campaign_id "
 	    "JOIN host h ON h.id = s.host_id "
 	    "WHERE c.name = ? AND h.name = ? "
-	    "AND s.status IN ('running', 'interrupted') "
+	    "AND s.status IN ('running', 'interrupted', 'failed', "
+	    "'max-failures') "
 	    "AND NOT EXISTS (SELECT 1 FROM session n WHERE n.resumes = s.id) "
 	    "ORDER BY s.started DESC, s.id DESC LIMIT 1",
 	/* SQLite only (see tx_exec).  IMMEDIATE takes the write lock at

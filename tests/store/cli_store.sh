@@ -146,12 +146,18 @@ after=$("$P" campaigns --db "$db" --json |
 [ $? -eq 2 ] || fail "second --resume: status not 2"
 has "$tmp/err" "no unfinished session" "second --resume"
 
+# A session stopped by --max-failures can be resumed too.
+"$P" run --db "$db" --campaign mf --variant v -n 3 --warmup 0 \
+    --max-failures 1 -- false > /dev/null 2>&1
+"$P" run --db "$db" --campaign mf --resume > /dev/null 2> "$tmp/err"
+has "$tmp/err" "resuming session" "--resume after --max-failures"
+
 # export / import: a round trip into a fresh database gives the same
 # export, and importing again adds nothing.
 "$P" export --db "$db" -o "$tmp/all.jsonl" || fail "export"
 "$P" import --db "$tmp/copy.db" "$tmp/all.jsonl" > "$tmp/out" ||
     fail "import"
-has "$tmp/out" "^imported 5 campaigns" "import counts"
+has "$tmp/out" "^imported 6 campaigns" "import counts"
 "$P" export --db "$tmp/copy.db" -o "$tmp/again.jsonl" || fail "export 2"
 cmp -s "$tmp/all.jsonl" "$tmp/again.jsonl" ||
     fail "export of the imported database differs"
