@@ -148,4 +148,54 @@ enum pr_status pr_nested_compare(const struct pr_nested_side *base,
     const struct pr_verdict_opts *o, double boot_cost,
     struct pr_nested_result *out, struct pr_error *err);
 
+/*
+ * The prediction test: one new session against k >= 2 earlier ones.
+ *
+ * A suite session's samples share the session's state (other load, clock
+ * frequency, caches), so the session is the unit: base holds the means
+ * m_1..m_k of k earlier sessions (mean M, sample standard deviation S,
+ * k - 1 df) and x the mean of the new session.  With no change x is one
+ * more draw from the population of the m_i, so
+ *   t = (x - M) / (S sqrt(1 + 1/k)) ~ t(k - 1),  p = 2 P(T > |t|),
+ * Student's pooled t with the new side contributing no variance (it has
+ * 0 df).  The change is 100 (x / M - 1) and its interval Fieller's for
+ * rho = x / M with var(x) = S^2 and var(M) = S^2 / k: the rho with
+ * (x - rho M)^2 <= q^2 S^2 (1 + rho^2 / k), q the t quantile at
+ * (1 + conf) / 2 with k - 1 df, bounded when M^2 > q^2 S^2 / k.  It
+ * excludes 0% exactly when p < 1 - conf.
+ *
+ * *out is filled as pr_compare would: base the summary of the k values,
+ * new that of x (n 1, no spread), method PR_METHOD_STUDENT, tested 1,
+ * change_pct, have_ci and the interval, p_value = p_adjusted (holm_m 1),
+ * primary_t (diff x - M, se S sqrt(1 + 1/k), t, df k - 1, p, the interval
+ * of the difference, pooled_sd S), and the verdict by
+ * pr_verdict_decide (direction from better, o->equivalence_pct,
+ * o->conf; o->method, seed, boot_reps and flags are checked as by
+ * pr_compare but otherwise ignored).  No
+ * secondary figures (their have_* flags are 0).  runs_needed and rel_sd
+ * are 0: more earlier sessions do not shrink the spread of the one new
+ * session, so no number of sessions per side can be promised (and with
+ * rel_sd 0, pr_compare_holm keeps runs_needed 0).  Notes:
+ * PR_NOTE_DIRECTION_ASSUMED for PR_BETTER_UNKNOWN; PR_NOTE_NO_CHANGE
+ * (and PR_NOTE_NO_CI) when M is 0 or x and M have opposite signs, the
+ * test standing; PR_NOTE_NO_CI when the interval is unbounded.
+ *
+ * S = 0 (all k base values equal): the session-to-session spread is
+ * unknown and there is no test.  Conservatively the comparison is then
+ * untested, as pr_compare's with one value a side: tested 0, method
+ * PR_METHOD_NONE, p_value = p_adjusted = 1, holm_m 0 (it never enters a
+ * Holm family), verdict inconclusive, notes PR_NOTE_UNTESTED |
+ * PR_NOTE_DEGENERATE | PR_NOTE_NO_CI; the change is still given.
+ *
+ * Errors: PR_EINVAL for base NULL, k < 2, a value that is not finite
+ * (the message names it), or options or a direction that pr_compare
+ * would refuse (pr_verdict_opts_check); PR_ERANGE when x - M or the
+ * spread overflows; PR_ENOMEM when a sorted copy of base (k doubles,
+ * freed before returning) cannot be had.  On failure *out is zeroed.
+ * o may be NULL for the defaults.  Reentrant; base is only read.
+ */
+enum pr_status pr_nested_predict(const double *base, size_t k, double x,
+    enum pr_better better, const struct pr_verdict_opts *o,
+    struct pr_comparison *out, struct pr_error *err);
+
 #endif /* PERFREG_NESTED_H */

@@ -255,6 +255,25 @@ enum pr_status pr_compare(const double *base, size_t nb, const double *new_,
 void pr_compare_holm(struct pr_comparison *c, size_t n,
     const struct pr_verdict_opts *o);
 
+/*
+ * The checks pr_compare makes of its options and direction: PR_OK, or
+ * PR_EINVAL with a one-line message (confidence outside (0, 1), a
+ * negative or non-finite band, an unknown method or direction, bootstrap
+ * replicates out of range).
+ */
+enum pr_status pr_verdict_opts_check(const struct pr_verdict_opts *o,
+    enum pr_better better, struct pr_error *err);
+
+/*
+ * The decision rule above, for comparisons built outside pr_compare (as
+ * pr_nested_predict does): sets c->verdict, and PR_NOTE_NEGLIGIBLE in
+ * c->notes, from c->tested, c->have_ci, c->ci_lo_pct, c->ci_hi_pct,
+ * c->p_adjusted, c->direction, c->better, c->conf (alpha = 1 - conf) and
+ * c->equivalence_pct; reads and changes nothing else.  Untested
+ * comparisons are inconclusive.
+ */
+void pr_verdict_decide(struct pr_comparison *c);
+
 /* Holm-adjusted p-values: adj[i] for p[i], monotone, capped at 1.  adj
  * must not overlap p.  O(n log n); O(n^2) when memory for n indices
  * cannot be had (never fails). */

@@ -25,6 +25,17 @@
  * tau^2 / g + sigma^2 / (g r), for a budget g (c_boot + r c_run), which
  * gives K&J's r = sqrt(c_boot sigma^2 / (c_run tau^2)).
  *
+ * Prediction test (pr_nested_predict): one new session mean x against k
+ * earlier ones.  Under no change x is a further draw from the
+ * population of the base values, so (x - M) / (S sqrt(1 + 1/k)) has
+ * Student's t distribution with k - 1 df: the prediction interval of a
+ * single future observation (e.g. G. J. Hahn and W. Q. Meeker,
+ * "Statistical Intervals", Wiley 1991, sec. 4.7), which is Student's
+ * pooled t with a second sample of one value that adds no variance
+ * estimate.  The interval of the ratio x / M is Fieller's (JRSS B 16,
+ * 1954) with var(x) = S^2 and var(M) = S^2 / k, written as in
+ * stats/verdict.c around d = x / M - 1.
+ *
  * Invariants: the sides are only read; every figure not defined for the
  * data is 0 with its bit clear, never NaN; scratch memory is freed
  * before returning.
@@ -34,6 +45,7 @@
 #include <string.h>
 
 #include "perfreg/describe.h"
+#include "perfreg/distrib.h"
 #include "perfreg/nested.h"
 #include "perfreg/sample.h"
 #include "perfreg/verdict.h"
@@ -248,5 +260,152 @@ out:
 	free(mb);
 	if (st != PR_OK)
 		memset(out, 0, sizeof(*out));
+	return st;
+}
+
+static enum pr_status
+check_predict(const double *base, size_t k, double x, enum pr_better better,
+    const struct pr_verdict_opts *o, struct pr_error *err)
+{
+	size_t i;
+
+	if (base == NULL || k < 2)
+		return pr_error_set(err, PR_EINVAL,
+		    "the prediction test needs at least 2 base sessions, "
+		    "got %zu", base == NULL ? (size_t)0 : k);
+	for (i = 0; i < k; i++)
+		if (!isfinite(base[i]))
+			return pr_error_set(err, PR_EINVAL,
+			    "base session %zu: mean is not finite", i + 1);
+	if (!isfinite(x))
+		return pr_error_set(err, PR_EINVAL,
+		    "new session: mean is not finite");
+	return pr_verdict_opts_check(o, better, err);
+}
+
+/* The summaries of the k base values (via a sorted copy) and of x. */
+static enum pr_status
+predict_summaries(const double *base, size_t k, double x,
+    struct pr_comparison *c, struct pr_error *err)
+{
+	enum pr_status st;
+	double *sorted;
+
+	sorted = malloc(k * sizeof(*sorted));
+	if (sorted == NULL)
+		return pr_error_set(err, PR_ENOMEM,
+		    "out of memory for a copy of %zu session means", k);
+	memcpy(sorted, base, k * sizeof(*sorted));
+	pr_sort_doubles(sorted, k);
+	st = pr_summary_compute(sorted, k, &c->base, err);
+	free(sorted);
+	if (st != PR_OK)
+		return st;
+	return pr_summary_compute(&x, 1, &c->new, err);
+}
+
+/* Fieller's interval of x / M with var(x) = S^2, var(M) = S^2 / k. */
+static void
+predict_fieller(struct pr_comparison *c, double q, size_t k)
+{
+	double m = c->base.mean, s = c->base.stddev, ea, eb, g, r, d, root;
+
+	/* Standard errors relative to M from the standard deviation, so
+	 * that tiny spreads do not underflow when squared. */
+	ea = s / sqrt((double)k) / fabs(m);
+	eb = s / fabs(m);
+	d = c->primary_t.diff / m;
+	g = q * ea * (q * ea);
+	if (!(g < 1)) {
+		c->notes |= PR_NOTE_NO_CI;
+		return;
+	}
+	r = c->new.mean / m;
+	root = q * sqrt(eb * eb * (1 - g) + r * ea * (r * ea));
+	c->ci_lo_pct = 100 * (d + g - root) / (1 - g);
+	c->ci_hi_pct = 100 * (d + g + root) / (1 - g);
+	c->have_ci = isfinite(c->ci_lo_pct) && isfinite(c->ci_hi_pct);
+	if (!c->have_ci) {
+		c->ci_lo_pct = c->ci_hi_pct = 0;
+		c->notes |= PR_NOTE_NO_CI;
+	}
+}
+
+enum pr_status
+pr_nested_predict(const double *base, size_t k, double x,
+    enum pr_better better, const struct pr_verdict_opts *o,
+    struct pr_comparison *out, struct pr_error *err)
+{
+	struct pr_verdict_opts def;
+	struct pr_ttest *t = &out->primary_t;
+	enum pr_status st;
+	double m, s, q, half;
+
+	memset(out, 0, sizeof(*out));
+	if (o == NULL) {
+		pr_verdict_opts_init(&def);
+		o = &def;
+	}
+	if ((st = check_predict(base, k, x, better, o, err)) != PR_OK ||
+	    (st = predict_summaries(base, k, x, out, err)) != PR_OK)
+		goto fail;
+	out->better = better;
+	out->conf = o->conf;
+	out->equivalence_pct = o->equivalence_pct;
+	if (better == PR_BETTER_UNKNOWN)
+		out->notes |= PR_NOTE_DIRECTION_ASSUMED;
+	m = out->base.mean;
+	s = out->base.stddev;
+	t->diff = x - m;
+	t->df = (double)(k - 1);
+	t->pooled_sd = s;
+	t->se = s * sqrt(1 + 1 / (double)k);
+	if (!isfinite(t->diff) || !isfinite(t->se)) {
+		st = pr_error_set(err, PR_ERANGE,
+		    "new session mean %g minus base mean %g overflows", x, m);
+		goto fail;
+	}
+	out->direction = (t->diff > 0) - (t->diff < 0);
+	/* As in pr_compare: no percentage of 0 or across signs. */
+	if (m == 0 || (x != 0 && (x < 0) != (m < 0))) {
+		out->notes |= PR_NOTE_NO_CHANGE | PR_NOTE_NO_CI;
+	} else {
+		out->change_pct = 100 * (t->diff / m);
+		out->have_change = isfinite(out->change_pct);
+		if (!out->have_change) {
+			out->change_pct = 0;
+			out->notes |= PR_NOTE_NO_CI;
+		}
+	}
+	if (!(s > 0)) {
+		/* Equal base sessions: no spread, no test (see nested.h). */
+		out->method = PR_METHOD_NONE;
+		out->notes |= PR_NOTE_UNTESTED | PR_NOTE_DEGENERATE |
+		    PR_NOTE_NO_CI;
+		out->p_value = out->p_adjusted = t->p = 1;
+		t->degenerate = 1;
+		t->ci_lo = t->ci_hi = t->diff;
+		pr_verdict_decide(out);
+		return PR_OK;
+	}
+	out->method = PR_METHOD_STUDENT;
+	out->tested = 1;
+	out->holm_m = 1;
+	t->t = t->diff / t->se;
+	/* |t| may be inf for a tiny S: then p is 0, not NaN. */
+	t->p = 2 * pr_t_sf(fabs(t->t), t->df);
+	if (t->p > 1)
+		t->p = 1;
+	q = pr_t_quantile(0.5 + o->conf / 2, t->df);
+	half = q * t->se;
+	t->ci_lo = t->diff - half;
+	t->ci_hi = t->diff + half;
+	out->p_value = out->p_adjusted = t->p;
+	if (out->have_change)
+		predict_fieller(out, q, k);
+	pr_verdict_decide(out);
+	return PR_OK;
+fail:
+	memset(out, 0, sizeof(*out));
 	return st;
 }

@@ -351,6 +351,12 @@ decide(struct pr_comparison *c, double alpha, double eq)
 	c->verdict = PR_VERDICT_INCONCLUSIVE;
 }
 
+void
+pr_verdict_decide(struct pr_comparison *c)
+{
+	decide(c, 1 - c->conf, c->equivalence_pct);
+}
+
 /* Runs per side for power PR_VERDICT_POWER to see a relative shift D. */
 static double
 runs_for(double s, double dd, double alpha)
@@ -799,6 +805,13 @@ check_opts(const struct pr_verdict_opts *o, enum pr_better better,
 		    PR_RATIO_BOOT_REPS_MIN, PR_RATIO_BOOT_REPS_MAX,
 		    o->boot_reps);
 	return PR_OK;
+}
+
+enum pr_status
+pr_verdict_opts_check(const struct pr_verdict_opts *o, enum pr_better better,
+    struct pr_error *err)
+{
+	return check_opts(o, better, err);
 }
 
 enum pr_status

@@ -10,6 +10,14 @@
  * truth near its nominal rate while the run-level one does not, the
  * order of runs within a boot, the cap of the optimal runs per boot,
  * the untested case, and errors.
+ *
+ * The prediction test (pr_nested_predict) is checked against
+ * tests/stats/data/predict.txt, written by tests/stats/gen_predict.py
+ * (mpmath at 60 digits for t, p, the quantile and Fieller's roots,
+ * cross-checked with scipy), by a simulation of sessions with a
+ * session-level random effect (its false positives near 5% where the
+ * sample-level test's are far above), by a report rendered from it, and
+ * by its errors.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -22,8 +30,10 @@
 
 #include <cmocka.h>
 
+#include "perfreg/buf.h"
 #include "perfreg/error.h"
 #include "perfreg/nested.h"
+#include "perfreg/report.h"
 #include "perfreg/rng.h"
 #include "perfreg/sample.h"
 #include "perfreg/verdict.h"
@@ -572,6 +582,397 @@ test_errors(void **state)
 	}
 }
 
+#define PFIXTURE "tests/stats/data/predict.txt"
+#define PMAX 64
+
+static double
+pnum(const char *s, int line)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end != '\0')
+		fail_msg("%s:%d: bad number '%s'", PFIXTURE, line, s);
+	return v;
+}
+
+/* got within tol of want relative to max(|want|, scale). */
+static void
+pnear(double got, const char *want, double tol, double scale, int line,
+    const char *name, const char *what)
+{
+	double w = pnum(want, line), m = fabs(w) > scale ? fabs(w) : scale;
+
+	if (!(fabs(got - w) <= tol * m))
+		fail_msg("%s:%d: %s: %s: got %.17g, want %s", PFIXTURE, line,
+		    name, what, got, want);
+}
+
+static unsigned
+pnotes(const char *s)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} tab[] = {
+		{ "NO_CI", PR_NOTE_NO_CI }, { "NO_CHANGE", PR_NOTE_NO_CHANGE },
+		{ "DEGENERATE", PR_NOTE_DEGENERATE },
+		{ "UNTESTED", PR_NOTE_UNTESTED },
+		{ "NEGLIGIBLE", PR_NOTE_NEGLIGIBLE },
+		{ "ASSUMED", PR_NOTE_DIRECTION_ASSUMED },
+	};
+	unsigned bits = 0;
+	size_t i, n;
+
+	while (*s != '\0' && strcmp(s, "-") != 0) {
+		n = strcspn(s, "|");
+		for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+			if (strlen(tab[i].name) == n &&
+			    strncmp(s, tab[i].name, n) == 0)
+				break;
+		assert_true(i < sizeof(tab) / sizeof(tab[0]));
+		bits |= tab[i].bit;
+		s += n + (s[n] == '|');
+	}
+	return bits;
+}
+
+/* One case: "case NAME BETTER CONF EQ X K B..." and its "want" line. */
+static void
+check_predict_case(char *cline, char *wline, int line)
+{
+	char *tok[PMAX + 8], *want[12], *save, *p;
+	struct pr_verdict_opts o;
+	struct pr_comparison c;
+	struct pr_error err;
+	double base[PMAX], x;
+	enum pr_better better;
+	const char *name;
+	size_t k, i;
+	int n = 0, nw = 0;
+	unsigned bits;
+
+	for (p = strtok_r(cline, " \n", &save); p != NULL && n < PMAX + 8;
+	     p = strtok_r(NULL, " \n", &save))
+		tok[n++] = p;
+	for (p = strtok_r(wline, " \n", &save); p != NULL && nw < 12;
+	     p = strtok_r(NULL, " \n", &save))
+		want[nw++] = p;
+	assert_true(n >= 7);
+	assert_int_equal(nw, 10);
+	assert_string_equal(want[0], "want");
+	name = tok[1];
+	better = strcmp(tok[2], "higher") == 0 ? PR_BETTER_HIGHER :
+	    strcmp(tok[2], "lower") == 0 ? PR_BETTER_LOWER : PR_BETTER_UNKNOWN;
+	pr_verdict_opts_init(&o);
+	o.conf = pnum(tok[3], line);
+	o.equivalence_pct = pnum(tok[4], line);
+	x = pnum(tok[5], line);
+	k = (size_t)pnum(tok[6], line);
+	assert_true(k <= PMAX && (size_t)n == 7 + k);
+	for (i = 0; i < k; i++)
+		base[i] = pnum(tok[7 + i], line);
+	if (pr_nested_predict(base, k, x, better, &o, &c, &err) != PR_OK)
+		fail_msg("%s:%d: %s: %s", PFIXTURE, line, name, err.msg);
+
+	/* What every prediction comparison is. */
+	assert_int_equal(c.base.n, k);
+	assert_int_equal(c.new.n, 1);
+	assert_true(c.new.mean == x);
+	assert_int_equal(c.better, better);
+	assert_true(c.conf == o.conf && c.equivalence_pct == o.equivalence_pct);
+	assert_int_equal(c.runs_needed, 0);
+	assert_true(c.rel_sd == 0);
+	assert_int_equal(c.have_student | c.have_welch | c.have_mwu |
+	    c.have_ratio_means, 0);
+	assert_true(c.p_adjusted == c.p_value);
+	assert_true(c.primary_t.df == (double)(k - 1));
+	assert_true(c.primary_t.diff == x - c.base.mean);
+	assert_int_equal(c.direction, (x > c.base.mean) - (x < c.base.mean));
+	assert_int_equal(c.tested, atoi(want[1]));
+	if (c.tested) {
+		assert_int_equal(c.method, PR_METHOD_STUDENT);
+		assert_int_equal(c.holm_m, 1);
+	} else {
+		assert_int_equal(c.method, PR_METHOD_NONE);
+		assert_int_equal(c.holm_m, 0);
+	}
+	pnear(c.primary_t.t, want[2], 1e-12, 1e-300, line, name, "t");
+	pnear(c.primary_t.df, want[3], 0, 0, line, name, "df");
+	pnear(c.p_value, want[4], 1e-9, 1e-300, line, name, "p");
+	if (strcmp(want[5], "-") == 0) {
+		assert_int_equal(c.have_change, 0);
+		assert_true(c.change_pct == 0);
+	} else {
+		assert_int_equal(c.have_change, 1);
+		pnear(c.change_pct, want[5], 1e-12, 1e-5, line, name,
+		    "change");
+	}
+	if (strcmp(want[6], "-") == 0) {
+		assert_int_equal(c.have_ci, 0);
+		assert_true(c.ci_lo_pct == 0 && c.ci_hi_pct == 0);
+	} else {
+		assert_int_equal(c.have_ci, 1);
+		pnear(c.ci_lo_pct, want[6], 1e-11, 1e-5, line, name, "ci lo");
+		pnear(c.ci_hi_pct, want[7], 1e-11, 1e-5, line, name, "ci hi");
+		/* The interval and the test agree. */
+		assert_int_equal(c.ci_lo_pct > 0 || c.ci_hi_pct < 0,
+		    c.p_value < 1 - o.conf);
+	}
+	if (strcmp(pr_verdict_str(c.verdict), want[8]) != 0)
+		fail_msg("%s:%d: %s: verdict %s, want %s", PFIXTURE, line,
+		    name, pr_verdict_str(c.verdict), want[8]);
+	bits = pnotes(want[9]);
+	if (c.notes != bits)
+		fail_msg("%s:%d: %s: notes %#x, want %#x", PFIXTURE, line,
+		    name, c.notes, bits);
+}
+
+static void
+test_predict_fixture(void **state)
+{
+	FILE *f = fopen(PFIXTURE, "r");
+	char *cl = NULL, *wl = NULL;
+	size_t ccap = 0, wcap = 0;
+	int line = 0, cases = 0;
+
+	(void)state;
+	assert_non_null(f);
+	while (getline(&cl, &ccap, f) > 0) {
+		line++;
+		if (cl[0] == '#')
+			continue;
+		assert_true(strncmp(cl, "case ", 5) == 0);
+		assert_true(getline(&wl, &wcap, f) > 0);
+		line++;
+		check_predict_case(cl, wl, line - 1);
+		cases++;
+	}
+	free(cl);
+	free(wl);
+	fclose(f);
+	assert_true(cases >= 20);
+}
+
+/*
+ * Sessions with a session-level random effect: each session's samples
+ * are mu + u_s + e, u_s ~ N(0, 1) for the session and e ~ N(0, 1) for
+ * the sample.  Nothing changes between the sessions, so every
+ * "significant" result is a false positive.  The prediction test on the
+ * session means keeps its 5% level; Welch's t on the samples as if
+ * independent (what comparing sessions sample by sample does) does not.
+ */
+#define SIM_TRIALS 2000
+#define SIM_K 5
+#define SIM_N 20
+
+static void
+test_predict_sim(void **state)
+{
+	struct pr_verdict_opts o, ow;
+	struct pr_comparison c;
+	struct pr_rng rng;
+	double means[SIM_K], all[SIM_K * SIM_N], nv[SIM_N], u, sum;
+	size_t t, s, i, fp_pred = 0, fp_samples = 0;
+
+	(void)state;
+	pr_rng_seed(&rng, 20261130);
+	pr_verdict_opts_init(&o);
+	ow = o;
+	ow.method = PR_METHOD_WELCH;
+	ow.flags = PR_VERDICT_PRIMARY_ONLY;
+	for (t = 0; t < SIM_TRIALS; t++) {
+		for (s = 0; s <= SIM_K; s++) {
+			u = pr_rng_normal(&rng);
+			sum = 0;
+			for (i = 0; i < SIM_N; i++) {
+				double v = 100 + u + pr_rng_normal(&rng);
+
+				sum += v;
+				if (s < SIM_K)
+					all[s * SIM_N + i] = v;
+				else
+					nv[i] = v;
+			}
+			if (s < SIM_K)
+				means[s] = sum / SIM_N;
+		}
+		assert_int_equal(pr_nested_predict(means, SIM_K, sum / SIM_N,
+		    PR_BETTER_LOWER, &o, &c, NULL), PR_OK);
+		fp_pred += c.p_value < 0.05;
+		pr_sort_doubles(all, SIM_K * SIM_N);
+		pr_sort_doubles(nv, SIM_N);
+		assert_int_equal(pr_compare(all, SIM_K * SIM_N, nv, SIM_N,
+		    PR_BETTER_LOWER, &ow, &c, NULL), PR_OK);
+		fp_samples += c.p_value < 0.05;
+	}
+	printf("false positives at 5%% over %d trials: sessions %.3f, "
+	    "samples %.3f\n", SIM_TRIALS, (double)fp_pred / SIM_TRIALS,
+	    (double)fp_samples / SIM_TRIALS);
+	/* Binomial sd of the rate at 5% over 2000 trials: 0.49 points. */
+	if (!(fp_pred >= SIM_TRIALS * 3 / 100 &&
+	    fp_pred <= SIM_TRIALS * 7 / 100))
+		fail_msg("prediction test: %zu false positives in %d",
+		    fp_pred, SIM_TRIALS);
+	if (!(fp_samples >= SIM_TRIALS * 30 / 100))
+		fail_msg("sample-level test: only %zu false positives in %d",
+		    fp_samples, SIM_TRIALS);
+}
+
+static int
+has_ci(const char *hay, const char *needle)
+{
+	size_t i, n = strlen(needle);
+
+	for (; *hay != '\0'; hay++) {
+		for (i = 0; i < n && hay[i] != '\0' &&
+		    (hay[i] | 0x20) == (needle[i] | 0x20); i++)
+			;
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
+static char *
+render_predict(const struct pr_report *r, enum pr_report_format f)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	struct pr_error err;
+
+	assert_int_equal(pr_report_compare(&b, r, f, &err), PR_OK);
+	assert_non_null(b.data);
+	return pr_buf_detach(&b, NULL);
+}
+
+/* A report of prediction comparisons: no NaN, no spread for new. */
+static void
+test_predict_report(void **state)
+{
+	double base[] = { 2012.5, 1990.25, 2003.0, 1998.75, 2007.5 };
+	double same[] = { 5.0, 5.0, 5.0 };
+	struct pr_report_metric m[3];
+	struct pr_report r;
+	enum pr_report_format fmts[] = { PR_REPORT_TEXT, PR_REPORT_JSON };
+	char *txt;
+	size_t i;
+
+	(void)state;
+	memset(m, 0, sizeof(m));
+	m[0].name = "ops";
+	m[0].unit = "ops/s";
+	assert_int_equal(pr_nested_predict(base, 5, 1850, PR_BETTER_HIGHER,
+	    NULL, &m[0].cmp, NULL), PR_OK);
+	m[1].name = "time";
+	m[1].unit = "s";
+	assert_int_equal(pr_nested_predict(base, 2, 2001, PR_BETTER_LOWER,
+	    NULL, &m[1].cmp, NULL), PR_OK);
+	m[2].name = "flat";
+	m[2].unit = "";
+	assert_int_equal(pr_nested_predict(same, 3, 6, PR_BETTER_LOWER,
+	    NULL, &m[2].cmp, NULL), PR_OK);
+	memset(&r, 0, sizeof(r));
+	r.conf = 0.95;
+	r.equivalence_pct = 1.0;
+	r.metrics = m;
+	r.n = 3;
+	r.units = "sessions";
+	for (i = 0; i < 2; i++) {
+		txt = render_predict(&r, fmts[i]);
+		if (getenv("PERFREG_SHOW_REPORT") != NULL)
+			fputs(txt, stdout);
+		if (has_ci(txt, "nan") || has_ci(txt, "inf\"") ||
+		    has_ci(txt, " inf") || has_ci(txt, "e+308"))
+			fail_msg("report %zu shows garbage:\n%s", i, txt);
+		assert_true(has_ci(txt, "regression"));
+		assert_true(has_ci(txt, "7.6"));
+		/* The new side, one session, has no spread to show. */
+		if (fmts[i] == PR_REPORT_JSON)
+			assert_true(has_ci(txt, "\"new\": {\n        "
+			    "\"n\": 1,\n        \"mean\": 1850.0,\n        "
+			    "\"median\": 1850.0,\n        \"stddev\": null"));
+		else
+			assert_true(has_ci(txt, "1.850 kops/s "));
+		free(txt);
+	}
+}
+
+/* Holm over prediction comparisons: p adjusted, runs_needed stays 0. */
+static void
+test_predict_holm(void **state)
+{
+	double base[] = { 10.0, 10.2, 9.9, 10.1 };
+	double same[] = { 1.0, 1.0 };
+	struct pr_comparison c[3];
+
+	(void)state;
+	assert_int_equal(pr_nested_predict(base, 4, 10.6, PR_BETTER_LOWER,
+	    NULL, &c[0], NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(base, 4, 10.25, PR_BETTER_LOWER,
+	    NULL, &c[1], NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(same, 2, 2, PR_BETTER_LOWER,
+	    NULL, &c[2], NULL), PR_OK);
+	pr_compare_holm(c, 3, NULL);
+	assert_int_equal(c[0].holm_m, 2);
+	assert_int_equal(c[2].holm_m, 0);
+	assert_true(c[0].p_adjusted >= c[0].p_value);
+	assert_true(c[0].p_adjusted == 2 * c[0].p_value ||
+	    c[1].p_adjusted == 2 * c[1].p_value);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(c[i].runs_needed, 0);
+	assert_int_equal(c[2].verdict, PR_VERDICT_INCONCLUSIVE);
+}
+
+static void
+expect_predict(const double *base, size_t k, double x, enum pr_better b,
+    const struct pr_verdict_opts *o, const char *msg)
+{
+	struct pr_comparison c;
+	struct pr_error err;
+
+	memset(&c, 0xff, sizeof(c));
+	assert_int_equal(pr_nested_predict(base, k, x, b, o, &c, &err),
+	    PR_EINVAL);
+	assert_string_equal(err.msg, msg);
+	assert_int_equal(c.base.n, 0);
+	assert_int_equal(c.tested, 0);
+}
+
+static void
+test_predict_errors(void **state)
+{
+	double ok[] = { 1, 2, 3 }, bad[] = { 1, INFINITY, 3 };
+	struct pr_verdict_opts o;
+
+	(void)state;
+	expect_predict(ok, 1, 2, PR_BETTER_LOWER, NULL,
+	    "the prediction test needs at least 2 base sessions, got 1");
+	expect_predict(NULL, 3, 2, PR_BETTER_LOWER, NULL,
+	    "the prediction test needs at least 2 base sessions, got 0");
+	expect_predict(bad, 3, 2, PR_BETTER_LOWER, NULL,
+	    "base session 2: mean is not finite");
+	expect_predict(ok, 3, NAN, PR_BETTER_LOWER, NULL,
+	    "new session: mean is not finite");
+	expect_predict(ok, 3, 2, (enum pr_better)7, NULL,
+	    "unknown direction 7");
+	pr_verdict_opts_init(&o);
+	o.conf = 1;
+	expect_predict(ok, 3, 2, PR_BETTER_LOWER, &o,
+	    "confidence must lie strictly between 0 and 1, got 1");
+	pr_verdict_opts_init(&o);
+	o.equivalence_pct = -1;
+	expect_predict(ok, 3, 2, PR_BETTER_LOWER, &o,
+	    "equivalence band must be a finite percentage >= 0, got -1");
+	{
+		double big[] = { -1e308, -1e308, -1e308 };
+		struct pr_comparison c;
+
+		assert_int_equal(pr_nested_predict(big, 3, 1e308,
+		    PR_BETTER_LOWER, NULL, &c, NULL), PR_ERANGE);
+		assert_int_equal(c.base.n, 0);
+	}
+}
+
 int
 main(void)
 {
@@ -583,6 +984,11 @@ main(void)
 		cmocka_unit_test(test_runs_cap),
 		cmocka_unit_test(test_untested),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_predict_fixture),
+		cmocka_unit_test(test_predict_sim),
+		cmocka_unit_test(test_predict_report),
+		cmocka_unit_test(test_predict_holm),
+		cmocka_unit_test(test_predict_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
