@@ -175,7 +175,9 @@ enum pr_status pr_nested_compare(const struct pr_nested_side *base,
  * secondary figures (their have_* flags are 0).  runs_needed and rel_sd
  * are 0: more earlier sessions do not shrink the spread of the one new
  * session, so no number of sessions per side can be promised (and with
- * rel_sd 0, pr_compare_holm keeps runs_needed 0).  Notes:
+ * rel_sd 0, pr_compare_holm keeps runs_needed 0).  No resolution floor
+ * (resolution 0, never PR_NOTE_QUANTISED): the values are means of
+ * sessions, not figures printed to a grid.  Notes:
  * PR_NOTE_DIRECTION_ASSUMED for PR_BETTER_UNKNOWN; PR_NOTE_NO_CHANGE
  * (and PR_NOTE_NO_CI) when M is 0 or x and M have opposite signs, the
  * test standing; PR_NOTE_NO_CI when the interval is unbounded.

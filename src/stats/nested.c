@@ -400,6 +400,11 @@ pr_nested_predict(const double *base, size_t k, double x,
 	half = q * t->se;
 	t->ci_lo = t->diff - half;
 	t->ci_hi = t->diff + half;
+	if (!isfinite(t->ci_lo) || !isfinite(t->ci_hi)) {
+		st = pr_error_set(err, PR_ERANGE,
+		    "prediction test: interval of the difference overflows");
+		goto fail;
+	}
 	out->p_value = out->p_adjusted = t->p;
 	if (out->have_change)
 		predict_fieller(out, q, k);

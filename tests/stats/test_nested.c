@@ -923,6 +923,34 @@ test_predict_holm(void **state)
 	assert_int_equal(c[2].verdict, PR_VERDICT_INCONCLUSIVE);
 }
 
+/* Order of the base sessions and the scale of the data do not matter. */
+static void
+test_predict_invariance(void **state)
+{
+	double base[] = { 7.25, 7.5, 7.0, 7.375, 7.125, 7.3125 };
+	double perm[] = { 7.3125, 7.0, 7.375, 7.25, 7.125, 7.5 };
+	double scaled[6];
+	struct pr_comparison a, b, c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		scaled[i] = base[i] * 1024;
+	assert_int_equal(pr_nested_predict(base, 6, 8.0, PR_BETTER_LOWER,
+	    NULL, &a, NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(perm, 6, 8.0, PR_BETTER_LOWER,
+	    NULL, &b, NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(scaled, 6, 8.0 * 1024,
+	    PR_BETTER_LOWER, NULL, &c, NULL), PR_OK);
+	assert_int_equal(a.verdict, PR_VERDICT_REGRESSION);
+	assert_true(a.p_value == b.p_value && a.ci_lo_pct == b.ci_lo_pct &&
+	    a.ci_hi_pct == b.ci_hi_pct && a.primary_t.t == b.primary_t.t);
+	/* A power of 2: the scaled figures are the same doubles. */
+	assert_true(a.p_value == c.p_value && a.ci_lo_pct == c.ci_lo_pct &&
+	    a.ci_hi_pct == c.ci_hi_pct && a.change_pct == c.change_pct);
+	assert_int_equal(a.verdict, c.verdict);
+}
+
 static void
 expect_predict(const double *base, size_t k, double x, enum pr_better b,
     const struct pr_verdict_opts *o, const char *msg)
@@ -988,6 +1016,7 @@ main(void)
 		cmocka_unit_test(test_predict_sim),
 		cmocka_unit_test(test_predict_report),
 		cmocka_unit_test(test_predict_holm),
+		cmocka_unit_test(test_predict_invariance),
 		cmocka_unit_test(test_predict_errors),
 	};
 
