@@ -36,7 +36,8 @@ struct pr_suite_opts {
 	int quick;            /* passed to the probes */
 	int cpu;              /* -1: no pinning */
 	double budget_s;      /* whole suite (pr_suite_run) or A/B run */
-	double target_pct;    /* interval half-width goal, percent */
+	double target_pct;    /* interval half-width goal, percent; 0:
+			       * none (the budget or max_samples ends) */
 	size_t min_samples;   /* before convergence is checked */
 	size_t max_samples;   /* per probe (0: no limit) */
 	size_t rounds;        /* pr_suite_ab: rounds to run */

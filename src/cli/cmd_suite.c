@@ -26,21 +26,26 @@
 
 #include "cli/cmd.h"
 #include "perfreg/env.h"
+#include "perfreg/nested.h"
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
+#include "perfreg/verdict.h"
 #include "core/banned.h"
 
 #define EXIT_INTERRUPTED 130
 #define OUTPUT_MAX ((size_t)256 << 20)
 #define SUITE_CAMPAIGN "suite"
 #define HOST_MAX 256
+/* Earlier sessions a suite is compared with, at most. */
+#define HISTORY_MAX 20
 #define BOOT_MAX 64
 
 static const char usage[] =
-    "suite [--quick] [--budget s] [--cpu n] [--baseline session] "
-    "[--no-store] [--db target] [--fail-on-regression] [--json]\n"
+    "suite [--quick] [--budget s] [--target pct] [--cpu n] "
+    "[--baseline session] [--no-store] [--db target] "
+    "[--fail-on-regression] [--json]\n"
     "       perfreg suite run [options] probe...\n"
     "       perfreg suite list\n"
     "       perfreg suite ab [--quick] [--cpu n] [-n rounds] [--seed n] "
@@ -72,6 +77,10 @@ static const char help[] =
     "  --budget s            time budget of the whole suite in seconds\n"
     "                        (default 480; --quick 40)\n"
     "  --cpu n               pin the probes to CPU n (default: not pinned)\n"
+    "  --target pct          stop a probe when every figure is known to "
+    "+-pct\n"
+    "                        percent (95% interval; default 1; 0: use "
+    "the budget)\n"
     "  --baseline session    compare with this stored session (default: "
     "this\n"
     "                        host's latest earlier suite session)\n"
@@ -86,7 +95,7 @@ static const char help[] =
 
 enum {
 	OPT_QUICK = 256, OPT_BUDGET, OPT_CPU, OPT_BASELINE, OPT_NOSTORE,
-	OPT_DB, OPT_FAIL, OPT_JSON, OPT_A, OPT_B, OPT_SEED
+	OPT_DB, OPT_FAIL, OPT_JSON, OPT_A, OPT_B, OPT_SEED, OPT_TARGET
 };
 
 static const struct option longopts[] = {
@@ -101,6 +110,7 @@ static const struct option longopts[] = {
 	{ "no-store", no_argument, NULL, OPT_NOSTORE },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "target", required_argument, NULL, OPT_TARGET },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -198,6 +208,11 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 			    0 || x != floor(x))
 				return -1;
 			c->baseline = (long long)x;
+			break;
+		case OPT_TARGET:
+			if (parse_number("--target", optarg, 0, 100, &x) != 0)
+				return -1;
+			c->so.target_pct = x;
 			break;
 		case OPT_NOSTORE:
 			c->no_store = 1;
@@ -519,7 +534,7 @@ comparable(const struct pr_store_session_info *s, const char *kind,
 static int
 find_baseline(struct pr_store *st, int64_t session, long long want,
     const char *kind, const struct pr_suite_result *r, size_t nr,
-    int64_t *out)
+    int64_t *out, int64_t *hist, size_t *nhist)
 {
 	struct pr_store_session_info *s = NULL;
 	struct pr_error err;
@@ -529,6 +544,8 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	*out = 0;
+	if (nhist != NULL)
+		*nhist = 0;
 	cli_hostname(host, sizeof(host));
 	pr_error_clear(&err);
 	ps = pr_store_sessions(st, pr_str_c(SUITE_CAMPAIGN), &s, &n, &err);
@@ -546,8 +563,21 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 		}
 		if (s[i].id != session && strcmp(s[i].host, host) == 0 &&
 		    strcmp(s[i].status, "done") == 0 &&
-		    comparable(&s[i], kind, r, nr))
+		    comparable(&s[i], kind, r, nr)) {
 			*out = s[i].id;
+			/* The latest HISTORY_MAX, oldest first. */
+			if (hist != NULL && *nhist == HISTORY_MAX) {
+				memmove(hist, hist + 1, (HISTORY_MAX - 1) *
+				    sizeof(*hist));
+				(*nhist)--;
+			}
+			if (hist != NULL)
+				hist[(*nhist)++] = s[i].id;
+		}
+	}
+	if (hist != NULL && want != 0 && *out != 0) {
+		hist[0] = *out;
+		*nhist = 1;
 	}
 	pr_store_sessions_free(s, n);
 	if (want != 0 && *out == 0) {
@@ -557,12 +587,151 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 	return PR_EXIT_OK;
 }
 
+/* The mean of n values. */
+static double
+mean_of(const double *v, size_t n)
+{
+	double m = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += (v[i] - m) / (double)(i + 1);
+	return m;
+}
+
+/*
+ * The session-level table: for every figure of this run, the means of
+ * the earlier sessions hist (oldest first) against this session's mean
+ * by the prediction test (perfreg/nested.h), Holm across figures.
+ */
+static int
+session_table(struct pr_store *st, const int64_t *hist, size_t nh,
+    const char *nname, const struct pr_suite_result *r, size_t n,
+    int json, int gate, struct pr_buf *out, int *gated)
+{
+	struct pr_dataset hd[HISTORY_MAX];
+	struct pr_report_metric *rm = NULL;
+	struct pr_comparison *cmp = NULL;
+	struct pr_verdict_opts vo;
+	struct pr_report report;
+	struct collect c;
+	struct pr_error err;
+	const struct pr_metric *m, *hm;
+	double *bm = NULL, *xs = NULL;
+	char bname[96], words[96];
+	size_t i, k, h, nm = 0, total = 0, kk, holm = 0;
+	int rc = PR_EXIT_INTERNAL;
+
+	*gated = PR_EXIT_OK;
+	pr_error_clear(&err);
+	pr_verdict_opts_init(&vo);
+	for (h = 0; h < nh; h++)
+		pr_dataset_init(&hd[h]);
+	for (h = 0; h < nh; h++) {
+		c.d = &hd[h];
+		c.r = r;
+		c.n = n;
+		if (pr_store_each_run(st, hist[h], collect_run, &c, &err) !=
+		    PR_OK) {
+			cli_errorf("suite: session %lld: %s",
+			    (long long)hist[h], err.msg);
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++)
+		total += r[i].data.n;
+	rm = calloc(total + 1, sizeof(*rm));
+	cmp = calloc(total + 1, sizeof(*cmp));
+	bm = calloc((total + 1) * nh, sizeof(*bm));
+	xs = calloc(total + 1, sizeof(*xs));
+	if (rm == NULL || cmp == NULL || bm == NULL || xs == NULL) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < r[i].data.n; k++) {
+			m = &r[i].data.metrics[k];
+			if (m->values.n == 0)
+				continue;
+			for (h = 0, kk = 0; h < nh; h++) {
+				hm = pr_dataset_find(&hd[h], m->name);
+				if (hm != NULL && hm->values.n > 0)
+					bm[nm * nh + kk++] = mean_of(
+					    hm->values.v, hm->values.n);
+			}
+			if (kk < 2)
+				continue;
+			xs[nm] = mean_of(m->values.v, m->values.n);
+			if (pr_nested_predict(&bm[nm * nh], kk, xs[nm],
+			    m->better, &vo, &cmp[nm], &err) != PR_OK) {
+				cli_errorf("suite: %s: %s", m->name, err.msg);
+				rc = PR_EXIT_USAGE;
+				goto out;
+			}
+			rm[nm].name = m->name;
+			rm[nm].unit = m->unit;
+			rm[nm].base_values = &bm[nm * nh];
+			rm[nm].base_n = kk;
+			rm[nm].new_values = &xs[nm];
+			rm[nm].new_n = 1;
+			nm++;
+		}
+	}
+	if (nm == 0) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	if (nm > 1)
+		pr_compare_holm(cmp, nm, &vo);
+	for (i = 0; i < nm; i++) {
+		rm[i].cmp = cmp[i];
+		if (cmp[i].tested && (size_t)cmp[i].holm_m > holm)
+			holm = (size_t)cmp[i].holm_m;
+		if (cmp[i].verdict != PR_VERDICT_REGRESSION)
+			continue;
+		*gated = PR_EXIT_REGRESSION;
+		if (!gate)
+			continue;
+		pr_report_change_words(words, sizeof(words),
+		    cmp[i].change_pct, cmp[i].better, rm[i].name, rm[i].unit);
+		cli_errorf("regression in '%s': %s", rm[i].name, words);
+	}
+	snprintf(bname, sizeof(bname), "%zu sessions, %lld to %lld", nh,
+	    (long long)hist[0], (long long)hist[nh - 1]);
+	memset(&report, 0, sizeof(report));
+	report.base_source = bname;
+	report.new_source = nname;
+	report.conf = vo.conf;
+	report.equivalence_pct = vo.equivalence_pct;
+	report.holm_m = holm;
+	report.metrics = rm;
+	report.n = nm;
+	report.units = "sessions";
+	if (pr_report_compare(out, &report, json ? PR_REPORT_JSON :
+	    PR_REPORT_TEXT, &err) != PR_OK) {
+		cli_error(&err);
+		goto out;
+	}
+	rc = PR_EXIT_OK;
+out:
+	for (h = 0; h < nh; h++)
+		pr_dataset_release(&hd[h]);
+	free(rm);
+	free(cmp);
+	free(bm);
+	free(xs);
+	return rc;
+}
+
 /* The comparison with the baseline and the environment diff. */
 static int
-against_baseline(struct pr_store *st, int64_t base, int64_t session,
-    const struct pr_suite_result *r, size_t n, const struct pr_env *env,
-    int json, int gate, json_t *root, struct pr_buf *out, int *gated)
+against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
+    int64_t session, const struct pr_suite_result *r, size_t n,
+    const struct pr_env *env, int json, int gate, json_t *root,
+    struct pr_buf *out, int *gated)
 {
+	int64_t base = hist[nhist - 1];
 	struct pr_dataset bd, nd;
 	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_env benv;
@@ -610,13 +779,32 @@ against_baseline(struct pr_store *st, int64_t base, int64_t session,
 		rc = PR_EXIT_OK;
 		goto out;
 	}
-	if (!json && pr_buf_addf(out, &err, "\nagainst the baseline, %s:\n\n",
-	    bname) != PR_OK)
-		goto out;
-	if ((rc = cli_compare_datasets(&bd, &nd, bname, nname, json ?
-	    PR_REPORT_JSON : PR_REPORT_TEXT, gate, json ? &rep : out,
-	    gated)) != PR_EXIT_OK)
-		goto out;
+	if (nhist >= 2) {
+		if (!json && pr_buf_addf(out, &err, "\nagainst the %zu earlier "
+		    "suite sessions of this host (%lld to %lld): the unit is "
+		    "the session, each one's mean a value, and the test asks "
+		    "whether this session's mean lies outside their "
+		    "spread:\n\n", nhist, (long long)hist[0],
+		    (long long)hist[nhist - 1]) != PR_OK)
+			goto out;
+		if ((rc = session_table(st, hist, nhist, nname, r, n, json,
+		    gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+			goto out;
+	} else {
+		if (!json && pr_buf_addf(out, &err, "\nagainst the baseline, "
+		    "%s.\nWARNING: one earlier session: its samples and "
+		    "this session's are compared as if independent, but the "
+		    "samples of a session share its load, frequency and "
+		    "cache state, so this table overstates how sure the "
+		    "verdicts are; from the third session on, perfreg "
+		    "compares sessions and knows their noise.\n\n", bname) !=
+		    PR_OK)
+			goto out;
+		if ((rc = cli_compare_datasets(&bd, &nd, bname, nname, json ?
+		    PR_REPORT_JSON : PR_REPORT_TEXT, gate, json ? &rep : out,
+		    gated)) != PR_EXIT_OK)
+			goto out;
+	}
 	rc = PR_EXIT_INTERNAL;
 	if (json && ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
 	    json_object_set_new(root, "comparison", j) != 0))
@@ -695,8 +883,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	struct pr_error err;
 	enum pr_status s;
 	json_t *root = NULL, *j;
-	int64_t session = 0, base = 0;
-	size_t nr = 0;
+	int64_t session = 0, base = 0, hist[HISTORY_MAX];
+	size_t nr = 0, nhist = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
@@ -707,7 +895,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		goto out;
 	/* An unknown --baseline is said before the probes run. */
 	if (st != NULL && c->baseline != 0 && (rc = find_baseline(st, 0,
-	    c->baseline, "", NULL, 0, &base)) != PR_EXIT_OK)
+	    c->baseline, "", NULL, 0, &base, NULL, NULL)) != PR_EXIT_OK)
 		goto out;
 	pr_env_opts_init(&eo);
 	if (pr_env_capture(&env, &eo, &err) != PR_OK) {
@@ -759,12 +947,12 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	if (st != NULL && !cut) {
 		if ((rc = find_baseline(st, session, c->baseline,
-		    c->so.quick ? "quick" : "full", r, nr, &base)) !=
-		    PR_EXIT_OK)
+		    c->so.quick ? "quick" : "full", r, nr, &base, hist,
+		    &nhist)) != PR_EXIT_OK)
 			goto out;
 		if (base != 0)
-			rc = against_baseline(st, base, session, r, nr, &env,
-			    c->json, c->gate, root, &out, &gated);
+			rc = against_baseline(st, hist, nhist, session, r, nr,
+			    &env, c->json, c->gate, root, &out, &gated);
 		else if (!c->json)
 			rc = pr_buf_addf(&out, &err, "\nstored as session "
 			    "%lld, the baseline of this host: run `perfreg "

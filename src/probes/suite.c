@@ -197,7 +197,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			if (r->samples < o->min_samples)
 				continue;
 			r->worst_pct = worst_pct(&r->data);
-			if (r->worst_pct <= o->target_pct) {
+			if (o->target_pct > 0 && r->worst_pct <= o->target_pct) {
 				r->converged = 1;
 				break;
 			}

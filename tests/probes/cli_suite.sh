@@ -44,12 +44,22 @@ has "$tmp/out" "^environment: what differs between session 1 and session 2" \
     "environment diff"
 "$P" suite run syscall --quick --budget 2 --db "$db" --json > "$tmp/out" \
     2> "$tmp/err" || fail "suite --json: $(cat "$tmp/err")"
+cp "$tmp/out" "$tmp/json3"
 for key in '"probes"' '"session": 3' '"baseline": 2' '"comparison"' \
     '"env_diff"' '"unit": "ns/call"' '"better": "lower"'; do
 	has "$tmp/out" "$key" "suite --json"
 done
+# From the third session on, sessions are the unit.
+"$P" suite run syscall --quick --budget 2 --db "$db" > "$tmp/out" \
+    2> "$tmp/err" || fail "fourth suite run: $(cat "$tmp/err")"
+has "$tmp/out" "^against the 3 earlier suite sessions of this host (1 to 3)" \
+    "session-level comparison"
+has "$tmp/out" "^syscall.getppid .* 3+1 *$" "one value a session"
+has "$tmp/json3" '"new_file": "session 3"' "third session: json"
+grep -q "WARNING: one earlier session" "$tmp/out" &&
+    fail "session-level comparison still warns about one session"
 "$P" show --db "$db" suite > "$tmp/out" || fail "show suite"
-has "$tmp/out" "^  syscall  *3  *1 " "suite sessions stored as campaign suite"
+has "$tmp/out" "^  syscall  *4  *1 " "suite sessions stored as campaign suite"
 has "$tmp/out" "suite=quick" "suite sessions tagged"
 # --baseline picks a session; a missing one is an error.
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 1 \
@@ -118,7 +128,8 @@ has "$tmp/out" "syscall.getppid" "figures shown although not stored"
 sleep 6
 
 # Ctrl-C: status 130, the session is stored as interrupted.
-"$P" suite run syscall fault --budget 60 --db "$db" > "$tmp/out" 2>&1 &
+"$P" suite run syscall fault --target 0 --budget 60 --db "$db" \
+    > "$tmp/out" 2>&1 &
 pid=$!
 sleep 2
 kill -INT $pid
