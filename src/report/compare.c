@@ -489,6 +489,10 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 			return pr_buf_addf(out, err, "%s in one run per side; "
 			    "no test is possible without repeated runs",
 			    f->words);
+		if (c->base.n >= 2 && (c->notes & PR_NOTE_DEGENERATE))
+			return pr_buf_addf(out, err, "%s, but the base values "
+			    "are all equal: their spread, and so the noise, "
+			    "is unknown, and no test is possible", f->words);
 		return pr_buf_addf(out, err, "%s, but with one value in %s "
 		    "no test is possible without repeated runs on both sides",
 		    f->words, c->base.n < 2 ? "base" : "new");

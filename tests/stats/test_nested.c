@@ -893,6 +893,11 @@ test_predict_report(void **state)
 			    "\"median\": 1850.0,\n        \"stddev\": null"));
 		else
 			assert_true(has_ci(txt, "1.850 kops/s "));
+		/* Equal base means: no test, and the report says why. */
+		if (fmts[i] == PR_REPORT_TEXT)
+			assert_true(has_ci(txt, "the base values are all "
+			    "equal: their spread, and so the noise, is "
+			    "unknown"));
 		free(txt);
 	}
 }
