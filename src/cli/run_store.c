@@ -12,6 +12,7 @@
 #include "cli/cmd.h"
 #include "cli/run_store.h"
 #include "perfreg/env.h"
+#include "perfreg/spawn.h"
 #include "core/banned.h"
 
 #define HOST_MAX 256
@@ -63,18 +64,50 @@ args_json(char *const *args, size_t n, char **out)
 	return PR_EXIT_OK;
 }
 
-/* Splits "key=value" tags; adds kernel=RELEASE from the snapshot. */
+/*
+ * The commit checked out in the current directory (`git rev-parse
+ * --verify -q HEAD`, 5 s at most) into buf; 0 when there is none (not a
+ * work tree, git not installed, no commit yet).
+ */
+static int
+git_commit(char *buf, size_t size)
+{
+	char *argv[] = { "git", "rev-parse", "--verify", "-q", "HEAD", NULL };
+	struct pr_spawn_opts so;
+	struct pr_spawn_result res;
+	size_t n;
+	int ok = 0;
+
+	pr_spawn_opts_init(&so);
+	so.timeout_s = 5;
+	so.output_limit = 256;
+	pr_spawn_result_init(&res);
+	if (pr_spawn_run(argv, &so, &res, NULL) == PR_OK &&
+	    res.outcome == PR_SPAWN_OK && res.output.data != NULL) {
+		n = strspn(res.output.data, "0123456789abcdef");
+		if (n >= 40 && n < size) {
+			memcpy(buf, res.output.data, n);
+			buf[n] = '\0';
+			ok = 1;
+		}
+	}
+	pr_spawn_result_release(&res);
+	return ok;
+}
+
+/* Splits "key=value" tags; adds kernel=RELEASE from the snapshot and
+ * git=COMMIT when run in a git work tree, unless given. */
 static int
 make_tags(char *const *tags, size_t ntags, const struct pr_env *env,
-    struct pr_store_tag **out, size_t *nout)
+    struct pr_store_tag **out, size_t *nout, char *commit, size_t csize)
 {
 	const struct pr_env_item *rel = pr_env_get(env, "kernel.release");
 	struct pr_store_tag *t;
 	const char *eq;
 	size_t i, k = 0;
-	int have_kernel = 0;
+	int have_kernel = 0, have_git = 0;
 
-	if ((t = calloc(ntags + 1, sizeof(*t))) == NULL) {
+	if ((t = calloc(ntags + 2, sizeof(*t))) == NULL) {
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
 	}
@@ -85,6 +118,13 @@ make_tags(char *const *tags, size_t ntags, const struct pr_env *env,
 		t[k].value = pr_str_c(eq + 1);
 		if (t[k].key.n == 6 && memcmp(tags[i], "kernel", 6) == 0)
 			have_kernel = 1;
+		if (t[k].key.n == 3 && memcmp(tags[i], "git", 3) == 0)
+			have_git = 1;
+		k++;
+	}
+	if (!have_git && git_commit(commit, csize)) {
+		t[k].key = pr_str_c("git");
+		t[k].value = pr_str_c(commit);
 		k++;
 	}
 	if (!have_kernel && rel != NULL && rel->value != NULL) {
@@ -123,7 +163,7 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 	struct pr_env_opts eo;
 	struct pr_error err;
 	struct pr_env env;
-	char host[HOST_MAX], boot[BOOT_MAX], *aj = NULL;
+	char host[HOST_MAX], boot[BOOT_MAX], commit[128], *aj = NULL;
 	size_t i, nt = 0;
 	int rc;
 
@@ -139,7 +179,8 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 		cli_error(&err);
 		goto out;
 	}
-	if ((rc = make_tags(tags, ntags, &env, &t, &nt)) != PR_EXIT_OK)
+	if ((rc = make_tags(tags, ntags, &env, &t, &nt, commit,
+	    sizeof(commit))) != PR_EXIT_OK)
 		goto out;
 	if ((rc = args_json(args, nargs, &aj)) != PR_EXIT_OK)
 		goto out;

@@ -113,6 +113,10 @@ has "$tmp/out" "  done  *4  *0  a,b" "multi: one session, two variants"
 "$P" show --db "$db" --json tags > "$tmp/out" || fail "tags: show --json"
 tr -d ' \n' < "$tmp/out" > "$tmp/flat"
 has "$tmp/flat" '\["a","1"\],\["a","2"\]' "tags: both values of a key"
+# Run in a git work tree, a session gets git=COMMIT unless given one.
+if head=$(git rev-parse --verify -q HEAD 2>/dev/null); then
+	has "$tmp/flat" "\\[\"git\",\"$head\"\\]" "tags: git commit"
+fi
 
 # SIGKILL mid-session: every finished run is kept; --resume runs the rest.
 PERFREG_BOOT_ID=k "$P" run --db "$db" --campaign killed --variant v -n 40 \
