@@ -949,6 +949,10 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	o = *cc->o;
 	if (o.verdict.method == PR_METHOD_AUTO)
 		o.verdict.method = PR_METHOD_WELCH;
+	/* Welch decides: the rank tests and bootstrap ratios that would
+	 * only be printed aside cost seconds at 10^5 runs a variant. */
+	if (o.verdict.method == PR_METHOD_WELCH)
+		o.verdict.flags |= PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS;
 	o.units = boots ? "boots" : NULL;
 	csv = cc->o->report == PR_REPORT_CSV;
 	if ((rc = compare_core(&base, &new, bn, nn, &o,
