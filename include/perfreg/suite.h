@@ -65,6 +65,7 @@ struct pr_suite_result {
 	/* 1 when every metric reached the target, 0 when the budget or
 	 * max_samples ended it. */
 	int converged;
+	int capped;            /* 1: max_samples ended it */
 	double worst_pct;      /* widest half-width seen last, percent */
 };
 

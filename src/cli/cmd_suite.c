@@ -312,8 +312,9 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 		}
 		st = pr_buf_addf(b, err, "%s: %zu samples in %.1f s, %s "
 		    "(timer %s)\n", r[i].label, r[i].samples, r[i].elapsed_s,
-		    r[i].converged ? "every figure within +-1%" :
-		    "budget spent", r[i].probe->timer);
+		    r[i].converged ? "every figure within the target" :
+		    r[i].capped ? "the most samples a probe takes" :
+		    "its share of the budget spent", r[i].probe->timer);
 		for (line = r[i].notes; st == PR_OK && line != NULL &&
 		    *line != '\0'; line += len + (line[len] == '\n')) {
 			len = strcspn(line, "\n");
@@ -363,9 +364,10 @@ figures_json(const struct pr_suite_result *r, size_t n)
 			if (mo == NULL || json_array_append_new(ms, mo) != 0)
 				goto fail;
 		}
-		o = json_pack("{s:s,s:I,s:f,s:b,s:s,s:s?,s:s,s:o}", "probe",
-		    r[i].label, "samples", (json_int_t)r[i].samples,
+		o = json_pack("{s:s,s:I,s:f,s:b,s:b,s:s,s:s?,s:s,s:o}",
+		    "probe", r[i].label, "samples", (json_int_t)r[i].samples,
 		    "elapsed_s", r[i].elapsed_s, "converged", r[i].converged,
+		    "capped", r[i].capped,
 		    "notes", r[i].notes != NULL ? r[i].notes : "", "skipped",
 		    r[i].skipped, "timer", r[i].probe->timer, "metrics", ms);
 		if (o == NULL || json_array_append_new(arr, o) != 0)

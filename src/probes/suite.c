@@ -201,8 +201,12 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 				r->converged = 1;
 				break;
 			}
-			if (now_s() - tp >= share || (o->max_samples != 0 &&
-			    r->samples >= o->max_samples))
+			if (o->max_samples != 0 &&
+			    r->samples >= o->max_samples) {
+				r->capped = 1;
+				break;
+			}
+			if (now_s() - tp >= share)
 				break;
 		}
 		probes[i]->fini(state);
