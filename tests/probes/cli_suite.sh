@@ -116,16 +116,28 @@ after=$(sqlite3 "$db" 'SELECT count(*) FROM session')
 
 # A database locked by another writer: one line, status 2, nothing
 # stored, and the figures measured are still shown.
-(sqlite3 "$db" "BEGIN IMMEDIATE; SELECT 1;" ".shell sleep 6" "COMMIT;" \
-    > /dev/null 2>&1 &)
-sleep 1
+# The writer says when it holds its lock (a file) and holds it until the
+# marker goes.
+: > "$tmp/hold"
+sqlite3 -cmd ".timeout 10000" "$db" "BEGIN IMMEDIATE; SELECT 1;" \
+    ".shell touch '$tmp/locked'" \
+    ".shell while [ -f '$tmp/hold' ]; do sleep 0.1; done" "COMMIT;" \
+    > /dev/null 2>&1 &
+holder=$!
+i=0
+while [ $i -lt 300 ] && [ ! -f "$tmp/locked" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -f "$tmp/locked" ] || fail "the lock holder did not start"
 PERFREG_DB_BUSY_MS=100 "$P" suite run syscall --quick --budget 1 \
     --db "$db" > "$tmp/out" 2> "$tmp/err"
 st=$?
+rm -f "$tmp/hold"
+wait $holder
 [ $st -eq 2 ] || fail "locked database: status $st, not 2"
 has "$tmp/err" "locked" "locked database named"
 has "$tmp/out" "syscall.getppid" "figures shown although not stored"
-sleep 6
 
 # Ctrl-C: status 130, the session is stored as interrupted.
 "$P" suite run syscall fault --target 0 --budget 60 --db "$db" \

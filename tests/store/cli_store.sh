@@ -317,7 +317,7 @@ PERFREG_DB_BUSY_MS=100 "$P" run --db "$ldb" --campaign locked --variant v \
     -n 60 --warmup 0 -- sleep 0.05 > /dev/null 2> "$tmp/lerr" &
 pid=$!
 two_runs "$ldb"
-(printf 'BEGIN IMMEDIATE;\n'; while kill -0 $pid 2>/dev/null; do
+(printf '.timeout 10000\nBEGIN IMMEDIATE;\n'; while kill -0 $pid 2>/dev/null; do
 	sleep 0.05; done) | sqlite3 "$ldb"
 wait $pid
 st=$?
