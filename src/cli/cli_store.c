@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,4 +133,36 @@ cli_str_json(struct pr_str s)
 	j = json_stringn(b.data != NULL ? b.data : "", b.len);
 	pr_buf_release(&b);
 	return j;
+}
+
+int
+cli_db_json_opts(int argc, char **argv, const struct cmd_entry *e,
+    const char **db, int *json)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	*db = NULL;
+	*json = 0;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			*db = optarg;
+			break;
+		case 'j':
+			*json = 1;
+			break;
+		default:
+			cli_errorf("%s: unknown option or missing argument '%s'",
+			    e->name, argv[optind - 1]);
+			return -1;
+		}
+	}
+	return optind;
 }

@@ -81,6 +81,14 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 int cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
     struct pr_store **out);
 
+/*
+ * Parses the options of a command that takes only --db target and
+ * --json (campaigns, import).  Returns the index of the first operand,
+ * or -1 after printing "perfreg: NAME: unknown option ...".
+ */
+int cli_db_json_opts(int argc, char **argv, const struct cmd_entry *e,
+    const char **db, int *json);
+
 /* This host's name and this boot's id ("unknown" when unreadable;
  * $PERFREG_BOOT_ID when set, for tests and containers). */
 void cli_hostname(char *buf, size_t size);

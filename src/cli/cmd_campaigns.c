@@ -5,7 +5,6 @@
  * Exit status: 0 done (also when there is none), 2 bad usage or a
  * database that cannot be read, 3 internal error.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +29,6 @@ static const char help[] =
     "               (default: $PERFREG_DB, else "
     "$XDG_DATA_HOME/perfreg/perfreg.db)\n"
     "  --json       one JSON object: {\"campaigns\":[...]}\n";
-
-enum { OPT_DB = 256, OPT_JSON };
-
-static const struct option longopts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 }
-};
 
 static enum pr_status
 text_out(const struct pr_store_campaign_info *c, size_t n, struct pr_buf *b,
@@ -122,27 +113,14 @@ exec_campaigns(int argc, char **argv)
 	enum pr_status s;
 	const char *db = NULL;
 	size_t n = 0;
-	int ch, json = 0, rc;
+	int first, json = 0, rc;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		default:
-			cli_errorf("campaigns: unknown option or missing "
-			    "argument '%s'", argv[optind - 1]);
-			return cli_usage(&cmd_campaigns_entry);
-		}
-	}
-	if (optind != argc) {
-		cli_errorf("campaigns: unexpected argument '%s'", argv[optind]);
+	if ((first = cli_db_json_opts(argc, argv, &cmd_campaigns_entry, &db,
+	    &json)) < 0)
+		return cli_usage(&cmd_campaigns_entry);
+	if (first != argc) {
+		cli_errorf("campaigns: unexpected argument '%s'", argv[first]);
 		return cli_usage(&cmd_campaigns_entry);
 	}
 	if ((rc = cli_store_open("campaigns", db, PR_STORE_READ, &st)) !=

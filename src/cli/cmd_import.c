@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,14 +37,6 @@ static const char help[] =
     "options:\n"
     "  --db target   the database: a file (SQLite) or postgresql://...\n"
     "  --json        print the counts as JSON\n";
-
-enum { OPT_DB = 256, OPT_JSON };
-
-static const struct option longopts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 }
-};
 
 /* Reads the whole of path ("-": stdin) into *out (len bytes). */
 static int
@@ -147,31 +138,18 @@ exec_import(int argc, char **argv)
 	const char *db = NULL;
 	char *text = NULL;
 	size_t len = 0;
-	int ch, json = 0, rc, i, mapped = 0;
+	int first, json = 0, rc, i, mapped = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		default:
-			cli_errorf("import: unknown option or missing argument "
-			    "'%s'", argv[optind - 1]);
-			return cli_usage(&cmd_import_entry);
-		}
-	}
-	if (optind >= argc) {
+	if ((first = cli_db_json_opts(argc, argv, &cmd_import_entry, &db,
+	    &json)) < 0)
+		return cli_usage(&cmd_import_entry);
+	if (first >= argc) {
 		cli_errorf("import: expected at least one file");
 		return cli_usage(&cmd_import_entry);
 	}
 	memset(&total, 0, sizeof(total));
 	rc = PR_EXIT_OK;
-	for (i = optind; i < argc && rc == PR_EXIT_OK; i++) {
+	for (i = first; i < argc && rc == PR_EXIT_OK; i++) {
 		if ((rc = get_text(argv[i], &text, &len, &mapped)) !=
 		    PR_EXIT_OK)
 			break;
