@@ -8,10 +8,8 @@
 
 #include "noise.h"
 
-const char *const noise_model_name[NOISE_NMODELS] = {
-	"normal 1%", "normal 2%", "normal 5%", "lognormal 0.03", "bimodal",
-	"t3 2%", "drift +4%"
-};
+const char *const noise_model_name[NOISE_NMODELS] = { "normal 1%", "normal 2%",
+	"normal 5%", "lognormal 0.03", "bimodal", "t3 2%", "drift +4%" };
 
 double
 noise_draw(enum noise_model m, struct pr_rng *r, double pos,

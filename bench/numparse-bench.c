@@ -37,8 +37,8 @@ static int
 w_ns(struct pr_rng *r, char *buf, size_t size)
 {
 	/* Integer nanoseconds, as Go benchmarks print. */
-	return snprintf(
-	    buf, size, "%.0f", floor(123456.0 * (1 + 0.02 * pr_rng_normal(r))));
+	return snprintf(buf, size, "%.0f",
+	    floor(123456.0 * (1 + 0.02 * pr_rng_normal(r))));
 }
 
 static int
@@ -52,16 +52,16 @@ static int
 w_g17(struct pr_rng *r, char *buf, size_t size)
 {
 	/* Round-trip precision of a double: 17 significant digits. */
-	return snprintf(
-	    buf, size, "%.17g", exp(20 * (pr_rng_uniform(r) - 0.5)));
+	return snprintf(buf, size, "%.17g",
+	    exp(20 * (pr_rng_uniform(r) - 0.5)));
 }
 
 static int
 w_exp(struct pr_rng *r, char *buf, size_t size)
 {
 	/* Scientific notation with large exponents. */
-	return snprintf(
-	    buf, size, "%.9e", pow(10.0, 200 * (pr_rng_uniform(r) - 0.5)));
+	return snprintf(buf, size, "%.9e",
+	    pow(10.0, 200 * (pr_rng_uniform(r) - 0.5)));
 }
 
 static const struct kind kinds[] = {

@@ -28,7 +28,8 @@ cmp(const void *a, const void *b)
 static int
 usage(void)
 {
-	fprintf(stderr, "usage: probe-run [-q] [-c CPU] [-n N] [-p PARAM] "
+	fprintf(stderr,
+	    "usage: probe-run [-q] [-c CPU] [-n N] [-p PARAM] "
 	    "PROBE [VARIANT]\n");
 	return 2;
 }
@@ -94,10 +95,12 @@ main(int argc, char **argv)
 	for (k = 0; k < d.n && rc == 0; k++) {
 		m = &d.metrics[k];
 		qsort(m->values.v, m->values.n, sizeof(double), cmp);
-		printf("%s %.6g %s\n", m->name, m->values.n % 2 ?
-		    m->values.v[m->values.n / 2] :
-		    (m->values.v[m->values.n / 2 - 1] +
-		    m->values.v[m->values.n / 2]) / 2, m->unit);
+		printf("%s %.6g %s\n", m->name,
+		    m->values.n % 2 ? m->values.v[m->values.n / 2]
+				    : (m->values.v[m->values.n / 2 - 1] +
+					  m->values.v[m->values.n / 2]) /
+			    2,
+		    m->unit);
 	}
 	if (notes.len > 0)
 		fputs(notes.data, stderr);

@@ -59,8 +59,8 @@ static const double changes[NCHANGES] = { 0, 0.01, 0.03, 0.05, 0.08 };
 
 struct cell {
 	long trials;
-	long dec[5];          /* by enum pr_seq_decision */
-	double rounds;        /* sum of rounds at the stop */
+	long dec[5];   /* by enum pr_seq_decision */
+	double rounds; /* sum of rounds at the stop */
 	long naive_reg, naive_imp;
 	double naive_rounds;
 	long sign_dec[5];
@@ -99,8 +99,9 @@ run_cell(int model, double change, long trials, uint64_t seed,
 			goto out;
 		mean = m2 = 0;
 		nn = 0;
-		for (r = 0; r < o->max_runs && !(seq_done && naive_stop &&
-		    sign_done); r++) {
+		for (r = 0;
+		     r < o->max_runs && !(seq_done && naive_stop && sign_done);
+		     r++) {
 			base_first = pr_rng_uniform(&rng) < 0.5;
 			if (base_first) {
 				b = noise_draw((enum noise_model)model, &rng,
@@ -114,7 +115,7 @@ run_cell(int model, double change, long trials, uint64_t seed,
 				    2.0 * (double)r + 1, DRIFT_ROUNDS);
 			}
 			nw *= 1 + change;
-			if (!(b > 0 && nw > 0))	/* t3 can reach <= 0 */
+			if (!(b > 0 && nw > 0)) /* t3 can reach <= 0 */
 				continue;
 			d = log(nw / b);
 			if (!seq_done) {
@@ -143,8 +144,9 @@ run_cell(int model, double change, long trials, uint64_t seed,
 				mean += delta / (double)nn;
 				m2 += delta * (d - mean);
 				sd = nn > 1 ? sqrt(m2 / (double)(nn - 1)) : 0;
-				if (nn > 1 && sd > 0 && fabs(mean) /
-				    (sd / sqrt((double)nn)) > tq[nn - 1]) {
+				if (nn > 1 && sd > 0 &&
+				    fabs(mean) / (sd / sqrt((double)nn)) >
+					tq[nn - 1]) {
 					naive_stop = nn;
 					if (mean > 0)
 						out->naive_reg++;
@@ -153,7 +155,7 @@ run_cell(int model, double change, long trials, uint64_t seed,
 				}
 			}
 		}
-		if (!seq_done) {	/* t3 skipped rounds: count as max */
+		if (!seq_done) { /* t3 skipped rounds: count as max */
 			out->dec[PR_SEQ_INCONCLUSIVE]++;
 			out->rounds += (double)s.n;
 		}
@@ -175,7 +177,8 @@ out:
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: seq-sim [-t trials] [-s seed] [-m model] "
+	fprintf(stderr,
+	    "usage: seq-sim [-t trials] [-s seed] [-m model] "
 	    "[-r max_rounds] [-g prior_scale] [-a alpha]\n");
 	exit(2);
 }
@@ -246,13 +249,13 @@ main(int argc, char **argv)
 		tq[i] = pr_t_quantile(1 - (1 - 0.95) / 2, (double)i);
 
 	printf("seq-sim: %ld trials a cell, seed %llu; alpha %g, band %g%%, "
-	    "prior scale %g, at most %zu rounds;\n"
-	    "lower is better, new = base * (1 + change); one round = one "
-	    "base run and one new run\n\n", trials,
-	    (unsigned long long)seed, o.alpha, o.equivalence_pct,
+	       "prior scale %g, at most %zu rounds;\n"
+	       "lower is better, new = base * (1 + change); one round = one "
+	       "base run and one new run\n\n",
+	    trials, (unsigned long long)seed, o.alpha, o.equivalence_pct,
 	    o.prior_scale, o.max_runs);
 	printf("%-15s %6s | %6s %6s %6s %6s %6s | %6s %7s | %6s %7s "
-	    "| %6s %6s %7s\n",
+	       "| %6s %6s %7s\n",
 	    "model", "change", "regr%", "impr%", "equiv%", "incon%", "wrong%",
 	    "power%", "rounds", "naive%", "rounds", "sign%", "equiv%",
 	    "rounds");
@@ -263,37 +266,43 @@ main(int argc, char **argv)
 		for (k = 0; k < NCHANGES; k++) {
 			double wrong, naive, sign;
 
-			if (run_cell(m, changes[k], trials, seed +
-			    1000003ULL * (uint64_t)(m * 10 + k), &o, tq,
-			    &c) != 0) {
+			if (run_cell(m, changes[k], trials,
+				seed + 1000003ULL * (uint64_t)(m * 10 + k), &o,
+				tq, &c) != 0) {
 				free(tq);
 				return 1;
 			}
 			if (k == 0) {
 				wrong = pct(c.dec[PR_SEQ_REGRESSION] +
-				    c.dec[PR_SEQ_IMPROVEMENT], trials);
+					c.dec[PR_SEQ_IMPROVEMENT],
+				    trials);
 				naive = pct(c.naive_reg + c.naive_imp, trials);
 				sign = pct(c.sign_dec[PR_SEQ_REGRESSION] +
-				    c.sign_dec[PR_SEQ_IMPROVEMENT], trials);
+					c.sign_dec[PR_SEQ_IMPROVEMENT],
+				    trials);
 				if (wrong > worst[m])
 					worst[m] = wrong;
 			} else {
 				wrong = pct(c.dec[PR_SEQ_IMPROVEMENT] +
-				    (changes[k] > o.equivalence_pct / 100 ?
-				    c.dec[PR_SEQ_EQUIVALENT] : 0), trials);
-				naive = pct(c.naive_reg, trials);
-				sign = pct(c.sign_dec[PR_SEQ_REGRESSION],
+					(changes[k] > o.equivalence_pct / 100
+						? c.dec[PR_SEQ_EQUIVALENT]
+						: 0),
 				    trials);
+				naive = pct(c.naive_reg, trials);
+				sign =
+				    pct(c.sign_dec[PR_SEQ_REGRESSION], trials);
 			}
 			printf("%-15s %5.0f%% | %6.2f %6.2f %6.2f %6.2f %6.2f "
-			    "| %6.2f %7.1f | %6.2f %7.1f | %6.2f %6.2f %7.1f\n",
+			       "| %6.2f %7.1f | %6.2f %7.1f | %6.2f %6.2f "
+			       "%7.1f\n",
 			    k == 0 ? noise_model_name[m] : "", 100 * changes[k],
 			    pct(c.dec[PR_SEQ_REGRESSION], trials),
 			    pct(c.dec[PR_SEQ_IMPROVEMENT], trials),
 			    pct(c.dec[PR_SEQ_EQUIVALENT], trials),
 			    pct(c.dec[PR_SEQ_INCONCLUSIVE], trials), wrong,
-			    k == 0 ? 0.0 : pct(c.dec[PR_SEQ_REGRESSION],
-			    trials), c.rounds / (double)trials, naive,
+			    k == 0 ? 0.0
+				   : pct(c.dec[PR_SEQ_REGRESSION], trials),
+			    c.rounds / (double)trials, naive,
 			    c.naive_rounds / (double)trials, sign,
 			    pct(c.sign_dec[PR_SEQ_EQUIVALENT], trials),
 			    c.sign_rounds / (double)trials);

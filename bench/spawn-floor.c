@@ -55,7 +55,7 @@ main(int argc, char **argv)
 			;
 	}
 	t = now() - t0;
-	printf("floor %ld runs %.6f s %.2f us/run\n", n, t, t / (double)n *
-	    1e6);
+	printf("floor %ld runs %.6f s %.2f us/run\n", n, t,
+	    t / (double)n * 1e6);
 	return 0;
 }

@@ -27,8 +27,8 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static const char *const names[6] = { "wall_s", "user_s", "sys_s",
-	"maxrss_kib", "ctxsw_vol", "ctxsw_invol" };
+static const char *const names[6] = { "wall_s", "user_s", "sys_s", "maxrss_kib",
+	"ctxsw_vol", "ctxsw_invol" };
 
 static double
 floor_run(const char *path, size_t n)
@@ -39,21 +39,23 @@ floor_run(const char *path, size_t n)
 	size_t i, k;
 
 	if (sqlite3_open(path, &db) != SQLITE_OK ||
-	    sqlite3_exec(db, "PRAGMA journal_mode=WAL;"
-	    "PRAGMA synchronous=NORMAL;"
-	    "CREATE TABLE run(id INTEGER PRIMARY KEY, session INTEGER,"
-	    " variant INTEGER, round INTEGER, seq INTEGER, warmup INTEGER,"
-	    " ok INTEGER, outcome TEXT, output BLOB, start_s REAL);"
-	    "CREATE INDEX run_session ON run(session, seq);"
-	    "CREATE TABLE run_metric(run_id INTEGER, metric_id INTEGER,"
-	    " value REAL, PRIMARY KEY(run_id, metric_id)) WITHOUT ROWID;",
-	    NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO run(session, variant, round,"
-	    " seq, warmup, ok, outcome, output, start_s)"
-	    " VALUES(1, 1, ?, ?, 0, 1, 'ok', x'', ?)", -1, &ir, NULL) !=
-	    SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO run_metric VALUES(?, ?, ?)",
-	    -1, &im, NULL) != SQLITE_OK) {
+	    sqlite3_exec(db,
+		"PRAGMA journal_mode=WAL;"
+		"PRAGMA synchronous=NORMAL;"
+		"CREATE TABLE run(id INTEGER PRIMARY KEY, session INTEGER,"
+		" variant INTEGER, round INTEGER, seq INTEGER, warmup INTEGER,"
+		" ok INTEGER, outcome TEXT, output BLOB, start_s REAL);"
+		"CREATE INDEX run_session ON run(session, seq);"
+		"CREATE TABLE run_metric(run_id INTEGER, metric_id INTEGER,"
+		" value REAL, PRIMARY KEY(run_id, metric_id)) WITHOUT ROWID;",
+		NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db,
+		"INSERT INTO run(session, variant, round,"
+		" seq, warmup, ok, outcome, output, start_s)"
+		" VALUES(1, 1, ?, ?, 0, 1, 'ok', x'', ?)",
+		-1, &ir, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO run_metric VALUES(?, ?, ?)", -1,
+		&im, NULL) != SQLITE_OK) {
 		fprintf(stderr, "store-commit: %s: %s\n", path,
 		    sqlite3_errmsg(db));
 		exit(1);
@@ -68,7 +70,8 @@ floor_run(const char *path, size_t n)
 			exit(1);
 		sqlite3_reset(ir);
 		for (k = 0; k < 6; k++) {
-			sqlite3_bind_int64(im, 1, sqlite3_last_insert_rowid(db));
+			sqlite3_bind_int64(im, 1,
+			    sqlite3_last_insert_rowid(db));
 			sqlite3_bind_int64(im, 2, (sqlite3_int64)k + 1);
 			sqlite3_bind_double(im, 3, 1e-3 * (double)(i + k));
 			if (sqlite3_step(im) != SQLITE_DONE)
@@ -106,7 +109,7 @@ store_run(const char *path, size_t n)
 	if (pr_store_open(path, PR_STORE_CREATE, &st, &err) != PR_OK ||
 	    pr_store_session_begin(st, &sn, &sid, &err) != PR_OK ||
 	    pr_store_session_variant(st, sid, pr_str_c("v"), "true", &vid,
-	    &err) != PR_OK) {
+		&err) != PR_OK) {
 		fprintf(stderr, "store-commit: %s\n", err.msg);
 		exit(1);
 	}

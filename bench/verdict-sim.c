@@ -62,10 +62,10 @@ static const double changes[NCHANGES] = { 0, 0.01, 0.03, 0.05, 0.08 };
 
 struct cell {
 	long trials;
-	long ours, theirs;   /* positive outcomes of each rule */
+	long ours, theirs; /* positive outcomes of each rule */
 	long only_ours, only_theirs;
 	long switched;
-	long negligible;     /* perfreg: equivalent, yet significant */
+	long negligible; /* perfreg: equivalent, yet significant */
 };
 
 static void
@@ -95,9 +95,9 @@ run_cell(int model, int n, double change, long trials, uint64_t seed,
 		pr_sort_doubles(b, (size_t)n);
 		o.seed = seed + (uint64_t)k;
 		if (pr_compare(a, (size_t)n, b, (size_t)n, PR_BETTER_LOWER, &o,
-		    &c, &err) != PR_OK ||
+			&c, &err) != PR_OK ||
 		    pr_ttest_student(&c.base, &c.new, 0.95, &t, &err) !=
-		    PR_OK) {
+			PR_OK) {
 			fprintf(stderr, "verdict-sim: %s\n", err.msg);
 			exit(1);
 		}
@@ -123,8 +123,8 @@ run_cell(int model, int n, double change, long trials, uint64_t seed,
 static double
 paired_2se(const struct cell *c)
 {
-	double n = (double)c->trials, d = (double)(c->only_ours -
-	    c->only_theirs) / n, v;
+	double n = (double)c->trials,
+	       d = (double)(c->only_ours - c->only_theirs) / n, v;
 
 	v = ((double)(c->only_ours + c->only_theirs) / n - d * d) / n;
 	return 2 * sqrt(v > 0 ? v : 0);
@@ -133,7 +133,8 @@ paired_2se(const struct cell *c)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: verdict-sim [-q] [-j jobs] [-t trials] "
+	fprintf(stderr,
+	    "usage: verdict-sim [-q] [-j jobs] [-t trials] "
 	    "[-s seed] [-m model] [-n size]\n");
 	exit(2);
 }
@@ -261,15 +262,16 @@ main(int argc, char **argv)
 	}
 
 	printf("verdict-sim: %ld trials a cell, seed %llu; lower is better, "
-	    "new = base * (1 + change)\n", trials, (unsigned long long)seed);
+	       "new = base * (1 + change)\n",
+	    trials, (unsigned long long)seed);
 	printf("change 0: false positives (any regression or improvement "
-	    "verdict); else power (verdict regression)\n");
+	       "verdict); else power (verdict regression)\n");
 	printf("ministat = Student's pooled t at 95%% on raw values; "
-	    "+- = 2 standard errors of the paired difference;\n");
+	       "+- = 2 standard errors of the paired difference;\n");
 	printf("negl = perfreg's significant changes reported as "
-	    "equivalent (interval inside +-1%%);\n");
+	       "equivalent (interval inside +-1%%);\n");
 	printf("switch = samples where perfreg's shape selector chose the "
-	    "maximum test\n\n");
+	       "maximum test\n\n");
 	if (!quiet)
 		printf("%-15s %3s %7s %9s %9s %8s %6s %6s %7s\n", "model", "n",
 		    "change", "perfreg%", "ministat%", "diff", "+-", "negl%",
@@ -283,17 +285,18 @@ main(int argc, char **argv)
 		r1 = pct(cells[i].ours, cells[i].trials);
 		r2 = pct(cells[i].theirs, cells[i].trials);
 		printf("%-15s %3d %6.0f%% %9.2f %9.2f %+8.2f %6.2f %6.2f "
-		    "%7.1f\n", noise_model_name[m], sizes[s], 100 * changes[k], r1,
-		    r2, r1 - r2, 100 * paired_2se(&cells[i]),
+		       "%7.1f\n",
+		    noise_model_name[m], sizes[s], 100 * changes[k], r1, r2,
+		    r1 - r2, 100 * paired_2se(&cells[i]),
 		    pct(cells[i].negligible, cells[i].trials),
 		    pct(cells[i].switched, cells[i].trials));
 	}
 
 	printf("\nsummary per model: the worst false-positive rate of each "
-	    "rule (with its size), and\nthe power of perfreg minus "
-	    "ministat's: the largest shortfall, the same counting\n"
-	    "significant-but-negligible \"equivalent\" verdicts as "
-	    "detections, and the largest gain\n");
+	       "rule (with its size), and\nthe power of perfreg minus "
+	       "ministat's: the largest shortfall, the same counting\n"
+	       "significant-but-negligible \"equivalent\" verdicts as "
+	       "detections, and the largest gain\n");
 	printf("%-15s %14s %14s %19s %19s %19s\n", "model", "FP perfreg",
 	    "FP ministat", "worst diff", "worst diff (negl)", "best gain");
 	for (m = 0; m < NMODELS; m++) {
@@ -338,16 +341,14 @@ main(int argc, char **argv)
 		if (wi < 0)
 			continue;
 		printf("%-15s %6.2f (n=%2d) %6.2f (n=%2d) %+6.2f (%2d,+%.0f%%) "
-		    "%+6.2f (%2d,+%.0f%%) %+6.2f (%2d,+%.0f%%)\n",
+		       "%+6.2f (%2d,+%.0f%%) %+6.2f (%2d,+%.0f%%)\n",
 		    noise_model_name[m], fp[0], fs[0], fp[1], fs[1], worst,
-		    sizes[wi / NCHANGES % NSIZES],
-		    100 * changes[wi % NCHANGES], worst_e,
-		    sizes[we / NCHANGES % NSIZES],
+		    sizes[wi / NCHANGES % NSIZES], 100 * changes[wi % NCHANGES],
+		    worst_e, sizes[we / NCHANGES % NSIZES],
 		    100 * changes[we % NCHANGES], best,
 		    sizes[bi / NCHANGES % NSIZES],
 		    100 * changes[bi % NCHANGES]);
 	}
-	printf("\nelapsed %ld s with %d jobs\n", (long)(time(NULL) - t0),
-	    jobs);
+	printf("\nelapsed %ld s with %d jobs\n", (long)(time(NULL) - t0), jobs);
 	return 0;
 }

@@ -26,7 +26,10 @@ struct pr_buf {
 	size_t max; /* largest len allowed */
 };
 
-#define PR_BUF_INIT(max_bytes) { NULL, 0, 0, (max_bytes) }
+#define PR_BUF_INIT(max_bytes) \
+	{ \
+		NULL, 0, 0, (max_bytes) \
+	}
 
 void pr_buf_init(struct pr_buf *b, size_t max_bytes);
 

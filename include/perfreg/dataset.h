@@ -17,8 +17,8 @@
 #include "perfreg/verdict.h"
 
 struct pr_metric {
-	char *name;          /* never NULL */
-	char *unit;          /* "" when unknown; never NULL */
+	char *name; /* never NULL */
+	char *unit; /* "" when unknown; never NULL */
 	enum pr_better better;
 	struct pr_sample values;
 };

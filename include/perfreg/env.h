@@ -58,8 +58,8 @@ struct pr_env {
  * *out a malloc'd string (its whole output), or -1 with a one-line
  * reason in why ("not installed", "exit status 1").
  */
-typedef int pr_env_runner(void *ctx, char *const *argv, char **out,
-    char *why, size_t whysize);
+typedef int pr_env_runner(void *ctx, char *const *argv, char **out, char *why,
+    size_t whysize);
 
 struct pr_env_opts {
 	/* Prefix of /proc and /sys ("" or NULL: the real ones). */
@@ -90,13 +90,12 @@ enum pr_status pr_env_add(struct pr_env *e, const char *key,
     struct pr_error *err);
 
 /* The item with that key, or NULL. */
-const struct pr_env_item *pr_env_get(const struct pr_env *e,
-    const char *key);
+const struct pr_env_item *pr_env_get(const struct pr_env *e, const char *key);
 
 /* Fills e (initialised, empty) with the current snapshot.  Errors:
  * PR_ENOMEM only. */
-enum pr_status pr_env_capture(struct pr_env *e,
-    const struct pr_env_opts *o, struct pr_error *err);
+enum pr_status pr_env_capture(struct pr_env *e, const struct pr_env_opts *o,
+    struct pr_error *err);
 
 /*
  * Normalises one kernel log line into out (reset first) so that lines
@@ -128,28 +127,28 @@ enum pr_status pr_env_to_json(const struct pr_env *e, struct pr_buf *out,
 /* Parses the JSON form from text (len bytes); name is the file name for
  * messages ("before.json:3: ...").  PR_EPARSE for malformed JSON or a
  * foreign file; e is left empty then. */
-enum pr_status pr_env_from_json(struct pr_env *e, const char *text,
-    size_t len, const char *name, struct pr_error *err);
+enum pr_status pr_env_from_json(struct pr_env *e, const char *text, size_t len,
+    const char *name, struct pr_error *err);
 
 /* Appends aligned text, grouped by category, to out. */
-enum pr_status pr_env_format_text(const struct pr_env *e,
-    struct pr_buf *out, struct pr_error *err);
+enum pr_status pr_env_format_text(const struct pr_env *e, struct pr_buf *out,
+    struct pr_error *err);
 
 /* The diff (src/report/envdiff.c). */
 enum pr_envdiff_kind {
 	PR_ENVDIFF_CHANGED = 0,
-	PR_ENVDIFF_ADDED,   /* only in B */
-	PR_ENVDIFF_REMOVED  /* only in A */
+	PR_ENVDIFF_ADDED,  /* only in B */
+	PR_ENVDIFF_REMOVED /* only in A */
 };
 
 struct pr_envdiff_item {
 	enum pr_envdiff_kind kind;
 	char *key, *category;
-	char *a, *b;     /* values ("unavailable: why" when unreadable);
+	char *a, *b;  /* values ("unavailable: why" when unreadable);
 			    NULL when the item is absent there */
-	char *detail;    /* lists: "+word -word"; NULL otherwise */
-	char *reason;    /* one line */
-	int relevant;    /* 1: known to move performance */
+	char *detail; /* lists: "+word -word"; NULL otherwise */
+	char *reason; /* one line */
+	int relevant; /* 1: known to move performance */
 };
 
 struct pr_envdiff {
@@ -160,8 +159,8 @@ struct pr_envdiff {
 	 * holds a line once per extra occurrence. */
 	char **log_a, **log_b;
 	size_t nlog_a, nlog_b;
-	size_t nrel_a, nrel_b;  /* how many of them are relevant */
-	int log_compared;       /* 0: a log was unavailable on a side */
+	size_t nrel_a, nrel_b; /* how many of them are relevant */
+	int log_compared;      /* 0: a log was unavailable on a side */
 };
 
 void pr_envdiff_release(struct pr_envdiff *d);
@@ -176,8 +175,8 @@ int pr_env_log_line_relevant(const char *line);
 /* Appends the diff as text; at most log_max kernel log lines per side
  * (the rest counted).  "A" and "B" are named name_a and name_b. */
 enum pr_status pr_envdiff_format_text(const struct pr_envdiff *d,
-    const char *name_a, const char *name_b, size_t log_max,
-    struct pr_buf *out, struct pr_error *err);
+    const char *name_a, const char *name_b, size_t log_max, struct pr_buf *out,
+    struct pr_error *err);
 
 /* Appends the diff as one JSON object: {"changes":[{"key","category",
  * "kind","relevant","a","b","detail","reason"}...],"log":{"compared",

@@ -77,12 +77,12 @@ enum pr_mwu_method {
 };
 
 struct pr_mwu {
-	double u;     /* U statistic of b, as described above */
-	double z;     /* standardised statistic (normal method), else 0;
+	double u;  /* U statistic of b, as described above */
+	double z;  /* standardised statistic (normal method), else 0;
 		       * positive when b tends to be larger */
-	double p;     /* two-sided p-value */
-	int exact;    /* 1: exact null distribution; 0: normal approx. */
-	int ties;     /* 1 when any value occurs twice in the pooled data */
+	double p;  /* two-sided p-value */
+	int exact; /* 1: exact null distribution; 0: normal approx. */
+	int ties;  /* 1 when any value occurs twice in the pooled data */
 };
 
 struct pr_shift {
@@ -165,8 +165,7 @@ enum pr_status pr_hodges_lehmann_with(const double *a, size_t na,
  * search on the value in place of their row-wise candidate sets, which
  * need O(na + nb) memory.
  */
-enum pr_status pr_mwu_diff_select(const double *a, size_t na,
-    const double *b, size_t nb, uint64_t k, double *out,
-    struct pr_error *err);
+enum pr_status pr_mwu_diff_select(const double *a, size_t na, const double *b,
+    size_t nb, uint64_t k, double *out, struct pr_error *err);
 
 #endif /* PERFREG_MWU_H */

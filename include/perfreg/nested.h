@@ -86,24 +86,24 @@ struct pr_nested_side {
 
 /* Bits of pr_nested_desc.defined. */
 enum {
-	PR_NESTED_VAR_MEANS = 1 << 0, /* >= 2 boots */
-	PR_NESTED_VAR_WITHIN = 1 << 1, /* a boot with >= 2 runs */
+	PR_NESTED_VAR_MEANS = 1 << 0,   /* >= 2 boots */
+	PR_NESTED_VAR_WITHIN = 1 << 1,  /* a boot with >= 2 runs */
 	PR_NESTED_VAR_BETWEEN = 1 << 2, /* both of the above */
-	PR_NESTED_ICC = 1 << 3,        /* ... and T_1^2 + T_2^2 > 0 */
-	PR_NESTED_RUNS_OPT = 1 << 4    /* ... boot_cost > 0, T_2^2 > 0 */
+	PR_NESTED_ICC = 1 << 3,         /* ... and T_1^2 + T_2^2 > 0 */
+	PR_NESTED_RUNS_OPT = 1 << 4     /* ... boot_cost > 0, T_2^2 > 0 */
 };
 
 struct pr_nested_desc {
-	size_t n;            /* values */
-	size_t ngroups;      /* boots */
+	size_t n;                  /* values */
+	size_t ngroups;            /* boots */
 	size_t runs_min, runs_max; /* fewest and most runs in a boot */
-	double mean;         /* mean of the boot means */
-	double var_means;    /* S_2^2: sample variance of the boot means */
-	double var_within;   /* S_1^2 = T_1^2: pooled within-boot variance */
-	double var_between;  /* T_2^2: boot-to-boot variance, may be < 0 */
-	double icc;          /* boot-level share of a run's variance */
+	double mean;               /* mean of the boot means */
+	double var_means;   /* S_2^2: sample variance of the boot means */
+	double var_within;  /* S_1^2 = T_1^2: pooled within-boot variance */
+	double var_between; /* T_2^2: boot-to-boot variance, may be < 0 */
+	double icc;         /* boot-level share of a run's variance */
 	size_t runs_per_boot_opt; /* K&J's optimum, see above */
-	unsigned defined;    /* PR_NESTED_* bits */
+	unsigned defined;         /* PR_NESTED_* bits */
 };
 
 struct pr_nested_result {

@@ -66,7 +66,7 @@ enum pr_status pr_parse_double(const char *s, const char *end,
  * helper for readers that have already cut a field out of a line; white
  * space around the field is the caller's to strip.
  */
-enum pr_status pr_parse_double_all(
-    const char *s, const char *end, double *out, struct pr_error *err);
+enum pr_status pr_parse_double_all(const char *s, const char *end, double *out,
+    struct pr_error *err);
 
 #endif /* PERFREG_NUMPARSE_H */

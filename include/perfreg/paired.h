@@ -30,21 +30,21 @@
 #include "perfreg/error.h"
 
 struct pr_paired {
-	size_t n;          /* pairs */
+	size_t n; /* pairs */
 	double conf;
-	double mean_log;   /* mean of log(new/base) */
-	double sd_log;     /* sample sd used (after the floor); 0 for n 1 */
+	double mean_log; /* mean of log(new/base) */
+	double sd_log;   /* sample sd used (after the floor); 0 for n 1 */
 	double se_log;
-	double df;         /* n - 1 */
-	int have_t;        /* a test was possible: n >= 2, se > 0 */
-	double t;          /* mean_log / se_log when have_t, else 0 */
-	double p_value;    /* two-sided when have_t, else 1 */
-	int have_ci;       /* n >= 2 (a point when degenerate) */
+	double df;      /* n - 1 */
+	int have_t;     /* a test was possible: n >= 2, se > 0 */
+	double t;       /* mean_log / se_log when have_t, else 0 */
+	double p_value; /* two-sided when have_t, else 1 */
+	int have_ci;    /* n >= 2 (a point when degenerate) */
 	double lo_log, hi_log;
 	double change_pct; /* 100 (exp(mean_log) - 1) */
 	double ci_lo_pct, ci_hi_pct;
-	int quantised;     /* the resolution floor raised sd_log */
-	int degenerate;    /* zero spread and no resolution: no test */
+	int quantised;  /* the resolution floor raised sd_log */
+	int degenerate; /* zero spread and no resolution: no test */
 };
 
 /*

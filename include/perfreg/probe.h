@@ -72,8 +72,8 @@ struct pr_probe {
 	enum pr_status (*init)(const struct pr_probe_opts *o, void **state,
 	    struct pr_buf *notes, struct pr_error *err);
 	/* One measurement of every metric, appended to out. */
-	enum pr_status (*sample)(void *state, struct pr_dataset *out,
-	    struct pr_error *err);
+	enum pr_status (
+	    *sample)(void *state, struct pr_dataset *out, struct pr_error *err);
 	void (*fini)(void *state);
 };
 

@@ -45,9 +45,9 @@
 
 #include "perfreg/error.h"
 
-#define PR_RATIO_BOOT_MAX 20000      /* na + nb above this: asymptotic */
-#define PR_RATIO_BOOT_REPS 2000      /* default number of replicates */
-#define PR_RATIO_BOOT_REPS_MIN 100   /* fewer is refused (PR_EINVAL) */
+#define PR_RATIO_BOOT_MAX 20000    /* na + nb above this: asymptotic */
+#define PR_RATIO_BOOT_REPS 2000    /* default number of replicates */
+#define PR_RATIO_BOOT_REPS_MIN 100 /* fewer is refused (PR_EINVAL) */
 #define PR_RATIO_BOOT_REPS_MAX 100000
 
 enum pr_ratio_kind { PR_RATIO_MEANS, PR_RATIO_MEDIANS };
@@ -71,9 +71,9 @@ struct pr_ratio_ci {
  * before returning (PR_ENOMEM when that fails); none otherwise.  On
  * failure *out is left zeroed.
  */
-enum pr_status pr_ratio_ci(enum pr_ratio_kind kind, const double *a,
-    size_t na, const double *b, size_t nb, double conf, uint64_t seed,
-    unsigned reps, struct pr_ratio_ci *out, struct pr_error *err);
+enum pr_status pr_ratio_ci(enum pr_ratio_kind kind, const double *a, size_t na,
+    const double *b, size_t nb, double conf, uint64_t seed, unsigned reps,
+    struct pr_ratio_ci *out, struct pr_error *err);
 
 /*
  * The Bonett-Price standard error of the median of sorted x (n >= 1) as

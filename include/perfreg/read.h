@@ -92,8 +92,8 @@ enum pr_format {
  * formats there are, for an unknown name.
  */
 const char *pr_format_str(enum pr_format f);
-enum pr_status pr_format_parse(
-    const char *name, enum pr_format *out, struct pr_error *err);
+enum pr_status pr_format_parse(const char *name, enum pr_format *out,
+    struct pr_error *err);
 
 /*
  * ministat's input: path ("-" for standard input, "<stdin>" in messages),

@@ -77,9 +77,8 @@ struct pr_report {
  * grow.  The text and Markdown forms end with a newline, as do CSV and
  * JSON.
  */
-enum pr_status pr_report_compare(struct pr_buf *out,
-    const struct pr_report *r, enum pr_report_format f,
-    struct pr_error *err);
+enum pr_status pr_report_compare(struct pr_buf *out, const struct pr_report *r,
+    enum pr_report_format f, struct pr_error *err);
 
 /*
  * Writes to buf (NUL-terminated, truncated to size) the words for a

@@ -90,9 +90,9 @@ char pr_stat_symbol(size_t i);
 
 /* One input: a name for the legend and its values, sorted ascending. */
 struct pr_stat_input {
-	const char *name;  /* a path or "<stdin>"; borrowed */
-	const double *v;   /* n finite values, ascending; borrowed */
-	size_t n;          /* >= 1 */
+	const char *name; /* a path or "<stdin>"; borrowed */
+	const double *v;  /* n finite values, ascending; borrowed */
+	size_t n;         /* >= 1 */
 };
 
 struct pr_stat_opts {
@@ -125,12 +125,12 @@ enum pr_stat_untested {
  */
 struct pr_stat_ministat {
 	enum pr_stat_untested untested;
-	size_t df;          /* n_base + n_new - 2 */
-	double t_crit;      /* from ministat's table */
-	double diff;        /* mean(new) - mean(base) */
-	double half_width;  /* t_crit * standard error */
+	size_t df;         /* n_base + n_new - 2 */
+	double t_crit;     /* from ministat's table */
+	double diff;       /* mean(new) - mean(base) */
+	double half_width; /* t_crit * standard error */
 	double pooled_sd;
-	int significant;    /* |diff| > half_width: "Difference at" */
+	int significant; /* |diff| > half_width: "Difference at" */
 	int have_pct;
 	double diff_pct, half_width_pct; /* the above * 100 / mean(base) */
 };
@@ -168,8 +168,8 @@ void pr_stat_release(struct pr_stat *st);
  * Appends the text report (ministat's part, then perfreg's) to out.
  * PR_ENOMEM or PR_ELIMIT when out cannot hold it.
  */
-enum pr_status pr_stat_format_text(const struct pr_stat *st,
-    struct pr_buf *out, struct pr_error *err);
+enum pr_status pr_stat_format_text(const struct pr_stat *st, struct pr_buf *out,
+    struct pr_error *err);
 
 /*
  * Appends the JSON report to out: the options, per sample its name,
@@ -179,7 +179,7 @@ enum pr_status pr_stat_format_text(const struct pr_stat *st,
  * man page.  File names that are not UTF-8 have their bad bytes replaced
  * by U+FFFD.
  */
-enum pr_status pr_stat_format_json(const struct pr_stat *st,
-    struct pr_buf *out, struct pr_error *err);
+enum pr_status pr_stat_format_json(const struct pr_stat *st, struct pr_buf *out,
+    struct pr_error *err);
 
 #endif /* PERFREG_REPORT_STAT_H */

@@ -63,24 +63,21 @@ extern const char *const pr_run_builtin[PR_RUN_NBUILTIN];
 /* Most variants a session takes. */
 #define PR_RUNNER_VARIANTS_MAX 4096
 
-enum pr_order {
-	PR_ORDER_SHUFFLED = 0,
-	PR_ORDER_SEQUENTIAL
-};
+enum pr_order { PR_ORDER_SHUFFLED = 0, PR_ORDER_SEQUENTIAL };
 
 enum pr_stop {
-	PR_STOP_NONE = 0,     /* not run, or still running */
-	PR_STOP_DONE,         /* every round ran */
-	PR_STOP_FAILURES,     /* max_failures reached */
-	PR_STOP_INTERRUPTED,  /* *cancel was set */
-	PR_STOP_HOOK          /* should_stop said so */
+	PR_STOP_NONE = 0,    /* not run, or still running */
+	PR_STOP_DONE,        /* every round ran */
+	PR_STOP_FAILURES,    /* max_failures reached */
+	PR_STOP_INTERRUPTED, /* *cancel was set */
+	PR_STOP_HOOK         /* should_stop said so */
 };
 
 struct pr_variant {
-	char *name;      /* unique in the session */
-	char *command;   /* the command line */
-	char **argv;     /* its words (pr_split_words); NULL with a shell */
-	char *exe;       /* argv[0] found in PATH at its first run, or NULL */
+	char *name;    /* unique in the session */
+	char *command; /* the command line */
+	char **argv;   /* its words (pr_split_words); NULL with a shell */
+	char *exe;     /* argv[0] found in PATH at its first run, or NULL */
 	char *setup, *prepare, *cleanup; /* command lines or NULL */
 	/* The counted runs' metrics, in the order of the runs. */
 	struct pr_dataset data;
@@ -88,36 +85,36 @@ struct pr_variant {
 };
 
 struct pr_run {
-	size_t variant;   /* index in the session */
-	size_t round;     /* 0-based round (warm-up rounds counted apart) */
-	size_t seq;       /* 0-based position in the whole session */
+	size_t variant; /* index in the session */
+	size_t round;   /* 0-based round (warm-up rounds counted apart) */
+	size_t seq;     /* 0-based position in the whole session */
 	int warmup;
-	int ok;           /* succeeded (counted unless warmup) */
+	int ok; /* succeeded (counted unless warmup) */
 	enum pr_spawn_outcome outcome;
 	int exit_status, signal;
-	char *reason;     /* "" when ok; never NULL */
+	char *reason; /* "" when ok; never NULL */
 	/* NULL when ok; else where it failed: "prepare" (the command did
 	 * not run; outcome is the prepare command's), "command" (outcome
 	 * says how) or "parse" (the command succeeded, its output could
 	 * not be read).  A static string. */
 	const char *failed_in;
-	char *output;     /* kept for failed runs (NUL-terminated), and
+	char *output; /* kept for failed runs (NUL-terminated), and
 			   * for successful ones with keep_output while
 			   * on_run sees them; else NULL */
 	size_t output_len;
-	int truncated;    /* output went over output_limit */
-	double start_s;   /* when it started, seconds after the session */
+	int truncated;  /* output went over output_limit */
+	double start_s; /* when it started, seconds after the session */
 	struct pr_dataset metrics; /* this run's metrics, one value each */
 };
 
 struct pr_session;
 
 struct pr_runner_opts {
-	size_t runs;          /* counted rounds; with should_stop, the most */
-	size_t warmup;        /* warm-up rounds */
+	size_t runs;   /* counted rounds; with should_stop, the most */
+	size_t warmup; /* warm-up rounds */
 	enum pr_order order;
 	uint64_t seed;
-	size_t max_failures;  /* 0: no limit */
+	size_t max_failures;        /* 0: no limit */
 	struct pr_spawn_opts spawn; /* shell, timeout, limit, cancel */
 	/* Parsing: when parse_output, each run's output is read with
 	 * pr_parse_buffer (format and --metric of the parser); when parser
@@ -134,7 +131,7 @@ struct pr_runner_opts {
 	/* Called after every complete shuffled round; non-zero stops the
 	 * session (PR_STOP_HOOK).  Not called in sequential order. */
 	int (*should_stop)(const struct pr_session *s, void *arg);
-	void *arg;            /* given to both hooks */
+	void *arg; /* given to both hooks */
 };
 
 /* runs 10, warmup 1, shuffled, seed 1, max_failures 0, spawn defaults,
@@ -147,16 +144,16 @@ struct pr_session {
 	struct pr_run *runs;
 	size_t nruns, rcap;
 	struct pr_runner_opts opts; /* as given to pr_session_run */
-	size_t rounds_done;   /* counted rounds completed by every variant */
-	size_t failures;      /* failed runs, warm-ups included */
+	size_t rounds_done; /* counted rounds completed by every variant */
+	size_t failures;    /* failed runs, warm-ups included */
 	enum pr_stop stop;
-	double elapsed_s;     /* whole session, setup to cleanup */
+	double elapsed_s; /* whole session, setup to cleanup */
 	/* perfreg's own time per run: the time of a run's step in the
 	 * loop (spawn, wait, record, parse, on_run hook) minus the
 	 * command's wall time, averaged over the runs; prepare commands
 	 * excluded. */
 	double overhead_s;
-	double clock_res_s;   /* clock_getres(CLOCK_MONOTONIC) */
+	double clock_res_s; /* clock_getres(CLOCK_MONOTONIC) */
 };
 
 void pr_session_init(struct pr_session *s);
@@ -168,9 +165,9 @@ void pr_session_release(struct pr_session *s);
  * shell is set, in which case it is given to /bin/sh -c.  setup,
  * prepare and cleanup may be NULL.  Strings are copied.
  */
-enum pr_status pr_session_add_variant(struct pr_session *s,
-    const char *name, const char *command, int shell, const char *setup,
-    const char *prepare, const char *cleanup, struct pr_error *err);
+enum pr_status pr_session_add_variant(struct pr_session *s, const char *name,
+    const char *command, int shell, const char *setup, const char *prepare,
+    const char *cleanup, struct pr_error *err);
 
 /* The variant called name, or NULL. */
 struct pr_variant *pr_session_find(struct pr_session *s, const char *name);
@@ -196,8 +193,8 @@ enum pr_status pr_session_run(struct pr_session *s,
  * number of pairs.
  */
 enum pr_status pr_session_paired(const struct pr_session *s, size_t vi,
-    const char *name, double conf, double resolution,
-    struct pr_paired *out, size_t *npairs, struct pr_error *err);
+    const char *name, double conf, double resolution, struct pr_paired *out,
+    size_t *npairs, struct pr_error *err);
 
 /*
  * The grid a built-in metric's values lie on: the clock's resolution for
@@ -234,9 +231,8 @@ struct pr_param {
  * (choice[i] < params[i].n); other braces are kept.  *out is the
  * caller's (free()).  PR_ENOMEM only.
  */
-enum pr_status pr_param_expand(const char *tmpl,
-    const struct pr_param *params, size_t np, const size_t *choice,
-    char **out, struct pr_error *err);
+enum pr_status pr_param_expand(const char *tmpl, const struct pr_param *params,
+    size_t np, const size_t *choice, char **out, struct pr_error *err);
 
 /* "shuffled" / "sequential"; "done", "max-failures", "interrupted",
  * "decided". */

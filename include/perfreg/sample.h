@@ -24,7 +24,10 @@ struct pr_sample {
 	int sorted; /* set by pr_sample_sort, cleared by pr_sample_push */
 };
 
-#define PR_SAMPLE_INIT { NULL, 0, 0, 0 }
+#define PR_SAMPLE_INIT \
+	{ \
+		NULL, 0, 0, 0 \
+	}
 
 void pr_sample_init(struct pr_sample *s);
 void pr_sample_release(struct pr_sample *s);

@@ -116,25 +116,25 @@
 #define PR_SEQ_SIGN_RUNS_MAX 10000000
 
 enum pr_seq_method {
-	PR_SEQ_METHOD_T = 0,   /* Bayes-factor t test on the mean */
-	PR_SEQ_METHOD_SIGN     /* sign test on the median */
+	PR_SEQ_METHOD_T = 0, /* Bayes-factor t test on the mean */
+	PR_SEQ_METHOD_SIGN   /* sign test on the median */
 };
 
 enum pr_seq_decision {
-	PR_SEQ_CONTINUE = 0,   /* no decision yet: run another round */
-	PR_SEQ_REGRESSION,     /* changed in the worse direction */
-	PR_SEQ_IMPROVEMENT,    /* changed in the better direction */
-	PR_SEQ_EQUIVALENT,     /* the change lies inside the band */
-	PR_SEQ_INCONCLUSIVE    /* max_runs rounds and no decision */
+	PR_SEQ_CONTINUE = 0, /* no decision yet: run another round */
+	PR_SEQ_REGRESSION,   /* changed in the worse direction */
+	PR_SEQ_IMPROVEMENT,  /* changed in the better direction */
+	PR_SEQ_EQUIVALENT,   /* the change lies inside the band */
+	PR_SEQ_INCONCLUSIVE  /* max_runs rounds and no decision */
 };
 
 struct pr_seq_opts {
-	double alpha;           /* error rate, in (0, 1); default 0.05 */
-	double equivalence_pct; /* band, >= 0 (0: never equivalent); 1 */
-	enum pr_better better;  /* direction of the metric; lower */
-	size_t max_runs;        /* rounds, >= 1; default 200 */
-	double prior_scale;     /* > 0, PR_SEQ_PRIOR_SCALE (T only) */
-	double sd_floor;        /* >= 0 (log units); 0 (T only) */
+	double alpha;              /* error rate, in (0, 1); default 0.05 */
+	double equivalence_pct;    /* band, >= 0 (0: never equivalent); 1 */
+	enum pr_better better;     /* direction of the metric; lower */
+	size_t max_runs;           /* rounds, >= 1; default 200 */
+	double prior_scale;        /* > 0, PR_SEQ_PRIOR_SCALE (T only) */
+	double sd_floor;           /* >= 0 (log units); 0 (T only) */
 	enum pr_seq_method method; /* PR_SEQ_METHOD_T */
 };
 
@@ -145,19 +145,19 @@ struct pr_seq {
 	struct pr_seq_opts o;
 	size_t n;
 	double mean, m2;
-	double *sorted;  /* the sign method's log-ratios, ascending */
+	double *sorted; /* the sign method's log-ratios, ascending */
 	size_t cap;
 };
 
 struct pr_seq_result {
 	enum pr_seq_decision decision;
-	size_t n;            /* rounds so far */
-	double mean_log;     /* mean log-ratio (0 when n is 0); SIGN:
+	size_t n;          /* rounds so far */
+	double mean_log;   /* mean log-ratio (0 when n is 0); SIGN:
 			      * the median */
-	double change_pct;   /* 100 (exp(mean_log) - 1) */
-	double sd_log;       /* s used (after the floor); 0 for n < 2
+	double change_pct; /* 100 (exp(mean_log) - 1) */
+	double sd_log;     /* s used (after the floor); 0 for n < 2
 			      * and for SIGN */
-	int quantised;       /* the floor raised s (T only) */
+	int quantised;     /* the floor raised s (T only) */
 	/* The confidence sequence at this round.  bounded is 0 when it is
 	 * still the whole line (n < 2, or the Bayes factor cannot reach
 	 * 1/alpha yet): then lo_log = -HUGE_VAL, hi_log = +HUGE_VAL,
@@ -165,10 +165,10 @@ struct pr_seq_result {
 	int bounded;
 	double lo_log, hi_log;
 	double lo_pct, hi_pct;
-	double t_bound;      /* c_n; +HUGE_VAL when not bounded and for
+	double t_bound; /* c_n; +HUGE_VAL when not bounded and for
 			      * SIGN */
-	double t;            /* t_n(0) (0 for n < 2, and for SIGN) */
-	double log_bf;       /* log BF_n(0), the evidence of a change
+	double t;       /* t_n(0) (0 for n < 2, and for SIGN) */
+	double log_bf;  /* log BF_n(0), the evidence of a change
 			      * (SIGN: the sign test's at 0) */
 };
 
@@ -190,15 +190,14 @@ enum pr_status pr_seq_init(struct pr_seq *s, const struct pr_seq_opts *o,
  * PR_ELIMIT past PR_SEQ_RUNS_MAX rounds; the sign method: PR_ENOMEM).
  * The state is unchanged on failure.
  */
-enum pr_status pr_seq_update(struct pr_seq *s, double d,
-    struct pr_error *err);
+enum pr_status pr_seq_update(struct pr_seq *s, double d, struct pr_error *err);
 
 /* Frees what the sign method holds; s can then be initialised again. */
 void pr_seq_release(struct pr_seq *s);
 
 /* The same from the round's two values, both finite and > 0. */
-enum pr_status pr_seq_update_pair(struct pr_seq *s, double base,
-    double new_, struct pr_error *err);
+enum pr_status pr_seq_update_pair(struct pr_seq *s, double base, double new_,
+    struct pr_error *err);
 
 /* The decision, estimate and confidence sequence after the rounds so
  * far.  Never fails; nothing in r is NaN. */

@@ -58,22 +58,22 @@
 #define PR_SPAWN_DRAIN_MS 200
 
 enum pr_spawn_outcome {
-	PR_SPAWN_OK = 0,      /* exited with status 0 */
-	PR_SPAWN_EXIT,        /* exited with a non-zero status */
-	PR_SPAWN_SIGNAL,      /* killed by a signal it did not get from us */
-	PR_SPAWN_TIMEOUT,     /* killed by us after timeout_s */
-	PR_SPAWN_NOEXEC,      /* could not be started (errno in sys_errno) */
-	PR_SPAWN_INTERRUPTED  /* killed by us because *cancel was set */
+	PR_SPAWN_OK = 0,     /* exited with status 0 */
+	PR_SPAWN_EXIT,       /* exited with a non-zero status */
+	PR_SPAWN_SIGNAL,     /* killed by a signal it did not get from us */
+	PR_SPAWN_TIMEOUT,    /* killed by us after timeout_s */
+	PR_SPAWN_NOEXEC,     /* could not be started (errno in sys_errno) */
+	PR_SPAWN_INTERRUPTED /* killed by us because *cancel was set */
 };
 
 struct pr_spawn_opts {
-	int shell;             /* 1: run `/bin/sh -c argv[0]` */
+	int shell; /* 1: run `/bin/sh -c argv[0]` */
 	/* The program to run, found beforehand (pr_spawn_which); argv[0]
 	 * is then only the name the program sees.  NULL: argv[0] is looked
 	 * up in PATH on every call.  Ignored with shell. */
 	const char *path;
-	double timeout_s;      /* 0: no timeout */
-	size_t output_limit;   /* bytes of output kept; 0: keep none */
+	double timeout_s;              /* 0: no timeout */
+	size_t output_limit;           /* bytes of output kept; 0: keep none */
 	volatile sig_atomic_t *cancel; /* may be NULL */
 };
 
@@ -83,9 +83,9 @@ void pr_spawn_opts_init(struct pr_spawn_opts *o);
 
 struct pr_spawn_result {
 	enum pr_spawn_outcome outcome;
-	int exit_status;     /* PR_SPAWN_OK / _EXIT: the status, else -1 */
-	int signal;          /* PR_SPAWN_SIGNAL: the signal, else 0 */
-	int sys_errno;       /* PR_SPAWN_NOEXEC: why */
+	int exit_status; /* PR_SPAWN_OK / _EXIT: the status, else -1 */
+	int signal;      /* PR_SPAWN_SIGNAL: the signal, else 0 */
+	int sys_errno;   /* PR_SPAWN_NOEXEC: why */
 	double wall_s, user_s, sys_s;
 	double maxrss_kib;
 	double ctxsw_vol, ctxsw_invol;
@@ -118,9 +118,8 @@ void pr_spawn_result_release(struct pr_spawn_result *r);
  * clock cannot be had, PR_ENOMEM, PR_EINVAL for an empty argv.  On such
  * an error no child is left running.
  */
-enum pr_status pr_spawn_run(char *const *argv,
-    const struct pr_spawn_opts *o, struct pr_spawn_result *r,
-    struct pr_error *err);
+enum pr_status pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
+    struct pr_spawn_result *r, struct pr_error *err);
 
 /*
  * Finds the program name as execvp would: a name with a slash as it is,

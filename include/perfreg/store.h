@@ -114,9 +114,9 @@ struct pr_store_tag {
 };
 
 struct pr_store_session_new {
-	struct pr_str campaign;   /* required, non-empty */
-	const char *host;         /* host name */
-	const char *boot_id;      /* /proc/sys/kernel/random/boot_id */
+	struct pr_str campaign; /* required, non-empty */
+	const char *host;       /* host name */
+	const char *boot_id;    /* /proc/sys/kernel/random/boot_id */
 	/* perfreg's arguments as a JSON array of strings: what --resume
 	 * re-runs.  May be NULL. */
 	const char *args_json;
@@ -124,33 +124,32 @@ struct pr_store_session_new {
 	const struct pr_env *env; /* the snapshot, or NULL */
 	const struct pr_store_tag *tags;
 	size_t ntags;
-	int64_t resumes;          /* the session this one continues, or 0 */
+	int64_t resumes; /* the session this one continues, or 0 */
 };
 
 /* Records a new session (creating the campaign and host as needed) with
  * status "running"; *id gets its id.  One transaction. */
 enum pr_status pr_store_session_begin(struct pr_store *st,
-    const struct pr_store_session_new *s, int64_t *id,
-    struct pr_error *err);
+    const struct pr_store_session_new *s, int64_t *id, struct pr_error *err);
 
 /* The id of the variant called name in the session's campaign, created
  * (with the command line) when absent; records that the session runs it
  * with that command.  A variant's runs may come from many sessions. */
-enum pr_status pr_store_session_variant(struct pr_store *st,
-    int64_t session, struct pr_str name, const char *command,
-    int64_t *variant, struct pr_error *err);
+enum pr_status pr_store_session_variant(struct pr_store *st, int64_t session,
+    struct pr_str name, const char *command, int64_t *variant,
+    struct pr_error *err);
 
 struct pr_store_run {
-	int64_t variant;         /* from pr_store_session_variant */
-	size_t round, seq;       /* as struct pr_run */
+	int64_t variant;   /* from pr_store_session_variant */
+	size_t round, seq; /* as struct pr_run */
 	int warmup, ok;
-	const char *outcome;     /* pr_spawn_outcome_str() */
+	const char *outcome; /* pr_spawn_outcome_str() */
 	int exit_status, signal;
-	struct pr_str reason;    /* "" when ok */
-	const char *failed_in;   /* NULL, "prepare", "command", "parse" */
-	struct pr_str output;    /* may be empty */
-	int truncated;           /* the output was cut before the store */
-	double start_s;          /* seconds after the session started */
+	struct pr_str reason;  /* "" when ok */
+	const char *failed_in; /* NULL, "prepare", "command", "parse" */
+	struct pr_str output;  /* may be empty */
+	int truncated;         /* the output was cut before the store */
+	double start_s;        /* seconds after the session started */
 	const struct pr_dataset *metrics; /* one value per metric, or NULL */
 };
 
@@ -185,13 +184,13 @@ struct pr_store_session_info {
 	int64_t id;
 	struct pr_str campaign;
 	char *host, *boot_id;
-	char *args_json;          /* NULL when not recorded */
+	char *args_json; /* NULL when not recorded */
 	char *status;
 	double started, elapsed_s;
-	int64_t resumes;          /* 0: none */
+	int64_t resumes; /* 0: none */
 	struct pr_store_tag *tags;
 	size_t ntags;
-	struct pr_str *variants;  /* the variants it ran, in order */
+	struct pr_str *variants; /* the variants it ran, in order */
 	size_t nvariants;
 	size_t nruns_ok, nruns_failed, nwarmup;
 };
@@ -209,7 +208,7 @@ void pr_store_sessions_free(struct pr_store_session_info *s, size_t n);
 struct pr_store_variant_info {
 	int64_t id;
 	struct pr_str name;
-	char *command;            /* of its latest session */
+	char *command; /* of its latest session */
 	size_t nsessions, nboots;
 	size_t nruns_ok, nruns_failed;
 };
@@ -225,18 +224,18 @@ void pr_store_variants_free(struct pr_store_variant_info *v, size_t n);
 struct pr_store_series {
 	char *name, *unit;
 	enum pr_better better;
-	double *value;            /* n values, ordered by boot, then run */
-	size_t *boot;             /* boot index of each value */
+	double *value; /* n values, ordered by boot, then run */
+	size_t *boot;  /* boot index of each value */
 	size_t n;
 };
 
 struct pr_store_variant_data {
-	char **boot_ids;          /* nboots, in order of first run */
-	int64_t *boot_session;    /* the first session of each boot */
+	char **boot_ids;       /* nboots, in order of first run */
+	int64_t *boot_session; /* the first session of each boot */
 	size_t nboots;
 	struct pr_store_series *m; /* metrics in order of first appearance */
 	size_t nm;
-	size_t nruns;             /* counted, successful runs */
+	size_t nruns; /* counted, successful runs */
 };
 
 /* Loads the counted (not warm-up), successful runs of a variant for
@@ -261,7 +260,7 @@ struct pr_store_run_rec {
 	const char *outcome;
 	int exit_status, signal;
 	struct pr_str reason;
-	const char *failed_in;    /* NULL when ok */
+	const char *failed_in; /* NULL when ok */
 	struct pr_str output;
 	int truncated;
 	double start_s;
@@ -289,8 +288,8 @@ enum pr_status pr_store_each_run(struct pr_store *st, int64_t session,
  * (status "running", "interrupted", "failed" or "max-failures") and was
  * not already resumed, or PR_ENOTFOUND. */
 enum pr_status pr_store_find_unfinished(struct pr_store *st,
-    struct pr_str campaign, const char *host,
-    struct pr_store_session_info *out, struct pr_error *err);
+    struct pr_str campaign, const char *host, struct pr_store_session_info *out,
+    struct pr_error *err);
 
 /* ---- moving campaigns (src/store/export.c) ---- */
 
@@ -302,8 +301,8 @@ enum pr_status pr_store_find_unfinished(struct pr_store *st,
 #define PR_STORE_EXPORT_LINE_MAX (8u << 20)
 
 /* Where export writes: returns PR_OK or an error (PR_EIO). */
-typedef enum pr_status pr_store_write_fn(void *arg, const char *p,
-    size_t n, struct pr_error *err);
+typedef enum pr_status pr_store_write_fn(void *arg, const char *p, size_t n,
+    struct pr_error *err);
 
 /*
  * Writes the campaigns named (n 0: every campaign, by name) as JSON
@@ -324,8 +323,8 @@ enum pr_status pr_store_export(struct pr_store *st,
     void *arg, struct pr_error *err);
 
 struct pr_store_import_stats {
-	size_t campaigns;        /* campaign lines read */
-	size_t sessions, runs;   /* imported */
+	size_t campaigns;      /* campaign lines read */
+	size_t sessions, runs; /* imported */
 	/* already in the database (same campaign, host, boot id and start
 	 * time), left out with their runs */
 	size_t sessions_skipped, runs_skipped;

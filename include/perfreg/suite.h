@@ -33,15 +33,15 @@
 #include "perfreg/probe.h"
 
 struct pr_suite_opts {
-	int quick;            /* passed to the probes */
-	int cpu;              /* -1: no pinning */
-	double budget_s;      /* whole suite (pr_suite_run) or A/B run */
-	double target_pct;    /* interval half-width goal, percent; 0:
+	int quick;          /* passed to the probes */
+	int cpu;            /* -1: no pinning */
+	double budget_s;    /* whole suite (pr_suite_run) or A/B run */
+	double target_pct;  /* interval half-width goal, percent; 0:
 			       * none (the budget or max_samples ends) */
-	size_t min_samples;   /* before convergence is checked */
-	size_t max_samples;   /* per probe (0: no limit) */
-	size_t rounds;        /* pr_suite_ab: rounds to run */
-	uint64_t seed;        /* pr_suite_ab: order of each round */
+	size_t min_samples; /* before convergence is checked */
+	size_t max_samples; /* per probe (0: no limit) */
+	size_t rounds;      /* pr_suite_ab: rounds to run */
+	uint64_t seed;      /* pr_suite_ab: order of each round */
 	volatile sig_atomic_t *cancel;
 	/* Called after every sample (probe name, samples so far of that
 	 * probe, seconds since the suite began). */
@@ -56,17 +56,17 @@ void pr_suite_opts_init(struct pr_suite_opts *o);
 
 struct pr_suite_result {
 	const struct pr_probe *probe;
-	const char *label;     /* "A"/"B" in pr_suite_ab; else the name */
+	const char *label;      /* "A"/"B" in pr_suite_ab; else the name */
 	struct pr_dataset data; /* one value per sample and metric */
-	char *notes;           /* the probe's notes; "" when none */
-	char *skipped;         /* NULL, or why the probe did not run */
+	char *notes;            /* the probe's notes; "" when none */
+	char *skipped;          /* NULL, or why the probe did not run */
 	size_t samples;
 	double elapsed_s;
 	/* 1 when every metric reached the target, 0 when the budget or
 	 * max_samples ended it. */
 	int converged;
-	int capped;            /* 1: max_samples ended it */
-	double worst_pct;      /* widest half-width seen last, percent */
+	int capped;       /* 1: max_samples ended it */
+	double worst_pct; /* widest half-width seen last, percent */
 };
 
 /*
@@ -77,8 +77,8 @@ struct pr_suite_result {
  * the probe's name; results so far kept).
  */
 enum pr_status pr_suite_run(const struct pr_probe *const *probes, size_t n,
-    const struct pr_suite_opts *o, struct pr_suite_result **out,
-    size_t *nout, struct pr_error *err);
+    const struct pr_suite_opts *o, struct pr_suite_result **out, size_t *nout,
+    struct pr_error *err);
 
 /*
  * Runs probe p's variants or parameters a and b interleaved as
@@ -88,8 +88,8 @@ enum pr_status pr_suite_run(const struct pr_probe *const *probes, size_t n,
  * pr_suite_run; PR_ENOTFOUND when a side selects nothing.
  */
 enum pr_status pr_suite_ab(const struct pr_probe *p, const char *a,
-    const char *b, const struct pr_suite_opts *o,
-    struct pr_suite_result **out, struct pr_error *err);
+    const char *b, const struct pr_suite_opts *o, struct pr_suite_result **out,
+    struct pr_error *err);
 
 void pr_suite_results_free(struct pr_suite_result *r, size_t n);
 

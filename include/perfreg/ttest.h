@@ -40,12 +40,12 @@
 #include "perfreg/error.h"
 
 struct pr_ttest {
-	double diff;      /* mean(b) - mean(a) */
-	double se;        /* standard error of diff */
-	double t;         /* diff / se; 0 when degenerate */
-	double df;        /* degrees of freedom */
-	double p;         /* two-sided p-value */
-	double ci_lo;     /* interval for diff at the asked confidence */
+	double diff;  /* mean(b) - mean(a) */
+	double se;    /* standard error of diff */
+	double t;     /* diff / se; 0 when degenerate */
+	double df;    /* degrees of freedom */
+	double p;     /* two-sided p-value */
+	double ci_lo; /* interval for diff at the asked confidence */
 	double ci_hi;
 	double pooled_sd; /* Student only: the pooled standard deviation;
 			   * 0 for Welch */

@@ -46,8 +46,8 @@ int pr_unit_known(const char *unit);
 int pr_better_from_str(const char *s, enum pr_better *out);
 
 struct pr_unit_label {
-	size_t name_off;	/* the metric name is the name_len bytes */
-	size_t name_len;	/* at label + name_off */
+	size_t name_off;        /* the metric name is the name_len bytes */
+	size_t name_len;        /* at label + name_off */
 	char unit[PR_UNIT_MAX]; /* "" when the label names no unit */
 };
 
@@ -65,7 +65,7 @@ struct pr_unit_label {
  * White space around the name is left out of [name_off, name_off +
  * name_len); an all-blank label gives name_len 0.
  */
-void pr_unit_from_label(
-    const char *label, size_t len, struct pr_unit_label *out);
+void pr_unit_from_label(const char *label, size_t len,
+    struct pr_unit_label *out);
 
 #endif /* PERFREG_UNITS_H */

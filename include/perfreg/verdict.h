@@ -143,24 +143,24 @@ void pr_verdict_opts_init(struct pr_verdict_opts *o);
 
 /* Bits of pr_comparison.notes: facts a report should mention. */
 enum {
-	PR_NOTE_UNTESTED = 1 << 0,    /* < 2 values on a side: no test */
+	PR_NOTE_UNTESTED = 1 << 0,          /* < 2 values on a side: no test */
 	PR_NOTE_DIRECTION_ASSUMED = 1 << 1, /* better unknown: lower */
-	PR_NOTE_QUANTISED = 1 << 2,   /* a variance was raised to h^2/12 */
-	PR_NOTE_NEGLIGIBLE = 1 << 3,  /* significant, inside the band */
-	PR_NOTE_ADAPTIVE = 1 << 4,    /* the selector ran (skewness and
+	PR_NOTE_QUANTISED = 1 << 2,  /* a variance was raised to h^2/12 */
+	PR_NOTE_NEGLIGIBLE = 1 << 3, /* significant, inside the band */
+	PR_NOTE_ADAPTIVE = 1 << 4,   /* the selector ran (skewness and
 				       * tail_weight are set) */
-	PR_NOTE_NONNORMAL = 1 << 5,   /* ... and chose Mann-Whitney */
-	PR_NOTE_NO_CI = 1 << 6,       /* no bounded interval for the change
+	PR_NOTE_NONNORMAL = 1 << 5,  /* ... and chose Mann-Whitney */
+	PR_NOTE_NO_CI = 1 << 6,      /* no bounded interval for the change
 				       * (base mean not clearly nonzero, or
 				       * too few values for Hodges-Lehmann) */
-	PR_NOTE_DEGENERATE = 1 << 7,  /* zero spread on both sides and no
+	PR_NOTE_DEGENERATE = 1 << 7, /* zero spread on both sides and no
 				       * grid: the interval is a point */
-	PR_NOTE_HOLM = 1 << 8,        /* p adjusted by Holm (holm_m > 1) */
-	PR_NOTE_NO_CHANGE = 1 << 9,   /* the base mean is 0, or the means
+	PR_NOTE_HOLM = 1 << 8,       /* p adjusted by Holm (holm_m > 1) */
+	PR_NOTE_NO_CHANGE = 1 << 9,  /* the base mean is 0, or the means
 				       * have opposite signs: no percent */
-	PR_NOTE_FALLBACK = 1 << 10,   /* forced Mann-Whitney impossible
+	PR_NOTE_FALLBACK = 1 << 10,  /* forced Mann-Whitney impossible
 				       * (values <= 0): t test used */
-	PR_NOTE_MAXTEST = 1 << 11     /* p is the maximum test's (means
+	PR_NOTE_MAXTEST = 1 << 11    /* p is the maximum test's (means
 				       * and ranks, permutation); method
 				       * names the winner, which gave the
 				       * change and its interval */
@@ -176,10 +176,10 @@ struct pr_comparison {
 				* have_change is 0 */
 	int have_ci;
 	double ci_lo_pct, ci_hi_pct;
-	double p_value;        /* of the primary method, unadjusted; 1 when
+	double p_value;    /* of the primary method, unadjusted; 1 when
 				* untested (print a dash, not this) */
-	double p_adjusted;     /* after Holm (== p_value for one metric) */
-	int holm_m;            /* number of metrics in the Holm family:
+	double p_adjusted; /* after Holm (== p_value for one metric) */
+	int holm_m;        /* number of metrics in the Holm family:
 				* 1 after pr_compare, 0 when untested */
 	enum pr_verdict verdict;
 	/* When inconclusive: runs per side that would likely settle it
@@ -202,23 +202,23 @@ struct pr_comparison {
 	struct pr_ratio_ci ratio_means, ratio_medians;
 
 	/* Added by the verdict module. */
-	int have_change;       /* change_pct is defined (base mean != 0) */
-	int direction;         /* sign of the estimated change new - base:
+	int have_change; /* change_pct is defined (base mean != 0) */
+	int direction;   /* sign of the estimated change new - base:
 				* -1, 0 or +1 */
-	unsigned notes;        /* PR_NOTE_* bits */
-	double conf;           /* the confidence used */
+	unsigned notes;  /* PR_NOTE_* bits */
+	double conf;     /* the confidence used */
 	double equivalence_pct;
-	double resolution;     /* the decimal grid of all the values
+	double resolution;         /* the decimal grid of all the values
 				* (0.01 for "7.02"), 0 when none found */
 	struct pr_ttest primary_t; /* the primary t test (method STUDENT or
 				    * WELCH), with the resolution floor */
-	int have_hl_ratio;     /* method MWU: hl_ratio holds the shift of
+	int have_hl_ratio;         /* method MWU: hl_ratio holds the shift of
 				* the log values (estimate, lo, hi); the
 				* change is 100 * (exp(shift) - 1) */
 	struct pr_shift hl_ratio;
-	double skewness;       /* selector: Hogg's Q1 of the pooled sample */
-	double tail_weight;    /* selector: Hogg's Q2 of the pooled sample */
-	double rel_sd;         /* spread of one run relative to the base
+	double skewness;    /* selector: Hogg's Q1 of the pooled sample */
+	double tail_weight; /* selector: Hogg's Q2 of the pooled sample */
+	double rel_sd;      /* spread of one run relative to the base
 				* as the primary method sees it (basis of
 				* runs_needed); 0 when unknown */
 };
@@ -280,8 +280,8 @@ void pr_verdict_decide(struct pr_comparison *c);
 void pr_holm(const double *p, size_t n, double *adj);
 
 /* Static strings, never NULL ("?" for values out of range). */
-const char *pr_verdict_str(enum pr_verdict v);  /* "regression", ... */
-const char *pr_method_str(enum pr_method m);    /* "Welch's t", ... */
-const char *pr_better_str(enum pr_better b);    /* "higher"/"lower" */
+const char *pr_verdict_str(enum pr_verdict v); /* "regression", ... */
+const char *pr_method_str(enum pr_method m);   /* "Welch's t", ... */
+const char *pr_better_str(enum pr_better b);   /* "higher"/"lower" */
 
 #endif /* PERFREG_VERDICT_H */

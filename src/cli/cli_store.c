@@ -31,7 +31,8 @@ cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
 	if (db == NULL) {
 		if ((st = pr_store_default_target(&def, &err)) != PR_OK) {
 			cli_errorf("%s: no database: %s (give --db or set "
-			    "PERFREG_DB)", cmd, err.msg);
+				   "PERFREG_DB)",
+			    cmd, err.msg);
 			return cli_exit_for(st);
 		}
 		db = def;
@@ -40,7 +41,8 @@ cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
 	if (st != PR_OK) {
 		if (st == PR_ENOTFOUND && mode != PR_STORE_CREATE)
 			cli_errorf("%s: %s: no such database (nothing stored "
-			    "yet?)", cmd, db);
+				   "yet?)",
+			    cmd, db);
 		else
 			cli_errorf("%s: %s", cmd,
 			    pr_error_format(&err, eb, sizeof(eb)));
@@ -73,7 +75,7 @@ cli_boot_id(char *buf, size_t size)
 	}
 	snprintf(buf, size, "unknown");
 	if ((fd = open("/proc/sys/kernel/random/boot_id",
-	    O_RDONLY | O_CLOEXEC)) < 0)
+		 O_RDONLY | O_CLOEXEC)) < 0)
 		return;
 	n = read(fd, buf, size - 1);
 	close(fd);
@@ -123,8 +125,7 @@ cli_str_json(struct pr_str s)
 	const char *p = s.p != NULL ? s.p : "";
 	json_t *j;
 
-	if (memchr(p, '\0', s.n) == NULL && (j = json_stringn(p, s.n)) !=
-	    NULL)
+	if (memchr(p, '\0', s.n) == NULL && (j = json_stringn(p, s.n)) != NULL)
 		return j;
 	if (cli_str_escape(&b, s, NULL) != PR_OK) {
 		pr_buf_release(&b);
@@ -139,11 +140,9 @@ int
 cli_db_json_opts(int argc, char **argv, const struct cmd_entry *e,
     const char **db, int *json)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
+	static const struct option longopts[] = { { "db", required_argument,
+						      NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' }, { NULL, 0, NULL, 0 } };
 	int ch;
 
 	*db = NULL;
@@ -159,7 +158,8 @@ cli_db_json_opts(int argc, char **argv, const struct cmd_entry *e,
 			*json = 1;
 			break;
 		default:
-			cli_errorf("%s: unknown option or missing argument '%s'",
+			cli_errorf("%s: unknown option or missing argument "
+				   "'%s'",
 			    e->name, argv[optind - 1]);
 			return -1;
 		}

@@ -108,8 +108,8 @@ enum pr_status cli_str_escape(struct pr_buf *b, struct pr_str s,
  * exit status.  In cmd_compare.c.
  */
 int cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int f, int gate,
-    struct pr_buf *out, int *gated);
+    const char *bname, const char *nname, int f, int gate, struct pr_buf *out,
+    int *gated);
 
 /* s as a JSON string: as it is when valid UTF-8 without NUL, else
  * escaped as by cli_str_escape.  NULL when out of memory. */

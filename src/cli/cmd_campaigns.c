@@ -51,10 +51,11 @@ text_out(const struct pr_store_campaign_info *c, size_t n, struct pr_buf *b,
 		while (b->len - start < 24 && st == PR_OK)
 			st = pr_buf_addc(b, ' ', err);
 		if (st == PR_OK)
-			st = pr_buf_addf(b, err, " %8zu %8zu %6zu %5zu %9zu "
-			    "%7zu  %-19s  %s\n", c[i].nvariants,
-			    c[i].nsessions, c[i].nboots, c[i].nhosts,
-			    c[i].nruns_ok, c[i].nruns_failed,
+			st = pr_buf_addf(b, err,
+			    " %8zu %8zu %6zu %5zu %9zu "
+			    "%7zu  %-19s  %s\n",
+			    c[i].nvariants, c[i].nsessions, c[i].nboots,
+			    c[i].nhosts, c[i].nruns_ok, c[i].nruns_failed,
 			    cli_time(c[i].first, t1, sizeof(t1)),
 			    cli_time(c[i].last, t2, sizeof(t2)));
 	}
@@ -72,16 +73,15 @@ json_out(const struct pr_store_campaign_info *c, size_t n)
 	if (root == NULL || arr == NULL)
 		goto out;
 	for (i = 0; i < n; i++) {
-		o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
-		    "name", cli_str_json(c[i].name),
-		    "variants", (json_int_t)c[i].nvariants,
-		    "sessions", (json_int_t)c[i].nsessions,
-		    "boots", (json_int_t)c[i].nboots,
-		    "hosts", (json_int_t)c[i].nhosts,
-		    "runs", (json_int_t)c[i].nruns_ok,
-		    "failed_runs", (json_int_t)c[i].nruns_failed,
-		    "first", cli_time(c[i].first, t1, sizeof(t1)),
-		    "last", cli_time(c[i].last, t2, sizeof(t2)));
+		o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:s}", "name",
+		    cli_str_json(c[i].name), "variants",
+		    (json_int_t)c[i].nvariants, "sessions",
+		    (json_int_t)c[i].nsessions, "boots",
+		    (json_int_t)c[i].nboots, "hosts", (json_int_t)c[i].nhosts,
+		    "runs", (json_int_t)c[i].nruns_ok, "failed_runs",
+		    (json_int_t)c[i].nruns_failed, "first",
+		    cli_time(c[i].first, t1, sizeof(t1)), "last",
+		    cli_time(c[i].last, t2, sizeof(t2)));
 		if (o == NULL || json_array_append_new(arr, o) != 0)
 			goto out;
 	}
@@ -117,7 +117,7 @@ exec_campaigns(int argc, char **argv)
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	if ((first = cli_db_json_opts(argc, argv, &cmd_campaigns_entry, &db,
-	    &json)) < 0)
+		 &json)) < 0)
 		return cli_usage(&cmd_campaigns_entry);
 	if (first != argc) {
 		cli_errorf("campaigns: unexpected argument '%s'", argv[first]);
@@ -145,6 +145,5 @@ exec_campaigns(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_campaigns_entry = {
-	"campaigns", usage, help, exec_campaigns
-};
+const struct cmd_entry cmd_campaigns_entry = { "campaigns", usage, help,
+	exec_campaigns };

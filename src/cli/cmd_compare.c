@@ -90,13 +90,24 @@ static const char help[] =
     "error.\n";
 
 enum {
-	OPT_FORMAT = 256, OPT_COLUMN, OPT_HIGHER, OPT_LOWER, OPT_EQUIV,
-	OPT_THRESHOLD, OPT_FAIL, OPT_METHOD, OPT_SEED, OPT_MARKDOWN, OPT_CSV,
-	OPT_JSON, OPT_CAMPAIGN, OPT_DB
+	OPT_FORMAT = 256,
+	OPT_COLUMN,
+	OPT_HIGHER,
+	OPT_LOWER,
+	OPT_EQUIV,
+	OPT_THRESHOLD,
+	OPT_FAIL,
+	OPT_METHOD,
+	OPT_SEED,
+	OPT_MARKDOWN,
+	OPT_CSV,
+	OPT_JSON,
+	OPT_CAMPAIGN,
+	OPT_DB
 };
 
-static const struct option longopts[] = {
-	{ "campaign", required_argument, NULL, OPT_CAMPAIGN },
+static const struct option longopts[] = { { "campaign", required_argument, NULL,
+					      OPT_CAMPAIGN },
 	{ "confidence", required_argument, NULL, 'c' },
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "column", required_argument, NULL, OPT_COLUMN },
@@ -111,8 +122,7 @@ static const struct option longopts[] = {
 	{ "method", required_argument, NULL, OPT_METHOD },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ NULL, 0, NULL, 0 }
-};
+	{ NULL, 0, NULL, 0 } };
 
 struct compare_opts {
 	struct pr_read_opts read;
@@ -157,10 +167,9 @@ parse_method(const char *arg, enum pr_method *out)
 	static const struct {
 		const char *name;
 		enum pr_method m;
-	} methods[] = {
-		{ "auto", PR_METHOD_AUTO }, { "student", PR_METHOD_STUDENT },
-		{ "welch", PR_METHOD_WELCH }, { "mwu", PR_METHOD_MWU }
-	};
+	} methods[] = { { "auto", PR_METHOD_AUTO },
+		{ "student", PR_METHOD_STUDENT }, { "welch", PR_METHOD_WELCH },
+		{ "mwu", PR_METHOD_MWU } };
 	size_t i;
 
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
@@ -169,7 +178,8 @@ parse_method(const char *arg, enum pr_method *out)
 			return 0;
 		}
 	cli_errorf("compare: --method: expected auto, student, welch or mwu, "
-	    "got '%s'", arg);
+		   "got '%s'",
+	    arg);
 	return -1;
 }
 
@@ -178,7 +188,7 @@ set_report(struct compare_opts *o, enum pr_report_format f)
 {
 	if (o->report_set && o->report != f) {
 		cli_errorf("compare: --markdown, --csv and --json exclude one "
-		    "another");
+			   "another");
 		return -1;
 	}
 	o->report = f;
@@ -191,7 +201,7 @@ set_better(struct compare_opts *o, enum pr_better b)
 {
 	if (o->force_better != PR_BETTER_UNKNOWN && o->force_better != b) {
 		cli_errorf("compare: --higher-is-better and --lower-is-better "
-		    "exclude one another");
+			   "exclude one another");
 		return -1;
 	}
 	o->force_better = b;
@@ -223,24 +233,28 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	while ((c = getopt_long(argc, argv, ":c:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (parse_pct("-c, --confidence", optarg, 0, 0, 100, "a confidence "
-			    "in percent, above 0 and below 100", &pct) != 0)
+			if (parse_pct("-c, --confidence", optarg, 0, 0, 100,
+				"a confidence "
+				"in percent, above 0 and below 100",
+				&pct) != 0)
 				return -1;
 			o->verdict.conf = pct / 100.0;
 			break;
 		case OPT_FORMAT:
 			if (pr_format_parse(optarg, &o->read.format, &err) !=
 			    PR_OK) {
-				cli_errorf("compare: --format: expected numbers, "
+				cli_errorf(
+				    "compare: --format: expected numbers, "
 				    "csv, hyperfine, gobench or perfreg, got "
-				    "'%s'", optarg);
+				    "'%s'",
+				    optarg);
 				return -1;
 			}
 			break;
 		case OPT_COLUMN:
 			if (optarg[0] == '\0') {
 				cli_errorf("compare: --column: expected a "
-				    "column name, got ''");
+					   "column name, got ''");
 				return -1;
 			}
 			o->read.column = optarg;
@@ -254,14 +268,17 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 				return -1;
 			break;
 		case OPT_EQUIV:
-			if (parse_pct("--equivalence", optarg, 0, 1, 100, "a "
-			    "percentage from 0 to below 100",
-			    &o->verdict.equivalence_pct) != 0)
+			if (parse_pct("--equivalence", optarg, 0, 1, 100,
+				"a "
+				"percentage from 0 to below 100",
+				&o->verdict.equivalence_pct) != 0)
 				return -1;
 			break;
 		case OPT_THRESHOLD:
-			if (parse_pct("--threshold", optarg, 0, 1, 1e6, "a "
-			    "percentage of 0 or more", &o->threshold_pct) != 0)
+			if (parse_pct("--threshold", optarg, 0, 1, 1e6,
+				"a "
+				"percentage of 0 or more",
+				&o->threshold_pct) != 0)
 				return -1;
 			o->gate = 1;
 			break;
@@ -274,7 +291,7 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 			break;
 		case OPT_SEED:
 			if (cli_parse_seed("compare", optarg,
-			    &o->verdict.seed) != 0)
+				&o->verdict.seed) != 0)
 				return -1;
 			break;
 		case OPT_MARKDOWN:
@@ -319,13 +336,14 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	if (o->campaign != NULL) {
 		if (argc - optind != 0 && argc - optind != 2) {
 			cli_errorf("compare: --campaign takes no variant or "
-			    "two, got %d", argc - optind);
+				   "two, got %d",
+			    argc - optind);
 			cli_usage(&cmd_compare_entry);
 			return -1;
 		}
 		if (o->read.format != PR_FORMAT_AUTO) {
 			cli_errorf("compare: --format does not go with "
-			    "--campaign");
+				   "--campaign");
 			return -1;
 		}
 		return optind;
@@ -351,8 +369,7 @@ struct row {
 };
 
 static int
-read_side(const char *path, const struct compare_opts *o,
-    struct pr_dataset *d)
+read_side(const char *path, const struct compare_opts *o, struct pr_dataset *d)
 {
 	struct pr_error err;
 	enum pr_status st;
@@ -395,7 +412,8 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 			continue;
 		if ((n = pr_dataset_find(new, b->name)) == NULL) {
 			cli_errorf("warning: metric '%s' is only in %s; not "
-			    "compared", b->name, bpath);
+				   "compared",
+			    b->name, bpath);
 			continue;
 		}
 		if (b->unit[0] != '\0' && n->unit[0] != '\0' &&
@@ -412,13 +430,16 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 		} else if (b->better != PR_BETTER_UNKNOWN &&
 		    n->better != PR_BETTER_UNKNOWN && b->better != n->better) {
 			cli_errorf("metric '%s': %s says %s is better, %s says "
-			    "%s (--higher-is-better or --lower-is-better to "
-			    "decide)", b->name, bpath, better_name(b->better),
-			    npath, better_name(n->better));
+				   "%s (--higher-is-better or "
+				   "--lower-is-better to "
+				   "decide)",
+			    b->name, bpath, better_name(b->better), npath,
+			    better_name(n->better));
 			return PR_EXIT_USAGE;
 		} else {
-			rm[k].cmp.better = b->better != PR_BETTER_UNKNOWN ?
-			    b->better : n->better;
+			rm[k].cmp.better = b->better != PR_BETTER_UNKNOWN
+			    ? b->better
+			    : n->better;
 		}
 		if (rm[k].cmp.better == PR_BETTER_UNKNOWN) {
 			rm[k].cmp.better = PR_BETTER_LOWER;
@@ -435,7 +456,8 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 			continue;
 		if (pr_dataset_find(base, n->name) == NULL)
 			cli_errorf("warning: metric '%s' is only in %s; not "
-			    "compared", n->name, npath);
+				   "compared",
+			    n->name, npath);
 	}
 	if (k == 0) {
 		if (o->read.column != NULL)
@@ -443,7 +465,8 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 			    o->read.column, bpath, npath);
 		else
 			cli_errorf("compare: %s and %s have no metric in "
-			    "common", bpath, npath);
+				   "common",
+			    bpath, npath);
 		return PR_EXIT_USAGE;
 	}
 	*nrows = k;
@@ -464,9 +487,9 @@ compare_rows(struct row *rows, struct pr_report_metric *rm, size_t n,
 	for (i = 0; i < n; i++) {
 		pr_error_clear(&err);
 		if (pr_sample_copy(&rows[i].base_sorted, &rows[i].base->values,
-		    &err) != PR_OK ||
+			&err) != PR_OK ||
 		    pr_sample_copy(&rows[i].new_sorted, &rows[i].new->values,
-		    &err) != PR_OK) {
+			&err) != PR_OK) {
 			cli_error(&err);
 			return PR_EXIT_INTERNAL;
 		}
@@ -474,13 +497,13 @@ compare_rows(struct row *rows, struct pr_report_metric *rm, size_t n,
 		pr_sample_sort(&rows[i].new_sorted);
 		better = rm[i].cmp.better;
 		if ((st = pr_compare(rows[i].base_sorted.v,
-		    rows[i].base_sorted.n, rows[i].new_sorted.v,
-		    rows[i].new_sorted.n, better, &o->verdict, &rm[i].cmp,
-		    &err)) != PR_OK) {
+			 rows[i].base_sorted.n, rows[i].new_sorted.v,
+			 rows[i].new_sorted.n, better, &o->verdict, &rm[i].cmp,
+			 &err)) != PR_OK) {
 			cli_errorf("compare: metric '%s': %s", rm[i].name,
 			    err.msg);
-			return st == PR_ENOMEM ? PR_EXIT_INTERNAL :
-						 PR_EXIT_USAGE;
+			return st == PR_ENOMEM ? PR_EXIT_INTERNAL
+					       : PR_EXIT_USAGE;
 		}
 		rm[i].cmp.better = better;
 		if (rows[i].base->values.n <= JSON_VALUES_MAX &&
@@ -519,8 +542,7 @@ regression_size(const struct pr_comparison *c)
 }
 
 static int
-gate(const struct pr_report_metric *rm, size_t n,
-    const struct compare_opts *o)
+gate(const struct pr_report_metric *rm, size_t n, const struct compare_opts *o)
 {
 	char words[96];
 	size_t i;
@@ -545,9 +567,9 @@ gate(const struct pr_report_metric *rm, size_t n,
  * --fail-on-regression status.  Returns an exit status.
  */
 static int
-compare_core(struct pr_dataset *base, struct pr_dataset *new,
-    const char *bname, const char *nname, const struct compare_opts *o,
-    struct pr_buf *out, int *gated)
+compare_core(struct pr_dataset *base, struct pr_dataset *new, const char *bname,
+    const char *nname, const struct compare_opts *o, struct pr_buf *out,
+    int *gated)
 {
 	struct pr_report_metric *rm = NULL;
 	struct pr_report report;
@@ -565,7 +587,7 @@ compare_core(struct pr_dataset *base, struct pr_dataset *new,
 		goto out;
 	}
 	if ((rc = match_metrics(base, new, bname, nname, o, rows, rm,
-	    &nrows)) != PR_EXIT_OK ||
+		 &nrows)) != PR_EXIT_OK ||
 	    (rc = compare_rows(rows, rm, nrows, o, &holm_m)) != PR_EXIT_OK)
 		goto out;
 	memset(&report, 0, sizeof(report));
@@ -632,14 +654,13 @@ side_dataset(const struct pr_store_variant_data *d, int boots,
 			st = pr_error_set(err, PR_ENOMEM, "out of memory");
 		for (k = 0; !boots && k < m->n && st == PR_OK; k++)
 			st = pr_dataset_add(out, json_string_value(jn),
-			    json_string_value(ju), m->better, m->value[k],
-			    err);
+			    json_string_value(ju), m->better, m->value[k], err);
 		for (k = 0; boots && k < m->n && st == PR_OK; k = j) {
 			b = m->boot[k];
 			mean = 0;
 			for (j = k; j < m->n && m->boot[j] == b; j++)
-				mean += (m->value[j] - mean) /
-				    (double)(j - k + 1);
+				mean +=
+				    (m->value[j] - mean) / (double)(j - k + 1);
 			st = pr_dataset_add(out, json_string_value(jn),
 			    json_string_value(ju), m->better, mean, err);
 		}
@@ -680,9 +701,10 @@ env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 	pr_error_clear(&err);
 	if (bd->nboots == 0 || nd->nboots == 0)
 		return PR_EXIT_OK;
-	if (pr_store_session_env(cc->st, bd->boot_session[0], &a, &fa,
-	    &err) != PR_OK || pr_store_session_env(cc->st,
-	    nd->boot_session[0], &b, &fb, &err) != PR_OK) {
+	if (pr_store_session_env(cc->st, bd->boot_session[0], &a, &fa, &err) !=
+		PR_OK ||
+	    pr_store_session_env(cc->st, nd->boot_session[0], &b, &fb, &err) !=
+		PR_OK) {
 		cli_errorf("compare: %s",
 		    pr_error_format(&err, eb, sizeof(eb)));
 		rc = PR_EXIT_USAGE;
@@ -691,8 +713,10 @@ env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 	if (!fa || !fb) {
 		rc = PR_EXIT_OK;
 		if (jo == NULL && cc->o->report != PR_REPORT_CSV &&
-		    pr_buf_adds(&cc->out, "\nenvironment: no snapshot stored "
-		    "on one side\n", &err) != PR_OK)
+		    pr_buf_adds(&cc->out,
+			"\nenvironment: no snapshot stored "
+			"on one side\n",
+			&err) != PR_OK)
 			rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
@@ -714,10 +738,11 @@ env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 	    (long long)bd->boot_session[0]);
 	snprintf(nb, sizeof(nb), "%s (session %lld)", nn,
 	    (long long)nd->boot_session[0]);
-	if (pr_buf_addf(&cc->out, &err, "\nenvironment: what differs "
-	    "between %s and %s\n", na, nb) != PR_OK ||
-	    pr_envdiff_format_text(&diff, na, nb, 20, &cc->out, &err) !=
-	    PR_OK)
+	if (pr_buf_addf(&cc->out, &err,
+		"\nenvironment: what differs "
+		"between %s and %s\n",
+		na, nb) != PR_OK ||
+	    pr_envdiff_format_text(&diff, na, nb, 20, &cc->out, &err) != PR_OK)
 		goto out;
 	rc = PR_EXIT_OK;
 out:
@@ -755,8 +780,9 @@ variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 		for (k = 0, nm = NULL; k < nd->nm && nm == NULL; k++)
 			if (strcmp(nd->m[k].name, bm->name) == 0)
 				nm = &nd->m[k];
-		if (nm == NULL || (cc->o->read.column != NULL &&
-		    strcmp(bm->name, cc->o->read.column) != 0))
+		if (nm == NULL ||
+		    (cc->o->read.column != NULL &&
+			strcmp(bm->name, cc->o->read.column) != 0))
 			continue;
 		sb.x = bm->value;
 		sb.group = bm->boot;
@@ -774,11 +800,13 @@ variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 			goto nomem;
 		if (arr != NULL) {
 			o = json_pack("{s:o,s:o,s:o}", "metric", jn,
-			    "base_boot_share", db.defined & PR_NESTED_ICC ?
-			    json_real(db.icc) : json_null(), "new_boot_share",
-			    dn.defined & PR_NESTED_ICC ? json_real(dn.icc) :
-			    json_null());
-			jn = NULL;      /* json_pack took it */
+			    "base_boot_share",
+			    db.defined & PR_NESTED_ICC ? json_real(db.icc)
+						       : json_null(),
+			    "new_boot_share",
+			    dn.defined & PR_NESTED_ICC ? json_real(dn.icc)
+						       : json_null());
+			jn = NULL; /* json_pack took it */
 			if (o == NULL || json_array_append_new(arr, o) != 0)
 				goto nomem;
 			continue;
@@ -787,21 +815,27 @@ variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 			json_decref(jn);
 			continue;
 		}
-		if (!head && pr_buf_adds(&cc->out, "\nshare of a run's variance "
-		    "that comes from its boot (base, new):\n", &err) != PR_OK)
+		if (!head &&
+		    pr_buf_adds(&cc->out,
+			"\nshare of a run's variance "
+			"that comes from its boot (base, new):\n",
+			&err) != PR_OK)
 			goto nomem;
 		head = 1;
 		if (pr_buf_addf(&cc->out, &err, "  %-24s ",
-		    json_string_value(jn)) != PR_OK)
+			json_string_value(jn)) != PR_OK)
 			goto nomem;
 		json_decref(jn);
 		jn = NULL;
 		if ((db.defined & PR_NESTED_ICC ? pr_buf_addf(&cc->out, &err,
-		    "%5.1f%%", 100 * db.icc) : pr_buf_addf(&cc->out, &err,
-		    "%6s", "-")) != PR_OK ||
-		    (dn.defined & PR_NESTED_ICC ? pr_buf_addf(&cc->out, &err,
-		    "  %5.1f%%\n", 100 * dn.icc) : pr_buf_addf(&cc->out, &err,
-		    "  %6s\n", "-")) != PR_OK)
+						      "%5.1f%%", 100 * db.icc)
+						: pr_buf_addf(&cc->out, &err,
+						      "%6s", "-")) != PR_OK ||
+		    (dn.defined & PR_NESTED_ICC
+			    ? pr_buf_addf(&cc->out, &err, "  %5.1f%%\n",
+				  100 * dn.icc)
+			    : pr_buf_addf(&cc->out, &err, "  %6s\n", "-")) !=
+			PR_OK)
 			goto nomem;
 	}
 	if (arr != NULL && json_object_set_new(jo, "variance", arr) != 0) {
@@ -827,8 +861,8 @@ csv_field(struct pr_buf *b, const char *s, struct pr_error *err)
 	if ((st = pr_buf_addc(b, '"', err)) != PR_OK)
 		return st;
 	for (; *s != '\0'; s++)
-		if ((st = *s == '"' ? pr_buf_adds(b, "\"\"", err) :
-		    pr_buf_addc(b, *s, err)) != PR_OK)
+		if ((st = *s == '"' ? pr_buf_adds(b, "\"\"", err)
+				    : pr_buf_addc(b, *s, err)) != PR_OK)
 			return st;
 	return pr_buf_addc(b, '"', err);
 }
@@ -851,10 +885,11 @@ csv_pair(struct campaign_cmp *cc, const struct pr_buf *rep, const char *bn,
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		if (first) {
-			if (cc->out.len == 0 && (pr_buf_adds(&cc->out,
-			    "base,new,", &err) != PR_OK ||
-			    pr_buf_add(&cc->out, p, (size_t)(nl - p) + 1,
-			    &err) != PR_OK))
+			if (cc->out.len == 0 &&
+			    (pr_buf_adds(&cc->out, "base,new,", &err) !=
+				    PR_OK ||
+				pr_buf_add(&cc->out, p, (size_t)(nl - p) + 1,
+				    &err) != PR_OK))
 				goto nomem;
 			continue;
 		}
@@ -862,8 +897,8 @@ csv_pair(struct campaign_cmp *cc, const struct pr_buf *rep, const char *bn,
 		    pr_buf_addc(&cc->out, ',', &err) != PR_OK ||
 		    csv_field(&cc->out, nn, &err) != PR_OK ||
 		    pr_buf_addc(&cc->out, ',', &err) != PR_OK ||
-		    pr_buf_add(&cc->out, p, (size_t)(nl - p) +
-		    (nl < end), &err) != PR_OK)
+		    pr_buf_add(&cc->out, p, (size_t)(nl - p) + (nl < end),
+			&err) != PR_OK)
 			goto nomem;
 	}
 	return PR_EXIT_OK;
@@ -899,8 +934,9 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 		goto out;
 	}
 	if ((st = pr_store_load_variant(cc->st, cc->campaign, bv->name, &bd,
-	    &err)) != PR_OK || (st = pr_store_load_variant(cc->st,
-	    cc->campaign, nv->name, &nd, &err)) != PR_OK) {
+		 &err)) != PR_OK ||
+	    (st = pr_store_load_variant(cc->st, cc->campaign, nv->name, &nd,
+		 &err)) != PR_OK) {
 		cli_errorf("compare: %s",
 		    pr_error_format(&err, eb, sizeof(eb)));
 		rc = cli_exit_for(st);
@@ -908,15 +944,17 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	}
 	if (bd.nruns == 0 || nd.nruns == 0) {
 		cli_errorf("compare: campaign variant '%s' has no successful "
-		    "run stored", bd.nruns == 0 ? bn : nn);
+			   "run stored",
+		    bd.nruns == 0 ? bn : nn);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	boots = bd.nboots >= 2 && nd.nboots >= 2;
 	if (!boots)
 		cli_errorf("warning: %s has %zu boot%s and %s has %zu: runs "
-		    "are treated as independent, and the noise a reboot "
-		    "adds is unknown; run each variant in two boots or more",
+			   "are treated as independent, and the noise a reboot "
+			   "adds is unknown; run each variant in two boots or "
+			   "more",
 		    bn, bd.nboots, bd.nboots == 1 ? "" : "s", nn, nd.nboots);
 	if ((st = side_dataset(&bd, boots, &base, &err)) != PR_OK ||
 	    (st = side_dataset(&nd, boots, &new, &err)) != PR_OK) {
@@ -925,22 +963,26 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 		goto out;
 	}
 	if (cc->jarr != NULL) {
-		if ((jo = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "base",
-		    bn, "new", nn, "level", boots ? "boot" : "run",
-		    "base_boots", (json_int_t)bd.nboots, "new_boots",
-		    (json_int_t)nd.nboots, "base_runs", (json_int_t)bd.nruns,
-		    "new_runs", (json_int_t)nd.nruns)) == NULL) {
+		if ((jo = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "base", bn,
+			 "new", nn, "level", boots ? "boot" : "run",
+			 "base_boots", (json_int_t)bd.nboots, "new_boots",
+			 (json_int_t)nd.nboots, "base_runs",
+			 (json_int_t)bd.nruns, "new_runs",
+			 (json_int_t)nd.nruns)) == NULL) {
 			cli_errorf("out of memory");
 			goto out;
 		}
 	} else if (cc->o->report != PR_REPORT_CSV &&
-	    pr_buf_addf(&cc->out, &err, "%s%s against %s: %s level, %zu "
-	    "boot%s (%zu runs) and %zu boot%s (%zu runs)%s\n\n",
-	    cc->out.len > 0 ? "\n" : "", nn, bn, boots ? "boot" : "run",
-	    bd.nboots, bd.nboots == 1 ? "" : "s", bd.nruns, nd.nboots,
-	    nd.nboots == 1 ? "" : "s", nd.nruns, boots ? "; each boot's "
-	    "mean is one value" : "; WARNING: one boot a side cannot "
-	    "show the noise of a reboot") != PR_OK) {
+	    pr_buf_addf(&cc->out, &err,
+		"%s%s against %s: %s level, %zu "
+		"boot%s (%zu runs) and %zu boot%s (%zu runs)%s\n\n",
+		cc->out.len > 0 ? "\n" : "", nn, bn, boots ? "boot" : "run",
+		bd.nboots, bd.nboots == 1 ? "" : "s", bd.nruns, nd.nboots,
+		nd.nboots == 1 ? "" : "s", nd.nruns,
+		boots ? "; each boot's "
+			"mean is one value"
+		      : "; WARNING: one boot a side cannot "
+			"show the noise of a reboot") != PR_OK) {
 		cli_error(&err);
 		goto out;
 	}
@@ -956,7 +998,7 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	o.units = boots ? "boots" : NULL;
 	csv = cc->o->report == PR_REPORT_CSV;
 	if ((rc = compare_core(&base, &new, bn, nn, &o,
-	    jo != NULL || csv ? &rep : &cc->out, &gated)) != PR_EXIT_OK)
+		 jo != NULL || csv ? &rep : &cc->out, &gated)) != PR_EXIT_OK)
 		goto out;
 	if (csv && (rc = csv_pair(cc, &rep, bn, nn)) != PR_EXIT_OK)
 		goto out;
@@ -996,8 +1038,8 @@ out:
 
 /* The index of the variant called name, or -1 (with a message). */
 static long
-find_variant(const struct pr_store_variant_info *v, size_t n,
-    const char *name, const char *campaign)
+find_variant(const struct pr_store_variant_info *v, size_t n, const char *name,
+    const char *campaign)
 {
 	size_t i, len = strlen(name);
 
@@ -1041,22 +1083,25 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 		rc = cli_exit_for(st);
 		goto out;
 	}
-	if (nops == 2 && ((a = find_variant(v, n, ops[0], o->campaign)) < 0 ||
-	    (b = find_variant(v, n, ops[1], o->campaign)) < 0)) {
+	if (nops == 2 &&
+	    ((a = find_variant(v, n, ops[0], o->campaign)) < 0 ||
+		(b = find_variant(v, n, ops[1], o->campaign)) < 0)) {
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	if (nops == 0 && n < 2) {
 		cli_errorf("compare: campaign '%s' has %zu variant%s; a "
-		    "comparison needs two", o->campaign, n, n == 1 ? "" : "s");
+			   "comparison needs two",
+		    o->campaign, n, n == 1 ? "" : "s");
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
-	if (o->report == PR_REPORT_JSON && ((root = json_object()) == NULL ||
-	    (cc.jarr = json_array()) == NULL ||
-	    json_object_set_new(root, "campaign",
-	    cli_str_json(cc.campaign)) != 0 ||
-	    json_object_set(root, "comparisons", cc.jarr) != 0)) {
+	if (o->report == PR_REPORT_JSON &&
+	    ((root = json_object()) == NULL ||
+		(cc.jarr = json_array()) == NULL ||
+		json_object_set_new(root, "campaign",
+		    cli_str_json(cc.campaign)) != 0 ||
+		json_object_set(root, "comparisons", cc.jarr) != 0)) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -1086,8 +1131,8 @@ out:
 
 int
 cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int f, int gate,
-    struct pr_buf *out, int *gated)
+    const char *bname, const char *nname, int f, int gate, struct pr_buf *out,
+    int *gated)
 {
 	struct compare_opts o;
 
@@ -1120,9 +1165,10 @@ exec_compare(int argc, char **argv)
 	if ((rc = read_side(bpath, &o, &base)) != PR_EXIT_OK ||
 	    (rc = read_side(npath, &o, &new)) != PR_EXIT_OK)
 		goto out;
-	if ((rc = compare_core(&base, &new, strcmp(bpath, "-") == 0 ?
-	    "<stdin>" : bpath, strcmp(npath, "-") == 0 ? "<stdin>" : npath,
-	    &o, &out, &gated)) != PR_EXIT_OK)
+	if ((rc = compare_core(&base, &new,
+		 strcmp(bpath, "-") == 0 ? "<stdin>" : bpath,
+		 strcmp(npath, "-") == 0 ? "<stdin>" : npath, &o, &out,
+		 &gated)) != PR_EXIT_OK)
 		goto out;
 	if ((rc = cli_write(&out)) == PR_EXIT_OK)
 		rc = gated;
@@ -1133,6 +1179,5 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_compare_entry = {
-	"compare", usage, help, exec_compare
-};
+const struct cmd_entry cmd_compare_entry = { "compare", usage, help,
+	exec_compare };

@@ -73,13 +73,12 @@ static const char help[] =
 
 enum { OPT_JSON = 256, OPT_NO_TOOLS, OPT_ROOT, OPT_LOG_LINES };
 
-static const struct option longopts[] = {
-	{ "json", no_argument, NULL, OPT_JSON },
+static const struct option longopts[] = { { "json", no_argument, NULL,
+					      OPT_JSON },
 	{ "no-tools", no_argument, NULL, OPT_NO_TOOLS },
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "log-lines", required_argument, NULL, OPT_LOG_LINES },
-	{ NULL, 0, NULL, 0 }
-};
+	{ NULL, 0, NULL, 0 } };
 
 /* Reads a whole file; 0, or prints the error and returns 2/3. */
 static int
@@ -97,8 +96,10 @@ read_all(const char *name, struct pr_buf *b)
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		if (pr_buf_add(b, chunk, n, &err) != PR_OK) {
-			cli_errorf("%s: %s", name, err.status == PR_ELIMIT ?
-			    "file too large for a snapshot" : err.msg);
+			cli_errorf("%s: %s", name,
+			    err.status == PR_ELIMIT
+				? "file too large for a snapshot"
+				: err.msg);
 			fclose(f);
 			return PR_EXIT_USAGE;
 		}
@@ -138,7 +139,7 @@ load(const char *name, struct pr_env *e)
 /* Where diff operands come from. */
 struct diff_src {
 	const char *db, *campaign;
-	struct pr_store *st;   /* opened at the first stored operand */
+	struct pr_store *st; /* opened at the first stored operand */
 };
 
 /* The first session of campaign that ran variant name, or 0. */
@@ -153,7 +154,7 @@ variant_session(struct diff_src *ds, const char *name, int64_t *id)
 	*id = 0;
 	pr_error_clear(&err);
 	if ((st = pr_store_sessions(ds->st, pr_str_c(ds->campaign), &s, &n,
-	    &err)) != PR_OK) {
+		 &err)) != PR_OK) {
 		cli_errorf("env diff: %s", err.msg);
 		return cli_exit_for(st);
 	}
@@ -195,8 +196,9 @@ load_operand(struct diff_src *ds, const char *name, struct pr_env *e)
 			return PR_EXIT_USAGE;
 		}
 	}
-	if (ds->st == NULL && (rc = cli_store_open("env diff", ds->db,
-	    PR_STORE_READ, &ds->st)) != PR_EXIT_OK)
+	if (ds->st == NULL &&
+	    (rc = cli_store_open("env diff", ds->db, PR_STORE_READ, &ds->st)) !=
+		PR_EXIT_OK)
 		return rc;
 	if (ds->campaign != NULL) {
 		if ((rc = variant_session(ds, name, &sid)) != 0)
@@ -219,8 +221,7 @@ load_operand(struct diff_src *ds, const char *name, struct pr_env *e)
 }
 
 static int
-exec_diff(int argc, char **argv, int json, size_t log_max,
-    struct diff_src *ds)
+exec_diff(int argc, char **argv, int json, size_t log_max, struct diff_src *ds)
 {
 	struct pr_env a, b;
 	struct pr_envdiff d;
@@ -244,8 +245,9 @@ exec_diff(int argc, char **argv, int json, size_t log_max,
 		rc = cli_exit_for(st);
 		goto out;
 	}
-	st = json ? pr_envdiff_to_json(&d, &out, &err) :
-	    pr_envdiff_format_text(&d, argv[0], argv[1], log_max, &out, &err);
+	st = json
+	    ? pr_envdiff_to_json(&d, &out, &err)
+	    : pr_envdiff_format_text(&d, argv[0], argv[1], log_max, &out, &err);
 	pr_envdiff_release(&d);
 	if (st != PR_OK) {
 		cli_error(&err);
@@ -295,7 +297,8 @@ exec_env(int argc, char **argv)
 			if (errno || end == optarg || *end != '\0' ||
 			    optarg[0] == '-') {
 				cli_errorf("env: --log-lines: expected a "
-				    "count, got '%s'", optarg);
+					   "count, got '%s'",
+				    optarg);
 				return PR_EXIT_USAGE;
 			}
 			break;
@@ -322,13 +325,13 @@ exec_env(int argc, char **argv)
 			if (strcmp(v, "--json") == 0)
 				json = 1;
 			else if ((strcmp(v, "--db") == 0 ||
-			    strcmp(v, "--campaign") == 0) && i + 1 < argc) {
+				     strcmp(v, "--campaign") == 0) &&
+			    i + 1 < argc) {
 				if (v[2] == 'd')
 					ds.db = argv[++i];
 				else
 					ds.campaign = argv[++i];
-			}
-			else if (strcmp(v, "--log-lines") == 0 &&
+			} else if (strcmp(v, "--log-lines") == 0 &&
 			    i + 1 < argc) {
 				v = argv[++i];
 				errno = 0;
@@ -336,7 +339,8 @@ exec_env(int argc, char **argv)
 				if (errno || *end != '\0' || end == v ||
 				    v[0] == '-') {
 					cli_errorf("env: --log-lines: expected "
-					    "a count, got '%s'", v);
+						   "a count, got '%s'",
+					    v);
 					return PR_EXIT_USAGE;
 				}
 			} else if (v[0] == '-' && v[1] != '\0') {
@@ -356,8 +360,8 @@ exec_env(int argc, char **argv)
 	pr_env_init(&e);
 	st = pr_env_capture(&e, &o, &err);
 	if (st == PR_OK)
-		st = json ? pr_env_to_json(&e, &out, &err) :
-		    pr_env_format_text(&e, &out, &err);
+		st = json ? pr_env_to_json(&e, &out, &err)
+			  : pr_env_format_text(&e, &out, &err);
 	if (st != PR_OK) {
 		cli_error(&err);
 		rc = cli_exit_for(st);
@@ -368,6 +372,4 @@ exec_env(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_env_entry = {
-	"env", usage, help, exec_env
-};
+const struct cmd_entry cmd_env_entry = { "env", usage, help, exec_env };

@@ -19,8 +19,7 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
-static const char usage[] =
-    "export [--db target] [-o file] [campaign...]";
+static const char usage[] = "export [--db target] [-o file] [campaign...]";
 
 static const char help[] =
     "Writes the campaigns named (default: every campaign) as JSON Lines:\n"
@@ -38,11 +37,9 @@ static const char help[] =
 
 enum { OPT_DB = 256 };
 
-static const struct option longopts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "output", required_argument, NULL, 'o' },
-	{ NULL, 0, NULL, 0 }
-};
+static const struct option longopts[] = { { "db", required_argument, NULL,
+					      OPT_DB },
+	{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 } };
 
 static enum pr_status
 write_file(void *arg, const char *p, size_t n, struct pr_error *err)
@@ -82,7 +79,8 @@ exec_export(int argc, char **argv)
 			break;
 		default:
 			cli_errorf("export: unknown option or missing argument "
-			    "'%s'", argv[optind - 1]);
+				   "'%s'",
+			    argv[optind - 1]);
 			return cli_usage(&cmd_export_entry);
 		}
 	}
@@ -128,8 +126,8 @@ exec_export(int argc, char **argv)
 		    strerror(errno));
 	if (s != PR_OK) {
 		cli_errorf("export: %s", pr_error_format(&err, eb, sizeof(eb)));
-		rc = s == PR_EIO || s == PR_ENOMEM ? PR_EXIT_INTERNAL :
-		    PR_EXIT_USAGE;
+		rc = s == PR_EIO || s == PR_ENOMEM ? PR_EXIT_INTERNAL
+						   : PR_EXIT_USAGE;
 	}
 	if (tmp != NULL) {
 		if (fclose(f) != 0 && rc == PR_EXIT_OK) {
@@ -153,6 +151,5 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_export_entry = {
-	"export", usage, help, exec_export
-};
+const struct cmd_entry cmd_export_entry = { "export", usage, help,
+	exec_export };

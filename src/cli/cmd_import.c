@@ -48,8 +48,8 @@ slurp(const char *path, char **out, size_t *len)
 	int fd;
 
 	*out = NULL;
-	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
-	    open(path, O_RDONLY | O_CLOEXEC);
+	fd = strcmp(path, "-") == 0 ? STDIN_FILENO
+				    : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		cli_errorf("import: %s: %s", path, strerror(errno));
 		return PR_EXIT_USAGE;
@@ -141,7 +141,7 @@ exec_import(int argc, char **argv)
 	int first, json = 0, rc, i, mapped = 0;
 
 	if ((first = cli_db_json_opts(argc, argv, &cmd_import_entry, &db,
-	    &json)) < 0)
+		 &json)) < 0)
 		return cli_usage(&cmd_import_entry);
 	if (first >= argc) {
 		cli_errorf("import: expected at least one file");
@@ -155,23 +155,26 @@ exec_import(int argc, char **argv)
 			break;
 		/* Opened once the first file is read: a missing file does
 		 * not leave a new empty database behind. */
-		if (st == NULL && (rc = cli_store_open("import", db,
-		    PR_STORE_CREATE, &st)) != PR_EXIT_OK) {
+		if (st == NULL &&
+		    (rc = cli_store_open("import", db, PR_STORE_CREATE, &st)) !=
+			PR_EXIT_OK) {
 			release_text(text, len, mapped);
 			break;
 		}
 		memset(&one, 0, sizeof(one));
 		pr_error_clear(&err);
-		s = pr_store_import(st, text, len, strcmp(argv[i], "-") == 0 ?
-		    "<stdin>" : argv[i], &one, &err);
+		s = pr_store_import(st, text, len,
+		    strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i], &one,
+		    &err);
 		release_text(text, len, mapped);
 		text = NULL;
 		if (s != PR_OK) {
 			if (err.file[0] != '\0')
 				cli_error(&err);
 			else
-				cli_errorf("import: %s", err.msg[0] != '\0' ?
-				    err.msg : pr_status_str(s));
+				cli_errorf("import: %s",
+				    err.msg[0] != '\0' ? err.msg
+						       : pr_status_str(s));
 			rc = cli_exit_for(s);
 			break;
 		}
@@ -184,20 +187,22 @@ exec_import(int argc, char **argv)
 	if (rc == PR_EXIT_OK) {
 		if (json)
 			printf("{\"campaigns\": %zu, \"sessions\": %zu, "
-			    "\"runs\": %zu, \"sessions_skipped\": %zu, "
-			    "\"runs_skipped\": %zu}\n", total.campaigns,
-			    total.sessions, total.runs,
+			       "\"runs\": %zu, \"sessions_skipped\": %zu, "
+			       "\"runs_skipped\": %zu}\n",
+			    total.campaigns, total.sessions, total.runs,
 			    total.sessions_skipped, total.runs_skipped);
 		else
 			printf("imported %zu campaign%s, %zu session%s, %zu "
-			    "run%s into %s%s", total.campaigns,
-			    total.campaigns == 1 ? "" : "s", total.sessions,
-			    total.sessions == 1 ? "" : "s", total.runs,
-			    total.runs == 1 ? "" : "s", pr_store_target(st),
+			       "run%s into %s%s",
+			    total.campaigns, total.campaigns == 1 ? "" : "s",
+			    total.sessions, total.sessions == 1 ? "" : "s",
+			    total.runs, total.runs == 1 ? "" : "s",
+			    pr_store_target(st),
 			    total.sessions_skipped > 0 ? "" : "\n");
 		if (!json && total.sessions_skipped > 0)
 			printf("; %zu session%s (%zu runs) already there, left "
-			    "out\n", total.sessions_skipped,
+			       "out\n",
+			    total.sessions_skipped,
 			    total.sessions_skipped == 1 ? "" : "s",
 			    total.runs_skipped);
 		if (fflush(stdout) != 0) {
@@ -209,6 +214,5 @@ exec_import(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_import_entry = {
-	"import", usage, help, exec_import
-};
+const struct cmd_entry cmd_import_entry = { "import", usage, help,
+	exec_import };

@@ -63,14 +63,12 @@ static const char help[] =
 
 enum { OPT_FORMAT = 256, OPT_METRIC, OPT_DERIVE, OPT_JSON, OPT_LIST };
 
-static const struct option longopts[] = {
-	{ "format", required_argument, NULL, OPT_FORMAT },
+static const struct option longopts[] = { { "format", required_argument, NULL,
+					      OPT_FORMAT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "derive", required_argument, NULL, OPT_DERIVE },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "list-formats", no_argument, NULL, OPT_LIST },
-	{ NULL, 0, NULL, 0 }
-};
+	{ "list-formats", no_argument, NULL, OPT_LIST }, { NULL, 0, NULL, 0 } };
 
 /* One parsed file. */
 struct parsed {
@@ -121,8 +119,9 @@ precision_of(double x)
 static const char *
 better_word(enum pr_better b)
 {
-	return b == PR_BETTER_HIGHER ? "higher" :
-	    b == PR_BETTER_LOWER ? "lower" : "?";
+	return b == PR_BETTER_HIGHER ? "higher"
+	    : b == PR_BETTER_LOWER   ? "lower"
+				     : "?";
 }
 
 static int
@@ -143,7 +142,7 @@ write_text(const struct parsed *f, size_t nf, struct pr_buf *out)
 				wu = len;
 			for (k = 0; k < m->values.n; k++)
 				if ((len = strlen(shortest(m->values.v[k], num,
-				    sizeof(num)))) > wv)
+					 sizeof(num)))) > wv)
 					wv = len;
 		}
 	for (i = 0; i < nf && st == PR_OK; i++) {
@@ -166,22 +165,24 @@ write_text(const struct parsed *f, size_t nf, struct pr_buf *out)
 			for (k = 0; k < m->values.n && st == PR_OK; k++)
 				st = pr_buf_addf(out, NULL,
 				    "%-*s  %*s  %-*s  %s\n", (int)wn, m->name,
-				    (int)wv, shortest(m->values.v[k], num,
-				    sizeof(num)), (int)wu, m->unit,
-				    better_word(m->better));
+				    (int)wv,
+				    shortest(m->values.v[k], num, sizeof(num)),
+				    (int)wu, m->unit, better_word(m->better));
 		}
 	}
 	if (st == PR_OK && absent)
-		st = pr_buf_adds(out, "\n-: reported by the tool as not "
-				      "counted or not supported\n", NULL);
+		st = pr_buf_adds(out,
+		    "\n-: reported by the tool as not "
+		    "counted or not supported\n",
+		    NULL);
 	return st == PR_OK ? 0 : -1;
 }
 
 static json_t *
 better_json(enum pr_better b)
 {
-	return b == PR_BETTER_UNKNOWN ? json_null() :
-	    json_string(better_word(b));
+	return b == PR_BETTER_UNKNOWN ? json_null()
+				      : json_string(better_word(b));
 }
 
 static int
@@ -226,7 +227,7 @@ write_json(const struct parsed *f, size_t nf, struct pr_buf *out)
 				    json_array_append_new(metrics, o) == 0 &&
 				    jset(o, "name", json_string(m->name)) &&
 				    jset(o, "value",
-				    json_real(m->values.v[k])) &&
+					json_real(m->values.v[k])) &&
 				    jset(o, "unit", json_string(m->unit)) &&
 				    jset(o, "better", better_json(m->better)) &&
 				    jset(o, "file", json_string(f[i].name));
@@ -235,8 +236,9 @@ write_json(const struct parsed *f, size_t nf, struct pr_buf *out)
 	}
 	/* The precision that every value needs to read back exactly. */
 	if (ok)
-		text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		    JSON_REAL_PRECISION(prec < 15 ? 15 : prec));
+		text = json_dumps(root,
+		    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			JSON_REAL_PRECISION(prec < 15 ? 15 : prec));
 	json_decref(root);
 	ok = text != NULL && pr_buf_adds(out, text, NULL) == PR_OK &&
 	    pr_buf_addc(out, '\n', NULL) == PR_OK;
@@ -321,8 +323,9 @@ exec_parse(int argc, char **argv)
 		return PR_EXIT_INTERNAL;
 	}
 	for (i = 0; i < nf; i++) {
-		files[i].name = strcmp(argv[optind + (int)i], "-") == 0 ?
-		    "<stdin>" : argv[optind + (int)i];
+		files[i].name = strcmp(argv[optind + (int)i], "-") == 0
+		    ? "<stdin>"
+		    : argv[optind + (int)i];
 		pr_dataset_init(&files[i].ds);
 	}
 	for (i = 0; i < nf; i++) {
@@ -334,8 +337,8 @@ exec_parse(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((json ? write_json(files, nf, &out) :
-	    write_text(files, nf, &out)) != 0) {
+	if ((json ? write_json(files, nf, &out)
+		  : write_text(files, nf, &out)) != 0) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -350,6 +353,4 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_parse_entry = {
-	"parse", usage, help, exec_parse
-};
+const struct cmd_entry cmd_parse_entry = { "parse", usage, help, exec_parse };

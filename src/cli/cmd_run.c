@@ -151,11 +151,32 @@ static const char help[] =
     "interrupted.\n";
 
 enum {
-	OPT_WARMUP = 256, OPT_SHELL, OPT_TIMEOUT, OPT_MAXFAIL, OPT_ORDER,
-	OPT_SEED, OPT_OUTPUT, OPT_OUTLIMIT, OPT_SETUP, OPT_PREPARE,
-	OPT_CLEANUP, OPT_PARSE, OPT_METRIC, OPT_DERIVE, OPT_JSON,
-	OPT_UNTIL, OPT_MAXRUNS, OPT_MAXTIME, OPT_DECIDE, OPT_ROBUST,
-	OPT_EQUIV, OPT_CAMPAIGN, OPT_VARIANT, OPT_DB, OPT_TAG, OPT_RESUME
+	OPT_WARMUP = 256,
+	OPT_SHELL,
+	OPT_TIMEOUT,
+	OPT_MAXFAIL,
+	OPT_ORDER,
+	OPT_SEED,
+	OPT_OUTPUT,
+	OPT_OUTLIMIT,
+	OPT_SETUP,
+	OPT_PREPARE,
+	OPT_CLEANUP,
+	OPT_PARSE,
+	OPT_METRIC,
+	OPT_DERIVE,
+	OPT_JSON,
+	OPT_UNTIL,
+	OPT_MAXRUNS,
+	OPT_MAXTIME,
+	OPT_DECIDE,
+	OPT_ROBUST,
+	OPT_EQUIV,
+	OPT_CAMPAIGN,
+	OPT_VARIANT,
+	OPT_DB,
+	OPT_TAG,
+	OPT_RESUME
 };
 
 /* The short options of parse_opts (and resume_only). */
@@ -190,8 +211,7 @@ static const struct option longopts[] = {
 	{ "shell", no_argument, NULL, OPT_SHELL },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "until-decided", no_argument, NULL, OPT_UNTIL },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ NULL, 0, NULL, 0 }
+	{ "warmup", required_argument, NULL, OPT_WARMUP }, { NULL, 0, NULL, 0 }
 };
 
 /* A NAME=CMD option (--setup, --prepare, --cleanup). */
@@ -219,20 +239,20 @@ struct run_cli {
 	double last_progress; /* when the progress line was last drawn */
 	/* --until-decided. */
 	int until;
-	int runs_set;         /* -n was given */
-	size_t max_runs;      /* 0: the default, 200 */
-	double max_time_s;    /* 0: no limit */
-	const char **decide;  /* --decide metrics */
+	int runs_set;        /* -n was given */
+	size_t max_runs;     /* 0: the default, 200 */
+	double max_time_s;   /* 0: no limit */
+	const char **decide; /* --decide metrics */
 	size_t ndecide;
 	struct pr_seq_opts seq;
-	double t0;            /* when the session started */
-	int timed_out;        /* --max-time stopped it */
+	double t0;     /* when the session started */
+	int timed_out; /* --max-time stopped it */
 	/* --campaign. */
 	const char *campaign, *variant, *db;
 	char **tags;
 	size_t ntags;
 	int resume;
-	char *variant_op;     /* "NAME=COMMAND" built from --variant */
+	char *variant_op; /* "NAME=COMMAND" built from --variant */
 	struct run_store rs;
 };
 
@@ -256,7 +276,8 @@ parse_count(const char *opt, const char *arg, size_t lo, size_t *out)
 	    ((x = strtoull(arg, &end, 10)), errno != 0) || end == arg ||
 	    *end != '\0' || x < lo || x > 100000000ULL) {
 		cli_errorf("run: %s: expected a whole number from %zu to "
-		    "100000000, got '%s'", opt, lo, arg);
+			   "100000000, got '%s'",
+		    opt, lo, arg);
 		return -1;
 	}
 	*out = (size_t)x;
@@ -273,15 +294,18 @@ parse_bytes(const char *arg, size_t *out)
 	x = strtod(arg, &end);
 	if (end != arg && *end != '\0' && end[1] == '\0') {
 		switch (*end) {
-		case 'K': case 'k':
+		case 'K':
+		case 'k':
 			mul = 1024.0;
 			end++;
 			break;
-		case 'M': case 'm':
+		case 'M':
+		case 'm':
 			mul = 1024.0 * 1024;
 			end++;
 			break;
-		case 'G': case 'g':
+		case 'G':
+		case 'g':
 			mul = 1024.0 * 1024 * 1024;
 			end++;
 			break;
@@ -293,7 +317,8 @@ parse_bytes(const char *arg, size_t *out)
 	if (end == arg || *end != '\0' || errno != 0 || !(x >= 0) ||
 	    x > 1099511627776.0 || x != floor(x)) {
 		cli_errorf("run: --output-limit: expected a number of bytes "
-		    "(K, M, G suffixes) up to 1T, got '%s'", arg);
+			   "(K, M, G suffixes) up to 1T, got '%s'",
+		    arg);
 		return -1;
 	}
 	*out = (size_t)x;
@@ -334,8 +359,7 @@ parse_param(struct run_cli *c, const char *arg)
 	}
 	for (i = 0; i < c->np; i++)
 		if (strcmp(c->params[i].name, buf) == 0) {
-			cli_errorf("run: -L: parameter '%s' given twice",
-			    buf);
+			cli_errorf("run: -L: parameter '%s' given twice", buf);
 			free(buf);
 			free(c->param_vals[c->np]);
 			return -1;
@@ -369,8 +393,7 @@ parse_seconds(const char *opt, const char *arg, double *out)
 
 	errno = 0;
 	t = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !(t > 0) ||
-	    t > 1e9) {
+	if (end == arg || *end != '\0' || errno != 0 || !(t > 0) || t > 1e9) {
 		cli_errorf("run: %s: expected seconds above 0, got '%s'", opt,
 		    arg);
 		return -1;
@@ -392,7 +415,8 @@ parse_percent(const char *opt, const char *arg, double lo, double hi,
 	if (end == arg || *end != '\0' || errno != 0 || !(t >= lo) ||
 	    !(t <= hi)) {
 		cli_errorf("run: %s: expected a percentage from %g to %g, got "
-		    "'%s'", opt, lo, hi, arg);
+			   "'%s'",
+		    opt, lo, hi, arg);
 		return -1;
 	}
 	*out = t;
@@ -469,8 +493,8 @@ variant_op(struct run_cli *c, int argc, char **argv)
 		if (pr_buf_addc(&b, '\'', &err) != PR_OK)
 			goto fail;
 		for (p = argv[i]; *p != '\0'; p++)
-			if ((*p == '\'' ? pr_buf_adds(&b, "'\\''", &err) :
-			    pr_buf_addc(&b, *p, &err)) != PR_OK)
+			if ((*p == '\'' ? pr_buf_adds(&b, "'\\''", &err)
+					: pr_buf_addc(&b, *p, &err)) != PR_OK)
 				goto fail;
 		if (pr_buf_addc(&b, '\'', &err) != PR_OK)
 			goto fail;
@@ -501,8 +525,8 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 		pr_error_clear(&err);
 		switch (ch) {
 		case 'n':
-			if (parse_count("-n, --runs", optarg, 1,
-			    &c->ro.runs) != 0)
+			if (parse_count("-n, --runs", optarg, 1, &c->ro.runs) !=
+			    0)
 				return -1;
 			c->runs_set = 1;
 			break;
@@ -511,12 +535,12 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			break;
 		case OPT_MAXRUNS:
 			if (parse_count("--max-runs", optarg, 2,
-			    &c->max_runs) != 0)
+				&c->max_runs) != 0)
 				return -1;
 			break;
 		case OPT_MAXTIME:
 			if (parse_seconds("--max-time", optarg,
-			    &c->max_time_s) != 0)
+				&c->max_time_s) != 0)
 				return -1;
 			break;
 		case OPT_DECIDE:
@@ -528,24 +552,24 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			break;
 		case 'c':
 			if (parse_percent("-c, --confidence", optarg, 50, 99.99,
-			    &t) != 0)
+				&t) != 0)
 				return -1;
 			c->seq.alpha = 1 - t / 100;
 			break;
 		case OPT_EQUIV:
 			if (parse_percent("--equivalence", optarg, 0, 100,
-			    &t) != 0)
+				&t) != 0)
 				return -1;
 			c->seq.equivalence_pct = t;
 			break;
 		case OPT_WARMUP:
-			if (parse_count("--warmup", optarg, 0,
-			    &c->ro.warmup) != 0)
+			if (parse_count("--warmup", optarg, 0, &c->ro.warmup) !=
+			    0)
 				return -1;
 			break;
 		case OPT_MAXFAIL:
 			if (parse_count("--max-failures", optarg, 0,
-			    &c->ro.max_failures) != 0)
+				&c->ro.max_failures) != 0)
 				return -1;
 			break;
 		case OPT_SEED:
@@ -558,7 +582,7 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			break;
 		case OPT_TIMEOUT:
 			if (parse_seconds("--timeout", optarg,
-			    &c->ro.spawn.timeout_s) != 0)
+				&c->ro.spawn.timeout_s) != 0)
 				return -1;
 			break;
 		case OPT_ORDER:
@@ -568,7 +592,8 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 				c->ro.order = PR_ORDER_SEQUENTIAL;
 			else {
 				cli_errorf("run: --order: expected shuffled or "
-				    "sequential, got '%s'", optarg);
+					   "sequential, got '%s'",
+				    optarg);
 				return -1;
 			}
 			break;
@@ -576,8 +601,7 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			c->output = optarg;
 			break;
 		case OPT_OUTLIMIT:
-			if (parse_bytes(optarg, &c->ro.spawn.output_limit) !=
-			    0)
+			if (parse_bytes(optarg, &c->ro.spawn.output_limit) != 0)
 				return -1;
 			break;
 		case 'L':
@@ -587,8 +611,7 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 		case OPT_SETUP:
 		case OPT_PREPARE:
 		case OPT_CLEANUP:
-			nh = realloc(c->hooks, (c->nhooks + 1) *
-			    sizeof(*nh));
+			nh = realloc(c->hooks, (c->nhooks + 1) * sizeof(*nh));
 			if (nh == NULL) {
 				cli_errorf("out of memory");
 				return -1;
@@ -612,8 +635,9 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			if (parser_get(c) != 0)
 				return -1;
 			if ((ch == OPT_METRIC ? pr_parser_add_metric(c->parser,
-			    optarg, &err) : pr_parser_add_derive(c->parser,
-			    optarg, &err)) != PR_OK) {
+						    optarg, &err)
+					      : pr_parser_add_derive(c->parser,
+						    optarg, &err)) != PR_OK) {
 				cli_errorf("run: %s", err.msg);
 				return -1;
 			}
@@ -630,10 +654,10 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			c->campaign = optarg;
 			break;
 		case OPT_VARIANT:
-			if (optarg[0] == '\0' || strchr(optarg, '=') !=
-			    NULL) {
+			if (optarg[0] == '\0' || strchr(optarg, '=') != NULL) {
 				cli_errorf("run: --variant: expected a "
-				    "non-empty name without '=', got '%s'",
+					   "non-empty name without '=', got "
+					   "'%s'",
 				    optarg);
 				return -1;
 			}
@@ -664,30 +688,32 @@ parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
 			return -1;
 		}
 	}
-	if (!c->until && (c->max_runs != 0 || c->max_time_s != 0 ||
-	    c->ndecide != 0 || c->seq.method != PR_SEQ_METHOD_T)) {
+	if (!c->until &&
+	    (c->max_runs != 0 || c->max_time_s != 0 || c->ndecide != 0 ||
+		c->seq.method != PR_SEQ_METHOD_T)) {
 		cli_errorf("run: --max-runs, --max-time, --decide and --robust "
-		    "go with --until-decided");
+			   "go with --until-decided");
 		cli_usage(&cmd_run_entry);
 		return -1;
 	}
 	if (c->until && c->runs_set) {
 		cli_errorf("run: -n and --until-decided do not go together "
-		    "(--max-runs bounds the rounds)");
+			   "(--max-runs bounds the rounds)");
 		cli_usage(&cmd_run_entry);
 		return -1;
 	}
 	if ((c->variant != NULL || c->resume || c->db != NULL ||
-	    c->ntags != 0) && c->campaign == NULL) {
+		c->ntags != 0) &&
+	    c->campaign == NULL) {
 		cli_errorf("run: --variant, --resume, --db and --tag go with "
-		    "--campaign");
+			   "--campaign");
 		cli_usage(&cmd_run_entry);
 		return -1;
 	}
 	if (c->resume) {
 		if (optind < argc) {
 			cli_errorf("run: --resume takes no command: it runs "
-			    "the recorded one");
+				   "the recorded one");
 			cli_usage(&cmd_run_entry);
 			return -1;
 		}
@@ -714,9 +740,10 @@ hook_for(const struct run_cli *c, int kind, const char *name)
 		if (c->hooks[i].kind != kind)
 			continue;
 		eq = strchr(c->hooks[i].arg, '=');
-		if (eq != NULL && strlen(name) == (size_t)(eq - c->hooks[i].arg)
-		    && strncmp(c->hooks[i].arg, name, (size_t)(eq -
-		    c->hooks[i].arg)) == 0)
+		if (eq != NULL &&
+		    strlen(name) == (size_t)(eq - c->hooks[i].arg) &&
+		    strncmp(c->hooks[i].arg, name,
+			(size_t)(eq - c->hooks[i].arg)) == 0)
 			found = eq + 1;
 	}
 	return found;
@@ -741,13 +768,14 @@ check_hooks(const struct run_cli *c, char **ops, int nops)
 			oeq = strchr(ops[k], '=');
 			if (oeq - ops[k] == eq - c->hooks[i].arg &&
 			    strncmp(ops[k], c->hooks[i].arg,
-			    (size_t)(eq - c->hooks[i].arg)) == 0)
+				(size_t)(eq - c->hooks[i].arg)) == 0)
 				break;
 		}
 		if (k == nops) {
 			cli_errorf("run: '%.*s' in '%s' is not the name of a "
-			    "command", (int)(eq - c->hooks[i].arg),
-			    c->hooks[i].arg, c->hooks[i].arg);
+				   "command",
+			    (int)(eq - c->hooks[i].arg), c->hooks[i].arg,
+			    c->hooks[i].arg);
 			return -1;
 		}
 	}
@@ -760,7 +788,8 @@ add_one(struct pr_session *s, const struct run_cli *c, const char *name,
     const char *cmd, const size_t *ch)
 {
 	const char *hk[3] = { hook_for(c, OPT_SETUP, name),
-	    hook_for(c, OPT_PREPARE, name), hook_for(c, OPT_CLEANUP, name) };
+		hook_for(c, OPT_PREPARE, name),
+		hook_for(c, OPT_CLEANUP, name) };
 	char *ename = NULL, *ecmd = NULL, *eh[3] = { NULL, NULL, NULL };
 	struct pr_buf nb = PR_BUF_INIT(4096);
 	struct pr_error err;
@@ -769,14 +798,15 @@ add_one(struct pr_session *s, const struct run_cli *c, const char *name,
 	int rc = -1;
 
 	pr_error_clear(&err);
-	if ((st = pr_param_expand(name, c->params, c->np, ch, &ename,
-	    &err)) != PR_OK ||
+	if ((st = pr_param_expand(name, c->params, c->np, ch, &ename, &err)) !=
+		PR_OK ||
 	    (st = pr_param_expand(cmd, c->params, c->np, ch, &ecmd, &err)) !=
-	    PR_OK)
+		PR_OK)
 		goto out;
 	for (i = 0; i < 3; i++)
-		if (hk[i] != NULL && (st = pr_param_expand(hk[i], c->params,
-		    c->np, ch, &eh[i], &err)) != PR_OK)
+		if (hk[i] != NULL &&
+		    (st = pr_param_expand(hk[i], c->params, c->np, ch, &eh[i],
+			 &err)) != PR_OK)
 			goto out;
 	/* A name without {param} gets the values appended, so that every
 	 * variant has its own name. */
@@ -790,7 +820,7 @@ add_one(struct pr_session *s, const struct run_cli *c, const char *name,
 			goto out;
 	}
 	if ((st = pr_session_add_variant(s, nb.data, ecmd, c->ro.spawn.shell,
-	    eh[0], eh[1], eh[2], &err)) != PR_OK)
+		 eh[0], eh[1], eh[2], &err)) != PR_OK)
 		goto out;
 	rc = 0;
 out:
@@ -861,8 +891,9 @@ output_json(const char *data, size_t len)
 	if (j != NULL || (copy = malloc(len + 1)) == NULL)
 		return j;
 	for (i = 0; i < len; i++)
-		copy[i] = (unsigned char)data[i] < 0x80 && data[i] != '\0' ?
-		    data[i] : '?';
+		copy[i] = (unsigned char)data[i] < 0x80 && data[i] != '\0'
+		    ? data[i]
+		    : '?';
 	j = json_stringn(copy, len);
 	free(copy);
 	return j;
@@ -887,24 +918,25 @@ run_json(const struct pr_session *s, const struct pr_run *r)
 	json_object_set_new(o, "ok", json_boolean(r->ok));
 	json_object_set_new(o, "outcome",
 	    json_string(pr_spawn_outcome_str(r->outcome)));
-	json_object_set_new(o, "exit_status", r->exit_status >= 0 ?
-	    json_integer(r->exit_status) : json_null());
-	json_object_set_new(o, "signal", r->signal > 0 ?
-	    json_integer(r->signal) : json_null());
+	json_object_set_new(o, "exit_status",
+	    r->exit_status >= 0 ? json_integer(r->exit_status) : json_null());
+	json_object_set_new(o, "signal",
+	    r->signal > 0 ? json_integer(r->signal) : json_null());
 	json_object_set_new(o, "reason", json_string(r->reason));
-	json_object_set_new(o, "failed_in", r->failed_in != NULL ?
-	    json_string(r->failed_in) : json_null());
+	json_object_set_new(o, "failed_in",
+	    r->failed_in != NULL ? json_string(r->failed_in) : json_null());
 	json_object_set_new(o, "start_s", json_real(r->start_s));
 	for (i = 0; i < r->metrics.n; i++) {
 		mt = &r->metrics.metrics[i];
-		json_object_set_new(m, mt->name, mt->values.n == 1 &&
-		    isfinite(mt->values.v[0]) ?
-		    json_real(mt->values.v[0]) : json_null());
+		json_object_set_new(m, mt->name,
+		    mt->values.n == 1 && isfinite(mt->values.v[0])
+			? json_real(mt->values.v[0])
+			: json_null());
 	}
 	json_object_set_new(o, "metrics", m);
 	if (r->output != NULL) {
-		json_object_set_new(o, "output", output_json(r->output,
-		    r->output_len));
+		json_object_set_new(o, "output",
+		    output_json(r->output, r->output_len));
 		json_object_set_new(o, "output_truncated",
 		    json_boolean(r->truncated));
 	}
@@ -913,8 +945,7 @@ run_json(const struct pr_session *s, const struct pr_run *r)
 
 /* The paired change of wall_s of variant 1, for the progress line. */
 static void
-progress(const struct pr_session *s, const struct pr_run *r,
-    struct run_cli *c)
+progress(const struct pr_session *s, const struct pr_run *r, struct run_cli *c)
 {
 	struct pr_paired p;
 	double left, t = pr_spawn_now();
@@ -931,8 +962,10 @@ progress(const struct pr_session *s, const struct pr_run *r,
 		    (double)(c->total_runs - s->nruns);
 		fprintf(stderr, ", ~%.0f s left", left);
 	}
-	if (s->nv > 1 && pr_session_paired(s, 1, "wall_s", 0.95,
-	    s->clock_res_s, &p, &n, NULL) == PR_OK && p.have_ci)
+	if (s->nv > 1 &&
+	    pr_session_paired(s, 1, "wall_s", 0.95, s->clock_res_s, &p, &n,
+		NULL) == PR_OK &&
+	    p.have_ci)
 		fprintf(stderr, "; %s vs %s: %+.1f%% [%+.1f%%, %+.1f%%]",
 		    s->v[1].name, s->v[0].name, p.change_pct, p.ci_lo_pct,
 		    p.ci_hi_pct);
@@ -1004,8 +1037,9 @@ compare_variant(struct pr_session *s, size_t vi, struct row *rows,
 		rm[k].new_n = nm->values.n;
 		rm[k].better_assumed = bm->better == PR_BETTER_UNKNOWN;
 		if (pr_compare(rows[k].b.v, rows[k].b.n, rows[k].n.v,
-		    rows[k].n.n, rm[k].better_assumed ? PR_BETTER_LOWER :
-		    bm->better, &vo, &cmp[k], &err) != PR_OK) {
+			rows[k].n.n,
+			rm[k].better_assumed ? PR_BETTER_LOWER : bm->better,
+			&vo, &cmp[k], &err) != PR_OK) {
 			pr_sample_release(&rows[k].b);
 			pr_sample_release(&rows[k].n);
 			cli_errorf("run: metric '%s': %s", bm->name, err.msg);
@@ -1027,9 +1061,8 @@ compare_variant(struct pr_session *s, size_t vi, struct row *rows,
 
 /* The paired lines (text) or array (JSON) of variant vi. */
 static int
-paired_out(struct pr_session *s, size_t vi,
-    const struct pr_report_metric *rm, size_t nrows, struct pr_buf *b,
-    json_t *arr)
+paired_out(struct pr_session *s, size_t vi, const struct pr_report_metric *rm,
+    size_t nrows, struct pr_buf *b, json_t *arr)
 {
 	struct pr_paired p;
 	struct pr_error err;
@@ -1037,10 +1070,13 @@ paired_out(struct pr_session *s, size_t vi,
 	size_t i, n;
 	enum pr_status st;
 
-	if (b != NULL && pr_buf_addf(b, NULL, "\npaired, round by round "
-	    "(%s order; mean of the per-round log-ratios %s/%s, one-sample "
-	    "t):\n", pr_order_str(s->opts.order), s->v[vi].name,
-	    s->v[0].name) != PR_OK)
+	if (b != NULL &&
+	    pr_buf_addf(b, NULL,
+		"\npaired, round by round "
+		"(%s order; mean of the per-round log-ratios %s/%s, one-sample "
+		"t):\n",
+		pr_order_str(s->opts.order), s->v[vi].name,
+		s->v[0].name) != PR_OK)
 		return -1;
 	for (i = 0; i < nrows; i++) {
 		pr_error_clear(&err);
@@ -1050,18 +1086,19 @@ paired_out(struct pr_session *s, size_t vi,
 			o = json_object();
 			if (o == NULL)
 				return -1;
-			json_object_set_new(o, "name",
-			    json_string(rm[i].name));
+			json_object_set_new(o, "name", json_string(rm[i].name));
 			json_object_set_new(o, "pairs",
 			    json_integer((json_int_t)n));
 			if (st == PR_OK) {
 				json_object_set_new(o, "change_pct",
 				    json_real(p.change_pct));
-				json_object_set_new(o, "ci_pct", p.have_ci ?
-				    json_pack("[ff]", p.ci_lo_pct,
-				    p.ci_hi_pct) : json_null());
-				json_object_set_new(o, "p_value", p.have_t ?
-				    json_real(p.p_value) : json_null());
+				json_object_set_new(o, "ci_pct",
+				    p.have_ci ? json_pack("[ff]", p.ci_lo_pct,
+						    p.ci_hi_pct)
+					      : json_null());
+				json_object_set_new(o, "p_value",
+				    p.have_t ? json_real(p.p_value)
+					     : json_null());
 				json_object_set_new(o, "quantised",
 				    json_boolean(p.quantised));
 			} else
@@ -1072,19 +1109,23 @@ paired_out(struct pr_session *s, size_t vi,
 		}
 		if (st != PR_OK) {
 			if (pr_buf_addf(b, NULL, "  %-14s undefined: %s\n",
-			    rm[i].name, err.msg) != PR_OK)
+				rm[i].name, err.msg) != PR_OK)
 				return -1;
 		} else if (!p.have_ci) {
-			if (pr_buf_addf(b, NULL, "  %-14s %+.2f%% (%zu pair: "
-			    "no interval)\n", rm[i].name, p.change_pct, n) !=
-			    PR_OK)
+			if (pr_buf_addf(b, NULL,
+				"  %-14s %+.2f%% (%zu pair: "
+				"no interval)\n",
+				rm[i].name, p.change_pct, n) != PR_OK)
 				return -1;
-		} else if (pr_buf_addf(b, NULL, "  %-14s %+.2f%%  95%% "
-		    "interval [%+.2f%%, %+.2f%%]  p %s%.3g  %zu pairs%s\n",
-		    rm[i].name, p.change_pct, p.ci_lo_pct, p.ci_hi_pct,
-		    p.have_t ? "" : "-", p.have_t ? p.p_value : 0.0, n,
-		    p.quantised ? "  (spread at the resolution floor)" :
-		    p.degenerate ? "  (no spread: no test)" : "") != PR_OK)
+		} else if (
+		    pr_buf_addf(b, NULL,
+			"  %-14s %+.2f%%  95%% "
+			"interval [%+.2f%%, %+.2f%%]  p %s%.3g  %zu pairs%s\n",
+			rm[i].name, p.change_pct, p.ci_lo_pct, p.ci_hi_pct,
+			p.have_t ? "" : "-", p.have_t ? p.p_value : 0.0, n,
+			p.quantised ? "  (spread at the resolution floor)"
+			    : p.degenerate ? "  (no spread: no test)"
+					   : "") != PR_OK)
 			return -1;
 	}
 	return 0;
@@ -1104,26 +1145,26 @@ failures_out(const struct pr_session *s, struct pr_buf *b)
 		if (r->ok || r->outcome == PR_SPAWN_INTERRUPTED)
 			continue;
 		if (pr_buf_addf(b, NULL, "%sfailed: %s, %s run %zu: %s\n",
-		    first ? "\n" : "", s->v[r->variant].name,
-		    r->warmup ? "warm-up" : "counted", r->round + 1,
-		    r->reason) != PR_OK)
+			first ? "\n" : "", s->v[r->variant].name,
+			r->warmup ? "warm-up" : "counted", r->round + 1,
+			r->reason) != PR_OK)
 			return -1;
 		first = 0;
-		shown = r->output_len < SHOWN_OUTPUT ? r->output_len :
-		    SHOWN_OUTPUT;
+		shown =
+		    r->output_len < SHOWN_OUTPUT ? r->output_len : SHOWN_OUTPUT;
 		for (p = r->output, end = p + shown; p != NULL && p < end;
-		    p = nl + 1) {
+		     p = nl + 1) {
 			nl = memchr(p, '\n', (size_t)(end - p));
 			if (nl == NULL)
 				nl = end;
 			if (pr_buf_addf(b, NULL, "    %.*s\n", (int)(nl - p),
-			    p) != PR_OK)
+				p) != PR_OK)
 				return -1;
 		}
 		if (shown < r->output_len &&
 		    pr_buf_addf(b, NULL, "    ... (%zu bytes of output%s)\n",
-		    r->output_len, r->truncated ? ", and more not kept" : "") !=
-		    PR_OK)
+			r->output_len,
+			r->truncated ? ", and more not kept" : "") != PR_OK)
 			return -1;
 	}
 	return 0;
@@ -1135,26 +1176,32 @@ session_text(const struct pr_session *s, struct pr_buf *b)
 	size_t i;
 
 	for (i = 0; i < s->nv; i++)
-		if (pr_buf_addf(b, NULL, "%s%s: %s  (%zu runs ok, %zu failed)\n",
-		    i == 0 ? "baseline " : "variant  ", s->v[i].name,
-		    s->v[i].command, s->v[i].runs_ok, s->v[i].runs_failed) !=
-		    PR_OK)
+		if (pr_buf_addf(b, NULL,
+			"%s%s: %s  (%zu runs ok, %zu failed)\n",
+			i == 0 ? "baseline " : "variant  ", s->v[i].name,
+			s->v[i].command, s->v[i].runs_ok,
+			s->v[i].runs_failed) != PR_OK)
 			return -1;
-	if (pr_buf_addf(b, NULL, "session: %zu rounds of %zu, %s order, seed "
-	    "%llu, %zu warm-up round%s, %zu runs in %.3f s; stopped: %s\n",
-	    s->rounds_done, s->opts.runs, pr_order_str(s->opts.order),
-	    (unsigned long long)s->opts.seed, s->opts.warmup,
-	    s->opts.warmup == 1 ? "" : "s", s->nruns, s->elapsed_s,
-	    pr_stop_str(s->stop)) != PR_OK ||
-	    pr_buf_addf(b, NULL, "timer: CLOCK_MONOTONIC, resolution %.3g s; "
-	    "perfreg's own time per run %.3g s (not in the measurements)\n",
-	    s->clock_res_s, s->overhead_s) != PR_OK)
+	if (pr_buf_addf(b, NULL,
+		"session: %zu rounds of %zu, %s order, seed "
+		"%llu, %zu warm-up round%s, %zu runs in %.3f s; stopped: %s\n",
+		s->rounds_done, s->opts.runs, pr_order_str(s->opts.order),
+		(unsigned long long)s->opts.seed, s->opts.warmup,
+		s->opts.warmup == 1 ? "" : "s", s->nruns, s->elapsed_s,
+		pr_stop_str(s->stop)) != PR_OK ||
+	    pr_buf_addf(b, NULL,
+		"timer: CLOCK_MONOTONIC, resolution %.3g s; "
+		"perfreg's own time per run %.3g s (not in the measurements)\n",
+		s->clock_res_s, s->overhead_s) != PR_OK)
 		return -1;
 	if (s->opts.order == PR_ORDER_SEQUENTIAL && s->nv > 1 &&
-	    pr_buf_adds(b, "note: sequential order (every run of one "
-	    "variant, then the next): drift of the machine's speed falls on "
-	    "one side and can look like a change; the pairs are by run "
-	    "index, not by round\n", NULL) != PR_OK)
+	    pr_buf_adds(b,
+		"note: sequential order (every run of one "
+		"variant, then the next): drift of the machine's speed falls "
+		"on "
+		"one side and can look like a change; the pairs are by run "
+		"index, not by round\n",
+		NULL) != PR_OK)
 		return -1;
 	return 0;
 }
@@ -1188,8 +1235,7 @@ session_json(const struct pr_session *s)
 	    json_integer((json_int_t)s->rounds_done));
 	json_object_set_new(o, "stopped", json_string(pr_stop_str(s->stop)));
 	json_object_set_new(o, "elapsed_s", json_real(s->elapsed_s));
-	json_object_set_new(o, "timer_resolution_s",
-	    json_real(s->clock_res_s));
+	json_object_set_new(o, "timer_resolution_s", json_real(s->clock_res_s));
 	json_object_set_new(o, "overhead_s", json_real(s->overhead_s));
 	json_object_set_new(o, "drift_prone",
 	    json_boolean(s->opts.order == PR_ORDER_SEQUENTIAL));
@@ -1241,8 +1287,9 @@ decide_one(const struct pr_session *s, const struct run_cli *c, size_t vi,
 	for (i = 0; i < s->v[0].data.n; i++) {
 		m = &s->v[0].data.metrics[i];
 		if (strcmp(m->name, name) == 0)
-			o.better = m->better == PR_BETTER_HIGHER ?
-			    PR_BETTER_HIGHER : PR_BETTER_LOWER;
+			o.better = m->better == PR_BETTER_HIGHER
+			    ? PR_BETTER_HIGHER
+			    : PR_BETTER_LOWER;
 	}
 	return pr_session_decide(s, vi, name, &o, r, err);
 }
@@ -1280,8 +1327,8 @@ until_stop(const struct pr_session *s, const struct run_cli *c)
 {
 	switch (s->stop) {
 	case PR_STOP_HOOK:
-		return c->timed_out ? "--max-time reached" :
-		    "every metric decided";
+		return c->timed_out ? "--max-time reached"
+				    : "every metric decided";
 	case PR_STOP_DONE:
 		return "--max-runs reached";
 	case PR_STOP_FAILURES:
@@ -1296,8 +1343,8 @@ until_stop(const struct pr_session *s, const struct run_cli *c)
 
 /* The --until-decided lines (text) or object (JSON) of variant vi. */
 static int
-sequential_out(const struct pr_session *s, const struct run_cli *c,
-    size_t vi, struct pr_buf *b, json_t *obj)
+sequential_out(const struct pr_session *s, const struct run_cli *c, size_t vi,
+    struct pr_buf *b, json_t *obj)
 {
 	struct pr_seq_result r;
 	struct pr_error err;
@@ -1306,21 +1353,24 @@ sequential_out(const struct pr_session *s, const struct run_cli *c,
 	size_t k;
 	enum pr_status st;
 
-	method = c->seq.method == PR_SEQ_METHOD_SIGN ?
-	    "sequential sign test on the median log-ratio" :
-	    "sequential Bayes-factor t test on the mean log-ratio";
+	method = c->seq.method == PR_SEQ_METHOD_SIGN
+	    ? "sequential sign test on the median log-ratio"
+	    : "sequential Bayes-factor t test on the mean log-ratio";
 	if (obj != NULL) {
 		arr = json_array();
-		if (arr == NULL || json_object_set_new(obj, "sequential",
-		    json_pack("{s:s,s:f,s:f,s:s,s:o}", "method", method,
-		    "alpha", c->seq.alpha, "equivalence_pct",
-		    c->seq.equivalence_pct, "stopped", until_stop(s, c),
-		    "metrics", arr)) != 0)
+		if (arr == NULL ||
+		    json_object_set_new(obj, "sequential",
+			json_pack("{s:s,s:f,s:f,s:s,s:o}", "method", method,
+			    "alpha", c->seq.alpha, "equivalence_pct",
+			    c->seq.equivalence_pct, "stopped", until_stop(s, c),
+			    "metrics", arr)) != 0)
 			return -1;
-	} else if (pr_buf_addf(b, NULL, "until decided (%s, per round; "
-	    "anytime-valid: the chance that any decision below is wrong is "
-	    "at most %.3g%%, however the session stopped; %s):\n", method,
-	    100 * c->seq.alpha, until_stop(s, c)) != PR_OK)
+	} else if (pr_buf_addf(b, NULL,
+		       "until decided (%s, per round; "
+		       "anytime-valid: the chance that any decision below is "
+		       "wrong is "
+		       "at most %.3g%%, however the session stopped; %s):\n",
+		       method, 100 * c->seq.alpha, until_stop(s, c)) != PR_OK)
 		return -1;
 	for (k = 0; (name = decide_name(s, c, k)) != NULL; k++) {
 		pr_error_clear(&err);
@@ -1341,32 +1391,41 @@ sequential_out(const struct pr_session *s, const struct run_cli *c,
 			    json_integer((json_int_t)r.n));
 			json_object_set_new(o, "change_pct",
 			    json_real(r.change_pct));
-			json_object_set_new(o, "cs_pct", r.bounded ?
-			    json_pack("[ff]", r.lo_pct, r.hi_pct) :
-			    json_null());
+			json_object_set_new(o, "cs_pct",
+			    r.bounded ? json_pack("[ff]", r.lo_pct, r.hi_pct)
+				      : json_null());
 			json_object_set_new(o, "quantised",
 			    json_boolean(r.quantised));
 			continue;
 		}
 		if (st != PR_OK) {
 			if (pr_buf_addf(b, NULL, "  %-14s undefined: %s\n",
-			    name, err.msg) != PR_OK)
+				name, err.msg) != PR_OK)
 				return -1;
 		} else if (pr_buf_addf(b, NULL, "  %-14s %-12s %+.2f%%  ", name,
-		    r.decision == PR_SEQ_CONTINUE ? "undecided" :
-		    pr_seq_decision_str(r.decision), r.change_pct) != PR_OK ||
-		    (r.bounded ? pr_buf_addf(b, NULL, "%.3g%% confidence "
-		    "sequence [%+.2f%%, %+.2f%%]", 100 * (1 - c->seq.alpha),
-		    r.lo_pct, r.hi_pct) : pr_buf_adds(b, "no bound yet",
-		    NULL)) != PR_OK ||
-		    pr_buf_addf(b, NULL, "  %zu rounds%s\n", r.n, r.quantised ?
-		    "  (spread at the resolution floor)" : "") != PR_OK)
+			       r.decision == PR_SEQ_CONTINUE
+				   ? "undecided"
+				   : pr_seq_decision_str(r.decision),
+			       r.change_pct) != PR_OK ||
+		    (r.bounded
+			    ? pr_buf_addf(b, NULL,
+				  "%.3g%% confidence "
+				  "sequence [%+.2f%%, %+.2f%%]",
+				  100 * (1 - c->seq.alpha), r.lo_pct, r.hi_pct)
+			    : pr_buf_adds(b, "no bound yet", NULL)) != PR_OK ||
+		    pr_buf_addf(b, NULL, "  %zu rounds%s\n", r.n,
+			r.quantised ? "  (spread at the resolution floor)"
+				    : "") != PR_OK)
 			return -1;
 	}
-	if (b != NULL && pr_buf_adds(b, "note: the tables below analyse the "
-	    "same runs as if their number had been fixed in advance; after a "
-	    "sequential stop their p-values describe, the decisions above "
-	    "decide\n\n", NULL) != PR_OK)
+	if (b != NULL &&
+	    pr_buf_adds(b,
+		"note: the tables below analyse the "
+		"same runs as if their number had been fixed in advance; after "
+		"a "
+		"sequential stop their p-values describe, the decisions above "
+		"decide\n\n",
+		NULL) != PR_OK)
 		return -1;
 	return 0;
 }
@@ -1395,13 +1454,13 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	if ((rc = compare_variant(s, vi, rows, cmp, rm, &nrows,
-	    &holm_m)) != PR_EXIT_OK)
+	if ((rc = compare_variant(s, vi, rows, cmp, rm, &nrows, &holm_m)) !=
+	    PR_EXIT_OK)
 		goto out;
 	if (nrows == 0) {
 		cli_errorf("run: nothing to compare between '%s' and '%s' "
-		    "(no successful runs on one side)", s->v[0].name,
-		    s->v[vi].name);
+			   "(no successful runs on one side)",
+		    s->v[0].name, s->v[vi].name);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
@@ -1415,8 +1474,8 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
 	report.n = nrows;
 	pr_error_clear(&err);
 	rc = PR_EXIT_INTERNAL;
-	if (pr_report_compare(&one, &report, json ? PR_REPORT_JSON :
-	    PR_REPORT_TEXT, &err) != PR_OK) {
+	if (pr_report_compare(&one, &report,
+		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
 		cli_error(&err);
 		goto out;
 	}
@@ -1473,10 +1532,13 @@ single_text(const struct pr_session *s, struct pr_buf *b)
 		if (pr_sample_copy(&sorted, &m->values, NULL) != PR_OK)
 			return -1;
 		pr_sample_sort(&sorted);
-		if (pr_summary_compute(sorted.v, sorted.n, &sum, NULL) != PR_OK ||
-		    pr_buf_addf(b, NULL, "%-14s mean %.6g %s  median %.6g  "
-		    "min %.6g  max %.6g  n %zu\n", m->name, sum.mean, m->unit,
-		    sum.median, sum.min, sum.max, sum.n) != PR_OK)
+		if (pr_summary_compute(sorted.v, sorted.n, &sum, NULL) !=
+			PR_OK ||
+		    pr_buf_addf(b, NULL,
+			"%-14s mean %.6g %s  median %.6g  "
+			"min %.6g  max %.6g  n %zu\n",
+			m->name, sum.mean, m->unit, sum.median, sum.min,
+			sum.max, sum.n) != PR_OK)
 			rc = -1;
 		pr_sample_release(&sorted);
 	}
@@ -1500,8 +1562,9 @@ write_report(struct pr_session *s, const struct run_cli *c)
 			goto nomem;
 	} else if (session_text(s, &out) != 0)
 		goto nomem;
-	if (s->nv == 1 && !c->json && (pr_buf_adds(&out, "\n", NULL) !=
-	    PR_OK || single_text(s, &out) != 0))
+	if (s->nv == 1 && !c->json &&
+	    (pr_buf_adds(&out, "\n", NULL) != PR_OK ||
+		single_text(s, &out) != 0))
 		goto nomem;
 	for (vi = 1; vi < s->nv; vi++) {
 		if (!c->json && pr_buf_adds(&out, "\n", NULL) != PR_OK)
@@ -1529,7 +1592,8 @@ write_report(struct pr_session *s, const struct run_cli *c)
 			json_object_set(top, "comparisons", cmps);
 		json_object_set_new(top, "session", session_json(s));
 		json_object_set(top, "runs", runs);
-		dump = json_dumps(top, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+		dump =
+		    json_dumps(top, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 		if (dump == NULL || pr_buf_adds(&out, dump, NULL) != PR_OK ||
 		    pr_buf_addc(&out, '\n', NULL) != PR_OK) {
 			free(dump);
@@ -1579,8 +1643,8 @@ run_cli_release(struct run_cli *c)
  * be campaign).
  */
 static int
-run_main(int argc, char **argv, int64_t resumes, size_t done,
-    const char *db, const char *campaign)
+run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
+    const char *campaign)
 {
 	struct run_cli c;
 	struct pr_session s;
@@ -1599,10 +1663,11 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 		goto out;
 	}
 	/* Recorded arguments come from the database (an import, say). */
-	if (resumes != 0 && (c.resume || c.campaign == NULL ||
-	    strcmp(c.campaign, campaign) != 0)) {
+	if (resumes != 0 &&
+	    (c.resume || c.campaign == NULL ||
+		strcmp(c.campaign, campaign) != 0)) {
 		cli_errorf("run: --resume: session %lld did not record the "
-		    "arguments of a session of campaign '%s'",
+			   "arguments of a session of campaign '%s'",
 		    (long long)resumes, campaign);
 		rc = PR_EXIT_USAGE;
 		goto out;
@@ -1617,21 +1682,22 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 	c.ro.parser = c.parser;
 	if (resumes != 0)
 		c.db = db;
-	if ((c.variant_op != NULL ? add_variants(&s, &c, &c.variant_op, 1) :
-	    add_variants(&s, &c, argv + first, argc - first)) != 0) {
+	if ((c.variant_op != NULL
+		    ? add_variants(&s, &c, &c.variant_op, 1)
+		    : add_variants(&s, &c, argv + first, argc - first)) != 0) {
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	if (c.until) {
 		if (s.nv < 2) {
 			cli_errorf("run: --until-decided needs at least two "
-			    "variants to compare");
+				   "variants to compare");
 			rc = PR_EXIT_USAGE;
 			goto out;
 		}
 		if (c.ro.order == PR_ORDER_SEQUENTIAL) {
 			cli_errorf("run: --until-decided needs rounds: it "
-			    "does not go with --order sequential");
+				   "does not go with --order sequential");
 			rc = PR_EXIT_USAGE;
 			goto out;
 		}
@@ -1650,8 +1716,8 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 	if (resumes != 0 && !c.until) {
 		if (done >= c.ro.runs) {
 			cli_errorf("run: --resume: the %zu rounds of campaign "
-			    "'%s' are all stored; nothing left to run", done,
-			    c.campaign);
+				   "'%s' are all stored; nothing left to run",
+			    done, c.campaign);
 			rc = PR_EXIT_USAGE;
 			goto out;
 		}
@@ -1663,12 +1729,12 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 		c.ro.seed += (uint64_t)done;
 	if (resumes != 0)
 		cli_errorf("run: resuming session %lld of campaign '%s': %zu "
-		    "rounds stored, %zu to run", (long long)resumes,
-		    c.campaign, done, c.ro.runs);
+			   "rounds stored, %zu to run",
+		    (long long)resumes, c.campaign, done, c.ro.runs);
 	c.ro.keep_output = c.campaign != NULL;
-	if (c.campaign != NULL && (rc = run_store_begin(&c.rs, c.db,
-	    c.campaign, &s, c.tags, c.ntags, argv + 1, (size_t)(argc - 1),
-	    resumes)) != PR_EXIT_OK)
+	if (c.campaign != NULL &&
+	    (rc = run_store_begin(&c.rs, c.db, c.campaign, &s, c.tags, c.ntags,
+		 argv + 1, (size_t)(argc - 1), resumes)) != PR_EXIT_OK)
 		goto out;
 	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 	c.total_runs = s.nv * (c.ro.runs + c.ro.warmup);
@@ -1693,14 +1759,15 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 		cli_errorf("run: cannot write to %s", c.output);
 	if (c.rs.failed) {
 		cli_errorf("run: %s; the session stopped, the runs before it "
-		    "are stored", c.rs.msg);
+			   "are stored",
+		    c.rs.msg);
 		run_store_end(&c.rs, &s, 0);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	if (c.rs.st != NULL) {
-		if ((rc = run_store_end(&c.rs, &s, c.until && s.stop ==
-		    PR_STOP_HOOK)) != PR_EXIT_OK)
+		if ((rc = run_store_end(&c.rs, &s,
+			 c.until && s.stop == PR_STOP_HOOK)) != PR_EXIT_OK)
 			goto out;
 		cli_errorf("run: session %lld stored in campaign '%s' (%s)",
 		    (long long)c.rs.session, c.campaign,
@@ -1713,11 +1780,15 @@ run_main(int argc, char **argv, int64_t resumes, size_t done,
 	}
 	if (s.stop == PR_STOP_INTERRUPTED)
 		cli_errorf("run: interrupted; the report covers the %zu runs "
-		    "that finished", s.nruns - (s.nruns > 0 &&
-		    s.runs[s.nruns - 1].outcome == PR_SPAWN_INTERRUPTED));
+			   "that finished",
+		    s.nruns -
+			(s.nruns > 0 &&
+			    s.runs[s.nruns - 1].outcome ==
+				PR_SPAWN_INTERRUPTED));
 	else if (s.stop == PR_STOP_FAILURES)
 		cli_errorf("run: stopped after %zu failed runs "
-		    "(--max-failures)", s.failures);
+			   "(--max-failures)",
+		    s.failures);
 	rc = write_report(&s, &c);
 	if (rc == PR_EXIT_OK && s.stop == PR_STOP_INTERRUPTED)
 		rc = EXIT_INTERRUPTED;
@@ -1744,10 +1815,12 @@ resume_only(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	for (prev = 1; (ch = getopt_long(argc, argv, RUN_OPTSTRING, longopts,
-	    NULL)) != -1; prev = optind) {
+			    NULL)) != -1;
+	     prev = optind) {
 		if (ch != OPT_CAMPAIGN && ch != OPT_DB && ch != OPT_RESUME) {
 			cli_errorf("run: --resume runs the session with the "
-			    "options it recorded: '%s' does not go with it",
+				   "options it recorded: '%s' does not go with "
+				   "it",
 			    argv[prev]);
 			cli_usage(&cmd_run_entry);
 			return -1;
@@ -1771,8 +1844,8 @@ exec_run(int argc, char **argv)
 	first = parse_opts(argc, argv, &c, &parse_set);
 	if (first < 0 || !c.resume) {
 		run_cli_release(&c);
-		return first < 0 ? PR_EXIT_USAGE : run_main(argc, argv, 0, 0,
-		    NULL, NULL);
+		return first < 0 ? PR_EXIT_USAGE
+				 : run_main(argc, argv, 0, 0, NULL, NULL);
 	}
 	if (resume_only(argc, argv) != 0) {
 		run_cli_release(&c);
@@ -1780,8 +1853,7 @@ exec_run(int argc, char **argv)
 	}
 	rc = run_store_find_resume(c.db, c.campaign, &args, &nargs, &resumes,
 	    &done);
-	if (rc == PR_EXIT_OK && (av = calloc(nargs + 2,
-	    sizeof(*av))) == NULL) {
+	if (rc == PR_EXIT_OK && (av = calloc(nargs + 2, sizeof(*av))) == NULL) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 	}
@@ -1800,6 +1872,4 @@ exec_run(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_run_entry = {
-	"run", usage, help, exec_run
-};
+const struct cmd_entry cmd_run_entry = { "run", usage, help, exec_run };

@@ -44,17 +44,16 @@ static const char help[] =
 
 enum { OPT_DB = 256, OPT_JSON, OPT_SESSION };
 
-static const struct option longopts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
+static const struct option longopts[] = { { "db", required_argument, NULL,
+					      OPT_DB },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "session", required_argument, NULL, OPT_SESSION },
-	{ NULL, 0, NULL, 0 }
-};
+	{ NULL, 0, NULL, 0 } };
 
 struct show {
 	struct pr_store *st;
 	struct pr_buf out;
-	json_t *j;            /* --json: the object being built */
+	json_t *j; /* --json: the object being built */
 	struct pr_error err;
 };
 
@@ -104,26 +103,26 @@ session_json(const struct pr_store_session_info *si)
 
 	/* [key, value] pairs: a key may be given twice. */
 	for (i = 0; tags != NULL && i < si->ntags; i++) {
-		if (json_array_append_new(tags, json_pack("[oo]",
-		    cli_str_json(si->tags[i].key),
-		    cli_str_json(si->tags[i].value))) != 0) {
+		if (json_array_append_new(tags,
+			json_pack("[oo]", cli_str_json(si->tags[i].key),
+			    cli_str_json(si->tags[i].value))) != 0) {
 			json_decref(tags);
 			tags = NULL;
 		}
 	}
 	for (i = 0; vars != NULL && i < si->nvariants; i++)
 		if (json_array_append_new(vars,
-		    cli_str_json(si->variants[i])) != 0) {
+			cli_str_json(si->variants[i])) != 0) {
 			json_decref(vars);
 			vars = NULL;
 		}
 	o = json_pack("{s:I,s:o,s:o,s:s,s:f,s:o,s:o*,s:I,s:I,s:I,s:o,s:o}",
 	    "id", (json_int_t)si->id, "host", text_json(si->host), "boot_id",
-	    text_json(si->boot_id), "started", cli_time(si->started, t,
-	    sizeof(t)), "elapsed_s", si->elapsed_s, "status",
-	    text_json(si->status), "resumes",
-	    si->resumes != 0 ? json_integer(si->resumes) : NULL,
-	    "runs", (json_int_t)si->nruns_ok, "failed_runs",
+	    text_json(si->boot_id), "started",
+	    cli_time(si->started, t, sizeof(t)), "elapsed_s", si->elapsed_s,
+	    "status", text_json(si->status), "resumes",
+	    si->resumes != 0 ? json_integer(si->resumes) : NULL, "runs",
+	    (json_int_t)si->nruns_ok, "failed_runs",
 	    (json_int_t)si->nruns_failed, "warmup_runs",
 	    (json_int_t)si->nwarmup, "tags", tags, "variants", vars);
 	return o;
@@ -137,10 +136,11 @@ session_text(struct pr_buf *b, const struct pr_store_session_info *si,
 	char t[32];
 	size_t i;
 
-	st = pr_buf_addf(b, err, "  %-6lld %-19s  %-16s %-8.8s  %-12s %5zu "
-	    "%6zu  ", (long long)si->id, cli_time(si->started, t, sizeof(t)),
-	    si->host, si->boot_id, si->status, si->nruns_ok,
-	    si->nruns_failed);
+	st = pr_buf_addf(b, err,
+	    "  %-6lld %-19s  %-16s %-8.8s  %-12s %5zu "
+	    "%6zu  ",
+	    (long long)si->id, cli_time(si->started, t, sizeof(t)), si->host,
+	    si->boot_id, si->status, si->nruns_ok, si->nruns_failed);
 	for (i = 0; i < si->nvariants && st == PR_OK; i++) {
 		if (i > 0)
 			st = pr_buf_addc(b, ',', err);
@@ -171,7 +171,7 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 
 	memset(&d, 0, sizeof(d));
 	if ((st = pr_store_load_variant(sh->st, campaign, v->name, &d,
-	    &sh->err)) != PR_OK)
+		 &sh->err)) != PR_OK)
 		return st;
 	for (i = 0; i < d.nm && st == PR_OK; i++) {
 		if ((v2 = malloc((d.m[i].n + 1) * sizeof(*v2))) == NULL) {
@@ -187,8 +187,8 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 			json_t *o = json_pack("{s:o,s:o,s:o,s:f,s:I,s:I}",
 			    "variant", cli_str_json(v->name), "metric",
 			    text_json(d.m[i].name), "unit",
-			    text_json(d.m[i].unit), "median", med,
-			    "n", (json_int_t)d.m[i].n, "boots",
+			    text_json(d.m[i].unit), "median", med, "n",
+			    (json_int_t)d.m[i].n, "boots",
 			    (json_int_t)d.nboots);
 			if (o == NULL || json_array_append_new(jm, o) != 0)
 				st = pr_error_set(&sh->err, PR_ENOMEM,
@@ -198,9 +198,11 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 		if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) != PR_OK ||
 		    (st = pad(&sh->out, v->name, 20, &sh->err)) != PR_OK)
 			break;
-		st = pr_buf_addf(&sh->out, &sh->err, " %-24s %14.6g %-8s "
-		    "n=%zu, %zu boot%s\n", d.m[i].name, med, d.m[i].unit,
-		    d.m[i].n, d.nboots, d.nboots == 1 ? "" : "s");
+		st = pr_buf_addf(&sh->out, &sh->err,
+		    " %-24s %14.6g %-8s "
+		    "n=%zu, %zu boot%s\n",
+		    d.m[i].name, med, d.m[i].unit, d.m[i].n, d.nboots,
+		    d.nboots == 1 ? "" : "s");
 	}
 	pr_store_variant_data_release(&d);
 	return st;
@@ -224,19 +226,21 @@ show_campaign(struct show *sh, const char *name)
 		js = json_array();
 		jm = json_array();
 		if (jv == NULL || js == NULL || jm == NULL ||
-		    json_object_set_new(sh->j, "campaign",
-		    cli_str_json(cn)) != 0) {
+		    json_object_set_new(sh->j, "campaign", cli_str_json(cn)) !=
+			0) {
 			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
 			goto out;
 		}
 		for (i = 0; i < nv; i++)
-			if (json_array_append_new(jv, json_pack("{s:o,s:o,s:I,"
-			    "s:I,s:I,s:I}", "name", cli_str_json(v[i].name),
-			    "command", text_json(v[i].command), "sessions",
-			    (json_int_t)v[i].nsessions, "boots",
-			    (json_int_t)v[i].nboots, "runs",
-			    (json_int_t)v[i].nruns_ok, "failed_runs",
-			    (json_int_t)v[i].nruns_failed)) != 0)
+			if (json_array_append_new(jv,
+				json_pack("{s:o,s:o,s:I,"
+					  "s:I,s:I,s:I}",
+				    "name", cli_str_json(v[i].name), "command",
+				    text_json(v[i].command), "sessions",
+				    (json_int_t)v[i].nsessions, "boots",
+				    (json_int_t)v[i].nboots, "runs",
+				    (json_int_t)v[i].nruns_ok, "failed_runs",
+				    (json_int_t)v[i].nruns_failed)) != 0)
 				st = PR_ENOMEM;
 		for (i = 0; i < ns; i++)
 			if (json_array_append_new(js, session_json(&s[i])) != 0)
@@ -250,39 +254,46 @@ show_campaign(struct show *sh, const char *name)
 		if (st == PR_OK)
 			st = cli_str_escape(&sh->out, cn, &sh->err);
 		if (st == PR_OK)
-			st = pr_buf_addf(&sh->out, &sh->err, " (%s %s)\n\n"
+			st = pr_buf_addf(&sh->out, &sh->err,
+			    " (%s %s)\n\n"
 			    "variants (the first is the baseline):\n  %-20s "
-			    "%8s %6s %6s %6s  %s\n", pr_store_backend(sh->st),
-			    pr_store_target(sh->st), "name", "sessions",
-			    "boots", "runs", "failed", "command");
+			    "%8s %6s %6s %6s  %s\n",
+			    pr_store_backend(sh->st), pr_store_target(sh->st),
+			    "name", "sessions", "boots", "runs", "failed",
+			    "command");
 		for (i = 0; i < nv && st == PR_OK; i++) {
 			/* The command escaped onto one line ("-" when none
 			 * is stored). */
 			if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) ==
-			    PR_OK && (st = pad(&sh->out, v[i].name, 20,
-			    &sh->err)) == PR_OK)
-				st = pr_buf_addf(&sh->out, &sh->err, " %8zu "
-				    "%6zu %6zu %6zu  ", v[i].nsessions,
-				    v[i].nboots, v[i].nruns_ok,
+				PR_OK &&
+			    (st = pad(&sh->out, v[i].name, 20, &sh->err)) ==
+				PR_OK)
+				st = pr_buf_addf(&sh->out, &sh->err,
+				    " %8zu "
+				    "%6zu %6zu %6zu  ",
+				    v[i].nsessions, v[i].nboots, v[i].nruns_ok,
 				    v[i].nruns_failed);
 			if (st == PR_OK)
-				st = v[i].command != NULL ?
-				    cli_str_escape(&sh->out,
-				    pr_str_c(v[i].command), &sh->err) :
-				    pr_buf_addc(&sh->out, '-', &sh->err);
+				st = v[i].command != NULL
+				    ? cli_str_escape(&sh->out,
+					  pr_str_c(v[i].command), &sh->err)
+				    : pr_buf_addc(&sh->out, '-', &sh->err);
 			if (st == PR_OK)
 				st = pr_buf_addc(&sh->out, '\n', &sh->err);
 		}
 		if (st == PR_OK)
-			st = pr_buf_addf(&sh->out, &sh->err, "\nsessions:\n  "
+			st = pr_buf_addf(&sh->out, &sh->err,
+			    "\nsessions:\n  "
 			    "%-6s %-19s  %-16s %-8s  %-12s %5s %6s  %s\n",
 			    "id", "started (UTC)", "host", "boot", "status",
 			    "runs", "failed", "variants, tags");
 		for (i = 0; i < ns && st == PR_OK; i++)
 			st = session_text(&sh->out, &s[i], &sh->err);
 		if (st == PR_OK)
-			st = pr_buf_adds(&sh->out, "\nmedians of the counted "
-			    "runs:\n", &sh->err);
+			st = pr_buf_adds(&sh->out,
+			    "\nmedians of the counted "
+			    "runs:\n",
+			    &sh->err);
 	}
 	for (i = 0; i < nv && st == PR_OK; i++)
 		st = variant_metrics(sh, cn, &v[i], jm);
@@ -325,14 +336,14 @@ run_line(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 		for (i = 0; m != NULL && i < r->nm; i++) {
 			if ((k = text_json(r->metric_names[i])) == NULL ||
 			    json_object_set_new(m, json_string_value(k),
-			    json_real(r->metric_values[i])) != 0) {
+				json_real(r->metric_values[i])) != 0) {
 				json_decref(m);
 				m = NULL;
 			}
 			json_decref(k);
 		}
-		o = json_pack("{s:I,s:I,s:o,s:b,s:b,s:o,s:o,s:o}",
-		    "seq", (json_int_t)r->seq, "round", (json_int_t)r->round,
+		o = json_pack("{s:I,s:I,s:o,s:b,s:b,s:o,s:o,s:o}", "seq",
+		    (json_int_t)r->seq, "round", (json_int_t)r->round,
 		    "variant", cli_str_json(r->variant), "warmup", r->warmup,
 		    "ok", r->ok, "outcome", text_json(r->outcome), "reason",
 		    cli_str_json(r->reason), "metrics", m);
@@ -343,11 +354,11 @@ run_line(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 		return 0;
 	}
 	if (pr_buf_addf(b, err, "  %5zu %5zu%s  ", r->seq + 1, r->round + 1,
-	    r->warmup ? "w" : " ") != PR_OK ||
+		r->warmup ? "w" : " ") != PR_OK ||
 	    pad(b, r->variant, 20, err) != PR_OK)
 		return 1;
-	if (wall >= 0 ? pr_buf_addf(b, err, " %12.6f", wall) != PR_OK :
-	    pr_buf_addf(b, err, " %12s", "-") != PR_OK)
+	if (wall >= 0 ? pr_buf_addf(b, err, " %12.6f", wall) != PR_OK
+		      : pr_buf_addf(b, err, " %12s", "-") != PR_OK)
 		return 1;
 	if (pr_buf_addf(b, err, "  %s", r->ok ? "ok" : "FAILED: ") != PR_OK)
 		return 1;
@@ -370,10 +381,10 @@ show_session(struct show *sh, int64_t id)
 		return st;
 	if (sh->j != NULL) {
 		if ((rc.arr = json_array()) == NULL ||
-		    json_object_set_new(sh->j, "session",
-		    session_json(&si)) != 0 ||
+		    json_object_set_new(sh->j, "session", session_json(&si)) !=
+			0 ||
 		    json_object_set_new(sh->j, "campaign",
-		    cli_str_json(si.campaign)) != 0) {
+			cli_str_json(si.campaign)) != 0) {
 			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
 			goto out;
 		}
@@ -382,16 +393,18 @@ show_session(struct show *sh, int64_t id)
 		if (st == PR_OK)
 			st = cli_str_escape(&sh->out, si.campaign, &sh->err);
 		if (st == PR_OK)
-			st = pr_buf_addf(&sh->out, &sh->err, "\n  %-6s "
-			    "%-19s  %-16s %-8s  %-12s %5s %6s  %s\n", "id",
-			    "started (UTC)", "host", "boot", "status", "runs",
-			    "failed", "variants, tags");
+			st = pr_buf_addf(&sh->out, &sh->err,
+			    "\n  %-6s "
+			    "%-19s  %-16s %-8s  %-12s %5s %6s  %s\n",
+			    "id", "started (UTC)", "host", "boot", "status",
+			    "runs", "failed", "variants, tags");
 		if (st == PR_OK)
 			st = session_text(&sh->out, &si, &sh->err);
 		if (st == PR_OK)
-			st = pr_buf_addf(&sh->out, &sh->err, "\nruns (w: "
-			    "warm-up):\n  %5s %5s   %-20s %12s  %s\n", "seq",
-			    "round", "variant", "wall_s", "result");
+			st = pr_buf_addf(&sh->out, &sh->err,
+			    "\nruns (w: "
+			    "warm-up):\n  %5s %5s   %-20s %12s  %s\n",
+			    "seq", "round", "variant", "wall_s", "result");
 		if (st != PR_OK)
 			goto out;
 	}
@@ -432,7 +445,8 @@ exec_show(int argc, char **argv)
 			break;
 		default:
 			cli_errorf("show: unknown option or missing argument "
-			    "'%s'", argv[optind - 1]);
+				   "'%s'",
+			    argv[optind - 1]);
 			return cli_usage(&cmd_show_entry);
 		}
 	}
@@ -441,13 +455,15 @@ exec_show(int argc, char **argv)
 		id = strtoll(session, &end, 10);
 		if (errno != 0 || end == session || *end != '\0' || id <= 0) {
 			cli_errorf("show: --session: expected a session id, "
-			    "got '%s'", session);
+				   "got '%s'",
+			    session);
 			return PR_EXIT_USAGE;
 		}
 	}
 	if (session != NULL ? optind != argc : optind + 1 != argc) {
-		cli_errorf("show: expected %s", session != NULL ?
-		    "no argument with --session" : "one campaign name");
+		cli_errorf("show: expected %s",
+		    session != NULL ? "no argument with --session"
+				    : "one campaign name");
 		return cli_usage(&cmd_show_entry);
 	}
 	memset(&sh, 0, sizeof(sh));
@@ -461,11 +477,11 @@ exec_show(int argc, char **argv)
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	st = session != NULL ? show_session(&sh, (int64_t)id) :
-	    show_campaign(&sh, argv[optind]);
+	st = session != NULL ? show_session(&sh, (int64_t)id)
+			     : show_campaign(&sh, argv[optind]);
 	if (st != PR_OK) {
-		cli_errorf("show: %s", pr_error_format(&sh.err, eb,
-		    sizeof(eb)));
+		cli_errorf("show: %s",
+		    pr_error_format(&sh.err, eb, sizeof(eb)));
 		rc = cli_exit_for(st);
 		goto out;
 	}
@@ -477,6 +493,4 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_show_entry = {
-	"show", usage, help, exec_show
-};
+const struct cmd_entry cmd_show_entry = { "show", usage, help, exec_show };

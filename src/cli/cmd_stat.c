@@ -66,12 +66,10 @@ static const char help[] =
 
 enum { OPT_JSON = 256, OPT_EQUIV, OPT_SEED };
 
-static const struct option longopts[] = {
-	{ "equivalence", required_argument, NULL, OPT_EQUIV },
+static const struct option longopts[] = { { "equivalence", required_argument,
+					      NULL, OPT_EQUIV },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ NULL, 0, NULL, 0 }
-};
+	{ "seed", required_argument, NULL, OPT_SEED }, { NULL, 0, NULL, 0 } };
 
 struct stat_cli {
 	struct pr_stat_opts report;
@@ -92,7 +90,8 @@ parse_int(const char *opt, const char *arg, long lo, long hi, long *out)
 	x = strtol(arg, &end, 10);
 	if (end == arg || *end != '\0' || errno != 0 || x < lo || x > hi) {
 		cli_errorf("stat: %s: expected a whole number from %ld to %ld, "
-		    "got '%s'", opt, lo, hi, arg);
+			   "got '%s'",
+		    opt, lo, hi, arg);
 		return -1;
 	}
 	*out = x;
@@ -107,8 +106,8 @@ parse_double(const char *arg, double *out)
 
 	errno = 0;
 	*out = strtod(arg, &end);
-	return end == arg || *end != '\0' || errno != 0 || !isfinite(*out) ?
-	    -1 : 0;
+	return end == arg || *end != '\0' || errno != 0 || !isfinite(*out) ? -1
+									   : 0;
 }
 
 static int
@@ -118,7 +117,8 @@ parse_conf(const char *arg, int *out)
 
 	if (parse_double(arg, &x) != 0 || (*out = pr_stat_conf_index(x)) < 0) {
 		cli_errorf("stat: -c: expected one of ministat's confidence "
-		    "levels 80, 90, 95, 98, 99 or 99.5, got '%s'", arg);
+			   "levels 80, 90, 95, 98, 99 or 99.5, got '%s'",
+		    arg);
 		return -1;
 	}
 	return 0;
@@ -129,7 +129,8 @@ parse_equiv(const char *arg, double *out)
 {
 	if (parse_double(arg, out) != 0 || *out < 0 || *out >= 100) {
 		cli_errorf("stat: --equivalence: expected a percentage from 0 "
-		    "to 100 (excluded), got '%s'", arg);
+			   "to 100 (excluded), got '%s'",
+		    arg);
 		return -1;
 	}
 	return 0;
@@ -182,8 +183,8 @@ parse_opts(int argc, char **argv, struct stat_cli *o)
 	o->width_set = 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":AC:c:d:nqsw:", longopts,
-	    NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":AC:c:d:nqsw:", longopts, NULL)) !=
+	    -1) {
 		switch (c) {
 		case 'A':
 			o->report.plot = 0;
@@ -200,7 +201,7 @@ parse_opts(int argc, char **argv, struct stat_cli *o)
 		case 'd':
 			if (optarg[0] == '\0') {
 				cli_errorf("stat: -d: expected at least one "
-				    "delimiter, got ''");
+					   "delimiter, got ''");
 				return -1;
 			}
 			o->delims = optarg;
@@ -217,7 +218,7 @@ parse_opts(int argc, char **argv, struct stat_cli *o)
 			break;
 		case 'w':
 			if (parse_int("-w", optarg, PR_STAT_WIDTH_MIN,
-			    PR_STAT_WIDTH_MAX, &x) != 0)
+				PR_STAT_WIDTH_MAX, &x) != 0)
 				return -1;
 			o->report.width = (unsigned)x;
 			o->width_set = 1;
@@ -231,8 +232,8 @@ parse_opts(int argc, char **argv, struct stat_cli *o)
 				return -1;
 			break;
 		case OPT_SEED:
-			if (cli_parse_seed("stat", optarg,
-			    &o->report.seed) != 0)
+			if (cli_parse_seed("stat", optarg, &o->report.seed) !=
+			    0)
 				return -1;
 			break;
 		case ':':
@@ -307,8 +308,8 @@ exec_stat(int argc, char **argv)
 		status = cli_exit_for(rc);
 		goto out;
 	}
-	rc = o.json ? pr_stat_format_json(&st, &out, &err) :
-		      pr_stat_format_text(&st, &out, &err);
+	rc = o.json ? pr_stat_format_json(&st, &out, &err)
+		    : pr_stat_format_text(&st, &out, &err);
 	pr_stat_release(&st);
 	if (rc != PR_OK) {
 		cli_errorf("stat: %s", err.msg);
@@ -325,6 +326,4 @@ out:
 	return status;
 }
 
-const struct cmd_entry cmd_stat_entry = {
-	"stat", usage, help, exec_stat
-};
+const struct cmd_entry cmd_stat_entry = { "stat", usage, help, exec_stat };

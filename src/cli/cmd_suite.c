@@ -94,8 +94,18 @@ static const char help[] =
     "  --json                one JSON object with every figure\n";
 
 enum {
-	OPT_QUICK = 256, OPT_BUDGET, OPT_CPU, OPT_BASELINE, OPT_NOSTORE,
-	OPT_DB, OPT_FAIL, OPT_JSON, OPT_A, OPT_B, OPT_SEED, OPT_TARGET
+	OPT_QUICK = 256,
+	OPT_BUDGET,
+	OPT_CPU,
+	OPT_BASELINE,
+	OPT_NOSTORE,
+	OPT_DB,
+	OPT_FAIL,
+	OPT_JSON,
+	OPT_A,
+	OPT_B,
+	OPT_SEED,
+	OPT_TARGET
 };
 
 static const struct option longopts[] = {
@@ -110,8 +120,7 @@ static const struct option longopts[] = {
 	{ "no-store", no_argument, NULL, OPT_NOSTORE },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ NULL, 0, NULL, 0 }
+	{ "target", required_argument, NULL, OPT_TARGET }, { NULL, 0, NULL, 0 }
 };
 
 struct suite_cli {
@@ -166,7 +175,8 @@ parse_number(const char *opt, const char *arg, double lo, double hi,
 	if (errno != 0 || end == arg || *end != '\0' || !(x >= lo) ||
 	    !(x <= hi)) {
 		cli_errorf("suite: %s: expected a number from %g to %g, got "
-		    "'%s'", opt, lo, hi, arg);
+			   "'%s'",
+		    opt, lo, hi, arg);
 		return -1;
 	}
 	*out = x;
@@ -198,14 +208,16 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 			    x != floor(x)) {
 				if (x != floor(x))
 					cli_errorf("suite: --cpu: expected a "
-					    "CPU number, got '%s'", optarg);
+						   "CPU number, got '%s'",
+					    optarg);
 				return -1;
 			}
 			c->so.cpu = (int)x;
 			break;
 		case OPT_BASELINE:
 			if (parse_number("--baseline", optarg, 1, 9e15, &x) !=
-			    0 || x != floor(x))
+				0 ||
+			    x != floor(x))
 				return -1;
 			c->baseline = (long long)x;
 			break;
@@ -254,7 +266,8 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 		}
 	}
 	if (c->no_store && (c->baseline != 0 || c->db != NULL || c->gate)) {
-		cli_errorf("suite: --no-store does not go with --baseline, --db "
+		cli_errorf(
+		    "suite: --no-store does not go with --baseline, --db "
 		    "or --fail-on-regression");
 		return -1;
 	}
@@ -272,8 +285,8 @@ list_probes(void)
 	for (p = pr_probes; *p != NULL; p++) {
 		printf("%-12s %s\n%-12s variants:", (*p)->name, (*p)->summary,
 		    "");
-		for (i = 0; (*p)->variants != NULL &&
-		    (*p)->variants[i] != NULL; i++)
+		for (i = 0; (*p)->variants != NULL && (*p)->variants[i] != NULL;
+		     i++)
 			printf(" %s", (*p)->variants[i]);
 		printf("; timer: %s\n", (*p)->timer);
 	}
@@ -298,25 +311,30 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 
 	clock_getres(CLOCK_MONOTONIC, &res);
 	clock_getres(CLOCK_THREAD_CPUTIME_ID, &cres);
-	st = pr_buf_addf(b, err, "timers: each probe names its own; "
+	st = pr_buf_addf(b, err,
+	    "timers: each probe names its own; "
 	    "resolution of CLOCK_MONOTONIC %.0f ns, of CLOCK_THREAD_CPUTIME_ID "
 	    "%.0f ns\neach figure is the mean of the samples, +- the "
-	    "half-width of its 95%% interval\n\n", (double)res.tv_sec * 1e9 +
-	    (double)res.tv_nsec, (double)cres.tv_sec * 1e9 +
-	    (double)cres.tv_nsec);
+	    "half-width of its 95%% interval\n\n",
+	    (double)res.tv_sec * 1e9 + (double)res.tv_nsec,
+	    (double)cres.tv_sec * 1e9 + (double)cres.tv_nsec);
 	for (i = 0; i < n && st == PR_OK; i++) {
 		if (r[i].skipped != NULL) {
 			st = pr_buf_addf(b, err, "%s: not run here: %s\n",
 			    r[i].label, r[i].skipped);
 			continue;
 		}
-		st = pr_buf_addf(b, err, "%s: %zu samples in %.1f s, %s "
-		    "(timer %s)\n", r[i].label, r[i].samples, r[i].elapsed_s,
-		    r[i].converged ? "every figure within the target" :
-		    r[i].capped ? "the most samples a probe takes" :
-		    "its share of the budget spent", r[i].probe->timer);
-		for (line = r[i].notes; st == PR_OK && line != NULL &&
-		    *line != '\0'; line += len + (line[len] == '\n')) {
+		st = pr_buf_addf(b, err,
+		    "%s: %zu samples in %.1f s, %s "
+		    "(timer %s)\n",
+		    r[i].label, r[i].samples, r[i].elapsed_s,
+		    r[i].converged    ? "every figure within the target"
+			: r[i].capped ? "the most samples a probe takes"
+				      : "its share of the budget spent",
+		    r[i].probe->timer);
+		for (line = r[i].notes;
+		     st == PR_OK && line != NULL && *line != '\0';
+		     line += len + (line[len] == '\n')) {
 			len = strcspn(line, "\n");
 			st = pr_buf_addf(b, err, "  note: %.*s\n", (int)len,
 			    line);
@@ -325,14 +343,15 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 			m = &r[i].data.metrics[k];
 			mean = 0;
 			for (j = 0; j < m->values.n; j++)
-				mean += (m->values.v[j] - mean) /
-				    (double)(j + 1);
+				mean +=
+				    (m->values.v[j] - mean) / (double)(j + 1);
 			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
-			st = pr_buf_addf(b, err, "  %-36s %14.6g %-6s %s%.2f%%"
-			    "  (%s is better)\n", m->name, mean, m->unit,
-			    isfinite(h) ? "+-" : "", isfinite(h) ? h : 0.0,
-			    m->better == PR_BETTER_HIGHER ? "higher" :
-			    "lower");
+			st = pr_buf_addf(b, err,
+			    "  %-36s %14.6g %-6s %s%.2f%%"
+			    "  (%s is better)\n",
+			    m->name, mean, m->unit, isfinite(h) ? "+-" : "",
+			    isfinite(h) ? h : 0.0,
+			    m->better == PR_BETTER_HIGHER ? "higher" : "lower");
 		}
 	}
 	return st;
@@ -352,23 +371,23 @@ figures_json(const struct pr_suite_result *r, size_t n)
 			m = &r[i].data.metrics[k];
 			mean = 0;
 			for (j = 0; j < m->values.n; j++)
-				mean += (m->values.v[j] - mean) /
-				    (double)(j + 1);
+				mean +=
+				    (m->values.v[j] - mean) / (double)(j + 1);
 			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
 			mo = json_pack("{s:s,s:s,s:s,s:f,s:o,s:I}", "name",
 			    m->name, "unit", m->unit, "better",
 			    m->better == PR_BETTER_HIGHER ? "higher" : "lower",
-			    "mean", mean, "halfwidth_pct", isfinite(h) ?
-			    json_real(h) : json_null(), "n",
+			    "mean", mean, "halfwidth_pct",
+			    isfinite(h) ? json_real(h) : json_null(), "n",
 			    (json_int_t)m->values.n);
 			if (mo == NULL || json_array_append_new(ms, mo) != 0)
 				goto fail;
 		}
-		o = json_pack("{s:s,s:I,s:f,s:b,s:b,s:s,s:s?,s:s,s:o}",
-		    "probe", r[i].label, "samples", (json_int_t)r[i].samples,
+		o = json_pack("{s:s,s:I,s:f,s:b,s:b,s:s,s:s?,s:s,s:o}", "probe",
+		    r[i].label, "samples", (json_int_t)r[i].samples,
 		    "elapsed_s", r[i].elapsed_s, "converged", r[i].converged,
-		    "capped", r[i].capped,
-		    "notes", r[i].notes != NULL ? r[i].notes : "", "skipped",
+		    "capped", r[i].capped, "notes",
+		    r[i].notes != NULL ? r[i].notes : "", "skipped",
 		    r[i].skipped, "timer", r[i].probe->timer, "metrics", ms);
 		if (o == NULL || json_array_append_new(arr, o) != 0)
 			goto fail;
@@ -381,9 +400,8 @@ fail:
 
 /* Stores the results as a session of campaign "suite". */
 static int
-store_results(struct pr_store *st, const struct pr_suite_result *r,
-    size_t n, const struct pr_env *env, int quick, int64_t *session,
-    const char *status)
+store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
+    const struct pr_env *env, int quick, int64_t *session, const char *status)
 {
 	struct pr_store_session_new sn;
 	struct pr_store_tag tag;
@@ -422,9 +440,8 @@ store_results(struct pr_store *st, const struct pr_suite_result *r,
 		elapsed += r[i].elapsed_s;
 		if (r[i].skipped != NULL || r[i].samples == 0)
 			continue;
-		if (pr_store_session_variant(st, *session,
-		    pr_str_c(r[i].label), r[i].probe->name, &vid, &err) !=
-		    PR_OK)
+		if (pr_store_session_variant(st, *session, pr_str_c(r[i].label),
+			r[i].probe->name, &vid, &err) != PR_OK)
 			goto fail;
 		for (k = 0; k < r[i].samples; k++) {
 			pr_dataset_init(&one);
@@ -432,9 +449,10 @@ store_results(struct pr_store *st, const struct pr_suite_result *r,
 				const struct pr_metric *m =
 				    &r[i].data.metrics[j];
 
-				if (k < m->values.n && pr_dataset_add(&one,
-				    m->name, m->unit, m->better,
-				    m->values.v[k], &err) != PR_OK) {
+				if (k < m->values.n &&
+				    pr_dataset_add(&one, m->name, m->unit,
+					m->better, m->values.v[k],
+					&err) != PR_OK) {
 					pr_dataset_release(&one);
 					goto fail;
 				}
@@ -456,7 +474,8 @@ store_results(struct pr_store *st, const struct pr_suite_result *r,
 		}
 	}
 	if (pr_store_session_end(st, *session, status, elapsed, &err) !=
-	    PR_OK || pr_store_commit(st, &err) != PR_OK)
+		PR_OK ||
+	    pr_store_commit(st, &err) != PR_OK)
 		goto fail;
 	return PR_EXIT_OK;
 fail:
@@ -474,8 +493,7 @@ struct collect {
 };
 
 static int
-collect_run(void *arg, const struct pr_store_run_rec *r,
-    struct pr_error *err)
+collect_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 {
 	struct collect *c = arg;
 	size_t i;
@@ -490,9 +508,8 @@ collect_run(void *arg, const struct pr_store_run_rec *r,
 	if (i == c->n)
 		return 0;
 	for (i = 0; i < r->nm; i++)
-		if (pr_dataset_add(c->d, r->metric_names[i],
-		    r->metric_units[i], r->metric_better[i],
-		    r->metric_values[i], err) != PR_OK)
+		if (pr_dataset_add(c->d, r->metric_names[i], r->metric_units[i],
+			r->metric_better[i], r->metric_values[i], err) != PR_OK)
 			return 1;
 	return 0;
 }
@@ -520,7 +537,7 @@ comparable(const struct pr_store_session_info *s, const char *kind,
 		for (k = 0; k < s->nvariants; k++)
 			if (s->variants[k].n == strlen(r[i].label) &&
 			    memcmp(s->variants[k].p, r[i].label,
-			    s->variants[k].n) == 0)
+				s->variants[k].n) == 0)
 				break;
 		if (k == s->nvariants)
 			return 0;
@@ -535,8 +552,8 @@ comparable(const struct pr_store_session_info *s, const char *kind,
  */
 static int
 find_baseline(struct pr_store *st, int64_t session, long long want,
-    const char *kind, const struct pr_suite_result *r, size_t nr,
-    int64_t *out, int64_t *hist, size_t *nhist)
+    const char *kind, const struct pr_suite_result *r, size_t nr, int64_t *out,
+    int64_t *hist, size_t *nhist)
 {
 	struct pr_store_session_info *s = NULL;
 	struct pr_error err;
@@ -569,8 +586,8 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 			*out = s[i].id;
 			/* The latest HISTORY_MAX, oldest first. */
 			if (hist != NULL && *nhist == HISTORY_MAX) {
-				memmove(hist, hist + 1, (HISTORY_MAX - 1) *
-				    sizeof(*hist));
+				memmove(hist, hist + 1,
+				    (HISTORY_MAX - 1) * sizeof(*hist));
 				(*nhist)--;
 			}
 			if (hist != NULL)
@@ -608,8 +625,8 @@ mean_of(const double *v, size_t n)
  */
 static int
 session_table(struct pr_store *st, const int64_t *hist, size_t nh,
-    const char *nname, const struct pr_suite_result *r, size_t n,
-    int json, int gate, struct pr_buf *out, int *gated)
+    const char *nname, const struct pr_suite_result *r, size_t n, int json,
+    int gate, struct pr_buf *out, int *gated)
 {
 	struct pr_dataset hd[HISTORY_MAX];
 	struct pr_report_metric *rm = NULL;
@@ -659,14 +676,14 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 			for (h = 0, kk = 0; h < nh; h++) {
 				hm = pr_dataset_find(&hd[h], m->name);
 				if (hm != NULL && hm->values.n > 0)
-					bm[nm * nh + kk++] = mean_of(
-					    hm->values.v, hm->values.n);
+					bm[nm * nh + kk++] =
+					    mean_of(hm->values.v, hm->values.n);
 			}
 			if (kk < 2)
 				continue;
 			xs[nm] = mean_of(m->values.v, m->values.n);
 			if (pr_nested_predict(&bm[nm * nh], kk, xs[nm],
-			    m->better, &vo, &cmp[nm], &err) != PR_OK) {
+				m->better, &vo, &cmp[nm], &err) != PR_OK) {
 				cli_errorf("suite: %s: %s", m->name, err.msg);
 				rc = PR_EXIT_USAGE;
 				goto out;
@@ -695,8 +712,8 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 		*gated = PR_EXIT_REGRESSION;
 		if (!gate)
 			continue;
-		pr_report_change_words(words, sizeof(words),
-		    cmp[i].change_pct, cmp[i].better, rm[i].name, rm[i].unit);
+		pr_report_change_words(words, sizeof(words), cmp[i].change_pct,
+		    cmp[i].better, rm[i].name, rm[i].unit);
 		cli_errorf("regression in '%s': %s", rm[i].name, words);
 	}
 	snprintf(bname, sizeof(bname), "%zu sessions, %lld to %lld", nh,
@@ -710,8 +727,8 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 	report.metrics = rm;
 	report.n = nm;
 	report.units = "sessions";
-	if (pr_report_compare(out, &report, json ? PR_REPORT_JSON :
-	    PR_REPORT_TEXT, &err) != PR_OK) {
+	if (pr_report_compare(out, &report,
+		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
 		cli_error(&err);
 		goto out;
 	}
@@ -756,8 +773,8 @@ against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
 	c.n = n;
 	if (pr_store_each_run(st, base, collect_run, &c, &err) != PR_OK ||
 	    pr_store_session_env(st, base, &benv, &found, &err) != PR_OK) {
-		cli_errorf("suite: baseline session %lld: %s",
-		    (long long)base, err.msg);
+		cli_errorf("suite: baseline session %lld: %s", (long long)base,
+		    err.msg);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
@@ -765,11 +782,11 @@ against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
 		for (k = 0; k < r[i].data.n; k++)
 			for (j2 = 0; j2 < r[i].data.metrics[k].values.n; j2++)
 				if (pr_dataset_add(&nd,
-				    r[i].data.metrics[k].name,
-				    r[i].data.metrics[k].unit,
-				    r[i].data.metrics[k].better,
-				    r[i].data.metrics[k].values.v[j2], &err) !=
-				    PR_OK)
+					r[i].data.metrics[k].name,
+					r[i].data.metrics[k].unit,
+					r[i].data.metrics[k].better,
+					r[i].data.metrics[k].values.v[j2],
+					&err) != PR_OK)
 					goto out;
 	snprintf(bname, sizeof(bname), "session %lld", (long long)base);
 	if (session != 0)
@@ -782,34 +799,43 @@ against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
 		goto out;
 	}
 	if (nhist >= 2) {
-		if (!json && pr_buf_addf(out, &err, "\nagainst the %zu earlier "
-		    "suite sessions of this host (%lld to %lld): the unit is "
-		    "the session, each one's mean a value, and the test asks "
-		    "whether this session's mean lies outside their "
-		    "spread:\n\n", nhist, (long long)hist[0],
-		    (long long)hist[nhist - 1]) != PR_OK)
+		if (!json &&
+		    pr_buf_addf(out, &err,
+			"\nagainst the %zu earlier "
+			"suite sessions of this host (%lld to %lld): the unit "
+			"is "
+			"the session, each one's mean a value, and the test "
+			"asks "
+			"whether this session's mean lies outside their "
+			"spread:\n\n",
+			nhist, (long long)hist[0],
+			(long long)hist[nhist - 1]) != PR_OK)
 			goto out;
 		if ((rc = session_table(st, hist, nhist, nname, r, n, json,
-		    gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+			 gate, json ? &rep : out, gated)) != PR_EXIT_OK)
 			goto out;
 	} else {
-		if (!json && pr_buf_addf(out, &err, "\nagainst the baseline, "
-		    "%s.\nWARNING: one earlier session: its samples and "
-		    "this session's are compared as if independent, but the "
-		    "samples of a session share its load, frequency and "
-		    "cache state, so this table overstates how sure the "
-		    "verdicts are; from the third session on, perfreg "
-		    "compares sessions and knows their noise.\n\n", bname) !=
-		    PR_OK)
+		if (!json &&
+		    pr_buf_addf(out, &err,
+			"\nagainst the baseline, "
+			"%s.\nWARNING: one earlier session: its samples and "
+			"this session's are compared as if independent, but "
+			"the "
+			"samples of a session share its load, frequency and "
+			"cache state, so this table overstates how sure the "
+			"verdicts are; from the third session on, perfreg "
+			"compares sessions and knows their noise.\n\n",
+			bname) != PR_OK)
 			goto out;
-		if ((rc = cli_compare_datasets(&bd, &nd, bname, nname, json ?
-		    PR_REPORT_JSON : PR_REPORT_TEXT, gate, json ? &rep : out,
-		    gated)) != PR_EXIT_OK)
+		if ((rc = cli_compare_datasets(&bd, &nd, bname, nname,
+			 json ? PR_REPORT_JSON : PR_REPORT_TEXT, gate,
+			 json ? &rep : out, gated)) != PR_EXIT_OK)
 			goto out;
 	}
 	rc = PR_EXIT_INTERNAL;
-	if (json && ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
-	    json_object_set_new(root, "comparison", j) != 0))
+	if (json &&
+	    ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
+		json_object_set_new(root, "comparison", j) != 0))
 		goto out;
 	if (found && env != NULL) {
 		if (pr_env_diff(&benv, env, &diff, &err) != PR_OK)
@@ -818,21 +844,23 @@ against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
 			pr_buf_reset(&rep);
 			if (pr_envdiff_to_json(&diff, &rep, &err) != PR_OK ||
 			    (j = json_loadb(rep.data, rep.len, 0, &je)) ==
-			    NULL || json_object_set_new(root, "env_diff",
-			    j) != 0)
+				NULL ||
+			    json_object_set_new(root, "env_diff", j) != 0)
 				goto out;
-		} else if (pr_buf_addf(out, &err, "\nenvironment: what differs "
-		    "between %s and %s\n", bname, nname) != PR_OK ||
+		} else if (pr_buf_addf(out, &err,
+			       "\nenvironment: what differs "
+			       "between %s and %s\n",
+			       bname, nname) != PR_OK ||
 		    pr_envdiff_format_text(&diff, bname, nname, 20, out,
-		    &err) != PR_OK) {
+			&err) != PR_OK) {
 			goto out;
 		}
 	}
 	rc = PR_EXIT_OK;
 out:
 	if (rc == PR_EXIT_INTERNAL)
-		cli_errorf("suite: %s", err.msg[0] != '\0' ? err.msg :
-		    "out of memory");
+		cli_errorf("suite: %s",
+		    err.msg[0] != '\0' ? err.msg : "out of memory");
 	pr_buf_release(&rep);
 	pr_envdiff_release(&diff);
 	pr_env_release(&benv);
@@ -851,8 +879,8 @@ select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
 
 	for (i = 0; pr_probes[i] != NULL; i++)
 		;
-	if ((p = calloc((size_t)(i > argc ? i : argc) + 1,
-	    sizeof(*p))) == NULL) {
+	if ((p = calloc((size_t)(i > argc ? i : argc) + 1, sizeof(*p))) ==
+	    NULL) {
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
 	}
@@ -863,7 +891,8 @@ select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
 	for (i = first; i < argc; i++) {
 		if ((p[k] = pr_probe_find(argv[i])) == NULL) {
 			cli_errorf("suite: no probe '%s' (perfreg suite list "
-			    "names them)", argv[i]);
+				   "names them)",
+			    argv[i]);
 			free(p);
 			return PR_EXIT_USAGE;
 		}
@@ -892,12 +921,14 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 
 	pr_env_init(&env);
 	pr_error_clear(&err);
-	if (!c->no_store && (rc = cli_store_open("suite", c->db,
-	    PR_STORE_CREATE, &st)) != PR_EXIT_OK)
+	if (!c->no_store &&
+	    (rc = cli_store_open("suite", c->db, PR_STORE_CREATE, &st)) !=
+		PR_EXIT_OK)
 		goto out;
 	/* An unknown --baseline is said before the probes run. */
-	if (st != NULL && c->baseline != 0 && (rc = find_baseline(st, 0,
-	    c->baseline, "", NULL, 0, &base, NULL, NULL)) != PR_EXIT_OK)
+	if (st != NULL && c->baseline != 0 &&
+	    (rc = find_baseline(st, 0, c->baseline, "", NULL, 0, &base, NULL,
+		 NULL)) != PR_EXIT_OK)
 		goto out;
 	pr_env_opts_init(&eo);
 	if (pr_env_capture(&env, &eo, &err) != PR_OK) {
@@ -921,8 +952,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		}
 		cli_errorf("suite: interrupted; what finished is kept");
 	}
-	if (st != NULL && (rc = store_results(st, r, nr, &env, c->so.quick,
-	    &session, cut ? "interrupted" : "done")) != PR_EXIT_OK) {
+	if (st != NULL &&
+	    (rc = store_results(st, r, nr, &env, c->so.quick, &session,
+		 cut ? "interrupted" : "done")) != PR_EXIT_OK) {
 		/* Not stored, but measured: show the figures even so. */
 		if (!c->json && figures_text(r, nr, &out, &err) == PR_OK)
 			(void)cli_write(&out);
@@ -936,8 +968,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	if (root != NULL) {
 		j = figures_json(r, nr);
 		if (j == NULL || json_object_set_new(root, "probes", j) != 0 ||
-		    json_object_set_new(root, "session", session != 0 ?
-		    json_integer(session) : json_null()) != 0) {
+		    json_object_set_new(root, "session",
+			session != 0 ? json_integer(session) : json_null()) !=
+			0) {
 			cli_errorf("out of memory");
 			rc = PR_EXIT_INTERNAL;
 			goto out;
@@ -949,22 +982,27 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	if (st != NULL && !cut) {
 		if ((rc = find_baseline(st, session, c->baseline,
-		    c->so.quick ? "quick" : "full", r, nr, &base, hist,
-		    &nhist)) != PR_EXIT_OK)
+			 c->so.quick ? "quick" : "full", r, nr, &base, hist,
+			 &nhist)) != PR_EXIT_OK)
 			goto out;
 		if (base != 0)
 			rc = against_baseline(st, hist, nhist, session, r, nr,
 			    &env, c->json, c->gate, root, &out, &gated);
 		else if (!c->json)
-			rc = pr_buf_addf(&out, &err, "\nstored as session "
-			    "%lld, the baseline of this host: run `perfreg "
-			    "suite` again after an update to see what "
-			    "changed\n", (long long)session) == PR_OK ?
-			    PR_EXIT_OK : PR_EXIT_INTERNAL;
+			rc =
+			    pr_buf_addf(&out, &err,
+				"\nstored as session "
+				"%lld, the baseline of this host: run `perfreg "
+				"suite` again after an update to see what "
+				"changed\n",
+				(long long)session) == PR_OK
+			    ? PR_EXIT_OK
+			    : PR_EXIT_INTERNAL;
 		if (rc != PR_EXIT_OK)
 			goto out;
-		if (root != NULL && json_object_set_new(root, "baseline",
-		    base != 0 ? json_integer(base) : json_null()) != 0) {
+		if (root != NULL &&
+		    json_object_set_new(root, "baseline",
+			base != 0 ? json_integer(base) : json_null()) != 0) {
 			rc = PR_EXIT_INTERNAL;
 			goto out;
 		}
@@ -1002,7 +1040,8 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	}
 	if ((p = pr_probe_find(argv[first])) == NULL) {
 		cli_errorf("suite ab: no probe '%s' (perfreg suite list names "
-		    "them)", argv[first]);
+			   "them)",
+		    argv[first]);
 		return PR_EXIT_USAGE;
 	}
 	if (!c->budget_set)
@@ -1018,14 +1057,16 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	}
 	snprintf(an, sizeof(an), "A: %s %s", p->name, c->a);
 	snprintf(bn, sizeof(bn), "B: %s %s", p->name, c->b);
-	if (!c->json && pr_buf_addf(&out, &err, "%s, interleaved in %zu "
-	    "rounds (%.1f s); B against A:\n\n", p->name, r[0].samples,
-	    r[0].elapsed_s) != PR_OK) {
+	if (!c->json &&
+	    pr_buf_addf(&out, &err,
+		"%s, interleaved in %zu "
+		"rounds (%.1f s); B against A:\n\n",
+		p->name, r[0].samples, r[0].elapsed_s) != PR_OK) {
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	rc = cli_compare_datasets(&r[0].data, &r[1].data, an, bn, c->json ?
-	    PR_REPORT_JSON : PR_REPORT_TEXT, c->gate, &out, &gated);
+	rc = cli_compare_datasets(&r[0].data, &r[1].data, an, bn,
+	    c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, c->gate, &out, &gated);
 	if (rc == PR_EXIT_OK)
 		rc = cli_write(&out);
 	if (rc == PR_EXIT_OK && c->gate)
@@ -1048,8 +1089,9 @@ exec_suite(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	pr_suite_opts_init(&c.so);
-	if (argc > 1 && (strcmp(argv[1], "list") == 0 ||
-	    strcmp(argv[1], "run") == 0 || strcmp(argv[1], "ab") == 0)) {
+	if (argc > 1 &&
+	    (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "run") == 0 ||
+		strcmp(argv[1], "ab") == 0)) {
 		sub = argv[1];
 		argc--;
 		argv++;
@@ -1064,14 +1106,15 @@ exec_suite(int argc, char **argv)
 		}
 		return list_probes();
 	}
-	if ((c.a != NULL || c.b != NULL) && (sub == NULL ||
-	    strcmp(sub, "ab") != 0)) {
+	if ((c.a != NULL || c.b != NULL) &&
+	    (sub == NULL || strcmp(sub, "ab") != 0)) {
 		cli_errorf("suite: --a and --b go with `suite ab`");
 		return cli_usage(&cmd_suite_entry);
 	}
 	if (sub == NULL && first != argc) {
 		cli_errorf("suite: unexpected argument '%s' (`suite run "
-		    "PROBE...` runs some probes)", argv[first]);
+			   "PROBE...` runs some probes)",
+		    argv[first]);
 		return cli_usage(&cmd_suite_entry);
 	}
 	if (sub != NULL && strcmp(sub, "run") == 0 && first == argc) {
@@ -1099,6 +1142,4 @@ exec_suite(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_suite_entry = {
-	"suite", usage, help, exec_suite
-};
+const struct cmd_entry cmd_suite_entry = { "suite", usage, help, exec_suite };

@@ -21,12 +21,14 @@ list_commands(FILE *f)
 {
 	const struct cmd_entry *const *e;
 
-	fprintf(f, "usage: perfreg [--help | --version] COMMAND [ARGS]\n\n"
-		   "commands:\n");
+	fprintf(f,
+	    "usage: perfreg [--help | --version] COMMAND [ARGS]\n\n"
+	    "commands:\n");
 	for (e = cmd_table; *e != NULL; e++)
 		fprintf(f, "  perfreg %s\n", (*e)->usage);
-	fprintf(f, "\n'perfreg COMMAND --help' describes a command; "
-		   "man perfreg describes them all\n");
+	fprintf(f,
+	    "\n'perfreg COMMAND --help' describes a command; "
+	    "man perfreg describes them all\n");
 }
 
 void
@@ -93,7 +95,8 @@ cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
 	    (x = strtoull(arg, &end, 10), end == arg) || *end != '\0' ||
 	    errno != 0) {
 		cli_errorf("%s: --seed: expected a whole number from 0 to "
-		    "%llu, got '%s'", cmd, (unsigned long long)UINT64_MAX, arg);
+			   "%llu, got '%s'",
+		    cmd, (unsigned long long)UINT64_MAX, arg);
 		return -1;
 	}
 	*out = (uint64_t)x;

@@ -42,11 +42,13 @@ args_json(char *const *args, size_t n, char **out)
 	for (i = 0; a != NULL && i < n; i++) {
 		/* json_string fails on memory or on a byte string that is
 		 * not UTF-8; json_stringn_nocheck only on memory. */
-		if ((j = json_string(args[i])) == NULL && (raw =
-		    json_stringn_nocheck(args[i], strlen(args[i]))) != NULL) {
+		if ((j = json_string(args[i])) == NULL &&
+		    (raw = json_stringn_nocheck(args[i], strlen(args[i]))) !=
+			NULL) {
 			json_decref(raw);
 			cli_errorf("run: warning: argument %zu is not UTF-8 "
-			    "text: the session cannot be resumed", i + 1);
+				   "text: the session cannot be resumed",
+			    i + 1);
 			json_decref(a);
 			return PR_EXIT_OK;
 		}
@@ -180,7 +182,7 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 		goto out;
 	}
 	if ((rc = make_tags(tags, ntags, &env, &t, &nt, commit,
-	    sizeof(commit))) != PR_EXIT_OK)
+		 sizeof(commit))) != PR_EXIT_OK)
 		goto out;
 	if ((rc = args_json(args, nargs, &aj)) != PR_EXIT_OK)
 		goto out;
@@ -202,23 +204,20 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 		goto out;
 	}
 	rs->nv = s->nv;
-	if (pr_store_session_begin(rs->st, &sn, &rs->session, &err) !=
-	    PR_OK) {
-		cli_errorf("run: %s: %s", pr_store_target(rs->st),
-		    err.msg);
+	if (pr_store_session_begin(rs->st, &sn, &rs->session, &err) != PR_OK) {
+		cli_errorf("run: %s: %s", pr_store_target(rs->st), err.msg);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	if (resumes != 0 && mark_resumed(rs->st, resumes, &err) != PR_OK) {
-		cli_errorf("run: %s: %s", pr_store_target(rs->st),
-		    err.msg);
+		cli_errorf("run: %s: %s", pr_store_target(rs->st), err.msg);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	for (i = 0; i < s->nv; i++) {
 		if (pr_store_session_variant(rs->st, rs->session,
-		    pr_str_c(s->v[i].name), s->v[i].command, &rs->vid[i],
-		    &err) != PR_OK) {
+			pr_str_c(s->v[i].name), s->v[i].command, &rs->vid[i],
+			&err) != PR_OK) {
 			cli_errorf("run: %s: %s", pr_store_target(rs->st),
 			    err.msg);
 			rc = PR_EXIT_USAGE;
@@ -262,9 +261,10 @@ run_store_add(struct run_store *rs, const struct pr_session *s,
 	pr_error_clear(&err);
 	if (pr_store_add_run(rs->st, rs->session, &sr, &err) != PR_OK) {
 		rs->failed = 1;
-		snprintf(rs->msg, sizeof(rs->msg), "%s: run %zu could not be "
-		    "stored: %s", pr_store_target(rs->st), r->seq + 1,
-		    err.msg);
+		snprintf(rs->msg, sizeof(rs->msg),
+		    "%s: run %zu could not be "
+		    "stored: %s",
+		    pr_store_target(rs->st), r->seq + 1, err.msg);
 	}
 }
 
@@ -284,7 +284,7 @@ run_store_end(struct run_store *rs, const struct pr_session *s, int decided)
 		status = pr_stop_str(s->stop);
 	pr_error_clear(&err);
 	if (pr_store_session_end(rs->st, rs->session, status, s->elapsed_s,
-	    &err) != PR_OK) {
+		&err) != PR_OK) {
 		/* After a run that could not be stored, the caller's one
 		 * line says it (the session stays resumable). */
 		if (!rs->failed)
@@ -316,8 +316,9 @@ count_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 	struct pr_str *nn;
 	size_t i, *nr;
 
-	if (r->warmup || (!r->ok && r->outcome != NULL &&
-	    strcmp(r->outcome, "interrupted") == 0))
+	if (r->warmup ||
+	    (!r->ok && r->outcome != NULL &&
+		strcmp(r->outcome, "interrupted") == 0))
 		return 0;
 	for (i = 0; i < c->n; i++)
 		if (c->names[i].n == r->variant.n &&
@@ -362,7 +363,7 @@ parse_args(const char *aj, char ***args, size_t *nargs)
 	if (aj == NULL || (a = json_loads(aj, 0, &je)) == NULL ||
 	    !json_is_array(a)) {
 		cli_errorf("run: --resume: the session did not record its "
-		    "arguments");
+			   "arguments");
 		return PR_EXIT_USAGE;
 	}
 	n = json_array_size(a);
@@ -371,7 +372,8 @@ parse_args(const char *aj, char ***args, size_t *nargs)
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
 	}
-	json_array_foreach(a, i, v) {
+	json_array_foreach(a, i, v)
+	{
 		if (!json_is_string(v) ||
 		    (out[i] = strdup(json_string_value(v))) == NULL) {
 			while (i > 0)
@@ -407,22 +409,20 @@ run_store_find_resume(const char *db, const char *campaign, char ***args,
 	*done = 0;
 	memset(&c, 0, sizeof(c));
 	memset(&si, 0, sizeof(si));
-	if ((rc = cli_store_open("run", db, PR_STORE_WRITE, &st)) !=
-	    PR_EXIT_OK)
+	if ((rc = cli_store_open("run", db, PR_STORE_WRITE, &st)) != PR_EXIT_OK)
 		return rc;
 	cli_hostname(host, sizeof(host));
 	pr_error_clear(&err);
-	pst = pr_store_find_unfinished(st, pr_str_c(campaign), host, &si,
-	    &err);
+	pst = pr_store_find_unfinished(st, pr_str_c(campaign), host, &si, &err);
 	if (pst == PR_ENOTFOUND) {
 		cli_errorf("run: --resume: campaign '%s' has no unfinished "
-		    "session on %s", campaign, host);
+			   "session on %s",
+		    campaign, host);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
 	if (pst != PR_OK) {
-		cli_errorf("run: %s: %s", pr_store_target(st),
-		    err.msg);
+		cli_errorf("run: %s: %s", pr_store_target(st), err.msg);
 		rc = cli_exit_for(pst);
 		goto out;
 	}
@@ -430,20 +430,17 @@ run_store_find_resume(const char *db, const char *campaign, char ***args,
 	if ((rc = parse_args(si.args_json, args, nargs)) != PR_EXIT_OK)
 		goto out;
 	/* Count the runs of the whole chain of resumed sessions. */
-	for (id = si.id, hops = 0; id != 0 && hops < 10000; id = next,
-	    hops++) {
+	for (id = si.id, hops = 0; id != 0 && hops < 10000; id = next, hops++) {
 		if ((pst = pr_store_each_run(st, id, count_run, &c, &err)) !=
 		    PR_OK) {
-			cli_errorf("run: %s: %s", pr_store_target(st),
-			    err.msg);
+			cli_errorf("run: %s: %s", pr_store_target(st), err.msg);
 			rc = cli_exit_for(pst);
 			goto out;
 		}
 		memset(&prev, 0, sizeof(prev));
 		if ((pst = pr_store_session_get(st, id, &prev, &err)) !=
 		    PR_OK) {
-			cli_errorf("run: %s: %s", pr_store_target(st),
-			    err.msg);
+			cli_errorf("run: %s: %s", pr_store_target(st), err.msg);
 			rc = cli_exit_for(pst);
 			goto out;
 		}

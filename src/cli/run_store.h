@@ -15,9 +15,9 @@
 struct run_store {
 	struct pr_store *st;
 	int64_t session;
-	int64_t *vid;        /* store id of each session variant */
+	int64_t *vid; /* store id of each session variant */
 	size_t nv;
-	int failed;          /* a run could not be stored */
+	int failed; /* a run could not be stored */
 	char msg[PR_ERROR_MSG_MAX + 64];
 };
 
@@ -28,10 +28,9 @@ struct run_store {
  * run arguments (args, nargs) for --resume.  resumes: the session it
  * continues, or 0.  Prints errors; returns an exit status.
  */
-int run_store_begin(struct run_store *rs, const char *db,
-    const char *campaign, const struct pr_session *s,
-    char *const *tags, size_t ntags, char *const *args, size_t nargs,
-    int64_t resumes);
+int run_store_begin(struct run_store *rs, const char *db, const char *campaign,
+    const struct pr_session *s, char *const *tags, size_t ntags,
+    char *const *args, size_t nargs, int64_t resumes);
 
 /* Stores a finished run; on failure sets rs->failed and rs->msg (the
  * caller stops the session). */
@@ -51,7 +50,7 @@ void run_store_close(struct run_store *rs);
  * and *done the counted rounds its variants completed (over the chain of
  * sessions it continues).  Prints errors; returns an exit status.
  */
-int run_store_find_resume(const char *db, const char *campaign,
-    char ***args, size_t *nargs, int64_t *session, size_t *done);
+int run_store_find_resume(const char *db, const char *campaign, char ***args,
+    size_t *nargs, int64_t *session, size_t *done);
 
 #endif /* PERFREG_CLI_RUN_STORE_H */

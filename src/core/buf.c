@@ -68,8 +68,7 @@ pr_buf_grow(struct pr_buf *b, size_t extra, struct pr_error *err)
 }
 
 enum pr_status
-pr_buf_add(struct pr_buf *b, const void *data, size_t len,
-    struct pr_error *err)
+pr_buf_add(struct pr_buf *b, const void *data, size_t len, struct pr_error *err)
 {
 	enum pr_status st;
 

@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define PR_BUG(...)                                                          \
-	do {                                                                 \
-		fprintf(stderr, "perfreg: BUG at %s:%d: ", __FILE__,         \
-		    __LINE__);                                               \
-		fprintf(stderr, __VA_ARGS__);                                \
-		fputc('\n', stderr);                                         \
-		abort();                                                     \
+#define PR_BUG(...) \
+	do { \
+		fprintf(stderr, "perfreg: BUG at %s:%d: ", __FILE__, \
+		    __LINE__); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		abort(); \
 	} while (0)
 
 #endif /* PERFREG_CORE_BUG_H */

@@ -20,13 +20,13 @@ pr_error_clear(struct pr_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
-static void vset(struct pr_error *err, enum pr_status status,
-    const char *file, long line, long column, const char *fmt, va_list ap)
+static void vset(struct pr_error *err, enum pr_status status, const char *file,
+    long line, long column, const char *fmt, va_list ap)
     __attribute__((format(printf, 6, 0)));
 
 static void
-vset(struct pr_error *err, enum pr_status status, const char *file,
-    long line, long column, const char *fmt, va_list ap)
+vset(struct pr_error *err, enum pr_status status, const char *file, long line,
+    long column, const char *fmt, va_list ap)
 {
 	err->status = status;
 	err->file[0] = '\0';
@@ -39,8 +39,7 @@ vset(struct pr_error *err, enum pr_status status, const char *file,
 }
 
 enum pr_status
-pr_error_set(struct pr_error *err, enum pr_status status, const char *fmt,
-    ...)
+pr_error_set(struct pr_error *err, enum pr_status status, const char *fmt, ...)
 {
 	va_list ap;
 

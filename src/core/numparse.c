@@ -329,7 +329,8 @@ pr_parse_double(const char *s, const char *end, const char **stop, double *out,
 done:
 	/* Nonzero digits that round to 0 would be a silent zero. */
 	if (x == 0)
-		return pr_error_set(err, PR_ERANGE, "number out of range (too "
+		return pr_error_set(err, PR_ERANGE,
+		    "number out of range (too "
 		    "small, it would read as 0): '%s'",
 		    quote(s, end, qb, sizeof(qb)));
 	*out = neg ? -x : x;
@@ -338,8 +339,8 @@ done:
 }
 
 enum pr_status
-pr_parse_double_all(
-    const char *s, const char *end, double *out, struct pr_error *err)
+pr_parse_double_all(const char *s, const char *end, double *out,
+    struct pr_error *err)
 {
 	const char *stop;
 	double x = 0;

@@ -61,8 +61,8 @@ pr_sample_reserve(struct pr_sample *s, size_t n, struct pr_error *err)
 		return pr_error_set(err, PR_ENOMEM, "too many values");
 	ncap = s->cap < 16 ? 16 : s->cap;
 	while (ncap - s->n < n)
-		ncap = ncap > SIZE_MAX / sizeof(double) / 2 ? s->n + n
-							     : ncap * 2;
+		ncap =
+		    ncap > SIZE_MAX / sizeof(double) / 2 ? s->n + n : ncap * 2;
 	p = realloc(s->v, ncap * sizeof(double));
 	if (p == NULL)
 		return pr_error_set(err, PR_ENOMEM,

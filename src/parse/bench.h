@@ -76,8 +76,7 @@ struct pr_tok {
  * space characters) into at most max tokens.  Returns the number of
  * tokens in the line, which may exceed max (only max are stored).
  */
-size_t pr_tokens(const char *s, const char *e, struct pr_tok *t,
-    size_t max);
+size_t pr_tokens(const char *s, const char *e, struct pr_tok *t, size_t max);
 
 /*
  * Splits [s, e) at every sep (no quoting; empty fields count) into at
@@ -108,14 +107,14 @@ int pr_starts(const char *s, const char *e, const char *prefix);
  * message naming the text, where (if not NULL, e.g. "in the 16 bytes
  * column"), the input and l's line and column.
  */
-enum pr_status pr_bench_num(const struct pr_input *in,
-    const struct pr_line *l, const char *s, const char *e, int exp10,
-    int sign, const char *where, double *out, struct pr_error *err);
+enum pr_status pr_bench_num(const struct pr_input *in, const struct pr_line *l,
+    const char *s, const char *e, int exp10, int sign, const char *where,
+    double *out, struct pr_error *err);
 
 /* As pr_bench_num, for a token. */
-enum pr_status pr_bench_tnum(const struct pr_input *in,
-    const struct pr_line *l, const struct pr_tok *t, int exp10,
-    const char *where, double *out, struct pr_error *err);
+enum pr_status pr_bench_tnum(const struct pr_input *in, const struct pr_line *l,
+    const struct pr_tok *t, int exp10, const char *where, double *out,
+    struct pr_error *err);
 
 /* Whether [s, e) is digits with at most one '.' and at least one digit. */
 int pr_is_decimal(const char *s, const char *e);
@@ -131,9 +130,9 @@ int pr_valueish(const char *s, const char *e);
  * Records a parse error at line l (column of p when p is in the line,
  * else none).  Returns PR_EPARSE (or status via pr_bench_fail_st).
  */
-enum pr_status pr_bench_fail(const struct pr_input *in,
-    const struct pr_line *l, const char *p, struct pr_error *err,
-    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+enum pr_status pr_bench_fail(const struct pr_input *in, const struct pr_line *l,
+    const char *p, struct pr_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /*
  * The error for an output without results: "no TOOL results found", or,
@@ -168,22 +167,21 @@ enum pr_status pr_bench_clock(const struct pr_input *in,
 struct pr_usermetric;
 struct pr_derive;
 
-enum pr_status pr_usermetric_new(const char *spec,
-    struct pr_usermetric **out, struct pr_error *err);
+enum pr_status pr_usermetric_new(const char *spec, struct pr_usermetric **out,
+    struct pr_error *err);
 void pr_usermetric_free(struct pr_usermetric *m);
 const char *pr_usermetric_name(const struct pr_usermetric *m);
 /* Appends every match's value to out; no match at all is an error. */
 enum pr_status pr_usermetric_apply(const struct pr_usermetric *m,
-    const struct pr_input *in, struct pr_dataset *out,
-    struct pr_error *err);
+    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err);
 
 enum pr_status pr_derive_new(const char *spec, struct pr_derive **out,
     struct pr_error *err);
 void pr_derive_free(struct pr_derive *d);
 const char *pr_derive_name(const struct pr_derive *d);
 /* Computes the metric from ds and adds it to ds (see pr_parser_derive). */
-enum pr_status pr_derive_apply(const struct pr_derive *d,
-    struct pr_dataset *ds, struct pr_error *err);
+enum pr_status pr_derive_apply(const struct pr_derive *d, struct pr_dataset *ds,
+    struct pr_error *err);
 
 /*
  * Splits the ":UNIT" and ":higher|lower" suffixes off a spec's right-hand

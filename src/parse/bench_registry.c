@@ -38,8 +38,8 @@ read_as(const struct pr_input *in, enum pr_format f, struct pr_dataset *out,
 static unsigned
 detect_hyperfine(const struct pr_input *in)
 {
-	return pr_format_detect(in->data, in->len) == PR_FORMAT_HYPERFINE ?
-	    1000 : 0;
+	return pr_format_detect(in->data, in->len) == PR_FORMAT_HYPERFINE ? 1000
+									  : 0;
 }
 
 static enum pr_status
@@ -52,8 +52,8 @@ parse_hyperfine(const struct pr_input *in, struct pr_dataset *out,
 static unsigned
 detect_gobench(const struct pr_input *in)
 {
-	return pr_format_detect(in->data, in->len) == PR_FORMAT_GOBENCH ?
-	    500 : 0;
+	return pr_format_detect(in->data, in->len) == PR_FORMAT_GOBENCH ? 500
+									: 0;
 }
 
 static enum pr_status
@@ -64,24 +64,22 @@ parse_gobench(const struct pr_input *in, struct pr_dataset *out,
 }
 
 static const struct pr_bench_format bench_hyperfine = {
-	"hyperfine", "hyperfine --export-json", detect_hyperfine,
+	"hyperfine",
+	"hyperfine --export-json",
+	detect_hyperfine,
 	parse_hyperfine,
 };
 
 static const struct pr_bench_format bench_gobench = {
-	"gobench", "Go benchmark lines (go test -bench)", detect_gobench,
+	"gobench",
+	"Go benchmark lines (go test -bench)",
+	detect_gobench,
 	parse_gobench,
 };
 
-static const struct pr_bench_format *const formats[] = {
-	&pr_bench_openssl,
-	&pr_bench_iperf3,
-	&pr_bench_time,
-	&pr_bench_perf,
-	&bench_hyperfine,
-	&bench_gobench,
-	NULL
-};
+static const struct pr_bench_format *const formats[] = { &pr_bench_openssl,
+	&pr_bench_iperf3, &pr_bench_time, &pr_bench_perf, &bench_hyperfine,
+	&bench_gobench, NULL };
 
 const char *
 pr_parse_format_name(size_t i, const char **description)
@@ -262,8 +260,8 @@ pr_parser_derive(const struct pr_parser *p, struct pr_dataset *ds,
 
 /* Moves the metrics of src into dst (appending values). */
 static enum pr_status
-merge(const struct pr_input *in, struct pr_dataset *src,
-    struct pr_dataset *dst, struct pr_error *err)
+merge(const struct pr_input *in, struct pr_dataset *src, struct pr_dataset *dst,
+    struct pr_error *err)
 {
 	struct pr_metric *m, *d;
 	size_t i, j;
@@ -275,18 +273,19 @@ merge(const struct pr_input *in, struct pr_dataset *src,
 		if (d != NULL && strcmp(d->unit, m->unit) != 0)
 			return pr_error_at(err, PR_EINVAL, in->name, 0, 0,
 			    "metric '%s' is in '%s' here but was in '%s' "
-			    "before", m->name, m->unit, d->unit);
+			    "before",
+			    m->name, m->unit, d->unit);
 	}
 	for (i = 0; i < src->n; i++) {
 		m = &src->metrics[i];
 		if ((st = pr_dataset_get(dst, m->name, m->unit, m->better, &d,
-		    err)) != PR_OK ||
+			 err)) != PR_OK ||
 		    (st = pr_sample_reserve(&d->values, m->values.n, err)) !=
-		    PR_OK)
+			PR_OK)
 			return st;
 		for (j = 0; j < m->values.n; j++)
 			if ((st = pr_sample_push(&d->values, m->values.v[j],
-			    err)) != PR_OK)
+				 err)) != PR_OK)
 				return st;
 	}
 	return PR_OK;
@@ -298,8 +297,7 @@ blank(const char *s, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
-		    s[i] != '\n')
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
 			return 0;
 	return 1;
 }
@@ -343,7 +341,8 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 			return pr_error_at(err, PR_EPARSE, in.name, 0, 0,
 			    "not the output of a known benchmark (%s); use "
 			    "--format to force one or --metric to read your "
-			    "own", list);
+			    "own",
+			    list);
 		}
 	}
 	pr_dataset_init(&tmp);
@@ -357,8 +356,8 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 			    pr_usermetric_name(p->metrics[i]), f->name);
 			goto out;
 		}
-		if ((st = pr_usermetric_apply(p->metrics[i], &in, &tmp,
-		    err)) != PR_OK)
+		if ((st = pr_usermetric_apply(p->metrics[i], &in, &tmp, err)) !=
+		    PR_OK)
 			goto out;
 	}
 	if (!(flags & PR_PARSE_NO_DERIVE) &&
@@ -391,8 +390,8 @@ pr_parse_file(const struct pr_parser *p, const char *path, unsigned flags,
 		fp = stdin;
 	} else if ((fp = fopen(path, "rb")) == NULL) {
 		e = errno;
-		st = pr_error_at(err, e == ENOENT ? PR_ENOTFOUND : PR_EIO,
-		    name, 0, 0, "cannot open: %s", strerror(e));
+		st = pr_error_at(err, e == ENOENT ? PR_ENOTFOUND : PR_EIO, name,
+		    0, 0, "cannot open: %s", strerror(e));
 		if (err != NULL)
 			err->sys_errno = e;
 		return st;
@@ -400,8 +399,9 @@ pr_parse_file(const struct pr_parser *p, const char *path, unsigned flags,
 	for (;;) {
 		if ((st = pr_buf_grow(&b, 65536, NULL)) != PR_OK &&
 		    (st = pr_buf_grow(&b, 1, NULL)) != PR_OK) {
-			st = pr_error_at(err, st, name, 0, 0, st == PR_ELIMIT ?
-			    "input larger than %zu bytes" : "out of memory",
+			st = pr_error_at(err, st, name, 0, 0,
+			    st == PR_ELIMIT ? "input larger than %zu bytes"
+					    : "out of memory",
 			    (size_t)PR_PARSE_FILE_MAX);
 			break;
 		}

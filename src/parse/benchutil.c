@@ -90,8 +90,7 @@ pr_tokens(const char *s, const char *e, struct pr_tok *t, size_t max)
 }
 
 size_t
-pr_fields(const char *s, const char *e, char sep, struct pr_tok *f,
-    size_t max)
+pr_fields(const char *s, const char *e, char sep, struct pr_tok *f, size_t max)
 {
 	size_t n = 0;
 	const char *b = s;
@@ -198,14 +197,15 @@ pr_valueish(const char *s, const char *e)
 		p++;
 	if (p < e && ((*p >= '0' && *p <= '9') || *p == '.'))
 		return 1;
-	return (e - p == 3 && (strncmp(p, "nan", 3) == 0 ||
-	    strncmp(p, "NaN", 3) == 0 || strncmp(p, "inf", 3) == 0)) ||
+	return (e - p == 3 &&
+		   (strncmp(p, "nan", 3) == 0 || strncmp(p, "NaN", 3) == 0 ||
+		       strncmp(p, "inf", 3) == 0)) ||
 	    (e - p == 8 && strncmp(p, "infinity", 8) == 0);
 }
 
 enum pr_status
-pr_bench_fail(const struct pr_input *in, const struct pr_line *l,
-    const char *p, struct pr_error *err, const char *fmt, ...)
+pr_bench_fail(const struct pr_input *in, const struct pr_line *l, const char *p,
+    struct pr_error *err, const char *fmt, ...)
 {
 	char msg[PR_ERROR_MSG_MAX];
 	va_list ap;
@@ -216,8 +216,8 @@ pr_bench_fail(const struct pr_input *in, const struct pr_line *l,
 	va_end(ap);
 	if (l != NULL && p != NULL && p >= l->raw && p <= l->e)
 		col = (long)(p - l->raw) + 1;
-	return pr_error_at(err, PR_EPARSE, in->name, l != NULL ? l->no : 0,
-	    col, "%s", msg);
+	return pr_error_at(err, PR_EPARSE, in->name, l != NULL ? l->no : 0, col,
+	    "%s", msg);
 }
 
 enum pr_status
@@ -234,9 +234,9 @@ pr_bench_none(const struct pr_input *in, const struct pr_line *hint,
 }
 
 enum pr_status
-pr_bench_num(const struct pr_input *in, const struct pr_line *l,
-    const char *s, const char *e, int exp10, int sign, const char *where,
-    double *out, struct pr_error *err)
+pr_bench_num(const struct pr_input *in, const struct pr_line *l, const char *s,
+    const char *e, int exp10, int sign, const char *where, double *out,
+    struct pr_error *err)
 {
 	char buf[96], ex[64];
 	const char *stop;
@@ -336,8 +336,7 @@ uint_of(const char *s, const char *e, long *v)
 
 enum pr_status
 pr_bench_clock(const struct pr_input *in, const struct pr_line *l,
-    const char *s, const char *e, int bash, double *out,
-    struct pr_error *err)
+    const char *s, const char *e, int bash, double *out, struct pr_error *err)
 {
 	const char *c1 = NULL, *c2 = NULL, *p, *secs = s;
 	long h = 0, m = 0;
@@ -365,7 +364,8 @@ pr_bench_clock(const struct pr_input *in, const struct pr_line *l,
 				else
 					return pr_bench_fail(in, l, s, err,
 					    "expected a time like "
-					    "'1:02:03.4', got '%s'", ex);
+					    "'1:02:03.4', got '%s'",
+					    ex);
 			}
 		if (c2 != NULL) {
 			if (uint_of(s, c1, &h) != 0 ||
@@ -383,8 +383,8 @@ pr_bench_clock(const struct pr_input *in, const struct pr_line *l,
 		}
 	}
 	if (!pr_is_decimal(secs, e))
-		return pr_bench_fail(in, l, s, err,
-		    "expected a time, got '%s'", ex);
+		return pr_bench_fail(in, l, s, err, "expected a time, got '%s'",
+		    ex);
 	if ((st = pr_read_number(in, secs, e, NULL, &sec, err)) != PR_OK)
 		return st;
 	if ((c1 != NULL || bash) && sec >= 60)
@@ -400,7 +400,8 @@ unit_word(const char *s, const char *e)
 {
 	for (; s < e; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || strchr("%/._-", *s) != NULL))
+			(*s >= '0' && *s <= '9') ||
+			strchr("%/._-", *s) != NULL))
 			return 0;
 	return 1;
 }
@@ -417,8 +418,9 @@ pr_spec_suffixes(const char *s, const char **e, char *unit,
 	p = end;
 	while (p > s && p[-1] != ':')
 		p--;
-	if (p > s && ((end - p == 6 && memcmp(p, "higher", 6) == 0) ||
-	    (end - p == 5 && memcmp(p, "lower", 5) == 0))) {
+	if (p > s &&
+	    ((end - p == 6 && memcmp(p, "higher", 6) == 0) ||
+		(end - p == 5 && memcmp(p, "lower", 5) == 0))) {
 		*better = *p == 'h' ? PR_BETTER_HIGHER : PR_BETTER_LOWER;
 		have_dir = 1;
 		end = p - 1;

@@ -233,8 +233,8 @@ list_columns(const struct column *cols, size_t n, char *dst, size_t size)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		pr_read_excerpt(
-		    ex, sizeof(ex), cols[i].label, strlen(cols[i].label));
+		pr_read_excerpt(ex, sizeof(ex), cols[i].label,
+		    strlen(cols[i].label));
 		if (pr_buf_addf(&b, NULL, "%s'%s'", i ? ", " : "", ex) !=
 		    PR_OK) {
 			pr_buf_adds(&b, ", ...", NULL);
@@ -374,8 +374,8 @@ take_cell(const struct pr_input *in, struct column *col, const struct field *f,
 	if (pr_parse_double(b, e, &stop, &v, NULL) == PR_OK && stop == e)
 		st = PR_OK;
 	else
-		st = pr_read_number(
-		    in, b, e, where_col(where, sizeof(where), col), &v, err);
+		st = pr_read_number(in, b, e,
+		    where_col(where, sizeof(where), col), &v, err);
 	if (col->kind == COL_UNDECIDED) {
 		if (st != PR_OK && !selected && st != PR_ERANGE &&
 		    !pr_read_nonfinite_word(b, e)) {
@@ -423,8 +423,8 @@ add_metrics(const struct pr_input *in, long header_line, struct column *cols,
 		free(name);
 		if (st != PR_OK)
 			return st;
-		if ((st = pr_sample_reserve(
-			 &m->values, cols[i].values.n, err)) != PR_OK)
+		if ((st = pr_sample_reserve(&m->values, cols[i].values.n,
+			 err)) != PR_OK)
 			return st;
 		for (k = 0; k < cols[i].values.n; k++)
 			m->values.v[m->values.n++] = cols[i].values.v[k];

@@ -181,8 +181,9 @@ primary(struct pstate *ps, size_t *out)
 		if (st != PR_OK)
 			return fail(ps, s, "bad number");
 		if (stop < ps->e && name_char(*stop, 0))
-			return fail(ps, stop, "unexpected character after a "
-					      "number");
+			return fail(ps, stop,
+			    "unexpected character after a "
+			    "number");
 		ps->p = stop;
 		if ((st = node(ps, OP_NUM, 0, 0, out)) != PR_OK)
 			return st;
@@ -233,7 +234,7 @@ term(struct pstate *ps, size_t *out)
 		c = *ps->p++;
 		if ((st = unary(ps, &b)) != PR_OK ||
 		    (st = node(ps, c == '*' ? OP_MUL : OP_DIV, a, b, &a)) !=
-		    PR_OK)
+			PR_OK)
 			return st;
 	}
 	*out = a;
@@ -258,7 +259,7 @@ expr(struct pstate *ps, size_t *out)
 		c = *ps->p++;
 		if ((st = term(ps, &b)) != PR_OK ||
 		    (st = node(ps, c == '+' ? OP_ADD : OP_SUB, a, b, &a)) !=
-		    PR_OK)
+			PR_OK)
 			return st;
 	}
 	ps->depth--;
@@ -284,12 +285,14 @@ pr_derive_new(const char *spec, struct pr_derive **out, struct pr_error *err)
 	    (size_t)(eq - spec) >= PR_PARSE_NAME_MAX)
 		return pr_error_set(err, PR_EINVAL,
 		    "--derive '%.60s': expected NAME=EXPR[:UNIT]"
-		    "[:higher|lower]", spec);
+		    "[:higher|lower]",
+		    spec);
 	for (i = 0; spec + i < eq; i++)
 		if ((unsigned char)spec[i] <= ' ' || spec[i] == 0x7f)
 			return pr_error_set(err, PR_EINVAL,
 			    "--derive '%.60s': the name must not contain "
-			    "blanks or control characters", spec);
+			    "blanks or control characters",
+			    spec);
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	memcpy(d->name, spec, (size_t)(eq - spec));
@@ -309,8 +312,8 @@ pr_derive_new(const char *spec, struct pr_derive **out, struct pr_error *err)
 	if ((st = expr(&ps, &d->root)) == PR_OK) {
 		skip(&ps);
 		if (ps.p != ps.e)
-			st = fail(&ps, ps.p, *ps.p == ')' ? "unmatched ')'" :
-							    "unexpected text");
+			st = fail(&ps, ps.p,
+			    *ps.p == ')' ? "unmatched ')'" : "unexpected text");
 	}
 	if (st != PR_OK) {
 		pr_derive_free(d);
@@ -322,8 +325,8 @@ pr_derive_new(const char *spec, struct pr_derive **out, struct pr_error *err)
 
 /* The i-th value of node k. */
 static enum pr_status
-eval(const struct pr_derive *d, size_t k, struct pr_metric **vars,
-    size_t i, double *out, struct pr_error *err)
+eval(const struct pr_derive *d, size_t k, struct pr_metric **vars, size_t i,
+    double *out, struct pr_error *err)
 {
 	const struct node *nd = &d->nodes[k];
 	double a, b;
@@ -401,14 +404,15 @@ pr_derive_apply(const struct pr_derive *d, struct pr_dataset *ds,
 		if (m->values.n == 0) {
 			st = pr_error_set(err, PR_EUNDEF,
 			    "--derive '%s': metric '%s' has no value (the "
-			    "tool reported it absent)", d->name, m->name);
+			    "tool reported it absent)",
+			    d->name, m->name);
 			goto out;
 		}
 		if (first != NULL && m->values.n != first->values.n) {
 			st = pr_error_set(err, PR_EINVAL,
 			    "--derive '%s': metrics '%s' (%zu values) and "
-			    "'%s' (%zu values) differ in count", d->name,
-			    first->name, first->values.n, m->name,
+			    "'%s' (%zu values) differ in count",
+			    d->name, first->name, first->values.n, m->name,
 			    m->values.n);
 			goto out;
 		}

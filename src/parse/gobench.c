@@ -53,7 +53,7 @@ struct gb {
 	struct pr_dataset *out;
 	size_t first_metric; /* metrics from out->n on are this input's */
 	const char *pkg;     /* qualifier of the current "pkg:", pkg_len */
-	size_t pkg_len;	     /* bytes; 0 before any "pkg:" line */
+	size_t pkg_len;      /* bytes; 0 before any "pkg:" line */
 	struct span *pkgs;   /* the distinct "pkg:" values */
 	size_t npkgs;
 	struct unit_meta meta[MAX_UNIT_META];
@@ -170,8 +170,8 @@ split(const char *s, const char *e, const char *(*f)[2], size_t max)
  * value, trimmed.
  */
 static int
-config_line(
-    const char *s, const char *e, const char **val, size_t *vlen, size_t *klen)
+config_line(const char *s, const char *e, const char **val, size_t *vlen,
+    size_t *klen)
 {
 	const char *p;
 
@@ -203,8 +203,8 @@ is_result(const char *s, const char *e)
 }
 
 static enum pr_status
-unit_line(
-    struct gb *g, const char *s, const char *e, long line, struct pr_error *err)
+unit_line(struct gb *g, const char *s, const char *e, long line,
+    struct pr_error *err)
 {
 	const char *f[16][2];
 	size_t n, i, k, ulen;
@@ -271,8 +271,8 @@ unit_line(
 }
 
 static enum pr_status
-result_line(
-    struct gb *g, const char *s, const char *e, long line, struct pr_error *err)
+result_line(struct gb *g, const char *s, const char *e, long line,
+    struct pr_error *err)
 {
 	const char *(*f)[2] = NULL;
 	const char *nb, *ne, *p, *stop;
@@ -300,8 +300,8 @@ result_line(
 		    "expected an iteration count after '%s', got '%s'",
 		    pr_read_excerpt(where, sizeof(where), f[0][0],
 			(size_t)(f[0][1] - f[0][0])),
-		    pr_read_excerpt(
-			ex, sizeof(ex), f[1][0], (size_t)(f[1][1] - f[1][0])));
+		    pr_read_excerpt(ex, sizeof(ex), f[1][0],
+			(size_t)(f[1][1] - f[1][0])));
 		goto out;
 	}
 	if (n == 2) {
@@ -320,8 +320,8 @@ result_line(
 			PR_OK ||
 		    stop != f[i][1]) {
 			snprintf(where, sizeof(where), "for benchmark '%s'",
-			    pr_read_excerpt(
-				ex, sizeof(ex), nb, (size_t)(ne - nb)));
+			    pr_read_excerpt(ex, sizeof(ex), nb,
+				(size_t)(ne - nb)));
 			if ((st = pr_read_number(g->in, f[i][0], f[i][1], where,
 				 &v, err)) != PR_OK)
 				goto out;
@@ -397,11 +397,11 @@ collect_pkgs(struct gb *g, struct pr_error *err)
 				    memcmp(g->pkgs[k].s, val, vlen) == 0)
 					break;
 			if (k == g->npkgs) {
-				np = realloc(
-				    g->pkgs, (g->npkgs + 1) * sizeof(*np));
+				np = realloc(g->pkgs,
+				    (g->npkgs + 1) * sizeof(*np));
 				if (np == NULL)
-					return pr_error_set(
-					    err, PR_ENOMEM, "out of memory");
+					return pr_error_set(err, PR_ENOMEM,
+					    "out of memory");
 				g->pkgs = np;
 				g->pkgs[g->npkgs].s = val;
 				g->pkgs[g->npkgs].n = vlen;
@@ -439,8 +439,8 @@ set_pkg(struct gb *g, const char *p, size_t n)
 }
 
 enum pr_status
-pr_read_gobench(
-    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err)
+pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
+    struct pr_error *err)
 {
 	struct gb g;
 	const char *s, *e, *eol, *le, *val;

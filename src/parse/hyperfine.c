@@ -54,7 +54,8 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 		path[2].key = "command";
 		return pr_json_fail(in, path, 3, PR_EPARSE, err,
 		    "result %zu: a second result named '%s' (name each "
-		    "command with hyperfine's -n)", idx + 1, name);
+		    "command with hyperfine's -n)",
+		    idx + 1, name);
 	}
 	if ((st = pr_dataset_get(out, name, "s", PR_BETTER_LOWER, &m, err)) !=
 	    PR_OK)
@@ -64,8 +65,8 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 }
 
 enum pr_status
-pr_read_hyperfine(
-    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err)
+pr_read_hyperfine(const struct pr_input *in, struct pr_dataset *out,
+    struct pr_error *err)
 {
 	return pr_json_each(in, "results", read_result, out, err);
 }

@@ -37,8 +37,8 @@
 
 /* One summary line, read. */
 struct sumline {
-	int sum;          /* [SUM] */
-	char dir[8];      /* "", "tx_" or "rx_" (--bidir) */
+	int sum;     /* [SUM] */
+	char dir[8]; /* "", "tx_" or "rx_" (--bidir) */
 	int sender;
 	double transfer, bitrate;
 	int have_retr;
@@ -80,7 +80,7 @@ rate_of(const struct pr_input *in, const struct pr_line *l,
 
 	if (bytes_unit(u, "Bytes/sec", &pow2) == 0) {
 		if ((st = pr_bench_tnum(in, l, v, 0, "as an iperf3 rate", out,
-		    err)) != PR_OK)
+			 err)) != PR_OK)
 			return st;
 		*out = ldexp(*out, pow2 + 3);
 		return PR_OK;
@@ -108,7 +108,7 @@ transfer_of(const struct pr_input *in, const struct pr_line *l,
 		return pr_bench_fail(in, l, u->s, err,
 		    "unknown iperf3 transfer unit '%.*s'", (int)u->n, u->s);
 	if ((st = pr_bench_tnum(in, l, v, 0, "as an iperf3 transfer", out,
-	    err)) != PR_OK)
+		 err)) != PR_OK)
 		return st;
 	*out = ldexp(*out, pow2);
 	return PR_OK;
@@ -189,7 +189,7 @@ summary_line(const struct pr_input *in, const struct pr_line *l,
 	if (n == 8) {
 		/* TCP sender: retransmits. */
 		if (pr_bench_tnum(in, l, &t[6], 0, "as iperf3 retransmits",
-		    &sl->retr, err) != PR_OK)
+			&sl->retr, err) != PR_OK)
 			return -1;
 		sl->have_retr = 1;
 	} else if (n == 11) {
@@ -202,11 +202,11 @@ summary_line(const struct pr_input *in, const struct pr_line *l,
 			return -1;
 		}
 		if (pr_bench_tnum(in, l, &t[6], 0, "as iperf3 jitter",
-		    &sl->jitter, err) != PR_OK ||
+			&sl->jitter, err) != PR_OK ||
 		    pr_bench_num(in, l, t[8].s, slash, 0, 0,
-		    "as lost datagrams", &sl->lost, err) != PR_OK ||
+			"as lost datagrams", &sl->lost, err) != PR_OK ||
 		    pr_bench_num(in, l, slash + 1, t[8].s + t[8].n, 0, 0,
-		    "as total datagrams", &sl->total, err) != PR_OK)
+			"as total datagrams", &sl->total, err) != PR_OK)
 			return -1;
 		if (sl->lost > sl->total) {
 			pr_bench_fail(in, l, t[8].s, err,
@@ -241,31 +241,33 @@ add_summary(const struct sumline *sl, struct pr_dataset *out,
 
 	if (sl->sender) {
 		if ((st = addm(out, d, "sender_bitrate", "bit/s",
-		    PR_BETTER_HIGHER, sl->bitrate, err)) != PR_OK ||
-		    (st = addm(out, d, "sender_transfer", "B",
-		    PR_BETTER_HIGHER, sl->transfer, err)) != PR_OK)
+			 PR_BETTER_HIGHER, sl->bitrate, err)) != PR_OK ||
+		    (st = addm(out, d, "sender_transfer", "B", PR_BETTER_HIGHER,
+			 sl->transfer, err)) != PR_OK)
 			return st;
-		if (sl->have_retr && (st = addm(out, d, "sender_retransmits",
-		    "", PR_BETTER_LOWER, sl->retr, err)) != PR_OK)
+		if (sl->have_retr &&
+		    (st = addm(out, d, "sender_retransmits", "",
+			 PR_BETTER_LOWER, sl->retr, err)) != PR_OK)
 			return st;
-		if (sl->udp && (st = addm(out, d, "sender_datagrams", "",
-		    PR_BETTER_UNKNOWN, sl->total, err)) != PR_OK)
+		if (sl->udp &&
+		    (st = addm(out, d, "sender_datagrams", "",
+			 PR_BETTER_UNKNOWN, sl->total, err)) != PR_OK)
 			return st;
 		return PR_OK;
 	}
 	if ((st = addm(out, d, "receiver_bitrate", "bit/s", PR_BETTER_HIGHER,
-	    sl->bitrate, err)) != PR_OK ||
+		 sl->bitrate, err)) != PR_OK ||
 	    (st = addm(out, d, "receiver_transfer", "B", PR_BETTER_HIGHER,
-	    sl->transfer, err)) != PR_OK)
+		 sl->transfer, err)) != PR_OK)
 		return st;
 	if (!sl->udp)
 		return PR_OK;
 	if ((st = addm(out, d, "receiver_jitter", "ms", PR_BETTER_LOWER,
-	    sl->jitter, err)) != PR_OK ||
-	    (st = addm(out, d, "receiver_lost", "", PR_BETTER_LOWER,
-	    sl->lost, err)) != PR_OK ||
+		 sl->jitter, err)) != PR_OK ||
+	    (st = addm(out, d, "receiver_lost", "", PR_BETTER_LOWER, sl->lost,
+		 err)) != PR_OK ||
 	    (st = addm(out, d, "receiver_datagrams", "", PR_BETTER_UNKNOWN,
-	    sl->total, err)) != PR_OK)
+		 sl->total, err)) != PR_OK)
 		return st;
 	if (sl->total > 0)
 		return addm(out, d, "receiver_lost_pct", "%", PR_BETTER_LOWER,
@@ -312,19 +314,20 @@ parse_text(const struct pr_input *in, struct pr_dataset *out,
 			const char *m = pr_find(p, l.e, " - ") + 3;
 
 			return pr_bench_fail(in, &l, p, err,
-			    "iperf3 reported %s: %.*s", p[8] == 'e' ?
-			    "an error" : "an interruption",
+			    "iperf3 reported %s: %.*s",
+			    p[8] == 'e' ? "an error" : "an interruption",
 			    (int)(l.e - m > 300 ? 300 : l.e - m), m);
 		}
-		r = summary_line(in, &l, nb < MAX_BLOCK ? &block[nb] :
-		    &block[MAX_BLOCK - 1], err);
+		r = summary_line(in, &l,
+		    nb < MAX_BLOCK ? &block[nb] : &block[MAX_BLOCK - 1], err);
 		if (r < 0)
 			return err->status;
 		if (r > 0) {
 			if (nb == MAX_BLOCK)
 				return pr_bench_fail(in, &l, l.s, err,
 				    "more than %d iperf3 summary lines in a "
-				    "row", MAX_BLOCK);
+				    "row",
+				    MAX_BLOCK);
 			nb++;
 			continue;
 		}
@@ -345,9 +348,9 @@ parse_text(const struct pr_input *in, struct pr_dataset *out,
 		return st;
 	if (out->n == 0)
 		return pr_error_at(err, PR_EPARSE, in->name, 0, 0,
-		    intervals > 0 ?
-		    "iperf3 output without summary lines (cut short?)" :
-		    "no iperf3 results found");
+		    intervals > 0
+			? "iperf3 output without summary lines (cut short?)"
+			: "no iperf3 results found");
 	return PR_OK;
 }
 
@@ -382,8 +385,10 @@ jadd(const struct jctx *c, json_t *obj, const char *key, const char *name,
 		return jfail(c, err, "a number was expected for", key);
 	x = json_number_value(v) * scale;
 	if (!isfinite(x) || x < 0)
-		return jfail(c, err, "a finite, non-negative number was "
-					 "expected for", key);
+		return jfail(c, err,
+		    "a finite, non-negative number was "
+		    "expected for",
+		    key);
 	return pr_bench_add(c->out, name, unit, b, x, err);
 }
 
@@ -394,9 +399,9 @@ jloss(const struct jctx *c, json_t *sum, struct pr_error *err)
 	enum pr_status st;
 
 	if ((st = jadd(c, sum, "jitter_ms", "receiver_jitter", "ms",
-	    PR_BETTER_LOWER, 1, err)) != PR_OK ||
+		 PR_BETTER_LOWER, 1, err)) != PR_OK ||
 	    (st = jadd(c, sum, "lost_packets", "receiver_lost", "",
-	    PR_BETTER_LOWER, 1, err)) != PR_OK)
+		 PR_BETTER_LOWER, 1, err)) != PR_OK)
 		return st;
 	return jadd(c, sum, "lost_percent", "receiver_lost_pct", "%",
 	    PR_BETTER_LOWER, 1, err);
@@ -414,19 +419,20 @@ jside(const struct jctx *c, json_t *sum, int sender, int udp, int tcp,
 		return jfail(c, err, "the summary is not an object", NULL);
 	snprintf(n1, sizeof(n1), "%sbitrate", pre);
 	snprintf(n2, sizeof(n2), "%stransfer", pre);
-	if ((st = jadd(c, sum, "bits_per_second", n1, "bit/s",
-	    PR_BETTER_HIGHER, 1, err)) != PR_OK ||
+	if ((st = jadd(c, sum, "bits_per_second", n1, "bit/s", PR_BETTER_HIGHER,
+		 1, err)) != PR_OK ||
 	    (st = jadd(c, sum, "bytes", n2, "B", PR_BETTER_HIGHER, 1, err)) !=
-	    PR_OK)
+		PR_OK)
 		return st;
-	if (sender && tcp && (st = jadd(c, sum, "retransmits",
-	    "sender_retransmits", "", PR_BETTER_LOWER, 1, err)) != PR_OK)
+	if (sender && tcp &&
+	    (st = jadd(c, sum, "retransmits", "sender_retransmits", "",
+		 PR_BETTER_LOWER, 1, err)) != PR_OK)
 		return st;
 	if (!udp)
 		return PR_OK;
 	snprintf(n3, sizeof(n3), "%sdatagrams", pre);
-	if ((st = jadd(c, sum, "packets", n3, "", PR_BETTER_UNKNOWN, 1,
-	    err)) != PR_OK)
+	if ((st = jadd(c, sum, "packets", n3, "", PR_BETTER_UNKNOWN, 1, err)) !=
+	    PR_OK)
 		return st;
 	return sender ? PR_OK : jloss(c, sum, err);
 }
@@ -449,8 +455,10 @@ jdoc(const struct jctx *c, json_t *root, struct pr_error *err)
 	start = json_object_get(root, "start");
 	e = json_object_get(root, "end");
 	if (!json_is_object(start) || !json_is_object(e))
-		return jfail(c, err, "no \"start\" and \"end\" objects (not "
-					 "iperf3 -J output?)", NULL);
+		return jfail(c, err,
+		    "no \"start\" and \"end\" objects (not "
+		    "iperf3 -J output?)",
+		    NULL);
 	server = json_object_get(start, "accepted_connection") != NULL;
 	ts = json_object_get(start, "test_start");
 	if (json_is_object(ts)) {
@@ -464,8 +472,10 @@ jdoc(const struct jctx *c, json_t *root, struct pr_error *err)
 	sr = json_object_get(e, "sum_received");
 	sum = json_object_get(e, "sum");
 	if (ss == NULL && sr == NULL && sum == NULL)
-		return jfail(c, err, "\"end\" has no summary (the test did "
-					 "not finish?)", NULL);
+		return jfail(c, err,
+		    "\"end\" has no summary (the test did "
+		    "not finish?)",
+		    NULL);
 	if (ss != NULL && (!server || reverse) &&
 	    (st = jside(c, ss, 1, udp, !udp, err)) != PR_OK)
 		return st;
@@ -481,10 +491,10 @@ jdoc(const struct jctx *c, json_t *root, struct pr_error *err)
 	}
 	cpu = json_object_get(e, "cpu_utilization_percent");
 	if (json_is_object(cpu) &&
-	    ((st = jadd(c, cpu, "host_total", "cpu_host", "%",
-	    PR_BETTER_LOWER, 1, err)) != PR_OK ||
-	    (st = jadd(c, cpu, "remote_total", "cpu_remote", "%",
-	    PR_BETTER_LOWER, 1, err)) != PR_OK))
+	    ((st = jadd(c, cpu, "host_total", "cpu_host", "%", PR_BETTER_LOWER,
+		  1, err)) != PR_OK ||
+		(st = jadd(c, cpu, "remote_total", "cpu_remote", "%",
+		     PR_BETTER_LOWER, 1, err)) != PR_OK))
 		return st;
 	return PR_OK;
 }
@@ -518,14 +528,16 @@ parse_json(const struct pr_input *in, struct pr_dataset *out,
 	c.in = in;
 	c.out = out;
 	for (;;) {
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' ||
-		    *p == '\n'))
+		while (p < e &&
+		    (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
 			p++;
 		if (p == e)
 			break;
 		c.line = pr_read_line_of(in, p, NULL);
-		root = json_loadb(p, (size_t)(e - p), JSON_DISABLE_EOF_CHECK |
-		    JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
+		root = json_loadb(p, (size_t)(e - p),
+		    JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES |
+			JSON_DECODE_INT_AS_REAL,
+		    &je);
 		if (root == NULL)
 			return pr_error_at(err, PR_EPARSE, in->name,
 			    c.line + (je.line > 0 ? je.line - 1 : 0),
@@ -566,8 +578,8 @@ static enum pr_status
 parse_iperf3(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
 {
-	return is_json(in) ? parse_json(in, out, err) :
-	    parse_text(in, out, err);
+	return is_json(in) ? parse_json(in, out, err)
+			   : parse_text(in, out, err);
 }
 
 static unsigned
@@ -582,11 +594,13 @@ detect_iperf3(const struct pr_input *in)
 
 	if (is_json(in))
 		return pr_find(in->data, in->data + head, "\"start\"") !=
-			NULL &&
-		    (pr_find(in->data, in->data + head, "\"intervals\"") !=
-			NULL ||
-		    pr_find(in->data, in->data + head, "\"error\"") != NULL) ?
-		    1000 : 0;
+			    NULL &&
+			(pr_find(in->data, in->data + head, "\"intervals\"") !=
+				NULL ||
+			    pr_find(in->data, in->data + head, "\"error\"") !=
+				NULL)
+		    ? 1000
+		    : 0;
 	pr_lines_init(&it, in);
 	while (pr_lines_next(&it, &l) && score < 1000) {
 		if (pr_starts(l.s, l.e, "[ ID] Interval") ||

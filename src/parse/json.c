@@ -203,8 +203,8 @@ pr_json_values(const struct pr_input *in, json_t *arr,
 		return pr_json_fail(in, path, n, PR_EPARSE, err,
 		    "expected an array of numbers, got %s", type_name(arr));
 	if ((len = json_array_size(arr)) == 0)
-		return pr_json_fail(
-		    in, path, n, PR_EPARSE, err, "no values (empty array)");
+		return pr_json_fail(in, path, n, PR_EPARSE, err,
+		    "no values (empty array)");
 	if ((st = pr_sample_reserve(to, len, err)) != PR_OK)
 		return st;
 	for (i = 0; i < len; i++) {
@@ -224,8 +224,8 @@ pr_json_values(const struct pr_input *in, json_t *arr,
 		}
 		if ((st = pr_sample_push(to, json_number_value(v), err)) !=
 		    PR_OK)
-			return pr_json_fail(
-			    in, sub, n + 1, st, err, "value is not finite");
+			return pr_json_fail(in, sub, n + 1, st, err,
+			    "value is not finite");
 	}
 	return PR_OK;
 }

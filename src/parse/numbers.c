@@ -169,9 +169,9 @@ push(struct reader *r, double x, struct pr_error *err)
 static enum pr_status
 do_line(struct reader *r, const char *s, const char *e, struct pr_error *err)
 {
-	struct pr_input in = {
-		.name = r->name, .data = s, .len = (size_t)(e - s)
-	};
+	struct pr_input in = { .name = r->name,
+		.data = s,
+		.len = (size_t)(e - s) };
 	struct pr_error perr;
 	const char *lstart = s, *t;
 	enum pr_status st;
@@ -292,8 +292,8 @@ pr_read_numbers(const char *path, int column, const char *delims,
 	const char *d;
 
 	if (column < 1)
-		return pr_error_set(
-		    err, PR_EINVAL, "column must be 1 or more, not %d", column);
+		return pr_error_set(err, PR_EINVAL,
+		    "column must be 1 or more, not %d", column);
 	if (delims == NULL)
 		delims = " \t";
 	if (*delims == '\0')
@@ -327,8 +327,8 @@ pr_read_numbers(const char *path, int column, const char *delims,
 		goto out;
 	}
 	if ((st = scan(&r, err)) == PR_OK && out->n == n0)
-		st = pr_error_at(
-		    err, PR_EPARSE, r.name, 0, 0, "no numbers in the input");
+		st = pr_error_at(err, PR_EPARSE, r.name, 0, 0,
+		    "no numbers in the input");
 out:
 	free(r.buf);
 	if (r.own_fd)

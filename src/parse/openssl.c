@@ -66,15 +66,30 @@ static const struct {
 	const char *name;
 	long bits;
 } curves[] = {
-	{ "secp160r1", 160 }, { "nistp192", 192 }, { "nistp224", 224 },
-	{ "nistp256", 256 }, { "nistp384", 384 }, { "nistp521", 521 },
-	{ "nistk163", 163 }, { "nistk233", 233 }, { "nistk283", 283 },
-	{ "nistk409", 409 }, { "nistk571", 571 }, { "nistb163", 163 },
-	{ "nistb233", 233 }, { "nistb283", 283 }, { "nistb409", 409 },
-	{ "nistb571", 571 }, { "brainpoolP256r1", 256 },
-	{ "brainpoolP256t1", 256 }, { "brainpoolP384r1", 384 },
-	{ "brainpoolP384t1", 384 }, { "brainpoolP512r1", 512 },
-	{ "brainpoolP512t1", 512 }, { "X25519", 253 }, { "X448", 448 },
+	{ "secp160r1", 160 },
+	{ "nistp192", 192 },
+	{ "nistp224", 224 },
+	{ "nistp256", 256 },
+	{ "nistp384", 384 },
+	{ "nistp521", 521 },
+	{ "nistk163", 163 },
+	{ "nistk233", 233 },
+	{ "nistk283", 283 },
+	{ "nistk409", 409 },
+	{ "nistk571", 571 },
+	{ "nistb163", 163 },
+	{ "nistb233", 233 },
+	{ "nistb283", 283 },
+	{ "nistb409", 409 },
+	{ "nistb571", 571 },
+	{ "brainpoolP256r1", 256 },
+	{ "brainpoolP256t1", 256 },
+	{ "brainpoolP384r1", 384 },
+	{ "brainpoolP384t1", 384 },
+	{ "brainpoolP512r1", 512 },
+	{ "brainpoolP512t1", 512 },
+	{ "X25519", 253 },
+	{ "X448", 448 },
 };
 
 /*
@@ -117,8 +132,8 @@ curve_add(char *dst, const char *s, const char *e)
 }
 
 static enum pr_status
-add_absent_or(struct ossl *o, const char *name, const char *unit,
-    double v, struct pr_error *err)
+add_absent_or(struct ossl *o, const char *name, const char *unit, double v,
+    struct pr_error *err)
 {
 	if (v == 0)
 		return pr_bench_absent(o->out, name, unit, PR_BETTER_HIGHER,
@@ -226,7 +241,6 @@ pkey_name(const struct pr_tok *t, size_t n, char *dst)
 	size_t i;
 	int have_bits = 0, odd = 0;
 
-
 	dst[0] = '\0';
 	for (i = 0; i < n && !odd; i++) {
 		if (pr_tok_eq(&t[i], "bits") || pr_tok_eq(&t[i], "bit"))
@@ -320,11 +334,12 @@ pkey_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
 		n = pr_tokens(l.s, l.e, t, PR_TOK_MAX);
 		if (n > PR_TOK_MAX)
 			n = 0;
-		for (r = 0; r < n && pr_is_decimal(t[n - 1 - r].s,
-		    t[n - 1 - r].s + t[n - 1 - r].n); r++)
+		for (r = 0; r < n &&
+		     pr_is_decimal(t[n - 1 - r].s,
+			 t[n - 1 - r].s + t[n - 1 - r].n);
+		     r++)
 			;
-		for (tm = 0; r + tm < n && pkey_time(&t[n - 1 - r - tm]);
-		    tm++)
+		for (tm = 0; r + tm < n && pkey_time(&t[n - 1 - r - tm]); tm++)
 			;
 		if (r == 0 && tm == 0) {
 			/* Not a row: the table ended.  Let the caller see
@@ -337,7 +352,8 @@ pkey_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
 		if (r != k || tm != k || r + tm == n)
 			return pr_bench_fail(o->in, &l, l.s, err,
 			    "openssl table row cut short or malformed: "
-			    "expected a name, %zu times and %zu rates", k, k);
+			    "expected a name, %zu times and %zu rates",
+			    k, k);
 		if (pkey_name(t, n - 2 * k, alg) != 0)
 			return pr_bench_fail(o->in, &l, l.s, err,
 			    "algorithm name too long");
@@ -387,8 +403,8 @@ sym_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
 			size_t bn = bt->n - (bt->s[bt->n - 1] == 'k');
 
 			if (pr_valueish(bt->s, bt->s + bn) &&
-			    (st = pr_bench_num(o->in, &l, bt->s, bt->s + bn,
-			    0, 0, "in an openssl table", &v, err)) != PR_OK)
+			    (st = pr_bench_num(o->in, &l, bt->s, bt->s + bn, 0,
+				 0, "in an openssl table", &v, err)) != PR_OK)
 				return st;
 		}
 		if (nv < ns || n <= ns)
@@ -422,8 +438,8 @@ sym_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
 
 /* Adds the ops and ops/s of count operations in secs seconds. */
 static enum pr_status
-add_count(struct ossl *o, const char *alg, long len, double count,
-    double secs, struct pr_error *err)
+add_count(struct ossl *o, const char *alg, long len, double count, double secs,
+    struct pr_error *err)
 {
 	enum pr_status st;
 
@@ -477,7 +493,7 @@ doing_line(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 		return pr_bench_fail(o->in, l, l->s, err,
 		    "openssl 'Doing' line cut short (no count)");
 	if ((st = pr_bench_num(o->in, l, p, q, 0, 0,
-	    "as the count of operations", &count, err)) != PR_OK)
+		 "as the count of operations", &count, err)) != PR_OK)
 		return st;
 	p = NULL;
 	for (q = e; q - 4 >= blocks; q--)
@@ -488,15 +504,15 @@ doing_line(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 	if (p == NULL || e - p < 2 || e[-1] != 's')
 		return pr_bench_fail(o->in, l, l->s, err,
 		    "openssl 'Doing' line cut short (no time)");
-	if ((st = pr_bench_num(o->in, l, p, e - 1, 0, 0, "as the time",
-	    &secs, err)) != PR_OK)
+	if ((st = pr_bench_num(o->in, l, p, e - 1, 0, 0, "as the time", &secs,
+		 err)) != PR_OK)
 		return st;
 	return add_count(o, alg, len, count, secs, err);
 }
 
 static enum pr_status
-fnum(struct ossl *o, const struct pr_line *l, const struct pr_tok *f,
-    double *v, struct pr_error *err)
+fnum(struct ossl *o, const struct pr_line *l, const struct pr_tok *f, double *v,
+    struct pr_error *err)
 {
 	return pr_bench_num(o->in, l, f->s, f->s + f->n, 0, 0,
 	    "in an openssl -mr line", v, err);
@@ -519,11 +535,11 @@ static enum pr_status
 mr_pkey(struct ossl *o, const struct pr_line *l, int kind,
     const struct pr_tok *f, size_t nf, struct pr_error *err)
 {
-	static const char *const kinds[] = { NULL, NULL, "rsa", "dsa",
-		"ecdsa", "ecdh", "eddsa", "sm2", "ffdh" };
+	static const char *const kinds[] = { NULL, NULL, "rsa", "dsa", "ecdsa",
+		"ecdh", "eddsa", "sm2", "ffdh" };
 	static const int rnum[] = { 0, 0, 1, 3, 5, 7, 8, 10, 12 };
-	static const struct pr_tok sign = { "sign", 4 }, verify = {
-		"verify", 6 }, op = { "op", 2 };
+	static const struct pr_tok sign = { "sign", 4 },
+				   verify = { "verify", 6 }, op = { "op", 2 };
 	char alg[PR_PARSE_NAME_MAX];
 	long k, bits;
 	size_t at, nv;
@@ -546,7 +562,8 @@ mr_pkey(struct ossl *o, const struct pr_line *l, int kind,
 		return pr_bench_fail(o->in, l, l->s, err,
 		    "openssl -mr '+F%d' line without its '+R%d' line: "
 		    "cannot tell rates (OpenSSL >= 1.1.1) from seconds per "
-		    "operation (1.0)", kind, rnum[kind]);
+		    "operation (1.0)",
+		    kind, rnum[kind]);
 	secs = v[0] > 0 && fabs(v[0] - r) > fabs(1 / v[0] - r);
 	if (secs)
 		v[0] = 1 / v[0], v[1] = v[1] > 0 ? 1 / v[1] : 0;
@@ -609,7 +626,8 @@ mr_line(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 		if (nf != o->nsizes + 3)
 			return pr_bench_fail(o->in, l, s, err,
 			    "openssl -mr '+F' line cut short: %zu of %zu "
-			    "values", nf < 3 ? 0 : nf - 3, o->nsizes);
+			    "values",
+			    nf < 3 ? 0 : nf - 3, o->nsizes);
 		alg[0] = '\0';
 		if (name_add(alg, f[2].s, f[2].s + f[2].n) != 0)
 			return pr_bench_fail(o->in, l, s, err,
@@ -618,7 +636,7 @@ mr_line(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 			if ((st = fnum(o, l, &f[3 + i], &v, err)) != PR_OK)
 				return st;
 			if ((st = add_sized(o, alg, o->sizes[i], "", "B/s", v,
-			    err)) != PR_OK)
+				 err)) != PR_OK)
 				return st;
 		}
 		return PR_OK;
@@ -648,8 +666,8 @@ mr_line(struct ossl *o, const struct pr_line *l, struct pr_error *err)
 		o->have_dt = 0;
 		return add_count(o, o->dt_name, o->dt_len, count, secs, err);
 	}
-	if (f[0].n >= 3 && f[0].s[1] == 'R' && long_of(&(struct pr_tok){
-	    f[0].s + 2, f[0].n - 2 }, &n) == 0) {
+	if (f[0].n >= 3 && f[0].s[1] == 'R' &&
+	    long_of(&(struct pr_tok){ f[0].s + 2, f[0].n - 2 }, &n) == 0) {
 		/* "+R1:count:bits:time", "+R8:count:bits:name:time" */
 		if (nf != 4 && nf != 5)
 			return pr_bench_fail(o->in, l, s, err,
@@ -763,11 +781,12 @@ parse_openssl(const struct pr_input *in, struct pr_dataset *out,
 			st = sym_table(&o, &it, &l, o.sizes, o.nsizes, err);
 		} else if ((k = pkey_header(&l, ops)) > 0) {
 			st = pkey_table(&o, &it, &l, ops, k, err);
-		} else if (hint.s == NULL && (pr_has(l.s, l.e, " error!") ||
-		    pr_starts(l.s, l.e, "Error") ||
-		    pr_has(l.s, l.e, "Unknown algorithm") ||
-		    pr_has(l.s, l.e, "Invalid command") ||
-		    pr_starts(l.s, l.e, "speed: "))) {
+		} else if (hint.s == NULL &&
+		    (pr_has(l.s, l.e, " error!") ||
+			pr_starts(l.s, l.e, "Error") ||
+			pr_has(l.s, l.e, "Unknown algorithm") ||
+			pr_has(l.s, l.e, "Invalid command") ||
+			pr_starts(l.s, l.e, "speed: "))) {
 			hint = l;
 		}
 		if (st != PR_OK)
@@ -801,15 +820,14 @@ detect_openssl(const struct pr_input *in)
 	pr_lines_init(&it, in);
 	while (pr_lines_next(&it, &l) && score < 1000) {
 		if ((pr_starts(l.s, l.e, "Doing ") &&
-		    pr_has(l.s, l.e, " for ")) ||
+			pr_has(l.s, l.e, " for ")) ||
 		    pr_starts(l.s, l.e, "The 'numbers' are in 1000s") ||
 		    pr_starts(l.s, l.e, "+H:") || pr_starts(l.s, l.e, "+F:") ||
 		    pr_starts(l.s, l.e, "+DT:") ||
 		    pr_starts(l.s, l.e, "+DTP:") || mr_numbered(&l) ||
 		    table_header(&l, sizes) > 0)
 			score += 10;
-		else if (pkey_header(&l, ops) > 0 &&
-		    pr_has(l.s, l.e, "/s"))
+		else if (pkey_header(&l, ops) > 0 && pr_has(l.s, l.e, "/s"))
 			score += 5;
 	}
 	return score;

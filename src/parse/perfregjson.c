@@ -116,8 +116,8 @@ read_metric(const struct pr_input *in, json_t *obj, size_t idx,
 }
 
 enum pr_status
-pr_read_perfreg(
-    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err)
+pr_read_perfreg(const struct pr_input *in, struct pr_dataset *out,
+    struct pr_error *err)
 {
 	return pr_json_each(in, "metrics", read_metric, out, err);
 }

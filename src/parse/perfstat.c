@@ -29,10 +29,8 @@
 #include "core/banned.h"
 
 /* Units perf prints between the value and the event. */
-static const char *const units[] = {
-	"msec", "Joules", "MiB", "KiB", "GiB", "MB", "kB", "ns", "us", "W",
-	NULL
-};
+static const char *const units[] = { "msec", "Joules", "MiB", "KiB", "GiB",
+	"MB", "kB", "ns", "us", "W", NULL };
 
 static int
 is_unit(const struct pr_tok *t)
@@ -49,9 +47,9 @@ is_unit(const struct pr_tok *t)
 static int
 is_event(const char *s, size_t n)
 {
-	return n > 0 && ((s[0] >= 'a' && s[0] <= 'z') ||
-	    (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '{' || s[0] == '/' ||
-	    s[0] == '_');
+	return n > 0 &&
+	    ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') ||
+		s[0] == '{' || s[0] == '/' || s[0] == '_');
 }
 
 /* Whether [s, e) is a number as perf prints it: "1,234,567.89" too. */
@@ -90,8 +88,8 @@ perf_num(const struct pr_input *in, const struct pr_line *l, const char *s,
 		dot = e;
 	for (p = s; p < e; p++) {
 		if (*p == ',') {
-			if (p > dot || group == 0 || (group > 0 && group != 3) ||
-			    p == s)
+			if (p > dot || group == 0 ||
+			    (group > 0 && group != 3) || p == s)
 				goto bad;
 			group = 0;
 			continue;
@@ -120,8 +118,9 @@ add_event(struct pr_dataset *out, const char *ev, size_t n, const char *u,
 	char name[PR_PARSE_NAME_MAX], unit[16];
 
 	if (n >= sizeof(name))
-		return pr_error_set(err, PR_EPARSE, "perf event name too "
-						     "long");
+		return pr_error_set(err, PR_EPARSE,
+		    "perf event name too "
+		    "long");
 	memcpy(name, ev, n);
 	name[n] = '\0';
 	if (un == 4 && memcmp(u, "msec", 4) == 0)
@@ -166,8 +165,7 @@ seconds_line(struct pctx *c, const struct pr_line *l, const struct pr_tok *t,
 		name = "sys";
 	else
 		return 0;
-	*st = pr_bench_tnum(c->in, l, &t[0], 0, "as perf's seconds", &v,
-	    err);
+	*st = pr_bench_tnum(c->in, l, &t[0], 0, "as perf's seconds", &v, err);
 	if (*st == PR_OK)
 		*st = pr_bench_add(c->out, name, "s", PR_BETTER_LOWER, v, err);
 	if (name[0] == 'e')
@@ -180,10 +178,10 @@ close_block(struct pctx *c, struct pr_error *err)
 {
 	if (c->state == COUNTERS)
 		return pr_bench_fail(c->in, &c->header, c->header.s, err,
-		    c->counters == 0 ?
-		    "perf stat block without counters (output cut short?)" :
-		    "perf stat block without its 'seconds time elapsed' "
-		    "line (output cut short?)");
+		    c->counters == 0
+			? "perf stat block without counters (output cut short?)"
+			: "perf stat block without its 'seconds time elapsed' "
+			  "line (output cut short?)");
 	c->state = OUTSIDE;
 	return PR_OK;
 }
@@ -221,8 +219,10 @@ human_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 		c->state = OUTSIDE;
 		return PR_OK;
 	}
-	if (n >= 3 && (pr_tok_eq(&t[0], "<not") &&
-	    (pr_tok_eq(&t[1], "supported>") || pr_tok_eq(&t[1], "counted>")))) {
+	if (n >= 3 &&
+	    (pr_tok_eq(&t[0], "<not") &&
+		(pr_tok_eq(&t[1], "supported>") ||
+		    pr_tok_eq(&t[1], "counted>")))) {
 		absent = 1;
 		ev = 2;
 	} else if (pr_valueish(t[0].s, t[0].s + t[0].n)) {
@@ -244,8 +244,9 @@ human_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 		return pr_bench_fail(c->in, l, l->s, err,
 		    "perf stat counter line without an event name (cut "
 		    "short?)");
-	if (!absent && (st = perf_num(c->in, l, t[0].s, t[0].s + t[0].n, &v,
-	    err)) != PR_OK)
+	if (!absent &&
+	    (st = perf_num(c->in, l, t[0].s, t[0].s + t[0].n, &v, err)) !=
+		PR_OK)
 		return st;
 	c->counters++;
 	return add_event(c->out, t[ev].s, t[ev].n, u, un, absent, v, err);
@@ -257,8 +258,8 @@ csv_shape(const struct pr_tok *f, size_t n)
 {
 	return n >= 4 && n <= 12 && is_event(f[2].s, f[2].n) &&
 	    (pr_valueish(f[0].s, f[0].s + f[0].n) ||
-	    pr_tok_eq(&f[0], "<not supported>") ||
-	    pr_tok_eq(&f[0], "<not counted>"));
+		pr_tok_eq(&f[0], "<not supported>") ||
+		pr_tok_eq(&f[0], "<not counted>"));
 }
 
 /* What unsupported -x layout a line has: a phrase, or NULL. */
@@ -267,12 +268,14 @@ csv_unsupported(const struct pr_tok *f, size_t n)
 {
 	if (n < 4 || n > 12)
 		return NULL;
-	if (pr_tok_prefix(&f[0], "CPU") || (f[0].n > 1 && f[0].s[0] == 'S' &&
-	    f[0].s[1] >= '0' && f[0].s[1] <= '9'))
+	if (pr_tok_prefix(&f[0], "CPU") ||
+	    (f[0].n > 1 && f[0].s[0] == 'S' && f[0].s[1] >= '0' &&
+		f[0].s[1] <= '9'))
 		return "per-CPU or per-socket output (-A, --per-*)";
 	if (n >= 5 && is_count(f[0].s, f[0].s + f[0].n) &&
 	    (is_count(f[1].s, f[1].s + f[1].n) ||
-	    pr_tok_prefix(&f[1], "<not")) && is_event(f[3].s, f[3].n))
+		pr_tok_prefix(&f[1], "<not")) &&
+	    is_event(f[3].s, f[3].n))
 		return "interval output (-I)";
 	return NULL;
 }
@@ -295,8 +298,9 @@ csv_line(struct pctx *c, const struct pr_line *l, struct pr_error *err)
 		return PR_OK;
 	}
 	absent = f[0].s[0] == '<';
-	if (!absent && (st = perf_num(c->in, l, f[0].s, f[0].s + f[0].n, &v,
-	    err)) != PR_OK)
+	if (!absent &&
+	    (st = perf_num(c->in, l, f[0].s, f[0].s + f[0].n, &v, err)) !=
+		PR_OK)
 		return st;
 	return add_event(c->out, f[2].s, f[2].n, f[1].s, f[1].n, absent, v,
 	    err);
@@ -320,8 +324,9 @@ parse_perf(const struct pr_input *in, struct pr_dataset *out,
 	while (pr_lines_next(&it, &l)) {
 		if (pr_has(l.s, l.e, "Performance counter stats for"))
 			human = 1;
-		if (hint.s == NULL && (pr_has(l.s, l.e, "rror") ||
-		    pr_starts(l.s, l.e, "Usage: perf")))
+		if (hint.s == NULL &&
+		    (pr_has(l.s, l.e, "rror") ||
+			pr_starts(l.s, l.e, "Usage: perf")))
 			hint = l;
 	}
 	pr_lines_init(&it, in);

@@ -257,8 +257,8 @@ pr_read_number(const struct pr_input *in, const char *s, const char *e,
 		    "number out of range: '%s'%s%s", ex, *where ? " " : "",
 		    where);
 	if (st == PR_ENOMEM)
-		return pr_error_at(
-		    err, PR_ENOMEM, in->name, line, col, "out of memory");
+		return pr_error_at(err, PR_ENOMEM, in->name, line, col,
+		    "out of memory");
 	return pr_error_at(err, PR_EPARSE, in->name, line, col,
 	    "expected a number%s%s, got '%s'", *where ? " " : "", where, ex);
 }
@@ -361,9 +361,8 @@ is_gobench_result(const char *s, const char *e)
 static int
 is_go_config(const char *s, const char *e)
 {
-	static const char *const keys[] = {
-		"goos:", "goarch:", "pkg:", "cpu:", NULL
-	};
+	static const char *const keys[] = { "goos:", "goarch:", "pkg:", "cpu:",
+		NULL };
 	size_t k, n;
 
 	for (k = 0; keys[k] != NULL; k++) {
@@ -507,8 +506,8 @@ fill(struct loader *ld, size_t want, size_t max, struct pr_error *err)
  * /dev/fd path; messages then get the input's own name.
  */
 static enum pr_status
-numbers_from_memory(
-    const struct pr_input *in, struct pr_sample *to, struct pr_error *err)
+numbers_from_memory(const struct pr_input *in, struct pr_sample *to,
+    struct pr_error *err)
 {
 	char tmpl[4096], path[64];
 	const char *dir = getenv("TMPDIR");
@@ -521,11 +520,11 @@ numbers_from_memory(
 		dir = "/tmp";
 	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/perfreg.XXXXXX", dir) >=
 	    sizeof(tmpl))
-		return pr_error_at(
-		    err, PR_EIO, in->name, 0, 0, "TMPDIR too long");
+		return pr_error_at(err, PR_EIO, in->name, 0, 0,
+		    "TMPDIR too long");
 	if ((fd = mkstemp(tmpl)) < 0)
-		return sys_fail(
-		    err, in->name, "cannot create a temporary file", errno);
+		return sys_fail(err, in->name, "cannot create a temporary file",
+		    errno);
 	unlink(tmpl);
 	while (off < in->len) {
 		w = write(fd, in->data + off, in->len - off);

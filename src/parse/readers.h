@@ -28,12 +28,12 @@ struct pr_input {
 
 enum pr_status pr_read_csv(const struct pr_input *in,
     const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err);
-enum pr_status pr_read_hyperfine(
-    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err);
-enum pr_status pr_read_gobench(
-    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err);
-enum pr_status pr_read_perfreg(
-    const struct pr_input *in, struct pr_dataset *out, struct pr_error *err);
+enum pr_status pr_read_hyperfine(const struct pr_input *in,
+    struct pr_dataset *out, struct pr_error *err);
+enum pr_status pr_read_gobench(const struct pr_input *in,
+    struct pr_dataset *out, struct pr_error *err);
+enum pr_status pr_read_perfreg(const struct pr_input *in,
+    struct pr_dataset *out, struct pr_error *err);
 
 /*
  * Writes a printable excerpt of s[0, len) into dst: at most 40 bytes of
@@ -53,8 +53,8 @@ long pr_read_line_of(const struct pr_input *in, const char *p, long *col);
  * LF.  Fails with PR_EPARSE (PR_ELIMIT for a long line) at the line and
  * column of the first offence.
  */
-enum pr_status pr_read_check_text(
-    const struct pr_input *in, int strict, struct pr_error *err);
+enum pr_status pr_read_check_text(const struct pr_input *in, int strict,
+    struct pr_error *err);
 
 /*
  * Parses the whole field [s, e) as a number with pr_parse_double, and
@@ -83,8 +83,8 @@ struct pr_jstep {
  * doubles so that no big integer fails).  A syntax error gives PR_EPARSE
  * at jansson's line and column.  The caller json_decref()s *out.
  */
-enum pr_status pr_json_load(
-    const struct pr_input *in, json_t **out, struct pr_error *err);
+enum pr_status pr_json_load(const struct pr_input *in, json_t **out,
+    struct pr_error *err);
 
 /*
  * Records an error about the value at path (n steps from the root) of the

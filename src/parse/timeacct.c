@@ -93,11 +93,9 @@ addclock(struct tctx *c, const char *s, const char *e, int bash)
 	double v;
 	enum pr_status st;
 
-	if ((st = pr_bench_clock(c->in, c->l, s, e, bash, &v, c->err)) !=
-	    PR_OK)
+	if ((st = pr_bench_clock(c->in, c->l, s, e, bash, &v, c->err)) != PR_OK)
 		return st;
-	return pr_bench_add(c->out, "elapsed", "s", PR_BETTER_LOWER, v,
-	    c->err);
+	return pr_bench_add(c->out, "elapsed", "s", PR_BETTER_LOWER, v, c->err);
 }
 
 /* "52%" (or "52%CPU" with suffix "CPU"); "?%" gives an absent value. */
@@ -145,19 +143,19 @@ gnu_line1(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
 		return pr_bench_fail(c->in, c->l, t[i].s, c->err,
 		    "GNU time line cut short or malformed");
 	if ((st = addnw(c, t[i].s, t[i].s + t[i].n, "user", "user", "s",
-	    PR_BETTER_LOWER)) != PR_OK ||
-	    (st = addnw(c, t[i + 1].s, t[i + 1].s + t[i + 1].n, "system",
-	    "sys", "s", PR_BETTER_LOWER)) != PR_OK ||
+		 PR_BETTER_LOWER)) != PR_OK ||
+	    (st = addnw(c, t[i + 1].s, t[i + 1].s + t[i + 1].n, "system", "sys",
+		 "s", PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addclock(c, t[i + 2].s, t[i + 2].s + t[i + 2].n - 7, 0)) !=
-	    PR_OK ||
+		PR_OK ||
 	    (st = addcpu(c, &t[i + 3], "CPU")) != PR_OK ||
 	    (st = addnw(c, a.s + 1, a.s + a.n, "avgtext", "avgtext", "KiB",
-	    PR_BETTER_LOWER)) != PR_OK ||
+		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addnw(c, b.s, b.s + b.n, "avgdata", "avgdata", "KiB",
-	    PR_BETTER_LOWER)) != PR_OK)
+		 PR_BETTER_LOWER)) != PR_OK)
 		return st;
-	return addnw(c, t[i + 5].s, t[i + 5].s + t[i + 5].n - 2,
-	    "maxresident", "maxrss", "KiB", PR_BETTER_LOWER);
+	return addnw(c, t[i + 5].s, t[i + 5].s + t[i + 5].n - 2, "maxresident",
+	    "maxrss", "KiB", PR_BETTER_LOWER);
 }
 
 /* GNU time's second line: "0inputs+0outputs (0major+85minor)pagefaults
@@ -168,19 +166,18 @@ gnu_line2(struct tctx *c, const struct pr_tok *t, size_t n)
 	struct pr_tok a, b, f, m;
 	enum pr_status st;
 
-	if (n != 3 || plus2(&t[0], &a, &b) ||
-	    !pr_tok_prefix(&t[1], "(") ||
+	if (n != 3 || plus2(&t[0], &a, &b) || !pr_tok_prefix(&t[1], "(") ||
 	    !pr_tok_suffix(&t[1], ")pagefaults") || plus2(&t[1], &f, &m))
 		return pr_bench_fail(c->in, c->l, t[0].s, c->err,
 		    "GNU time line cut short or malformed");
 	if ((st = addnw(c, a.s, a.s + a.n, "inputs", "fs_inputs", "",
-	    PR_BETTER_LOWER)) != PR_OK ||
+		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addnw(c, b.s, b.s + b.n, "outputs", "fs_outputs", "",
-	    PR_BETTER_LOWER)) != PR_OK ||
+		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addnw(c, f.s + 1, f.s + f.n, "major", "major_faults", "",
-	    PR_BETTER_LOWER)) != PR_OK ||
+		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addnw(c, m.s, m.s + m.n - 11, "minor", "minor_faults", "",
-	    PR_BETTER_LOWER)) != PR_OK)
+		 PR_BETTER_LOWER)) != PR_OK)
 		return st;
 	return addnw(c, t[2].s, t[2].s + t[2].n, "swaps", "swaps", "",
 	    PR_BETTER_LOWER);
@@ -285,34 +282,34 @@ csh_line(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
 	enum pr_status st;
 
 	if ((st = addnw(c, t[i].s, t[i].s + t[i].n, "u", "user", "s",
-	    PR_BETTER_LOWER)) != PR_OK ||
-	    (st = addnw(c, t[i + 1].s, t[i + 1].s + t[i + 1].n, "s", "sys",
-	    "s", PR_BETTER_LOWER)) != PR_OK ||
+		 PR_BETTER_LOWER)) != PR_OK ||
+	    (st = addnw(c, t[i + 1].s, t[i + 1].s + t[i + 1].n, "s", "sys", "s",
+		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addclock(c, t[i + 2].s, t[i + 2].s + t[i + 2].n, 0)) !=
-	    PR_OK ||
+		PR_OK ||
 	    (st = addcpu(c, &t[i + 3], "")) != PR_OK)
 		return st;
 	/* The rest ("2+70k 2+0io 0pf+0w") is optional in csh's format. */
 	if (n > i + 4 && pr_tok_suffix(&t[i + 4], "k") &&
 	    plus2(&t[i + 4], &a, &b) == 0 &&
 	    ((st = addv(c, "avgtext", "KiB", PR_BETTER_LOWER, a.s,
-	    a.s + a.n)) != PR_OK ||
-	    (st = addnw(c, b.s, b.s + b.n, "k", "avgdata", "KiB",
-	    PR_BETTER_LOWER)) != PR_OK))
+		  a.s + a.n)) != PR_OK ||
+		(st = addnw(c, b.s, b.s + b.n, "k", "avgdata", "KiB",
+		     PR_BETTER_LOWER)) != PR_OK))
 		return st;
 	if (n > i + 5 && pr_tok_suffix(&t[i + 5], "io") &&
 	    plus2(&t[i + 5], &a, &b) == 0 &&
-	    ((st = addv(c, "fs_inputs", "", PR_BETTER_LOWER, a.s,
-	    a.s + a.n)) != PR_OK ||
-	    (st = addnw(c, b.s, b.s + b.n, "io", "fs_outputs", "",
-	    PR_BETTER_LOWER)) != PR_OK))
+	    ((st = addv(c, "fs_inputs", "", PR_BETTER_LOWER, a.s, a.s + a.n)) !=
+		    PR_OK ||
+		(st = addnw(c, b.s, b.s + b.n, "io", "fs_outputs", "",
+		     PR_BETTER_LOWER)) != PR_OK))
 		return st;
 	if (n > i + 6 && pr_tok_suffix(&t[i + 6], "w") &&
 	    plus2(&t[i + 6], &a, &b) == 0 &&
 	    ((st = addnw(c, a.s, a.s + a.n, "pf", "major_faults", "",
-	    PR_BETTER_LOWER)) != PR_OK ||
-	    (st = addnw(c, b.s, b.s + b.n, "w", "swaps", "",
-	    PR_BETTER_LOWER)) != PR_OK))
+		  PR_BETTER_LOWER)) != PR_OK ||
+		(st = addnw(c, b.s, b.s + b.n, "w", "swaps", "",
+		     PR_BETTER_LOWER)) != PR_OK))
 		return st;
 	return PR_OK;
 }
@@ -323,11 +320,10 @@ csh_at(const struct pr_tok *t, size_t n, size_t i)
 {
 	const char *ne;
 
-	return n >= i + 4 && tnumword(&t[i], "u") &&
-	    tnumword(&t[i + 1], "s") && t[i + 2].n >= 4 &&
-	    memchr(t[i + 2].s, ':', t[i + 2].n) != NULL &&
+	return n >= i + 4 && tnumword(&t[i], "u") && tnumword(&t[i + 1], "s") &&
+	    t[i + 2].n >= 4 && memchr(t[i + 2].s, ':', t[i + 2].n) != NULL &&
 	    (numword(t[i + 3].s, t[i + 3].s + t[i + 3].n, "%", &ne) ||
-	    pr_tok_eq(&t[i + 3], "?%"));
+		pr_tok_eq(&t[i + 3], "?%"));
 }
 
 /* An SI multiplier's power of ten for dd's rate unit; -1 if unknown. */
@@ -384,15 +380,15 @@ dd_line(struct tctx *c, const struct pr_tok *t, size_t n)
 			    unit->s);
 	}
 	if ((st = addv(c, "dd_bytes", "B", PR_BETTER_UNKNOWN, t[0].s,
-	    t[0].s + t[0].n)) != PR_OK ||
+		 t[0].s + t[0].n)) != PR_OK ||
 	    (st = addv(c, "dd_seconds", "s", PR_BETTER_LOWER, secs->s,
-	    secs->s + secs->n)) != PR_OK)
+		 secs->s + secs->n)) != PR_OK)
 		return st;
 	if (pr_tok_eq(rate, "Infinity") || pr_tok_eq(rate, "inf"))
 		return pr_bench_absent(c->out, "dd_rate", "B/s",
 		    PR_BETTER_HIGHER, c->err);
 	if ((st = pr_bench_tnum(c->in, c->l, rate, p10, "as dd's rate", &v,
-	    c->err)) != PR_OK)
+		 c->err)) != PR_OK)
 		return st;
 	return pr_bench_add(c->out, "dd_rate", "B/s", PR_BETTER_HIGHER, v,
 	    c->err);
@@ -404,7 +400,7 @@ is_dd(const struct pr_tok *t, size_t n)
 	return n >= 4 && pr_is_decimal(t[0].s, t[0].s + t[0].n) &&
 	    (pr_tok_eq(&t[1], "bytes") || pr_tok_eq(&t[1], "byte")) &&
 	    (pr_tok_eq(&t[2], "transferred") || pr_tok_eq(&t[2], "copied,") ||
-	    pr_tok_prefix(&t[2], "("));
+		pr_tok_prefix(&t[2], "("));
 }
 
 /* zsh: "... 0.26s user 0.00s system 57% cpu 0.451 total". */
@@ -422,9 +418,9 @@ zsh_line(struct tctx *c, const struct pr_tok *t, size_t n)
 	enum pr_status st;
 
 	if ((st = addnw(c, t[n - 8].s, t[n - 8].s + t[n - 8].n, "s", "user",
-	    "s", PR_BETTER_LOWER)) != PR_OK ||
-	    (st = addnw(c, t[n - 6].s, t[n - 6].s + t[n - 6].n, "s", "sys",
-	    "s", PR_BETTER_LOWER)) != PR_OK ||
+		 "s", PR_BETTER_LOWER)) != PR_OK ||
+	    (st = addnw(c, t[n - 6].s, t[n - 6].s + t[n - 6].n, "s", "sys", "s",
+		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addcpu(c, &t[n - 4], "")) != PR_OK)
 		return st;
 	return addclock(c, t[n - 2].s, t[n - 2].s + t[n - 2].n, 0);
@@ -434,8 +430,9 @@ zsh_line(struct tctx *c, const struct pr_tok *t, size_t n)
 static int
 posix_at(const struct pr_tok *t, size_t n)
 {
-	return n == 2 && (pr_tok_eq(&t[0], "real") ||
-	    pr_tok_eq(&t[0], "user") || pr_tok_eq(&t[0], "sys")) &&
+	return n == 2 &&
+	    (pr_tok_eq(&t[0], "real") || pr_tok_eq(&t[0], "user") ||
+		pr_tok_eq(&t[0], "sys")) &&
 	    t[1].n > 0 && t[1].s[0] >= '0' && t[1].s[0] <= '9';
 }
 
@@ -446,12 +443,14 @@ posix_line(struct tctx *c, const struct pr_tok *t)
 	double v;
 	enum pr_status st;
 
-	if ((st = pr_bench_clock(c->in, c->l, t[1].s, t[1].s + t[1].n, bash,
-	    &v, c->err)) != PR_OK)
+	if ((st = pr_bench_clock(c->in, c->l, t[1].s, t[1].s + t[1].n, bash, &v,
+		 c->err)) != PR_OK)
 		return st;
-	return pr_bench_add(c->out, t[0].s[0] == 'r' ? "elapsed" :
-	    t[0].s[0] == 'u' ? "user" : "sys", "s", PR_BETTER_LOWER, v,
-	    c->err);
+	return pr_bench_add(c->out,
+	    t[0].s[0] == 'r'       ? "elapsed"
+		: t[0].s[0] == 'u' ? "user"
+				   : "sys",
+	    "s", PR_BETTER_LOWER, v, c->err);
 }
 
 /*
@@ -471,9 +470,9 @@ one_line(struct tctx *c, enum pr_status *st)
 	n = pr_tokens(l->s, l->e, t, PR_TOK_MAX);
 	if (n == 0 || n > PR_TOK_MAX)
 		return 0;
-	if ((p = pr_find(l->s, l->e, "Command exited with non-zero status"))
-	    != NULL || (p = pr_find(l->s, l->e,
-	    "Command terminated by signal")) != NULL) {
+	if ((p = pr_find(l->s, l->e, "Command exited with non-zero status")) !=
+		NULL ||
+	    (p = pr_find(l->s, l->e, "Command terminated by signal")) != NULL) {
 		if (c->out != NULL)
 			*st = pr_bench_fail(c->in, l, p, c->err,
 			    "the timed command failed: %.*s",
@@ -486,8 +485,7 @@ one_line(struct tctx *c, enum pr_status *st)
 				*st = gnu_line1(c, t, n, i);
 			return 1;
 		}
-	if (pr_tok_suffix(&t[0], "outputs") &&
-	    pr_has(l->s, l->e, "inputs+")) {
+	if (pr_tok_suffix(&t[0], "outputs") && pr_has(l->s, l->e, "inputs+")) {
 		if (c->out != NULL)
 			*st = gnu_line2(c, t, n);
 		return 1;
@@ -544,8 +542,7 @@ parse_time(const struct pr_input *in, struct pr_dataset *out,
 	while (pr_lines_next(&it, &l))
 		if (one_line(&c, &st) && st != PR_OK)
 			return st;
-	return out->n == 0 ? pr_bench_none(in, NULL, "time or dd", err) :
-	    PR_OK;
+	return out->n == 0 ? pr_bench_none(in, NULL, "time or dd", err) : PR_OK;
 }
 
 static unsigned

@@ -63,8 +63,7 @@ good_name(const char *s, size_t n)
 {
 	size_t i;
 
-	if (n == 0 || n >= PR_PARSE_NAME_MAX || s[0] == ' ' ||
-	    s[n - 1] == ' ')
+	if (n == 0 || n >= PR_PARSE_NAME_MAX || s[0] == ' ' || s[n - 1] == ' ')
 		return 0;
 	for (i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
@@ -88,11 +87,12 @@ pr_usermetric_new(const char *spec, struct pr_usermetric **out,
 	if (len > PR_PARSE_SPEC_MAX)
 		return pr_error_set(err, PR_EINVAL,
 		    "--metric: spec longer than %d bytes", PR_PARSE_SPEC_MAX);
-	if ((eq = strchr(spec, '=')) == NULL || !good_name(spec,
-	    (size_t)(eq - spec)))
+	if ((eq = strchr(spec, '=')) == NULL ||
+	    !good_name(spec, (size_t)(eq - spec)))
 		return pr_error_set(err, PR_EINVAL,
 		    "--metric '%.60s': expected NAME=REGEX[:UNIT]"
-		    "[:higher|lower]", spec);
+		    "[:higher|lower]",
+		    spec);
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	memcpy(m->name, spec, (size_t)(eq - spec));
@@ -127,10 +127,12 @@ pr_usermetric_new(const char *spec, struct pr_usermetric **out,
 		return PR_EINVAL;
 	}
 	if (pcre2_pattern_info(m->code, PCRE2_INFO_CAPTURECOUNT, &groups) !=
-	    0 || groups < 1) {
+		0 ||
+	    groups < 1) {
 		pr_error_set(err, PR_EINVAL,
 		    "--metric '%s': the regular expression needs a capture "
-		    "group, (...), around the value", m->name);
+		    "group, (...), around the value",
+		    m->name);
 		pr_usermetric_free(m);
 		return PR_EINVAL;
 	}
@@ -183,7 +185,8 @@ pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
 			st = pr_error_at(err, PR_EPARSE, in->name,
 			    pr_read_line_of(in, in->data + ov[0], NULL), 0,
 			    "--metric '%s': the capture group took no part "
-			    "in the match", m->name);
+			    "in the match",
+			    m->name);
 			break;
 		}
 		s = in->data + ov[2];
@@ -192,9 +195,9 @@ pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
 		l.e = e;
 		l.no = pr_read_line_of(in, s, NULL);
 		if ((st = pr_bench_num(in, &l, s, e, 0, 1, where, &v, err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = pr_bench_add(out, m->name, m->unit, m->better, v,
-		    err)) != PR_OK)
+			 err)) != PR_OK)
 			break;
 		found++;
 		at = ov[1] > ov[0] ? ov[1] : ov[1] + 1;

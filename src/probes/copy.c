@@ -38,8 +38,8 @@
 #include "core/banned.h"
 
 enum { MEMCPY, MOVSB, LOOP, PIPE, DEVZERO, NVAR };
-#define NSIZES 11       /* 64 B * 4^i, i < NSIZES: up to 64 MiB */
-#define TARGET_NS 1e6   /* each timed run takes about this long */
+#define NSIZES 11     /* 64 B * 4^i, i < NSIZES: up to 64 MiB */
+#define TARGET_NS 1e6 /* each timed run takes about this long */
 
 static const char *const variants[] = { "memcpy", "rep-movsb", "loop",
 	"pipe-read", "devzero-read", NULL };
@@ -90,9 +90,8 @@ copy_loop(void *d, const void *s, size_t n)
 	return d;
 }
 
-static void *(*volatile copy_fns[])(void *, const void *, size_t) = {
-	memcpy, copy_movsb, copy_loop
-};
+static void *(*volatile copy_fns[])(void *, const void *, size_t) = { memcpy,
+	copy_movsb, copy_loop };
 
 static enum pr_status
 timed(struct copy *c, const struct item *it, unsigned long reps, double *ns,
@@ -108,12 +107,15 @@ timed(struct copy *c, const struct item *it, unsigned long reps, double *ns,
 	for (r = 0; r < reps; r++) {
 		if (it->var < PIPE)
 			copy_fns[it->var](c->dst, c->src, it->size);
-		else for (got = 0; got < it->size; got += n > 0 ? (size_t)n : 0)
-			if ((n = read(fd, c->dst + got, it->size - got)) == 0 ||
-			    (n < 0 && errno != EINTR))
-				return pr_error_set(err, PR_EIO, "copy: %s: %s",
-				    variants[it->var], n == 0 ? "end of file" :
-				    strerror(errno));
+		else
+			for (got = 0; got<it->size; got += n> 0 ? (size_t)n : 0)
+				if ((n = read(fd, c->dst + got,
+					 it->size - got)) == 0 ||
+				    (n < 0 && errno != EINTR))
+					return pr_error_set(err, PR_EIO,
+					    "copy: %s: %s", variants[it->var],
+					    n == 0 ? "end of file"
+						   : strerror(errno));
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	*ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
@@ -172,41 +174,52 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 		found = 1;
 		if (v == MOVSB && !X86) {
 			if (o->variant != NULL)
-				return pr_error_set(err, PR_ENOTFOUND, "copy: "
+				return pr_error_set(err, PR_ENOTFOUND,
+				    "copy: "
 				    "rep-movsb needs x86-64");
-			pr_buf_adds(notes, "copy: rep-movsb: not x86-64, left "
-			    "out\n", NULL);
+			pr_buf_adds(notes,
+			    "copy: rep-movsb: not x86-64, left "
+			    "out\n",
+			    NULL);
 			continue;
 		}
 		if (v == MOVSB && CPUID7(&b, &d))
-			pr_buf_addf(notes, NULL, "copy: rep-movsb: CPU has %s, "
-			    "%s\n", (b >> 9 & 1) ? "ERMS" : "no ERMS",
+			pr_buf_addf(notes, NULL,
+			    "copy: rep-movsb: CPU has %s, "
+			    "%s\n",
+			    (b >> 9 & 1) ? "ERMS" : "no ERMS",
 			    (d >> 4 & 1) ? "FSRM" : "no FSRM");
 		for (i = 0, size = 64; i < NSIZES; i++, size *= 4) {
 			it = &c->items[c->n];
 			snprintf(p, sizeof(p), "%zuB", size);
-			if (o->param != NULL ? strcmp(o->param, p) != 0 :
-			    o->quick && (i % 2 != 0 || i > 8))
+			if (o->param != NULL
+				? strcmp(o->param, p) != 0
+				: o->quick && (i % 2 != 0 || i > 8))
 				continue;
 			*it = (struct item){ v, size, 0, "" };
 			snprintf(it->name, sizeof(it->name), "copy%s%s%s%s",
-			    o->variant ? "" : ".", o->variant ? "" :
-			    variants[v], o->param ? "" : ".", o->param ? "" :
-			    p);
+			    o->variant ? "" : ".",
+			    o->variant ? "" : variants[v], o->param ? "" : ".",
+			    o->param ? "" : p);
 			c->max = size > c->max ? size : c->max;
 			pipes |= v == PIPE;
 			c->n++;
 		}
 	}
 	if (!found || c->n == 0)
-		return pr_error_set(err, PR_ENOTFOUND, found ? "copy: no size "
-		    "'%s' (64B, 256B, ... 67108864B)" : "copy: no variant '%s' "
-		    "(memcpy, rep-movsb, loop, pipe-read, devzero-read)",
+		return pr_error_set(err, PR_ENOTFOUND,
+		    found
+			? "copy: no size "
+			  "'%s' (64B, 256B, ... 67108864B)"
+			: "copy: no variant '%s' "
+			  "(memcpy, rep-movsb, loop, pipe-read, devzero-read)",
 		    found ? o->param : o->variant);
 	if (posix_memalign((void **)&c->src, 4096, c->max) != 0 ||
 	    posix_memalign((void **)&c->dst, 4096, c->max) != 0)
-		return pr_error_set(err, PR_ENOMEM, "copy: out of memory (2 x "
-		    "%zu B)", c->max);
+		return pr_error_set(err, PR_ENOMEM,
+		    "copy: out of memory (2 x "
+		    "%zu B)",
+		    c->max);
 	for (i = 0; i < c->max; i++)
 		c->src[i] = (unsigned char)(i * 131 + 7);
 	pr_buf_adds(notes, "copy: buffers distinct, page-aligned\n", NULL);
@@ -214,36 +227,49 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 		return pr_error_set(err, PR_EIO, "copy: /dev/zero: %s",
 		    strerror(errno));
 	/* The writer starts before pinning, so that it is never pinned. */
-	if (pipes && (pipe2(c->pfd, O_CLOEXEC) != 0 ||
-	    pthread_create(&c->feeder, NULL, feed, c) != 0))
-		return pr_error_set(err, PR_EIO, "copy: cannot start a pipe "
+	if (pipes &&
+	    (pipe2(c->pfd, O_CLOEXEC) != 0 ||
+		pthread_create(&c->feeder, NULL, feed, c) != 0))
+		return pr_error_set(err, PR_EIO,
+		    "copy: cannot start a pipe "
 		    "and its writer thread");
 	if ((c->feeding = pipes) != 0)
-		pr_buf_addf(notes, NULL, "copy: pipe-read: a %d B pipe, its "
-		    "writer unpinned\n", fcntl(c->pfd[0], F_GETPIPE_SZ));
+		pr_buf_addf(notes, NULL,
+		    "copy: pipe-read: a %d B pipe, its "
+		    "writer unpinned\n",
+		    fcntl(c->pfd[0], F_GETPIPE_SZ));
 	CPU_ZERO(&one);
 	CPU_SET(o->cpu >= 0 ? o->cpu : 0, &one);
-	if (o->cpu >= 0 && (sched_getaffinity(0, sizeof(c->saved),
-	    &c->saved) != 0 || sched_setaffinity(0, sizeof(one), &one) != 0))
-		return pr_error_set(err, PR_EIO, "copy: cannot pin to CPU %d: "
-		    "%s", o->cpu, strerror(errno));
+	if (o->cpu >= 0 &&
+	    (sched_getaffinity(0, sizeof(c->saved), &c->saved) != 0 ||
+		sched_setaffinity(0, sizeof(one), &one) != 0))
+		return pr_error_set(err, PR_EIO,
+		    "copy: cannot pin to CPU %d: "
+		    "%s",
+		    o->cpu, strerror(errno));
 	c->pinned = o->cpu >= 0 && !CPU_EQUAL(&one, &c->saved);
 	/* One checked copy (a wrong copy is a bug), then reps for 1 ms. */
 	for (it = c->items, st = PR_OK; it < c->items + c->n && st == PR_OK;
-	    it++) {
+	     it++) {
 		memset(c->dst, it->var == DEVZERO ? 0xa5 : 0, it->size);
 		if ((st = timed(c, it, 1, &ns, err)) != PR_OK)
 			break;
 		if (it->var == DEVZERO ? c->dst[0] != 0 ||
-		    memcmp(c->dst, c->dst + 1, it->size - 1) != 0 :
-		    it->var != PIPE && memcmp(c->dst, c->src, it->size) != 0)
-			return pr_error_set(err, PR_EIO, "copy: %s of %zu B "
-			    "gave wrong data", variants[it->var], it->size);
-		for (it->reps = 1; (st = timed(c, it, it->reps, &ns, err)) ==
-		    PR_OK && ns < TARGET_NS && it->reps < (1UL << 30);)
-			it->reps = ns < TARGET_NS / 64 ? it->reps * 64 :
-			    (unsigned long)((double)it->reps * TARGET_NS * 1.2 /
-			    ns) + 1;
+			    memcmp(c->dst, c->dst + 1, it->size - 1) != 0
+				       : it->var != PIPE &&
+			    memcmp(c->dst, c->src, it->size) != 0)
+			return pr_error_set(err, PR_EIO,
+			    "copy: %s of %zu B "
+			    "gave wrong data",
+			    variants[it->var], it->size);
+		for (it->reps = 1;
+		     (st = timed(c, it, it->reps, &ns, err)) == PR_OK &&
+		     ns < TARGET_NS && it->reps < (1UL << 30);)
+			it->reps = ns < TARGET_NS / 64
+			    ? it->reps * 64
+			    : (unsigned long)((double)it->reps * TARGET_NS *
+				  1.2 / ns) +
+				1;
 	}
 	return st;
 }
@@ -282,8 +308,10 @@ sample(void *state, struct pr_dataset *out, struct pr_error *err)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
 		if ((st = timed(c, it, it->reps, &ns, err)) == PR_OK)
 			st = pr_dataset_add(out, it->name, "MB/s",
-			    PR_BETTER_HIGHER, (double)it->size *
-			    (double)it->reps * 1e3 / (ns > 0 ? ns : 1), err);
+			    PR_BETTER_HIGHER,
+			    (double)it->size * (double)it->reps * 1e3 /
+				(ns > 0 ? ns : 1),
+			    err);
 	}
 	return st;
 }

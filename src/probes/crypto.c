@@ -66,7 +66,9 @@ key(struct state *s, int alg, const unsigned char *k, const unsigned char *iv)
 	s->k = k;
 	s->iv = iv;
 	return EVP_EncryptInit_ex2(s->ctx, s->cipher[alg], k, iv, NULL) &&
-	    EVP_CIPHER_CTX_set_padding(s->ctx, 0) ? 0 : -1;
+		EVP_CIPHER_CTX_set_padding(s->ctx, 0)
+	    ? 0
+	    : -1;
 }
 
 /* The timed path: n blocks of size bytes. */
@@ -79,17 +81,19 @@ run(struct state *s, int alg, int size, long n)
 	if (alg == SHA256) {
 		for (i = 0; i < n; i++)
 			if (!EVP_Digest(s->buf, (size_t)size, s->digest, NULL,
-			    s->md, NULL))
+				s->md, NULL))
 				return -1;
 		return 0;
 	}
 	for (i = 0; i < n; i++)
-		if ((alg == AES_GCM && (!EVP_CIPHER_CTX_ctrl(s->ctx,
-		    EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) || !EVP_CipherInit_ex(
-		    s->ctx, NULL, NULL, s->k, s->iv, -1))) ||
+		if ((alg == AES_GCM &&
+			(!EVP_CIPHER_CTX_ctrl(s->ctx, EVP_CTRL_AEAD_SET_IVLEN,
+			     12, NULL) ||
+			    !EVP_CipherInit_ex(s->ctx, NULL, NULL, s->k, s->iv,
+				-1))) ||
 		    !EVP_EncryptUpdate(s->ctx, s->buf, &outl, s->buf, size) ||
-		    (alg == AES_GCM && !EVP_EncryptFinal_ex(s->ctx, s->buf,
-		    &outl)))
+		    (alg == AES_GCM &&
+			!EVP_EncryptFinal_ex(s->ctx, s->buf, &outl)))
 			return -1;
 	return 0;
 }
@@ -112,8 +116,8 @@ pass(struct state *s, const struct job *j, long blocks)
 	if ((j->alg == CHACHA || j->alg == DES3) &&
 	    !EVP_EncryptFinal_ex(s->ctx, s->buf, &outl))
 		return -1;
-	if (j->alg != SHA256 && j->alg != DES3 && EVP_CIPHER_CTX_ctrl(s->ctx,
-	    EVP_CTRL_AEAD_GET_TAG, 16, tag))
+	if (j->alg != SHA256 && j->alg != DES3 &&
+	    EVP_CIPHER_CTX_ctrl(s->ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag))
 		s->sink += tag[0];
 	s->sink += s->buf[j->size - 1] + s->digest[0];
 	return (double)(t1.tv_sec - t0.tv_sec) +
@@ -126,8 +130,9 @@ check(struct state *s, int alg, struct pr_buf *notes, struct pr_error *err)
 {
 	static const unsigned char zero[16];
 	const char *want = alg == SHA256 ? "ba7816bf8f01cfea414140de5dae2223"
-	    "b00361a396177a9cb410ff61f20015ad" :
-	    "0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf";
+					   "b00361a396177a9cb410ff61f20015ad"
+					 : "0388dace60b6a392f328c2b971b2fe78ab6"
+					   "e47d42cec13bdf53a67b21257bddf";
 	const unsigned char *got = alg == SHA256 ? s->digest : s->buf;
 	char h[65];
 	int i;
@@ -135,20 +140,28 @@ check(struct state *s, int alg, struct pr_buf *notes, struct pr_error *err)
 	memset(s->buf, 0, 16);
 	memcpy(s->buf, alg == SHA256 ? "abc" : "", alg == SHA256 ? 3 : 0);
 	if ((alg != SHA256 && key(s, alg, zero, zero) != 0) ||
-	    run(s, alg, alg == SHA256 ? 3 : 16, 1) != 0 || (alg == AES_GCM &&
-	    !EVP_CIPHER_CTX_ctrl(s->ctx, EVP_CTRL_AEAD_GET_TAG, 16,
-	    s->buf + 16)))
+	    run(s, alg, alg == SHA256 ? 3 : 16, 1) != 0 ||
+	    (alg == AES_GCM &&
+		!EVP_CIPHER_CTX_ctrl(s->ctx, EVP_CTRL_AEAD_GET_TAG, 16,
+		    s->buf + 16)))
 		return pr_error_set(err, PR_EIO, "crypto: EVP %s failed",
 		    variants[alg]);
 	for (i = 0; i < 32; i++)
 		snprintf(h + 2 * i, 3, "%02x", got[i]);
 	if (strcmp(h, want) != 0)
-		return pr_error_set(err, PR_EIO, "crypto: %s known answer "
-		    "wrong through the timed path: %s", variants[alg], h);
-	return notes == NULL ? PR_OK : pr_buf_addf(notes, err, "crypto: "
-	    "known answer through the timed path: %s %s (%s)\n", variants[alg],
-	    h, alg == SHA256 ? "of \"abc\", FIPS 180-2" : "NIST GCM case 2, "
-	    "ciphertext and tag");
+		return pr_error_set(err, PR_EIO,
+		    "crypto: %s known answer "
+		    "wrong through the timed path: %s",
+		    variants[alg], h);
+	return notes == NULL
+	    ? PR_OK
+	    : pr_buf_addf(notes, err,
+		  "crypto: "
+		  "known answer through the timed path: %s %s (%s)\n",
+		  variants[alg], h,
+		  alg == SHA256 ? "of \"abc\", FIPS 180-2"
+				: "NIST GCM case 2, "
+				  "ciphertext and tag");
 }
 
 static void
@@ -190,12 +203,15 @@ add_jobs(struct state *s, int alg, const struct pr_probe_opts *o,
 		    o->param ? "" : ".", o->param ? "" : p);
 		j->alg = alg;
 		j->size = sizes[i];
-		for (n = 1; (t = pass(s, j, n)) >= 0 && t < target / 8 &&
-		    n < 1L << 40; n *= 2)
+		for (n = 1;
+		     (t = pass(s, j, n)) >= 0 && t < target / 8 && n < 1L << 40;
+		     n *= 2)
 			;
 		if (t < 0)
-			return pr_error_set(err, PR_EIO, "crypto: EVP %s "
-			    "failed", variants[alg]);
+			return pr_error_set(err, PR_EIO,
+			    "crypto: EVP %s "
+			    "failed",
+			    variants[alg]);
 		j->blocks = (long)((double)n * target / (t > 0 ? t : 1e-9)) + 1;
 		s->njobs++;
 	}
@@ -203,8 +219,8 @@ add_jobs(struct state *s, int alg, const struct pr_probe_opts *o,
 }
 
 static enum pr_status
-crypto_init(const struct pr_probe_opts *o, void **state,
-    struct pr_buf *notes, struct pr_error *err)
+crypto_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
+    struct pr_error *err)
 {
 	enum pr_status st = PR_OK;
 	struct state *s;
@@ -223,10 +239,13 @@ crypto_init(const struct pr_probe_opts *o, void **state,
 	if (o->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) != 0
-		    || sched_setaffinity(0, sizeof(set), &set) != 0)
-			st = pr_error_set(err, PR_EIO, "crypto: "
-			    "sched_setaffinity to CPU %d failed", o->cpu);
+		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
+			0 ||
+		    sched_setaffinity(0, sizeof(set), &set) != 0)
+			st = pr_error_set(err, PR_EIO,
+			    "crypto: "
+			    "sched_setaffinity to CPU %d failed",
+			    o->cpu);
 		s->pinned = st == PR_OK;
 	}
 	for (a = 0; a < NALG && st == PR_OK; a++) {
@@ -235,15 +254,17 @@ crypto_init(const struct pr_probe_opts *o, void **state,
 		any = 1;
 		s->md = a == SHA256 ? EVP_MD_fetch(NULL, "sha256", NULL) : NULL;
 		if (a != SHA256) /* OpenSSL's algorithm names ignore case */
-			s->cipher[a] = EVP_CIPHER_fetch(NULL, variants[a],
-			    NULL);
+			s->cipher[a] =
+			    EVP_CIPHER_fetch(NULL, variants[a], NULL);
 		if (a == SHA256 ? s->md == NULL : s->cipher[a] == NULL) {
 			if (o->variant != NULL)
-				st = pr_error_set(err, PR_ENOTFOUND, "crypto: "
+				st = pr_error_set(err, PR_ENOTFOUND,
+				    "crypto: "
 				    "OpenSSL's default provider has no %s",
 				    variants[a]);
 			else if (notes != NULL)
-				st = pr_buf_addf(notes, err, "crypto: %s: not "
+				st = pr_buf_addf(notes, err,
+				    "crypto: %s: not "
 				    "in OpenSSL's default provider, left out\n",
 				    variants[a]);
 			continue;
@@ -254,11 +275,13 @@ crypto_init(const struct pr_probe_opts *o, void **state,
 			st = add_jobs(s, a, o, err);
 	}
 	if (st == PR_OK && !any)
-		st = pr_error_set(err, PR_ENOTFOUND, "crypto: no variant '%s' "
+		st = pr_error_set(err, PR_ENOTFOUND,
+		    "crypto: no variant '%s' "
 		    "(aes-128-gcm, chacha20-poly1305, des-ede3-cbc, sha256)",
 		    o->variant);
 	else if (st == PR_OK && s->njobs == 0)
-		st = pr_error_set(err, PR_ENOTFOUND, "crypto: no block size "
+		st = pr_error_set(err, PR_ENOTFOUND,
+		    "crypto: no block size "
 		    "'%s' (16B, 64B, 256B, 1024B, 8192B, 16384B)",
 		    o->param ? o->param : "");
 out:
@@ -283,11 +306,14 @@ crypto_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 		if (s->cancel != NULL && *s->cancel)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
 		if ((t = pass(s, j, j->blocks)) < 0)
-			return pr_error_set(err, PR_EIO, "crypto: EVP %s "
-			    "failed", variants[j->alg]);
-		if ((st = pr_dataset_add(out, j->name, "MB/s",
-		    PR_BETTER_HIGHER, (double)j->blocks * j->size /
-		    (t > 1e-9 ? t : 1e-9) / 1e6, err)) != PR_OK)
+			return pr_error_set(err, PR_EIO,
+			    "crypto: EVP %s "
+			    "failed",
+			    variants[j->alg]);
+		if ((st = pr_dataset_add(out, j->name, "MB/s", PR_BETTER_HIGHER,
+			 (double)j->blocks * j->size / (t > 1e-9 ? t : 1e-9) /
+			     1e6,
+			 err)) != PR_OK)
 			return st;
 	}
 	return PR_OK;

@@ -114,10 +114,12 @@ touch(int var, size_t size, double *ns, long *kb, struct pr_error *err)
 	if (m == MAP_FAILED)
 		return pr_error_set(err, PR_EIO, "fault: mmap of %zu bytes: %s",
 		    len, strerror(errno));
-	p = var == SMALL ? m : (unsigned char *)(((uintptr_t)m +
-	    HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1));
-	if (madvise(p, size, var == SMALL ? MADV_NOHUGEPAGE :
-	    MADV_HUGEPAGE) != 0 && var == HUGE) {
+	p = var == SMALL ? m
+			 : (unsigned char *)(((uintptr_t)m + HUGE_SIZE - 1) &
+			       ~(uintptr_t)(HUGE_SIZE - 1));
+	if (madvise(p, size, var == SMALL ? MADV_NOHUGEPAGE : MADV_HUGEPAGE) !=
+		0 &&
+	    var == HUGE) {
 		pr_error_set(err, PR_EIO, "fault: madvise(MADV_HUGEPAGE): %s",
 		    strerror(errno));
 		munmap(m, len);
@@ -157,22 +159,29 @@ thp_check(struct pr_buf *notes, struct pr_error *err)
 	thp_setting(THP_DIR "enabled", mode, sizeof(mode));
 	thp_setting(THP_DIR "defrag", defrag, sizeof(defrag));
 	if (strcmp(mode, "never") == 0 || strcmp(mode, "unknown") == 0)
-		return pr_error_set(err, PR_ENOTFOUND, "fault: thp: "
-		    "transparent huge pages are %s", mode[0] == 'n' ?
-		    "off (never)" : "not in this kernel (" THP_DIR " absent)");
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "fault: thp: "
+		    "transparent huge pages are %s",
+		    mode[0] == 'n' ? "off (never)"
+				   : "not in this kernel (" THP_DIR " absent)");
 	if ((st = touch(HUGE, REGION_MAX, &ns, &kb, err)) != PR_OK)
 		return st;
 	if (kb < 0)
-		pr_buf_addf(notes, NULL, "fault: thp: THP '%s', defrag '%s'; "
+		pr_buf_addf(notes, NULL,
+		    "fault: thp: THP '%s', defrag '%s'; "
 		    "AnonHugePages unreadable in /proc/self/smaps: whether "
-		    "the thp figures are of huge pages is unknown\n", mode,
-		    defrag);
+		    "the thp figures are of huge pages is unknown\n",
+		    mode, defrag);
 	else
-		pr_buf_addf(notes, NULL, "fault: thp: THP '%s', defrag '%s'; "
-		    "a trial touch got %ld of %zu kB in huge pages%s\n", mode,
-		    defrag, kb, REGION_MAX / 1024, kb == 0 ? ": the thp "
-		    "figures are of small pages" : (size_t)kb < REGION_MAX /
-		    1024 ? ": the thp figures mix page sizes" : "");
+		pr_buf_addf(notes, NULL,
+		    "fault: thp: THP '%s', defrag '%s'; "
+		    "a trial touch got %ld of %zu kB in huge pages%s\n",
+		    mode, defrag, kb, REGION_MAX / 1024,
+		    kb == 0 ? ": the thp "
+			      "figures are of small pages"
+			: (size_t)kb < REGION_MAX / 1024
+			? ": the thp figures mix page sizes"
+			: "");
 	return PR_OK;
 }
 
@@ -193,11 +202,15 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		if (strcmp(o->variant, variants[v]) == 0)
 			break;
 	if (v == NVAR)
-		return pr_error_set(err, PR_ENOTFOUND, "fault: no variant "
-		    "'%s' (4k, thp)", o->variant);
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "fault: no variant "
+		    "'%s' (4k, thp)",
+		    o->variant);
 	if (o->param != NULL)
-		return pr_error_set(err, PR_ENOTFOUND, "fault: no parameter "
-		    "'%s' (its metrics have none)", o->param);
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "fault: no parameter "
+		    "'%s' (its metrics have none)",
+		    o->param);
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	f->cancel = o->cancel;
@@ -209,8 +222,10 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		CPU_SET(o->cpu, &one);
 		if (sched_getaffinity(0, sizeof(f->saved), &f->saved) != 0 ||
 		    sched_setaffinity(0, sizeof(one), &one) != 0)
-			st = pr_error_set(err, PR_EIO, "fault: cannot pin to "
-			    "CPU %d: %s", o->cpu, strerror(errno));
+			st = pr_error_set(err, PR_EIO,
+			    "fault: cannot pin to "
+			    "CPU %d: %s",
+			    o->cpu, strerror(errno));
 		f->pinned = st == PR_OK && !CPU_EQUAL(&one, &f->saved);
 	}
 	for (v = 0; v < NVAR && st == PR_OK; v++) {
@@ -224,9 +239,9 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		}
 		f->var[f->n] = v;
 		f->region[f->n] = HUGE_SIZE;
-		while (st == PR_OK && (st = touch(v, f->region[f->n], &ns,
-		    NULL, err)) == PR_OK && ns < TARGET_NS &&
-		    f->region[f->n] < REGION_MAX)
+		while (st == PR_OK &&
+		    (st = touch(v, f->region[f->n], &ns, NULL, err)) == PR_OK &&
+		    ns < TARGET_NS && f->region[f->n] < REGION_MAX)
 			f->region[f->n] *= 2;
 		pr_buf_addf(notes, NULL, "fault: %s: %zu MiB a sample\n",
 		    variants[v], f->region[f->n++] >> 20);

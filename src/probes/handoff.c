@@ -212,10 +212,13 @@ ho_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	if (o->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) != 0
-		    || sched_setaffinity(0, sizeof(set), &set) != 0) {
-			st = pr_error_set(err, PR_EIO, "handoff: "
-			    "sched_setaffinity to CPU %d failed", o->cpu);
+		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
+			0 ||
+		    sched_setaffinity(0, sizeof(set), &set) != 0) {
+			st = pr_error_set(err, PR_EIO,
+			    "handoff: "
+			    "sched_setaffinity to CPU %d failed",
+			    o->cpu);
 			goto out;
 		}
 		s->pinned = 1;
@@ -230,13 +233,17 @@ ho_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 			st = pr_error_set(err, PR_EIO, "handoff: pipe: %s",
 			    strerror(errno));
 		else if ((rc = pthread_create(&l->thread, NULL, worker, l)))
-			st = pr_error_set(err, PR_EIO, "handoff: "
-			    "pthread_create: %s", strerror(rc));
+			st = pr_error_set(err, PR_EIO,
+			    "handoff: "
+			    "pthread_create: %s",
+			    strerror(rc));
 		l->started = st == PR_OK;
 	}
 	if (st == PR_OK && ncpu == 1 && s->lane[SPIN].on && notes != NULL)
-		st = pr_buf_adds(notes, "handoff: spin: one CPU available, the "
-		    "pollers yield at every poll\n", err);
+		st = pr_buf_adds(notes,
+		    "handoff: spin: one CPU available, the "
+		    "pollers yield at every poll\n",
+		    err);
 out:
 	if (st != PR_OK) {
 		ho_fini(s);
@@ -271,13 +278,16 @@ ho_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 			} else {
 				old = atomic_load(&l->w[1]);
 				post(l, 0, seq);
-				a = wait_ne(l, 1, old) == seq ?
-				    atomic_load(&l->ans) : ~work(seq);
+				a = wait_ne(l, 1, old) == seq
+				    ? atomic_load(&l->ans)
+				    : ~work(seq);
 			}
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			if (a != work(seq))
-				return pr_error_set(err, PR_EIO, "handoff: %s: "
-				    "wrong reply", variants[v]);
+				return pr_error_set(err, PR_EIO,
+				    "handoff: %s: "
+				    "wrong reply",
+				    variants[v]);
 			s->lat[i] = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
 			    (double)(t1.tv_nsec - t0.tv_nsec);
 		}
@@ -287,7 +297,7 @@ ho_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 		q[1] = s->lat[(s->trips * 99 + 99) / 100 - 1];
 		for (k = 0; k < 2; k++)
 			if ((st = pr_dataset_add(out, l->names[k], "ns",
-			    PR_BETTER_LOWER, q[k], err)) != PR_OK)
+				 PR_BETTER_LOWER, q[k], err)) != PR_OK)
 				return st;
 	}
 	return PR_OK;

@@ -100,7 +100,7 @@ writer(int fd, unsigned char *buf, long chunks)
 	while (zfd >= 0 && chunks-- > 0) {
 		if (read(zfd, buf, CHUNK) != CHUNK)
 			_exit(1);
-		for (off = 0; off < CHUNK; off += w > 0 ? (size_t)w : 0)
+		for (off = 0; off<CHUNK; off += w> 0 ? (size_t)w : 0)
 			if ((w = write(fd, buf + off, CHUNK - off)) < 0 &&
 			    errno != EINTR)
 				_exit(1);
@@ -144,8 +144,10 @@ transfer(struct state *s, int v, double *wall, double *cpu,
 	pid_t pid;
 
 	if (!EVP_DigestInit_ex2(s->ctx, s->md[v], NULL))
-		return pr_error_set(err, PR_EIO, "pipe-digest: "
-		    "EVP_DigestInit_ex2 %s failed", variants[v]);
+		return pr_error_set(err, PR_EIO,
+		    "pipe-digest: "
+		    "EVP_DigestInit_ex2 %s failed",
+		    variants[v]);
 	if (pipe(fd) != 0)
 		return pr_error_set(err, PR_EIO, "pipe-digest: pipe: %s",
 		    strerror(errno));
@@ -172,8 +174,10 @@ transfer(struct state *s, int v, double *wall, double *cpu,
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (got >= 0 && !EVP_DigestFinal_ex(s->ctx, md, NULL))
-		return pr_error_set(err, PR_EIO, "pipe-digest: "
-		    "EVP_DigestFinal_ex %s failed", variants[v]);
+		return pr_error_set(err, PR_EIO,
+		    "pipe-digest: "
+		    "EVP_DigestFinal_ex %s failed",
+		    variants[v]);
 	*wall = now() - t0;
 	getrusage(RUSAGE_SELF, &s1);
 	getrusage(RUSAGE_CHILDREN, &c1);
@@ -185,13 +189,17 @@ transfer(struct state *s, int v, double *wall, double *cpu,
 		    strerror(e));
 	if (got != (long long)s->chunks * CHUNK || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0)
-		return pr_error_set(err, PR_EIO, "pipe-digest: the writer "
-		    "sent %lld of %lld bytes (%s failed)", got,
-		    (long long)s->chunks * CHUNK, WIFEXITED(st) &&
-		    WEXITSTATUS(st) == 2 ? "open /dev/zero" : "read or write");
+		return pr_error_set(err, PR_EIO,
+		    "pipe-digest: the writer "
+		    "sent %lld of %lld bytes (%s failed)",
+		    got, (long long)s->chunks * CHUNK,
+		    WIFEXITED(st) && WEXITSTATUS(st) == 2 ? "open /dev/zero"
+							  : "read or write");
 	if (memcmp(md, s->want[v], (size_t)EVP_MD_get_size(s->md[v])) != 0)
-		return pr_error_set(err, PR_EIO, "pipe-digest: %s of the "
-		    "bytes read is not that of zeros", variants[v]);
+		return pr_error_set(err, PR_EIO,
+		    "pipe-digest: %s of the "
+		    "bytes read is not that of zeros",
+		    variants[v]);
 	return PR_OK;
 }
 
@@ -211,7 +219,8 @@ pd_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	    (s->zeros = calloc(1, CHUNK)) == NULL ||
 	    (s->ctx = EVP_MD_CTX_new()) == NULL) {
 		pd_fini(s);
-		return pr_error_set(err, PR_ENOMEM, "pipe-digest: out of "
+		return pr_error_set(err, PR_ENOMEM,
+		    "pipe-digest: out of "
 		    "memory");
 	}
 	s->chunks = o->quick ? 32 : 128;
@@ -221,22 +230,25 @@ pd_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		any |= s->on[v];
 		for (k = 0; k < 3; k++)
 			snprintf(s->names[v][k], sizeof(s->names[v][k]),
-			    "pipe-digest.%s%s%s", o->variant ? "" :
-			    variants[v], o->variant ? "" : ".", params[k]);
+			    "pipe-digest.%s%s%s", o->variant ? "" : variants[v],
+			    o->variant ? "" : ".", params[k]);
 	}
 	if (!any || o->param != NULL) {
 		pd_fini(s);
-		return pr_error_set(err, PR_ENOTFOUND, "pipe-digest: no %s "
-		    "'%s' (%s)", any ? "parameter" : "variant", any ?
-		    o->param : o->variant, any ? "it has none" : "md5, sha256");
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "pipe-digest: no %s "
+		    "'%s' (%s)",
+		    any ? "parameter" : "variant", any ? o->param : o->variant,
+		    any ? "it has none" : "md5, sha256");
 	}
 	for (v = 0; v < NVAR && st == PR_OK; v++) {
 		if (!s->on[v])
 			continue;
 		s->md[v] = EVP_MD_fetch(NULL, v == 0 ? "MD5" : "SHA256", NULL);
-		if (s->md[v] == NULL || !EVP_DigestInit_ex2(s->ctx, s->md[v],
-		    NULL)) {
-			st = pr_error_set(err, PR_ENOTFOUND, "pipe-digest: "
+		if (s->md[v] == NULL ||
+		    !EVP_DigestInit_ex2(s->ctx, s->md[v], NULL)) {
+			st = pr_error_set(err, PR_ENOTFOUND,
+			    "pipe-digest: "
 			    "OpenSSL's default provider has no %s",
 			    variants[v]);
 			break;
@@ -247,17 +259,21 @@ pd_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		for (k = 0; k < EVP_MD_get_size(s->md[v]); k++)
 			snprintf(h + 2 * k, 3, "%02x", s->want[v][k]);
 		if (notes != NULL)
-			st = pr_buf_addf(notes, err, "pipe-digest: %s of the "
+			st = pr_buf_addf(notes, err,
+			    "pipe-digest: %s of the "
 			    "%ld zero bytes each sample must give: %s\n",
 			    variants[v], s->chunks * CHUNK, h);
 	}
 	if (st == PR_OK && o->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) != 0
-		    || sched_setaffinity(0, sizeof(set), &set) != 0)
-			st = pr_error_set(err, PR_EIO, "pipe-digest: "
-			    "sched_setaffinity to CPU %d failed", o->cpu);
+		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
+			0 ||
+		    sched_setaffinity(0, sizeof(set), &set) != 0)
+			st = pr_error_set(err, PR_EIO,
+			    "pipe-digest: "
+			    "sched_setaffinity to CPU %d failed",
+			    o->cpu);
 		else
 			s->pinned = 1;
 	}
@@ -286,8 +302,8 @@ pd_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 		x[2] = (double)s->chunks * CHUNK / x[0] / 1e6;
 		for (k = 0; k < 3; k++)
 			if ((st = pr_dataset_add(out, s->names[v][k], units[k],
-			    k == 2 ? PR_BETTER_HIGHER : PR_BETTER_LOWER, x[k],
-			    err)) != PR_OK)
+				 k == 2 ? PR_BETTER_HIGHER : PR_BETTER_LOWER,
+				 x[k], err)) != PR_OK)
 				return st;
 	}
 	return PR_OK;

@@ -34,8 +34,7 @@ enum { GETRANDOM, RDRAND, RDSEED, NVAR };
 #define TARGET_NS 1e6
 #define RETRIES 100
 
-static const char *const variants[] = { "getrandom", "rdrand", "rdseed",
-	NULL };
+static const char *const variants[] = { "getrandom", "rdrand", "rdseed", NULL };
 static const size_t sizes[NSIZES] = { 16, 64, 256, 512, 1024, 4096 };
 
 struct item {
@@ -74,8 +73,7 @@ offered(int v)
 
 /* Fills p (n a multiple of 8) from RDRAND or RDSEED. */
 static enum pr_status
-hw_fill(struct rnd *r, int v, unsigned char *p, size_t n,
-    struct pr_error *err)
+hw_fill(struct rnd *r, int v, unsigned char *p, size_t n, struct pr_error *err)
 {
 #if defined(__x86_64__)
 	unsigned long long w = 0;
@@ -87,18 +85,24 @@ hw_fill(struct rnd *r, int v, unsigned char *p, size_t n,
 		for (t = 0; t < RETRIES; t++) {
 			if (v == RDRAND)
 				__asm__ volatile("rdrand %0; setc %1"
-				    : "=&r"(w), "=q"(ok) : : "cc");
+						 : "=&r"(w), "=q"(ok)
+						 :
+						 : "cc");
 			else
 				__asm__ volatile("rdseed %0; setc %1"
-				    : "=&r"(w), "=q"(ok) : : "cc");
+						 : "=&r"(w), "=q"(ok)
+						 :
+						 : "cc");
 			if (ok)
 				break;
 			r->fails++;
 			__asm__ volatile("pause");
 		}
 		if (!ok)
-			return pr_error_set(err, PR_EIO, "random: %s gave no "
-			    "value in %d tries", variants[v], RETRIES);
+			return pr_error_set(err, PR_EIO,
+			    "random: %s gave no "
+			    "value in %d tries",
+			    variants[v], RETRIES);
 		memcpy(p + i, &w, 8);
 	}
 	return PR_OK;
@@ -126,11 +130,14 @@ timed(struct rnd *r, const struct item *it, unsigned long reps, double *ns,
 				return st;
 			continue;
 		}
-		for (got = 0; got < it->size; got += n > 0 ? (size_t)n : 0)
-			if ((n = getrandom(r->buf + got, it->size - got, 0)) < 0
-			    && errno != EINTR)
-				return pr_error_set(err, PR_EIO, "random: "
-				    "getrandom: %s", strerror(errno));
+		for (got = 0; got<it->size; got += n> 0 ? (size_t)n : 0)
+			if ((n = getrandom(r->buf + got, it->size - got, 0)) <
+				0 &&
+			    errno != EINTR)
+				return pr_error_set(err, PR_EIO,
+				    "random: "
+				    "getrandom: %s",
+				    strerror(errno));
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	*ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
@@ -155,12 +162,14 @@ sane(struct rnd *r, int v, struct pr_buf *notes, struct pr_error *err)
 	for (k = 1; k < 8 && w[k] == w[0]; k++)
 		;
 	if (k == 8)
-		return pr_error_set(err, PR_ENOTFOUND, "random: %s returns "
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "random: %s returns "
 		    "the constant 0x%016llx: broken, not measured",
 		    variants[v], (unsigned long long)w[0]);
-	pr_buf_addf(notes, NULL, "random: %s: %lu of %zu tries gave no value "
-	    "(carry clear) and were retried\n", variants[v], r->fails,
-	    sizeof(r->buf) / 8 + r->fails);
+	pr_buf_addf(notes, NULL,
+	    "random: %s: %lu of %zu tries gave no value "
+	    "(carry clear) and were retried\n",
+	    variants[v], r->fails, sizeof(r->buf) / 8 + r->fails);
 	return PR_OK;
 }
 
@@ -191,8 +200,10 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 		CPU_SET(o->cpu, &one);
 		if (sched_getaffinity(0, sizeof(r->saved), &r->saved) != 0 ||
 		    sched_setaffinity(0, sizeof(one), &one) != 0)
-			return pr_error_set(err, PR_EIO, "random: cannot pin "
-			    "to CPU %d: %s", o->cpu, strerror(errno));
+			return pr_error_set(err, PR_EIO,
+			    "random: cannot pin "
+			    "to CPU %d: %s",
+			    o->cpu, strerror(errno));
 		r->pinned = !CPU_EQUAL(&one, &r->saved);
 	}
 	for (v = 0; v < NVAR; v++) {
@@ -200,8 +211,10 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 			continue;
 		found = 1;
 		if (v != GETRANDOM && !offered(v))
-			st = pr_error_set(err, PR_ENOTFOUND, "random: %s: not "
-			    "offered by this CPU", variants[v]);
+			st = pr_error_set(err, PR_ENOTFOUND,
+			    "random: %s: not "
+			    "offered by this CPU",
+			    variants[v]);
 		else if (v != GETRANDOM)
 			st = sane(r, v, notes, err);
 		if (st != PR_OK && (o->variant != NULL || st != PR_ENOTFOUND))
@@ -215,21 +228,23 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 			struct item *it = &r->items[r->n];
 
 			snprintf(p, sizeof(p), "%zuB", sizes[i]);
-			if (o->param != NULL ? strcmp(o->param, p) != 0 :
-			    o->quick && (i == 2 || i == 4))
+			if (o->param != NULL ? strcmp(o->param, p) != 0
+					     : o->quick && (i == 2 || i == 4))
 				continue;
 			*it = (struct item){ v, sizes[i], 0, "" };
 			snprintf(it->name, sizeof(it->name), "random%s%s%s%s",
-			    o->variant ? "" : ".", o->variant ? "" :
-			    variants[v], o->param ? "" : ".", o->param ? "" :
-			    p);
+			    o->variant ? "" : ".",
+			    o->variant ? "" : variants[v], o->param ? "" : ".",
+			    o->param ? "" : p);
 			r->n++;
 		}
 	}
 	if (!found || r->n == 0)
-		return pr_error_set(err, PR_ENOTFOUND, found ? "random: no "
-		    "size '%s' (16B, 64B, 256B, 512B, 1024B, 4096B)" :
-		    "random: no variant '%s' (getrandom, rdrand, rdseed)",
+		return pr_error_set(err, PR_ENOTFOUND,
+		    found
+			? "random: no "
+			  "size '%s' (16B, 64B, 256B, 512B, 1024B, 4096B)"
+			: "random: no variant '%s' (getrandom, rdrand, rdseed)",
 		    found ? o->param : o->variant);
 	for (i = 0; i < r->n && st == PR_OK; i++) {
 		unsigned long reps = 1;
@@ -237,9 +252,11 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 
 		while ((st = timed(r, &r->items[i], reps, &ns, err)) == PR_OK &&
 		    ns < TARGET_NS && reps < (1UL << 30))
-			reps = ns < TARGET_NS / 64 ? reps * 64 :
-			    (unsigned long)((double)reps * TARGET_NS * 1.2 /
-			    ns) + 1;
+			reps = ns < TARGET_NS / 64
+			    ? reps * 64
+			    : (unsigned long)((double)reps * TARGET_NS * 1.2 /
+				  ns) +
+				1;
 		r->items[i].reps = reps;
 	}
 	return st;
@@ -281,8 +298,8 @@ sample(void *state, struct pr_dataset *out, struct pr_error *err)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
 		if ((st = timed(r, it, it->reps, &ns, err)) == PR_OK)
 			st = pr_dataset_add(out, it->name, "ns/request",
-			    PR_BETTER_LOWER, (ns > 0 ? ns : 1) /
-			    (double)it->reps, err);
+			    PR_BETTER_LOWER,
+			    (ns > 0 ? ns : 1) / (double)it->reps, err);
 	}
 	return st;
 }

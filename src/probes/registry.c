@@ -11,17 +11,9 @@
 #include "perfreg/probe.h"
 #include "core/banned.h"
 
-const struct pr_probe *const pr_probes[] = {
-	&pr_probe_copy,
-	&pr_probe_crypto,
-	&pr_probe_pipe_digest,
-	&pr_probe_handoff,
-	&pr_probe_random,
-	&pr_probe_syscall,
-	&pr_probe_fault,
-	&pr_probe_tcp,
-	NULL
-};
+const struct pr_probe *const pr_probes[] = { &pr_probe_copy, &pr_probe_crypto,
+	&pr_probe_pipe_digest, &pr_probe_handoff, &pr_probe_random,
+	&pr_probe_syscall, &pr_probe_fault, &pr_probe_tcp, NULL };
 
 const struct pr_probe *
 pr_probe_find(const char *name)

@@ -124,8 +124,8 @@ start(const struct pr_probe *p, const struct pr_probe_opts *popts,
 	*state = NULL;
 	if (st == PR_ENOMEM)
 		return pr_error_set(err, st, "%s: %s", p->name, perr.msg);
-	if ((r->skipped = strdup(perr.msg[0] != '\0' ? perr.msg :
-	    pr_status_str(st))) == NULL)
+	if ((r->skipped = strdup(
+		 perr.msg[0] != '\0' ? perr.msg : pr_status_str(st))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	return PR_OK;
 }
@@ -146,8 +146,8 @@ sample(const struct pr_probe *p, void *state, struct pr_suite_result *r,
 
 enum pr_status
 pr_suite_run(const struct pr_probe *const *probes, size_t n,
-    const struct pr_suite_opts *o, struct pr_suite_result **out,
-    size_t *nout, struct pr_error *err)
+    const struct pr_suite_opts *o, struct pr_suite_result **out, size_t *nout,
+    struct pr_error *err)
 {
 	struct pr_suite_result *res, *r;
 	struct pr_probe_opts popts;
@@ -185,8 +185,8 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			continue;
 		for (;;) {
 			if (cancelled(o)) {
-				st = pr_error_set(err, PR_EINVAL,
-				    "interrupted");
+				st =
+				    pr_error_set(err, PR_EINVAL, "interrupted");
 				break;
 			}
 			if ((st = sample(probes[i], state, r, err)) != PR_OK)
@@ -197,7 +197,8 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			if (r->samples < o->min_samples)
 				continue;
 			r->worst_pct = worst_pct(&r->data);
-			if (o->target_pct > 0 && r->worst_pct <= o->target_pct) {
+			if (o->target_pct > 0 &&
+			    r->worst_pct <= o->target_pct) {
 				r->converged = 1;
 				break;
 			}
@@ -235,8 +236,10 @@ select_side(const struct pr_probe *p, const char *s,
 	}
 	len = strlen(s);
 	if (len == 0 || len + 2 > psize)
-		return pr_error_set(err, PR_ENOTFOUND, "%s: no variant or "
-		    "parameter '%s'", p->name, s);
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "%s: no variant or "
+		    "parameter '%s'",
+		    p->name, s);
 	memcpy(param, s, len + 1);
 	if (strspn(s, "0123456789") == len)
 		memcpy(param + len, "B", 2);
@@ -276,7 +279,7 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 		popts[i].cpu = o->cpu;
 		popts[i].cancel = o->cancel;
 		if ((st = select_side(p, side[i], &popts[i], param[i],
-		    sizeof(param[i]), err)) != PR_OK)
+			 sizeof(param[i]), err)) != PR_OK)
 			goto out;
 		if ((st = start(p, &popts[i], &res[i], &state[i], err)) !=
 		    PR_OK)
@@ -294,8 +297,8 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 		for (k = 0; k < 2; k++) {
 			i = (int)((first + k) % 2);
 			if (cancelled(o)) {
-				st = pr_error_set(err, PR_EINVAL,
-				    "interrupted");
+				st =
+				    pr_error_set(err, PR_EINVAL, "interrupted");
 				goto out;
 			}
 			if ((st = sample(p, state[i], &res[i], err)) != PR_OK)

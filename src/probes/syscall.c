@@ -94,10 +94,13 @@ note_clock(struct pr_buf *notes)
 		cs[n] = '\0';
 		cs[strcspn(cs, "\n")] = '\0';
 	}
-	pr_buf_addf(notes, NULL, "syscall: clock_gettime: clocksource %s%s%s; "
+	pr_buf_addf(notes, NULL,
+	    "syscall: clock_gettime: clocksource %s%s%s; "
 	    "the vDSO reads tsc, kvm-clock and hyperv_clocksource_tsc_page "
-	    "without a system call\n", n > 0 ? "'" : "", n > 0 ? cs :
-	    "unknown (" CLOCKSOURCE " unreadable)", n > 0 ? "'" : "");
+	    "without a system call\n",
+	    n > 0 ? "'" : "",
+	    n > 0 ? cs : "unknown (" CLOCKSOURCE " unreadable)",
+	    n > 0 ? "'" : "");
 }
 
 static void
@@ -126,11 +129,15 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		if (strcmp(o->variant, variants[v]) == 0)
 			break;
 	if (v == NVAR)
-		return pr_error_set(err, PR_ENOTFOUND, "syscall: no variant "
-		    "'%s' (getppid, clock_gettime)", o->variant);
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "syscall: no variant "
+		    "'%s' (getppid, clock_gettime)",
+		    o->variant);
 	if (o->param != NULL)
-		return pr_error_set(err, PR_ENOTFOUND, "syscall: no parameter "
-		    "'%s' (its metrics have none)", o->param);
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "syscall: no parameter "
+		    "'%s' (its metrics have none)",
+		    o->param);
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	s->cancel = o->cancel;
@@ -147,8 +154,10 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		CPU_SET(o->cpu, &one);
 		if (sched_getaffinity(0, sizeof(s->saved), &s->saved) != 0 ||
 		    sched_setaffinity(0, sizeof(one), &one) != 0) {
-			pr_error_set(err, PR_EIO, "syscall: cannot pin to CPU "
-			    "%d: %s", o->cpu, strerror(errno));
+			pr_error_set(err, PR_EIO,
+			    "syscall: cannot pin to CPU "
+			    "%d: %s",
+			    o->cpu, strerror(errno));
 			free(s);
 			return PR_EIO;
 		}
@@ -162,9 +171,11 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 
 		while ((ns = timed(s->var[i], reps)) < TARGET_NS &&
 		    reps < REPS_MAX)
-			reps = ns < TARGET_NS / 64 ? reps * 64 :
-			    (unsigned long)((double)reps * TARGET_NS * 1.2 /
-			    ns) + 1;
+			reps = ns < TARGET_NS / 64
+			    ? reps * 64
+			    : (unsigned long)((double)reps * TARGET_NS * 1.2 /
+				  ns) +
+				1;
 		s->reps[i] = reps;
 	}
 	*state = s;

@@ -97,8 +97,8 @@ pump(void *arg)
 		if ((r = poll(p, (nfds_t)k, 10000)) <= 0) {
 			if (r < 0 && errno == EINTR)
 				continue;
-			snprintf(e->err, sizeof(e->err), "poll: %s", r == 0 ?
-			    "timed out after 10 s" : strerror(errno));
+			snprintf(e->err, sizeof(e->err), "poll: %s",
+			    r == 0 ? "timed out after 10 s" : strerror(errno));
 			return NULL;
 		}
 		for (j = 0; j < k; j++) {
@@ -107,9 +107,9 @@ pump(void *arg)
 			i = idx[j];
 			left = e->bytes - e->got[i];
 			n = left < LEN ? (size_t)left : LEN;
-			r = e->recv ? recv(e->fd[i], e->buf, n, MSG_DONTWAIT) :
-			    send(e->fd[i], e->buf, n,
-			    MSG_DONTWAIT | MSG_NOSIGNAL);
+			r = e->recv ? recv(e->fd[i], e->buf, n, MSG_DONTWAIT)
+				    : send(e->fd[i], e->buf, n,
+					  MSG_DONTWAIT | MSG_NOSIGNAL);
 			if (r > 0 && e->recv) {
 				e->last = now();
 				e->first = e->first_bytes ? e->first : e->last;
@@ -117,12 +117,12 @@ pump(void *arg)
 			}
 			if (r > 0)
 				e->got[i] += r;
-			else if (r == 0 || (errno != EAGAIN &&
-			    errno != EINTR)) {
+			else if (r == 0 ||
+			    (errno != EAGAIN && errno != EINTR)) {
 				snprintf(e->err, sizeof(e->err), "%s: %s",
-				    e->recv ? "recv" : "send", r == 0 ?
-				    "connection closed early" :
-				    strerror(errno));
+				    e->recv ? "recv" : "send",
+				    r == 0 ? "connection closed early"
+					   : strerror(errno));
 				return NULL;
 			}
 		}
@@ -206,8 +206,9 @@ tcp_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	}
 	if ((!s->on[0] && !s->on[1]) || o->param != NULL)
 		st = pr_error_set(err, PR_ENOTFOUND, "tcp: no %s '%s' (%s)",
-		    o->param ? "parameter" : "variant", o->param ? o->param :
-		    o->variant, o->param ? "it has none" : "1stream, 2streams");
+		    o->param ? "parameter" : "variant",
+		    o->param ? o->param : o->variant,
+		    o->param ? "it has none" : "1stream, 2streams");
 	else if ((s->mem = malloc(2 * LEN)) == NULL)
 		st = pr_error_set(err, PR_ENOMEM, "tcp: out of memory");
 	else if ((call = connect_all(s)) != NULL)
@@ -216,10 +217,13 @@ tcp_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	if (st == PR_OK && o->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) != 0
-		    || sched_setaffinity(0, sizeof(set), &set) != 0)
-			st = pr_error_set(err, PR_EIO, "tcp: "
-			    "sched_setaffinity to CPU %d failed", o->cpu);
+		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
+			0 ||
+		    sched_setaffinity(0, sizeof(set), &set) != 0)
+			st = pr_error_set(err, PR_EIO,
+			    "tcp: "
+			    "sched_setaffinity to CPU %d failed",
+			    o->cpu);
 		s->pinned = st == PR_OK;
 	}
 	if (st != PR_OK) {
@@ -248,8 +252,10 @@ transfer(struct state *s, int c0, int n, double *mbps, struct pr_error *err)
 		for (k = 0; k < n; k++)
 			e[i].fd[k] = i ? s->rcv[c0 + k] : s->snd[c0 + k];
 		if ((rc = pthread_create(&t[i], NULL, pump, &e[i])) != 0) {
-			snprintf(e[i].err, sizeof(e[i].err), "pthread_create: "
-			    "%s", strerror(rc));
+			snprintf(e[i].err, sizeof(e[i].err),
+			    "pthread_create: "
+			    "%s",
+			    strerror(rc));
 			break;
 		}
 		started++;
@@ -258,17 +264,19 @@ transfer(struct state *s, int c0, int n, double *mbps, struct pr_error *err)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < 2; i++)
 		if (e[i].err[0] != '\0')
-			return pr_error_set(err, PR_EIO, "tcp: %s after %lld "
-			    "of %lld bytes", e[i].err,
-			    e[i].got[0] + e[i].got[1], s->total);
+			return pr_error_set(err, PR_EIO,
+			    "tcp: %s after %lld "
+			    "of %lld bytes",
+			    e[i].err, e[i].got[0] + e[i].got[1], s->total);
 	for (k = 0; k < n; k++)
-		if (ioctl(e[1].fd[k], FIONREAD, &pending) != 0 ||
-		    pending != 0)
-			return pr_error_set(err, PR_EIO, "tcp: stream %d: "
+		if (ioctl(e[1].fd[k], FIONREAD, &pending) != 0 || pending != 0)
+			return pr_error_set(err, PR_EIO,
+			    "tcp: stream %d: "
 			    "more bytes arrived than were sent (FIONREAD)",
 			    k + 1);
-	*mbps = (double)(s->total - e[1].first_bytes) / (e[1].last -
-	    e[1].first > 1e-9 ? e[1].last - e[1].first : 1e-9) / 1e6;
+	*mbps = (double)(s->total - e[1].first_bytes) /
+	    (e[1].last - e[1].first > 1e-9 ? e[1].last - e[1].first : 1e-9) /
+	    1e6;
 	return PR_OK;
 }
 
@@ -287,7 +295,7 @@ tcp_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
 		if ((st = transfer(s, v, v + 1, &mbps, err)) != PR_OK ||
 		    (st = pr_dataset_add(out, s->names[v], "MB/s",
-		    PR_BETTER_HIGHER, mbps, err)) != PR_OK)
+			 PR_BETTER_HIGHER, mbps, err)) != PR_OK)
 			return st;
 	}
 	return PR_OK;

@@ -159,10 +159,10 @@ static enum scaling
 unit_scaling(const char *unit)
 {
 	static const char *const time_units[] = { "s", NULL };
-	static const char *const counts[] = { "B", "b", "bit", "bits",
-		"byte", "bytes", "op", "ops", "Hz", "req", "reqs",
-		"requests", "pkt", "pkts", "packets", "frames", "events",
-		"calls", "tx", "msg", "msgs", "messages", "items", NULL };
+	static const char *const counts[] = { "B", "b", "bit", "bits", "byte",
+		"bytes", "op", "ops", "Hz", "req", "reqs", "requests", "pkt",
+		"pkts", "packets", "frames", "events", "calls", "tx", "msg",
+		"msgs", "messages", "items", NULL };
 	static const char *const per[] = { "", "/s", "/sec", NULL };
 	char num[32];
 	const char *slash;
@@ -203,8 +203,7 @@ decimals_for(double x)
 static double
 scale_for(double x, const char *unit, const char **prefix)
 {
-	static const char *const big[] = { "", "k", "M", "G", "T", "P",
-		"E" };
+	static const char *const big[] = { "", "k", "M", "G", "T", "P", "E" };
 	static const char *const small[] = { "", "m", "u", "n" };
 	double f = 1.0, ax = fabs(x);
 	int i;
@@ -289,10 +288,10 @@ has_word(const char *s, const char *w)
 static int
 is_time(const char *name, const char *unit)
 {
-	static const char *const units[] = { "s", "ms", "us", "ns", "ps",
-		"min", "h", "sec", "secs", "seconds", "msec", "usec", "nsec",
-		"s/op", "ms/op", "us/op", "ns/op", "sec/op", "cycles",
-		"cycles/op", NULL };
+	static const char *const units[] = { "s", "ms", "us", "ns", "ps", "min",
+		"h", "sec", "secs", "seconds", "msec", "usec", "nsec", "s/op",
+		"ms/op", "us/op", "ns/op", "sec/op", "cycles", "cycles/op",
+		NULL };
 
 	if (unit != NULL && unit[0] != '\0')
 		return str_in(unit, units) || strcmp(unit, "\xc2\xb5s") == 0 ||
@@ -381,13 +380,13 @@ method_what(enum pr_method m)
 	switch (m) {
 	case PR_METHOD_STUDENT:
 		return "Student's t (pooled variance) on the means, with "
-		    "Fieller's interval for their ratio";
+		       "Fieller's interval for their ratio";
 	case PR_METHOD_WELCH:
 		return "Welch's t on the means, with Fieller's interval for "
-		    "their ratio";
+		       "their ratio";
 	case PR_METHOD_MWU:
 		return "Mann-Whitney U, with the Hodges-Lehmann estimate and "
-		    "interval for the ratio";
+		       "interval for the ratio";
 	case PR_METHOD_AUTO:
 	case PR_METHOD_NONE:
 		break;
@@ -405,8 +404,8 @@ struct facts {
 	const char *unit;
 	enum pr_better better;
 	int tested;
-	int assumed;     /* direction assumed */
-	int use_median;  /* the method compares medians */
+	int assumed;    /* direction assumed */
+	int use_median; /* the method compares medians */
 	int have_change, have_p, have_padj, have_ci;
 	int base_sd, new_sd; /* the standard deviation is defined */
 	char words[96];
@@ -420,11 +419,11 @@ get_facts(const struct pr_report_metric *m, struct facts *f)
 	f->m = m;
 	f->c = c;
 	f->unit = m->unit != NULL ? m->unit : "";
-	f->better = c->better == PR_BETTER_HIGHER ? PR_BETTER_HIGHER
-						   : PR_BETTER_LOWER;
+	f->better =
+	    c->better == PR_BETTER_HIGHER ? PR_BETTER_HIGHER : PR_BETTER_LOWER;
 	f->tested = c->tested && c->method != PR_METHOD_NONE;
-	f->assumed = m->better_assumed ||
-	    (c->notes & PR_NOTE_DIRECTION_ASSUMED) != 0;
+	f->assumed =
+	    m->better_assumed || (c->notes & PR_NOTE_DIRECTION_ASSUMED) != 0;
 	f->use_median = c->method == PR_METHOD_MWU;
 	f->have_change = c->have_change && defined(c->change_pct);
 	f->have_p = f->tested && defined(c->p_value);
@@ -433,7 +432,7 @@ get_facts(const struct pr_report_metric *m, struct facts *f)
 	    defined(c->ci_hi_pct);
 	f->base_sd = c->base.n >= 2 && (c->base.defined & PR_SUM_STDDEV) &&
 	    defined(c->base.stddev);
-	f->new_sd = c->new.n >= 2 && (c->new.defined & PR_SUM_STDDEV) &&
+	f->new_sd = c->new.n >= 2 && (PR_SUM_STDDEV & c->new.defined) &&
 	    defined(c->new.stddev);
 	pr_report_change_words(f->words, sizeof(f->words),
 	    f->have_change ? c->change_pct : NAN, f->better, m->name, f->unit);
@@ -486,14 +485,18 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 
 	if (!f->tested) {
 		if (c->base.n < 2 && c->new.n < 2)
-			return pr_buf_addf(out, err, "%s in one run per side; "
+			return pr_buf_addf(out, err,
+			    "%s in one run per side; "
 			    "no test is possible without repeated runs",
 			    f->words);
 		if (c->base.n >= 2 && (c->notes & PR_NOTE_DEGENERATE))
-			return pr_buf_addf(out, err, "%s, but the base values "
+			return pr_buf_addf(out, err,
+			    "%s, but the base values "
 			    "are all equal: their spread, and so the noise, "
-			    "is unknown, and no test is possible", f->words);
-		return pr_buf_addf(out, err, "%s, but with one value in %s "
+			    "is unknown, and no test is possible",
+			    f->words);
+		return pr_buf_addf(out, err,
+		    "%s, but with one value in %s "
 		    "no test is possible without repeated runs on both sides",
 		    f->words, c->base.n < 2 ? "base" : "new");
 	}
@@ -520,28 +523,33 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 			return pr_buf_addf(out, err, "%s: %s",
 			    pr_verdict_str(c->verdict), f->words);
 		if (c->notes & PR_NOTE_NEGLIGIBLE)
-			return pr_buf_addf(out, err, "%s: %s, a change that is "
+			return pr_buf_addf(out, err,
+			    "%s: %s, a change that is "
 			    "significant (p %s %s) but negligible: the %s%% "
 			    "interval %s lies inside [-%s, +%s]",
 			    pr_verdict_str(c->verdict), f->words,
 			    p[0] == '<' ? "<" : "=", p[0] == '<' ? p + 1 : p,
 			    conf, iv, eq, eq);
-		return pr_buf_addf(out, err, "%s: %s, and the %s%% interval %s "
-		    "lies inside [-%s, +%s]", pr_verdict_str(c->verdict),
-		    f->words, conf, iv, eq, eq);
+		return pr_buf_addf(out, err,
+		    "%s: %s, and the %s%% interval %s "
+		    "lies inside [-%s, +%s]",
+		    pr_verdict_str(c->verdict), f->words, conf, iv, eq, eq);
 	case PR_VERDICT_INCONCLUSIVE:
 		break;
 	}
-	if ((st = pr_buf_addf(out, err, "%s: %s, not established at %s%% "
-	    "confidence%s%s", pr_verdict_str(c->verdict), f->words, conf,
-	    len > 0 ? "; " : "", fig)) != PR_OK)
+	if ((st = pr_buf_addf(out, err,
+		 "%s: %s, not established at %s%% "
+		 "confidence%s%s",
+		 pr_verdict_str(c->verdict), f->words, conf,
+		 len > 0 ? "; " : "", fig)) != PR_OK)
 		return st;
 	if (c->runs_needed > 0)
-		return pr_buf_addf(out, err, "; about %zu %s per side would "
-		    "settle it", c->runs_needed, r->units != NULL ? r->units :
-		    "runs");
-	return pr_buf_addf(out, err, "; more %s are needed", r->units != NULL ?
-	    r->units : "runs");
+		return pr_buf_addf(out, err,
+		    "; about %zu %s per side would "
+		    "settle it",
+		    c->runs_needed, r->units != NULL ? r->units : "runs");
+	return pr_buf_addf(out, err, "; more %s are needed",
+	    r->units != NULL ? r->units : "runs");
 }
 
 /* Writes one note line (prefix "note", "method" or "correction") to out
@@ -555,8 +563,7 @@ typedef enum pr_status (*note_fn)(struct pr_buf *out, const char *prefix,
  * module then takes the spread of rounding as a floor).
  */
 static enum pr_status
-spread_note(struct pr_buf *line, const struct facts *f,
-    struct pr_error *err)
+spread_note(struct pr_buf *line, const struct facts *f, struct pr_error *err)
 {
 	const struct pr_comparison *c = f->c;
 	const struct pr_summary *b = &c->base, *n = &c->new;
@@ -570,35 +577,49 @@ spread_note(struct pr_buf *line, const struct facts *f,
 
 	snprintf(res, sizeof(res), "%.15g%s%s", c->resolution, sp, u);
 	if (bz && nz) {
-		if ((st = pr_buf_addf(line, err, "%s: the values of each side "
-		    "are all equal (zero spread on both sides)",
-		    f->m->name)) != PR_OK)
+		if ((st = pr_buf_addf(line, err,
+			 "%s: the values of each side "
+			 "are all equal (zero spread on both sides)",
+			 f->m->name)) != PR_OK)
 			return st;
 		if (quantised)
-			return pr_buf_addf(line, err, "; the test assumes the "
-			    "spread that rounding to %s can hide", res);
-		return pr_buf_adds(line, (c->notes & PR_NOTE_DEGENERATE) ?
-		    "; the interval is a single point" : "", err);
+			return pr_buf_addf(line, err,
+			    "; the test assumes the "
+			    "spread that rounding to %s can hide",
+			    res);
+		return pr_buf_adds(line,
+		    (c->notes & PR_NOTE_DEGENERATE)
+			? "; the interval is a single point"
+			: "",
+		    err);
 	}
 	if (bz || nz) {
 		/* The value as the input gave it, not rounded for the table. */
 		snprintf(v, sizeof(v), "%.15g%s%s", bz ? b->mean : n->mean, sp,
 		    u);
-		if ((st = pr_buf_addf(line, err, "%s: the %zu %s values are all "
-		    "%s (zero spread on that side)", f->m->name,
-		    bz ? b->n : n->n, bz ? "base" : "new", v)) != PR_OK)
+		if ((st = pr_buf_addf(line, err,
+			 "%s: the %zu %s values are all "
+			 "%s (zero spread on that side)",
+			 f->m->name, bz ? b->n : n->n, bz ? "base" : "new",
+			 v)) != PR_OK)
 			return st;
 		if (quantised)
-			return pr_buf_addf(line, err, "; as they are given to "
+			return pr_buf_addf(line, err,
+			    "; as they are given to "
 			    "%s, the test assumes the spread that rounding to "
-			    "%s can hide", res, res);
-		return pr_buf_adds(line, "; the test rests on the spread of "
-		    "the other side", err);
+			    "%s can hide",
+			    res, res);
+		return pr_buf_adds(line,
+		    "; the test rests on the spread of "
+		    "the other side",
+		    err);
 	}
 	if (quantised)
-		return pr_buf_addf(line, err, "%s: a side's spread is below the "
+		return pr_buf_addf(line, err,
+		    "%s: a side's spread is below the "
 		    "resolution of the data (%s); the test assumes the spread "
-		    "that rounding to %s can hide", f->m->name, res, res);
+		    "that rounding to %s can hide",
+		    f->m->name, res, res);
 	return PR_OK;
 }
 
@@ -613,17 +634,21 @@ method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
 
 	if (f->tested && (c->notes & PR_NOTE_NONNORMAL)) {
 		pr_buf_reset(line);
-		if ((st = pr_buf_addf(line, err, "%s: the values are skewed or "
-		    "heavy-tailed, so the Mann-Whitney test on the medians "
-		    "decides, not a t test on the means", name)) != PR_OK ||
+		if ((st = pr_buf_addf(line, err,
+			 "%s: the values are skewed or "
+			 "heavy-tailed, so the Mann-Whitney test on the "
+			 "medians "
+			 "decides, not a t test on the means",
+			 name)) != PR_OK ||
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	}
 	if (f->tested && (c->notes & PR_NOTE_FALLBACK)) {
 		pr_buf_reset(line);
-		if ((st = pr_buf_addf(line, err, "%s: Mann-Whitney on ratios "
-		    "needs values above 0; %s was used instead", name,
-		    pr_method_str(c->method))) != PR_OK ||
+		if ((st = pr_buf_addf(line, err,
+			 "%s: Mann-Whitney on ratios "
+			 "needs values above 0; %s was used instead",
+			 name, pr_method_str(c->method))) != PR_OK ||
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	}
@@ -631,36 +656,44 @@ method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
 	    c->verdict == PR_VERDICT_INCONCLUSIVE &&
 	    (c->ci_lo_pct > 0 || c->ci_hi_pct < 0)) {
 		pr_buf_reset(line);
-		if ((st = pr_buf_addf(line, err, "%s: the interval excludes 0, "
-		    "but after Holm's correction for %d metrics (p %.2g) the "
-		    "change is not established; intervals are not adjusted "
-		    "for the number of metrics", name, c->holm_m,
-		    c->p_adjusted)) != PR_OK ||
+		if ((st = pr_buf_addf(line, err,
+			 "%s: the interval excludes 0, "
+			 "but after Holm's correction for %d metrics (p %.2g) "
+			 "the "
+			 "change is not established; intervals are not "
+			 "adjusted "
+			 "for the number of metrics",
+			 name, c->holm_m, c->p_adjusted)) != PR_OK ||
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	}
 	if (c->notes & PR_NOTE_NO_CHANGE) {
 		pr_buf_reset(line);
-		if ((st = pr_buf_addf(line, err, "%s: %s, so the change has "
-		    "no percentage", name, c->base.mean == 0 ? "the base is 0" :
-		    "the means have opposite signs")) != PR_OK ||
+		if ((st = pr_buf_addf(line, err,
+			 "%s: %s, so the change has "
+			 "no percentage",
+			 name,
+			 c->base.mean == 0
+			     ? "the base is 0"
+			     : "the means have opposite signs")) != PR_OK ||
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	} else if (f->tested && (c->notes & PR_NOTE_NO_CI)) {
 		pr_buf_reset(line);
-		if ((st = pr_buf_addf(line, err, "%s: no bounded interval for "
-		    "the change: the base is not clearly away from 0, or "
-		    "there are too few values", name)) != PR_OK ||
+		if ((st = pr_buf_addf(line, err,
+			 "%s: no bounded interval for "
+			 "the change: the base is not clearly away from 0, or "
+			 "there are too few values",
+			 name)) != PR_OK ||
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	}
 	return st;
 }
 
-
 static enum pr_status
-add_notes(struct pr_buf *out, const struct pr_report *r,
-    const struct facts *fs, note_fn fn, struct pr_error *err)
+add_notes(struct pr_buf *out, const struct pr_report *r, const struct facts *fs,
+    note_fn fn, struct pr_error *err)
 {
 	struct pr_buf line = PR_BUF_INIT(4096);
 	enum pr_status st = PR_OK;
@@ -670,9 +703,12 @@ add_notes(struct pr_buf *out, const struct pr_report *r,
 		if (!fs[i].tested)
 			untested++;
 	if (untested == r->n && r->n > 1) {
-		if ((st = pr_buf_addf(&line, err, "the %zu metrics are different "
-		    "measurements, not repeated runs of one, so they are not "
-		    "pooled into a test either", r->n)) != PR_OK ||
+		if ((st = pr_buf_addf(&line, err,
+			 "the %zu metrics are different "
+			 "measurements, not repeated runs of one, so they are "
+			 "not "
+			 "pooled into a test either",
+			 r->n)) != PR_OK ||
 		    (st = fn(out, "note", line.data, err)) != PR_OK)
 			goto out;
 	}
@@ -690,10 +726,14 @@ add_notes(struct pr_buf *out, const struct pr_report *r,
 		if (!fs[i].assumed)
 			continue;
 		pr_buf_reset(&line);
-		if ((st = pr_buf_addf(&line, err, "%s: direction assumed: the "
-		    "input does not say whether higher or lower is better; "
-		    "lower is taken (--higher-is-better or --lower-is-better "
-		    "to say)", fs[i].m->name)) != PR_OK ||
+		if ((st = pr_buf_addf(&line, err,
+			 "%s: direction assumed: the "
+			 "input does not say whether higher or lower is "
+			 "better; "
+			 "lower is taken (--higher-is-better or "
+			 "--lower-is-better "
+			 "to say)",
+			 fs[i].m->name)) != PR_OK ||
 		    (st = fn(out, "note", line.data, err)) != PR_OK)
 			goto out;
 	}
@@ -724,24 +764,31 @@ add_footer(struct pr_buf *out, const struct pr_report *r,
 			seen[nseen++] = fs[i].c->method;
 	}
 	if (nseen == 0) {
-		st = fn(out, "method", "none: no metric has repeated runs on "
-		    "both sides", err);
+		st = fn(out, "method",
+		    "none: no metric has repeated runs on "
+		    "both sides",
+		    err);
 		goto out;
 	}
 	for (j = 0; j < nseen; j++)
 		if ((st = pr_buf_addf(&line, err, "%s%s", j > 0 ? "; " : "",
-		    method_what(seen[j]))) != PR_OK)
+			 method_what(seen[j]))) != PR_OK)
 			goto out;
-	if ((st = pr_buf_addf(&line, err, "; two-sided p; %s%% intervals for "
-	    "the change in percent of base; equivalent means inside "
-	    "+-%g%%", conf, r->equivalence_pct)) != PR_OK ||
+	if ((st = pr_buf_addf(&line, err,
+		 "; two-sided p; %s%% intervals for "
+		 "the change in percent of base; equivalent means inside "
+		 "+-%g%%",
+		 conf, r->equivalence_pct)) != PR_OK ||
 	    (st = fn(out, "method", line.data, err)) != PR_OK)
 		goto out;
 	if (r->holm_m > 1) {
 		pr_buf_reset(&line);
-		if ((st = pr_buf_addf(&line, err, "Holm's correction for %zu "
-		    "metrics compared together: verdicts use the adjusted p "
-		    "(p Holm)", r->holm_m)) != PR_OK ||
+		if ((st = pr_buf_addf(&line, err,
+			 "Holm's correction for %zu "
+			 "metrics compared together: verdicts use the adjusted "
+			 "p "
+			 "(p Holm)",
+			 r->holm_m)) != PR_OK ||
 		    (st = fn(out, "correction", line.data, err)) != PR_OK)
 			goto out;
 	}
@@ -755,8 +802,16 @@ out:
  * ---------------------------------------------------------------- */
 
 enum {
-	COL_METRIC, COL_BASE, COL_NEW, COL_CHANGE, COL_CI, COL_P, COL_PADJ,
-	COL_VERDICT, COL_N, NCOLS
+	COL_METRIC,
+	COL_BASE,
+	COL_NEW,
+	COL_CHANGE,
+	COL_CI,
+	COL_P,
+	COL_PADJ,
+	COL_VERDICT,
+	COL_N,
+	NCOLS
 };
 
 struct table {
@@ -791,8 +846,8 @@ table_release(struct table *t)
  * are borrowed from the report (Markdown escapes them when writing).
  */
 static enum pr_status
-table_fill(struct table *t, const struct pr_report *r,
-    const struct facts *fs, const char *pm, struct pr_error *err)
+table_fill(struct table *t, const struct pr_report *r, const struct facts *fs,
+    const char *pm, struct pr_error *err)
 {
 	size_t i;
 	char conf[32];
@@ -818,12 +873,12 @@ table_fill(struct table *t, const struct pr_report *r,
 	for (i = 0; i < r->n; i++) {
 		const struct facts *f = &fs[i];
 		const struct pr_comparison *c = f->c;
-		char (*row)[CELL_MAX] = t->cell[i + 1];
+		char(*row)[CELL_MAX] = t->cell[i + 1];
 
 		t->name[i + 1] = (char *)f->m->name;
 		fmt_sides(row[COL_BASE], row[COL_NEW], CELL_MAX, f, pm);
-		fmt_pct(row[COL_CHANGE], CELL_MAX, f->have_change ?
-		    c->change_pct : NAN);
+		fmt_pct(row[COL_CHANGE], CELL_MAX,
+		    f->have_change ? c->change_pct : NAN);
 		fmt_interval(row[COL_CI], CELL_MAX, f->have_ci, c->ci_lo_pct,
 		    c->ci_hi_pct);
 		fmt_p(row[COL_P], CELL_MAX, f->have_p, c->p_value);
@@ -873,7 +928,7 @@ write_text(struct pr_buf *out, const struct pr_report *r,
 		return st;
 	if (r->base_source != NULL && r->new_source != NULL &&
 	    (st = pr_buf_addf(out, err, "base: %s\nnew:  %s\n\n",
-	    r->base_source, r->new_source)) != PR_OK)
+		 r->base_source, r->new_source)) != PR_OK)
 		goto out;
 	for (i = 0; i < t.rows; i++)
 		for (col = 0; col < NCOLS; col++)
@@ -889,7 +944,8 @@ write_text(struct pr_buf *out, const struct pr_report *r,
 				continue;
 			w = display_width(s);
 			pad = width[col] - w;
-			if (col > 0 && (st = pr_buf_adds(out, "  ", err)) != PR_OK)
+			if (col > 0 &&
+			    (st = pr_buf_adds(out, "  ", err)) != PR_OK)
 				goto out;
 			if (col_right(col))
 				while (pad-- > 0)
@@ -910,7 +966,8 @@ write_text(struct pr_buf *out, const struct pr_report *r,
 	if ((st = pr_buf_addc(out, '\n', err)) != PR_OK)
 		goto out;
 	for (i = 0; i < r->n; i++) {
-		if ((st = pr_buf_addf(out, err, "%s: ", fs[i].m->name)) != PR_OK ||
+		if ((st = pr_buf_addf(out, err, "%s: ", fs[i].m->name)) !=
+			PR_OK ||
 		    (st = add_sentence(out, r, &fs[i], err)) != PR_OK ||
 		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
 			goto out;
@@ -960,7 +1017,7 @@ md_line(struct pr_buf *out, const char *prefix, const char *text,
 	enum pr_status st;
 
 	if ((st = pr_buf_addf(out, err, "- %c%s: ", prefix[0] - 'a' + 'A',
-	    prefix + 1)) != PR_OK ||
+		 prefix + 1)) != PR_OK ||
 	    (st = md_escape(out, text, err)) != PR_OK)
 		return st;
 	return pr_buf_addc(out, '\n', err);
@@ -982,12 +1039,12 @@ write_markdown(struct pr_buf *out, const struct pr_report *r,
 	fmt_conf(conf, sizeof(conf), r->conf);
 	if (r->base_source != NULL && r->new_source != NULL) {
 		if ((st = pr_buf_adds(out, "perfreg compare: base ", err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = md_escape(out, r->base_source, err)) != PR_OK ||
 		    (st = pr_buf_adds(out, ", new ", err)) != PR_OK ||
 		    (st = md_escape(out, r->new_source, err)) != PR_OK ||
 		    (st = pr_buf_addf(out, err, ", %s%% confidence\n\n",
-		    conf)) != PR_OK)
+			 conf)) != PR_OK)
 			goto out;
 	}
 	for (i = 0; i < t.rows; i++) {
@@ -996,7 +1053,7 @@ write_markdown(struct pr_buf *out, const struct pr_report *r,
 				continue;
 			if ((st = pr_buf_adds(out, "| ", err)) != PR_OK ||
 			    (st = md_escape(out, cell_of(&t, i, col), err)) !=
-			    PR_OK ||
+				PR_OK ||
 			    (st = pr_buf_addc(out, ' ', err)) != PR_OK)
 				goto out;
 		}
@@ -1007,8 +1064,9 @@ write_markdown(struct pr_buf *out, const struct pr_report *r,
 		for (col = 0; col < NCOLS; col++) {
 			if (col == COL_PADJ && !holm)
 				continue;
-			if ((st = pr_buf_adds(out, col_right(col) ? "|---:" :
-			    "|:---", err)) != PR_OK)
+			if ((st = pr_buf_adds(out,
+				 col_right(col) ? "|---:" : "|:---", err)) !=
+			    PR_OK)
 				goto out;
 		}
 		if ((st = pr_buf_adds(out, "|\n", err)) != PR_OK)
@@ -1086,18 +1144,20 @@ csv_side(struct pr_buf *out, const struct pr_summary *s, int sd_have,
 }
 
 static enum pr_status
-write_csv(struct pr_buf *out, const struct pr_report *r,
-    const struct facts *fs, struct pr_error *err)
+write_csv(struct pr_buf *out, const struct pr_report *r, const struct facts *fs,
+    struct pr_error *err)
 {
 	enum pr_status st;
 	size_t i;
 	char n[32];
 
-	if ((st = pr_buf_adds(out, "metric,unit,better,direction_assumed,"
-	    "base_n,base_mean,base_median,base_stddev,"
-	    "new_n,new_mean,new_median,new_stddev,"
-	    "change_pct,ci_low_pct,ci_high_pct,p_value,p_adjusted,"
-	    "verdict,method,tested,runs_needed,words\n", err)) != PR_OK)
+	if ((st = pr_buf_adds(out,
+		 "metric,unit,better,direction_assumed,"
+		 "base_n,base_mean,base_median,base_stddev,"
+		 "new_n,new_mean,new_median,new_stddev,"
+		 "change_pct,ci_low_pct,ci_high_pct,p_value,p_adjusted,"
+		 "verdict,method,tested,runs_needed,words\n",
+		 err)) != PR_OK)
 		return st;
 	for (i = 0; i < r->n; i++) {
 		const struct facts *f = &fs[i];
@@ -1107,28 +1167,30 @@ write_csv(struct pr_buf *out, const struct pr_report *r,
 		if ((st = csv_str(out, f->m->name, 1, err)) != PR_OK ||
 		    (st = csv_str(out, f->unit, 0, err)) != PR_OK ||
 		    (st = csv_str(out, better_word(f->better), 0, err)) !=
-		    PR_OK ||
-		    (st = csv_str(out, f->assumed ? "1" : "0", 0,
-		    err)) != PR_OK ||
+			PR_OK ||
+		    (st = csv_str(out, f->assumed ? "1" : "0", 0, err)) !=
+			PR_OK ||
 		    (st = csv_side(out, &c->base, f->base_sd, err)) != PR_OK ||
 		    (st = csv_side(out, &c->new, f->new_sd, err)) != PR_OK ||
 		    (st = csv_num(out, f->have_change, c->change_pct, err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = csv_num(out, f->have_ci, c->ci_lo_pct, err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = csv_num(out, f->have_ci, c->ci_hi_pct, err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = csv_num(out, f->have_p, c->p_value, err)) != PR_OK ||
 		    (st = csv_num(out, f->have_padj, c->p_adjusted, err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = csv_str(out, pr_verdict_str(c->verdict), 0, err)) !=
-		    PR_OK ||
-		    (st = csv_str(out, pr_report_method_slug(f->tested ?
-		    c->method : PR_METHOD_NONE), 0, err)) != PR_OK ||
+			PR_OK ||
+		    (st = csv_str(out,
+			 pr_report_method_slug(
+			     f->tested ? c->method : PR_METHOD_NONE),
+			 0, err)) != PR_OK ||
 		    (st = csv_str(out, f->tested ? "1" : "0", 0, err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = csv_str(out, c->runs_needed > 0 ? n : "", 0, err)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = csv_str(out, f->words, 0, err)) != PR_OK ||
 		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
 			return st;
@@ -1156,8 +1218,7 @@ jset(json_t *obj, const char *key, json_t *value)
 }
 
 static json_t *
-json_side(const struct pr_summary *s, int sd_have, const double *v,
-    size_t nv)
+json_side(const struct pr_summary *s, int sd_have, const double *v, size_t nv)
 {
 	json_t *o, *a;
 	size_t i;
@@ -1174,9 +1235,9 @@ json_side(const struct pr_summary *s, int sd_have, const double *v,
 	if (ok && v != NULL) {
 		ok = (a = json_array()) != NULL && jset(o, "values", a);
 		for (i = 0; ok && i < nv; i++)
-			ok = defined(v[i]) ?
-			    json_array_append_new(a, json_real(v[i])) == 0 :
-			    json_array_append_new(a, json_null()) == 0;
+			ok = defined(v[i])
+			    ? json_array_append_new(a, json_real(v[i])) == 0
+			    : json_array_append_new(a, json_null()) == 0;
 	}
 	if (!ok) {
 		json_decref(o);
@@ -1196,31 +1257,33 @@ json_metric(const struct pr_report *r, const struct facts *f,
 
 	if ((o = json_object()) == NULL)
 		return NULL;
-	ci = f->have_ci ? json_pack("[ff]", c->ci_lo_pct, c->ci_hi_pct) :
-			  json_null();
+	ci = f->have_ci ? json_pack("[ff]", c->ci_lo_pct, c->ci_hi_pct)
+			: json_null();
 	ok = add_sentence(&sentence, r, f, err) == PR_OK &&
 	    jset(o, "name", json_string(f->m->name)) &&
 	    jset(o, "unit", json_string(f->unit)) &&
 	    jset(o, "better", json_string(better_word(f->better))) &&
-	    jset(o, "direction_assumed",
-	    json_boolean(f->assumed)) &&
-	    jset(o, "base", json_side(&c->base, f->base_sd,
-	    f->m->base_values, f->m->base_n)) &&
-	    jset(o, "new", json_side(&c->new, f->new_sd,
-	    f->m->new_values, f->m->new_n)) &&
+	    jset(o, "direction_assumed", json_boolean(f->assumed)) &&
+	    jset(o, "base",
+		json_side(&c->base, f->base_sd, f->m->base_values,
+		    f->m->base_n)) &&
+	    jset(o, "new",
+		json_side(&c->new, f->new_sd, f->m->new_values, f->m->new_n)) &&
 	    jset(o, "change_pct", jnum(f->have_change, c->change_pct)) &&
 	    jset(o, "ci_pct", json_incref(ci)) &&
 	    jset(o, "p_value", jnum(f->have_p, c->p_value)) &&
 	    jset(o, "p_adjusted", jnum(f->have_padj, c->p_adjusted)) &&
 	    jset(o, "verdict", json_string(pr_verdict_str(c->verdict))) &&
-	    jset(o, "method", json_string(pr_report_method_slug(f->tested ?
-	    c->method : PR_METHOD_NONE))) &&
+	    jset(o, "method",
+		json_string(pr_report_method_slug(
+		    f->tested ? c->method : PR_METHOD_NONE))) &&
 	    jset(o, "tested", json_boolean(f->tested)) &&
-	    jset(o, "runs_needed", c->runs_needed > 0 ?
-	    json_integer((json_int_t)c->runs_needed) : json_null()) &&
+	    jset(o, "runs_needed",
+		c->runs_needed > 0 ? json_integer((json_int_t)c->runs_needed)
+				   : json_null()) &&
 	    jset(o, "words", json_string(f->words)) &&
-	    jset(o, "summary", json_string(sentence.data != NULL ?
-	    sentence.data : ""));
+	    jset(o, "summary",
+		json_string(sentence.data != NULL ? sentence.data : ""));
 	/* ci is o's now, or not used when an earlier field failed. */
 	json_decref(ci);
 	pr_buf_release(&sentence);
@@ -1247,15 +1310,17 @@ write_json(struct pr_buf *out, const struct pr_report *r,
 		json_decref(root);
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
-	ok = jset(root, "base_file", r->base_source != NULL ?
-	    json_string(r->base_source) : json_null()) &&
-	    jset(root, "new_file", r->new_source != NULL ?
-	    json_string(r->new_source) : json_null()) &&
+	ok = jset(root, "base_file",
+		 r->base_source != NULL ? json_string(r->base_source)
+					: json_null()) &&
+	    jset(root, "new_file",
+		r->new_source != NULL ? json_string(r->new_source)
+				      : json_null()) &&
 	    jset(root, "confidence", json_real(r->conf)) &&
 	    jset(root, "equivalence_pct", json_real(r->equivalence_pct)) &&
 	    jset(root, "holm", json_boolean(r->holm_m > 1)) &&
-	    jset(root, "holm_m", json_integer((json_int_t)(r->holm_m > 1 ?
-	    r->holm_m : 0))) &&
+	    jset(root, "holm_m",
+		json_integer((json_int_t)(r->holm_m > 1 ? r->holm_m : 0))) &&
 	    jset(root, "metrics", metrics);
 	for (i = 0; ok && i < r->n; i++)
 		ok = (jn = json_metric(r, &fs[i], err)) != NULL &&
@@ -1266,7 +1331,7 @@ write_json(struct pr_buf *out, const struct pr_report *r,
 		    add_footer(&notes, r, fs, text_line, err) == PR_OK &&
 		    (jn = json_array()) != NULL && jset(root, "notes", jn);
 		for (line = notes.data; ok && line != NULL && *line != '\0';
-		    line = nl + 1) {
+		     line = nl + 1) {
 			if ((nl = strchr(line, '\n')) == NULL)
 				break;
 			*nl = '\0';
@@ -1274,8 +1339,9 @@ write_json(struct pr_buf *out, const struct pr_report *r,
 		}
 	}
 	if (ok)
-		text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		    JSON_REAL_PRECISION(15));
+		text = json_dumps(root,
+		    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			JSON_REAL_PRECISION(15));
 	if (!ok || text == NULL)
 		st = pr_error_set(err, PR_ENOMEM,
 		    "out of memory writing the JSON report");

@@ -29,38 +29,21 @@
 
 /* The items known to move performance, most telling first; a key ending
  * in '.' matches every key with that prefix. */
-static const char *const relevant[] = {
-	"clocksource.current",
-	"clocksource.available",
-	"cpu.vulnerabilities.",
-	"cpu.governor",
-	"cpu.boost",
-	"cpu.no_turbo",
-	"cpu.pstate",
-	"cpu.microcode",
-	"cpu.flags",
-	"kernel.cmdline",
-	"cpu.smt",
-	"thp.",
-	"cpu.model",
-	"cpu.cores",
-	"cpu.threads",
-	NULL
-};
+static const char *const relevant[] = { "clocksource.current",
+	"clocksource.available", "cpu.vulnerabilities.", "cpu.governor",
+	"cpu.boost", "cpu.no_turbo", "cpu.pstate", "cpu.microcode", "cpu.flags",
+	"kernel.cmdline", "cpu.smt", "thp.", "cpu.model", "cpu.cores",
+	"cpu.threads", NULL };
 
 /* Items whose values are lists of words. */
-static const char *const lists[] = {
-	"clocksource.available", "cpu.flags", "kernel.cmdline", "modules",
-	"cpu.governor", NULL
-};
+static const char *const lists[] = { "clocksource.available", "cpu.flags",
+	"kernel.cmdline", "modules", "cpu.governor", NULL };
 
 /* Kernel log words that point at performance. */
-static const char *const log_words[] = {
-	"clocksource", "timecounter", "tsc", "hpet", "mitigation",
-	"microcode", "spectre", "meltdown", "vulnerab", "retbleed",
-	"cpufreq", "pstate", "governor", "throttl", "turbo", "hugepage",
-	"smt", NULL
-};
+static const char *const log_words[] = { "clocksource", "timecounter", "tsc",
+	"hpet", "mitigation", "microcode", "spectre", "meltdown", "vulnerab",
+	"retbleed", "cpufreq", "pstate", "governor", "throttl", "turbo",
+	"hugepage", "smt", NULL };
 
 static int
 rank_of(const char *key)
@@ -69,9 +52,9 @@ rank_of(const char *key)
 
 	for (i = 0; relevant[i] != NULL; i++) {
 		l = strlen(relevant[i]);
-		if (relevant[i][l - 1] == '.' ?
-		    strncmp(key, relevant[i], l) == 0 :
-		    strcmp(key, relevant[i]) == 0)
+		if (relevant[i][l - 1] == '.'
+			? strncmp(key, relevant[i], l) == 0
+			: strcmp(key, relevant[i]) == 0)
 			return (int)i;
 	}
 	return -1;
@@ -204,13 +187,13 @@ word_diff(const char *a, const char *b, struct pr_buf *out,
 	for (i = 0; i < nb && st == PR_OK; i++)
 		if (!bsearch(&wb[i], wa, na, sizeof(*wa), cmpstr) &&
 		    (i == 0 || strcmp(wb[i], wb[i - 1]) != 0))
-			st = pr_buf_addf(out, err, "%s+%s",
-			    out->len ? " " : "", wb[i]);
+			st = pr_buf_addf(out, err, "%s+%s", out->len ? " " : "",
+			    wb[i]);
 	for (i = 0; i < na && st == PR_OK; i++)
 		if (!bsearch(&wa[i], wb, nb, sizeof(*wb), cmpstr) &&
 		    (i == 0 || strcmp(wa[i], wa[i - 1]) != 0))
-			st = pr_buf_addf(out, err, "%s-%s",
-			    out->len ? " " : "", wa[i]);
+			st = pr_buf_addf(out, err, "%s-%s", out->len ? " " : "",
+			    wa[i]);
 	free(wa);
 	free(wb);
 	free(sa);
@@ -225,12 +208,15 @@ flag_reason(const char *flag)
 	static const struct {
 		const char *flag, *why;
 	} f[] = {
-		{ "erms", "the kernel's and libc's copy routines take "
+		{ "erms",
+		    "the kernel's and libc's copy routines take "
 		    "another path" },
 		{ "fsrm", "short memcpy/memmove take another path" },
-		{ "constant_tsc", "the TSC may no longer be trusted as a "
+		{ "constant_tsc",
+		    "the TSC may no longer be trusted as a "
 		    "clocksource" },
-		{ "nonstop_tsc", "the TSC may no longer be trusted as a "
+		{ "nonstop_tsc",
+		    "the TSC may no longer be trusted as a "
 		    "clocksource" },
 		{ "tsc", "the TSC may no longer be used as a clocksource" },
 		{ "rdrand", "random numbers come from another source" },
@@ -282,7 +268,8 @@ flags_reason(const char *added, const char *removed, struct pr_buf *r,
 		free(copy);
 	}
 	if (st == PR_OK && n == 0)
-		st = pr_buf_adds(r, "CPU flags changed: code that picks an "
+		st = pr_buf_adds(r,
+		    "CPU flags changed: code that picks an "
 		    "implementation by CPU feature may take another path",
 		    err);
 	return st;
@@ -294,14 +281,13 @@ static enum pr_status
 cmdline_reason(const char *added, const char *removed, struct pr_buf *r,
     struct pr_error *err)
 {
-	static const char *const opts[] = {
-		"mitigations=", "clocksource=", "tsc=", "isolcpus=",
-		"nohz", "intel_pstate=", "amd_pstate=", "processor.max_cstate=",
-		"intel_idle.max_cstate=", "idle=", "transparent_hugepage=",
-		"hugepages=", "nosmt", "pti=", "spectre_v2=", "retbleed=",
-		"spec_store_bypass_disable=", "mds=", "numa_balancing=",
-		"preempt=", "threadirqs", "rcu_nocbs=", NULL
-	};
+	static const char *const opts[] = { "mitigations=", "clocksource=",
+		"tsc=", "isolcpus=", "nohz", "intel_pstate=", "amd_pstate=",
+		"processor.max_cstate=", "intel_idle.max_cstate=", "idle=",
+		"transparent_hugepage=", "hugepages=", "nosmt", "pti=",
+		"spectre_v2=", "retbleed=", "spec_store_bypass_disable=",
+		"mds=", "numa_balancing=", "preempt=", "threadirqs",
+		"rcu_nocbs=", NULL };
 	const char *lists2[2] = { added, removed };
 	enum pr_status st = PR_OK;
 	size_t i, k, n = 0;
@@ -318,8 +304,7 @@ cmdline_reason(const char *added, const char *removed, struct pr_buf *r,
 					break;
 			if (opts[i] != NULL)
 				st = pr_buf_addf(r, err, "%s%c%.*s",
-				    n++ ? " " : " (", k ? '-' : '+', (int)l,
-				    p);
+				    n++ ? " " : " (", k ? '-' : '+', (int)l, p);
 			p += l;
 			while (*p == ' ')
 				p++;
@@ -328,8 +313,10 @@ cmdline_reason(const char *added, const char *removed, struct pr_buf *r,
 	if (st == PR_OK)
 		st = pr_buf_adds(r, n ? ")" : "", err);
 	if (st == PR_OK)
-		st = pr_buf_adds(r, ": boot options (mitigations=, "
-		    "clocksource=, isolcpus=, nohz...) change behaviour", err);
+		st = pr_buf_adds(r,
+		    ": boot options (mitigations=, "
+		    "clocksource=, isolcpus=, nohz...) change behaviour",
+		    err);
 	return st;
 }
 
@@ -348,20 +335,27 @@ reason(const char *key, const char *a, const char *b, const char *added,
 
 	if (strcmp(key, "clocksource.current") == 0) {
 		if (b != NULL && strcmp(b, "tsc") == 0)
-			return pr_buf_addf(r, err, "clocksource changed "
+			return pr_buf_addf(r, err,
+			    "clocksource changed "
 			    "from %s to %s: reading the time becomes cheap "
-			    "again; timing-heavy code speeds up", sa, sb);
-		if (b != NULL && (strcmp(b, "hpet") == 0 ||
-		    strcmp(b, "acpi_pm") == 0 || strcmp(b, "jiffies") == 0))
-			return pr_buf_addf(r, err, "clocksource changed "
+			    "again; timing-heavy code speeds up",
+			    sa, sb);
+		if (b != NULL &&
+		    (strcmp(b, "hpet") == 0 || strcmp(b, "acpi_pm") == 0 ||
+			strcmp(b, "jiffies") == 0))
+			return pr_buf_addf(r, err,
+			    "clocksource changed "
 			    "from %s to %s: reading the time becomes a slow "
-			    "I/O access; timing-heavy code slows down", sa,
-			    sb);
-		return pr_buf_addf(r, err, "clocksource changed from %s to "
-		    "%s: the cost of reading the time differs", sa, sb);
+			    "I/O access; timing-heavy code slows down",
+			    sa, sb);
+		return pr_buf_addf(r, err,
+		    "clocksource changed from %s to "
+		    "%s: the cost of reading the time differs",
+		    sa, sb);
 	}
 	if (strcmp(key, "clocksource.available") == 0)
-		return pr_buf_addf(r, err, "available clocksources changed"
+		return pr_buf_addf(r, err,
+		    "available clocksources changed"
 		    "%s%s: the kernel may have fallen back to a slower one",
 		    removed && *removed ? ", lost " : "",
 		    removed ? removed : "");
@@ -369,28 +363,40 @@ reason(const char *key, const char *a, const char *b, const char *added,
 		const char *v = key + 20;
 
 		if (mitigated(b) && !mitigated(a))
-			return pr_buf_addf(r, err, "mitigation for %s "
+			return pr_buf_addf(r, err,
+			    "mitigation for %s "
 			    "enabled: system calls and context switches "
-			    "cost more", v);
+			    "cost more",
+			    v);
 		if (mitigated(a) && !mitigated(b))
-			return pr_buf_addf(r, err, "mitigation for %s "
+			return pr_buf_addf(r, err,
+			    "mitigation for %s "
 			    "no longer active: system calls and context "
-			    "switches cost less", v);
-		return pr_buf_addf(r, err, "mitigation for %s changed: the "
+			    "switches cost less",
+			    v);
+		return pr_buf_addf(r, err,
+		    "mitigation for %s changed: the "
 		    "cost of system calls and context switches may differ",
 		    v);
 	}
 	if (strcmp(key, "cpu.governor") == 0)
-		return pr_buf_addf(r, err, "frequency governor changed from "
-		    "%s to %s: the clock speed under load differs", sa, sb);
+		return pr_buf_addf(r, err,
+		    "frequency governor changed from "
+		    "%s to %s: the clock speed under load differs",
+		    sa, sb);
 	if (strcmp(key, "cpu.boost") == 0 || strcmp(key, "cpu.no_turbo") == 0)
-		return pr_buf_addf(r, err, "turbo/boost changed from %s to "
-		    "%s: the peak clock speed differs", sa, sb);
+		return pr_buf_addf(r, err,
+		    "turbo/boost changed from %s to "
+		    "%s: the peak clock speed differs",
+		    sa, sb);
 	if (strcmp(key, "cpu.pstate") == 0)
-		return pr_buf_addf(r, err, "intel_pstate changed from %s to "
-		    "%s: frequency scaling is driven differently", sa, sb);
+		return pr_buf_addf(r, err,
+		    "intel_pstate changed from %s to "
+		    "%s: frequency scaling is driven differently",
+		    sa, sb);
 	if (strcmp(key, "cpu.microcode") == 0)
-		return pr_buf_addf(r, err, "microcode changed from %s to %s: "
+		return pr_buf_addf(r, err,
+		    "microcode changed from %s to %s: "
 		    "updates add mitigations and change instruction costs",
 		    sa, sb);
 	if (strcmp(key, "cpu.flags") == 0)
@@ -398,18 +404,26 @@ reason(const char *key, const char *a, const char *b, const char *added,
 	if (strcmp(key, "kernel.cmdline") == 0)
 		return cmdline_reason(added, removed, r, err);
 	if (strcmp(key, "cpu.smt") == 0)
-		return pr_buf_addf(r, err, "SMT changed from %s to %s: "
-		    "threads share cores differently", sa, sb);
+		return pr_buf_addf(r, err,
+		    "SMT changed from %s to %s: "
+		    "threads share cores differently",
+		    sa, sb);
 	if (strncmp(key, "thp.", 4) == 0)
-		return pr_buf_addf(r, err, "transparent hugepages (%s) "
+		return pr_buf_addf(r, err,
+		    "transparent hugepages (%s) "
 		    "changed from %s to %s: TLB misses and page-fault cost "
-		    "differ", key + 4, sa, sb);
+		    "differ",
+		    key + 4, sa, sb);
 	if (strcmp(key, "cpu.model") == 0)
-		return pr_buf_adds(r, "another CPU model: results are not "
-		    "comparable", err);
+		return pr_buf_adds(r,
+		    "another CPU model: results are not "
+		    "comparable",
+		    err);
 	if (strcmp(key, "cpu.cores") == 0 || strcmp(key, "cpu.threads") == 0)
-		return pr_buf_addf(r, err, "CPU count changed from %s to %s: "
-		    "parallel work and scheduling differ", sa, sb);
+		return pr_buf_addf(r, err,
+		    "CPU count changed from %s to %s: "
+		    "parallel work and scheduling differ",
+		    sa, sb);
 	if (strcmp(key, "kernel.release") == 0)
 		return pr_buf_addf(r, err, "kernel changed from %s to %s", sa,
 		    sb);
@@ -444,8 +458,8 @@ same(const struct pr_env_item *a, const struct pr_env_item *b)
 {
 	if ((a->value == NULL) != (b->value == NULL))
 		return 0;
-	return a->value ? strcmp(a->value, b->value) == 0 :
-	    strcmp(a->reason, b->reason) == 0;
+	return a->value ? strcmp(a->value, b->value) == 0
+			: strcmp(a->reason, b->reason) == 0;
 }
 
 struct ranked {
@@ -476,26 +490,34 @@ add_item(struct ranked *v, size_t *n, const struct pr_env_item *a,
 	int rk = rank_of(x->key);
 
 	memset(o, 0, sizeof(*o));
-	o->it.kind = a == NULL ? PR_ENVDIFF_ADDED : b == NULL ?
-	    PR_ENVDIFF_REMOVED : PR_ENVDIFF_CHANGED;
+	o->it.kind = a == NULL ? PR_ENVDIFF_ADDED
+	    : b == NULL        ? PR_ENVDIFF_REMOVED
+			       : PR_ENVDIFF_CHANGED;
 	o->it.relevant = rk >= 0;
 	o->rank = rk >= 0 ? rk : 1000;
 	o->order = order;
 	if (is_list(x->key) && a && b && a->value && b->value) {
 		st = word_diff(a->value, b->value, &d, &add, &rem, err);
 		if (st == PR_OK && d.data == NULL)
-			st = pr_buf_adds(&d, "(same words, another order)",
-			    err);
+			st =
+			    pr_buf_adds(&d, "(same words, another order)", err);
 	}
 	o->it.a = shown(a);
 	o->it.b = shown(b);
 	if (st == PR_OK)
-		st = reason(x->key, a == NULL ? NULL : a->value ? a->value :
-		    "unavailable", b == NULL ? NULL : b->value ? b->value :
-		    "unavailable", add.data, rem.data, &r, err);
+		st = reason(x->key,
+		    a == NULL      ? NULL
+			: a->value ? a->value
+				   : "unavailable",
+		    b == NULL      ? NULL
+			: b->value ? b->value
+				   : "unavailable",
+		    add.data, rem.data, &r, err);
 	if (st == PR_OK && a && b && (a->value == NULL) != (b->value == NULL))
-		st = pr_buf_adds(&r, b->value == NULL ?
-		    " (no longer readable)" : " (now readable)", err);
+		st = pr_buf_adds(&r,
+		    b->value == NULL ? " (no longer readable)"
+				     : " (now readable)",
+		    err);
 	if (st == PR_OK) {
 		o->it.key = strdup(x->key);
 		o->it.category = strdup(x->category);
@@ -630,8 +652,8 @@ log_diff(const char *a, const char *b, struct pr_envdiff *d,
 		else if (j == nb)
 			c = -1;
 		else {
-			size_t l = va[i].len < vb[j].len ? va[i].len :
-			    vb[j].len;
+			size_t l =
+			    va[i].len < vb[j].len ? va[i].len : vb[j].len;
 
 			c = memcmp(va[i].s, vb[j].s, l);
 			if (c == 0 && va[i].len != vb[j].len)
@@ -752,8 +774,8 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
 			w = l;
 		nrel += d->items[i].relevant != 0;
 	}
-	st = pr_buf_addf(out, err, "environment diff: A = %s, B = %s\n",
-	    name_a, name_b);
+	st = pr_buf_addf(out, err, "environment diff: A = %s, B = %s\n", name_a,
+	    name_b);
 	if (st == PR_OK && d->n == 0)
 		st = pr_buf_adds(out, "\nno item differs\n", err);
 	for (i = 0; i < d->n && st == PR_OK; i++) {
@@ -762,8 +784,9 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
 		if (x->relevant != section) {
 			section = x->relevant;
 			st = pr_buf_addf(out, err, "\n%s (%zu):\n",
-			    section ? "changes known to move performance" :
-			    "other changes", section ? nrel : d->n - nrel);
+			    section ? "changes known to move performance"
+				    : "other changes",
+			    section ? nrel : d->n - nrel);
 			if (st != PR_OK)
 				break;
 		}
@@ -778,23 +801,28 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
 				st = add_value(out, x->b, err);
 		}
 		if (st == PR_OK)
-			st = pr_buf_addf(out, err, "\n  %-*s  %s\n", (int)w,
-			    "", x->reason);
+			st = pr_buf_addf(out, err, "\n  %-*s  %s\n", (int)w, "",
+			    x->reason);
 	}
 	if (st != PR_OK)
 		return st;
 	if (!d->log_compared)
-		return pr_buf_adds(out, "\nkernel log: not compared "
-		    "(unavailable in A or B)\n", err);
-	st = pr_buf_addf(out, err, "\nkernel log, normalised: %zu line%s "
-	    "only in A, %zu only in B", d->nlog_a, d->nlog_a == 1 ? "" : "s",
-	    d->nlog_b);
-	if (st == PR_OK && d->nrel_a + d->nrel_b > 0)
-		st = pr_buf_addf(out, err, " (%zu about clocks, mitigations "
-		    "or frequency, shown first)", d->nrel_a + d->nrel_b);
-	if (st == PR_OK)
-		st = pr_buf_adds(out, d->nlog_a + d->nlog_b ? ":\n" : "\n",
+		return pr_buf_adds(out,
+		    "\nkernel log: not compared "
+		    "(unavailable in A or B)\n",
 		    err);
+	st = pr_buf_addf(out, err,
+	    "\nkernel log, normalised: %zu line%s "
+	    "only in A, %zu only in B",
+	    d->nlog_a, d->nlog_a == 1 ? "" : "s", d->nlog_b);
+	if (st == PR_OK && d->nrel_a + d->nrel_b > 0)
+		st = pr_buf_addf(out, err,
+		    " (%zu about clocks, mitigations "
+		    "or frequency, shown first)",
+		    d->nrel_a + d->nrel_b);
+	if (st == PR_OK)
+		st =
+		    pr_buf_adds(out, d->nlog_a + d->nlog_b ? ":\n" : "\n", err);
 	if (st == PR_OK)
 		st = format_log(out, '-', d->log_a, d->nlog_a, log_max, err);
 	if (st == PR_OK)
@@ -826,9 +854,8 @@ pr_envdiff_to_json(const struct pr_envdiff *d, struct pr_buf *out,
 
 	ch = json_array();
 	root = json_pack("{s:o, s:{s:b, s:o, s:o}}", "changes", ch, "log",
-	    "compared", d->log_compared, "only_a",
-	    strings(d->log_a, d->nlog_a), "only_b",
-	    strings(d->log_b, d->nlog_b));
+	    "compared", d->log_compared, "only_a", strings(d->log_a, d->nlog_a),
+	    "only_b", strings(d->log_b, d->nlog_b));
 	if (root == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (i = 0; i < d->n; i++) {

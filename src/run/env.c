@@ -33,27 +33,14 @@
 #define LOG_MAX ((size_t)16 << 20)
 
 /* The sysctls recorded, as paths below /proc/sys. */
-static const char *const sysctls[] = {
-	"kernel/sched_autogroup_enabled",
-	"kernel/sched_child_runs_first",
-	"kernel/sched_rt_period_us",
-	"kernel/sched_rt_runtime_us",
-	"kernel/numa_balancing",
-	"kernel/randomize_va_space",
-	"kernel/perf_event_paranoid",
-	"kernel/nmi_watchdog",
-	"vm/swappiness",
-	"vm/overcommit_memory",
-	"vm/dirty_ratio",
-	"vm/dirty_background_ratio",
-	"vm/zone_reclaim_mode",
-	"net/core/somaxconn",
-	"net/core/rmem_max",
-	"net/core/wmem_max",
-	"net/core/busy_poll",
-	"net/core/default_qdisc",
-	NULL
-};
+static const char *const sysctls[] = { "kernel/sched_autogroup_enabled",
+	"kernel/sched_child_runs_first", "kernel/sched_rt_period_us",
+	"kernel/sched_rt_runtime_us", "kernel/numa_balancing",
+	"kernel/randomize_va_space", "kernel/perf_event_paranoid",
+	"kernel/nmi_watchdog", "vm/swappiness", "vm/overcommit_memory",
+	"vm/dirty_ratio", "vm/dirty_background_ratio", "vm/zone_reclaim_mode",
+	"net/core/somaxconn", "net/core/rmem_max", "net/core/wmem_max",
+	"net/core/busy_poll", "net/core/default_qdisc", NULL };
 
 void
 pr_env_opts_init(struct pr_env_opts *o)
@@ -102,17 +89,21 @@ fix_utf8(char *s)
 			p++;
 			continue;
 		}
-		n = *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ?
-		    3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+		n = *p >= 0xc2 && *p <= 0xdf   ? 2
+		    : *p >= 0xe0 && *p <= 0xef ? 3
+		    : *p >= 0xf0 && *p <= 0xf4 ? 4
+					       : 0;
 		for (i = 1; i < n; i++)
 			if ((p[i] & 0xc0) != 0x80)
 				break;
 		/* Overlong, surrogate and too-large forms. */
-		if (n == 3 && i == 3 && ((*p == 0xe0 && p[1] < 0xa0) ||
-		    (*p == 0xed && p[1] >= 0xa0)))
+		if (n == 3 && i == 3 &&
+		    ((*p == 0xe0 && p[1] < 0xa0) ||
+			(*p == 0xed && p[1] >= 0xa0)))
 			n = 0;
-		if (n == 4 && i == 4 && ((*p == 0xf0 && p[1] < 0x90) ||
-		    (*p == 0xf4 && p[1] >= 0x90)))
+		if (n == 4 && i == 4 &&
+		    ((*p == 0xf0 && p[1] < 0x90) ||
+			(*p == 0xf4 && p[1] >= 0x90)))
 			n = 0;
 		if (n == 0 || i < n) {
 			*p++ = '?';
@@ -221,9 +212,8 @@ why(int e)
 
 /* Adds the item KEY from file PATH (first line, or all with whole). */
 static enum pr_status
-add_file(struct pr_env *e, const char *root, const char *key,
-    const char *cat, const char *path, struct pr_buf *b,
-    struct pr_error *err)
+add_file(struct pr_env *e, const char *root, const char *key, const char *cat,
+    const char *path, struct pr_buf *b, struct pr_error *err)
 {
 	int r = slurp(root, path, b);
 
@@ -351,8 +341,8 @@ cpuinfo_counts(const char *text, long *threads, long *cores)
 }
 
 static enum pr_status
-cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b,
-    struct pr_buf *t, struct pr_error *err)
+cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b, struct pr_buf *t,
+    struct pr_error *err)
 {
 	static const struct {
 		const char *key, *field;
@@ -370,12 +360,14 @@ cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b,
 	if (r == ENOMEM)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]) && st == PR_OK;
-	    i++) {
+	     i++) {
 		char *v = r ? NULL : cpuinfo_field(b->data, fields[i].field);
 
 		if (v == NULL && r == 0 && i == 1 &&
-		    slurp(root, "/sys/devices/system/cpu/cpu0/microcode/"
-		    "version", t) == 0) {
+		    slurp(root,
+			"/sys/devices/system/cpu/cpu0/microcode/"
+			"version",
+			t) == 0) {
 			/* Not in cpuinfo (some kernels): sysfs has it. */
 			chomp(t);
 			v = strdup(t->data);
@@ -397,7 +389,7 @@ cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b,
 		return st;
 	if (r != 0) {
 		if ((st = pr_env_add(e, "cpu.cores", "cpu", NULL, why(r),
-		    err)) != PR_OK)
+			 err)) != PR_OK)
 			return st;
 		return pr_env_add(e, "cpu.threads", "cpu", NULL, why(r), err);
 	}
@@ -406,10 +398,10 @@ cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b,
 	if (cores >= 0) {
 		if ((st = pr_buf_addf(t, err, "%ld", cores)) != PR_OK ||
 		    (st = pr_env_add(e, "cpu.cores", "cpu", t->data, NULL,
-		    err)) != PR_OK)
+			 err)) != PR_OK)
 			return st;
 	} else if ((st = pr_env_add(e, "cpu.cores", "cpu", NULL,
-	    "not in /proc/cpuinfo", err)) != PR_OK)
+			"not in /proc/cpuinfo", err)) != PR_OK)
 		return st;
 	pr_buf_reset(t);
 	if ((st = pr_buf_addf(t, err, "%ld", threads)) != PR_OK)
@@ -419,8 +411,8 @@ cap_cpu(struct pr_env *e, const char *root, struct pr_buf *b,
 
 /* Names in ROOT/dir matching prefix, sorted, into a malloc'd vector. */
 static int
-list_dir(const char *root, const char *dir, const char *prefix,
-    char ***out, size_t *n)
+list_dir(const char *root, const char *dir, const char *prefix, char ***out,
+    size_t *n)
 {
 	struct pr_buf p = PR_BUF_INIT(8192);
 	struct dirent *d;
@@ -495,8 +487,8 @@ cap_governor(struct pr_env *e, const char *root, struct pr_buf *b,
 			continue;
 		pr_buf_reset(&path);
 		if ((st = pr_buf_addf(&path, err,
-		    "/sys/devices/system/cpu/%s/cpufreq/scaling_governor",
-		    cpus[i])) != PR_OK)
+			 "/sys/devices/system/cpu/%s/cpufreq/scaling_governor",
+			 cpus[i])) != PR_OK)
 			break;
 		if ((r = slurp(root, path.data, b)) != 0) {
 			last = r;
@@ -514,8 +506,8 @@ cap_governor(struct pr_env *e, const char *root, struct pr_buf *b,
 			st = pr_env_add(e, "cpu.governor", "cpu", NULL,
 			    last == ENOENT ? "no cpufreq" : why(last), err);
 		else if ((st = sorted_words(all.data, t, err)) == PR_OK)
-			st = pr_env_add(e, "cpu.governor", "cpu", t->data,
-			    NULL, err);
+			st = pr_env_add(e, "cpu.governor", "cpu", t->data, NULL,
+			    err);
 	}
 	pr_buf_release(&all);
 	return st;
@@ -541,11 +533,11 @@ cap_dir_items(struct pr_env *e, const char *root, const char *dir,
 		pr_buf_reset(&key);
 		pr_buf_reset(&path);
 		if ((st = pr_buf_addf(&key, err, "%s.%s", keyprefix,
-		    names[i])) == PR_OK &&
-		    (st = pr_buf_addf(&path, err, "%s/%s", dir,
-		    names[i])) == PR_OK)
-			st = add_file(e, root, key.data, cat, path.data, b,
-			    err);
+			 names[i])) == PR_OK &&
+		    (st = pr_buf_addf(&path, err, "%s/%s", dir, names[i])) ==
+			PR_OK)
+			st =
+			    add_file(e, root, key.data, cat, path.data, b, err);
 	}
 	free_list(names, n);
 	pr_buf_release(&key);
@@ -603,8 +595,7 @@ cap_modules(struct pr_env *e, const char *root, struct pr_buf *b,
 }
 
 static int
-spawn_runner(void *ctx, char *const *argv, char **out, char *w,
-    size_t wsize)
+spawn_runner(void *ctx, char *const *argv, char **out, char *w, size_t wsize)
 {
 	struct pr_spawn_opts o;
 	struct pr_spawn_result r;
@@ -672,8 +663,8 @@ cap_log(struct pr_env *e, const struct pr_env_opts *o, const char *root,
 		if ((r = slurp(root, "/dmesg", b)) == ENOMEM)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		if (r != 0)
-			return pr_env_add(e, "kernel.log", "log", NULL,
-			    why(r), err);
+			return pr_env_add(e, "kernel.log", "log", NULL, why(r),
+			    err);
 		text = b->data;
 	} else {
 		int size = klogctl(10, NULL, 0), n;
@@ -681,7 +672,9 @@ cap_log(struct pr_env *e, const struct pr_env_opts *o, const char *root,
 		if (size < 0)
 			return pr_env_add(e, "kernel.log", "log", NULL,
 			    errno == EPERM ? "permission denied "
-			    "(kernel.dmesg_restrict)" : strerror(errno), err);
+					     "(kernel.dmesg_restrict)"
+					   : strerror(errno),
+			    err);
 		pr_buf_reset(b);
 		if (size <= 0 || (size_t)size > LOG_MAX)
 			size = (int)LOG_MAX;
@@ -691,7 +684,9 @@ cap_log(struct pr_env *e, const struct pr_env_opts *o, const char *root,
 		if (n < 0)
 			return pr_env_add(e, "kernel.log", "log", NULL,
 			    errno == EPERM ? "permission denied "
-			    "(kernel.dmesg_restrict)" : strerror(errno), err);
+					     "(kernel.dmesg_restrict)"
+					   : strerror(errno),
+			    err);
 		b->len = (size_t)n;
 		b->data[n] = '\0';
 		text = b->data;
@@ -776,8 +771,8 @@ pr_env_capture(struct pr_env *e, const struct pr_env_opts *o,
 	if (st == PR_OK)
 		st = cap_mem(e, root, &b, err);
 	for (i = 0; i < 2 && st == PR_OK; i++)
-		st = add_file(e, root, thp[i].key, thp[i].cat, thp[i].path,
-		    &b, err);
+		st = add_file(e, root, thp[i].key, thp[i].cat, thp[i].path, &b,
+		    err);
 	if (st == PR_OK)
 		st = cap_modules(e, root, &b, &t, err);
 	for (i = 0; sysctls[i] != NULL && st == PR_OK; i++) {
@@ -785,10 +780,10 @@ pr_env_capture(struct pr_env *e, const struct pr_env_opts *o,
 
 		pr_buf_reset(&p);
 		pr_buf_reset(&t);
-		if ((st = pr_buf_addf(&p, err, "/proc/sys/%s",
-		    sysctls[i])) != PR_OK ||
+		if ((st = pr_buf_addf(&p, err, "/proc/sys/%s", sysctls[i])) !=
+			PR_OK ||
 		    (st = pr_buf_addf(&t, err, "sysctl.%s", sysctls[i])) !=
-		    PR_OK)
+			PR_OK)
 			break;
 		for (c = t.data; *c != '\0'; c++)
 			if (*c == '/')
@@ -888,21 +883,23 @@ pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
 			}
 			/* Rule 4: decimal numbers. */
 			if (isdigit((unsigned char)*p)) {
-				for (q = p; q < end &&
-				    isdigit((unsigned char)*q); q++)
+				for (q = p;
+				     q < end && isdigit((unsigned char)*q); q++)
 					;
 				if (q + 1 < end && *q == '.' &&
 				    isdigit((unsigned char)q[1])) {
 					frac = 1;
 					for (q++; q < end &&
-					    isdigit((unsigned char)*q); q++)
+					     isdigit((unsigned char)*q);
+					     q++)
 						;
 				}
 				/* A dotted version (6.18.44, 10.0.0.1) stays. */
 				if (frac && q + 1 < end && *q == '.' &&
 				    isdigit((unsigned char)q[1])) {
-					while (q < end && (*q == '.' ||
-					    isdigit((unsigned char)*q)))
+					while (q < end &&
+					    (*q == '.' ||
+						isdigit((unsigned char)*q)))
 						q++;
 					st = pr_buf_add(out, p, (size_t)(q - p),
 					    err);
@@ -910,7 +907,8 @@ pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
 					continue;
 				}
 				if ((q == end || !isalpha((unsigned char)*q) ||
-				    frac) && (frac || q - p >= 7)) {
+					frac) &&
+				    (frac || q - p >= 7)) {
 					st = pr_buf_addc(out, '#', err);
 					p = q;
 					continue;
@@ -918,8 +916,8 @@ pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
 				/* Rule 3: pids. */
 				if (q - p >= 1 && out->len > 0 &&
 				    (out->data[out->len - 1] == '[' ||
-				    out->data[out->len - 1] == '=' ||
-				    out->data[out->len - 1] == ' ') &&
+					out->data[out->len - 1] == '=' ||
+					out->data[out->len - 1] == ' ') &&
 				    (q == end || !isalpha((unsigned char)*q))) {
 					const char *d = out->data;
 					size_t l = out->len;
@@ -927,20 +925,19 @@ pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
 
 					if (d[l - 1] == '[' && l >= 2 &&
 					    islower((unsigned char)d[l - 2]) &&
-					    q - p >= 2 &&
-					    q + 1 < end && *q == ']' &&
-					    q[1] == ':')
+					    q - p >= 2 && q + 1 < end &&
+					    *q == ']' && q[1] == ':')
 						pid = 1;
 					else if (l >= 4 &&
-					    strncasecmp(d + l - 4, "pid", 3)
-					    == 0)
+					    strncasecmp(d + l - 4, "pid", 3) ==
+						0)
 						pid = 1;
-					else if (l >= 5 && strncasecmp(d + l -
-					    5, "pid:", 4) == 0)
+					else if (l >= 5 &&
+					    strncasecmp(d + l - 5, "pid:", 4) ==
+						0)
 						pid = 1;
 					if (pid) {
-						st = pr_buf_addc(out, 'N',
-						    err);
+						st = pr_buf_addc(out, 'N', err);
 						p = q;
 						continue;
 					}
@@ -972,8 +969,7 @@ pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
 }
 
 enum pr_status
-pr_env_normalise_log(const char *text, struct pr_buf *out,
-    struct pr_error *err)
+pr_env_normalise_log(const char *text, struct pr_buf *out, struct pr_error *err)
 {
 	struct pr_buf line = PR_BUF_INIT(LOG_MAX);
 	enum pr_status st = PR_OK;
@@ -989,8 +985,7 @@ pr_env_normalise_log(const char *text, struct pr_buf *out,
 			if (out->len > 0)
 				st = pr_buf_addc(out, '\n', err);
 			if (st == PR_OK)
-				st = pr_buf_add(out, line.data, line.len,
-				    err);
+				st = pr_buf_add(out, line.data, line.len, err);
 		}
 		p = *end ? end + 1 : end;
 	}
@@ -1003,8 +998,7 @@ pr_env_normalise_log(const char *text, struct pr_buf *out,
 /* JSON. */
 
 enum pr_status
-pr_env_to_json(const struct pr_env *e, struct pr_buf *out,
-    struct pr_error *err)
+pr_env_to_json(const struct pr_env *e, struct pr_buf *out, struct pr_error *err)
 {
 	json_t *root, *items, *it;
 	size_t i;
@@ -1046,8 +1040,8 @@ pr_env_from_json(struct pr_env *e, const char *text, size_t len,
 		return pr_error_at(err, PR_EPARSE, name, je.line, je.column,
 		    "not valid JSON: %s", je.text);
 	if (json_unpack(root, "{s:s, s:i, s:o}", "format", &fmt, "version",
-	    &ver, "items", &items) != 0 || strcmp(fmt, "perfreg-env") != 0 ||
-	    !json_is_array(items)) {
+		&ver, "items", &items) != 0 ||
+	    strcmp(fmt, "perfreg-env") != 0 || !json_is_array(items)) {
 		json_decref(root);
 		return pr_error_at(err, PR_EPARSE, name, 0, 0,
 		    "not a perfreg environment snapshot (perfreg env --json)");
@@ -1057,14 +1051,17 @@ pr_env_from_json(struct pr_env *e, const char *text, size_t len,
 		return pr_error_at(err, PR_EPARSE, name, 0, 0,
 		    "snapshot version %d is not supported (1 is)", ver);
 	}
-	json_array_foreach(items, i, it) {
+	json_array_foreach(items, i, it)
+	{
 		val = una = NULL;
 		if (json_unpack(it, "{s:s, s:s, s?s, s?s !}", "key", &key,
-		    "category", &cat, "value", &val, "unavailable", &una)
-		    != 0 || (val == NULL) == (una == NULL)) {
+			"category", &cat, "value", &val, "unavailable",
+			&una) != 0 ||
+		    (val == NULL) == (una == NULL)) {
 			st = pr_error_at(err, PR_EPARSE, name, 0, 0,
 			    "item %zu: expected {\"key\", \"category\", "
-			    "\"value\" or \"unavailable\"}", i + 1);
+			    "\"value\" or \"unavailable\"}",
+			    i + 1);
 			break;
 		}
 		if (pr_env_get(e, key) != NULL) {
@@ -1112,9 +1109,10 @@ pr_env_format_text(const struct pr_env *e, struct pr_buf *out,
 
 			for (q = p; *q; q++)
 				n += *q == '\n';
-			st = pr_buf_addf(out, err, "  %-*s  %zu lines, "
-			    "normalised\n", (int)w, x->key,
-			    *p ? n + 1 : 0);
+			st = pr_buf_addf(out, err,
+			    "  %-*s  %zu lines, "
+			    "normalised\n",
+			    (int)w, x->key, *p ? n + 1 : 0);
 			while (*p && st == PR_OK) {
 				q = strchr(p, '\n');
 				if (q == NULL)

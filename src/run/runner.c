@@ -22,13 +22,10 @@
 #include "perfreg/seq.h"
 #include "core/banned.h"
 
-const char *const pr_run_builtin[PR_RUN_NBUILTIN] = {
-	"wall_s", "user_s", "sys_s", "maxrss_kib", "ctxsw_vol",
-	"ctxsw_invol"
-};
-static const char *const builtin_unit[PR_RUN_NBUILTIN] = {
-	"s", "s", "s", "KiB", "", ""
-};
+const char *const pr_run_builtin[PR_RUN_NBUILTIN] = { "wall_s", "user_s",
+	"sys_s", "maxrss_kib", "ctxsw_vol", "ctxsw_invol" };
+static const char *const builtin_unit[PR_RUN_NBUILTIN] = { "s", "s", "s", "KiB",
+	"", "" };
 
 void
 pr_runner_opts_init(struct pr_runner_opts *o)
@@ -143,12 +140,12 @@ pr_session_add_variant(struct pr_session *s, const char *name,
 		return pr_error_set(err, PR_EINVAL,
 		    "variant '%s' is given twice", name);
 	if (s->nv >= PR_RUNNER_VARIANTS_MAX)
-		return pr_error_set(err, PR_ELIMIT,
-		    "more than %d variants", PR_RUNNER_VARIANTS_MAX);
+		return pr_error_set(err, PR_ELIMIT, "more than %d variants",
+		    PR_RUNNER_VARIANTS_MAX);
 	memset(&v, 0, sizeof(v));
 	pr_dataset_init(&v.data);
-	if (!shell && (st = pr_split_words(command, &v.argv, NULL, err)) !=
-	    PR_OK) {
+	if (!shell &&
+	    (st = pr_split_words(command, &v.argv, NULL, err)) != PR_OK) {
 		variant_release(&v);
 		return st;
 	}
@@ -221,14 +218,13 @@ add_builtins(struct pr_dataset *d, const struct pr_spawn_result *res,
     struct pr_error *err)
 {
 	const double v[PR_RUN_NBUILTIN] = { res->wall_s, res->user_s,
-		res->sys_s, res->maxrss_kib, res->ctxsw_vol,
-		res->ctxsw_invol };
+		res->sys_s, res->maxrss_kib, res->ctxsw_vol, res->ctxsw_invol };
 	enum pr_status st;
 	size_t i;
 
 	for (i = 0; i < PR_RUN_NBUILTIN; i++)
-		if ((st = pr_dataset_add(d, pr_run_builtin[i],
-		    builtin_unit[i], PR_BETTER_LOWER, v[i], err)) != PR_OK)
+		if ((st = pr_dataset_add(d, pr_run_builtin[i], builtin_unit[i],
+			 PR_BETTER_LOWER, v[i], err)) != PR_OK)
 			return st;
 	return PR_OK;
 }
@@ -244,11 +240,11 @@ count_run(struct pr_variant *v, struct pr_run *r, struct pr_error *err)
 	for (i = 0; i < r->metrics.n; i++) {
 		src = &r->metrics.metrics[i];
 		if ((st = pr_dataset_get(&v->data, src->name, src->unit,
-		    src->better, &dst, err)) != PR_OK)
+			 src->better, &dst, err)) != PR_OK)
 			return st;
 		for (k = 0; k < src->values.n; k++)
-			if ((st = pr_sample_push(&dst->values,
-			    src->values.v[k], err)) != PR_OK)
+			if ((st = pr_sample_push(&dst->values, src->values.v[k],
+				 err)) != PR_OK)
 				return st;
 	}
 	return PR_OK;
@@ -291,22 +287,22 @@ parse_run(struct pr_session *s, struct pr_variant *v, struct pr_run *r,
 	snprintf(name, sizeof(name), "%s (%s run %zu)", v->name,
 	    r->warmup ? "warm-up" : "counted", r->round + 1);
 	pr_error_clear(&perr);
-	if (o->parse_output && pr_parse_buffer(o->parser,
-	    res->output.data != NULL ? res->output.data : "",
-	    res->output.len, name, PR_PARSE_NO_DERIVE, &r->metrics, NULL,
-	    &perr) != PR_OK) {
+	if (o->parse_output &&
+	    pr_parse_buffer(o->parser,
+		res->output.data != NULL ? res->output.data : "",
+		res->output.len, name, PR_PARSE_NO_DERIVE, &r->metrics, NULL,
+		&perr) != PR_OK) {
 		pr_error_format(&perr, msg, sizeof(msg));
-		return fail_run(r, res, "parse", "cannot parse its output: ", msg,
-		    err);
+		return fail_run(r, res, "parse",
+		    "cannot parse its output: ", msg, err);
 	}
 	if (o->parser != NULL &&
-	    (st = pr_parser_derive(o->parser, &r->metrics, &perr)) !=
-	    PR_OK) {
+	    (st = pr_parser_derive(o->parser, &r->metrics, &perr)) != PR_OK) {
 		if (st == PR_ENOMEM)
 			return pr_error_set(err, st, "out of memory");
 		pr_error_format(&perr, msg, sizeof(msg));
-		return fail_run(r, res, "parse", "cannot derive metrics: ",
-		    msg, err);
+		return fail_run(r, res, "parse", "cannot derive metrics: ", msg,
+		    err);
 	}
 	return PR_OK;
 }
@@ -354,8 +350,10 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 			goto out;
 		if (res.outcome != PR_SPAWN_OK) {
 			r.outcome = res.outcome;
-			if ((st = fail_run(&r, &res, "prepare", "its prepare "
-			    "command failed: ", res.reason, err)) != PR_OK)
+			if ((st = fail_run(&r, &res, "prepare",
+				 "its prepare "
+				 "command failed: ",
+				 res.reason, err)) != PR_OK)
 				goto out;
 			goto record;
 		}
@@ -395,15 +393,15 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 			goto out;
 		if (r.ok && s->opts.keep_output) {
 			r.output = pr_buf_detach(&res.output, &r.output_len);
-			if (r.output == NULL && (r.output = strdup("")) ==
-			    NULL) {
+			if (r.output == NULL &&
+			    (r.output = strdup("")) == NULL) {
 				st = pr_error_set(err, PR_ENOMEM,
 				    "out of memory");
 				goto out;
 			}
 		}
-	} else if ((st = fail_run(&r, &res, "command", "", res.reason,
-	    err)) != PR_OK)
+	} else if ((st = fail_run(&r, &res, "command", "", res.reason, err)) !=
+	    PR_OK)
 		goto out;
 
 record:
@@ -454,10 +452,12 @@ run_setup(struct pr_session *s, size_t *nsetup, struct pr_error *err)
 			break;
 		if (res.outcome != PR_SPAWN_OK) {
 			shown = res.output.len < 200 ? res.output.len : 200;
-			st = pr_error_set(err, PR_EINVAL, "the setup command "
-			    "of '%s' failed: %s%s%.*s", s->v[i].name,
-			    res.reason, shown ? "; its output: " : "",
-			    (int)shown, shown ? res.output.data : "");
+			st = pr_error_set(err, PR_EINVAL,
+			    "the setup command "
+			    "of '%s' failed: %s%s%.*s",
+			    s->v[i].name, res.reason,
+			    shown ? "; its output: " : "", (int)shown,
+			    shown ? res.output.data : "");
 			break;
 		}
 	}
@@ -523,10 +523,9 @@ run_rounds(struct pr_session *s, double t0, double *osum, size_t *on,
 				goto out;
 	if (o->order == PR_ORDER_SEQUENTIAL) {
 		for (i = 0; i < s->nv && s->stop == PR_STOP_NONE; i++)
-			for (r = 0; r < o->runs && s->stop == PR_STOP_NONE;
-			    r++)
+			for (r = 0; r < o->runs && s->stop == PR_STOP_NONE; r++)
 				if ((st = do_run(s, i, r, 0, t0, osum, on,
-				    err)) != PR_OK)
+					 err)) != PR_OK)
 					goto out;
 		if (s->stop == PR_STOP_NONE)
 			s->rounds_done = o->runs;
@@ -538,7 +537,7 @@ run_rounds(struct pr_session *s, double t0, double *osum, size_t *on,
 		shuffle(&rng, perm, s->nv);
 		for (i = 0; i < s->nv && s->stop == PR_STOP_NONE; i++)
 			if ((st = do_run(s, perm[i], r, 0, t0, osum, on,
-			    err)) != PR_OK)
+				 err)) != PR_OK)
 				goto out;
 		if (s->stop != PR_STOP_NONE)
 			break;
@@ -591,8 +590,9 @@ run_value(const struct pr_run *r, const char *name)
 		return NAN;
 	for (i = 0; i < r->metrics.n; i++)
 		if (strcmp(r->metrics.metrics[i].name, name) == 0)
-			return r->metrics.metrics[i].values.n == 1 ?
-			    r->metrics.metrics[i].values.v[0] : NAN;
+			return r->metrics.metrics[i].values.n == 1
+			    ? r->metrics.metrics[i].values.v[0]
+			    : NAN;
 	return NAN;
 }
 
@@ -646,9 +646,10 @@ collect_pairs(const struct pr_session *s, size_t vi, const char *name,
 		}
 	if (m == 0) {
 		free(b);
-		return pr_error_set(err, PR_ENOTFOUND, "no round has values "
-		    "of '%s' for both '%s' and '%s'", name, s->v[0].name,
-		    s->v[vi].name);
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "no round has values "
+		    "of '%s' for both '%s' and '%s'",
+		    name, s->v[0].name, s->v[vi].name);
 	}
 	memmove(b, pb, m * sizeof(*b));
 	memmove(b + m, pn, m * sizeof(*b));
@@ -685,8 +686,7 @@ pr_session_resolution(const struct pr_session *s, const char *name)
 		return s->clock_res_s;
 	if (strcmp(name, "user_s") == 0 || strcmp(name, "sys_s") == 0)
 		return 1e-6;
-	if (strcmp(name, "maxrss_kib") == 0 ||
-	    strcmp(name, "ctxsw_vol") == 0 ||
+	if (strcmp(name, "maxrss_kib") == 0 || strcmp(name, "ctxsw_vol") == 0 ||
 	    strcmp(name, "ctxsw_invol") == 0)
 		return 1;
 	return 0;
@@ -717,8 +717,8 @@ pr_session_decide(const struct pr_session *s, size_t vi, const char *name,
 		mn += n[i] / (double)k;
 	}
 	if (so.sd_floor == 0 && h > 0 && mb > 0 && mn > 0)
-		so.sd_floor = sqrt(h * h / 12 * (1 / (mb * mb) +
-		    1 / (mn * mn)));
+		so.sd_floor =
+		    sqrt(h * h / 12 * (1 / (mb * mb) + 1 / (mn * mn)));
 	if ((st = pr_seq_init(&q, &so, err)) != PR_OK) {
 		free(b);
 		return st;

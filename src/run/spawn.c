@@ -89,8 +89,8 @@ mono(int get)
 {
 	struct timespec ts;
 
-	if ((get ? clock_gettime(CLOCK_MONOTONIC, &ts) :
-	    clock_getres(CLOCK_MONOTONIC, &ts)) != 0)
+	if ((get ? clock_gettime(CLOCK_MONOTONIC, &ts)
+		 : clock_getres(CLOCK_MONOTONIC, &ts)) != 0)
 		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
@@ -320,8 +320,7 @@ pr_spawn_which(const char *name, char **out)
 }
 
 static int
-setup_attr(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
-    int wfd)
+setup_attr(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa, int wfd)
 {
 	static const int defsigs[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTERM,
 		SIGHUP, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN,
@@ -334,14 +333,15 @@ setup_attr(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
 	for (i = 0; i < sizeof(defsigs) / sizeof(defsigs[0]); i++)
 		sigaddset(&def, defsigs[i]);
 	sigemptyset(&none);
-	if ((rc = posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP |
-	    POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)) != 0 ||
+	if ((rc = posix_spawnattr_setflags(attr,
+		 POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+		     POSIX_SPAWN_SETSIGMASK)) != 0 ||
 	    (rc = posix_spawnattr_setpgroup(attr, 0)) != 0 ||
 	    (rc = posix_spawnattr_setsigdefault(attr, &def)) != 0 ||
 	    (rc = posix_spawnattr_setsigmask(attr, &none)) != 0)
 		return rc;
-	if ((rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null",
-	    O_RDONLY, 0)) != 0 ||
+	if ((rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY,
+		 0)) != 0 ||
 	    (rc = posix_spawn_file_actions_adddup2(fa, wfd, 1)) != 0 ||
 	    (rc = posix_spawn_file_actions_adddup2(fa, wfd, 2)) != 0)
 		return rc;
@@ -383,8 +383,10 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 		av = shargv;
 	} else
 		av = argv;
-	if ((rc = resolve(o->shell ? "/bin/sh" : o->path != NULL ? o->path :
-	    av[0], exe, sizeof(exe))) != 0) {
+	if ((rc = resolve(o->shell     ? "/bin/sh"
+		     : o->path != NULL ? o->path
+				       : av[0],
+		 exe, sizeof(exe))) != 0) {
 		r->outcome = PR_SPAWN_NOEXEC;
 		r->sys_errno = rc;
 		describe(r, o->shell ? "/bin/sh" : av[0], o->timeout_s);
@@ -449,8 +451,8 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 				killed_as = PR_SPAWN_TIMEOUT;
 				break;
 			}
-			tmo = left * 1e3 >= INT_MAX ? INT_MAX :
-			    (int)ceil(left * 1e3);
+			tmo = left * 1e3 >= INT_MAX ? INT_MAX
+						    : (int)ceil(left * 1e3);
 		}
 		npfd = 0;
 		if (pipe_open) {
@@ -512,8 +514,7 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 		r->outcome = killed_as;
 	else if (WIFEXITED(status)) {
 		r->exit_status = WEXITSTATUS(status);
-		r->outcome = r->exit_status == 0 ? PR_SPAWN_OK :
-		    PR_SPAWN_EXIT;
+		r->outcome = r->exit_status == 0 ? PR_SPAWN_OK : PR_SPAWN_EXIT;
 	} else if (WIFSIGNALED(status)) {
 		r->signal = WTERMSIG(status);
 		r->outcome = PR_SPAWN_SIGNAL;

@@ -35,8 +35,7 @@ is_blank(char c)
 }
 
 static enum pr_status
-push(char ***v, size_t *n, size_t *cap, struct pr_buf *w,
-    struct pr_error *err)
+push(char ***v, size_t *n, size_t *cap, struct pr_buf *w, struct pr_error *err)
 {
 	char **nv, *s;
 	size_t ncap;
@@ -58,8 +57,7 @@ push(char ***v, size_t *n, size_t *cap, struct pr_buf *w,
 }
 
 enum pr_status
-pr_split_words(const char *line, char ***out, size_t *n,
-    struct pr_error *err)
+pr_split_words(const char *line, char ***out, size_t *n, struct pr_error *err)
 {
 	struct pr_buf w = PR_BUF_INIT(WORD_MAX);
 	char **v = NULL;
@@ -73,8 +71,8 @@ pr_split_words(const char *line, char ***out, size_t *n,
 		*n = 0;
 	while ((c = line[i]) != '\0') {
 		if (is_blank(c)) {
-			if (inword && (st = push(&v, &nv, &cap, &w, err)) !=
-			    PR_OK)
+			if (inword &&
+			    (st = push(&v, &nv, &cap, &w, err)) != PR_OK)
 				goto fail;
 			inword = 0;
 			i++;
@@ -83,8 +81,10 @@ pr_split_words(const char *line, char ***out, size_t *n,
 		if (c == '\\') {
 			if (line[i + 1] == '\0') {
 				st = pr_error_at(err, PR_EPARSE, NULL, 0,
-				    (long)i + 1, "trailing backslash in "
-				    "'%s'", line);
+				    (long)i + 1,
+				    "trailing backslash in "
+				    "'%s'",
+				    line);
 				goto fail;
 			}
 			if (line[i + 1] != '\n') {
@@ -123,9 +123,10 @@ pr_split_words(const char *line, char ***out, size_t *n,
 						continue;
 				} else if (c == '$' || c == '`') {
 					st = pr_error_at(err, PR_EINVAL, NULL,
-					    0, (long)i + 1, "'%c' needs a "
-					    "shell (use --shell) in '%s'", c,
-					    line);
+					    0, (long)i + 1,
+					    "'%c' needs a "
+					    "shell (use --shell) in '%s'",
+					    c, line);
 					goto fail;
 				} else
 					i++;

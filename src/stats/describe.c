@@ -131,11 +131,10 @@ static enum pr_status
 badvalue(const double *sorted, size_t i, struct pr_error *err)
 {
 	if (!isfinite(sorted[i]))
-		return pr_error_set(err, PR_EINVAL,
-		    "value %zu is not finite", i + 1);
+		return pr_error_set(err, PR_EINVAL, "value %zu is not finite",
+		    i + 1);
 	return pr_error_set(err, PR_EINVAL,
-	    "values are not sorted: value %zu is below the one before",
-	    i + 1);
+	    "values are not sorted: value %zu is below the one before", i + 1);
 }
 
 enum pr_status
@@ -149,8 +148,7 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
-		return pr_error_set(err, PR_EUNDEF,
-		    "no values to describe");
+		return pr_error_set(err, PR_EUNDEF, "no values to describe");
 	/*
 	 * With finite ends, ascending order (checked in the first pass,
 	 * where a NaN fails the comparison too) makes every value finite.

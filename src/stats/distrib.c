@@ -86,33 +86,30 @@ poly(const double *c, int n, double x)
 static double
 ppnd16(double p, double q)
 {
-	static const double a[8] = {
-		3.3871328727963666080e0, 1.3314166789178437745e+2,
-		1.9715909503065514427e+3, 1.3731693765509461125e+4,
-		4.5921953931549871457e+4, 6.7265770927008700853e+4,
-		3.3430575583588128105e+4, 2.5090809287301226727e+3 };
-	static const double b[8] = {
-		1.0, 4.2313330701600911252e+1,
+	static const double a[8] = { 3.3871328727963666080e0,
+		1.3314166789178437745e+2, 1.9715909503065514427e+3,
+		1.3731693765509461125e+4, 4.5921953931549871457e+4,
+		6.7265770927008700853e+4, 3.3430575583588128105e+4,
+		2.5090809287301226727e+3 };
+	static const double b[8] = { 1.0, 4.2313330701600911252e+1,
 		6.8718700749205790830e+2, 5.3941960214247511077e+3,
 		2.1213794301586595867e+4, 3.9307895800092710610e+4,
 		2.8729085735721942674e+4, 5.2264952788528545610e+3 };
-	static const double c[8] = {
-		1.42343711074968357734e0, 4.63033784615654529590e0,
-		5.76949722146069140550e0, 3.64784832476320460504e0,
-		1.27045825245236838258e0, 2.41780725177450611770e-1,
-		2.27238449892691845833e-2, 7.74545014278341407640e-4 };
-	static const double d[8] = {
-		1.0, 2.05319162663775882187e0,
+	static const double c[8] = { 1.42343711074968357734e0,
+		4.63033784615654529590e0, 5.76949722146069140550e0,
+		3.64784832476320460504e0, 1.27045825245236838258e0,
+		2.41780725177450611770e-1, 2.27238449892691845833e-2,
+		7.74545014278341407640e-4 };
+	static const double d[8] = { 1.0, 2.05319162663775882187e0,
 		1.67638483018380384940e0, 6.89767334985100004550e-1,
 		1.48103976427480074590e-1, 1.51986665636164571966e-2,
 		5.47593808499534494600e-4, 1.05075007164441684324e-9 };
-	static const double e[8] = {
-		6.65790464350110377720e0, 5.46378491116411436990e0,
-		1.78482653991729133580e0, 2.96560571828504891230e-1,
-		2.65321895265761230930e-2, 1.24266094738807843860e-3,
-		2.71155556874348757815e-5, 2.01033439929228813265e-7 };
-	static const double f[8] = {
-		1.0, 5.99832206555887937690e-1,
+	static const double e[8] = { 6.65790464350110377720e0,
+		5.46378491116411436990e0, 1.78482653991729133580e0,
+		2.96560571828504891230e-1, 2.65321895265761230930e-2,
+		1.24266094738807843860e-3, 2.71155556874348757815e-5,
+		2.01033439929228813265e-7 };
+	static const double f[8] = { 1.0, 5.99832206555887937690e-1,
 		1.36929880922735805310e-1, 1.48753612908506148525e-2,
 		7.86869131145613259100e-4, 1.84631831751005468180e-5,
 		1.42151175831644588870e-7, 2.04426310338993978564e-15 };
@@ -167,9 +164,9 @@ static double
 stirlerr(double x)
 {
 	/* B_2k / (2k (2k - 1)), k = 1..8. */
-	static const double s[8] = {
-		1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680,
-		1.0 / 1188, -691.0 / 360360, 1.0 / 156, -3617.0 / 122400 };
+	static const double s[8] = { 1.0 / 12, -1.0 / 360, 1.0 / 1260,
+		-1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
+		-3617.0 / 122400 };
 	double r = 1 / x, r2 = r * r;
 
 	return r * poly(s, 8, r2);
@@ -400,9 +397,11 @@ betacf(double a, double b, double x, double y)
 		alpha = kd2m * (k * ((a + (m - 1)) / (a + (2 * m - 2)))) *
 		    ((s + (m - 1)) / (a + (2 * m - 1))) * x;
 		q = ((a + m) / a2m) * ((s + m) / (a + (2 * m + 1)));
-		kdodd = k * ((((1 + 3 * m) * (a / a2m) + (2 * m + 4 * m * m) /
-		    a2m) - m * (a / a2m) * ((a + m) / s)) /
-		    (a + (2 * m + 1)) + q * (lam / s));
+		kdodd = k *
+		    ((((1 + 3 * m) * (a / a2m) + (2 * m + 4 * m * m) / a2m) -
+			 m * (a / a2m) * ((a + m) / s)) /
+			    (a + (2 * m + 1)) +
+			q * (lam / s));
 		beta = kd2m + kdodd;
 		d = beta + alpha * d;
 		if (fabs(d) < tiny)
@@ -479,8 +478,7 @@ ibeta(double a, double b, double x, double y, double *w, double *wc)
 static int
 badab(double a, double b)
 {
-	return isnan(a) || isnan(b) || a <= 0 || b <= 0 || isinf(a) ||
-	    isinf(b);
+	return isnan(a) || isnan(b) || a <= 0 || b <= 0 || isinf(a) || isinf(b);
 }
 
 /* I_x(a, b), or its complement when upper is set, with domain checks. */
@@ -552,8 +550,9 @@ ibeta_inv_lower(double a, double b, double p, double *xo, double *yo)
 		yp = -pr_norm_quantile(p);
 		lam = (yp * yp - 3) / 6;
 		h = 2 / (1 / (2 * a - 1) + 1 / (2 * b - 1));
-		w = yp * sqrt(h + lam) / h - (1 / (2 * b - 1) -
-		    1 / (2 * a - 1)) * (lam + 5.0 / 6 - 2 / (3 * h));
+		w = yp * sqrt(h + lam) / h -
+		    (1 / (2 * b - 1) - 1 / (2 * a - 1)) *
+			(lam + 5.0 / 6 - 2 / (3 * h));
 		u = log(a) - log(a + b * exp(2 * w));
 	} else {
 		/* I ~ x^a / (a B) near 0, 1 - I ~ y^b / (b B) near 1. */
@@ -749,8 +748,9 @@ pr_t_quantile(double p, double df)
 		 * x underflows (df well below 1): start from the tail
 		 * 2q ~ x^(df/2) / ((df/2) B(df/2, 1/2)), x ~ df / t^2.
 		 */
-		t = exp(0.5 * log(df) - (log(2 * q) + log(0.5 * df) +
-		    pr_lbeta(0.5 * df, 0.5)) / df);
+		t = exp(0.5 * log(df) -
+		    (log(2 * q) + log(0.5 * df) + pr_lbeta(0.5 * df, 0.5)) /
+			df);
 		if (!(t < DBL_MAX))
 			t = DBL_MAX;
 	}
@@ -778,8 +778,8 @@ pr_t_quantile(double p, double df)
 		t *= exp(step);
 		if (!(t > tlo && t < thi)) {
 			/* Geometric bisection; no finite upper end yet: up. */
-			t = isinf(thi) ? fmin(tlo * 1e10, DBL_MAX) :
-			    sqrt(tlo) * sqrt(thi);
+			t = isinf(thi) ? fmin(tlo * 1e10, DBL_MAX)
+				       : sqrt(tlo) * sqrt(thi);
 			if (!(t > tlo && t < thi))
 				break;
 		}

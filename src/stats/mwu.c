@@ -41,8 +41,7 @@
 #define PAIRS_MAX ((uint64_t)1 << 53)
 
 static enum pr_status
-check_sample(const double *x, size_t n, const char *name,
-    struct pr_error *err)
+check_sample(const double *x, size_t n, const char *name, struct pr_error *err)
 {
 	size_t i;
 
@@ -52,8 +51,8 @@ check_sample(const double *x, size_t n, const char *name,
 	for (i = 0; i < n; i++) {
 		if (!isfinite(x[i]))
 			return pr_error_set(err, PR_EINVAL,
-			    "rank test: value %zu of %s is not finite",
-			    i + 1, name);
+			    "rank test: value %zu of %s is not finite", i + 1,
+			    name);
 		if (i > 0 && x[i] < x[i - 1])
 			return pr_error_set(err, PR_EINVAL,
 			    "rank test: %s is not sorted at value %zu", name,
@@ -78,10 +77,10 @@ check_pair(const double *a, size_t na, const double *b, size_t nb,
 }
 
 struct merge {
-	uint64_t twice_u;  /* 2 U, an exact integer */
-	long double ties;  /* sum over pooled groups of (t^3 - t) / (N(N-1)) */
-	int any_ties;      /* a pooled group of two or more */
-	int all_equal;     /* one pooled group holds every value */
+	uint64_t twice_u; /* 2 U, an exact integer */
+	long double ties; /* sum over pooled groups of (t^3 - t) / (N(N-1)) */
+	int any_ties;     /* a pooled group of two or more */
+	int all_equal;    /* one pooled group holds every value */
 };
 
 /* One merge of the sorted samples: U and the pooled tie groups. */
@@ -199,8 +198,7 @@ null_pmf(size_t m, size_t n, size_t kmax, double *pmf, struct pr_error *err)
 }
 
 enum pr_status
-pr_mwu_exact_p(double u, size_t m, size_t n, double *p,
-    struct pr_error *err)
+pr_mwu_exact_p(double u, size_t m, size_t n, double *p, struct pr_error *err)
 {
 	enum pr_status st;
 	double mn, uu, sum, *pmf;
@@ -244,8 +242,8 @@ choose_exact(size_t na, size_t nb, int ties, enum pr_mwu_method method,
 {
 	switch (method) {
 	case PR_MWU_AUTO:
-		*exact = !ties && na <= PR_MWU_EXACT_MAX &&
-		    nb <= PR_MWU_EXACT_MAX;
+		*exact =
+		    !ties && na <= PR_MWU_EXACT_MAX && nb <= PR_MWU_EXACT_MAX;
 		return PR_OK;
 	case PR_MWU_EXACT:
 		if (ties)
@@ -254,7 +252,8 @@ choose_exact(size_t na, size_t nb, int ties, enum pr_mwu_method method,
 		if (na > PR_MWU_EXACT_P_MAX || nb > PR_MWU_EXACT_P_MAX)
 			return pr_error_set(err, PR_ELIMIT,
 			    "exact U distribution is limited to %d values "
-			    "a side", PR_MWU_EXACT_P_MAX);
+			    "a side",
+			    PR_MWU_EXACT_P_MAX);
 		*exact = 1;
 		return PR_OK;
 	case PR_MWU_NORMAL:
@@ -526,8 +525,7 @@ grid_count(const struct grid *g, double d, int upper)
 	for (r = 0; r < g->gb; r++) {
 		while (q < g->ga && bc[r] - ac[q] > d)
 			q++;
-		sum += (uint64_t)(g->sb[r + 1] - g->sb[r]) *
-		    (g->na - g->sa[q]);
+		sum += (uint64_t)(g->sb[r + 1] - g->sb[r]) * (g->na - g->sa[q]);
 	}
 	return sum;
 }
@@ -562,11 +560,9 @@ grid_bracket(const struct grid *g, uint64_t k, uint64_t *kl, uint64_t *kh,
 			hi = mid;
 	}
 	*kl = lo;
-	c = grid_count(g, unkey(*kl), 0) / 2 +
-	    grid_count(g, unkey(*kl), 1) / 2;
+	c = grid_count(g, unkey(*kl), 0) / 2 + grid_count(g, unkey(*kl), 1) / 2;
 	*cl = c < k ? c : k - 1;
-	c = grid_count(g, unkey(*kh), 0) / 2 +
-	    grid_count(g, unkey(*kh), 1) / 2;
+	c = grid_count(g, unkey(*kh), 0) / 2 + grid_count(g, unkey(*kh), 1) / 2;
 	*ch = c > k ? c : k;
 }
 
@@ -764,16 +760,16 @@ exact_rank(size_t na, size_t nb, double conf, uint64_t *k, double *cover,
 
 /* The normal critical rank: see perfreg/mwu.h. */
 static void
-normal_rank(const double *a, size_t na, const double *b, size_t nb,
-    double conf, uint64_t *k, double *cover)
+normal_rank(const double *a, size_t na, const double *b, size_t nb, double conf,
+    uint64_t *k, double *cover)
 {
 	long double nn;
 	double sigma, z, x, mn;
 
 	mn = (double)na * (double)nb;
 	nn = (long double)(na + nb) * (long double)(na + nb - 1);
-	sigma = u_sigma(na, nb,
-	    within_ties(a, na, nn) + within_ties(b, nb, nn));
+	sigma =
+	    u_sigma(na, nb, within_ties(a, na, nn) + within_ties(b, nb, nn));
 	z = -pr_norm_quantile((1 - conf) / 2);
 	x = ceil(mn / 2 - 0.5 - z * sigma);
 	if (x >= 1) {
@@ -786,8 +782,8 @@ normal_rank(const double *a, size_t na, const double *b, size_t nb,
 }
 
 enum pr_status
-pr_hodges_lehmann_with(const double *a, size_t na, const double *b,
-    size_t nb, double conf, enum pr_mwu_method method, struct pr_shift *out,
+pr_hodges_lehmann_with(const double *a, size_t na, const double *b, size_t nb,
+    double conf, enum pr_mwu_method method, struct pr_shift *out,
     struct pr_error *err)
 {
 	enum pr_status st;
@@ -825,8 +821,8 @@ pr_hodges_lehmann_with(const double *a, size_t na, const double *b,
 	work_init(&w, a, na, b, nb);
 	if (mn % 2 == 0) {
 		lo = select_kth(a, na, b, nb, &w, h, &hi);
-		out->estimate = isfinite(lo + hi) ? (lo + hi) / 2 :
-		    lo / 2 + hi / 2;
+		out->estimate =
+		    isfinite(lo + hi) ? (lo + hi) / 2 : lo / 2 + hi / 2;
 	} else {
 		out->estimate = select_kth(a, na, b, nb, &w, h, NULL);
 	}
@@ -841,7 +837,8 @@ pr_hodges_lehmann_with(const double *a, size_t na, const double *b,
 	if (k == 0)
 		return pr_error_set(err, PR_EUNDEF,
 		    "a %g%% interval of the shift needs more values; the "
-		    "widest one covers %.3g%%", 100 * conf, 100 * cover);
+		    "widest one covers %.3g%%",
+		    100 * conf, 100 * cover);
 	return PR_OK;
 }
 

@@ -83,8 +83,8 @@ check_side(const struct pr_nested_side *s, const char *name, size_t *ng,
 		if (i > 0 && s->group[i] < s->group[i - 1])
 			return pr_error_set(err, PR_EINVAL,
 			    "%s value %zu: boot %zu after boot %zu, values "
-			    "must be ordered by boot", name, i + 1,
-			    s->group[i], s->group[i - 1]);
+			    "must be ordered by boot",
+			    name, i + 1, s->group[i], s->group[i - 1]);
 		if (i == 0 || s->group[i] != s->group[i - 1])
 			g++;
 	}
@@ -97,9 +97,8 @@ check_side(const struct pr_nested_side *s, const char *name, size_t *ng,
  * ascending, into means (room for the boots counted by check_side).
  */
 static enum pr_status
-components(const struct pr_nested_side *s, const char *name,
-    double boot_cost, double *means, struct pr_nested_desc *d,
-    struct pr_error *err)
+components(const struct pr_nested_side *s, const char *name, double boot_cost,
+    double *means, struct pr_nested_desc *d, struct pr_error *err)
 {
 	struct pr_summary sm;
 	enum pr_status st;
@@ -154,8 +153,8 @@ components(const struct pr_nested_side *s, const char *name,
 	ratio = ceil(sqrt(boot_cost * (d->var_within / d->var_between)));
 	if (!(ratio >= 1))
 		ratio = 1;
-	d->runs_per_boot_opt = ratio < PR_NESTED_RUNS_MAX ? (size_t)ratio :
-	    PR_NESTED_RUNS_MAX;
+	d->runs_per_boot_opt =
+	    ratio < PR_NESTED_RUNS_MAX ? (size_t)ratio : PR_NESTED_RUNS_MAX;
 	d->defined |= PR_NESTED_RUNS_OPT;
 	return PR_OK;
 }
@@ -166,7 +165,8 @@ check_cost(double boot_cost, struct pr_error *err)
 	if (!(boot_cost >= 0 && isfinite(boot_cost)))
 		return pr_error_set(err, PR_EINVAL,
 		    "cost of a boot must be a finite number of runs >= 0, "
-		    "got %g", boot_cost);
+		    "got %g",
+		    boot_cost);
 	return PR_OK;
 }
 
@@ -232,14 +232,13 @@ pr_nested_compare(const struct pr_nested_side *base,
 		goto out;
 	}
 	mn = mb + gb;
-	if ((st = components(base, "base", boot_cost, mb, &out->base,
-	    err)) != PR_OK ||
-	    (st = components(new_, "new", boot_cost, mn, &out->new_,
-	    err)) != PR_OK)
+	if ((st = components(base, "base", boot_cost, mb, &out->base, err)) !=
+		PR_OK ||
+	    (st = components(new_, "new", boot_cost, mn, &out->new_, err)) !=
+		PR_OK)
 		goto out;
 	if (gb >= 2 && gn >= 2) {
-		st = pr_compare(mb, gb, mn, gn, better, &opts, &out->cmp,
-		    err);
+		st = pr_compare(mb, gb, mn, gn, better, &opts, &out->cmp, err);
 		goto out;
 	}
 	/* No boot-to-boot variance on a side: the runs are the units. */
@@ -253,8 +252,8 @@ pr_nested_compare(const struct pr_nested_side *base,
 	rn = rb + base->n;
 	all_runs(base, rb);
 	all_runs(new_, rn);
-	st = pr_compare(rb, base->n, rn, new_->n, better, &opts, &out->cmp,
-	    err);
+	st =
+	    pr_compare(rb, base->n, rn, new_->n, better, &opts, &out->cmp, err);
 out:
 	free(rb);
 	free(mb);
@@ -272,7 +271,8 @@ check_predict(const double *base, size_t k, double x, enum pr_better better,
 	if (base == NULL || k < 2)
 		return pr_error_set(err, PR_EINVAL,
 		    "the prediction test needs at least 2 base sessions, "
-		    "got %zu", base == NULL ? (size_t)0 : k);
+		    "got %zu",
+		    base == NULL ? (size_t)0 : k);
 	for (i = 0; i < k; i++)
 		if (!isfinite(base[i]))
 			return pr_error_set(err, PR_EINVAL,
@@ -332,9 +332,9 @@ predict_fieller(struct pr_comparison *c, double q, size_t k)
 }
 
 enum pr_status
-pr_nested_predict(const double *base, size_t k, double x,
-    enum pr_better better, const struct pr_verdict_opts *o,
-    struct pr_comparison *out, struct pr_error *err)
+pr_nested_predict(const double *base, size_t k, double x, enum pr_better better,
+    const struct pr_verdict_opts *o, struct pr_comparison *out,
+    struct pr_error *err)
 {
 	struct pr_verdict_opts def;
 	struct pr_ttest *t = &out->primary_t;
@@ -380,8 +380,8 @@ pr_nested_predict(const double *base, size_t k, double x,
 	if (!(s > 0)) {
 		/* Equal base sessions: no spread, no test (see nested.h). */
 		out->method = PR_METHOD_NONE;
-		out->notes |= PR_NOTE_UNTESTED | PR_NOTE_DEGENERATE |
-		    PR_NOTE_NO_CI;
+		out->notes |=
+		    PR_NOTE_UNTESTED | PR_NOTE_DEGENERATE | PR_NOTE_NO_CI;
 		out->p_value = out->p_adjusted = t->p = 1;
 		t->degenerate = 1;
 		t->ci_lo = t->ci_hi = t->diff;

@@ -42,8 +42,7 @@ pr_paired_logs(const double *d, size_t n, double conf, double sd_floor,
 		    "confidence %g is not between 0 and 1", conf);
 	if (!(sd_floor >= 0) || !isfinite(sd_floor))
 		return pr_error_set(err, PR_EINVAL,
-		    "resolution floor %g is not a finite value >= 0",
-		    sd_floor);
+		    "resolution floor %g is not a finite value >= 0", sd_floor);
 	for (i = 0; i < n; i++) {
 		if (!isfinite(d[i]))
 			return pr_error_set(err, PR_EINVAL,
@@ -96,9 +95,8 @@ pr_paired_logs(const double *d, size_t n, double conf, double sd_floor,
 }
 
 enum pr_status
-pr_paired_compare(const double *base, const double *new_, size_t n,
-    double conf, double resolution, struct pr_paired *out,
-    struct pr_error *err)
+pr_paired_compare(const double *base, const double *new_, size_t n, double conf,
+    double resolution, struct pr_paired *out, struct pr_error *err)
 {
 	double *d, sb = 0, sn = 0, floor_sd = 0;
 	enum pr_status st;
@@ -110,11 +108,12 @@ pr_paired_compare(const double *base, const double *new_, size_t n,
 		return pr_error_set(err, PR_EINVAL,
 		    "resolution %g is not a finite value >= 0", resolution);
 	for (i = 0; i < n; i++) {
-		if (!(isfinite(base[i]) && base[i] > 0 &&
-		    isfinite(new_[i]) && new_[i] > 0))
+		if (!(isfinite(base[i]) && base[i] > 0 && isfinite(new_[i]) &&
+			new_[i] > 0))
 			return pr_error_set(err, PR_EINVAL,
 			    "round %zu: a log-ratio needs positive values, "
-			    "got %g and %g", i + 1, base[i], new_[i]);
+			    "got %g and %g",
+			    i + 1, base[i], new_[i]);
 		sb += base[i];
 		sn += new_[i];
 	}

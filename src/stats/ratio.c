@@ -73,8 +73,7 @@ sd_of(const double *x, size_t n, double m)
 static double
 stat_of(enum pr_ratio_kind kind, const double *x, size_t n)
 {
-	return kind == PR_RATIO_MEANS ? mean_of(x, n) :
-	    pr_median_sorted(x, n);
+	return kind == PR_RATIO_MEANS ? mean_of(x, n) : pr_median_sorted(x, n);
 }
 
 /* P(Bin(n, 1/2) <= k) for k < n. */
@@ -117,15 +116,15 @@ point_ratio(enum pr_ratio_kind kind, double sa, double sb, double *r,
 		    kind_str(kind), kind_str(kind));
 	*r = sb / sa;
 	if (!isfinite(*r))
-		return pr_error_set(err, PR_ERANGE,
-		    "ratio of %ss overflows", kind_str(kind));
+		return pr_error_set(err, PR_ERANGE, "ratio of %ss overflows",
+		    kind_str(kind));
 	return PR_OK;
 }
 
 static enum pr_status
-asymptotic(enum pr_ratio_kind kind, const double *a, size_t na,
-    const double *b, size_t nb, double conf, double sa, double sb,
-    struct pr_ratio_ci *out, struct pr_error *err)
+asymptotic(enum pr_ratio_kind kind, const double *a, size_t na, const double *b,
+    size_t nb, double conf, double sa, double sb, struct pr_ratio_ci *out,
+    struct pr_error *err)
 {
 	double sea, seb, ra, rb, se, z, lr;
 
@@ -155,8 +154,8 @@ asymptotic(enum pr_ratio_kind kind, const double *a, size_t na,
 
 /* One resample of x (sorted, n values) and its statistic. */
 static double
-resample(enum pr_ratio_kind kind, const double *x, size_t n,
-    struct pr_rng *rng, uint32_t *count)
+resample(enum pr_ratio_kind kind, const double *x, size_t n, struct pr_rng *rng,
+    uint32_t *count)
 {
 	double sum = 0;
 	size_t i, seen, lo_rank, hi_rank, lo_i;
@@ -189,9 +188,9 @@ resample(enum pr_ratio_kind kind, const double *x, size_t n,
 }
 
 static enum pr_status
-bootstrap(enum pr_ratio_kind kind, const double *a, size_t na,
-    const double *b, size_t nb, double conf, uint64_t seed, unsigned reps,
-    double sa, struct pr_ratio_ci *out, struct pr_error *err)
+bootstrap(enum pr_ratio_kind kind, const double *a, size_t na, const double *b,
+    size_t nb, double conf, uint64_t seed, unsigned reps, double sa,
+    struct pr_ratio_ci *out, struct pr_error *err)
 {
 	struct pr_rng rng;
 	uint32_t *count = NULL;
@@ -215,8 +214,8 @@ bootstrap(enum pr_ratio_kind kind, const double *a, size_t na,
 		if (ra == 0 || (ra < 0) != (sa < 0)) {
 			st = pr_error_set(err, PR_EUNDEF,
 			    "ratio of %ss: the interval is unbounded "
-			    "(the base %s can be 0)", kind_str(kind),
-			    kind_str(kind));
+			    "(the base %s can be 0)",
+			    kind_str(kind), kind_str(kind));
 			goto out;
 		}
 		r[i] = rb / ra;
@@ -252,7 +251,8 @@ pr_ratio_ci(enum pr_ratio_kind kind, const double *a, size_t na,
 	if (a == NULL || b == NULL || na < 2 || nb < 2)
 		return pr_error_set(err, PR_EINVAL,
 		    "ratio interval needs at least 2 values a side, "
-		    "got %zu and %zu", na, nb);
+		    "got %zu and %zu",
+		    na, nb);
 	if (!(conf > 0 && conf < 1))
 		return pr_error_set(err, PR_EINVAL,
 		    "confidence must lie strictly between 0 and 1, got %g",

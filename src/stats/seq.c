@@ -64,8 +64,7 @@ pr_seq_opts_init(struct pr_seq_opts *o)
 }
 
 enum pr_status
-pr_seq_init(struct pr_seq *s, const struct pr_seq_opts *o,
-    struct pr_error *err)
+pr_seq_init(struct pr_seq *s, const struct pr_seq_opts *o, struct pr_error *err)
 {
 	if (!(o->alpha > 0 && o->alpha < 1))
 		return pr_error_set(err, PR_EINVAL,
@@ -86,8 +85,8 @@ pr_seq_init(struct pr_seq *s, const struct pr_seq_opts *o,
 		    "resolution floor %g is not in [0, 1e6]", o->sd_floor);
 	if (o->better != PR_BETTER_UNKNOWN && o->better != PR_BETTER_LOWER &&
 	    o->better != PR_BETTER_HIGHER)
-		return pr_error_set(err, PR_EINVAL,
-		    "unknown direction %d", (int)o->better);
+		return pr_error_set(err, PR_EINVAL, "unknown direction %d",
+		    (int)o->better);
 	if (o->method != PR_SEQ_METHOD_T && o->method != PR_SEQ_METHOD_SIGN)
 		return pr_error_set(err, PR_EINVAL,
 		    "unknown sequential method %d", (int)o->method);
@@ -167,8 +166,8 @@ pr_seq_update(struct pr_seq *s, double d, struct pr_error *err)
 		return pr_error_set(err, PR_EINVAL,
 		    "log-ratio of round %zu is not finite", s->n + 1);
 	if (s->n >= PR_SEQ_RUNS_MAX)
-		return pr_error_set(err, PR_ELIMIT,
-		    "more than %d rounds", PR_SEQ_RUNS_MAX);
+		return pr_error_set(err, PR_ELIMIT, "more than %d rounds",
+		    PR_SEQ_RUNS_MAX);
 	if (s->o.method == PR_SEQ_METHOD_SIGN &&
 	    (st = sign_insert(s, d, err)) != PR_OK)
 		return st;
@@ -188,9 +187,10 @@ pr_seq_update_pair(struct pr_seq *s, double base, double new_,
 	if (!(isfinite(base) && base > 0 && isfinite(new_) && new_ > 0))
 		return pr_error_set(err, PR_EINVAL,
 		    "round %zu: a log-ratio needs positive values, got %g "
-		    "and %g", s->n + 1, base, new_);
+		    "and %g",
+		    s->n + 1, base, new_);
 	d = log(new_ / base);
-	if (!isfinite(d))	/* 1e-300 against 1e300 */
+	if (!isfinite(d)) /* 1e-300 against 1e300 */
 		return pr_error_set(err, PR_ERANGE,
 		    "round %zu: the ratio of %g and %g is out of range",
 		    s->n + 1, new_, base);
@@ -207,10 +207,10 @@ pr_seq_log_bf(size_t n, double t, double g)
 	nu = (double)n - 1;
 	a = 1 + (double)n * g;
 	y = t * t / nu;
-	if (!isfinite(y))	/* |t| beyond 1e154: the supremum */
+	if (!isfinite(y)) /* |t| beyond 1e154: the supremum */
 		return nu / 2 * log(a);
-	return -0.5 * log(a) + (nu + 1) / 2 *
-	    log1p(y * ((double)n * g / a) / (1 + y / a));
+	return -0.5 * log(a) +
+	    (nu + 1) / 2 * log1p(y * ((double)n * g / a) / (1 + y / a));
 }
 
 double
@@ -271,7 +271,7 @@ reset(const struct pr_seq_opts *o, size_t n, double mean,
 	r->n = n;
 	r->mean_log = mean;
 	r->change_pct = 100 * expm1(mean);
-	if (!isfinite(r->change_pct))	/* a change beyond e^709 */
+	if (!isfinite(r->change_pct)) /* a change beyond e^709 */
 		r->change_pct = HUGE_VAL;
 	r->sd_log = 0;
 	r->quantised = 0;
@@ -283,8 +283,7 @@ reset(const struct pr_seq_opts *o, size_t n, double mean,
 	r->t_bound = HUGE_VAL;
 	r->t = 0;
 	r->log_bf = 0;
-	r->decision = n >= o->max_runs ? PR_SEQ_INCONCLUSIVE :
-	    PR_SEQ_CONTINUE;
+	r->decision = n >= o->max_runs ? PR_SEQ_INCONCLUSIVE : PR_SEQ_CONTINUE;
 }
 
 /* The decision from the interval [r->lo_log, r->hi_log]. */
@@ -307,8 +306,8 @@ verdict(const struct pr_seq_opts *o, struct pr_seq_result *r)
 		r->decision = PR_SEQ_EQUIVALENT;
 	} else if (r->lo_log > 0 || r->hi_log < 0) {
 		pos = r->lo_log > 0;
-		r->decision = pos == worse_up ? PR_SEQ_REGRESSION :
-		    PR_SEQ_IMPROVEMENT;
+		r->decision =
+		    pos == worse_up ? PR_SEQ_REGRESSION : PR_SEQ_IMPROVEMENT;
 	}
 }
 
@@ -329,7 +328,7 @@ decide(const struct pr_seq_opts *o, size_t n, double mean, double sd,
 		r->quantised = 1;
 	}
 	r->sd_log = sd;
-	se = sd / sqrt((double)n);	/* > 0: sd >= PR_SEQ_SD_MIN */
+	se = sd / sqrt((double)n); /* > 0: sd >= PR_SEQ_SD_MIN */
 	r->t = mean / se;
 	r->log_bf = pr_seq_log_bf(n, r->t, g);
 	c = pr_seq_t_bound(n, g, o->alpha);
@@ -358,8 +357,7 @@ decide_sign(const struct pr_seq *s, struct pr_seq_result *r)
 	size_t n = s->n, jl, i, j, pos, neg;
 	double lim = -log(s->o.alpha), med, lo, hi;
 
-	med = n == 0 ? 0 : n % 2 ? x[n / 2] : x[n / 2 - 1] / 2 +
-	    x[n / 2] / 2;
+	med = n == 0 ? 0 : n % 2 ? x[n / 2] : x[n / 2 - 1] / 2 + x[n / 2] / 2;
 	reset(&s->o, n, med, r);
 	if (n == 0)
 		return;
@@ -373,7 +371,7 @@ decide_sign(const struct pr_seq *s, struct pr_seq_result *r)
 		if (pr_seq_sign_log_bf(n - jl, n) < lim)
 			break;
 	if (jl == 0)
-		return;		/* (-inf, x[0]) accepted: the whole line */
+		return; /* (-inf, x[0]) accepted: the whole line */
 	lo = HUGE_VAL;
 	hi = -HUGE_VAL;
 	for (j = jl; j <= n - jl && j <= n; j++)
@@ -399,7 +397,7 @@ decide_sign(const struct pr_seq *s, struct pr_seq_result *r)
 			hi = x[i - 1];
 			break;
 		}
-	if (!(lo <= hi))	/* nothing accepted: cannot happen */
+	if (!(lo <= hi)) /* nothing accepted: cannot happen */
 		lo = hi = med;
 	r->lo_log = lo;
 	r->hi_log = hi;
@@ -414,8 +412,8 @@ pr_seq_query(const struct pr_seq *s, struct pr_seq_result *r)
 		decide_sign(s, r);
 		return;
 	}
-	decide(&s->o, s->n, s->mean, s->n > 1 && s->m2 > 0 ?
-	    sqrt(s->m2 / (double)(s->n - 1)) : 0, r);
+	decide(&s->o, s->n, s->mean,
+	    s->n > 1 && s->m2 > 0 ? sqrt(s->m2 / (double)(s->n - 1)) : 0, r);
 }
 
 enum pr_status
@@ -433,10 +431,11 @@ pr_seq_decide(const struct pr_seq_opts *o, size_t n, double mean_log,
 	if (!isfinite(mean_log) || !(sd_log >= 0) || !isfinite(sd_log))
 		return pr_error_set(err, PR_EINVAL,
 		    "summary of %zu rounds is not finite (mean %g, "
-		    "standard deviation %g)", n, mean_log, sd_log);
+		    "standard deviation %g)",
+		    n, mean_log, sd_log);
 	if (n > PR_SEQ_RUNS_MAX)
-		return pr_error_set(err, PR_ELIMIT,
-		    "more than %d rounds", PR_SEQ_RUNS_MAX);
+		return pr_error_set(err, PR_ELIMIT, "more than %d rounds",
+		    PR_SEQ_RUNS_MAX);
 	decide(o, n, n > 0 ? mean_log : 0, n > 1 ? sd_log : 0, r);
 	return PR_OK;
 }

@@ -38,13 +38,14 @@ check_side(const struct pr_summary *s, const char *name, size_t min_n,
 {
 	if (s->n < min_n)
 		return pr_error_set(err, PR_EUNDEF,
-		    "t test needs at least %zu value%s in %s, got %zu",
-		    min_n, min_n == 1 ? "" : "s", name, s->n);
+		    "t test needs at least %zu value%s in %s, got %zu", min_n,
+		    min_n == 1 ? "" : "s", name, s->n);
 	if (!isfinite(s->mean))
 		return pr_error_set(err, PR_EINVAL,
 		    "t test: mean of %s is not finite", name);
-	if (s->n >= 2 && (!isfinite(s->var) || s->var < 0 ||
-	    !isfinite(s->stddev) || s->stddev < 0))
+	if (s->n >= 2 &&
+	    (!isfinite(s->var) || s->var < 0 || !isfinite(s->stddev) ||
+		s->stddev < 0))
 		return pr_error_set(err, PR_EINVAL,
 		    "t test: variance of %s is negative or not finite", name);
 	return PR_OK;
@@ -129,8 +130,9 @@ pr_ttest_student(const struct pr_summary *a, const struct pr_summary *b,
 	else {
 		sa /= big;
 		sb /= big;
-		out->pooled_sd = big * sqrt(sa * sa / df * ((double)a->n - 1) +
-		    sb * sb / df * ((double)b->n - 1));
+		out->pooled_sd = big *
+		    sqrt(sa * sa / df * ((double)a->n - 1) +
+			sb * sb / df * ((double)b->n - 1));
 	}
 	out->diff = b->mean - a->mean;
 	out->df = df;

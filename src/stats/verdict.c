@@ -235,8 +235,7 @@ floor_variance(struct pr_summary *s, double h)
 
 /* Checks that x is sorted ascending and finite. */
 static enum pr_status
-check_sorted(const double *x, size_t n, const char *name,
-    struct pr_error *err)
+check_sorted(const double *x, size_t n, const char *name, struct pr_error *err)
 {
 	size_t i;
 
@@ -342,10 +341,10 @@ decide(struct pr_comparison *c, double alpha, double eq)
 	 * alpha). */
 	if (c->p_adjusted < alpha && c->direction != 0 &&
 	    (!c->have_ci || c->ci_lo_pct > 0 || c->ci_hi_pct < 0)) {
-		worse = c->better == PR_BETTER_HIGHER ? c->direction < 0 :
-		    c->direction > 0;
-		c->verdict = worse ? PR_VERDICT_REGRESSION :
-		    PR_VERDICT_IMPROVEMENT;
+		worse = c->better == PR_BETTER_HIGHER ? c->direction < 0
+						      : c->direction > 0;
+		c->verdict =
+		    worse ? PR_VERDICT_REGRESSION : PR_VERDICT_IMPROVEMENT;
 		return;
 	}
 	c->verdict = PR_VERDICT_INCONCLUSIVE;
@@ -371,8 +370,7 @@ runs_for(double s, double dd, double alpha)
 	n = ceil(2 * s * s * q * q / (dd * dd));
 	/* The t quantiles make n larger; iterate to the fixed point (it is
 	 * reached in a few steps; 50 is a guard). */
-	for (it = 0; it < 50 && n != prev && n < PR_VERDICT_RUNS_MAX;
-	     it++) {
+	for (it = 0; it < 50 && n != prev && n < PR_VERDICT_RUNS_MAX; it++) {
 		double df = n < 2 ? 2 : 2 * n - 2;
 
 		prev = n;
@@ -414,8 +412,8 @@ estimate_runs(struct pr_comparison *c, double alpha, double eq_pct)
 
 /* The t branch: test, Fieller interval, relative spread. */
 static enum pr_status
-primary_t(struct pr_comparison *c, enum pr_method method, double ha,
-    double hb, struct pr_error *err)
+primary_t(struct pr_comparison *c, enum pr_method method, double ha, double hb,
+    struct pr_error *err)
 {
 	struct pr_summary sa = c->base, sb = c->new;
 	struct pr_ttest *t = &c->primary_t;
@@ -424,9 +422,9 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha,
 
 	if (floor_variance(&sa, ha) | floor_variance(&sb, hb))
 		c->notes |= PR_NOTE_QUANTISED;
-	st = method == PR_METHOD_STUDENT ?
-	    pr_ttest_student(&sa, &sb, c->conf, t, err) :
-	    pr_ttest_welch(&sa, &sb, c->conf, t, err);
+	st = method == PR_METHOD_STUDENT
+	    ? pr_ttest_student(&sa, &sb, c->conf, t, err)
+	    : pr_ttest_welch(&sa, &sb, c->conf, t, err);
 	if (st != PR_OK)
 		return st;
 	c->method = method;
@@ -459,8 +457,8 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha,
 	d = t->diff / ma;
 	c->have_change = 1;
 	c->change_pct = 100 * d;
-	c->rel_sd = t->se / fabs(ma) /
-	    sqrt(1 / (double)sa.n + 1 / (double)sb.n);
+	c->rel_sd =
+	    t->se / fabs(ma) / sqrt(1 / (double)sa.n + 1 / (double)sb.n);
 	q = t->degenerate ? 0 : pr_t_quantile(0.5 + c->conf / 2, t->df);
 	g = q * ea * (q * ea);
 	if (!(g < 1)) {
@@ -557,8 +555,9 @@ max_normal_sf(double s, double rho)
 	h = 2 * s / k;
 	for (i = 0; i <= k; i++) {
 		z = -s + i * h;
-		f = exp(-0.5 * z * z) * (pr_norm_cdf((-s - rho * z) / w) +
-		    pr_norm_sf((s - rho * z) / w));
+		f = exp(-0.5 * z * z) *
+		    (pr_norm_cdf((-s - rho * z) / w) +
+			pr_norm_sf((s - rho * z) / w));
 		sum += f * (i == 0 || i == k ? 1 : i % 2 ? 4 : 2);
 	}
 	sum *= h / 3 / sqrt(2 * M_PI);
@@ -588,8 +587,8 @@ student(double z, size_t n)
  * comment).  *which is 0 when t gives the maximum, 1 when the ranks do.
  */
 static enum pr_status
-maxtest(const double *a, size_t na, const double *b, size_t nb,
-    uint64_t seed, double *p, int *which, struct pr_error *err)
+maxtest(const double *a, size_t na, const double *b, size_t nb, uint64_t seed,
+    double *p, int *which, struct pr_error *err)
 {
 	size_t n = na + nb, i = 0, j = 0, k, t, run, *idx = NULL;
 	double *x, *r, mx, mr, sxx = 0, srr = 0, sxr = 0, bx = 0, br = 0;
@@ -644,8 +643,8 @@ maxtest(const double *a, size_t na, const double *b, size_t nb,
 	*which = fabs(zr) > fabs(tx);
 	s0 = fabs(tx) > fabs(zr) ? fabs(tx) : fabs(zr);
 	if (n > PR_VERDICT_PERM_MAX) {
-		*p = max_normal_sf(s0, sxx > 0 && srr > 0 ?
-		    sxr / sqrt(sxx * srr) : 1);
+		*p = max_normal_sf(s0,
+		    sxx > 0 && srr > 0 ? sxr / sqrt(sxx * srr) : 1);
 		free(x);
 		return PR_OK;
 	}
@@ -706,8 +705,9 @@ primary_max(struct pr_comparison *c, const double *base, size_t nb,
 		c->method = PR_METHOD_MWU;
 		st = hl_ratio(c, base, nb, new_, nn, err);
 	} else {
-		st = primary_t(c, nb == nn ? PR_METHOD_STUDENT :
-		    PR_METHOD_WELCH, ha, hb, err);
+		st =
+		    primary_t(c, nb == nn ? PR_METHOD_STUDENT : PR_METHOD_WELCH,
+			ha, hb, err);
 	}
 	c->p_value = p;
 	return st;
@@ -717,19 +717,20 @@ primary_max(struct pr_comparison *c, const double *base, size_t nb,
 static void
 untested(struct pr_comparison *c)
 {
-	const struct pr_summary *two = c->base.n >= 2 ? &c->base :
-	    c->new.n >= 2 ? &c->new : NULL;
+	const struct pr_summary *two = c->base.n >= 2 ? &c->base
+	    : c->new.n >= 2                           ? &c->new
+						      : NULL;
 
 	c->method = PR_METHOD_NONE;
 	c->notes |= PR_NOTE_UNTESTED;
 	c->p_value = 1;
 	c->p_adjusted = 1;
 	c->holm_m = 0;
-	if (c->base.mean != 0 && (c->new.mean == 0 ||
-	    (c->new.mean < 0) == (c->base.mean < 0))) {
+	if (c->base.mean != 0 &&
+	    (c->new.mean == 0 || (c->new.mean < 0) == (c->base.mean < 0))) {
 		c->have_change = 1;
-		c->change_pct = 100 * (c->new.mean - c->base.mean) /
-		    c->base.mean;
+		c->change_pct =
+		    100 * (c->new.mean - c->base.mean) / c->base.mean;
 	} else {
 		c->notes |= PR_NOTE_NO_CHANGE;
 	}
@@ -747,9 +748,9 @@ secondary(struct pr_comparison *c, const double *base, size_t nb,
 	enum pr_status st;
 
 	c->have_student = pr_ttest_student(&c->base, &c->new, c->conf,
-	    &c->student, NULL) == PR_OK;
-	c->have_welch = pr_ttest_welch(&c->base, &c->new, c->conf,
-	    &c->welch, NULL) == PR_OK;
+			      &c->student, NULL) == PR_OK;
+	c->have_welch = pr_ttest_welch(&c->base, &c->new, c->conf, &c->welch,
+			    NULL) == PR_OK;
 	if (o->flags & PR_VERDICT_NO_RANKS)
 		goto ratios;
 	if (!c->have_mwu) {
@@ -766,13 +767,13 @@ secondary(struct pr_comparison *c, const double *base, size_t nb,
 ratios:
 	if (o->flags & PR_VERDICT_NO_RATIO)
 		return PR_OK;
-	st = pr_ratio_ci(PR_RATIO_MEANS, base, nb, new_, nn, c->conf,
-	    o->seed, o->boot_reps, &c->ratio_means, err);
+	st = pr_ratio_ci(PR_RATIO_MEANS, base, nb, new_, nn, c->conf, o->seed,
+	    o->boot_reps, &c->ratio_means, err);
 	if (st == PR_ENOMEM || st == PR_EINVAL)
 		return st;
 	c->have_ratio_means = st == PR_OK;
-	st = pr_ratio_ci(PR_RATIO_MEDIANS, base, nb, new_, nn, c->conf,
-	    o->seed, o->boot_reps, &c->ratio_medians, err);
+	st = pr_ratio_ci(PR_RATIO_MEDIANS, base, nb, new_, nn, c->conf, o->seed,
+	    o->boot_reps, &c->ratio_medians, err);
 	if (st == PR_ENOMEM || st == PR_EINVAL)
 		return st;
 	c->have_ratio_medians = st == PR_OK;
@@ -791,15 +792,17 @@ check_opts(const struct pr_verdict_opts *o, enum pr_better better,
 	if (!(o->equivalence_pct >= 0 && isfinite(o->equivalence_pct)))
 		return pr_error_set(err, PR_EINVAL,
 		    "equivalence band must be a finite percentage >= 0, "
-		    "got %g", o->equivalence_pct);
+		    "got %g",
+		    o->equivalence_pct);
 	if ((unsigned)o->method > (unsigned)PR_METHOD_MWU)
 		return pr_error_set(err, PR_EINVAL, "unknown method %d",
 		    (int)o->method);
 	if ((unsigned)better > (unsigned)PR_BETTER_LOWER)
 		return pr_error_set(err, PR_EINVAL, "unknown direction %d",
 		    (int)better);
-	if (o->boot_reps != 0 && (o->boot_reps < PR_RATIO_BOOT_REPS_MIN ||
-	    o->boot_reps > PR_RATIO_BOOT_REPS_MAX))
+	if (o->boot_reps != 0 &&
+	    (o->boot_reps < PR_RATIO_BOOT_REPS_MIN ||
+		o->boot_reps > PR_RATIO_BOOT_REPS_MAX))
 		return pr_error_set(err, PR_EINVAL,
 		    "bootstrap replicates must lie in [%d, %d], got %u",
 		    PR_RATIO_BOOT_REPS_MIN, PR_RATIO_BOOT_REPS_MAX,
@@ -834,7 +837,8 @@ pr_compare(const double *base, size_t nb, const double *new_, size_t nn,
 	if (base == NULL || new_ == NULL || nb == 0 || nn == 0)
 		return pr_error_set(err, PR_EINVAL,
 		    "comparison needs at least one value a side, got %zu "
-		    "and %zu", nb, nn);
+		    "and %zu",
+		    nb, nn);
 	if ((st = check_opts(o, better, err)) != PR_OK ||
 	    (st = check_sorted(base, nb, "base", err)) != PR_OK ||
 	    (st = check_sorted(new_, nn, "new", err)) != PR_OK)
@@ -879,8 +883,7 @@ pr_compare(const double *base, size_t nb, const double *new_, size_t nn,
 		method = nb == nn ? PR_METHOD_STUDENT : PR_METHOD_WELCH;
 	}
 	if (out->notes & PR_NOTE_NONNORMAL)
-		st = primary_max(out, base, nb, new_, nn, ha, hb, o->seed,
-		    err);
+		st = primary_max(out, base, nb, new_, nn, ha, hb, o->seed, err);
 	else if (method == PR_METHOD_MWU)
 		st = primary_mwu(out, base, nb, new_, nn, err);
 	else
@@ -929,8 +932,8 @@ holm_quadratic(const double *p, size_t n, double *adj)
 	for (rank = 0; rank < n; rank++) {
 		best = n;
 		for (j = 0; j < n; j++) {
-			if (rank > 0 && (p[j] < p[prev] ||
-			    (p[j] == p[prev] && j <= prev)))
+			if (rank > 0 &&
+			    (p[j] < p[prev] || (p[j] == p[prev] && j <= prev)))
 				continue;
 			if (best == n || p[j] < p[best])
 				best = j;

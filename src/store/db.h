@@ -46,7 +46,7 @@ enum pr_db_type {
 
 /* How to open: flags of pr_db_ops.open. */
 #define PR_DB_READONLY 0x1 /* never write (SQLite: SQLITE_OPEN_READONLY) */
-#define PR_DB_CREATE   0x2 /* SQLite: create the file when missing */
+#define PR_DB_CREATE 0x2   /* SQLite: create the file when missing */
 
 struct pr_db_ops {
 	const char *name; /* "sqlite", "postgresql" */
@@ -62,14 +62,14 @@ struct pr_db_ops {
 
 	/* Runs one or more statements without parameters or results
 	 * (DDL, BEGIN, COMMIT, PRAGMA). */
-	enum pr_status (*exec)(struct pr_db *db, const char *sql,
-	    struct pr_error *err);
+	enum pr_status (
+	    *exec)(struct pr_db *db, const char *sql, struct pr_error *err);
 
 	enum pr_status (*prepare)(struct pr_db *db, const char *sql,
 	    struct pr_db_stmt **out, struct pr_error *err);
 	/* i is 1-based, as in SQL. */
-	enum pr_status (*bind_null)(struct pr_db_stmt *s, int i,
-	    struct pr_error *err);
+	enum pr_status (
+	    *bind_null)(struct pr_db_stmt *s, int i, struct pr_error *err);
 	enum pr_status (*bind_int)(struct pr_db_stmt *s, int i, int64_t v,
 	    struct pr_error *err);
 	enum pr_status (*bind_real)(struct pr_db_stmt *s, int i, double v,
@@ -77,14 +77,14 @@ struct pr_db_ops {
 	/* Text (must be valid UTF-8 without NUL: the store checks) and
 	 * byte strings; the bytes are copied or must stay valid until the
 	 * next step (drivers say which; both are safe for the store). */
-	enum pr_status (*bind_text)(struct pr_db_stmt *s, int i,
-	    const char *p, size_t n, struct pr_error *err);
-	enum pr_status (*bind_blob)(struct pr_db_stmt *s, int i,
-	    const void *p, size_t n, struct pr_error *err);
+	enum pr_status (*bind_text)(struct pr_db_stmt *s, int i, const char *p,
+	    size_t n, struct pr_error *err);
+	enum pr_status (*bind_blob)(struct pr_db_stmt *s, int i, const void *p,
+	    size_t n, struct pr_error *err);
 	/* Executes (first call) or advances; *row is 1 when a row is
 	 * available, 0 when done. */
-	enum pr_status (*step)(struct pr_db_stmt *s, int *row,
-	    struct pr_error *err);
+	enum pr_status (
+	    *step)(struct pr_db_stmt *s, int *row, struct pr_error *err);
 	enum pr_db_type (*column_type)(struct pr_db_stmt *s, int i);
 	/* i is 0-based, as in sqlite3_column_*. */
 	int64_t (*column_int)(struct pr_db_stmt *s, int i);

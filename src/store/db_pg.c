@@ -95,7 +95,7 @@ struct prep {
 	char *sql; /* as given to prepare, before rewriting */
 	char name[32];
 	int nparams;
-	Oid *types; /* as the server inferred them */
+	Oid *types;  /* as the server inferred them */
 	int nfields; /* result columns: 0 for a plain INSERT */
 	int in_use;
 	unsigned long used; /* the connection's clock at the last use */
@@ -109,7 +109,7 @@ struct pr_db {
 	unsigned long clock;
 	unsigned long next_id;
 	char sqlstate[6];
-	int piped;  /* statements sent in pipeline mode, results unread */
+	int piped;    /* statements sent in pipeline mode, results unread */
 	int has_pend; /* one of them failed: pend is still to be reported */
 	struct pr_error pend;
 	char pend_state[6];
@@ -354,8 +354,10 @@ exec_result(struct pr_db *db, const char *sql, PGresult *res,
 		 * back and says so only in the command tag. */
 		if (strcmp(PQcmdStatus(res), "ROLLBACK") == 0 &&
 		    is_word(sql, "COMMIT", "END"))
-			st = pr_error_set(err, PR_EIO, "%s: the transaction "
-			    "failed earlier and was rolled back", db->name);
+			st = pr_error_set(err, PR_EIO,
+			    "%s: the transaction "
+			    "failed earlier and was rolled back",
+			    db->name);
 		break;
 	case PGRES_TUPLES_OK:
 	case PGRES_EMPTY_QUERY:
@@ -392,8 +394,7 @@ pipe_last(struct pr_db *db, PGresult **res, struct pr_error *err)
 }
 
 static enum pr_status
-pg_open(const char *target, int flags, struct pr_db **out,
-    struct pr_error *err)
+pg_open(const char *target, int flags, struct pr_db **out, struct pr_error *err)
 {
 	/* Later keywords override the ones the expanded dbname sets, and
 	 * the connection string overrides the connect_timeout before it. */
@@ -437,16 +438,18 @@ pg_open(const char *target, int flags, struct pr_db **out,
 	if (PQserverVersion(db->conn) < 100000) {
 		st = pr_error_set(err, PR_EIO,
 		    "%s: server version %d is too old: PostgreSQL 10 or newer "
-		    "is needed", db->name, PQserverVersion(db->conn));
+		    "is needed",
+		    db->name, PQserverVersion(db->conn));
 		pg_close(db);
 		return st;
 	}
 	st = pg_exec_raw(db,
 	    "SET standard_conforming_strings = on; "
-	    "SET extra_float_digits = 3; SET bytea_output = 'hex'", err);
+	    "SET extra_float_digits = 3; SET bytea_output = 'hex'",
+	    err);
 	if (st == PR_OK && (flags & PR_DB_READONLY))
-		st = pg_exec_raw(db,
-		    "SET default_transaction_read_only = on", err);
+		st = pg_exec_raw(db, "SET default_transaction_read_only = on",
+		    err);
 	if (st != PR_OK) {
 		pg_close(db);
 		return st;
@@ -520,8 +523,7 @@ pg_exec(struct pr_db *db, const char *sql, struct pr_error *err)
 	}
 	/* COMMIT (one statement) goes down the pipeline, if one is open:
 	 * the statements before it and it in one round trip. */
-	if (db->piped > 0 && is_txn_control(sql) &&
-	    strchr(sql, ';') == NULL) {
+	if (db->piped > 0 && is_txn_control(sql) && strchr(sql, ';') == NULL) {
 		if (PQsendQueryParams(db->conn, sql, 0, NULL, NULL, NULL, NULL,
 			0) != 1) {
 			drain(db);
@@ -605,7 +607,7 @@ rewrite(const char *sql, char **out, int *nparams, struct pr_error *err)
 		} else if (c == '$' && (i == 0 || !is_ident(sql[i - 1])) &&
 		    (sql[i + 1] == '$' ||
 			((is_ident(sql[i + 1]) &&
-			     !(sql[i + 1] >= '0' && sql[i + 1] <= '9'))))) {
+			    !(sql[i + 1] >= '0' && sql[i + 1] <= '9'))))) {
 			/* $tag$ ... $tag$ */
 			for (k = i + 1; k < len && is_ident(sql[k]); k++)
 				;
@@ -615,8 +617,9 @@ rewrite(const char *sql, char **out, int *nparams, struct pr_error *err)
 			}
 			taglen = k - i + 1;
 			j = k + 1;
-			while (j < len && (sql[j] != '$' ||
-			    strncmp(sql + j, sql + i, taglen) != 0))
+			while (j < len &&
+			    (sql[j] != '$' ||
+				strncmp(sql + j, sql + i, taglen) != 0))
 				j++;
 			j = j < len ? j + taglen : len;
 		} else if (c == '?') {
@@ -762,8 +765,7 @@ pg_prepare(struct pr_db *db, const char *sql, struct pr_db_stmt **out,
 }
 
 static enum pr_status
-param_at(struct pr_db_stmt *s, int i, struct param **out,
-    struct pr_error *err)
+param_at(struct pr_db_stmt *s, int i, struct param **out, struct pr_error *err)
 {
 	*out = NULL;
 	if (i < 1 || i > s->prep->nparams)
@@ -812,8 +814,8 @@ pg_bind_real(struct pr_db_stmt *s, int i, double v, struct pr_error *err)
 }
 
 static enum pr_status
-bind_bytes(struct pr_db_stmt *s, int i, enum pr_db_type type,
-    const void *v, size_t n, struct pr_error *err)
+bind_bytes(struct pr_db_stmt *s, int i, enum pr_db_type type, const void *v,
+    size_t n, struct pr_error *err)
 {
 	struct param *p;
 	enum pr_status st = param_at(s, i, &p, err);
@@ -824,7 +826,8 @@ bind_bytes(struct pr_db_stmt *s, int i, enum pr_db_type type,
 	if (n > INT_MAX - 1)
 		return pr_error_set(err, PR_ELIMIT,
 		    "%s: parameter %d: %zu bytes is more than a value can "
-		    "hold", s->db->name, i, n);
+		    "hold",
+		    s->db->name, i, n);
 	if (p->p == NULL || p->cap < n + 1) {
 		grown = realloc(p->p, n + 1);
 		if (grown == NULL)
@@ -914,8 +917,8 @@ encode(struct pr_db_stmt *s, int i, struct pr_error *err)
 		} else if (memchr(p->p, '\0', p->n) != NULL)
 			return pr_error_set(err, PR_EINVAL,
 			    "%s: parameter %d: bytes with a NUL for a "
-			    "parameter of type %u", s->db->name, i + 1,
-			    (unsigned)t);
+			    "parameter of type %u",
+			    s->db->name, i + 1, (unsigned)t);
 		return PR_OK;
 	}
 	return pr_error_set(err, PR_EINVAL, "%s: parameter %d: bad type",
@@ -962,8 +965,9 @@ pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
 			if (st != PR_OK)
 				return st;
 		}
-		if (s->prep->nfields == 0 && (s->db->piped > 0 ||
-		    PQtransactionStatus(s->db->conn) == PQTRANS_INTRANS))
+		if (s->prep->nfields == 0 &&
+		    (s->db->piped > 0 ||
+			PQtransactionStatus(s->db->conn) == PQTRANS_INTRANS))
 			return send_ahead(s, err);
 		PQclear(s->res);
 		s->res = NULL;
@@ -985,14 +989,14 @@ pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
 				return st;
 			s->db->sqlstate[0] = '\0';
 			s->res = PQexecPrepared(s->db->conn, s->prep->name,
-			    s->prep->nparams, s->values, s->lengths,
-			    s->formats, 0);
+			    s->prep->nparams, s->values, s->lengths, s->formats,
+			    0);
 		}
 		s->executed = 1;
 		s->row = -1;
 		s->nrows = 0;
-		switch (s->res != NULL ? PQresultStatus(s->res) :
-					 PGRES_FATAL_ERROR) {
+		switch (s->res != NULL ? PQresultStatus(s->res)
+				       : PGRES_FATAL_ERROR) {
 		case PGRES_COMMAND_OK:
 		case PGRES_EMPTY_QUERY:
 			break;

@@ -58,8 +58,8 @@ struct pr_db_stmt {
 static enum pr_status
 sqlerr(struct pr_db *db, int rc, struct pr_error *err)
 {
-	const char *msg = db->h != NULL ? sqlite3_errmsg(db->h) :
-	    sqlite3_errstr(rc);
+	const char *msg =
+	    db->h != NULL ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
 	int sys = db->h != NULL ? sqlite3_system_errno(db->h) : 0;
 	enum pr_status st;
 
@@ -145,8 +145,7 @@ mkparents(const char *path, struct pr_error *err)
 		if (mkdir(d, 0700) != 0 && errno != EEXIST) {
 			e = errno;
 			pr_error_at(err, PR_EIO, path, 0, 0,
-			    "cannot create directory '%s': %s", d,
-			    strerror(e));
+			    "cannot create directory '%s': %s", d, strerror(e));
 			if (err != NULL)
 				err->sys_errno = e;
 			free(d);
@@ -190,8 +189,7 @@ sq_config(void)
 }
 
 static enum pr_status
-sq_open(const char *target, int flags, struct pr_db **out,
-    struct pr_error *err)
+sq_open(const char *target, int flags, struct pr_db **out, struct pr_error *err)
 {
 	struct pr_db *db;
 	struct stat sb;
@@ -202,8 +200,8 @@ sq_open(const char *target, int flags, struct pr_db **out,
 
 	*out = NULL;
 	pthread_once(&once, sq_config);
-	special = strcmp(target, ":memory:") == 0 ||
-	    strncmp(target, "file:", 5) == 0;
+	special =
+	    strcmp(target, ":memory:") == 0 || strncmp(target, "file:", 5) == 0;
 	if (!special && (flags & PR_DB_CREATE) && !(flags & PR_DB_READONLY)) {
 		rc = mkparents(target, err);
 		if (rc != PR_OK)
@@ -244,13 +242,19 @@ sq_open(const char *target, int flags, struct pr_db **out,
 	}
 	/* The first statements read the header: a file that is not a
 	 * database fails here, with PR_EPARSE. */
-	rc = sq_exec(db, "PRAGMA foreign_keys=ON;"
-	    "PRAGMA cache_size=-" "32768" ";", err);
+	rc = sq_exec(db,
+	    "PRAGMA foreign_keys=ON;"
+	    "PRAGMA cache_size=-"
+	    "32768"
+	    ";",
+	    err);
 	if (rc == PR_OK && !(flags & PR_DB_READONLY))
-		rc = sq_exec(db, "PRAGMA journal_mode=WAL;"
+		rc = sq_exec(db,
+		    "PRAGMA journal_mode=WAL;"
 		    "PRAGMA synchronous=NORMAL;"
 		    "PRAGMA wal_autocheckpoint=4000;"
-		    "PRAGMA journal_size_limit=67108864;", err);
+		    "PRAGMA journal_size_limit=67108864;",
+		    err);
 	if (rc == PR_OK)
 		rc = sq_exec(db, "SELECT count(*) FROM sqlite_master;", err);
 	if (rc != PR_OK) {
@@ -273,8 +277,8 @@ sq_prepare(struct pr_db *db, const char *sql, struct pr_db_stmt **out,
 	if (s == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	s->db = db;
-	r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->s, NULL);
+	r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->s,
+	    NULL);
 	if (r != SQLITE_OK) {
 		free(s);
 		return sqlerr(db, r, err);
@@ -314,8 +318,8 @@ sq_bind_text(struct pr_db_stmt *s, int i, const char *p, size_t n,
 	if (n > INT32_MAX)
 		return pr_error_at(err, PR_ELIMIT, s->db->target, 0, 0,
 		    "string of %zu bytes is too long", n);
-	return bound(s, sqlite3_bind_text(s->s, i, n ? p : "", (int)n,
-	    SQLITE_STATIC), err);
+	return bound(s,
+	    sqlite3_bind_text(s->s, i, n ? p : "", (int)n, SQLITE_STATIC), err);
 }
 
 static enum pr_status

@@ -52,8 +52,8 @@ struct out {
 	struct pr_buf b;
 	pr_store_write_fn *write;
 	void *arg;
-	size_t line;            /* offset in b where the current line began */
-	enum pr_status st;      /* sticky: the first failure */
+	size_t line;       /* offset in b where the current line began */
+	enum pr_status st; /* sticky: the first failure */
 	struct pr_error *err;
 	size_t ncampaigns, nsessions, nruns;
 };
@@ -189,8 +189,8 @@ put_base64(struct out *o, const char *p, size_t n)
 	for (k = 0; k < n; k += piece) {
 		size_t m = n - k < piece ? n - k : piece;
 
-		o->b.len += (size_t)EVP_EncodeBlock(
-		    (unsigned char *)o->b.data + o->b.len,
+		o->b.len += (size_t)EVP_EncodeBlock((unsigned char *)o->b.data +
+			o->b.len,
 		    (const unsigned char *)p + k, (int)m);
 	}
 	lit(o, "\"}");
@@ -270,8 +270,7 @@ put_compact(struct out *o, const char *p, size_t n)
 	char *q;
 	int instr = 0, esc = 0;
 
-	if (o->st != PR_OK ||
-	    (o->st = pr_buf_grow(&o->b, n, o->err)) != PR_OK)
+	if (o->st != PR_OK || (o->st = pr_buf_grow(&o->b, n, o->err)) != PR_OK)
 		return;
 	q = o->b.data + o->b.len;
 	for (i = 0; i < n; i++) {
@@ -312,8 +311,8 @@ end_line(struct out *o, const char *what)
 	if (o->b.len - o->line > PR_STORE_EXPORT_LINE_MAX) {
 		o->st = pr_error_set(o->err, PR_ELIMIT,
 		    "%s would take a line of %zu bytes, more than the %u an "
-		    "export may hold", what, o->b.len - o->line,
-		    PR_STORE_EXPORT_LINE_MAX);
+		    "export may hold",
+		    what, o->b.len - o->line, PR_STORE_EXPORT_LINE_MAX);
 		return;
 	}
 	if (o->b.len >= FLUSH_AT)
@@ -353,8 +352,7 @@ better_json(enum pr_better b)
 }
 
 static int
-export_run(void *arg, const struct pr_store_run_rec *r,
-    struct pr_error *err)
+export_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 {
 	struct run_ctx *c = arg;
 	struct out *o = c->o;
@@ -416,10 +414,11 @@ export_env(struct out *o, struct pr_store *st, int64_t id)
 	o->st = pr_store_session_env(st, id, &e, &found, o->err);
 	if (o->st == PR_OK && found &&
 	    (o->st = pr_env_to_json(&e, &j, o->err)) == PR_ELIMIT)
-		o->st = pr_error_set(o->err, PR_ELIMIT, "session %lld: its "
+		o->st = pr_error_set(o->err, PR_ELIMIT,
+		    "session %lld: its "
 		    "environment snapshot takes more than the %u bytes an "
-		    "export line may hold", (long long)id,
-		    PR_STORE_EXPORT_LINE_MAX);
+		    "export line may hold",
+		    (long long)id, PR_STORE_EXPORT_LINE_MAX);
 	if (o->st == PR_OK) {
 		if (found)
 			put_compact(o, j.data, j.len);
@@ -432,9 +431,8 @@ export_env(struct out *o, struct pr_store *st, int64_t id)
 
 static void
 export_session(struct out *o, struct pr_store *st,
-    const struct pr_store_session_info *s, int64_t key,
-    const struct idkey *ids, size_t nids,
-    const struct pr_store_variant_info *v, size_t nv)
+    const struct pr_store_session_info *s, int64_t key, const struct idkey *ids,
+    size_t nids, const struct pr_store_variant_info *v, size_t nv)
 {
 	struct run_ctx rc;
 	struct idkey k, *res = NULL;
@@ -531,8 +529,8 @@ export_campaign(struct out *o, struct pr_store *st, struct pr_str name,
 	if (ns > 0)
 		qsort(ids, ns, sizeof(*ids), idkey_cmp);
 	for (i = 0; i < ns && o->st == PR_OK; i++)
-		export_session(o, st, &s[i], *key + 1 + (int64_t)i, ids, ns,
-		    v, nv);
+		export_session(o, st, &s[i], *key + 1 + (int64_t)i, ids, ns, v,
+		    nv);
 	*key += (int64_t)ns;
 out:
 	free(ids);
@@ -547,8 +545,8 @@ str_eq(struct pr_str a, struct pr_str b)
 }
 
 enum pr_status
-pr_store_export(struct pr_store *st, const struct pr_str *campaigns,
-    size_t n, pr_store_write_fn *write, void *arg, struct pr_error *err)
+pr_store_export(struct pr_store *st, const struct pr_str *campaigns, size_t n,
+    pr_store_write_fn *write, void *arg, struct pr_error *err)
 {
 	struct pr_store_campaign_info *all = NULL;
 	size_t nall = 0, i, j;
@@ -579,8 +577,7 @@ pr_store_export(struct pr_store *st, const struct pr_str *campaigns,
 				export_campaign(&o, st, campaigns[i], &key);
 		}
 	}
-	m_int(&o, "{\"type\":\"end\",\"campaigns\":",
-	    (int64_t)o.ncampaigns);
+	m_int(&o, "{\"type\":\"end\",\"campaigns\":", (int64_t)o.ncampaigns);
 	m_int(&o, ",\"sessions\":", (int64_t)o.nsessions);
 	m_int(&o, ",\"runs\":", (int64_t)o.nruns);
 	lit(&o, "}");
@@ -599,21 +596,21 @@ enum jt { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ };
 /* A node.  Index 0 is never used, so that 0 means "none". */
 struct jv {
 	enum jt t;
-	const char *s;  /* J_STR: the decoded bytes, NUL-terminated; J_NUM,
+	const char *s; /* J_STR: the decoded bytes, NUL-terminated; J_NUM,
 			   J_ARR, J_OBJ: the text in the line */
-	size_t n;       /* its length */
-	const char *k;  /* its name, as a member of an object */
+	size_t n;      /* its length */
+	const char *k; /* its name, as a member of an object */
 	size_t kn;
-	size_t kid;     /* J_ARR, J_OBJ: the first element */
-	size_t next;    /* the next element of the parent */
-	size_t count;   /* J_ARR, J_OBJ: how many elements */
-	int nul;        /* J_STR: s holds a NUL byte (from \\u0000) */
+	size_t kid;   /* J_ARR, J_OBJ: the first element */
+	size_t next;  /* the next element of the parent */
+	size_t count; /* J_ARR, J_OBJ: how many elements */
+	int nul;      /* J_STR: s holds a NUL byte (from \\u0000) */
 };
 
 struct jp {
 	struct jv *v;
 	size_t nv, cap;
-	char *sc;       /* decoded strings; never moves during a line */
+	char *sc; /* decoded strings; never moves during a line */
 	size_t sn, scap;
 	const char *line, *p, *end;
 	const char *why; /* the parse error, a constant */
@@ -660,8 +657,8 @@ jnew(struct jp *j, enum jt t)
 static void
 jskip(struct jp *j)
 {
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-	    *j->p == '\r' || *j->p == '\n'))
+	while (j->p < j->end &&
+	    (*j->p == ' ' || *j->p == '\t' || *j->p == '\r' || *j->p == '\n'))
 		j->p++;
 }
 
@@ -745,13 +742,14 @@ jescape(struct jp *j, char **qp)
 			return (int)jfail(j, "bad \\u escape");
 		p += 4;
 		if (c >= 0xdc00 && c <= 0xdfff)
-			return (int)jfail(j, "lone UTF-16 surrogate in \\u "
+			return (int)jfail(j,
+			    "lone UTF-16 surrogate in \\u "
 			    "escape");
 		if (c >= 0xd800 && c <= 0xdbff) {
 			if (j->end - p < 7 || p[1] != '\\' || p[2] != 'u' ||
-			    hex4(p + 3, &lo) != 0 || lo < 0xdc00 ||
-			    lo > 0xdfff)
-				return (int)jfail(j, "lone UTF-16 surrogate "
+			    hex4(p + 3, &lo) != 0 || lo < 0xdc00 || lo > 0xdfff)
+				return (int)jfail(j,
+				    "lone UTF-16 surrogate "
 				    "in \\u escape");
 			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
 			p += 6;
@@ -769,15 +767,12 @@ jescape(struct jp *j, char **qp)
 /* What jstring does with a byte: 0 copy it, 1 stop (quote, backslash or
  * control byte), 2 copy it and check the UTF-8 later. */
 #define JC_ROW(a) a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a
-static const unsigned char jclass[256] = {
-	JC_ROW(1), JC_ROW(1),
-	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* '"' */
-	JC_ROW(0), JC_ROW(0),
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* '\\' */
-	JC_ROW(0), JC_ROW(0),
-	JC_ROW(2), JC_ROW(2), JC_ROW(2), JC_ROW(2),
-	JC_ROW(2), JC_ROW(2), JC_ROW(2), JC_ROW(2)
-};
+static const unsigned char jclass[256] = { JC_ROW(1), JC_ROW(1), 0, 0, 1, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* '"' */
+	JC_ROW(0), JC_ROW(0), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
+	0, /* '\\' */
+	JC_ROW(0), JC_ROW(0), JC_ROW(2), JC_ROW(2), JC_ROW(2), JC_ROW(2),
+	JC_ROW(2), JC_ROW(2), JC_ROW(2), JC_ROW(2) };
 
 /*
  * A string at j->p (the opening quote), decoded into the scratch; *nul
@@ -824,7 +819,8 @@ jstring(struct jp *j, const char **out, size_t *outn, int *nul)
 		if (*j->p == '"')
 			break;
 		if (*j->p != '\\')
-			return (int)jfail(j, "control byte in a string (must "
+			return (int)jfail(j,
+			    "control byte in a string (must "
 			    "be escaped)");
 		if (!jescape(j, &q))
 			return 0;
@@ -942,8 +938,8 @@ jlist(struct jp *j, int depth, int obj)
 		}
 		if (j->p < j->end && *j->p == close)
 			break;
-		return jfail(j, obj ? "expected ',' or '}'" :
-		    "expected ',' or ']'");
+		return jfail(j,
+		    obj ? "expected ',' or '}'" : "expected ',' or ']'");
 	}
 done:
 	j->p++;
@@ -1031,15 +1027,15 @@ struct known {
 struct camp {
 	char *name;
 	size_t n;
-	struct pr_str *vars;    /* declared by variant lines */
+	struct pr_str *vars; /* declared by variant lines */
 	size_t nvars;
-	struct known *known;    /* sessions in the target */
+	struct known *known; /* sessions in the target */
 	size_t nknown;
 	int loaded;
 };
 
 struct svar {
-	struct pr_str name;     /* owned */
+	struct pr_str name; /* owned */
 	int64_t id;
 };
 
@@ -1073,15 +1069,14 @@ struct imp {
 	char *pending_status;
 	double pending_elapsed;
 	long pending_line;
-	struct pr_dataset ds;   /* the metrics of the last run, reused */
-	struct mrow *m;         /* the metrics of the line being read */
+	struct pr_dataset ds; /* the metrics of the last run, reused */
+	struct mrow *m;       /* the metrics of the line being read */
 	size_t mcap;
-	size_t nruns;           /* run lines read */
+	size_t nruns; /* run lines read */
 	struct pr_store_import_stats stats;
 };
 
-static enum pr_status
-bad(struct imp *im, const char *fmt, ...)
+static enum pr_status bad(struct imp *im, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static enum pr_status
@@ -1207,30 +1202,36 @@ v_bytes(struct imp *im, size_t x, const char *what, struct pr_str *out)
 	b = &j->v[v->kid];
 	if (v->t != J_OBJ || v->count != 1 || b->kn != 6 ||
 	    memcmp(b->k, "base64", 6) != 0 || b->t != J_STR)
-		return bad(im, "%s must be a string or {\"base64\":...}, not "
-		    "%s", what, jtype(v));
+		return bad(im,
+		    "%s must be a string or {\"base64\":...}, not "
+		    "%s",
+		    what, jtype(v));
 	if (b->n % 4 != 0)
-		return bad(im, "bad base64 in %s: its length is not a "
-		    "multiple of 4", what);
+		return bad(im,
+		    "bad base64 in %s: its length is not a "
+		    "multiple of 4",
+		    what);
 	for (i = 0; i < b->n; i++) {
 		char c = b->s[i];
 
-		if (c == '=' && i + 2 >= b->n && (i + 1 == b->n ||
-		    b->s[i + 1] == '=')) {
+		if (c == '=' && i + 2 >= b->n &&
+		    (i + 1 == b->n || b->s[i + 1] == '=')) {
 			pad++;
 			continue;
 		}
 		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		    (c >= '0' && c <= '9') || c == '+' || c == '/'))
-			return bad(im, "bad base64 in %s: unexpected '%c' at "
-			    "offset %zu", what,
-			    c >= 0x20 && c < 0x7f ? c : '?', i);
+			(c >= '0' && c <= '9') || c == '+' || c == '/'))
+			return bad(im,
+			    "bad base64 in %s: unexpected '%c' at "
+			    "offset %zu",
+			    what, c >= 0x20 && c < 0x7f ? c : '?', i);
 	}
 	if (b->n / 4 * 3 >= j->scap - j->sn)
 		return oom(im); /* cannot happen: jparse reserved enough */
 	q = j->sc + j->sn;
-	m = b->n == 0 ? 0 : EVP_DecodeBlock((unsigned char *)q,
-	    (const unsigned char *)b->s, (int)b->n);
+	m = b->n == 0 ? 0
+		      : EVP_DecodeBlock((unsigned char *)q,
+			    (const unsigned char *)b->s, (int)b->n);
 	if (m < 0 || (size_t)m < pad)
 		return bad(im, "bad base64 in %s", what);
 	m -= (int)pad;
@@ -1255,8 +1256,8 @@ v_cstr(struct imp *im, size_t x, const char *what, int null_ok,
 	}
 	if ((st = v_bytes(im, x, what, &s)) != PR_OK)
 		return st;
-	if (im->j.v[x].t == J_STR ? im->j.v[x].nul :
-	    memchr(s.p, '\0', s.n) != NULL)
+	if (im->j.v[x].t == J_STR ? im->j.v[x].nul
+				  : memchr(s.p, '\0', s.n) != NULL)
 		return bad(im, "%s holds a NUL byte", what);
 	*out = s.p;
 	return PR_OK;
@@ -1287,8 +1288,7 @@ v_int(struct imp *im, size_t x, const char *what, int64_t lo, int64_t hi,
 			return PR_OK;
 	}
 	if (v->t != J_NUM)
-		return bad(im, "%s must be an integer, not %s", what,
-		    jtype(v));
+		return bad(im, "%s must be an integer, not %s", what, jtype(v));
 	p = v->s;
 	e = v->s + v->n;
 	if (*p == '-') {
@@ -1304,8 +1304,8 @@ v_int(struct imp *im, size_t x, const char *what, int64_t lo, int64_t hi,
 			return bad_number(im, what, v, "is out of range");
 		u = u * 10 + (uint64_t)(*p - '0');
 	}
-	*out = neg ? (u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u) :
-	    (int64_t)u;
+	*out = neg ? (u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u)
+		   : (int64_t)u;
 	if (*out < lo || *out > hi)
 		return bad_number(im, what, v, "is out of range");
 	return PR_OK;
@@ -1387,8 +1387,10 @@ campaign_of(struct imp *im, size_t x, size_t *idx)
 	if ((st = v_bytes(im, x, "'campaign'", &name)) != PR_OK)
 		return st;
 	if (find_camp(im, name, idx) == NULL)
-		return bad(im, "campaign '%.*s' has no campaign line before "
-		    "it", (int)(name.n < 80 ? name.n : 80), name.p);
+		return bad(im,
+		    "campaign '%.*s' has no campaign line before "
+		    "it",
+		    (int)(name.n < 80 ? name.n : 80), name.p);
 	return PR_OK;
 }
 
@@ -1529,8 +1531,8 @@ load_known(struct imp *im, struct camp *c)
 		st = oom(im);
 	for (i = 0; i < n && st == PR_OK; i++) {
 		c->known[i].host = dup_bytes(s[i].host, strlen(s[i].host));
-		c->known[i].boot_id = dup_bytes(s[i].boot_id,
-		    strlen(s[i].boot_id));
+		c->known[i].boot_id =
+		    dup_bytes(s[i].boot_id, strlen(s[i].boot_id));
 		c->known[i].started = s[i].started;
 		c->known[i].id = s[i].id;
 		c->nknown++;
@@ -1556,8 +1558,8 @@ find_known(const struct camp *c, const char *host, const char *boot_id,
 }
 
 static enum pr_status
-add_known(struct imp *im, struct camp *c, const char *host,
-    const char *boot_id, double started, int64_t id)
+add_known(struct imp *im, struct camp *c, const char *host, const char *boot_id,
+    double started, int64_t id)
 {
 	struct known *k = realloc(c->known, (c->nknown + 1) * sizeof(*k));
 
@@ -1591,9 +1593,9 @@ session_tags(struct imp *im, size_t x, struct pr_store_tag **tags,
 	for (c = im->j.v[x].kid; c != 0; c = im->j.v[c].next) {
 		if ((st = v_tuple(im, c, "'tags'", 2, e)) != PR_OK ||
 		    (st = v_bytes(im, e[0], "a tag's key",
-		    &(*tags)[*ntags].key)) != PR_OK ||
+			 &(*tags)[*ntags].key)) != PR_OK ||
 		    (st = v_bytes(im, e[1], "a tag's value",
-		    &(*tags)[*ntags].value)) != PR_OK)
+			 &(*tags)[*ntags].value)) != PR_OK)
 			return st;
 		++*ntags;
 	}
@@ -1603,8 +1605,7 @@ session_tags(struct imp *im, size_t x, struct pr_store_tag **tags,
 /* Records the session's variants (and with it, when not skipped, in the
  * store). */
 static enum pr_status
-session_variants(struct imp *im, size_t x, struct sess *s,
-    const struct camp *c)
+session_variants(struct imp *im, size_t x, struct sess *s, const struct camp *c)
 {
 	size_t k, e[2] = { 0, 0 };
 	struct pr_str name;
@@ -1620,39 +1621,51 @@ session_variants(struct imp *im, size_t x, struct sess *s,
 	for (k = im->j.v[x].kid; k != 0; k = im->j.v[k].next) {
 		if ((st = v_tuple(im, k, "'variants'", 2, e)) != PR_OK ||
 		    (st = v_bytes(im, e[0], "a variant's name", &name)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = v_cstr(im, e[1], "a variant's command", 1,
-		    &command)) != PR_OK)
+			 &command)) != PR_OK)
 			return st;
 		if (find_var(c, name) == NULL)
-			return bad(im, "variant '%.*s' has no variant line "
-			    "before it", (int)(name.n < 80 ? name.n : 80),
-			    name.p);
+			return bad(im,
+			    "variant '%.*s' has no variant line "
+			    "before it",
+			    (int)(name.n < 80 ? name.n : 80), name.p);
 		v = &s->v[s->nv];
 		if ((v->name.p = dup_bytes(name.p, name.n)) == NULL)
 			return oom(im);
 		v->name.n = name.n;
 		s->nv++;
-		if (!s->skipped && (st = pr_store_session_variant(im->st,
-		    s->id, name, command, &v->id, im->err)) != PR_OK)
+		if (!s->skipped &&
+		    (st = pr_store_session_variant(im->st, s->id, name, command,
+			 &v->id, im->err)) != PR_OK)
 			return store_fail(im, st);
 	}
 	return PR_OK;
 }
 
 enum {
-	S_KEY, S_CAMPAIGN, S_HOST, S_BOOT, S_ARGS, S_STATUS, S_STARTED,
-	S_ELAPSED, S_RESUMES, S_TAGS, S_VARIANTS, S_ENV, S_N
+	S_KEY,
+	S_CAMPAIGN,
+	S_HOST,
+	S_BOOT,
+	S_ARGS,
+	S_STATUS,
+	S_STARTED,
+	S_ELAPSED,
+	S_RESUMES,
+	S_TAGS,
+	S_VARIANTS,
+	S_ENV,
+	S_N
 };
 
 static enum pr_status
 do_session(struct imp *im, size_t root)
 {
-	struct field f[S_N] = { { "key", 0 }, { "campaign", 0 },
-		{ "host", 0 }, { "boot_id", 0 }, { "args", 0 },
-		{ "status", 0 }, { "started", 0 }, { "elapsed_s", 0 },
-		{ "resumes", 0 }, { "tags", 0 }, { "variants", 0 },
-		{ "env", 0 } };
+	struct field f[S_N] = { { "key", 0 }, { "campaign", 0 }, { "host", 0 },
+		{ "boot_id", 0 }, { "args", 0 }, { "status", 0 },
+		{ "started", 0 }, { "elapsed_s", 0 }, { "resumes", 0 },
+		{ "tags", 0 }, { "variants", 0 }, { "env", 0 } };
 	struct pr_store_session_new sn;
 	struct pr_store_tag *tags = NULL;
 	const struct known *k;
@@ -1669,28 +1682,28 @@ do_session(struct imp *im, size_t root)
 	pr_env_init(&env);
 	memset(&sn, 0, sizeof(sn));
 	if ((st = members(im, root, f, S_N)) != PR_OK ||
-	    (st = v_int(im, f[S_KEY].v, "'key'", 1, INT64_MAX, &key,
-	    NULL)) != PR_OK ||
+	    (st = v_int(im, f[S_KEY].v, "'key'", 1, INT64_MAX, &key, NULL)) !=
+		PR_OK ||
 	    (st = campaign_of(im, f[S_CAMPAIGN].v, &ci)) != PR_OK ||
 	    (st = v_cstr(im, f[S_HOST].v, "'host'", 0, &sn.host)) != PR_OK ||
 	    (st = v_cstr(im, f[S_BOOT].v, "'boot_id'", 0, &sn.boot_id)) !=
-	    PR_OK ||
+		PR_OK ||
 	    (st = v_cstr(im, f[S_ARGS].v, "'args'", 1, &sn.args_json)) !=
-	    PR_OK ||
-	    (st = v_cstr(im, f[S_STATUS].v, "'status'", 0, &status)) !=
-	    PR_OK ||
+		PR_OK ||
+	    (st = v_cstr(im, f[S_STATUS].v, "'status'", 0, &status)) != PR_OK ||
 	    (st = v_double(im, f[S_STARTED].v, "'started'", &sn.started)) !=
-	    PR_OK ||
+		PR_OK ||
 	    (st = v_double(im, f[S_ELAPSED].v, "'elapsed_s'", &elapsed)) !=
-	    PR_OK ||
+		PR_OK ||
 	    (st = v_int(im, f[S_RESUMES].v, "'resumes'", 1, INT64_MAX, &rkey,
-	    &noresume)) != PR_OK ||
+		 &noresume)) != PR_OK ||
 	    (st = session_tags(im, f[S_TAGS].v, &tags, &ntags)) != PR_OK)
 		goto out;
 	if (im->ns > 0 && key <= im->s[im->ns - 1].key) {
-		st = bad(im, "session key %lld is not greater than the one "
-		    "before (%lld)", (long long)key,
-		    (long long)im->s[im->ns - 1].key);
+		st = bad(im,
+		    "session key %lld is not greater than the one "
+		    "before (%lld)",
+		    (long long)key, (long long)im->s[im->ns - 1].key);
 		goto out;
 	}
 	c = &im->c[ci];
@@ -1700,7 +1713,8 @@ do_session(struct imp *im, size_t root)
 	sn.ntags = ntags;
 	if (!noresume) {
 		if ((r = find_sess(im, rkey)) == NULL) {
-			st = bad(im, "session %lld resumes session %lld, "
+			st = bad(im,
+			    "session %lld resumes session %lld, "
 			    "which no session line before it declares",
 			    (long long)key, (long long)rkey);
 			goto out;
@@ -1749,7 +1763,7 @@ do_session(struct imp *im, size_t root)
 			goto out;
 		}
 		if ((st = add_known(im, c, sn.host, sn.boot_id, sn.started,
-		    s->id)) != PR_OK)
+			 s->id)) != PR_OK)
 			goto out;
 		im->stats.sessions++;
 		im->pending = s->id;
@@ -1793,13 +1807,13 @@ run_metrics(struct imp *im, size_t x)
 		m = &im->m[i];
 		if ((st = v_tuple(im, c, "'metrics'", 4, e)) != PR_OK ||
 		    (st = v_cstr(im, e[0], "a metric's name", 0, &m->name)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = v_cstr(im, e[1], "a metric's unit", 0, &m->unit)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = v_cstr(im, e[2], "a metric's direction", 1, &b)) !=
-		    PR_OK ||
+			PR_OK ||
 		    (st = v_double(im, e[3], "a metric's value", &m->v)) !=
-		    PR_OK)
+			PR_OK)
 			return st;
 		if (m->name[0] == '\0')
 			return bad(im, "a metric's name is empty");
@@ -1810,8 +1824,10 @@ run_metrics(struct imp *im, size_t x)
 		else if (strcmp(b, "lower") == 0)
 			m->better = PR_BETTER_LOWER;
 		else
-			return bad(im, "a metric's direction must be "
-			    "\"higher\", \"lower\" or null, not '%.40s'", b);
+			return bad(im,
+			    "a metric's direction must be "
+			    "\"higher\", \"lower\" or null, not '%.40s'",
+			    b);
 	}
 	for (i = 0; i < n && n == d->n; i++)
 		if (strcmp(d->metrics[i].name, im->m[i].name) != 0 ||
@@ -1828,8 +1844,7 @@ run_metrics(struct imp *im, size_t x)
 	for (i = 0; i < n; i++) {
 		m = &im->m[i];
 		if (pr_dataset_find(d, m->name) != NULL)
-			return bad(im, "metric '%.80s' appears twice",
-			    m->name);
+			return bad(im, "metric '%.80s' appears twice", m->name);
 		st = pr_dataset_add(d, m->name, m->unit, m->better, m->v,
 		    im->err);
 		if (st != PR_OK)
@@ -1839,9 +1854,22 @@ run_metrics(struct imp *im, size_t x)
 }
 
 enum {
-	R_SESSION, R_VARIANT, R_ROUND, R_SEQ, R_WARMUP, R_OK, R_OUTCOME,
-	R_EXIT, R_SIGNAL, R_REASON, R_FAILED, R_TRUNC, R_START, R_METRICS,
-	R_OUTPUT, R_N
+	R_SESSION,
+	R_VARIANT,
+	R_ROUND,
+	R_SEQ,
+	R_WARMUP,
+	R_OK,
+	R_OUTCOME,
+	R_EXIT,
+	R_SIGNAL,
+	R_REASON,
+	R_FAILED,
+	R_TRUNC,
+	R_START,
+	R_METRICS,
+	R_OUTPUT,
+	R_N
 };
 
 static enum pr_status
@@ -1862,37 +1890,35 @@ do_run(struct imp *im, size_t root)
 	memset(&r, 0, sizeof(r));
 	if ((st = members(im, root, f, R_N)) != PR_OK ||
 	    (st = v_int(im, f[R_SESSION].v, "'session'", 1, INT64_MAX, &key,
-	    NULL)) != PR_OK ||
-	    (st = v_bytes(im, f[R_VARIANT].v, "'variant'", &vname)) !=
-	    PR_OK ||
+		 NULL)) != PR_OK ||
+	    (st = v_bytes(im, f[R_VARIANT].v, "'variant'", &vname)) != PR_OK ||
 	    (st = v_int(im, f[R_ROUND].v, "'round'", 0, INT64_MAX, &round,
-	    NULL)) != PR_OK ||
-	    (st = v_int(im, f[R_SEQ].v, "'seq'", 0, INT64_MAX, &seq,
-	    NULL)) != PR_OK ||
-	    (st = v_bool(im, f[R_WARMUP].v, "'warmup'", &r.warmup)) !=
-	    PR_OK ||
+		 NULL)) != PR_OK ||
+	    (st = v_int(im, f[R_SEQ].v, "'seq'", 0, INT64_MAX, &seq, NULL)) !=
+		PR_OK ||
+	    (st = v_bool(im, f[R_WARMUP].v, "'warmup'", &r.warmup)) != PR_OK ||
 	    (st = v_bool(im, f[R_OK].v, "'ok'", &r.ok)) != PR_OK ||
 	    (st = v_cstr(im, f[R_OUTCOME].v, "'outcome'", 0, &r.outcome)) !=
-	    PR_OK ||
-	    (st = v_int(im, f[R_EXIT].v, "'exit_status'", INT32_MIN,
-	    INT32_MAX, &ex, NULL)) != PR_OK ||
+		PR_OK ||
+	    (st = v_int(im, f[R_EXIT].v, "'exit_status'", INT32_MIN, INT32_MAX,
+		 &ex, NULL)) != PR_OK ||
 	    (st = v_int(im, f[R_SIGNAL].v, "'signal'", INT32_MIN, INT32_MAX,
-	    &sig, NULL)) != PR_OK ||
-	    (st = v_bytes(im, f[R_REASON].v, "'reason'", &r.reason)) !=
-	    PR_OK ||
-	    (st = v_cstr(im, f[R_FAILED].v, "'failed_in'", 1,
-	    &r.failed_in)) != PR_OK ||
+		 &sig, NULL)) != PR_OK ||
+	    (st = v_bytes(im, f[R_REASON].v, "'reason'", &r.reason)) != PR_OK ||
+	    (st = v_cstr(im, f[R_FAILED].v, "'failed_in'", 1, &r.failed_in)) !=
+		PR_OK ||
 	    (st = v_bool(im, f[R_TRUNC].v, "'truncated'", &r.truncated)) !=
-	    PR_OK ||
+		PR_OK ||
 	    (st = v_double(im, f[R_START].v, "'start_s'", &r.start_s)) !=
-	    PR_OK ||
-	    (st = v_bytes(im, f[R_OUTPUT].v, "'output'", &r.output)) !=
-	    PR_OK ||
+		PR_OK ||
+	    (st = v_bytes(im, f[R_OUTPUT].v, "'output'", &r.output)) != PR_OK ||
 	    (st = run_metrics(im, f[R_METRICS].v)) != PR_OK)
 		return st;
 	if ((s = find_sess(im, key)) == NULL)
-		return bad(im, "run of session %lld, which no session line "
-		    "before it declares", (long long)key);
+		return bad(im,
+		    "run of session %lld, which no session line "
+		    "before it declares",
+		    (long long)key);
 	if (s->last < s->nv && str_eq(s->v[s->last].name, vname))
 		i = s->last;
 	else
@@ -1900,9 +1926,11 @@ do_run(struct imp *im, size_t root)
 			if (str_eq(s->v[i].name, vname))
 				break;
 	if (i == s->nv)
-		return bad(im, "variant '%.*s' is not among the variants of "
-		    "session %lld", (int)(vname.n < 80 ? vname.n : 80),
-		    vname.p, (long long)key);
+		return bad(im,
+		    "variant '%.*s' is not among the variants of "
+		    "session %lld",
+		    (int)(vname.n < 80 ? vname.n : 80), vname.p,
+		    (long long)key);
 	s->last = i;
 	im->nruns++;
 	if (s->skipped) {
@@ -1926,8 +1954,7 @@ do_end(struct imp *im, size_t root)
 {
 	struct field f[] = { { "campaigns", 0 }, { "sessions", 0 },
 		{ "runs", 0 } };
-	static const char *const what[] = { "campaigns", "sessions",
-		"runs" };
+	static const char *const what[] = { "campaigns", "sessions", "runs" };
 	size_t held[3];
 	int64_t v;
 	int i;
@@ -1940,12 +1967,13 @@ do_end(struct imp *im, size_t root)
 	held[2] = im->nruns;
 	for (i = 0; i < 3; i++) {
 		if ((st = v_int(im, f[i].v, f[i].name, 0, INT64_MAX, &v,
-		    NULL)) != PR_OK)
+			 NULL)) != PR_OK)
 			return st;
 		if ((uint64_t)v != held[i])
-			return bad(im, "the end line counts %lld %s, the file "
-			    "holds %zu: it is damaged", (long long)v, what[i],
-			    held[i]);
+			return bad(im,
+			    "the end line counts %lld %s, the file "
+			    "holds %zu: it is damaged",
+			    (long long)v, what[i], held[i]);
 	}
 	return end_pending(im);
 }
@@ -1962,16 +1990,18 @@ do_header(struct imp *im, size_t root)
 	if (members(im, root, f, 1) != PR_OK ||
 	    (fmt = &im->j.v[f[0].v])->t != J_STR ||
 	    strcmp(fmt->s, "perfreg-export") != 0)
-		return bad(im, "not a perfreg export (its first line has no "
+		return bad(im,
+		    "not a perfreg export (its first line has no "
 		    "\"format\":\"perfreg-export\")");
 	if ((st = members(im, root, f, 3)) != PR_OK ||
 	    (st = v_int(im, f[1].v, "'version'", 1, INT64_MAX, &version,
-	    NULL)) != PR_OK ||
-	    (st = v_int(im, f[2].v, "'schema'", 1, INT64_MAX, &schema,
-	    NULL)) != PR_OK)
+		 NULL)) != PR_OK ||
+	    (st = v_int(im, f[2].v, "'schema'", 1, INT64_MAX, &schema, NULL)) !=
+		PR_OK)
 		return st;
 	if (version > PR_STORE_EXPORT_VERSION)
-		return bad(im, "export format version %lld is newer than "
+		return bad(im,
+		    "export format version %lld is newer than "
 		    "this perfreg reads (%d): import it with a newer perfreg",
 		    (long long)version, PR_STORE_EXPORT_VERSION);
 	return PR_OK;
@@ -1986,19 +2016,22 @@ do_line(struct imp *im, const char *p, const char *e, int *ended)
 	enum pr_status st;
 
 	if ((size_t)(e - p) > PR_STORE_EXPORT_LINE_MAX)
-		return bad(im, "line of %zu bytes is longer than an export "
-		    "line may be (%u)", (size_t)(e - p),
-		    PR_STORE_EXPORT_LINE_MAX);
+		return bad(im,
+		    "line of %zu bytes is longer than an export "
+		    "line may be (%u)",
+		    (size_t)(e - p), PR_STORE_EXPORT_LINE_MAX);
 	if ((root = jparse(&im->j, p, e)) == 0) {
 		long col = (long)(im->j.at - p + 1);
 
 		if (strcmp(im->j.why, "out of memory") == 0)
 			return oom(im);
 		if (im->line == 1)
-			return bad(im, "not a perfreg export (%s at column "
-			    "%ld)", im->j.why, col);
-		return pr_error_at(im->err, PR_EPARSE, im->name, im->line,
-		    col, "%s at column %ld", im->j.why, col);
+			return bad(im,
+			    "not a perfreg export (%s at column "
+			    "%ld)",
+			    im->j.why, col);
+		return pr_error_at(im->err, PR_EPARSE, im->name, im->line, col,
+		    "%s at column %ld", im->j.why, col);
 	}
 	if (im->line == 1)
 		return do_header(im, root);
@@ -2051,7 +2084,8 @@ import_text(struct imp *im, const char *text, size_t len)
 	}
 	if (!ended) {
 		im->line++;
-		return bad(im, "the end line is missing: the export is "
+		return bad(im,
+		    "the end line is missing: the export is "
 		    "truncated");
 	}
 	return PR_OK;
@@ -2089,8 +2123,7 @@ imp_release(struct imp *im)
 
 enum pr_status
 pr_store_import(struct pr_store *st, const char *text, size_t len,
-    const char *name, struct pr_store_import_stats *stats,
-    struct pr_error *err)
+    const char *name, struct pr_store_import_stats *stats, struct pr_error *err)
 {
 	struct imp im;
 	enum pr_status s;

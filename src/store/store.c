@@ -102,10 +102,10 @@ enum stmt {
 	S_COUNT
 };
 
-#define SESSION_COLS                                                         \
-	"SELECT s.id, c.name, h.name, s.boot_id, s.args_json, s.status, "    \
-	"s.started, s.elapsed_s, s.resumes FROM session s "                  \
-	"JOIN campaign c ON c.id = s.campaign_id "                           \
+#define SESSION_COLS \
+	"SELECT s.id, c.name, h.name, s.boot_id, s.args_json, s.status, " \
+	"s.started, s.elapsed_s, s.resumes FROM session s " \
+	"JOIN campaign c ON c.id = s.campaign_id " \
 	"JOIN host h ON h.id = s.host_id "
 
 #define RM_ROW "(?, ?, ?, ?)"
@@ -113,53 +113,58 @@ enum stmt {
 static const char *const stmt_sql[S_COUNT] = {
 	[S_CAMPAIGN_GET] = "SELECT id FROM campaign WHERE name = ?",
 	[S_CAMPAIGN_ADD] = "INSERT INTO campaign (name, created) "
-	    "VALUES (?, ?) ON CONFLICT DO NOTHING",
+			   "VALUES (?, ?) ON CONFLICT DO NOTHING",
 	[S_HOST_GET] = "SELECT id FROM host WHERE name = ?",
 	[S_HOST_ADD] = "INSERT INTO host (name) VALUES (?) "
-	    "ON CONFLICT DO NOTHING",
+		       "ON CONFLICT DO NOTHING",
 	[S_VARIANT_GET] = "SELECT id FROM variant "
-	    "WHERE campaign_id = ? AND name = ?",
+			  "WHERE campaign_id = ? AND name = ?",
 	[S_VARIANT_ADD] = "INSERT INTO variant (campaign_id, name, command) "
-	    "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+			  "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_METRIC_GET] = "SELECT id, better FROM metric "
-	    "WHERE name = ? AND unit = ?",
+			 "WHERE name = ? AND unit = ?",
 	[S_METRIC_ADD] = "INSERT INTO metric (name, unit, better) "
-	    "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+			 "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
 	[S_METRIC_BETTER] = "UPDATE metric SET better = ? "
-	    "WHERE id = ? AND better = 0",
+			    "WHERE id = ? AND better = 0",
 	[S_METRIC_ONE] = "SELECT name, unit, better FROM metric WHERE id = ?",
 	[S_ENV_ADD] = "INSERT INTO env (json) VALUES (?)",
 	[S_ENV_ITEM_ADD] = "INSERT INTO env_item "
-	    "(env_id, pos, key, category, value, reason) "
-	    "VALUES (?, ?, ?, ?, ?, ?)",
-	[S_SESSION_ADD] = "INSERT INTO session (campaign_id, host_id, "
+			   "(env_id, pos, key, category, value, reason) "
+			   "VALUES (?, ?, ?, ?, ?, ?)",
+	[S_SESSION_ADD] =
+	    "INSERT INTO session (campaign_id, host_id, "
 	    "boot_id, args_json, status, started, elapsed_s, resumes, "
 	    "env_id) VALUES (?, ?, ?, ?, 'running', ?, NULL, ?, ?)",
 	[S_TAG_ADD] = "INSERT INTO tag (session_id, pos, key, value) "
-	    "VALUES (?, ?, ?, ?)",
+		      "VALUES (?, ?, ?, ?)",
 	[S_SESSION_CAMPAIGN] = "SELECT campaign_id FROM session WHERE id = ?",
-	[S_SV_ADD] = "INSERT INTO session_variant "
+	[S_SV_ADD] =
+	    "INSERT INTO session_variant "
 	    "(session_id, variant_id, pos, command) VALUES (?, ?, "
 	    "(SELECT count(*) FROM session_variant WHERE session_id = ?), "
 	    "?) ON CONFLICT DO NOTHING",
-	[S_RUN_ADD] = "INSERT INTO run (session_id, variant_id, round, seq, "
+	[S_RUN_ADD] =
+	    "INSERT INTO run (session_id, variant_id, round, seq, "
 	    "warmup, ok, outcome, exit_status, signal, reason, failed_in, "
 	    "output, output_len, truncated, start_s) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	/* PostgreSQL, inside pr_store_begin: runs with ids reserved in
 	 * blocks (run_id), so that no insert waits for its RETURNING. */
-	[S_RUN_ADD_ID] = "INSERT INTO run (id, session_id, variant_id, round, "
+	[S_RUN_ADD_ID] =
+	    "INSERT INTO run (id, session_id, variant_id, round, "
 	    "seq, warmup, ok, outcome, exit_status, signal, reason, "
 	    "failed_in, output, output_len, truncated, start_s) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[S_RUN_IDS] = "SELECT nextval(pg_get_serial_sequence('run', 'id')) "
-	    "FROM generate_series(1, CAST(? AS integer))",
+		      "FROM generate_series(1, CAST(? AS integer))",
 	/* Followed by RM_ROW once per row (stmt_get). */
 	[S_RUN_METRIC_ADD] = "INSERT INTO run_metric "
-	    "(run_id, metric_id, pos, value) VALUES ",
+			     "(run_id, metric_id, pos, value) VALUES ",
 	[S_SESSION_END] = "UPDATE session SET status = ?, elapsed_s = ? "
-	    "WHERE id = ? RETURNING id",
-	[S_CAMPAIGNS] = "SELECT c.name, "
+			  "WHERE id = ? RETURNING id",
+	[S_CAMPAIGNS] =
+	    "SELECT c.name, "
 	    "(SELECT count(*) FROM variant v WHERE v.campaign_id = c.id), "
 	    "(SELECT count(*) FROM session s WHERE s.campaign_id = c.id), "
 	    "(SELECT count(DISTINCT s.boot_id) FROM session s "
@@ -179,19 +184,20 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "FROM campaign c",
 	[S_SESSIONS_ALL] = SESSION_COLS "ORDER BY s.started, s.id",
 	[S_SESSIONS_OF] = SESSION_COLS "WHERE s.campaign_id = ? "
-	    "ORDER BY s.started, s.id",
+				       "ORDER BY s.started, s.id",
 	[S_SESSION_ONE] = SESSION_COLS "WHERE s.id = ?",
 	[S_SESSION_TAGS] = "SELECT key, value FROM tag WHERE session_id = ? "
-	    "ORDER BY pos",
+			   "ORDER BY pos",
 	[S_SESSION_VARIANTS] = "SELECT v.name FROM session_variant sv "
-	    "JOIN variant v ON v.id = sv.variant_id "
-	    "WHERE sv.session_id = ? ORDER BY sv.pos",
+			       "JOIN variant v ON v.id = sv.variant_id "
+			       "WHERE sv.session_id = ? ORDER BY sv.pos",
 	[S_SESSION_COUNTS] = "SELECT "
-	    "count(*) FILTER (WHERE warmup = 0 AND ok = 1), "
-	    "count(*) FILTER (WHERE warmup = 0 AND ok = 0), "
-	    "count(*) FILTER (WHERE warmup <> 0) "
-	    "FROM run WHERE session_id = ?",
-	[S_VARIANTS] = "SELECT v.id, v.name, coalesce("
+			     "count(*) FILTER (WHERE warmup = 0 AND ok = 1), "
+			     "count(*) FILTER (WHERE warmup = 0 AND ok = 0), "
+			     "count(*) FILTER (WHERE warmup <> 0) "
+			     "FROM run WHERE session_id = ?",
+	[S_VARIANTS] =
+	    "SELECT v.id, v.name, coalesce("
 	    "(SELECT sv.command FROM session_variant sv "
 	    "JOIN session s ON s.id = sv.session_id "
 	    "WHERE sv.variant_id = v.id ORDER BY s.started DESC, s.id DESC "
@@ -207,23 +213,26 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "AND r.warmup = 0 AND r.ok = 0) "
 	    "FROM variant v WHERE v.campaign_id = ? ORDER BY v.id",
 	[S_LOAD] = "SELECT r.session_id, s.boot_id, r.id, rm.metric_id, "
-	    "rm.pos, rm.value FROM run r "
-	    "JOIN session s ON s.id = r.session_id "
-	    "LEFT JOIN run_metric rm ON rm.run_id = r.id "
-	    "WHERE r.variant_id = ? AND r.warmup = 0 AND r.ok = 1 "
-	    "ORDER BY r.id",
+		   "rm.pos, rm.value FROM run r "
+		   "JOIN session s ON s.id = r.session_id "
+		   "LEFT JOIN run_metric rm ON rm.run_id = r.id "
+		   "WHERE r.variant_id = ? AND r.warmup = 0 AND r.ok = 1 "
+		   "ORDER BY r.id",
 	[S_SESSION_ENV] = "SELECT s.env_id, e.json FROM session s "
-	    "LEFT JOIN env e ON e.id = s.env_id WHERE s.id = ?",
-	[S_RUNS_OF] = "SELECT r.id, v.name, r.round, r.seq, r.warmup, r.ok, "
+			  "LEFT JOIN env e ON e.id = s.env_id WHERE s.id = ?",
+	[S_RUNS_OF] =
+	    "SELECT r.id, v.name, r.round, r.seq, r.warmup, r.ok, "
 	    "r.outcome, r.exit_status, r.signal, r.reason, r.failed_in, "
 	    "r.output, r.truncated, r.start_s FROM run r "
 	    "JOIN variant v ON v.id = r.variant_id "
 	    "WHERE r.session_id = ? ORDER BY r.seq, r.id",
-	[S_RUN_METRICS_OF] = "SELECT r.id, m.name, m.unit, m.better, "
+	[S_RUN_METRICS_OF] =
+	    "SELECT r.id, m.name, m.unit, m.better, "
 	    "rm.value FROM run r JOIN run_metric rm ON rm.run_id = r.id "
 	    "JOIN metric m ON m.id = rm.metric_id "
 	    "WHERE r.session_id = ? ORDER BY r.seq, r.id, rm.pos",
-	[S_UNFINISHED] = "SELECT s.id FROM session s "
+	[S_UNFINISHED] =
+	    "SELECT s.id FROM session s "
 	    "JOIN campaign c ON c.id = s.campaign_id "
 	    "JOIN host h ON h.id = s.host_id "
 	    "WHERE c.name = ? AND h.name = ? "
@@ -308,7 +317,7 @@ static const char schema_v1[] =
 static const char *const steps[PR_STORE_SCHEMA_VERSION] = { schema_v1 };
 
 struct mcache_ent {
-	char *key;    /* name, NUL, unit, NUL */
+	char *key; /* name, NUL, unit, NUL */
 	size_t klen;
 	uint64_t hash;
 	int64_t id;
@@ -468,9 +477,9 @@ fail:
 	return NULL;
 }
 
-static enum pr_status
-dberr(struct pr_store *st, enum pr_status code, struct pr_error *err,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static enum pr_status dberr(struct pr_store *st, enum pr_status code,
+    struct pr_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* An error about the database: "TARGET: MSG". */
 static enum pr_status
@@ -522,9 +531,8 @@ stmt_get(struct pr_store *st, enum stmt k, struct pr_db_stmt **out,
 			    st->sqlite ? "INSERT OR FAIL" : "INSERT",
 			    stmt_sql[S_RUN_METRIC_ADD] + strlen("INSERT"));
 			for (i = 0; i <= (size_t)(k - S_RUN_METRIC_ADD); i++)
-				n += (size_t)snprintf(sql + n,
-				    sizeof(sql) - n, "%s" RM_ROW,
-				    i > 0 ? ", " : "");
+				n += (size_t)snprintf(sql + n, sizeof(sql) - n,
+				    "%s" RM_ROW, i > 0 ? ", " : "");
 		} else
 			n = (size_t)snprintf(sql, sizeof(sql), "%s",
 			    stmt_sql[k]);
@@ -633,8 +641,7 @@ b_text(struct binder *b, const char *what, const char *s)
 
 /* Steps s once; *row says whether a row came. */
 static enum pr_status
-step(struct pr_store *st, struct pr_db_stmt *s, int *row,
-    struct pr_error *err)
+step(struct pr_store *st, struct pr_db_stmt *s, int *row, struct pr_error *err)
 {
 	return st->ops->step(s, row, err);
 }
@@ -790,7 +797,7 @@ mc_find(struct pr_store *st, const char *key, size_t klen, uint64_t h)
 	if (st->mc_cap == 0)
 		return NULL;
 	for (i = h & (st->mc_cap - 1); st->mc[i].key != NULL;
-	    i = (i + 1) & (st->mc_cap - 1))
+	     i = (i + 1) & (st->mc_cap - 1))
 		if (st->mc[i].hash == h && st->mc[i].klen == klen &&
 		    memcmp(st->mc[i].key, key, klen) == 0)
 			return &st->mc[i];
@@ -814,7 +821,7 @@ mc_put(struct pr_store *st, const char *key, size_t klen, uint64_t h,
 			if (old[i].key == NULL)
 				continue;
 			for (j = old[i].hash & (cap - 1); n[j].key != NULL;
-			    j = (j + 1) & (cap - 1))
+			     j = (j + 1) & (cap - 1))
 				;
 			n[j] = old[i];
 		}
@@ -827,7 +834,7 @@ mc_put(struct pr_store *st, const char *key, size_t klen, uint64_t h,
 		return oom(err);
 	memcpy(k, key, klen);
 	for (i = h & (st->mc_cap - 1); st->mc[i].key != NULL;
-	    i = (i + 1) & (st->mc_cap - 1))
+	     i = (i + 1) & (st->mc_cap - 1))
 		;
 	st->mc[i].key = k;
 	st->mc[i].klen = klen;
@@ -1000,8 +1007,8 @@ pr_store_default_target(char **out, struct pr_error *err)
 	else if (xdg != NULL && *xdg != '\0')
 		rc = pr_buf_addf(&b, err, "%s/perfreg/perfreg.db", xdg);
 	else if (home != NULL && *home != '\0')
-		rc = pr_buf_addf(&b, err,
-		    "%s/.local/share/perfreg/perfreg.db", home);
+		rc = pr_buf_addf(&b, err, "%s/.local/share/perfreg/perfreg.db",
+		    home);
 	else
 		return pr_error_set(err, PR_ENOTFOUND,
 		    "no database: set PERFREG_DB, XDG_DATA_HOME or HOME, "
@@ -1048,15 +1055,15 @@ schema_version(struct pr_store *st, int64_t *ver, struct pr_error *err)
 
 	if (st->sqlite) {
 		tables = "SELECT count(*) FROM sqlite_master "
-		    "WHERE type = 'table'";
+			 "WHERE type = 'table'";
 		meta = "SELECT count(*) FROM sqlite_master "
-		    "WHERE type = 'table' AND name = 'meta'";
+		       "WHERE type = 'table' AND name = 'meta'";
 	} else {
 		tables = "SELECT count(*) FROM information_schema.tables "
-		    "WHERE table_schema = current_schema()";
+			 "WHERE table_schema = current_schema()";
 		meta = "SELECT count(*) FROM information_schema.tables "
-		    "WHERE table_schema = current_schema() "
-		    "AND table_name = 'meta'";
+		       "WHERE table_schema = current_schema() "
+		       "AND table_name = 'meta'";
 	}
 	*ver = 0;
 	rc = query_int(st, tables, &n, &found, err);
@@ -1066,8 +1073,10 @@ schema_version(struct pr_store *st, int64_t *ver, struct pr_error *err)
 	if (rc != PR_OK)
 		return rc;
 	if (n == 1) {
-		rc = st->ops->prepare(st->db, "SELECT value FROM meta "
-		    "WHERE key = 'application'", &s, err);
+		rc = st->ops->prepare(st->db,
+		    "SELECT value FROM meta "
+		    "WHERE key = 'application'",
+		    &s, err);
 		if (rc != PR_OK)
 			return rc;
 		rc = step(st, s, &row, err);
@@ -1096,9 +1105,8 @@ static enum pr_status
 ddl(struct pr_store *st, const char *text, struct pr_buf *out,
     struct pr_error *err)
 {
-	static const char *const names[] = {
-		"@ID@", "@BYTES@", "@REAL@", "@INT@", "@NOROWID@"
-	};
+	static const char *const names[] = { "@ID@", "@BYTES@", "@REAL@",
+		"@INT@", "@NOROWID@" };
 	const char *vals[5];
 	const char *p = text, *at;
 	enum pr_status rc = PR_OK;
@@ -1153,15 +1161,19 @@ migrate_step(struct pr_store *st, int64_t from, struct pr_error *err)
 	if (rc == PR_OK)
 		rc = exec(st, st->scratch.data, err);
 	if (rc == PR_OK && from == 0) {
-		rc = exec(st, "INSERT INTO meta (key, value) "
-		    "VALUES ('application', '" APPLICATION "')", err);
+		rc = exec(st,
+		    "INSERT INTO meta (key, value) "
+		    "VALUES ('application', '" APPLICATION "')",
+		    err);
 		if (rc == PR_OK && st->sqlite)
-			rc = exec(st, "PRAGMA application_id = "
-			    SQLITE_APP_ID, err);
+			rc = exec(st, "PRAGMA application_id = " SQLITE_APP_ID,
+			    err);
 	}
 	if (rc == PR_OK)
-		rc = st->ops->prepare(st->db, "INSERT INTO schema_version "
-		    "(version, applied, perfreg) VALUES (?, ?, ?)", &s, err);
+		rc = st->ops->prepare(st->db,
+		    "INSERT INTO schema_version "
+		    "(version, applied, perfreg) VALUES (?, ?, ?)",
+		    &s, err);
 	if (rc == PR_OK) {
 		snprintf(vbuf, sizeof(vbuf), "%s", PERFREG_VERSION);
 		binder_init(&b, st, s, err);
@@ -1207,8 +1219,9 @@ pr_store_open(const char *target, enum pr_store_mode mode,
 		free(st);
 		return oom(err);
 	}
-	flags = mode == PR_STORE_READ ? PR_DB_READONLY :
-	    mode == PR_STORE_CREATE ? PR_DB_CREATE : 0;
+	flags = mode == PR_STORE_READ ? PR_DB_READONLY
+	    : mode == PR_STORE_CREATE ? PR_DB_CREATE
+				      : 0;
 	rc = st->ops->open(target, flags, &st->db, err);
 	if (rc == PR_OK)
 		rc = schema_version(st, &ver, err);
@@ -1286,8 +1299,8 @@ pr_store_target(const struct pr_store *st)
  * the second SELECT finds theirs).
  */
 static enum pr_status
-get_or_add(struct pr_store *st, struct pr_db_stmt *get,
-    struct pr_db_stmt *add, int64_t *id, struct pr_error *err)
+get_or_add(struct pr_store *st, struct pr_db_stmt *get, struct pr_db_stmt *add,
+    int64_t *id, struct pr_error *err)
 {
 	enum pr_status rc;
 	int found = 0;
@@ -1308,8 +1321,8 @@ get_or_add(struct pr_store *st, struct pr_db_stmt *get,
 }
 
 static enum pr_status
-campaign_id(struct pr_store *st, struct pr_str name, int create,
-    int64_t *id, struct pr_error *err)
+campaign_id(struct pr_store *st, struct pr_str name, int create, int64_t *id,
+    struct pr_error *err)
 {
 	struct pr_db_stmt *get, *add;
 	struct binder b;
@@ -1388,8 +1401,8 @@ metric_id(struct pr_store *st, const struct pr_metric *m, int64_t *id,
 	memcpy(key + nl + 1, m->unit, ul + 1);
 	h = fnv1a(key, klen);
 	e = mc_find(st, key, klen, h);
-	if (e != NULL && (e->better != PR_BETTER_UNKNOWN ||
-	    better == PR_BETTER_UNKNOWN)) {
+	if (e != NULL &&
+	    (e->better != PR_BETTER_UNKNOWN || better == PR_BETTER_UNKNOWN)) {
 		*id = e->id;
 		return PR_OK;
 	}
@@ -1621,8 +1634,8 @@ pr_store_session_variant(struct pr_store *st, int64_t session,
 	rc = tx_begin(st, err);
 	if (rc != PR_OK)
 		return rc;
-	rc = tx_end(st, session_variant(st, session, name, command, variant,
-	    err), err);
+	rc = tx_end(st,
+	    session_variant(st, session, name, command, variant, err), err);
 	if (rc != PR_OK)
 		*variant = 0;
 	return rc;
@@ -1664,8 +1677,7 @@ run_id(struct pr_store *st, int64_t *id, struct pr_error *err)
 	want = st->ids_n == 0 ? RUN_IDS_MIN : 2 * st->ids_n;
 	if (want > RUN_IDS_MAX)
 		want = RUN_IDS_MAX;
-	rc = grow((void **)&st->ids, &st->ids_cap, want, sizeof(*st->ids),
-	    err);
+	rc = grow((void **)&st->ids, &st->ids_cap, want, sizeof(*st->ids), err);
 	if (rc == PR_OK)
 		rc = stmt_get(st, S_RUN_IDS, &s, err);
 	if (rc != PR_OK)
@@ -1701,8 +1713,7 @@ metric_rows(struct pr_store *st, int64_t rid, const int64_t *mid,
 	enum pr_status rc;
 	size_t i;
 
-	rc = stmt_get(st, (enum stmt)(S_RUN_METRIC_ADD + (int)n - 1), &s,
-	    err);
+	rc = stmt_get(st, (enum stmt)(S_RUN_METRIC_ADD + (int)n - 1), &s, err);
 	if (rc != PR_OK)
 		return rc;
 	binder_init(&b, st, s, err);
@@ -1803,8 +1814,8 @@ pr_store_add_run(struct pr_store *st, int64_t session,
 }
 
 enum pr_status
-pr_store_session_end(struct pr_store *st, int64_t session,
-    const char *status, double elapsed_s, struct pr_error *err)
+pr_store_session_end(struct pr_store *st, int64_t session, const char *status,
+    double elapsed_s, struct pr_error *err)
 {
 	struct pr_db_stmt *s;
 	struct binder b;
@@ -2032,10 +2043,12 @@ session_row(struct pr_store *st, struct pr_db_stmt *s,
 	if (rc == PR_OK)
 		rc = col_cstr(st, s, 5, 0, &o->status, err);
 	o->started = st->ops->column_real(s, 6);
-	o->elapsed_s = st->ops->column_type(s, 7) == PR_DB_NULL ? 0 :
-	    st->ops->column_real(s, 7);
-	o->resumes = st->ops->column_type(s, 8) == PR_DB_NULL ? 0 :
-	    st->ops->column_int(s, 8);
+	o->elapsed_s = st->ops->column_type(s, 7) == PR_DB_NULL
+	    ? 0
+	    : st->ops->column_real(s, 7);
+	o->resumes = st->ops->column_type(s, 8) == PR_DB_NULL
+	    ? 0
+	    : st->ops->column_int(s, 8);
 	return rc;
 }
 
@@ -2058,8 +2071,8 @@ pr_store_sessions(struct pr_store *st, struct pr_str campaign,
 		if (rc != PR_OK)
 			return rc;
 	}
-	rc = stmt_get(st, campaign.p != NULL ? S_SESSIONS_OF :
-	    S_SESSIONS_ALL, &s, err);
+	rc = stmt_get(st, campaign.p != NULL ? S_SESSIONS_OF : S_SESSIONS_ALL,
+	    &s, err);
 	if (rc != PR_OK)
 		return rc;
 	binder_init(&b, st, s, err);
@@ -2280,8 +2293,8 @@ load_rows(struct pr_store *st, struct pr_db_stmt *s,
 					break;
 			if (boot == out->nboots) {
 				i = bcap;
-				rc = grow((void **)&out->boot_ids, &i,
-				    boot + 1, sizeof(char *), err);
+				rc = grow((void **)&out->boot_ids, &i, boot + 1,
+				    sizeof(char *), err);
 				if (rc == PR_OK)
 					rc = grow((void **)&out->boot_session,
 					    &bcap, boot + 1, sizeof(int64_t),
@@ -2310,8 +2323,8 @@ load_rows(struct pr_store *st, struct pr_db_stmt *s,
 				if (ls[hint].metric == mid)
 					break;
 		if (hint == nl) {
-			rc = grow((void **)&ls, &lcap, nl + 1, sizeof(*ls),
-			    err);
+			rc =
+			    grow((void **)&ls, &lcap, nl + 1, sizeof(*ls), err);
 			if (rc != PR_OK)
 				break;
 			memset(&ls[nl], 0, sizeof(*ls));
@@ -2322,8 +2335,8 @@ load_rows(struct pr_store *st, struct pr_db_stmt *s,
 		}
 		x = &ls[hint];
 		i = x->cap;
-		rc = grow((void **)&x->s.value, &i, x->s.n + 1,
-		    sizeof(double), err);
+		rc = grow((void **)&x->s.value, &i, x->s.n + 1, sizeof(double),
+		    err);
 		if (rc == PR_OK)
 			rc = grow((void **)&x->s.boot, &x->cap, x->s.n + 1,
 			    sizeof(size_t), err);
@@ -2414,10 +2427,10 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
 		if (rc == PR_OK && row) {
 			rc = col_cstr(st, s, 0, 0, &out->m[i].name, err);
 			if (rc == PR_OK)
-				rc = col_cstr(st, s, 1, 0, &out->m[i].unit,
-				    err);
-			out->m[i].better = (enum pr_better)
-			    st->ops->column_int(s, 2);
+				rc =
+				    col_cstr(st, s, 1, 0, &out->m[i].unit, err);
+			out->m[i].better =
+			    (enum pr_better)st->ops->column_int(s, 2);
 		} else if (rc == PR_OK)
 			rc = dberr(st, PR_EIO, err, "metric %lld is missing",
 			    (long long)ls[i].metric);
@@ -2432,8 +2445,8 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
 /* ---- reading: environment, runs ---- */
 
 enum pr_status
-pr_store_session_env(struct pr_store *st, int64_t session,
-    struct pr_env *e, int *found, struct pr_error *err)
+pr_store_session_env(struct pr_store *st, int64_t session, struct pr_env *e,
+    int *found, struct pr_error *err)
 {
 	struct pr_db_stmt *s;
 	struct binder b;
@@ -2509,8 +2522,8 @@ runmets_add(struct pr_store *st, struct pr_db_stmt *ms, struct runmets *m,
 
 	if (m->n == m->cap) {
 		c = m->cap;
-		rc = grow((void **)&m->names, &c, m->n + 1, sizeof(char *),
-		    err);
+		rc =
+		    grow((void **)&m->names, &c, m->n + 1, sizeof(char *), err);
 		c = m->cap;
 		if (rc == PR_OK)
 			rc = grow((void **)&m->units, &c, m->n + 1,
@@ -2557,8 +2570,8 @@ each_run(struct pr_store *st, struct pr_db_stmt *rs, struct pr_db_stmt *ms,
 		memset(&r, 0, sizeof(r));
 		r.id = st->ops->column_int(rs, 0);
 		runmets_clear(&m);
-		while (rc == PR_OK && mrow &&
-		    st->ops->column_int(ms, 0) == r.id) {
+		while (
+		    rc == PR_OK && mrow && st->ops->column_int(ms, 0) == r.id) {
 			rc = runmets_add(st, ms, &m, err);
 			if (rc == PR_OK)
 				rc = step(st, ms, &mrow, err);
@@ -2639,8 +2652,7 @@ pr_store_each_run(struct pr_store *st, int64_t session, pr_store_run_cb *cb,
 
 enum pr_status
 pr_store_find_unfinished(struct pr_store *st, struct pr_str campaign,
-    const char *host, struct pr_store_session_info *out,
-    struct pr_error *err)
+    const char *host, struct pr_store_session_info *out, struct pr_error *err)
 {
 	struct pr_db_stmt *s;
 	struct binder b;

@@ -139,8 +139,8 @@ random_bits(struct pr_rng *r)
 static void
 test_sort(void **state)
 {
-	static const size_t sizes[] = { 0, 1, 2, 3, 23, 24, 25, 100, 1000,
-		1023, 1024, 1025, 5000, 70000, 100000 };
+	static const size_t sizes[] = { 0, 1, 2, 3, 23, 24, 25, 100, 1000, 1023,
+		1024, 1025, 5000, 70000, 100000 };
 	struct pr_rng r;
 	size_t i, k, n;
 	double *v;
@@ -175,8 +175,8 @@ test_sort(void **state)
 			v[i] = random_bits(&r);
 		check_sort(v, n);
 		for (i = 0; i < n; i++)
-			v[i] = 1.0 + (double)pr_rng_below(&r, 1 << 20) *
-			    0x1p-52;
+			v[i] =
+			    1.0 + (double)pr_rng_below(&r, 1 << 20) * 0x1p-52;
 		check_sort(v, n);
 		for (i = 0; i < n; i++)
 			v[i] = (double)pr_rng_below(&r, 50) * 0.001 + 1.2;
@@ -228,11 +228,14 @@ test_dataset(void **state)
 	(void)state;
 	pr_dataset_init(&d);
 	assert_int_equal(pr_dataset_add(&d, "wall", "s", PR_BETTER_LOWER, 1.5,
-			     NULL), PR_OK);
-	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_UNKNOWN,
-			     9, NULL), PR_OK);
-	assert_int_equal(pr_dataset_add(&d, "wall", "ms", PR_BETTER_HIGHER,
-			     2.5, NULL), PR_OK);
+			     NULL),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_UNKNOWN, 9,
+			     NULL),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "wall", "ms", PR_BETTER_HIGHER, 2.5,
+			     NULL),
+	    PR_OK);
 	assert_int_equal(d.n, 2);
 	m = pr_dataset_find(&d, "wall");
 	assert_non_null(m);
@@ -240,10 +243,10 @@ test_dataset(void **state)
 	assert_string_equal(m->unit, "s");
 	assert_int_equal(m->better, PR_BETTER_LOWER);
 	assert_int_equal(m->values.n, 2);
-	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_HIGHER,
-			     9, NULL), PR_OK);
-	assert_int_equal(pr_dataset_find(&d, "rate")->better,
-	    PR_BETTER_HIGHER);
+	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_HIGHER, 9,
+			     NULL),
+	    PR_OK);
+	assert_int_equal(pr_dataset_find(&d, "rate")->better, PR_BETTER_HIGHER);
 	assert_null(pr_dataset_find(&d, "nope"));
 	pr_dataset_release(&d);
 }

@@ -180,8 +180,8 @@ expect_fail(const char *s, enum pr_status want, const char *msg)
 	struct pr_error err;
 
 	pr_error_clear(&err);
-	assert_int_equal(
-	    pr_parse_double(s, s + strlen(s), &stop, &x, &err), want);
+	assert_int_equal(pr_parse_double(s, s + strlen(s), &stop, &x, &err),
+	    want);
 	assert_ptr_equal(stop, s);
 	assert_true(x == 42.0);
 	assert_int_equal(err.status, want);
@@ -232,14 +232,14 @@ test_rejected(void **state)
 	expect_fail("1e99999999999999999999999", PR_ERANGE,
 	    "number out of range: '1e99999999999999999999999'");
 	/* Binary junk is quoted escaped, long text cut. */
-	expect_fail(
-	    "\x01\xff", PR_EPARSE, "expected a number, got '\\x01\\xff'");
+	expect_fail("\x01\xff", PR_EPARSE,
+	    "expected a number, got '\\x01\\xff'");
 	expect_fail("abcdefghijklmnopqrstuvwxyz0123456789", PR_EPARSE,
 	    "expected a number, got 'abcdefghijklmnopqrstuvwxyz012345...'");
 
 	/* Nothing at or past end is read: the digits beyond count not. */
-	assert_int_equal(
-	    pr_parse_double(digits, &digits[3], &stop, &x, NULL), PR_OK);
+	assert_int_equal(pr_parse_double(digits, &digits[3], &stop, &x, NULL),
+	    PR_OK);
 	assert_true(x == 123.0);
 	assert_ptr_equal(stop, &digits[3]);
 	assert_int_equal(pr_parse_double(big, &big[3], &stop, &x, NULL), PR_OK);
@@ -247,8 +247,8 @@ test_rejected(void **state)
 	assert_int_equal(pr_parse_double(big, &big[1], &stop, &x, NULL), PR_OK);
 	assert_true(x == 1.0);
 	assert_ptr_equal(stop, &big[1]);
-	assert_int_equal(
-	    pr_parse_double("nan", "nan", &stop, &x, NULL), PR_EPARSE);
+	assert_int_equal(pr_parse_double("nan", "nan", &stop, &x, NULL),
+	    PR_EPARSE);
 }
 
 static void

@@ -86,8 +86,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (err.msg[0] == '\0' || rows() != before)
 			abort();
-	} else if (pr_store_export(st, NULL, 0, discard, NULL, &err) !=
-	    PR_OK)
+	} else if (pr_store_export(st, NULL, 0, discard, NULL, &err) != PR_OK)
 		abort();
 	free(text);
 	return 0;

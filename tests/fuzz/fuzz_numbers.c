@@ -54,8 +54,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	snprintf(path, sizeof(path), "/dev/fd/%d", fileno(f));
 	pr_error_clear(&err);
-	st = pr_read_numbers(
-	    path, 1 + (data[0] & 3), delims[data[0] >> 2 & 3], &s, &err);
+	st = pr_read_numbers(path, 1 + (data[0] & 3), delims[data[0] >> 2 & 3],
+	    &s, &err);
 	if (st == PR_OK) {
 		if (s.n == 0 || s.sorted)
 			abort();

@@ -54,13 +54,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *used = NULL;
 	enum pr_status st;
 
-	if (p == NULL && (pr_parser_new(&p, NULL) != PR_OK ||
-	    pr_parser_set_format(p, FUZZ_FORMAT, NULL) != PR_OK))
+	if (p == NULL &&
+	    (pr_parser_new(&p, NULL) != PR_OK ||
+		pr_parser_set_format(p, FUZZ_FORMAT, NULL) != PR_OK))
 		abort();
 	pr_dataset_init(&d);
 	pr_error_clear(&err);
-	st = pr_parse_buffer(p, (const char *)data, size, "fuzz", 0, &d,
-	    &used, &err);
+	st = pr_parse_buffer(p, (const char *)data, size, "fuzz", 0, &d, &used,
+	    &err);
 	fuzz_check(&d, st, &err);
 	if (st != PR_OK && strcmp(err.file, "fuzz") != 0)
 		abort();

@@ -47,8 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pr_error_clear(&err);
 	st = pr_parser_derive(p, &d, &err);
 	if (st == PR_OK) {
-		if ((m = pr_dataset_find(&d, "d")) == NULL ||
-		    m->values.n == 0)
+		if ((m = pr_dataset_find(&d, "d")) == NULL || m->values.n == 0)
 			abort();
 		for (i = 0; i < m->values.n; i++)
 			if (!isfinite(m->values.v[i]))

@@ -55,8 +55,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.column = "a";
 	pr_dataset_init(&d);
 	pr_error_clear(&err);
-	st = pr_read_dataset_mem(
-	    "fuzz", (const char *)data + 1, size - 1, &o, &d, &err);
+	st = pr_read_dataset_mem("fuzz", (const char *)data + 1, size - 1, &o,
+	    &d, &err);
 	if (st == PR_OK) {
 		for (i = 0; i < d.n; i++) {
 			if (d.metrics[i].name == NULL ||

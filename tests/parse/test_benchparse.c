@@ -39,8 +39,8 @@ metric(struct pr_dataset *ds, const char *name, int line)
 }
 
 /* The i-th value of metric name is exactly expect. */
-#define VAL(ds, name, i, expect) check_val((ds), (name), (i), (expect), \
-	__LINE__)
+#define VAL(ds, name, i, expect) \
+	check_val((ds), (name), (i), (expect), __LINE__)
 static void
 check_val(struct pr_dataset *ds, const char *name, size_t i, double expect,
     int line)
@@ -56,11 +56,11 @@ check_val(struct pr_dataset *ds, const char *name, size_t i, double expect,
 }
 
 /* Metric name has n values, the unit and the direction given. */
-#define META(ds, name, n, unit, better) check_meta((ds), (name), (n), \
-	(unit), (better), __LINE__)
+#define META(ds, name, n, unit, better) \
+	check_meta((ds), (name), (n), (unit), (better), __LINE__)
 static void
-check_meta(struct pr_dataset *ds, const char *name, size_t n,
-    const char *unit, enum pr_better better, int line)
+check_meta(struct pr_dataset *ds, const char *name, size_t n, const char *unit,
+    enum pr_better better, int line)
 {
 	struct pr_metric *m = metric(ds, name, line);
 
@@ -71,8 +71,8 @@ check_meta(struct pr_dataset *ds, const char *name, size_t n,
 		fail_msg("line %d: '%s' in '%s', expected '%s'", line, name,
 		    m->unit, unit);
 	if (m->better != better)
-		fail_msg("line %d: '%s' direction %d, expected %d", line,
-		    name, (int)m->better, (int)better);
+		fail_msg("line %d: '%s' direction %d, expected %d", line, name,
+		    (int)m->better, (int)better);
 }
 
 static enum pr_status
@@ -101,8 +101,8 @@ load(const char *path, const char *format, struct pr_dataset *ds)
 	pr_dataset_init(ds);
 	pr_error_clear(&err);
 	if (parse_path(path, NULL, ds, &used, &err) != PR_OK)
-		fail_msg("%s: %s", path, pr_error_format(&err, msg,
-		    sizeof(msg)));
+		fail_msg("%s: %s", path,
+		    pr_error_format(&err, msg, sizeof(msg)));
 	assert_non_null(used);
 	assert_string_equal(used, format);
 }
@@ -120,11 +120,11 @@ parse_with(struct pr_parser *p, const char *text, size_t len,
  * text must fail with status st, at line (0: not checked), with a
  * message that contains `needle`.
  */
-#define BAD(p, text, st, line, needle) check_bad((p), (text), strlen(text), \
-	(st), (line), (needle), __LINE__)
+#define BAD(p, text, st, line, needle) \
+	check_bad((p), (text), strlen(text), (st), (line), (needle), __LINE__)
 static void
-check_bad(struct pr_parser *p, const char *text, size_t len,
-    enum pr_status st, long line, const char *needle, int where)
+check_bad(struct pr_parser *p, const char *text, size_t len, enum pr_status st,
+    long line, const char *needle, int where)
 {
 	struct pr_dataset ds;
 	struct pr_error err;
@@ -136,8 +136,8 @@ check_bad(struct pr_parser *p, const char *text, size_t len,
 		fail_msg("line %d: status %d (%s), expected %d", where,
 		    (int)got, err.msg, (int)st);
 	if (line > 0 && err.line != line)
-		fail_msg("line %d: error at line %ld, expected %ld (%s)",
-		    where, err.line, line, err.msg);
+		fail_msg("line %d: error at line %ld, expected %ld (%s)", where,
+		    err.line, line, err.msg);
 	if (strstr(err.msg, needle) == NULL)
 		fail_msg("line %d: message '%s' lacks '%s'", where, err.msg,
 		    needle);
@@ -179,18 +179,17 @@ test_openssl_seed000(void **state)
 	/* OpenSSL 1.0.1c, two runs pasted in a mail with prose around. */
 	load("tests/data/seeds/seed000-openssl-1.0.1c.txt", "openssl", &ds);
 	META(&ds, "des-ede3-cbc/16B", 2, "B/s", PR_BETTER_HIGHER);
-	VAL(&ds, "des-ede3-cbc/16B", 0, 586200.0);      /* 586.20k */
-	VAL(&ds, "des-ede3-cbc/64B", 0, 2357870.0);     /* 2357.87k */
+	VAL(&ds, "des-ede3-cbc/16B", 0, 586200.0);  /* 586.20k */
+	VAL(&ds, "des-ede3-cbc/64B", 0, 2357870.0); /* 2357.87k */
 	VAL(&ds, "des-ede3-cbc/256B", 0, 8246750.0);
 	VAL(&ds, "des-ede3-cbc/1024B", 0, 25685880.0);
 	VAL(&ds, "des-ede3-cbc/8192B", 0, 79916910.0);
-	VAL(&ds, "des-ede3-cbc/16B", 1, 564750.0);      /* 564.75k */
+	VAL(&ds, "des-ede3-cbc/16B", 1, 564750.0); /* 564.75k */
 	VAL(&ds, "des-ede3-cbc/8192B", 1, 78188690.0);
 	/* "115774 des-ede3-cbc's in 3.16s" */
 	META(&ds, "des-ede3-cbc/16B/ops", 2, "ops", PR_BETTER_HIGHER);
 	VAL(&ds, "des-ede3-cbc/16B/ops", 0, 115774.0);
-	META(&ds, "des-ede3-cbc/16B/ops_per_s", 2, "ops/s",
-	    PR_BETTER_HIGHER);
+	META(&ds, "des-ede3-cbc/16B/ops_per_s", 2, "ops/s", PR_BETTER_HIGHER);
 	VAL(&ds, "des-ede3-cbc/16B/ops_per_s", 0, 115774.0 / 3.16);
 	VAL(&ds, "des-ede3-cbc/8192B/ops_per_s", 1, 28729.0 / 3.01);
 	/* Five sizes, three metrics each. */
@@ -222,8 +221,8 @@ test_openssl_3x(void **state)
 	VAL(&ds, "des-ede3/8192B/ops", 0, 3314.0);
 	pr_dataset_release(&ds);
 
-	load("tests/data/openssl/speed-elapsed-evp-des-ede3-cbc.txt",
-	    "openssl", &ds);
+	load("tests/data/openssl/speed-elapsed-evp-des-ede3-cbc.txt", "openssl",
+	    &ds);
 	VAL(&ds, "des-ede3-cbc/16B", 0, 26208260.0);
 	VAL(&ds, "des-ede3-cbc/16384B", 0, 27754500.0);
 	pr_dataset_release(&ds);
@@ -354,10 +353,9 @@ test_openssl_small_and_absent(void **state)
 {
 	/* Below 10000 B/s speed.c prints bytes per second without 'k';
 	 * 0.00 is a test it did not run. */
-	static const char text[] =
-	    "type             16 bytes     64 bytes\n"
-	    "md2                9999.99         0.00 \n"
-	    "sha1               12.50k      1000.00 \n";
+	static const char text[] = "type             16 bytes     64 bytes\n"
+				   "md2                9999.99         0.00 \n"
+				   "sha1               12.50k      1000.00 \n";
 	struct pr_dataset ds;
 	struct pr_error err;
 
@@ -379,20 +377,26 @@ test_openssl_bad(void **state)
 	struct pr_parser *p = parser("openssl", NULL, NULL);
 
 	(void)state;
-	BAD(NULL, "The 'numbers' are in 1000s of bytes per second processed.\n"
-	    "type             16 bytes     64 bytes\n", PR_EPARSE, 2,
-	    "without rows");
-	BAD(NULL, "type             16 bytes     64 bytes    256 bytes\n"
-	    "des-ede3-cbc       586.20k     2357.87k\n", PR_EPARSE, 2,
-	    "cut short: 2 of 3 values");
+	BAD(NULL,
+	    "The 'numbers' are in 1000s of bytes per second processed.\n"
+	    "type             16 bytes     64 bytes\n",
+	    PR_EPARSE, 2, "without rows");
+	BAD(NULL,
+	    "type             16 bytes     64 bytes    256 bytes\n"
+	    "des-ede3-cbc       586.20k     2357.87k\n",
+	    PR_EPARSE, 2, "cut short: 2 of 3 values");
 	/* The file ends inside a row (no line end after it). */
-	BAD(NULL, "type             16 bytes     64 bytes\n"
+	BAD(NULL,
+	    "type             16 bytes     64 bytes\n"
 	    "des-ede3-cbc       586.20k     2357.87k\n"
-	    "des-ede3", PR_EPARSE, 3, "cut short");
-	BAD(NULL, "Doing des-ede3-cbc for 3s on 16 size blocks: \n",
-	    PR_EPARSE, 1, "cut short");
-	BAD(NULL, "Doing des-ede3-cbc for 3s on 16 size blocks: 115774 "
-	    "des-ede3-cbc's in nans\n", PR_EPARSE, 1, "nan");
+	    "des-ede3",
+	    PR_EPARSE, 3, "cut short");
+	BAD(NULL, "Doing des-ede3-cbc for 3s on 16 size blocks: \n", PR_EPARSE,
+	    1, "cut short");
+	BAD(NULL,
+	    "Doing des-ede3-cbc for 3s on 16 size blocks: 115774 "
+	    "des-ede3-cbc's in nans\n",
+	    PR_EPARSE, 1, "nan");
 	BAD(NULL, "+DT:sha256:1:16\n+R:5465943:sha256\n", PR_EPARSE, 2,
 	    "malformed");
 	BAD(NULL, "+F:6:sha256:87455088.00:285664832.00\n", PR_EPARSE, 1,
@@ -405,13 +409,13 @@ test_openssl_bad(void **state)
 	    PR_EPARSE, 2, "without its '+R1' line");
 	BAD(NULL, "+R5:100:160:1.00\n+F4:16:160:100.0:50.0\n", PR_EPARSE, 2,
 	    "curve #16");
-	BAD(NULL, "                  sign    verify    sign/s verify/s\n"
-	    "rsa 2048 bits 0.000259s 0.000016s   3864.0\n", PR_EPARSE, 2,
-	    "cut short");
+	BAD(NULL,
+	    "                  sign    verify    sign/s verify/s\n"
+	    "rsa 2048 bits 0.000259s 0.000016s   3864.0\n",
+	    PR_EPARSE, 2, "cut short");
 	/* A value too large for a double, in a table. */
 	memset(big, '9', 400);
-	snprintf(big + 400, sizeof(big) - 400,
-	    "k\n");
+	snprintf(big + 400, sizeof(big) - 400, "k\n");
 	{
 		char text[700];
 
@@ -536,8 +540,9 @@ test_iperf3_units_vs_json(void **state)
 	load("tests/data/iperf3/udp-client.json", "iperf3", &j);
 	VAL(&t, "receiver_transfer", 0, 262144.0);
 	VAL(&j, "receiver_transfer", 0, 262144.0);
-	assert_true(fabs(metric(&t, "receiver_bitrate", __LINE__)->values.v[0]
-	    - metric(&j, "receiver_bitrate", __LINE__)->values.v[0]) <=
+	assert_true(
+	    fabs(metric(&t, "receiver_bitrate", __LINE__)->values.v[0] -
+		metric(&j, "receiver_bitrate", __LINE__)->values.v[0]) <=
 	    0.005e6);
 	pr_dataset_release(&t);
 	pr_dataset_release(&j);
@@ -586,12 +591,15 @@ test_iperf3_errors(void **state)
 	(void)state;
 	pr_dataset_init(&ds);
 	assert_int_equal(parse_path("tests/data/iperf3/refused-client.json",
-	    NULL, &ds, &used, &err), PR_EPARSE);
-	assert_non_null(strstr(err.msg, "iperf3 reported an error: unable "
-					"to connect to server: Connection "
-					"refused"));
+			     NULL, &ds, &used, &err),
+	    PR_EPARSE);
+	assert_non_null(strstr(err.msg,
+	    "iperf3 reported an error: unable "
+	    "to connect to server: Connection "
+	    "refused"));
 	assert_int_equal(parse_path("tests/data/iperf3/refused-client.txt",
-	    NULL, &ds, &used, &err), PR_EPARSE);
+			     NULL, &ds, &used, &err),
+	    PR_EPARSE);
 	assert_int_equal(err.line, 1);
 	assert_non_null(strstr(err.msg, "Connection refused"));
 	assert_int_equal(ds.n, 0);
@@ -601,32 +609,42 @@ test_iperf3_errors(void **state)
 	assert_non_null(f);
 	n = fread(buf, 1, 2000, f);
 	fclose(f);
-	check_bad(NULL, buf, n, PR_EPARSE, 0, "invalid iperf3 JSON",
-	    __LINE__);
+	check_bad(NULL, buf, n, PR_EPARSE, 0, "invalid iperf3 JSON", __LINE__);
 
 	/* Text cut inside the summary. */
-	BAD(NULL, "[ ID] Interval           Transfer     Bitrate         Retr\n"
+	BAD(NULL,
+	    "[ ID] Interval           Transfer     Bitrate         Retr\n"
 	    "[  5]   0.00-2.00   sec  1.16 GBytes  4.99 Gbits/sec   27      "
 	    "       sender\n[  5]   0.00-2.06   sec  1.16 GBytes  4.8",
 	    PR_EPARSE, 3, "cut short");
-	BAD(NULL, "[ ID] Interval           Transfer     Bitrate\n"
+	BAD(NULL,
+	    "[ ID] Interval           Transfer     Bitrate\n"
 	    "[  5]   0.00-1.00   sec   634 MBytes  5.32 Gbits/sec\n",
 	    PR_EPARSE, 0, "without summary lines");
-	BAD(NULL, "[  5]   0.00-2.00   sec  1.16 XBytes  4.99 Gbits/sec   27  "
-	    "sender\n", PR_EPARSE, 1, "unknown iperf3 transfer unit");
-	BAD(NULL, "[  5]   0.00-2.00   sec  nan GBytes  4.99 Gbits/sec   27  "
-	    "sender\n", PR_EPARSE, 1, "finite");
-	BAD(NULL, "[  5]   0.00-2.00   sec  1.1 GBytes 1 Gbits/sec 0.1 ms "
-	    "9/8 (112%)  receiver\n", PR_EPARSE, 1, "more datagrams lost");
-	BAD(NULL, "{\"start\":{},\"intervals\":[],\"end\":{\"sum_sent\":"
-	    "{\"bytes\":\"x\"}}}", PR_EPARSE, 1, "a number was expected");
+	BAD(NULL,
+	    "[  5]   0.00-2.00   sec  1.16 XBytes  4.99 Gbits/sec   27  "
+	    "sender\n",
+	    PR_EPARSE, 1, "unknown iperf3 transfer unit");
+	BAD(NULL,
+	    "[  5]   0.00-2.00   sec  nan GBytes  4.99 Gbits/sec   27  "
+	    "sender\n",
+	    PR_EPARSE, 1, "finite");
+	BAD(NULL,
+	    "[  5]   0.00-2.00   sec  1.1 GBytes 1 Gbits/sec 0.1 ms "
+	    "9/8 (112%)  receiver\n",
+	    PR_EPARSE, 1, "more datagrams lost");
+	BAD(NULL,
+	    "{\"start\":{},\"intervals\":[],\"end\":{\"sum_sent\":"
+	    "{\"bytes\":\"x\"}}}",
+	    PR_EPARSE, 1, "a number was expected");
 	BAD(NULL, "{\"start\":{},\"intervals\":[],\"end\":{}}", PR_EPARSE, 1,
 	    "no summary");
 	/* Found by fuzz_parse_iperf3: a server's JSON whose only summary is
 	 * the side it does not report parsed as an empty success. */
-	BAD(NULL, "{\"start\":{\"accepted_connection\":{}},\"intervals\":"
-	    "[],\"end\":{\"sum_sent\":{\"bytes\":5}}}", PR_EPARSE, 1,
-	    "holds no figures");
+	BAD(NULL,
+	    "{\"start\":{\"accepted_connection\":{}},\"intervals\":"
+	    "[],\"end\":{\"sum_sent\":{\"bytes\":5}}}",
+	    PR_EPARSE, 1, "holds no figures");
 	BAD(NULL, "{\"start\":{},\"intervals\":[],\"end\":{\"sum\":{}}}",
 	    PR_EPARSE, 1, "holds no figures");
 }
@@ -710,8 +728,7 @@ test_time_shells(void **state)
 	pr_dataset_release(&ds);
 
 	pr_dataset_init(&ds);
-	assert_int_equal(parse_with(NULL, zsh, strlen(zsh), &ds, &err),
-	    PR_OK);
+	assert_int_equal(parse_with(NULL, zsh, strlen(zsh), &ds, &err), PR_OK);
 	VAL(&ds, "user", 0, 0.26);
 	VAL(&ds, "sys", 0, 0.01);
 	VAL(&ds, "cpu", 0, 57);
@@ -760,8 +777,7 @@ test_dd(void **state)
 	static const char bsd[] =
 	    "104857600 bytes transferred in 0.041437 secs (2530532472 "
 	    "bytes/sec)\n";
-	static const char zero[] =
-	    "0 bytes copied, 0 s, Infinity B/s\n";
+	static const char zero[] = "0 bytes copied, 0 s, Infinity B/s\n";
 
 	(void)state;
 	load("tests/data/dd/dd-100M.txt", "time", &ds);
@@ -778,8 +794,7 @@ test_dd(void **state)
 	pr_dataset_release(&ds);
 
 	pr_dataset_init(&ds);
-	assert_int_equal(parse_with(NULL, bsd, strlen(bsd), &ds, &err),
-	    PR_OK);
+	assert_int_equal(parse_with(NULL, bsd, strlen(bsd), &ds, &err), PR_OK);
 	VAL(&ds, "dd_seconds", 0, 0.041437);
 	VAL(&ds, "dd_rate", 0, 2530532472.0);
 	pr_dataset_release(&ds);
@@ -805,8 +820,9 @@ test_time_bad(void **state)
 
 	(void)state;
 	pr_dataset_init(&ds);
-	assert_int_equal(parse_path("tests/data/time/gnu-time-exit3.txt",
-	    NULL, &ds, &used, &err), PR_EPARSE);
+	assert_int_equal(parse_path("tests/data/time/gnu-time-exit3.txt", NULL,
+			     &ds, &used, &err),
+	    PR_EPARSE);
 	assert_int_equal(err.line, 1);
 	assert_non_null(strstr(err.msg, "non-zero status 3"));
 	assert_int_equal(ds.n, 0);
@@ -820,21 +836,26 @@ test_time_bad(void **state)
 
 	BAD(NULL, "0.05user 2.74system 0:05.30elapsed\n", PR_EPARSE, 1,
 	    "cut short");
-	BAD(NULL, "0.05user 2.74system 0:75.30elapsed 52%CPU (0avgtext+"
-	    "0avgdata 2400maxresident)k\n", PR_EPARSE, 1, "past 59");
-	BAD(NULL, "Command terminated by signal 9\n0.05user 2.74system "
+	BAD(NULL,
+	    "0.05user 2.74system 0:75.30elapsed 52%CPU (0avgtext+"
+	    "0avgdata 2400maxresident)k\n",
+	    PR_EPARSE, 1, "past 59");
+	BAD(NULL,
+	    "Command terminated by signal 9\n0.05user 2.74system "
 	    "0:05.30elapsed 52%CPU (0avgtext+0avgdata 2400maxresident)k\n",
 	    PR_EPARSE, 1, "signal 9");
-	BAD(NULL, "\tUser time (seconds): 0.28\n\tExit status: 2\n",
-	    PR_EPARSE, 2, "exit status 2");
+	BAD(NULL, "\tUser time (seconds): 0.28\n\tExit status: 2\n", PR_EPARSE,
+	    2, "exit status 2");
 	BAD(NULL, "\tUser time (seconds): nan\n", PR_EPARSE, 1, "finite");
 	BAD(NULL, "real\t0m5.3x\n", PR_EPARSE, 1, "expected a time");
 	BAD(NULL, "7.258u 0.000s 0:07.69 94.2%     2+70k 2+0io 0pf+1e999w\n",
 	    PR_EPARSE, 1, "expected '<number>w'");
-	BAD(NULL, "104857600 bytes (105 MB, 100 MiB) copied, 0.0123 s, 8.5 "
-	    "QB/s\n", PR_EPARSE, 1, "unknown dd rate unit");
-	BAD(NULL, "104857600 bytes (105 MB, 100 MiB) copied, 0.01\n",
-	    PR_EPARSE, 1, "cut short");
+	BAD(NULL,
+	    "104857600 bytes (105 MB, 100 MiB) copied, 0.0123 s, 8.5 "
+	    "QB/s\n",
+	    PR_EPARSE, 1, "unknown dd rate unit");
+	BAD(NULL, "104857600 bytes (105 MB, 100 MiB) copied, 0.01\n", PR_EPARSE,
+	    1, "cut short");
 }
 
 /* --- perf stat --- */
@@ -898,39 +919,43 @@ test_perf_bad(void **state)
 	struct pr_dataset ds;
 	struct pr_error err;
 	const char *used;
-	static const char grouped[] =
-	    " Performance counter stats for 'x':\n\n"
-	    "     1,234,567      cycles:u\n"
-	    "        12,345.5 msec task-clock\n\n"
-	    "       1.5 seconds time elapsed\n";
+	static const char grouped[] = " Performance counter stats for 'x':\n\n"
+				      "     1,234,567      cycles:u\n"
+				      "        12,345.5 msec task-clock\n\n"
+				      "       1.5 seconds time elapsed\n";
 
 	(void)state;
 	pr_dataset_init(&ds);
 	assert_int_equal(parse_path("tests/data/perf/perf-stat-badevent.txt",
-	    NULL, &ds, &used, &err), PR_EPARSE);
+			     NULL, &ds, &used, &err),
+	    PR_EPARSE);
 	assert_non_null(strstr(err.msg, "event syntax error"));
 	assert_int_equal(ds.n, 0);
 
-	assert_int_equal(parse_with(NULL, grouped, strlen(grouped), &ds,
-	    &err), PR_OK);
+	assert_int_equal(parse_with(NULL, grouped, strlen(grouped), &ds, &err),
+	    PR_OK);
 	VAL(&ds, "cycles:u", 0, 1234567);
 	VAL(&ds, "task-clock", 0, 12345.5);
 	VAL(&ds, "elapsed", 0, 1.5);
 	pr_dataset_release(&ds);
 
-	BAD(NULL, " Performance counter stats for 'x':\n\n"
-	    "     1,234,567      cycles\n", PR_EPARSE, 1, "cut short");
-	BAD(NULL, " Performance counter stats for 'x':\n\n"
+	BAD(NULL,
+	    " Performance counter stats for 'x':\n\n"
+	    "     1,234,567      cycles\n",
+	    PR_EPARSE, 1, "cut short");
+	BAD(NULL,
+	    " Performance counter stats for 'x':\n\n"
 	    "     12,34,567      cycles\n\n 1.5 seconds time elapsed\n",
 	    PR_EPARSE, 3, "1,234,567");
-	BAD(NULL, " Performance counter stats for 'x':\n\n"
+	BAD(NULL,
+	    " Performance counter stats for 'x':\n\n"
 	    "     nan      cycles\n\n 1.5 seconds time elapsed\n",
 	    PR_EPARSE, 3, "not a finite number");
-	BAD(NULL, " Performance counter stats for 'x':\n"
+	BAD(NULL,
+	    " Performance counter stats for 'x':\n"
 	    "     1.001042158              1,234      cycles\n",
 	    PR_EPARSE, 2, "interval output");
-	BAD(NULL, "CPU0,1234,,cycles,1000,100.00,,\n", PR_EPARSE, 1,
-	    "per-CPU");
+	BAD(NULL, "CPU0,1234,,cycles,1000,100.00,,\n", PR_EPARSE, 1, "per-CPU");
 	BAD(NULL, "1.001,1234,,cycles,1000,100.00,,\n", PR_EPARSE, 1,
 	    "interval");
 	BAD(NULL, "1e999,,cycles,1000,100.00,,\n", PR_ERANGE, 1,
@@ -955,7 +980,8 @@ test_metric(void **state)
 	p = parser(NULL, "mbs=([0-9.]+)MB/s:MB/s", NULL);
 	pr_dataset_init(&ds);
 	assert_int_equal(pr_parse_file(p,
-	    "tests/data/seeds/seed002-gnu-time.txt", 0, &ds, NULL, &err),
+			     "tests/data/seeds/seed002-gnu-time.txt", 0, &ds,
+			     NULL, &err),
 	    PR_OK);
 	META(&ds, "mbs", 2, "MB/s", PR_BETTER_HIGHER);
 	VAL(&ds, "mbs", 0, 25.0);
@@ -1013,12 +1039,18 @@ test_metric_bad(void **state)
 	/* A unit too long: the message names the metric, read before the
 	 * half-built metric is freed (a use after free found by
 	 * fuzz_parse_metric). */
-	assert_int_equal(pr_parser_add_metric(p, "lat=(\\S+) ms:"
-	    "mwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-	    "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-	    "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
-	    "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww",
-	    &err), PR_EINVAL);
+	assert_int_equal(pr_parser_add_metric(p,
+			     "lat=(\\S+) ms:"
+			     "mwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+			     "wwwwwwwwwwwwwwwww"
+			     "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+			     "wwwwwwwwwwwwwww"
+			     "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+			     "wwwwwwwwwwwwwww"
+			     "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"
+			     "wwwwwwwwwwwwwww",
+			     &err),
+	    PR_EINVAL);
 	assert_string_equal(err.msg, "--metric 'lat': unit too long");
 	pr_parser_free(p);
 
@@ -1067,7 +1099,8 @@ test_derive(void **state)
 	p = parser(NULL, NULL, "MBps=134217728/elapsed/1e6:MB/s:higher");
 	pr_dataset_init(&ds);
 	assert_int_equal(pr_parse_file(p,
-	    "tests/data/seeds/seed002-gnu-time.txt", 0, &ds, NULL, &err),
+			     "tests/data/seeds/seed002-gnu-time.txt", 0, &ds,
+			     NULL, &err),
 	    PR_OK);
 	META(&ds, "MBps", 6, "MB/s", PR_BETTER_HIGHER);
 	for (i = 0; i < 6; i++)
@@ -1079,8 +1112,9 @@ test_derive(void **state)
 	p = parser(NULL, NULL, "x=2+3*4-(1+1)/2 - -{des-ede3-cbc/16B}/1e5");
 	pr_dataset_init(&ds);
 	assert_int_equal(pr_parse_file(p,
-	    "tests/data/seeds/seed000-openssl-1.0.1c.txt", 0, &ds, NULL,
-	    &err), PR_OK);
+			     "tests/data/seeds/seed000-openssl-1.0.1c.txt", 0,
+			     &ds, NULL, &err),
+	    PR_OK);
 	META(&ds, "x", 2, "", PR_BETTER_UNKNOWN);
 	VAL(&ds, "x", 0, 2 + 3 * 4 - (1 + 1) / 2.0 + 586200.0 / 1e5);
 	VAL(&ds, "x", 1, 2 + 3 * 4 - (1 + 1) / 2.0 + 564750.0 / 1e5);
@@ -1107,10 +1141,9 @@ test_derive_bad(void **state)
 	struct pr_error err;
 	char deep[400];
 	size_t i;
-	static const char *const syntax[] = {
-		"x", "=1", "x=", "x=1+", "x=(1", "x=1)", "x=2e", "x=1 2",
-		"x={a", "x={}", "x=1e999", "x=*2", "x y=1", NULL
-	};
+	static const char *const syntax[] = { "x", "=1", "x=", "x=1+", "x=(1",
+		"x=1)", "x=2e", "x=1 2", "x={a", "x={}", "x=1e999", "x=*2",
+		"x y=1", NULL };
 
 	(void)state;
 	assert_int_equal(pr_parser_new(&p, &err), PR_OK);
@@ -1144,9 +1177,11 @@ test_derive_bad(void **state)
 	    "differ in count");
 	pr_parser_free(p);
 	p = parser(NULL, NULL, "ipc=instructions/cycles");
-	BAD(p, " Performance counter stats for 'x':\n"
+	BAD(p,
+	    " Performance counter stats for 'x':\n"
 	    "   <not supported>      cycles\n      5      instructions\n"
-	    "  1.0 seconds time elapsed\n", PR_EUNDEF, 0, "absent");
+	    "  1.0 seconds time elapsed\n",
+	    PR_EUNDEF, 0, "absent");
 	pr_parser_free(p);
 	p = parser(NULL, NULL, "user=elapsed");
 	BAD(p, "real 1.00\nuser 0.50\n", PR_EINVAL, 0, "already exists");
@@ -1185,20 +1220,24 @@ test_registry(void **state)
 
 	/* Two files into one dataset: values accumulate. */
 	pr_dataset_init(&ds);
-	assert_int_equal(parse_path("tests/data/time/gnu-time-p-loop.txt",
-	    NULL, &ds, &used, &err), PR_OK);
-	assert_int_equal(parse_path("tests/data/time/bash-time-loop.txt",
-	    NULL, &ds, &used, &err), PR_OK);
+	assert_int_equal(parse_path("tests/data/time/gnu-time-p-loop.txt", NULL,
+			     &ds, &used, &err),
+	    PR_OK);
+	assert_int_equal(parse_path("tests/data/time/bash-time-loop.txt", NULL,
+			     &ds, &used, &err),
+	    PR_OK);
 	META(&ds, "elapsed", 2, "s", PR_BETTER_LOWER);
 	VAL(&ds, "elapsed", 1, 0.553);
 	/* A later input that fails adds nothing. */
-	assert_int_equal(parse_path("tests/data/time/gnu-time-exit3.txt",
-	    NULL, &ds, &used, &err), PR_EPARSE);
+	assert_int_equal(parse_path("tests/data/time/gnu-time-exit3.txt", NULL,
+			     &ds, &used, &err),
+	    PR_EPARSE);
 	META(&ds, "elapsed", 2, "s", PR_BETTER_LOWER);
 	/* Nor one whose units disagree. */
 	p = parser("none", "elapsed=t=(\\d+):ms", NULL);
-	assert_int_equal(pr_parse_buffer(p, "t=5\n", 4, "u.txt", 0, &ds,
-	    NULL, &err), PR_EINVAL);
+	assert_int_equal(pr_parse_buffer(p, "t=5\n", 4, "u.txt", 0, &ds, NULL,
+			     &err),
+	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "'ms' here but was in 's'"));
 	META(&ds, "elapsed", 2, "s", PR_BETTER_LOWER);
 	pr_parser_free(p);
@@ -1206,8 +1245,9 @@ test_registry(void **state)
 
 	/* Missing file. */
 	pr_dataset_init(&ds);
-	assert_int_equal(parse_path("tests/data/nosuchfile", NULL, &ds,
-	    &used, &err), PR_ENOTFOUND);
+	assert_int_equal(parse_path("tests/data/nosuchfile", NULL, &ds, &used,
+			     &err),
+	    PR_ENOTFOUND);
 	assert_string_equal(err.file, "tests/data/nosuchfile");
 	assert_int_equal(parse_path("tests/data", NULL, &ds, &used, &err),
 	    PR_EIO);

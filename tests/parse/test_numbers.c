@@ -182,8 +182,8 @@ test_bad_numbers(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(path, sizeof(path), DATA "%s", cases[i].file);
-		expect_error(
-		    path, 1, NULL, cases[i].st, cases[i].line, cases[i].msg);
+		expect_error(path, 1, NULL, cases[i].st, cases[i].line,
+		    cases[i].msg);
 	}
 }
 
@@ -212,16 +212,17 @@ test_missing(void **state)
 	(void)state;
 	expect_error(DATA "no-such-file.txt", 1, NULL, PR_ENOTFOUND, 0,
 	    "cannot open: No such file or directory");
-	assert_int_equal(
-	    pr_read_numbers(DATA "no-such-file.txt", 1, NULL, &s, &err),
+	assert_int_equal(pr_read_numbers(DATA "no-such-file.txt", 1, NULL, &s,
+			     &err),
 	    PR_ENOTFOUND);
 	assert_int_equal(err.sys_errno, ENOENT);
 	expect_error(DATA, 1, NULL, PR_EIO, 0, "cannot read: Is a directory");
 	/* Arguments outside their domain. */
-	assert_int_equal(
-	    pr_read_numbers(DATA "ministat.txt", 0, NULL, &s, &err), PR_EINVAL);
-	assert_int_equal(
-	    pr_read_numbers(DATA "ministat.txt", 1, "", &s, &err), PR_EINVAL);
+	assert_int_equal(pr_read_numbers(DATA "ministat.txt", 0, NULL, &s,
+			     &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_read_numbers(DATA "ministat.txt", 1, "", &s, &err),
+	    PR_EINVAL);
 	assert_int_equal(s.n, 0);
 }
 
@@ -241,8 +242,8 @@ test_binary(void **state)
 
 	(void)state;
 	p = write_tmp("nul.txt", nul, sizeof(nul) - 1);
-	expect_error(
-	    p, 1, NULL, PR_EPARSE, 3, "NUL byte in text (binary data?)");
+	expect_error(p, 1, NULL, PR_EPARSE, 3,
+	    "NUL byte in text (binary data?)");
 	/* Control characters count as binary even in a comment. */
 	p = write_tmp("ctl.txt", ctl, sizeof(ctl) - 1);
 	expect_error(p, 1, NULL, PR_EPARSE, 3,
@@ -264,8 +265,8 @@ test_binary(void **state)
 			junk[k] = (unsigned char)pr_rng_below(&r, 256);
 		p = write_tmp("junk.bin", junk, sizeof(junk));
 		pr_error_clear(&err);
-		assert_int_equal(
-		    pr_read_numbers(p, 1, NULL, &s, &err), PR_EPARSE);
+		assert_int_equal(pr_read_numbers(p, 1, NULL, &s, &err),
+		    PR_EPARSE);
 		assert_true(err.line >= 1);
 		assert_string_equal(err.file, p);
 		assert_int_equal(s.n, 0);
@@ -392,8 +393,8 @@ test_large(void **state)
 	/* The capacity reserved for the file was given back. */
 	assert_true(s.cap == s.n);
 	/* A second file appends. */
-	assert_int_equal(
-	    pr_read_numbers(DATA "crlf.txt", 1, NULL, &s, &err), PR_OK);
+	assert_int_equal(pr_read_numbers(DATA "crlf.txt", 1, NULL, &s, &err),
+	    PR_OK);
 	assert_int_equal(s.n, n + 3);
 	assert_true(s.v[n + 2] == 3.0);
 	pr_sample_release(&s);
@@ -424,8 +425,8 @@ test_stdin(void **state)
 		struct pr_error err;
 		char line[256];
 
-		assert_int_equal(
-		    pr_read_numbers("-", 1, NULL, &s, &err), PR_EPARSE);
+		assert_int_equal(pr_read_numbers("-", 1, NULL, &s, &err),
+		    PR_EPARSE);
 		assert_string_equal(pr_error_format(&err, line, sizeof(line)),
 		    "<stdin>:4: expected a number, got 'abc'");
 		pr_sample_release(&s);

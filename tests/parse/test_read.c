@@ -97,8 +97,8 @@ read_ok(const char *path, enum pr_format f, const char *column,
 
 	st = read_as(path, f, column, d, &err);
 	if (st != PR_OK)
-		fail_msg(
-		    "%s: %s", path, pr_error_format(&err, msg, sizeof(msg)));
+		fail_msg("%s: %s", path,
+		    pr_error_format(&err, msg, sizeof(msg)));
 }
 
 /*
@@ -120,8 +120,8 @@ read_fails(const char *path, enum pr_format f, const char *column,
 		fail_msg("%s: status %d, want %d (%s)", path, got, st, msg);
 	assert_string_equal(err.file, file != NULL ? file : path);
 	if (err.line != line)
-		fail_msg(
-		    "%s: line %ld, want %ld (%s)", path, err.line, line, msg);
+		fail_msg("%s: line %ld, want %ld (%s)", path, err.line, line,
+		    msg);
 	if (strstr(err.msg, text) == NULL)
 		fail_msg("%s: message '%s' lacks '%s'", path, msg, text);
 	pr_dataset_release(&d);
@@ -182,8 +182,9 @@ test_format_names(void **state)
 
 	(void)state;
 	for (i = PR_FORMAT_AUTO; i <= PR_FORMAT_PERFREG; i++) {
-		assert_int_equal(
-		    pr_format_parse(pr_format_str((enum pr_format)i), &f, &err),
+		assert_int_equal(pr_format_parse(pr_format_str(
+						     (enum pr_format)i),
+				     &f, &err),
 		    PR_OK);
 		assert_int_equal(f, i);
 	}
@@ -230,14 +231,14 @@ test_detect(void **state)
 	assert_int_equal(det("time,wall\n1,2\n"), PR_FORMAT_CSV);
 	assert_int_equal(det("# c\n\nname;x\n"), PR_FORMAT_CSV);
 	assert_int_equal(det("\xef\xbb\xbf\"a b\"\tc\n"), PR_FORMAT_CSV);
-	assert_int_equal(
-	    det("{\"results\": [{\"command\": \"x\"}]}"), PR_FORMAT_HYPERFINE);
+	assert_int_equal(det("{\"results\": [{\"command\": \"x\"}]}"),
+	    PR_FORMAT_HYPERFINE);
 	assert_int_equal(det("{\"metrics\": []}"), PR_FORMAT_PERFREG);
 	/* The first of the two keys decides; a string value is no key. */
-	assert_int_equal(
-	    det("{\"metrics\": [{\"name\": \"results\"}]}"), PR_FORMAT_PERFREG);
-	assert_int_equal(
-	    det("{\"x\": \"metrics\", \"results\" : []}"), PR_FORMAT_HYPERFINE);
+	assert_int_equal(det("{\"metrics\": [{\"name\": \"results\"}]}"),
+	    PR_FORMAT_PERFREG);
+	assert_int_equal(det("{\"x\": \"metrics\", \"results\" : []}"),
+	    PR_FORMAT_HYPERFINE);
 	assert_int_equal(det("goos: linux\n"), PR_FORMAT_GOBENCH);
 	assert_int_equal(det("some log\nBenchmarkX-8 \t 100\t 12.5 ns/op\n"),
 	    PR_FORMAT_GOBENCH);
@@ -246,17 +247,17 @@ test_detect(void **state)
 	assert_int_equal(det("Benchmarking 100 5 things\n"), PR_FORMAT_NUMBERS);
 	assert_int_equal(det("Benchmark,ns/op\nX,5\n"), PR_FORMAT_CSV);
 
-	assert_int_equal(
-	    det_file("tests/data/hyperfine/true.json"), PR_FORMAT_HYPERFINE);
-	assert_int_equal(
-	    det_file("tests/data/gobench/sum-count5.txt"), PR_FORMAT_GOBENCH);
-	assert_int_equal(
-	    det_file("tests/data/gobench/strs-verbose.txt"), PR_FORMAT_GOBENCH);
-	assert_int_equal(
-	    det_file("tests/data/csv/seed003-before.csv"), PR_FORMAT_CSV);
+	assert_int_equal(det_file("tests/data/hyperfine/true.json"),
+	    PR_FORMAT_HYPERFINE);
+	assert_int_equal(det_file("tests/data/gobench/sum-count5.txt"),
+	    PR_FORMAT_GOBENCH);
+	assert_int_equal(det_file("tests/data/gobench/strs-verbose.txt"),
+	    PR_FORMAT_GOBENCH);
+	assert_int_equal(det_file("tests/data/csv/seed003-before.csv"),
+	    PR_FORMAT_CSV);
 	assert_int_equal(det_file("tests/data/csv/tabs.csv"), PR_FORMAT_CSV);
-	assert_int_equal(
-	    det_file("tests/data/csv/semicolon.csv"), PR_FORMAT_CSV);
+	assert_int_equal(det_file("tests/data/csv/semicolon.csv"),
+	    PR_FORMAT_CSV);
 	assert_int_equal(det_file("tests/data/perfreg/seed000-6.99.24.json"),
 	    PR_FORMAT_PERFREG);
 }
@@ -457,8 +458,7 @@ test_hyperfine_bad(void **state)
 		{ "hf-twice.json",
 		    "{\"results\": [{\"command\": \"a\", \"times\": [1]},\n"
 		    "{\"command\": \"a\", \"times\": [2]}]}",
-		    PR_FORMAT_AUTO, PR_EPARSE, 2,
-		    "a second result named 'a'" },
+		    PR_FORMAT_AUTO, PR_EPARSE, 2, "a second result named 'a'" },
 	};
 
 	(void)state;
@@ -488,8 +488,8 @@ test_gobench(void **state)
 	assert_string_equal(d.metrics[2].name, "sum.Sum-2 B/op");
 	assert_string_equal(d.metrics[3].name, "sum.Sum-2 allocs/op");
 	assert_string_equal(d.metrics[4].name, "sum.SumSizes/size=16-2 ns/op");
-	assert_string_equal(
-	    d.metrics[7].name, "sum.SumSizes/size=1024-2 ns/op");
+	assert_string_equal(d.metrics[7].name,
+	    "sum.SumSizes/size=1024-2 ns/op");
 	m = metric(&d, "sum.Sum-2 ns/op");
 	assert_string_equal(m->unit, "ns/op");
 	assert_int_equal(m->better, PR_BETTER_LOWER);
@@ -519,8 +519,8 @@ test_gobench(void **state)
 	pr_dataset_release(&d);
 
 	/* go test -v: the name alone on a line, logs, "--- BENCH:". */
-	read_ok(
-	    "tests/data/gobench/strs-verbose.txt", PR_FORMAT_AUTO, NULL, &d);
+	read_ok("tests/data/gobench/strs-verbose.txt", PR_FORMAT_AUTO, NULL,
+	    &d);
 	assert_int_equal(d.n, 4);
 	m = metric(&d, "strs.Concat-2 ns/op");
 	assert_int_equal(m->values.n, 2);
@@ -560,8 +560,8 @@ test_gobench_units(void **state)
 	assert_int_equal(metric(&d, "X hits/op")->better, PR_BETTER_HIGHER);
 	assert_int_equal(metric(&d, "X hits/op")->values.n, 2);
 	assert_int_equal(metric(&d, "X ns/op")->better, PR_BETTER_LOWER);
-	assert_int_equal(
-	    metric(&d, "Benchmark things")->better, PR_BETTER_UNKNOWN);
+	assert_int_equal(metric(&d, "Benchmark things")->better,
+	    PR_BETTER_UNKNOWN);
 	pr_dataset_release(&d);
 	RUN_BAD(cases);
 }
@@ -580,8 +580,8 @@ test_gobench_packages(void **state)
 	read_ok("tests/data/gobench/all-count3.txt", PR_FORMAT_AUTO, NULL, &b);
 	for (i = 0; i < a.n; i++)
 		if (pr_dataset_find(&b, a.metrics[i].name) == NULL)
-			fail_msg(
-			    "'%s' is not in all-count3.txt", a.metrics[i].name);
+			fail_msg("'%s' is not in all-count3.txt",
+			    a.metrics[i].name);
 	pr_dataset_release(&a);
 	pr_dataset_release(&b);
 
@@ -665,8 +665,8 @@ test_csv(void **state)
 	pr_dataset_release(&d);
 
 	/* Quoted header, "name (unit)", "name [unit]", CRLF. */
-	read_ok(
-	    "tests/data/csv/seed002-threaded.csv", PR_FORMAT_AUTO, NULL, &d);
+	read_ok("tests/data/csv/seed002-threaded.csv", PR_FORMAT_AUTO, NULL,
+	    &d);
 	assert_int_equal(d.n, 4);
 	assert_string_equal(d.metrics[0].name, "user");
 	assert_string_equal(d.metrics[0].unit, "s");
@@ -824,33 +824,33 @@ test_accumulate(void **state)
 	assert_int_equal(pr_read_dataset("tests/data/csv/seed003-before.csv",
 			     NULL, &d, &err),
 	    PR_OK);
-	assert_int_equal(
-	    pr_read_dataset("tests/data/csv/seed003-after.csv", NULL, &d, &err),
+	assert_int_equal(pr_read_dataset("tests/data/csv/seed003-after.csv",
+			     NULL, &d, &err),
 	    PR_OK);
 	assert_int_equal(d.n, 4);
 	check_values(metric(&d, "user_s"), user, 6);
 	assert_string_equal(d.source, "tests/data/csv/seed003-before.csv");
 	/* The after file has a bad last row: nothing of it is added. */
-	assert_int_equal(
-	    pr_read_dataset(put_str("acc-bad.csv", "user_s,x_s\n1,2\n3,y\n"),
-		NULL, &d, &err),
+	assert_int_equal(pr_read_dataset(put_str("acc-bad.csv",
+					     "user_s,x_s\n1,2\n3,y\n"),
+			     NULL, &d, &err),
 	    PR_EPARSE);
 	assert_int_equal(d.n, 4);
 	check_values(metric(&d, "user_s"), user, 6);
 	/* Same name, other unit: an error, and nothing added. */
-	assert_int_equal(
-	    pr_read_dataset(put_str("acc-unit.csv", "user_s (ms),z\n1,2\n"),
-		NULL, &d, &err),
+	assert_int_equal(pr_read_dataset(put_str("acc-unit.csv",
+					     "user_s (ms),z\n1,2\n"),
+			     NULL, &d, &err),
 	    PR_EPARSE);
-	assert_int_equal(
-	    pr_read_dataset(put_str("acc-unit2.csv", "user (ms),user_s\n1,2\n"),
-		NULL, &d, &err),
+	assert_int_equal(pr_read_dataset(put_str("acc-unit2.csv",
+					     "user (ms),user_s\n1,2\n"),
+			     NULL, &d, &err),
 	    PR_OK);
 	assert_int_equal(metric(&d, "user_s")->values.n, 7);
 	assert_string_equal(metric(&d, "user")->unit, "ms");
-	assert_int_equal(
-	    pr_read_dataset(
-		put_str("acc-unit3.csv", "user (s),q\n1,2\n"), NULL, &d, &err),
+	assert_int_equal(pr_read_dataset(put_str("acc-unit3.csv",
+					     "user (s),q\n1,2\n"),
+			     NULL, &d, &err),
 	    PR_EPARSE);
 	assert_non_null(strstr(err.msg, "has unit 's' here but 'ms'"));
 	assert_int_equal(metric(&d, "user")->values.n, 1);
@@ -879,8 +879,8 @@ test_perfreg(void **state)
 	assert_true(m->values.v[0] == 79916.91);
 	pr_dataset_release(&d);
 
-	read_ok(
-	    "tests/data/perfreg/seed003-values.json", PR_FORMAT_AUTO, NULL, &d);
+	read_ok("tests/data/perfreg/seed003-values.json", PR_FORMAT_AUTO, NULL,
+	    &d);
 	assert_int_equal(d.n, 3);
 	assert_int_equal(metric(&d, "user")->better, PR_BETTER_LOWER);
 	/* No "better": from the unit; null and "%": unknown. */
@@ -890,8 +890,8 @@ test_perfreg(void **state)
 	pr_dataset_release(&d);
 
 	/* Repeated names accumulate, "value" and "values" alike. */
-	read_ok(
-	    "tests/data/perfreg/repeated.json", PR_FORMAT_PERFREG, NULL, &d);
+	read_ok("tests/data/perfreg/repeated.json", PR_FORMAT_PERFREG, NULL,
+	    &d);
 	assert_int_equal(d.n, 2);
 	m = metric(&d, "rx");
 	check_values(m, rx, 4);
@@ -986,10 +986,10 @@ test_empty(void **state)
 		read_fails(p, fs[i], NULL, PR_EPARSE, NULL, 0, "empty input");
 	}
 	p = put_str("blank.txt", "\n  \n\t\n");
-	read_fails(
-	    p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 0, "only blank lines");
-	read_fails(
-	    p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 0, "only blank lines");
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 0,
+	    "only blank lines");
+	read_fails(p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 0,
+	    "only blank lines");
 }
 
 static void
@@ -1001,24 +1001,24 @@ test_missing_and_dir(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/does-not-exist.csv", tmpdir);
-	assert_int_equal(
-	    read_as(path, PR_FORMAT_AUTO, NULL, &d, &err), PR_ENOTFOUND);
+	assert_int_equal(read_as(path, PR_FORMAT_AUTO, NULL, &d, &err),
+	    PR_ENOTFOUND);
 	assert_string_equal(err.file, path);
 	assert_int_equal(err.sys_errno, ENOENT);
 	assert_non_null(strstr(err.msg, "no such file"));
 	pr_dataset_release(&d);
-	assert_int_equal(
-	    read_as(path, PR_FORMAT_CSV, NULL, &d, &err), PR_ENOTFOUND);
+	assert_int_equal(read_as(path, PR_FORMAT_CSV, NULL, &d, &err),
+	    PR_ENOTFOUND);
 	pr_dataset_release(&d);
 
-	assert_int_equal(
-	    read_as(tmpdir, PR_FORMAT_AUTO, NULL, &d, &err), PR_EIO);
+	assert_int_equal(read_as(tmpdir, PR_FORMAT_AUTO, NULL, &d, &err),
+	    PR_EIO);
 	assert_string_equal(err.file, tmpdir);
 	assert_int_equal(err.sys_errno, EISDIR);
 	assert_non_null(strstr(err.msg, "is a directory"));
 	pr_dataset_release(&d);
-	assert_int_equal(
-	    read_as(tmpdir, PR_FORMAT_HYPERFINE, NULL, &d, &err), PR_EIO);
+	assert_int_equal(read_as(tmpdir, PR_FORMAT_HYPERFINE, NULL, &d, &err),
+	    PR_EIO);
 	pr_dataset_release(&d);
 }
 
@@ -1038,15 +1038,15 @@ test_long_line(void **state)
 		buf[at + i] = '7';
 	buf[at + n] = '\n';
 	p = put_file("long.csv", buf, at + n + 1);
-	read_fails(
-	    p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 3, "line longer than");
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 3,
+	    "line longer than");
 	at = (size_t)snprintf(buf, 64, "goos: linux\nBenchmarkX 1 ");
 	for (i = 0; i < n; i++)
 		buf[at + i] = '7';
 	memcpy(buf + at + n, " ns/op\n", 7);
 	p = put_file("long.txt", buf, at + n + 7);
-	read_fails(
-	    p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 2, "line longer than");
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_ELIMIT, NULL, 2,
+	    "line longer than");
 	/* JSON has no line limit, only the file cap: a 10 MB junk line is
 	 * a syntax error at line 1. */
 	at = (size_t)snprintf(buf, 64, "{\"metrics\": [");
@@ -1078,14 +1078,14 @@ test_binary(void **state)
 	p = put_file("nul.txt", "BenchmarkX 1 2 ns/op\n\0", 22);
 	read_fails(p, PR_FORMAT_GOBENCH, NULL, PR_EPARSE, NULL, 2, "NUL byte");
 	p = put_file("nul.json", "{\"metrics\": \n\0}", 15);
-	read_fails(
-	    p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 2, "invalid JSON");
+	read_fails(p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 2,
+	    "invalid JSON");
 	p = put_str("utf8.json",
 	    "{\"metrics\": [{\"name\": \"a\xc3\x28\", \"value\": 1}]}");
 	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 1, "invalid JSON");
 	p = put_str("utf8.txt", "BenchmarkX\xfe 1 2 ns/op\n");
-	read_fails(
-	    p, PR_FORMAT_GOBENCH, NULL, PR_EPARSE, NULL, 1, "invalid UTF-8");
+	read_fails(p, PR_FORMAT_GOBENCH, NULL, PR_EPARSE, NULL, 1,
+	    "invalid UTF-8");
 
 	/* Random junk in every format: an error, never a crash. */
 	pr_rng_seed(&r, 20240601);
@@ -1132,8 +1132,9 @@ test_truncated_json(void **state)
 	/* Every cut of the file is an error at a line within the cut. */
 	for (cut = 1; cut < n - 1; cut += 7) {
 		p = put_file("trunc.json", buf, cut);
-		assert_int_not_equal(
-		    read_as(p, PR_FORMAT_HYPERFINE, NULL, &d, &err), PR_OK);
+		assert_int_not_equal(read_as(p, PR_FORMAT_HYPERFINE, NULL, &d,
+					 &err),
+		    PR_OK);
 		assert_string_equal(err.file, p);
 		pr_dataset_release(&d);
 	}
@@ -1238,8 +1239,8 @@ test_stdin(void **state)
 
 		assert_int_equal(dup2(fds[0], 0), 0);
 		close(fds[0]);
-		assert_int_equal(
-		    read_as("-", PR_FORMAT_AUTO, NULL, &d, &err), PR_OK);
+		assert_int_equal(read_as("-", PR_FORMAT_AUTO, NULL, &d, &err),
+		    PR_OK);
 		assert_int_equal(dup2(saved, 0), 0);
 		close(saved);
 	}
@@ -1270,20 +1271,20 @@ test_mem(void **state)
 
 	(void)state;
 	pr_dataset_init(&d);
-	assert_int_equal(pr_read_dataset_mem(
-			     "mem.csv", csv, sizeof(csv) - 1, NULL, &d, &err),
+	assert_int_equal(pr_read_dataset_mem("mem.csv", csv, sizeof(csv) - 1,
+			     NULL, &d, &err),
 	    PR_OK);
 	assert_int_equal(d.n, 2);
 	assert_string_equal(metric(&d, "b")->unit, "ms");
 	assert_string_equal(d.source, "mem.csv");
 	/* Not NUL-terminated: only len bytes are read ("... 5.5"). */
-	assert_int_equal(pr_read_dataset_mem(
-			     "mem.txt", gob, sizeof(gob) - 8, NULL, &d, &err),
+	assert_int_equal(pr_read_dataset_mem("mem.txt", gob, sizeof(gob) - 8,
+			     NULL, &d, &err),
 	    PR_EPARSE);
 	assert_string_equal(err.file, "mem.txt");
 	assert_int_equal(err.line, 1);
-	assert_int_equal(pr_read_dataset_mem(
-			     "mem.txt", gob, sizeof(gob) - 1, NULL, &d, &err),
+	assert_int_equal(pr_read_dataset_mem("mem.txt", gob, sizeof(gob) - 1,
+			     NULL, &d, &err),
 	    PR_OK);
 	assert_true(metric(&d, "X-4 ns/op")->values.v[0] == 5.5);
 	pr_dataset_release(&d);

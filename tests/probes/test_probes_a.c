@@ -118,10 +118,11 @@ run(const struct pr_probe *p, const char *variant, const char *param,
 		assert_memory_equal(d[0].metrics[i].name, p->name, plen);
 		for (dots = 0, k = 0; d[0].metrics[i].name[k] != '\0'; k++)
 			dots += d[0].metrics[i].name[k] == '.';
-		assert_int_equal(dots, (variant == NULL) +
-		    (param == NULL && has_params(p)));
+		assert_int_equal(dots,
+		    (variant == NULL) + (param == NULL && has_params(p)));
 		assert_int_equal(pr_buf_addf(&all, NULL, "%s\n",
-		    d[0].metrics[i].name), PR_OK);
+				     d[0].metrics[i].name),
+		    PR_OK);
 	}
 	pr_dataset_release(&d[0]);
 	pr_dataset_release(&d[1]);
@@ -142,9 +143,11 @@ test_full(void **state)
 	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
 		assert_int_equal(run(p[i], NULL, NULL, &names), PR_OK);
 		/* getrandom, 4k pages, getppid and memcpy run everywhere. */
-		assert_non_null(strstr(names, i == 0 ? "copy.memcpy.64B\n" :
-		    i == 1 ? "random.getrandom.16B\n" : i == 2 ?
-		    "syscall.getppid\n" : "fault.4k\n"));
+		assert_non_null(strstr(names,
+		    i == 0       ? "copy.memcpy.64B\n"
+			: i == 1 ? "random.getrandom.16B\n"
+			: i == 2 ? "syscall.getppid\n"
+				 : "fault.4k\n"));
 		free(names);
 	}
 }
@@ -220,8 +223,7 @@ test_unknown(void **state)
 	    PR_ENOTFOUND);
 	assert_int_equal(run(&pr_probe_copy, NULL, "100B", &names),
 	    PR_ENOTFOUND);
-	assert_int_equal(run(&pr_probe_copy, NULL, "16", &names),
-	    PR_ENOTFOUND);
+	assert_int_equal(run(&pr_probe_copy, NULL, "16", &names), PR_ENOTFOUND);
 	assert_int_equal(run(&pr_probe_random, "urandom", NULL, &names),
 	    PR_ENOTFOUND);
 	assert_int_equal(run(&pr_probe_random, NULL, "8192B", &names),
@@ -244,8 +246,8 @@ test_notes_cancel_pin(void **state)
 {
 	const struct pr_probe *const p[] = { &pr_probe_copy, &pr_probe_random,
 		&pr_probe_syscall, &pr_probe_fault };
-	const char *const want[] = { "page-aligned", "random:",
-		"clocksource", "THP" };
+	const char *const want[] = { "page-aligned", "random:", "clocksource",
+		"THP" };
 	volatile sig_atomic_t cancel = 0;
 	struct pr_probe_opts o = { 1, 0, NULL, NULL, &cancel };
 	struct pr_buf notes = PR_BUF_INIT(1 << 16);

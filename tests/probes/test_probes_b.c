@@ -34,8 +34,8 @@
 
 struct expect {
 	const struct pr_probe *p;
-	size_t metrics, per_variant;    /* in a full run, in a variant */
-	const char *var_a, *var_b;      /* two variants */
+	size_t metrics, per_variant;     /* in a full run, in a variant */
+	const char *var_a, *var_b;       /* two variants */
 	const char *suffix[3], *unit[3]; /* metric name end -> unit */
 };
 
@@ -63,8 +63,8 @@ expect_of(const struct pr_probe *p)
 
 /* Runs p (quick) for n samples into d; its notes go to notes. */
 static void
-run(const struct pr_probe *p, const char *variant, int n,
-    struct pr_dataset *d, struct pr_buf *notes)
+run(const struct pr_probe *p, const char *variant, int n, struct pr_dataset *d,
+    struct pr_buf *notes)
 {
 	struct pr_probe_opts o = { 1, -1, variant, NULL, NULL };
 	struct pr_error err;
@@ -107,8 +107,9 @@ check_metrics(const struct expect *e, struct pr_dataset *d, size_t n)
 		m = &d->metrics[i];
 		assert_int_equal(strncmp(m->name, prefix, strlen(prefix)), 0);
 		assert_string_equal(m->unit, unit_of(e, m->name));
-		assert_int_equal(m->better, strcmp(m->unit, "MB/s") == 0 ?
-		    PR_BETTER_HIGHER : PR_BETTER_LOWER);
+		assert_int_equal(m->better,
+		    strcmp(m->unit, "MB/s") == 0 ? PR_BETTER_HIGHER
+						 : PR_BETTER_LOWER);
 		assert_int_equal(m->values.n, n);
 		for (j = 0; j < n; j++) {
 			assert_true(isfinite(m->values.v[j]));
@@ -136,7 +137,8 @@ check_notes(const struct pr_probe *p, const char *notes)
 		    "aes-128-gcm 0388dace60b6a392f328c2b971b2fe78"
 		    "ab6e47d42cec13bdf53a67b21257bddf"));
 		/* FIPS 180-2, appendix B.1. */
-		assert_non_null(strstr(notes, "sha256 ba7816bf8f01cfea414140de"
+		assert_non_null(strstr(notes,
+		    "sha256 ba7816bf8f01cfea414140de"
 		    "5dae2223b00361a396177a9cb410ff61f20015ad"));
 	}
 	if (p != &pr_probe_pipe_digest)
@@ -145,8 +147,10 @@ check_notes(const struct pr_probe *p, const char *notes)
 	for (k = 0; k < 2; k++) {
 		assert_true(EVP_Digest(zeros, 32 << 20, dg, &n,
 		    k == 0 ? EVP_md5() : EVP_sha256(), NULL));
-		i = (unsigned)snprintf(line, sizeof(line), "%s of the 33554432 "
-		    "zero bytes each sample must give: ", md[k]);
+		i = (unsigned)snprintf(line, sizeof(line),
+		    "%s of the 33554432 "
+		    "zero bytes each sample must give: ",
+		    md[k]);
 		for (j = 0; j < n; j++)
 			snprintf(line + i + 2 * j, 3, "%02x", dg[j]);
 		assert_non_null(strstr(notes, line));
@@ -255,10 +259,11 @@ test_crypto_param_and_pin(void **state)
 	pr_dataset_release(&d);
 }
 
-#define T(fn, probe) { #fn " " #probe, fn, NULL, NULL, \
-	(void *)&pr_probe_##probe }
-#define ALL(fn) T(fn, crypto), T(fn, pipe_digest), T(fn, handoff), \
-	T(fn, tcp)
+#define T(fn, probe) \
+	{ \
+#fn " " #probe, fn, NULL, NULL, (void *)&pr_probe_##probe \
+	}
+#define ALL(fn) T(fn, crypto), T(fn, pipe_digest), T(fn, handoff), T(fn, tcp)
 
 int
 main(void)

@@ -70,8 +70,8 @@ noisy_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 }
 
 static enum pr_status
-absent_init(const struct pr_probe_opts *o, void **state,
-    struct pr_buf *notes, struct pr_error *err)
+absent_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
+    struct pr_error *err)
 {
 	(void)o;
 	(void)notes;
@@ -87,12 +87,12 @@ fake_fini(void *state)
 
 static const char *const variants[] = { "a", "b", NULL };
 
-static const struct pr_probe flat = { "flat", "a flat fake", "none",
-	variants, fake_init, flat_sample, fake_fini };
-static const struct pr_probe noisy = { "noisy", "a noisy fake", "none",
-	NULL, fake_init, noisy_sample, fake_fini };
-static const struct pr_probe absent = { "absent", "cannot run", "none",
-	NULL, absent_init, flat_sample, fake_fini };
+static const struct pr_probe flat = { "flat", "a flat fake", "none", variants,
+	fake_init, flat_sample, fake_fini };
+static const struct pr_probe noisy = { "noisy", "a noisy fake", "none", NULL,
+	fake_init, noisy_sample, fake_fini };
+static const struct pr_probe absent = { "absent", "cannot run", "none", NULL,
+	absent_init, flat_sample, fake_fini };
 
 static void
 test_converge_cap_skip(void **state)
@@ -161,8 +161,7 @@ test_cancel(void **state)
 	(void)state;
 	pr_suite_opts_init(&o);
 	o.cancel = &cancel;
-	assert_int_equal(pr_suite_run(probes, 2, &o, &r, &n, &err),
-	    PR_EINVAL);
+	assert_int_equal(pr_suite_run(probes, 2, &o, &r, &n, &err), PR_EINVAL);
 	assert_string_equal(err.msg, "interrupted");
 	pr_suite_results_free(r, n);
 }

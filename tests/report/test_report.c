@@ -182,16 +182,16 @@ test_json_fields(void **state)
 	s = render(&r, PR_REPORT_JSON);
 	root = json_loads(s, 0, &jerr);
 	if (root == NULL)
-		fail_msg(
-		    "JSON does not parse: %s at line %d", jerr.text, jerr.line);
-	assert_float_equal(
-	    json_real_value(get(root, "confidence")), 0.95, 1e-12);
-	assert_float_equal(
-	    json_real_value(get(root, "equivalence_pct")), 1.0, 1e-12);
+		fail_msg("JSON does not parse: %s at line %d", jerr.text,
+		    jerr.line);
+	assert_float_equal(json_real_value(get(root, "confidence")), 0.95,
+	    1e-12);
+	assert_float_equal(json_real_value(get(root, "equivalence_pct")), 1.0,
+	    1e-12);
 	assert_true(json_is_true(get(root, "holm")));
 	assert_int_equal(json_integer_value(get(root, "holm_m")), 2);
-	assert_string_equal(
-	    json_string_value(get(root, "base_file")), "base.csv");
+	assert_string_equal(json_string_value(get(root, "base_file")),
+	    "base.csv");
 	assert_true(json_is_array(get(root, "notes")));
 	ms = get(root, "metrics");
 	assert_int_equal(json_array_size(ms), 3);
@@ -212,8 +212,8 @@ test_json_fields(void **state)
 	assert_true(json_is_false(get(x, "direction_assumed")));
 	assert_float_equal(json_real_value(get(x, "change_pct")), 12.1, 1e-9);
 	assert_float_equal(json_real_value(get(x, "p_value")), 0.0012, 1e-12);
-	assert_float_equal(
-	    json_real_value(get(x, "p_adjusted")), 0.0024, 1e-12);
+	assert_float_equal(json_real_value(get(x, "p_adjusted")), 0.0024,
+	    1e-12);
 	v = get(x, "ci_pct");
 	assert_int_equal(json_array_size(v), 2);
 	assert_float_equal(json_real_value(json_array_get(v, 0)), 8.04, 1e-9);
@@ -224,8 +224,8 @@ test_json_fields(void **state)
 	v = get(get(x, "new"), "values");
 	assert_int_equal(json_array_size(v), 3);
 	for (i = 0; i < 3; i++)
-		assert_float_equal(
-		    json_real_value(json_array_get(v, i)), threadirq[i], 1e-12);
+		assert_float_equal(json_real_value(json_array_get(v, i)),
+		    threadirq[i], 1e-12);
 	assert_string_equal(json_string_value(get(x, "words")), "12.1% slower");
 
 	/* One value per side: nulls, not zeros, where there is no test. */
@@ -239,14 +239,14 @@ test_json_fields(void **state)
 	check_side(get(x, "base"), 1, 0);
 	check_side(get(x, "new"), 1, 0);
 	assert_null(json_object_get(get(x, "base"), "values"));
-	assert_string_equal(
-	    json_string_value(get(x, "words")), "throughput 3.7% lower");
+	assert_string_equal(json_string_value(get(x, "words")),
+	    "throughput 3.7% lower");
 
 	x = json_array_get(ms, 2);
 	assert_true(json_is_true(get(x, "direction_assumed")));
 	assert_int_equal(json_integer_value(get(x, "runs_needed")), 17);
-	assert_string_equal(
-	    json_string_value(get(x, "verdict")), "inconclusive");
+	assert_string_equal(json_string_value(get(x, "verdict")),
+	    "inconclusive");
 	assert_float_equal(json_real_value(get(get(x, "new"), "stddev")), 0, 0);
 	json_decref(root);
 	free(s);
@@ -258,8 +258,9 @@ check_words(double pct, enum pr_better b, const char *name, const char *unit,
 {
 	char buf[96];
 
-	assert_string_equal(
-	    pr_report_change_words(buf, sizeof(buf), pct, b, name, unit), want);
+	assert_string_equal(pr_report_change_words(buf, sizeof(buf), pct, b,
+				name, unit),
+	    want);
 }
 
 static void
@@ -269,8 +270,8 @@ test_words(void **state)
 	check_words(12.1, PR_BETTER_LOWER, "elapsed", "s", "12.1% slower");
 	check_words(-3.0, PR_BETTER_LOWER, "user", "s", "3.0% faster");
 	check_words(-3.0, PR_BETTER_UNKNOWN, "user", "s", "3.0% faster");
-	check_words(
-	    4.25, PR_BETTER_LOWER, "BenchmarkX", "ns/op", "4.2% slower");
+	check_words(4.25, PR_BETTER_LOWER, "BenchmarkX", "ns/op",
+	    "4.2% slower");
 	check_words(2.0, PR_BETTER_LOWER, "wall time", "", "2.0% slower");
 	check_words(-7.6, PR_BETTER_HIGHER, "64 bytes", "bytes/s",
 	    "throughput 7.6% lower");
@@ -278,15 +279,15 @@ test_words(void **state)
 	    "throughput 5.5% higher");
 	check_words(-40.2, PR_BETTER_HIGHER, "iperf3", "Gbps",
 	    "throughput 40.2% lower");
-	check_words(
-	    5.0, PR_BETTER_HIGHER, "score", "points", "5.0% higher (better)");
+	check_words(5.0, PR_BETTER_HIGHER, "score", "points",
+	    "5.0% higher (better)");
 	check_words(-5.0, PR_BETTER_HIGHER, "score", "", "5.0% lower (worse)");
-	check_words(
-	    2.0, PR_BETTER_LOWER, "allocs", "B/op", "2.0% higher (worse)");
-	check_words(
-	    -0.25, PR_BETTER_LOWER, "allocs", "B/op", "0.25% lower (better)");
-	check_words(
-	    -0.042, PR_BETTER_LOWER, "rss", "KiB", "0.042% lower (better)");
+	check_words(2.0, PR_BETTER_LOWER, "allocs", "B/op",
+	    "2.0% higher (worse)");
+	check_words(-0.25, PR_BETTER_LOWER, "allocs", "B/op",
+	    "0.25% lower (better)");
+	check_words(-0.042, PR_BETTER_LOWER, "rss", "KiB",
+	    "0.042% lower (better)");
 	check_words(150.0, PR_BETTER_LOWER, "elapsed", "ms", "150% slower");
 	check_words(0.0, PR_BETTER_LOWER, "elapsed", "s", "0% change");
 	check_words(NAN, PR_BETTER_LOWER, "elapsed", "s", "change undefined");
@@ -453,8 +454,9 @@ test_text(void **state)
 		if (i == 0)
 			w0 = display_width(line, (size_t)(nl - line));
 		else
-			assert_int_equal(
-			    display_width(line, (size_t)(nl - line)), w0);
+			assert_int_equal(display_width(line,
+					     (size_t)(nl - line)),
+			    w0);
 		line = nl + 1;
 	}
 	assert_true(*line == '\n');
@@ -475,8 +477,8 @@ test_text(void **state)
 	    "7.02 (zero spread on that side); as they are given to 0.01, the "
 	    "test assumes the spread that rounding to 0.01 can hide\n"));
 	assert_non_null(strstr(s, "note: rounds: direction assumed"));
-	assert_non_null(strstr(
-	    s, "method: Welch's t on the means, with Fieller's interval"));
+	assert_non_null(strstr(s,
+	    "method: Welch's t on the means, with Fieller's interval"));
 	assert_non_null(strstr(s,
 	    "correction: Holm's correction for 2 "
 	    "metrics"));
@@ -622,23 +624,23 @@ test_errors(void **state)
 
 	(void)state;
 	build(&r, m);
-	assert_int_equal(
-	    pr_report_compare(&b, &r, PR_REPORT_TEXT, &err), PR_ELIMIT);
+	assert_int_equal(pr_report_compare(&b, &r, PR_REPORT_TEXT, &err),
+	    PR_ELIMIT);
 	pr_buf_release(&b);
-	assert_int_equal(
-	    pr_report_compare(&b, &r, PR_REPORT_JSON, &err), PR_ELIMIT);
+	assert_int_equal(pr_report_compare(&b, &r, PR_REPORT_JSON, &err),
+	    PR_ELIMIT);
 	pr_buf_release(&b);
-	assert_int_equal(
-	    pr_report_compare(&b, &r, (enum pr_report_format)9, &err),
+	assert_int_equal(pr_report_compare(&b, &r, (enum pr_report_format)9,
+			     &err),
 	    PR_EINVAL);
 	r.n = 0;
-	assert_int_equal(
-	    pr_report_compare(&b, &r, PR_REPORT_CSV, &err), PR_EINVAL);
+	assert_int_equal(pr_report_compare(&b, &r, PR_REPORT_CSV, &err),
+	    PR_EINVAL);
 	assert_string_equal(err.msg, "no metric to report");
 	pr_buf_release(&b);
 	assert_string_equal(pr_report_method_slug(PR_METHOD_MWU), "mwu");
-	assert_string_equal(
-	    pr_report_method_slug(PR_METHOD_STUDENT), "student");
+	assert_string_equal(pr_report_method_slug(PR_METHOD_STUDENT),
+	    "student");
 }
 
 int

@@ -37,8 +37,9 @@ test_t_table(void **state)
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (line[0] == '#')
 			continue;
-		assert_int_equal(sscanf(line, "%d %lf %lf %lf %lf %lf %lf",
-		    &df, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5]), 7);
+		assert_int_equal(sscanf(line, "%d %lf %lf %lf %lf %lf %lf", &df,
+				     &t[0], &t[1], &t[2], &t[3], &t[4], &t[5]),
+		    7);
 		for (i = 0; i < PR_STAT_NCONF; i++)
 			assert_true(pr_stat_ministat_t((size_t)df, i) == t[i]);
 		rows++;
@@ -46,8 +47,8 @@ test_t_table(void **state)
 		if (df == 101)
 			for (i = 0; i < PR_STAT_NCONF; i++) {
 				assert_true(pr_stat_ministat_t(150, i) == t[i]);
-				assert_true(pr_stat_ministat_t(100000, i) ==
-				    t[i]);
+				assert_true(
+				    pr_stat_ministat_t(100000, i) == t[i]);
 			}
 	}
 	fclose(f);
@@ -129,7 +130,9 @@ static json_t *
 ministat_of(json_t *root)
 {
 	return json_object_get(json_array_get(json_object_get(root,
-	    "comparisons"), 0), "ministat");
+						  "comparisons"),
+				   0),
+	    "ministat");
 }
 
 /* The plot of one sample, by hand: 1 2 3 in 5 columns. */
@@ -183,15 +186,16 @@ test_plot_two(void **state)
 	 * in columns 1 and 7; column 1 holds two x and one + (a '*' under an
 	 * 'x'), column 7 one x and three +.
 	 */
-	assert_non_null(strstr(s, "x a\n"
-				  "+ b\n"
-				  "+---------+\n"
-				  "|       + |\n"
-				  "| x     + |\n"
-				  "| *     * |\n"
-				  "||M_A__|  |\n"
-				  "|   |_A_M||\n"
-				  "+---------+\n"));
+	assert_non_null(strstr(s,
+	    "x a\n"
+	    "+ b\n"
+	    "+---------+\n"
+	    "|       + |\n"
+	    "| x     + |\n"
+	    "| *     * |\n"
+	    "||M_A__|  |\n"
+	    "|   |_A_M||\n"
+	    "+---------+\n"));
 	assert_null(strstr(s, "Difference"));
 	assert_null(strstr(s, "No difference"));
 	free(s);
@@ -217,11 +221,12 @@ test_plot_stacked(void **state)
 	 * The range is [1 - sd, 2 + sd] of the widest sample, so 1 and 2 fall
 	 * in columns 0 and 1 of 2.
 	 */
-	assert_non_null(strstr(s, "+--+\n"
-				  "|* |\n"
-				  "|**|\n"
-				  "|++|\n"
-				  "|xx|\n"));
+	assert_non_null(strstr(s,
+	    "+--+\n"
+	    "|* |\n"
+	    "|**|\n"
+	    "|++|\n"
+	    "|xx|\n"));
 	free(s);
 }
 
@@ -266,8 +271,9 @@ test_plot_flat(void **state)
 	pr_stat_opts_init(&o);
 	s = report(in, 2, &o, 0);
 	assert_non_null(strstr(s, "[no plot, span is zero width]\n"));
-	assert_non_null(strstr(s, "No difference proven at 95.0% "
-				  "confidence\n"));
+	assert_non_null(strstr(s,
+	    "No difference proven at 95.0% "
+	    "confidence\n"));
 	free(s);
 }
 
@@ -285,12 +291,15 @@ test_one_value(void **state)
 	pr_stat_opts_init(&o);
 	o.plot = 0;
 	s = report(in, 2, &o, 0);
-	assert_non_null(strstr(s, "x   1          5.36          5.36"
-				  "          5.36          5.36             -\n"));
-	assert_non_null(strstr(s, "no test: one value in old.txt; a test "
-				  "needs at least two runs per side\n"));
-	assert_non_null(strstr(s, "-: undefined: the standard deviation of a "
-				  "single value\n"));
+	assert_non_null(strstr(s,
+	    "x   1          5.36          5.36"
+	    "          5.36          5.36             -\n"));
+	assert_non_null(strstr(s,
+	    "no test: one value in old.txt; a test "
+	    "needs at least two runs per side\n"));
+	assert_non_null(strstr(s,
+	    "-: undefined: the standard deviation of a "
+	    "single value\n"));
 	assert_null(strstr(s, "nan"));
 	assert_null(strstr(s, "inf"));
 	free(s);
@@ -313,8 +322,8 @@ test_json(void **state)
 	s = report(in, 2, &o, 1);
 	root = json_loads(s, 0, &jerr);
 	assert_non_null(root);
-	assert_true(json_real_value(json_object_get(root,
-	    "confidence_pct")) == 95.0);
+	assert_true(
+	    json_real_value(json_object_get(root, "confidence_pct")) == 95.0);
 	f0 = json_array_get(json_object_get(root, "files"), 0);
 	/* A name that is not UTF-8 gets U+FFFD for the bad byte. */
 	assert_string_equal(json_string_value(json_object_get(f0, "name")),
@@ -325,17 +334,17 @@ test_json(void **state)
 	assert_true(json_real_value(json_object_get(f0, "median")) == 5.36);
 	c0 = json_array_get(json_object_get(root, "comparisons"), 0);
 	assert_non_null(c0);
-	assert_true(json_is_false(json_object_get(json_object_get(c0,
-	    "ministat"), "tested")));
-	assert_true(json_is_null(json_object_get(json_object_get(c0,
-	    "ministat"), "t_critical")));
+	assert_true(json_is_false(
+	    json_object_get(json_object_get(c0, "ministat"), "tested")));
+	assert_true(json_is_null(
+	    json_object_get(json_object_get(c0, "ministat"), "t_critical")));
 	assert_string_equal(json_string_value(json_object_get(c0, "no_test")),
 	    "one value in old\xef\xbf\xbd.txt; a test needs at least two "
 	    "runs per side");
 	assert_true(json_is_null(json_object_get(c0, "p_value")));
 	assert_true(json_is_null(json_object_get(c0, "ci_pct")));
-	assert_string_equal(json_string_value(json_object_get(c0,
-	    "verdict")), "inconclusive");
+	assert_string_equal(json_string_value(json_object_get(c0, "verdict")),
+	    "inconclusive");
 	json_decref(root);
 	assert_null(strstr(s, "nan"));
 	assert_null(strstr(s, "NaN"));
@@ -360,14 +369,13 @@ test_json_ministat(void **state)
 	m = ministat_of(root);
 	assert_true(json_is_true(json_object_get(m, "tested")));
 	assert_int_equal(json_integer_value(json_object_get(m, "df")), 10);
-	assert_true(json_real_value(json_object_get(m, "t_critical")) ==
-	    1.372);
+	assert_true(json_real_value(json_object_get(m, "t_critical")) == 1.372);
 	assert_true(json_real_value(json_object_get(m, "difference")) == 240);
 	/* ministat prints 240 +/- 221.151 and pooled s = 275.282. */
 	assert_true(fabs(json_real_value(json_object_get(m, "half_width")) -
-	    221.151) < 5e-4);
-	assert_true(fabs(json_real_value(json_object_get(m,
-	    "pooled_stddev")) - 275.282) < 5e-4);
+			221.151) < 5e-4);
+	assert_true(fabs(json_real_value(json_object_get(m, "pooled_stddev")) -
+			275.282) < 5e-4);
 	assert_true(json_is_true(json_object_get(m, "significant")));
 	json_decref(root);
 }
@@ -412,8 +420,7 @@ test_bad_args(void **state)
 	(void)state;
 	pr_stat_opts_init(&o);
 	assert_int_equal(pr_stat_analyse(&in, 0, &o, &st, &err), PR_EINVAL);
-	assert_int_equal(pr_stat_analyse(&empty, 1, &o, &st, &err),
-	    PR_EINVAL);
+	assert_int_equal(pr_stat_analyse(&empty, 1, &o, &st, &err), PR_EINVAL);
 	assert_int_equal(pr_stat_analyse(&bad, 1, &o, &st, &err), PR_EINVAL);
 	/* The message names the sample. */
 	assert_non_null(strstr(err.msg, "u: "));

@@ -19,8 +19,7 @@
 #define DATA "tests/data/env/"
 
 static int
-fake_runner(void *ctx, char *const *argv, char **out, char *why,
-    size_t whysize)
+fake_runner(void *ctx, char *const *argv, char **out, char *why, size_t whysize)
 {
 	(void)ctx;
 	if (strcmp(argv[0], "openssl") == 0 && argv[1] != NULL &&
@@ -107,8 +106,7 @@ test_capture_base(void **state)
 	assert_string_equal(value(&e, "cpu.vulnerabilities.meltdown"),
 	    "Mitigation: PTI");
 	assert_string_equal(value(&e, "mem.total"), "24683620 kB");
-	assert_string_equal(value(&e, "thp.enabled"),
-	    "always [madvise] never");
+	assert_string_equal(value(&e, "thp.enabled"), "always [madvise] never");
 	assert_string_equal(value(&e, "modules"), "ext4 mbcache");
 	assert_string_equal(value(&e, "sysctl.vm.swappiness"), "60");
 	assert_string_equal(value(&e, "libc.version"), "2.36");
@@ -223,7 +221,7 @@ test_normalise(void **state)
 	norm("Calibrating delay loop 4788.90 BogoMIPS (lpj=9577816)",
 	    "Calibrating delay loop # BogoMIPS (lpj=#)");
 	norm("timecounter: Timecounter \"TSC\" frequency 2394079440 Hz "
-	    "quality 3000",
+	     "quality 3000",
 	    "timecounter: Timecounter \"TSC\" frequency # Hz quality 3000");
 	norm("total memory = 32759 MB", "total memory = 32759 MB");
 	norm("NetBSD 6.99.24 (GENERIC) #4", "NetBSD 6.99.24 (GENERIC) #4");
@@ -270,29 +268,30 @@ test_json_round_trip(void **state)
 	capture(DATA "root-base", NULL, &e);
 	/* Values with quotes, newlines and UTF-8 survive. */
 	assert_int_equal(pr_env_add(&e, "x.odd", "test",
-	    "a \"quoted\"\n\ttab \xc3\xa9", NULL, &err), PR_OK);
+			     "a \"quoted\"\n\ttab \xc3\xa9", NULL, &err),
+	    PR_OK);
 	/* Bytes that are not UTF-8 (a kernel log may hold any) become '?',
 	 * so that the snapshot can still be written. */
 	assert_int_equal(pr_env_add(&e, "x.bin", "test",
-	    "a\xff b \xc3\xa9 \xed\xa0\x80 \xe2\x82", NULL, &err), PR_OK);
+			     "a\xff b \xc3\xa9 \xed\xa0\x80 \xe2\x82", NULL,
+			     &err),
+	    PR_OK);
 	assert_string_equal(pr_env_get(&e, "x.bin")->value,
 	    "a? b \xc3\xa9 ??? ??");
 	assert_int_equal(pr_env_to_json(&e, &j1, &err), PR_OK);
 	pr_env_init(&f);
-	assert_int_equal(pr_env_from_json(&f, j1.data, j1.len, "x.json",
-	    &err), PR_OK);
+	assert_int_equal(pr_env_from_json(&f, j1.data, j1.len, "x.json", &err),
+	    PR_OK);
 	assert_int_equal(f.n, e.n);
 	for (i = 0; i < e.n; i++) {
 		assert_string_equal(f.items[i].key, e.items[i].key);
-		assert_string_equal(f.items[i].category,
-		    e.items[i].category);
+		assert_string_equal(f.items[i].category, e.items[i].category);
 		if (e.items[i].value == NULL) {
 			assert_null(f.items[i].value);
 			assert_string_equal(f.items[i].reason,
 			    e.items[i].reason);
 		} else
-			assert_string_equal(f.items[i].value,
-			    e.items[i].value);
+			assert_string_equal(f.items[i].value, e.items[i].value);
 	}
 	assert_int_equal(pr_env_to_json(&f, &j2, &err), PR_OK);
 	assert_string_equal(j1.data, j2.data);
@@ -310,7 +309,8 @@ bad_json(const char *text, long line, const char *msg)
 
 	pr_env_init(&e);
 	assert_int_equal(pr_env_from_json(&e, text, strlen(text), "bad.json",
-	    &err), PR_EPARSE);
+			     &err),
+	    PR_EPARSE);
 	assert_string_equal(err.file, "bad.json");
 	assert_int_equal(err.line, line);
 	assert_non_null(strstr(err.msg, msg));
@@ -323,20 +323,22 @@ test_json_bad(void **state)
 {
 	(void)state;
 	bad_json("{\n\"format\": \"perfreg-env\",\n\"version\": 1,\n\"items\": "
-	    "[\n{\"key\": \"a\" \"category\": \"b\"}]}", 5, "not valid JSON");
+		 "[\n{\"key\": \"a\" \"category\": \"b\"}]}",
+	    5, "not valid JSON");
 	bad_json("", 1, "not valid JSON");
 	bad_json("{\"metrics\": []}", 0, "not a perfreg environment");
 	bad_json("{\"format\": \"perfreg-env\", \"version\": 2, \"items\": []}",
 	    0, "version 2");
 	bad_json("{\"format\": \"perfreg-env\", \"version\": 1, \"items\": "
-	    "[{\"key\": \"a\", \"category\": \"c\"}]}", 0, "item 1");
+		 "[{\"key\": \"a\", \"category\": \"c\"}]}",
+	    0, "item 1");
 	bad_json("{\"format\": \"perfreg-env\", \"version\": 1, \"items\": "
-	    "[{\"key\": \"a\", \"category\": \"c\", \"value\": \"1\"}, "
-	    "{\"key\": \"a\", \"category\": \"c\", \"value\": \"2\"}]}", 0,
-	    "appears twice");
+		 "[{\"key\": \"a\", \"category\": \"c\", \"value\": \"1\"}, "
+		 "{\"key\": \"a\", \"category\": \"c\", \"value\": \"2\"}]}",
+	    0, "appears twice");
 	bad_json("{\"format\": \"perfreg-env\", \"version\": 1, \"items\": "
-	    "[{\"key\": \"a\", \"category\": \"c\", \"value\": 1}]}", 0,
-	    "item 1");
+		 "[{\"key\": \"a\", \"category\": \"c\", \"value\": 1}]}",
+	    0, "item 1");
 }
 
 static const struct pr_envdiff_item *
@@ -369,15 +371,18 @@ test_diff_ranking(void **state)
 	assert_int_equal(pr_env_diff(&a, &b, &d, &err), PR_OK);
 	assert_int_equal(d.n, 8);
 	assert_string_equal(d.items[0].key, "clocksource.current");
-	assert_string_equal(d.items[0].reason, "clocksource changed from "
+	assert_string_equal(d.items[0].reason,
+	    "clocksource changed from "
 	    "kvm-clock to hpet: reading the time becomes a slow I/O access; "
 	    "timing-heavy code slows down");
 	x = find(&d, "cpu.flags", &pflags);
 	assert_string_equal(x->detail, "-erms");
-	assert_string_equal(x->reason, "erms disappeared: the kernel's and "
+	assert_string_equal(x->reason,
+	    "erms disappeared: the kernel's and "
 	    "libc's copy routines take another path");
 	x = find(&d, "cpu.vulnerabilities.spec_store_bypass", &pmit);
-	assert_string_equal(x->reason, "mitigation for spec_store_bypass "
+	assert_string_equal(x->reason,
+	    "mitigation for spec_store_bypass "
 	    "enabled: system calls and context switches cost more");
 	x = find(&d, "cpu.microcode", &pos);
 	assert_true(x->relevant);
@@ -400,7 +405,8 @@ test_diff_ranking(void **state)
 		else
 			assert_false(seen_other);
 	}
-	assert_string_equal(d.log_a[0], "timecounter: Timecounter \"TSC\" "
+	assert_string_equal(d.log_a[0],
+	    "timecounter: Timecounter \"TSC\" "
 	    "frequency # Hz quality 3000");
 	pr_envdiff_release(&d);
 
@@ -411,10 +417,13 @@ test_diff_ranking(void **state)
 		pr_env_init(&c);
 		pr_env_init(&e2);
 		assert_int_equal(pr_env_add(&c, "kernel.cmdline", "kernel",
-		    "quiet root=/dev/sda1 mitigations=auto", NULL, &err),
+				     "quiet root=/dev/sda1 mitigations=auto",
+				     NULL, &err),
 		    PR_OK);
 		assert_int_equal(pr_env_add(&e2, "kernel.cmdline", "kernel",
-		    "quiet root=/dev/sda1 mitigations=off splash", NULL, &err),
+				     "quiet root=/dev/sda1 mitigations=off "
+				     "splash",
+				     NULL, &err),
 		    PR_OK);
 		assert_int_equal(pr_env_diff(&c, &e2, &d, &err), PR_OK);
 		assert_int_equal(d.n, 1);
@@ -422,7 +431,8 @@ test_diff_ranking(void **state)
 		assert_false(d.log_compared);
 		assert_string_equal(d.items[0].detail,
 		    "+mitigations=off +splash -mitigations=auto");
-		assert_string_equal(d.items[0].reason, "kernel command line "
+		assert_string_equal(d.items[0].reason,
+		    "kernel command line "
 		    "changed (+mitigations=off -mitigations=auto): boot "
 		    "options (mitigations=, clocksource=, isolcpus=, "
 		    "nohz...) change behaviour");
@@ -474,14 +484,15 @@ test_diff_seed000(void **state)
 	assert_int_equal(d.nrel_b, 0);
 	/* The vanished TSC timecounter comes first, though in the log it
 	 * comes after the version line. */
-	assert_string_equal(d.log_a[0], "timecounter: Timecounter \"TSC\" "
+	assert_string_equal(d.log_a[0],
+	    "timecounter: Timecounter \"TSC\" "
 	    "frequency # Hz quality 3000");
 	assert_string_equal(d.log_a[1],
 	    "NetBSD 6.99.24 (GENERIC) #4: Mon Oct 28 18:58:32 CET 2013");
 	assert_string_equal(d.log_b[1],
 	    "coretemp0 at cpu0: thermal sensor, 1 C resolution");
 	assert_true(pr_env_log_line_relevant("clocksource: Switched to "
-	    "clocksource hpet"));
+					     "clocksource hpet"));
 	assert_false(pr_env_log_line_relevant("coretemp0 at cpu0"));
 
 	/* The text form, capped at 2 log lines a side. */

@@ -28,8 +28,9 @@ add(struct pr_session *s, const char *name, const char *cmd, int shell)
 {
 	struct pr_error err;
 
-	assert_int_equal(pr_session_add_variant(s, name, cmd, shell, NULL,
-	    NULL, NULL, &err), PR_OK);
+	assert_int_equal(pr_session_add_variant(s, name, cmd, shell, NULL, NULL,
+			     NULL, &err),
+	    PR_OK);
 }
 
 static void
@@ -209,14 +210,15 @@ test_failures(void **state)
 			assert_string_equal(r->output,
 			    "to stdout\nto stderr\n");
 			/* The measurements of a failed run are kept. */
-			assert_non_null(pr_dataset_find(
-			    &s.runs[i].metrics, "wall_s"));
+			assert_non_null(
+			    pr_dataset_find(&s.runs[i].metrics, "wall_s"));
 		} else if (r->variant == 2) {
 			assert_int_equal(r->outcome, PR_SPAWN_SIGNAL);
 			assert_non_null(strstr(r->reason, "signal 11"));
 		} else {
 			assert_int_equal(r->outcome, PR_SPAWN_NOEXEC);
-			assert_string_equal(r->reason, "cannot run "
+			assert_string_equal(r->reason,
+			    "cannot run "
 			    "'perfreg-test-no-such-command': No such file or "
 			    "directory");
 		}
@@ -271,7 +273,8 @@ test_setup_prepare_cleanup(void **state)
 	snprintf(path, sizeof(path), "%s/log", dir);
 	pr_session_init(&s);
 	assert_int_equal(pr_session_add_variant(&s, "a", "true", 0, setup,
-	    prepare, cleanup, &err), PR_OK);
+			     prepare, cleanup, &err),
+	    PR_OK);
 	pr_runner_opts_init(&o);
 	o.runs = 4;
 	o.warmup = 1;
@@ -283,7 +286,8 @@ test_setup_prepare_cleanup(void **state)
 	/* A failing prepare fails the run. */
 	pr_session_init(&s);
 	assert_int_equal(pr_session_add_variant(&s, "a", "true", 0, NULL,
-	    "false", NULL, &err), PR_OK);
+			     "false", NULL, &err),
+	    PR_OK);
 	o.runs = 2;
 	o.warmup = 0;
 	go(&s, &o);
@@ -300,9 +304,11 @@ test_setup_prepare_cleanup(void **state)
 	unlink(path);
 	pr_session_init(&s);
 	assert_int_equal(pr_session_add_variant(&s, "a", "true", 0,
-	    PROGS_DIR "/prog_exit3", NULL, cleanup, &err), PR_OK);
+			     PROGS_DIR "/prog_exit3", NULL, cleanup, &err),
+	    PR_OK);
 	assert_int_equal(pr_session_run(&s, &o, &err), PR_EINVAL);
-	assert_non_null(strstr(err.msg, "the setup command of 'a' failed: "
+	assert_non_null(strstr(err.msg,
+	    "the setup command of 'a' failed: "
 	    "exit status 3; its output: to stdout"));
 	assert_int_equal(s.nruns, 0);
 	pr_session_release(&s);
@@ -323,10 +329,12 @@ test_parse(void **state)
 	assert_int_equal(pr_parser_new(&p, &err), PR_OK);
 	assert_int_equal(pr_parser_set_format(p, "none", &err), PR_OK);
 	assert_int_equal(pr_parser_add_metric(p,
-	    "ops=^ops: (\\d+)$:ops/s:higher", &err), PR_OK);
+			     "ops=^ops: (\\d+)$:ops/s:higher", &err),
+	    PR_OK);
 	assert_int_equal(pr_parser_add_derive(p, "half=ops/2", &err), PR_OK);
-	assert_int_equal(pr_parser_add_derive(p,
-	    "ops_wall=ops*wall_s/wall_s", &err), PR_OK);
+	assert_int_equal(pr_parser_add_derive(p, "ops_wall=ops*wall_s/wall_s",
+			     &err),
+	    PR_OK);
 	pr_session_init(&s);
 	add(&s, "a", "echo 'ops: 42'", 0);
 	add(&s, "b", "echo nothing here", 0);
@@ -354,8 +362,8 @@ test_parse(void **state)
 	for (size_t i = 0; i < s.nruns; i++) {
 		if (s.runs[i].variant != 1)
 			continue;
-		assert_non_null(strstr(s.runs[i].reason,
-		    "cannot parse its output: "));
+		assert_non_null(
+		    strstr(s.runs[i].reason, "cannot parse its output: "));
 		assert_string_equal(s.runs[i].failed_in, "parse");
 		assert_string_equal(s.runs[i].output, "nothing here\n");
 	}
@@ -377,21 +385,24 @@ test_paired(void **state)
 	add(&s, "c", "false", 0);
 	o.runs = 5;
 	go(&s, &o);
-	assert_int_equal(pr_session_paired(&s, 1, "wall_s", 0.95,
-	    s.clock_res_s, &p, &n, &err), PR_OK);
+	assert_int_equal(pr_session_paired(&s, 1, "wall_s", 0.95, s.clock_res_s,
+			     &p, &n, &err),
+	    PR_OK);
 	assert_int_equal(n, 5);
 	assert_int_equal(p.n, 5);
 	assert_true(p.have_ci);
-	assert_true(p.ci_lo_pct <= p.change_pct &&
-	    p.change_pct <= p.ci_hi_pct);
+	assert_true(p.ci_lo_pct <= p.change_pct && p.change_pct <= p.ci_hi_pct);
 	/* c never succeeded: no pairs. */
-	assert_int_equal(pr_session_paired(&s, 2, "wall_s", 0.95, 0, &p,
-	    &n, &err), PR_ENOTFOUND);
+	assert_int_equal(pr_session_paired(&s, 2, "wall_s", 0.95, 0, &p, &n,
+			     &err),
+	    PR_ENOTFOUND);
 	assert_int_equal(n, 0);
-	assert_int_equal(pr_session_paired(&s, 0, "wall_s", 0.95, 0, &p,
-	    &n, &err), PR_EINVAL);
-	assert_int_equal(pr_session_paired(&s, 1, "nosuch", 0.95, 0, &p,
-	    &n, &err), PR_ENOTFOUND);
+	assert_int_equal(pr_session_paired(&s, 0, "wall_s", 0.95, 0, &p, &n,
+			     &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_session_paired(&s, 1, "nosuch", 0.95, 0, &p, &n,
+			     &err),
+	    PR_ENOTFOUND);
 	pr_session_release(&s);
 }
 
@@ -486,24 +497,29 @@ test_variants(void **state)
 	(void)state;
 	pr_session_init(&s);
 	add(&s, "a", "true", 0);
-	assert_int_equal(pr_session_add_variant(&s, "a", "true", 0, NULL,
-	    NULL, NULL, &err), PR_EINVAL);
+	assert_int_equal(pr_session_add_variant(&s, "a", "true", 0, NULL, NULL,
+			     NULL, &err),
+	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "'a' is given twice"));
-	assert_int_equal(pr_session_add_variant(&s, "b", "ls | wc", 0,
-	    NULL, NULL, NULL, &err), PR_EINVAL);
+	assert_int_equal(pr_session_add_variant(&s, "b", "ls | wc", 0, NULL,
+			     NULL, NULL, &err),
+	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "needs a shell"));
 	/* With a shell the same line is fine. */
-	assert_int_equal(pr_session_add_variant(&s, "b", "ls | wc", 1,
-	    NULL, NULL, NULL, &err), PR_OK);
-	assert_int_equal(pr_session_add_variant(&s, "", "true", 0, NULL,
-	    NULL, NULL, &err), PR_EINVAL);
+	assert_int_equal(pr_session_add_variant(&s, "b", "ls | wc", 1, NULL,
+			     NULL, NULL, &err),
+	    PR_OK);
+	assert_int_equal(pr_session_add_variant(&s, "", "true", 0, NULL, NULL,
+			     NULL, &err),
+	    PR_EINVAL);
 	pr_runner_opts_init(&o);
 	o.runs = 0;
 	assert_int_equal(pr_session_run(&s, &o, &err), PR_EINVAL);
 	pr_session_release(&s);
 
 	assert_int_equal(pr_param_expand("f {n} {m}{n} {x} {", params, 2,
-	    choice, &out, &err), PR_OK);
+			     choice, &out, &err),
+	    PR_OK);
 	assert_string_equal(out, "f 22 x22 {x} {");
 	free(out);
 }

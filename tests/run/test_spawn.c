@@ -26,8 +26,7 @@
 #endif
 
 static void
-run(char *const *argv, const struct pr_spawn_opts *o,
-    struct pr_spawn_result *r)
+run(char *const *argv, const struct pr_spawn_opts *o, struct pr_spawn_result *r)
 {
 	struct pr_error err;
 
@@ -113,7 +112,8 @@ test_noexec(void **state)
 	run(argv, NULL, &r);
 	assert_int_equal(r.outcome, PR_SPAWN_NOEXEC);
 	assert_int_equal(r.sys_errno, ENOENT);
-	assert_string_equal(r.reason, "cannot run "
+	assert_string_equal(r.reason,
+	    "cannot run "
 	    "'perfreg-test-no-such-command': No such file or directory");
 	pr_spawn_result_release(&r);
 	run(argv2, NULL, &r);
@@ -335,7 +335,8 @@ test_escaped(void **state)
 	fd = mkstemp(flag);
 	assert_true(fd >= 0);
 	close(fd);
-	snprintf(line, sizeof(line), "setsid sh -c 'echo up > %s; exec "
+	snprintf(line, sizeof(line),
+	    "setsid sh -c 'echo up > %s; exec "
 	    "sleep 3' & while [ ! -s %s ]; do sleep 0.01; done; echo x",
 	    flag, flag);
 	pr_spawn_opts_init(&o);
@@ -364,8 +365,8 @@ test_which_path(void **state)
 	assert_true(n > 5 && path[0] == '/');
 	assert_string_equal(path + n - 5, "/true");
 	free(path);
-	assert_int_equal(pr_spawn_which("perfreg-test-no-such-command",
-	    &path), ENOENT);
+	assert_int_equal(pr_spawn_which("perfreg-test-no-such-command", &path),
+	    ENOENT);
 	assert_null(path);
 	assert_int_equal(pr_spawn_which("/etc/passwd", &path), EACCES);
 	assert_int_equal(pr_spawn_which("", &path), ENOENT);

@@ -48,26 +48,26 @@ test_blanks(void **state)
 {
 	(void)state;
 	check("a", (const char *[]){ "a", NULL });
-	check("  ls \t -l\n/tmp  ", (const char *[]){ "ls", "-l", "/tmp",
-	    NULL });
+	check("  ls \t -l\n/tmp  ",
+	    (const char *[]){ "ls", "-l", "/tmp", NULL });
 	check("dd if=/dev/zero bs=1M count=128",
 	    (const char *[]){ "dd", "if=/dev/zero", "bs=1M", "count=128",
-	    NULL });
+		NULL });
 }
 
 static void
 test_quotes(void **state)
 {
 	(void)state;
-	check("echo 'a b'  \"c  d\"", (const char *[]){ "echo", "a b",
-	    "c  d", NULL });
+	check("echo 'a b'  \"c  d\"",
+	    (const char *[]){ "echo", "a b", "c  d", NULL });
 	check("x'y'\"z\"w", (const char *[]){ "xyzw", NULL });
 	check("'' \"\" a", (const char *[]){ "", "", "a", NULL });
 	/* Single quotes keep backslashes and every special character. */
 	check("'a\\b $x | `y`'", (const char *[]){ "a\\b $x | `y`", NULL });
 	/* In double quotes a backslash only escapes $ ` " \ newline. */
-	check("\"\\$x \\\" \\\\ \\a\"", (const char *[]){ "$x \" \\ \\a",
-	    NULL });
+	check("\"\\$x \\\" \\\\ \\a\"",
+	    (const char *[]){ "$x \" \\ \\a", NULL });
 	check("\"a\\\nb\"", (const char *[]){ "ab", NULL });
 	check("\"it's\"", (const char *[]){ "it's", NULL });
 }
@@ -80,8 +80,8 @@ test_backslash(void **state)
 	check("\\|\\$\\'", (const char *[]){ "|$'", NULL });
 	check("a\\\nb", (const char *[]){ "ab", NULL });
 	/* Globs and tildes are kept as they are. */
-	check("ls *.c ~ [ab]?", (const char *[]){ "ls", "*.c", "~",
-	    "[ab]?", NULL });
+	check("ls *.c ~ [ab]?",
+	    (const char *[]){ "ls", "*.c", "~", "[ab]?", NULL });
 }
 
 static void

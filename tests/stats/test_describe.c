@@ -46,8 +46,7 @@ struct sample {
 };
 
 static void
-lcg_fill(struct sample *s, size_t n, uint64_t seed, double offset,
-    double scale)
+lcg_fill(struct sample *s, size_t n, uint64_t seed, double offset, double scale)
 {
 	size_t i;
 
@@ -92,8 +91,8 @@ expect_field(char **p, double *v)
 
 	while (**p == ' ')
 		(*p)++;
-	if (**p == '-' && ((*p)[1] == ' ' || (*p)[1] == '\n' ||
-	    (*p)[1] == '\0')) {
+	if (**p == '-' &&
+	    ((*p)[1] == ' ' || (*p)[1] == '\n' || (*p)[1] == '\0')) {
 		(*p)++;
 		return 0;
 	}
@@ -114,7 +113,8 @@ check_fig(const char *name, const char *fig, double got, double want,
 	if (!defined_want) {
 		if (defined_got || got != 0)
 			fail_msg("%s: %s should be undefined and 0, got %.17g "
-			    "(defined %d)", name, fig, got, defined_got);
+				 "(defined %d)",
+			    name, fig, got, defined_got);
 		return;
 	}
 	if (!defined_got)
@@ -208,7 +208,8 @@ test_fixture(void **state)
 			double offset, scale;
 
 			assert_int_equal(sscanf(p, "%llu %llu %lf %lf", &n,
-					     &seed, &offset, &scale), 4);
+					     &seed, &offset, &scale),
+			    4);
 			free(s.v);
 			snprintf(s.name, sizeof(s.name), "%s", name);
 			lcg_fill(&s, (size_t)n, seed, offset, scale);
@@ -335,8 +336,8 @@ test_mad_random(void **state)
 		for (i = 0; i < n; i++)
 			dev[i] = fabs(v[i] - med);
 		qsort(dev, n, sizeof(double), cmp_double);
-		want = n % 2 ? dev[n / 2] : 0.5 * dev[n / 2 - 1] +
-		    0.5 * dev[n / 2];
+		want = n % 2 ? dev[n / 2]
+			     : 0.5 * dev[n / 2 - 1] + 0.5 * dev[n / 2];
 		assert_int_equal(pr_summary_compute(v, n, &s, NULL), PR_OK);
 		if (s.mad != want)
 			fail_msg("n=%zu: mad %.17g, want %.17g", n, s.mad,

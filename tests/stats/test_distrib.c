@@ -157,8 +157,8 @@ check(const struct fixture *fx, const char *func, size_t min, double tol,
 		}
 		if (!ok && bad++ < 20)
 			print_error("%s:%ld: %s: got %.17g, want %.17g "
-			    "(error %.3g)\n", FIXTURE, c->line, func, got, want,
-			    err);
+				    "(error %.3g)\n",
+			    FIXTURE, c->line, func, got, want, err);
 	}
 	print_message("%s: %zu cases, worst error %.3g (line %ld)\n", func, n,
 	    worst, worst_line);
@@ -361,14 +361,15 @@ test_closed_forms(void **state)
 
 			/* I_x(a, 1) = x^a and I_x(1, b) = 1 - (1-x)^b. */
 			assert_rel(pr_betainc(a, 1, x), pow(x, a), 1e-13);
-			assert_rel(pr_betainc_c(1, a, x),
-			    exp(a * log1p(-x)), 1e-12);
+			assert_rel(pr_betainc_c(1, a, x), exp(a * log1p(-x)),
+			    1e-12);
 			if (pr_betainc(1, a, x) > 1e-300)
 				assert_rel(pr_betainc(1, a, x),
 				    -expm1(a * log1p(-x)), 1e-13);
 			/* I_x(a, b) and its complement add up to 1. */
 			assert_rel(pr_betainc(a, 2.5, x) +
-			    pr_betainc_c(a, 2.5, x), 1, 1e-15);
+				pr_betainc_c(a, 2.5, x),
+			    1, 1e-15);
 		}
 	}
 	assert_true(fabs(pr_lbeta(1, 1)) < 1e-15);
@@ -400,8 +401,8 @@ test_round_trip(void **state)
 			 */
 			if (isinf(t)) {
 				assert_true(dfs[i] < 1 || ps[j] < 1e-100);
-				assert_true(t == (ps[j] < 0.5 ? -INFINITY :
-				    INFINITY));
+				assert_true(
+				    t == (ps[j] < 0.5 ? -INFINITY : INFINITY));
 				assert_true(pr_t_sf(DBL_MAX, dfs[i]) >
 				    fmin(ps[j], 1 - ps[j]));
 				ninf++;

@@ -55,7 +55,7 @@ check_exactp_line(struct fx_reader *r, int *n)
 struct mwu_state {
 	long case_line; /* the case whose ties line was read */
 	int ties;
-	int exactp;     /* exactp lines checked */
+	int exactp; /* exactp lines checked */
 };
 
 static void
@@ -77,13 +77,14 @@ check_mwu_line(struct fx_reader *r, const struct fx_case *c, void *ctx)
 		ms->case_line = c->line;
 		ms->ties = (int)fx_uint(r, 1);
 		assert_int_equal(pr_mwu_test(c->a, c->na, c->b, c->nb, &m,
-				     &err), PR_OK);
+				     &err),
+		    PR_OK);
 		assert_int_equal(m.ties, ms->ties);
 		return;
 	}
 	if (c->a == NULL || ms->case_line != c->line)
-		fail_msg("%s:%ld: result before the case's ties line",
-		    r->path, r->lineno);
+		fail_msg("%s:%ld: result before the case's ties line", r->path,
+		    r->lineno);
 	if (!exact && strcmp(r->w[0], "asymptotic") != 0)
 		fail_msg("%s:%ld: unknown line '%s'", r->path, r->lineno,
 		    r->w[0]);
@@ -101,12 +102,12 @@ check_mwu_line(struct fx_reader *r, const struct fx_case *c, void *ctx)
 	/* The automatic choice: exact exactly when R's wilcox.test is. */
 	assert_int_equal(pr_mwu_test(c->a, c->na, c->b, c->nb, &auto_m, &err),
 	    PR_OK);
-	fit = !ms->ties && c->na <= PR_MWU_EXACT_MAX && c->nb <= PR_MWU_EXACT_MAX;
+	fit =
+	    !ms->ties && c->na <= PR_MWU_EXACT_MAX && c->nb <= PR_MWU_EXACT_MAX;
 	assert_int_equal(auto_m.exact, fit);
 	if (fit == exact)
 		assert_true(auto_m.p == m.p && auto_m.u == m.u);
 }
-
 
 static void
 test_mwu_fixture(void **state)
@@ -117,8 +118,8 @@ test_mwu_fixture(void **state)
 	(void)state;
 	fx_run(MWU_FIXTURE, check_mwu_line, &ms, &cases, &lines);
 	/* A truncated file must not pass. */
-	assert_true(cases >= 90 && lines - ms.exactp >= 2 * cases &&
-	    ms.exactp >= 200);
+	assert_true(
+	    cases >= 90 && lines - ms.exactp >= 2 * cases && ms.exactp >= 200);
 }
 
 /* benchstat's rule can never fire at 3 + 3: no U gives p < 0.1. */
@@ -170,8 +171,9 @@ test_mwu_degenerate(void **state)
 	/* 1 + 1: exact, p = 1 whichever way. */
 	assert_int_equal(pr_mwu_test(one_a, 1, one_b, 1, &m, &err), PR_OK);
 	assert_true(m.u == 1 && m.p == 1 && m.exact);
-	assert_int_equal(pr_mwu_test_with(one_a, 1, one_b, 1, PR_MWU_NORMAL,
-			     &m, &err), PR_OK);
+	assert_int_equal(pr_mwu_test_with(one_a, 1, one_b, 1, PR_MWU_NORMAL, &m,
+			     &err),
+	    PR_OK);
 	assert_true(m.p == 1 && m.z == 0);
 	/* Bad input. */
 	assert_int_equal(pr_mwu_test(a, 3, bad, 3, &m, &err), PR_EINVAL);
@@ -180,13 +182,16 @@ test_mwu_degenerate(void **state)
 	assert_int_equal(pr_mwu_test(a, 0, a, 3, &m, &err), PR_EUNDEF);
 	assert_int_equal(pr_mwu_test(NULL, 3, a, 3, &m, NULL), PR_EUNDEF);
 	assert_int_equal(pr_mwu_test_with(five, 5, a, 3, PR_MWU_EXACT, &m,
-			     &err), PR_EINVAL);
-	assert_int_equal(pr_mwu_test_with(a, 3, a, 3, (enum pr_mwu_method)7,
-			     &m, &err), PR_EINVAL);
+			     &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_mwu_test_with(a, 3, a, 3, (enum pr_mwu_method)7, &m,
+			     &err),
+	    PR_EINVAL);
 	for (i = 0; i < 101; i++)
 		big[i] = i + 0.5;
 	assert_int_equal(pr_mwu_test_with(big, 101, a, 3, PR_MWU_EXACT, &m,
-			     &err), PR_ELIMIT);
+			     &err),
+	    PR_ELIMIT);
 	assert_int_equal(pr_mwu_exact_p(1.5, 3, 3, &p, &err), PR_EINVAL);
 	assert_int_equal(pr_mwu_exact_p(10, 3, 3, &p, &err), PR_EINVAL);
 	assert_int_equal(pr_mwu_exact_p(-1, 3, 3, &p, &err), PR_EINVAL);
@@ -219,8 +224,9 @@ test_mwu_large(void **state)
 	assert_true(m.u == (double)n * (double)(n + 1) / 2);
 	assert_true(!m.exact && !m.ties);
 	/* z = (n/2 - 1/2) / sqrt(n^2 (2n + 1) / 12) */
-	assert_true(fabs(m.z - (n / 2.0 - 0.5) /
-	    sqrt((double)n * n * (2.0 * n + 1) / 12)) < 1e-12);
+	assert_true(fabs(m.z -
+			(n / 2.0 - 0.5) /
+			    sqrt((double)n * n * (2.0 * n + 1) / 12)) < 1e-12);
 	free(a);
 	free(b);
 }
@@ -271,8 +277,8 @@ check_hl_line(struct fx_reader *r, const struct fx_case *c, void *ctx)
 		    r->path, r->lineno, c->name, s.lo, s.hi, lo, hi);
 	/* The median of an even count averages two doubles: 1 ulp. */
 	fx_close_to(r, "estimate", s.estimate, est, 4 * DBL_EPSILON, 1e-300);
-	fx_close_to(r, "achieved", s.achieved_conf, ach,
-	    exact ? 1e-12 : 1e-9, 1e-300);
+	fx_close_to(r, "achieved", s.achieved_conf, ach, exact ? 1e-12 : 1e-9,
+	    1e-300);
 	if (isnan(rlo))
 		return; /* R stopped: its warning is in the fixture */
 	(*n)++;
@@ -351,10 +357,8 @@ test_hl_errors(void **state)
 	double d;
 
 	(void)state;
-	assert_int_equal(pr_hodges_lehmann(a, 3, a, 3, 1, &s, &err),
-	    PR_EINVAL);
-	assert_int_equal(pr_hodges_lehmann(a, 3, a, 3, 0, &s, &err),
-	    PR_EINVAL);
+	assert_int_equal(pr_hodges_lehmann(a, 3, a, 3, 1, &s, &err), PR_EINVAL);
+	assert_int_equal(pr_hodges_lehmann(a, 3, a, 3, 0, &s, &err), PR_EINVAL);
 	assert_int_equal(pr_hodges_lehmann(a, 3, a, 3, NAN, &s, &err),
 	    PR_EINVAL);
 	assert_int_equal(pr_hodges_lehmann(huge, 2, huge2, 2, 0.9, &s, &err),
@@ -462,15 +466,17 @@ test_select_bruteforce(void **state)
 		for (k = 1; k <= mn;
 		     k += mn <= 200 ? 1 : 1 + pr_rng_below(&rng, mn / 60)) {
 			assert_int_equal(pr_mwu_diff_select(a, na, b, nb, k,
-					     &got, &err), PR_OK);
+					     &got, &err),
+			    PR_OK);
 			if (!(got == d[k - 1]))
 				fail_msg("trial %zu (%zu x %zu, kind %d): "
-				    "D(%llu) = %.17g, want %.17g", trial, na,
-				    nb, kind, (unsigned long long)k, got,
-				    d[k - 1]);
+					 "D(%llu) = %.17g, want %.17g",
+				    trial, na, nb, kind, (unsigned long long)k,
+				    got, d[k - 1]);
 		}
 		assert_int_equal(pr_mwu_diff_select(a, na, b, nb, mn, &got,
-				     &err), PR_OK);
+				     &err),
+		    PR_OK);
 		assert_true(got == d[mn - 1]);
 		/* The estimate: the median, the mean of the middle two. */
 		st = pr_hodges_lehmann_with(a, na, b, nb, 0.9, PR_MWU_NORMAL,
@@ -493,8 +499,8 @@ test_select_bruteforce(void **state)
 /* Counts of b_j - a_i below and at or below v, by binary search for each
  * j: independent of the two-pointer count in mwu.c. */
 static void
-count_bsearch(const double *a, size_t na, const double *b, size_t nb,
-    double v, uint64_t *lt, uint64_t *le)
+count_bsearch(const double *a, size_t na, const double *b, size_t nb, double v,
+    uint64_t *lt, uint64_t *le)
 {
 	size_t j, lo, hi, mid;
 
@@ -522,8 +528,8 @@ count_bsearch(const double *a, size_t na, const double *b, size_t nb,
 
 /* v is D(k): fewer than k below it, at least k at or below it. */
 static void
-assert_rank(const double *a, size_t na, const double *b, size_t nb,
-    double v, uint64_t k)
+assert_rank(const double *a, size_t na, const double *b, size_t nb, double v,
+    uint64_t k)
 {
 	uint64_t lt, le;
 
@@ -561,8 +567,7 @@ test_hl_large(void **state)
 		a[i] = (double)i / 4;
 		b[i] = (double)i / 4 + 0.5;
 	}
-	assert_int_equal(pr_hodges_lehmann(a, n, b, n, 0.95, &s, &err),
-	    PR_OK);
+	assert_int_equal(pr_hodges_lehmann(a, n, b, n, 0.95, &s, &err), PR_OK);
 	assert_true(s.estimate == 0.5 && !s.exact);
 	nn = (double)n * (double)n;
 	sigma = sqrt(nn * (2.0 * n + 1) / 12);
@@ -572,8 +577,7 @@ test_hl_large(void **state)
 	/* The smallest t with #(j - i <= t) >= k, t <= 0 here:
 	 * #(j - i <= t) = (n - |t|)(n - |t| + 1) / 2. */
 	for (t = -(long)n + 1;; t++) {
-		cum = (uint64_t)(n - (size_t)(-t)) *
-		    (n - (size_t)(-t) + 1) / 2;
+		cum = (uint64_t)(n - (size_t)(-t)) * (n - (size_t)(-t) + 1) / 2;
 		if (cum >= k)
 			break;
 	}
@@ -588,8 +592,7 @@ test_hl_large(void **state)
 	}
 	qsort(a, n, sizeof(*a), cmp_double);
 	qsort(b, n, sizeof(*b), cmp_double);
-	assert_int_equal(pr_hodges_lehmann(a, n, b, n, 0.99, &s, &err),
-	    PR_OK);
+	assert_int_equal(pr_hodges_lehmann(a, n, b, n, 0.99, &s, &err), PR_OK);
 	assert_rank(a, n, b, n, s.lo, s.k);
 	assert_rank(a, n, b, n, s.hi, nn - s.k + 1);
 	assert_true(s.lo < s.estimate && s.estimate < s.hi);
@@ -599,9 +602,11 @@ test_hl_large(void **state)
 		double m1, m2;
 
 		assert_int_equal(pr_mwu_diff_select(a, n, b, n,
-				     (uint64_t)(nn / 2), &m1, &err), PR_OK);
+				     (uint64_t)(nn / 2), &m1, &err),
+		    PR_OK);
 		assert_int_equal(pr_mwu_diff_select(a, n, b, n,
-				     (uint64_t)(nn / 2) + 1, &m2, &err), PR_OK);
+				     (uint64_t)(nn / 2) + 1, &m2, &err),
+		    PR_OK);
 		assert_rank(a, n, b, n, m1, (uint64_t)(nn / 2));
 		assert_rank(a, n, b, n, m2, (uint64_t)(nn / 2) + 1);
 		assert_true(s.estimate == (m1 + m2) / 2);

@@ -119,9 +119,9 @@ parse_side(char *text, struct side *s)
 		for (i = 0; i < n; i++) {
 			b = i * ng / n;
 			s->g[i] = b;
-			s->x[i] = off + bscale *
-			    ((double)((b * bk) % 101) / 101.0) + scale *
-			    ((double)((i * k) % 10007) / 10007.0);
+			s->x[i] = off +
+			    bscale * ((double)((b * bk) % 101) / 101.0) +
+			    scale * ((double)((i * k) % 10007) / 10007.0);
 		}
 		return;
 	}
@@ -164,10 +164,13 @@ read_case(FILE *f, int *line, struct tcase *c)
 			continue;
 		if (strncmp(buf, "case ", 5) == 0) {
 			assert_int_equal(sscanf(buf,
-			    "case %63s %15s %lf %lf %lf", c->name, better,
-			    &c->conf, &c->eq, &c->cost), 5);
-			c->better = strcmp(better, "higher") == 0 ?
-			    PR_BETTER_HIGHER : PR_BETTER_LOWER;
+					     "case %63s %15s %lf %lf %lf",
+					     c->name, better, &c->conf, &c->eq,
+					     &c->cost),
+			    5);
+			c->better = strcmp(better, "higher") == 0
+			    ? PR_BETTER_HIGHER
+			    : PR_BETTER_LOWER;
 			c->line = *line;
 		} else if (strncmp(buf, "side ", 5) == 0) {
 			side = strncmp(buf + 5, "base ", 5) == 0 ? 0 : 1;
@@ -220,9 +223,8 @@ split(const char *s, char *copy, size_t size, char **tok)
 
 /* A figure with its bit in defined, or '-' with the bit clear and 0. */
 static void
-check_fig(const struct tcase *c, const char *want, double got,
-    unsigned defined, unsigned bit, double tol, double scale,
-    const char *what)
+check_fig(const struct tcase *c, const char *want, double got, unsigned defined,
+    unsigned bit, double tol, double scale, const char *what)
 {
 	if (strcmp(want, "-") == 0) {
 		if (defined & bit)
@@ -250,8 +252,8 @@ check_desc(const struct tcase *c, const char *want,
 	assert_int_equal(d->runs_min, (size_t)num(t[2]));
 	assert_int_equal(d->runs_max, (size_t)num(t[3]));
 	close_to(d->mean, num(t[4]), 1e-14, 0, c, "mean of boot means");
-	check_fig(c, t[5], d->var_means, d->defined, PR_NESTED_VAR_MEANS,
-	    1e-12, 0, "variance of boot means");
+	check_fig(c, t[5], d->var_means, d->defined, PR_NESTED_VAR_MEANS, 1e-12,
+	    0, "variance of boot means");
 	check_fig(c, t[6], d->var_within, d->defined, PR_NESTED_VAR_WITHIN,
 	    1e-12, 0, "within-boot variance");
 	/* T_2^2 is a difference: its error is relative to the terms. */
@@ -300,18 +302,16 @@ check_cmp(const struct tcase *c, const struct pr_nested_result *r)
 	p = num(t[6]);
 	if (p == 0) {
 		if (!(m->p_value <= 1e-300))
-			fail_msg("%s:%d: %s: p %.17g, want 0", FIXTURE,
-			    c->line, c->name, m->p_value);
+			fail_msg("%s:%d: %s: p %.17g, want 0", FIXTURE, c->line,
+			    c->name, m->p_value);
 	} else {
 		close_to(m->p_value, p, 1e-9 + 100 * k, 0, c, "p");
 	}
 	assert_true(m->have_change);
 	assert_true(m->have_ci);
 	close_to(m->change_pct, num(t[7]), 1e-10 + k, 1e-3, c, "change");
-	close_to(m->ci_lo_pct, num(t[8]), 1e-9 + k, 1e-3, c,
-	    "interval low");
-	close_to(m->ci_hi_pct, num(t[9]), 1e-9 + k, 1e-3, c,
-	    "interval high");
+	close_to(m->ci_lo_pct, num(t[8]), 1e-9 + k, 1e-3, c, "interval low");
+	close_to(m->ci_hi_pct, num(t[9]), 1e-9 + k, 1e-3, c, "interval high");
 }
 
 static void
@@ -335,16 +335,18 @@ test_fixture(void **state)
 		sb = (struct pr_nested_side){ c.s[0].x, c.s[0].g, c.s[0].n };
 		sn = (struct pr_nested_side){ c.s[1].x, c.s[1].g, c.s[1].n };
 		assert_int_equal(pr_nested_describe(&sb, "base", c.cost, &d,
-		    &err), PR_OK);
+				     &err),
+		    PR_OK);
 		check_desc(&c, c.desc[0], &d);
 		assert_int_equal(pr_nested_describe(&sn, "new", c.cost, &d,
-		    &err), PR_OK);
+				     &err),
+		    PR_OK);
 		check_desc(&c, c.desc[1], &d);
 		pr_verdict_opts_init(&o);
 		o.conf = c.conf;
 		o.equivalence_pct = c.eq;
 		if (pr_nested_compare(&sb, &sn, c.better, &o, c.cost, &r,
-		    &err) != PR_OK)
+			&err) != PR_OK)
 			fail_msg("%s:%d: %s: %s", FIXTURE, c.line, c.name,
 			    err.msg);
 		check_desc(&c, c.desc[0], &r.base);
@@ -393,28 +395,30 @@ test_coverage(void **state)
 			for (j = 0; j < BOOTS; j++) {
 				b = 100 + pr_rng_normal(&rng);
 				for (k = 0; k < RUNS; k++)
-					x[side][j * RUNS + k] = b + 0.5 *
-					    pr_rng_normal(&rng);
+					x[side][j * RUNS + k] =
+					    b + 0.5 * pr_rng_normal(&rng);
 			}
 			s[side] = (struct pr_nested_side){ x[side], g, N };
 			memcpy(sorted[side], x[side], sizeof(x[side]));
 			pr_sort_doubles(sorted[side], N);
 		}
 		assert_int_equal(pr_nested_compare(&s[0], &s[1],
-		    PR_BETTER_LOWER, &o, 10, &r, &err), PR_OK);
+				     PR_BETTER_LOWER, &o, 10, &r, &err),
+		    PR_OK);
 		assert_false(r.single_boot);
 		assert_true(r.cmp.have_ci);
 		nested_cov += r.cmp.ci_lo_pct <= 0 && r.cmp.ci_hi_pct >= 0;
 		assert_int_equal(pr_compare(sorted[0], N, sorted[1], N,
-		    PR_BETTER_LOWER, &o, &naive, &err), PR_OK);
+				     PR_BETTER_LOWER, &o, &naive, &err),
+		    PR_OK);
 		assert_true(naive.have_ci);
 		naive_cov += naive.ci_lo_pct <= 0 && naive.ci_hi_pct >= 0;
 		/* The boot effect dominates: its share is estimated large. */
 		assert_true(r.base.defined & PR_NESTED_ICC);
 	}
 	print_message("coverage of 95%% intervals over %d trials: boots "
-	    "%.3f, runs %.3f\n", TRIALS, (double)nested_cov / TRIALS,
-	    (double)naive_cov / TRIALS);
+		      "%.3f, runs %.3f\n",
+	    TRIALS, (double)nested_cov / TRIALS, (double)naive_cov / TRIALS);
 	assert_true(nested_cov >= 0.90 * TRIALS);
 	assert_true(naive_cov < 0.80 * TRIALS);
 }
@@ -439,11 +443,14 @@ test_invariance(void **state)
 
 	(void)state;
 	assert_int_equal(pr_nested_compare(&a, &n, PR_BETTER_LOWER, NULL, 0,
-	    &ra, NULL), PR_OK);
+			     &ra, NULL),
+	    PR_OK);
 	assert_int_equal(pr_nested_compare(&b, &n, PR_BETTER_LOWER, NULL, 0,
-	    &rb, NULL), PR_OK);
+			     &rb, NULL),
+	    PR_OK);
 	assert_int_equal(pr_nested_compare(&c, &n, PR_BETTER_LOWER, NULL, 0,
-	    &rc, NULL), PR_OK);
+			     &rc, NULL),
+	    PR_OK);
 	assert_true(fabs(ra.cmp.change_pct - rb.cmp.change_pct) <= 1e-12);
 	assert_true(fabs(ra.cmp.p_value - rb.cmp.p_value) <= 1e-12);
 	assert_true(fabs(ra.cmp.change_pct - rc.cmp.change_pct) <= 1e-12);
@@ -491,8 +498,7 @@ test_runs_cap(void **state)
 	struct pr_nested_desc d;
 
 	(void)state;
-	assert_int_equal(pr_nested_describe(&s, NULL, 1e15, &d, NULL),
-	    PR_OK);
+	assert_int_equal(pr_nested_describe(&s, NULL, 1e15, &d, NULL), PR_OK);
 	assert_true(d.defined & PR_NESTED_RUNS_OPT);
 	assert_int_equal(d.runs_per_boot_opt, PR_NESTED_RUNS_MAX);
 	/* sqrt(100 * 0.0054667 / 0.15938) = 1.85: 2 runs. */
@@ -510,15 +516,15 @@ test_untested(void **state)
 	struct pr_nested_result r;
 
 	(void)state;
-	assert_int_equal(pr_nested_compare(&b, &n, PR_BETTER_LOWER, NULL, 1,
-	    &r, NULL), PR_OK);
+	assert_int_equal(pr_nested_compare(&b, &n, PR_BETTER_LOWER, NULL, 1, &r,
+			     NULL),
+	    PR_OK);
 	assert_true(r.single_boot);
 	assert_false(r.cmp.tested);
 	assert_int_equal(r.cmp.verdict, PR_VERDICT_INCONCLUSIVE);
 	assert_true(r.cmp.notes & PR_NOTE_UNTESTED);
 	assert_int_equal(r.base.defined, 0);
-	assert_true(fabs(r.cmp.change_pct - 100 * (7.15 - 7.1) / 7.1) <
-	    1e-12);
+	assert_true(fabs(r.cmp.change_pct - 100 * (7.15 - 7.1) / 7.1) < 1e-12);
 }
 
 static void
@@ -531,7 +537,8 @@ expect_error(const struct pr_nested_side *b, const struct pr_nested_side *n,
 	memset(&r, 0xff, sizeof(r));
 	pr_error_clear(&err);
 	assert_int_equal(pr_nested_compare(b, n, PR_BETTER_LOWER, NULL, cost,
-	    &r, &err), want);
+			     &r, &err),
+	    want);
 	assert_string_equal(err.msg, msg);
 	assert_int_equal(r.single_boot, 0);
 	assert_int_equal(r.cmp.verdict, PR_VERDICT_INCONCLUSIVE);
@@ -570,8 +577,9 @@ test_errors(void **state)
 	/* pr_compare's own checks still apply. */
 	pr_verdict_opts_init(&o);
 	o.conf = 1.5;
-	assert_int_equal(pr_nested_compare(&ok, &ok, PR_BETTER_LOWER, &o, 1,
-	    &r, NULL), PR_EINVAL);
+	assert_int_equal(pr_nested_compare(&ok, &ok, PR_BETTER_LOWER, &o, 1, &r,
+			     NULL),
+	    PR_EINVAL);
 	/* Overflowing spread. */
 	{
 		double big[] = { -1e300, 1e300, 0, 1 };
@@ -615,7 +623,8 @@ pnotes(const char *s)
 		const char *name;
 		unsigned bit;
 	} tab[] = {
-		{ "NO_CI", PR_NOTE_NO_CI }, { "NO_CHANGE", PR_NOTE_NO_CHANGE },
+		{ "NO_CI", PR_NOTE_NO_CI },
+		{ "NO_CHANGE", PR_NOTE_NO_CHANGE },
 		{ "DEGENERATE", PR_NOTE_DEGENERATE },
 		{ "UNTESTED", PR_NOTE_UNTESTED },
 		{ "NEGLIGIBLE", PR_NOTE_NEGLIGIBLE },
@@ -662,8 +671,9 @@ check_predict_case(char *cline, char *wline, int line)
 	assert_int_equal(nw, 10);
 	assert_string_equal(want[0], "want");
 	name = tok[1];
-	better = strcmp(tok[2], "higher") == 0 ? PR_BETTER_HIGHER :
-	    strcmp(tok[2], "lower") == 0 ? PR_BETTER_LOWER : PR_BETTER_UNKNOWN;
+	better = strcmp(tok[2], "higher") == 0 ? PR_BETTER_HIGHER
+	    : strcmp(tok[2], "lower") == 0     ? PR_BETTER_LOWER
+					       : PR_BETTER_UNKNOWN;
 	pr_verdict_opts_init(&o);
 	o.conf = pnum(tok[3], line);
 	o.equivalence_pct = pnum(tok[4], line);
@@ -684,7 +694,8 @@ check_predict_case(char *cline, char *wline, int line)
 	assert_int_equal(c.runs_needed, 0);
 	assert_true(c.rel_sd == 0);
 	assert_int_equal(c.have_student | c.have_welch | c.have_mwu |
-	    c.have_ratio_means, 0);
+		c.have_ratio_means,
+	    0);
 	assert_true(c.p_adjusted == c.p_value);
 	assert_true(c.primary_t.df == (double)(k - 1));
 	assert_true(c.primary_t.diff == x - c.base.mean);
@@ -705,8 +716,7 @@ check_predict_case(char *cline, char *wline, int line)
 		assert_true(c.change_pct == 0);
 	} else {
 		assert_int_equal(c.have_change, 1);
-		pnear(c.change_pct, want[5], 1e-12, 1e-5, line, name,
-		    "change");
+		pnear(c.change_pct, want[5], 1e-12, 1e-5, line, name, "change");
 	}
 	if (strcmp(want[6], "-") == 0) {
 		assert_int_equal(c.have_ci, 0);
@@ -720,12 +730,12 @@ check_predict_case(char *cline, char *wline, int line)
 		    c.p_value < 1 - o.conf);
 	}
 	if (strcmp(pr_verdict_str(c.verdict), want[8]) != 0)
-		fail_msg("%s:%d: %s: verdict %s, want %s", PFIXTURE, line,
-		    name, pr_verdict_str(c.verdict), want[8]);
+		fail_msg("%s:%d: %s: verdict %s, want %s", PFIXTURE, line, name,
+		    pr_verdict_str(c.verdict), want[8]);
 	bits = pnotes(want[9]);
 	if (c.notes != bits)
-		fail_msg("%s:%d: %s: notes %#x, want %#x", PFIXTURE, line,
-		    name, c.notes, bits);
+		fail_msg("%s:%d: %s: notes %#x, want %#x", PFIXTURE, line, name,
+		    c.notes, bits);
 }
 
 static void
@@ -798,22 +808,25 @@ test_predict_sim(void **state)
 				means[s] = sum / SIM_N;
 		}
 		assert_int_equal(pr_nested_predict(means, SIM_K, sum / SIM_N,
-		    PR_BETTER_LOWER, &o, &c, NULL), PR_OK);
+				     PR_BETTER_LOWER, &o, &c, NULL),
+		    PR_OK);
 		fp_pred += c.p_value < 0.05;
 		pr_sort_doubles(all, SIM_K * SIM_N);
 		pr_sort_doubles(nv, SIM_N);
 		assert_int_equal(pr_compare(all, SIM_K * SIM_N, nv, SIM_N,
-		    PR_BETTER_LOWER, &ow, &c, NULL), PR_OK);
+				     PR_BETTER_LOWER, &ow, &c, NULL),
+		    PR_OK);
 		fp_samples += c.p_value < 0.05;
 	}
 	printf("false positives at 5%% over %d trials: sessions %.3f, "
-	    "samples %.3f\n", SIM_TRIALS, (double)fp_pred / SIM_TRIALS,
+	       "samples %.3f\n",
+	    SIM_TRIALS, (double)fp_pred / SIM_TRIALS,
 	    (double)fp_samples / SIM_TRIALS);
 	/* Binomial sd of the rate at 5% over 2000 trials: 0.49 points. */
 	if (!(fp_pred >= SIM_TRIALS * 3 / 100 &&
-	    fp_pred <= SIM_TRIALS * 7 / 100))
-		fail_msg("prediction test: %zu false positives in %d",
-		    fp_pred, SIM_TRIALS);
+		fp_pred <= SIM_TRIALS * 7 / 100))
+		fail_msg("prediction test: %zu false positives in %d", fp_pred,
+		    SIM_TRIALS);
 	if (!(fp_samples >= SIM_TRIALS * 30 / 100))
 		fail_msg("sample-level test: only %zu false positives in %d",
 		    fp_samples, SIM_TRIALS);
@@ -826,7 +839,8 @@ has_ci(const char *hay, const char *needle)
 
 	for (; *hay != '\0'; hay++) {
 		for (i = 0; i < n && hay[i] != '\0' &&
-		    (hay[i] | 0x20) == (needle[i] | 0x20); i++)
+		     (hay[i] | 0x20) == (needle[i] | 0x20);
+		     i++)
 			;
 		if (i == n)
 			return 1;
@@ -862,15 +876,18 @@ test_predict_report(void **state)
 	m[0].name = "ops";
 	m[0].unit = "ops/s";
 	assert_int_equal(pr_nested_predict(base, 5, 1850, PR_BETTER_HIGHER,
-	    NULL, &m[0].cmp, NULL), PR_OK);
+			     NULL, &m[0].cmp, NULL),
+	    PR_OK);
 	m[1].name = "time";
 	m[1].unit = "s";
-	assert_int_equal(pr_nested_predict(base, 2, 2001, PR_BETTER_LOWER,
-	    NULL, &m[1].cmp, NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(base, 2, 2001, PR_BETTER_LOWER, NULL,
+			     &m[1].cmp, NULL),
+	    PR_OK);
 	m[2].name = "flat";
 	m[2].unit = "";
-	assert_int_equal(pr_nested_predict(same, 3, 6, PR_BETTER_LOWER,
-	    NULL, &m[2].cmp, NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(same, 3, 6, PR_BETTER_LOWER, NULL,
+			     &m[2].cmp, NULL),
+	    PR_OK);
 	memset(&r, 0, sizeof(r));
 	r.conf = 0.95;
 	r.equivalence_pct = 1.0;
@@ -888,14 +905,16 @@ test_predict_report(void **state)
 		assert_true(has_ci(txt, "7.6"));
 		/* The new side, one session, has no spread to show. */
 		if (fmts[i] == PR_REPORT_JSON)
-			assert_true(has_ci(txt, "\"new\": {\n        "
+			assert_true(has_ci(txt,
+			    "\"new\": {\n        "
 			    "\"n\": 1,\n        \"mean\": 1850.0,\n        "
 			    "\"median\": 1850.0,\n        \"stddev\": null"));
 		else
 			assert_true(has_ci(txt, "1.850 kops/s "));
 		/* Equal base means: no test, and the report says why. */
 		if (fmts[i] == PR_REPORT_TEXT)
-			assert_true(has_ci(txt, "the base values are all "
+			assert_true(has_ci(txt,
+			    "the base values are all "
 			    "equal: their spread, and so the noise, is "
 			    "unknown"));
 		free(txt);
@@ -911,12 +930,15 @@ test_predict_holm(void **state)
 	struct pr_comparison c[3];
 
 	(void)state;
-	assert_int_equal(pr_nested_predict(base, 4, 10.6, PR_BETTER_LOWER,
-	    NULL, &c[0], NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(base, 4, 10.6, PR_BETTER_LOWER, NULL,
+			     &c[0], NULL),
+	    PR_OK);
 	assert_int_equal(pr_nested_predict(base, 4, 10.25, PR_BETTER_LOWER,
-	    NULL, &c[1], NULL), PR_OK);
-	assert_int_equal(pr_nested_predict(same, 2, 2, PR_BETTER_LOWER,
-	    NULL, &c[2], NULL), PR_OK);
+			     NULL, &c[1], NULL),
+	    PR_OK);
+	assert_int_equal(pr_nested_predict(same, 2, 2, PR_BETTER_LOWER, NULL,
+			     &c[2], NULL),
+	    PR_OK);
 	pr_compare_holm(c, 3, NULL);
 	assert_int_equal(c[0].holm_m, 2);
 	assert_int_equal(c[2].holm_m, 0);
@@ -941,12 +963,15 @@ test_predict_invariance(void **state)
 	(void)state;
 	for (i = 0; i < 6; i++)
 		scaled[i] = base[i] * 1024;
-	assert_int_equal(pr_nested_predict(base, 6, 8.0, PR_BETTER_LOWER,
-	    NULL, &a, NULL), PR_OK);
-	assert_int_equal(pr_nested_predict(perm, 6, 8.0, PR_BETTER_LOWER,
-	    NULL, &b, NULL), PR_OK);
+	assert_int_equal(pr_nested_predict(base, 6, 8.0, PR_BETTER_LOWER, NULL,
+			     &a, NULL),
+	    PR_OK);
+	assert_int_equal(pr_nested_predict(perm, 6, 8.0, PR_BETTER_LOWER, NULL,
+			     &b, NULL),
+	    PR_OK);
 	assert_int_equal(pr_nested_predict(scaled, 6, 8.0 * 1024,
-	    PR_BETTER_LOWER, NULL, &c, NULL), PR_OK);
+			     PR_BETTER_LOWER, NULL, &c, NULL),
+	    PR_OK);
 	assert_int_equal(a.verdict, PR_VERDICT_REGRESSION);
 	assert_true(a.p_value == b.p_value && a.ci_lo_pct == b.ci_lo_pct &&
 	    a.ci_hi_pct == b.ci_hi_pct && a.primary_t.t == b.primary_t.t);
@@ -1001,7 +1026,8 @@ test_predict_errors(void **state)
 		struct pr_comparison c;
 
 		assert_int_equal(pr_nested_predict(big, 3, 1e308,
-		    PR_BETTER_LOWER, NULL, &c, NULL), PR_ERANGE);
+				     PR_BETTER_LOWER, NULL, &c, NULL),
+		    PR_ERANGE);
 		assert_int_equal(c.base.n, 0);
 	}
 }

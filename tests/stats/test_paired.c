@@ -20,8 +20,7 @@
 #define MAXN 64
 
 static void
-near(double got, double want, double rel, const char *what,
-    const char *name)
+near(double got, double want, double rel, const char *what, const char *name)
 {
 	double tol = rel * fabs(want);
 
@@ -68,8 +67,9 @@ test_scipy(void **state)
 		assert_string_equal(word, "expect");
 		for (i = 0; i < 9; i++)
 			assert_int_equal(fscanf(f, "%lf", &e[i]), 1);
-		assert_int_equal(pr_paired_compare(base, new_, n, e[0], 0,
-		    &p, &err), PR_OK);
+		assert_int_equal(pr_paired_compare(base, new_, n, e[0], 0, &p,
+				     &err),
+		    PR_OK);
 		assert_int_equal(p.n, n);
 		assert_true(p.have_t && p.have_ci);
 		assert_false(p.degenerate || p.quantised);
@@ -111,8 +111,7 @@ test_zero_spread(void **state)
 	double want_sd;
 
 	(void)state;
-	assert_int_equal(pr_paired_compare(b, n, 3, 0.95, 0, &p, NULL),
-	    PR_OK);
+	assert_int_equal(pr_paired_compare(b, n, 3, 0.95, 0, &p, NULL), PR_OK);
 	assert_true(p.degenerate);
 	assert_false(p.have_t);
 	assert_true(p.have_ci);
@@ -128,17 +127,14 @@ test_zero_spread(void **state)
 	assert_false(p.degenerate);
 	assert_true(p.quantised);
 	assert_true(p.have_t);
-	want_sd = 0.01 / sqrt(12.0) * sqrt(1 / (7.0 * 7.0) +
-	    1 / (7.02 * 7.02));
+	want_sd = 0.01 / sqrt(12.0) * sqrt(1 / (7.0 * 7.0) + 1 / (7.02 * 7.02));
 	near(p.sd_log, want_sd, 1e-12, "sd_log", "quantised");
 	assert_true(isfinite(p.t) && p.t > 0);
 	assert_true(p.p_value > 0 && p.p_value < 1);
-	assert_true(p.ci_lo_pct < p.change_pct &&
-	    p.change_pct < p.ci_hi_pct);
+	assert_true(p.ci_lo_pct < p.change_pct && p.change_pct < p.ci_hi_pct);
 
 	/* Identical runs: no change at all, still no division by zero. */
-	assert_int_equal(pr_paired_compare(b, b, 3, 0.95, 0, &p, NULL),
-	    PR_OK);
+	assert_int_equal(pr_paired_compare(b, b, 3, 0.95, 0, &p, NULL), PR_OK);
 	assert_true(p.degenerate);
 	assert_true(p.change_pct == 0);
 }
@@ -157,15 +153,14 @@ test_extreme_ratio(void **state)
 	struct pr_error err;
 
 	(void)state;
-	assert_int_equal(pr_paired_compare(b, n, 2, 0.95, 0, &p, &err),
-	    PR_OK);
+	assert_int_equal(pr_paired_compare(b, n, 2, 0.95, 0, &p, &err), PR_OK);
 	near(p.mean_log, log(1e300) - log(1e-10) + log(2) / 2, 1e-12,
 	    "mean_log", "overflowing ratio");
 	assert_true(p.have_t && isfinite(p.t));
 	assert_int_equal(pr_paired_compare(b2, n2, 2, 0.95, 0, &p, &err),
 	    PR_OK);
-	near(p.mean_log, (log(4.9e-324) + log(1e-320)) / 2 - log(1e10),
-	    1e-12, "mean_log", "underflowing ratio");
+	near(p.mean_log, (log(4.9e-324) + log(1e-320)) / 2 - log(1e10), 1e-12,
+	    "mean_log", "underflowing ratio");
 	assert_true(p.have_t && isfinite(p.t));
 }
 
@@ -186,8 +181,7 @@ test_bad(void **state)
 	    PR_EINVAL);
 	assert_int_equal(pr_paired_compare(b, b, 2, 0.95, -1, &p, &err),
 	    PR_EINVAL);
-	assert_int_equal(pr_paired_logs(d, 2, 0.95, 0, &p, &err),
-	    PR_EINVAL);
+	assert_int_equal(pr_paired_logs(d, 2, 0.95, 0, &p, &err), PR_EINVAL);
 	assert_non_null(strstr(err.msg, "round 2"));
 }
 

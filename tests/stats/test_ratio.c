@@ -29,8 +29,7 @@
 
 /* Relative (or, near 0, absolute) agreement to tol. */
 static void
-assert_close(double got, double want, double tol, const char *what,
-    int line)
+assert_close(double got, double want, double tol, const char *what, int line)
 {
 	double scale = fabs(want) > 1 ? fabs(want) : 1;
 
@@ -68,7 +67,8 @@ each_line(const char *kind, void (*fn)(char **tok, int ntok, int line))
 		if (buf[0] == '#')
 			continue;
 		ntok = 0;
-		for (p = strtok_r(buf, " \n", &save); p != NULL && ntok < MAXTOK;
+		for (p = strtok_r(buf, " \n", &save);
+		     p != NULL && ntok < MAXTOK;
 		     p = strtok_r(NULL, " \n", &save))
 			tok[ntok++] = p;
 		if (ntok == 0 || strcmp(tok[0], kind) != 0)
@@ -99,8 +99,8 @@ check_median_se(char **tok, int ntok, int line)
 	assert_int_equal(ntok, (int)n + 3);
 	for (i = 0; i < n; i++)
 		x[i] = num(tok[2 + i]);
-	assert_close(pr_median_se(x, n), num(tok[2 + n]), 1e-9,
-	    "median se", line);
+	assert_close(pr_median_se(x, n), num(tok[2 + n]), 1e-9, "median se",
+	    line);
 }
 
 static void
@@ -133,8 +133,8 @@ test_median_se_form(void **state)
 static void
 check_asym(char **tok, int ntok, int line)
 {
-	enum pr_ratio_kind kind = strcmp(tok[1], "mean") == 0 ?
-	    PR_RATIO_MEANS : PR_RATIO_MEDIANS;
+	enum pr_ratio_kind kind =
+	    strcmp(tok[1], "mean") == 0 ? PR_RATIO_MEANS : PR_RATIO_MEDIANS;
 	double conf = num(tok[2]), *a, *b;
 	size_t na = (size_t)num(tok[3]), nb = (size_t)num(tok[7]);
 	struct pr_ratio_ci ci;
@@ -143,8 +143,8 @@ check_asym(char **tok, int ntok, int line)
 	assert_int_equal(ntok, 14);
 	a = form(na, (unsigned long)num(tok[4]), num(tok[5]), num(tok[6]));
 	b = form(nb, (unsigned long)num(tok[8]), num(tok[9]), num(tok[10]));
-	assert_int_equal(pr_ratio_ci(kind, a, na, b, nb, conf, 1, 0, &ci,
-	    &err), PR_OK);
+	assert_int_equal(pr_ratio_ci(kind, a, na, b, nb, conf, 1, 0, &ci, &err),
+	    PR_OK);
 	assert_int_equal(ci.method, PR_RATIO_ASYMPTOTIC);
 	assert_int_equal(ci.reps, 0);
 	assert_close(ci.ratio, num(tok[11]), 1e-12, "ratio", line);
@@ -164,8 +164,8 @@ test_asymptotic(void **state)
 static void
 check_boot(char **tok, int ntok, int line)
 {
-	enum pr_ratio_kind kind = strcmp(tok[1], "mean") == 0 ?
-	    PR_RATIO_MEANS : PR_RATIO_MEDIANS;
+	enum pr_ratio_kind kind =
+	    strcmp(tok[1], "mean") == 0 ? PR_RATIO_MEANS : PR_RATIO_MEDIANS;
 	double conf = num(tok[2]), a[16], b[16];
 	double lo_min = num(tok[3]), lo_max = num(tok[4]);
 	double hi_min = num(tok[5]), hi_max = num(tok[6]);
@@ -180,16 +180,17 @@ check_boot(char **tok, int ntok, int line)
 	assert_int_equal(ntok, 9 + (int)(na + nb));
 	for (i = 0; i < nb; i++)
 		b[i] = num(tok[9 + na + i]);
-	assert_int_equal(pr_ratio_ci(kind, a, na, b, nb, conf, 20240601,
-	    100000, &ci, &err), PR_OK);
+	assert_int_equal(pr_ratio_ci(kind, a, na, b, nb, conf, 20240601, 100000,
+			     &ci, &err),
+	    PR_OK);
 	assert_int_equal(ci.method, PR_RATIO_BOOTSTRAP);
 	assert_int_equal(ci.reps, 100000);
 	if (!(ci.lo >= lo_min - slack * fabs(lo_min) &&
-	    ci.lo <= lo_max + slack * fabs(lo_max)))
+		ci.lo <= lo_max + slack * fabs(lo_max)))
 		fail_msg("%s:%d: lower end %.17g outside [%.17g, %.17g]",
 		    FIXTURE, line, ci.lo, lo_min, lo_max);
 	if (!(ci.hi >= hi_min - slack * fabs(hi_min) &&
-	    ci.hi <= hi_max + slack * fabs(hi_max)))
+		ci.hi <= hi_max + slack * fabs(hi_max)))
 		fail_msg("%s:%d: upper end %.17g outside [%.17g, %.17g]",
 		    FIXTURE, line, ci.hi, hi_min, hi_max);
 }
@@ -213,17 +214,19 @@ test_reproducible(void **state)
 	(void)state;
 	pr_sort_doubles(a, 5);
 	for (k = 0; k < 2; k++) {
-		enum pr_ratio_kind kind = k ? PR_RATIO_MEDIANS :
-		    PR_RATIO_MEANS;
+		enum pr_ratio_kind kind = k ? PR_RATIO_MEDIANS : PR_RATIO_MEANS;
 
-		assert_int_equal(pr_ratio_ci(kind, a, 5, b, 4, 0.95, 42, 0,
-		    &c1, &err), PR_OK);
-		assert_int_equal(pr_ratio_ci(kind, a, 5, b, 4, 0.95, 42, 0,
-		    &c2, &err), PR_OK);
+		assert_int_equal(pr_ratio_ci(kind, a, 5, b, 4, 0.95, 42, 0, &c1,
+				     &err),
+		    PR_OK);
+		assert_int_equal(pr_ratio_ci(kind, a, 5, b, 4, 0.95, 42, 0, &c2,
+				     &err),
+		    PR_OK);
 		assert_int_equal(c1.reps, PR_RATIO_BOOT_REPS);
 		assert_memory_equal(&c1, &c2, sizeof(c1));
-		assert_int_equal(pr_ratio_ci(kind, a, 5, b, 4, 0.95, 43, 0,
-		    &c3, &err), PR_OK);
+		assert_int_equal(pr_ratio_ci(kind, a, 5, b, 4, 0.95, 43, 0, &c3,
+				     &err),
+		    PR_OK);
 		assert_true(c1.lo != c3.lo || c1.hi != c3.hi);
 		/* Another seed moves the ends a little, not far. */
 		assert_true(fabs(c1.lo - c3.lo) < 0.02);
@@ -256,7 +259,8 @@ coverage(enum pr_ratio_kind kind, size_t n, int n_sets, unsigned reps,
 		pr_sort_doubles(a, n);
 		pr_sort_doubles(b, n);
 		assert_int_equal(pr_ratio_ci(kind, a, n, b, n, 0.95,
-		    (uint64_t)s, reps, &ci, &err), PR_OK);
+				     (uint64_t)s, reps, &ci, &err),
+		    PR_OK);
 		hit += ci.lo <= 1.05 && 1.05 <= ci.hi;
 	}
 	free(a);
@@ -305,15 +309,16 @@ test_point_interval(void **state)
 		big_b[i] = 3.0;
 	}
 	for (k = 0; k < 2; k++) {
-		enum pr_ratio_kind kind = k ? PR_RATIO_MEDIANS :
-		    PR_RATIO_MEANS;
+		enum pr_ratio_kind kind = k ? PR_RATIO_MEDIANS : PR_RATIO_MEANS;
 
-		assert_int_equal(pr_ratio_ci(kind, a, 3, b, 4, 0.95, 7, 0,
-		    &ci, &err), PR_OK);
+		assert_int_equal(pr_ratio_ci(kind, a, 3, b, 4, 0.95, 7, 0, &ci,
+				     &err),
+		    PR_OK);
 		assert_true(ci.lo == ci.ratio && ci.hi == ci.ratio);
 		assert_close(ci.ratio, 7.69 / 7.02, 1e-15, "point", 0);
-		assert_int_equal(pr_ratio_ci(kind, big_a, n, big_b, n, 0.95,
-		    7, 0, &ci, &err), PR_OK);
+		assert_int_equal(pr_ratio_ci(kind, big_a, n, big_b, n, 0.95, 7,
+				     0, &ci, &err),
+		    PR_OK);
 		assert_int_equal(ci.method, PR_RATIO_ASYMPTOTIC);
 		assert_true(ci.lo == 1.5 && ci.hi == 1.5 && ci.ratio == 1.5);
 	}
@@ -331,36 +336,45 @@ test_errors(void **state)
 
 	(void)state;
 	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, a, 1, a, 3, 0.95, 1, 0,
-	    &ci, &err), PR_EINVAL);
+			     &ci, &err),
+	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "at least 2"));
-	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, a, 3, a, 3, 1.0, 1, 0,
-	    &ci, &err), PR_EINVAL);
+	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, a, 3, a, 3, 1.0, 1, 0, &ci,
+			     &err),
+	    PR_EINVAL);
 	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, a, 3, a, 3, 0.95, 1, 5,
-	    &ci, &err), PR_EINVAL);
+			     &ci, &err),
+	    PR_EINVAL);
 	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, a, 3, a, 3, 0.95, 1,
-	    PR_RATIO_BOOT_REPS_MAX + 1, &ci, &err), PR_EINVAL);
-	assert_int_equal(pr_ratio_ci((enum pr_ratio_kind)7, a, 3, a, 3, 0.95,
-	    1, 0, &ci, &err), PR_EINVAL);
+			     PR_RATIO_BOOT_REPS_MAX + 1, &ci, &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_ratio_ci((enum pr_ratio_kind)7, a, 3, a, 3, 0.95, 1,
+			     0, &ci, &err),
+	    PR_EINVAL);
 	/* The base statistic is 0: no ratio. */
 	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, z, 3, a, 3, 0.95, 1, 0,
-	    &ci, &err), PR_EUNDEF);
+			     &ci, &err),
+	    PR_EUNDEF);
 	assert_non_null(strstr(err.msg, "base mean is 0"));
-	assert_int_equal(pr_ratio_ci(PR_RATIO_MEDIANS, z, 3, a, 3, 0.95, 1,
-	    0, &ci, &err), PR_EUNDEF);
+	assert_int_equal(pr_ratio_ci(PR_RATIO_MEDIANS, z, 3, a, 3, 0.95, 1, 0,
+			     &ci, &err),
+	    PR_EUNDEF);
 	/* Different signs. */
-	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, neg, 3, a, 3, 0.95, 1,
-	    0, &ci, &err), PR_EUNDEF);
+	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, neg, 3, a, 3, 0.95, 1, 0,
+			     &ci, &err),
+	    PR_EUNDEF);
 	assert_non_null(strstr(err.msg, "different signs"));
 	/* A base whose resampled mean can be 0 or negative. */
-	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, span, 3, a, 3, 0.95, 1,
-	    0, &ci, &err), PR_EUNDEF);
+	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, span, 3, a, 3, 0.95, 1, 0,
+			     &ci, &err),
+	    PR_EUNDEF);
 	assert_non_null(strstr(err.msg, "unbounded"));
 	assert_true(ci.lo == 0 && ci.hi == 0 && ci.ratio == 0);
 	/* Both negative is a ratio like any other. */
-	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, neg, 3, neg, 3, 0.95, 1,
-	    0, &ci, &err), PR_OK);
-	assert_true(ci.ratio == 1.0 && ci.lo > 0 && ci.lo <= 1 &&
-	    ci.hi >= 1);
+	assert_int_equal(pr_ratio_ci(PR_RATIO_MEANS, neg, 3, neg, 3, 0.95, 1, 0,
+			     &ci, &err),
+	    PR_OK);
+	assert_true(ci.ratio == 1.0 && ci.lo > 0 && ci.lo <= 1 && ci.hi >= 1);
 }
 
 int

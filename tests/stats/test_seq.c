@@ -62,8 +62,8 @@ no_nan(const struct pr_seq_result *r)
 {
 	assert_false(isnan(r->lo_log) || isnan(r->hi_log) || isnan(r->t) ||
 	    isnan(r->log_bf) || isnan(r->lo_pct) || isnan(r->hi_pct) ||
-	    isnan(r->change_pct) || isnan(r->mean_log) ||
-	    isnan(r->sd_log) || isnan(r->t_bound));
+	    isnan(r->change_pct) || isnan(r->mean_log) || isnan(r->sd_log) ||
+	    isnan(r->t_bound));
 }
 
 static void
@@ -102,17 +102,18 @@ test_scipy(void **state)
 				;
 		} else if (strcmp(word, "bf") == 0) {
 			assert_int_equal(fscanf(f, "%zu %lf %lf %lf", &n, &t,
-			    &g, &want), 4);
+					     &g, &want),
+			    4);
 			snprintf(what, sizeof(what), "log BF n %zu t %g g %g",
 			    n, t, g);
 			near(pr_seq_log_bf(n, t, g), want, 1e-9, what);
 			nbf++;
 		} else if (strcmp(word, "bound") == 0) {
 			assert_int_equal(fscanf(f, "%zu %lf %lf %63s", &n, &g,
-			    &alpha, name), 4);
+					     &alpha, name),
+			    4);
 			if (strcmp(name, "inf") == 0) {
-				assert_true(isinf(pr_seq_t_bound(n, g,
-				    alpha)));
+				assert_true(isinf(pr_seq_t_bound(n, g, alpha)));
 				ninf++;
 			} else {
 				snprintf(what, sizeof(what),
@@ -123,17 +124,19 @@ test_scipy(void **state)
 			nbound++;
 		} else if (strcmp(word, "data") == 0) {
 			assert_int_equal(fscanf(f, "%63s %lf %lf %zu", cur,
-			    &alpha, &g, &n), 4);
+					     &alpha, &g, &n),
+			    4);
 			assert_true(n <= MAXN);
 			for (i = 0; i < n; i++)
 				assert_int_equal(fscanf(f, "%lf", &d[i]), 1);
 			start(&s, alpha, g);
 			for (i = 0; i < n; i++)
-				assert_int_equal(pr_seq_update(&s, d[i],
-				    NULL), PR_OK);
+				assert_int_equal(pr_seq_update(&s, d[i], NULL),
+				    PR_OK);
 		} else if (strcmp(word, "cs") == 0) {
-			assert_int_equal(fscanf(f, "%63s %lf %lf %lf %lf",
-			    name, &e[0], &e[1], &e[2], &e[3]), 5);
+			assert_int_equal(fscanf(f, "%63s %lf %lf %lf %lf", name,
+					     &e[0], &e[1], &e[2], &e[3]),
+			    5);
 			assert_string_equal(name, cur);
 			pr_seq_query(&s, &r);
 			assert_true(r.bounded);
@@ -141,17 +144,14 @@ test_scipy(void **state)
 			check_cs(name, &r, r.t, e, 1e-9);
 			/* The decision follows the interval (band 1%). */
 			if (e[0] >= log(0.99) && e[1] <= log(1.01))
-				assert_int_equal(r.decision,
-				    PR_SEQ_EQUIVALENT);
+				assert_int_equal(r.decision, PR_SEQ_EQUIVALENT);
 			else if (e[0] > 0)
-				assert_int_equal(r.decision,
-				    PR_SEQ_REGRESSION);
+				assert_int_equal(r.decision, PR_SEQ_REGRESSION);
 			else if (e[1] < 0)
 				assert_int_equal(r.decision,
 				    PR_SEQ_IMPROVEMENT);
 			else
-				assert_int_equal(r.decision,
-				    PR_SEQ_CONTINUE);
+				assert_int_equal(r.decision, PR_SEQ_CONTINUE);
 			/* and excludes 0 when the Bayes factor at mu0 = 0
 			 * reaches 1/alpha. */
 			assert_int_equal(r.log_bf >= -log(alpha),
@@ -162,14 +162,16 @@ test_scipy(void **state)
 			ncs++;
 		} else if (strcmp(word, "signbf") == 0) {
 			assert_int_equal(fscanf(f, "%zu %zu %lf", &n, &i,
-			    &want), 3);
+					     &want),
+			    3);
 			snprintf(what, sizeof(what), "sign log BF %zu of %zu",
 			    n, i);
 			near(pr_seq_sign_log_bf(n, i), want, 1e-12, what);
 			nsign++;
 		} else if (strcmp(word, "sdata") == 0) {
-			assert_int_equal(fscanf(f, "%63s %lf %zu", cur,
-			    &alpha, &n), 3);
+			assert_int_equal(fscanf(f, "%63s %lf %zu", cur, &alpha,
+					     &n),
+			    3);
 			assert_true(n <= MAXN);
 			pr_seq_release(&ss);
 			pr_seq_opts_init(&o);
@@ -178,12 +180,13 @@ test_scipy(void **state)
 			assert_int_equal(pr_seq_init(&ss, &o, NULL), PR_OK);
 			for (i = 0; i < n; i++) {
 				assert_int_equal(fscanf(f, "%lf", &d[i]), 1);
-				assert_int_equal(pr_seq_update(&ss, d[i],
-				    NULL), PR_OK);
+				assert_int_equal(pr_seq_update(&ss, d[i], NULL),
+				    PR_OK);
 			}
 		} else if (strcmp(word, "scs") == 0) {
-			assert_int_equal(fscanf(f, "%63s %lf %lf %lf %lf",
-			    name, &e[0], &e[1], &e[2], &e[3]), 5);
+			assert_int_equal(fscanf(f, "%63s %lf %lf %lf %lf", name,
+					     &e[0], &e[1], &e[2], &e[3]),
+			    5);
 			assert_string_equal(name, cur);
 			pr_seq_query(&ss, &r);
 			assert_true(r.bounded && isfinite(e[0]));
@@ -194,7 +197,7 @@ test_scipy(void **state)
 		}
 	}
 	pr_seq_release(&ss);
-	pr_seq_release(&ss);	/* twice is harmless */
+	pr_seq_release(&ss); /* twice is harmless */
 	fclose(f);
 	assert_true(nsign >= 8 && nscs >= 3);
 	assert_true(nbf >= 10 && nbound >= 8 && ncs >= 3 && ninf >= 1);
@@ -299,8 +302,8 @@ test_shape(void **state)
 		cprev = c;
 	}
 	/* A smaller alpha widens it. */
-	assert_true(pr_seq_t_bound(50, 0.25, 0.01) >
-	    pr_seq_t_bound(50, 0.25, 0.05));
+	assert_true(
+	    pr_seq_t_bound(50, 0.25, 0.01) > pr_seq_t_bound(50, 0.25, 0.05));
 	assert_true(isinf(pr_seq_t_bound(1, 0.25, 0.05)));
 }
 
@@ -375,10 +378,10 @@ test_args(void **state)
 static void
 test_decide(void **state)
 {
-	static const double base[] = { 7.02, 7.03, 7.01, 7.05, 7.02, 7.00,
-		7.04, 7.02, 7.03, 7.01, 7.02, 7.02 };
-	static const double new_[] = { 7.32, 7.30, 7.33, 7.31, 7.35, 7.30,
-		7.32, 7.34, 7.31, 7.30, 7.33, 7.32 };
+	static const double base[] = { 7.02, 7.03, 7.01, 7.05, 7.02, 7.00, 7.04,
+		7.02, 7.03, 7.01, 7.02, 7.02 };
+	static const double new_[] = { 7.32, 7.30, 7.33, 7.31, 7.35, 7.30, 7.32,
+		7.34, 7.31, 7.30, 7.33, 7.32 };
 	struct pr_seq_result a, b;
 	struct pr_seq_opts o;
 	struct pr_paired p;
@@ -395,16 +398,20 @@ test_decide(void **state)
 		for (n = 1; n <= 12; n++) {
 			/* pass 1: all rounds equal (zero spread). */
 			assert_int_equal(pr_paired_compare(base,
-			    pass == 1 ? base : new_, n, 0.95, 0, &p, NULL),
+					     pass == 1 ? base : new_, n, 0.95,
+					     0, &p, NULL),
 			    PR_OK);
 			assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
 			for (i = 0; i < n; i++)
-				assert_int_equal(pr_seq_update_pair(&s,
-				    base[i], pass == 1 ? base[i] : new_[i],
-				    NULL), PR_OK);
+				assert_int_equal(pr_seq_update_pair(&s, base[i],
+						     pass == 1 ? base[i]
+							       : new_[i],
+						     NULL),
+				    PR_OK);
 			pr_seq_query(&s, &a);
 			assert_int_equal(pr_seq_decide(&o, p.n, p.mean_log,
-			    p.sd_log, &b, NULL), PR_OK);
+					     p.sd_log, &b, NULL),
+			    PR_OK);
 			assert_int_equal(a.decision, b.decision);
 			assert_int_equal(a.n, b.n);
 			assert_int_equal(a.bounded, b.bounded);
@@ -416,21 +423,23 @@ test_decide(void **state)
 		}
 		/* After 12 rounds: +4.3% is a regression of a time, an
 		 * improvement of a throughput; equal times equivalent. */
-		assert_int_equal(a.decision, pass == 0 ? PR_SEQ_REGRESSION :
-		    pass == 1 ? PR_SEQ_EQUIVALENT : PR_SEQ_IMPROVEMENT);
+		assert_int_equal(a.decision,
+		    pass == 0       ? PR_SEQ_REGRESSION
+			: pass == 1 ? PR_SEQ_EQUIVALENT
+				    : PR_SEQ_IMPROVEMENT);
 	}
 	/* The timer's resolution (0.01 s) as the floor: equal times show
 	 * only that the change is below what 0.01 s can resolve. */
 	assert_int_equal(pr_paired_compare(base, base, 12, 0.95, 0.01, &p,
-	    NULL), PR_OK);
+			     NULL),
+	    PR_OK);
 	assert_true(p.quantised && p.sd_log > 5e-4);
-	assert_int_equal(pr_seq_decide(&o, p.n, p.mean_log, p.sd_log, &b,
-	    NULL), PR_OK);
+	assert_int_equal(pr_seq_decide(&o, p.n, p.mean_log, p.sd_log, &b, NULL),
+	    PR_OK);
 	assert_int_equal(b.decision, PR_SEQ_EQUIVALENT);
 	assert_true(b.hi_pct > 0.03 && b.hi_pct < 1);
 
-	assert_int_equal(pr_seq_decide(&o, 5, NAN, 0.1, &b, &err),
-	    PR_EINVAL);
+	assert_int_equal(pr_seq_decide(&o, 5, NAN, 0.1, &b, &err), PR_EINVAL);
 	assert_non_null(strstr(err.msg, "not finite"));
 	assert_int_equal(pr_seq_decide(&o, 5, 0, -1, &b, NULL), PR_EINVAL);
 	o.alpha = 2;
@@ -504,8 +513,12 @@ test_sign(void **state)
 		assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
 		do {
 			assert_int_equal(pr_seq_update_pair(&s,
-			    1 + 0.01 * pr_rng_normal(&rng),
-			    1.1 * (1 + 0.01 * pr_rng_normal(&rng)), NULL),
+					     1 + 0.01 * pr_rng_normal(&rng),
+					     1.1 *
+						 (1 +
+						     0.01 *
+							 pr_rng_normal(&rng)),
+					     NULL),
 			    PR_OK);
 			pr_seq_query(&s, &r);
 		} while (r.decision == PR_SEQ_CONTINUE);
@@ -533,8 +546,9 @@ test_long(void **state)
 	assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
 	pr_rng_seed(&rng, 7);
 	for (i = 0; i < 10000; i++)
-		assert_int_equal(pr_seq_update(&s, -0.01 + 0.05 *
-		    pr_rng_normal(&rng), NULL), PR_OK);
+		assert_int_equal(pr_seq_update(&s,
+				     -0.01 + 0.05 * pr_rng_normal(&rng), NULL),
+		    PR_OK);
 	pr_seq_query(&s, &r);
 	assert_true(isfinite(r.log_bf) && r.log_bf > 10);
 	assert_true(r.bounded && r.hi_pct < 0 && r.lo_pct > -2);
@@ -587,8 +601,10 @@ test_sim_aa(void **state)
 			delta = d - mean;
 			mean += delta / (double)(i + 1);
 			m2 += delta * (d - mean);
-			if (!nstop && i >= 1 && fabs(mean) / sqrt(m2 /
-			    (double)i / (double)(i + 1)) > tq[i]) {
+			if (!nstop && i >= 1 &&
+			    fabs(mean) /
+				    sqrt(m2 / (double)i / (double)(i + 1)) >
+				tq[i]) {
 				naive++;
 				nstop = 1;
 			}
@@ -597,8 +613,7 @@ test_sim_aa(void **state)
 	if (!(fp < trials * 8 / 100))
 		fail_msg("false positives %d of %d", fp, trials);
 	if (!(naive > trials * 15 / 100))
-		fail_msg("naive false positives only %d of %d", naive,
-		    trials);
+		fail_msg("naive false positives only %d of %d", naive, trials);
 }
 
 /* +10% under CV 1%: "regression" within 10 rounds, every time, with an
@@ -620,8 +635,12 @@ test_sim_regression(void **state)
 		assert_int_equal(pr_seq_init(&s, &o, NULL), PR_OK);
 		do {
 			assert_int_equal(pr_seq_update_pair(&s,
-			    1 + 0.01 * pr_rng_normal(&rng),
-			    1.1 * (1 + 0.01 * pr_rng_normal(&rng)), NULL),
+					     1 + 0.01 * pr_rng_normal(&rng),
+					     1.1 *
+						 (1 +
+						     0.01 *
+							 pr_rng_normal(&rng)),
+					     NULL),
 			    PR_OK);
 			pr_seq_query(&s, &r);
 		} while (r.decision == PR_SEQ_CONTINUE);

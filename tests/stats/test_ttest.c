@@ -61,15 +61,15 @@ check_line(struct fx_reader *r, const struct fx_case *c, void *ctx)
 	summary(c->a, c->na, &sa);
 	summary(c->b, c->nb, &sb);
 	if (r->nw == 2 && strcmp(r->w[1], "undefined") == 0) {
-		st = student ? pr_ttest_student(&sa, &sb, 0.95, &t, &err) :
-		    pr_ttest_welch(&sa, &sb, 0.95, &t, &err);
+		st = student ? pr_ttest_student(&sa, &sb, 0.95, &t, &err)
+			     : pr_ttest_welch(&sa, &sb, 0.95, &t, &err);
 		assert_int_equal(st, PR_EUNDEF);
 		return;
 	}
 	fx_words(r, 7);
 	conf = fx_num(r, 1);
-	st = student ? pr_ttest_student(&sa, &sb, conf, &t, &err) :
-	    pr_ttest_welch(&sa, &sb, conf, &t, &err);
+	st = student ? pr_ttest_student(&sa, &sb, conf, &t, &err)
+		     : pr_ttest_welch(&sa, &sb, conf, &t, &err);
 	if (st != PR_OK)
 		fail_msg("%s:%ld: %s: status %d: %s", r->path, r->lineno,
 		    c->name, st, err.msg);
@@ -83,8 +83,7 @@ check_line(struct fx_reader *r, const struct fx_case *c, void *ctx)
 	fx_close_to(r, "df", t.df, fx_num(r, 4), 1e-10 + cond, 0);
 	/* 1e-9 of (interval scale + 16e9 DBL_EPSILON M) is 1e-9 of the
 	 * scale plus 16 DBL_EPSILON M. */
-	scale = fabs(t.diff) + (t.ci_hi - t.ci_lo) / 2 +
-	    16e9 * DBL_EPSILON * m;
+	scale = fabs(t.diff) + (t.ci_hi - t.ci_lo) / 2 + 16e9 * DBL_EPSILON * m;
 	fx_close_to(r, "ci_lo", t.ci_lo, fx_num(r, 5), 1e-9, scale);
 	fx_close_to(r, "ci_hi", t.ci_hi, fx_num(r, 6), 1e-9, scale);
 	assert_true(fabs(t.diff - (t.ci_lo + t.ci_hi) / 2) <= 1e-12 * scale);
@@ -207,8 +206,7 @@ test_one_value(void **state)
 	assert_int_equal(pr_ttest_welch(&b, &a, 0.95, &t, &err), PR_EUNDEF);
 	assert_non_null(strstr(err.msg, "new"));
 	/* 1 + 1 is not a test. */
-	assert_int_equal(pr_ttest_student(&a, &one, 0.95, &t, &err),
-	    PR_EUNDEF);
+	assert_int_equal(pr_ttest_student(&a, &one, 0.95, &t, &err), PR_EUNDEF);
 	/* 1 + 2 with no spread on the pair: degenerate, but answered. */
 	b = sum_of(2, 10.5, 0);
 	assert_int_equal(pr_ttest_student(&a, &b, 0.95, &t, &err), PR_OK);
@@ -269,8 +267,7 @@ test_scale_invariant(void **state)
 	assert_int_equal(pr_summary_compute(b1, 3, &sb, NULL), PR_OK);
 	assert_int_equal(pr_ttest_student(&sa, &sb, 0.95, &ref[0], NULL),
 	    PR_OK);
-	assert_int_equal(pr_ttest_welch(&sa, &sb, 0.95, &ref[1], NULL),
-	    PR_OK);
+	assert_int_equal(pr_ttest_welch(&sa, &sb, 0.95, &ref[1], NULL), PR_OK);
 	for (k = 0; k < sizeof(scales) / sizeof(scales[0]); k++) {
 		for (i = 0; i < 3; i++) {
 			a[i] = a1[i] * scales[k];
@@ -279,18 +276,19 @@ test_scale_invariant(void **state)
 		assert_int_equal(pr_summary_compute(a, 3, &sa, NULL), PR_OK);
 		assert_int_equal(pr_summary_compute(b, 3, &sb, NULL), PR_OK);
 		for (w = 0; w < 2; w++) {
-			assert_int_equal(w ? pr_ttest_welch(&sa, &sb, 0.95, &t,
-			    NULL) : pr_ttest_student(&sa, &sb, 0.95, &t, NULL),
+			assert_int_equal(w
+				? pr_ttest_welch(&sa, &sb, 0.95, &t, NULL)
+				: pr_ttest_student(&sa, &sb, 0.95, &t, NULL),
 			    PR_OK);
 			if (t.degenerate ||
 			    fabs(t.p - ref[w].p) > 1e-9 * ref[w].p ||
 			    fabs(t.df - ref[w].df) > 1e-9 * ref[w].df ||
 			    fabs(t.ci_lo / scales[k] - ref[w].ci_lo) >
-			    1e-9 * fabs(ref[w].ci_lo))
+				1e-9 * fabs(ref[w].ci_lo))
 				fail_msg("scale %g, %s: p %.17g df %.17g, "
-				    "want p %.17g df %.17g", scales[k],
-				    w ? "welch" : "student", t.p, t.df,
-				    ref[w].p, ref[w].df);
+					 "want p %.17g df %.17g",
+				    scales[k], w ? "welch" : "student", t.p,
+				    t.df, ref[w].p, ref[w].df);
 		}
 	}
 }
@@ -310,23 +308,31 @@ test_never_nan(void **state)
 
 	(void)state;
 	for (i = 0; i < 5; i++)
-	for (j = 0; j < 5; j++)
-	for (k = 0; k < 5; k++)
-	for (l = 0; l < 4; l++)
-	for (m = 0; m < 4; m++) {
-		a = sum_of(ns[l], means[i], vars[k]);
-		b = sum_of(ns[m], means[j], vars[(k + l) % 5]);
-		st = pr_ttest_student(&a, &b, 0.95, &t, &err);
-		if (st == PR_OK)
-			assert_sane(&t);
-		else
-			assert_true(st == PR_EUNDEF || st == PR_ERANGE);
-		st = pr_ttest_welch(&a, &b, 0.95, &t, &err);
-		if (st == PR_OK)
-			assert_sane(&t);
-		else
-			assert_true(st == PR_EUNDEF || st == PR_ERANGE);
-	}
+		for (j = 0; j < 5; j++)
+			for (k = 0; k < 5; k++)
+				for (l = 0; l < 4; l++)
+					for (m = 0; m < 4; m++) {
+						a = sum_of(ns[l], means[i],
+						    vars[k]);
+						b = sum_of(ns[m], means[j],
+						    vars[(k + l) % 5]);
+						st = pr_ttest_student(&a, &b,
+						    0.95, &t, &err);
+						if (st == PR_OK)
+							assert_sane(&t);
+						else
+							assert_true(
+							    st == PR_EUNDEF ||
+							    st == PR_ERANGE);
+						st = pr_ttest_welch(&a, &b,
+						    0.95, &t, &err);
+						if (st == PR_OK)
+							assert_sane(&t);
+						else
+							assert_true(
+							    st == PR_EUNDEF ||
+							    st == PR_ERANGE);
+					}
 }
 
 int

@@ -79,8 +79,7 @@ num(const char *s, int line)
 /* The generator's big_data(): the same IEEE operations in the same
  * order. */
 static size_t
-big_data(double *v, size_t n, unsigned long k, unsigned long slow,
-    double scale)
+big_data(double *v, size_t n, unsigned long k, unsigned long slow, double scale)
 {
 	size_t i;
 
@@ -148,12 +147,14 @@ check_case(char **tok, int ntok, int line)
 
 	pr_verdict_opts_init(&o);
 	s = field(tok, ntok, "better");
-	better = strcmp(s, "lower") == 0 ? PR_BETTER_LOWER :
-	    strcmp(s, "higher") == 0 ? PR_BETTER_HIGHER : PR_BETTER_UNKNOWN;
+	better = strcmp(s, "lower") == 0 ? PR_BETTER_LOWER
+	    : strcmp(s, "higher") == 0   ? PR_BETTER_HIGHER
+					 : PR_BETTER_UNKNOWN;
 	s = field(tok, ntok, "method");
-	o.method = strcmp(s, "student") == 0 ? PR_METHOD_STUDENT :
-	    strcmp(s, "welch") == 0 ? PR_METHOD_WELCH :
-	    strcmp(s, "mwu") == 0 ? PR_METHOD_MWU : PR_METHOD_AUTO;
+	o.method = strcmp(s, "student") == 0 ? PR_METHOD_STUDENT
+	    : strcmp(s, "welch") == 0        ? PR_METHOD_WELCH
+	    : strcmp(s, "mwu") == 0          ? PR_METHOD_MWU
+					     : PR_METHOD_AUTO;
 	s = field(tok, ntok, "base");
 	if (strcmp(s, "@big") == 0) {
 		na = big_data(a, 2500, 7919, 0, 1.0);
@@ -165,12 +166,12 @@ check_case(char **tok, int ntok, int line)
 	if (pr_compare(a, na, b, nb, better, &o, &c, &err) != PR_OK)
 		fail_msg("%s:%d: %s: %s", FIXTURE, line, name, err.msg);
 	if (c.tested != atoi(field(tok, ntok, "tested")))
-		fail_msg("%s:%d: %s: tested %d", FIXTURE, line, name,
-		    c.tested);
+		fail_msg("%s:%d: %s: tested %d", FIXTURE, line, name, c.tested);
 	used = field(tok, ntok, "used");
-	m = strcmp(used, "student") == 0 ? PR_METHOD_STUDENT :
-	    strcmp(used, "welch") == 0 ? PR_METHOD_WELCH :
-	    strcmp(used, "mwu") == 0 ? PR_METHOD_MWU : PR_METHOD_NONE;
+	m = strcmp(used, "student") == 0 ? PR_METHOD_STUDENT
+	    : strcmp(used, "welch") == 0 ? PR_METHOD_WELCH
+	    : strcmp(used, "mwu") == 0   ? PR_METHOD_MWU
+					 : PR_METHOD_NONE;
 	if (c.method != m)
 		fail_msg("%s:%d: %s: method %s, want %s", FIXTURE, line, name,
 		    pr_method_str(c.method), used);
@@ -178,12 +179,11 @@ check_case(char **tok, int ntok, int line)
 		fail_msg("%s:%d: %s: verdict %s", FIXTURE, line, name,
 		    pr_verdict_str(c.verdict));
 	close_to(c.change_pct, num(field(tok, ntok, "change"), line),
-	    rel(num(field(tok, ntok, "change"), line), 1e-9), name,
-	    "change", line);
+	    rel(num(field(tok, ntok, "change"), line), 1e-9), name, "change",
+	    line);
 	if ((s = field(tok, ntok, "lo")) != NULL) {
 		if (!c.have_ci)
-			fail_msg("%s:%d: %s: no interval", FIXTURE, line,
-			    name);
+			fail_msg("%s:%d: %s: no interval", FIXTURE, line, name);
 		close_to(c.ci_lo_pct, num(s, line), rel(num(s, line), 1e-9),
 		    name, "lower end", line);
 		s = field(tok, ntok, "hi");
@@ -213,8 +213,8 @@ check_case(char **tok, int ntok, int line)
 	s = field(tok, ntok, "nonotes");
 	nowant = s != NULL ? note_bits(s, line) : 0;
 	if ((c.notes & want) != want || (c.notes & nowant) != 0)
-		fail_msg("%s:%d: %s: notes %#x, want %#x and not %#x",
-		    FIXTURE, line, name, c.notes, want, nowant);
+		fail_msg("%s:%d: %s: notes %#x, want %#x and not %#x", FIXTURE,
+		    line, name, c.notes, want, nowant);
 	/* Always: the secondary figures exist where they can. */
 	if (c.tested && c.base.n >= 2 && c.new.n >= 2)
 		assert_true(c.have_student && c.have_welch && c.have_mwu);
@@ -345,8 +345,8 @@ test_compare_holm(void **state)
 		fake(&one, 0.09, 0.8, 4, 1);
 		pr_compare_holm(&one, 1, &o);
 		assert_int_equal(one.verdict, PR_VERDICT_INCONCLUSIVE);
-		assert_true(one.runs_needed > 5 &&
-		    one.runs_needed < c[2].runs_needed);
+		assert_true(
+		    one.runs_needed > 5 && one.runs_needed < c[2].runs_needed);
 	}
 	assert_int_equal(c[0].runs_needed, 0);
 	assert_int_equal(c[0].holm_m, 4);
@@ -406,14 +406,15 @@ test_seed000(void **state)
 	(void)state;
 	for (i = 0; i < 5; i++) {
 		assert_int_equal(pr_compare(&old_k[i], 1, &new_k[i], 1,
-		    PR_BETTER_HIGHER, NULL, &c[i], &err), PR_OK);
+				     PR_BETTER_HIGHER, NULL, &c[i], &err),
+		    PR_OK);
 		assert_int_equal(c[i].tested, 0);
 		assert_int_equal(c[i].method, PR_METHOD_NONE);
 		assert_int_equal(c[i].verdict, PR_VERDICT_INCONCLUSIVE);
 		assert_true(c[i].notes & PR_NOTE_UNTESTED);
 		assert_true(c[i].have_change && !c[i].have_ci);
-		assert_true(fabs(c[i].change_pct - 100 * (new_k[i] /
-		    old_k[i] - 1)) < 1e-12);
+		assert_true(fabs(c[i].change_pct -
+				100 * (new_k[i] / old_k[i] - 1)) < 1e-12);
 		assert_true(c[i].direction < 0);
 		assert_int_equal(c[i].runs_needed, 0);
 	}
@@ -448,14 +449,14 @@ test_tiny_values_grid(void **state)
 		b1[i] = b[i] * 1e7;
 	}
 	assert_int_equal(pr_compare(a1, 4, b1, 4, PR_BETTER_LOWER, &o, &ref,
-	    NULL), PR_OK);
-	assert_int_equal(pr_compare(a, 4, b, 4, PR_BETTER_LOWER, &o, &c,
-	    NULL), PR_OK);
+			     NULL),
+	    PR_OK);
+	assert_int_equal(pr_compare(a, 4, b, 4, PR_BETTER_LOWER, &o, &c, NULL),
+	    PR_OK);
 	assert_false(c.notes & PR_NOTE_QUANTISED);
 	assert_int_equal(c.verdict, PR_VERDICT_REGRESSION);
 	if (!(fabs(c.p_value - ref.p_value) <= 1e-9 * ref.p_value))
-		fail_msg("p %.17g at 1e-7, %.17g at 1", c.p_value,
-		    ref.p_value);
+		fail_msg("p %.17g at 1e-7, %.17g at 1", c.p_value, ref.p_value);
 }
 
 static void
@@ -469,30 +470,30 @@ test_secondary(void **state)
 
 	(void)state;
 	pr_verdict_opts_init(&o);
-	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_OK);
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_OK);
 	/* ministat's figures, untouched by the resolution floor. */
 	assert_int_equal(pr_ttest_student(&c.base, &c.new, 0.95, &t, &err),
 	    PR_OK);
-	assert_true(c.have_student && c.student.p == t.p &&
-	    c.student.ci_lo == t.ci_lo);
+	assert_true(
+	    c.have_student && c.student.p == t.p && c.student.ci_lo == t.ci_lo);
 	assert_true(c.have_welch && c.have_mwu && c.have_hl);
 	assert_true(c.mwu.exact && fabs(c.mwu.p - 0.1) < 1e-12);
 	assert_true(c.have_ratio_means && c.have_ratio_medians);
 	assert_int_equal(c.ratio_means.method, PR_RATIO_BOOTSTRAP);
-	assert_true(fabs(c.ratio_means.ratio - 5.3633333333333333 /
-	    4.9533333333333333) < 1e-12);
+	assert_true(fabs(c.ratio_means.ratio -
+			5.3633333333333333 / 4.9533333333333333) < 1e-12);
 	assert_true(fabs(c.resolution - 0.01) < 1e-15);
 	assert_true(c.conf == 0.95 && c.equivalence_pct == 1.0);
 	assert_true(c.rel_sd > 0);
 	/* The same call again: the same bytes (reproducible bootstrap). */
-	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d,
-	    &err), PR_OK);
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d, &err),
+	    PR_OK);
 	assert_memory_equal(&c, &d, sizeof(c));
 	/* Primary only: the verdict, change and interval are the same. */
 	o.flags = PR_VERDICT_PRIMARY_ONLY;
-	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d,
-	    &err), PR_OK);
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d, &err),
+	    PR_OK);
 	assert_int_equal(d.verdict, c.verdict);
 	assert_true(d.change_pct == c.change_pct && d.p_value == c.p_value &&
 	    d.ci_lo_pct == c.ci_lo_pct && d.ci_hi_pct == c.ci_hi_pct);
@@ -500,14 +501,14 @@ test_secondary(void **state)
 	assert_int_equal(d.runs_needed, 0);
 	/* No ratio intervals only. */
 	o.flags = PR_VERDICT_NO_RATIO;
-	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d,
-	    &err), PR_OK);
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d, &err),
+	    PR_OK);
 	assert_true(d.have_student && !d.have_ratio_means);
 	assert_int_equal(d.runs_needed, c.runs_needed);
 	/* No rank figures only. */
 	o.flags = PR_VERDICT_NO_RANKS;
-	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d,
-	    &err), PR_OK);
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &d, &err),
+	    PR_OK);
 	assert_true(d.have_student && d.have_welch && d.have_ratio_means);
 	assert_false(d.have_mwu || d.have_hl);
 	assert_int_equal(d.verdict, c.verdict);
@@ -515,8 +516,8 @@ test_secondary(void **state)
 	 * the runs needed are unknown. */
 	pr_verdict_opts_init(&o);
 	o.equivalence_pct = 0;
-	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &d,
-	    &err), PR_OK);
+	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &d, &err),
+	    PR_OK);
 	assert_int_equal(d.verdict, PR_VERDICT_INCONCLUSIVE);
 	assert_int_equal(d.runs_needed, 0);
 	assert_true(d.p_value == 1 && d.change_pct == 0);
@@ -542,14 +543,17 @@ test_maxtest_seed(void **state)
 	pr_verdict_opts_init(&o);
 	o.flags = PR_VERDICT_PRIMARY_ONLY;
 	assert_int_equal(pr_compare(a, 12, b, 12, PR_BETTER_LOWER, &o, &c1,
-	    &err), PR_OK);
+			     &err),
+	    PR_OK);
 	assert_true(c1.notes & PR_NOTE_MAXTEST);
 	assert_int_equal(pr_compare(a, 12, b, 12, PR_BETTER_LOWER, &o, &c2,
-	    &err), PR_OK);
+			     &err),
+	    PR_OK);
 	assert_memory_equal(&c1, &c2, sizeof(c1));
 	o.seed = 2;
 	assert_int_equal(pr_compare(a, 12, b, 12, PR_BETTER_LOWER, &o, &c3,
-	    &err), PR_OK);
+			     &err),
+	    PR_OK);
 	/* Another stream of permutations: p moves by Monte Carlo error
 	 * (a few standard errors of 2000 draws), the estimate not at all. */
 	assert_true(c3.p_value != c1.p_value);
@@ -567,43 +571,48 @@ test_errors(void **state)
 
 	(void)state;
 	pr_verdict_opts_init(&o);
-	assert_int_equal(pr_compare(a, 0, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+	assert_int_equal(pr_compare(a, 0, a, 3, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "at least one value"));
 	assert_int_equal(pr_compare(NULL, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+			     &err),
+	    PR_EINVAL);
 	assert_int_equal(pr_compare(bad, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+			     &err),
+	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "not sorted"));
 	assert_int_equal(pr_compare(a, 3, nan_v, 2, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+			     &err),
+	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "not finite"));
 	o.conf = 1;
-	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
 	pr_verdict_opts_init(&o);
 	o.equivalence_pct = -1;
-	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
 	o.equivalence_pct = INFINITY;
-	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
 	pr_verdict_opts_init(&o);
 	o.method = (enum pr_method)99;
-	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
 	pr_verdict_opts_init(&o);
 	o.boot_reps = 3;
-	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_EINVAL);
+	assert_int_equal(pr_compare(a, 3, a, 3, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
 	assert_int_equal(pr_compare(a, 3, a, 3, (enum pr_better)7, NULL, &c,
-	    &err), PR_EINVAL);
+			     &err),
+	    PR_EINVAL);
 	/* A failed call leaves nothing half-filled. */
 	assert_int_equal(c.tested, 0);
 	assert_int_equal(c.base.n, 0);
 	/* A NULL error is fine. */
 	assert_int_equal(pr_compare(bad, 3, a, 3, PR_BETTER_LOWER, NULL, &c,
-	    NULL), PR_EINVAL);
+			     NULL),
+	    PR_EINVAL);
 }
 
 static void
@@ -655,16 +664,17 @@ test_large(void **state)
 	pr_sort_doubles(b, n);
 	pr_verdict_opts_init(&o);
 	o.flags = PR_VERDICT_PRIMARY_ONLY;
-	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c,
-	    &err), PR_OK);
+	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_OK);
 	assert_int_equal(c.method, PR_METHOD_STUDENT);
 	assert_false(c.notes & PR_NOTE_ADAPTIVE);
 	assert_int_equal(c.verdict, PR_VERDICT_EQUIVALENT);
 	/* 20000 a side: adaptive, the maximum test's normal limit, and the
 	 * secondary figures with their bounded methods. */
 	pr_verdict_opts_init(&o);
-	assert_int_equal(pr_compare(a, 20000, b, 20000, PR_BETTER_LOWER, &o,
-	    &c, &err), PR_OK);
+	assert_int_equal(pr_compare(a, 20000, b, 20000, PR_BETTER_LOWER, &o, &c,
+			     &err),
+	    PR_OK);
 	assert_true(c.notes & PR_NOTE_MAXTEST);
 	assert_true(c.p_value >= 0 && c.p_value <= 1);
 	assert_int_equal(c.verdict, PR_VERDICT_EQUIVALENT);
@@ -687,21 +697,21 @@ test_opposite_signs(void **state)
 
 	(void)state;
 	pr_verdict_opts_init(&o);
-	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &c,
-	    NULL), PR_OK);
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, &o, &c, NULL),
+	    PR_OK);
 	assert_false(c.have_change);
 	assert_false(c.have_ci);
 	assert_true(c.notes & PR_NOTE_NO_CHANGE);
 	assert_true(c.tested);
 	assert_true(c.p_value < 0.001);
 	assert_int_equal(c.verdict, PR_VERDICT_IMPROVEMENT);
-	assert_int_equal(pr_compare(z, 3, a, 3, PR_BETTER_LOWER, &o, &c,
-	    NULL), PR_OK);
+	assert_int_equal(pr_compare(z, 3, a, 3, PR_BETTER_LOWER, &o, &c, NULL),
+	    PR_OK);
 	assert_false(c.have_change);
 	assert_true(c.notes & PR_NOTE_NO_CHANGE);
 	/* Same signs, negative: an ordinary percentage. */
-	assert_int_equal(pr_compare(b, 3, b, 3, PR_BETTER_LOWER, &o, &c,
-	    NULL), PR_OK);
+	assert_int_equal(pr_compare(b, 3, b, 3, PR_BETTER_LOWER, &o, &c, NULL),
+	    PR_OK);
 	assert_true(c.have_change);
 	assert_false(c.notes & PR_NOTE_NO_CHANGE);
 }

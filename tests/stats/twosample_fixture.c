@@ -56,8 +56,8 @@ fx_next(struct fx_reader *r)
 				fail_msg("%s:%ld: more than %d words", r->path,
 				    r->lineno, FX_MAXWORDS);
 			r->w[r->nw++] = p;
-			while (*p != '\0' && *p != ' ' && *p != '\t' &&
-			    *p != '\n')
+			while (
+			    *p != '\0' && *p != ' ' && *p != '\t' && *p != '\n')
 				p++;
 		}
 		if (r->nw > 0 && r->w[0][0] != '#')
@@ -122,8 +122,8 @@ fx_sample(struct fx_reader *r, struct fx_case *c)
 	double *x;
 	size_t i;
 
-	if (r->nw < 2 || (strcmp(r->w[0], "a") != 0 &&
-	    strcmp(r->w[0], "b") != 0))
+	if (r->nw < 2 ||
+	    (strcmp(r->w[0], "a") != 0 && strcmp(r->w[0], "b") != 0))
 		fail_msg("%s:%ld: expected a sample line", r->path, r->lineno);
 	n = fx_uint(r, 1);
 	fx_words(r, (int)n + 2);

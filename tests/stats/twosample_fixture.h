@@ -20,7 +20,7 @@
 struct fx_reader {
 	const char *path;
 	FILE *f;
-	char *line;   /* the current line, split in place */
+	char *line; /* the current line, split in place */
 	size_t cap;
 	long lineno;
 	char *w[FX_MAXWORDS];

@@ -130,8 +130,8 @@ make_big(void)
 }
 
 static void
-add_run(struct pr_store *st, int64_t sess, int64_t var, size_t seq,
-    int warmup, int ok, struct pr_str output, double v)
+add_run(struct pr_store *st, int64_t sess, int64_t var, size_t seq, int warmup,
+    int ok, struct pr_str output, double v)
 {
 	struct pr_store_run r;
 	struct pr_dataset d;
@@ -140,11 +140,14 @@ add_run(struct pr_store *st, int64_t sess, int64_t var, size_t seq,
 	memset(&r, 0, sizeof(r));
 	pr_dataset_init(&d);
 	assert_int_equal(pr_dataset_add(&d, "wall", "s", PR_BETTER_LOWER, v,
-	    &err), PR_OK);
-	assert_int_equal(pr_dataset_add(&d, "rate", "B/s",
-	    PR_BETTER_HIGHER, 1e9 + (double)seq, &err), PR_OK);
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_HIGHER,
+			     1e9 + (double)seq, &err),
+	    PR_OK);
 	assert_int_equal(pr_dataset_add(&d, "plain", "", PR_BETTER_UNKNOWN,
-	    -0.0, &err), PR_OK);
+			     -0.0, &err),
+	    PR_OK);
 	r.variant = var;
 	r.round = seq / 2;
 	r.seq = seq;
@@ -186,12 +189,15 @@ populate(struct pr_store *st, const char *prefix)
 	memcpy(camp2 + camp2n, "\0\xc3\x28", 3);
 	camp2n += 3;
 	pr_env_init(&env);
-	assert_int_equal(pr_env_add(&env, "clocksource.current", "clock",
-	    "tsc", NULL, &err), PR_OK);
+	assert_int_equal(pr_env_add(&env, "clocksource.current", "clock", "tsc",
+			     NULL, &err),
+	    PR_OK);
 	assert_int_equal(pr_env_add(&env, "kernel.log", "kernel",
-	    "line \"one\"\nline\ttwo \xc3\xa9", NULL, &err), PR_OK);
+			     "line \"one\"\nline\ttwo \xc3\xa9", NULL, &err),
+	    PR_OK);
 	assert_int_equal(pr_env_add(&env, "cpu.governor", "cpu", NULL,
-	    "unavailable: no cpufreq", &err), PR_OK);
+			     "unavailable: no cpufreq", &err),
+	    PR_OK);
 	tags[0].key = pr_str_c("kernel");
 	tags[0].value = pr_str_c("6.1.0-13-amd64");
 	tags[1].key = (struct pr_str){ weird, WEIRD_N };
@@ -209,21 +215,24 @@ populate(struct pr_store *st, const char *prefix)
 	sn.tags = tags;
 	sn.ntags = 3;
 	assert_int_equal(pr_store_session_begin(st, &sn, &s1, &err), PR_OK);
+	assert_int_equal(pr_store_session_variant(st, s1, pr_str_c("6.1.0-13"),
+			     "openssl speed", &v1, &err),
+	    PR_OK);
 	assert_int_equal(pr_store_session_variant(st, s1,
-	    pr_str_c("6.1.0-13"), "openssl speed", &v1, &err), PR_OK);
-	assert_int_equal(pr_store_session_variant(st, s1,
-	    (struct pr_str){ weird, WEIRD_N }, "sh -c 'x'", &v2, &err),
+			     (struct pr_str){ weird, WEIRD_N }, "sh -c 'x'",
+			     &v2, &err),
 	    PR_OK);
 	add_run(st, s1, v1, 0, 1, 1, pr_str_c(""), 1.0);
 	for (i = 1; i <= NODD; i++)
 		add_run(st, s1, i % 2 ? v1 : v2, i, 0, 1, pr_str_c(""),
 		    odd_values[i - 1]);
-	add_run(st, s1, v1, NODD + 1, 0, 0,
-	    (struct pr_str){ big_text, BIG_N }, 0.0);
-	add_run(st, s1, v2, NODD + 2, 0, 0,
-	    (struct pr_str){ big_bin, BIG_N }, 0.0);
+	add_run(st, s1, v1, NODD + 1, 0, 0, (struct pr_str){ big_text, BIG_N },
+	    0.0);
+	add_run(st, s1, v2, NODD + 2, 0, 0, (struct pr_str){ big_bin, BIG_N },
+	    0.0);
 	assert_int_equal(pr_store_session_end(st, s1, "interrupted", 12.5,
-	    &err), PR_OK);
+			     &err),
+	    PR_OK);
 
 	sn.boot_id = "5e1c6b7a-0000-4000-8000-000000000002";
 	sn.started += 100.0;
@@ -232,8 +241,9 @@ populate(struct pr_store *st, const char *prefix)
 	sn.args_json = NULL;
 	sn.resumes = s1;
 	assert_int_equal(pr_store_session_begin(st, &sn, &s2, &err), PR_OK);
-	assert_int_equal(pr_store_session_variant(st, s2,
-	    pr_str_c("6.1.0-13"), "openssl speed", &v1, &err), PR_OK);
+	assert_int_equal(pr_store_session_variant(st, s2, pr_str_c("6.1.0-13"),
+			     "openssl speed", &v1, &err),
+	    PR_OK);
 	add_run(st, s2, v1, 0, 0, 1, pr_str_c("output\n"), 2.5);
 	assert_int_equal(pr_store_session_end(st, s2, "done", 3.25, &err),
 	    PR_OK);
@@ -243,8 +253,9 @@ populate(struct pr_store *st, const char *prefix)
 	sn.resumes = 0;
 	sn.ntags = 0;
 	assert_int_equal(pr_store_session_begin(st, &sn, &s3, &err), PR_OK);
-	assert_int_equal(pr_store_session_variant(st, s3,
-	    pr_str_c("6.1.0-14"), "openssl speed", &v3, &err), PR_OK);
+	assert_int_equal(pr_store_session_variant(st, s3, pr_str_c("6.1.0-14"),
+			     "openssl speed", &v3, &err),
+	    PR_OK);
 	add_run(st, s3, v3, 0, 0, 1, pr_str_c(""), 3.5);
 
 	sn.campaign = (struct pr_str){ camp2, camp2n };
@@ -252,7 +263,8 @@ populate(struct pr_store *st, const char *prefix)
 	sn.started += 1.0;
 	assert_int_equal(pr_store_session_begin(st, &sn, &s1, &err), PR_OK);
 	assert_int_equal(pr_store_session_variant(st, s1,
-	    (struct pr_str){ camp2, camp2n }, NULL, &v1, &err), PR_OK);
+			     (struct pr_str){ camp2, camp2n }, NULL, &v1, &err),
+	    PR_OK);
 	add_run(st, s1, v1, 0, 0, 1, pr_str_c(""), 4.5);
 	assert_int_equal(pr_store_session_end(st, s1, "done", 1.0, &err),
 	    PR_OK);
@@ -272,8 +284,7 @@ check_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 
 	(void)err;
 	s->runs++;
-	if (r->output.n == BIG_N &&
-	    memcmp(r->output.p, big_text, BIG_N) == 0)
+	if (r->output.n == BIG_N && memcmp(r->output.p, big_text, BIG_N) == 0)
 		s->big_text = 1;
 	if (r->output.n == BIG_N && memcmp(r->output.p, big_bin, BIG_N) == 0)
 		s->big_bin = 1;
@@ -313,8 +324,8 @@ check_values(struct pr_store *st, const char *camp)
 	size_t n = 0, i;
 
 	memset(&seen, 0, sizeof(seen));
-	assert_int_equal(pr_store_sessions(st, pr_str_c(camp), &s, &n,
-	    &err), PR_OK);
+	assert_int_equal(pr_store_sessions(st, pr_str_c(camp), &s, &n, &err),
+	    PR_OK);
 	assert_int_equal(n, 3);
 	assert_int_equal(s[1].resumes, s[0].id);
 	assert_string_equal(s[0].status, "interrupted");
@@ -324,7 +335,8 @@ check_values(struct pr_store *st, const char *camp)
 	assert_memory_equal(s[0].tags[1].key.p, weird, WEIRD_N);
 	for (i = 0; i < n; i++)
 		assert_int_equal(pr_store_each_run(st, s[i].id, check_run,
-		    &seen, &err), PR_OK);
+				     &seen, &err),
+		    PR_OK);
 	assert_int_equal(seen.runs, NODD + 5);
 	assert_int_equal(seen.odd, NODD);
 	assert_true(seen.big_text && seen.big_bin && seen.denormal);
@@ -340,8 +352,8 @@ import_ok(struct pr_store *st, const char *text, size_t len,
 	if (pr_store_import(st, text, len, "t.jsonl", stats, &err) != PR_OK) {
 		char line[PR_ERROR_MSG_MAX + 300];
 
-		fail_msg("import: %s", pr_error_format(&err, line,
-		    sizeof(line)));
+		fail_msg("import: %s",
+		    pr_error_format(&err, line, sizeof(line)));
 	}
 }
 
@@ -361,7 +373,8 @@ test_round_trip(void **state)
 	populate(a, "");
 	t1 = export_all(a, NULL, 0, &n1);
 	/* What the format promises, visible in the text. */
-	assert_non_null(strstr(t1, "{\"format\":\"perfreg-export\","
+	assert_non_null(strstr(t1,
+	    "{\"format\":\"perfreg-export\","
 	    "\"version\":1,"));
 	assert_non_null(strstr(t1, "{\"base64\":\""));
 	/* SQLite keeps -0.0 as 0 (a REAL with an integral value is
@@ -369,7 +382,8 @@ test_round_trip(void **state)
 	assert_non_null(strstr(t1, ",0]"));
 	assert_non_null(strstr(t1, "4.9406564584124654e-324"));
 	assert_non_null(strstr(t1, "0.10000000000000001"));
-	assert_non_null(strstr(t1, "{\"type\":\"end\",\"campaigns\":2,"
+	assert_non_null(strstr(t1,
+	    "{\"type\":\"end\",\"campaigns\":2,"
 	    "\"sessions\":4,\"runs\":"));
 
 	b = open_new();
@@ -390,11 +404,13 @@ test_round_trip(void **state)
 		struct pr_store_session_info *s = NULL;
 		size_t n = 0;
 
-		assert_int_equal(pr_store_sessions(b, pr_str_c("ubsec"), &s,
-		    &n, &err), PR_OK);
+		assert_int_equal(pr_store_sessions(b, pr_str_c("ubsec"), &s, &n,
+				     &err),
+		    PR_OK);
 		pr_env_init(&env);
-		assert_int_equal(pr_store_session_env(b, s[0].id, &env,
-		    &found, &err), PR_OK);
+		assert_int_equal(pr_store_session_env(b, s[0].id, &env, &found,
+				     &err),
+		    PR_OK);
 		assert_int_equal(found, 1);
 		assert_int_equal(env.n, 3);
 		assert_string_equal(pr_env_get(&env, "kernel.log")->value,
@@ -419,10 +435,12 @@ test_round_trip(void **state)
 		size_t left = n1 / 2;
 
 		assert_int_equal(pr_store_export(b, &name, 1, to_buf, &sink,
-		    &err), PR_ENOTFOUND);
+				     &err),
+		    PR_ENOTFOUND);
 		pr_buf_release(&sink);
-		assert_int_equal(pr_store_export(b, NULL, 0, fail_after,
-		    &left, &err), PR_EIO);
+		assert_int_equal(pr_store_export(b, NULL, 0, fail_after, &left,
+				     &err),
+		    PR_EIO);
 		assert_string_equal(err.msg, "disk full");
 	}
 	free(t1);
@@ -568,8 +586,7 @@ expect_bad(const char *text, size_t n, long line, const char *want)
 	}
 	/* A fresh campaign name, so that nothing is skipped. */
 	s = pr_store_import(st, text, n, "bad.jsonl", &stats, &err);
-	if (s != PR_EPARSE || err.line != line ||
-	    strstr(err.msg, want) == NULL)
+	if (s != PR_EPARSE || err.line != line || strstr(err.msg, want) == NULL)
 		fail_msg("want line %ld '%s', got status %d line %ld '%s'",
 		    line, want, (int)s, err.line, err.msg);
 	assert_string_equal(err.file, "bad.jsonl");
@@ -604,8 +621,10 @@ static const struct {
 	    "lone UTF-16 surrogate" },
 	{ "\"outcome\":\"ok\"", "\"outcome\":\"o\xc3\"", "invalid UTF-8" },
 	{ "\"warmup\":false", "\"warmup\":0", "must be true or false" },
-	{ "\"metrics\":[", "\"metrics\":[[\"a\",\"s\",null,1],[\"a\",\"s\","
-	    "null,2],", "metric 'a' appears twice" },
+	{ "\"metrics\":[",
+	    "\"metrics\":[[\"a\",\"s\",null,1],[\"a\",\"s\","
+	    "null,2],",
+	    "metric 'a' appears twice" },
 	{ "\"metrics\":[", "\"metrics\":[[\"a\",\"s\",null],",
 	    "must be an array of 4" },
 	{ "\"variant\":", "\"variant\":\"nosuch\",\"x\":",
@@ -631,7 +650,9 @@ test_malformed(void **state)
 	runl = (size_t)line_with("\"start_s\":0.10000000000000001");
 
 	expect_bad("", 0, 0, "empty file");
-	expect_bad("\x7f" "ELF\x01\x02\0\0junk", 12, 1, "not a perfreg export");
+	expect_bad("\x7f"
+		   "ELF\x01\x02\0\0junk",
+	    12, 1, "not a perfreg export");
 	expect_bad("{\"format\":\"other\"}\n", 19, 1, "not a perfreg export");
 	t = edit(1, "\"version\":1", "\"version\":2", &n);
 	expect_bad(t, n, 1, "version 2 is newer");
@@ -734,7 +755,8 @@ test_limits(void **state)
 	(void)state;
 	st = open_new();
 	t = export_all(st, NULL, 0, &n);
-	assert_string_equal(t, "{\"format\":\"perfreg-export\",\"version\":1,"
+	assert_string_equal(t,
+	    "{\"format\":\"perfreg-export\",\"version\":1,"
 	    "\"schema\":1}\n{\"type\":\"end\",\"campaigns\":0,\"sessions\":0,"
 	    "\"runs\":0}\n");
 	import_ok(st, t, n, &stats);
@@ -747,7 +769,8 @@ test_limits(void **state)
 	log[big] = '\0';
 	pr_env_init(&env);
 	assert_int_equal(pr_env_add(&env, "kernel.log", "kernel", log, NULL,
-	    &err), PR_OK);
+			     &err),
+	    PR_OK);
 	memset(&sn, 0, sizeof(sn));
 	sn.campaign = pr_str_c("huge");
 	sn.host = "h";

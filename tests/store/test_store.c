@@ -114,7 +114,8 @@ variant(struct pr_store *st, int64_t sid, const char *name)
 	int64_t v;
 
 	ok(pr_store_session_variant(st, sid, pr_str_c(name), "cmd --x", &v,
-	    &err), &err);
+	       &err),
+	    &err);
 	assert_true(v > 0);
 	return v;
 }
@@ -131,9 +132,11 @@ add_ok(struct pr_store *st, int64_t sid, int64_t vid, size_t seq, double x,
 
 	pr_dataset_init(&d);
 	assert_int_equal(pr_dataset_add(&d, "wall", "s", PR_BETTER_LOWER, x,
-	    NULL), PR_OK);
+			     NULL),
+	    PR_OK);
 	assert_int_equal(pr_dataset_add(&d, "ops", "1/s", PR_BETTER_HIGHER,
-	    10 * x, NULL), PR_OK);
+			     10 * x, NULL),
+	    PR_OK);
 	memset(&r, 0, sizeof(r));
 	r.variant = vid;
 	r.round = seq / 2;
@@ -244,10 +247,11 @@ test_roundtrip(void **state)
 	assert_string_equal(pr_store_backend(st),
 	    g_pg != NULL ? "postgresql" : "sqlite");
 	pr_env_init(&env);
-	ok(pr_env_add(&env, "kernel.release", "kernel", "6.1.0-13", NULL,
-	    &err), &err);
+	ok(pr_env_add(&env, "kernel.release", "kernel", "6.1.0-13", NULL, &err),
+	    &err);
 	ok(pr_env_add(&env, "cpu.microcode", "cpu", NULL,
-	    "unavailable: permission denied", &err), &err);
+	       "unavailable: permission denied", &err),
+	    &err);
 	tags[0].key = pr_str_c("kernel");
 	tags[0].value = pr_str_c("6.1.0-13");
 	tags[1].key = pr_str_c("git");
@@ -306,12 +310,12 @@ test_roundtrip(void **state)
 	assert_true(ci[k].first == 1700000000.25);
 	assert_true(ci[k].last == 1700000000.25);
 	for (i = 1; i < n; i++) {
-		size_t m = ci[i - 1].name.n < ci[i].name.n ?
-		    ci[i - 1].name.n : ci[i].name.n;
+		size_t m = ci[i - 1].name.n < ci[i].name.n ? ci[i - 1].name.n
+							   : ci[i].name.n;
 		int c = memcmp(ci[i - 1].name.p, ci[i].name.p, m);
 
-		assert_true(c < 0 || (c == 0 && ci[i - 1].name.n <
-		    ci[i].name.n));
+		assert_true(
+		    c < 0 || (c == 0 && ci[i - 1].name.n < ci[i].name.n));
 	}
 	pr_store_campaigns_free(ci, n);
 
@@ -354,7 +358,8 @@ test_roundtrip(void **state)
 
 	/* Values for analysis: counted ok runs only. */
 	ok(pr_store_load_variant(st, pr_str_c(camp), pr_str_c("base"), &vd,
-	    &err), &err);
+	       &err),
+	    &err);
 	assert_int_equal(vd.nruns, 3);
 	assert_int_equal(vd.nboots, 1);
 	assert_string_equal(vd.boot_ids[0], "boot-1");
@@ -441,8 +446,8 @@ test_bytes(void **state)
 	(void)state;
 	/* Unique but still full of awkward bytes. */
 	memcpy(uniqcamp, camp.p, camp.n);
-	n = (size_t)snprintf(uniqcamp + camp.n, sizeof(uniqcamp) - camp.n,
-	    "%s", uniq(""));
+	n = (size_t)snprintf(uniqcamp + camp.n, sizeof(uniqcamp) - camp.n, "%s",
+	    uniq(""));
 	camp.p = uniqcamp;
 	camp.n += n;
 	tag.key.p = key_raw;
@@ -636,8 +641,9 @@ test_many_metrics(void **state)
 		for (i = 0; i < n; i++) {
 			snprintf(name, sizeof(name), "m%02zu", i);
 			ok(pr_dataset_add(&d, name, i % 2 ? "s" : "B",
-			    PR_BETTER_LOWER, (double)seq * 100 + (double)i +
-			    0.25, &err), &err);
+			       PR_BETTER_LOWER,
+			       (double)seq * 100 + (double)i + 0.25, &err),
+			    &err);
 		}
 		if (n > 3)
 			d.metrics[3].values.n = 0;
@@ -699,8 +705,8 @@ test_boots(void **state)
 	ok(pr_store_add_run(st, s2, &r, &err), &err);
 	pr_dataset_release(&d);
 
-	ok(pr_store_load_variant(st, pr_str_c(camp), pr_str_c("v"), &vd,
-	    &err), &err);
+	ok(pr_store_load_variant(st, pr_str_c(camp), pr_str_c("v"), &vd, &err),
+	    &err);
 	assert_int_equal(vd.nruns, 5);
 	assert_int_equal(vd.nboots, 2);
 	assert_string_equal(vd.boot_ids[0], "B");
@@ -729,10 +735,12 @@ test_boots(void **state)
 
 	/* Unknown names. */
 	assert_int_equal(pr_store_load_variant(st, pr_str_c(camp),
-	    pr_str_c("nope"), &vd, &err), PR_ENOTFOUND);
+			     pr_str_c("nope"), &vd, &err),
+	    PR_ENOTFOUND);
 	assert_non_null(strstr(err.msg, "no variant 'nope'"));
 	assert_int_equal(pr_store_load_variant(st, pr_str_c(uniq("none")),
-	    pr_str_c("v"), &vd, &err), PR_ENOTFOUND);
+			     pr_str_c("v"), &vd, &err),
+	    PR_ENOTFOUND);
 	assert_non_null(strstr(err.msg, "no campaign"));
 	pr_store_close(st);
 }
@@ -752,17 +760,19 @@ test_sessions_and_resume(void **state)
 	s1 = session(st, camp, "b1", 100);
 	ok(pr_store_session_end(st, s1, "done", 1, &err), &err);
 	assert_int_equal(pr_store_find_unfinished(st, pr_str_c(camp),
-	    "testhost", &si, &err), PR_ENOTFOUND);
+			     "testhost", &si, &err),
+	    PR_ENOTFOUND);
 	s2 = session(st, camp, "b1", 200);
 	ok(pr_store_session_end(st, s2, "interrupted", 1, &err), &err);
-	ok(pr_store_find_unfinished(st, pr_str_c(camp), "testhost", &si,
-	    &err), &err);
+	ok(pr_store_find_unfinished(st, pr_str_c(camp), "testhost", &si, &err),
+	    &err);
 	assert_int_equal(si.id, s2);
 	assert_string_equal(si.status, "interrupted");
 	pr_store_session_info_release(&si);
 	/* Another host's sessions are not ours to resume. */
 	assert_int_equal(pr_store_find_unfinished(st, pr_str_c(camp),
-	    "otherhost", &si, &err), PR_ENOTFOUND);
+			     "otherhost", &si, &err),
+	    PR_ENOTFOUND);
 	memset(&sn, 0, sizeof(sn));
 	sn.campaign = pr_str_c(camp);
 	sn.host = "testhost";
@@ -771,14 +781,15 @@ test_sessions_and_resume(void **state)
 	sn.resumes = s2;
 	ok(pr_store_session_begin(st, &sn, &s3, &err), &err);
 	/* s2 is resumed now; s3 itself is running. */
-	ok(pr_store_find_unfinished(st, pr_str_c(camp), "testhost", &si,
-	    &err), &err);
+	ok(pr_store_find_unfinished(st, pr_str_c(camp), "testhost", &si, &err),
+	    &err);
 	assert_int_equal(si.id, s3);
 	assert_int_equal(si.resumes, s2);
 	pr_store_session_info_release(&si);
 	ok(pr_store_session_end(st, s3, "done", 2, &err), &err);
 	assert_int_equal(pr_store_find_unfinished(st, pr_str_c(camp),
-	    "testhost", &si, &err), PR_ENOTFOUND);
+			     "testhost", &si, &err),
+	    PR_ENOTFOUND);
 
 	ok(pr_store_sessions(st, pr_str_c(camp), &ss, &n, &err), &err);
 	assert_int_equal(n, 3);
@@ -793,14 +804,16 @@ test_sessions_and_resume(void **state)
 	assert_true(n >= 3);
 	pr_store_sessions_free(ss, n);
 
-	assert_int_equal(pr_store_sessions(st, pr_str_c(uniq("none")), &ss,
-	    &n, &err), PR_ENOTFOUND);
+	assert_int_equal(pr_store_sessions(st, pr_str_c(uniq("none")), &ss, &n,
+			     &err),
+	    PR_ENOTFOUND);
 	assert_int_equal(pr_store_session_get(st, 999999999, &si, &err),
 	    PR_ENOTFOUND);
-	assert_int_equal(pr_store_session_end(st, 999999999, "done", 1,
-	    &err), PR_ENOTFOUND);
-	assert_int_equal(pr_store_session_variant(st, 999999999,
-	    pr_str_c("v"), "c", &s1, &err), PR_ENOTFOUND);
+	assert_int_equal(pr_store_session_end(st, 999999999, "done", 1, &err),
+	    PR_ENOTFOUND);
+	assert_int_equal(pr_store_session_variant(st, 999999999, pr_str_c("v"),
+			     "c", &s1, &err),
+	    PR_ENOTFOUND);
 	pr_store_close(st);
 }
 
@@ -859,8 +872,9 @@ test_transactions(void **state)
 	/* A variant that does not exist: the foreign key refuses it
 	 * (PR_EINVAL on SQLite; PostgreSQL's driver says PR_EIO). */
 	assert_int_not_equal(add_ok(st, sid, 999999999, 5, 1, &err), PR_OK);
-	assert_non_null(strstr(err.msg, "FOREIGN KEY") != NULL ? err.msg :
-	    strstr(err.msg, "foreign key"));
+	assert_non_null(strstr(err.msg, "FOREIGN KEY") != NULL
+		? err.msg
+		: strstr(err.msg, "foreign key"));
 	assert_int_equal(count_runs(st, sid), 2);
 	/* Still usable afterwards, and the metric cache survived the
 	 * rollbacks correctly. */
@@ -904,8 +918,8 @@ test_metric_direction(void **state)
 	pr_dataset_release(&d);
 	pr_store_close(st);
 	ok(pr_store_open(t, PR_STORE_READ, &st, &err), &err);
-	ok(pr_store_load_variant(st, pr_str_c(camp), pr_str_c("v"), &vd,
-	    &err), &err);
+	ok(pr_store_load_variant(st, pr_str_c(camp), pr_str_c("v"), &vd, &err),
+	    &err);
 	assert_int_equal(vd.nm, 1);
 	assert_int_equal(vd.m[0].better, PR_BETTER_HIGHER);
 	assert_int_equal(vd.m[0].n, 2);
@@ -967,16 +981,17 @@ test_racing_writers(void **state)
 				sn.host = c ? "h1" : "h2";
 				sn.boot_id = "b";
 				sn.started = j;
-				if (pr_store_session_begin(st, &sn, &sid, &err)
-				    || pr_store_session_variant(st, sid,
-				    pr_str_c("v"), "c", &vid, &err) ||
+				if (pr_store_session_begin(st, &sn, &sid,
+					&err) ||
+				    pr_store_session_variant(st, sid,
+					pr_str_c("v"), "c", &vid, &err) ||
 				    add_ok(st, sid, vid, 0, j * 100, &err))
 					_exit(11);
 				if (pr_store_begin(st, &err))
 					_exit(12);
 				for (q = 1; q < 8; q++)
 					if (add_ok(st, sid, vid, (size_t)q,
-					    j * 100 + q, &err))
+						j * 100 + q, &err))
 						_exit(13);
 				if (pr_store_commit(st, &err))
 					_exit(14);
@@ -1010,7 +1025,8 @@ test_racing_writers(void **state)
 	for (i = 0; i < n; i++) {
 		assert_int_equal(si[i].nruns_ok, 8);
 		ok(pr_store_each_run(st, si[i].id, race_cb, &si[i].started,
-		    &err), &err);
+		       &err),
+		    &err);
 	}
 	pr_store_sessions_free(si, n);
 	pr_store_close(st);
@@ -1086,8 +1102,8 @@ integrity_ok(const char *path)
 	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL) ==
 	    SQLITE_OK) {
 		good = sqlite3_step(s) == SQLITE_ROW &&
-		    strcmp((const char *)sqlite3_column_text(s, 0),
-		    "ok") == 0 &&
+		    strcmp((const char *)sqlite3_column_text(s, 0), "ok") ==
+			0 &&
 		    sqlite3_step(s) == SQLITE_DONE;
 		sqlite3_finalize(s);
 	}
@@ -1122,11 +1138,14 @@ test_open_modes(void **state)
 	assert_int_equal(sb.st_mode & 0777, 0700);
 	/* WAL, the application id and the meta rows are there. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT "
-	    "(SELECT journal_mode FROM pragma_journal_mode), "
-	    "(SELECT application_id FROM pragma_application_id), "
-	    "(SELECT value FROM meta WHERE key = 'application'), "
-	    "(SELECT max(version) FROM schema_version)", -1, &s, NULL),
+	assert_int_equal(
+	    sqlite3_prepare_v2(db,
+		"SELECT "
+		"(SELECT journal_mode FROM pragma_journal_mode), "
+		"(SELECT application_id FROM pragma_application_id), "
+		"(SELECT value FROM meta WHERE key = 'application'), "
+		"(SELECT max(version) FROM schema_version)",
+		-1, &s, NULL),
 	    SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	assert_string_equal(sqlite3_column_text(s, 0), "wal");
@@ -1141,8 +1160,11 @@ test_open_modes(void **state)
 	session(st, "plain", "b", 1);
 	pr_store_close(st);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM "
-	    "campaign WHERE name = 'plain'", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+			     "SELECT count(*) FROM "
+			     "campaign WHERE name = 'plain'",
+			     -1, &s, NULL),
+	    SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	assert_int_equal(sqlite3_column_int(s, 0), 1);
 	sqlite3_finalize(s);
@@ -1215,8 +1237,10 @@ test_foreign_corrupt_newer(void **state)
 
 	/* Another program's SQLite database. */
 	snprintf(path, sizeof(path), "%s/foreign.db", g_dir);
-	assert_int_equal(sql_exec(path, "CREATE TABLE t (x); "
-	    "INSERT INTO t VALUES (1);"), SQLITE_OK);
+	assert_int_equal(sql_exec(path,
+			     "CREATE TABLE t (x); "
+			     "INSERT INTO t VALUES (1);"),
+	    SQLITE_OK);
 	assert_int_equal(pr_store_open(path, PR_STORE_CREATE, &st, &err),
 	    PR_EPARSE);
 	assert_string_equal(err.file, path);
@@ -1243,8 +1267,10 @@ test_foreign_corrupt_newer(void **state)
 	snprintf(path, sizeof(path), "%s/newer.db", g_dir);
 	st = open_new(path);
 	pr_store_close(st);
-	assert_int_equal(sql_exec(path, "UPDATE schema_version SET "
-	    "version = 99"), SQLITE_OK);
+	assert_int_equal(sql_exec(path,
+			     "UPDATE schema_version SET "
+			     "version = 99"),
+	    SQLITE_OK);
 	assert_int_equal(pr_store_open(path, PR_STORE_WRITE, &st, &err),
 	    PR_EINVAL);
 	assert_string_equal(err.file, path);
@@ -1329,8 +1355,9 @@ ro_open(const char *path)
 	}
 	if (strcmp(err.file, path) != 0)
 		return 2;
-	if (strcmp(err.msg, "database is read-only (no permission to "
-	    "write the file)") != 0)
+	if (strcmp(err.msg,
+		"database is read-only (no permission to "
+		"write the file)") != 0)
 		return 3;
 	/* Reading it still works. */
 	if (pr_store_open(path, PR_STORE_READ, &st, &err) != PR_OK)
@@ -1411,8 +1438,8 @@ test_locked(void **state)
 	ok(pr_store_open(path, PR_STORE_WRITE, &st, &err), &err);
 	/* Another connection holds the write lock. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL,
-	    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+	    SQLITE_OK);
 	assert_int_equal(add_ok(st, sid, vid, 0, 1, &err), PR_EIO);
 	assert_string_equal(err.file, path);
 	assert_string_equal(err.msg,
@@ -1701,8 +1728,8 @@ main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	fails = cmocka_run_group_tests_name("store (sqlite)", common, NULL,
-	    NULL);
+	fails =
+	    cmocka_run_group_tests_name("store (sqlite)", common, NULL, NULL);
 	fails += cmocka_run_group_tests_name("store faults (sqlite)",
 	    sqlite_only, NULL, NULL);
 	if (pg != NULL && *pg != '\0') {
@@ -1710,7 +1737,8 @@ main(void)
 		fails += cmocka_run_group_tests_name("store (postgresql)",
 		    common, NULL, NULL);
 		fails += cmocka_run_group_tests_name("store target "
-		    "(postgresql)", pg_only, NULL, NULL);
+						     "(postgresql)",
+		    pg_only, NULL, NULL);
 		g_pg = NULL;
 	}
 	rm_tree(g_dir);
