@@ -7,6 +7,7 @@ set -eu
 PKGS="
 build-essential
 clang
+clang-format
 cmake
 pkg-config
 libcmocka-dev

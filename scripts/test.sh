@@ -11,6 +11,16 @@ jobs=$(nproc)
 # here a server that cannot be started is a failure, not a skip.
 export PERFREG_REQUIRE_PG=1
 
+echo "== format: clang-format on every tracked C file"
+# .clang-format is the style; a file it would change fails the run.
+unformatted=$(git ls-files '*.c' '*.h' | while read -r f; do
+	clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || echo "$f"
+done)
+if [ -n "$unformatted" ]; then
+	echo "not clang-formatted (run clang-format -i on them):" $unformatted >&2
+	exit 1
+fi
+
 for preset in dev asan; do
 	echo "== build: $preset"
 	cmake --preset "$preset" >/dev/null
