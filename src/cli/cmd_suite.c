@@ -29,6 +29,8 @@
 #include "perfreg/nested.h"
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
+#include "perfreg/report_model.h"
+#include "perfreg/report_sessions.h"
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
 #include "perfreg/verdict.h"
@@ -357,48 +359,65 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 	return st;
 }
 
-static json_t *
-figures_json(const struct pr_suite_result *r, size_t n)
+/* The figures of each probe for programs: "probes" in --json. */
+static enum pr_status
+figures_model(const struct pr_suite_result *r, size_t n,
+    struct pr_report_model *rm, struct pr_error *err)
 {
-	json_t *arr = json_array(), *o, *ms, *mo;
+	const int J = PR_SECTION_NO_TEXT | PR_SECTION_NO_CSV;
+	struct pr_report_model *g, *mg;
 	const struct pr_metric *m;
-	double mean, h;
-	size_t i, k, j;
+	enum pr_status st = PR_OK;
+	double h;
+	size_t i, k;
 
-	for (i = 0; arr != NULL && i < n; i++) {
-		ms = json_array();
-		for (k = 0; ms != NULL && k < r[i].data.n; k++) {
+	for (i = 0; i < n && st == PR_OK; i++) {
+		if ((st = pr_report_model_group(rm, "probes",
+			 J | PR_SECTION_LIST, &g, err)) != PR_OK ||
+		    (st = pr_report_model_string(g, "probe", J, r[i].label,
+			 err)) != PR_OK ||
+		    (st = pr_report_model_integer(g, "samples", J, 1,
+			 (int64_t)r[i].samples, err)) != PR_OK ||
+		    (st = pr_report_model_real(g, "elapsed_s", J, 1,
+			 r[i].elapsed_s, err)) != PR_OK ||
+		    (st = pr_report_model_bool(g, "converged", J,
+			 r[i].converged, err)) != PR_OK ||
+		    (st = pr_report_model_bool(g, "capped", J, r[i].capped,
+			 err)) != PR_OK ||
+		    (st = pr_report_model_string(g, "notes", J,
+			 r[i].notes != NULL ? r[i].notes : "", err)) != PR_OK ||
+		    (st = pr_report_model_string(g, "skipped", J, r[i].skipped,
+			 err)) != PR_OK ||
+		    (st = pr_report_model_string(g, "timer", J,
+			 r[i].probe->timer, err)) != PR_OK ||
+		    (st = pr_report_model_list(g, "metrics", J, err)) != PR_OK)
+			break;
+		for (k = 0; k < r[i].data.n && st == PR_OK; k++) {
 			m = &r[i].data.metrics[k];
-			mean = 0;
-			for (j = 0; j < m->values.n; j++)
-				mean +=
-				    (m->values.v[j] - mean) / (double)(j + 1);
 			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
-			mo = json_pack("{s:s,s:s,s:s,s:f,s:o,s:I}", "name",
-			    m->name, "unit", m->unit, "better",
-			    m->better == PR_BETTER_HIGHER ? "higher" : "lower",
-			    "mean", mean, "halfwidth_pct",
-			    isfinite(h) ? json_real(h) : json_null(), "n",
-			    (json_int_t)m->values.n);
-			if (mo == NULL || json_array_append_new(ms, mo) != 0)
-				goto fail;
+			if ((st = pr_report_model_group(g, "metrics",
+				 J | PR_SECTION_LIST, &mg, err)) != PR_OK ||
+			    (st = pr_report_model_string(mg, "name", J, m->name,
+				 err)) != PR_OK ||
+			    (st = pr_report_model_string(mg, "unit", J, m->unit,
+				 err)) != PR_OK ||
+			    (st = pr_report_model_string(mg, "better", J,
+				 m->better == PR_BETTER_HIGHER ? "higher"
+							       : "lower",
+				 err)) != PR_OK ||
+			    (st = pr_report_model_real(mg, "mean", J, 1,
+				 pr_report_mean(m->values.v, m->values.n),
+				 err)) != PR_OK ||
+			    (st = pr_report_model_real(mg, "halfwidth_pct", J,
+				 isfinite(h), h, err)) != PR_OK)
+				break;
+			st = pr_report_model_integer(mg, "n", J, 1,
+			    (int64_t)m->values.n, err);
 		}
-		o = json_pack("{s:s,s:I,s:f,s:b,s:b,s:s,s:s?,s:s,s:o}", "probe",
-		    r[i].label, "samples", (json_int_t)r[i].samples,
-		    "elapsed_s", r[i].elapsed_s, "converged", r[i].converged,
-		    "capped", r[i].capped, "notes",
-		    r[i].notes != NULL ? r[i].notes : "", "skipped",
-		    r[i].skipped, "timer", r[i].probe->timer, "metrics", ms);
-		if (o == NULL || json_array_append_new(arr, o) != 0)
-			goto fail;
 	}
-	return arr;
-fail:
-	json_decref(arr);
-	return NULL;
+	return st;
 }
 
-/* Stores the results as a session of campaign "suite". */
 static int
 store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
     const struct pr_env *env, int quick, int64_t *session, const char *status)
@@ -606,266 +625,207 @@ find_baseline(struct pr_store *st, int64_t session, long long want,
 	return PR_EXIT_OK;
 }
 
-/* The mean of n values. */
-static double
-mean_of(const double *v, size_t n)
-{
-	double m = 0;
-	size_t i;
+/*
+ * What the comparison with the baseline is made of: the report model
+ * borrows from it, so it lives until the model has been written.
+ */
+struct against {
+	struct pr_dataset bd, nd, hd[HISTORY_MAX];
+	size_t nh;
+	struct pr_report_sessions sessions;
+	struct pr_report report;
+	struct cli_comparison samples;
+	struct pr_env benv;
+	struct pr_envdiff diff;
+	char bname[64], nname[64], hname[96];
+};
 
-	for (i = 0; i < n; i++)
-		m += (v[i] - m) / (double)(i + 1);
-	return m;
+static void
+against_init(struct against *ag)
+{
+	size_t h;
+
+	memset(ag, 0, sizeof(*ag));
+	pr_dataset_init(&ag->bd);
+	pr_dataset_init(&ag->nd);
+	for (h = 0; h < HISTORY_MAX; h++)
+		pr_dataset_init(&ag->hd[h]);
+	pr_env_init(&ag->benv);
+}
+
+static void
+against_release(struct against *ag)
+{
+	size_t h;
+
+	pr_report_sessions_release(&ag->sessions);
+	cli_comparison_release(&ag->samples);
+	pr_envdiff_release(&ag->diff);
+	pr_env_release(&ag->benv);
+	pr_dataset_release(&ag->bd);
+	pr_dataset_release(&ag->nd);
+	for (h = 0; h < HISTORY_MAX; h++)
+		pr_dataset_release(&ag->hd[h]);
 }
 
 /*
  * The session-level table: for every figure of this run, the means of
  * the earlier sessions hist (oldest first) against this session's mean
- * by the prediction test (perfreg/nested.h), Holm across figures.
+ * (perfreg/report_sessions.h), added to rm as "comparison".
  */
 static int
 session_table(struct pr_store *st, const int64_t *hist, size_t nh,
-    const char *nname, const struct pr_suite_result *r, size_t n, int json,
-    int gate, struct pr_buf *out, int *gated)
+    const struct pr_suite_result *r, size_t n, int gate, struct against *ag,
+    struct pr_report_model *rm, int *gated)
 {
-	struct pr_dataset hd[HISTORY_MAX];
-	struct pr_report_metric *rm = NULL;
-	struct pr_comparison *cmp = NULL;
 	struct pr_verdict_opts vo;
-	struct pr_report report;
 	struct collect c;
 	struct pr_error err;
-	const struct pr_metric *m, *hm;
-	double *bm = NULL, *xs = NULL;
-	char bname[96], words[96];
-	size_t i, k, h, nm = 0, total = 0, kk, holm = 0;
-	int rc = PR_EXIT_INTERNAL;
+	enum pr_status ps;
+	char words[96];
+	size_t i, h;
 
 	*gated = PR_EXIT_OK;
 	pr_error_clear(&err);
 	pr_verdict_opts_init(&vo);
-	for (h = 0; h < nh; h++)
-		pr_dataset_init(&hd[h]);
 	for (h = 0; h < nh; h++) {
-		c.d = &hd[h];
+		c.d = &ag->hd[h];
 		c.r = r;
 		c.n = n;
 		if (pr_store_each_run(st, hist[h], collect_run, &c, &err) !=
 		    PR_OK) {
 			cli_errorf("suite: session %lld: %s",
 			    (long long)hist[h], err.msg);
-			rc = PR_EXIT_USAGE;
-			goto out;
+			return PR_EXIT_USAGE;
 		}
 	}
-	for (i = 0; i < n; i++)
-		total += r[i].data.n;
-	rm = calloc(total + 1, sizeof(*rm));
-	cmp = calloc(total + 1, sizeof(*cmp));
-	bm = calloc((total + 1) * nh, sizeof(*bm));
-	xs = calloc(total + 1, sizeof(*xs));
-	if (rm == NULL || cmp == NULL || bm == NULL || xs == NULL) {
-		cli_errorf("out of memory");
-		goto out;
+	if ((ps = pr_report_sessions_compare(ag->hd, nh, &ag->nd, &vo,
+		 &ag->sessions, &err)) != PR_OK) {
+		cli_errorf("suite: %s", err.msg);
+		return ps == PR_ENOMEM ? PR_EXIT_INTERNAL : PR_EXIT_USAGE;
 	}
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < r[i].data.n; k++) {
-			m = &r[i].data.metrics[k];
-			if (m->values.n == 0)
-				continue;
-			for (h = 0, kk = 0; h < nh; h++) {
-				hm = pr_dataset_find(&hd[h], m->name);
-				if (hm != NULL && hm->values.n > 0)
-					bm[nm * nh + kk++] =
-					    mean_of(hm->values.v, hm->values.n);
-			}
-			if (kk < 2)
-				continue;
-			xs[nm] = mean_of(m->values.v, m->values.n);
-			if (pr_nested_predict(&bm[nm * nh], kk, xs[nm],
-				m->better, &vo, &cmp[nm], &err) != PR_OK) {
-				cli_errorf("suite: %s: %s", m->name, err.msg);
-				rc = PR_EXIT_USAGE;
-				goto out;
-			}
-			rm[nm].name = m->name;
-			rm[nm].unit = m->unit;
-			rm[nm].base_values = &bm[nm * nh];
-			rm[nm].base_n = kk;
-			rm[nm].new_values = &xs[nm];
-			rm[nm].new_n = 1;
-			nm++;
-		}
-	}
-	if (nm == 0) {
-		rc = PR_EXIT_OK;
-		goto out;
-	}
-	if (nm > 1)
-		pr_compare_holm(cmp, nm, &vo);
-	for (i = 0; i < nm; i++) {
-		rm[i].cmp = cmp[i];
-		if (cmp[i].tested && (size_t)cmp[i].holm_m > holm)
-			holm = (size_t)cmp[i].holm_m;
-		if (cmp[i].verdict != PR_VERDICT_REGRESSION)
+	if (ag->sessions.n == 0)
+		return PR_EXIT_OK;
+	for (i = 0; i < ag->sessions.n; i++) {
+		const struct pr_report_metric *m = &ag->sessions.metrics[i];
+
+		if (m->cmp.verdict != PR_VERDICT_REGRESSION)
 			continue;
 		*gated = PR_EXIT_REGRESSION;
 		if (!gate)
 			continue;
-		pr_report_change_words(words, sizeof(words), cmp[i].change_pct,
-		    cmp[i].better, rm[i].name, rm[i].unit);
-		cli_errorf("regression in '%s': %s", rm[i].name, words);
+		pr_report_change_words(words, sizeof(words), m->cmp.change_pct,
+		    m->cmp.better, m->name, m->unit);
+		cli_errorf("regression in '%s': %s", m->name, words);
 	}
-	snprintf(bname, sizeof(bname), "%zu sessions, %lld to %lld", nh,
+	snprintf(ag->hname, sizeof(ag->hname), "%zu sessions, %lld to %lld", nh,
 	    (long long)hist[0], (long long)hist[nh - 1]);
-	memset(&report, 0, sizeof(report));
-	report.base_source = bname;
-	report.new_source = nname;
-	report.conf = vo.conf;
-	report.equivalence_pct = vo.equivalence_pct;
-	report.holm_m = holm;
-	report.metrics = rm;
-	report.n = nm;
-	report.units = "sessions";
-	if (pr_report_compare(out, &report,
-		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
+	memset(&ag->report, 0, sizeof(ag->report));
+	ag->report.base_source = ag->hname;
+	ag->report.new_source = ag->nname;
+	ag->report.conf = vo.conf;
+	ag->report.equivalence_pct = vo.equivalence_pct;
+	ag->report.holm_m = ag->sessions.holm_m;
+	ag->report.metrics = ag->sessions.metrics;
+	ag->report.n = ag->sessions.n;
+	ag->report.units = "sessions";
+	if (pr_report_model_comparison(rm, "comparison", 0, &ag->report,
+		&err) != PR_OK) {
 		cli_error(&err);
-		goto out;
+		return PR_EXIT_INTERNAL;
 	}
-	rc = PR_EXIT_OK;
-out:
-	for (h = 0; h < nh; h++)
-		pr_dataset_release(&hd[h]);
-	free(rm);
-	free(cmp);
-	free(bm);
-	free(xs);
-	return rc;
+	return PR_EXIT_OK;
 }
 
-/* The comparison with the baseline and the environment diff. */
+/* The comparison with the baseline and the environment diff, added to
+ * rm. */
 static int
 against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
     int64_t session, const struct pr_suite_result *r, size_t n,
-    const struct pr_env *env, int json, int gate, json_t *root,
-    struct pr_buf *out, int *gated)
+    const struct pr_env *env, int gate, struct against *ag,
+    struct pr_report_model *rm, int *gated)
 {
 	int64_t base = hist[nhist - 1];
-	struct pr_dataset bd, nd;
-	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
-	struct pr_env benv;
-	struct pr_envdiff diff;
 	struct collect c;
 	struct pr_error err;
-	json_error_t je;
-	json_t *j;
-	char bname[64], nname[64];
 	size_t i, k, j2;
 	int found = 0, rc = PR_EXIT_INTERNAL;
 
-	pr_dataset_init(&bd);
-	pr_dataset_init(&nd);
-	pr_env_init(&benv);
-	memset(&diff, 0, sizeof(diff));
 	pr_error_clear(&err);
-	c.d = &bd;
+	c.d = &ag->bd;
 	c.r = r;
 	c.n = n;
 	if (pr_store_each_run(st, base, collect_run, &c, &err) != PR_OK ||
-	    pr_store_session_env(st, base, &benv, &found, &err) != PR_OK) {
+	    pr_store_session_env(st, base, &ag->benv, &found, &err) != PR_OK) {
 		cli_errorf("suite: baseline session %lld: %s", (long long)base,
 		    err.msg);
-		rc = PR_EXIT_USAGE;
-		goto out;
+		return PR_EXIT_USAGE;
 	}
 	for (i = 0; i < n; i++)
 		for (k = 0; k < r[i].data.n; k++)
 			for (j2 = 0; j2 < r[i].data.metrics[k].values.n; j2++)
-				if (pr_dataset_add(&nd,
+				if (pr_dataset_add(&ag->nd,
 					r[i].data.metrics[k].name,
 					r[i].data.metrics[k].unit,
 					r[i].data.metrics[k].better,
 					r[i].data.metrics[k].values.v[j2],
 					&err) != PR_OK)
 					goto out;
-	snprintf(bname, sizeof(bname), "session %lld", (long long)base);
+	snprintf(ag->bname, sizeof(ag->bname), "session %lld", (long long)base);
 	if (session != 0)
-		snprintf(nname, sizeof(nname), "session %lld",
+		snprintf(ag->nname, sizeof(ag->nname), "session %lld",
 		    (long long)session);
 	else
-		snprintf(nname, sizeof(nname), "this run");
-	if (bd.n == 0 || nd.n == 0) {
-		rc = PR_EXIT_OK;
-		goto out;
-	}
+		snprintf(ag->nname, sizeof(ag->nname), "this run");
+	if (ag->bd.n == 0 || ag->nd.n == 0)
+		return PR_EXIT_OK;
 	if (nhist >= 2) {
-		if (!json &&
-		    pr_buf_addf(out, &err,
-			"\nagainst the %zu earlier "
-			"suite sessions of this host (%lld to %lld): the unit "
-			"is "
-			"the session, each one's mean a value, and the test "
-			"asks "
-			"whether this session's mean lies outside their "
-			"spread:\n\n",
+		if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
+			"\nagainst the %zu earlier suite sessions of this "
+			"host (%lld to %lld): the unit is the session, each "
+			"one's mean a value, and the test asks whether this "
+			"session's mean lies outside their spread:\n\n",
 			nhist, (long long)hist[0],
 			(long long)hist[nhist - 1]) != PR_OK)
 			goto out;
-		if ((rc = session_table(st, hist, nhist, nname, r, n, json,
-			 gate, json ? &rep : out, gated)) != PR_EXIT_OK)
-			goto out;
+		if ((rc = session_table(st, hist, nhist, r, n, gate, ag, rm,
+			 gated)) != PR_EXIT_OK)
+			return rc;
 	} else {
-		if (!json &&
-		    pr_buf_addf(out, &err,
-			"\nagainst the baseline, "
-			"%s.\nWARNING: one earlier session: its samples and "
-			"this session's are compared as if independent, but "
-			"the "
+		if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
+			"\nagainst the baseline, %s.\n", ag->bname) != PR_OK ||
+		    pr_report_model_textf(rm, PR_SECTION_WARNING, NULL, 0, &err,
+			"one earlier session: its samples and this "
+			"session's are compared as if independent, but the "
 			"samples of a session share its load, frequency and "
 			"cache state, so this table overstates how sure the "
 			"verdicts are; from the third session on, perfreg "
-			"compares sessions and knows their noise.\n\n",
-			bname) != PR_OK)
+			"compares sessions and knows their noise.") != PR_OK ||
+		    pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
+			"\n") != PR_OK)
 			goto out;
-		if ((rc = cli_compare_datasets(&bd, &nd, bname, nname,
-			 json ? PR_REPORT_JSON : PR_REPORT_TEXT, gate,
-			 json ? &rep : out, gated)) != PR_EXIT_OK)
+		if ((rc = cli_compare_datasets(&ag->bd, &ag->nd, ag->bname,
+			 ag->nname, gate, &ag->samples, gated)) != PR_EXIT_OK)
+			return rc;
+		if (pr_report_model_comparison(rm, "comparison", 0,
+			&ag->samples.report, &err) != PR_OK)
 			goto out;
 	}
 	rc = PR_EXIT_INTERNAL;
-	if (json &&
-	    ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
-		json_object_set_new(root, "comparison", j) != 0))
-		goto out;
 	if (found && env != NULL) {
-		if (pr_env_diff(&benv, env, &diff, &err) != PR_OK)
+		if (pr_env_diff(&ag->benv, env, &ag->diff, &err) != PR_OK ||
+		    pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
+			"\nenvironment: what differs between %s and %s\n",
+			ag->bname, ag->nname) != PR_OK ||
+		    pr_report_model_envdiff(rm, "env_diff", 0, &ag->diff,
+			ag->bname, ag->nname, 20, &err) != PR_OK)
 			goto out;
-		if (json) {
-			pr_buf_reset(&rep);
-			if (pr_envdiff_to_json(&diff, &rep, &err) != PR_OK ||
-			    (j = json_loadb(rep.data, rep.len, 0, &je)) ==
-				NULL ||
-			    json_object_set_new(root, "env_diff", j) != 0)
-				goto out;
-		} else if (pr_buf_addf(out, &err,
-			       "\nenvironment: what differs "
-			       "between %s and %s\n",
-			       bname, nname) != PR_OK ||
-		    pr_envdiff_format_text(&diff, bname, nname, 20, out,
-			&err) != PR_OK) {
-			goto out;
-		}
 	}
 	rc = PR_EXIT_OK;
 out:
 	if (rc == PR_EXIT_INTERNAL)
 		cli_errorf("suite: %s",
 		    err.msg[0] != '\0' ? err.msg : "out of memory");
-	pr_buf_release(&rep);
-	pr_envdiff_release(&diff);
-	pr_env_release(&benv);
-	pr_dataset_release(&bd);
-	pr_dataset_release(&nd);
 	return rc;
 }
 
@@ -912,14 +872,16 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	struct pr_env env;
 	struct pr_env_opts eo;
 	struct pr_error err;
+	struct pr_report_model rm = PR_REPORT_MODEL_INIT;
+	struct against ag;
 	enum pr_status s;
-	json_t *root = NULL, *j;
 	int64_t session = 0, base = 0, hist[HISTORY_MAX];
 	size_t nr = 0, nhist = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	pr_env_init(&env);
+	against_init(&ag);
 	pr_error_clear(&err);
 	if (!c->no_store &&
 	    (rc = cli_store_open("suite", c->db, PR_STORE_CREATE, &st)) !=
@@ -960,26 +922,20 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			(void)cli_write(&out);
 		goto out;
 	}
-	if (c->json && (root = json_object()) == NULL) {
-		cli_errorf("out of memory");
-		rc = PR_EXIT_INTERNAL;
-		goto out;
-	}
-	if (root != NULL) {
-		j = figures_json(r, nr);
-		if (j == NULL || json_object_set_new(root, "probes", j) != 0 ||
-		    json_object_set_new(root, "session",
-			session != 0 ? json_integer(session) : json_null()) !=
-			0) {
-			cli_errorf("out of memory");
-			rc = PR_EXIT_INTERNAL;
-			goto out;
-		}
-	} else if (figures_text(r, nr, &out, &err) != PR_OK) {
+	/* The figures as text for people, as "probes" for programs. */
+	rc = PR_EXIT_INTERNAL;
+	if (figures_text(r, nr, &out, &err) != PR_OK ||
+	    pr_buf_addc(&out, '\0', &err) != PR_OK ||
+	    pr_report_model_textf(&rm, PR_SECTION_TEXT, NULL, 0, &err, "%s",
+		out.data) != PR_OK ||
+	    figures_model(r, nr, &rm, &err) != PR_OK ||
+	    pr_report_model_integer(&rm, "session", 0, session != 0, session,
+		&err) != PR_OK) {
 		cli_error(&err);
-		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
+	pr_buf_reset(&out);
+	rc = PR_EXIT_OK;
 	if (st != NULL && !cut) {
 		if ((rc = find_baseline(st, session, c->baseline,
 			 c->so.quick ? "quick" : "full", r, nr, &base, hist,
@@ -987,35 +943,33 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			goto out;
 		if (base != 0)
 			rc = against_baseline(st, hist, nhist, session, r, nr,
-			    &env, c->json, c->gate, root, &out, &gated);
-		else if (!c->json)
-			rc =
-			    pr_buf_addf(&out, &err,
-				"\nstored as session "
-				"%lld, the baseline of this host: run `perfreg "
-				"suite` again after an update to see what "
-				"changed\n",
-				(long long)session) == PR_OK
-			    ? PR_EXIT_OK
-			    : PR_EXIT_INTERNAL;
+			    &env, c->gate, &ag, &rm, &gated);
+		else if (pr_report_model_textf(&rm, PR_SECTION_TEXT, NULL, 0,
+			     &err,
+			     "\nstored as session %lld, the baseline of this "
+			     "host: run `perfreg suite` again after an update "
+			     "to see what changed\n",
+			     (long long)session) != PR_OK)
+			rc = PR_EXIT_INTERNAL;
+		if (rc == PR_EXIT_OK &&
+		    pr_report_model_integer(&rm, "baseline", 0, base != 0, base,
+			&err) != PR_OK)
+			rc = PR_EXIT_INTERNAL;
 		if (rc != PR_EXIT_OK)
 			goto out;
-		if (root != NULL &&
-		    json_object_set_new(root, "baseline",
-			base != 0 ? json_integer(base) : json_null()) != 0) {
-			rc = PR_EXIT_INTERNAL;
-			goto out;
-		}
 	}
-	if (root != NULL) {
-		if ((rc = cli_write_json(root)) != PR_EXIT_OK)
-			goto out;
-	} else if ((rc = cli_write(&out)) != PR_EXIT_OK) {
+	if (pr_report_model_render(&out, &rm,
+		c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
+	if ((rc = cli_write(&out)) != PR_EXIT_OK)
+		goto out;
 	rc = cut ? EXIT_INTERRUPTED : c->gate ? gated : PR_EXIT_OK;
 out:
-	json_decref(root);
+	pr_report_model_release(&rm);
+	against_release(&ag);
 	pr_suite_results_free(r, nr);
 	pr_env_release(&env);
 	pr_buf_release(&out);
@@ -1028,6 +982,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 {
 	struct pr_suite_result *r = NULL;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct cli_comparison res;
 	const struct pr_probe *p;
 	struct pr_error err;
 	char an[128], bn[128];
@@ -1046,6 +1001,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	}
 	if (!c->budget_set)
 		c->so.budget_s = c->so.quick ? 40 : 300;
+	memset(&res, 0, sizeof(res));
 	pr_error_clear(&err);
 	s = pr_suite_ab(p, c->a, c->b, &c->so, &r, &err);
 	if (c->tty)
@@ -1065,13 +1021,20 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	rc = cli_compare_datasets(&r[0].data, &r[1].data, an, bn,
-	    c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, c->gate, &out, &gated);
+	rc = cli_compare_datasets(&r[0].data, &r[1].data, an, bn, c->gate, &res,
+	    &gated);
+	if (rc == PR_EXIT_OK &&
+	    pr_report_compare(&out, &res.report,
+		c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+	}
 	if (rc == PR_EXIT_OK)
 		rc = cli_write(&out);
 	if (rc == PR_EXIT_OK && c->gate)
 		rc = gated;
 out:
+	cli_comparison_release(&res);
 	pr_buf_release(&out);
 	pr_suite_results_free(r, 2);
 	return rc;
