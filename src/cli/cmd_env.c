@@ -372,4 +372,7 @@ exec_env(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_env_entry = { "env", usage, help, exec_env };
+const struct cmd_entry cmd_env_entry = { .name = "env",
+	.usage = usage,
+	.help = help,
+	.exec = exec_env };

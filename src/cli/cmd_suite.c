@@ -1684,4 +1684,7 @@ exec_suite(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_suite_entry = { "suite", usage, help, exec_suite };
+const struct cmd_entry cmd_suite_entry = { .name = "suite",
+	.usage = usage,
+	.help = help,
+	.exec = exec_suite };
