@@ -1,18 +1,19 @@
 /*
  * perfreg/report_sessions.h - the session-level comparison of `perfreg
- * suite`: each figure of the new session, its mean taken as one value,
- * against the means of the same figure in k >= 2 earlier sessions, by
- * the prediction test of perfreg/nested.h (pr_nested_predict), with
- * Holm's correction across the figures that were tested.
+ * suite`: each figure's mean in a session taken as one value, the nb
+ * base sessions' means against the nn new sessions' (perfreg/nested.h):
+ * one new session by the prediction test (pr_nested_predict), several
+ * by Welch's t on the session means (pr_nested_compare, one value a
+ * group), Holm's correction across the figures that were tested.
  *
  * The unit is the session because the samples of one session share its
  * load, clock and cache state: compared sample by sample, two sessions
  * of an unchanged system differ "significantly" in dozens of figures.
- * A figure enters the table when the new session has values for it and
- * at least two earlier sessions have; the others are left out.
+ * A figure enters the table when at least two base sessions and one new
+ * session have values for it; the others are left out.
  *
  * The result owns its arrays; its report metrics point into them and
- * into the datasets given (names, units), which must outlive it.
+ * into the figures given (names, units), which must outlive it.
  * pr_report_sessions_release frees it and leaves it empty.  Reentrant.
  */
 #ifndef PERFREG_REPORT_SESSIONS_H
@@ -25,10 +26,17 @@
 #include "perfreg/report.h"
 #include "perfreg/verdict.h"
 
+/* One figure of the table: its name and unit as the rows show them and
+ * the direction that is better. */
+struct pr_report_figure {
+	const char *name, *unit;
+	enum pr_better better;
+};
+
 struct pr_report_sessions {
-	/* One per figure in the table, in the order of the new session's
-	 * dataset: the comparison is in metrics[i].cmp, the earlier means
-	 * in metrics[i].base_values, the new mean in new_values. */
+	/* One per figure in the table, in the order of the figures given:
+	 * the comparison is in metrics[i].cmp, the base sessions' means in
+	 * metrics[i].base_values, the new ones' in new_values. */
 	struct pr_report_metric *metrics;
 	size_t n;
 	/* The largest Holm family a tested figure was adjusted in (0 when
@@ -42,14 +50,18 @@ struct pr_report_sessions {
 double pr_report_mean(const double *v, size_t n);
 
 /*
- * Fills out with the comparison of cur (the new session) against the
- * nh earlier sessions hist (oldest first).  o may be NULL for the
- * defaults.  Errors: PR_ENOMEM; any error of pr_nested_predict, with the
- * figure's name in front of its message ("copy.memcpy.64B: ...").  On
- * failure out is empty.
+ * Fills out with the comparison, figure by figure (fig[0..nfig)), of the
+ * new sessions nd[0..nn) against the base sessions bd[0..nb), each
+ * session a dataset of its samples.  o may be NULL for the defaults.
+ * Errors: PR_EINVAL for nn or nb above PR_REPORT_SESSIONS_MAX; PR_ENOMEM;
+ * any error of pr_nested_predict or pr_nested_compare, with the figure's
+ * name in front of its message ("copy.memcpy.64B: ...").  On failure out
+ * is empty.
  */
-enum pr_status pr_report_sessions_compare(struct pr_dataset *hist, size_t nh,
-    const struct pr_dataset *cur, const struct pr_verdict_opts *o,
+#define PR_REPORT_SESSIONS_MAX 1024
+enum pr_status pr_report_sessions_compare(struct pr_dataset *bd, size_t nb,
+    struct pr_dataset *nd, size_t nn, const struct pr_report_figure *fig,
+    size_t nfig, const struct pr_verdict_opts *o,
     struct pr_report_sessions *out, struct pr_error *err);
 
 void pr_report_sessions_release(struct pr_report_sessions *s);

@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +33,7 @@
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
 #include "perfreg/verdict.h"
+#include "core/bug.h"
 #include "core/banned.h"
 
 #define EXIT_INTERRUPTED 130
@@ -43,13 +43,15 @@
 /* Earlier sessions a suite is compared with, at most. */
 #define HISTORY_MAX 20
 #define BOOT_MAX 64
+#define BASELINE_MAX 200
 
 static const char usage[] =
     "suite [--quick] [--budget s] [--target pct] [--cpu n] "
-    "[--baseline session] [--no-store] [--db target] "
+    "[--baseline session|config|key=value] [--no-store] [--db target] "
     "[--fail-on-regression] [--json]\n"
     "       perfreg suite run [options] probe...\n"
     "       perfreg suite list\n"
+    "       perfreg suite history [--db target] [--json]\n"
     "       perfreg suite ab [--quick] [--cpu n] [-n rounds] [--seed n] "
     "[--json] probe --a x --b y";
 
@@ -62,15 +64,17 @@ static const char help[] =
     "time\n"
     "budget is spent; stores the session and its environment in the "
     "results\n"
-    "database; and, when this host has an earlier suite session, prints "
-    "the\n"
-    "verdict for every figure against it and what differs in the "
-    "environment.\n"
+    "database; and compares it with the sessions of the previous\n"
+    "configuration (kernel, microcode, mitigations, C library...) and "
+    "what\n"
+    "differs in the environment, or, when nothing changed, with this\n"
+    "configuration's earlier sessions.\n"
     "\n"
     "  perfreg suite               all probes (within 10 minutes)\n"
     "  perfreg suite --quick       all probes, smaller, within a minute\n"
     "  perfreg suite run p...      the probes named\n"
     "  perfreg suite list          the probes and their variants\n"
+    "  perfreg suite history       the stored sessions by configuration\n"
     "  perfreg suite ab p --a x --b y   two variants (or sizes) of probe p,\n"
     "                              interleaved in this boot, compared\n"
     "\n"
@@ -83,9 +87,10 @@ static const char help[] =
     "+-pct\n"
     "                        percent (95% interval; default 1; 0: use "
     "the budget)\n"
-    "  --baseline session    compare with this stored session (default: "
-    "this\n"
-    "                        host's latest earlier suite session)\n"
+    "  --baseline x          compare with this stored session, these\n"
+    "                        sessions of a configuration, or the sessions\n"
+    "                        with tag key=value (default: the previous\n"
+    "                        configuration's sessions, or this one's)\n"
     "  --no-store            store nothing, compare with nothing\n"
     "  --db target           the database: a file (SQLite) or "
     "postgresql://...\n"
@@ -128,7 +133,7 @@ static const struct option longopts[] = {
 struct suite_cli {
 	struct pr_suite_opts so;
 	int budget_set, json, no_store, gate;
-	long long baseline;
+	const char *baseline;
 	const char *db, *a, *b;
 	int tty;
 	double last_progress;
@@ -217,11 +222,14 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 			c->so.cpu = (int)x;
 			break;
 		case OPT_BASELINE:
-			if (parse_number("--baseline", optarg, 1, 9e15, &x) !=
-				0 ||
-			    x != floor(x))
+			if (optarg[0] == '\0' ||
+			    strlen(optarg) > BASELINE_MAX) {
+				cli_errorf("suite: --baseline: expected a "
+					   "session, a configuration or a "
+					   "tag KEY=VALUE");
 				return -1;
-			c->baseline = (long long)x;
+			}
+			c->baseline = optarg;
 			break;
 		case OPT_TARGET:
 			if (parse_number("--target", optarg, 0, 100, &x) != 0)
@@ -267,7 +275,7 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 			return -1;
 		}
 	}
-	if (c->no_store && (c->baseline != 0 || c->db != NULL || c->gate)) {
+	if (c->no_store && (c->baseline != NULL || c->db != NULL || c->gate)) {
 		cli_errorf(
 		    "suite: --no-store does not go with --baseline, --db "
 		    "or --fail-on-regression");
@@ -418,12 +426,14 @@ figures_model(const struct pr_suite_result *r, size_t n,
 	return st;
 }
 
+/* Stores the results as a session of campaign "suite". */
 static int
 store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
-    const struct pr_env *env, int quick, int64_t *session, const char *status)
+    const struct pr_env *env, int quick, const char *config, int64_t *session,
+    const char *status)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag tag;
+	struct pr_store_tag tag[2];
 	struct pr_store_run sr;
 	struct pr_dataset one;
 	struct pr_error err;
@@ -444,10 +454,12 @@ store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
 	sn.args_json = NULL;
 	sn.started = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 	sn.env = env;
-	tag.key = pr_str_c("suite");
-	tag.value = pr_str_c(quick ? "quick" : "full");
-	sn.tags = &tag;
-	sn.ntags = 1;
+	tag[0].key = pr_str_c("suite");
+	tag[0].value = pr_str_c(quick ? "quick" : "full");
+	tag[1].key = pr_str_c("config");
+	tag[1].value = pr_str_c(config);
+	sn.tags = tag;
+	sn.ntags = 2;
 	pr_error_clear(&err);
 	/* One transaction: a session that cannot be stored whole (a
 	 * locked database, a full disk) leaves nothing behind. */
@@ -533,23 +545,32 @@ collect_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 	return 0;
 }
 
-/* 1 when session s ran with the tag suite=kind and ran every probe of
- * r that ran now. */
-static int
-comparable(const struct pr_store_session_info *s, const char *kind,
-    const struct pr_suite_result *r, size_t n)
+/* The value of session s's tag key, or NULL. */
+static const struct pr_str *
+tag_of(const struct pr_store_session_info *s, const char *key)
 {
-	size_t i, k, len = strlen(kind);
-	int tagged = 0;
+	size_t i, len = strlen(key);
 
 	for (i = 0; i < s->ntags; i++)
-		if (s->tags[i].key.n == 5 &&
-		    memcmp(s->tags[i].key.p, "suite", 5) == 0 &&
-		    s->tags[i].value.n == len &&
-		    memcmp(s->tags[i].value.p, kind, len) == 0)
-			tagged = 1;
-	if (!tagged)
-		return 0;
+		if (s->tags[i].key.n == len &&
+		    memcmp(s->tags[i].key.p, key, len) == 0)
+			return &s->tags[i].value;
+	return NULL;
+}
+
+static int
+str_is(const struct pr_str *s, const char *c)
+{
+	return s != NULL && s->n == strlen(c) && memcmp(s->p, c, s->n) == 0;
+}
+
+/* 1 when session s ran every probe of r that ran now. */
+static int
+ran_probes(const struct pr_store_session_info *s,
+    const struct pr_suite_result *r, size_t n)
+{
+	size_t i, k;
+
 	for (i = 0; i < n; i++) {
 		if (r[i].skipped != NULL || r[i].samples == 0)
 			continue;
@@ -565,79 +586,187 @@ comparable(const struct pr_store_session_info *s, const char *kind,
 }
 
 /*
- * The session to compare with: want, or this host's latest earlier
- * suite session that finished, of the same kind (--quick or not), and
- * ran every probe that ran now; 0 when there is none.
+ * This database's suite sessions with their configurations: the tag
+ * config= where the session has one, else the id computed from its
+ * stored snapshot (sessions stored before configurations were tagged).
  */
-static int
-find_baseline(struct pr_store *st, int64_t session, long long want,
-    const char *kind, const struct pr_suite_result *r, size_t nr, int64_t *out,
-    int64_t *hist, size_t *nhist)
+struct history {
+	struct pr_store_session_info *s;
+	char (*config)[PR_SUITE_CONFIG_LEN];
+	size_t n;
+};
+
+static void
+history_free(struct history *h)
 {
-	struct pr_store_session_info *s = NULL;
+	pr_store_sessions_free(h->s, h->n);
+	free(h->config);
+	memset(h, 0, sizeof(*h));
+}
+
+static int
+history_load(struct pr_store *st, struct history *h)
+{
+	const struct pr_str *t;
+	struct pr_env e;
 	struct pr_error err;
 	enum pr_status ps;
-	char host[HOST_MAX];
-	size_t n = 0, i;
+	size_t i;
+	int found;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
-	*out = 0;
-	if (nhist != NULL)
-		*nhist = 0;
-	cli_hostname(host, sizeof(host));
+	memset(h, 0, sizeof(*h));
 	pr_error_clear(&err);
-	ps = pr_store_sessions(st, pr_str_c(SUITE_CAMPAIGN), &s, &n, &err);
+	ps =
+	    pr_store_sessions(st, pr_str_c(SUITE_CAMPAIGN), &h->s, &h->n, &err);
 	if (ps == PR_ENOTFOUND)
 		return PR_EXIT_OK;
 	if (ps != PR_OK) {
 		cli_errorf("suite: %s", pr_error_format(&err, eb, sizeof(eb)));
 		return cli_exit_for(ps);
 	}
-	for (i = 0; i < n; i++) {
-		if (want != 0) {
-			if (s[i].id == (int64_t)want)
-				*out = s[i].id;
+	if ((h->config = calloc(h->n + 1, sizeof(*h->config))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	for (i = 0; i < h->n; i++) {
+		t = tag_of(&h->s[i], "config");
+		if (t != NULL && t->n == PR_SUITE_CONFIG_LEN - 1) {
+			memcpy(h->config[i], t->p, t->n);
 			continue;
 		}
-		if (s[i].id != session && strcmp(s[i].host, host) == 0 &&
-		    strcmp(s[i].status, "done") == 0 &&
-		    comparable(&s[i], kind, r, nr)) {
-			*out = s[i].id;
-			/* The latest HISTORY_MAX, oldest first. */
-			if (hist != NULL && *nhist == HISTORY_MAX) {
-				memmove(hist, hist + 1,
-				    (HISTORY_MAX - 1) * sizeof(*hist));
-				(*nhist)--;
-			}
-			if (hist != NULL)
-				hist[(*nhist)++] = s[i].id;
+		pr_env_init(&e);
+		found = 0;
+		if (pr_store_session_env(st, h->s[i].id, &e, &found, &err) !=
+		    PR_OK) {
+			pr_env_release(&e);
+			cli_errorf("suite: session %lld: %s",
+			    (long long)h->s[i].id,
+			    pr_error_format(&err, eb, sizeof(eb)));
+			return PR_EXIT_USAGE;
 		}
-	}
-	if (hist != NULL && want != 0 && *out != 0) {
-		hist[0] = *out;
-		*nhist = 1;
-	}
-	pr_store_sessions_free(s, n);
-	if (want != 0 && *out == 0) {
-		cli_errorf("suite: --baseline: no suite session %lld", want);
-		return PR_EXIT_USAGE;
+		pr_suite_config_id(found ? &e : NULL, h->config[i]);
+		pr_env_release(&e);
 	}
 	return PR_EXIT_OK;
 }
 
 /*
- * What the comparison with the baseline is made of: the report model
- * borrows from it, so it lives until the model has been written.
+ * 1 when session i is one --baseline names: its id (all digits), its
+ * configuration (8 hex digits) or a tag KEY=VALUE.
+ */
+static int
+baseline_names(const struct history *h, size_t i, const char *want)
+{
+	const char *eq = strchr(want, '=');
+	char *end;
+	long long id;
+
+	if (eq != NULL) {
+		const struct pr_str *t;
+		char key[64];
+
+		if ((size_t)(eq - want) >= sizeof(key))
+			return 0;
+		memcpy(key, want, (size_t)(eq - want));
+		key[eq - want] = '\0';
+		t = tag_of(&h->s[i], key);
+		return t != NULL && t->n == strlen(eq + 1) &&
+		    memcmp(t->p, eq + 1, t->n) == 0;
+	}
+	if (strcmp(h->config[i], want) == 0)
+		return 1;
+	errno = 0;
+	id = strtoll(want, &end, 10);
+	return errno == 0 && end != want && *end == '\0' && id == h->s[i].id;
+}
+
+/* Checks, before the probes run, that --baseline names some session. */
+static int
+check_baseline(struct pr_store *st, const char *want)
+{
+	struct history h;
+	size_t i;
+	int rc, any = 0;
+
+	if ((rc = history_load(st, &h)) != PR_EXIT_OK) {
+		history_free(&h);
+		return rc;
+	}
+	for (i = 0; i < h.n && !any; i++)
+		any = baseline_names(&h, i, want);
+	history_free(&h);
+	if (!any) {
+		cli_errorf("suite: --baseline: no suite session, configuration "
+			   "or tag '%s' (perfreg suite history lists them)",
+		    want);
+		return PR_EXIT_USAGE;
+	}
+	return PR_EXIT_OK;
+}
+
+/* "session 4" or "sessions 1 to 3" (or "sessions 1, 3, 4" when not
+ * consecutive, abbreviated past a few). */
+static void
+name_sessions(char *buf, size_t size, const int64_t *id, size_t n)
+{
+	size_t i, len;
+	int gaps = 0;
+
+	for (i = 1; i < n; i++)
+		gaps |= id[i] != id[i - 1] + 1;
+	if (n == 1)
+		snprintf(buf, size, "session %lld", (long long)id[0]);
+	else if (!gaps || n > 4)
+		snprintf(buf, size, "%zu sessions, %lld to %lld", n,
+		    (long long)id[0], (long long)id[n - 1]);
+	else {
+		snprintf(buf, size, "sessions %lld", (long long)id[0]);
+		for (i = 1; i < n; i++) {
+			len = strlen(buf);
+			snprintf(buf + len, size - len, ", %lld",
+			    (long long)id[i]);
+		}
+	}
+}
+
+/* Reads the runs of the n sessions ids (only r's probes) into d[]. */
+static int
+load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
+    const struct pr_suite_result *r, size_t nr, struct pr_dataset *d)
+{
+	struct collect c;
+	struct pr_error err;
+	size_t h;
+
+	pr_error_clear(&err);
+	for (h = 0; h < n; h++) {
+		c.d = &d[h];
+		c.r = r;
+		c.n = nr;
+		if (pr_store_each_run(st, ids[h], collect_run, &c, &err) !=
+		    PR_OK) {
+			cli_errorf("suite: session %lld: %s", (long long)ids[h],
+			    err.msg);
+			return PR_EXIT_USAGE;
+		}
+	}
+	return PR_EXIT_OK;
+}
+
+/*
+ * What the comparison with the base sessions is made of: the report
+ * model borrows from it, so it lives until the model has been written.
  */
 struct against {
-	struct pr_dataset bd, nd, hd[HISTORY_MAX];
-	size_t nh;
+	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX], bp, np;
+	struct pr_report_figure *fig;
 	struct pr_report_sessions sessions;
 	struct pr_report report;
 	struct cli_comparison samples;
 	struct pr_env benv;
 	struct pr_envdiff diff;
-	char bname[64], nname[64], hname[96];
+	char bname[96], nname[96], ebname[64], enname[64];
 };
 
 static void
@@ -646,10 +775,12 @@ against_init(struct against *ag)
 	size_t h;
 
 	memset(ag, 0, sizeof(*ag));
-	pr_dataset_init(&ag->bd);
-	pr_dataset_init(&ag->nd);
-	for (h = 0; h < HISTORY_MAX; h++)
-		pr_dataset_init(&ag->hd[h]);
+	for (h = 0; h < HISTORY_MAX; h++) {
+		pr_dataset_init(&ag->bd[h]);
+		pr_dataset_init(&ag->nd[h]);
+	}
+	pr_dataset_init(&ag->bp);
+	pr_dataset_init(&ag->np);
 	pr_env_init(&ag->benv);
 }
 
@@ -662,45 +793,49 @@ against_release(struct against *ag)
 	cli_comparison_release(&ag->samples);
 	pr_envdiff_release(&ag->diff);
 	pr_env_release(&ag->benv);
-	pr_dataset_release(&ag->bd);
-	pr_dataset_release(&ag->nd);
-	for (h = 0; h < HISTORY_MAX; h++)
-		pr_dataset_release(&ag->hd[h]);
+	for (h = 0; h < HISTORY_MAX; h++) {
+		pr_dataset_release(&ag->bd[h]);
+		pr_dataset_release(&ag->nd[h]);
+	}
+	pr_dataset_release(&ag->bp);
+	pr_dataset_release(&ag->np);
+	free(ag->fig);
 }
 
 /*
  * The session-level table: for every figure of this run, the means of
- * the earlier sessions hist (oldest first) against this session's mean
- * (perfreg/report_sessions.h), added to rm as "comparison".
+ * the base sessions bd[0..nb) against those of the new side nd[0..nn)
+ * (perfreg/report_sessions.h), added to rm as "comparison".  Needs
+ * nb >= 2.
  */
 static int
-session_table(struct pr_store *st, const int64_t *hist, size_t nh,
-    const struct pr_suite_result *r, size_t n, int gate, struct against *ag,
+session_table(struct against *ag, size_t nb, size_t nn,
+    const struct pr_suite_result *r, size_t n, int gate,
     struct pr_report_model *rm, int *gated)
 {
 	struct pr_verdict_opts vo;
-	struct collect c;
 	struct pr_error err;
 	enum pr_status ps;
 	char words[96];
-	size_t i, h;
+	size_t i, k, nfig = 0;
 
 	*gated = PR_EXIT_OK;
 	pr_error_clear(&err);
 	pr_verdict_opts_init(&vo);
-	for (h = 0; h < nh; h++) {
-		c.d = &ag->hd[h];
-		c.r = r;
-		c.n = n;
-		if (pr_store_each_run(st, hist[h], collect_run, &c, &err) !=
-		    PR_OK) {
-			cli_errorf("suite: session %lld: %s",
-			    (long long)hist[h], err.msg);
-			return PR_EXIT_USAGE;
-		}
+	for (i = 0; i < n; i++)
+		nfig += r[i].data.n;
+	if ((ag->fig = calloc(nfig + 1, sizeof(*ag->fig))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
 	}
-	if ((ps = pr_report_sessions_compare(ag->hd, nh, &ag->nd, &vo,
-		 &ag->sessions, &err)) != PR_OK) {
+	for (i = 0, nfig = 0; i < n; i++)
+		for (k = 0; k < r[i].data.n; k++, nfig++) {
+			ag->fig[nfig].name = r[i].data.metrics[k].name;
+			ag->fig[nfig].unit = r[i].data.metrics[k].unit;
+			ag->fig[nfig].better = r[i].data.metrics[k].better;
+		}
+	if ((ps = pr_report_sessions_compare(ag->bd, nb, ag->nd, nn, ag->fig,
+		 nfig, &vo, &ag->sessions, &err)) != PR_OK) {
 		cli_errorf("suite: %s", err.msg);
 		return ps == PR_ENOMEM ? PR_EXIT_INTERNAL : PR_EXIT_USAGE;
 	}
@@ -718,10 +853,7 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 		    m->cmp.better, m->name, m->unit);
 		cli_errorf("regression in '%s': %s", m->name, words);
 	}
-	snprintf(ag->hname, sizeof(ag->hname), "%zu sessions, %lld to %lld", nh,
-	    (long long)hist[0], (long long)hist[nh - 1]);
-	memset(&ag->report, 0, sizeof(ag->report));
-	ag->report.base_source = ag->hname;
+	ag->report.base_source = ag->bname;
 	ag->report.new_source = ag->nname;
 	ag->report.conf = vo.conf;
 	ag->report.equivalence_pct = vo.equivalence_pct;
@@ -737,88 +869,139 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 	return PR_EXIT_OK;
 }
 
-/* The comparison with the baseline and the environment diff, added to
- * rm. */
-static int
-against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
-    int64_t session, const struct pr_suite_result *r, size_t n,
-    const struct pr_env *env, int gate, struct against *ag,
-    struct pr_report_model *rm, int *gated)
+/* Every sample of the n sessions d[] in one dataset, out. */
+static enum pr_status
+pool(const struct pr_dataset *d, size_t n, struct pr_dataset *out,
+    struct pr_error *err)
 {
-	int64_t base = hist[nhist - 1];
-	struct collect c;
+	const struct pr_metric *m;
+	size_t h, k, j;
+	enum pr_status st;
+
+	for (h = 0; h < n; h++)
+		for (k = 0; k < d[h].n; k++)
+			for (m = &d[h].metrics[k], j = 0; j < m->values.n; j++)
+				if ((st = pr_dataset_add(out, m->name, m->unit,
+					 m->better, m->values.v[j], err)) !=
+				    PR_OK)
+					return st;
+	return PR_OK;
+}
+
+/* The sentence that says what is compared with what. */
+static enum pr_status
+plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
+    const char *kind, struct pr_report_model *rm, struct pr_error *err)
+{
+	switch (p->kind) {
+	case PR_SUITE_PLAN_CHANGE:
+		return pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, err,
+		    "\nthe configuration changed: configuration %s (%s) "
+		    "against the previous configuration, %s (%s), %s "
+		    "sessions only; the unit is the session\n\n",
+		    p->config, nname, p->base_config, bname, kind);
+	case PR_SUITE_PLAN_STABILITY:
+		return pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, err,
+		    "\nstability check: nothing in the environment changed "
+		    "(configuration %s): %s against this configuration's "
+		    "earlier %s sessions (%s); the unit is the session\n\n",
+		    p->config, nname, kind, bname);
+	case PR_SUITE_PLAN_CHOSEN:
+		return pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, err,
+		    "\n%s (configuration %s) against the --baseline, %s "
+		    "(configuration %s); the unit is the session\n\n",
+		    nname, p->config, bname, p->base_config);
+	case PR_SUITE_PLAN_NONE:
+		break;
+	}
+	return PR_OK;
+}
+
+/* The comparison the plan says and the environment diff, added to rm. */
+static int
+against_plan(struct pr_store *st, const struct pr_suite_plan *p,
+    const struct pr_suite_result *r, size_t n, const struct pr_env *env,
+    int quick, int gate, struct against *ag, struct pr_report_model *rm,
+    int *gated)
+{
 	struct pr_error err;
-	size_t i, k, j2;
+	const char *kind = quick ? "--quick" : "full";
+	size_t nb = p->nbase, nn = p->nnew;
 	int found = 0, rc = PR_EXIT_INTERNAL;
 
+	if (nb > HISTORY_MAX || nn > HISTORY_MAX)
+		PR_BUG("a plan larger than HISTORY_MAX");
 	pr_error_clear(&err);
-	c.d = &ag->bd;
-	c.r = r;
-	c.n = n;
-	if (pr_store_each_run(st, base, collect_run, &c, &err) != PR_OK ||
-	    pr_store_session_env(st, base, &ag->benv, &found, &err) != PR_OK) {
-		cli_errorf("suite: baseline session %lld: %s", (long long)base,
-		    err.msg);
+	if ((rc = load_sessions(st, p->base, nb, r, n, ag->bd)) != PR_EXIT_OK ||
+	    (rc = load_sessions(st, p->new_, nn, r, n, ag->nd)) != PR_EXIT_OK)
+		return rc;
+	rc = PR_EXIT_INTERNAL;
+	if (pr_store_session_env(st, p->base[nb - 1], &ag->benv, &found,
+		&err) != PR_OK) {
+		cli_errorf("suite: session %lld: %s",
+		    (long long)p->base[nb - 1], err.msg);
 		return PR_EXIT_USAGE;
 	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < r[i].data.n; k++)
-			for (j2 = 0; j2 < r[i].data.metrics[k].values.n; j2++)
-				if (pr_dataset_add(&ag->nd,
-					r[i].data.metrics[k].name,
-					r[i].data.metrics[k].unit,
-					r[i].data.metrics[k].better,
-					r[i].data.metrics[k].values.v[j2],
-					&err) != PR_OK)
-					goto out;
-	snprintf(ag->bname, sizeof(ag->bname), "session %lld", (long long)base);
-	if (session != 0)
-		snprintf(ag->nname, sizeof(ag->nname), "session %lld",
-		    (long long)session);
-	else
-		snprintf(ag->nname, sizeof(ag->nname), "this run");
-	if (ag->bd.n == 0 || ag->nd.n == 0)
-		return PR_EXIT_OK;
-	if (nhist >= 2) {
-		if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
-			"\nagainst the %zu earlier suite sessions of this "
-			"host (%lld to %lld): the unit is the session, each "
-			"one's mean a value, and the test asks whether this "
-			"session's mean lies outside their spread:\n\n",
-			nhist, (long long)hist[0],
-			(long long)hist[nhist - 1]) != PR_OK)
-			goto out;
-		if ((rc = session_table(st, hist, nhist, r, n, gate, ag, rm,
-			 gated)) != PR_EXIT_OK)
+	name_sessions(ag->bname, sizeof(ag->bname), p->base, nb);
+	name_sessions(ag->nname, sizeof(ag->nname), p->new_, nn);
+	if (plan_header(p, ag->bname, ag->nname, kind, rm, &err) != PR_OK)
+		goto out;
+	if (nb >= 2) {
+		if ((rc = session_table(ag, nb, nn, r, n, gate, rm, gated)) !=
+		    PR_EXIT_OK)
 			return rc;
 	} else {
-		if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
-			"\nagainst the baseline, %s.\n", ag->bname) != PR_OK ||
-		    pr_report_model_textf(rm, PR_SECTION_WARNING, NULL, 0, &err,
-			"one earlier session: its samples and this "
-			"session's are compared as if independent, but the "
-			"samples of a session share its load, frequency and "
-			"cache state, so this table overstates how sure the "
-			"verdicts are; from the third session on, perfreg "
+		if (pr_report_model_textf(rm, PR_SECTION_WARNING, NULL, 0, &err,
+			"one earlier session: its samples and this side's "
+			"are compared as if independent, but the samples of "
+			"a session share its load, frequency and cache "
+			"state, so this table overstates how sure the "
+			"verdicts are; from two base sessions on, perfreg "
 			"compares sessions and knows their noise.") != PR_OK ||
 		    pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
 			"\n") != PR_OK)
 			goto out;
-		if ((rc = cli_compare_datasets(&ag->bd, &ag->nd, ag->bname,
+		if (pool(ag->bd, nb, &ag->bp, &err) != PR_OK ||
+		    pool(ag->nd, nn, &ag->np, &err) != PR_OK)
+			goto out;
+		if (ag->bp.n == 0 || ag->np.n == 0)
+			return PR_EXIT_OK;
+		if ((rc = cli_compare_datasets(&ag->bp, &ag->np, ag->bname,
 			 ag->nname, gate, &ag->samples, gated)) != PR_EXIT_OK)
 			return rc;
+		rc = PR_EXIT_INTERNAL;
 		if (pr_report_model_comparison(rm, "comparison", 0,
 			&ag->samples.report, &err) != PR_OK)
 			goto out;
 	}
 	rc = PR_EXIT_INTERNAL;
 	if (found && env != NULL) {
-		if (pr_env_diff(&ag->benv, env, &ag->diff, &err) != PR_OK ||
-		    pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
-			"\nenvironment: what differs between %s and %s\n",
-			ag->bname, ag->nname) != PR_OK ||
+		snprintf(ag->ebname, sizeof(ag->ebname), "session %lld",
+		    (long long)p->base[nb - 1]);
+		snprintf(ag->enname, sizeof(ag->enname), "session %lld",
+		    (long long)p->new_[nn - 1]);
+		if (pr_env_diff(&ag->benv, env, &ag->diff, &err) != PR_OK)
+			goto out;
+		if (p->kind == PR_SUITE_PLAN_STABILITY) {
+			/* For people, the stability check's one line; for
+			 * programs, the diff even so. */
+			if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0,
+				&err,
+				"\nenvironment: unchanged since %s: no item "
+				"that moves performance differs "
+				"(configuration %s)\n",
+				ag->ebname, p->config) != PR_OK ||
+			    pr_report_model_envdiff(rm, "env_diff",
+				PR_SECTION_NO_TEXT, &ag->diff, ag->ebname,
+				ag->enname, 20, &err) != PR_OK)
+				goto out;
+		} else if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0,
+			       &err,
+			       "\nenvironment: what differs between %s and "
+			       "%s\n",
+			       ag->ebname, ag->enname) != PR_OK ||
 		    pr_report_model_envdiff(rm, "env_diff", 0, &ag->diff,
-			ag->bname, ag->nname, 20, &err) != PR_OK)
+			ag->ebname, ag->enname, 20, &err) != PR_OK)
 			goto out;
 	}
 	rc = PR_EXIT_OK;
@@ -826,6 +1009,297 @@ out:
 	if (rc == PR_EXIT_INTERNAL)
 		cli_errorf("suite: %s",
 		    err.msg[0] != '\0' ? err.msg : "out of memory");
+	return rc;
+}
+
+/*
+ * The plan for the new session (perfreg/suite.h): the earlier sessions
+ * that can be compared are this host's finished sessions of the same
+ * kind that ran every probe that ran now, and any --baseline names.
+ */
+static int
+make_plan(struct pr_store *st, int64_t session, const char *want,
+    const char *kind, const char *config, const struct pr_suite_result *r,
+    size_t nr, struct history *h, struct pr_suite_plan *p)
+{
+	struct pr_suite_sess *v;
+	struct pr_error err;
+	char host[HOST_MAX];
+	size_t i, k = 0;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((rc = history_load(st, h)) != PR_EXIT_OK)
+		return rc;
+	if ((v = calloc(h->n + 1, sizeof(*v))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	cli_hostname(host, sizeof(host));
+	for (i = 0; i < h->n; i++) {
+		if (h->s[i].id == session ||
+		    strcmp(h->s[i].status, "done") != 0)
+			continue;
+		v[k].chosen = want != NULL && baseline_names(h, i, want);
+		if (!v[k].chosen &&
+		    (strcmp(h->s[i].host, host) != 0 ||
+			!str_is(tag_of(&h->s[i], "suite"), kind) ||
+			!ran_probes(&h->s[i], r, nr)))
+			continue;
+		v[k].id = h->s[i].id;
+		v[k].config = h->config[i];
+		k++;
+	}
+	pr_error_clear(&err);
+	if (pr_suite_plan(v, k, session, config, HISTORY_MAX, p, &err) !=
+	    PR_OK) {
+		free(v);
+		cli_error(&err);
+		return PR_EXIT_INTERNAL;
+	}
+	free(v);
+	if (want != NULL && p->kind != PR_SUITE_PLAN_CHOSEN) {
+		cli_errorf("suite: --baseline: no finished suite session, "
+			   "configuration or tag '%s'",
+		    want);
+		return PR_EXIT_USAGE;
+	}
+	return PR_EXIT_OK;
+}
+
+/* The plan in --json: "baseline" (the latest base session, or null),
+ * "plan" {"kind", "configuration", "base_configuration",
+ * "base_sessions", "new_sessions"}. */
+static enum pr_status
+plan_model(const struct pr_suite_plan *p, struct pr_report_model *rm,
+    struct pr_error *err)
+{
+	static const char *const kinds[] = { "first", "stability", "change",
+		"chosen" };
+	struct pr_report_model *g;
+	enum pr_status st;
+	size_t i;
+
+	if ((st = pr_report_model_integer(rm, "baseline", 0, p->nbase > 0,
+		 p->nbase > 0 ? p->base[p->nbase - 1] : 0, err)) != PR_OK ||
+	    (st = pr_report_model_group(rm, "plan", PR_SECTION_NO_TEXT, &g,
+		 err)) != PR_OK ||
+	    (st = pr_report_model_string(g, "kind", 0, kinds[p->kind], err)) !=
+		PR_OK ||
+	    (st = pr_report_model_string(g, "configuration", 0, p->config,
+		 err)) != PR_OK ||
+	    (st = pr_report_model_string(g, "base_configuration", 0,
+		 p->nbase > 0 ? p->base_config : NULL, err)) != PR_OK ||
+	    (st = pr_report_model_list(g, "base_sessions", 0, err)) != PR_OK)
+		return st;
+	for (i = 0; i < p->nbase; i++)
+		if ((st = pr_report_model_integer(g, "base_sessions",
+			 PR_SECTION_LIST, 1, p->base[i], err)) != PR_OK)
+			return st;
+	if ((st = pr_report_model_list(g, "new_sessions", 0, err)) != PR_OK)
+		return st;
+	for (i = 0; i < p->nnew; i++)
+		if ((st = pr_report_model_integer(g, "new_sessions",
+			 PR_SECTION_LIST, 1, p->new_[i], err)) != PR_OK)
+			return st;
+	return PR_OK;
+}
+
+/* One series of `suite history`: a host, a kind, a configuration. */
+struct series {
+	const char *host, *kind, *config;
+	size_t first, last; /* indices into the history */
+	size_t nsessions;
+	int64_t prev; /* the last session of the series before it
+			     * (same host and kind), or 0 */
+};
+
+/* The configuration items that differ between sessions a and b, as
+ * "key key..." into out (empty when a snapshot is missing). */
+static int
+config_changes(struct pr_store *st, int64_t a, int64_t b, struct pr_buf *out)
+{
+	struct pr_env ea, eb;
+	struct pr_envdiff d;
+	struct pr_error err;
+	size_t i;
+	int fa = 0, fb = 0, rc = PR_EXIT_INTERNAL;
+
+	pr_env_init(&ea);
+	pr_env_init(&eb);
+	memset(&d, 0, sizeof(d));
+	pr_error_clear(&err);
+	pr_buf_reset(out);
+	if (pr_store_session_env(st, a, &ea, &fa, &err) != PR_OK ||
+	    pr_store_session_env(st, b, &eb, &fb, &err) != PR_OK) {
+		cli_errorf("suite history: %s", err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (fa && fb && pr_env_diff(&ea, &eb, &d, &err) != PR_OK)
+		goto out;
+	for (i = 0; i < d.n; i++)
+		if (pr_suite_config_key(d.items[i].key) &&
+		    (pr_buf_adds(out, out->len > 0 ? " " : "", &err) != PR_OK ||
+			pr_buf_adds(out, d.items[i].key, &err) != PR_OK))
+			goto out;
+	if (pr_buf_adds(out, "", &err) != PR_OK)
+		goto out;
+	rc = PR_EXIT_OK;
+out:
+	if (rc == PR_EXIT_INTERNAL)
+		cli_errorf("out of memory");
+	pr_envdiff_release(&d);
+	pr_env_release(&ea);
+	pr_env_release(&eb);
+	return rc;
+}
+
+/* The series of h in order of their first session. */
+static struct series *
+make_series(const struct history *h, size_t *ns)
+{
+	struct series *v;
+	const struct pr_str *t;
+	const char *kind;
+	size_t i, k, n = 0;
+
+	if ((v = calloc(h->n + 1, sizeof(*v))) == NULL)
+		return NULL;
+	for (i = 0; i < h->n; i++) {
+		t = tag_of(&h->s[i], "suite");
+		kind = str_is(t, "quick") ? "quick"
+		    : str_is(t, "full")   ? "full"
+					  : "?";
+		for (k = n; k-- > 0;)
+			if (strcmp(v[k].host, h->s[i].host) == 0 &&
+			    strcmp(v[k].kind, kind) == 0)
+				break;
+		/* A series goes on while its host and kind keep the same
+		 * configuration; a change starts a new one. */
+		if (k != (size_t)-1 && strcmp(v[k].config, h->config[i]) == 0) {
+			v[k].last = i;
+			v[k].nsessions++;
+			continue;
+		}
+		v[n].host = h->s[i].host;
+		v[n].kind = kind;
+		v[n].config = h->config[i];
+		v[n].first = v[n].last = i;
+		v[n].nsessions = 1;
+		v[n].prev = k != (size_t)-1 ? h->s[v[k].last].id : 0;
+		n++;
+	}
+	*ns = n;
+	return v;
+}
+
+/* `suite history`: this database's suite sessions by configuration. */
+static int
+run_history(struct suite_cli *c)
+{
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_buf ch = PR_BUF_INIT(1 << 20);
+	struct pr_store *st = NULL;
+	struct series *v = NULL;
+	struct history h;
+	struct pr_error err;
+	json_t *root = NULL, *arr = NULL, *o, *ids;
+	size_t i, k, nv = 0;
+	int rc, unfinished = 0;
+	char t0[32], t1[32];
+
+	memset(&h, 0, sizeof(h));
+	pr_error_clear(&err);
+	if ((rc = cli_store_open("suite history", c->db, PR_STORE_READ, &st)) !=
+	    PR_EXIT_OK)
+		goto out;
+	if ((rc = history_load(st, &h)) != PR_EXIT_OK)
+		goto out;
+	rc = PR_EXIT_INTERNAL;
+	if ((v = make_series(&h, &nv)) == NULL)
+		goto oom;
+	if (c->json &&
+	    ((root = json_object()) == NULL || (arr = json_array()) == NULL ||
+		json_object_set(root, "configurations", arr) != 0))
+		goto oom;
+	if (!c->json && nv == 0 &&
+	    pr_buf_adds(&out, "no suite session stored\n", &err) != PR_OK)
+		goto oom;
+	for (k = 0; k < nv; k++) {
+		if (v[k].prev != 0 &&
+		    (rc = config_changes(st, v[k].prev, h.s[v[k].first].id,
+			 &ch)) != PR_EXIT_OK)
+			goto out;
+		rc = PR_EXIT_INTERNAL;
+		cli_time(h.s[v[k].first].started, t0, sizeof(t0));
+		cli_time(h.s[v[k].last].started, t1, sizeof(t1));
+		if (c->json) {
+			if ((ids = json_array()) == NULL)
+				goto oom;
+			for (i = v[k].first; i <= v[k].last; i++)
+				if (strcmp(h.config[i], v[k].config) == 0 &&
+				    strcmp(h.s[i].host, v[k].host) == 0 &&
+				    str_is(tag_of(&h.s[i], "suite"),
+					v[k].kind) &&
+				    json_array_append_new(ids,
+					json_integer(h.s[i].id)) != 0) {
+					json_decref(ids);
+					goto oom;
+				}
+			o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:s?}",
+			    "configuration", v[k].config, "kind", v[k].kind,
+			    "host", v[k].host, "sessions", ids, "first", t0,
+			    "last", t1, "changed",
+			    v[k].prev != 0 ? ch.data : NULL);
+			if (o == NULL || json_array_append_new(arr, o) != 0)
+				goto oom;
+			continue;
+		}
+		if (pr_buf_addf(&out, &err, "configuration %s, %s sessions of ",
+			v[k].config, v[k].kind) != PR_OK ||
+		    cli_str_escape(&out, pr_str_c(v[k].host), &err) != PR_OK ||
+		    pr_buf_addf(&out, &err, ", %s to %s:", t0, t1) != PR_OK)
+			goto oom;
+		for (i = v[k].first; i <= v[k].last; i++)
+			if (strcmp(h.config[i], v[k].config) == 0 &&
+			    strcmp(h.s[i].host, v[k].host) == 0 &&
+			    str_is(tag_of(&h.s[i], "suite"), v[k].kind) &&
+			    pr_buf_addf(&out, &err, " %lld%s",
+				(long long)h.s[i].id,
+				strcmp(h.s[i].status, "done") == 0
+				    ? ""
+				    : (unfinished = 1, "*")) != PR_OK)
+				goto oom;
+		if (pr_buf_adds(&out, "\n", &err) != PR_OK)
+			goto oom;
+		if (v[k].prev != 0 &&
+		    pr_buf_addf(&out, &err,
+			"  changed since session %lld: %s\n",
+			(long long)v[k].prev,
+			ch.data != NULL && ch.data[0] != '\0'
+			    ? ch.data
+			    : "unknown (a snapshot is missing)") != PR_OK)
+			goto oom;
+	}
+	if (unfinished &&
+	    pr_buf_adds(&out,
+		"(* not finished: interrupted or failed, never compared)\n",
+		&err) != PR_OK)
+		goto oom;
+	rc = c->json ? cli_write_json(root) : cli_write(&out);
+	goto out;
+oom:
+	cli_errorf("out of memory");
+	rc = PR_EXIT_INTERNAL;
+out:
+	json_decref(arr);
+	json_decref(root);
+	free(v);
+	history_free(&h);
+	pr_buf_release(&ch);
+	pr_buf_release(&out);
+	pr_store_close(st);
 	return rc;
 }
 
@@ -863,41 +1337,90 @@ select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
 	return PR_EXIT_OK;
 }
 
+/* What the output says when there is nothing to compare with. */
+static enum pr_status
+first_of_kind(const struct history *h, int64_t session, int quick,
+    const char *config, struct pr_buf *out, struct pr_error *err)
+{
+	const char *kind = quick ? "quick" : "full";
+	char host[HOST_MAX];
+	size_t i, other = 0;
+
+	cli_hostname(host, sizeof(host));
+	for (i = 0; i < h->n; i++)
+		if (h->s[i].id != session && strcmp(h->s[i].host, host) == 0 &&
+		    str_is(tag_of(&h->s[i], "suite"), quick ? "full" : "quick"))
+			other++;
+	if (pr_buf_addf(out, err,
+		"\nstored as session %lld, the first %s suite session of "
+		"configuration %s on this host: the baseline of its %s "
+		"sessions",
+		(long long)session, kind, config, kind) != PR_OK)
+		return PR_ENOMEM;
+	if (other > 0 &&
+	    pr_buf_addf(out, err,
+		" (the %zu %s sessions are a series of their own, never "
+		"mixed with these)",
+		other, quick ? "full" : "--quick") != PR_OK)
+		return PR_ENOMEM;
+	return pr_buf_addf(out, err,
+	    "; run `perfreg suite%s` again to check that the figures are "
+	    "stable, and after an update to see what changed\n",
+	    quick ? " --quick" : "");
+}
+
 static int
 run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 {
 	struct pr_suite_result *r = NULL;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_store *st = NULL;
+	struct pr_suite_plan plan;
+	struct history hist;
 	struct pr_env env;
 	struct pr_env_opts eo;
 	struct pr_error err;
 	struct pr_report_model rm = PR_REPORT_MODEL_INIT;
 	struct against ag;
 	enum pr_status s;
-	int64_t session = 0, base = 0, hist[HISTORY_MAX];
-	size_t nr = 0, nhist = 0;
+	int64_t session = 0;
+	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
+	const char *envfile;
+	char config[PR_SUITE_CONFIG_LEN];
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	pr_env_init(&env);
 	against_init(&ag);
 	pr_error_clear(&err);
+	memset(&plan, 0, sizeof(plan));
+	memset(&hist, 0, sizeof(hist));
 	if (!c->no_store &&
 	    (rc = cli_store_open("suite", c->db, PR_STORE_CREATE, &st)) !=
 		PR_EXIT_OK)
 		goto out;
 	/* An unknown --baseline is said before the probes run. */
-	if (st != NULL && c->baseline != 0 &&
-	    (rc = find_baseline(st, 0, c->baseline, "", NULL, 0, &base, NULL,
-		 NULL)) != PR_EXIT_OK)
+	if (st != NULL && c->baseline != NULL &&
+	    (rc = check_baseline(st, c->baseline)) != PR_EXIT_OK)
 		goto out;
 	pr_env_opts_init(&eo);
-	if (pr_env_capture(&env, &eo, &err) != PR_OK) {
+	/* PERFREG_SUITE_ENV: a snapshot to record instead of this
+	 * machine's, so that tests can change the configuration. */
+	if ((envfile = getenv("PERFREG_SUITE_ENV")) != NULL &&
+	    envfile[0] != '\0') {
+		if ((rc = cli_env_load(envfile, &env)) != PR_EXIT_OK)
+			goto out;
+	} else if (pr_env_capture(&env, &eo, &err) != PR_OK) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
+	if (pr_suite_env_add(&env, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	pr_suite_config_id(&env, config);
 	s = pr_suite_run(probes, np, &c->so, &r, &nr, &err);
 	if (c->tty)
 		fputs("\r\033[K", stderr);
@@ -908,14 +1431,14 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			    pr_error_format(&err, eb, sizeof(eb)));
 			if (st != NULL)
 				(void)store_results(st, r, nr, &env,
-				    c->so.quick, &session, "failed");
+				    c->so.quick, config, &session, "failed");
 			rc = cli_exit_for(s);
 			goto out;
 		}
 		cli_errorf("suite: interrupted; what finished is kept");
 	}
 	if (st != NULL &&
-	    (rc = store_results(st, r, nr, &env, c->so.quick, &session,
+	    (rc = store_results(st, r, nr, &env, c->so.quick, config, &session,
 		 cut ? "interrupted" : "done")) != PR_EXIT_OK) {
 		/* Not stored, but measured: show the figures even so. */
 		if (!c->json && figures_text(r, nr, &out, &err) == PR_OK)
@@ -930,33 +1453,36 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		out.data) != PR_OK ||
 	    figures_model(r, nr, &rm, &err) != PR_OK ||
 	    pr_report_model_integer(&rm, "session", 0, session != 0, session,
-		&err) != PR_OK) {
+		&err) != PR_OK ||
+	    pr_report_model_string(&rm, "configuration", 0, config, &err) !=
+		PR_OK) {
 		cli_error(&err);
 		goto out;
 	}
 	pr_buf_reset(&out);
 	rc = PR_EXIT_OK;
 	if (st != NULL && !cut) {
-		if ((rc = find_baseline(st, session, c->baseline,
-			 c->so.quick ? "quick" : "full", r, nr, &base, hist,
-			 &nhist)) != PR_EXIT_OK)
+		if ((rc = make_plan(st, session, c->baseline,
+			 c->so.quick ? "quick" : "full", config, r, nr, &hist,
+			 &plan)) != PR_EXIT_OK)
 			goto out;
-		if (base != 0)
-			rc = against_baseline(st, hist, nhist, session, r, nr,
-			    &env, c->gate, &ag, &rm, &gated);
-		else if (pr_report_model_textf(&rm, PR_SECTION_TEXT, NULL, 0,
-			     &err,
-			     "\nstored as session %lld, the baseline of this "
-			     "host: run `perfreg suite` again after an update "
-			     "to see what changed\n",
-			     (long long)session) != PR_OK)
+		if (plan.kind != PR_SUITE_PLAN_NONE)
+			rc = against_plan(st, &plan, r, nr, &env, c->so.quick,
+			    c->gate, &ag, &rm, &gated);
+		else if (first_of_kind(&hist, session, c->so.quick, config,
+			     &out, &err) != PR_OK ||
+		    pr_buf_addc(&out, '\0', &err) != PR_OK ||
+		    pr_report_model_textf(&rm, PR_SECTION_TEXT, NULL, 0, &err,
+			"%s", out.data) != PR_OK)
 			rc = PR_EXIT_INTERNAL;
-		if (rc == PR_EXIT_OK &&
-		    pr_report_model_integer(&rm, "baseline", 0, base != 0, base,
-			&err) != PR_OK)
-			rc = PR_EXIT_INTERNAL;
+		pr_buf_reset(&out);
 		if (rc != PR_EXIT_OK)
 			goto out;
+		if (plan_model(&plan, &rm, &err) != PR_OK) {
+			cli_errorf("out of memory");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
 	}
 	if (pr_report_model_render(&out, &rm,
 		c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
@@ -970,6 +1496,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 out:
 	pr_report_model_release(&rm);
 	against_release(&ag);
+	pr_suite_plan_release(&plan);
+	history_free(&hist);
 	pr_suite_results_free(r, nr);
 	pr_env_release(&env);
 	pr_buf_release(&out);
@@ -1054,7 +1582,8 @@ exec_suite(int argc, char **argv)
 	pr_suite_opts_init(&c.so);
 	if (argc > 1 &&
 	    (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "run") == 0 ||
-		strcmp(argv[1], "ab") == 0)) {
+		strcmp(argv[1], "ab") == 0 ||
+		strcmp(argv[1], "history") == 0)) {
 		sub = argv[1];
 		argc--;
 		argv++;
@@ -1068,6 +1597,14 @@ exec_suite(int argc, char **argv)
 			return cli_usage(&cmd_suite_entry);
 		}
 		return list_probes();
+	}
+	if (sub != NULL && strcmp(sub, "history") == 0) {
+		if (first != argc) {
+			cli_errorf("suite history: unexpected argument '%s'",
+			    argv[first]);
+			return cli_usage(&cmd_suite_entry);
+		}
+		return run_history(&c);
 	}
 	if ((c.a != NULL || c.b != NULL) &&
 	    (sub == NULL || strcmp(sub, "ab") != 0)) {
@@ -1105,4 +1642,7 @@ exec_suite(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_suite_entry = { "suite", usage, help, exec_suite };
+const struct cmd_entry cmd_suite_entry = { .name = "suite",
+	.usage = usage,
+	.help = help,
+	.exec = exec_suite };

@@ -348,6 +348,12 @@ test_hostile_names(void **state)
 static void
 test_sessions(void **state)
 {
+	static const struct pr_report_figure fig[] = {
+		{ "t", "ns", PR_BETTER_LOWER },
+		{ "only1", "", PR_BETTER_LOWER },
+		{ "rate", "MB/s", PR_BETTER_HIGHER },
+		{ "bad", "", PR_BETTER_LOWER },
+	};
 	struct pr_dataset hist[3], cur;
 	struct pr_report_sessions s;
 	struct pr_comparison want;
@@ -385,8 +391,8 @@ test_sessions(void **state)
 	assert_int_equal(pr_dataset_add(&cur, "rate", "MB/s", PR_BETTER_HIGHER,
 			     40, &err),
 	    PR_OK);
-	assert_int_equal(pr_report_sessions_compare(hist, 3, &cur, NULL, &s,
-			     &err),
+	assert_int_equal(pr_report_sessions_compare(hist, 3, &cur, 1, fig, 3,
+			     NULL, &s, &err),
 	    PR_OK);
 	assert_int_equal(s.n, 2);
 	assert_string_equal(s.metrics[0].name, "t");
@@ -411,6 +417,17 @@ test_sessions(void **state)
 	assert_true(pr_report_mean(x, 0) == 0);
 	pr_report_sessions_release(&s);
 	assert_null(s.metrics);
+	/* Two new sessions (the last two earlier ones taken as new):
+	 * Welch on the session means, both means on the new side. */
+	assert_int_equal(pr_report_sessions_compare(hist, 2, hist + 1, 2, fig,
+			     3, NULL, &s, &err),
+	    PR_OK);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.metrics[0].new_n, 2);
+	assert_true(fabs(s.metrics[0].new_values[1] - 103.5) < 1e-12);
+	assert_true(
+	    s.metrics[0].cmp.p_value > 0 && s.metrics[0].cmp.p_value <= 1);
+	pr_report_sessions_release(&s);
 	/* A failing figure (x - M overflows) is named. */
 	assert_int_equal(pr_dataset_add(&cur, "bad", "", PR_BETTER_LOWER,
 			     -1.7e308, &err),
@@ -420,8 +437,8 @@ test_sessions(void **state)
 				     PR_BETTER_LOWER, h ? 1.7e308 : 1.6e308,
 				     &err),
 		    PR_OK);
-	assert_int_not_equal(pr_report_sessions_compare(hist, 3, &cur, NULL, &s,
-				 &err),
+	assert_int_not_equal(pr_report_sessions_compare(hist, 3, &cur, 1, fig,
+				 4, NULL, &s, &err),
 	    PR_OK);
 	assert_int_equal(strncmp(err.msg, "bad: ", 5), 0);
 	assert_null(s.metrics);
