@@ -1060,6 +1060,7 @@ exec_compare(int argc, char **argv)
 		return compare_campaign(&o, argc - first, argv + first);
 	bpath = argv[first];
 	npath = argv[first + 1];
+	memset(&res, 0, sizeof(res));
 	pr_dataset_init(&base);
 	pr_dataset_init(&new);
 	if ((rc = read_side(bpath, &o, &base)) != PR_EXIT_OK ||
