@@ -579,7 +579,7 @@ test_output_exact(void **state)
 }
 
 /* Runs with more metrics than one INSERT of metric rows holds (RM_ROWS,
- * 8, in store.c): 0, 1, 8, 9 and 19 metrics, one of them without a value
+ * 8, in store_int.h): 0, 1, 8, 9 and 19 metrics, one of them without a value
  * (skipped), inside an explicit transaction and in one of their own. */
 struct many {
 	size_t seen;
