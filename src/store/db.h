@@ -55,8 +55,10 @@ struct pr_db_ops {
 	 * (exact byte strings), @REAL@ (double), @INT@ (64-bit integer). */
 	const char *type_id, *type_bytes, *type_real, *type_int;
 
-	/* target: a file name (SQLite) or a libpq connection string/URI. */
-	enum pr_status (*open)(const char *target, int flags,
+	/* target: a file name (SQLite) or a libpq connection string/URI;
+	 * busy_ms: how long a statement waits for another connection's
+	 * lock before it fails with "locked" (SQLite; PostgreSQL waits). */
+	enum pr_status (*open)(const char *target, int flags, int busy_ms,
 	    struct pr_db **out, struct pr_error *err);
 	void (*close)(struct pr_db *db);
 

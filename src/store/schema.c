@@ -131,11 +131,9 @@ fail:
 /* ---- opening and the schema ---- */
 
 enum pr_status
-pr_store_default_target(char **out, struct pr_error *err)
+pr_store_default_target(const char *db, const char *xdg, const char *home,
+    char **out, struct pr_error *err)
 {
-	const char *db = getenv("PERFREG_DB");
-	const char *xdg = getenv("XDG_DATA_HOME");
-	const char *home = getenv("HOME");
 	struct pr_buf b = PR_BUF_INIT(1 << 16);
 	enum pr_status rc;
 
@@ -149,8 +147,8 @@ pr_store_default_target(char **out, struct pr_error *err)
 		    home);
 	else
 		return pr_error_set(err, PR_ENOTFOUND,
-		    "no database: set PERFREG_DB, XDG_DATA_HOME or HOME, "
-		    "or give --db");
+		    "no database: neither PERFREG_DB, XDG_DATA_HOME nor "
+		    "HOME is set");
 	if (rc == PR_OK && (*out = pr_buf_detach(&b, NULL)) == NULL)
 		rc = oom(err);
 	pr_buf_release(&b);
@@ -332,18 +330,40 @@ out:
 	return rc;
 }
 
+void
+pr_store_opts_init(struct pr_store_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->busy_ms = PR_STORE_BUSY_MS_DEFAULT;
+}
+
 enum pr_status
 pr_store_open(const char *target, enum pr_store_mode mode,
     struct pr_store **out, struct pr_error *err)
 {
+	return pr_store_open_opts(target, mode, NULL, out, err);
+}
+
+enum pr_status
+pr_store_open_opts(const char *target, enum pr_store_mode mode,
+    const struct pr_store_opts *o, struct pr_store **out, struct pr_error *err)
+{
+	struct pr_store_opts def;
 	struct pr_store *st;
 	enum pr_status rc;
 	int64_t ver = 0, v;
 	int flags;
 
 	*out = NULL;
+	if (o == NULL) {
+		pr_store_opts_init(&def);
+		o = &def;
+	}
 	if (target == NULL || *target == '\0')
 		return pr_error_set(err, PR_EINVAL, "empty database name");
+	if (o->busy_ms < 0)
+		return pr_error_set(err, PR_EINVAL,
+		    "negative busy timeout %d ms", o->busy_ms);
 	st = calloc(1, sizeof(*st));
 	if (st == NULL)
 		return oom(err);
@@ -360,7 +380,7 @@ pr_store_open(const char *target, enum pr_store_mode mode,
 	flags = mode == PR_STORE_READ ? PR_DB_READONLY
 	    : mode == PR_STORE_CREATE ? PR_DB_CREATE
 				      : 0;
-	rc = st->ops->open(target, flags, &st->db, err);
+	rc = st->ops->open(target, flags, o->busy_ms, &st->db, err);
 	if (rc == PR_OK)
 		rc = schema_version(st, &ver, err);
 	if (rc != PR_OK)
