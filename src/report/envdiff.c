@@ -23,7 +23,7 @@
 
 #include "perfreg/env.h"
 #include "report/internal.h"
-#include "run/envjson.h"
+#include "core/envjson.h"
 #include "core/banned.h"
 
 #define VALUE_SHOWN 60
