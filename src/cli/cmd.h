@@ -21,6 +21,7 @@
 
 #include "perfreg/buf.h"
 #include "perfreg/error.h"
+#include "perfreg/env.h"
 #include "perfreg/store.h"
 #include "perfreg/dataset.h"
 #include "cli/opt.h"
@@ -144,5 +145,10 @@ char *cli_time(double t, char *buf, size_t size);
 /* Maps a library status to an exit code (ENOMEM/EIO on output: 3, else
  * 2). */
 int cli_exit_for(enum pr_status st);
+
+/* Loads a snapshot file (perfreg env --json) into e (initialised,
+ * empty); 0, or prints the error and returns the exit status.  In
+ * cmd_env.c. */
+int cli_env_load(const char *name, struct pr_env *e);
 
 #endif /* PERFREG_CLI_CMD_H */
