@@ -495,7 +495,7 @@ syn_options(const struct cmd_entry *e, FILE *f, size_t indent, size_t *col)
 		put_word(f, buf, n, indent, col);
 	}
 	for (o = e->opts; o->kind != OPTK_END; o++) {
-		if (!is_option(o) ||
+		if (!is_option(o) || (o->flags & OPT_INSYN) ||
 		    (o->sname != 0 && o->lname == NULL && !takes_arg(o)))
 			continue;
 		n = syn_word(o, buf, sizeof(buf));
