@@ -91,7 +91,8 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 
 /*
  * Opens the results database: db (--db) or, when NULL, the default
- * (pr_store_default_target).  On error prints "perfreg: CMD: ..." and
+ * (pr_store_default_target from $PERFREG_DB, $XDG_DATA_HOME, $HOME),
+ * waiting $PERFREG_DB_BUSY_MS for a lock (default 5000 ms).  On error prints "perfreg: CMD: ..." and
  * returns the exit status; PR_EXIT_OK with *out set otherwise.
  */
 int cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
