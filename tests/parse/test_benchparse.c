@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "perfreg/buf.h"
 #include "perfreg/dataset.h"
 #include "perfreg/error.h"
 #include "perfreg/parse.h"
@@ -1083,6 +1084,52 @@ test_metric_bad(void **state)
 	check_bad(p, big, 66, PR_ELIMIT, 1, "matching failed", __LINE__);
 	free(big);
 	pr_parser_free(p);
+
+	/*
+	 * Issue 12: "\s+(\d+)" over 200 KB of spaces tries each start
+	 * position afresh, every attempt inside PCRE2's own limits; it took
+	 * 12.5 s.  The budget of steps for the whole input stops it with a
+	 * clear error (bench/parse-sizes.sh times it per size).
+	 */
+	n = 200000;
+	big = malloc(n + 2);
+	assert_non_null(big);
+	big[0] = 'x';
+	memset(big + 1, ' ', n);
+	big[n + 1] = '\n';
+	p = parser("none", "x=\\s+(\\d+)", NULL);
+	check_bad(p, big, n + 2, PR_ELIMIT, 1, "steps on this input", __LINE__);
+	pr_parser_free(p);
+	free(big);
+}
+
+/*
+ * Many matches: their line numbers are counted from the previous match,
+ * not from the start (40,000 matches in 2 MB took minutes), and are right.
+ */
+static void
+test_metric_many(void **state)
+{
+	struct pr_parser *p;
+	struct pr_dataset ds;
+	struct pr_error err;
+	struct pr_buf b = PR_BUF_INIT(1 << 24);
+	size_t i, n = 40000;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		assert_int_equal(pr_buf_addf(&b, NULL, "t %zu ms\n", i), PR_OK);
+	assert_int_equal(pr_buf_addf(&b, NULL, "t 1x ms\n"), PR_OK);
+	p = parser("none", "t=^t (\\S+) ms:ms", NULL);
+	pr_dataset_init(&ds);
+	assert_int_equal(parse_with(p, b.data, b.len, &ds, &err), PR_EPARSE);
+	assert_int_equal(err.line, (long)n + 1);
+	assert_int_equal(parse_with(p, b.data, b.len - 8, &ds, &err), PR_OK);
+	META(&ds, "t", n, "ms", PR_BETTER_LOWER);
+	VAL(&ds, "t", n - 1, (double)(n - 1));
+	pr_dataset_release(&ds);
+	pr_parser_free(p);
+	pr_buf_release(&b);
 }
 
 static void
@@ -1309,6 +1356,7 @@ main(void)
 		cmocka_unit_test(test_perf_bad),
 		cmocka_unit_test(test_metric),
 		cmocka_unit_test(test_metric_bad),
+		cmocka_unit_test(test_metric_many),
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_derive_bad),
 		cmocka_unit_test(test_registry),

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "perfreg/buf.h"
 #include "perfreg/dataset.h"
 #include "perfreg/error.h"
 #include "perfreg/read.h"
@@ -810,6 +811,64 @@ test_csv_bad(void **state)
 	pr_dataset_release(&d);
 }
 
+/*
+ * A header of 30,000 columns (issue 12: compare took 91 s, the pairwise
+ * search for namesakes and the metric lookups being quadratic): read
+ * whole, and the namesakes reported are the pair a scan from the left
+ * meets first, as before.
+ */
+static void
+test_csv_wide(void **state)
+{
+	struct pr_buf b = PR_BUF_INIT((size_t)1 << 26);
+	struct pr_dataset d;
+	const char *p;
+	size_t i, n = 30000;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		assert_int_equal(pr_buf_addf(&b, NULL, "%sc%zu", i ? "," : "",
+				     i),
+		    PR_OK);
+	assert_int_equal(pr_buf_adds(&b, "\n", NULL), PR_OK);
+	for (i = 0; i < n; i++)
+		assert_int_equal(pr_buf_addf(&b, NULL, "%s%zu", i ? "," : "",
+				     i),
+		    PR_OK);
+	assert_int_equal(pr_buf_adds(&b, "\n", NULL), PR_OK);
+	p = put_file("wide.csv", b.data, b.len);
+	read_ok(p, PR_FORMAT_AUTO, NULL, &d);
+	assert_int_equal(d.n, n);
+	assert_true(metric(&d, "c29999")->values.v[0] == 29999);
+	assert_true(metric(&d, "c0")->values.v[0] == 0);
+	pr_dataset_release(&d);
+
+	/* Namesakes: c7 at 8 and (as "c7 (s)") 20001, c5 at 6, 25001 and
+	 * 29001; the first pair met from the left is c7's, at 20001. */
+	pr_buf_reset(&b);
+	for (i = 0; i < n; i++) {
+		if (i == 20000)
+			p = "c7 (s)";
+		else if (i == 25000 || i == 29000)
+			p = "c5";
+		else
+			p = NULL;
+		if (p != NULL)
+			assert_int_equal(pr_buf_addf(&b, NULL, "%s%s",
+					     i ? "," : "", p),
+			    PR_OK);
+		else
+			assert_int_equal(pr_buf_addf(&b, NULL, "%sc%zu",
+					     i ? "," : "", i),
+			    PR_OK);
+	}
+	assert_int_equal(pr_buf_adds(&b, "\n1\n", NULL), PR_OK);
+	p = put_file("wide-dup.csv", b.data, b.len);
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 1,
+	    "two columns named 'c7' (columns 8 and 20001)");
+	pr_buf_release(&b);
+}
+
 /* Reading several inputs into one dataset; a failed read adds nothing. */
 static void
 test_accumulate(void **state)
@@ -1307,6 +1366,7 @@ main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_column),
 		cmocka_unit_test(test_csv_bad),
+		cmocka_unit_test(test_csv_wide),
 		cmocka_unit_test(test_accumulate),
 		cmocka_unit_test(test_perfreg),
 		cmocka_unit_test(test_perfreg_bad),
