@@ -556,6 +556,13 @@ pr_read_csv(const struct pr_input *in, const struct pr_read_opts *o,
 			    r.n == 1 ? "" : "s", ncols);
 			break;
 		}
+		/* Cells bound the values: the reader's memory cap. */
+		if (rows >= PR_READ_VALUES_MAX / ncols) {
+			st = pr_error_at(err, PR_ELIMIT, in->name, r.line, 0,
+			    "more than %zu values in one input",
+			    (size_t)PR_READ_VALUES_MAX);
+			break;
+		}
 		for (i = 0; i < ncols && st == PR_OK; i++)
 			st = take_cell(in, &cols[i], &r.f[i],
 			    o != NULL && o->column != NULL, err);
