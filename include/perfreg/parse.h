@@ -57,7 +57,14 @@
  * table cut short, a number that is not finite or out of range (nan,
  * 1e999), a line longer than PR_READ_LINE_MAX, a NUL byte or invalid
  * UTF-8 (binary junk): PR_EPARSE or PR_ELIMIT with the input's name and
- * line in err.  Nothing is ever read as a silent zero.
+ * line in err.  Nothing is ever read as a silent zero.  The rule of every
+ * format: a line recognised as the format's must parse completely, or it
+ * is an error at its line (GNU time's "nanuser 2.74sys#@!tem ..." is not
+ * skipped); a number is a whole token written as the tool writes it
+ * (openssl's "%.2f", a 'k' above 10000; "real 5.30" with its fraction;
+ * bash's "sys\t0m0.000s", never a bare "sys\t0"); and a value on a last
+ * line without a line end is an error, as the input may have been cut
+ * inside it ("3050831.87k" cut to "3050831.").
  *
  * Thread-safety: a parser is immutable once set up; several threads may
  * call pr_parse_buffer with the same parser on distinct datasets.

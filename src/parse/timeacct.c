@@ -128,6 +128,28 @@ plus2(const struct pr_tok *t, struct pr_tok *a, struct pr_tok *b)
 	return 0;
 }
 
+/*
+ * Whether GNU time's first line starts at token i: "<x>user" followed by
+ * one of its other words ("<x>system", "<x>elapsed", "<x>%CPU").  The
+ * values are not looked at here, so that a damaged line ("nanuser",
+ * "2.74sys#@!tem") is recognised and then refused by gnu_line1 instead
+ * of skipped with its figures.
+ */
+static int
+gnu1_at(const struct pr_tok *t, size_t n, size_t i)
+{
+	if (t[i].n <= 4 || !pr_tok_suffix(&t[i], "user") ||
+	    !pr_valueish(t[i].s, t[i].s + t[i].n - 4))
+		return 0;
+	return (i + 1 < n &&
+		   (pr_tok_suffix(&t[i + 1], "system") ||
+		       pr_tok_suffix(&t[i + 1], "elapsed"))) ||
+	    (i + 2 < n &&
+		(pr_tok_suffix(&t[i + 2], "elapsed") ||
+		    pr_tok_suffix(&t[i + 2], "%CPU"))) ||
+	    (i + 3 < n && pr_tok_suffix(&t[i + 3], "%CPU"));
+}
+
 /* GNU time's first line, from token i ("0.05user") on. */
 static enum pr_status
 gnu_line1(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
@@ -135,13 +157,22 @@ gnu_line1(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
 	struct pr_tok a, b;
 	enum pr_status st;
 
-	if (n < i + 6 || !tnumword(&t[i + 1], "system") ||
-	    !pr_tok_suffix(&t[i + 2], "elapsed") ||
-	    !pr_tok_suffix(&t[i + 3], "%CPU") ||
+	if (n < i + 6)
+		return pr_bench_fail(c->in, c->l, t[i].s, c->err,
+		    "GNU time line cut short (%zu of its 6 fields)", n - i);
+	if (!pr_tok_suffix(&t[i + 2], "elapsed"))
+		return pr_bench_fail(c->in, c->l, t[i + 2].s, c->err,
+		    "expected '<time>elapsed', got '%.*s'",
+		    (int)(t[i + 2].n > 40 ? 40 : t[i + 2].n), t[i + 2].s);
+	if (!pr_tok_suffix(&t[i + 3], "%CPU") ||
 	    !pr_tok_prefix(&t[i + 4], "(") || plus2(&t[i + 4], &a, &b) ||
 	    !pr_tok_suffix(&t[i + 5], "maxresident)k"))
-		return pr_bench_fail(c->in, c->l, t[i].s, c->err,
-		    "GNU time line cut short or malformed");
+		return pr_bench_fail(c->in, c->l, t[i + 3].s, c->err,
+		    "expected '<n>%%CPU (<n>avgtext+<n>avgdata "
+		    "<n>maxresident)k', got '%.*s'",
+		    (int)(c->l->e - t[i + 3].s > 60 ? 60
+						    : c->l->e - t[i + 3].s),
+		    t[i + 3].s);
 	if ((st = addnw(c, t[i].s, t[i].s + t[i].n, "user", "user", "s",
 		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addnw(c, t[i + 1].s, t[i + 1].s + t[i + 1].n, "system", "sys",
@@ -433,16 +464,39 @@ posix_at(const struct pr_tok *t, size_t n)
 	return n == 2 &&
 	    (pr_tok_eq(&t[0], "real") || pr_tok_eq(&t[0], "user") ||
 		pr_tok_eq(&t[0], "sys")) &&
-	    t[1].n > 0 && t[1].s[0] >= '0' && t[1].s[0] <= '9';
+	    pr_valueish(t[1].s, t[1].s + t[1].n);
 }
 
+/*
+ * "real 5.30" (POSIX, "%.2f": a fraction is always there) or bash's
+ * "real\t0m5.300s" (a tab, minutes and seconds).  A tab with a bare
+ * number ("sys\t0") or a number without its fraction is a damaged line,
+ * not 0 s.
+ */
 static enum pr_status
 posix_line(struct tctx *c, const struct pr_tok *t)
 {
+	int tab = memchr(t[0].s + t[0].n, '\t',
+		      (size_t)(t[1].s - (t[0].s + t[0].n))) != NULL;
 	int bash = t[1].n > 0 && t[1].s[t[1].n - 1] == 's';
+	const char *dot = memchr(t[1].s, '.', t[1].n);
 	double v;
 	enum pr_status st;
 
+	if ((st = pr_bench_uncut(c->in, c->l, t[1].s, c->err)) != PR_OK)
+		return st;
+	if (tab && !bash)
+		return pr_bench_fail(c->in, c->l, t[1].s, c->err,
+		    "expected a time like '0m5.300s' after '%.*s' and a tab, "
+		    "got '%.*s'",
+		    (int)t[0].n, t[0].s, (int)(t[1].n > 40 ? 40 : t[1].n),
+		    t[1].s);
+	if (!bash && (dot == NULL || dot + 1 == t[1].s + t[1].n))
+		return pr_bench_fail(c->in, c->l, t[1].s, c->err,
+		    "expected seconds with a fraction ('5.30') after '%.*s', "
+		    "got '%.*s'",
+		    (int)t[0].n, t[0].s, (int)(t[1].n > 40 ? 40 : t[1].n),
+		    t[1].s);
 	if ((st = pr_bench_clock(c->in, c->l, t[1].s, t[1].s + t[1].n, bash, &v,
 		 c->err)) != PR_OK)
 		return st;
@@ -480,7 +534,7 @@ one_line(struct tctx *c, enum pr_status *st)
 		return 1;
 	}
 	for (i = 0; i + 1 < n; i++)
-		if (tnumword(&t[i], "user") && tnumword(&t[i + 1], "system")) {
+		if (gnu1_at(t, n, i)) {
 			if (c->out != NULL)
 				*st = gnu_line1(c, t, n, i);
 			return 1;

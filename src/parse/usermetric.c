@@ -258,6 +258,7 @@ pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
 		e = in->data + ov[3];
 		l.raw = l.s = s;
 		l.e = e;
+		l.cut = 0; /* the user's pattern says where a value ends */
 		l.no = line_at(in, s, &lp, &lno);
 		if ((st = pr_bench_num(in, &l, s, e, 0, 1, where, &v, err)) !=
 			PR_OK ||

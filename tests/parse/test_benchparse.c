@@ -859,6 +859,133 @@ test_time_bad(void **state)
 	    1, "cut short");
 }
 
+/* The bytes of a captured file; the caller frees them. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *b;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	b[n] = '\0';
+	*len = (size_t)n;
+	return b;
+}
+
+/*
+ * A capture with the last line damaged in place: line `line` (1-based)
+ * replaced by `with`, the rest kept.  Must fail at that line, with a
+ * message holding needle.
+ */
+static void
+damaged(const char *path, long line, const char *with, const char *needle,
+    int where)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 24);
+	size_t len, i;
+	long no = 1;
+	char *text = slurp(path, &len);
+
+	for (i = 0; i < len; i++) {
+		if (no != line)
+			assert_int_equal(pr_buf_addc(&b, text[i], NULL), PR_OK);
+		if (text[i] == '\n' && ++no == line)
+			assert_int_equal(pr_buf_addf(&b, NULL, "%s\n", with),
+			    PR_OK);
+	}
+	check_bad(NULL, b.data, b.len, PR_EPARSE, line, needle, where);
+	pr_buf_release(&b);
+	free(text);
+}
+
+/*
+ * Issue 12: a line recognised as the format's parses completely or is an
+ * error at its line; a number is a whole token; a record cut at the end
+ * of the input is an error.  On captured outputs.
+ */
+static void
+test_damaged(void **state)
+{
+	static const struct {
+		const char *path;
+		size_t cut; /* bytes taken off the end */
+		long line;
+		const char *needle;
+	} cuts[] = {
+		/* "3050831.87k" cut to "3050831." read as 3050831 B/s. */
+		{ "tests/data/openssl/speed-evp-aes-128-gcm.txt", 4, 14,
+		    "cut short" },
+		{ "tests/data/openssl/speed-rsa2048.txt", 3, 0, "cut short" },
+		{ "tests/data/openssl/speed-mr-sha256.txt", 3, 0, "cut short" },
+		{ "tests/data/time/gnu-time-p.txt", 2, 0, "cut short" },
+		{ "tests/data/time/bash-time.txt", 2, 0, "cut short" },
+		{ "tests/data/time/tcsh-time.txt", 2, 0, "cut short" },
+		{ "tests/data/dd/dd-100M.txt", 10, 0, "cut short" },
+		{ "tests/data/iperf3/tcp-client.txt", 60, 0, "cut short" },
+	};
+	static const char gnu[] = "tests/data/time/gnu-time-default.txt";
+	size_t i, len;
+	char *text;
+
+	(void)state;
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		text = slurp(cuts[i].path, &len);
+		assert_true(len > cuts[i].cut);
+		check_bad(NULL, text, len - cuts[i].cut, PR_EPARSE,
+		    cuts[i].line, cuts[i].needle, __LINE__);
+		free(text);
+	}
+
+	/* GNU time's first line with a damaged field: each is an error,
+	 * not a line skipped with its user, system and elapsed times. */
+	damaged(gnu, 4,
+	    "0.00user 0.01sys#@!tem 0:00.05elapsed 24%CPU (0avgtext+"
+	    "0avgdata 2820maxresident)k",
+	    "got '0.01sys#@!tem'", __LINE__);
+	damaged(gnu, 4,
+	    "0.00user 0.01system 0:00.0Oelapsed 24%CPU (0avgtext+"
+	    "0avgdata 2820maxresident)k",
+	    "expected a time", __LINE__);
+	damaged(gnu, 4,
+	    "nanuser 0.01system 0:00.05elapsed 24%CPU (0avgtext+"
+	    "0avgdata 2820maxresident)k",
+	    "got 'nanuser'", __LINE__);
+	damaged(gnu, 4,
+	    "0.00user infsystem 0:00.05elapsed 24%CPU (0avgtext+"
+	    "0avgdata 2820maxresident)k",
+	    "got 'infsystem'", __LINE__);
+	damaged(gnu, 4,
+	    "0.00user 0.01system 0:00.05elapsed 24%CPU (0avgtext 0k",
+	    "expected '<n>%CPU", __LINE__);
+	damaged("tests/data/time/gnu-time-p.txt", 4, "real nan",
+	    "with a fraction", __LINE__);
+	damaged("tests/data/time/gnu-time-p.txt", 6, "sys 0", "with a fraction",
+	    __LINE__);
+	damaged("tests/data/time/bash-time.txt", 7, "sys\t0",
+	    "expected a time like '0m5.300s'", __LINE__);
+	/* openssl prints "%.2f", with a 'k' above 10000. */
+	damaged("tests/data/openssl/speed-evp-aes-128-gcm.txt", 14,
+	    "AES-128-GCM      32747.66k   123604.35k   447754.50k  "
+	    "1272540.16k  2839625.73k  3050831.8k",
+	    "2 decimals", __LINE__);
+	damaged("tests/data/openssl/speed-evp-aes-128-gcm.txt", 14,
+	    "AES-128-GCM      32747.66k   123604.35k   447754.50k  "
+	    "1272540.16k  2839625.73k  3050831.87",
+	    "above 10000", __LINE__);
+	damaged("tests/data/openssl/speed-rsa2048.txt", 9,
+	    "rsa 2048 bits 0.000259s 0.000016s   3864.0  6418", "1 decimal",
+	    __LINE__);
+}
+
 /* --- perf stat --- */
 
 static void
@@ -1352,6 +1479,7 @@ main(void)
 		cmocka_unit_test(test_time_seeds),
 		cmocka_unit_test(test_dd),
 		cmocka_unit_test(test_time_bad),
+		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_perf),
 		cmocka_unit_test(test_perf_bad),
 		cmocka_unit_test(test_metric),
