@@ -33,7 +33,11 @@
  *   "MBytes" are powers of 1024), "sender_retransmits" (lower); UDP
  *   gives "receiver_jitter" (ms, lower), "receiver_lost" (datagrams,
  *   lower), "receiver_lost_pct" (%, lower) and "receiver_datagrams"; the
- *   [SUM] lines are used when there are parallel streams.  An iperf3
+ *   [SUM] lines are used when there are parallel streams, and each
+ *   stream's lines give "stream1_sender_bitrate" and so on; the CPU
+ *   utilisation (-J, or -V's text) gives "cpu_host", "cpu_host_user",
+ *   "cpu_host_system", "cpu_remote", "cpu_remote_user",
+ *   "cpu_remote_system" (%, lower).  An iperf3
  *   error ("iperf3: error - ...", or the "error" member of -J JSON) is
  *   an error, not a result.
  * - "time": GNU time's default output, -v and -p; the `time` of bash,
@@ -42,7 +46,10 @@
  *   time are usually captured together.  Names: "elapsed", "user",
  *   "sys" (s, lower), "cpu" (%), "maxrss" (KiB, lower), ... and
  *   "dd_bytes", "dd_seconds", "dd_rate" (B/s, higher).  A timed command
- *   that failed ("Command exited with non-zero status 1") is an error.
+ *   that exited non-zero ("Command exited with non-zero status 1") is
+ *   reported with its figures and "exit_status" (then given for every
+ *   record, 0 where the line is missing); one killed by a signal is an
+ *   error.
  * - "perf": `perf stat` human output and -x CSV (-r too): one metric per
  *   event ("task-clock" in ms, counts without a unit, lower), and
  *   "elapsed", "user", "sys" (s, lower).  "<not supported>" and

@@ -26,7 +26,9 @@
  * - hyperfine: the JSON of `hyperfine --export-json`: one metric per
  *   result, named by its "command" (which is the --command-name when one
  *   was given), its values the "times" of the runs, unit "s", lower is
- *   better.  Results with the same command accumulate;
+ *   better; and "COMMAND user", "COMMAND system", the means of the runs'
+ *   CPU times (one value each: hyperfine keeps no per-run CPU times).
+ *   Two results with the same command are an error;
  * - gobench: Go benchmark output, what benchstat reads ("BenchmarkX-8
  *   N 123 ns/op 45 B/op ..."): one metric per benchmark and unit, named
  *   "PKG.X-8 ns/op": the short name of the package of its "pkg:" line

@@ -20,9 +20,14 @@
  * - dd: "104857600 bytes (105 MB, 100 MiB) copied, 0.0123 s, 8.5 GB/s"
  *   (GNU; the rate's units are SI, powers of 1000) and "104857600 bytes
  *   transferred in 0.0123 secs (8493855040 bytes/sec)" (BSD).
- * A timed command that failed ("Command exited with non-zero status 3",
- * "Command terminated by signal 9", "Exit status: 3") makes the input an
- * error: its times are not those of a successful run.  A CPU share GNU
+ * A timed command that exited with a non-zero status ("Command exited
+ * with non-zero status 3", followed by the figures as usual; -v's "Exit
+ * status: 3") is reported with its figures, and then every record of the
+ * input (GNU time's first line, -p's "real", -v's "Exit status") gives an
+ * "exit_status" value, 0 for those without the line, so that `run` can
+ * keep a failed run with its measurements.  A command killed by a signal
+ * ("Command terminated by signal 9") makes the input an error: it did not
+ * run to its end.  A CPU share GNU
  * time could not compute ("?%CPU") and a rate dd could not ("Infinity
  * B/s") are reported absent.
  */
@@ -37,7 +42,43 @@ struct tctx {
 	const struct pr_line *l;
 	struct pr_dataset *out;
 	struct pr_error *err;
+	int statuses; /* the input has a non-zero exit status: report them */
+	long status;  /* of the record being read, from "Command exited" */
 };
+
+/* The exit status of the record just read (see the file's head). */
+static enum pr_status
+add_status(struct tctx *c)
+{
+	long st = c->status;
+
+	c->status = 0;
+	if (!c->statuses)
+		return PR_OK;
+	return pr_bench_add(c->out, "exit_status", "", PR_BETTER_UNKNOWN,
+	    (double)st, c->err);
+}
+
+/* A whole exit status [s, e): 0 to 255. */
+static int
+status_of(const char *s, const char *e, long *out)
+{
+	long v = 0;
+
+	if (s == e || e - s > 3)
+		return -1;
+	for (; s < e; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (v > 255)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+#define EXITED "Command exited with non-zero status"
 
 /* Whether [s, e) is "<decimal><word>"; *ne is then where the number ends. */
 static int
@@ -185,8 +226,10 @@ gnu_line1(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
 	    (st = addnw(c, b.s, b.s + b.n, "avgdata", "avgdata", "KiB",
 		 PR_BETTER_LOWER)) != PR_OK)
 		return st;
-	return addnw(c, t[i + 5].s, t[i + 5].s + t[i + 5].n - 2, "maxresident",
-	    "maxrss", "KiB", PR_BETTER_LOWER);
+	if ((st = addnw(c, t[i + 5].s, t[i + 5].s + t[i + 5].n - 2,
+		 "maxresident", "maxrss", "KiB", PR_BETTER_LOWER)) != PR_OK)
+		return st;
+	return add_status(c);
 }
 
 /* GNU time's second line: "0inputs+0outputs (0major+85minor)pagefaults
@@ -278,10 +321,16 @@ gnu_verbose(struct tctx *c, enum pr_status *st)
 	for (v = colon + 1; v < e && (*v == ' ' || *v == '\t'); v++)
 		;
 	if (n == 11 && memcmp(s, "Exit status", 11) == 0) {
-		if (!(e - v == 1 && *v == '0'))
+		while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if ((*st = pr_bench_uncut(c->in, c->l, v, c->err)) != PR_OK)
+			return 1;
+		if (status_of(v, e, &c->status) != 0)
 			*st = pr_bench_fail(c->in, c->l, v, c->err,
-			    "the timed command failed (exit status %.*s)",
+			    "expected an exit status (0 to 255), got '%.*s'",
 			    (int)(e - v > 20 ? 20 : e - v), v);
+		else
+			*st = add_status(c);
 		return 1;
 	}
 	for (i = 0; i < sizeof(vkeys) / sizeof(vkeys[0]); i++) {
@@ -500,6 +549,8 @@ posix_line(struct tctx *c, const struct pr_tok *t)
 	if ((st = pr_bench_clock(c->in, c->l, t[1].s, t[1].s + t[1].n, bash, &v,
 		 c->err)) != PR_OK)
 		return st;
+	if (t[0].s[0] == 'r' && (st = add_status(c)) != PR_OK)
+		return st;
 	return pr_bench_add(c->out,
 	    t[0].s[0] == 'r'       ? "elapsed"
 		: t[0].s[0] == 'u' ? "user"
@@ -524,9 +575,15 @@ one_line(struct tctx *c, enum pr_status *st)
 	n = pr_tokens(l->s, l->e, t, PR_TOK_MAX);
 	if (n == 0 || n > PR_TOK_MAX)
 		return 0;
-	if ((p = pr_find(l->s, l->e, "Command exited with non-zero status")) !=
-		NULL ||
-	    (p = pr_find(l->s, l->e, "Command terminated by signal")) != NULL) {
+	if ((p = pr_find(l->s, l->e, EXITED)) != NULL) {
+		if (c->out != NULL &&
+		    status_of(p + strlen(EXITED) + 1, l->e, &c->status) != 0)
+			*st = pr_bench_fail(c->in, l, p, c->err,
+			    "expected '%s N', N from 1 to 255, got '%.*s'",
+			    EXITED, (int)(l->e - p > 80 ? 80 : l->e - p), p);
+		return 1;
+	}
+	if ((p = pr_find(l->s, l->e, "Command terminated by signal")) != NULL) {
 		if (c->out != NULL)
 			*st = pr_bench_fail(c->in, l, p, c->err,
 			    "the timed command failed: %.*s",
@@ -579,6 +636,21 @@ one_line(struct tctx *c, enum pr_status *st)
 	return gnu_verbose(c, st);
 }
 
+/* Whether a -v "Exit status:" line of the input is not 0. */
+static int
+nonzero_v_status(const struct pr_input *in)
+{
+	const char *p = in->data, *e = in->data + in->len;
+
+	while ((p = pr_find(p, e, "Exit status:")) != NULL) {
+		for (p += 12; p < e && (*p == ' ' || *p == '\t'); p++)
+			;
+		if (p < e && *p != '0')
+			return 1;
+	}
+	return 0;
+}
+
 static enum pr_status
 parse_time(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
@@ -592,6 +664,9 @@ parse_time(const struct pr_input *in, struct pr_dataset *out,
 	c.out = out;
 	c.err = err;
 	c.l = &l;
+	c.status = 0;
+	c.statuses = pr_find(in->data, in->data + in->len, EXITED) != NULL ||
+	    nonzero_v_status(in);
 	pr_lines_init(&it, in);
 	while (pr_lines_next(&it, &l))
 		if (one_line(&c, &st) && st != PR_OK)
@@ -612,6 +687,8 @@ detect_time(const struct pr_input *in)
 	c.out = NULL;
 	c.err = NULL;
 	c.l = &l;
+	c.statuses = 0;
+	c.status = 0;
 	pr_lines_init(&it, in);
 	while (pr_lines_next(&it, &l) && score < 1000)
 		if (one_line(&c, &st))

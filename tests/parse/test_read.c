@@ -389,7 +389,15 @@ test_hyperfine(void **state)
 
 	(void)state;
 	read_ok("tests/data/hyperfine/true.json", PR_FORMAT_AUTO, NULL, &d);
-	assert_int_equal(d.n, 1);
+	/* The times, and the means of user and system time (issue 12:
+	 * hyperfine records no per-run CPU times, only these). */
+	assert_int_equal(d.n, 3);
+	m = metric(&d, "true user");
+	assert_string_equal(m->unit, "s");
+	assert_int_equal(m->better, PR_BETTER_LOWER);
+	assert_int_equal(m->values.n, 1);
+	assert_true(m->values.v[0] == 0.0022570999999999997);
+	assert_true(metric(&d, "true system")->values.v[0] == 0.0009877);
 	m = metric(&d, "true");
 	assert_string_equal(m->unit, "s");
 	assert_int_equal(m->better, PR_BETTER_LOWER);
@@ -399,19 +407,22 @@ test_hyperfine(void **state)
 
 	/* --command-name names the metrics; order is kept. */
 	read_ok("tests/data/hyperfine/two.json", PR_FORMAT_HYPERFINE, NULL, &d);
-	assert_int_equal(d.n, 2);
+	assert_int_equal(d.n, 6);
 	assert_string_equal(d.metrics[0].name, "old");
-	assert_string_equal(d.metrics[1].name, "new");
+	assert_string_equal(d.metrics[1].name, "old user");
+	assert_string_equal(d.metrics[2].name, "old system");
+	assert_string_equal(d.metrics[3].name, "new");
 	assert_int_equal(d.metrics[0].values.n, 10);
-	assert_int_equal(d.metrics[1].values.n, 10);
+	assert_int_equal(d.metrics[3].values.n, 10);
+	assert_true(metric(&d, "new system")->values.v[0] == 0.0023612);
 	pr_dataset_release(&d);
 
 	/* A parameter scan: one metric per substituted command. */
 	read_ok("tests/data/hyperfine/scan.json", PR_FORMAT_AUTO, NULL, &d);
-	assert_int_equal(d.n, 3);
+	assert_int_equal(d.n, 9);
 	assert_string_equal(d.metrics[0].name, "sleep 0.001");
-	assert_string_equal(d.metrics[2].name, "sleep 0.003");
-	assert_int_equal(d.metrics[2].values.n, 5);
+	assert_string_equal(d.metrics[6].name, "sleep 0.003");
+	assert_int_equal(d.metrics[6].values.n, 5);
 	pr_dataset_release(&d);
 
 	/* Runs that failed under -i are kept (exit codes are not read). */
