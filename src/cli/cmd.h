@@ -55,6 +55,7 @@ extern const struct cmd_entry cmd_show_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_import_entry;
 extern const struct cmd_entry cmd_suite_entry;
+extern const struct cmd_entry cmd_changepoints_entry;
 
 /* The table, NULL-terminated, in cmd_table.c. */
 extern const struct cmd_entry *const cmd_table[];

@@ -526,7 +526,7 @@ side_median(const double *y, size_t n, size_t i, int side, int *have)
  * Step 1: clips y into yc and records the spikes.  Clipping is against
  * the running median of 7 points centred on each one.  A spike is a point
  * that stands out, in the same direction, from the medians of its 3
- * neighbours on each side (one side at the ends): its score is the
+ * neighbours on each side (never the first or last point): its score is the
  * smaller of the two residuals over the scale of all such one-sided
  * residuals, so a point at the edge of a step, which agrees with one
  * side, never is one, and under white noise the score exceeds z* less
@@ -571,8 +571,10 @@ clip_spikes(const double *y, size_t n, double zstar, double *yc, double *tmp,
 			base[i] = fabs(rl) <= fabs(rr) ? ml : mr;
 			e[i] = agree ? (fabs(rl) <= fabs(rr) ? rl : rr) : 0;
 		} else {
+			/* The first and last points have one side: a point
+			 * there may start a change as well as stand out. */
 			base[i] = hl ? ml : mr;
-			e[i] = hl ? rl : rr;
+			e[i] = 0;
 		}
 	}
 	s = robust_scale(tmp, n);
@@ -794,17 +796,18 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 	}
 	/*
 	 * Step 4: the last m - 1 points.  A step there is searched over the
-	 * last segment; if the last confirmed change is itself better
-	 * explained by a step in those points (the segmentation cannot put
-	 * one there: segments hold m points), it is that step, not yet
-	 * confirmed.
+	 * last segment, in the values as given (clipping against a running
+	 * median would flatten a new level of fewer than 4 points); if the
+	 * last confirmed change is itself better explained by a step in
+	 * those points (the segmentation cannot put one there: segments hold
+	 * m points), it is that step, not yet confirmed.
 	 */
 	if (ncps > 0) {
 		struct steptest t, tl;
 		size_t a = ncps > 1 ? cps[ncps - 2] : 0, c;
 
-		step_test(yc, w, a, cps[ncps - 1], n, &t);
-		c = best_tail(yc, w, a, n, m, thr, &tl);
+		step_test(y, w, a, cps[ncps - 1], n, &t);
+		c = best_tail(y, w, a, n, m, thr, &tl);
 		if (c > 0 && tl.z2 > t.z2)
 			ncps--;
 	}
@@ -812,7 +815,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 		size_t a = ncps ? cps[ncps - 1] : 0, c;
 		struct steptest t;
 
-		c = best_tail(yc, w, a, n, m, thr, &t);
+		c = best_tail(y, w, a, n, m, thr, &t);
 		if (c > 0) {
 			out->tail.possible = 1;
 			out->tail.index = c;

@@ -8,8 +8,5 @@ list(APPEND PR_LIB_SOURCES src/stats/verdict.c)
 list(APPEND PR_LIB_SOURCES src/stats/paired.c)
 list(APPEND PR_LIB_SOURCES src/stats/seq.c)
 list(APPEND PR_LIB_SOURCES src/stats/nested.c)
-<<<<<<< HEAD
 list(APPEND PR_LIB_SOURCES src/stats/changepoint.c)
-=======
 list(APPEND PR_LIB_SOURCES src/stats/moderated.c)
->>>>>>> main

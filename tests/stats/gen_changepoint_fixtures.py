@@ -167,7 +167,7 @@ def detect(y, var=None, alpha=0.01, m=5, better='unknown', conf=0.95,
                 (i + 1, min(n, i + 1 + RUNMED_HALF))) if j1 > j0]
         allres += res
         if len(res) == 1:
-            e[i] = res[0]
+            e[i] = 0  # first and last points: maybe a change, not a spike
         elif (res[0] > 0) != (res[1] > 0):
             e[i] = 0
         else:
@@ -208,14 +208,14 @@ def detect(y, var=None, alpha=0.01, m=5, better='unknown', conf=0.95,
         for c in range(n - m + 1, n):
             if c <= a + 1:
                 continue
-            st = step_test(yc, w, a, c, n)
+            st = step_test(y, w, a, c, n)
             if st['z2'] >= thr and (best is None or st['z2'] > best[1]):
                 best = (c, st['z2'])
         return best
 
     if cps:
         a = cps[-2] if len(cps) > 1 else 0
-        last = step_test(yc, w, a, cps[-1], n)['z2']
+        last = step_test(y, w, a, cps[-1], n)['z2']
         bt = best_tail(a)
         if bt is not None and bt[1] > last:
             del cps[-1]
