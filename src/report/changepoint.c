@@ -18,7 +18,7 @@
 #include "perfreg/report_cp.h"
 #include "core/banned.h"
 
-#define CHART_COLS 72
+#define CHART_COLS 66
 #define CHART_ROWS 10
 #define LABEL_SHOW 24 /* a label's bytes in a text table */
 
@@ -308,14 +308,14 @@ chart(const struct pr_cp_report *r, struct pr_buf *b, struct pr_error *err)
 			fmt_num(ylab, sizeof(ylab), lo);
 		else
 			ylab[0] = '\0';
-		st = pr_buf_addf(b, err, "%10s |%.*s\n", ylab, (int)w, grid[i]);
+		st = pr_buf_addf(b, err, "%9s |%.*s\n", ylab, (int)w, grid[i]);
 	}
 	if (st == PR_OK)
-		st = pr_buf_addf(b, err, "%10s +%.*s\n", "", (int)nc, axis);
+		st = pr_buf_addf(b, err, "%9s +%.*s\n", "", (int)nc, axis);
 	if (st == PR_OK)
 		st = pr_buf_addf(b, err,
-		    "%10s  * points (a column's mean), - the level of each "
-		    "segment,\n%10s  ^ a change, s a spike, ? a possible "
+		    "%9s  * points (a column's mean), - the level of each "
+		    "segment,\n%9s  ^ a change, s a spike, ? a possible "
 		    "change\n",
 		    "", "");
 	return st;
@@ -396,11 +396,21 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 				    af, ch, iv, p, verdict_word(c));
 			continue;
 		}
-		if (ll > (size_t)lw)
-			ll = (size_t)lw;
-		st = pr_buf_addf(b, err, "%7zu  ", c->index + 1);
-		if (st == PR_OK)
-			st = put_text(b, lab, ll, 0, err);
+		{
+			/* The label escaped, cut to the column's width. */
+			struct pr_buf lb =
+			    PR_BUF_INIT(4 * PR_SERIES_LABEL_MAX + 8);
+
+			st = put_text(&lb, lab, ll, 0, err);
+			ll = st == PR_OK ? lb.len : 0;
+			if (ll > (size_t)lw)
+				ll = (size_t)lw;
+			if (st == PR_OK)
+				st = pr_buf_addf(b, err, "%7zu  %.*s",
+				    c->index + 1, (int)ll,
+				    lb.data ? lb.data : "");
+			pr_buf_release(&lb);
+		}
 		if (st == PR_OK)
 			st = pr_buf_addf(b, err,
 			    "%*s %11s %11s %9s  %-20s %8s  %s\n",
