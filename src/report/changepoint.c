@@ -378,7 +378,7 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 	for (k = 0; st == PR_OK && k < res->nchanges; k++) {
 		const struct pr_cp_change *c = &res->changes[k];
 		const char *lab = label_of(r, c->index);
-		char be[32], af[32], ch[32], iv[64], p[32];
+		char be[32], af[32], ch[32], iv[80], p[32];
 		size_t ll = strlen(lab);
 
 		fmt_num(be, sizeof(be), c->before);
