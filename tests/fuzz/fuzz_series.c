@@ -47,8 +47,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 0x10)
 		o.delims = ";";
 	pr_series_init(&s);
-	if (pr_series_read_mem("fuzz", (const char *)data + 1, size - 1, &o,
-		&s, &err) != PR_OK) {
+	if (pr_series_read_mem("fuzz", (const char *)data + 1, size - 1, &o, &s,
+		&err) != PR_OK) {
 		if (s.n != 0 || s.y != NULL || err.msg[0] == '\0')
 			abort();
 		return 0;
@@ -60,7 +60,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = s.n < 2000 ? s.n : 2000;
 	if (pr_cp_detect(s.y, NULL, n, NULL, &r, &err) == PR_OK) {
 		for (i = 0; i < r.nchanges; i++)
-			if (r.changes[i].index == 0 || r.changes[i].index >= n ||
+			if (r.changes[i].index == 0 ||
+			    r.changes[i].index >= n ||
 			    (i > 0 &&
 				r.changes[i].index <= r.changes[i - 1].index))
 				abort();
