@@ -28,7 +28,6 @@
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
 #include "perfreg/report_model.h"
-#include "perfreg/report_sessions.h"
 #include "perfreg/spawn.h"
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
@@ -301,6 +300,18 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 	return st;
 }
 
+/* The mean of n values, as the figures show it. */
+static double
+mean_of(const double *v, size_t n)
+{
+	double m = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += (v[i] - m) / (double)(i + 1);
+	return m;
+}
+
 /* The figures of each probe for programs: "probes" in --json. */
 static enum pr_status
 figures_model(const struct pr_suite_result *r, size_t n,
@@ -348,8 +359,8 @@ figures_model(const struct pr_suite_result *r, size_t n,
 							       : "lower",
 				 err)) != PR_OK ||
 			    (st = pr_report_model_real(mg, "mean", J, 1,
-				 pr_report_mean(m->values.v, m->values.n),
-				 err)) != PR_OK ||
+				 mean_of(m->values.v, m->values.n), err)) !=
+				PR_OK ||
 			    (st = pr_report_model_real(mg, "halfwidth_pct", J,
 				 isfinite(h), h, err)) != PR_OK)
 				break;
@@ -689,19 +700,21 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 }
 
 /*
- * What the comparison with the base sessions is made of: the report
- * model borrows from it, so it lives until the model has been written.
+ * The session-level table of one comparison: the report model borrows
+ * from it, so it lives until the model has been written.
  */
 struct session_tab {
-	struct pr_report_figure *fig;
-	struct pr_report_sessions sessions;
+	struct pr_suite_figure *fig;
+	struct pr_suite_cmp sc;
+	struct pr_report_metric *rm;
 	struct pr_report report; /* n 0: no figure could be compared */
 };
 
+/* What the comparison with the base sessions is made of, for the same
+ * reason. */
 struct against {
-	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX], bp, np;
+	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX];
 	struct session_tab table;
-	struct cli_comparison samples;
 	struct pr_env benv;
 	struct pr_envdiff diff;
 	char bname[96], nname[96], ebname[64], enname[64];
@@ -710,8 +723,9 @@ struct against {
 static void
 session_tab_release(struct session_tab *t)
 {
-	pr_report_sessions_release(&t->sessions);
+	pr_suite_cmp_release(&t->sc);
 	free(t->fig);
+	free(t->rm);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -725,8 +739,6 @@ against_init(struct against *ag)
 		pr_dataset_init(&ag->bd[h]);
 		pr_dataset_init(&ag->nd[h]);
 	}
-	pr_dataset_init(&ag->bp);
-	pr_dataset_init(&ag->np);
 	pr_env_init(&ag->benv);
 }
 
@@ -736,22 +748,19 @@ against_release(struct against *ag)
 	size_t h;
 
 	session_tab_release(&ag->table);
-	cli_comparison_release(&ag->samples);
 	pr_envdiff_release(&ag->diff);
 	pr_env_release(&ag->benv);
 	for (h = 0; h < HISTORY_MAX; h++) {
 		pr_dataset_release(&ag->bd[h]);
 		pr_dataset_release(&ag->nd[h]);
 	}
-	pr_dataset_release(&ag->bp);
-	pr_dataset_release(&ag->np);
 }
 
 /*
  * The session-level table: for every figure of this run, the means of
- * the base sessions bd[0..nb) against those of the new side nd[0..nn)
- * (perfreg/report_sessions.h), added to rm as "comparison".  Needs
- * nb >= 2.
+ * the base sessions bd[0..nb) against those of the new side nd[0..nn),
+ * all figures decided together by the moderated t (pr_suite_compare),
+ * into t (t->report.n 0 when no figure could be compared).
  */
 static int
 session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
@@ -759,74 +768,71 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     const struct pr_suite_result *r, size_t n, const char *units, int gate,
     struct session_tab *t, int *gated)
 {
-	struct pr_verdict_opts vo;
+	struct pr_moderated_opts mo;
 	struct pr_error err;
-	enum pr_status ps;
+	const struct pr_metric *m;
+	double *v;
 	char words[96];
-	size_t i, k, nfig = 0;
+	size_t i, k, nf = 0, total = 0, holm = 0;
 
 	*gated = PR_EXIT_OK;
 	pr_error_clear(&err);
-	pr_verdict_opts_init(&vo);
+	pr_moderated_opts_init(&mo);
+	/* Holm, which the report names, until its renderers name BH. */
+	mo.adjust = PR_ADJUST_HOLM;
 	for (i = 0; i < n; i++)
-		nfig += r[i].data.n;
-	if ((t->fig = calloc(nfig + 1, sizeof(*t->fig))) == NULL) {
+		total += r[i].data.n;
+	t->fig = calloc(total + 1, sizeof(*t->fig));
+	t->rm = calloc(total + 1, sizeof(*t->rm));
+	if (t->fig == NULL || t->rm == NULL) {
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
 	}
-	for (i = 0, nfig = 0; i < n; i++)
-		for (k = 0; k < r[i].data.n; k++, nfig++) {
-			t->fig[nfig].name = r[i].data.metrics[k].name;
-			t->fig[nfig].unit = r[i].data.metrics[k].unit;
-			t->fig[nfig].better = r[i].data.metrics[k].better;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < r[i].data.n; k++) {
+			m = &r[i].data.metrics[k];
+			t->fig[nf].name = m->name;
+			t->fig[nf].unit = m->unit;
+			t->fig[nf].better = m->better;
+			nf++;
 		}
-	if ((ps = pr_report_sessions_compare(bd, nb, nd, nn, t->fig, nfig, &vo,
-		 &t->sessions, &err)) != PR_OK) {
-		cli_errorf("suite: %s", err.msg);
-		return ps == PR_ENOMEM ? PR_EXIT_INTERNAL : PR_EXIT_USAGE;
-	}
-	if (t->sessions.n == 0)
+	if (nf == 0)
 		return PR_EXIT_OK;
-	for (i = 0; i < t->sessions.n; i++) {
-		const struct pr_report_metric *m = &t->sessions.metrics[i];
-
-		if (m->cmp.verdict != PR_VERDICT_REGRESSION)
+	if (pr_suite_compare(bd, nb, nd, nn, t->fig, nf, &mo, &t->sc, &err) !=
+	    PR_OK) {
+		cli_errorf("suite: %s", err.msg);
+		return PR_EXIT_USAGE;
+	}
+	for (i = 0; i < t->sc.n; i++) {
+		v = &t->sc.values[i * t->sc.base_stride];
+		t->rm[i].name = t->fig[t->sc.index[i]].name;
+		t->rm[i].unit = t->fig[t->sc.index[i]].unit;
+		t->rm[i].base_values = v;
+		t->rm[i].base_n = t->sc.kb[i];
+		t->rm[i].new_values = v + t->sc.nb;
+		t->rm[i].new_n = t->sc.kn[i];
+		t->rm[i].cmp = t->sc.cmp[i];
+		if (t->sc.cmp[i].tested && (size_t)t->sc.cmp[i].holm_m > holm)
+			holm = (size_t)t->sc.cmp[i].holm_m;
+		if (t->sc.cmp[i].verdict != PR_VERDICT_REGRESSION)
 			continue;
 		*gated = PR_EXIT_REGRESSION;
 		if (!gate)
 			continue;
-		pr_report_change_words(words, sizeof(words), m->cmp.change_pct,
-		    m->cmp.better, m->name, m->unit);
-		cli_errorf("regression in '%s': %s", m->name, words);
+		pr_report_change_words(words, sizeof(words),
+		    t->sc.cmp[i].change_pct, t->sc.cmp[i].better, t->rm[i].name,
+		    t->rm[i].unit);
+		cli_errorf("regression in '%s': %s", t->rm[i].name, words);
 	}
 	t->report.base_source = bname;
 	t->report.new_source = nname;
-	t->report.conf = vo.conf;
-	t->report.equivalence_pct = vo.equivalence_pct;
-	t->report.holm_m = t->sessions.holm_m;
-	t->report.metrics = t->sessions.metrics;
-	t->report.n = t->sessions.n;
+	t->report.conf = mo.conf;
+	t->report.equivalence_pct = mo.equivalence_pct;
+	t->report.holm_m = holm;
+	t->report.metrics = t->rm;
+	t->report.n = t->sc.n;
 	t->report.units = units;
 	return PR_EXIT_OK;
-}
-
-/* Every sample of the n sessions d[] in one dataset, out. */
-static enum pr_status
-pool(const struct pr_dataset *d, size_t n, struct pr_dataset *out,
-    struct pr_error *err)
-{
-	const struct pr_metric *m;
-	size_t h, k, j;
-	enum pr_status st;
-
-	for (h = 0; h < n; h++)
-		for (k = 0; k < d[h].n; k++)
-			for (m = &d[h].metrics[k], j = 0; j < m->values.n; j++)
-				if ((st = pr_dataset_add(out, m->name, m->unit,
-					 m->better, m->values.v[j], err)) !=
-				    PR_OK)
-					return st;
-	return PR_OK;
 }
 
 /* The sentence that says what is compared with what. */
@@ -887,39 +893,16 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	name_sessions(ag->nname, sizeof(ag->nname), p->new_, nn);
 	if (plan_header(p, ag->bname, ag->nname, kind, rm, &err) != PR_OK)
 		goto out;
-	if (nb >= 2) {
-		if ((rc = session_table(ag->bd, nb, ag->nd, nn, ag->bname,
-			 ag->nname, r, n, "sessions", gate, &ag->table,
-			 gated)) != PR_EXIT_OK)
-			return rc;
-		if (ag->table.report.n > 0 &&
-		    pr_report_model_comparison(rm, "comparison", 0,
-			&ag->table.report, &err) != PR_OK)
-			goto out;
-	} else {
-		if (pr_report_model_textf(rm, PR_SECTION_WARNING, NULL, 0, &err,
-			"one earlier session: its samples and this side's "
-			"are compared as if independent, but the samples of "
-			"a session share its load, frequency and cache "
-			"state, so this table overstates how sure the "
-			"verdicts are; from two base sessions on, perfreg "
-			"compares sessions and knows their noise.") != PR_OK ||
-		    pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, &err,
-			"\n") != PR_OK)
-			goto out;
-		if (pool(ag->bd, nb, &ag->bp, &err) != PR_OK ||
-		    pool(ag->nd, nn, &ag->np, &err) != PR_OK)
-			goto out;
-		if (ag->bp.n == 0 || ag->np.n == 0)
-			return PR_EXIT_OK;
-		if ((rc = cli_compare_datasets(&ag->bp, &ag->np, ag->bname,
-			 ag->nname, gate, &ag->samples, gated)) != PR_EXIT_OK)
-			return rc;
-		rc = PR_EXIT_INTERNAL;
-		if (pr_report_model_comparison(rm, "comparison", 0,
-			&ag->samples.report, &err) != PR_OK)
-			goto out;
-	}
+	/* Sessions are the unit from one a side on: with one each, the
+	 * moderated t's documented bound decides and says so in every
+	 * verdict. */
+	if ((rc = session_table(ag->bd, nb, ag->nd, nn, ag->bname, ag->nname, r,
+		 n, "sessions", gate, &ag->table, gated)) != PR_EXIT_OK)
+		return rc;
+	if (ag->table.report.n > 0 &&
+	    pr_report_model_comparison(rm, "comparison", 0, &ag->table.report,
+		&err) != PR_OK)
+		goto out;
 	rc = PR_EXIT_INTERNAL;
 	if (found && env != NULL) {
 		snprintf(ag->ebname, sizeof(ag->ebname), "session %lld",

@@ -4,9 +4,7 @@
  * where its format wants it, JSON nests comparisons and diffs as values
  * with lists, nulls and groups, CSV writes its header once with the
  * extra columns; the escaping of perfreg/report.h (control bytes as
- * cat -v shows them, spreadsheet formulas disarmed); and the
- * session-level table of perfreg/report_sessions.h against
- * pr_nested_predict called by hand.
+ * cat -v shows them, spreadsheet formulas disarmed).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -20,10 +18,8 @@
 #include <jansson.h>
 
 #include "perfreg/buf.h"
-#include "perfreg/nested.h"
 #include "perfreg/report.h"
 #include "perfreg/report_model.h"
-#include "perfreg/report_sessions.h"
 
 static const double bv[] = { 4.83, 5.16, 4.87 };
 static const double nv[] = { 5.30, 5.18, 5.61 };
@@ -342,111 +338,6 @@ test_hostile_names(void **state)
 	free(t);
 }
 
-/* Synthetic sessions: a figure enters with two earlier sessions or
- * more, its values are the sessions' means, its comparison is
- * pr_nested_predict's, Holm over the figures. */
-static void
-test_sessions(void **state)
-{
-	static const struct pr_report_figure fig[] = {
-		{ "t", "ns", PR_BETTER_LOWER },
-		{ "only1", "", PR_BETTER_LOWER },
-		{ "rate", "MB/s", PR_BETTER_HIGHER },
-		{ "bad", "", PR_BETTER_LOWER },
-	};
-	struct pr_dataset hist[3], cur;
-	struct pr_report_sessions s;
-	struct pr_comparison want;
-	struct pr_error err;
-	double x[] = { 10, 12 }, mean;
-	size_t h, i;
-
-	(void)state;
-	pr_error_clear(&err);
-	for (h = 0; h < 3; h++) {
-		pr_dataset_init(&hist[h]);
-		for (i = 0; i < 4; i++)
-			assert_int_equal(pr_dataset_add(&hist[h], "t", "ns",
-					     PR_BETTER_LOWER,
-					     100.0 + (double)h + (double)i,
-					     &err),
-			    PR_OK);
-		assert_int_equal(pr_dataset_add(&hist[h], "rate", "MB/s",
-				     PR_BETTER_HIGHER, 50.0 + (double)(h % 2),
-				     &err),
-		    PR_OK);
-	}
-	/* "only1" has one earlier session: left out. */
-	assert_int_equal(pr_dataset_add(&hist[0], "only1", "", PR_BETTER_LOWER,
-			     1, &err),
-	    PR_OK);
-	pr_dataset_init(&cur);
-	for (i = 0; i < 2; i++)
-		assert_int_equal(pr_dataset_add(&cur, "t", "ns",
-				     PR_BETTER_LOWER, x[i] + 100.0, &err),
-		    PR_OK);
-	assert_int_equal(pr_dataset_add(&cur, "only1", "", PR_BETTER_LOWER, 2,
-			     &err),
-	    PR_OK);
-	assert_int_equal(pr_dataset_add(&cur, "rate", "MB/s", PR_BETTER_HIGHER,
-			     40, &err),
-	    PR_OK);
-	assert_int_equal(pr_report_sessions_compare(hist, 3, &cur, 1, fig, 3,
-			     NULL, &s, &err),
-	    PR_OK);
-	assert_int_equal(s.n, 2);
-	assert_string_equal(s.metrics[0].name, "t");
-	assert_string_equal(s.metrics[1].name, "rate");
-	assert_int_equal(s.metrics[0].base_n, 3);
-	for (h = 0; h < 3; h++)
-		assert_true(fabs(s.metrics[0].base_values[h] -
-				(101.5 + (double)h)) < 1e-12);
-	assert_int_equal(s.metrics[0].new_n, 1);
-	assert_true(fabs(s.metrics[0].new_values[0] - 111) < 1e-12);
-	assert_int_equal(pr_nested_predict(s.metrics[0].base_values, 3, 111,
-			     PR_BETTER_LOWER, NULL, &want, &err),
-	    PR_OK);
-	assert_true(fabs(s.metrics[0].cmp.p_value - want.p_value) < 1e-15);
-	assert_true(
-	    fabs(s.metrics[0].cmp.change_pct - want.change_pct) < 1e-12);
-	/* Holm over two tested figures. */
-	assert_int_equal(s.holm_m, 2);
-	assert_true(s.metrics[0].cmp.p_adjusted >= s.metrics[0].cmp.p_value);
-	mean = pr_report_mean(x, 2);
-	assert_true(fabs(mean - 11) < 1e-15);
-	assert_true(pr_report_mean(x, 0) == 0);
-	pr_report_sessions_release(&s);
-	assert_null(s.metrics);
-	/* Two new sessions (the last two earlier ones taken as new):
-	 * Welch on the session means, both means on the new side. */
-	assert_int_equal(pr_report_sessions_compare(hist, 2, hist + 1, 2, fig,
-			     3, NULL, &s, &err),
-	    PR_OK);
-	assert_int_equal(s.n, 2);
-	assert_int_equal(s.metrics[0].new_n, 2);
-	assert_true(fabs(s.metrics[0].new_values[1] - 103.5) < 1e-12);
-	assert_true(
-	    s.metrics[0].cmp.p_value > 0 && s.metrics[0].cmp.p_value <= 1);
-	pr_report_sessions_release(&s);
-	/* A failing figure (x - M overflows) is named. */
-	assert_int_equal(pr_dataset_add(&cur, "bad", "", PR_BETTER_LOWER,
-			     -1.7e308, &err),
-	    PR_OK);
-	for (h = 0; h < 2; h++)
-		assert_int_equal(pr_dataset_add(&hist[h], "bad", "",
-				     PR_BETTER_LOWER, h ? 1.7e308 : 1.6e308,
-				     &err),
-		    PR_OK);
-	assert_int_not_equal(pr_report_sessions_compare(hist, 3, &cur, 1, fig,
-				 4, NULL, &s, &err),
-	    PR_OK);
-	assert_int_equal(strncmp(err.msg, "bad: ", 5), 0);
-	assert_null(s.metrics);
-	for (h = 0; h < 3; h++)
-		pr_dataset_release(&hist[h]);
-	pr_dataset_release(&cur);
-}
-
 int
 main(void)
 {
@@ -457,7 +348,6 @@ main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_csv_cell),
 		cmocka_unit_test(test_hostile_names),
-		cmocka_unit_test(test_sessions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
