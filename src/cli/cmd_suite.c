@@ -14,6 +14,7 @@
  * error, 130 interrupted (what finished is stored).
  */
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,7 +28,6 @@
 #include "perfreg/nested.h"
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
-#include "perfreg/report_model.h"
 #include "perfreg/spawn.h"
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
@@ -61,7 +61,7 @@
 
 struct suite_cli {
 	struct pr_suite_opts so;
-	int budget_set, json, no_store, gate, worker, rounds_set;
+	int budget_set, json, no_store, gate, worker, rounds_set, all;
 	double t_start; /* when the command began */
 	size_t processes;
 	const char *baseline;
@@ -136,6 +136,9 @@ set_baseline(void *base, const struct opt *o, const char *arg)
 	OPT_FLAG(0, "fail-on-regression", \
 	    "exit 1 when a figure regressed against the baseline", \
 	    struct suite_cli, gate, 1)
+#define ROW_ALL \
+	OPT_FLAG(0, "all", "print every figure, not only those that changed", \
+	    struct suite_cli, all, 1)
 #define ROW_JSON \
 	OPT_FLAG(0, "json", "one JSON object with every figure", \
 	    struct suite_cli, json, 1)
@@ -157,6 +160,7 @@ static const struct opt options[] = {
 	    struct suite_cli, no_store, 1),
 	ROW_DB,
 	ROW_FAIL,
+	ROW_ALL,
 	ROW_JSON,
 	OPT_END(),
 };
@@ -186,6 +190,7 @@ static const struct opt ab_options[] = {
 	ROW_BUDGET,
 	ROW_CPU,
 	ROW_FAIL,
+	ROW_ALL,
 	ROW_JSON,
 	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
 	{ .kind = OPTK_FLAG,
@@ -300,75 +305,45 @@ figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
 	return st;
 }
 
-/* The mean of n values, as the figures show it. */
-static double
-mean_of(const double *v, size_t n)
+static json_t *
+figures_json(const struct pr_suite_result *r, size_t n)
 {
-	double m = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		m += (v[i] - m) / (double)(i + 1);
-	return m;
-}
-
-/* The figures of each probe for programs: "probes" in --json. */
-static enum pr_status
-figures_model(const struct pr_suite_result *r, size_t n,
-    struct pr_report_model *rm, struct pr_error *err)
-{
-	const int J = PR_SECTION_NO_TEXT | PR_SECTION_NO_CSV;
-	struct pr_report_model *g, *mg;
+	json_t *arr = json_array(), *o, *ms, *mo;
 	const struct pr_metric *m;
-	enum pr_status st = PR_OK;
-	double h;
-	size_t i, k;
+	double mean, h;
+	size_t i, k, j;
 
-	for (i = 0; i < n && st == PR_OK; i++) {
-		if ((st = pr_report_model_group(rm, "probes",
-			 J | PR_SECTION_LIST, &g, err)) != PR_OK ||
-		    (st = pr_report_model_string(g, "probe", J, r[i].label,
-			 err)) != PR_OK ||
-		    (st = pr_report_model_integer(g, "samples", J, 1,
-			 (int64_t)r[i].samples, err)) != PR_OK ||
-		    (st = pr_report_model_real(g, "elapsed_s", J, 1,
-			 r[i].elapsed_s, err)) != PR_OK ||
-		    (st = pr_report_model_bool(g, "converged", J,
-			 r[i].converged, err)) != PR_OK ||
-		    (st = pr_report_model_bool(g, "capped", J, r[i].capped,
-			 err)) != PR_OK ||
-		    (st = pr_report_model_string(g, "notes", J,
-			 r[i].notes != NULL ? r[i].notes : "", err)) != PR_OK ||
-		    (st = pr_report_model_string(g, "skipped", J, r[i].skipped,
-			 err)) != PR_OK ||
-		    (st = pr_report_model_string(g, "timer", J,
-			 r[i].probe->timer, err)) != PR_OK ||
-		    (st = pr_report_model_list(g, "metrics", J, err)) != PR_OK)
-			break;
-		for (k = 0; k < r[i].data.n && st == PR_OK; k++) {
+	for (i = 0; arr != NULL && i < n; i++) {
+		ms = json_array();
+		for (k = 0; ms != NULL && k < r[i].data.n; k++) {
 			m = &r[i].data.metrics[k];
+			mean = 0;
+			for (j = 0; j < m->values.n; j++)
+				mean +=
+				    (m->values.v[j] - mean) / (double)(j + 1);
 			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
-			if ((st = pr_report_model_group(g, "metrics",
-				 J | PR_SECTION_LIST, &mg, err)) != PR_OK ||
-			    (st = pr_report_model_string(mg, "name", J, m->name,
-				 err)) != PR_OK ||
-			    (st = pr_report_model_string(mg, "unit", J, m->unit,
-				 err)) != PR_OK ||
-			    (st = pr_report_model_string(mg, "better", J,
-				 m->better == PR_BETTER_HIGHER ? "higher"
-							       : "lower",
-				 err)) != PR_OK ||
-			    (st = pr_report_model_real(mg, "mean", J, 1,
-				 mean_of(m->values.v, m->values.n), err)) !=
-				PR_OK ||
-			    (st = pr_report_model_real(mg, "halfwidth_pct", J,
-				 isfinite(h), h, err)) != PR_OK)
-				break;
-			st = pr_report_model_integer(mg, "n", J, 1,
-			    (int64_t)m->values.n, err);
+			mo = json_pack("{s:s,s:s,s:s,s:f,s:o,s:I}", "name",
+			    m->name, "unit", m->unit, "better",
+			    m->better == PR_BETTER_HIGHER ? "higher" : "lower",
+			    "mean", mean, "halfwidth_pct",
+			    isfinite(h) ? json_real(h) : json_null(), "n",
+			    (json_int_t)m->values.n);
+			if (mo == NULL || json_array_append_new(ms, mo) != 0)
+				goto fail;
 		}
+		o = json_pack("{s:s,s:I,s:f,s:b,s:b,s:s,s:s?,s:s,s:o}", "probe",
+		    r[i].label, "samples", (json_int_t)r[i].samples,
+		    "elapsed_s", r[i].elapsed_s, "converged", r[i].converged,
+		    "capped", r[i].capped, "notes",
+		    r[i].notes != NULL ? r[i].notes : "", "skipped",
+		    r[i].skipped, "timer", r[i].probe->timer, "metrics", ms);
+		if (o == NULL || json_array_append_new(arr, o) != 0)
+			goto fail;
 	}
-	return st;
+	return arr;
+fail:
+	json_decref(arr);
+	return NULL;
 }
 
 /* Stores the results as a session of campaign "suite". */
@@ -699,164 +674,272 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 	return PR_EXIT_OK;
 }
 
+/* The part of a figure's name before its last dot ("crypto.aes-128-gcm"
+ * of "crypto.aes-128-gcm.16B"): its length. */
+static size_t
+group_len(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot != NULL ? (size_t)(dot - name) : strlen(name);
+}
+
 /*
- * The session-level table of one comparison: the report model borrows
- * from it, so it lives until the model has been written.
+ * Appends the figures of rm[0..n) with verdict v, grouped by name
+ * ("crypto.aes-128-gcm 16B..16384B -92%; copy.memcpy.64B +30%"), the
+ * change as one figure when they agree within 5 points, else a range.
  */
-struct session_tab {
-	struct pr_suite_figure *fig;
-	struct pr_suite_cmp sc;
-	struct pr_report_metric *rm;
-	struct pr_report report; /* n 0: no figure could be compared */
-};
-
-/* What the comparison with the base sessions is made of, for the same
- * reason. */
-struct against {
-	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX];
-	struct session_tab table;
-	struct pr_env benv;
-	struct pr_envdiff diff;
-	char bname[96], nname[96], ebname[64], enname[64];
-};
-
-static void
-session_tab_release(struct session_tab *t)
+static enum pr_status
+changed_list(const struct pr_report_metric *rm, size_t n, enum pr_verdict v,
+    struct pr_buf *out, struct pr_error *err)
 {
-	pr_suite_cmp_release(&t->sc);
-	free(t->fig);
-	free(t->rm);
-	memset(t, 0, sizeof(*t));
+	size_t i, k, g, first, last, count;
+	double lo, hi;
+	enum pr_status st = PR_OK;
+	int any = 0;
+
+	for (i = 0; i < n && st == PR_OK; i++) {
+		if (rm[i].cmp.verdict != v)
+			continue;
+		g = group_len(rm[i].name);
+		/* A group is said once, where its first figure is. */
+		for (k = 0; k < i; k++)
+			if (rm[k].cmp.verdict == v &&
+			    group_len(rm[k].name) == g &&
+			    strncmp(rm[k].name, rm[i].name, g) == 0)
+				break;
+		if (k < i)
+			continue;
+		first = last = i;
+		count = 0;
+		lo = hi = rm[i].cmp.change_pct;
+		for (k = i; k < n; k++)
+			if (rm[k].cmp.verdict == v &&
+			    group_len(rm[k].name) == g &&
+			    strncmp(rm[k].name, rm[i].name, g) == 0) {
+				last = k;
+				count++;
+				if (rm[k].cmp.change_pct < lo)
+					lo = rm[k].cmp.change_pct;
+				if (rm[k].cmp.change_pct > hi)
+					hi = rm[k].cmp.change_pct;
+			}
+		st = pr_buf_adds(out, any ? "; " : "", err);
+		if (st == PR_OK && count == 1)
+			st = cli_str_escape(out, pr_str_c(rm[i].name), err);
+		else if (st == PR_OK) {
+			st = pr_buf_addf(out, err, "%.*s ", (int)g, rm[i].name);
+			if (st == PR_OK)
+				st = cli_str_escape(out,
+				    pr_str_c(rm[first].name + g + 1), err);
+			if (st == PR_OK)
+				st = pr_buf_addf(out, err, "%s",
+				    count == 2 ? "," : "..");
+			if (st == PR_OK)
+				st = cli_str_escape(out,
+				    pr_str_c(rm[last].name + g + 1), err);
+		}
+		if (st == PR_OK)
+			st = hi - lo < 5
+			    ? pr_buf_addf(out, err, " %+.0f%%", (lo + hi) / 2)
+			    : pr_buf_addf(out, err, " %+.0f%%..%+.0f%%", lo,
+				  hi);
+		any = 1;
+	}
+	return st;
 }
 
-static void
-against_init(struct against *ag)
+/* The summary line: "83 figures: 2 regressions (...), 0 improvements,
+ * 78 unchanged, 3 inconclusive". */
+static enum pr_status
+summary_line(const struct pr_report_metric *rm, size_t n, struct pr_buf *out,
+    struct pr_error *err)
 {
-	size_t h;
+	size_t i, reg = 0, imp = 0, eq = 0, inc = 0;
+	enum pr_status st;
 
-	memset(ag, 0, sizeof(*ag));
-	for (h = 0; h < HISTORY_MAX; h++) {
-		pr_dataset_init(&ag->bd[h]);
-		pr_dataset_init(&ag->nd[h]);
-	}
-	pr_env_init(&ag->benv);
-}
-
-static void
-against_release(struct against *ag)
-{
-	size_t h;
-
-	session_tab_release(&ag->table);
-	pr_envdiff_release(&ag->diff);
-	pr_env_release(&ag->benv);
-	for (h = 0; h < HISTORY_MAX; h++) {
-		pr_dataset_release(&ag->bd[h]);
-		pr_dataset_release(&ag->nd[h]);
-	}
+	for (i = 0; i < n; i++)
+		switch (rm[i].cmp.verdict) {
+		case PR_VERDICT_REGRESSION:
+			reg++;
+			break;
+		case PR_VERDICT_IMPROVEMENT:
+			imp++;
+			break;
+		case PR_VERDICT_EQUIVALENT:
+			eq++;
+			break;
+		default:
+			inc++;
+			break;
+		}
+	st = pr_buf_addf(out, err, "%zu figures: %zu regression%s", n, reg,
+	    reg == 1 ? "" : "s");
+	if (st == PR_OK && reg > 0 &&
+	    ((st = pr_buf_adds(out, " (", err)) != PR_OK ||
+		(st = changed_list(rm, n, PR_VERDICT_REGRESSION, out, err)) !=
+		    PR_OK ||
+		(st = pr_buf_adds(out, ")", err)) != PR_OK))
+		return st;
+	if (st == PR_OK)
+		st = pr_buf_addf(out, err, ", %zu improvement%s", imp,
+		    imp == 1 ? "" : "s");
+	if (st == PR_OK && imp > 0 &&
+	    ((st = pr_buf_adds(out, " (", err)) != PR_OK ||
+		(st = changed_list(rm, n, PR_VERDICT_IMPROVEMENT, out, err)) !=
+		    PR_OK ||
+		(st = pr_buf_adds(out, ")", err)) != PR_OK))
+		return st;
+	if (st == PR_OK)
+		st = pr_buf_addf(out, err,
+		    ", %zu unchanged (equivalent within the band), %zu "
+		    "inconclusive\n",
+		    eq, inc);
+	return st;
 }
 
 /*
  * The session-level table: for every figure of this run, the means of
  * the base sessions bd[0..nb) against those of the new side nd[0..nn),
- * all figures decided together by the moderated t (pr_suite_compare),
- * into t (t->report.n 0 when no figure could be compared).
+ * all figures decided together by the moderated t (pr_suite_compare).
  */
 static int
 session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     size_t nn, const char *bname, const char *nname,
-    const struct pr_suite_result *r, size_t n, const char *units, int gate,
-    struct session_tab *t, int *gated)
+    const struct pr_suite_result *r, size_t n, const char *units, int json,
+    int all, int gate, struct pr_buf *out, int *gated)
 {
+	struct pr_report_metric *rm = NULL, *shown = NULL;
+	struct pr_suite_figure *fig = NULL;
 	struct pr_moderated_opts mo;
+	struct pr_suite_cmp sc;
+	struct pr_report report;
 	struct pr_error err;
 	const struct pr_metric *m;
 	double *v;
 	char words[96];
 	size_t i, k, nf = 0, total = 0, holm = 0;
+	int rc = PR_EXIT_INTERNAL;
 
 	*gated = PR_EXIT_OK;
+	memset(&sc, 0, sizeof(sc));
 	pr_error_clear(&err);
 	pr_moderated_opts_init(&mo);
 	/* Holm, which the report names, until its renderers name BH. */
 	mo.adjust = PR_ADJUST_HOLM;
 	for (i = 0; i < n; i++)
 		total += r[i].data.n;
-	t->fig = calloc(total + 1, sizeof(*t->fig));
-	t->rm = calloc(total + 1, sizeof(*t->rm));
-	if (t->fig == NULL || t->rm == NULL) {
+	fig = calloc(total + 1, sizeof(*fig));
+	rm = calloc(total + 1, sizeof(*rm));
+	shown = calloc(total + 1, sizeof(*shown));
+	if (fig == NULL || rm == NULL || shown == NULL) {
 		cli_errorf("out of memory");
-		return PR_EXIT_INTERNAL;
+		goto out;
 	}
 	for (i = 0; i < n; i++)
 		for (k = 0; k < r[i].data.n; k++) {
 			m = &r[i].data.metrics[k];
-			t->fig[nf].name = m->name;
-			t->fig[nf].unit = m->unit;
-			t->fig[nf].better = m->better;
+			fig[nf].name = m->name;
+			fig[nf].unit = m->unit;
+			fig[nf].better = m->better;
 			nf++;
 		}
-	if (nf == 0)
-		return PR_EXIT_OK;
-	if (pr_suite_compare(bd, nb, nd, nn, t->fig, nf, &mo, &t->sc, &err) !=
+	if (nf == 0) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	if (pr_suite_compare(bd, nb, nd, nn, fig, nf, &mo, &sc, &err) !=
 	    PR_OK) {
 		cli_errorf("suite: %s", err.msg);
-		return PR_EXIT_USAGE;
+		rc = PR_EXIT_USAGE;
+		goto out;
 	}
-	for (i = 0; i < t->sc.n; i++) {
-		v = &t->sc.values[i * t->sc.base_stride];
-		t->rm[i].name = t->fig[t->sc.index[i]].name;
-		t->rm[i].unit = t->fig[t->sc.index[i]].unit;
-		t->rm[i].base_values = v;
-		t->rm[i].base_n = t->sc.kb[i];
-		t->rm[i].new_values = v + t->sc.nb;
-		t->rm[i].new_n = t->sc.kn[i];
-		t->rm[i].cmp = t->sc.cmp[i];
-		if (t->sc.cmp[i].tested && (size_t)t->sc.cmp[i].holm_m > holm)
-			holm = (size_t)t->sc.cmp[i].holm_m;
-		if (t->sc.cmp[i].verdict != PR_VERDICT_REGRESSION)
+	if (sc.n == 0) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	for (i = 0; i < sc.n; i++) {
+		v = &sc.values[i * sc.base_stride];
+		rm[i].name = fig[sc.index[i]].name;
+		rm[i].unit = fig[sc.index[i]].unit;
+		rm[i].base_values = v;
+		rm[i].base_n = sc.kb[i];
+		rm[i].new_values = v + sc.nb;
+		rm[i].new_n = sc.kn[i];
+		rm[i].cmp = sc.cmp[i];
+		if (sc.cmp[i].tested && (size_t)sc.cmp[i].holm_m > holm)
+			holm = (size_t)sc.cmp[i].holm_m;
+		if (sc.cmp[i].verdict != PR_VERDICT_REGRESSION)
 			continue;
 		*gated = PR_EXIT_REGRESSION;
 		if (!gate)
 			continue;
 		pr_report_change_words(words, sizeof(words),
-		    t->sc.cmp[i].change_pct, t->sc.cmp[i].better, t->rm[i].name,
-		    t->rm[i].unit);
-		cli_errorf("regression in '%s': %s", t->rm[i].name, words);
+		    sc.cmp[i].change_pct, sc.cmp[i].better, rm[i].name,
+		    rm[i].unit);
+		cli_errorf("regression in '%s': %s", rm[i].name, words);
 	}
-	t->report.base_source = bname;
-	t->report.new_source = nname;
-	t->report.conf = mo.conf;
-	t->report.equivalence_pct = mo.equivalence_pct;
-	t->report.holm_m = holm;
-	t->report.metrics = t->rm;
-	t->report.n = t->sc.n;
-	t->report.units = units;
-	return PR_EXIT_OK;
+	/* For a person: the summary first, then the figures that changed
+	 * (every one with --all); JSON has them all. */
+	for (i = 0, k = 0; i < sc.n; i++)
+		if (json || all || rm[i].cmp.verdict == PR_VERDICT_REGRESSION ||
+		    rm[i].cmp.verdict == PR_VERDICT_IMPROVEMENT)
+			shown[k++] = rm[i];
+	if (!json &&
+	    (summary_line(rm, sc.n, out, &err) != PR_OK ||
+		pr_buf_adds(out,
+		    k == 0 ? "(--all prints every figure)\n" : "\n",
+		    &err) != PR_OK))
+		goto out;
+	if (k == 0) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	memset(&report, 0, sizeof(report));
+	report.base_source = bname;
+	report.new_source = nname;
+	report.conf = mo.conf;
+	report.equivalence_pct = mo.equivalence_pct;
+	report.holm_m = holm;
+	report.metrics = shown;
+	report.n = k;
+	report.units = units;
+	if (pr_report_compare(out, &report,
+		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
+		cli_error(&err);
+		goto out;
+	}
+	rc = PR_EXIT_OK;
+out:
+	pr_suite_cmp_release(&sc);
+	free(fig);
+	free(rm);
+	free(shown);
+	return rc;
 }
 
 /* The sentence that says what is compared with what. */
 static enum pr_status
 plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
-    const char *kind, struct pr_report_model *rm, struct pr_error *err)
+    const char *kind, struct pr_buf *out, struct pr_error *err)
 {
 	switch (p->kind) {
 	case PR_SUITE_PLAN_CHANGE:
-		return pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, err,
-		    "\nthe configuration changed: configuration %s (%s) "
+		return pr_buf_addf(out, err,
+		    "\nthe configuration changed: configuration %s (%s)\n"
 		    "against the previous configuration, %s (%s), %s "
-		    "sessions only; the unit is the session\n\n",
+		    "sessions only\n",
 		    p->config, nname, p->base_config, bname, kind);
 	case PR_SUITE_PLAN_STABILITY:
-		return pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, err,
+		return pr_buf_addf(out, err,
 		    "\nstability check: nothing in the environment changed "
-		    "(configuration %s): %s against this configuration's "
-		    "earlier %s sessions (%s); the unit is the session\n\n",
+		    "(configuration %s):\n%s against this configuration's "
+		    "earlier %s sessions (%s)\n",
 		    p->config, nname, kind, bname);
 	case PR_SUITE_PLAN_CHOSEN:
-		return pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0, err,
-		    "\n%s (configuration %s) against the --baseline, %s "
-		    "(configuration %s); the unit is the session\n\n",
+		return pr_buf_addf(out, err,
+		    "\n%s (configuration %s)\nagainst the --baseline, %s "
+		    "(configuration %s)\n",
 		    nname, p->config, bname, p->base_config);
 	case PR_SUITE_PLAN_NONE:
 		break;
@@ -864,80 +947,106 @@ plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
 	return PR_OK;
 }
 
-/* The comparison the plan says and the environment diff, added to rm. */
+/* The comparison the plan says and the environment diff. */
 static int
 against_plan(struct pr_store *st, const struct pr_suite_plan *p,
     const struct pr_suite_result *r, size_t n, const struct pr_env *env,
-    int quick, int gate, struct against *ag, struct pr_report_model *rm,
+    int quick, int json, int all, int gate, json_t *root, struct pr_buf *out,
     int *gated)
 {
+	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX], bp, np;
+	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_env benv;
+	struct pr_envdiff diff;
 	struct pr_error err;
+	json_error_t je;
+	json_t *j;
 	const char *kind = quick ? "--quick" : "full";
-	size_t nb = p->nbase, nn = p->nnew;
+	char bname[96], nname[96];
+	size_t h, nb = p->nbase, nn = p->nnew;
 	int found = 0, rc = PR_EXIT_INTERNAL;
 
 	if (nb > HISTORY_MAX || nn > HISTORY_MAX)
 		PR_BUG("a plan larger than HISTORY_MAX");
+	for (h = 0; h < HISTORY_MAX; h++) {
+		pr_dataset_init(&bd[h]);
+		pr_dataset_init(&nd[h]);
+	}
+	pr_dataset_init(&bp);
+	pr_dataset_init(&np);
+	pr_env_init(&benv);
+	memset(&diff, 0, sizeof(diff));
 	pr_error_clear(&err);
-	if ((rc = load_sessions(st, p->base, nb, r, n, ag->bd)) != PR_EXIT_OK ||
-	    (rc = load_sessions(st, p->new_, nn, r, n, ag->nd)) != PR_EXIT_OK)
-		return rc;
+	if ((rc = load_sessions(st, p->base, nb, r, n, bd)) != PR_EXIT_OK ||
+	    (rc = load_sessions(st, p->new_, nn, r, n, nd)) != PR_EXIT_OK)
+		goto out;
 	rc = PR_EXIT_INTERNAL;
-	if (pr_store_session_env(st, p->base[nb - 1], &ag->benv, &found,
-		&err) != PR_OK) {
+	if (pr_store_session_env(st, p->base[nb - 1], &benv, &found, &err) !=
+	    PR_OK) {
 		cli_errorf("suite: session %lld: %s",
 		    (long long)p->base[nb - 1], err.msg);
-		return PR_EXIT_USAGE;
+		rc = PR_EXIT_USAGE;
+		goto out;
 	}
-	name_sessions(ag->bname, sizeof(ag->bname), p->base, nb);
-	name_sessions(ag->nname, sizeof(ag->nname), p->new_, nn);
-	if (plan_header(p, ag->bname, ag->nname, kind, rm, &err) != PR_OK)
+	name_sessions(bname, sizeof(bname), p->base, nb);
+	name_sessions(nname, sizeof(nname), p->new_, nn);
+	if (!json && plan_header(p, bname, nname, kind, out, &err) != PR_OK)
 		goto out;
 	/* Sessions are the unit from one a side on: with one each, the
 	 * moderated t's documented bound decides and says so in every
 	 * verdict. */
-	if ((rc = session_table(ag->bd, nb, ag->nd, nn, ag->bname, ag->nname, r,
-		 n, "sessions", gate, &ag->table, gated)) != PR_EXIT_OK)
-		return rc;
-	if (ag->table.report.n > 0 &&
-	    pr_report_model_comparison(rm, "comparison", 0, &ag->table.report,
-		&err) != PR_OK)
+	if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n, "sessions",
+		 json, all, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
+	if (json && rep.len > 0 &&
+	    ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
+		json_object_set_new(root, "comparison", j) != 0))
+		goto out;
 	if (found && env != NULL) {
-		snprintf(ag->ebname, sizeof(ag->ebname), "session %lld",
+		snprintf(bname, sizeof(bname), "session %lld",
 		    (long long)p->base[nb - 1]);
-		snprintf(ag->enname, sizeof(ag->enname), "session %lld",
+		snprintf(nname, sizeof(nname), "session %lld",
 		    (long long)p->new_[nn - 1]);
-		if (pr_env_diff(&ag->benv, env, &ag->diff, &err) != PR_OK)
+		if (pr_env_diff(&benv, env, &diff, &err) != PR_OK)
 			goto out;
-		if (p->kind == PR_SUITE_PLAN_STABILITY) {
-			/* For people, the stability check's one line; for
-			 * programs, the diff even so. */
-			if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0,
-				&err,
+		if (json) {
+			pr_buf_reset(&rep);
+			if (pr_envdiff_to_json(&diff, &rep, &err) != PR_OK ||
+			    (j = json_loadb(rep.data, rep.len, 0, &je)) ==
+				NULL ||
+			    json_object_set_new(root, "env_diff", j) != 0)
+				goto out;
+		} else if (p->kind == PR_SUITE_PLAN_STABILITY) {
+			if (pr_buf_addf(out, &err,
 				"\nenvironment: unchanged since %s: no item "
 				"that moves performance differs "
 				"(configuration %s)\n",
-				ag->ebname, p->config) != PR_OK ||
-			    pr_report_model_envdiff(rm, "env_diff",
-				PR_SECTION_NO_TEXT, &ag->diff, ag->ebname,
-				ag->enname, 20, &err) != PR_OK)
+				bname, p->config) != PR_OK)
 				goto out;
-		} else if (pr_report_model_textf(rm, PR_SECTION_TEXT, NULL, 0,
-			       &err,
-			       "\nenvironment: what differs between %s and "
-			       "%s\n",
-			       ag->ebname, ag->enname) != PR_OK ||
-		    pr_report_model_envdiff(rm, "env_diff", 0, &ag->diff,
-			ag->ebname, ag->enname, 20, &err) != PR_OK)
+		} else if (pr_buf_addf(out, &err,
+			       "\nenvironment: what differs "
+			       "between %s and %s\n",
+			       bname, nname) != PR_OK ||
+		    pr_envdiff_format_text(&diff, bname, nname, 20, out,
+			&err) != PR_OK) {
 			goto out;
+		}
 	}
 	rc = PR_EXIT_OK;
 out:
 	if (rc == PR_EXIT_INTERNAL)
 		cli_errorf("suite: %s",
 		    err.msg[0] != '\0' ? err.msg : "out of memory");
+	pr_buf_release(&rep);
+	pr_envdiff_release(&diff);
+	pr_env_release(&benv);
+	for (h = 0; h < HISTORY_MAX; h++) {
+		pr_dataset_release(&bd[h]);
+		pr_dataset_release(&nd[h]);
+	}
+	pr_dataset_release(&bp);
+	pr_dataset_release(&np);
 	return rc;
 }
 
@@ -996,42 +1105,40 @@ make_plan(struct pr_store *st, int64_t session, const char *want,
 	return PR_EXIT_OK;
 }
 
+static json_t *
+ids_json(const int64_t *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < n; i++)
+		if (json_array_append_new(a, json_integer(v[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* The plan in --json: "baseline" (the latest base session, or null),
  * "plan" {"kind", "configuration", "base_configuration",
  * "base_sessions", "new_sessions"}. */
-static enum pr_status
-plan_model(const struct pr_suite_plan *p, struct pr_report_model *rm,
-    struct pr_error *err)
+static int
+plan_json(const struct pr_suite_plan *p, json_t *root)
 {
 	static const char *const kinds[] = { "first", "stability", "change",
 		"chosen" };
-	struct pr_report_model *g;
-	enum pr_status st;
-	size_t i;
+	json_t *o;
 
-	if ((st = pr_report_model_integer(rm, "baseline", 0, p->nbase > 0,
-		 p->nbase > 0 ? p->base[p->nbase - 1] : 0, err)) != PR_OK ||
-	    (st = pr_report_model_group(rm, "plan", PR_SECTION_NO_TEXT, &g,
-		 err)) != PR_OK ||
-	    (st = pr_report_model_string(g, "kind", 0, kinds[p->kind], err)) !=
-		PR_OK ||
-	    (st = pr_report_model_string(g, "configuration", 0, p->config,
-		 err)) != PR_OK ||
-	    (st = pr_report_model_string(g, "base_configuration", 0,
-		 p->nbase > 0 ? p->base_config : NULL, err)) != PR_OK ||
-	    (st = pr_report_model_list(g, "base_sessions", 0, err)) != PR_OK)
-		return st;
-	for (i = 0; i < p->nbase; i++)
-		if ((st = pr_report_model_integer(g, "base_sessions",
-			 PR_SECTION_LIST, 1, p->base[i], err)) != PR_OK)
-			return st;
-	if ((st = pr_report_model_list(g, "new_sessions", 0, err)) != PR_OK)
-		return st;
-	for (i = 0; i < p->nnew; i++)
-		if ((st = pr_report_model_integer(g, "new_sessions",
-			 PR_SECTION_LIST, 1, p->new_[i], err)) != PR_OK)
-			return st;
-	return PR_OK;
+	if (json_object_set_new(root, "baseline",
+		p->nbase > 0 ? json_integer(p->base[p->nbase - 1])
+			     : json_null()) != 0)
+		return -1;
+	o = json_pack("{s:s,s:s,s:s?,s:o,s:o}", "kind", kinds[p->kind],
+	    "configuration", p->config, "base_configuration",
+	    p->nbase > 0 ? p->base_config : NULL, "base_sessions",
+	    ids_json(p->base, p->nbase), "new_sessions",
+	    ids_json(p->new_, p->nnew));
+	return o == NULL || json_object_set_new(root, "plan", o) != 0 ? -1 : 0;
 }
 
 /* One series of `suite history`: a host, a kind, a configuration. */
@@ -1309,9 +1416,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	struct pr_env env;
 	struct pr_env_opts eo;
 	struct pr_error err;
-	struct pr_report_model rm = PR_REPORT_MODEL_INIT, *tg;
-	struct against ag;
 	enum pr_status s;
+	json_t *root = NULL, *j;
 	int64_t session = 0;
 	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
@@ -1322,7 +1428,6 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	pr_env_init(&env);
-	against_init(&ag);
 	pr_error_clear(&err);
 	memset(&plan, 0, sizeof(plan));
 	memset(&hist, 0, sizeof(hist));
@@ -1391,40 +1496,53 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			(void)cli_write(&out);
 		goto out;
 	}
-	/* The figures as text for people, as "probes" for programs. */
-	rc = PR_EXIT_INTERNAL;
-	if (figures_text(r, nr, &out, &err) != PR_OK ||
-	    pr_buf_addc(&out, '\0', &err) != PR_OK ||
-	    pr_report_model_textf(&rm, PR_SECTION_TEXT, NULL, 0, &err, "%s",
-		out.data) != PR_OK ||
-	    figures_model(r, nr, &rm, &err) != PR_OK ||
-	    pr_report_model_integer(&rm, "session", 0, session != 0, session,
-		&err) != PR_OK ||
-	    pr_report_model_string(&rm, "configuration", 0, config, &err) !=
-		PR_OK) {
-		cli_error(&err);
+	if (c->json && (root = json_object()) == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	pr_buf_reset(&out);
-	rc = PR_EXIT_OK;
+	if (root != NULL) {
+		j = figures_json(r, nr);
+		if (j == NULL || json_object_set_new(root, "probes", j) != 0 ||
+		    json_object_set_new(root, "session",
+			session != 0 ? json_integer(session) : json_null()) !=
+			0 ||
+		    json_object_set_new(root, "configuration",
+			json_string(config)) != 0) {
+			cli_errorf("out of memory");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+	} else if ((st == NULL || cut || c->all) &&
+	    figures_text(r, nr, &out, &err) != PR_OK) {
+		/* Each probe's figures: with --all, or when nothing is
+		 * compared; a comparison shows what changed. */
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
 	if (st != NULL && !cut) {
 		if ((rc = make_plan(st, session, c->baseline,
 			 c->so.quick ? "quick" : "full", config, r, nr, &hist,
 			 &plan)) != PR_EXIT_OK)
 			goto out;
+		if (root == NULL && plan.kind == PR_SUITE_PLAN_NONE &&
+		    !c->all && figures_text(r, nr, &out, &err) != PR_OK) {
+			cli_error(&err);
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
 		if (plan.kind != PR_SUITE_PLAN_NONE)
 			rc = against_plan(st, &plan, r, nr, &env, c->so.quick,
-			    c->gate, &ag, &rm, &gated);
-		else if (first_of_kind(&hist, session, c->so.quick, config,
-			     &out, &err) != PR_OK ||
-		    pr_buf_addc(&out, '\0', &err) != PR_OK ||
-		    pr_report_model_textf(&rm, PR_SECTION_TEXT, NULL, 0, &err,
-			"%s", out.data) != PR_OK)
-			rc = PR_EXIT_INTERNAL;
-		pr_buf_reset(&out);
+			    c->json, c->all, c->gate, root, &out, &gated);
+		else if (!c->json)
+			rc = first_of_kind(&hist, session, c->so.quick, config,
+				 &out, &err) == PR_OK
+			    ? PR_EXIT_OK
+			    : PR_EXIT_INTERNAL;
 		if (rc != PR_EXIT_OK)
 			goto out;
-		if (plan_model(&plan, &rm, &err) != PR_OK) {
+		if (root != NULL && plan_json(&plan, root) != 0) {
 			cli_errorf("out of memory");
 			rc = PR_EXIT_INTERNAL;
 			goto out;
@@ -1433,37 +1551,32 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	/* What the budget went to: the command so far, whole. */
 	total = mono_now() - c->t_start;
 	over = total > budget + MARGIN_S + MARGIN_SHARE * budget;
-	if (pr_report_model_group(&rm, "timing", PR_SECTION_NO_TEXT, &tg,
-		&err) != PR_OK ||
-	    pr_report_model_real(tg, "budget_s", 0, 1, budget, &err) != PR_OK ||
-	    pr_report_model_real(tg, "probes_s", 0, 1, t_probes, &err) !=
-		PR_OK ||
-	    pr_report_model_real(tg, "total_s", 0, 1, total, &err) != PR_OK ||
-	    pr_report_model_bool(tg, "over", 0, over, &err) != PR_OK ||
-	    pr_report_model_textf(&rm, PR_SECTION_TEXT, NULL, 0, &err,
-		"\ntime: %.1f s of the %g s budget: the probes %.1f s, "
-		"set-up, storing and comparing %.1f s%s\n",
-		total, budget, t_probes, total - t_probes,
-		over ? "; over the budget and its margin because the "
-		       "probes' set-up and their floor of samples took "
-		       "longer"
-		     : "") != PR_OK) {
+	if (root != NULL
+		? json_object_set_new(root, "timing",
+		      json_pack("{s:f,s:f,s:f,s:b}", "budget_s", budget,
+			  "probes_s", t_probes, "total_s", total, "over",
+			  over)) != 0
+		: pr_buf_addf(&out, &err,
+		      "\ntime: %.1f s of the %g s budget: the probes %.1f s, "
+		      "set-up, storing and comparing %.1f s%s\n",
+		      total, budget, t_probes, total - t_probes,
+		      over ? "; over the budget and its margin because the "
+			     "probes' set-up and their floor of samples took "
+			     "longer"
+			   : "") != PR_OK) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	if (pr_report_model_render(&out, &rm,
-		c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
-		cli_error(&err);
-		rc = PR_EXIT_INTERNAL;
+	if (root != NULL) {
+		if ((rc = cli_write_json(root)) != PR_EXIT_OK)
+			goto out;
+	} else if ((rc = cli_write(&out)) != PR_EXIT_OK) {
 		goto out;
 	}
-	if ((rc = cli_write(&out)) != PR_EXIT_OK)
-		goto out;
 	rc = cut ? EXIT_INTERRUPTED : c->gate ? gated : PR_EXIT_OK;
 out:
-	pr_report_model_release(&rm);
-	against_release(&ag);
+	json_decref(root);
 	pr_suite_plan_release(&plan);
 	history_free(&hist);
 	pr_suite_results_free(r, nr);
@@ -1707,7 +1820,6 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	struct pr_dataset da[AB_PROCESSES_MAX], db[AB_PROCESSES_MAX];
 	struct pr_suite_result *r = NULL, tmpl;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
-	struct session_tab tab;
 	const struct pr_probe *p;
 	struct pr_error err;
 	char an[128], bn[128];
@@ -1727,7 +1839,6 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	}
 	if (!c->budget_set)
 		c->so.budget_s = c->so.quick ? 40 : 300;
-	memset(&tab, 0, sizeof(tab));
 	if (c->processes == 0)
 		c->processes = AB_PROCESSES;
 	if (!c->rounds_set)
@@ -1768,19 +1879,12 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	tmpl.data = da[0];
 	tmpl.label = "A";
 	rc = session_table(da, c->processes, db, c->processes, an, bn, &tmpl, 1,
-	    "processes", c->gate, &tab, &gated);
-	if (rc == PR_EXIT_OK && tab.report.n > 0 &&
-	    pr_report_compare(&out, &tab.report,
-		c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
-		cli_error(&err);
-		rc = PR_EXIT_INTERNAL;
-	}
+	    "processes", c->json, c->all, c->gate, &out, &gated);
 	if (rc == PR_EXIT_OK)
 		rc = cli_write(&out);
 	if (rc == PR_EXIT_OK && c->gate)
 		rc = gated;
 out:
-	session_tab_release(&tab);
 	if (c->tty)
 		fputs("\r\033[K", stderr);
 	pr_buf_release(&out);
