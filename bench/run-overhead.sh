@@ -7,7 +7,7 @@
 #   BUILD_DIR holds perfreg and bench/spawn-floor (a Release build gives
 #   the figures worth quoting); N runs per tool (default 2000), REPS
 #   rounds of the three tools, interleaved so that drift of the machine
-#   falls on all three alike (default 3).  hyperfine is skipped when it
+#   falls on all three alike (default 7).  hyperfine is skipped when it
 #   is not installed.
 #
 # Each figure is the tool's whole elapsed time divided by N (so it
@@ -19,11 +19,19 @@
 # measured commands), is printed too, and as a ratio to the floor,
 # (floor + own) / floor: less sensitive to the load than whole-tool
 # times, since it is measured inside one process per round.
+#
+# Two more loops price perfreg's spawning apart from its session: the
+# floor's loop through pr_spawn_run (spawn-floor -m spawn: two pipes,
+# /dev/null, a process group, pidfd and poll, the group's kill), and the
+# same with the safety against escaped processes that perfreg run has
+# (-m reap: a child subreaper, a wait4 for orphans after each run).
+# spawn/floor is what perfreg's way of spawning costs, reap/spawn what
+# the safety costs.
 set -eu
 
 build=${1:?usage: run-overhead.sh BUILD_DIR [N [REPS]]}
 n=${2:-2000}
-reps=${3:-3}
+reps=${3:-7}
 perfreg=$build/perfreg
 floor=$build/bench/spawn-floor
 [ -x "$perfreg" ] || { echo "run-overhead: no $perfreg" >&2; exit 2; }
@@ -39,8 +47,11 @@ per() { echo "$1 $n" | awk '{ printf "%.1f", $1 / $2 * 1e6 }'; }
 ratio() { echo "$1 $2" | awk '{ printf "%.3f\n", $1 / $2 }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "runs of /bin/true per tool: $n; $reps interleaved rounds"
-echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hyperfine/floor  perfreg own us/run"
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+echo "runs of /bin/true per tool: $n; $reps interleaved rounds; load average $(loadavg)"
+echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hyperfine/floor  perfreg own us/run  spawn/floor  reap/spawn"
+: > "$tmp/r_sp"
+: > "$tmp/r_re"
 : > "$tmp/r_pr"
 : > "$tmp/r_hf"
 : > "$tmp/own"
@@ -48,6 +59,14 @@ echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hype
 run_floor() {
 	t0=$(now); "$floor" "$n" /bin/true > /dev/null; t1=$(now)
 	tf=$(elapsed "$t0" "$t1")
+}
+run_spawn() {
+	t0=$(now); "$floor" -m spawn "$n" /bin/true > /dev/null; t1=$(now)
+	ts=$(elapsed "$t0" "$t1")
+}
+run_reap() {
+	t0=$(now); "$floor" -m reap "$n" /bin/true > /dev/null; t1=$(now)
+	tq=$(elapsed "$t0" "$t1")
 }
 run_perfreg() {
 	t0=$(now)
@@ -65,14 +84,16 @@ run_hyperfine() {
 	th=$(elapsed "$t0" "$t1")
 }
 
-# The order of the three tools rotates from round to round.
+# The order of the five loops rotates from round to round.
+tools="floor perfreg hyperfine spawn reap"
 r=1
 while [ "$r" -le "$reps" ]; do
-	case $((r % 3)) in
-	1) run_floor; run_perfreg; run_hyperfine ;;
-	2) run_perfreg; run_hyperfine; run_floor ;;
-	0) run_hyperfine; run_floor; run_perfreg ;;
-	esac
+	k=$(( (r - 1) % 5 ))
+	set -- $tools $tools
+	shift $k
+	for t in $1 $2 $3 $4 $5; do
+		run_$t
+	done
 	echo "$own" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own"
 	echo "$own $tf $n" | awk '{ printf "%.4f\n", 1 + $1 / ($2 / $3) }' \
 	    >> "$tmp/r_own"
@@ -82,9 +103,12 @@ while [ "$r" -le "$reps" ]; do
 		rh=$(ratio "$th" "$tf")
 		echo "$rh" >> "$tmp/r_hf"
 	fi
-	printf '%5d  %12s  %14s  %16s  %13s  %15s  %18s\n' "$r" \
+	ratio "$ts" "$tf" >> "$tmp/r_sp"
+	ratio "$tq" "$ts" >> "$tmp/r_re"
+	printf '%5d  %12s  %14s  %16s  %13s  %15s  %18s  %11s  %10s\n' "$r" \
 	    "$(per "$tf")" "$(per "$tp")" "$([ -n "$th" ] && per "$th" || echo -)" \
-	    "$(ratio "$tp" "$tf")" "$rh" "$(tail -n 1 "$tmp/own")"
+	    "$(ratio "$tp" "$tf")" "$rh" "$(tail -n 1 "$tmp/own")" \
+	    "$(tail -n 1 "$tmp/r_sp")" "$(tail -n 1 "$tmp/r_re")"
 	r=$((r + 1))
 done
 
@@ -93,4 +117,7 @@ if [ -n "$hf" ]; then
 	echo "median hyperfine -N / floor:  $(median < "$tmp/r_hf")"
 fi
 echo "median perfreg own time per run: $(median < "$tmp/own") us"
+echo "median pr_spawn_run loop / floor: $(median < "$tmp/r_sp")"
+echo "median with the escape safety / without: $(median < "$tmp/r_re")"
+echo "load average at the end: $(loadavg)"
 echo "median (floor + perfreg's own time) / floor: $(median < "$tmp/r_own")"

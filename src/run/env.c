@@ -708,148 +708,166 @@ isword(int c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-enum pr_status
-pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
-    struct pr_error *err)
+static int
+isdig(int c)
 {
-	const char *p = line, *end = line + len, *q;
-	enum pr_status st = PR_OK;
-	int space = 0;
+	return isdigit((unsigned char)c);
+}
 
-	pr_buf_reset(out);
-	/* Rule 1: syslog priority and timestamp. */
+static const char *
+skip_digits(const char *p, const char *end)
+{
+	while (p < end && isdig(*p))
+		p++;
+	return p;
+}
+
+/* Rule 1: the end of a leading syslog priority "<6>" and timestamp
+ * "[ 3448.810416]", or line when there is none. */
+static const char *
+skip_prefix(const char *line, const char *end)
+{
+	const char *p = line, *q;
+
 	if (p < end && *p == '<') {
-		for (q = p + 1; q < end && isdigit((unsigned char)*q); q++)
-			;
+		q = skip_digits(p + 1, end);
 		if (q < end && *q == '>' && q > p + 1)
 			p = q + 1;
 	}
 	if (p < end && *p == '[') {
 		for (q = p + 1; q < end && *q == ' '; q++)
 			;
-		while (q < end && (isdigit((unsigned char)*q) || *q == '.'))
+		while (q < end && (isdig(*q) || *q == '.'))
 			q++;
 		if (q < end && *q == ']')
 			p = q + 1;
 	}
-	while (p < end && st == PR_OK) {
-		int wordstart = p == line || !isword(p[-1]);
+	return p;
+}
 
+/*
+ * Rule 2, at the start of a word: "0x" and hex digits (an address when
+ * 5 digits or more: "0x#"; kept otherwise), or a bare hex word of 8 or
+ * more digits with a decimal digit in it ("#").  Returns the end of the
+ * token and sets *repl (NULL: kept), or NULL when the rule does not
+ * apply.
+ */
+static const char *
+rule_hex(const char *p, const char *end, const char **repl)
+{
+	const char *q;
+	int digit = 0;
+
+	if (p + 2 < end && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+	    ishex(p[2])) {
+		for (q = p + 2; q < end && ishex(*q); q++)
+			;
+		*repl = q - p - 2 >= 5 ? "0x#" : NULL;
+		return q;
+	}
+	for (q = p; q < end && ishex(*q); q++)
+		digit |= isdig(*q);
+	if (q - p >= 8 && digit && (q == end || !isword(*q))) {
+		*repl = "#";
+		return q;
+	}
+	return NULL;
+}
+
+/* Rule 3: is the number p..q (digits) a process id, by what came before
+ * it in out ("pid ", "pid=", "PID: ", "comm[") and after it ("]:")? */
+static int
+is_pid(const struct pr_buf *out, const char *p, const char *q, const char *end)
+{
+	const char *d = out->data;
+	size_t l = out->len;
+
+	if (l == 0 || (d[l - 1] != '[' && d[l - 1] != '=' && d[l - 1] != ' ') ||
+	    (q < end && isalpha((unsigned char)*q)))
+		return 0;
+	return (d[l - 1] == '[' && l >= 2 && islower((unsigned char)d[l - 2]) &&
+		   q - p >= 2 && q + 1 < end && *q == ']' && q[1] == ':') ||
+	    (l >= 4 && strncasecmp(d + l - 4, "pid", 3) == 0) ||
+	    (l >= 5 && strncasecmp(d + l - 5, "pid:", 4) == 0);
+}
+
+/*
+ * Rules 4 and 3, at a decimal digit that starts a word: a dotted version
+ * (two dots or more) is kept; a number with a fractional part, or a
+ * whole number of 7 digits or more not followed by a letter, is "#"; a
+ * process id is "N"; other numbers are kept.  Returns the end of the
+ * token and sets *repl (NULL: kept).
+ */
+static const char *
+rule_number(const char *p, const char *end, const struct pr_buf *out,
+    const char **repl)
+{
+	const char *q = skip_digits(p, end);
+	int frac = 0;
+
+	*repl = NULL;
+	if (q + 1 < end && *q == '.' && isdig(q[1])) {
+		frac = 1;
+		q = skip_digits(q + 1, end);
+	}
+	if (frac && q + 1 < end && *q == '.' && isdig(q[1])) {
+		while (q < end && (*q == '.' || isdig(*q)))
+			q++;
+		return q;
+	}
+	if (frac || (q - p >= 7 && (q == end || !isalpha((unsigned char)*q))))
+		*repl = "#";
+	else if (is_pid(out, p, q, end))
+		*repl = "N";
+	return q;
+}
+
+/* The token of the line at p (not a blank) and its replacement by the
+ * rules (*repl; NULL: the token is kept as it is).  Returns its end. */
+static const char *
+token(const char *line, const char *p, const char *end,
+    const struct pr_buf *out, const char **repl)
+{
+	int wordstart = p == line || !isword(p[-1]);
+	const char *q;
+
+	*repl = NULL;
+	if (wordstart && (q = rule_hex(p, end, repl)) != NULL)
+		return q;
+	if (wordstart && isdig(*p))
+		return rule_number(p, end, out, repl);
+	if (!isword(*p))
+		return p + 1;
+	for (q = p; q < end && isword(*q); q++)
+		;
+	return q;
+}
+
+enum pr_status
+pr_env_normalise_line(const char *line, size_t len, struct pr_buf *out,
+    struct pr_error *err)
+{
+	const char *p, *end = line + len, *q, *repl;
+	enum pr_status st = PR_OK;
+	int space = 0;
+
+	pr_buf_reset(out);
+	p = skip_prefix(line, end);
+	while (p < end && st == PR_OK) {
+		/* Rule 5: a run of blanks is one space, none at the ends. */
 		if (isspace((unsigned char)*p)) {
 			space = 1;
 			p++;
 			continue;
 		}
-		if (space && out->len > 0)
-			st = pr_buf_addc(out, ' ', err);
-		space = 0;
-		if (st != PR_OK)
+		if (space && out->len > 0 &&
+		    (st = pr_buf_addc(out, ' ', err)) != PR_OK)
 			break;
-		/* Rule 2: hex. */
-		if (wordstart && p + 2 < end && p[0] == '0' &&
-		    (p[1] == 'x' || p[1] == 'X') && ishex(p[2])) {
-			for (q = p + 2; q < end && ishex(*q); q++)
-				;
-			if (q - p - 2 >= 5) {
-				st = pr_buf_adds(out, "0x#", err);
-				p = q;
-				continue;
-			}
-			st = pr_buf_add(out, p, (size_t)(q - p), err);
-			p = q;
-			continue;
-		}
-		if (wordstart && ishex(*p)) {
-			int digit = 0, frac = 0;
-
-			for (q = p; q < end && ishex(*q); q++)
-				digit |= isdigit((unsigned char)*q);
-			if (q - p >= 8 && digit && (q == end || !isword(*q))) {
-				st = pr_buf_addc(out, '#', err);
-				p = q;
-				continue;
-			}
-			/* Rule 4: decimal numbers. */
-			if (isdigit((unsigned char)*p)) {
-				for (q = p;
-				     q < end && isdigit((unsigned char)*q); q++)
-					;
-				if (q + 1 < end && *q == '.' &&
-				    isdigit((unsigned char)q[1])) {
-					frac = 1;
-					for (q++; q < end &&
-					     isdigit((unsigned char)*q);
-					     q++)
-						;
-				}
-				/* A dotted version (6.18.44, 10.0.0.1) stays. */
-				if (frac && q + 1 < end && *q == '.' &&
-				    isdigit((unsigned char)q[1])) {
-					while (q < end &&
-					    (*q == '.' ||
-						isdigit((unsigned char)*q)))
-						q++;
-					st = pr_buf_add(out, p, (size_t)(q - p),
-					    err);
-					p = q;
-					continue;
-				}
-				if ((q == end || !isalpha((unsigned char)*q) ||
-					frac) &&
-				    (frac || q - p >= 7)) {
-					st = pr_buf_addc(out, '#', err);
-					p = q;
-					continue;
-				}
-				/* Rule 3: pids. */
-				if (q - p >= 1 && out->len > 0 &&
-				    (out->data[out->len - 1] == '[' ||
-					out->data[out->len - 1] == '=' ||
-					out->data[out->len - 1] == ' ') &&
-				    (q == end || !isalpha((unsigned char)*q))) {
-					const char *d = out->data;
-					size_t l = out->len;
-					int pid = 0;
-
-					if (d[l - 1] == '[' && l >= 2 &&
-					    islower((unsigned char)d[l - 2]) &&
-					    q - p >= 2 && q + 1 < end &&
-					    *q == ']' && q[1] == ':')
-						pid = 1;
-					else if (l >= 4 &&
-					    strncasecmp(d + l - 4, "pid", 3) ==
-						0)
-						pid = 1;
-					else if (l >= 5 &&
-					    strncasecmp(d + l - 5, "pid:", 4) ==
-						0)
-						pid = 1;
-					if (pid) {
-						st = pr_buf_addc(out, 'N', err);
-						p = q;
-						continue;
-					}
-				}
-				st = pr_buf_add(out, p, (size_t)(q - p), err);
-				p = q;
-				continue;
-			}
-			/* A word starting with a hex letter. */
-			for (q = p; q < end && isword(*q); q++)
-				;
-			st = pr_buf_add(out, p, (size_t)(q - p), err);
-			p = q;
-			continue;
-		}
-		if (isword(*p)) {
-			for (q = p; q < end && isword(*q); q++)
-				;
-			st = pr_buf_add(out, p, (size_t)(q - p), err);
-			p = q;
-			continue;
-		}
-		st = pr_buf_addc(out, *p, err);
-		p++;
+		space = 0;
+		q = token(line, p, end, out, &repl);
+		st = repl != NULL ? pr_buf_adds(out, repl, err)
+				  : pr_buf_add(out, p, (size_t)(q - p), err);
+		p = q;
 	}
 	if (st == PR_OK && out->data == NULL)
 		st = pr_buf_adds(out, "", err);

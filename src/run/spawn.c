@@ -505,8 +505,11 @@ poll_once(struct child *c, int watch_pid, int tmo, struct pr_spawn_result *r,
 	rc = poll(pfd, (nfds_t)npfd, tmo);
 	if (rc <= 0)
 		return rc;
+	/* A pipe whose writers are all gone and that holds nothing more
+	 * has POLLHUP without POLLIN: at its end without a read. */
 	for (i = 0; i < npfd - watch_pid; i++)
-		if (pfd[i].revents != 0 && read_some(c, which[i], r) != 0)
+		if (pfd[i].revents == POLLHUP ||
+		    (pfd[i].revents != 0 && read_some(c, which[i], r) != 0))
 			close_fd(&c->rd[which[i]]);
 	if (watch_pid && pfd[npfd - 1].revents != 0)
 		*pid_ready = 1;
