@@ -350,16 +350,16 @@ detect_perf(const struct pr_input *in)
 	size_t n;
 
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < 1000) {
+	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN) {
 		if (pr_has(l.s, l.e, "Performance counter stats for") ||
 		    pr_has(l.s, l.e, "seconds time elapsed") ||
 		    pr_has(l.s, l.e, "<not supported>") ||
 		    pr_has(l.s, l.e, "<not counted>") ||
 		    csv_shape(f, (n = pr_fields(l.s, l.e, ',', f, 16))) ||
 		    csv_unsupported(f, n) != NULL)
-			score += 10;
+			score += PR_DETECT_LINE;
 		else if (pr_starts(l.s, l.e, "Usage: perf stat"))
-			score += 5;
+			score += PR_DETECT_HINT;
 	}
 	return score;
 }
