@@ -154,6 +154,12 @@ seconds_line(struct pctx *c, const struct pr_line *l, const struct pr_tok *t,
 
 	if (n >= 3 && pr_tok_eq(&t[1], "+-"))
 		at = 3;
+	/* "0.004 seconds sy" at the end of a cut input: sys was there. */
+	if (n >= at + 1 && pr_tok_eq(&t[at], "seconds") && l->cut &&
+	    pr_valueish(t[0].s, t[0].s + t[0].n)) {
+		*st = pr_bench_uncut(c->in, l, t[0].s, err);
+		return 1;
+	}
 	if (n < at + 2 || !pr_tok_eq(&t[at], "seconds"))
 		return 0;
 	if (n >= at + 3 && pr_tok_eq(&t[at + 1], "time") &&
