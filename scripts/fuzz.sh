@@ -14,8 +14,12 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-30}
 [ $# -gt 0 ] && shift
-targets=${*:-"fuzz_parse_openssl fuzz_parse_iperf3 fuzz_parse_time
-fuzz_parse_perf fuzz_parse_auto fuzz_parse_metric fuzz_parse_derive
+# One target per format of `perfreg parse`, from the library's list, and
+# the others.
+names=$(sed -n 's/^PR_FORMAT(\([a-z0-9_]*\)).*/\1/p' \
+    include/perfreg/parse_formats.def)
+formats=$(for n in $names; do printf 'fuzz_parse_%s ' "$n"; done)
+targets=${*:-"$formats fuzz_parse_auto fuzz_parse_metric fuzz_parse_derive
 fuzz_read fuzz_numbers fuzz_numparse fuzz_import fuzz_jsonl fuzz_series"}
 build=${FUZZ_BUILD:-build/fuzz}
 
@@ -28,13 +32,6 @@ cmake --build "$build" -j "$(nproc)" --target $targets >/dev/null
 # The seeds of a target: the captures of its format (and the bad inputs).
 seeds() {
 	case $1 in
-	fuzz_parse_openssl) echo tests/data/openssl tests/data/seeds ;;
-	fuzz_parse_iperf3) echo tests/data/iperf3 tests/data/seeds ;;
-	fuzz_parse_time) echo tests/data/time tests/data/dd tests/data/seeds ;;
-	fuzz_parse_perf) echo tests/data/perf ;;
-	fuzz_parse_auto) echo tests/data/openssl tests/data/iperf3 \
-	    tests/data/time tests/data/dd tests/data/perf tests/data/seeds \
-	    tests/data/hyperfine tests/data/gobench ;;
 	fuzz_parse_metric) echo tests/fuzz/seeds/metric ;;
 	fuzz_parse_derive) echo tests/fuzz/seeds/derive ;;
 	fuzz_numbers | fuzz_numparse) echo tests/data/numbers tests/data/stat ;;
@@ -42,6 +39,13 @@ seeds() {
 	fuzz_import | fuzz_jsonl) echo tests/fuzz/seeds/import ;;
 	fuzz_read) echo tests/data/csv tests/data/hyperfine \
 	    tests/data/gobench tests/data/perfreg ;;
+	# A format of `perfreg parse`, and auto: the captures of every
+	# format (tests/data/<name>, and dd's beside time's), as a parser
+	# must also refuse the others' outputs, and the seeds' reports.
+	fuzz_parse_*)
+		for n in $names dd seeds; do
+			[ -d "tests/data/$n" ] && echo "tests/data/$n"
+		done ;;
 	esac
 	echo tests/data/parse-bad
 }

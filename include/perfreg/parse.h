@@ -12,8 +12,8 @@
  * - derived metrics, `NAME=EXPR[:UNIT][:higher|lower]`, computed from the
  *   other metrics of the same output with + - * / and parentheses.
  *
- * Built-in formats (the metric names are stable; doc/perfreg.1 lists
- * them all):
+ * Built-in formats (their list is perfreg/parse_formats.def; the metric
+ * names are stable, and doc/perfreg.1, the reference, lists them all):
  * - "openssl": `openssl speed`, 1.0.x to 3.x.  The throughput table
  *   ("des-ede3-cbc/16B", B/s, higher: the 'k' suffix is 1000 bytes per
  *   second, a value without it is bytes per second, 0.00 means "not
@@ -94,9 +94,9 @@
 #define PR_PARSE_SPEC_MAX 4096
 
 /*
- * The built-in formats, for --help and error messages: the i-th name
- * ("openssl", "iperf3", "time", "perf", "hyperfine", "gobench") and a
- * one-line description, or NULL past the end.  Static strings.
+ * The built-in formats, for --help and error messages: the i-th name (in
+ * the order of perfreg/parse_formats.def) and a one-line description,
+ * or NULL past the end.  Static strings.
  */
 const char *pr_parse_format_name(size_t i, const char **description);
 

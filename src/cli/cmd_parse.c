@@ -52,11 +52,15 @@ parser_opt(void *base, const struct opt *o, const char *arg)
 	return 0;
 }
 
+/* --format's help, the names from the library's list of formats. */
+static const char format_help[] = "auto (default: detected from the content), "
+#define PR_FORMAT(name) #name ", "
+#include "perfreg/parse_formats.def"
+#undef PR_FORMAT
+				  "or none (only the --metric ones)";
+
 static const struct opt options[] = {
-	OPT_CALL(0, "format", "fmt",
-	    "auto (default: detected from the content), openssl, iperf3, time, "
-	    "perf, hyperfine, gobench, or none (only the --metric ones)",
-	    parser_opt, 0, 'f'),
+	OPT_CALL(0, "format", "fmt", format_help, parser_opt, 0, 'f'),
 	OPT_CALL(0, "metric", "spec",
 	    "NAME=REGEX[:UNIT][:higher|lower]: a metric of your own: every "
 	    "match of the PCRE2 REGEX gives a value, the text of its first "

@@ -350,6 +350,13 @@ set_variant(void *base, const struct opt *o, const char *arg)
 
 #define COUNT_MAX 100000000ULL
 
+/* --parse's help, the names from the library's list of formats. */
+static const char parse_help[] = "read metrics from each run's output: auto, "
+#define PR_FORMAT(name) #name ", "
+#include "perfreg/parse_formats.def"
+#undef PR_FORMAT
+				 "or none (only the --metric ones)";
+
 static const struct opt options[] = {
 	OPT_INT('n', "runs", "runs",
 	    "counted runs of each variant (default 10)", struct run_cli,
@@ -390,10 +397,7 @@ static const struct opt options[] = {
 	OPT_CALL(0, "cleanup", "NAME=CMD",
 	    "run CMD once after the runs of NAME", add_hook, OPT_REPEAT,
 	    OPT_CLEANUP),
-	OPT_CALL(0, "parse", "fmt",
-	    "read metrics from each run's output: auto, openssl, iperf3, time, "
-	    "perf, hyperfine, gobench",
-	    parser_opt, 0, 0),
+	OPT_CALL(0, "parse", "fmt", parse_help, parser_opt, 0, 0),
 	OPT_CALL(0, "metric", "spec",
 	    "NAME=REGEX[:UNIT][:higher|lower]: a metric of your own",
 	    parser_opt, OPT_REPEAT, OPT_METRIC),

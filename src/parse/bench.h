@@ -35,10 +35,29 @@ struct pr_bench_format {
 	    struct pr_dataset *out, struct pr_error *err);
 };
 
-extern const struct pr_bench_format pr_bench_openssl;
-extern const struct pr_bench_format pr_bench_iperf3;
-extern const struct pr_bench_format pr_bench_time;
-extern const struct pr_bench_format pr_bench_perf;
+/* pr_bench_openssl, pr_bench_iperf3, ...: one per built-in format. */
+#define PR_FORMAT(name) extern const struct pr_bench_format pr_bench_##name;
+#include "perfreg/parse_formats.def"
+#undef PR_FORMAT
+
+/*
+ * Detection scores (struct pr_bench_format.detect); the highest wins, and
+ * a format stops counting at PR_DETECT_CERTAIN:
+ * - PR_DETECT_CERTAIN: the input says what it is (a JSON document with
+ *   the format's own keys: hyperfine's "results", iperf3's "start" and
+ *   "end");
+ * - PR_DETECT_SHAPED: a line only this format prints, recognised by its
+ *   shape (a Go benchmark result or "goos:" line), above any ordinary
+ *   count of lines of another format;
+ * - PR_DETECT_LINE: for each line of the format's own (a summary line, a
+ *   table row, a time line);
+ * - PR_DETECT_HINT: for each line that only hints at the format (a table
+ *   header, openssl's "Doing ..." banner), half a line.
+ */
+#define PR_DETECT_CERTAIN 1000u
+#define PR_DETECT_SHAPED 500u
+#define PR_DETECT_LINE 10u
+#define PR_DETECT_HINT 5u
 
 /*
  * Lines as a terminal shows them: a line ends at '\n'; a final '\r' is

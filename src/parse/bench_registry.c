@@ -6,8 +6,10 @@
  * that grows with the lines of that format found) and takes the highest;
  * on a tie the earlier format in the table wins.  An output can mix
  * formats (dd's summary inside a perf stat log): the winner reads its own
- * lines and skips the others.  hyperfine and gobench are the readers of
- * perfreg/read.h, reached through pr_read_dataset_mem.
+ * lines and skips the others.  The formats and their order are those of
+ * perfreg/parse_formats.def; the scores are bench.h's PR_DETECT_*.
+ * hyperfine and gobench are the readers of perfreg/read.h, reached
+ * through pr_read_dataset_mem.
  *
  * pr_parse_buffer works on a dataset of its own and merges it into the
  * caller's only when everything (format, user metrics, derived metrics,
@@ -38,8 +40,9 @@ read_as(const struct pr_input *in, enum pr_format f, struct pr_dataset *out,
 static unsigned
 detect_hyperfine(const struct pr_input *in)
 {
-	return pr_format_detect(in->data, in->len) == PR_FORMAT_HYPERFINE ? 1000
-									  : 0;
+	return pr_format_detect(in->data, in->len) == PR_FORMAT_HYPERFINE
+	    ? PR_DETECT_CERTAIN
+	    : 0;
 }
 
 static enum pr_status
@@ -52,8 +55,9 @@ parse_hyperfine(const struct pr_input *in, struct pr_dataset *out,
 static unsigned
 detect_gobench(const struct pr_input *in)
 {
-	return pr_format_detect(in->data, in->len) == PR_FORMAT_GOBENCH ? 500
-									: 0;
+	return pr_format_detect(in->data, in->len) == PR_FORMAT_GOBENCH
+	    ? PR_DETECT_SHAPED
+	    : 0;
 }
 
 static enum pr_status
@@ -63,23 +67,27 @@ parse_gobench(const struct pr_input *in, struct pr_dataset *out,
 	return read_as(in, PR_FORMAT_GOBENCH, out, err);
 }
 
-static const struct pr_bench_format bench_hyperfine = {
+const struct pr_bench_format pr_bench_hyperfine = {
 	"hyperfine",
 	"hyperfine --export-json",
 	detect_hyperfine,
 	parse_hyperfine,
 };
 
-static const struct pr_bench_format bench_gobench = {
+const struct pr_bench_format pr_bench_gobench = {
 	"gobench",
 	"Go benchmark lines (go test -bench)",
 	detect_gobench,
 	parse_gobench,
 };
 
-static const struct pr_bench_format *const formats[] = { &pr_bench_openssl,
-	&pr_bench_iperf3, &pr_bench_time, &pr_bench_perf, &bench_hyperfine,
-	&bench_gobench, NULL };
+/* The formats, in the order of perfreg/parse_formats.def. */
+static const struct pr_bench_format *const formats[] = {
+#define PR_FORMAT(name) &pr_bench_##name,
+#include "perfreg/parse_formats.def"
+#undef PR_FORMAT
+	NULL
+};
 
 const char *
 pr_parse_format_name(size_t i, const char **description)

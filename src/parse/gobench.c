@@ -467,7 +467,13 @@ pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
 		le = eol;
 		if (le > s && le[-1] == '\r')
 			le--;
-		if (is_result(s, le))
+		if (is_result(s, le) && eol == e)
+			/* No line end: the input may have been cut inside
+			 * it ("0 allocs/op" cut to "0 allocs/"). */
+			st = pr_error_at(err, PR_EPARSE, in->name, line, 0,
+			    "the input ends inside this benchmark result (no "
+			    "line end after it): a record cut short");
+		else if (is_result(s, le))
 			st = result_line(&g, s, le, line, err);
 		else if (le - s >= 5 && memcmp(s, "Unit", 4) == 0 &&
 		    is_ws((unsigned char)s[4]))

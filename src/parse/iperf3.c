@@ -776,18 +776,18 @@ detect_iperf3(const struct pr_input *in)
 				NULL ||
 			    pr_find(in->data, in->data + head, "\"error\"") !=
 				NULL)
-		    ? 1000
+		    ? PR_DETECT_CERTAIN
 		    : 0;
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < 1000) {
+	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN) {
 		if (pr_starts(l.s, l.e, "[ ID] Interval") ||
 		    pr_starts(l.s, l.e, "Connecting to host ") ||
 		    pr_starts(l.s, l.e, "Server listening on ") ||
 		    pr_has(l.s, l.e, "iperf3: error - ") ||
 		    pr_starts(l.s, l.e, "iperf Done."))
-			score += 10;
+			score += PR_DETECT_LINE;
 		else if (summary_line(in, &l, &sl, &e) != 0)
-			score += 10;
+			score += PR_DETECT_LINE;
 	}
 	return score;
 }

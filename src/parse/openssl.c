@@ -851,7 +851,7 @@ detect_openssl(const struct pr_input *in)
 	unsigned score = 0;
 
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < 1000) {
+	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN) {
 		if ((pr_starts(l.s, l.e, "Doing ") &&
 			pr_has(l.s, l.e, " for ")) ||
 		    pr_starts(l.s, l.e, "The 'numbers' are in 1000s") ||
@@ -859,9 +859,9 @@ detect_openssl(const struct pr_input *in)
 		    pr_starts(l.s, l.e, "+DT:") ||
 		    pr_starts(l.s, l.e, "+DTP:") || mr_numbered(&l) ||
 		    table_header(&l, sizes) > 0)
-			score += 10;
+			score += PR_DETECT_LINE;
 		else if (pkey_header(&l, ops) > 0 && pr_has(l.s, l.e, "/s"))
-			score += 5;
+			score += PR_DETECT_HINT;
 	}
 	return score;
 }

@@ -154,6 +154,12 @@ seconds_line(struct pctx *c, const struct pr_line *l, const struct pr_tok *t,
 
 	if (n >= 3 && pr_tok_eq(&t[1], "+-"))
 		at = 3;
+	/* "0.004 seconds sy" at the end of a cut input: sys was there. */
+	if (n >= at + 1 && pr_tok_eq(&t[at], "seconds") && l->cut &&
+	    pr_valueish(t[0].s, t[0].s + t[0].n)) {
+		*st = pr_bench_uncut(c->in, l, t[0].s, err);
+		return 1;
+	}
 	if (n < at + 2 || !pr_tok_eq(&t[at], "seconds"))
 		return 0;
 	if (n >= at + 3 && pr_tok_eq(&t[at + 1], "time") &&
@@ -350,16 +356,16 @@ detect_perf(const struct pr_input *in)
 	size_t n;
 
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < 1000) {
+	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN) {
 		if (pr_has(l.s, l.e, "Performance counter stats for") ||
 		    pr_has(l.s, l.e, "seconds time elapsed") ||
 		    pr_has(l.s, l.e, "<not supported>") ||
 		    pr_has(l.s, l.e, "<not counted>") ||
 		    csv_shape(f, (n = pr_fields(l.s, l.e, ',', f, 16))) ||
 		    csv_unsupported(f, n) != NULL)
-			score += 10;
+			score += PR_DETECT_LINE;
 		else if (pr_starts(l.s, l.e, "Usage: perf stat"))
-			score += 5;
+			score += PR_DETECT_HINT;
 	}
 	return score;
 }

@@ -1,7 +1,8 @@
 /*
  * parse/readers.h - the interface between the registry (read.c) and the
  * reader of each format (csv.c, hyperfine.c, gobench.c, perfregjson.c),
- * and the helpers they share.  Internal to libperfreg.
+ * and the helpers they share (readutil.c, json.c).  Internal to
+ * libperfreg.
  *
  * A reader gets the whole input in memory (struct pr_input, NUL-terminated
  * for convenience; the readers never rely on that and stop at len) and

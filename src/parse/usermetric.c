@@ -43,7 +43,7 @@
 #define MATCH_LIMIT 10000000
 #define DEPTH_LIMIT 100000
 /* Steps of the pattern for a whole input: a constant plus so many a byte. */
-#define STEPS_BASE 10000000ULL
+#define STEPS_BASE 1000000ULL
 #define STEPS_PER_BYTE 64ULL
 
 struct pr_usermetric {

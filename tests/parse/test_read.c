@@ -625,6 +625,12 @@ test_gobench_bad(void **state)
 		{ "gb-nan.txt", "BenchmarkX-8 100 NaN ns/op\n",
 		    PR_FORMAT_GOBENCH, PR_EPARSE, 1,
 		    "'NaN' for benchmark 'X-8' is not a finite number" },
+		/* Issue 12: the last result cut short ("0 allocs/op" cut to
+		 * "0 allocs/"), as `head -c -4` of a capture leaves it. */
+		{ "gb-cut.txt",
+		    "BenchmarkX-8 100 12 ns/op 0 B/op 0 allocs/op\n"
+		    "BenchmarkX-8 100 13 ns/op 0 B/op 0 allocs/",
+		    PR_FORMAT_AUTO, PR_EPARSE, 2, "a record cut short" },
 		{ "gb-inf.txt",
 		    "BenchmarkX-8 100 12 ns/op\nBenchmarkX-8 100 +Inf ns/op\n",
 		    PR_FORMAT_GOBENCH, PR_EPARSE, 2, "not a finite number" },
