@@ -62,6 +62,7 @@
 struct suite_cli {
 	struct pr_suite_opts so;
 	int budget_set, json, no_store, gate, worker, rounds_set, all;
+	int markdown;
 	double t_start; /* when the command began */
 	size_t processes;
 	const char *baseline;
@@ -139,6 +140,10 @@ set_baseline(void *base, const struct opt *o, const char *arg)
 #define ROW_ALL \
 	OPT_FLAG(0, "all", "print every figure, not only those that changed", \
 	    struct suite_cli, all, 1)
+#define ROW_MARKDOWN \
+	OPT_FLAG(0, "markdown", \
+	    "the comparison as Markdown, for a bug report", struct suite_cli, \
+	    markdown, 1)
 #define ROW_JSON \
 	OPT_FLAG(0, "json", "one JSON object with every figure", \
 	    struct suite_cli, json, 1)
@@ -161,6 +166,7 @@ static const struct opt options[] = {
 	ROW_DB,
 	ROW_FAIL,
 	ROW_ALL,
+	ROW_MARKDOWN,
 	ROW_JSON,
 	OPT_END(),
 };
@@ -191,6 +197,7 @@ static const struct opt ab_options[] = {
 	ROW_CPU,
 	ROW_FAIL,
 	ROW_ALL,
+	ROW_MARKDOWN,
 	ROW_JSON,
 	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
 	{ .kind = OPTK_FLAG,
@@ -798,6 +805,16 @@ summary_line(const struct pr_report_metric *rm, size_t n, struct pr_buf *out,
 	return st;
 }
 
+/* What a comparison shows: every figure, in Markdown. */
+#define SHOW_ALL 1
+#define SHOW_MARKDOWN 2
+
+static int
+show_flags(const struct suite_cli *c)
+{
+	return (c->all ? SHOW_ALL : 0) | (c->markdown ? SHOW_MARKDOWN : 0);
+}
+
 /*
  * The session-level table: for every figure of this run, the means of
  * the base sessions bd[0..nb) against those of the new side nd[0..nn),
@@ -807,7 +824,7 @@ static int
 session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     size_t nn, const char *bname, const char *nname,
     const struct pr_suite_result *r, size_t n, const char *units, int json,
-    int all, int gate, struct pr_buf *out, int *gated)
+    int show, int gate, struct pr_buf *out, int *gated)
 {
 	struct pr_report_metric *rm = NULL, *shown = NULL;
 	struct pr_suite_figure *fig = NULL;
@@ -882,7 +899,8 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 	/* For a person: the summary first, then the figures that changed
 	 * (every one with --all); JSON has them all. */
 	for (i = 0, k = 0; i < sc.n; i++)
-		if (json || all || rm[i].cmp.verdict == PR_VERDICT_REGRESSION ||
+		if (json || (show & SHOW_ALL) ||
+		    rm[i].cmp.verdict == PR_VERDICT_REGRESSION ||
 		    rm[i].cmp.verdict == PR_VERDICT_IMPROVEMENT)
 			shown[k++] = rm[i];
 	if (!json &&
@@ -905,7 +923,10 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 	report.n = k;
 	report.units = units;
 	if (pr_report_compare(out, &report,
-		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
+		json                       ? PR_REPORT_JSON
+		    : show & SHOW_MARKDOWN ? PR_REPORT_MARKDOWN
+					   : PR_REPORT_TEXT,
+		&err) != PR_OK) {
 		cli_error(&err);
 		goto out;
 	}
@@ -951,7 +972,7 @@ plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
 static int
 against_plan(struct pr_store *st, const struct pr_suite_plan *p,
     const struct pr_suite_result *r, size_t n, const struct pr_env *env,
-    int quick, int json, int all, int gate, json_t *root, struct pr_buf *out,
+    int quick, int json, int show, int gate, json_t *root, struct pr_buf *out,
     int *gated)
 {
 	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX], bp, np;
@@ -996,7 +1017,7 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	 * moderated t's documented bound decides and says so in every
 	 * verdict. */
 	if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n, "sessions",
-		 json, all, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+		 json, show, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
 	if (json && rep.len > 0 &&
@@ -1534,7 +1555,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		}
 		if (plan.kind != PR_SUITE_PLAN_NONE)
 			rc = against_plan(st, &plan, r, nr, &env, c->so.quick,
-			    c->json, c->all, c->gate, root, &out, &gated);
+			    c->json, show_flags(c), c->gate, root, &out,
+			    &gated);
 		else if (!c->json)
 			rc = first_of_kind(&hist, session, c->so.quick, config,
 				 &out, &err) == PR_OK
@@ -1879,7 +1901,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	tmpl.data = da[0];
 	tmpl.label = "A";
 	rc = session_table(da, c->processes, db, c->processes, an, bn, &tmpl, 1,
-	    "processes", c->json, c->all, c->gate, &out, &gated);
+	    "processes", c->json, show_flags(c), c->gate, &out, &gated);
 	if (rc == PR_EXIT_OK)
 		rc = cli_write(&out);
 	if (rc == PR_EXIT_OK && c->gate)

@@ -136,6 +136,12 @@ PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
     fail "--baseline TAG: $(cat "$tmp/err")"
 has "$tmp/out" "against the --baseline, session 5 " "--baseline TAG"
 
+# --markdown: the comparison as a Markdown table, for a bug report.
+"$P" suite run syscall --quick --budget 1 --db "$db" --markdown --all \
+    > "$tmp/out" 2> "$tmp/err" || fail "--markdown: $(cat "$tmp/err")"
+has "$tmp/out" "^| metric | base | new | change |" "--markdown table"
+has "$tmp/out" "^| syscall.getppid | " "--markdown row"
+
 # Budgets: one that the probes' floor cannot meet is said at the start;
 # every run says where its time went.  (No time is checked.)
 "$P" suite run syscall fault --quick --budget 1 --no-store > "$tmp/out" \
