@@ -39,6 +39,8 @@ pr_moderated_opts_init(struct pr_moderated_opts *o)
 	o->adjust = PR_ADJUST_BH;
 	o->prior = NULL;
 	o->one_ratio = PR_MODERATED_ONE_RATIO;
+	o->df_prior_max = PR_MODERATED_DF_PRIOR_MAX;
+	o->df_max = PR_MODERATED_DF_MAX;
 }
 
 double
@@ -288,6 +290,11 @@ check_opts(const struct pr_moderated_opts *o, struct pr_error *err)
 		return pr_error_set(err, PR_EINVAL,
 		    "the one-session ratio must be a positive number, got %g",
 		    o->one_ratio);
+	if (!(o->df_prior_max > 0) || !(o->df_max > 0))
+		return pr_error_set(err, PR_EINVAL,
+		    "the caps on the degrees of freedom must be > 0, got %g "
+		    "and %g",
+		    o->df_prior_max, o->df_max);
 	if (o->prior != NULL &&
 	    (!(o->prior->df > 0) || !(o->prior->var > 0) ||
 		!isfinite(o->prior->var)))
@@ -463,6 +470,10 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 		bound = 1;
 	}
 	fv.one_session = bound;
+	fv.df_prior_fitted = d0;
+	/* The caps (moderated.h): a prior borrowed with fewer df. */
+	if (d0 > o->df_prior_max)
+		d0 = o->df_prior_max;
 	fv.df_prior = d0;
 	fv.var_prior = s0;
 	for (i = 0; i < m; i++) {
@@ -503,6 +514,8 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 			t->df = sv[i].df + d0;
 			if (!fv.prior_given && t->df > pooled)
 				t->df = pooled;
+			if (t->df > o->df_max)
+				t->df = o->df_max;
 			sv[i].df_total = t->df;
 			t->pooled_sd = sv[i].scale * sqrt(postv);
 			t->se = t->pooled_sd * unit;

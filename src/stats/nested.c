@@ -324,6 +324,15 @@ predict_fieller(struct pr_comparison *c, double q, size_t k)
 	root = q * sqrt(eb * eb * (1 - g) + r * ea * (r * ea));
 	c->ci_lo_pct = 100 * (d + g - root) / (1 - g);
 	c->ci_hi_pct = 100 * (d + g + root) / (1 - g);
+	if (m < 0) {
+		double lo = c->ci_lo_pct;
+
+		c->ci_lo_pct = -c->ci_hi_pct;
+		c->ci_hi_pct = -lo;
+	}
+	/* Positive values: a positive ratio, never below -100%. */
+	if (c->base.min > 0 && c->new.mean > 0 && c->ci_lo_pct < -100)
+		c->ci_lo_pct = -100;
 	c->have_ci = isfinite(c->ci_lo_pct) && isfinite(c->ci_hi_pct);
 	if (!c->have_ci) {
 		c->ci_lo_pct = c->ci_hi_pct = 0;
@@ -370,7 +379,8 @@ pr_nested_predict(const double *base, size_t k, double x, enum pr_better better,
 	if (m == 0 || (x != 0 && (x < 0) != (m < 0))) {
 		out->notes |= PR_NOTE_NO_CHANGE | PR_NOTE_NO_CI;
 	} else {
-		out->change_pct = 100 * (t->diff / m);
+		/* In percent of |M|: its sign is that of x - M. */
+		out->change_pct = 100 * (t->diff / fabs(m));
 		out->have_change = isfinite(out->change_pct);
 		if (!out->have_change) {
 			out->change_pct = 0;

@@ -458,9 +458,17 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha, double hb,
 		ea = sa.stddev / sqrt((double)sa.n) / fabs(ma);
 		eb = sb.stddev / sqrt((double)sb.n) / fabs(ma);
 	}
+	/*
+	 * The change is the difference in percent of the base's magnitude,
+	 * 100 (new - base) / |base|, so that its sign is always that of
+	 * new - base: -5 to -4 is +20% (higher), never "-20%" for a value
+	 * that rose (issue 12: "improvement: 11.6% higher (worse)").  For a
+	 * negative base this is minus the ratio's change: the ratio's
+	 * interval is worked out below around d = diff / ma and flipped.
+	 */
 	d = t->diff / ma;
 	c->have_change = 1;
-	c->change_pct = 100 * d;
+	c->change_pct = 100 * (t->diff / fabs(ma));
 	c->rel_sd =
 	    t->se / fabs(ma) / sqrt(1 / (double)sa.n + 1 / (double)sb.n);
 	q = t->degenerate ? 0 : pr_t_quantile(0.5 + c->conf / 2, t->df);
@@ -474,6 +482,21 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha, double hb,
 	/* rho - 1 written around d = r - 1, which is exact where r is not. */
 	c->ci_lo_pct = 100 * (d + g - root) / (1 - g);
 	c->ci_hi_pct = 100 * (d + g + root) / (1 - g);
+	if (ma < 0) {
+		double lo = c->ci_lo_pct;
+
+		c->ci_lo_pct = -c->ci_hi_pct;
+		c->ci_hi_pct = -lo;
+	}
+	/*
+	 * Values that are all positive (times, throughputs) have a ratio
+	 * that is positive: Fieller's set is cut to it, so that the
+	 * interval never goes below -100% (issue 10: [-104%, -81%] for a
+	 * throughput).  The cut keeps 0% in or out as it was, so the
+	 * interval and p still agree.
+	 */
+	if (sa.min > 0 && sb.min > 0 && c->ci_lo_pct < -100)
+		c->ci_lo_pct = -100;
 	c->have_ci = isfinite(c->ci_lo_pct) && isfinite(c->ci_hi_pct);
 	if (!c->have_ci)
 		c->notes |= PR_NOTE_NO_CI;
@@ -734,7 +757,7 @@ untested(struct pr_comparison *c)
 	    (c->new.mean == 0 || (c->new.mean < 0) == (c->base.mean < 0))) {
 		c->have_change = 1;
 		c->change_pct =
-		    100 * (c->new.mean - c->base.mean) / c->base.mean;
+		    100 * (c->new.mean - c->base.mean) / fabs(c->base.mean);
 	} else {
 		c->notes |= PR_NOTE_NO_CHANGE;
 	}

@@ -19,7 +19,8 @@
 #
 # Format, one item per line:
 #   case NAME ADJUST CONF EQ MODE [ARG...]   MODE limma | bound RATIO |
-#                                           prior DF VAR
+#                                           prior DF VAR | capped D0MAX DFMAX
+#   (limma: perfreg's caps off; capped: limma's fit, then the caps)
 #   fig BETTER KB KN B1..BKB N1..NKN SE|- [SB1..SBKB SN1..SNKN]
 #   fit D0 S0 TESTED             (D0 inf for infinity; 0 0 for the bound)
 #   want J TESTED S2 DF S2POST DFTOTAL LOGFC T P PADJ CHANGE LO HI VERDICT
@@ -50,13 +51,14 @@ verdict <- function(tested, better, padj, lo, hi, logfc, eq, alpha) {
 
 # figs: list of list(better, b, n, sb, sn) (sb, sn NULL when none).
 emit <- function(name, figs, adjust = "BH", conf = 0.95, eq = 1,
-    mode = "limma", ratio = 20, prior = NULL) {
+    mode = "limma", ratio = 20, prior = NULL, caps = c(1.5, 3)) {
     m <- length(figs)
     scaled <- all(sapply(figs, function(f) !is.null(f$sb)))
     hdr <- sprintf("case %s %s %s %s %s", name, adjust, f17(conf), f17(eq),
         mode)
     if (mode == "bound") hdr <- paste(hdr, f17(ratio))
     if (mode == "prior") hdr <- paste(hdr, f17(prior[1]), f17(prior[2]))
+    if (mode == "capped") hdr <- paste(hdr, f17(caps[1]), f17(caps[2]))
     cat(hdr, "\n", sep = "")
     for (f in figs) {
         line <- sprintf("fig %s %d %d %s %s", f$better, length(f$b),
@@ -105,6 +107,19 @@ emit <- function(name, figs, adjust = "BH", conf = 0.95, eq = 1,
         stopifnot(all(abs(fit$stdev.unscaled[, 2] - unit[ok]) < 1e-12))
         q <- qt(1 - alpha / 2, dft)
         half <- q * unit * sqrt(s2p) * w
+    } else if (mode == "capped") {
+        # limma's fit, then perfreg's caps on d0 and on the test's df.
+        fit <- suppressWarnings(eBayes(lmFit(zt, design)))
+        d0 <- min(fit$df.prior, caps[1])
+        s0 <- fit$s2.prior
+        s2[ok] <- fit$sigma^2
+        dfr[ok] <- fit$df.residual
+        s2[ok][dfr[ok] == 0] <- 0
+        s2p <- (dfr * s2 + d0 * s0) / (dfr + d0)
+        dft <- pmin(dfr + d0, sum(dfr[ok]), caps[2])
+        tt <- logfc / (w * sqrt(s2p) * unit)
+        pp <- 2 * pt(-abs(tt), dft)
+        half <- qt(1 - alpha / 2, dft) * unit * sqrt(s2p) * w
     } else if (mode == "prior") {
         d0 <- prior[1]
         s0 <- prior[2]
@@ -193,6 +208,11 @@ emit("nonpositive", g)
 eqs <- lapply(1:12, function(j) list(better = "lower",
     b = 100 * j * c(1, 1.01, 1.02), n = 100 * j * c(1.03, 1.04, 1.05)))
 emit("d0_inf_noscale", eqs)
+emit("capped_k2", suite_figs(83, 2, 1, log(0.9), 1:15), mode = "capped")
+emit("capped_k5", suite_figs(83, 5, 1, log(0.9), 1:15), mode = "capped",
+    adjust = "holm")
+emit("capped_mixed", suite_figs(60, sample(1:4, 60, TRUE),
+    sample(1:2, 60, TRUE), log(0.7), 1:10), mode = "capped", caps = c(3, 5))
 emit("one_session", suite_figs(83, 1, 1, log(0.1), 1:5), mode = "bound",
     ratio = 20)
 emit("one_session_r5", suite_figs(40, 1, 1, log(1.5), 1:10), mode = "bound",

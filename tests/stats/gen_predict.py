@@ -13,7 +13,9 @@ test, computed independently of the C code:
           the mpmath cdf from scipy.stats.t.ppf, checked against it;
   CI      Fieller: the roots of
           (M^2 - q^2 S^2 / k) rho^2 - 2 x M rho + (x^2 - q^2 S^2) = 0
-          solved in mpmath, printed as 100 (rho - 1); '-' when
+          solved in mpmath, printed as 100 (rho - 1) (negated and
+          swapped for a negative M, whose change is in percent of |M|;
+          cut at -100% for positive values); '-' when
           M^2 <= q^2 S^2 / k (unbounded) or the percent is undefined;
   verdict the rule of perfreg/verdict.h applied to these figures.
 
@@ -70,7 +72,8 @@ def reference(base, x, better, conf, eq):
     diff = xx - m
     direction = (diff > 0) - (diff < 0)
     have_change = not (m == 0 or (xx != 0 and (xx < 0) != (m < 0)))
-    change = 100 * diff / m if have_change else None
+    # In percent of |M|, so that its sign is that of x - M (issue 12).
+    change = 100 * diff / abs(m) if have_change else None
     if not have_change:
         notes += ["NO_CHANGE", "NO_CI"]
     if s == 0:
@@ -94,6 +97,11 @@ def reference(base, x, better, conf, eq):
             r1 = (-bq - mp.sqrt(disc)) / (2 * a)
             r2 = (-bq + mp.sqrt(disc)) / (2 * a)
             lo, hi = 100 * (min(r1, r2) - 1), 100 * (max(r1, r2) - 1)
+            if m < 0:
+                lo, hi = -hi, -lo
+            # Positive values have a positive ratio: cut at -100%.
+            if min(b) > 0 and xx > 0 and lo < -100:
+                lo = mp.mpf(-100)
             # Cross-check the roots in double precision with numpy.
             rn = np.sort(np.roots([float(a), float(bq), float(c)]).real)
             assert abs(rn[0] - float(min(r1, r2))) <= 1e-6 * abs(rn[0])
@@ -146,6 +154,9 @@ def cases():
     yield "opposite", "lower", 0.95, 1.0, -0.5, [1.0, 1.2, 0.9]
     yield "zero_base", "lower", 0.95, 1.0, 0.5, [-1.0, 1.0]
     yield "negative", "lower", 0.95, 1.0, -12.5, [-10.0, -10.5, -9.75]
+    # Issue 10: a throughput's interval below -100%, now cut there.
+    yield "wide_throughput", "higher", 0.95, 1.0, 20.0, \
+        [100.0, 300.0, 200.0, 250.0, 50.0]
     yield "s_zero", "lower", 0.95, 1.0, 6.0, [5.0, 5.0, 5.0]
     yield "s_zero_same", "higher", 0.95, 1.0, 5.0, [5.0, 5.0]
     bo = [1e9 + v for v in (0.25, 0.5, -0.125, 0.375)]

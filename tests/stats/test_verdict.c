@@ -716,6 +716,61 @@ test_opposite_signs(void **state)
 	assert_false(c.notes & PR_NOTE_NO_CHANGE);
 }
 
+/*
+ * Issue 12: negative values gave "improvement: 11.6% higher (worse)".
+ * The change is in percent of |base|, so its sign is that of new - base:
+ * -5.5 to -4.73 is +13.9% (higher), worse when lower is better, and the
+ * interval is around it.
+ */
+static void
+test_negative_percent(void **state)
+{
+	static const double a[] = { -6, -5.5, -5 }, b[] = { -4.9, -4.8, -4.5 };
+	struct pr_comparison c;
+
+	(void)state;
+	assert_int_equal(pr_compare(a, 3, b, 3, PR_BETTER_LOWER, NULL, &c,
+			     NULL),
+	    PR_OK);
+	assert_true(c.have_change);
+	assert_int_equal(c.direction, 1);
+	assert_true(c.change_pct > 13.9 && c.change_pct < 14.0);
+	assert_true(c.have_ci);
+	assert_true(c.ci_lo_pct < c.change_pct && c.change_pct < c.ci_hi_pct);
+	/* The interval is minus that of the ratio: [-2.0%, +27.7%]. */
+	assert_true(c.ci_lo_pct > -2.1 && c.ci_lo_pct < -1.9);
+	assert_true(c.ci_hi_pct > 27.6 && c.ci_hi_pct < 27.8);
+	/* Lower is better and the values rose: never an improvement. */
+	assert_int_not_equal(c.verdict, PR_VERDICT_IMPROVEMENT);
+	assert_int_equal(pr_compare(b, 3, a, 3, PR_BETTER_LOWER, NULL, &c,
+			     NULL),
+	    PR_OK);
+	assert_int_equal(c.direction, -1);
+	assert_true(c.change_pct < 0);
+}
+
+/*
+ * Issue 10 and 12: a throughput's interval below -100% ([-439%, +300%]
+ * for 100..103 against 1 and 60).  Positive values have a positive
+ * ratio, and the interval is cut at -100%.
+ */
+static void
+test_interval_above_minus_100(void **state)
+{
+	static const double a[] = { 100, 101, 102, 103 }, b[] = { 1, 60 };
+	struct pr_comparison c;
+
+	(void)state;
+	assert_int_equal(pr_compare(a, 4, b, 2, PR_BETTER_HIGHER, NULL, &c,
+			     NULL),
+	    PR_OK);
+	assert_true(c.have_ci);
+	assert_true(c.ci_lo_pct >= -100);
+	assert_true(c.ci_lo_pct == -100);
+	assert_true(c.ci_hi_pct > 299 && c.ci_hi_pct < 301);
+	assert_int_equal(c.verdict, PR_VERDICT_INCONCLUSIVE);
+}
+
 int
 main(void)
 {
@@ -732,6 +787,8 @@ main(void)
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_opposite_signs),
+		cmocka_unit_test(test_negative_percent),
+		cmocka_unit_test(test_interval_above_minus_100),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
