@@ -42,23 +42,8 @@ struct cmd_entry {
 	int (*exec)(int argc, char **argv);
 };
 
-extern const struct cmd_entry cmd_stat_entry;
-extern const struct cmd_entry cmd_compare_entry;
-extern const struct cmd_entry cmd_env_entry;
-extern const struct cmd_entry cmd_env_diff_entry;
-extern const struct cmd_entry cmd_run_entry;
-extern const struct cmd_entry cmd_parse_entry;
-extern const struct cmd_entry cmd_campaigns_entry;
-extern const struct cmd_entry cmd_show_entry;
-extern const struct cmd_entry cmd_export_entry;
-extern const struct cmd_entry cmd_import_entry;
-extern const struct cmd_entry cmd_suite_entry;
-extern const struct cmd_entry cmd_suite_run_entry;
-extern const struct cmd_entry cmd_suite_list_entry;
-extern const struct cmd_entry cmd_suite_history_entry;
-extern const struct cmd_entry cmd_suite_ab_entry;
-
-/* The table, NULL-terminated, in cmd_table.c. */
+/* The table, NULL-terminated, in cmd_table.c (which declares the
+ * entries: each cmd_<name>.c declares its own before it uses it). */
 extern const struct cmd_entry *const cmd_table[];
 
 /* Prints "perfreg: MSG" for a library error on stderr. */

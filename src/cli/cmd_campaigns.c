@@ -14,6 +14,8 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_campaigns_entry;
+
 #define OUTPUT_MAX ((size_t)256 << 20)
 
 static const struct opt options[] = {

@@ -18,6 +18,8 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_export_entry;
+
 struct export_cli {
 	const char *db, *path;
 };

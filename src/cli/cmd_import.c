@@ -20,6 +20,8 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_import_entry;
+
 /* Largest export read (the whole file is read before the import). */
 #define IMPORT_MAX ((size_t)4 << 30)
 

@@ -21,6 +21,8 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_show_entry;
+
 #define OUTPUT_MAX ((size_t)256 << 20)
 
 struct show {
