@@ -245,6 +245,8 @@ main(int argc, char **argv)
 		if ((e = find_entry(argv[2], argc > 3 ? argv[3] : NULL,
 			 &used)) == NULL)
 			return unknown_command(argv[2]);
+		if (argc > 2 + used)
+			return cli_unexpected(e, argv[2 + used]);
 		return help_of(e);
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
