@@ -23,7 +23,8 @@
 	X(campaigns) \
 	X(show) \
 	X(export) \
-	X(import)
+	X(import) \
+	X(changepoints)
 
 #define DECLARE(name) extern const struct cmd_entry cmd_##name##_entry;
 #define ADDRESS(name) &cmd_##name##_entry,
