@@ -24,7 +24,8 @@
 	X(show) \
 	X(export) \
 	X(import) \
-	X(changepoints)
+	X(changepoints) \
+	X(history)
 
 #define DECLARE(name) extern const struct cmd_entry cmd_##name##_entry;
 #define ADDRESS(name) &cmd_##name##_entry,
