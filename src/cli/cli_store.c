@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,29 +163,12 @@ int
 cli_db_json_opts(int argc, char **argv, const struct cmd_entry *e,
     const char **db, int *json)
 {
-	static const struct option longopts[] = { { "db", required_argument,
-						      NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' }, { NULL, 0, NULL, 0 } };
-	int ch;
+	struct cli_db_json o = { NULL, 0 };
+	int first;
 
-	*db = NULL;
-	*json = 0;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			*db = optarg;
-			break;
-		case 'j':
-			*json = 1;
-			break;
-		default:
-			cli_errorf("%s: unknown option or missing argument "
-				   "'%s'",
-			    e->name, argv[optind - 1]);
-			return -1;
-		}
-	}
-	return optind;
+	if ((first = opt_parse(e, argc, argv, &o, NULL)) < 0)
+		return -1;
+	*db = o.db;
+	*json = o.json;
+	return first;
 }

@@ -41,29 +41,10 @@ struct cmd_entry {
 	const struct opt *opts; /* the option table, ending with OPT_END */
 	const char *epilogue;   /* --help's text after the options, or NULL */
 	int (*exec)(int argc, char **argv);
-	const char *usage; /* an entry without a table: its synopsis */
-	const char *help;  /* and its --help text */
 };
 
-extern const struct cmd_entry cmd_stat_entry;
-extern const struct cmd_entry cmd_compare_entry;
-extern const struct cmd_entry cmd_env_entry;
-extern const struct cmd_entry cmd_env_diff_entry;
-extern const struct cmd_entry cmd_run_entry;
-extern const struct cmd_entry cmd_parse_entry;
-extern const struct cmd_entry cmd_campaigns_entry;
-extern const struct cmd_entry cmd_show_entry;
-extern const struct cmd_entry cmd_export_entry;
-extern const struct cmd_entry cmd_import_entry;
-extern const struct cmd_entry cmd_suite_entry;
-extern const struct cmd_entry cmd_suite_run_entry;
-extern const struct cmd_entry cmd_suite_list_entry;
-extern const struct cmd_entry cmd_suite_history_entry;
-extern const struct cmd_entry cmd_suite_ab_entry;
-extern const struct cmd_entry cmd_changepoints_entry;
-extern const struct cmd_entry cmd_history_entry;
-
-/* The table, NULL-terminated, in cmd_table.c. */
+/* The table, NULL-terminated, in cmd_table.c (which declares the
+ * entries: each cmd_<name>.c declares its own before it uses it). */
 extern const struct cmd_entry *const cmd_table[];
 
 /* Prints "perfreg: MSG" for a library error on stderr. */
@@ -71,10 +52,6 @@ void cli_error(const struct pr_error *err);
 
 /* Prints "perfreg: " and a printf-style message on stderr, newline added. */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Prints "usage: perfreg USAGE" for the entry on stderr; returns
- * PR_EXIT_USAGE.  For entries without an option table. */
-int cli_usage(const struct cmd_entry *e);
 
 /*
  * Prints the one line of a usage error: "perfreg: NAME: MSG; see
@@ -113,10 +90,28 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 int cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
     struct pr_store **out);
 
+/* The --db row of the commands that open the results database. */
+#define CLI_OPT_DB(type, member) \
+	OPT_STRING(0, "db", "target", \
+	    "the database: a file (SQLite) or postgresql://... (default: " \
+	    "$PERFREG_DB, else $XDG_DATA_HOME/perfreg/perfreg.db)", \
+	    type, member, 0, NULL)
+
+/* The options of a command that takes only --db target and --json
+ * (campaigns, import): struct cli_db_json and its rows. */
+struct cli_db_json {
+	const char *db;
+	int json;
+};
+
+#define CLI_OPT_DB_JSON(json_help) \
+	CLI_OPT_DB(struct cli_db_json, db), \
+	    OPT_FLAG(0, "json", json_help, struct cli_db_json, json, 1)
+
 /*
- * Parses the options of a command that takes only --db target and
- * --json (campaigns, import).  Returns the index of the first operand,
- * or -1 after printing "perfreg: NAME: unknown option ...".
+ * Parses the options of such a command (e, whose table is made of
+ * CLI_OPT_DB_JSON).  Returns the index of the first operand, or -1 after
+ * printing the usage error.
  */
 int cli_db_json_opts(int argc, char **argv, const struct cmd_entry *e,
     const char **db, int *json);

@@ -14,21 +14,14 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_campaigns_entry;
+
 #define OUTPUT_MAX ((size_t)256 << 20)
 
-static const char usage[] = "campaigns [--db target] [--json]";
-
-static const char help[] =
-    "Lists the campaigns in the results database: variants, sessions, "
-    "boots,\n"
-    "hosts, counted runs (and failed ones), first and last session "
-    "(UTC).\n"
-    "\n"
-    "options:\n"
-    "  --db target  the database: a file (SQLite) or postgresql://...\n"
-    "               (default: $PERFREG_DB, else "
-    "$XDG_DATA_HOME/perfreg/perfreg.db)\n"
-    "  --json       one JSON object: {\"campaigns\":[...]}\n";
+static const struct opt options[] = {
+	CLI_OPT_DB_JSON("one JSON object: {\"campaigns\":[...]}"),
+	OPT_END(),
+};
 
 static enum pr_status
 text_out(const struct pr_store_campaign_info *c, size_t n, struct pr_buf *b,
@@ -118,11 +111,9 @@ exec_campaigns(int argc, char **argv)
 
 	if ((first = cli_db_json_opts(argc, argv, &cmd_campaigns_entry, &db,
 		 &json)) < 0)
-		return cli_usage(&cmd_campaigns_entry);
-	if (first != argc) {
-		cli_errorf("campaigns: unexpected argument '%s'", argv[first]);
-		return cli_usage(&cmd_campaigns_entry);
-	}
+		return PR_EXIT_USAGE;
+	if (first != argc)
+		return cli_unexpected(&cmd_campaigns_entry, argv[first]);
 	if ((rc = cli_store_open("campaigns", db, PR_STORE_READ, &st)) !=
 	    PR_EXIT_OK)
 		return rc;
@@ -146,6 +137,14 @@ exec_campaigns(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_campaigns_entry = { .name = "campaigns",
-	.usage = usage,
-	.help = help,
+	.synopsis = "[options]",
+	.about =
+	    "Lists the campaigns in the results database: variants, "
+	    "sessions, boots,\n"
+	    "hosts, counted runs (and failed ones), first and last session "
+	    "(UTC).\n",
+	.opts = options,
+	.epilogue = "Exit status: 0 done, 2 bad usage or a database that "
+		    "cannot be read, 3\n"
+		    "internal error.\n",
 	.exec = exec_campaigns };

@@ -22,6 +22,8 @@
 #include "perfreg/series.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_changepoints_entry;
+
 #define REPORT_MAX ((size_t)256 << 20)
 
 struct cp_cli {

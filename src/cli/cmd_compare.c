@@ -30,6 +30,8 @@
 #include "perfreg/verdict.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_compare_entry;
+
 /* Input values beyond this many per side are left out of --json. */
 #define JSON_VALUES_MAX 100000
 #define REPORT_MAX ((size_t)256 << 20)

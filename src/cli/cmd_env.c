@@ -20,6 +20,9 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_env_entry;
+extern const struct cmd_entry cmd_env_diff_entry;
+
 #define OUTPUT_MAX ((size_t)256 << 20)
 #define INPUT_MAX ((size_t)64 << 20)
 

@@ -8,7 +8,6 @@
  * database, 3 internal error or a write that failed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,27 +18,20 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
-static const char usage[] = "export [--db target] [-o file] [campaign...]";
+extern const struct cmd_entry cmd_export_entry;
 
-static const char help[] =
-    "Writes the campaigns named (default: every campaign) as JSON Lines:\n"
-    "sessions with hosts, boot ids, tags and environment snapshots, "
-    "variants,\n"
-    "and every run with its outcome, output and metrics.  Names and "
-    "outputs\n"
-    "are kept byte for byte.  `perfreg import` reads it back.\n"
-    "\n"
-    "options:\n"
-    "  --db target   the database: a file (SQLite) or postgresql://...\n"
-    "  -o file       write to file instead of standard output (replaced "
-    "only\n"
-    "                when the export is complete)\n";
+struct export_cli {
+	const char *db, *path;
+};
 
-enum { OPT_DB = 256 };
-
-static const struct option longopts[] = { { "db", required_argument, NULL,
-					      OPT_DB },
-	{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 } };
+static const struct opt options[] = {
+	CLI_OPT_DB(struct export_cli, db),
+	OPT_STRING('o', "output", "file",
+	    "write to file instead of standard output (replaced only when the "
+	    "export is complete)",
+	    struct export_cli, path, 0, NULL),
+	OPT_END(),
+};
 
 static enum pr_status
 write_file(void *arg, const char *p, size_t n, struct pr_error *err)
@@ -63,34 +55,22 @@ exec_export(int argc, char **argv)
 	char *tmp = NULL;
 	FILE *f = stdout;
 	size_t n, i;
-	int ch, rc, fd;
+	struct export_cli o = { NULL, NULL };
+	int first, rc, fd;
 	mode_t um;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_DB:
-			db = optarg;
-			break;
-		case 'o':
-			path = optarg;
-			break;
-		default:
-			cli_errorf("export: unknown option or missing argument "
-				   "'%s'",
-			    argv[optind - 1]);
-			return cli_usage(&cmd_export_entry);
-		}
-	}
-	n = (size_t)(argc - optind);
+	if ((first = opt_parse(&cmd_export_entry, argc, argv, &o, NULL)) < 0)
+		return PR_EXIT_USAGE;
+	db = o.db;
+	path = o.path;
+	n = (size_t)(argc - first);
 	if (n > 0 && (names = calloc(n, sizeof(*names))) == NULL) {
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
 	}
 	for (i = 0; i < n; i++)
-		names[i] = pr_str_c(argv[optind + (int)i]);
+		names[i] = pr_str_c(argv[first + (int)i]);
 	if ((rc = cli_store_open("export", db, PR_STORE_READ, &st)) !=
 	    PR_EXIT_OK)
 		goto out;
@@ -152,6 +132,16 @@ out:
 }
 
 const struct cmd_entry cmd_export_entry = { .name = "export",
-	.usage = usage,
-	.help = help,
+	.synopsis = "[options] [campaign...]",
+	.about = "Writes the campaigns named (default: every campaign) as JSON "
+		 "Lines:\n"
+		 "sessions with hosts, boot ids, tags and environment "
+		 "snapshots, variants,\n"
+		 "and every run with its outcome, output and metrics.  Names "
+		 "and outputs\n"
+		 "are kept byte for byte.  `perfreg import` reads it back.\n",
+	.opts = options,
+	.epilogue = "Exit status: 0 done, 2 bad usage, unknown campaign or "
+		    "unreadable\n"
+		    "database, 3 internal error.\n",
 	.exec = exec_export };

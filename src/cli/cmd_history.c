@@ -34,6 +34,8 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_history_entry;
+
 #define REPORT_MAX ((size_t)256 << 20)
 #define GIT_OUTPUT_MAX ((size_t)256 << 20)
 

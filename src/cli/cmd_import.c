@@ -20,23 +20,15 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_import_entry;
+
 /* Largest export read (the whole file is read before the import). */
 #define IMPORT_MAX ((size_t)4 << 30)
 
-static const char usage[] = "import [--db target] [--json] file...";
-
-static const char help[] =
-    "Reads exports made by `perfreg export` (\"-\" for standard input) "
-    "into the\n"
-    "results database, each file in one transaction: a malformed file "
-    "changes\n"
-    "nothing.  Sessions already present (same campaign, host, boot id and "
-    "start)\n"
-    "are skipped.\n"
-    "\n"
-    "options:\n"
-    "  --db target   the database: a file (SQLite) or postgresql://...\n"
-    "  --json        print the counts as JSON\n";
+static const struct opt options[] = {
+	CLI_OPT_DB_JSON("print the counts as JSON"),
+	OPT_END(),
+};
 
 /* Reads the whole of path ("-": stdin) into *out (len bytes). */
 static int
@@ -142,11 +134,10 @@ exec_import(int argc, char **argv)
 
 	if ((first = cli_db_json_opts(argc, argv, &cmd_import_entry, &db,
 		 &json)) < 0)
-		return cli_usage(&cmd_import_entry);
-	if (first >= argc) {
-		cli_errorf("import: expected at least one file");
-		return cli_usage(&cmd_import_entry);
-	}
+		return PR_EXIT_USAGE;
+	if (first >= argc)
+		return cli_usage_error(&cmd_import_entry,
+		    "expected at least one file");
 	memset(&total, 0, sizeof(total));
 	rc = PR_EXIT_OK;
 	for (i = first; i < argc && rc == PR_EXIT_OK; i++) {
@@ -215,6 +206,18 @@ exec_import(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_import_entry = { .name = "import",
-	.usage = usage,
-	.help = help,
+	.synopsis = "[options] file...",
+	.about =
+	    "Reads exports made by `perfreg export` (\"-\" for standard "
+	    "input) into the\n"
+	    "results database, each file in one transaction: a malformed "
+	    "file changes\n"
+	    "nothing.  Sessions already present (same campaign, host, boot "
+	    "id and start)\n"
+	    "are skipped.\n",
+	.opts = options,
+	.epilogue = "Exit status: 0 done, 2 bad usage, malformed input (one "
+		    "line naming the\n"
+		    "file and line) or a database that cannot be written, 3 "
+		    "internal error.\n",
 	.exec = exec_import };

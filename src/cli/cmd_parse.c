@@ -25,6 +25,8 @@
 #include "perfreg/parse.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_parse_entry;
+
 #define OUTPUT_MAX ((size_t)256 << 20)
 
 /* The options: they go straight into the parser. */

@@ -47,6 +47,8 @@
 #include "perfreg/verdict.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_run_entry;
+
 #define REPORT_MAX ((size_t)256 << 20)
 #define EXIT_INTERRUPTED 130
 #define PARAMS_MAX 16

@@ -9,7 +9,6 @@
  * database that cannot be read, 3 internal error.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,33 +21,9 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_show_entry;
+
 #define OUTPUT_MAX ((size_t)256 << 20)
-
-static const char usage[] =
-    "show [--db target] [--json] campaign | show [--db target] [--json] "
-    "--session id";
-
-static const char help[] =
-    "Prints a stored campaign: its variants (the first is the baseline of\n"
-    "`compare --campaign`) with their commands, sessions, boots and runs;\n"
-    "its sessions with host, boot id, start (UTC), status and tags; and "
-    "the\n"
-    "median of each metric per variant.  With --session, one session and "
-    "its\n"
-    "runs, failed ones with their reasons.\n"
-    "\n"
-    "options:\n"
-    "  --db target   the database: a file (SQLite) or postgresql://...\n"
-    "  --session id  show the session with this id\n"
-    "  --json        the same as one JSON object\n";
-
-enum { OPT_DB = 256, OPT_JSON, OPT_SESSION };
-
-static const struct option longopts[] = { { "db", required_argument, NULL,
-					      OPT_DB },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "session", required_argument, NULL, OPT_SESSION },
-	{ NULL, 0, NULL, 0 } };
 
 struct show {
 	struct pr_store *st;
@@ -419,6 +394,20 @@ out:
 	return st;
 }
 
+struct show_cli {
+	const char *db, *session;
+	int json;
+};
+
+static const struct opt options[] = {
+	CLI_OPT_DB(struct show_cli, db),
+	OPT_STRING(0, "session", "id", "show the session with this id",
+	    struct show_cli, session, 0, NULL),
+	OPT_FLAG(0, "json", "the same as one JSON object", struct show_cli,
+	    json, 1),
+	OPT_END(),
+};
+
 static int
 exec_show(int argc, char **argv)
 {
@@ -427,29 +416,15 @@ exec_show(int argc, char **argv)
 	enum pr_status st;
 	long long id = 0;
 	char *end;
-	int ch, json = 0, rc;
+	struct show_cli o = { NULL, NULL, 0 };
+	int first, json, rc;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_SESSION:
-			session = optarg;
-			break;
-		default:
-			cli_errorf("show: unknown option or missing argument "
-				   "'%s'",
-			    argv[optind - 1]);
-			return cli_usage(&cmd_show_entry);
-		}
-	}
+	if ((first = opt_parse(&cmd_show_entry, argc, argv, &o, NULL)) < 0)
+		return PR_EXIT_USAGE;
+	db = o.db;
+	session = o.session;
+	json = o.json;
 	if (session != NULL) {
 		errno = 0;
 		id = strtoll(session, &end, 10);
@@ -460,12 +435,10 @@ exec_show(int argc, char **argv)
 			return PR_EXIT_USAGE;
 		}
 	}
-	if (session != NULL ? optind != argc : optind + 1 != argc) {
-		cli_errorf("show: expected %s",
+	if (session != NULL ? first != argc : first + 1 != argc)
+		return cli_usage_error(&cmd_show_entry, "expected %s",
 		    session != NULL ? "no argument with --session"
 				    : "one campaign name");
-		return cli_usage(&cmd_show_entry);
-	}
 	memset(&sh, 0, sizeof(sh));
 	pr_buf_init(&sh.out, OUTPUT_MAX);
 	pr_error_clear(&sh.err);
@@ -478,7 +451,7 @@ exec_show(int argc, char **argv)
 		goto out;
 	}
 	st = session != NULL ? show_session(&sh, (int64_t)id)
-			     : show_campaign(&sh, argv[optind]);
+			     : show_campaign(&sh, argv[first]);
 	if (st != PR_OK) {
 		cli_errorf("show: %s",
 		    pr_error_format(&sh.err, eb, sizeof(eb)));
@@ -494,6 +467,18 @@ out:
 }
 
 const struct cmd_entry cmd_show_entry = { .name = "show",
-	.usage = usage,
-	.help = help,
+	.synopsis = "[options] campaign\n[options] --session id",
+	.about = "Prints a stored campaign: its variants (the first is the "
+		 "baseline of\n"
+		 "`compare --campaign`) with their commands, sessions, boots "
+		 "and runs;\n"
+		 "its sessions with host, boot id, start (UTC), status and "
+		 "tags; and the\n"
+		 "median of each metric per variant.  With --session, one "
+		 "session and its\n"
+		 "runs, failed ones with their reasons.\n",
+	.opts = options,
+	.epilogue = "Exit status: 0 done, 2 bad usage, unknown campaign or "
+		    "session, or a\n"
+		    "database that cannot be read, 3 internal error.\n",
 	.exec = exec_show };

@@ -26,6 +26,8 @@
 #include "perfreg/sample.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_stat_entry;
+
 #define REPORT_MAX ((size_t)256 << 20)
 
 struct stat_cli {

@@ -35,6 +35,12 @@
 #include "core/bug.h"
 #include "core/banned.h"
 
+extern const struct cmd_entry cmd_suite_entry;
+extern const struct cmd_entry cmd_suite_run_entry;
+extern const struct cmd_entry cmd_suite_list_entry;
+extern const struct cmd_entry cmd_suite_history_entry;
+extern const struct cmd_entry cmd_suite_ab_entry;
+
 #define EXIT_INTERRUPTED 130
 #define OUTPUT_MAX ((size_t)256 << 20)
 #define SUITE_CAMPAIGN "suite"

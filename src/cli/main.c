@@ -30,17 +30,15 @@ list_commands(FILE *f)
 	    "usage: perfreg [--help | --version] COMMAND [ARGS]\n\n"
 	    "commands:\n");
 	for (e = cmd_table; *e != NULL; e++) {
-		if ((*e)->opts == NULL) {
-			fprintf(f, "  perfreg %s\n", (*e)->usage);
-			continue;
-		}
-		for (p = (*e)->synopsis; *p != '\0'; p = eol + (*eol != '\0')) {
+		p = (*e)->synopsis;
+		do {
 			eol = strchr(p, '\n');
 			if (eol == NULL)
 				eol = p + strlen(p);
 			fprintf(f, "  perfreg %s%s%.*s\n", (*e)->name,
 			    eol > p ? " " : "", (int)(eol - p), p);
-		}
+			p = eol + (*eol != '\0');
+		} while (*p != '\0');
 	}
 	fprintf(f,
 	    "\n'perfreg COMMAND --help' describes a command; "
@@ -121,10 +119,7 @@ cli_unexpected(const struct cmd_entry *e, const char *arg)
 static int
 help_of(const struct cmd_entry *e)
 {
-	if (e->opts == NULL)
-		printf("usage: perfreg %s\n\n%s", e->usage, e->help);
-	else
-		opt_help(e, stdout);
+	opt_help(e, stdout);
 	return fflush(stdout) == 0 ? PR_EXIT_OK : PR_EXIT_INTERNAL;
 }
 
@@ -150,28 +145,15 @@ cli_errorf(const char *fmt, ...)
 }
 
 int
-cli_usage(const struct cmd_entry *e)
-{
-	fprintf(stderr, "usage: perfreg %s\n", e->usage);
-	return PR_EXIT_USAGE;
-}
-
-int
 cli_usage_error(const struct cmd_entry *e, const char *fmt, ...)
 {
-	const char *sp = strchr(e->name, ' ');
 	va_list ap;
 
 	fprintf(stderr, "perfreg: %s: ", e->name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	/* A sub-command without a table of its own is described by its
-	 * parent's --help. */
-	fprintf(stderr, "; see 'perfreg %.*s --help'\n",
-	    e->opts == NULL && sp != NULL ? (int)(sp - e->name)
-					  : (int)strlen(e->name),
-	    e->name);
+	fprintf(stderr, "; see 'perfreg %s --help'\n", e->name);
 	return PR_EXIT_USAGE;
 }
 
@@ -263,6 +245,8 @@ main(int argc, char **argv)
 		if ((e = find_entry(argv[2], argc > 3 ? argv[3] : NULL,
 			 &used)) == NULL)
 			return unknown_command(argv[2]);
+		if (argc > 2 + used)
+			return cli_unexpected(e, argv[2 + used]);
 		return help_of(e);
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -276,8 +260,7 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--dump-options") == 0) {
 		for (t = cmd_table; *t != NULL; t++)
-			if ((*t)->opts != NULL)
-				opt_dump(*t, stdout);
+			opt_dump(*t, stdout);
 		return fflush(stdout) == 0 ? PR_EXIT_OK : PR_EXIT_INTERNAL;
 	}
 	if ((e = find_entry(argv[1], argc > 2 ? argv[2] : NULL, &used)) == NULL)

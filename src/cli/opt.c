@@ -642,7 +642,7 @@ opt_dump(const struct cmd_entry *e, FILE *f)
 	const struct opt *o;
 
 	for (o = e->opts; o->kind != OPTK_END; o++) {
-		if (!shown(o))
+		if (!is_option(o))
 			continue;
 		if (o->sname != 0)
 			fprintf(f, "%s\t-%c\n", e->name, o->sname);

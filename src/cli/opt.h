@@ -44,8 +44,9 @@ enum opt_kind {
 #define OPT_PCT_SIGN 0x10 /* OPTK_DOUBLE: a trailing '%' is allowed */
 #define OPT_REPEAT 0x20   /* OPTK_CALL: repeatable ("..." in the synopsis) */
 /* OPT_INSYN: a required option that the entry's synopsis names itself,
- * left out of "[options]".  OPT_HIDDEN: internal; only its exact name is
- * read, and neither --help, the synopsis nor --dump-options shows it. */
+ * left out of "[options]".  OPT_HIDDEN: internal (what perfreg passes to
+ * itself); only its exact name is read, neither --help nor the synopsis
+ * shows it, but --dump-options does, for the man page documents it. */
 #define OPT_INSYN 0x40
 #define OPT_HIDDEN 0x80
 

@@ -84,6 +84,12 @@ static const struct opt topts[] = { OPT_FLAG('A', NULL, "all", struct t_opts,
 	    NULL),
 	OPT_CALL(0, "twice", NULL, "counts two", count_call, OPT_NOARG, 2),
 	OPT_CALL(0, "equivalence", "pct", "counts one", count_call, 0, 1),
+	{ .kind = OPTK_FLAG,
+	    .lname = "worker",
+	    .help = "",
+	    .offset = offsetof(struct t_opts, all),
+	    .ival = 7,
+	    .flags = OPT_HIDDEN },
 	OPT_END() };
 
 static const struct cmd_entry tcmd = { .name = "t",
@@ -190,6 +196,11 @@ test_forms(void **state)
 	assert_string_equal(t.last, "3");
 	opt_list_release(&t.tags);
 	assert_null(t.tags.v);
+	/* A hidden option is read by its exact name only. */
+	assert_true(parse("--worker", &t, out, sizeof(out), NULL) > 0);
+	assert_int_equal(t.all, 7);
+	assert_int_equal(parse("--work", &t, out, sizeof(out), NULL), -1);
+	assert_string_equal(msg, "t: unknown option '--work'; see");
 	/* The whole range of a 64-bit member. */
 	assert_true(parse("--seed 18446744073709551615", &t, out, sizeof(out),
 			NULL) > 0);
@@ -292,7 +303,7 @@ test_help(void **state)
 	    "       perfreg t --json x\n"
 	    "t\t-A\nt\t-n\nt\t--runs\nt\t-o\nt\t--output\nt\t--output-limit\n"
 	    "t\t--json\nt\t--seed\nt\t-c\nt\t--confidence\nt\t--tag\n"
-	    "t\t--twice\nt\t--equivalence\n");
+	    "t\t--twice\nt\t--equivalence\nt\t--worker\n");
 	free(buf);
 }
 
