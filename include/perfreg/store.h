@@ -367,4 +367,22 @@ enum pr_status pr_store_import(struct pr_store *st, const char *text,
     size_t len, const char *name, struct pr_store_import_stats *stats,
     struct pr_error *err);
 
+/* Where pr_store_import_read reads: up to size bytes into p, *n the
+ * count (0: the end of the input).  Returns PR_OK or an error (which
+ * the import returns, after rolling back). */
+typedef enum pr_status pr_store_read_fn(void *arg, char *p, size_t size,
+    size_t *n, struct pr_error *err);
+
+/*
+ * pr_store_import of what read gives, read as it is imported: memory
+ * stays under one line (PR_STORE_EXPORT_LINE_MAX) and 1 MiB of input
+ * whatever the size of the input, so that a huge or endless input
+ * (/dev/zero) fails at its first line over the limit instead of being
+ * buffered, and a file that shrinks while it is read is a truncated
+ * export, not a fault.
+ */
+enum pr_status pr_store_import_read(struct pr_store *st, pr_store_read_fn *read,
+    void *arg, const char *name, struct pr_store_import_stats *stats,
+    struct pr_error *err);
+
 #endif /* PERFREG_STORE_H */

@@ -81,6 +81,7 @@ struct imp {
 	struct mrow *m;       /* the metrics of the line being read */
 	size_t mcap;
 	size_t nruns; /* run lines read */
+	int cut;      /* the line is the last and has no newline */
 	struct pr_store_import_stats stats;
 };
 
@@ -1033,6 +1034,11 @@ do_line(struct imp *im, const char *p, const char *e, int *ended)
 
 		if (strcmp(im->j.why, "out of memory") == 0)
 			return oom(im);
+		if (im->cut && im->line > 1)
+			return bad(im,
+			    "the export is truncated: its last line is cut "
+			    "(%s at column %ld)",
+			    im->j.why, col);
 		if (im->line == 1)
 			return bad(im,
 			    "not a perfreg export (%s at column "
@@ -1067,29 +1073,27 @@ do_line(struct imp *im, const char *p, const char *e, int *ended)
 	return bad(im, "unknown line type '%.40s'", t->s);
 }
 
+/* The next line [p, e), newline excluded; blank lines after the first
+ * are skipped. */
 static enum pr_status
-import_text(struct imp *im, const char *text, size_t len)
+import_line(struct imp *im, const char *p, const char *e, int *ended)
 {
-	const char *p = text, *end = text + len, *e, *q;
-	int ended = 0;
-	enum pr_status st;
+	const char *q;
 
-	if (len == 0)
+	im->line++;
+	for (q = p; q < e && (*q == ' ' || *q == '\t' || *q == '\r');)
+		q++;
+	if (q < e || im->line == 1)
+		return do_line(im, p, e, ended);
+	return PR_OK;
+}
+
+static enum pr_status
+import_done(struct imp *im, size_t total, int ended)
+{
+	if (total == 0)
 		return pr_error_at(im->err, PR_EPARSE, im->name, 0, 0,
 		    "empty file, not a perfreg export");
-	while (p < end) {
-		im->line++;
-		e = memchr(p, '\n', (size_t)(end - p));
-		if (e == NULL)
-			e = end;
-		for (q = p; q < e && (*q == ' ' || *q == '\t' || *q == '\r');)
-			q++;
-		if (q < e || im->line == 1) {
-			if ((st = do_line(im, p, e, &ended)) != PR_OK)
-				return st;
-		}
-		p = e < end ? e + 1 : e;
-	}
 	if (!ended) {
 		im->line++;
 		return bad(im,
@@ -1097,6 +1101,88 @@ import_text(struct imp *im, const char *text, size_t len)
 		    "truncated");
 	}
 	return PR_OK;
+}
+
+static enum pr_status
+import_text(struct imp *im, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *e;
+	int ended = 0;
+	enum pr_status st;
+
+	while (p < end) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (e == NULL)
+			e = end;
+		im->cut = e == end;
+		if ((st = import_line(im, p, e, &ended)) != PR_OK)
+			return st;
+		p = e < end ? e + 1 : e;
+	}
+	return import_done(im, len, ended);
+}
+
+/* What import_stream reads at a time. */
+#define READ_CHUNK ((size_t)1 << 20)
+
+/*
+ * The export read through rd: complete lines are imported as they come,
+ * so that memory stays below one line (PR_STORE_EXPORT_LINE_MAX) and one
+ * chunk whatever the size of the input.
+ */
+static enum pr_status
+import_stream(struct imp *im, pr_store_read_fn *rd, void *arg)
+{
+	const size_t cap = PR_STORE_EXPORT_LINE_MAX + READ_CHUNK + 1;
+	size_t len = 0, start = 0, scan = 0, total = 0, n;
+	char *buf, *nl;
+	int ended = 0, eof = 0;
+	enum pr_status st = PR_OK;
+
+	if ((buf = malloc(cap)) == NULL)
+		return oom(im);
+	while (st == PR_OK) {
+		while (st == PR_OK &&
+		    (nl = memchr(buf + scan, '\n', len - scan)) != NULL) {
+			st = import_line(im, buf + start, nl, &ended);
+			start = scan = (size_t)(nl - buf) + 1;
+		}
+		if (st != PR_OK)
+			break;
+		if (eof) {
+			im->cut = 1;
+			if (start < len)
+				st = import_line(im, buf + start, buf + len,
+				    &ended);
+			if (st == PR_OK)
+				st = import_done(im, total, ended);
+			break;
+		}
+		if (len - start > PR_STORE_EXPORT_LINE_MAX) {
+			im->line++;
+			st = bad(im,
+			    "line is longer than an export line may be (%u "
+			    "bytes)",
+			    PR_STORE_EXPORT_LINE_MAX);
+			break;
+		}
+		memmove(buf, buf + start, len - start);
+		len -= start;
+		start = 0;
+		scan = len;
+		n = 0;
+		if (im->err != NULL)
+			pr_error_clear(im->err);
+		st = rd(arg, buf + len, cap - len, &n, im->err);
+		if (st == PR_OK && n > cap - len)
+			st = pr_error_set(im->err, PR_EINVAL,
+			    "the reader returned more than it was asked for");
+		len += n;
+		total += n;
+		eof = n == 0;
+	}
+	free(buf);
+	return st;
 }
 
 static void
@@ -1128,9 +1214,11 @@ imp_release(struct imp *im)
 	pr_dataset_release(&im->ds);
 }
 
-enum pr_status
-pr_store_import(struct pr_store *st, const char *text, size_t len,
-    const char *name, struct pr_store_import_stats *stats, struct pr_error *err)
+/* Imports text (rd NULL) or what rd reads. */
+static enum pr_status
+import_any(struct pr_store *st, const char *text, size_t len,
+    pr_store_read_fn *rd, void *arg, const char *name,
+    struct pr_store_import_stats *stats, struct pr_error *err)
 {
 	struct imp im;
 	enum pr_status s;
@@ -1142,7 +1230,8 @@ pr_store_import(struct pr_store *st, const char *text, size_t len,
 	pr_dataset_init(&im.ds);
 	if ((s = pr_store_begin(st, err)) != PR_OK)
 		return s;
-	s = import_text(&im, text, len);
+	s = rd != NULL ? import_stream(&im, rd, arg)
+		       : import_text(&im, text, len);
 	if (s == PR_OK)
 		s = pr_store_commit(st, err);
 	else
@@ -1151,4 +1240,18 @@ pr_store_import(struct pr_store *st, const char *text, size_t len,
 		*stats = im.stats;
 	imp_release(&im);
 	return s;
+}
+
+enum pr_status
+pr_store_import(struct pr_store *st, const char *text, size_t len,
+    const char *name, struct pr_store_import_stats *stats, struct pr_error *err)
+{
+	return import_any(st, text, len, NULL, NULL, name, stats, err);
+}
+
+enum pr_status
+pr_store_import_read(struct pr_store *st, pr_store_read_fn *read, void *arg,
+    const char *name, struct pr_store_import_stats *stats, struct pr_error *err)
+{
+	return import_any(st, NULL, 0, read, arg, name, stats, err);
 }

@@ -78,6 +78,49 @@ export_targets() {
 }
 export_targets
 
+# import: inputs that are not files of bounded size.
+import_inputs() {
+	"$P" export --db "$db" -o "$tmp/c.jsonl" || fail "export for import"
+	# /dev/zero: one endless line, refused at its first 8 MiB; memory
+	# stays small (it buffered 4 GB before it parsed).
+	/usr/bin/time -f '%M' -o "$tmp/rss" "$P" import --db "$tmp/zero.db" \
+	    /dev/zero > /dev/null 2> "$tmp/err"
+	[ $? -eq 2 ] || fail "import /dev/zero: exit status"
+	one_line_error "$tmp/err" "import /dev/zero"
+	has "$tmp/err" "/dev/zero:1: line is longer" "import /dev/zero"
+	rss=$(tail -1 "$tmp/rss")
+	[ "$rss" -lt 400000 ] || fail "import /dev/zero: max RSS $rss KiB"
+
+	# A FIFO is read as it comes.
+	mkfifo "$tmp/in.fifo"
+	timeout 20 sh -c 'cat "$1" > "$2"' sh "$tmp/c.jsonl" "$tmp/in.fifo" &
+	"$P" import --db "$tmp/fifo.db" "$tmp/in.fifo" > "$tmp/out" \
+	    2> "$tmp/err" || fail "import FIFO: $(cat "$tmp/err")"
+	has "$tmp/out" "imported 1 campaign, 1 session, 3 runs" "import FIFO"
+
+	# A file truncated while it is imported: a truncated export (exit 2,
+	# nothing imported) or, if the import was quicker, a complete one;
+	# never a signal (it was mapped: SIGBUS).
+	python3 tests/store/gen_export.py 200000 20000 > "$tmp/big.jsonl"
+	"$P" import --db "$tmp/big.db" "$tmp/big.jsonl" > "$tmp/out" \
+	    2> "$tmp/err" &
+	imp=$!
+	sleep 0.3
+	truncate -s 1000000 "$tmp/big.jsonl"
+	wait $imp
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 2 ] ||
+	    fail "import of a file truncated meanwhile: exit status $rc"
+	if [ $rc -eq 2 ]; then
+		one_line_error "$tmp/err" "import of a truncated file"
+		has "$tmp/err" "truncated" "import of a truncated file"
+		n=$(sqlite3 "$tmp/big.db" 'SELECT count(*) FROM run')
+		[ "$n" = 0 ] || fail "import of a truncated file left $n runs"
+	fi
+	rm -f "$tmp/big.jsonl"
+}
+import_inputs
+
 if [ $fails -gt 0 ]; then
 	echo "$fails failure(s)" >&2
 	exit 1
