@@ -50,7 +50,7 @@
 #include "perfreg/error.h"
 
 /* The schema version this perfreg writes (doc/schema.md). */
-#define PR_STORE_SCHEMA_VERSION 1
+#define PR_STORE_SCHEMA_VERSION 2
 /* The most output bytes kept per run; longer output is truncated. */
 #define PR_STORE_OUTPUT_MAX (4u << 20)
 
@@ -145,10 +145,16 @@ struct pr_store_session_new {
 	const struct pr_store_tag *tags;
 	size_t ntags;
 	int64_t resumes; /* the session this one continues, or 0 */
+	/* 1: written by import, never resumable (its args_json came from
+	 * elsewhere); such a session claims nothing it resumes. */
+	int imported;
 };
 
 /* Records a new session (creating the campaign and host as needed) with
- * status "running"; *id gets its id.  One transaction. */
+ * status "running"; *id gets its id.  One transaction.  A session that
+ * resumes another (not imported) claims it in the same transaction: a
+ * second claim of one session fails with PR_EINVAL "session N is
+ * already resumed by session M". */
 enum pr_status pr_store_session_begin(struct pr_store *st,
     const struct pr_store_session_new *s, int64_t *id, struct pr_error *err);
 
@@ -208,6 +214,7 @@ struct pr_store_session_info {
 	char *status;
 	double started, elapsed_s;
 	int64_t resumes; /* 0: none */
+	int imported;    /* 1: written by import */
 	struct pr_store_tag *tags;
 	size_t ntags;
 	struct pr_str *variants; /* the variants it ran, in order */
@@ -302,11 +309,17 @@ typedef int pr_store_run_cb(void *arg, const struct pr_store_run_rec *r,
 enum pr_status pr_store_each_run(struct pr_store *st, int64_t session,
     pr_store_run_cb *cb, void *arg, struct pr_error *err);
 
+/* The seq numbers of the runs stored for a session, ascending (*seq is
+ * the caller's, free(); NULL when n is 0).  PR_ENOTFOUND is not
+ * returned: an unknown session has none. */
+enum pr_status pr_store_run_seqs(struct pr_store *st, int64_t session,
+    size_t **seq, size_t *n, struct pr_error *err);
+
 /* ---- resuming ---- */
 
 /* The latest session of the campaign on this host that did not finish
- * (status "running", "interrupted", "failed" or "max-failures") and was
- * not already resumed, or PR_ENOTFOUND. */
+ * (status "running", "interrupted", "failed" or "max-failures"), was
+ * not already resumed and was not imported, or PR_ENOTFOUND. */
 enum pr_status pr_store_find_unfinished(struct pr_store *st,
     struct pr_str campaign, const char *host, struct pr_store_session_info *out,
     struct pr_error *err);

@@ -390,6 +390,47 @@ parse_args(const char *aj, char ***args, size_t *nargs)
 	return PR_EXIT_OK;
 }
 
+/* Prints "perfreg: run: --resume: session N recorded: perfreg ARGS" with
+ * every argument quoted for the shell and its control bytes escaped. */
+static int
+show_resumed(int64_t id, char *const *args, size_t n)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	enum pr_status st = PR_OK;
+	const char *a;
+	size_t i;
+
+	for (i = 0; i < n && st == PR_OK; i++) {
+		a = args[i];
+		st = pr_buf_adds(&b, " ", NULL);
+		if (st == PR_OK && a[0] != '\0' &&
+		    strspn(a,
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789-_=.,/:+@%") == strlen(a)) {
+			st = pr_buf_adds(&b, a, NULL);
+			continue;
+		}
+		if (st == PR_OK)
+			st = pr_buf_adds(&b, "'", NULL);
+		for (; st == PR_OK && *a != '\0'; a++)
+			st = *a == '\''
+			    ? pr_buf_adds(&b, "'\\''", NULL)
+			    : cli_str_escape(&b, pr_str_c((char[]){ *a, 0 }),
+				  NULL);
+		if (st == PR_OK)
+			st = pr_buf_adds(&b, "'", NULL);
+	}
+	if (st != PR_OK) {
+		pr_buf_release(&b);
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	cli_errorf("run: --resume: session %lld recorded: perfreg run%s",
+	    (long long)id, b.data != NULL ? b.data : "");
+	pr_buf_release(&b);
+	return PR_EXIT_OK;
+}
+
 int
 run_store_find_resume(const char *db, const char *campaign, char ***args,
     size_t *nargs, int64_t *session, size_t *done)
@@ -428,6 +469,10 @@ run_store_find_resume(const char *db, const char *campaign, char ***args,
 	}
 	*session = si.id;
 	if ((rc = parse_args(si.args_json, args, nargs)) != PR_EXIT_OK)
+		goto out;
+	/* The arguments come from the database, not from this command
+	 * line: say what will run before anything does. */
+	if ((rc = show_resumed(si.id, *args, *nargs)) != PR_EXIT_OK)
 		goto out;
 	/* Count the runs of the whole chain of resumed sessions. */
 	for (id = si.id, hops = 0; id != 0 && hops < 10000; id = next, hops++) {

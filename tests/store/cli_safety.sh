@@ -121,6 +121,107 @@ import_inputs() {
 }
 import_inputs
 
+# Edits an export: edit.py IN OUT EXPR... where each EXPR is python run
+# with `lines` (the parsed lines, a list of dicts); the end line's counts
+# are made right afterwards.
+cat > "$tmp/edit.py" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+for e in sys.argv[3:]:
+    exec(e)
+lines = [l for l in lines if l.get("type") != "end"]
+n = {k: sum(1 for l in lines if l.get("type") == k)
+     for k in ("campaign", "session", "run")}
+lines.append({"type": "end", "campaigns": n["campaign"],
+              "sessions": n["session"], "runs": n["run"]})
+with open(sys.argv[2], "w") as f:
+    for l in lines:
+        f.write(json.dumps(l, separators=(",", ":")) + "\n")
+PY
+edit() { python3 "$tmp/edit.py" "$@" || fail "edit.py $*"; }
+runs_of() { sqlite3 "$1" 'SELECT count(*) FROM run'; }
+
+# import: what an export may hold, checked against the schema.
+import_checks() {
+	"$P" export --db "$db" -o "$tmp/e.jsonl" || fail "export"
+	for bad in 'lines[3]["status"] = "pwned"' \
+	    'lines[4]["outcome"] = "\u001b[2Jok"' \
+	    'lines[4]["failed_in"] = "elsewhere"' \
+	    'lines.insert(5, dict(lines[4]))'; do
+		edit "$tmp/e.jsonl" "$tmp/bad.jsonl" "$bad"
+		"$P" import --db "$tmp/checks.db" "$tmp/bad.jsonl" \
+		    > /dev/null 2> "$tmp/err"
+		[ $? -eq 2 ] || fail "import with $bad: exit status"
+		one_line_error "$tmp/err" "import with $bad"
+		has "$tmp/err" "bad.jsonl:[456]: " "import with $bad: names the line"
+	done
+	has "$tmp/err" "run 0 of session 1 appears twice" "duplicate run line"
+
+	# A partial export of a running session, then the complete one:
+	# the runs are decided one by one (24 of 40 were left out).
+	edit "$tmp/e.jsonl" "$tmp/part.jsonl" \
+	    'lines[3]["status"] = "running"; lines[3]["elapsed_s"] = 0' \
+	    'lines = [l for l in lines if not (l.get("type") == "run" and l["seq"] >= 2)]'
+	"$P" import --db "$tmp/part.db" "$tmp/part.jsonl" > /dev/null \
+	    2> "$tmp/err" || fail "import partial: $(cat "$tmp/err")"
+	[ "$(runs_of "$tmp/part.db")" = 2 ] || fail "import partial: runs"
+	"$P" import --db "$tmp/part.db" "$tmp/e.jsonl" > "$tmp/out" \
+	    2> "$tmp/err" || fail "import complete: $(cat "$tmp/err")"
+	[ "$(runs_of "$tmp/part.db")" = 3 ] ||
+	    fail "import complete after partial: $(runs_of "$tmp/part.db") runs, not 3"
+	has "$tmp/out" "1 run" "import complete after partial: counts the new run"
+	st=$(sqlite3 "$tmp/part.db" 'SELECT status FROM session')
+	[ "$st" = done ] || fail "import complete after partial: status $st"
+	"$P" import --db "$tmp/part.db" "$tmp/e.jsonl" > "$tmp/out" ||
+	    fail "import again"
+	[ "$(runs_of "$tmp/part.db")" = 3 ] || fail "import again added runs"
+}
+import_checks
+
+# A crafted import cannot make --resume run its command: imported
+# sessions are never resumable.
+import_resume() {
+	"$P" export --db "$db" -o "$tmp/e.jsonl" || fail "export"
+	edit "$tmp/e.jsonl" "$tmp/evil.jsonl" \
+	    'lines[3]["status"] = "running"; lines[3]["elapsed_s"] = 0' \
+	    "lines[3][\"host\"] = \"$(hostname)\"" \
+	    "lines[3][\"args\"] = json.dumps([\"run\", \"--campaign\", \"c\", \"--shell\", \"v=touch $tmp/PWNED\"])"
+	"$P" import --db "$tmp/evil.db" "$tmp/evil.jsonl" > /dev/null \
+	    2> "$tmp/err" || fail "import evil: $(cat "$tmp/err")"
+	(cd "$tmp" && "$P" run --db "$tmp/evil.db" --campaign c --resume) \
+	    > /dev/null 2> "$tmp/err"
+	[ $? -eq 2 ] || fail "resume of an imported session: exit status"
+	[ -e "$tmp/PWNED" ] && fail "resume of an imported session ran its command"
+	has "$tmp/err" "no unfinished session" "resume of an imported session"
+}
+import_resume
+
+# Two --resume of one session started together: one resumer.
+two_resumers() {
+	rdb=$tmp/resume.db
+	"$P" run --db "$rdb" --campaign r --variant v -n 8 --warmup 0 \
+	    -- sleep 0.05 > /dev/null 2>&1 || fail "two resumers: setup"
+	sqlite3 "$rdb" "UPDATE session SET status = 'interrupted';
+	    DELETE FROM run_metric WHERE run_id IN (SELECT id FROM run WHERE seq >= 2);
+	    DELETE FROM run WHERE seq >= 2;" || fail "two resumers: sqlite3"
+	"$P" run --db "$rdb" --campaign r --resume > /dev/null 2> "$tmp/err1" &
+	a=$!
+	"$P" run --db "$rdb" --campaign r --resume > /dev/null 2> "$tmp/err2" &
+	b=$!
+	wait $a
+	ra=$?
+	wait $b
+	rb=$?
+	if [ $ra -eq 0 ] && [ $rb -eq 0 ]; then
+		fail "two resumers: both continued the session"
+	fi
+	[ $ra -eq 0 ] || [ $rb -eq 0 ] || fail "two resumers: neither ran: $(cat "$tmp/err1" "$tmp/err2")"
+	n=$(runs_of "$rdb")
+	[ "$n" = 8 ] || fail "two resumers: $n runs stored for -n 8"
+	has "$tmp/err1" "perfreg run" "a resume shows the command it runs"
+}
+two_resumers
+
 if [ $fails -gt 0 ]; then
 	echo "$fails failure(s)" >&2
 	exit 1
