@@ -47,6 +47,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_stat_entry;
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_env_entry;
+extern const struct cmd_entry cmd_env_diff_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_parse_entry;
 extern const struct cmd_entry cmd_campaigns_entry;
@@ -74,6 +75,13 @@ int cli_usage(const struct cmd_entry *e);
  */
 int cli_usage_error(const struct cmd_entry *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/*
+ * The usage error of an operand e does not take: "unexpected argument
+ * 'X'", with "did you mean 'NAME SUB'?" when X is close to one of e's
+ * sub-commands.  Returns PR_EXIT_USAGE.
+ */
+int cli_unexpected(const struct cmd_entry *e, const char *arg);
 
 /* Writes the buffer to stdout; PR_EXIT_INTERNAL if that fails. */
 int cli_write(const struct pr_buf *b);
