@@ -11,26 +11,8 @@
 # usage: cli_safety.sh PERFREG
 set -u
 P=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-unset PERFREG_DB XDG_DATA_HOME
+. "$(dirname "$0")/testlib.sh"
 export PERFREG_BOOT_ID=boot-1
-
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-has() { # file pattern what
-	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
-}
-
-one_line_error() { # file what
-	n=$(wc -l < "$1")
-	[ "$n" -eq 1 ] || fail "$2: expected one line on stderr, got $n: $(cat "$1")"
-	has "$1" "^perfreg: " "$2"
-}
 
 db=$tmp/db.sqlite
 "$P" run --db "$db" --campaign c --variant v -n 3 --warmup 0 -- true \
