@@ -148,6 +148,9 @@ struct pr_store_session_new {
 	/* 1: written by import, never resumable (its args_json came from
 	 * elsewhere); such a session claims nothing it resumes. */
 	int imported;
+	/* The process running the session on host (getpid()), or 0: lets
+	 * a resume tell a live session from one cut short. */
+	int64_t pid;
 };
 
 /* Records a new session (creating the campaign and host as needed) with
@@ -215,6 +218,7 @@ struct pr_store_session_info {
 	double started, elapsed_s;
 	int64_t resumes; /* 0: none */
 	int imported;    /* 1: written by import */
+	int64_t pid;     /* the process that ran it, 0 when unknown */
 	struct pr_store_tag *tags;
 	size_t ntags;
 	struct pr_str *variants; /* the variants it ran, in order */

@@ -220,6 +220,9 @@ session_row(struct pr_store *st, struct pr_db_stmt *s,
 	    ? 0
 	    : st->ops->column_int(s, 8);
 	o->imported = st->ops->column_int(s, 9) != 0;
+	o->pid = st->ops->column_type(s, 10) == PR_DB_NULL
+	    ? 0
+	    : st->ops->column_int(s, 10);
 	return rc;
 }
 

@@ -101,10 +101,13 @@ static const char schema_v1[] =
  * `run --resume` started together cannot both continue one session (the
  * second's INSERT conflicts).  A table rather than a unique index on
  * session.resumes, which a database written before this version may
- * break.
+ * break.  session.pid: the process that runs the session, so that a
+ * resume can tell a live session of this boot from one that was cut
+ * short.
  */
 static const char schema_v2[] =
     "ALTER TABLE session ADD COLUMN imported @INT@ NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE session ADD COLUMN pid @INT@;\n"
     "CREATE TABLE resume_claim ("
     " session_id @INT@ PRIMARY KEY REFERENCES session (id),"
     " by_session @INT@ NOT NULL REFERENCES session (id));\n";

@@ -27,7 +27,8 @@
 
 #define SESSION_COLS \
 	"SELECT s.id, c.name, h.name, s.boot_id, s.args_json, s.status, " \
-	"s.started, s.elapsed_s, s.resumes, s.imported FROM session s " \
+	"s.started, s.elapsed_s, s.resumes, s.imported, s.pid " \
+	"FROM session s " \
 	"JOIN campaign c ON c.id = s.campaign_id " \
 	"JOIN host h ON h.id = s.host_id "
 
@@ -58,8 +59,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SESSION_ADD] =
 	    "INSERT INTO session (campaign_id, host_id, "
 	    "boot_id, args_json, status, started, elapsed_s, resumes, "
-	    "env_id, imported) VALUES (?, ?, ?, ?, 'running', ?, NULL, ?, ?, "
-	    "?)",
+	    "env_id, imported, pid) VALUES (?, ?, ?, ?, 'running', ?, NULL, ?, "
+	    "?, ?, ?)",
 	[S_CLAIM_ADD] = "INSERT INTO resume_claim (session_id, by_session) "
 			"VALUES (?, ?) ON CONFLICT DO NOTHING",
 	[S_CLAIM_GET] = "SELECT by_session FROM resume_claim "

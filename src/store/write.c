@@ -516,6 +516,10 @@ session_add(struct pr_store *st, const struct pr_store_session_new *n,
 	else
 		b_null(&b);
 	b_int(&b, n->imported != 0);
+	if (n->pid > 0)
+		b_int(&b, n->pid);
+	else
+		b_null(&b);
 	rc = st_insert_bound(&b, id);
 	if (rc == PR_OK && n->resumes > 0 && !n->imported)
 		rc = claim(st, n->resumes, *id, err);

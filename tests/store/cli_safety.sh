@@ -208,6 +208,30 @@ two_resumers() {
 }
 two_resumers
 
+# A session that is running now is not resumed (a second --resume found
+# the first one's new session and ran its rounds a second time).
+live_session() {
+	ldb=$tmp/live.db
+	"$P" run --db "$ldb" --campaign l --variant v -n 400 --warmup 0 \
+	    -- sleep 0.05 > /dev/null 2>&1 &
+	live=$!
+	i=0
+	while [ $i -lt 400 ]; do
+		n=$(sqlite3 "$ldb" 'SELECT count(*) FROM run' 2>/dev/null)
+		[ -n "$n" ] && [ "$n" -ge 2 ] && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	"$P" run --db "$ldb" --campaign l --resume > /dev/null 2> "$tmp/err"
+	rc=$?
+	kill $live 2> /dev/null
+	wait $live
+	[ $rc -eq 2 ] || fail "resume of a live session: exit status $rc"
+	has "$tmp/err" "is still running (process $live on this host)" \
+	    "resume of a live session"
+}
+live_session
+
 if [ $fails -gt 0 ]; then
 	echo "$fails failure(s)" >&2
 	exit 1
