@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "perfreg/env.h"
+#include "perfreg/report.h"
 #include "report/internal.h"
 #include "core/envjson.h"
 #include "core/banned.h"
@@ -736,14 +737,18 @@ pr_env_diff(const struct pr_env *a, const struct pr_env *b,
 static enum pr_status
 add_value(struct pr_buf *out, const char *v, struct pr_error *err)
 {
+	enum pr_status st;
 	size_t l;
 
 	if (v == NULL)
 		return pr_buf_adds(out, "(absent)", err);
 	l = strlen(v);
+	/* Control bytes from the snapshot are shown, not sent. */
 	if (l <= VALUE_SHOWN)
-		return pr_buf_adds(out, v, err);
-	return pr_buf_addf(out, err, "%.*s...", VALUE_SHOWN - 3, v);
+		return pr_report_escape(out, v, l, 0, err);
+	if ((st = pr_report_escape(out, v, VALUE_SHOWN - 3, 0, err)) != PR_OK)
+		return st;
+	return pr_buf_adds(out, "...", err);
 }
 
 static enum pr_status
@@ -753,8 +758,13 @@ format_log(struct pr_buf *out, char sign, char **v, size_t n, size_t max,
 	enum pr_status st = PR_OK;
 	size_t i;
 
-	for (i = 0; i < n && i < max && st == PR_OK; i++)
-		st = pr_buf_addf(out, err, "  %c %s\n", sign, v[i]);
+	for (i = 0; i < n && i < max && st == PR_OK; i++) {
+		st = pr_buf_addf(out, err, "  %c ", sign);
+		if (st == PR_OK)
+			st = pr_report_escape(out, v[i], strlen(v[i]), 0, err);
+		if (st == PR_OK)
+			st = pr_buf_addc(out, '\n', err);
+	}
 	if (st == PR_OK && n > max)
 		st = pr_buf_addf(out, err, "  %c ... and %zu more\n", sign,
 		    n - max);
@@ -793,7 +803,8 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
 		}
 		st = pr_buf_addf(out, err, "  %-*s  ", (int)w, x->key);
 		if (st == PR_OK && x->detail != NULL)
-			st = pr_buf_adds(out, x->detail, err);
+			st = pr_report_escape(out, x->detail, strlen(x->detail),
+			    0, err);
 		else if (st == PR_OK) {
 			st = add_value(out, x->a, err);
 			if (st == PR_OK)

@@ -338,6 +338,46 @@ test_hostile_names(void **state)
 	free(t);
 }
 
+/* An environment diff whose values and kernel log lines hold escapes:
+ * text shows them, never sends them. */
+static void
+test_hostile_envdiff(void **state)
+{
+	struct pr_envdiff_item it;
+	struct pr_envdiff d;
+	struct pr_buf b = PR_BUF_INIT(1 << 16);
+	char la[] = "clocksource \x1b]52;c;SGk=\x07 tsc\r";
+	char *loga[] = { la };
+	char key[] = "kernel", cat[] = "kernel", va[] = "6.1\x1b[2J",
+	     vb[] = "6.2", reason[] = "the kernel changed";
+
+	(void)state;
+	memset(&it, 0, sizeof(it));
+	memset(&d, 0, sizeof(d));
+	it.kind = PR_ENVDIFF_CHANGED;
+	it.key = key;
+	it.category = cat;
+	it.a = va;
+	it.b = vb;
+	it.reason = reason;
+	it.relevant = 1;
+	d.items = &it;
+	d.n = 1;
+	d.log_a = loga;
+	d.nlog_a = 1;
+	d.log_compared = 1;
+	assert_int_equal(pr_envdiff_format_text(&d, "A", "B", 20, &b, NULL),
+	    PR_OK);
+	assert_int_equal(pr_buf_addc(&b, '\0', NULL), PR_OK);
+	assert_null(strchr(b.data, '\x1b'));
+	assert_null(strchr(b.data, '\x07'));
+	assert_null(strchr(b.data, '\r'));
+	assert_non_null(strstr(b.data, "6.1^[[2J -> 6.2"));
+	assert_non_null(
+	    strstr(b.data, "  - clocksource ^[]52;c;SGk=^G tsc^M\n"));
+	pr_buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -348,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_csv_cell),
 		cmocka_unit_test(test_hostile_names),
+		cmocka_unit_test(test_hostile_envdiff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
