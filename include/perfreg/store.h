@@ -50,7 +50,7 @@
 #include "perfreg/error.h"
 
 /* The schema version this perfreg writes (doc/schema.md). */
-#define PR_STORE_SCHEMA_VERSION 1
+#define PR_STORE_SCHEMA_VERSION 2
 /* The most output bytes kept per run; longer output is truncated. */
 #define PR_STORE_OUTPUT_MAX (4u << 20)
 
@@ -145,10 +145,19 @@ struct pr_store_session_new {
 	const struct pr_store_tag *tags;
 	size_t ntags;
 	int64_t resumes; /* the session this one continues, or 0 */
+	/* 1: written by import, never resumable (its args_json came from
+	 * elsewhere); such a session claims nothing it resumes. */
+	int imported;
+	/* The process running the session on host (getpid()), or 0: lets
+	 * a resume tell a live session from one cut short. */
+	int64_t pid;
 };
 
 /* Records a new session (creating the campaign and host as needed) with
- * status "running"; *id gets its id.  One transaction. */
+ * status "running"; *id gets its id.  One transaction.  A session that
+ * resumes another (not imported) claims it in the same transaction: a
+ * second claim of one session fails with PR_EINVAL "session N is
+ * already resumed by session M". */
 enum pr_status pr_store_session_begin(struct pr_store *st,
     const struct pr_store_session_new *s, int64_t *id, struct pr_error *err);
 
@@ -208,6 +217,8 @@ struct pr_store_session_info {
 	char *status;
 	double started, elapsed_s;
 	int64_t resumes; /* 0: none */
+	int imported;    /* 1: written by import */
+	int64_t pid;     /* the process that ran it, 0 when unknown */
 	struct pr_store_tag *tags;
 	size_t ntags;
 	struct pr_str *variants; /* the variants it ran, in order */
@@ -302,11 +313,17 @@ typedef int pr_store_run_cb(void *arg, const struct pr_store_run_rec *r,
 enum pr_status pr_store_each_run(struct pr_store *st, int64_t session,
     pr_store_run_cb *cb, void *arg, struct pr_error *err);
 
+/* The seq numbers of the runs stored for a session, ascending (*seq is
+ * the caller's, free(); NULL when n is 0).  PR_ENOTFOUND is not
+ * returned: an unknown session has none. */
+enum pr_status pr_store_run_seqs(struct pr_store *st, int64_t session,
+    size_t **seq, size_t *n, struct pr_error *err);
+
 /* ---- resuming ---- */
 
 /* The latest session of the campaign on this host that did not finish
- * (status "running", "interrupted", "failed" or "max-failures") and was
- * not already resumed, or PR_ENOTFOUND. */
+ * (status "running", "interrupted", "failed" or "max-failures"), was
+ * not already resumed and was not imported, or PR_ENOTFOUND. */
 enum pr_status pr_store_find_unfinished(struct pr_store *st,
     struct pr_str campaign, const char *host, struct pr_store_session_info *out,
     struct pr_error *err);
@@ -365,6 +382,24 @@ struct pr_store_import_stats {
  */
 enum pr_status pr_store_import(struct pr_store *st, const char *text,
     size_t len, const char *name, struct pr_store_import_stats *stats,
+    struct pr_error *err);
+
+/* Where pr_store_import_read reads: up to size bytes into p, *n the
+ * count (0: the end of the input).  Returns PR_OK or an error (which
+ * the import returns, after rolling back). */
+typedef enum pr_status pr_store_read_fn(void *arg, char *p, size_t size,
+    size_t *n, struct pr_error *err);
+
+/*
+ * pr_store_import of what read gives, read as it is imported: memory
+ * stays under one line (PR_STORE_EXPORT_LINE_MAX) and 1 MiB of input
+ * whatever the size of the input, so that a huge or endless input
+ * (/dev/zero) fails at its first line over the limit instead of being
+ * buffered, and a file that shrinks while it is read is a truncated
+ * export, not a fault.
+ */
+enum pr_status pr_store_import_read(struct pr_store *st, pr_store_read_fn *read,
+    void *arg, const char *name, struct pr_store_import_stats *stats,
     struct pr_error *err);
 
 #endif /* PERFREG_STORE_H */

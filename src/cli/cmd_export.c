@@ -4,10 +4,21 @@
  * to another database (`perfreg import`), SQLite or PostgreSQL, on this
  * machine or another.
  *
- * Exit status: 0 done, 2 bad usage, unknown campaign or unreadable
- * database, 3 internal error or a write that failed.
+ * -o FILE: a regular file (or a missing path) is replaced only when the
+ * export is complete, by a temporary file in the same directory renamed
+ * over it; anything else that exists (a device such as /dev/null, a
+ * FIFO, a terminal) is opened and written directly, never replaced; a
+ * symbolic link or a directory is refused (it would be a surprise to
+ * write through the one or to replace the other).  The check is made on
+ * the path itself (lstat) and again on what was opened (O_NOFOLLOW,
+ * fstat), so that a link slipped in between is not followed.
+ *
+ * Exit status: 0 done, 2 bad usage, unknown campaign, unreadable
+ * database or an -o that cannot be written to, 3 internal error or a
+ * write that failed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +38,9 @@ struct export_cli {
 static const struct opt options[] = {
 	CLI_OPT_DB(struct export_cli, db),
 	OPT_STRING('o', "output", "file",
-	    "write to file instead of standard output (replaced only when the "
-	    "export is complete)",
+	    "write to file instead of standard output (a regular file is "
+	    "replaced only when the export is complete; a device or FIFO is "
+	    "written in place; a symbolic link is refused)",
 	    struct export_cli, path, 0, NULL),
 	OPT_END(),
 };
@@ -44,6 +56,68 @@ write_file(void *arg, const char *p, size_t n, struct pr_error *err)
 	return PR_OK;
 }
 
+/* How -o FILE is written. */
+enum target {
+	T_REPLACE, /* a regular file or nothing: a temporary file renamed */
+	T_DIRECT   /* a device, FIFO or socket: written where it is */
+};
+
+/*
+ * Decides how to write path, or prints why not and returns -1.  For
+ * T_DIRECT, *fdp is the descriptor opened on it.
+ */
+static int
+open_target(const char *path, enum target *how, int *fdp)
+{
+	struct stat sb, fb;
+	int fd;
+
+	*fdp = -1;
+	if (path[0] == '\0') {
+		cli_errorf("export: -o: empty file name");
+		return -1;
+	}
+	if (lstat(path, &sb) != 0) {
+		if (errno == ENOENT) {
+			*how = T_REPLACE;
+			return 0;
+		}
+		cli_errorf("export: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(sb.st_mode)) {
+		*how = T_REPLACE;
+		return 0;
+	}
+	if (S_ISLNK(sb.st_mode)) {
+		cli_errorf("export: %s: is a symbolic link; give the file it "
+			   "points to",
+		    path);
+		return -1;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		cli_errorf("export: %s: is a directory", path);
+		return -1;
+	}
+	/* A device or a FIFO: written in place.  O_NONBLOCK would make a
+	 * FIFO without a reader fail at once, but a reader that comes later
+	 * is the point of a FIFO; Ctrl-C still ends the wait. */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		cli_errorf("export: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &fb) != 0 || fb.st_dev != sb.st_dev ||
+	    fb.st_ino != sb.st_ino || S_ISREG(fb.st_mode)) {
+		cli_errorf("export: %s: changed while it was opened", path);
+		close(fd);
+		return -1;
+	}
+	*how = T_DIRECT;
+	*fdp = fd;
+	return 0;
+}
+
 static int
 exec_export(int argc, char **argv)
 {
@@ -54,9 +128,10 @@ exec_export(int argc, char **argv)
 	const char *db = NULL, *path = NULL;
 	char *tmp = NULL;
 	FILE *f = stdout;
+	enum target how = T_REPLACE;
 	size_t n, i;
 	struct export_cli o = { NULL, NULL };
-	int first, rc, fd;
+	int first, rc, fd = -1;
 	mode_t um;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
@@ -74,7 +149,19 @@ exec_export(int argc, char **argv)
 	if ((rc = cli_store_open("export", db, PR_STORE_READ, &st)) !=
 	    PR_EXIT_OK)
 		goto out;
-	if (path != NULL) {
+	if (path != NULL && open_target(path, &how, &fd) != 0) {
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (path != NULL && how == T_DIRECT) {
+		if ((f = fdopen(fd, "w")) == NULL) {
+			cli_errorf("export: %s: %s", path, strerror(errno));
+			close(fd);
+			f = stdout;
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+	} else if (path != NULL) {
 		if ((tmp = malloc(strlen(path) + 16)) == NULL) {
 			cli_errorf("out of memory");
 			rc = PR_EXIT_INTERNAL;
@@ -108,6 +195,14 @@ exec_export(int argc, char **argv)
 		cli_errorf("export: %s", pr_error_format(&err, eb, sizeof(eb)));
 		rc = s == PR_EIO || s == PR_ENOMEM ? PR_EXIT_INTERNAL
 						   : PR_EXIT_USAGE;
+	}
+	if (f != stdout && tmp == NULL) {
+		if (fclose(f) != 0 && rc == PR_EXIT_OK) {
+			cli_errorf("export: cannot write %s: %s", path,
+			    strerror(errno));
+			rc = PR_EXIT_INTERNAL;
+		}
+		f = stdout;
 	}
 	if (tmp != NULL) {
 		if (fclose(f) != 0 && rc == PR_EXIT_OK) {

@@ -3,6 +3,12 @@
  * export`, JSON Lines, doc/export.md) into the results database, each
  * file in one transaction: all of it or nothing.
  *
+ * Inputs are read as they are imported (pr_store_import_read), never
+ * mapped: a file truncated while it is read is a truncated export, not
+ * SIGBUS, and memory stays under one export line whatever the input
+ * (/dev/zero fails at once).  A FIFO is read like a file; Ctrl-C ends a
+ * wait for its writer, and the transaction is rolled back.
+ *
  * Exit status: 0 done, 2 bad usage, malformed input (one line naming the
  * file and line) or a database that cannot be written, 3 internal error.
  */
@@ -12,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,102 +27,37 @@
 
 extern const struct cmd_entry cmd_import_entry;
 
-/* Largest export read (the whole file is read before the import). */
-#define IMPORT_MAX ((size_t)4 << 30)
-
 static const struct opt options[] = {
 	CLI_OPT_DB_JSON("print the counts as JSON"),
 	OPT_END(),
 };
 
-/* Reads the whole of path ("-": stdin) into *out (len bytes). */
-static int
-slurp(const char *path, char **out, size_t *len)
-{
-	struct pr_buf b = PR_BUF_INIT(IMPORT_MAX);
-	struct pr_error err;
-	ssize_t n;
+/* The reader of an input: read(2) on fd, name for messages. */
+struct input {
 	int fd;
+	const char *name;
+};
 
-	*out = NULL;
-	fd = strcmp(path, "-") == 0 ? STDIN_FILENO
-				    : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		cli_errorf("import: %s: %s", path, strerror(errno));
-		return PR_EXIT_USAGE;
-	}
-	pr_error_clear(&err);
-	for (;;) {
-		if (pr_buf_grow(&b, 1 << 20, &err) != PR_OK) {
-			cli_errorf("import: %s: %s", path, err.msg);
-			break;
-		}
-		n = read(fd, b.data + b.len, b.cap - b.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			cli_errorf("import: %s: %s", path, strerror(errno));
-			break;
-		}
-		if (n == 0) {
-			if (fd != STDIN_FILENO)
-				close(fd);
-			*len = b.len;
-			*out = pr_buf_detach(&b, NULL);
-			if (*out == NULL && (*out = malloc(1)) == NULL) {
-				cli_errorf("out of memory");
-				return PR_EXIT_INTERNAL;
-			}
-			return PR_EXIT_OK;
-		}
-		b.len += (size_t)n;
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	pr_buf_release(&b);
-	return PR_EXIT_USAGE;
-}
-
-/*
- * The text of path: a regular file is mapped (MAP_POPULATE: one pass
- * of the kernel instead of read() into a fresh buffer, a third of an
- * import's time on a large file); anything else (stdin, a pipe) is read.
- * *mapped says which, for release_text.
- */
-static int
-get_text(const char *path, char **out, size_t *len, int *mapped)
+static enum pr_status
+read_input(void *arg, char *p, size_t size, size_t *n, struct pr_error *err)
 {
-	struct stat sb;
-	void *p;
-	int fd;
+	struct input *in = arg;
+	ssize_t r;
 
-	*mapped = 0;
-	if (strcmp(path, "-") != 0 &&
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    sb.st_size > 0 && (uintmax_t)sb.st_size <= IMPORT_MAX) {
-			p = mmap(NULL, (size_t)sb.st_size, PROT_READ,
-			    MAP_PRIVATE | MAP_POPULATE, fd, 0);
-			if (p != MAP_FAILED) {
-				close(fd);
-				*out = p;
-				*len = (size_t)sb.st_size;
-				*mapped = 1;
-				return PR_EXIT_OK;
-			}
-		}
-		close(fd);
+	do
+		r = read(in->fd, p, size);
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		int e = errno;
+
+		pr_error_at(err, e == EISDIR ? PR_EINVAL : PR_EIO, in->name, 0,
+		    0, "cannot read: %s", strerror(e));
+		if (err != NULL)
+			err->sys_errno = e;
+		return e == EISDIR ? PR_EINVAL : PR_EIO;
 	}
-	return slurp(path, out, len);
-}
-
-static void
-release_text(char *text, size_t len, int mapped)
-{
-	if (mapped)
-		munmap(text, len);
-	else
-		free(text);
+	*n = (size_t)r;
+	return PR_OK;
 }
 
 static int
@@ -127,10 +67,9 @@ exec_import(int argc, char **argv)
 	struct pr_store *st = NULL;
 	struct pr_error err;
 	enum pr_status s;
+	struct input in;
 	const char *db = NULL;
-	char *text = NULL;
-	size_t len = 0;
-	int first, json = 0, rc, i, mapped = 0;
+	int first, json = 0, rc, i;
 
 	if ((first = cli_db_json_opts(argc, argv, &cmd_import_entry, &db,
 		 &json)) < 0)
@@ -141,24 +80,30 @@ exec_import(int argc, char **argv)
 	memset(&total, 0, sizeof(total));
 	rc = PR_EXIT_OK;
 	for (i = first; i < argc && rc == PR_EXIT_OK; i++) {
-		if ((rc = get_text(argv[i], &text, &len, &mapped)) !=
-		    PR_EXIT_OK)
+		in.name = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
+		in.fd = strcmp(argv[i], "-") == 0
+		    ? STDIN_FILENO
+		    : open(argv[i], O_RDONLY | O_CLOEXEC);
+		if (in.fd < 0) {
+			cli_errorf("import: %s: %s", argv[i], strerror(errno));
+			rc = PR_EXIT_USAGE;
 			break;
-		/* Opened once the first file is read: a missing file does
+		}
+		/* Opened once the first file is open: a missing file does
 		 * not leave a new empty database behind. */
 		if (st == NULL &&
 		    (rc = cli_store_open("import", db, PR_STORE_CREATE, &st)) !=
 			PR_EXIT_OK) {
-			release_text(text, len, mapped);
+			if (in.fd != STDIN_FILENO)
+				close(in.fd);
 			break;
 		}
 		memset(&one, 0, sizeof(one));
 		pr_error_clear(&err);
-		s = pr_store_import(st, text, len,
-		    strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i], &one,
+		s = pr_store_import_read(st, read_input, &in, in.name, &one,
 		    &err);
-		release_text(text, len, mapped);
-		text = NULL;
+		if (in.fd != STDIN_FILENO)
+			close(in.fd);
 		if (s != PR_OK) {
 			if (err.file[0] != '\0')
 				cli_error(&err);

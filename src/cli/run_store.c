@@ -3,11 +3,15 @@
  * results database as it runs (every finished run committed before the
  * next starts, perfreg/store.h), and the lookup behind --resume.
  */
+#include <errno.h>
 #include <jansson.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cmd.h"
 #include "cli/run_store.h"
@@ -199,6 +203,7 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 	sn.tags = t;
 	sn.ntags = nt;
 	sn.resumes = resumes;
+	sn.pid = (int64_t)getpid();
 	if ((rs->vid = calloc(s->nv, sizeof(*rs->vid))) == NULL) {
 		cli_errorf("out of memory");
 		goto out;
@@ -390,6 +395,73 @@ parse_args(const char *aj, char ***args, size_t *nargs)
 	return PR_EXIT_OK;
 }
 
+/* Prints "perfreg: run: --resume: session N recorded: perfreg ARGS" with
+ * every argument quoted for the shell and its control bytes escaped. */
+static int
+show_resumed(int64_t id, char *const *args, size_t n)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	enum pr_status st = PR_OK;
+	const char *a;
+	size_t i;
+
+	for (i = 0; i < n && st == PR_OK; i++) {
+		a = args[i];
+		st = pr_buf_adds(&b, " ", NULL);
+		if (st == PR_OK && a[0] != '\0' &&
+		    strspn(a,
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789-_=.,/:+@%") == strlen(a)) {
+			st = pr_buf_adds(&b, a, NULL);
+			continue;
+		}
+		if (st == PR_OK)
+			st = pr_buf_adds(&b, "'", NULL);
+		for (; st == PR_OK && *a != '\0'; a++)
+			st = *a == '\''
+			    ? pr_buf_adds(&b, "'\\''", NULL)
+			    : cli_str_escape(&b, pr_str_c((char[]){ *a, 0 }),
+				  NULL);
+		if (st == PR_OK)
+			st = pr_buf_adds(&b, "'", NULL);
+	}
+	if (st != PR_OK) {
+		pr_buf_release(&b);
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	cli_errorf("run: --resume: session %lld recorded: perfreg run%s",
+	    (long long)id, b.data != NULL ? b.data : "");
+	pr_buf_release(&b);
+	return PR_EXIT_OK;
+}
+
+/* 1 when s is running now: recorded in this boot on this host by a
+ * process that still exists and runs this program. */
+static int
+still_running(const struct pr_store_session_info *s)
+{
+	char boot[BOOT_MAX], host[HOST_MAX], a[64], pe[4096], me[4096];
+	ssize_t n, m;
+
+	if (s->pid <= 0 || s->pid > INT32_MAX || s->pid == (int64_t)getpid())
+		return 0;
+	cli_boot_id(boot, sizeof(boot));
+	cli_hostname(host, sizeof(host));
+	if (strcmp(boot, s->boot_id) != 0 || strcmp(host, s->host) != 0)
+		return 0;
+	if (kill((pid_t)s->pid, 0) != 0 && errno != EPERM)
+		return 0;
+	/* A process with that id runs: the same program, or a pid reused
+	 * after a crash (then not ours). */
+	snprintf(a, sizeof(a), "/proc/%lld/exe", (long long)s->pid);
+	n = readlink(a, pe, sizeof(pe) - 1);
+	m = readlink("/proc/self/exe", me, sizeof(me) - 1);
+	if (n <= 0 || m <= 0)
+		return 1;
+	return n == m && memcmp(pe, me, (size_t)n) == 0;
+}
+
 int
 run_store_find_resume(const char *db, const char *campaign, char ***args,
     size_t *nargs, int64_t *session, size_t *done)
@@ -427,7 +499,18 @@ run_store_find_resume(const char *db, const char *campaign, char ***args,
 		goto out;
 	}
 	*session = si.id;
+	if (still_running(&si)) {
+		cli_errorf("run: --resume: session %lld of campaign '%s' is "
+			   "still running (process %lld on this host)",
+		    (long long)si.id, campaign, (long long)si.pid);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
 	if ((rc = parse_args(si.args_json, args, nargs)) != PR_EXIT_OK)
+		goto out;
+	/* The arguments come from the database, not from this command
+	 * line: say what will run before anything does. */
+	if ((rc = show_resumed(si.id, *args, *nargs)) != PR_EXIT_OK)
 		goto out;
 	/* Count the runs of the whole chain of resumed sessions. */
 	for (id = si.id, hops = 0; id != 0 && hops < 10000; id = next, hops++) {

@@ -50,10 +50,22 @@ struct svar {
 struct sess {
 	int64_t key, id;
 	size_t camp;
-	int skipped;
+	int skipped; /* already in the database: only its missing runs */
 	struct svar *v;
 	size_t nv, last;
+	size_t *seen; /* seq of the run lines read, ascending */
+	size_t nseen, capseen;
+	size_t *stored; /* skipped: seq of the runs stored, ascending */
+	size_t nstored;
 };
+
+/* What the schema allows (doc/schema.md, doc/export.md). */
+static const char *const session_statuses[] = { "running", "done",
+	"interrupted", "max-failures", "decided", "failed", "resumed", NULL };
+static const char *const run_outcomes[] = { "ok", "exit", "signal", "timeout",
+	"noexec", "interrupted", NULL };
+static const char *const failure_stages[] = { "prepare", "command", "parse",
+	NULL };
 
 struct mrow {
 	const char *name, *unit;
@@ -81,6 +93,7 @@ struct imp {
 	struct mrow *m;       /* the metrics of the line being read */
 	size_t mcap;
 	size_t nruns; /* run lines read */
+	int cut;      /* the line is the last and has no newline */
 	struct pr_store_import_stats stats;
 };
 
@@ -442,6 +455,32 @@ end_pending(struct imp *im)
 	return st;
 }
 
+/* A session already in the database whose stored status is "running"
+ * takes the status and duration of the export (when the next line that
+ * is not one of its runs comes, as a new session does). */
+static enum pr_status
+pending_if_running(struct imp *im, int64_t id, const char *status,
+    double elapsed)
+{
+	struct pr_store_session_info si;
+	enum pr_status st;
+	int running;
+
+	memset(&si, 0, sizeof(si));
+	if ((st = pr_store_session_get(im->st, id, &si, im->err)) != PR_OK)
+		return st;
+	running = strcmp(si.status, "running") == 0;
+	pr_store_session_info_release(&si);
+	if (!running || strcmp(status, "running") == 0)
+		return PR_OK;
+	im->pending = id;
+	im->pending_elapsed = elapsed;
+	im->pending_line = im->line;
+	if ((im->pending_status = dup_bytes(status, strlen(status))) == NULL)
+		return oom(im);
+	return PR_OK;
+}
+
 static enum pr_status
 do_campaign(struct imp *im, size_t root)
 {
@@ -643,8 +682,10 @@ session_variants(struct imp *im, size_t x, struct sess *s, const struct camp *c)
 			return oom(im);
 		v->name.n = name.n;
 		s->nv++;
-		if (!s->skipped &&
-		    (st = pr_store_session_variant(im->st, s->id, name, command,
+		/* Also for a session already there, which may gain runs:
+		 * the variant and the session's use of it exist then, and
+		 * this only reads their ids. */
+		if ((st = pr_store_session_variant(im->st, s->id, name, command,
 			 &v->id, im->err)) != PR_OK)
 			return store_fail(im, st);
 	}
@@ -666,6 +707,62 @@ enum {
 	S_ENV,
 	S_N
 };
+
+/* 1 when s is one of the strings of set (NULL-terminated). */
+static int
+one_of(const char *s, const char *const *set)
+{
+	for (; *set != NULL; set++)
+		if (strcmp(s, *set) == 0)
+			return 1;
+	return 0;
+}
+
+/* The index where v is or would go in the ascending a[0..n); *found. */
+static size_t
+seq_pos(const size_t *a, size_t n, size_t v, int *found)
+{
+	size_t lo = 0, hi = n, mid;
+
+	*found = 0;
+	if (n > 0 && a[n - 1] < v)
+		return n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (a[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < n && a[lo] == v;
+	return lo;
+}
+
+/* Records that a run line of s has seq; PR_EPARSE when one had it. */
+static enum pr_status
+seq_seen(struct imp *im, struct sess *s, size_t seq)
+{
+	size_t at, *p;
+	int found;
+
+	at = seq_pos(s->seen, s->nseen, seq, &found);
+	if (found)
+		return bad(im, "run %zu of session %lld appears twice", seq,
+		    (long long)s->key);
+	if (s->nseen == s->capseen) {
+		size_t cap = s->capseen ? 2 * s->capseen : 64;
+
+		if ((p = realloc(s->seen, cap * sizeof(*p))) == NULL)
+			return oom(im);
+		s->seen = p;
+		s->capseen = cap;
+	}
+	memmove(s->seen + at + 1, s->seen + at,
+	    (s->nseen - at) * sizeof(*s->seen));
+	s->seen[at] = seq;
+	s->nseen++;
+	return PR_OK;
+}
 
 static enum pr_status
 do_session(struct imp *im, size_t root)
@@ -699,6 +796,9 @@ do_session(struct imp *im, size_t root)
 	    (st = v_cstr(im, f[S_ARGS].v, "'args'", 1, &sn.args_json)) !=
 		PR_OK ||
 	    (st = v_cstr(im, f[S_STATUS].v, "'status'", 0, &status)) != PR_OK ||
+	    (!one_of(status, session_statuses) &&
+		(st = bad(im, "unknown session status '%.40s'", status)) !=
+		    PR_OK) ||
 	    (st = v_double(im, f[S_STARTED].v, "'started'", &sn.started)) !=
 		PR_OK ||
 	    (st = v_double(im, f[S_ELAPSED].v, "'elapsed_s'", &elapsed)) !=
@@ -761,10 +861,23 @@ do_session(struct imp *im, size_t root)
 	s->camp = ci;
 	k = find_known(c, sn.host, sn.boot_id, sn.started);
 	if (k != NULL) {
+		/* Already there, perhaps from a partial export of a session
+		 * that was still running: its runs are decided one by one
+		 * (by seq), and a status that was "running" takes the one
+		 * of this export. */
 		s->skipped = 1;
 		s->id = k->id;
 		im->stats.sessions_skipped++;
+		st = pr_store_run_seqs(im->st, s->id, &s->stored, &s->nstored,
+		    im->err);
+		if (st == PR_OK)
+			st = pending_if_running(im, s->id, status, elapsed);
+		if (st != PR_OK) {
+			st = store_fail(im, st);
+			goto out;
+		}
 	} else {
+		sn.imported = 1;
 		st = pr_store_session_begin(im->st, &sn, &s->id, im->err);
 		if (st != PR_OK) {
 			st = store_fail(im, st);
@@ -908,6 +1021,9 @@ do_run(struct imp *im, size_t root)
 	    (st = v_bool(im, f[R_OK].v, "'ok'", &r.ok)) != PR_OK ||
 	    (st = v_cstr(im, f[R_OUTCOME].v, "'outcome'", 0, &r.outcome)) !=
 		PR_OK ||
+	    (!one_of(r.outcome, run_outcomes) &&
+		(st = bad(im, "unknown run outcome '%.40s'", r.outcome)) !=
+		    PR_OK) ||
 	    (st = v_int(im, f[R_EXIT].v, "'exit_status'", INT32_MIN, INT32_MAX,
 		 &ex, NULL)) != PR_OK ||
 	    (st = v_int(im, f[R_SIGNAL].v, "'signal'", INT32_MIN, INT32_MAX,
@@ -915,6 +1031,9 @@ do_run(struct imp *im, size_t root)
 	    (st = v_bytes(im, f[R_REASON].v, "'reason'", &r.reason)) != PR_OK ||
 	    (st = v_cstr(im, f[R_FAILED].v, "'failed_in'", 1, &r.failed_in)) !=
 		PR_OK ||
+	    (r.failed_in != NULL && !one_of(r.failed_in, failure_stages) &&
+		(st = bad(im, "unknown failure stage '%.40s'", r.failed_in)) !=
+		    PR_OK) ||
 	    (st = v_bool(im, f[R_TRUNC].v, "'truncated'", &r.truncated)) !=
 		PR_OK ||
 	    (st = v_double(im, f[R_START].v, "'start_s'", &r.start_s)) !=
@@ -941,9 +1060,16 @@ do_run(struct imp *im, size_t root)
 		    (long long)key);
 	s->last = i;
 	im->nruns++;
+	if ((st = seq_seen(im, s, (size_t)seq)) != PR_OK)
+		return st;
 	if (s->skipped) {
-		im->stats.runs_skipped++;
-		return PR_OK;
+		int found;
+
+		seq_pos(s->stored, s->nstored, (size_t)seq, &found);
+		if (found) {
+			im->stats.runs_skipped++;
+			return PR_OK;
+		}
 	}
 	r.variant = s->v[i].id;
 	r.round = (size_t)round;
@@ -1033,6 +1159,11 @@ do_line(struct imp *im, const char *p, const char *e, int *ended)
 
 		if (strcmp(im->j.why, "out of memory") == 0)
 			return oom(im);
+		if (im->cut && im->line > 1)
+			return bad(im,
+			    "the export is truncated: its last line is cut "
+			    "(%s at column %ld)",
+			    im->j.why, col);
 		if (im->line == 1)
 			return bad(im,
 			    "not a perfreg export (%s at column "
@@ -1067,29 +1198,27 @@ do_line(struct imp *im, const char *p, const char *e, int *ended)
 	return bad(im, "unknown line type '%.40s'", t->s);
 }
 
+/* The next line [p, e), newline excluded; blank lines after the first
+ * are skipped. */
 static enum pr_status
-import_text(struct imp *im, const char *text, size_t len)
+import_line(struct imp *im, const char *p, const char *e, int *ended)
 {
-	const char *p = text, *end = text + len, *e, *q;
-	int ended = 0;
-	enum pr_status st;
+	const char *q;
 
-	if (len == 0)
+	im->line++;
+	for (q = p; q < e && (*q == ' ' || *q == '\t' || *q == '\r');)
+		q++;
+	if (q < e || im->line == 1)
+		return do_line(im, p, e, ended);
+	return PR_OK;
+}
+
+static enum pr_status
+import_done(struct imp *im, size_t total, int ended)
+{
+	if (total == 0)
 		return pr_error_at(im->err, PR_EPARSE, im->name, 0, 0,
 		    "empty file, not a perfreg export");
-	while (p < end) {
-		im->line++;
-		e = memchr(p, '\n', (size_t)(end - p));
-		if (e == NULL)
-			e = end;
-		for (q = p; q < e && (*q == ' ' || *q == '\t' || *q == '\r');)
-			q++;
-		if (q < e || im->line == 1) {
-			if ((st = do_line(im, p, e, &ended)) != PR_OK)
-				return st;
-		}
-		p = e < end ? e + 1 : e;
-	}
 	if (!ended) {
 		im->line++;
 		return bad(im,
@@ -1097,6 +1226,88 @@ import_text(struct imp *im, const char *text, size_t len)
 		    "truncated");
 	}
 	return PR_OK;
+}
+
+static enum pr_status
+import_text(struct imp *im, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *e;
+	int ended = 0;
+	enum pr_status st;
+
+	while (p < end) {
+		e = memchr(p, '\n', (size_t)(end - p));
+		if (e == NULL)
+			e = end;
+		im->cut = e == end;
+		if ((st = import_line(im, p, e, &ended)) != PR_OK)
+			return st;
+		p = e < end ? e + 1 : e;
+	}
+	return import_done(im, len, ended);
+}
+
+/* What import_stream reads at a time. */
+#define READ_CHUNK ((size_t)1 << 20)
+
+/*
+ * The export read through rd: complete lines are imported as they come,
+ * so that memory stays below one line (PR_STORE_EXPORT_LINE_MAX) and one
+ * chunk whatever the size of the input.
+ */
+static enum pr_status
+import_stream(struct imp *im, pr_store_read_fn *rd, void *arg)
+{
+	const size_t cap = PR_STORE_EXPORT_LINE_MAX + READ_CHUNK + 1;
+	size_t len = 0, start = 0, scan = 0, total = 0, n;
+	char *buf, *nl;
+	int ended = 0, eof = 0;
+	enum pr_status st = PR_OK;
+
+	if ((buf = malloc(cap)) == NULL)
+		return oom(im);
+	while (st == PR_OK) {
+		while (st == PR_OK &&
+		    (nl = memchr(buf + scan, '\n', len - scan)) != NULL) {
+			st = import_line(im, buf + start, nl, &ended);
+			start = scan = (size_t)(nl - buf) + 1;
+		}
+		if (st != PR_OK)
+			break;
+		if (eof) {
+			im->cut = 1;
+			if (start < len)
+				st = import_line(im, buf + start, buf + len,
+				    &ended);
+			if (st == PR_OK)
+				st = import_done(im, total, ended);
+			break;
+		}
+		if (len - start > PR_STORE_EXPORT_LINE_MAX) {
+			im->line++;
+			st = bad(im,
+			    "line is longer than an export line may be (%u "
+			    "bytes)",
+			    PR_STORE_EXPORT_LINE_MAX);
+			break;
+		}
+		memmove(buf, buf + start, len - start);
+		len -= start;
+		start = 0;
+		scan = len;
+		n = 0;
+		if (im->err != NULL)
+			pr_error_clear(im->err);
+		st = rd(arg, buf + len, cap - len, &n, im->err);
+		if (st == PR_OK && n > cap - len)
+			st = pr_error_set(im->err, PR_EINVAL,
+			    "the reader returned more than it was asked for");
+		len += n;
+		total += n;
+		eof = n == 0;
+	}
+	free(buf);
+	return st;
 }
 
 static void
@@ -1119,6 +1330,8 @@ imp_release(struct imp *im)
 		for (k = 0; k < im->s[i].nv; k++)
 			free((char *)im->s[i].v[k].name.p);
 		free(im->s[i].v);
+		free(im->s[i].seen);
+		free(im->s[i].stored);
 	}
 	free(im->c);
 	free(im->s);
@@ -1128,9 +1341,11 @@ imp_release(struct imp *im)
 	pr_dataset_release(&im->ds);
 }
 
-enum pr_status
-pr_store_import(struct pr_store *st, const char *text, size_t len,
-    const char *name, struct pr_store_import_stats *stats, struct pr_error *err)
+/* Imports text (rd NULL) or what rd reads. */
+static enum pr_status
+import_any(struct pr_store *st, const char *text, size_t len,
+    pr_store_read_fn *rd, void *arg, const char *name,
+    struct pr_store_import_stats *stats, struct pr_error *err)
 {
 	struct imp im;
 	enum pr_status s;
@@ -1142,7 +1357,8 @@ pr_store_import(struct pr_store *st, const char *text, size_t len,
 	pr_dataset_init(&im.ds);
 	if ((s = pr_store_begin(st, err)) != PR_OK)
 		return s;
-	s = import_text(&im, text, len);
+	s = rd != NULL ? import_stream(&im, rd, arg)
+		       : import_text(&im, text, len);
 	if (s == PR_OK)
 		s = pr_store_commit(st, err);
 	else
@@ -1151,4 +1367,18 @@ pr_store_import(struct pr_store *st, const char *text, size_t len,
 		*stats = im.stats;
 	imp_release(&im);
 	return s;
+}
+
+enum pr_status
+pr_store_import(struct pr_store *st, const char *text, size_t len,
+    const char *name, struct pr_store_import_stats *stats, struct pr_error *err)
+{
+	return import_any(st, text, len, NULL, NULL, name, stats, err);
+}
+
+enum pr_status
+pr_store_import_read(struct pr_store *st, pr_store_read_fn *read, void *arg,
+    const char *name, struct pr_store_import_stats *stats, struct pr_error *err)
+{
+	return import_any(st, NULL, 0, read, arg, name, stats, err);
 }

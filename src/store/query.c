@@ -219,6 +219,10 @@ session_row(struct pr_store *st, struct pr_db_stmt *s,
 	o->resumes = st->ops->column_type(s, 8) == PR_DB_NULL
 	    ? 0
 	    : st->ops->column_int(s, 8);
+	o->imported = st->ops->column_int(s, 9) != 0;
+	o->pid = st->ops->column_type(s, 10) == PR_DB_NULL
+	    ? 0
+	    : st->ops->column_int(s, 10);
 	return rc;
 }
 
@@ -818,6 +822,39 @@ pr_store_each_run(struct pr_store *st, int64_t session, pr_store_run_cb *cb,
 	stmt_done(st, rs);
 	stmt_done(st, ms);
 	return rc;
+}
+
+enum pr_status
+pr_store_run_seqs(struct pr_store *st, int64_t session, size_t **seq, size_t *n,
+    struct pr_error *err)
+{
+	struct pr_db_stmt *s;
+	struct binder b;
+	enum pr_status rc;
+	size_t *v = NULL, cap = 0, k = 0;
+	int row;
+
+	*seq = NULL;
+	*n = 0;
+	rc = st_stmt_get(st, S_RUN_SEQS, &s, err);
+	if (rc != PR_OK)
+		return rc;
+	binder_init(&b, st, s, err);
+	b_int(&b, session);
+	rc = b.rc;
+	while (rc == PR_OK && (rc = step(st, s, &row, err)) == PR_OK && row) {
+		rc = st_grow((void **)&v, &cap, k + 1, sizeof(*v), err);
+		if (rc == PR_OK)
+			v[k++] = col_size(st, s, 0);
+	}
+	stmt_done(st, s);
+	if (rc != PR_OK) {
+		free(v);
+		return rc;
+	}
+	*seq = v;
+	*n = k;
+	return PR_OK;
 }
 
 /* ---- resuming ---- */

@@ -93,8 +93,28 @@ static const char schema_v1[] =
     " PRIMARY KEY (session_id, pos))@NOROWID@;\n"
     "CREATE INDEX tag_key ON tag (key);\n";
 
+/*
+ * Version 2 (issue 12).  session.imported: 1 for a session that import
+ * wrote, which is never resumed (its recorded arguments came from
+ * another database).  resume_claim: one row per resumed session, made
+ * in the transaction that records the session resuming it, so that two
+ * `run --resume` started together cannot both continue one session (the
+ * second's INSERT conflicts).  A table rather than a unique index on
+ * session.resumes, which a database written before this version may
+ * break.  session.pid: the process that runs the session, so that a
+ * resume can tell a live session of this boot from one that was cut
+ * short.
+ */
+static const char schema_v2[] =
+    "ALTER TABLE session ADD COLUMN imported @INT@ NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE session ADD COLUMN pid @INT@;\n"
+    "CREATE TABLE resume_claim ("
+    " session_id @INT@ PRIMARY KEY REFERENCES session (id),"
+    " by_session @INT@ NOT NULL REFERENCES session (id));\n";
+
 /* Migration steps: steps[k] brings version k to k + 1. */
-static const char *const steps[PR_STORE_SCHEMA_VERSION] = { schema_v1 };
+static const char *const steps[PR_STORE_SCHEMA_VERSION] = { schema_v1,
+	schema_v2 };
 
 /* The target for messages: a libpq URI or keyword string loses its
  * password. */
@@ -397,11 +417,19 @@ pr_store_open_opts(const char *target, enum pr_store_mode mode,
 		goto fail;
 	}
 	if (ver < PR_STORE_SCHEMA_VERSION && mode == PR_STORE_READ) {
-		rc = st_dberr(st, PR_EINVAL, err,
-		    "made by an older perfreg (schema %lld, this one knows "
-		    "%d); open it for writing once to bring it up to date",
-		    (long long)ver, PR_STORE_SCHEMA_VERSION);
-		goto fail;
+		/* The reads need the current schema: bring it up to date
+		 * through a connection that may write, when the file lets
+		 * it, and read through a read-only one as asked. */
+		pr_store_close(st);
+		rc = pr_store_open_opts(target, PR_STORE_WRITE, o, &st, NULL);
+		if (rc != PR_OK)
+			return pr_error_at(err, PR_EINVAL, target, 0, 0,
+			    "made by an older perfreg (schema %lld, this one "
+			    "knows %d) and cannot be written to bring it up "
+			    "to date",
+			    (long long)ver, PR_STORE_SCHEMA_VERSION);
+		pr_store_close(st);
+		return pr_store_open_opts(target, mode, o, out, err);
 	}
 	for (v = ver; v < PR_STORE_SCHEMA_VERSION; v++) {
 		rc = migrate_step(st, v, err);

@@ -27,7 +27,8 @@
 
 #define SESSION_COLS \
 	"SELECT s.id, c.name, h.name, s.boot_id, s.args_json, s.status, " \
-	"s.started, s.elapsed_s, s.resumes FROM session s " \
+	"s.started, s.elapsed_s, s.resumes, s.imported, s.pid " \
+	"FROM session s " \
 	"JOIN campaign c ON c.id = s.campaign_id " \
 	"JOIN host h ON h.id = s.host_id "
 
@@ -58,7 +59,14 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SESSION_ADD] =
 	    "INSERT INTO session (campaign_id, host_id, "
 	    "boot_id, args_json, status, started, elapsed_s, resumes, "
-	    "env_id) VALUES (?, ?, ?, ?, 'running', ?, NULL, ?, ?)",
+	    "env_id, imported, pid) VALUES (?, ?, ?, ?, 'running', ?, NULL, ?, "
+	    "?, ?, ?)",
+	[S_CLAIM_ADD] = "INSERT INTO resume_claim (session_id, by_session) "
+			"VALUES (?, ?) ON CONFLICT DO NOTHING",
+	[S_CLAIM_GET] = "SELECT by_session FROM resume_claim "
+			"WHERE session_id = ?",
+	[S_RUN_SEQS] = "SELECT seq FROM run WHERE session_id = ? ORDER BY seq",
+	[S_SESSION_STATUS] = "SELECT status FROM session WHERE id = ?",
 	[S_TAG_ADD] = "INSERT INTO tag (session_id, pos, key, value) "
 		      "VALUES (?, ?, ?, ?)",
 	[S_SESSION_CAMPAIGN] = "SELECT campaign_id FROM session WHERE id = ?",
@@ -161,6 +169,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "WHERE c.name = ? AND h.name = ? "
 	    "AND s.status IN ('running', 'interrupted', 'failed', "
 	    "'max-failures') "
+	    "AND s.imported = 0 "
 	    "AND NOT EXISTS (SELECT 1 FROM session n WHERE n.resumes = s.id) "
 	    "ORDER BY s.started DESC, s.id DESC LIMIT 1",
 	/* SQLite only (see tx_exec).  IMMEDIATE takes the write lock at

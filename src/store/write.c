@@ -443,6 +443,45 @@ add_env(struct pr_store *st, const struct pr_env *env, int64_t *id,
 	return rc;
 }
 
+/*
+ * Records that session `by` resumes session `of`: an INSERT that does
+ * nothing when another session claimed it first (in a transaction that
+ * committed before this one could take the write lock), which is then
+ * an error naming that session.
+ */
+static enum pr_status
+claim(struct pr_store *st, int64_t of, int64_t by, struct pr_error *err)
+{
+	struct pr_db_stmt *add, *get;
+	struct binder b;
+	enum pr_status rc;
+	int64_t owner = 0;
+	int found = 0;
+
+	rc = st_stmt_get(st, S_CLAIM_ADD, &add, err);
+	if (rc == PR_OK)
+		rc = st_stmt_get(st, S_CLAIM_GET, &get, err);
+	if (rc != PR_OK)
+		return rc;
+	binder_init(&b, st, add, err);
+	b_int(&b, of);
+	b_int(&b, by);
+	rc = run_bound(&b);
+	if (rc != PR_OK)
+		return rc;
+	binder_init(&b, st, get, err);
+	b_int(&b, of);
+	rc = b.rc;
+	if (rc == PR_OK)
+		rc = st_step_id(st, get, &owner, &found, err);
+	stmt_done(st, get);
+	if (rc == PR_OK && (!found || owner != by))
+		rc = st_dberr(st, PR_EINVAL, err,
+		    "session %lld is already resumed by session %lld",
+		    (long long)of, (long long)owner);
+	return rc;
+}
+
 static enum pr_status
 session_add(struct pr_store *st, const struct pr_store_session_new *n,
     int64_t *id, struct pr_error *err)
@@ -476,7 +515,14 @@ session_add(struct pr_store *st, const struct pr_store_session_new *n,
 		b_int(&b, eid);
 	else
 		b_null(&b);
+	b_int(&b, n->imported != 0);
+	if (n->pid > 0)
+		b_int(&b, n->pid);
+	else
+		b_null(&b);
 	rc = st_insert_bound(&b, id);
+	if (rc == PR_OK && n->resumes > 0 && !n->imported)
+		rc = claim(st, n->resumes, *id, err);
 	if (rc == PR_OK && n->ntags > 0)
 		rc = st_stmt_get(st, S_TAG_ADD, &t, err);
 	for (i = 0; rc == PR_OK && i < n->ntags; i++) {

@@ -11,25 +11,7 @@
 # usage: cli_store.sh PERFREG
 set -u
 P=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-unset PERFREG_DB XDG_DATA_HOME
-
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-has() { # file pattern what
-	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
-}
-
-one_line_error() { # file what
-	n=$(wc -l < "$1")
-	[ "$n" -eq 1 ] || fail "$2: expected one line on stderr, got $n: $(cat "$1")"
-	has "$1" "^perfreg: " "$2"
-}
+. "$(dirname "$0")/testlib.sh"
 
 two_runs() { # db: waits (at most 10 s) until it holds two runs
 	i=0

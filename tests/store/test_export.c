@@ -757,7 +757,7 @@ test_limits(void **state)
 	t = export_all(st, NULL, 0, &n);
 	assert_string_equal(t,
 	    "{\"format\":\"perfreg-export\",\"version\":1,"
-	    "\"schema\":1}\n{\"type\":\"end\",\"campaigns\":0,\"sessions\":0,"
+	    "\"schema\":2}\n{\"type\":\"end\",\"campaigns\":0,\"sessions\":0,"
 	    "\"runs\":0}\n");
 	import_ok(st, t, n, &stats);
 	assert_int_equal(stats.campaigns + stats.sessions + stats.runs, 0);

@@ -1267,14 +1267,14 @@ test_foreign_corrupt_newer(void **state)
 	st = open_new(path);
 	pr_store_close(st);
 	assert_int_equal(sql_exec(path,
-			     "UPDATE schema_version SET "
-			     "version = 99"),
+			     "INSERT INTO schema_version "
+			     "VALUES (99, 0, 'x')"),
 	    SQLITE_OK);
 	assert_int_equal(pr_store_open(path, PR_STORE_WRITE, &st, &err),
 	    PR_EINVAL);
 	assert_string_equal(err.file, path);
 	assert_string_equal(err.msg,
-	    "made by a newer perfreg (schema 99, this one knows 1)");
+	    "made by a newer perfreg (schema 99, this one knows 2)");
 	assert_int_equal(pr_store_open(path, PR_STORE_READ, &st, &err),
 	    PR_EINVAL);
 
@@ -1336,7 +1336,7 @@ test_create_race(void **state)
 	pr_store_sessions_free(ss, n);
 	pr_store_close(st);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM schema_version"),
-	    1);
+	    PR_STORE_SCHEMA_VERSION);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM campaign"), 1);
 	assert_true(integrity_ok(path));
 }

@@ -1,0 +1,22 @@
+# tests/store/testlib.sh - what the shell tests of the store share
+# (sourced): a temporary directory removed on exit, a failure counter,
+# and checks of files and error messages.  Sets tmp and fails.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+unset PERFREG_DB XDG_DATA_HOME
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+has() { # file pattern what
+	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
+}
+
+one_line_error() { # file what
+	n=$(wc -l < "$1")
+	[ "$n" -eq 1 ] || fail "$2: expected one line on stderr, got $n: $(cat "$1")"
+	has "$1" "^perfreg: " "$2"
+}
