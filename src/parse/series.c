@@ -255,8 +255,11 @@ pr_series_read_mem(const char *name, const char *data, size_t len,
 		npoints++;
 	}
 	free(f);
-	if (s->n == 0)
+	if (s->n == 0) {
+		/* A header alone: its column name goes too. */
+		pr_series_release(s);
 		return pr_error_at(err, PR_EUNDEF, name, 0, 0, "no points");
+	}
 	return PR_OK;
 fail:
 	free(f);

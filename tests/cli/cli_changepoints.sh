@@ -107,6 +107,10 @@ check "nan: one line" [ "$(wc -l <"$tmp/e")" -eq 1 ]
 printf '1\n2\n3\n' | "$PERFREG" changepoints 2>"$tmp/e" >/dev/null
 check "3 points: exit 2" [ $? -eq 2 ]
 check "3 points: says so" grep -q 'at least 4 points, got 3' "$tmp/e"
+printf 'when,wall_s\n# nothing yet\n' >"$tmp/header.csv"
+"$PERFREG" changepoints "$tmp/header.csv" 2>"$tmp/e" >/dev/null
+check "header only: exit 2 (and no leak under ASan)" [ $? -eq 2 ]
+check "header only: no points" grep -q 'header.csv: no points' "$tmp/e"
 : >"$tmp/empty.txt"
 "$PERFREG" changepoints "$tmp/empty.txt" 2>"$tmp/e" >/dev/null
 check "empty: exit 2" [ $? -eq 2 ]
