@@ -20,3 +20,4 @@ add_test(NAME test_export_pg COMMAND sh ${PR_PG_SH} run ${PR_PG_DIR} export $<TA
 set_tests_properties(test_export_pg PROPERTIES FIXTURES_REQUIRED pg_server SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME test_store_pg COMMAND sh ${PR_PG_SH} run ${PR_PG_DIR} store $<TARGET_FILE:test_store> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_store_pg PROPERTIES FIXTURES_REQUIRED pg_server SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+pr_add_unit_test(test_direction tests/store/test_direction.c)
