@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "perfreg/dataset.h"
+#include "perfreg/env.h"
 #include "perfreg/error.h"
 #include "perfreg/probe.h"
 
@@ -99,5 +100,85 @@ void pr_suite_results_free(struct pr_suite_result *r, size_t n);
  * mean.  What decides convergence.
  */
 double pr_suite_halfwidth_pct(const double *v, size_t n);
+
+/*
+ * Configurations (src/probes/config.c).  A suite session's figures
+ * depend on the machine's configuration: the environment items listed
+ * in pr_suite_config_keys (a key ending in '.' stands for every key with
+ * that prefix): kernel release, version and command line, CPU model,
+ * microcode, flags, cores and SMT, governor and boost, mitigations,
+ * clocksource, transparent hugepages, C library, compiler, the OpenSSL
+ * library the crypto probe uses and the probes' own version.  Sessions
+ * whose snapshots agree on all of them share a configuration.
+ */
+extern const char *const pr_suite_config_keys[];
+
+/* Bumped whenever a probe changes what or how it measures, so that
+ * sessions of older probes form a configuration of their own. */
+#define PR_SUITE_PROBES_VERSION "2"
+
+/* 8 hexadecimal digits and the NUL. */
+#define PR_SUITE_CONFIG_LEN 9
+
+/* 1 when key is one of pr_suite_config_keys. */
+int pr_suite_config_key(const char *key);
+
+/* Adds to e the items only the suite knows, unless e has them:
+ * perfreg.probes (PR_SUITE_PROBES_VERSION) and openssl.library (the
+ * version of the library linked in).  Errors: PR_ENOMEM. */
+enum pr_status pr_suite_env_add(struct pr_env *e, struct pr_error *err);
+
+/* The configuration id of snapshot e: a hash of its configuration items
+ * (key, value or unavailable, in e's order), as 8 hex digits.  Equal for
+ * snapshots whose configuration items are all equal. */
+void pr_suite_config_id(const struct pr_env *e, char out[PR_SUITE_CONFIG_LEN]);
+
+/* An earlier suite session, as the plan sees it: only sessions that can
+ * be compared (this host, finished, the same kind, the same probes). */
+struct pr_suite_sess {
+	int64_t id;
+	const char *config; /* its configuration id */
+	int chosen;         /* 1: --baseline named it */
+};
+
+enum pr_suite_plan_kind {
+	PR_SUITE_PLAN_NONE = 0,  /* no earlier session: the first */
+	PR_SUITE_PLAN_STABILITY, /* the configuration never changed */
+	PR_SUITE_PLAN_CHANGE,    /* after a change of configuration */
+	PR_SUITE_PLAN_CHOSEN     /* --baseline chose the base */
+};
+
+struct pr_suite_plan {
+	enum pr_suite_plan_kind kind;
+	const char *config;      /* the new session's (borrowed) */
+	const char *base_config; /* the base's (borrowed from the list) */
+	int64_t *base, *new_;    /* session ids, oldest first */
+	size_t nbase, nnew;
+};
+
+/*
+ * Which sessions the new session `session`, of configuration `config`,
+ * is compared with; s[0..n) are the earlier sessions, oldest first.
+ * - When some are chosen (--baseline), the base is the chosen sessions
+ *   and the new side this configuration's other sessions and `session`
+ *   (PR_SUITE_PLAN_CHOSEN).
+ * - Else, when an earlier session has another configuration, the
+ *   previous configuration is that of the latest such session: the base
+ *   is its sessions (wherever they lie in the history), the new side
+ *   this configuration's sessions and `session` (PR_SUITE_PLAN_CHANGE):
+ *   the second session after an update is still compared with the
+ *   sessions from before it, never with a mix.
+ * - Else the base is this configuration's earlier sessions, the new side
+ *   `session` alone (PR_SUITE_PLAN_STABILITY), or nothing at all
+ *   (PR_SUITE_PLAN_NONE).
+ * Each side keeps its latest max sessions (0: all; 1 counts as 2).  The
+ * plan borrows the configuration strings; release it with
+ * pr_suite_plan_release.  Errors: PR_ENOMEM (*out is then empty).
+ */
+enum pr_status pr_suite_plan(const struct pr_suite_sess *s, size_t n,
+    int64_t session, const char *config, size_t max, struct pr_suite_plan *out,
+    struct pr_error *err);
+
+void pr_suite_plan_release(struct pr_suite_plan *p);
 
 #endif /* PERFREG_SUITE_H */

@@ -2,10 +2,12 @@
  * cli/cmd.h - the command table of the perfreg CLI.
  *
  * Each subcommand lives in its own cmd_<name>.c and exports one struct
- * cmd_entry.  The dispatcher in main.c finds the entry, handles --help
- * (printing `usage` and `help`) and calls exec with the arguments after
- * the command name (argv[0] is the command name, as for getopt).
- * exec returns the process exit status (see EXIT_* below).
+ * cmd_entry (a sub-subcommand such as `suite run` one more, named "suite
+ * run"), with its option table (cli/opt.h).  The dispatcher in main.c
+ * finds the entry, answers --help from it (opt_help) and calls exec with
+ * the arguments after the command name (argv[0] is the command name, as
+ * for getopt), which parses them with opt_parse.  exec returns the
+ * process exit status (see PR_EXIT_* below).
  *
  * Only src/cli/ prints or exits.
  */
@@ -19,8 +21,10 @@
 
 #include "perfreg/buf.h"
 #include "perfreg/error.h"
+#include "perfreg/env.h"
 #include "perfreg/store.h"
 #include "perfreg/dataset.h"
+#include "cli/opt.h"
 
 /* Stable exit codes, documented in doc/perfreg.1 (EXIT STATUS). */
 #define PR_EXIT_OK 0         /* done */
@@ -29,10 +33,15 @@
 #define PR_EXIT_INTERNAL 3   /* out of memory, I/O error on output */
 
 struct cmd_entry {
-	const char *name;
-	const char *usage; /* one line: "stat [-Anqs] [-C column] ..." */
-	const char *help;  /* option descriptions, printed by --help */
+	const char *name;       /* "stat", or "suite run" for a sub-command */
+	const char *synopsis;   /* each form's operands, '\n' between forms;
+				 "[options]" stands for the option table */
+	const char *about;      /* what it does: --help's text before options */
+	const struct opt *opts; /* the option table, ending with OPT_END */
+	const char *epilogue;   /* --help's text after the options, or NULL */
 	int (*exec)(int argc, char **argv);
+	const char *usage; /* an entry without a table: its synopsis */
+	const char *help;  /* and its --help text */
 };
 
 extern const struct cmd_entry cmd_stat_entry;
@@ -56,8 +65,15 @@ void cli_error(const struct pr_error *err);
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "usage: perfreg USAGE" for the entry on stderr; returns
- * PR_EXIT_USAGE. */
+ * PR_EXIT_USAGE.  For entries without an option table. */
 int cli_usage(const struct cmd_entry *e);
+
+/*
+ * Prints the one line of a usage error: "perfreg: NAME: MSG; see
+ * 'perfreg NAME --help'".  Returns PR_EXIT_USAGE.
+ */
+int cli_usage_error(const struct cmd_entry *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Writes the buffer to stdout; PR_EXIT_INTERNAL if that fails. */
 int cli_write(const struct pr_buf *b);
@@ -121,5 +137,10 @@ char *cli_time(double t, char *buf, size_t size);
 /* Maps a library status to an exit code (ENOMEM/EIO on output: 3, else
  * 2). */
 int cli_exit_for(enum pr_status st);
+
+/* Loads a snapshot file (perfreg env --json) into e (initialised,
+ * empty); 0, or prints the error and returns the exit status.  In
+ * cmd_env.c. */
+int cli_env_load(const char *name, struct pr_env *e);
 
 #endif /* PERFREG_CLI_CMD_H */

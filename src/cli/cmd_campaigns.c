@@ -145,5 +145,7 @@ exec_campaigns(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_campaigns_entry = { "campaigns", usage, help,
-	exec_campaigns };
+const struct cmd_entry cmd_campaigns_entry = { .name = "campaigns",
+	.usage = usage,
+	.help = help,
+	.exec = exec_campaigns };

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <jansson.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,95 +34,6 @@
 #define JSON_VALUES_MAX 100000
 #define REPORT_MAX ((size_t)256 << 20)
 
-static const char usage[] =
-    "compare [options] base new\n"
-    "       perfreg compare [options] --campaign name [--db target] "
-    "[variant variant]";
-
-static const char help[] =
-    "Compares the measurements in BASE (before a change) with those in NEW\n"
-    "(after it), metric by metric, and says for each whether the change\n"
-    "is a regression, an improvement, equivalent or inconclusive, by how\n"
-    "much in percent, with an interval and a p-value.\n"
-    "\n"
-    "options:\n"
-    "  --format fmt          input format: numbers, csv, hyperfine, "
-    "gobench\n"
-    "                        or perfreg (default: detected from the "
-    "content)\n"
-    "  --column name         compare only the metric (CSV column) name\n"
-    "  --higher-is-better    every metric is better when higher "
-    "(throughput)\n"
-    "  --lower-is-better     every metric is better when lower (time)\n"
-    "  -c, --confidence pct  confidence level in percent (default 95)\n"
-    "  --equivalence pct     changes within +-pct percent are "
-    "\"equivalent\"\n"
-    "                        (default 1)\n"
-    "  --method m            auto, student, welch or mwu (default auto)\n"
-    "  --seed n              seed of the bootstrap intervals (default: "
-    "fixed,\n"
-    "                        so that reruns agree)\n"
-    "  --fail-on-regression  exit 1 when any metric is a regression\n"
-    "  --threshold pct       only regressions larger than pct percent "
-    "count\n"
-    "                        (implies --fail-on-regression)\n"
-    "  --markdown            a Markdown table, to paste into a bug report\n"
-    "  --csv                 one CSV line per metric\n"
-    "  --json                a JSON object with every figure\n"
-    "\n"
-    "  --campaign name       compare the variants of a stored campaign: "
-    "each\n"
-    "                        against the first (or the two named), with "
-    "boots\n"
-    "                        as the unit when each side has two or more; "
-    "the\n"
-    "                        report ends with what differs in the "
-    "environment\n"
-    "  --db target           the database of --campaign (default: "
-    "$PERFREG_DB,\n"
-    "                        else $XDG_DATA_HOME/perfreg/perfreg.db)\n"
-    "\n"
-    "Inputs may be \"-\" for standard input (one of them).  Exit status: "
-    "0 compared,\n"
-    "1 regression found with --fail-on-regression, 2 bad usage or input, "
-    "3 internal\n"
-    "error.\n";
-
-enum {
-	OPT_FORMAT = 256,
-	OPT_COLUMN,
-	OPT_HIGHER,
-	OPT_LOWER,
-	OPT_EQUIV,
-	OPT_THRESHOLD,
-	OPT_FAIL,
-	OPT_METHOD,
-	OPT_SEED,
-	OPT_MARKDOWN,
-	OPT_CSV,
-	OPT_JSON,
-	OPT_CAMPAIGN,
-	OPT_DB
-};
-
-static const struct option longopts[] = { { "campaign", required_argument, NULL,
-					      OPT_CAMPAIGN },
-	{ "confidence", required_argument, NULL, 'c' },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "column", required_argument, NULL, OPT_COLUMN },
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "equivalence", required_argument, NULL, OPT_EQUIV },
-	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "lower-is-better", no_argument, NULL, OPT_LOWER },
-	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-	{ "method", required_argument, NULL, OPT_METHOD },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ NULL, 0, NULL, 0 } };
-
 struct compare_opts {
 	struct pr_read_opts read;
 	struct pr_verdict_opts verdict;
@@ -134,36 +44,13 @@ struct compare_opts {
 	double threshold_pct;
 	const char *campaign, *db;
 	const char *units; /* report.units */
+	double conf_pct;   /* -c */
 };
 
-/*
- * A percentage option: a finite number, optionally followed by '%', with
- * lo < x < hi (lo <= x when lo_ok).  what says what is expected.
- */
 static int
-parse_pct(const char *opt, const char *arg, double lo, int lo_ok, double hi,
-    const char *what, double *out)
+parse_method(void *base, const struct opt *opt, const char *arg)
 {
-	char *end;
-	double x;
-
-	errno = 0;
-	x = strtod(arg, &end);
-	if (end != arg && *end == '%')
-		end++;
-	if (end == arg || *end != '\0' || errno != 0 || !isfinite(x) ||
-	    (lo_ok ? x < lo : x <= lo) || x >= hi) {
-		cli_errorf("compare: %s: expected %s, got '%s'", opt, what,
-		    arg);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
-static int
-parse_method(const char *arg, enum pr_method *out)
-{
+	enum pr_method *out = &((struct compare_opts *)base)->verdict.method;
 	static const struct {
 		const char *name;
 		enum pr_method m;
@@ -172,6 +59,7 @@ parse_method(const char *arg, enum pr_method *out)
 		{ "mwu", PR_METHOD_MWU } };
 	size_t i;
 
+	(void)opt;
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
 		if (strcmp(arg, methods[i].name) == 0) {
 			*out = methods[i].m;
@@ -183,9 +71,14 @@ parse_method(const char *arg, enum pr_method *out)
 	return -1;
 }
 
+/* --markdown, --csv, --json: the format is the row's ival. */
 static int
-set_report(struct compare_opts *o, enum pr_report_format f)
+set_report(void *base, const struct opt *opt, const char *arg)
 {
+	struct compare_opts *o = base;
+	enum pr_report_format f = (enum pr_report_format)opt->ival;
+
+	(void)arg;
 	if (o->report_set && o->report != f) {
 		cli_errorf("compare: --markdown, --csv and --json exclude one "
 			   "another");
@@ -196,9 +89,14 @@ set_report(struct compare_opts *o, enum pr_report_format f)
 	return 0;
 }
 
+/* --higher-is-better, --lower-is-better: the row's ival. */
 static int
-set_better(struct compare_opts *o, enum pr_better b)
+set_better(void *base, const struct opt *opt, const char *arg)
 {
+	struct compare_opts *o = base;
+	enum pr_better b = (enum pr_better)opt->ival;
+
+	(void)arg;
 	if (o->force_better != PR_BETTER_UNKNOWN && o->force_better != b) {
 		cli_errorf("compare: --higher-is-better and --lower-is-better "
 			   "exclude one another");
@@ -208,14 +106,87 @@ set_better(struct compare_opts *o, enum pr_better b)
 	return 0;
 }
 
+/* --format: an input format. */
+static int
+parse_format(void *base, const struct opt *opt, const char *arg)
+{
+	struct compare_opts *o = base;
+	struct pr_error err;
+
+	(void)opt;
+	if (pr_format_parse(arg, &o->read.format, &err) != PR_OK) {
+		cli_errorf("compare: --format: expected numbers, csv, "
+			   "hyperfine, "
+			   "gobench or perfreg, got '%s'",
+		    arg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct opt options[] = {
+	OPT_CALL(0, "format", "fmt",
+	    "input format: numbers, csv, hyperfine, gobench or perfreg "
+	    "(default: detected from the content)",
+	    parse_format, 0, 0),
+	OPT_STRING(0, "column", "name",
+	    "compare only the metric (CSV column) name", struct compare_opts,
+	    read.column, OPT_NONEMPTY, "a column name"),
+	OPT_CALL(0, "higher-is-better", NULL,
+	    "every metric is better when higher (throughput)", set_better,
+	    OPT_NOARG, PR_BETTER_HIGHER),
+	OPT_CALL(0, "lower-is-better", NULL,
+	    "every metric is better when lower (time)", set_better, OPT_NOARG,
+	    PR_BETTER_LOWER),
+	OPT_DOUBLE('c', "confidence", "pct",
+	    "confidence level in percent (default 95)", struct compare_opts,
+	    conf_pct, 0, 100, OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN,
+	    "a confidence in percent, above 0 and below 100"),
+	OPT_DOUBLE(0, "equivalence", "pct",
+	    "changes within +-pct percent are \"equivalent\" (default 1)",
+	    struct compare_opts, verdict.equivalence_pct, 0, 100,
+	    OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage from 0 to below 100"),
+	OPT_CALL(0, "method", "m", "auto, student, welch or mwu (default auto)",
+	    parse_method, 0, 0),
+	OPT_INT(0, "seed", "n",
+	    "seed of the bootstrap intervals (default: fixed, so that reruns "
+	    "agree)",
+	    struct compare_opts, verdict.seed, 0, UINT64_MAX, NULL),
+	OPT_FLAG(0, "fail-on-regression",
+	    "exit 1 when any metric is a regression", struct compare_opts, gate,
+	    1),
+	OPT_DOUBLE(0, "threshold", "pct",
+	    "only regressions larger than pct percent count (implies "
+	    "--fail-on-regression)",
+	    struct compare_opts, threshold_pct, 0, 1e6,
+	    OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage of 0 or more"),
+	OPT_CALL(0, "markdown", NULL,
+	    "a Markdown table, to paste into a bug report", set_report,
+	    OPT_NOARG, PR_REPORT_MARKDOWN),
+	OPT_CALL(0, "csv", NULL, "one CSV line per metric", set_report,
+	    OPT_NOARG, PR_REPORT_CSV),
+	OPT_CALL(0, "json", NULL, "a JSON object with every figure", set_report,
+	    OPT_NOARG, PR_REPORT_JSON),
+	OPT_GROUP(),
+	OPT_STRING(0, "campaign", "name",
+	    "compare the variants of a stored campaign: each against the first "
+	    "(or the two named), with boots as the unit when each side has two "
+	    "or more; the report ends with what differs in the environment",
+	    struct compare_opts, campaign, 0, NULL),
+	OPT_STRING(0, "db", "target",
+	    "the database of --campaign (default: $PERFREG_DB, else "
+	    "$XDG_DATA_HOME/perfreg/perfreg.db)",
+	    struct compare_opts, db, 0, NULL),
+	OPT_END(),
+};
+
 /* Parses the options; returns the index of the first operand, or -1
  * after printing what is wrong. */
 static int
 parse_opts(int argc, char **argv, struct compare_opts *o)
 {
-	struct pr_error err;
-	double pct;
-	int c;
+	uint64_t seen;
+	int first;
 
 	memset(o, 0, sizeof(*o));
 	pr_read_opts_init(&o->read);
@@ -228,117 +199,23 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->campaign = NULL;
 	o->db = NULL;
 	o->units = NULL;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (parse_pct("-c, --confidence", optarg, 0, 0, 100,
-				"a confidence "
-				"in percent, above 0 and below 100",
-				&pct) != 0)
-				return -1;
-			o->verdict.conf = pct / 100.0;
-			break;
-		case OPT_FORMAT:
-			if (pr_format_parse(optarg, &o->read.format, &err) !=
-			    PR_OK) {
-				cli_errorf(
-				    "compare: --format: expected numbers, "
-				    "csv, hyperfine, gobench or perfreg, got "
-				    "'%s'",
-				    optarg);
-				return -1;
-			}
-			break;
-		case OPT_COLUMN:
-			if (optarg[0] == '\0') {
-				cli_errorf("compare: --column: expected a "
-					   "column name, got ''");
-				return -1;
-			}
-			o->read.column = optarg;
-			break;
-		case OPT_HIGHER:
-			if (set_better(o, PR_BETTER_HIGHER) != 0)
-				return -1;
-			break;
-		case OPT_LOWER:
-			if (set_better(o, PR_BETTER_LOWER) != 0)
-				return -1;
-			break;
-		case OPT_EQUIV:
-			if (parse_pct("--equivalence", optarg, 0, 1, 100,
-				"a "
-				"percentage from 0 to below 100",
-				&o->verdict.equivalence_pct) != 0)
-				return -1;
-			break;
-		case OPT_THRESHOLD:
-			if (parse_pct("--threshold", optarg, 0, 1, 1e6,
-				"a "
-				"percentage of 0 or more",
-				&o->threshold_pct) != 0)
-				return -1;
-			o->gate = 1;
-			break;
-		case OPT_FAIL:
-			o->gate = 1;
-			break;
-		case OPT_METHOD:
-			if (parse_method(optarg, &o->verdict.method) != 0)
-				return -1;
-			break;
-		case OPT_SEED:
-			if (cli_parse_seed("compare", optarg,
-				&o->verdict.seed) != 0)
-				return -1;
-			break;
-		case OPT_MARKDOWN:
-			if (set_report(o, PR_REPORT_MARKDOWN) != 0)
-				return -1;
-			break;
-		case OPT_CSV:
-			if (set_report(o, PR_REPORT_CSV) != 0)
-				return -1;
-			break;
-		case OPT_JSON:
-			if (set_report(o, PR_REPORT_JSON) != 0)
-				return -1;
-			break;
-		case OPT_CAMPAIGN:
-			o->campaign = optarg;
-			break;
-		case OPT_DB:
-			o->db = optarg;
-			break;
-		case ':':
-			cli_errorf("compare: option '%s' needs an argument",
-			    argv[optind - 1]);
-			cli_usage(&cmd_compare_entry);
-			return -1;
-		default:
-			if (optopt != 0)
-				cli_errorf("compare: unknown option '-%c'",
-				    optopt);
-			else
-				cli_errorf("compare: unknown option '%s'",
-				    argv[optind - 1]);
-			cli_usage(&cmd_compare_entry);
-			return -1;
-		}
-	}
+	o->conf_pct = 0;
+	if ((first = opt_parse(&cmd_compare_entry, argc, argv, o, &seen)) < 0)
+		return -1;
+	if (seen & opt_bit(options, "confidence"))
+		o->verdict.conf = o->conf_pct / 100.0;
+	if (seen & opt_bit(options, "threshold"))
+		o->gate = 1;
 	if (o->db != NULL && o->campaign == NULL) {
-		cli_errorf("compare: --db goes with --campaign");
-		cli_usage(&cmd_compare_entry);
+		cli_usage_error(&cmd_compare_entry,
+		    "--db goes with --campaign");
 		return -1;
 	}
 	if (o->campaign != NULL) {
-		if (argc - optind != 0 && argc - optind != 2) {
-			cli_errorf("compare: --campaign takes no variant or "
-				   "two, got %d",
-			    argc - optind);
-			cli_usage(&cmd_compare_entry);
+		if (argc - first != 0 && argc - first != 2) {
+			cli_usage_error(&cmd_compare_entry,
+			    "--campaign takes no variant or two, got %d",
+			    argc - first);
 			return -1;
 		}
 		if (o->read.format != PR_FORMAT_AUTO) {
@@ -346,20 +223,19 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 				   "--campaign");
 			return -1;
 		}
-		return optind;
+		return first;
 	}
-	if (argc - optind != 2) {
-		cli_errorf("compare: expected two inputs, base and new, got %d",
-		    argc - optind);
-		cli_usage(&cmd_compare_entry);
+	if (argc - first != 2) {
+		cli_usage_error(&cmd_compare_entry,
+		    "expected two inputs, base and new, got %d", argc - first);
 		return -1;
 	}
-	if (strcmp(argv[optind], "-") == 0 &&
-	    strcmp(argv[optind + 1], "-") == 0) {
+	if (strcmp(argv[first], "-") == 0 &&
+	    strcmp(argv[first + 1], "-") == 0) {
 		cli_errorf("compare: only one input can be standard input");
 		return -1;
 	}
-	return optind;
+	return first;
 }
 
 /* One row of the comparison, with what it borrows from the datasets. */
@@ -1179,5 +1055,23 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_compare_entry = { "compare", usage, help,
-	exec_compare };
+static const char about[] =
+    "Compares the measurements in BASE (before a change) with those in NEW\n"
+    "(after it), metric by metric, and says for each whether the change\n"
+    "is a regression, an improvement, equivalent or inconclusive, by how\n"
+    "much in percent, with an interval and a p-value.\n";
+
+static const char epilogue[] =
+    "Inputs may be \"-\" for standard input (one of them).  Exit status: "
+    "0 compared,\n"
+    "1 regression found with --fail-on-regression, 2 bad usage or input, "
+    "3 internal\n"
+    "error.\n";
+
+const struct cmd_entry cmd_compare_entry = { .name = "compare",
+	.synopsis = "[options] base new\n"
+		    "[options] --campaign name [--db target] [variant variant]",
+	.about = about,
+	.opts = options,
+	.epilogue = epilogue,
+	.exec = exec_compare };

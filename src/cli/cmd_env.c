@@ -114,8 +114,8 @@ read_all(const char *name, struct pr_buf *b)
 	return 0;
 }
 
-static int
-load(const char *name, struct pr_env *e)
+int
+cli_env_load(const char *name, struct pr_env *e)
 {
 	struct pr_buf b = PR_BUF_INIT(INPUT_MAX);
 	struct pr_error err;
@@ -187,7 +187,7 @@ load_operand(struct diff_src *ds, const char *name, struct pr_env *e)
 	int rc, found = 0;
 
 	if (ds->campaign == NULL && strncmp(name, "session:", 8) != 0)
-		return load(name, e);
+		return cli_env_load(name, e);
 	if (ds->campaign == NULL) {
 		errno = 0;
 		id = strtoll(name + 8, &end, 10);
@@ -372,4 +372,7 @@ exec_env(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_env_entry = { "env", usage, help, exec_env };
+const struct cmd_entry cmd_env_entry = { .name = "env",
+	.usage = usage,
+	.help = help,
+	.exec = exec_env };

@@ -151,5 +151,7 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_export_entry = { "export", usage, help,
-	exec_export };
+const struct cmd_entry cmd_export_entry = { .name = "export",
+	.usage = usage,
+	.help = help,
+	.exec = exec_export };

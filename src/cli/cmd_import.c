@@ -214,5 +214,7 @@ exec_import(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_import_entry = { "import", usage, help,
-	exec_import };
+const struct cmd_entry cmd_import_entry = { .name = "import",
+	.usage = usage,
+	.help = help,
+	.exec = exec_import };

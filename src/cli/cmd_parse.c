@@ -13,7 +13,6 @@
  * that reads back to the same double.  Exit status: 0 done, 2 bad usage
  * or input (nothing is printed on stdout then), 3 internal error.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,47 +27,53 @@
 
 #define OUTPUT_MAX ((size_t)256 << 20)
 
-static const char usage[] =
-    "parse [--json] [--format fmt] [--metric spec]... [--derive spec]... "
-    "file...";
+/* The options: they go straight into the parser. */
+struct parse_cli {
+	struct pr_parser *p;
+	enum pr_status st; /* of the option that failed */
+	int json, list;
+};
 
-static const char help[] =
-    "Reads saved benchmark output and prints the metrics in it: name, "
-    "value,\n"
-    "unit and direction (whether higher or lower is better).\n"
-    "\n"
-    "options:\n"
-    "  --format fmt     auto (default: detected from the content), "
-    "openssl,\n"
-    "                   iperf3, time, perf, hyperfine, gobench, or none "
-    "(only\n"
-    "                   the --metric ones)\n"
-    "  --metric NAME=REGEX[:UNIT][:higher|lower]\n"
-    "                   a metric of your own: every match of the PCRE2 "
-    "REGEX\n"
-    "                   gives a value, the text of its first capture "
-    "group\n"
-    "  --derive NAME=EXPR[:UNIT][:higher|lower]\n"
-    "                   a metric computed from others with + - * / and\n"
-    "                   parentheses; names with other characters go in "
-    "braces:\n"
-    "                   --derive 'MBps=134217728/elapsed/1e6:MB/s:higher'\n"
-    "  --json           {\"metrics\":[{\"name\",\"value\",\"unit\","
-    "\"better\"}...]}\n"
-    "  --list-formats   list the formats and exit\n"
-    "\n"
-    "A file may be \"-\" for standard input.  Exit status: 0 done, 2 bad "
-    "usage\n"
-    "or input, 3 internal error.\n";
+/* --format, --metric, --derive (the row's ival says which). */
+static int
+parser_opt(void *base, const struct opt *o, const char *arg)
+{
+	struct parse_cli *c = base;
+	struct pr_error err;
 
-enum { OPT_FORMAT = 256, OPT_METRIC, OPT_DERIVE, OPT_JSON, OPT_LIST };
+	pr_error_clear(&err);
+	c->st = o->ival == 'f' ? pr_parser_set_format(c->p, arg, &err)
+	    : o->ival == 'm'   ? pr_parser_add_metric(c->p, arg, &err)
+			       : pr_parser_add_derive(c->p, arg, &err);
+	if (c->st != PR_OK) {
+		cli_errorf("parse: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
 
-static const struct option longopts[] = { { "format", required_argument, NULL,
-					      OPT_FORMAT },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "derive", required_argument, NULL, OPT_DERIVE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "list-formats", no_argument, NULL, OPT_LIST }, { NULL, 0, NULL, 0 } };
+static const struct opt options[] = {
+	OPT_CALL(0, "format", "fmt",
+	    "auto (default: detected from the content), openssl, iperf3, time, "
+	    "perf, hyperfine, gobench, or none (only the --metric ones)",
+	    parser_opt, 0, 'f'),
+	OPT_CALL(0, "metric", "spec",
+	    "NAME=REGEX[:UNIT][:higher|lower]: a metric of your own: every "
+	    "match of the PCRE2 REGEX gives a value, the text of its first "
+	    "capture group",
+	    parser_opt, OPT_REPEAT, 'm'),
+	OPT_CALL(0, "derive", "spec",
+	    "NAME=EXPR[:UNIT][:higher|lower]: a metric computed from others "
+	    "with + - * / and parentheses; names with other characters go in "
+	    "braces:\n--derive 'MBps=134217728/elapsed/1e6:MB/s:higher'",
+	    parser_opt, OPT_REPEAT, 'd'),
+	OPT_FLAG(0, "json",
+	    "{\"metrics\":[{\"name\",\"value\",\"unit\",\"better\"}...]}",
+	    struct parse_cli, json, 1),
+	OPT_FLAG(0, "list-formats", "list the formats and exit",
+	    struct parse_cli, list, 1),
+	OPT_END(),
+};
 
 /* One parsed file. */
 struct parsed {
@@ -264,8 +269,9 @@ exec_parse(int argc, char **argv)
 	struct pr_error err;
 	struct parsed *files = NULL;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct parse_cli o;
 	size_t nf = 0, i;
-	int c, json = 0, rc = PR_EXIT_OK;
+	int first, json, rc = PR_EXIT_OK;
 	enum pr_status st;
 
 	pr_error_clear(&err);
@@ -273,63 +279,37 @@ exec_parse(int argc, char **argv)
 		cli_error(&err);
 		return PR_EXIT_INTERNAL;
 	}
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		st = PR_OK;
-		switch (c) {
-		case OPT_FORMAT:
-			st = pr_parser_set_format(p, optarg, &err);
-			break;
-		case OPT_METRIC:
-			st = pr_parser_add_metric(p, optarg, &err);
-			break;
-		case OPT_DERIVE:
-			st = pr_parser_add_derive(p, optarg, &err);
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_LIST:
-			list_formats();
-			pr_parser_free(p);
-			return PR_EXIT_OK;
-		case ':':
-			cli_errorf("parse: option '%s' needs an argument",
-			    argv[optind - 1]);
-			pr_parser_free(p);
-			return cli_usage(&cmd_parse_entry);
-		default:
-			cli_errorf("parse: unknown option '%s'",
-			    argv[optind - 1]);
-			pr_parser_free(p);
-			return cli_usage(&cmd_parse_entry);
-		}
-		if (st != PR_OK) {
-			cli_errorf("parse: %s", err.msg);
-			pr_parser_free(p);
-			return cli_exit_for(st);
-		}
-	}
-	if (optind >= argc) {
-		cli_errorf("parse: no file given");
+	memset(&o, 0, sizeof(o));
+	o.p = p;
+	if ((first = opt_parse(&cmd_parse_entry, argc, argv, &o, NULL)) < 0) {
 		pr_parser_free(p);
-		return cli_usage(&cmd_parse_entry);
+		return o.st != PR_OK ? cli_exit_for(o.st) : PR_EXIT_USAGE;
 	}
-	nf = (size_t)(argc - optind);
+	if (o.list) {
+		list_formats();
+		pr_parser_free(p);
+		return PR_EXIT_OK;
+	}
+	json = o.json;
+	if (first >= argc) {
+		cli_usage_error(&cmd_parse_entry, "no file given");
+		pr_parser_free(p);
+		return PR_EXIT_USAGE;
+	}
+	nf = (size_t)(argc - first);
 	if ((files = calloc(nf, sizeof(*files))) == NULL) {
 		cli_errorf("out of memory");
 		pr_parser_free(p);
 		return PR_EXIT_INTERNAL;
 	}
 	for (i = 0; i < nf; i++) {
-		files[i].name = strcmp(argv[optind + (int)i], "-") == 0
+		files[i].name = strcmp(argv[first + (int)i], "-") == 0
 		    ? "<stdin>"
-		    : argv[optind + (int)i];
+		    : argv[first + (int)i];
 		pr_dataset_init(&files[i].ds);
 	}
 	for (i = 0; i < nf; i++) {
-		st = pr_parse_file(p, argv[optind + (int)i], 0, &files[i].ds,
+		st = pr_parse_file(p, argv[first + (int)i], 0, &files[i].ds,
 		    &files[i].format, &err);
 		if (st != PR_OK) {
 			cli_error(&err);
@@ -353,4 +333,19 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_parse_entry = { "parse", usage, help, exec_parse };
+static const char about[] =
+    "Reads saved benchmark output and prints the metrics in it: name, "
+    "value,\n"
+    "unit and direction (whether higher or lower is better).\n";
+
+static const char epilogue[] =
+    "A file may be \"-\" for standard input.  Exit status: 0 done, 2 bad "
+    "usage\n"
+    "or input, 3 internal error.\n";
+
+const struct cmd_entry cmd_parse_entry = { .name = "parse",
+	.synopsis = "[options] file...",
+	.about = about,
+	.opts = options,
+	.epilogue = epilogue,
+	.exec = exec_parse };

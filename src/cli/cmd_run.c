@@ -1872,4 +1872,7 @@ exec_run(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_run_entry = { "run", usage, help, exec_run };
+const struct cmd_entry cmd_run_entry = { .name = "run",
+	.usage = usage,
+	.help = help,
+	.exec = exec_run };

@@ -493,4 +493,7 @@ out:
 	return rc;
 }
 
-const struct cmd_entry cmd_show_entry = { "show", usage, help, exec_show };
+const struct cmd_entry cmd_show_entry = { .name = "show",
+	.usage = usage,
+	.help = help,
+	.exec = exec_show };

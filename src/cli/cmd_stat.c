@@ -11,7 +11,6 @@
  * failure (doc/perfreg.1).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -29,93 +28,25 @@
 
 #define REPORT_MAX ((size_t)256 << 20)
 
-static const char usage[] =
-    "stat [-Anqs] [-C column] [-c confidence] [-d delimiters] [-w width] "
-    "[--json] [--equivalence pct] [--seed n] [file ...]";
-
-static const char help[] =
-    "Describes the numbers in each file (one per line, '#' starts a "
-    "comment) and\n"
-    "compares every file with the first, as ministat(1) does, then adds "
-    "perfreg's\n"
-    "change in percent with its interval, verdict and method.  Without a "
-    "file, or\n"
-    "for \"-\", standard input is read.\n"
-    "\n"
-    "options:\n"
-    "  -A                 statistics and tests only, no plot\n"
-    "  -C column          the column to read (starts and defaults to 1)\n"
-    "  -c confidence      80, 90, 95, 98, 99 or 99.5 percent (default "
-    "95)\n"
-    "  -d delimiters      the characters between columns (default space "
-    "and tab)\n"
-    "  -n                 summary statistics only, no plot and no test\n"
-    "  -q                 no legend and no table header\n"
-    "  -s                 the avg/median/stddev bars on separate lines\n"
-    "  -w width           plot width (default 74, or the terminal's "
-    "less 2)\n"
-    "  --json             a JSON object with every figure instead of "
-    "text\n"
-    "  --equivalence pct  changes within +-pct percent are \"equivalent\" "
-    "(default 1)\n"
-    "  --seed n           seed of the bootstrap intervals (default fixed)\n"
-    "\n"
-    "Plot symbols: x + * % # @ O o = ~ & $ ^ X V Z, then again.  Exit "
-    "status: 0\n"
-    "done, 2 bad usage or input, 3 internal error.\n";
-
-enum { OPT_JSON = 256, OPT_EQUIV, OPT_SEED };
-
-static const struct option longopts[] = { { "equivalence", required_argument,
-					      NULL, OPT_EQUIV },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "seed", required_argument, NULL, OPT_SEED }, { NULL, 0, NULL, 0 } };
-
 struct stat_cli {
 	struct pr_stat_opts report;
 	int column;
 	const char *delims;
 	int json;
-	int width_set;
 };
 
-/* A whole number in [lo, hi]; -1 after printing what is wrong. */
 static int
-parse_int(const char *opt, const char *arg, long lo, long hi, long *out)
+parse_conf(void *base, const struct opt *o, const char *arg)
 {
+	struct stat_cli *c = base;
 	char *end;
-	long x;
-
-	errno = 0;
-	x = strtol(arg, &end, 10);
-	if (end == arg || *end != '\0' || errno != 0 || x < lo || x > hi) {
-		cli_errorf("stat: %s: expected a whole number from %ld to %ld, "
-			   "got '%s'",
-		    opt, lo, hi, arg);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
-/* A whole finite number, as strtod reads it; -1 when arg is not one. */
-static int
-parse_double(const char *arg, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	return end == arg || *end != '\0' || errno != 0 || !isfinite(*out) ? -1
-									   : 0;
-}
-
-static int
-parse_conf(const char *arg, int *out)
-{
 	double x;
 
-	if (parse_double(arg, &x) != 0 || (*out = pr_stat_conf_index(x)) < 0) {
+	(void)o;
+	errno = 0;
+	x = strtod(arg, &end);
+	if (end == arg || *end != '\0' || errno != 0 || !isfinite(x) ||
+	    (c->report.conf_index = pr_stat_conf_index(x)) < 0) {
 		cli_errorf("stat: -c: expected one of ministat's confidence "
 			   "levels 80, 90, 95, 98, 99 or 99.5, got '%s'",
 		    arg);
@@ -124,17 +55,53 @@ parse_conf(const char *arg, int *out)
 	return 0;
 }
 
+/* -n: summary statistics only. */
 static int
-parse_equiv(const char *arg, double *out)
+summary_only(void *base, const struct opt *o, const char *arg)
 {
-	if (parse_double(arg, out) != 0 || *out < 0 || *out >= 100) {
-		cli_errorf("stat: --equivalence: expected a percentage from 0 "
-			   "to 100 (excluded), got '%s'",
-		    arg);
-		return -1;
-	}
+	struct stat_cli *c = base;
+
+	(void)o;
+	(void)arg;
+	c->report.tests = 0;
+	c->report.plot = 0;
 	return 0;
 }
+
+static const struct opt options[] = {
+	OPT_FLAG('A', NULL, "statistics and tests only, no plot",
+	    struct stat_cli, report.plot, 0),
+	OPT_INT('C', NULL, "column",
+	    "the column to read (starts and defaults to 1)", struct stat_cli,
+	    column, 1, INT_MAX, NULL),
+	OPT_CALL('c', NULL, "confidence",
+	    "80, 90, 95, 98, 99 or 99.5 percent (default 95)", parse_conf, 0,
+	    0),
+	OPT_STRING('d', NULL, "delimiters",
+	    "the characters between columns (default space and tab)",
+	    struct stat_cli, delims, OPT_NONEMPTY, "at least one delimiter"),
+	OPT_CALL('n', NULL, NULL,
+	    "summary statistics only, no plot and no test", summary_only,
+	    OPT_NOARG, 0),
+	OPT_FLAG('q', NULL, "no legend and no table header", struct stat_cli,
+	    report.quiet, 1),
+	OPT_FLAG('s', NULL, "the avg/median/stddev bars on separate lines",
+	    struct stat_cli, report.separate_bars, 1),
+	OPT_INT('w', NULL, "width",
+	    "plot width (default 74, or the terminal's less 2)",
+	    struct stat_cli, report.width, PR_STAT_WIDTH_MIN, PR_STAT_WIDTH_MAX,
+	    NULL),
+	OPT_FLAG(0, "json", "a JSON object with every figure instead of text",
+	    struct stat_cli, json, 1),
+	OPT_DOUBLE(0, "equivalence", "pct",
+	    "changes within +-pct percent are \"equivalent\" (default 1)",
+	    struct stat_cli, report.equivalence_pct, 0, 100, OPT_HI_OPEN,
+	    "a percentage from 0 to 100 (excluded)"),
+	OPT_INT(0, "seed", "n",
+	    "seed of the bootstrap intervals (default fixed)", struct stat_cli,
+	    report.seed, 0, UINT64_MAX, NULL),
+	OPT_END(),
+};
 
 /*
  * ministat's default width: 74, or on a terminal its width less two (the
@@ -173,88 +140,18 @@ default_width(void)
 static int
 parse_opts(int argc, char **argv, struct stat_cli *o)
 {
-	long x;
-	int c;
+	uint64_t seen;
+	int first;
 
 	pr_stat_opts_init(&o->report);
 	o->column = 1;
 	o->delims = " \t";
 	o->json = 0;
-	o->width_set = 0;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":AC:c:d:nqsw:", longopts, NULL)) !=
-	    -1) {
-		switch (c) {
-		case 'A':
-			o->report.plot = 0;
-			break;
-		case 'C':
-			if (parse_int("-C", optarg, 1, INT_MAX, &x) != 0)
-				return -1;
-			o->column = (int)x;
-			break;
-		case 'c':
-			if (parse_conf(optarg, &o->report.conf_index) != 0)
-				return -1;
-			break;
-		case 'd':
-			if (optarg[0] == '\0') {
-				cli_errorf("stat: -d: expected at least one "
-					   "delimiter, got ''");
-				return -1;
-			}
-			o->delims = optarg;
-			break;
-		case 'n':
-			o->report.tests = 0;
-			o->report.plot = 0;
-			break;
-		case 'q':
-			o->report.quiet = 1;
-			break;
-		case 's':
-			o->report.separate_bars = 1;
-			break;
-		case 'w':
-			if (parse_int("-w", optarg, PR_STAT_WIDTH_MIN,
-				PR_STAT_WIDTH_MAX, &x) != 0)
-				return -1;
-			o->report.width = (unsigned)x;
-			o->width_set = 1;
-			break;
-		case OPT_JSON:
-			o->json = 1;
-			break;
-		case OPT_EQUIV:
-			if (parse_equiv(optarg, &o->report.equivalence_pct) !=
-			    0)
-				return -1;
-			break;
-		case OPT_SEED:
-			if (cli_parse_seed("stat", optarg, &o->report.seed) !=
-			    0)
-				return -1;
-			break;
-		case ':':
-			cli_errorf("stat: option '%s' needs an argument",
-			    argv[optind - 1]);
-			cli_usage(&cmd_stat_entry);
-			return -1;
-		default:
-			if (optopt != 0)
-				cli_errorf("stat: unknown option '-%c'",
-				    optopt);
-			else
-				cli_errorf("stat: unknown option '%s'",
-				    argv[optind - 1]);
-			cli_usage(&cmd_stat_entry);
-			return -1;
-		}
-	}
-	if (!o->width_set)
+	if ((first = opt_parse(&cmd_stat_entry, argc, argv, o, &seen)) < 0)
+		return -1;
+	if (!(seen & opt_bit(options, "w")))
 		o->report.width = default_width();
-	return optind;
+	return first;
 }
 
 static int
@@ -326,4 +223,23 @@ out:
 	return status;
 }
 
-const struct cmd_entry cmd_stat_entry = { "stat", usage, help, exec_stat };
+static const char about[] =
+    "Describes the numbers in each file (one per line, '#' starts a "
+    "comment) and\n"
+    "compares every file with the first, as ministat(1) does, then adds "
+    "perfreg's\n"
+    "change in percent with its interval, verdict and method.  Without a "
+    "file, or\n"
+    "for \"-\", standard input is read.\n";
+
+static const char epilogue[] =
+    "Plot symbols: x + * % # @ O o = ~ & $ ^ X V Z, then again.  Exit "
+    "status: 0\n"
+    "done, 2 bad usage or input, 3 internal error.\n";
+
+const struct cmd_entry cmd_stat_entry = { .name = "stat",
+	.synopsis = "[options] [file ...]",
+	.about = about,
+	.opts = options,
+	.epilogue = epilogue,
+	.exec = exec_stat };

@@ -32,6 +32,7 @@
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
 #include "perfreg/verdict.h"
+#include "core/bug.h"
 #include "core/banned.h"
 
 #define EXIT_INTERRUPTED 130
@@ -41,13 +42,15 @@
 /* Earlier sessions a suite is compared with, at most. */
 #define HISTORY_MAX 20
 #define BOOT_MAX 64
+#define BASELINE_MAX 200
 
 static const char usage[] =
     "suite [--quick] [--budget s] [--target pct] [--cpu n] "
-    "[--baseline session] [--no-store] [--db target] "
+    "[--baseline session|config|key=value] [--no-store] [--db target] "
     "[--fail-on-regression] [--json]\n"
     "       perfreg suite run [options] probe...\n"
     "       perfreg suite list\n"
+    "       perfreg suite history [--db target] [--json]\n"
     "       perfreg suite ab [--quick] [--cpu n] [-n rounds] [--seed n] "
     "[--json] probe --a x --b y";
 
@@ -60,15 +63,17 @@ static const char help[] =
     "time\n"
     "budget is spent; stores the session and its environment in the "
     "results\n"
-    "database; and, when this host has an earlier suite session, prints "
-    "the\n"
-    "verdict for every figure against it and what differs in the "
-    "environment.\n"
+    "database; and compares it with the sessions of the previous\n"
+    "configuration (kernel, microcode, mitigations, C library...) and "
+    "what\n"
+    "differs in the environment, or, when nothing changed, with this\n"
+    "configuration's earlier sessions.\n"
     "\n"
     "  perfreg suite               all probes (within 10 minutes)\n"
     "  perfreg suite --quick       all probes, smaller, within a minute\n"
     "  perfreg suite run p...      the probes named\n"
     "  perfreg suite list          the probes and their variants\n"
+    "  perfreg suite history       the stored sessions by configuration\n"
     "  perfreg suite ab p --a x --b y   two variants (or sizes) of probe p,\n"
     "                              interleaved in this boot, compared\n"
     "\n"
@@ -81,9 +86,10 @@ static const char help[] =
     "+-pct\n"
     "                        percent (95% interval; default 1; 0: use "
     "the budget)\n"
-    "  --baseline session    compare with this stored session (default: "
-    "this\n"
-    "                        host's latest earlier suite session)\n"
+    "  --baseline x          compare with this stored session, these\n"
+    "                        sessions of a configuration, or the sessions\n"
+    "                        with tag key=value (default: the previous\n"
+    "                        configuration's sessions, or this one's)\n"
     "  --no-store            store nothing, compare with nothing\n"
     "  --db target           the database: a file (SQLite) or "
     "postgresql://...\n"
@@ -126,7 +132,7 @@ static const struct option longopts[] = {
 struct suite_cli {
 	struct pr_suite_opts so;
 	int budget_set, json, no_store, gate;
-	long long baseline;
+	const char *baseline;
 	const char *db, *a, *b;
 	int tty;
 	double last_progress;
@@ -215,11 +221,14 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 			c->so.cpu = (int)x;
 			break;
 		case OPT_BASELINE:
-			if (parse_number("--baseline", optarg, 1, 9e15, &x) !=
-				0 ||
-			    x != floor(x))
+			if (optarg[0] == '\0' ||
+			    strlen(optarg) > BASELINE_MAX) {
+				cli_errorf("suite: --baseline: expected a "
+					   "session, a configuration or a "
+					   "tag KEY=VALUE");
 				return -1;
-			c->baseline = (long long)x;
+			}
+			c->baseline = optarg;
 			break;
 		case OPT_TARGET:
 			if (parse_number("--target", optarg, 0, 100, &x) != 0)
@@ -265,7 +274,7 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 			return -1;
 		}
 	}
-	if (c->no_store && (c->baseline != 0 || c->db != NULL || c->gate)) {
+	if (c->no_store && (c->baseline != NULL || c->db != NULL || c->gate)) {
 		cli_errorf(
 		    "suite: --no-store does not go with --baseline, --db "
 		    "or --fail-on-regression");
@@ -401,10 +410,11 @@ fail:
 /* Stores the results as a session of campaign "suite". */
 static int
 store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
-    const struct pr_env *env, int quick, int64_t *session, const char *status)
+    const struct pr_env *env, int quick, const char *config, int64_t *session,
+    const char *status)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag tag;
+	struct pr_store_tag tag[2];
 	struct pr_store_run sr;
 	struct pr_dataset one;
 	struct pr_error err;
@@ -425,10 +435,12 @@ store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
 	sn.args_json = NULL;
 	sn.started = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 	sn.env = env;
-	tag.key = pr_str_c("suite");
-	tag.value = pr_str_c(quick ? "quick" : "full");
-	sn.tags = &tag;
-	sn.ntags = 1;
+	tag[0].key = pr_str_c("suite");
+	tag[0].value = pr_str_c(quick ? "quick" : "full");
+	tag[1].key = pr_str_c("config");
+	tag[1].value = pr_str_c(config);
+	sn.tags = tag;
+	sn.ntags = 2;
 	pr_error_clear(&err);
 	/* One transaction: a session that cannot be stored whole (a
 	 * locked database, a full disk) leaves nothing behind. */
@@ -514,23 +526,32 @@ collect_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 	return 0;
 }
 
-/* 1 when session s ran with the tag suite=kind and ran every probe of
- * r that ran now. */
-static int
-comparable(const struct pr_store_session_info *s, const char *kind,
-    const struct pr_suite_result *r, size_t n)
+/* The value of session s's tag key, or NULL. */
+static const struct pr_str *
+tag_of(const struct pr_store_session_info *s, const char *key)
 {
-	size_t i, k, len = strlen(kind);
-	int tagged = 0;
+	size_t i, len = strlen(key);
 
 	for (i = 0; i < s->ntags; i++)
-		if (s->tags[i].key.n == 5 &&
-		    memcmp(s->tags[i].key.p, "suite", 5) == 0 &&
-		    s->tags[i].value.n == len &&
-		    memcmp(s->tags[i].value.p, kind, len) == 0)
-			tagged = 1;
-	if (!tagged)
-		return 0;
+		if (s->tags[i].key.n == len &&
+		    memcmp(s->tags[i].key.p, key, len) == 0)
+			return &s->tags[i].value;
+	return NULL;
+}
+
+static int
+str_is(const struct pr_str *s, const char *c)
+{
+	return s != NULL && s->n == strlen(c) && memcmp(s->p, c, s->n) == 0;
+}
+
+/* 1 when session s ran every probe of r that ran now. */
+static int
+ran_probes(const struct pr_store_session_info *s,
+    const struct pr_suite_result *r, size_t n)
+{
+	size_t i, k;
+
 	for (i = 0; i < n; i++) {
 		if (r[i].skipped != NULL || r[i].samples == 0)
 			continue;
@@ -546,61 +567,120 @@ comparable(const struct pr_store_session_info *s, const char *kind,
 }
 
 /*
- * The session to compare with: want, or this host's latest earlier
- * suite session that finished, of the same kind (--quick or not), and
- * ran every probe that ran now; 0 when there is none.
+ * This database's suite sessions with their configurations: the tag
+ * config= where the session has one, else the id computed from its
+ * stored snapshot (sessions stored before configurations were tagged).
  */
-static int
-find_baseline(struct pr_store *st, int64_t session, long long want,
-    const char *kind, const struct pr_suite_result *r, size_t nr, int64_t *out,
-    int64_t *hist, size_t *nhist)
+struct history {
+	struct pr_store_session_info *s;
+	char (*config)[PR_SUITE_CONFIG_LEN];
+	size_t n;
+};
+
+static void
+history_free(struct history *h)
 {
-	struct pr_store_session_info *s = NULL;
+	pr_store_sessions_free(h->s, h->n);
+	free(h->config);
+	memset(h, 0, sizeof(*h));
+}
+
+static int
+history_load(struct pr_store *st, struct history *h)
+{
+	const struct pr_str *t;
+	struct pr_env e;
 	struct pr_error err;
 	enum pr_status ps;
-	char host[HOST_MAX];
-	size_t n = 0, i;
+	size_t i;
+	int found;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
-	*out = 0;
-	if (nhist != NULL)
-		*nhist = 0;
-	cli_hostname(host, sizeof(host));
+	memset(h, 0, sizeof(*h));
 	pr_error_clear(&err);
-	ps = pr_store_sessions(st, pr_str_c(SUITE_CAMPAIGN), &s, &n, &err);
+	ps =
+	    pr_store_sessions(st, pr_str_c(SUITE_CAMPAIGN), &h->s, &h->n, &err);
 	if (ps == PR_ENOTFOUND)
 		return PR_EXIT_OK;
 	if (ps != PR_OK) {
 		cli_errorf("suite: %s", pr_error_format(&err, eb, sizeof(eb)));
 		return cli_exit_for(ps);
 	}
-	for (i = 0; i < n; i++) {
-		if (want != 0) {
-			if (s[i].id == (int64_t)want)
-				*out = s[i].id;
+	if ((h->config = calloc(h->n + 1, sizeof(*h->config))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	for (i = 0; i < h->n; i++) {
+		t = tag_of(&h->s[i], "config");
+		if (t != NULL && t->n == PR_SUITE_CONFIG_LEN - 1) {
+			memcpy(h->config[i], t->p, t->n);
 			continue;
 		}
-		if (s[i].id != session && strcmp(s[i].host, host) == 0 &&
-		    strcmp(s[i].status, "done") == 0 &&
-		    comparable(&s[i], kind, r, nr)) {
-			*out = s[i].id;
-			/* The latest HISTORY_MAX, oldest first. */
-			if (hist != NULL && *nhist == HISTORY_MAX) {
-				memmove(hist, hist + 1,
-				    (HISTORY_MAX - 1) * sizeof(*hist));
-				(*nhist)--;
-			}
-			if (hist != NULL)
-				hist[(*nhist)++] = s[i].id;
+		pr_env_init(&e);
+		found = 0;
+		if (pr_store_session_env(st, h->s[i].id, &e, &found, &err) !=
+		    PR_OK) {
+			pr_env_release(&e);
+			cli_errorf("suite: session %lld: %s",
+			    (long long)h->s[i].id,
+			    pr_error_format(&err, eb, sizeof(eb)));
+			return PR_EXIT_USAGE;
 		}
+		pr_suite_config_id(found ? &e : NULL, h->config[i]);
+		pr_env_release(&e);
 	}
-	if (hist != NULL && want != 0 && *out != 0) {
-		hist[0] = *out;
-		*nhist = 1;
+	return PR_EXIT_OK;
+}
+
+/*
+ * 1 when session i is one --baseline names: its id (all digits), its
+ * configuration (8 hex digits) or a tag KEY=VALUE.
+ */
+static int
+baseline_names(const struct history *h, size_t i, const char *want)
+{
+	const char *eq = strchr(want, '=');
+	char *end;
+	long long id;
+
+	if (eq != NULL) {
+		const struct pr_str *t;
+		char key[64];
+
+		if ((size_t)(eq - want) >= sizeof(key))
+			return 0;
+		memcpy(key, want, (size_t)(eq - want));
+		key[eq - want] = '\0';
+		t = tag_of(&h->s[i], key);
+		return t != NULL && t->n == strlen(eq + 1) &&
+		    memcmp(t->p, eq + 1, t->n) == 0;
 	}
-	pr_store_sessions_free(s, n);
-	if (want != 0 && *out == 0) {
-		cli_errorf("suite: --baseline: no suite session %lld", want);
+	if (strcmp(h->config[i], want) == 0)
+		return 1;
+	errno = 0;
+	id = strtoll(want, &end, 10);
+	return errno == 0 && end != want && *end == '\0' && id == h->s[i].id;
+}
+
+/* Checks, before the probes run, that --baseline names some session. */
+static int
+check_baseline(struct pr_store *st, const char *want)
+{
+	struct history h;
+	size_t i;
+	int rc, any = 0;
+
+	if ((rc = history_load(st, &h)) != PR_EXIT_OK) {
+		history_free(&h);
+		return rc;
+	}
+	for (i = 0; i < h.n && !any; i++)
+		any = baseline_names(&h, i, want);
+	history_free(&h);
+	if (!any) {
+		cli_errorf("suite: --baseline: no suite session, configuration "
+			   "or tag '%s' (perfreg suite history lists them)",
+		    want);
 		return PR_EXIT_USAGE;
 	}
 	return PR_EXIT_OK;
@@ -618,52 +698,135 @@ mean_of(const double *v, size_t n)
 	return m;
 }
 
+/* "session 4" or "sessions 1 to 3" (or "sessions 1, 3, 4" when not
+ * consecutive, abbreviated past a few). */
+static void
+name_sessions(char *buf, size_t size, const int64_t *id, size_t n)
+{
+	size_t i, len;
+	int gaps = 0;
+
+	for (i = 1; i < n; i++)
+		gaps |= id[i] != id[i - 1] + 1;
+	if (n == 1)
+		snprintf(buf, size, "session %lld", (long long)id[0]);
+	else if (!gaps || n > 4)
+		snprintf(buf, size, "%zu sessions, %lld to %lld", n,
+		    (long long)id[0], (long long)id[n - 1]);
+	else {
+		snprintf(buf, size, "sessions %lld", (long long)id[0]);
+		for (i = 1; i < n; i++) {
+			len = strlen(buf);
+			snprintf(buf + len, size - len, ", %lld",
+			    (long long)id[i]);
+		}
+	}
+}
+
+/* Reads the runs of the n sessions ids (only r's probes) into d[]. */
+static int
+load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
+    const struct pr_suite_result *r, size_t nr, struct pr_dataset *d)
+{
+	struct collect c;
+	struct pr_error err;
+	size_t h;
+
+	pr_error_clear(&err);
+	for (h = 0; h < n; h++) {
+		c.d = &d[h];
+		c.r = r;
+		c.n = nr;
+		if (pr_store_each_run(st, ids[h], collect_run, &c, &err) !=
+		    PR_OK) {
+			cli_errorf("suite: session %lld: %s", (long long)ids[h],
+			    err.msg);
+			return PR_EXIT_USAGE;
+		}
+	}
+	return PR_EXIT_OK;
+}
+
+/* The means of figure name in the n sessions d[] that have it, into v;
+ * their number. */
+static size_t
+session_means(struct pr_dataset *d, size_t n, const char *name, double *v)
+{
+	const struct pr_metric *m;
+	size_t h, k = 0;
+
+	for (h = 0; h < n; h++) {
+		m = pr_dataset_find(&d[h], name);
+		if (m != NULL && m->values.n > 0)
+			v[k++] = mean_of(m->values.v, m->values.n);
+	}
+	return k;
+}
+
+/*
+ * One figure, sessions as the units: the kb base sessions' means bv
+ * against the kn new ones' nv.  One new session: the prediction test
+ * (pr_nested_predict); several: Welch's t on the session means
+ * (pr_nested_compare with one value a session).
+ */
+static enum pr_status
+compare_sessions(const double *bv, size_t kb, const double *nv, size_t kn,
+    enum pr_better better, const struct pr_verdict_opts *vo,
+    struct pr_comparison *out, struct pr_error *err)
+{
+	struct pr_nested_result nr;
+	struct pr_nested_side bs, ns;
+	size_t g[2 * HISTORY_MAX], i;
+	enum pr_status st;
+
+	if (kn == 1)
+		return pr_nested_predict(bv, kb, nv[0], better, vo, out, err);
+	for (i = 0; i < 2 * HISTORY_MAX; i++)
+		g[i] = i;
+	bs.x = bv;
+	bs.group = g;
+	bs.n = kb;
+	ns.x = nv;
+	ns.group = g;
+	ns.n = kn;
+	if ((st = pr_nested_compare(&bs, &ns, better, vo, 0, &nr, err)) !=
+	    PR_OK)
+		return st;
+	*out = nr.cmp;
+	return PR_OK;
+}
+
 /*
  * The session-level table: for every figure of this run, the means of
- * the earlier sessions hist (oldest first) against this session's mean
- * by the prediction test (perfreg/nested.h), Holm across figures.
+ * the base sessions bd[0..nb) against those of the new side nd[0..nn),
+ * Holm across figures.  Needs nb >= 2.
  */
 static int
-session_table(struct pr_store *st, const int64_t *hist, size_t nh,
-    const char *nname, const struct pr_suite_result *r, size_t n, int json,
-    int gate, struct pr_buf *out, int *gated)
+session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
+    size_t nn, const char *bname, const char *nname,
+    const struct pr_suite_result *r, size_t n, int json, int gate,
+    struct pr_buf *out, int *gated)
 {
-	struct pr_dataset hd[HISTORY_MAX];
 	struct pr_report_metric *rm = NULL;
 	struct pr_comparison *cmp = NULL;
 	struct pr_verdict_opts vo;
 	struct pr_report report;
-	struct collect c;
 	struct pr_error err;
-	const struct pr_metric *m, *hm;
+	const struct pr_metric *m;
 	double *bm = NULL, *xs = NULL;
-	char bname[96], words[96];
-	size_t i, k, h, nm = 0, total = 0, kk, holm = 0;
+	char words[96];
+	size_t i, k, nm = 0, total = 0, kb, kn, holm = 0;
 	int rc = PR_EXIT_INTERNAL;
 
 	*gated = PR_EXIT_OK;
 	pr_error_clear(&err);
 	pr_verdict_opts_init(&vo);
-	for (h = 0; h < nh; h++)
-		pr_dataset_init(&hd[h]);
-	for (h = 0; h < nh; h++) {
-		c.d = &hd[h];
-		c.r = r;
-		c.n = n;
-		if (pr_store_each_run(st, hist[h], collect_run, &c, &err) !=
-		    PR_OK) {
-			cli_errorf("suite: session %lld: %s",
-			    (long long)hist[h], err.msg);
-			rc = PR_EXIT_USAGE;
-			goto out;
-		}
-	}
 	for (i = 0; i < n; i++)
 		total += r[i].data.n;
 	rm = calloc(total + 1, sizeof(*rm));
 	cmp = calloc(total + 1, sizeof(*cmp));
-	bm = calloc((total + 1) * nh, sizeof(*bm));
-	xs = calloc(total + 1, sizeof(*xs));
+	bm = calloc((total + 1) * nb, sizeof(*bm));
+	xs = calloc((total + 1) * nn, sizeof(*xs));
 	if (rm == NULL || cmp == NULL || bm == NULL || xs == NULL) {
 		cli_errorf("out of memory");
 		goto out;
@@ -671,18 +834,11 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < r[i].data.n; k++) {
 			m = &r[i].data.metrics[k];
-			if (m->values.n == 0)
+			kb = session_means(bd, nb, m->name, &bm[nm * nb]);
+			kn = session_means(nd, nn, m->name, &xs[nm * nn]);
+			if (kb < 2 || kn < 1)
 				continue;
-			for (h = 0, kk = 0; h < nh; h++) {
-				hm = pr_dataset_find(&hd[h], m->name);
-				if (hm != NULL && hm->values.n > 0)
-					bm[nm * nh + kk++] =
-					    mean_of(hm->values.v, hm->values.n);
-			}
-			if (kk < 2)
-				continue;
-			xs[nm] = mean_of(m->values.v, m->values.n);
-			if (pr_nested_predict(&bm[nm * nh], kk, xs[nm],
+			if (compare_sessions(&bm[nm * nb], kb, &xs[nm * nn], kn,
 				m->better, &vo, &cmp[nm], &err) != PR_OK) {
 				cli_errorf("suite: %s: %s", m->name, err.msg);
 				rc = PR_EXIT_USAGE;
@@ -690,10 +846,10 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 			}
 			rm[nm].name = m->name;
 			rm[nm].unit = m->unit;
-			rm[nm].base_values = &bm[nm * nh];
-			rm[nm].base_n = kk;
-			rm[nm].new_values = &xs[nm];
-			rm[nm].new_n = 1;
+			rm[nm].base_values = &bm[nm * nb];
+			rm[nm].base_n = kb;
+			rm[nm].new_values = &xs[nm * nn];
+			rm[nm].new_n = kn;
 			nm++;
 		}
 	}
@@ -716,8 +872,6 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 		    cmp[i].better, rm[i].name, rm[i].unit);
 		cli_errorf("regression in '%s': %s", rm[i].name, words);
 	}
-	snprintf(bname, sizeof(bname), "%zu sessions, %lld to %lld", nh,
-	    (long long)hist[0], (long long)hist[nh - 1]);
 	memset(&report, 0, sizeof(report));
 	report.base_source = bname;
 	report.new_source = nname;
@@ -734,8 +888,6 @@ session_table(struct pr_store *st, const int64_t *hist, size_t nh,
 	}
 	rc = PR_EXIT_OK;
 out:
-	for (h = 0; h < nh; h++)
-		pr_dataset_release(&hd[h]);
 	free(rm);
 	free(cmp);
 	free(bm);
@@ -743,101 +895,135 @@ out:
 	return rc;
 }
 
-/* The comparison with the baseline and the environment diff. */
-static int
-against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
-    int64_t session, const struct pr_suite_result *r, size_t n,
-    const struct pr_env *env, int json, int gate, json_t *root,
-    struct pr_buf *out, int *gated)
+/* Every sample of the n sessions d[] in one dataset, out. */
+static enum pr_status
+pool(const struct pr_dataset *d, size_t n, struct pr_dataset *out,
+    struct pr_error *err)
 {
-	int64_t base = hist[nhist - 1];
-	struct pr_dataset bd, nd;
+	const struct pr_metric *m;
+	size_t h, k, j;
+	enum pr_status st;
+
+	for (h = 0; h < n; h++)
+		for (k = 0; k < d[h].n; k++)
+			for (m = &d[h].metrics[k], j = 0; j < m->values.n; j++)
+				if ((st = pr_dataset_add(out, m->name, m->unit,
+					 m->better, m->values.v[j], err)) !=
+				    PR_OK)
+					return st;
+	return PR_OK;
+}
+
+/* The sentence that says what is compared with what. */
+static enum pr_status
+plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
+    const char *kind, struct pr_buf *out, struct pr_error *err)
+{
+	switch (p->kind) {
+	case PR_SUITE_PLAN_CHANGE:
+		return pr_buf_addf(out, err,
+		    "\nthe configuration changed: configuration %s (%s) "
+		    "against the previous configuration, %s (%s), %s "
+		    "sessions only; the unit is the session\n\n",
+		    p->config, nname, p->base_config, bname, kind);
+	case PR_SUITE_PLAN_STABILITY:
+		return pr_buf_addf(out, err,
+		    "\nstability check: nothing in the environment changed "
+		    "(configuration %s): %s against this configuration's "
+		    "earlier %s sessions (%s); the unit is the session\n\n",
+		    p->config, nname, kind, bname);
+	case PR_SUITE_PLAN_CHOSEN:
+		return pr_buf_addf(out, err,
+		    "\n%s (configuration %s) against the --baseline, %s "
+		    "(configuration %s); the unit is the session\n\n",
+		    nname, p->config, bname, p->base_config);
+	case PR_SUITE_PLAN_NONE:
+		break;
+	}
+	return PR_OK;
+}
+
+/* The comparison the plan says and the environment diff. */
+static int
+against_plan(struct pr_store *st, const struct pr_suite_plan *p,
+    const struct pr_suite_result *r, size_t n, const struct pr_env *env,
+    int quick, int json, int gate, json_t *root, struct pr_buf *out, int *gated)
+{
+	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX], bp, np;
 	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_env benv;
 	struct pr_envdiff diff;
-	struct collect c;
 	struct pr_error err;
 	json_error_t je;
 	json_t *j;
-	char bname[64], nname[64];
-	size_t i, k, j2;
+	const char *kind = quick ? "--quick" : "full";
+	char bname[96], nname[96];
+	size_t h, nb = p->nbase, nn = p->nnew;
 	int found = 0, rc = PR_EXIT_INTERNAL;
 
-	pr_dataset_init(&bd);
-	pr_dataset_init(&nd);
+	if (nb > HISTORY_MAX || nn > HISTORY_MAX)
+		PR_BUG("a plan larger than HISTORY_MAX");
+	for (h = 0; h < HISTORY_MAX; h++) {
+		pr_dataset_init(&bd[h]);
+		pr_dataset_init(&nd[h]);
+	}
+	pr_dataset_init(&bp);
+	pr_dataset_init(&np);
 	pr_env_init(&benv);
 	memset(&diff, 0, sizeof(diff));
 	pr_error_clear(&err);
-	c.d = &bd;
-	c.r = r;
-	c.n = n;
-	if (pr_store_each_run(st, base, collect_run, &c, &err) != PR_OK ||
-	    pr_store_session_env(st, base, &benv, &found, &err) != PR_OK) {
-		cli_errorf("suite: baseline session %lld: %s", (long long)base,
-		    err.msg);
+	if ((rc = load_sessions(st, p->base, nb, r, n, bd)) != PR_EXIT_OK ||
+	    (rc = load_sessions(st, p->new_, nn, r, n, nd)) != PR_EXIT_OK)
+		goto out;
+	rc = PR_EXIT_INTERNAL;
+	if (pr_store_session_env(st, p->base[nb - 1], &benv, &found, &err) !=
+	    PR_OK) {
+		cli_errorf("suite: session %lld: %s",
+		    (long long)p->base[nb - 1], err.msg);
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < r[i].data.n; k++)
-			for (j2 = 0; j2 < r[i].data.metrics[k].values.n; j2++)
-				if (pr_dataset_add(&nd,
-					r[i].data.metrics[k].name,
-					r[i].data.metrics[k].unit,
-					r[i].data.metrics[k].better,
-					r[i].data.metrics[k].values.v[j2],
-					&err) != PR_OK)
-					goto out;
-	snprintf(bname, sizeof(bname), "session %lld", (long long)base);
-	if (session != 0)
-		snprintf(nname, sizeof(nname), "session %lld",
-		    (long long)session);
-	else
-		snprintf(nname, sizeof(nname), "this run");
-	if (bd.n == 0 || nd.n == 0) {
-		rc = PR_EXIT_OK;
+	name_sessions(bname, sizeof(bname), p->base, nb);
+	name_sessions(nname, sizeof(nname), p->new_, nn);
+	if (!json && plan_header(p, bname, nname, kind, out, &err) != PR_OK)
 		goto out;
-	}
-	if (nhist >= 2) {
-		if (!json &&
-		    pr_buf_addf(out, &err,
-			"\nagainst the %zu earlier "
-			"suite sessions of this host (%lld to %lld): the unit "
-			"is "
-			"the session, each one's mean a value, and the test "
-			"asks "
-			"whether this session's mean lies outside their "
-			"spread:\n\n",
-			nhist, (long long)hist[0],
-			(long long)hist[nhist - 1]) != PR_OK)
-			goto out;
-		if ((rc = session_table(st, hist, nhist, nname, r, n, json,
-			 gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+	if (nb >= 2) {
+		if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n,
+			 json, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
 			goto out;
 	} else {
 		if (!json &&
 		    pr_buf_addf(out, &err,
-			"\nagainst the baseline, "
-			"%s.\nWARNING: one earlier session: its samples and "
-			"this session's are compared as if independent, but "
-			"the "
-			"samples of a session share its load, frequency and "
-			"cache state, so this table overstates how sure the "
-			"verdicts are; from the third session on, perfreg "
-			"compares sessions and knows their noise.\n\n",
-			bname) != PR_OK)
+			"WARNING: one earlier session: its samples and "
+			"this side's are compared as if independent, but "
+			"the samples of a session share its load, frequency "
+			"and cache state, so this table overstates how sure "
+			"the verdicts are; from two base sessions on, perfreg "
+			"compares sessions and knows their noise.\n\n") !=
+			PR_OK)
 			goto out;
-		if ((rc = cli_compare_datasets(&bd, &nd, bname, nname,
+		if (pool(bd, nb, &bp, &err) != PR_OK ||
+		    pool(nd, nn, &np, &err) != PR_OK)
+			goto out;
+		if (bp.n == 0 || np.n == 0) {
+			rc = PR_EXIT_OK;
+			goto out;
+		}
+		if ((rc = cli_compare_datasets(&bp, &np, bname, nname,
 			 json ? PR_REPORT_JSON : PR_REPORT_TEXT, gate,
 			 json ? &rep : out, gated)) != PR_EXIT_OK)
 			goto out;
 	}
 	rc = PR_EXIT_INTERNAL;
-	if (json &&
+	if (json && rep.len > 0 &&
 	    ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
 		json_object_set_new(root, "comparison", j) != 0))
 		goto out;
 	if (found && env != NULL) {
+		snprintf(bname, sizeof(bname), "session %lld",
+		    (long long)p->base[nb - 1]);
+		snprintf(nname, sizeof(nname), "session %lld",
+		    (long long)p->new_[nn - 1]);
 		if (pr_env_diff(&benv, env, &diff, &err) != PR_OK)
 			goto out;
 		if (json) {
@@ -846,6 +1032,13 @@ against_baseline(struct pr_store *st, const int64_t *hist, size_t nhist,
 			    (j = json_loadb(rep.data, rep.len, 0, &je)) ==
 				NULL ||
 			    json_object_set_new(root, "env_diff", j) != 0)
+				goto out;
+		} else if (p->kind == PR_SUITE_PLAN_STABILITY) {
+			if (pr_buf_addf(out, &err,
+				"\nenvironment: unchanged since %s: no item "
+				"that moves performance differs "
+				"(configuration %s)\n",
+				bname, p->config) != PR_OK)
 				goto out;
 		} else if (pr_buf_addf(out, &err,
 			       "\nenvironment: what differs "
@@ -864,8 +1057,301 @@ out:
 	pr_buf_release(&rep);
 	pr_envdiff_release(&diff);
 	pr_env_release(&benv);
-	pr_dataset_release(&bd);
-	pr_dataset_release(&nd);
+	for (h = 0; h < HISTORY_MAX; h++) {
+		pr_dataset_release(&bd[h]);
+		pr_dataset_release(&nd[h]);
+	}
+	pr_dataset_release(&bp);
+	pr_dataset_release(&np);
+	return rc;
+}
+
+/*
+ * The plan for the new session (perfreg/suite.h): the earlier sessions
+ * that can be compared are this host's finished sessions of the same
+ * kind that ran every probe that ran now, and any --baseline names.
+ */
+static int
+make_plan(struct pr_store *st, int64_t session, const char *want,
+    const char *kind, const char *config, const struct pr_suite_result *r,
+    size_t nr, struct history *h, struct pr_suite_plan *p)
+{
+	struct pr_suite_sess *v;
+	struct pr_error err;
+	char host[HOST_MAX];
+	size_t i, k = 0;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if ((rc = history_load(st, h)) != PR_EXIT_OK)
+		return rc;
+	if ((v = calloc(h->n + 1, sizeof(*v))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	cli_hostname(host, sizeof(host));
+	for (i = 0; i < h->n; i++) {
+		if (h->s[i].id == session ||
+		    strcmp(h->s[i].status, "done") != 0)
+			continue;
+		v[k].chosen = want != NULL && baseline_names(h, i, want);
+		if (!v[k].chosen &&
+		    (strcmp(h->s[i].host, host) != 0 ||
+			!str_is(tag_of(&h->s[i], "suite"), kind) ||
+			!ran_probes(&h->s[i], r, nr)))
+			continue;
+		v[k].id = h->s[i].id;
+		v[k].config = h->config[i];
+		k++;
+	}
+	pr_error_clear(&err);
+	if (pr_suite_plan(v, k, session, config, HISTORY_MAX, p, &err) !=
+	    PR_OK) {
+		free(v);
+		cli_error(&err);
+		return PR_EXIT_INTERNAL;
+	}
+	free(v);
+	if (want != NULL && p->kind != PR_SUITE_PLAN_CHOSEN) {
+		cli_errorf("suite: --baseline: no finished suite session, "
+			   "configuration or tag '%s'",
+		    want);
+		return PR_EXIT_USAGE;
+	}
+	return PR_EXIT_OK;
+}
+
+static json_t *
+ids_json(const int64_t *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < n; i++)
+		if (json_array_append_new(a, json_integer(v[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* The plan in --json: "baseline" (the latest base session, or null),
+ * "plan" {"kind", "configuration", "base_configuration",
+ * "base_sessions", "new_sessions"}. */
+static int
+plan_json(const struct pr_suite_plan *p, json_t *root)
+{
+	static const char *const kinds[] = { "first", "stability", "change",
+		"chosen" };
+	json_t *o;
+
+	if (json_object_set_new(root, "baseline",
+		p->nbase > 0 ? json_integer(p->base[p->nbase - 1])
+			     : json_null()) != 0)
+		return -1;
+	o = json_pack("{s:s,s:s,s:s?,s:o,s:o}", "kind", kinds[p->kind],
+	    "configuration", p->config, "base_configuration",
+	    p->nbase > 0 ? p->base_config : NULL, "base_sessions",
+	    ids_json(p->base, p->nbase), "new_sessions",
+	    ids_json(p->new_, p->nnew));
+	return o == NULL || json_object_set_new(root, "plan", o) != 0 ? -1 : 0;
+}
+
+/* One series of `suite history`: a host, a kind, a configuration. */
+struct series {
+	const char *host, *kind, *config;
+	size_t first, last; /* indices into the history */
+	size_t nsessions;
+	int64_t prev; /* the last session of the series before it
+			     * (same host and kind), or 0 */
+};
+
+/* The configuration items that differ between sessions a and b, as
+ * "key key..." into out (empty when a snapshot is missing). */
+static int
+config_changes(struct pr_store *st, int64_t a, int64_t b, struct pr_buf *out)
+{
+	struct pr_env ea, eb;
+	struct pr_envdiff d;
+	struct pr_error err;
+	size_t i;
+	int fa = 0, fb = 0, rc = PR_EXIT_INTERNAL;
+
+	pr_env_init(&ea);
+	pr_env_init(&eb);
+	memset(&d, 0, sizeof(d));
+	pr_error_clear(&err);
+	pr_buf_reset(out);
+	if (pr_store_session_env(st, a, &ea, &fa, &err) != PR_OK ||
+	    pr_store_session_env(st, b, &eb, &fb, &err) != PR_OK) {
+		cli_errorf("suite history: %s", err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (fa && fb && pr_env_diff(&ea, &eb, &d, &err) != PR_OK)
+		goto out;
+	for (i = 0; i < d.n; i++)
+		if (pr_suite_config_key(d.items[i].key) &&
+		    (pr_buf_adds(out, out->len > 0 ? " " : "", &err) != PR_OK ||
+			pr_buf_adds(out, d.items[i].key, &err) != PR_OK))
+			goto out;
+	if (pr_buf_adds(out, "", &err) != PR_OK)
+		goto out;
+	rc = PR_EXIT_OK;
+out:
+	if (rc == PR_EXIT_INTERNAL)
+		cli_errorf("out of memory");
+	pr_envdiff_release(&d);
+	pr_env_release(&ea);
+	pr_env_release(&eb);
+	return rc;
+}
+
+/* The series of h in order of their first session. */
+static struct series *
+make_series(const struct history *h, size_t *ns)
+{
+	struct series *v;
+	const struct pr_str *t;
+	const char *kind;
+	size_t i, k, n = 0;
+
+	if ((v = calloc(h->n + 1, sizeof(*v))) == NULL)
+		return NULL;
+	for (i = 0; i < h->n; i++) {
+		t = tag_of(&h->s[i], "suite");
+		kind = str_is(t, "quick") ? "quick"
+		    : str_is(t, "full")   ? "full"
+					  : "?";
+		for (k = n; k-- > 0;)
+			if (strcmp(v[k].host, h->s[i].host) == 0 &&
+			    strcmp(v[k].kind, kind) == 0)
+				break;
+		/* A series goes on while its host and kind keep the same
+		 * configuration; a change starts a new one. */
+		if (k != (size_t)-1 && strcmp(v[k].config, h->config[i]) == 0) {
+			v[k].last = i;
+			v[k].nsessions++;
+			continue;
+		}
+		v[n].host = h->s[i].host;
+		v[n].kind = kind;
+		v[n].config = h->config[i];
+		v[n].first = v[n].last = i;
+		v[n].nsessions = 1;
+		v[n].prev = k != (size_t)-1 ? h->s[v[k].last].id : 0;
+		n++;
+	}
+	*ns = n;
+	return v;
+}
+
+/* `suite history`: this database's suite sessions by configuration. */
+static int
+run_history(struct suite_cli *c)
+{
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_buf ch = PR_BUF_INIT(1 << 20);
+	struct pr_store *st = NULL;
+	struct series *v = NULL;
+	struct history h;
+	struct pr_error err;
+	json_t *root = NULL, *arr = NULL, *o, *ids;
+	size_t i, k, nv = 0;
+	int rc, unfinished = 0;
+	char t0[32], t1[32];
+
+	memset(&h, 0, sizeof(h));
+	pr_error_clear(&err);
+	if ((rc = cli_store_open("suite history", c->db, PR_STORE_READ, &st)) !=
+	    PR_EXIT_OK)
+		goto out;
+	if ((rc = history_load(st, &h)) != PR_EXIT_OK)
+		goto out;
+	rc = PR_EXIT_INTERNAL;
+	if ((v = make_series(&h, &nv)) == NULL)
+		goto oom;
+	if (c->json &&
+	    ((root = json_object()) == NULL || (arr = json_array()) == NULL ||
+		json_object_set(root, "configurations", arr) != 0))
+		goto oom;
+	if (!c->json && nv == 0 &&
+	    pr_buf_adds(&out, "no suite session stored\n", &err) != PR_OK)
+		goto oom;
+	for (k = 0; k < nv; k++) {
+		if (v[k].prev != 0 &&
+		    (rc = config_changes(st, v[k].prev, h.s[v[k].first].id,
+			 &ch)) != PR_EXIT_OK)
+			goto out;
+		rc = PR_EXIT_INTERNAL;
+		cli_time(h.s[v[k].first].started, t0, sizeof(t0));
+		cli_time(h.s[v[k].last].started, t1, sizeof(t1));
+		if (c->json) {
+			if ((ids = json_array()) == NULL)
+				goto oom;
+			for (i = v[k].first; i <= v[k].last; i++)
+				if (strcmp(h.config[i], v[k].config) == 0 &&
+				    strcmp(h.s[i].host, v[k].host) == 0 &&
+				    str_is(tag_of(&h.s[i], "suite"),
+					v[k].kind) &&
+				    json_array_append_new(ids,
+					json_integer(h.s[i].id)) != 0) {
+					json_decref(ids);
+					goto oom;
+				}
+			o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:s?}",
+			    "configuration", v[k].config, "kind", v[k].kind,
+			    "host", v[k].host, "sessions", ids, "first", t0,
+			    "last", t1, "changed",
+			    v[k].prev != 0 ? ch.data : NULL);
+			if (o == NULL || json_array_append_new(arr, o) != 0)
+				goto oom;
+			continue;
+		}
+		if (pr_buf_addf(&out, &err, "configuration %s, %s sessions of ",
+			v[k].config, v[k].kind) != PR_OK ||
+		    cli_str_escape(&out, pr_str_c(v[k].host), &err) != PR_OK ||
+		    pr_buf_addf(&out, &err, ", %s to %s:", t0, t1) != PR_OK)
+			goto oom;
+		for (i = v[k].first; i <= v[k].last; i++)
+			if (strcmp(h.config[i], v[k].config) == 0 &&
+			    strcmp(h.s[i].host, v[k].host) == 0 &&
+			    str_is(tag_of(&h.s[i], "suite"), v[k].kind) &&
+			    pr_buf_addf(&out, &err, " %lld%s",
+				(long long)h.s[i].id,
+				strcmp(h.s[i].status, "done") == 0
+				    ? ""
+				    : (unfinished = 1, "*")) != PR_OK)
+				goto oom;
+		if (pr_buf_adds(&out, "\n", &err) != PR_OK)
+			goto oom;
+		if (v[k].prev != 0 &&
+		    pr_buf_addf(&out, &err,
+			"  changed since session %lld: %s\n",
+			(long long)v[k].prev,
+			ch.data != NULL && ch.data[0] != '\0'
+			    ? ch.data
+			    : "unknown (a snapshot is missing)") != PR_OK)
+			goto oom;
+	}
+	if (unfinished &&
+	    pr_buf_adds(&out,
+		"(* not finished: interrupted or failed, never compared)\n",
+		&err) != PR_OK)
+		goto oom;
+	rc = c->json ? cli_write_json(root) : cli_write(&out);
+	goto out;
+oom:
+	cli_errorf("out of memory");
+	rc = PR_EXIT_INTERNAL;
+out:
+	json_decref(arr);
+	json_decref(root);
+	free(v);
+	history_free(&h);
+	pr_buf_release(&ch);
+	pr_buf_release(&out);
+	pr_store_close(st);
 	return rc;
 }
 
@@ -903,39 +1389,88 @@ select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
 	return PR_EXIT_OK;
 }
 
+/* What the output says when there is nothing to compare with. */
+static enum pr_status
+first_of_kind(const struct history *h, int64_t session, int quick,
+    const char *config, struct pr_buf *out, struct pr_error *err)
+{
+	const char *kind = quick ? "quick" : "full";
+	char host[HOST_MAX];
+	size_t i, other = 0;
+
+	cli_hostname(host, sizeof(host));
+	for (i = 0; i < h->n; i++)
+		if (h->s[i].id != session && strcmp(h->s[i].host, host) == 0 &&
+		    str_is(tag_of(&h->s[i], "suite"), quick ? "full" : "quick"))
+			other++;
+	if (pr_buf_addf(out, err,
+		"\nstored as session %lld, the first %s suite session of "
+		"configuration %s on this host: the baseline of its %s "
+		"sessions",
+		(long long)session, kind, config, kind) != PR_OK)
+		return PR_ENOMEM;
+	if (other > 0 &&
+	    pr_buf_addf(out, err,
+		" (the %zu %s sessions are a series of their own, never "
+		"mixed with these)",
+		other, quick ? "full" : "--quick") != PR_OK)
+		return PR_ENOMEM;
+	return pr_buf_addf(out, err,
+	    "; run `perfreg suite%s` again to check that the figures are "
+	    "stable, and after an update to see what changed\n",
+	    quick ? " --quick" : "");
+}
+
 static int
 run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 {
 	struct pr_suite_result *r = NULL;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_store *st = NULL;
+	struct pr_suite_plan plan;
+	struct history hist;
 	struct pr_env env;
 	struct pr_env_opts eo;
 	struct pr_error err;
 	enum pr_status s;
 	json_t *root = NULL, *j;
-	int64_t session = 0, base = 0, hist[HISTORY_MAX];
-	size_t nr = 0, nhist = 0;
+	int64_t session = 0;
+	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
+	const char *envfile;
+	char config[PR_SUITE_CONFIG_LEN];
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	pr_env_init(&env);
 	pr_error_clear(&err);
+	memset(&plan, 0, sizeof(plan));
+	memset(&hist, 0, sizeof(hist));
 	if (!c->no_store &&
 	    (rc = cli_store_open("suite", c->db, PR_STORE_CREATE, &st)) !=
 		PR_EXIT_OK)
 		goto out;
 	/* An unknown --baseline is said before the probes run. */
-	if (st != NULL && c->baseline != 0 &&
-	    (rc = find_baseline(st, 0, c->baseline, "", NULL, 0, &base, NULL,
-		 NULL)) != PR_EXIT_OK)
+	if (st != NULL && c->baseline != NULL &&
+	    (rc = check_baseline(st, c->baseline)) != PR_EXIT_OK)
 		goto out;
 	pr_env_opts_init(&eo);
-	if (pr_env_capture(&env, &eo, &err) != PR_OK) {
+	/* PERFREG_SUITE_ENV: a snapshot to record instead of this
+	 * machine's, so that tests can change the configuration. */
+	if ((envfile = getenv("PERFREG_SUITE_ENV")) != NULL &&
+	    envfile[0] != '\0') {
+		if ((rc = cli_env_load(envfile, &env)) != PR_EXIT_OK)
+			goto out;
+	} else if (pr_env_capture(&env, &eo, &err) != PR_OK) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
+	if (pr_suite_env_add(&env, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	pr_suite_config_id(&env, config);
 	s = pr_suite_run(probes, np, &c->so, &r, &nr, &err);
 	if (c->tty)
 		fputs("\r\033[K", stderr);
@@ -946,14 +1481,14 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			    pr_error_format(&err, eb, sizeof(eb)));
 			if (st != NULL)
 				(void)store_results(st, r, nr, &env,
-				    c->so.quick, &session, "failed");
+				    c->so.quick, config, &session, "failed");
 			rc = cli_exit_for(s);
 			goto out;
 		}
 		cli_errorf("suite: interrupted; what finished is kept");
 	}
 	if (st != NULL &&
-	    (rc = store_results(st, r, nr, &env, c->so.quick, &session,
+	    (rc = store_results(st, r, nr, &env, c->so.quick, config, &session,
 		 cut ? "interrupted" : "done")) != PR_EXIT_OK) {
 		/* Not stored, but measured: show the figures even so. */
 		if (!c->json && figures_text(r, nr, &out, &err) == PR_OK)
@@ -970,7 +1505,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		if (j == NULL || json_object_set_new(root, "probes", j) != 0 ||
 		    json_object_set_new(root, "session",
 			session != 0 ? json_integer(session) : json_null()) !=
-			0) {
+			0 ||
+		    json_object_set_new(root, "configuration",
+			json_string(config)) != 0) {
 			cli_errorf("out of memory");
 			rc = PR_EXIT_INTERNAL;
 			goto out;
@@ -981,28 +1518,22 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		goto out;
 	}
 	if (st != NULL && !cut) {
-		if ((rc = find_baseline(st, session, c->baseline,
-			 c->so.quick ? "quick" : "full", r, nr, &base, hist,
-			 &nhist)) != PR_EXIT_OK)
+		if ((rc = make_plan(st, session, c->baseline,
+			 c->so.quick ? "quick" : "full", config, r, nr, &hist,
+			 &plan)) != PR_EXIT_OK)
 			goto out;
-		if (base != 0)
-			rc = against_baseline(st, hist, nhist, session, r, nr,
-			    &env, c->json, c->gate, root, &out, &gated);
+		if (plan.kind != PR_SUITE_PLAN_NONE)
+			rc = against_plan(st, &plan, r, nr, &env, c->so.quick,
+			    c->json, c->gate, root, &out, &gated);
 		else if (!c->json)
-			rc =
-			    pr_buf_addf(&out, &err,
-				"\nstored as session "
-				"%lld, the baseline of this host: run `perfreg "
-				"suite` again after an update to see what "
-				"changed\n",
-				(long long)session) == PR_OK
+			rc = first_of_kind(&hist, session, c->so.quick, config,
+				 &out, &err) == PR_OK
 			    ? PR_EXIT_OK
 			    : PR_EXIT_INTERNAL;
 		if (rc != PR_EXIT_OK)
 			goto out;
-		if (root != NULL &&
-		    json_object_set_new(root, "baseline",
-			base != 0 ? json_integer(base) : json_null()) != 0) {
+		if (root != NULL && plan_json(&plan, root) != 0) {
+			cli_errorf("out of memory");
 			rc = PR_EXIT_INTERNAL;
 			goto out;
 		}
@@ -1016,6 +1547,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	rc = cut ? EXIT_INTERRUPTED : c->gate ? gated : PR_EXIT_OK;
 out:
 	json_decref(root);
+	pr_suite_plan_release(&plan);
+	history_free(&hist);
 	pr_suite_results_free(r, nr);
 	pr_env_release(&env);
 	pr_buf_release(&out);
@@ -1091,7 +1624,8 @@ exec_suite(int argc, char **argv)
 	pr_suite_opts_init(&c.so);
 	if (argc > 1 &&
 	    (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "run") == 0 ||
-		strcmp(argv[1], "ab") == 0)) {
+		strcmp(argv[1], "ab") == 0 ||
+		strcmp(argv[1], "history") == 0)) {
 		sub = argv[1];
 		argc--;
 		argv++;
@@ -1105,6 +1639,14 @@ exec_suite(int argc, char **argv)
 			return cli_usage(&cmd_suite_entry);
 		}
 		return list_probes();
+	}
+	if (sub != NULL && strcmp(sub, "history") == 0) {
+		if (first != argc) {
+			cli_errorf("suite history: unexpected argument '%s'",
+			    argv[first]);
+			return cli_usage(&cmd_suite_entry);
+		}
+		return run_history(&c);
 	}
 	if ((c.a != NULL || c.b != NULL) &&
 	    (sub == NULL || strcmp(sub, "ab") != 0)) {
@@ -1142,4 +1684,7 @@ exec_suite(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd_entry cmd_suite_entry = { "suite", usage, help, exec_suite };
+const struct cmd_entry cmd_suite_entry = { .name = "suite",
+	.usage = usage,
+	.help = help,
+	.exec = exec_suite };

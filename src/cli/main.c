@@ -1,9 +1,13 @@
 /*
  * cli/main.c - entry point and dispatcher of the perfreg command.
  *
- * Finds the subcommand in cmd_table, answers --help and --version, and
- * runs it.  Everything runs in the C locale, so that numbers are read and
- * written with a point whatever the user's environment says.
+ * Finds the subcommand in cmd_table ("suite run" before "suite"), answers
+ * --help (from the command's option table), --version and the hidden
+ * --dump-options (every command's options, one a line, for the test that
+ * holds doc/perfreg.1 to the tables), and runs it.  A misspelt command
+ * gets "did you mean".  Everything runs in the C locale, so that numbers
+ * are read and written with a point whatever the user's environment
+ * says.
  */
 #include <errno.h>
 #include <locale.h>
@@ -20,15 +24,84 @@ static void
 list_commands(FILE *f)
 {
 	const struct cmd_entry *const *e;
+	const char *p, *eol;
 
 	fprintf(f,
 	    "usage: perfreg [--help | --version] COMMAND [ARGS]\n\n"
 	    "commands:\n");
-	for (e = cmd_table; *e != NULL; e++)
-		fprintf(f, "  perfreg %s\n", (*e)->usage);
+	for (e = cmd_table; *e != NULL; e++) {
+		if ((*e)->opts == NULL) {
+			fprintf(f, "  perfreg %s\n", (*e)->usage);
+			continue;
+		}
+		for (p = (*e)->synopsis; *p != '\0'; p = eol + (*eol != '\0')) {
+			eol = strchr(p, '\n');
+			if (eol == NULL)
+				eol = p + strlen(p);
+			fprintf(f, "  perfreg %s%s%.*s\n", (*e)->name,
+			    eol > p ? " " : "", (int)(eol - p), p);
+		}
+	}
 	fprintf(f,
 	    "\n'perfreg COMMAND --help' describes a command; "
 	    "man perfreg describes them all\n");
+}
+
+/* The entry called name, or name and sub ("suite run"); *used says how
+ * many words the name took.  NULL when there is none. */
+static const struct cmd_entry *
+find_entry(const char *name, const char *sub, int *used)
+{
+	const struct cmd_entry *const *e;
+	size_t len = strlen(name);
+
+	for (e = cmd_table; sub != NULL && *e != NULL; e++)
+		if (strncmp((*e)->name, name, len) == 0 &&
+		    (*e)->name[len] == ' ' &&
+		    strcmp((*e)->name + len + 1, sub) == 0) {
+			*used = 2;
+			return *e;
+		}
+	for (e = cmd_table; *e != NULL; e++)
+		if (strcmp((*e)->name, name) == 0) {
+			*used = 1;
+			return *e;
+		}
+	return NULL;
+}
+
+/* "perfreg: unknown command 'x' (did you mean 'y'?); see ..." */
+static int
+unknown_command(const char *name)
+{
+	const struct cmd_entry *const *e;
+	size_t d, best = (size_t)-1, len = strlen(name);
+	int n = 0;
+
+	for (e = cmd_table; *e != NULL; e++)
+		if (strchr((*e)->name, ' ') == NULL &&
+		    opt_close_enough(d = opt_distance(name, (*e)->name, len),
+			len) &&
+		    d < best)
+			best = d;
+	fprintf(stderr, "perfreg: unknown command '%s'", name);
+	for (e = cmd_table; best != (size_t)-1 && *e != NULL; e++)
+		if (strchr((*e)->name, ' ') == NULL &&
+		    opt_distance(name, (*e)->name, len) == best)
+			fprintf(stderr, "%s '%s'",
+			    n++ == 0 ? " (did you mean" : " or", (*e)->name);
+	fprintf(stderr, "%s; see 'perfreg --help'\n", n > 0 ? "?)" : "");
+	return PR_EXIT_USAGE;
+}
+
+static int
+help_of(const struct cmd_entry *e)
+{
+	if (e->opts == NULL)
+		printf("usage: perfreg %s\n\n%s", e->usage, e->help);
+	else
+		opt_help(e, stdout);
+	return fflush(stdout) == 0 ? PR_EXIT_OK : PR_EXIT_INTERNAL;
 }
 
 void
@@ -56,6 +129,25 @@ int
 cli_usage(const struct cmd_entry *e)
 {
 	fprintf(stderr, "usage: perfreg %s\n", e->usage);
+	return PR_EXIT_USAGE;
+}
+
+int
+cli_usage_error(const struct cmd_entry *e, const char *fmt, ...)
+{
+	const char *sp = strchr(e->name, ' ');
+	va_list ap;
+
+	fprintf(stderr, "perfreg: %s: ", e->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* A sub-command without a table of its own is described by its
+	 * parent's --help. */
+	fprintf(stderr, "; see 'perfreg %.*s --help'\n",
+	    e->opts == NULL && sp != NULL ? (int)(sp - e->name)
+					  : (int)strlen(e->name),
+	    e->name);
 	return PR_EXIT_USAGE;
 }
 
@@ -134,12 +226,20 @@ wants_help(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	const struct cmd_entry *const *e;
+	const struct cmd_entry *const *t;
+	const struct cmd_entry *e;
+	int used;
 
 	setlocale(LC_ALL, "C");
 	if (argc < 2) {
 		list_commands(stderr);
 		return PR_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2) {
+		if ((e = find_entry(argv[2], argc > 3 ? argv[3] : NULL,
+			 &used)) == NULL)
+			return unknown_command(argv[2]);
+		return help_of(e);
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
@@ -150,17 +250,15 @@ main(int argc, char **argv)
 		printf("perfreg %s\n", PERFREG_VERSION);
 		return PR_EXIT_OK;
 	}
-	for (e = cmd_table; *e != NULL; e++) {
-		if (strcmp((*e)->name, argv[1]) != 0)
-			continue;
-		if (wants_help(argc - 1, argv + 1)) {
-			printf("usage: perfreg %s\n\n%s", (*e)->usage,
-			    (*e)->help);
-			return PR_EXIT_OK;
-		}
-		return (*e)->exec(argc - 1, argv + 1);
+	if (strcmp(argv[1], "--dump-options") == 0) {
+		for (t = cmd_table; *t != NULL; t++)
+			if ((*t)->opts != NULL)
+				opt_dump(*t, stdout);
+		return fflush(stdout) == 0 ? PR_EXIT_OK : PR_EXIT_INTERNAL;
 	}
-	cli_errorf("unknown command '%s'", argv[1]);
-	list_commands(stderr);
-	return PR_EXIT_USAGE;
+	if ((e = find_entry(argv[1], argc > 2 ? argv[2] : NULL, &used)) == NULL)
+		return unknown_command(argv[1]);
+	if (wants_help(argc - used, argv + used))
+		return help_of(e);
+	return e->exec(argc - used, argv + used);
 }

@@ -35,13 +35,17 @@ done
 has "$tmp/out" "^timers: each probe names its own; resolution of CLOCK_MONOTONIC" "timers named"
 has "$tmp/out" "syscall.getppid .* ns/call" "getppid figure with unit"
 has "$tmp/out" "(lower is better)" "direction"
-has "$tmp/out" "the baseline of this host" "first session is the baseline"
+has "$tmp/out" "the first quick suite session of configuration [0-9a-f]\{8\} on this host" \
+    "first session is the baseline of its kind"
+has "$tmp/out" "run \`perfreg suite --quick\` again" "the hint names --quick"
 "$P" suite run syscall --quick --budget 2 --db "$db" > "$tmp/out" \
     2> "$tmp/err" || fail "second suite run: $(cat "$tmp/err")"
-has "$tmp/out" "^against the baseline, session 1" "compared with session 1"
+has "$tmp/out" "^stability check: nothing in the environment changed (configuration [0-9a-f]*): session 2 against this configuration's earlier --quick sessions (session 1)" \
+    "compared with session 1"
+has "$tmp/out" "^WARNING: one earlier session" "one session warned"
 has "$tmp/out" "^syscall.getppid .*ns/call" "verdict row"
-has "$tmp/out" "^environment: what differs between session 1 and session 2" \
-    "environment diff"
+has "$tmp/out" "^environment: unchanged since session 1: no item that moves performance differs" \
+    "environment unchanged"
 "$P" suite run syscall --quick --budget 2 --db "$db" --json > "$tmp/out" \
     2> "$tmp/err" || fail "suite --json: $(cat "$tmp/err")"
 cp "$tmp/out" "$tmp/json3"
@@ -52,7 +56,7 @@ done
 # From the third session on, sessions are the unit.
 "$P" suite run syscall --quick --budget 2 --db "$db" > "$tmp/out" \
     2> "$tmp/err" || fail "fourth suite run: $(cat "$tmp/err")"
-has "$tmp/out" "^against the 3 earlier suite sessions of this host (1 to 3)" \
+has "$tmp/out" "^stability check: .*: session 4 against this configuration's earlier --quick sessions (3 sessions, 1 to 3)" \
     "session-level comparison"
 has "$tmp/out" "^syscall.getppid .* 3+1 *$" "one value a session"
 has "$tmp/json3" '"new_file": "session 3"' "third session: json"
@@ -64,15 +68,66 @@ has "$tmp/out" "suite=quick" "suite sessions tagged"
 # --baseline picks a session; a missing one is an error.
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 1 \
     > "$tmp/out" 2>&1 || fail "--baseline 1"
-has "$tmp/out" "^against the baseline, session 1" "--baseline 1"
+has "$tmp/out" "^4 sessions, 2 to 5 (configuration [0-9a-f]*) against the --baseline, session 1 " "--baseline 1"
 n0=$(sqlite3 "$db" 'SELECT count(*) FROM session')
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 99 \
     > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "--baseline 99: status not 2"
-has "$tmp/err" "no suite session 99" "--baseline 99"
+has "$tmp/err" "no suite session, configuration or tag '99'" "--baseline 99"
 # ... said before the probes run: no session stored.
 [ "$(sqlite3 "$db" 'SELECT count(*) FROM session')" = "$n0" ] ||
     fail "--baseline 99 stored a session"
+
+# Configurations: a change of kernel (a snapshot given by
+# PERFREG_SUITE_ENV) compares this configuration's sessions with the
+# previous configuration's, never a mix, and ends with the diff.
+"$P" env --json > "$tmp/env1" || fail "env --json"
+awk '/"key": "kernel.release"/ { f = 1 }
+    f && /"value"/ { sub(/"value": "[^"]*"/, "\"value\": \"9.9.9-test\""); f = 0 }
+    { print }' "$tmp/env1" > "$tmp/env2"
+has "$tmp/env2" "9.9.9-test" "the changed snapshot"
+cdb=$tmp/c.db
+for i in 1 2; do
+	PERFREG_SUITE_ENV=$tmp/env1 "$P" suite run syscall --quick --budget 1 \
+	    --db "$cdb" > /dev/null 2> "$tmp/err" || fail "config 1: $(cat "$tmp/err")"
+done
+PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
+    --db "$cdb" > "$tmp/out" 2> "$tmp/err" || fail "config 2: $(cat "$tmp/err")"
+has "$tmp/out" "^the configuration changed: configuration [0-9a-f]* (session 3) against the previous configuration, [0-9a-f]* (2 sessions, 1 to 2)" \
+    "a change of configuration"
+has "$tmp/out" "kernel.release .*-> 9.9.9-test" "the diff names the kernel"
+PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
+    --db "$cdb" --json > "$tmp/out" 2> "$tmp/err" || fail "config 2 again: $(cat "$tmp/err")"
+has "$tmp/out" '"kind": "change"' "the second session after the change"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '"base_sessions":\[1,2\],"new_sessions":\[3,4\]' \
+    "both of this configuration against both of the previous one"
+# A full session after quick ones is the first of its own series.
+PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --budget 1 --db "$cdb" \
+    > "$tmp/out" 2> "$tmp/err" || fail "full: $(cat "$tmp/err")"
+has "$tmp/out" "the first full suite session of configuration" "full after quick"
+has "$tmp/out" "the 4 --quick sessions are a series of their own" "series kept apart"
+grep -q "baseline of this host" "$tmp/out" && fail "full calls itself the baseline of this host"
+# suite history lists configurations with their sessions.
+"$P" suite history --db "$cdb" > "$tmp/out" 2> "$tmp/err" || fail "history: $(cat "$tmp/err")"
+has "$tmp/out" "^configuration [0-9a-f]*, quick sessions of .*: 1 2$" "history: first configuration"
+has "$tmp/out" "^configuration [0-9a-f]*, quick sessions of .*: 3 4$" "history: second configuration"
+has "$tmp/out" "^  changed since session 2: kernel.release$" "history: what changed"
+has "$tmp/out" "^configuration [0-9a-f]*, full sessions of .*: 5$" "history: full series"
+"$P" suite history --db "$cdb" --json > "$tmp/out" || fail "history --json"
+has "$tmp/out" '"changed": "kernel.release"' "history --json"
+# --baseline by configuration and by tag.
+"$P" suite history --db "$cdb" > "$tmp/hist"
+c1=$(sed -n 's/^configuration \([0-9a-f]*\), quick sessions of .*: 1 2$/\1/p' "$tmp/hist")
+PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
+    --db "$cdb" --baseline "$c1" > "$tmp/out" 2> "$tmp/err" ||
+    fail "--baseline CONFIG: $(cat "$tmp/err")"
+has "$tmp/out" "against the --baseline, 2 sessions, 1 to 2 (configuration $c1)" \
+    "--baseline CONFIG"
+PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
+    --db "$cdb" --baseline suite=full > "$tmp/out" 2> "$tmp/err" ||
+    fail "--baseline TAG: $(cat "$tmp/err")"
+has "$tmp/out" "against the --baseline, session 5 " "--baseline TAG"
 
 # --no-store: no database anywhere.
 HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \

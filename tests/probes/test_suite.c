@@ -7,6 +7,11 @@
  * suite with "interrupted"; pr_suite_ab runs exactly the rounds asked,
  * both sides once a round, the order varying with the seed; the
  * convergence criterion matches the Student interval computed by hand.
+ * Configurations: the id changes with every configuration item and with
+ * nothing else; the plan compares a changed configuration's sessions
+ * with the previous configuration's (never a mix), an unchanged one's
+ * new session with its own earlier sessions, and --baseline's choice
+ * with this configuration's sessions.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -211,6 +216,182 @@ test_halfwidth(void **state)
 	assert_true(isinf(pr_suite_halfwidth_pct(v, 1)));
 }
 
+/* A snapshot with a few items, one of them set to value. */
+static void
+env_with(struct pr_env *e, const char *key, const char *value)
+{
+	static const char *const keys[][3] = {
+		{ "kernel.release", "kernel", "6.1.0" },
+		{ "kernel.cmdline", "kernel", "quiet" },
+		{ "cpu.microcode", "cpu", "0x10" },
+		{ "cpu.vulnerabilities.mds", "mitigations", "Not affected" },
+		{ "libc.version", "build", "2.36" },
+		{ "sysctl.vm.swappiness", "sysctl", "60" },
+		{ "kernel.log", "log", "booted" },
+	};
+	struct pr_error err;
+	size_t i;
+
+	pr_env_init(e);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		assert_int_equal(pr_env_add(e, keys[i][0], keys[i][1],
+				     strcmp(keys[i][0], key) == 0 ? value
+								  : keys[i][2],
+				     NULL, &err),
+		    PR_OK);
+}
+
+static void
+test_config_id(void **state)
+{
+	static const char *const moves[][2] = {
+		{ "kernel.release", "6.1.1" },
+		{ "kernel.cmdline", "quiet mitigations=off" },
+		{ "cpu.microcode", "0x11" },
+		{ "cpu.vulnerabilities.mds", "Vulnerable" },
+		{ "libc.version", "2.37" },
+	};
+	struct pr_env a, b;
+	size_t i;
+	struct pr_error err;
+	char ia[PR_SUITE_CONFIG_LEN], ib[PR_SUITE_CONFIG_LEN];
+
+	(void)state;
+	env_with(&a, "", "");
+	pr_suite_config_id(&a, ia);
+	assert_int_equal(strlen(ia), 8);
+	assert_true(strspn(ia, "0123456789abcdef") == 8);
+	/* Items that do not move the figures do not make a new one. */
+	env_with(&b, "sysctl.vm.swappiness", "10");
+	pr_suite_config_id(&b, ib);
+	assert_string_equal(ia, ib);
+	pr_env_release(&b);
+	env_with(&b, "kernel.log", "booted again");
+	pr_suite_config_id(&b, ib);
+	assert_string_equal(ia, ib);
+	pr_env_release(&b);
+	/* Each of these does: kernel, command line, microcode, a
+	 * mitigation (a prefix key), the C library. */
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		env_with(&b, moves[i][0], moves[i][1]);
+		pr_suite_config_id(&b, ib);
+		assert_string_not_equal(ia, ib);
+		pr_env_release(&b);
+	}
+	/* The probes' version is part of it: sessions of older probes,
+	 * whose snapshots lack it, are a configuration of their own. */
+	env_with(&b, "", "");
+	assert_int_equal(pr_suite_env_add(&b, &err), PR_OK);
+	assert_non_null(pr_env_get(&b, "perfreg.probes"));
+	assert_string_equal(pr_env_get(&b, "perfreg.probes")->value,
+	    PR_SUITE_PROBES_VERSION);
+	assert_non_null(pr_env_get(&b, "openssl.library"));
+	pr_suite_config_id(&b, ib);
+	assert_string_not_equal(ia, ib);
+	/* Added once only. */
+	assert_int_equal(pr_suite_env_add(&b, &err), PR_OK);
+	assert_int_equal(b.n, a.n + 2);
+	pr_env_release(&b);
+	pr_env_release(&a);
+	assert_true(pr_suite_config_key("cpu.vulnerabilities.l1tf"));
+	assert_false(pr_suite_config_key("cpu.vulnerabilities"));
+	assert_false(pr_suite_config_key("sysctl.vm.swappiness"));
+}
+
+static void
+assert_ids(const int64_t *v, size_t n, const int64_t *want, size_t nwant)
+{
+	size_t i;
+
+	assert_int_equal(n, nwant);
+	for (i = 0; i < n; i++)
+		assert_int_equal(v[i], want[i]);
+}
+
+static void
+test_plan(void **state)
+{
+	struct pr_suite_sess s[8] = {
+		{ 1, "aaaaaaaa", 0 },
+		{ 2, "aaaaaaaa", 0 },
+		{ 3, "aaaaaaaa", 0 },
+		{ 5, "bbbbbbbb", 0 },
+		{ 6, "bbbbbbbb", 0 },
+	};
+	struct pr_suite_plan p;
+	struct pr_error err;
+	const int64_t none[] = { 0 };
+
+	(void)state;
+	/* The first session: nothing to compare with. */
+	assert_int_equal(pr_suite_plan(s, 0, 1, "aaaaaaaa", 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_NONE);
+	assert_ids(p.base, p.nbase, none, 0);
+	pr_suite_plan_release(&p);
+	/* Unchanged: the new session against its configuration's earlier
+	 * sessions, a stability check. */
+	assert_int_equal(pr_suite_plan(s, 3, 4, "aaaaaaaa", 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_STABILITY);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 3 }, 3);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 4 }, 1);
+	assert_string_equal(p.base_config, "aaaaaaaa");
+	pr_suite_plan_release(&p);
+	/* The first session after a change: against the previous
+	 * configuration. */
+	assert_int_equal(pr_suite_plan(s, 3, 5, "bbbbbbbb", 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 3 }, 3);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 5 }, 1);
+	assert_string_equal(p.base_config, "aaaaaaaa");
+	assert_string_equal(p.config, "bbbbbbbb");
+	pr_suite_plan_release(&p);
+	/* The third after it: still all of this configuration against all
+	 * of the previous one, never a mix. */
+	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 3 }, 3);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 5, 6, 7 }, 3);
+	pr_suite_plan_release(&p);
+	/* Back to the first configuration: its sessions, wherever they
+	 * lie, against the one before (b). */
+	assert_int_equal(pr_suite_plan(s, 5, 7, "aaaaaaaa", 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 5, 6 }, 2);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 1, 2, 3, 7 }, 4);
+	assert_string_equal(p.base_config, "bbbbbbbb");
+	pr_suite_plan_release(&p);
+	/* The latest max of each side. */
+	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 2, &p, &err),
+	    PR_OK);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 2, 3 }, 2);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 6, 7 }, 2);
+	pr_suite_plan_release(&p);
+	/* --baseline chose session 2: it alone is the base; the new side
+	 * is this configuration's other sessions and the new one. */
+	s[1].chosen = 1;
+	assert_int_equal(pr_suite_plan(s, 5, 7, "aaaaaaaa", 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 2 }, 1);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 1, 3, 7 }, 3);
+	pr_suite_plan_release(&p);
+	/* ... or configuration b (the sessions it chose). */
+	s[1].chosen = 0;
+	s[3].chosen = s[4].chosen = 1;
+	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 5, 6 }, 2);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 7 }, 1);
+	assert_string_equal(p.base_config, "bbbbbbbb");
+	pr_suite_plan_release(&p);
+}
+
 int
 main(void)
 {
@@ -220,6 +401,8 @@ main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_ab),
 		cmocka_unit_test(test_halfwidth),
+		cmocka_unit_test(test_config_id),
+		cmocka_unit_test(test_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,219 @@
+/*
+ * probes/config.c - suite configurations: which environment a suite
+ * session ran in, as a short id, and which earlier sessions a new one is
+ * compared with (pr_suite_plan).  See perfreg/suite.h.
+ *
+ * A configuration is the values of the environment items that are known
+ * to move the probes' figures (pr_suite_config_keys: kernel, command
+ * line, microcode, clocksource, mitigations, governor, C library,
+ * OpenSSL, the probes' own version...).  Its id is the 64-bit FNV-1a
+ * hash of "key=value\n" (or "key unavailable\n") for every such item,
+ * in the order of the snapshot, shown as 8 hexadecimal digits: two
+ * sessions share a configuration exactly when none of those items
+ * differs (up to a hash collision, one in four billion).  The kind of a
+ * session (--quick or not) is not part of the id: the caller keeps kinds
+ * apart, as separate series that are never mixed.
+ *
+ * The plan is pure: it sees only ids and configurations, so that every
+ * rule is tested without running a probe or opening a database.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "perfreg/suite.h"
+#include "core/banned.h"
+
+/* A key ending in '.' stands for every key with that prefix. */
+const char *const pr_suite_config_keys[] = { "kernel.release", "kernel.version",
+	"kernel.cmdline", "cpu.model", "cpu.microcode", "cpu.flags",
+	"cpu.cores", "cpu.threads", "cpu.smt", "cpu.governor", "cpu.boost",
+	"cpu.no_turbo", "cpu.pstate", "cpu.vulnerabilities.",
+	"clocksource.current", "thp.", "libc.version", "compiler",
+	"openssl.library", "perfreg.probes", NULL };
+
+int
+pr_suite_config_key(const char *key)
+{
+	size_t i, l;
+
+	for (i = 0; pr_suite_config_keys[i] != NULL; i++) {
+		l = strlen(pr_suite_config_keys[i]);
+		if (pr_suite_config_keys[i][l - 1] == '.'
+			? strncmp(key, pr_suite_config_keys[i], l) == 0
+			: strcmp(key, pr_suite_config_keys[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+enum pr_status
+pr_suite_env_add(struct pr_env *e, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if (pr_env_get(e, "perfreg.probes") == NULL &&
+	    (st = pr_env_add(e, "perfreg.probes", "perfreg",
+		 PR_SUITE_PROBES_VERSION, NULL, err)) != PR_OK)
+		return st;
+	if (pr_env_get(e, "openssl.library") == NULL &&
+	    (st = pr_env_add(e, "openssl.library", "build",
+		 OpenSSL_version(OPENSSL_VERSION), NULL, err)) != PR_OK)
+		return st;
+	return PR_OK;
+}
+
+static uint64_t
+fnv(uint64_t h, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void
+pr_suite_config_id(const struct pr_env *e, char out[PR_SUITE_CONFIG_LEN])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; e != NULL && i < e->n; i++) {
+		if (!pr_suite_config_key(e->items[i].key))
+			continue;
+		h = fnv(h, e->items[i].key);
+		if (e->items[i].value != NULL) {
+			h = fnv(h, "=");
+			h = fnv(h, e->items[i].value);
+		} else {
+			h = fnv(h, " unavailable");
+		}
+		h = fnv(h, "\n");
+	}
+	/* 32 bits of the 64: the upper and lower halves folded. */
+	snprintf(out, PR_SUITE_CONFIG_LEN, "%08x",
+	    (unsigned)((h >> 32) ^ (h & 0xffffffffu)));
+}
+
+void
+pr_suite_plan_release(struct pr_suite_plan *p)
+{
+	free(p->base);
+	free(p->new_);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Appends the ids of s[] with configuration config (the latest max),
+ * oldest first, to v. */
+static size_t
+pick(const struct pr_suite_sess *s, size_t n, const char *config, size_t max,
+    int64_t *v)
+{
+	size_t i, k = 0, skip = 0;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s[i].config, config) == 0)
+			k++;
+	if (max != 0 && k > max)
+		skip = k - max;
+	for (i = 0, k = 0; i < n; i++) {
+		if (strcmp(s[i].config, config) != 0)
+			continue;
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		v[k++] = s[i].id;
+	}
+	return k;
+}
+
+/* The sessions --baseline chose as the base, the others of this
+ * configuration as the new side. */
+static void
+plan_chosen(const struct pr_suite_sess *s, size_t n, int64_t session,
+    const char *config, size_t max, struct pr_suite_plan *out)
+{
+	size_t i, k = 0, skip = 0;
+
+	out->kind = PR_SUITE_PLAN_CHOSEN;
+	for (i = 0; i < n; i++)
+		k += s[i].chosen != 0;
+	if (max != 0 && k > max)
+		skip = k - max;
+	for (i = 0; i < n; i++) {
+		if (!s[i].chosen)
+			continue;
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		out->base[out->nbase++] = s[i].id;
+		out->base_config = s[i].config;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		k += !s[i].chosen && strcmp(s[i].config, config) == 0;
+	skip = max != 0 && k > max - 1 ? k - (max - 1) : 0;
+	for (i = 0; i < n; i++) {
+		if (s[i].chosen || strcmp(s[i].config, config) != 0)
+			continue;
+		if (skip > 0) {
+			skip--;
+			continue;
+		}
+		out->new_[out->nnew++] = s[i].id;
+	}
+	out->new_[out->nnew++] = session;
+}
+
+enum pr_status
+pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
+    const char *config, size_t max, struct pr_suite_plan *out,
+    struct pr_error *err)
+{
+	size_t i, prev = n;
+	int chosen = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->config = config;
+	if (max == 1)
+		max = 2;
+	for (i = 0; i < n; i++)
+		chosen |= s[i].chosen != 0;
+	for (i = n; i-- > 0;) {
+		if (strcmp(s[i].config, config) != 0) {
+			prev = i;
+			break;
+		}
+	}
+	if ((out->base = calloc(n + 1, sizeof(*out->base))) == NULL ||
+	    (out->new_ = calloc(n + 1, sizeof(*out->new_))) == NULL) {
+		pr_suite_plan_release(out);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	if (chosen) {
+		plan_chosen(s, n, session, config, max, out);
+		return PR_OK;
+	}
+	if (prev < n) {
+		/* The configuration changed: this configuration's sessions
+		 * against the previous configuration's. */
+		out->kind = PR_SUITE_PLAN_CHANGE;
+		out->base_config = s[prev].config;
+		out->nbase = pick(s, n, s[prev].config, max, out->base);
+		out->nnew =
+		    pick(s, n, config, max == 0 ? 0 : max - 1, out->new_);
+		out->new_[out->nnew++] = session;
+		return PR_OK;
+	}
+	out->base_config = config;
+	out->nbase = pick(s, n, config, max, out->base);
+	out->new_[0] = session;
+	out->nnew = 1;
+	out->kind =
+	    out->nbase == 0 ? PR_SUITE_PLAN_NONE : PR_SUITE_PLAN_STABILITY;
+	return PR_OK;
+}
