@@ -135,7 +135,8 @@ while IFS="$tab" read -r name file from to tests; do
 		    tee -a "$report"
 		survived=$((survived + 1))
 	else
-		failed=$(sed -n 's/^ *[0-9]* - \([^ ]*\) .*/\1/p' "$log" |
+		failed=$(sed -n \
+		    's/^[[:space:]]*[0-9][0-9]* - \([^ ]*\) .*/\1/p' "$log" |
 		    tr '\n' ' ')
 		echo "CAUGHT    $name: by ${failed:-the tests}" | tee -a "$report"
 		caught=$((caught + 1))

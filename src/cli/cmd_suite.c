@@ -1365,6 +1365,7 @@ select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
 
 	for (i = 0; pr_probes[i] != NULL; i++)
 		;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	if ((p = calloc((size_t)(i > argc ? i : argc) + 1, sizeof(*p))) ==
 	    NULL) {
 		cli_errorf("out of memory");
