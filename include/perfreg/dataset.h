@@ -14,7 +14,7 @@
 
 #include "perfreg/error.h"
 #include "perfreg/sample.h"
-#include "perfreg/verdict.h"
+#include "perfreg/better.h"
 
 struct pr_metric {
 	char *name; /* never NULL */

@@ -27,8 +27,8 @@
  * out are NUL-terminated one byte past n.  Host names, boot ids,
  * commands and statuses are ordinary C strings.
  *
- * Errors.  A database that is locked (after a busy timeout of 5 s;
- * PERFREG_DB_BUSY_MS sets another, in milliseconds), read-only,
+ * Errors.  A database that is locked (after a busy timeout of 5 s, or
+ * the one struct pr_store_opts gives), read-only,
  * corrupt, not a perfreg database, from a newer schema, or on a full
  * disk gives a one-line error naming the database (struct pr_error's
  * file), and the transaction in progress is rolled back: nothing
@@ -36,7 +36,8 @@
  *
  * Ownership: everything returned is the caller's, released with the
  * matching _free/_release.  Thread-safety: a struct pr_store is one
- * connection; use one per thread.  The library never prints.
+ * connection; use one per thread.  The library never prints and reads
+ * no environment variable: the caller passes what they would say.
  */
 #ifndef PERFREG_STORE_H
 #define PERFREG_STORE_H
@@ -71,12 +72,27 @@ enum pr_store_mode {
 };
 
 /*
- * The default database: $PERFREG_DB when set and non-empty, else
- * $XDG_DATA_HOME/perfreg/perfreg.db, else $HOME/.local/share/perfreg/
- * perfreg.db.  *out is the caller's (free()).  PR_ENOTFOUND when none of
- * these variables is set.
+ * The default database, from the values of the environment variables
+ * PERFREG_DB, XDG_DATA_HOME and HOME that the caller passes (NULL or ""
+ * when unset): perfreg_db when set, else XDG_DATA_HOME/perfreg/
+ * perfreg.db, else HOME/.local/share/perfreg/perfreg.db.  *out is the
+ * caller's (free()).  PR_ENOTFOUND when none is set.
  */
-enum pr_status pr_store_default_target(char **out, struct pr_error *err);
+enum pr_status pr_store_default_target(const char *perfreg_db,
+    const char *xdg_data_home, const char *home, char **out,
+    struct pr_error *err);
+
+/* How long a writer waits for another writer's lock by default. */
+#define PR_STORE_BUSY_MS_DEFAULT 5000
+
+/* Options of pr_store_open_opts; pr_store_opts_init sets the defaults. */
+struct pr_store_opts {
+	/* How long a statement waits for another connection's write lock
+	 * before it fails with "locked", in ms (SQLite; 0: fail at once). */
+	int busy_ms;
+};
+
+void pr_store_opts_init(struct pr_store_opts *o);
 
 /*
  * Opens (and with PR_STORE_CREATE creates, parent directories included,
@@ -91,6 +107,10 @@ enum pr_status pr_store_default_target(char **out, struct pr_error *err);
  */
 enum pr_status pr_store_open(const char *target, enum pr_store_mode mode,
     struct pr_store **out, struct pr_error *err);
+/* pr_store_open with options (o NULL: the defaults).  PR_EINVAL for a
+ * negative busy_ms. */
+enum pr_status pr_store_open_opts(const char *target, enum pr_store_mode mode,
+    const struct pr_store_opts *o, struct pr_store **out, struct pr_error *err);
 void pr_store_close(struct pr_store *st);
 
 /* "sqlite" or "postgresql". */

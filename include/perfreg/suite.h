@@ -5,8 +5,15 @@
  * pr_suite_run runs each probe in turn: init, then samples until every
  * metric's 95% confidence interval of the mean (Student t) is within
  * +-target_pct percent of the mean, after at least min_samples samples,
- * or until the probe's share of the time budget is spent (budget_s /
- * number of probes, measured from the probe's init), then fini.  A probe
+ * or until the probe's share of the time budget is spent, then fini.
+ * A probe's share is what is left of budget_s divided by the probes
+ * left, measured from its init (which counts against it), so that one
+ * probe's overrun shortens the others' shares; a sample is not begun
+ * when the longest sample of that probe so far would end past the
+ * share, once PR_SUITE_SAMPLES_FLOOR samples are taken (the budget
+ * comes before min_samples, the floor before the budget).  The suite
+ * thus ends within budget_s unless the floor and the probes' set-up
+ * take longer.  A probe
  * that cannot run here (init fails with PR_ENOTFOUND or PR_EIO) is kept
  * in the results as skipped with the reason; the suite goes on.
  *
@@ -14,8 +21,10 @@
  * in one boot, interleaved: each round samples both, in an order
  * shuffled per round by a seeded xoshiro256** stream, so that drift of
  * the machine falls on both alike.  It runs exactly `rounds` rounds (or
- * fewer when the budget runs out) and never looks at the results on the
- * way, so that the comparison made afterwards keeps its error rate.
+ * fewer: a round is not begun when one as long as the last would end
+ * past budget_s, counted from the set-up; at least one round is run) and
+ * never looks at the results on the way, so that the comparison made
+ * afterwards keeps its error rate.
  *
  * Ownership: results own their datasets and strings; release with
  * pr_suite_results_free.  The probes' hooks are called from the calling
@@ -33,6 +42,9 @@
 #include "perfreg/error.h"
 #include "perfreg/probe.h"
 
+/* Samples a probe takes whatever the budget: a mean and its spread. */
+#define PR_SUITE_SAMPLES_FLOOR 2
+
 struct pr_suite_opts {
 	int quick;          /* passed to the probes */
 	int cpu;            /* -1: no pinning */
@@ -49,6 +61,9 @@ struct pr_suite_opts {
 	void (*on_sample)(const char *probe, size_t k, double elapsed_s,
 	    void *arg);
 	void *arg;
+	/* pr_suite_run's clock in seconds (called with arg); NULL:
+	 * CLOCK_MONOTONIC.  For tests of the budget. */
+	double (*now)(void *arg);
 };
 
 /* quick 0, cpu -1, budget 480 s, target 1%, min 5, max 1000 samples,
@@ -67,6 +82,7 @@ struct pr_suite_result {
 	 * max_samples ended it. */
 	int converged;
 	int capped;       /* 1: max_samples ended it */
+	int budget_cut;   /* 1: its share of the budget ended it */
 	double worst_pct; /* widest half-width seen last, percent */
 };
 

@@ -74,6 +74,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfreg/better.h"
 #include "perfreg/describe.h"
 #include "perfreg/error.h"
 #include "perfreg/mwu.h"
@@ -92,12 +93,6 @@
 #define PR_VERDICT_PERM_MAX 4000
 #define PR_VERDICT_POWER 0.8
 #define PR_VERDICT_RUNS_MAX 1000000000
-
-enum pr_better {
-	PR_BETTER_UNKNOWN = 0, /* direction not known: treated as lower */
-	PR_BETTER_HIGHER,      /* throughput: higher is better */
-	PR_BETTER_LOWER        /* time: lower is better */
-};
 
 enum pr_verdict {
 	PR_VERDICT_INCONCLUSIVE = 0,

@@ -17,10 +17,30 @@
 #include "perfreg/store.h"
 #include "core/banned.h"
 
+/* $PERFREG_DB_BUSY_MS, the busy timeout in milliseconds (for tests and
+ * for users who prefer to fail fast); the default when unset or not a
+ * number from 0 to an hour. */
+static int
+busy_ms(void)
+{
+	const char *s = getenv("PERFREG_DB_BUSY_MS");
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return PR_STORE_BUSY_MS_DEFAULT;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 0 || v > 3600000)
+		return PR_STORE_BUSY_MS_DEFAULT;
+	return (int)v;
+}
+
 int
 cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
     struct pr_store **out)
 {
+	struct pr_store_opts o;
 	struct pr_error err;
 	enum pr_status st;
 	char *def = NULL;
@@ -29,7 +49,9 @@ cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
 	*out = NULL;
 	pr_error_clear(&err);
 	if (db == NULL) {
-		if ((st = pr_store_default_target(&def, &err)) != PR_OK) {
+		st = pr_store_default_target(getenv("PERFREG_DB"),
+		    getenv("XDG_DATA_HOME"), getenv("HOME"), &def, &err);
+		if (st != PR_OK) {
 			cli_errorf("%s: no database: %s (give --db or set "
 				   "PERFREG_DB)",
 			    cmd, err.msg);
@@ -37,7 +59,9 @@ cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
 		}
 		db = def;
 	}
-	st = pr_store_open(db, mode, out, &err);
+	pr_store_opts_init(&o);
+	o.busy_ms = busy_ms();
+	st = pr_store_open_opts(db, mode, &o, out, &err);
 	if (st != PR_OK) {
 		if (st == PR_ENOTFOUND && mode != PR_STORE_CREATE)
 			cli_errorf("%s: %s: no such database (nothing stored "

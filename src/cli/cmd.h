@@ -47,6 +47,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_stat_entry;
 extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_env_entry;
+extern const struct cmd_entry cmd_env_diff_entry;
 extern const struct cmd_entry cmd_run_entry;
 extern const struct cmd_entry cmd_parse_entry;
 extern const struct cmd_entry cmd_campaigns_entry;
@@ -75,6 +76,13 @@ int cli_usage(const struct cmd_entry *e);
 int cli_usage_error(const struct cmd_entry *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * The usage error of an operand e does not take: "unexpected argument
+ * 'X'", with "did you mean 'NAME SUB'?" when X is close to one of e's
+ * sub-commands.  Returns PR_EXIT_USAGE.
+ */
+int cli_unexpected(const struct cmd_entry *e, const char *arg);
+
 /* Writes the buffer to stdout; PR_EXIT_INTERNAL if that fails. */
 int cli_write(const struct pr_buf *b);
 
@@ -91,7 +99,8 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 
 /*
  * Opens the results database: db (--db) or, when NULL, the default
- * (pr_store_default_target).  On error prints "perfreg: CMD: ..." and
+ * (pr_store_default_target from $PERFREG_DB, $XDG_DATA_HOME, $HOME),
+ * waiting $PERFREG_DB_BUSY_MS for a lock (default 5000 ms).  On error prints "perfreg: CMD: ..." and
  * returns the exit status; PR_EXIT_OK with *out set otherwise.
  */
 int cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,

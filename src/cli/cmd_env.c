@@ -9,7 +9,7 @@
  * internal error.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,63 +22,6 @@
 
 #define OUTPUT_MAX ((size_t)256 << 20)
 #define INPUT_MAX ((size_t)64 << 20)
-
-static const char usage[] =
-    "env [--json] [--no-tools] [--root dir]\n"
-    "       perfreg env diff [--json] [--log-lines n] [--db target] "
-    "[--campaign name] a b";
-
-static const char help[] =
-    "Prints a snapshot of the environment a benchmark runs in: kernel,\n"
-    "command line, clocksource, CPU model, microcode, flags, SMT, "
-    "governor,\n"
-    "boost, vulnerability mitigations, memory, NUMA, transparent "
-    "hugepages,\n"
-    "modules, selected sysctls, C library, compiler, `openssl version`,\n"
-    "and the kernel log normalised (timestamps, addresses and counters\n"
-    "removed).  What cannot be read is shown as unavailable.\n"
-    "\n"
-    "  perfreg env [--json]          the current snapshot; --json writes "
-    "the\n"
-    "                                file form, to keep and diff later\n"
-    "  perfreg env diff A B          what differs from A to B: what is "
-    "known\n"
-    "                                to move performance first, with a "
-    "reason;\n"
-    "                                A and B are saved snapshots (files), "
-    "stored\n"
-    "                                sessions (session:ID), or with "
-    "--campaign\n"
-    "                                the variants of a campaign (their "
-    "first\n"
-    "                                sessions)\n"
-    "\n"
-    "options:\n"
-    "  --json           JSON output\n"
-    "  --no-tools       do not run tools (openssl version)\n"
-    "  --root dir       read /proc and /sys below dir (and dir/dmesg): "
-    "for\n"
-    "                   tests and for snapshots of another system's "
-    "files\n"
-    "  --log-lines n    kernel log lines shown per side in a diff "
-    "(default 20)\n"
-    "  --db target      the database of session:ID and --campaign "
-    "operands\n"
-    "  --campaign name  the operands of diff are variants of campaign "
-    "name\n"
-    "\n"
-    "Exit status: 0 done (differences or not), 2 bad usage or input, 3 "
-    "internal\n"
-    "error.\n";
-
-enum { OPT_JSON = 256, OPT_NO_TOOLS, OPT_ROOT, OPT_LOG_LINES };
-
-static const struct option longopts[] = { { "json", no_argument, NULL,
-					      OPT_JSON },
-	{ "no-tools", no_argument, NULL, OPT_NO_TOOLS },
-	{ "root", required_argument, NULL, OPT_ROOT },
-	{ "log-lines", required_argument, NULL, OPT_LOG_LINES },
-	{ NULL, 0, NULL, 0 } };
 
 /* Reads a whole file; 0, or prints the error and returns 2/3. */
 static int
@@ -140,6 +83,8 @@ cli_env_load(const char *name, struct pr_env *e)
 struct diff_src {
 	const char *db, *campaign;
 	struct pr_store *st; /* opened at the first stored operand */
+	int json;
+	size_t log_max;
 };
 
 /* The first session of campaign that ran variant name, or 0. */
@@ -220,9 +165,25 @@ load_operand(struct diff_src *ds, const char *name, struct pr_env *e)
 	return 0;
 }
 
+static const struct opt diff_options[] = {
+	OPT_FLAG(0, "json", "JSON output", struct diff_src, json, 1),
+	OPT_INT(0, "log-lines", "n",
+	    "kernel log lines shown per side (default 20)", struct diff_src,
+	    log_max, 0, SIZE_MAX, "a count"),
+	OPT_STRING(0, "db", "target",
+	    "the database of session:ID and --campaign operands",
+	    struct diff_src, db, 0, NULL),
+	OPT_STRING(0, "campaign", "name",
+	    "the operands are variants of campaign name (their first sessions)",
+	    struct diff_src, campaign, 0, NULL),
+	OPT_END(),
+};
+
 static int
-exec_diff(int argc, char **argv, int json, size_t log_max, struct diff_src *ds)
+exec_diff(int argc, char **argv)
 {
+	struct diff_src dsv, *ds = &dsv;
+	int first;
 	struct pr_env a, b;
 	struct pr_envdiff d;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
@@ -230,10 +191,15 @@ exec_diff(int argc, char **argv, int json, size_t log_max, struct diff_src *ds)
 	enum pr_status st;
 	int rc;
 
-	if (argc != 2) {
-		cli_errorf("env diff: expected two snapshots");
-		return cli_usage(&cmd_env_entry);
-	}
+	memset(ds, 0, sizeof(*ds));
+	ds->log_max = 20;
+	if ((first = opt_parse(&cmd_env_diff_entry, argc, argv, ds, NULL)) < 0)
+		return PR_EXIT_USAGE;
+	argc -= first;
+	argv += first;
+	if (argc != 2)
+		return cli_usage_error(&cmd_env_diff_entry,
+		    "expected two snapshots");
 	pr_error_clear(&err);
 	pr_env_init(&a);
 	pr_env_init(&b);
@@ -245,9 +211,9 @@ exec_diff(int argc, char **argv, int json, size_t log_max, struct diff_src *ds)
 		rc = cli_exit_for(st);
 		goto out;
 	}
-	st = json
-	    ? pr_envdiff_to_json(&d, &out, &err)
-	    : pr_envdiff_format_text(&d, argv[0], argv[1], log_max, &out, &err);
+	st = ds->json ? pr_envdiff_to_json(&d, &out, &err)
+		      : pr_envdiff_format_text(&d, argv[0], argv[1],
+			    ds->log_max, &out, &err);
 	pr_envdiff_release(&d);
 	if (st != PR_OK) {
 		cli_error(&err);
@@ -264,104 +230,46 @@ out:
 	return rc;
 }
 
+struct env_cli {
+	struct pr_env_opts o;
+	int json;
+};
+
+static const struct opt options[] = {
+	OPT_FLAG(0, "json",
+	    "JSON output: the file form, to keep and diff later",
+	    struct env_cli, json, 1),
+	OPT_FLAG(0, "no-tools", "do not run tools (openssl version)",
+	    struct env_cli, o.no_tools, 1),
+	OPT_STRING(0, "root", "dir",
+	    "read /proc and /sys below dir (and dir/dmesg): for tests and for "
+	    "snapshots of another system's files",
+	    struct env_cli, o.root, 0, NULL),
+	OPT_END(),
+};
+
 static int
 exec_env(int argc, char **argv)
 {
-	struct pr_env_opts o;
+	struct env_cli c;
 	struct pr_env e;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_error err;
 	enum pr_status st;
-	size_t log_max = 20;
-	int c, json = 0, rc;
-	char *end;
+	int first, rc;
 
 	pr_error_clear(&err);
-	pr_env_opts_init(&o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_NO_TOOLS:
-			o.no_tools = 1;
-			break;
-		case OPT_ROOT:
-			o.root = optarg;
-			break;
-		case OPT_LOG_LINES:
-			errno = 0;
-			log_max = (size_t)strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end != '\0' ||
-			    optarg[0] == '-') {
-				cli_errorf("env: --log-lines: expected a "
-					   "count, got '%s'",
-				    optarg);
-				return PR_EXIT_USAGE;
-			}
-			break;
-		case ':':
-			cli_errorf("env: option '%s' needs an argument",
-			    argv[optind - 1]);
-			return cli_usage(&cmd_env_entry);
-		default:
-			cli_errorf("env: unknown option '%s'",
-			    argv[optind - 1]);
-			return cli_usage(&cmd_env_entry);
-		}
-	}
-	if (optind < argc && strcmp(argv[optind], "diff") == 0) {
-		/* Options may also come among the operands. */
-		struct diff_src ds;
-		char *files[3];
-		int i, nf = 0;
-
-		memset(&ds, 0, sizeof(ds));
-		for (i = optind + 1; i < argc; i++) {
-			const char *v = argv[i];
-
-			if (strcmp(v, "--json") == 0)
-				json = 1;
-			else if ((strcmp(v, "--db") == 0 ||
-				     strcmp(v, "--campaign") == 0) &&
-			    i + 1 < argc) {
-				if (v[2] == 'd')
-					ds.db = argv[++i];
-				else
-					ds.campaign = argv[++i];
-			} else if (strcmp(v, "--log-lines") == 0 &&
-			    i + 1 < argc) {
-				v = argv[++i];
-				errno = 0;
-				log_max = (size_t)strtoul(v, &end, 10);
-				if (errno || *end != '\0' || end == v ||
-				    v[0] == '-') {
-					cli_errorf("env: --log-lines: expected "
-						   "a count, got '%s'",
-					    v);
-					return PR_EXIT_USAGE;
-				}
-			} else if (v[0] == '-' && v[1] != '\0') {
-				cli_errorf("env diff: unknown option '%s'", v);
-				return cli_usage(&cmd_env_entry);
-			} else if (nf < 3)
-				files[nf++] = argv[i];
-			else
-				nf++;
-		}
-		return exec_diff(nf, files, json, log_max, &ds);
-	}
-	if (optind < argc) {
-		cli_errorf("env: unexpected argument '%s'", argv[optind]);
-		return cli_usage(&cmd_env_entry);
-	}
+	memset(&c, 0, sizeof(c));
+	pr_env_opts_init(&c.o);
+	if ((first = opt_parse(&cmd_env_entry, argc, argv, &c, NULL)) < 0)
+		return PR_EXIT_USAGE;
+	if (first < argc)
+		return cli_unexpected(&cmd_env_entry, argv[first]);
 	pr_env_init(&e);
-	st = pr_env_capture(&e, &o, &err);
+	st = pr_env_capture(&e, &c.o, &err);
 	if (st == PR_OK)
-		st = json ? pr_env_to_json(&e, &out, &err)
-			  : pr_env_format_text(&e, &out, &err);
+		st = c.json ? pr_env_to_json(&e, &out, &err)
+			    : pr_env_format_text(&e, &out, &err);
 	if (st != PR_OK) {
 		cli_error(&err);
 		rc = cli_exit_for(st);
@@ -373,6 +281,36 @@ exec_env(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_env_entry = { .name = "env",
-	.usage = usage,
-	.help = help,
+	.synopsis = "[options]",
+	.about = "Prints a snapshot of the environment a benchmark runs in: "
+		 "kernel,\n"
+		 "command line, clocksource, CPU model, microcode, flags, SMT, "
+		 "governor,\n"
+		 "boost, vulnerability mitigations, memory, NUMA, transparent "
+		 "hugepages,\n"
+		 "modules, selected sysctls, C library, compiler, `openssl "
+		 "version`,\n"
+		 "and the kernel log normalised (timestamps, addresses and "
+		 "counters\n"
+		 "removed).  What cannot be read is shown as unavailable.  "
+		 "`perfreg env\n"
+		 "diff` shows what differs between two snapshots.\n",
+	.opts = options,
+	.epilogue = "Exit status: 0 done, 2 bad usage, 3 internal error.\n",
 	.exec = exec_env };
+
+const struct cmd_entry cmd_env_diff_entry = { .name = "env diff",
+	.synopsis = "[options] a b",
+	.about = "Shows what differs from snapshot A to snapshot B, what is "
+		 "known to move\n"
+		 "performance first, with a reason.  A and B are saved "
+		 "snapshots (files\n"
+		 "written by `perfreg env --json`), stored sessions "
+		 "(session:ID), or with\n"
+		 "--campaign the variants of a campaign (their first "
+		 "sessions).\n",
+	.opts = diff_options,
+	.epilogue = "Exit status: 0 done (differences or not), 2 bad usage or "
+		    "input, 3\n"
+		    "internal error.\n",
+	.exec = exec_diff };

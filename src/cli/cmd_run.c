@@ -21,7 +21,6 @@
  * error, 130 interrupted by Ctrl-C (after the report of what finished).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -51,168 +50,8 @@
 #define PARAMS_MAX 16
 #define SHOWN_OUTPUT 300
 
-static const char usage[] =
-    "run [-n runs] [--warmup n] [--shell] [--timeout s] [--max-failures n] "
-    "[--order shuffled|sequential] [--seed n] [--output file.json] "
-    "[--output-limit bytes] [-L name=a,b,...] [--setup NAME=CMD] "
-    "[--prepare NAME=CMD] [--cleanup NAME=CMD] [--parse fmt] "
-    "[--metric spec] [--derive spec] [--until-decided [--max-runs n] "
-    "[--max-time s] [--decide metric]... [--robust] [-c confidence] "
-    "[--equivalence pct]] [--campaign name [--db target] [--tag k=v]...] "
-    "[--json] NAME=COMMAND...\n"
-    "       perfreg run --campaign name --variant name [options] -- "
-    "command [arg...]\n"
-    "       perfreg run --campaign name --resume [--db target]";
-
-static const char help[] =
-    "Runs each COMMAND repeatedly, in rounds that run every variant once "
-    "in a\n"
-    "shuffled order, measures every run (wall time, user and system time, "
-    "max\n"
-    "RSS, context switches, and metrics parsed from its output), and "
-    "compares\n"
-    "each variant with the first one.  Commands are split into words as "
-    "a\n"
-    "shell would, but run without a shell unless --shell is given.\n"
-    "\n"
-    "options:\n"
-    "  -n, --runs n          counted runs of each variant (default 10)\n"
-    "  --warmup n            warm-up runs of each variant, not counted "
-    "(default 1)\n"
-    "  --shell               run the commands with /bin/sh -c\n"
-    "  --timeout s           kill a run (and its process group) after s "
-    "seconds\n"
-    "  --max-failures n      stop after n failed runs (default 10; 0: no "
-    "limit)\n"
-    "  --order o             shuffled (default) or sequential (all runs of "
-    "the\n"
-    "                        first variant, then the next: drift-prone)\n"
-    "  --seed n              seed of the shuffled order (default 1)\n"
-    "  --output file.json    append every finished run to file.json, one "
-    "JSON\n"
-    "                        object a line\n"
-    "  --output-limit bytes  output kept per run (default 16M; K, M, G "
-    "suffixes)\n"
-    "  -L name=a,b,...       run every variant once per value, with {name} "
-    "replaced\n"
-    "  --setup NAME=CMD      run CMD once before the runs of variant NAME\n"
-    "  --prepare NAME=CMD    run CMD before each run of NAME, not timed\n"
-    "  --cleanup NAME=CMD    run CMD once after the runs of NAME\n"
-    "  --parse fmt           read metrics from each run's output: auto, "
-    "openssl,\n"
-    "                        iperf3, time, perf, hyperfine, gobench\n"
-    "  --metric NAME=REGEX[:UNIT][:higher|lower]  a metric of your own\n"
-    "  --derive NAME=EXPR[:UNIT][:higher|lower]   a metric computed from "
-    "others\n"
-    "                        (wall_s, user_s, sys_s, maxrss_kib, ctxsw_vol,\n"
-    "                        ctxsw_invol and the parsed ones)\n"
-    "  --until-decided       go on in rounds until every chosen metric of "
-    "every\n"
-    "                        variant is a regression, an improvement or\n"
-    "                        equivalent (an anytime-valid sequential test "
-    "that\n"
-    "                        keeps its error rate whenever it stops)\n"
-    "  --max-runs n          with --until-decided: at most n rounds "
-    "(default 200)\n"
-    "  --max-time s          with --until-decided: start no round after s "
-    "seconds\n"
-    "  --decide metric       a metric to decide (repeatable; default: the "
-    "parsed\n"
-    "                        metrics, or wall_s when nothing is parsed)\n"
-    "  --robust              decide on the median log-ratio (sign test): "
-    "for\n"
-    "                        bimodal or heavy-tailed noise\n"
-    "  -c, --confidence pct  of the sequential decisions (default 95)\n"
-    "  --equivalence pct     band of \"equivalent\" (default 1)\n"
-    "  --json                the report as JSON, with every run's raw "
-    "data\n"
-    "  --campaign name       record the session, its environment and "
-    "every run in\n"
-    "                        the results database under campaign name "
-    "(each run\n"
-    "                        committed as it finishes)\n"
-    "  --variant name        with --campaign: run the one variant name, "
-    "whose\n"
-    "                        command is the words after --\n"
-    "  --db target           the database: a file (SQLite) or "
-    "postgresql://...\n"
-    "                        (default: $PERFREG_DB, else\n"
-    "                        $XDG_DATA_HOME/perfreg/perfreg.db)\n"
-    "  --tag key=value       a tag of the session (repeatable; kernel= and, "
-    "in a git\n"
-    "                        work tree, git= are added unless given)\n"
-    "  --resume              continue this host's unfinished session of "
-    "the\n"
-    "                        campaign with its own options\n"
-    "\n"
-    "Ctrl-C stops the session and reports what finished.  Exit status: 0 "
-    "done,\n"
-    "2 bad usage or a session that could not run, 3 internal error, 130 "
-    "interrupted.\n";
-
-enum {
-	OPT_WARMUP = 256,
-	OPT_SHELL,
-	OPT_TIMEOUT,
-	OPT_MAXFAIL,
-	OPT_ORDER,
-	OPT_SEED,
-	OPT_OUTPUT,
-	OPT_OUTLIMIT,
-	OPT_SETUP,
-	OPT_PREPARE,
-	OPT_CLEANUP,
-	OPT_PARSE,
-	OPT_METRIC,
-	OPT_DERIVE,
-	OPT_JSON,
-	OPT_UNTIL,
-	OPT_MAXRUNS,
-	OPT_MAXTIME,
-	OPT_DECIDE,
-	OPT_ROBUST,
-	OPT_EQUIV,
-	OPT_CAMPAIGN,
-	OPT_VARIANT,
-	OPT_DB,
-	OPT_TAG,
-	OPT_RESUME
-};
-
-/* The short options of parse_opts (and resume_only). */
-#define RUN_OPTSTRING ":n:L:c:"
-
-static const struct option longopts[] = {
-	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
-	{ "confidence", required_argument, NULL, 'c' },
-	{ "decide", required_argument, NULL, OPT_DECIDE },
-	{ "derive", required_argument, NULL, OPT_DERIVE },
-	{ "equivalence", required_argument, NULL, OPT_EQUIV },
-	{ "campaign", required_argument, NULL, OPT_CAMPAIGN },
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "resume", no_argument, NULL, OPT_RESUME },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "max-failures", required_argument, NULL, OPT_MAXFAIL },
-	{ "max-runs", required_argument, NULL, OPT_MAXRUNS },
-	{ "max-time", required_argument, NULL, OPT_MAXTIME },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "order", required_argument, NULL, OPT_ORDER },
-	{ "output", required_argument, NULL, OPT_OUTPUT },
-	{ "output-limit", required_argument, NULL, OPT_OUTLIMIT },
-	{ "parameter-list", required_argument, NULL, 'L' },
-	{ "parse", required_argument, NULL, OPT_PARSE },
-	{ "prepare", required_argument, NULL, OPT_PREPARE },
-	{ "robust", no_argument, NULL, OPT_ROBUST },
-	{ "runs", required_argument, NULL, 'n' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "setup", required_argument, NULL, OPT_SETUP },
-	{ "shell", no_argument, NULL, OPT_SHELL },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "until-decided", no_argument, NULL, OPT_UNTIL },
-	{ "warmup", required_argument, NULL, OPT_WARMUP }, { NULL, 0, NULL, 0 }
-};
+/* The kinds of NAME=CMD options, in the table's ival. */
+enum { OPT_SETUP = 1, OPT_PREPARE, OPT_CLEANUP, OPT_METRIC, OPT_DERIVE };
 
 /* A NAME=CMD option (--setup, --prepare, --cleanup). */
 struct hook {
@@ -254,6 +93,11 @@ struct run_cli {
 	int resume;
 	char *variant_op; /* "NAME=COMMAND" built from --variant */
 	struct run_store rs;
+	/* Read by the table, applied after it. */
+	double conf_pct; /* -c */
+	int robust;
+	int parse_set; /* --parse was given */
+	uint64_t seen; /* opt_parse's rows given */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -265,31 +109,15 @@ on_sigint(int sig)
 	interrupted = 1;
 }
 
+/* --output-limit: bytes, with K, M, G suffixes. */
 static int
-parse_count(const char *opt, const char *arg, size_t lo, size_t *out)
+parse_bytes(void *base, const struct opt *o, const char *arg)
 {
-	char *end;
-	unsigned long long x;
-
-	errno = 0;
-	if (arg[0] == '-' || arg[0] == '+' ||
-	    ((x = strtoull(arg, &end, 10)), errno != 0) || end == arg ||
-	    *end != '\0' || x < lo || x > 100000000ULL) {
-		cli_errorf("run: %s: expected a whole number from %zu to "
-			   "100000000, got '%s'",
-		    opt, lo, arg);
-		return -1;
-	}
-	*out = (size_t)x;
-	return 0;
-}
-
-static int
-parse_bytes(const char *arg, size_t *out)
-{
+	struct run_cli *c = base;
 	char *end;
 	double x, mul = 1;
 
+	(void)o;
 	errno = 0;
 	x = strtod(arg, &end);
 	if (end != arg && *end != '\0' && end[1] == '\0') {
@@ -321,17 +149,20 @@ parse_bytes(const char *arg, size_t *out)
 		    arg);
 		return -1;
 	}
-	*out = (size_t)x;
+	c->ro.spawn.output_limit = (size_t)x;
 	return 0;
 }
 
+/* -L name=a,b,...: a parameter scan. */
 static int
-parse_param(struct run_cli *c, const char *arg)
+parse_param(void *base, const struct opt *o, const char *arg)
 {
+	struct run_cli *c = base;
 	const char *eq = strchr(arg, '=');
 	char *buf, *p;
 	size_t n = 1, i;
 
+	(void)o;
 	if (c->np >= PARAMS_MAX) {
 		cli_errorf("run: -L: at most %d parameters", PARAMS_MAX);
 		return -1;
@@ -385,50 +216,42 @@ parser_get(struct run_cli *c)
 	return 0;
 }
 
-/* A number of seconds above 0 for opt. */
+/* --parse fmt, --metric spec, --derive spec (the row's ival says). */
 static int
-parse_seconds(const char *opt, const char *arg, double *out)
+parser_opt(void *base, const struct opt *o, const char *arg)
 {
-	char *end;
-	double t;
+	struct run_cli *c = base;
+	struct pr_error err;
+	enum pr_status st;
 
-	errno = 0;
-	t = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !(t > 0) || t > 1e9) {
-		cli_errorf("run: %s: expected seconds above 0, got '%s'", opt,
-		    arg);
+	if (parser_get(c) != 0)
+		return -1;
+	pr_error_clear(&err);
+	if (o->ival == 0) {
+		if (pr_parser_set_format(c->parser, arg, &err) != PR_OK) {
+			cli_errorf("run: --parse: %s", err.msg);
+			return -1;
+		}
+		c->parse_set = 1;
+		return 0;
+	}
+	st = o->ival == OPT_METRIC ? pr_parser_add_metric(c->parser, arg, &err)
+				   : pr_parser_add_derive(c->parser, arg, &err);
+	if (st != PR_OK) {
+		cli_errorf("run: %s", err.msg);
 		return -1;
 	}
-	*out = t;
-	return 0;
-}
-
-/* A percentage in [lo, hi] for opt. */
-static int
-parse_percent(const char *opt, const char *arg, double lo, double hi,
-    double *out)
-{
-	char *end;
-	double t;
-
-	errno = 0;
-	t = strtod(arg, &end);
-	if (end == arg || *end != '\0' || errno != 0 || !(t >= lo) ||
-	    !(t <= hi)) {
-		cli_errorf("run: %s: expected a percentage from %g to %g, got "
-			   "'%s'",
-		    opt, lo, hi, arg);
-		return -1;
-	}
-	*out = t;
+	c->ro.parse_output |= o->ival == OPT_METRIC;
 	return 0;
 }
 
 static int
-add_decide(struct run_cli *c, const char *name)
+add_decide(void *base, const struct opt *o, const char *name)
 {
+	struct run_cli *c = base;
 	const char **nd;
 
+	(void)o;
 	if (*name == '\0') {
 		cli_errorf("run: --decide: expected a metric name");
 		return -1;
@@ -443,14 +266,15 @@ add_decide(struct run_cli *c, const char *name)
 	return 0;
 }
 
-/* Reads the options; returns the index of the first operand or -1. */
 /* A --tag key=value. */
 static int
-add_tag(struct run_cli *c, char *arg)
+add_tag(void *base, const struct opt *o, const char *arg)
 {
+	struct run_cli *c = base;
 	char **nt;
-	char *eq = strchr(arg, '=');
+	const char *eq = strchr(arg, '=');
 
+	(void)o;
 	if (eq == NULL || eq == arg) {
 		cli_errorf("run: --tag: expected key=value, got '%s'", arg);
 		return -1;
@@ -460,31 +284,191 @@ add_tag(struct run_cli *c, char *arg)
 		return -1;
 	}
 	c->tags = nt;
-	c->tags[c->ntags++] = arg;
+	c->tags[c->ntags++] = (char *)arg;
 	return 0;
 }
+
+/* --setup, --prepare, --cleanup NAME=CMD (the row's ival is the kind). */
+static int
+add_hook(void *base, const struct opt *o, const char *arg)
+{
+	struct run_cli *c = base;
+	struct hook *nh;
+
+	nh = realloc(c->hooks, (c->nhooks + 1) * sizeof(*nh));
+	if (nh == NULL) {
+		cli_errorf("out of memory");
+		return -1;
+	}
+	c->hooks = nh;
+	c->hooks[c->nhooks].kind = o->ival;
+	c->hooks[c->nhooks++].arg = arg;
+	return 0;
+}
+
+static int
+set_order(void *base, const struct opt *o, const char *arg)
+{
+	struct run_cli *c = base;
+
+	(void)o;
+	if (strcmp(arg, "shuffled") == 0)
+		c->ro.order = PR_ORDER_SHUFFLED;
+	else if (strcmp(arg, "sequential") == 0)
+		c->ro.order = PR_ORDER_SEQUENTIAL;
+	else {
+		cli_errorf("run: --order: expected shuffled or sequential, got "
+			   "'%s'",
+		    arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+set_variant(void *base, const struct opt *o, const char *arg)
+{
+	struct run_cli *c = base;
+
+	(void)o;
+	if (arg[0] == '\0' || strchr(arg, '=') != NULL) {
+		cli_errorf("run: --variant: expected a non-empty name without "
+			   "'=', got '%s'",
+		    arg);
+		return -1;
+	}
+	c->variant = arg;
+	return 0;
+}
+
+#define COUNT_MAX 100000000ULL
+
+static const struct opt options[] = {
+	OPT_INT('n', "runs", "runs",
+	    "counted runs of each variant (default 10)", struct run_cli,
+	    ro.runs, 1, COUNT_MAX, NULL),
+	OPT_INT(0, "warmup", "n",
+	    "warm-up runs of each variant, not counted (default 1)",
+	    struct run_cli, ro.warmup, 0, COUNT_MAX, NULL),
+	OPT_FLAG(0, "shell", "run the commands with /bin/sh -c", struct run_cli,
+	    ro.spawn.shell, 1),
+	OPT_DOUBLE(0, "timeout", "s",
+	    "kill a run (and its process group) after s seconds",
+	    struct run_cli, ro.spawn.timeout_s, 0, 1e9, OPT_LO_OPEN,
+	    "seconds above 0"),
+	OPT_INT(0, "max-failures", "n",
+	    "stop after n failed runs (default 10; 0: no limit)",
+	    struct run_cli, ro.max_failures, 0, COUNT_MAX, NULL),
+	OPT_CALL(0, "order", "shuffled|sequential",
+	    "shuffled (default) or sequential (all runs of the first variant, "
+	    "then the next: drift-prone)",
+	    set_order, 0, 0),
+	OPT_INT(0, "seed", "n", "seed of the shuffled order (default 1)",
+	    struct run_cli, ro.seed, 0, COUNT_MAX, NULL),
+	OPT_STRING(0, "output", "file.json",
+	    "append every finished run to file.json, one JSON object a line",
+	    struct run_cli, output, 0, NULL),
+	OPT_CALL(0, "output-limit", "bytes",
+	    "output kept per run (default 16M; K, M, G suffixes)", parse_bytes,
+	    0, 0),
+	OPT_CALL('L', "parameter-list", "name=a,b,...",
+	    "run every variant once per value, with {name} replaced",
+	    parse_param, OPT_REPEAT, 0),
+	OPT_CALL(0, "setup", "NAME=CMD",
+	    "run CMD once before the runs of variant NAME", add_hook,
+	    OPT_REPEAT, OPT_SETUP),
+	OPT_CALL(0, "prepare", "NAME=CMD",
+	    "run CMD before each run of NAME, not timed", add_hook, OPT_REPEAT,
+	    OPT_PREPARE),
+	OPT_CALL(0, "cleanup", "NAME=CMD",
+	    "run CMD once after the runs of NAME", add_hook, OPT_REPEAT,
+	    OPT_CLEANUP),
+	OPT_CALL(0, "parse", "fmt",
+	    "read metrics from each run's output: auto, openssl, iperf3, time, "
+	    "perf, hyperfine, gobench",
+	    parser_opt, 0, 0),
+	OPT_CALL(0, "metric", "spec",
+	    "NAME=REGEX[:UNIT][:higher|lower]: a metric of your own",
+	    parser_opt, OPT_REPEAT, OPT_METRIC),
+	OPT_CALL(0, "derive", "spec",
+	    "NAME=EXPR[:UNIT][:higher|lower]: a metric computed from others "
+	    "(wall_s, user_s, sys_s, maxrss_kib, ctxsw_vol, ctxsw_invol and "
+	    "the "
+	    "parsed ones)",
+	    parser_opt, OPT_REPEAT, OPT_DERIVE),
+	OPT_FLAG(0, "json", "the report as JSON, with every run's raw data",
+	    struct run_cli, json, 1),
+	OPT_GROUP(),
+	OPT_FLAG(0, "until-decided",
+	    "go on in rounds until every chosen metric of every variant is a "
+	    "regression, an improvement or equivalent (an anytime-valid "
+	    "sequential test that keeps its error rate whenever it stops)",
+	    struct run_cli, until, 1),
+	OPT_INT(0, "max-runs", "n",
+	    "with --until-decided: at most n rounds (default 200)",
+	    struct run_cli, max_runs, 2, COUNT_MAX, NULL),
+	OPT_DOUBLE(0, "max-time", "s",
+	    "with --until-decided: start no round after s seconds",
+	    struct run_cli, max_time_s, 0, 1e9, OPT_LO_OPEN, "seconds above 0"),
+	OPT_CALL(0, "decide", "metric",
+	    "a metric to decide (repeatable; default: the parsed metrics, or "
+	    "wall_s when nothing is parsed)",
+	    add_decide, OPT_REPEAT, 0),
+	OPT_FLAG(0, "robust",
+	    "decide on the median log-ratio (sign test): for bimodal or "
+	    "heavy-tailed noise",
+	    struct run_cli, robust, 1),
+	OPT_DOUBLE('c', "confidence", "pct",
+	    "of the sequential decisions (default 95)", struct run_cli,
+	    conf_pct, 50, 99.99, 0, "a percentage from 50 to 99.99"),
+	OPT_DOUBLE(0, "equivalence", "pct",
+	    "band of \"equivalent\" (default 1)", struct run_cli,
+	    seq.equivalence_pct, 0, 100, 0, "a percentage from 0 to 100"),
+	OPT_GROUP(),
+	OPT_STRING(0, "campaign", "name",
+	    "record the session, its environment and every run in the results "
+	    "database under campaign name (each run committed as it finishes)",
+	    struct run_cli, campaign, OPT_NONEMPTY, "a campaign name"),
+	OPT_CALL(0, "variant", "name",
+	    "with --campaign: run the one variant name, whose command is the "
+	    "words after --",
+	    set_variant, 0, 0),
+	OPT_STRING(0, "db", "target",
+	    "the database: a file (SQLite) or postgresql://... (default: "
+	    "$PERFREG_DB, else $XDG_DATA_HOME/perfreg/perfreg.db)",
+	    struct run_cli, db, 0, NULL),
+	OPT_CALL(0, "tag", "key=value",
+	    "a tag of the session (repeatable; kernel= and, in a git work "
+	    "tree, "
+	    "git= are added unless given)",
+	    add_tag, OPT_REPEAT, 0),
+	OPT_FLAG(0, "resume",
+	    "continue this host's unfinished session of the campaign with its "
+	    "own options",
+	    struct run_cli, resume, 1),
+	OPT_END(),
+};
 
 /* --variant NAME -- WORDS...: the operand "NAME=WORDS" with each word
  * single-quoted, so that splitting it gives the words back. */
 static int
-variant_op(struct run_cli *c, int argc, char **argv)
+variant_op(struct run_cli *c, int argc, char **argv, int first)
 {
 	struct pr_buf b = PR_BUF_INIT(1 << 20);
 	struct pr_error err;
 	const char *p;
 	int i;
 
-	if (optind >= argc) {
-		cli_errorf("run: --variant %s: expected the command after --",
-		    c->variant);
-		cli_usage(&cmd_run_entry);
+	if (first >= argc) {
+		cli_usage_error(&cmd_run_entry,
+		    "--variant %s: expected the command after --", c->variant);
 		return -1;
 	}
 	pr_error_clear(&err);
 	if (pr_buf_addf(&b, &err, "%s=", c->variant) != PR_OK)
 		goto fail;
-	for (i = optind; i < argc; i++) {
-		if (i > optind && pr_buf_addc(&b, ' ', &err) != PR_OK)
+	for (i = first; i < argc; i++) {
+		if (i > first && pr_buf_addc(&b, ' ', &err) != PR_OK)
 			goto fail;
 		if (c->ro.spawn.shell) {
 			if (pr_buf_adds(&b, argv[i], &err) != PR_OK)
@@ -510,224 +494,57 @@ fail:
 	return -1;
 }
 
+/* Reads the options; returns the index of the first operand or -1. */
 static int
-parse_opts(int argc, char **argv, struct run_cli *c, int *parse_set)
+parse_opts(int argc, char **argv, struct run_cli *c)
 {
-	struct pr_error err;
-	struct hook *nh;
-	double t;
-	size_t x;
-	int ch;
+	int first;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, RUN_OPTSTRING, longopts, NULL)) !=
-	    -1) {
-		pr_error_clear(&err);
-		switch (ch) {
-		case 'n':
-			if (parse_count("-n, --runs", optarg, 1, &c->ro.runs) !=
-			    0)
-				return -1;
-			c->runs_set = 1;
-			break;
-		case OPT_UNTIL:
-			c->until = 1;
-			break;
-		case OPT_MAXRUNS:
-			if (parse_count("--max-runs", optarg, 2,
-				&c->max_runs) != 0)
-				return -1;
-			break;
-		case OPT_MAXTIME:
-			if (parse_seconds("--max-time", optarg,
-				&c->max_time_s) != 0)
-				return -1;
-			break;
-		case OPT_DECIDE:
-			if (add_decide(c, optarg) != 0)
-				return -1;
-			break;
-		case OPT_ROBUST:
-			c->seq.method = PR_SEQ_METHOD_SIGN;
-			break;
-		case 'c':
-			if (parse_percent("-c, --confidence", optarg, 50, 99.99,
-				&t) != 0)
-				return -1;
-			c->seq.alpha = 1 - t / 100;
-			break;
-		case OPT_EQUIV:
-			if (parse_percent("--equivalence", optarg, 0, 100,
-				&t) != 0)
-				return -1;
-			c->seq.equivalence_pct = t;
-			break;
-		case OPT_WARMUP:
-			if (parse_count("--warmup", optarg, 0, &c->ro.warmup) !=
-			    0)
-				return -1;
-			break;
-		case OPT_MAXFAIL:
-			if (parse_count("--max-failures", optarg, 0,
-				&c->ro.max_failures) != 0)
-				return -1;
-			break;
-		case OPT_SEED:
-			if (parse_count("--seed", optarg, 0, &x) != 0)
-				return -1;
-			c->ro.seed = (uint64_t)x;
-			break;
-		case OPT_SHELL:
-			c->ro.spawn.shell = 1;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_seconds("--timeout", optarg,
-				&c->ro.spawn.timeout_s) != 0)
-				return -1;
-			break;
-		case OPT_ORDER:
-			if (strcmp(optarg, "shuffled") == 0)
-				c->ro.order = PR_ORDER_SHUFFLED;
-			else if (strcmp(optarg, "sequential") == 0)
-				c->ro.order = PR_ORDER_SEQUENTIAL;
-			else {
-				cli_errorf("run: --order: expected shuffled or "
-					   "sequential, got '%s'",
-				    optarg);
-				return -1;
-			}
-			break;
-		case OPT_OUTPUT:
-			c->output = optarg;
-			break;
-		case OPT_OUTLIMIT:
-			if (parse_bytes(optarg, &c->ro.spawn.output_limit) != 0)
-				return -1;
-			break;
-		case 'L':
-			if (parse_param(c, optarg) != 0)
-				return -1;
-			break;
-		case OPT_SETUP:
-		case OPT_PREPARE:
-		case OPT_CLEANUP:
-			nh = realloc(c->hooks, (c->nhooks + 1) * sizeof(*nh));
-			if (nh == NULL) {
-				cli_errorf("out of memory");
-				return -1;
-			}
-			c->hooks = nh;
-			c->hooks[c->nhooks].kind = ch;
-			c->hooks[c->nhooks++].arg = optarg;
-			break;
-		case OPT_PARSE:
-			if (parser_get(c) != 0)
-				return -1;
-			if (pr_parser_set_format(c->parser, optarg, &err) !=
-			    PR_OK) {
-				cli_errorf("run: --parse: %s", err.msg);
-				return -1;
-			}
-			*parse_set = 1;
-			break;
-		case OPT_METRIC:
-		case OPT_DERIVE:
-			if (parser_get(c) != 0)
-				return -1;
-			if ((ch == OPT_METRIC ? pr_parser_add_metric(c->parser,
-						    optarg, &err)
-					      : pr_parser_add_derive(c->parser,
-						    optarg, &err)) != PR_OK) {
-				cli_errorf("run: %s", err.msg);
-				return -1;
-			}
-			c->ro.parse_output |= ch == OPT_METRIC;
-			break;
-		case OPT_JSON:
-			c->json = 1;
-			break;
-		case OPT_CAMPAIGN:
-			if (optarg[0] == '\0') {
-				cli_errorf("run: --campaign: empty name");
-				return -1;
-			}
-			c->campaign = optarg;
-			break;
-		case OPT_VARIANT:
-			if (optarg[0] == '\0' || strchr(optarg, '=') != NULL) {
-				cli_errorf("run: --variant: expected a "
-					   "non-empty name without '=', got "
-					   "'%s'",
-				    optarg);
-				return -1;
-			}
-			c->variant = optarg;
-			break;
-		case OPT_DB:
-			c->db = optarg;
-			break;
-		case OPT_TAG:
-			if (add_tag(c, optarg) != 0)
-				return -1;
-			break;
-		case OPT_RESUME:
-			c->resume = 1;
-			break;
-		case ':':
-			cli_errorf("run: option '%s' needs an argument",
-			    argv[optind - 1]);
-			cli_usage(&cmd_run_entry);
-			return -1;
-		default:
-			if (optopt != 0)
-				cli_errorf("run: unknown option '-%c'", optopt);
-			else
-				cli_errorf("run: unknown option '%s'",
-				    argv[optind - 1]);
-			cli_usage(&cmd_run_entry);
-			return -1;
-		}
-	}
+	if ((first = opt_parse(&cmd_run_entry, argc, argv, c, &c->seen)) < 0)
+		return -1;
+	c->runs_set = (c->seen & opt_bit(options, "runs")) != 0;
+	if (c->seen & opt_bit(options, "confidence"))
+		c->seq.alpha = 1 - c->conf_pct / 100;
+	if (c->robust)
+		c->seq.method = PR_SEQ_METHOD_SIGN;
 	if (!c->until &&
 	    (c->max_runs != 0 || c->max_time_s != 0 || c->ndecide != 0 ||
 		c->seq.method != PR_SEQ_METHOD_T)) {
-		cli_errorf("run: --max-runs, --max-time, --decide and --robust "
-			   "go with --until-decided");
-		cli_usage(&cmd_run_entry);
+		cli_usage_error(&cmd_run_entry,
+		    "--max-runs, --max-time, --decide and --robust go with "
+		    "--until-decided");
 		return -1;
 	}
 	if (c->until && c->runs_set) {
-		cli_errorf("run: -n and --until-decided do not go together "
-			   "(--max-runs bounds the rounds)");
-		cli_usage(&cmd_run_entry);
+		cli_usage_error(&cmd_run_entry,
+		    "-n and --until-decided do not go together (--max-runs "
+		    "bounds the rounds)");
 		return -1;
 	}
 	if ((c->variant != NULL || c->resume || c->db != NULL ||
 		c->ntags != 0) &&
 	    c->campaign == NULL) {
-		cli_errorf("run: --variant, --resume, --db and --tag go with "
-			   "--campaign");
-		cli_usage(&cmd_run_entry);
+		cli_usage_error(&cmd_run_entry,
+		    "--variant, --resume, --db and --tag go with --campaign");
 		return -1;
 	}
 	if (c->resume) {
-		if (optind < argc) {
-			cli_errorf("run: --resume takes no command: it runs "
-				   "the recorded one");
-			cli_usage(&cmd_run_entry);
+		if (first < argc) {
+			cli_usage_error(&cmd_run_entry,
+			    "--resume takes no command: it runs the recorded "
+			    "one");
 			return -1;
 		}
-		return optind;
+		return first;
 	}
 	if (c->variant != NULL)
-		return variant_op(c, argc, argv) != 0 ? -1 : optind;
-	if (optind >= argc) {
-		cli_errorf("run: expected at least one NAME=COMMAND");
-		cli_usage(&cmd_run_entry);
+		return variant_op(c, argc, argv, first) != 0 ? -1 : first;
+	if (first >= argc) {
+		cli_usage_error(&cmd_run_entry,
+		    "expected at least one NAME=COMMAND");
 		return -1;
 	}
-	return optind;
+	return first;
 }
 
 /* The command line given to hook kind for the operand called name. */
@@ -1652,7 +1469,7 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 	struct pr_session s;
 	struct pr_error err;
 	struct sigaction sa, old;
-	int first, rc = PR_EXIT_OK, parse_set = 0;
+	int first, rc = PR_EXIT_OK;
 	enum pr_status st;
 
 	memset(&c, 0, sizeof(c));
@@ -1660,7 +1477,7 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 	pr_seq_opts_init(&c.seq);
 	c.ro.max_failures = 10;
 	pr_session_init(&s);
-	if ((first = parse_opts(argc, argv, &c, &parse_set)) < 0) {
+	if ((first = parse_opts(argc, argv, &c)) < 0) {
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
@@ -1674,12 +1491,12 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
-	if (c.parser != NULL && !parse_set && !c.ro.parse_output &&
+	if (c.parser != NULL && !c.parse_set && !c.ro.parse_output &&
 	    pr_parser_set_format(c.parser, "none", NULL) != PR_OK) {
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	if (parse_set)
+	if (c.parse_set)
 		c.ro.parse_output = 1;
 	c.ro.parser = c.parser;
 	if (resumes != 0)
@@ -1807,28 +1624,33 @@ out:
 /*
  * With --resume the session runs with the options it recorded: any
  * option but --campaign, --db and --resume is refused rather than
- * ignored.  argv has been read by parse_opts without error.
+ * ignored.
  */
 static int
-resume_only(int argc, char **argv)
+resume_only(const struct run_cli *c)
 {
-	int ch, prev;
+	uint64_t other = c->seen &
+	    ~(opt_bit(options, "campaign") | opt_bit(options, "db") |
+		opt_bit(options, "resume"));
+	const struct opt *o;
+	int i;
 
-	optind = 1;
-	opterr = 0;
-	for (prev = 1; (ch = getopt_long(argc, argv, RUN_OPTSTRING, longopts,
-			    NULL)) != -1;
-	     prev = optind) {
-		if (ch != OPT_CAMPAIGN && ch != OPT_DB && ch != OPT_RESUME) {
-			cli_errorf("run: --resume runs the session with the "
-				   "options it recorded: '%s' does not go with "
-				   "it",
-			    argv[prev]);
-			cli_usage(&cmd_run_entry);
-			return -1;
-		}
-	}
-	return 0;
+	if (other == 0)
+		return 0;
+	for (i = 0; !(other & ((uint64_t)1 << i)); i++)
+		;
+	o = &options[i];
+	if (o->sname != 0)
+		cli_usage_error(&cmd_run_entry,
+		    "--resume runs the session with the options it recorded: "
+		    "'-%c' does not go with it",
+		    o->sname);
+	else
+		cli_usage_error(&cmd_run_entry,
+		    "--resume runs the session with the options it recorded: "
+		    "'--%s' does not go with it",
+		    o->lname);
+	return -1;
 }
 
 static int
@@ -1838,18 +1660,18 @@ exec_run(int argc, char **argv)
 	char **args = NULL, **av = NULL;
 	size_t nargs = 0, done = 0, i;
 	int64_t resumes = 0;
-	int first, parse_set = 0, rc;
+	int first, rc;
 
 	memset(&c, 0, sizeof(c));
 	pr_runner_opts_init(&c.ro);
 	pr_seq_opts_init(&c.seq);
-	first = parse_opts(argc, argv, &c, &parse_set);
+	first = parse_opts(argc, argv, &c);
 	if (first < 0 || !c.resume) {
 		run_cli_release(&c);
 		return first < 0 ? PR_EXIT_USAGE
 				 : run_main(argc, argv, 0, 0, NULL, NULL);
 	}
-	if (resume_only(argc, argv) != 0) {
+	if (resume_only(&c) != 0) {
 		run_cli_release(&c);
 		return PR_EXIT_USAGE;
 	}
@@ -1874,7 +1696,29 @@ exec_run(int argc, char **argv)
 	return rc;
 }
 
+static const char about[] =
+    "Runs each COMMAND repeatedly, in rounds that run every variant once "
+    "in a\n"
+    "shuffled order, measures every run (wall time, user and system time, "
+    "max\n"
+    "RSS, context switches, and metrics parsed from its output), and "
+    "compares\n"
+    "each variant with the first one.  Commands are split into words as "
+    "a\n"
+    "shell would, but run without a shell unless --shell is given.\n";
+
+static const char epilogue[] =
+    "Ctrl-C stops the session and reports what finished.  Exit status: 0 "
+    "done,\n"
+    "2 bad usage or a session that could not run, 3 internal error, 130 "
+    "interrupted.\n";
+
 const struct cmd_entry cmd_run_entry = { .name = "run",
-	.usage = usage,
-	.help = help,
+	.synopsis = "[options] NAME=COMMAND...\n"
+		    "--campaign name --variant name [options] -- command "
+		    "[arg...]\n"
+		    "--campaign name --resume [--db target]",
+	.about = about,
+	.opts = options,
+	.epilogue = epilogue,
 	.exec = exec_run };

@@ -29,6 +29,7 @@
 #include "perfreg/nested.h"
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
+#include "perfreg/spawn.h"
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
 #include "perfreg/verdict.h"
@@ -43,6 +44,21 @@
 #define HISTORY_MAX 20
 #define BOOT_MAX 64
 #define BASELINE_MAX 200
+/* suite ab: processes at most and by default, rounds a process. */
+#define AB_PROCESSES_MAX 64
+#define AB_PROCESSES 10
+#define AB_ROUNDS 4
+/* The part of the budget kept for capturing the environment, storing
+ * and comparing: RESERVE_S plus RESERVE_SHARE of the budget. */
+#define RESERVE_S 0.3
+#define RESERVE_SHARE 0.03
+/* What a probe needs at the least (set-up and the floor of samples) on
+ * a 2-core VM, full and --quick: a smaller budget cannot be held. */
+#define PROBE_FLOOR_S 1.5
+#define PROBE_FLOOR_QUICK_S 0.5
+/* The margin promised past the budget: MARGIN_S plus MARGIN_SHARE. */
+#define MARGIN_S 0.5
+#define MARGIN_SHARE 0.05
 
 static const char usage[] =
     "suite [--quick] [--budget s] [--target pct] [--cpu n] "
@@ -51,7 +67,8 @@ static const char usage[] =
     "       perfreg suite run [options] probe...\n"
     "       perfreg suite list\n"
     "       perfreg suite history [--db target] [--json]\n"
-    "       perfreg suite ab [--quick] [--cpu n] [-n rounds] [--seed n] "
+    "       perfreg suite ab [--quick] [--cpu n] [--processes p] "
+    "[-n rounds] [--seed n] "
     "[--json] probe --a x --b y";
 
 static const char help[] =
@@ -75,7 +92,7 @@ static const char help[] =
     "  perfreg suite list          the probes and their variants\n"
     "  perfreg suite history       the stored sessions by configuration\n"
     "  perfreg suite ab p --a x --b y   two variants (or sizes) of probe p,\n"
-    "                              interleaved in this boot, compared\n"
+    "                              interleaved, in several processes\n"
     "\n"
     "options:\n"
     "  --quick               smaller sizes and a 40 s budget\n"
@@ -95,7 +112,9 @@ static const char help[] =
     "postgresql://...\n"
     "  --fail-on-regression  exit 1 when a figure regressed against the "
     "baseline\n"
-    "  -n rounds             suite ab: rounds of A and B (default 20)\n"
+    "  --processes p         suite ab: processes, each a unit (default 10)\n"
+    "  -n rounds             suite ab: rounds of A and B a process "
+    "(default 4)\n"
     "  --seed n              suite ab: seed of the order in each round\n"
     "  --json                one JSON object with every figure\n";
 
@@ -111,11 +130,13 @@ enum {
 	OPT_A,
 	OPT_B,
 	OPT_SEED,
-	OPT_TARGET
+	OPT_TARGET,
+	OPT_PROCESSES,
+	OPT_WORKER
 };
 
-static const struct option longopts[] = {
-	{ "a", required_argument, NULL, OPT_A },
+static const struct option longopts[] = { { "a", required_argument, NULL,
+					      OPT_A },
 	{ "b", required_argument, NULL, OPT_B },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "budget", required_argument, NULL, OPT_BUDGET },
@@ -124,14 +145,17 @@ static const struct option longopts[] = {
 	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-store", no_argument, NULL, OPT_NOSTORE },
+	{ "processes", required_argument, NULL, OPT_PROCESSES },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "target", required_argument, NULL, OPT_TARGET }, { NULL, 0, NULL, 0 }
-};
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "worker", no_argument, NULL, OPT_WORKER }, { NULL, 0, NULL, 0 } };
 
 struct suite_cli {
 	struct pr_suite_opts so;
-	int budget_set, json, no_store, gate;
+	int budget_set, json, no_store, gate, worker, rounds_set;
+	double t_start; /* when the command began */
+	size_t processes;
 	const char *baseline;
 	const char *db, *a, *b;
 	int tty;
@@ -238,6 +262,16 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 		case OPT_NOSTORE:
 			c->no_store = 1;
 			break;
+		case OPT_PROCESSES:
+			if (parse_number("--processes", optarg, 2,
+				AB_PROCESSES_MAX, &x) != 0 ||
+			    x != floor(x))
+				return -1;
+			c->processes = (size_t)x;
+			break;
+		case OPT_WORKER:
+			c->worker = 1;
+			break;
 		case OPT_DB:
 			c->db = optarg;
 			break;
@@ -258,6 +292,7 @@ parse_opts(int argc, char **argv, struct suite_cli *c)
 			    x != floor(x))
 				return -1;
 			c->so.rounds = (size_t)x;
+			c->rounds_set = 1;
 			break;
 		case OPT_SEED:
 			if (cli_parse_seed("suite", optarg, &seed) != 0)
@@ -804,8 +839,8 @@ compare_sessions(const double *bv, size_t kb, const double *nv, size_t kn,
 static int
 session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     size_t nn, const char *bname, const char *nname,
-    const struct pr_suite_result *r, size_t n, int json, int gate,
-    struct pr_buf *out, int *gated)
+    const struct pr_suite_result *r, size_t n, const char *units, int json,
+    int gate, struct pr_buf *out, int *gated)
 {
 	struct pr_report_metric *rm = NULL;
 	struct pr_comparison *cmp = NULL;
@@ -880,7 +915,7 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 	report.holm_m = holm;
 	report.metrics = rm;
 	report.n = nm;
-	report.units = "sessions";
+	report.units = units;
 	if (pr_report_compare(out, &report,
 		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
 		cli_error(&err);
@@ -989,7 +1024,8 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 		goto out;
 	if (nb >= 2) {
 		if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n,
-			 json, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+			 "sessions", json, gate, json ? &rep : out, gated)) !=
+		    PR_EXIT_OK)
 			goto out;
 	} else {
 		if (!json &&
@@ -1439,6 +1475,8 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
 	const char *envfile;
+	double floor_s, budget, t_probes = 0, total;
+	int over;
 	char config[PR_SUITE_CONFIG_LEN];
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
@@ -1446,6 +1484,19 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	pr_error_clear(&err);
 	memset(&plan, 0, sizeof(plan));
 	memset(&hist, 0, sizeof(hist));
+	floor_s =
+	    (double)np * (c->so.quick ? PROBE_FLOOR_QUICK_S : PROBE_FLOOR_S);
+	budget = c->so.budget_s;
+	if (budget < floor_s + RESERVE_S + RESERVE_SHARE * budget)
+		cli_errorf("suite: note: a budget of %g s cannot be held: %zu "
+			   "probes take about %.1f s at the least (their "
+			   "set-up and %d samples each), and storing and "
+			   "comparing %.1f s",
+		    budget, np, floor_s, PR_SUITE_SAMPLES_FLOOR,
+		    RESERVE_S + RESERVE_SHARE * budget);
+	c->so.budget_s = budget - RESERVE_S - RESERVE_SHARE * budget;
+	if (c->so.budget_s < 0)
+		c->so.budget_s = 0;
 	if (!c->no_store &&
 	    (rc = cli_store_open("suite", c->db, PR_STORE_CREATE, &st)) !=
 		PR_EXIT_OK)
@@ -1472,7 +1523,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		goto out;
 	}
 	pr_suite_config_id(&env, config);
+	t_probes = mono_now();
 	s = pr_suite_run(probes, np, &c->so, &r, &nr, &err);
+	t_probes = mono_now() - t_probes;
 	if (c->tty)
 		fputs("\r\033[K", stderr);
 	if (s != PR_OK) {
@@ -1539,6 +1592,26 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			goto out;
 		}
 	}
+	/* What the budget went to: the command so far, whole. */
+	total = mono_now() - c->t_start;
+	over = total > budget + MARGIN_S + MARGIN_SHARE * budget;
+	if (root != NULL
+		? json_object_set_new(root, "timing",
+		      json_pack("{s:f,s:f,s:f,s:b}", "budget_s", budget,
+			  "probes_s", t_probes, "total_s", total, "over",
+			  over)) != 0
+		: pr_buf_addf(&out, &err,
+		      "\ntime: %.1f s of the %g s budget: the probes %.1f s, "
+		      "set-up, storing and comparing %.1f s%s\n",
+		      total, budget, t_probes, total - t_probes,
+		      over ? "; over the budget and its margin because the "
+			     "probes' set-up and their floor of samples took "
+			     "longer"
+			   : "") != PR_OK) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
 	if (root != NULL) {
 		if ((rc = cli_write_json(root)) != PR_EXIT_OK)
 			goto out;
@@ -1557,15 +1630,246 @@ out:
 	return rc;
 }
 
+/*
+ * suite ab in several processes.  The samples of one process share its
+ * placement in memory, the alignment of its buffers, its pages and the
+ * CPU it started on, so they are not independent replicates: in one
+ * process of five memcpy of 64 B ran 2-8 times slower throughout (issue
+ * 10).  The parent runs --processes workers one after the other, each a
+ * fresh exec of perfreg (`suite ab ... --worker`, a new address space
+ * and new pages), each running its share of the rounds interleaved as
+ * before; the process is the unit of the comparison, as the boot is for
+ * campaigns and the session for the suite.
+ *
+ * A worker writes one line per side and metric, "A\tNAME\tUNIT\tBETTER\t"
+ * then its values (%.17g, space-separated), and nothing else on success.
+ */
+static int
+ab_worker_write(const struct pr_suite_result *r)
+{
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	const struct pr_metric *m;
+	struct pr_error err;
+	size_t i, k, j;
+	int rc;
+
+	pr_error_clear(&err);
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < r[i].data.n; k++) {
+			m = &r[i].data.metrics[k];
+			if (pr_buf_addf(&out, &err, "%s\t%s\t%s\t%s\t",
+				r[i].label, m->name, m->unit,
+				m->better == PR_BETTER_HIGHER
+				    ? "higher"
+				    : "lower") != PR_OK)
+				goto oom;
+			for (j = 0; j < m->values.n; j++)
+				if (pr_buf_addf(&out, &err, "%s%.17g",
+					j > 0 ? " " : "",
+					m->values.v[j]) != PR_OK)
+					goto oom;
+			if (pr_buf_adds(&out, "\n", &err) != PR_OK)
+				goto oom;
+		}
+	rc = cli_write(&out);
+	pr_buf_release(&out);
+	return rc;
+oom:
+	pr_buf_release(&out);
+	cli_errorf("out of memory");
+	return PR_EXIT_INTERNAL;
+}
+
+/* Reads a worker's output into d[0] (A) and d[1] (B); -1 with a reason
+ * in why when it is not a worker's. */
+static int
+ab_worker_read(const char *text, size_t len, struct pr_dataset *d, char *why,
+    size_t whysize)
+{
+	const char *p = text, *end = text + len, *nl, *f[5];
+	char name[256], unit[64], *e;
+	struct pr_error err;
+	size_t nf, lineno = 0, l;
+	double v;
+	int side;
+
+	for (; p < end; p = nl + 1) {
+		lineno++;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		for (nf = 0, f[0] = p; nf < 4; nf++) {
+			const char *t =
+			    memchr(f[nf], '\t', (size_t)(nl - f[nf]));
+
+			if (t == NULL)
+				break;
+			f[nf + 1] = t + 1;
+		}
+		if (nf != 4 || (*p != 'A' && *p != 'B') || p[1] != '\t' ||
+		    (l = (size_t)(f[2] - f[1] - 1)) >= sizeof(name) ||
+		    (size_t)(f[3] - f[2] - 1) >= sizeof(unit)) {
+			snprintf(why, whysize,
+			    "line %zu: not a worker's: '%.*s'", lineno,
+			    (int)(nl - p > 60 ? 60 : nl - p), p);
+			return -1;
+		}
+		side = *p == 'B';
+		memcpy(name, f[1], l);
+		name[l] = '\0';
+		memcpy(unit, f[2], (size_t)(f[3] - f[2] - 1));
+		unit[f[3] - f[2] - 1] = '\0';
+		for (p = f[4]; p < nl;) {
+			errno = 0;
+			v = strtod(p, &e);
+			if (e == p || errno != 0 || !isfinite(v) ||
+			    (e < nl && *e != ' ')) {
+				snprintf(why, whysize,
+				    "line %zu: not a number: '%.20s'", lineno,
+				    p);
+				return -1;
+			}
+			pr_error_clear(&err);
+			if (pr_dataset_add(&d[side], name, unit,
+				strncmp(f[3], "higher", 6) == 0
+				    ? PR_BETTER_HIGHER
+				    : PR_BETTER_LOWER,
+				v, &err) != PR_OK) {
+				snprintf(why, whysize, "%s", err.msg);
+				return -1;
+			}
+			p = e < nl ? e + 1 : nl;
+		}
+	}
+	return 0;
+}
+
+/* Runs the workers; da[i] and db[i] get process i's samples of A and B. */
+static int
+ab_processes(struct suite_cli *c, const char *probe, struct pr_dataset *da,
+    struct pr_dataset *db, double *elapsed_s)
+{
+	struct pr_spawn_opts so;
+	struct pr_spawn_result sr;
+	struct pr_dataset two[2];
+	struct pr_error err;
+	char exe[4096], rounds[32], seed[32], budget[32], cpu[32];
+	char why[PR_ERROR_MSG_MAX];
+	char *argv[24];
+	double t0 = mono_now();
+	size_t i;
+	ssize_t n;
+	int k, rc = PR_EXIT_OK;
+
+	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) <= 0) {
+		cli_errorf("suite ab: cannot find perfreg itself: "
+			   "/proc/self/exe: %s",
+		    strerror(errno));
+		return PR_EXIT_INTERNAL;
+	}
+	exe[n] = '\0';
+	pr_spawn_opts_init(&so);
+	so.path = exe;
+	so.cancel = &interrupted;
+	/* A worker that hangs is killed: its share of the budget and a
+	 * minute. */
+	so.timeout_s = c->so.budget_s / (double)c->processes + 60;
+	snprintf(rounds, sizeof(rounds), "%zu", c->so.rounds);
+	snprintf(budget, sizeof(budget), "%.3f",
+	    c->so.budget_s / (double)c->processes);
+	for (i = 0; i < c->processes && rc == PR_EXIT_OK; i++) {
+		k = 0;
+		argv[k++] = (char *)"perfreg";
+		argv[k++] = (char *)"suite";
+		argv[k++] = (char *)"ab";
+		argv[k++] = (char *)"--worker";
+		argv[k++] = (char *)"-n";
+		argv[k++] = rounds;
+		argv[k++] = (char *)"--budget";
+		argv[k++] = budget;
+		snprintf(seed, sizeof(seed), "%llu",
+		    (unsigned long long)(c->so.seed + i));
+		argv[k++] = (char *)"--seed";
+		argv[k++] = seed;
+		if (c->so.quick)
+			argv[k++] = (char *)"--quick";
+		if (c->so.cpu >= 0) {
+			snprintf(cpu, sizeof(cpu), "%d", c->so.cpu);
+			argv[k++] = (char *)"--cpu";
+			argv[k++] = cpu;
+		}
+		argv[k++] = (char *)"--a";
+		argv[k++] = (char *)c->a;
+		argv[k++] = (char *)"--b";
+		argv[k++] = (char *)c->b;
+		argv[k++] = (char *)"--";
+		argv[k++] = (char *)probe;
+		argv[k] = NULL;
+		pr_spawn_result_init(&sr);
+		pr_error_clear(&err);
+		if (pr_spawn_run(argv, &so, &sr, &err) != PR_OK) {
+			cli_errorf("suite ab: %s", err.msg);
+			rc = PR_EXIT_INTERNAL;
+		} else if (sr.outcome == PR_SPAWN_INTERRUPTED) {
+			rc = EXIT_INTERRUPTED;
+		} else if (sr.outcome != PR_SPAWN_OK) {
+			/* The worker said why on its output, a line of
+			 * ours. */
+			const char *o =
+			    sr.output.data != NULL ? sr.output.data : "";
+
+			if (strncmp(o, "perfreg: ", 9) == 0 &&
+			    sr.outcome == PR_SPAWN_EXIT)
+				cli_errorf("%.*s", (int)strcspn(o + 9, "\n"),
+				    o + 9);
+			else
+				cli_errorf("suite ab: process %zu of %zu: %s",
+				    i + 1, c->processes, sr.reason);
+			rc = PR_EXIT_USAGE;
+		} else {
+			two[0] = da[i];
+			two[1] = db[i];
+			if (ab_worker_read(sr.output.data != NULL
+				    ? sr.output.data
+				    : "",
+				sr.output.len, two, why, sizeof(why)) != 0) {
+				cli_errorf("suite ab: process %zu: %s", i + 1,
+				    why);
+				rc = PR_EXIT_INTERNAL;
+			}
+			da[i] = two[0];
+			db[i] = two[1];
+			if (rc == PR_EXIT_OK &&
+			    (da[i].n == 0 || db[i].n == 0)) {
+				cli_errorf("suite ab: process %zu took no "
+					   "sample",
+				    i + 1);
+				rc = PR_EXIT_INTERNAL;
+			}
+		}
+		pr_spawn_result_release(&sr);
+		if (c->tty && rc == PR_EXIT_OK) {
+			fprintf(stderr,
+			    "\r%s: process %zu of %zu, %.0f s\033[K", probe,
+			    i + 1, c->processes, mono_now() - t0);
+			fflush(stderr);
+		}
+	}
+	*elapsed_s = mono_now() - t0;
+	return rc;
+}
+
 static int
 run_ab(struct suite_cli *c, int argc, char **argv, int first)
 {
-	struct pr_suite_result *r = NULL;
+	struct pr_dataset da[AB_PROCESSES_MAX], db[AB_PROCESSES_MAX];
+	struct pr_suite_result *r = NULL, tmpl;
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
 	const struct pr_probe *p;
 	struct pr_error err;
 	char an[128], bn[128];
 	enum pr_status s;
+	double elapsed = 0;
+	size_t i;
 	int rc, gated;
 
 	if (argc - first != 1 || c->a == NULL || c->b == NULL) {
@@ -1580,34 +1884,59 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	}
 	if (!c->budget_set)
 		c->so.budget_s = c->so.quick ? 40 : 300;
+	if (c->processes == 0)
+		c->processes = AB_PROCESSES;
+	if (!c->rounds_set)
+		c->so.rounds = AB_ROUNDS;
 	pr_error_clear(&err);
-	s = pr_suite_ab(p, c->a, c->b, &c->so, &r, &err);
+	if (c->worker) {
+		/* One process's share: samples out, no report. */
+		s = pr_suite_ab(p, c->a, c->b, &c->so, &r, &err);
+		if (s != PR_OK) {
+			cli_errorf("suite ab: %s", err.msg);
+			pr_suite_results_free(r, r != NULL ? 2 : 0);
+			return interrupted ? EXIT_INTERRUPTED : cli_exit_for(s);
+		}
+		rc = ab_worker_write(r);
+		pr_suite_results_free(r, 2);
+		return rc;
+	}
+	for (i = 0; i < AB_PROCESSES_MAX; i++) {
+		pr_dataset_init(&da[i]);
+		pr_dataset_init(&db[i]);
+	}
+	if ((rc = ab_processes(c, p->name, da, db, &elapsed)) != PR_EXIT_OK)
+		goto out;
 	if (c->tty)
 		fputs("\r\033[K", stderr);
-	if (s != PR_OK) {
-		cli_errorf("suite ab: %s", err.msg);
-		pr_suite_results_free(r, r != NULL ? 2 : 0);
-		return interrupted ? EXIT_INTERRUPTED : cli_exit_for(s);
-	}
 	snprintf(an, sizeof(an), "A: %s %s", p->name, c->a);
 	snprintf(bn, sizeof(bn), "B: %s %s", p->name, c->b);
 	if (!c->json &&
 	    pr_buf_addf(&out, &err,
-		"%s, interleaved in %zu "
-		"rounds (%.1f s); B against A:\n\n",
-		p->name, r[0].samples, r[0].elapsed_s) != PR_OK) {
+		"%s, B against A: %zu processes, each %zu rounds of A and B "
+		"interleaved (%.1f s in all); the unit is the process, each "
+		"one's mean a value\n\n",
+		p->name, c->processes, c->so.rounds, elapsed) != PR_OK) {
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	rc = cli_compare_datasets(&r[0].data, &r[1].data, an, bn,
-	    c->json ? PR_REPORT_JSON : PR_REPORT_TEXT, c->gate, &out, &gated);
+	memset(&tmpl, 0, sizeof(tmpl));
+	tmpl.data = da[0];
+	tmpl.label = "A";
+	rc = session_table(da, c->processes, db, c->processes, an, bn, &tmpl, 1,
+	    "processes", c->json, c->gate, &out, &gated);
 	if (rc == PR_EXIT_OK)
 		rc = cli_write(&out);
 	if (rc == PR_EXIT_OK && c->gate)
 		rc = gated;
 out:
+	if (c->tty)
+		fputs("\r\033[K", stderr);
 	pr_buf_release(&out);
-	pr_suite_results_free(r, 2);
+	for (i = 0; i < AB_PROCESSES_MAX; i++) {
+		pr_dataset_release(&da[i]);
+		pr_dataset_release(&db[i]);
+	}
 	return rc;
 }
 
@@ -1622,6 +1951,7 @@ exec_suite(int argc, char **argv)
 	int first, rc;
 
 	memset(&c, 0, sizeof(c));
+	c.t_start = mono_now();
 	pr_suite_opts_init(&c.so);
 	if (argc > 1 &&
 	    (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "run") == 0 ||

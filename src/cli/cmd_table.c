@@ -6,6 +6,6 @@
 #include "cli/cmd.h"
 
 const struct cmd_entry *const cmd_table[] = { &cmd_compare_entry,
-	&cmd_env_entry, &cmd_run_entry, &cmd_parse_entry, &cmd_stat_entry,
-	&cmd_suite_entry, &cmd_campaigns_entry, &cmd_show_entry,
-	&cmd_export_entry, &cmd_import_entry, NULL };
+	&cmd_env_entry, &cmd_env_diff_entry, &cmd_run_entry, &cmd_parse_entry,
+	&cmd_stat_entry, &cmd_suite_entry, &cmd_campaigns_entry,
+	&cmd_show_entry, &cmd_export_entry, &cmd_import_entry, NULL };

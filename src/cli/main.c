@@ -94,6 +94,30 @@ unknown_command(const char *name)
 	return PR_EXIT_USAGE;
 }
 
+int
+cli_unexpected(const struct cmd_entry *e, const char *arg)
+{
+	const struct cmd_entry *const *t;
+	size_t len = strlen(e->name), alen = strlen(arg), d;
+
+	for (t = cmd_table; *t != NULL; t++) {
+		if (strncmp((*t)->name, e->name, len) != 0 ||
+		    (*t)->name[len] != ' ')
+			continue;
+		d = opt_distance(arg, (*t)->name + len + 1, alen);
+		if (d == 0)
+			return cli_usage_error(e,
+			    "unexpected argument '%s' ('%s' goes right after "
+			    "'%s', before its options)",
+			    arg, arg, e->name);
+		if (opt_close_enough(d, alen))
+			return cli_usage_error(e,
+			    "unexpected argument '%s' (did you mean '%s'?)",
+			    arg, (*t)->name);
+	}
+	return cli_usage_error(e, "unexpected argument '%s'", arg);
+}
+
 static int
 help_of(const struct cmd_entry *e)
 {

@@ -92,6 +92,13 @@ pr_suite_results_free(struct pr_suite_result *r, size_t n)
 	free(r);
 }
 
+/* The suite's clock: the caller's (tests) or CLOCK_MONOTONIC. */
+static double
+clk(const struct pr_suite_opts *o)
+{
+	return o->now != NULL ? o->now(o->arg) : now_s();
+}
+
 static int
 cancelled(const struct pr_suite_opts *o)
 {
@@ -152,7 +159,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 	struct pr_suite_result *res, *r;
 	struct pr_probe_opts popts;
 	enum pr_status st = PR_OK;
-	double t0, tp, share;
+	double t0, tp, ts, deadline, longest;
 	void *state;
 	size_t i;
 
@@ -167,8 +174,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 	popts.quick = o->quick;
 	popts.cpu = o->cpu;
 	popts.cancel = o->cancel;
-	share = o->budget_s / (double)n;
-	t0 = now_s();
+	t0 = clk(o);
 	for (i = 0; i < n; i++) {
 		r = &res[i];
 		r->probe = probes[i];
@@ -178,7 +184,11 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 		*nout = i + 1;
 		if (cancelled(o))
 			return pr_error_set(err, PR_EINVAL, "interrupted");
-		tp = now_s();
+		tp = clk(o);
+		/* The share of what is left: a probe that overran its share
+		 * (its set-up, its floor of samples) shortens the others'. */
+		deadline = tp + (t0 + o->budget_s - tp) / (double)(n - i);
+		longest = 0;
 		if ((st = start(probes[i], &popts, r, &state, err)) != PR_OK)
 			return st;
 		if (r->skipped != NULL)
@@ -189,14 +199,25 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 				    pr_error_set(err, PR_EINVAL, "interrupted");
 				break;
 			}
+			/* A sample that would end past the deadline is not
+			 * begun, once the floor of samples is taken. */
+			ts = clk(o);
+			if (r->samples >= PR_SUITE_SAMPLES_FLOOR &&
+			    ts + longest > deadline) {
+				r->budget_cut = 1;
+				break;
+			}
 			if ((st = sample(probes[i], state, r, err)) != PR_OK)
 				break;
+			if (clk(o) - ts > longest)
+				longest = clk(o) - ts;
 			if (o->on_sample != NULL)
 				o->on_sample(probes[i]->name, r->samples,
-				    now_s() - t0, o->arg);
+				    clk(o) - t0, o->arg);
+			if (r->samples >= 2)
+				r->worst_pct = worst_pct(&r->data);
 			if (r->samples < o->min_samples)
 				continue;
-			r->worst_pct = worst_pct(&r->data);
 			if (o->target_pct > 0 &&
 			    r->worst_pct <= o->target_pct) {
 				r->converged = 1;
@@ -207,11 +228,9 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 				r->capped = 1;
 				break;
 			}
-			if (now_s() - tp >= share)
-				break;
 		}
 		probes[i]->fini(state);
-		r->elapsed_s = now_s() - tp;
+		r->elapsed_s = clk(o) - tp;
 		if (st != PR_OK)
 			return st;
 	}
@@ -259,11 +278,12 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 	void *state[2] = { NULL, NULL };
 	enum pr_status st = PR_OK;
 	struct pr_rng rng;
-	double t0;
+	double t0, tr;
 	size_t round, k, first;
 	int i;
 
 	*out = NULL;
+	t0 = clk(o);
 	side[0] = a;
 	side[1] = b;
 	if ((res = calloc(2, sizeof(*res))) == NULL)
@@ -291,8 +311,8 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 		}
 	}
 	pr_rng_seed(&rng, o->seed);
-	t0 = now_s();
 	for (round = 0; round < o->rounds; round++) {
+		tr = clk(o);
 		first = (size_t)pr_rng_below(&rng, 2);
 		for (k = 0; k < 2; k++) {
 			i = (int)((first + k) % 2);
@@ -305,13 +325,15 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 				goto out;
 			if (o->on_sample != NULL)
 				o->on_sample(res[i].label, res[i].samples,
-				    now_s() - t0, o->arg);
+				    clk(o) - t0, o->arg);
 		}
-		if (now_s() - t0 >= o->budget_s)
+		/* The next round is not begun when a round like this one
+		 * would end past the budget (set-up included). */
+		if (clk(o) + (clk(o) - tr) > t0 + o->budget_s)
 			break;
 	}
 	for (i = 0; i < 2; i++) {
-		res[i].elapsed_s = now_s() - t0;
+		res[i].elapsed_s = clk(o) - t0;
 		res[i].worst_pct = worst_pct(&res[i].data);
 		res[i].converged = res[i].worst_pct <= o->target_pct;
 	}

@@ -22,7 +22,7 @@
 #include <jansson.h>
 
 #include "perfreg/env.h"
-#include "run/envjson.h"
+#include "core/envjson.h"
 #include "core/banned.h"
 
 #define VALUE_SHOWN 60

@@ -1,18 +1,18 @@
 /*
  * store/db.h - the SQL driver interface under the results store.
  *
- * The store (src/store/store.c) holds all of perfreg's SQL: the schema,
- * its migrations and every query.  It talks to a database through this
- * small driver interface, which SQLite (db_sqlite.c) and PostgreSQL
- * (db_pg.c) implement, so that both backends run the same statements
- * and behave the same.
+ * The store (src/store/stmt.c, schema.c, write.c and query.c) holds all
+ * of perfreg's SQL: the schema, its migrations and every query.  It
+ * talks to a database through this small driver interface, which
+ * SQLite (db_sqlite.c) and PostgreSQL (db_pg.c) implement, so that both
+ * backends run the same statements and behave the same.
  *
  * SQL given to prepare uses '?' for parameters (the PostgreSQL driver
  * rewrites them to $1, $2... outside string literals).  Every value is
  * bound, never spliced into the text.  Text and blob values are byte
  * strings with a length (they may hold NULs and invalid UTF-8); drivers
  * that cannot store such bytes in a text column keep those columns as
- * bytea/blob (see the DDL in store.c).
+ * bytea/blob (see the DDL in schema.c).
  *
  * Statement lifecycle: prepare -> bind... -> step (repeatedly while
  * *row is 1) -> reset (to run it again, bindings kept until rebound) ->
@@ -55,8 +55,10 @@ struct pr_db_ops {
 	 * (exact byte strings), @REAL@ (double), @INT@ (64-bit integer). */
 	const char *type_id, *type_bytes, *type_real, *type_int;
 
-	/* target: a file name (SQLite) or a libpq connection string/URI. */
-	enum pr_status (*open)(const char *target, int flags,
+	/* target: a file name (SQLite) or a libpq connection string/URI;
+	 * busy_ms: how long a statement waits for another connection's
+	 * lock before it fails with "locked" (SQLite; PostgreSQL waits). */
+	enum pr_status (*open)(const char *target, int flags, int busy_ms,
 	    struct pr_db **out, struct pr_error *err);
 	void (*close)(struct pr_db *db);
 

@@ -394,7 +394,8 @@ pipe_last(struct pr_db *db, PGresult **res, struct pr_error *err)
 }
 
 static enum pr_status
-pg_open(const char *target, int flags, struct pr_db **out, struct pr_error *err)
+pg_open(const char *target, int flags, int busy_ms, struct pr_db **out,
+    struct pr_error *err)
 {
 	/* Later keywords override the ones the expanded dbname sets, and
 	 * the connection string overrides the connect_timeout before it. */
@@ -405,6 +406,8 @@ pg_open(const char *target, int flags, struct pr_db **out, struct pr_error *err)
 	char *msg = NULL;
 	enum pr_status st;
 
+	/* A statement waits for a lock as long as the server lets it. */
+	(void)busy_ms;
 	*out = NULL;
 	db = calloc(1, sizeof(*db));
 	if (db == NULL)

@@ -9,9 +9,9 @@
  * asks for FULL on the commit that closes each second), a checkpoint
  * every 4000 pages (16 MiB of WAL: a third of the fsyncs of SQLite's
  * default when every run commits), the WAL cut back to 64 MiB after a
- * checkpoint, foreign keys on, a busy timeout of 5000 ms
- * (PERFREG_DB_BUSY_MS overrides it, for tests and for users who prefer
- * to fail fast), and a 32 MiB page cache.
+ * checkpoint, foreign keys on, the busy timeout the store asks for
+ * (PR_STORE_BUSY_MS_DEFAULT, 5000 ms, unless the caller chose another),
+ * and a 32 MiB page cache.
  *
  * Byte strings are stored as TEXT when they are valid UTF-8 without NUL
  * and as BLOB otherwise, so that `sqlite3 perfreg.db "SELECT ... WHERE
@@ -40,8 +40,6 @@
 #include "store/str.h"
 
 #include "core/banned.h"
-
-#define BUSY_MS_DEFAULT 5000
 
 struct pr_db {
 	sqlite3 *h;
@@ -110,22 +108,6 @@ sqlerr(struct pr_db *db, int rc, struct pr_error *err)
 	return st;
 }
 
-static int
-busy_ms(void)
-{
-	const char *s = getenv("PERFREG_DB_BUSY_MS");
-	char *end;
-	long v;
-
-	if (s == NULL || *s == '\0')
-		return BUSY_MS_DEFAULT;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < 0 || v > 3600000)
-		return BUSY_MS_DEFAULT;
-	return (int)v;
-}
-
 /* Creates the parent directories of path (mode 0700). */
 static enum pr_status
 mkparents(const char *path, struct pr_error *err)
@@ -189,7 +171,8 @@ sq_config(void)
 }
 
 static enum pr_status
-sq_open(const char *target, int flags, struct pr_db **out, struct pr_error *err)
+sq_open(const char *target, int flags, int busy_ms, struct pr_db **out,
+    struct pr_error *err)
 {
 	struct pr_db *db;
 	struct stat sb;
@@ -219,7 +202,7 @@ sq_open(const char *target, int flags, struct pr_db **out, struct pr_error *err)
 		free(db);
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
-	db->busy_ms = busy_ms();
+	db->busy_ms = busy_ms;
 	oflags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
 	if (flags & PR_DB_READONLY)
 		oflags |= SQLITE_OPEN_READONLY;

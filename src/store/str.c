@@ -67,3 +67,9 @@ pr_store_utf8_text(const char *p, size_t n)
 	}
 	return 1;
 }
+
+int
+pr_store_str_eq(struct pr_str a, struct pr_str b)
+{
+	return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}

@@ -129,6 +129,21 @@ PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
     fail "--baseline TAG: $(cat "$tmp/err")"
 has "$tmp/out" "against the --baseline, session 5 " "--baseline TAG"
 
+# Budgets: one that the probes' floor cannot meet is said at the start;
+# every run says where its time went.  (No time is checked.)
+"$P" suite run syscall fault --quick --budget 1 --no-store > "$tmp/out" \
+    2> "$tmp/err" || fail "budget 1: $(cat "$tmp/err")"
+has "$tmp/err" "^perfreg: suite: note: a budget of 1 s cannot be held: 2 probes take about" \
+    "a budget below the floor"
+has "$tmp/out" "^time: [0-9.]* s of the 1 s budget: the probes [0-9.]* s, set-up, storing and comparing" \
+    "the time line"
+"$P" suite run syscall --quick --budget 3 --no-store --json > "$tmp/out" \
+    2> "$tmp/err" || fail "budget 3: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && fail "a budget that can be held: $(cat "$tmp/err")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '"timing":{"budget_s":3.0,"probes_s":[0-9.e+-]*,"total_s":[0-9.e+-]*,"over":\(true\|false\)}' \
+    "timing in --json"
+
 # --no-store: no database anywhere.
 HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \
     > "$tmp/out" 2>&1 || fail "--no-store: $(cat "$tmp/out")"
@@ -137,8 +152,23 @@ HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \
 # suite ab: by variant and by size.
 "$P" suite ab syscall --a getppid --b clock_gettime -n 3 --quick \
     > "$tmp/out" 2> "$tmp/err" || fail "suite ab syscall: $(cat "$tmp/err")"
-has "$tmp/out" "^syscall, interleaved in 3 rounds" "suite ab header"
+has "$tmp/out" "^syscall, B against A: 10 processes, each 3 rounds of A and B interleaved" \
+    "suite ab header"
+has "$tmp/out" "^syscall .* 10+10 *$" "suite ab: one value a process"
 has "$tmp/out" "^syscall  " "suite ab row without the variant in its name"
+# The process is the unit: --processes of them, each a fresh perfreg
+# whose samples come back as lines of its own.
+"$P" suite ab syscall --a getppid --b clock_gettime -n 2 --processes 3 \
+    --quick --json > "$tmp/out" 2> "$tmp/err" || fail "suite ab --processes: $(cat "$tmp/err")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '"base":{"n":3,' "suite ab --processes 3: three values a side"
+"$P" suite ab syscall --a getppid --b clock_gettime -n 2 --worker \
+    > "$tmp/out" 2> "$tmp/err" || fail "suite ab --worker: $(cat "$tmp/err")"
+has "$tmp/out" "^A	syscall	ns/call	lower	[0-9.e+-]* [0-9.e+-]*$" "worker line of A"
+has "$tmp/out" "^B	syscall	ns/call	lower	" "worker line of B"
+"$P" suite ab syscall --a getppid --b clock_gettime --processes 1 \
+    > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "suite ab --processes 1: status not 2"
 "$P" suite ab random --a 16 --b 64 -n 2 --quick > "$tmp/out" \
     2> "$tmp/err" || fail "suite ab random sizes: $(cat "$tmp/err")"
 has "$tmp/out" "^random.getrandom " "suite ab by size drops the size"

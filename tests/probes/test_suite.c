@@ -216,6 +216,82 @@ test_halfwidth(void **state)
 	assert_true(isinf(pr_suite_halfwidth_pct(v, 1)));
 }
 
+/* A fake clock: set-up takes 0.5 s, a sample 1 s. */
+static double fake_now;
+
+static double
+fake_clock(void *arg)
+{
+	(void)arg;
+	return fake_now;
+}
+
+static enum pr_status
+slow_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
+    struct pr_error *err)
+{
+	fake_now += 0.5;
+	return fake_init(o, state, notes, err);
+}
+
+static enum pr_status
+slow_sample(void *state, struct pr_dataset *out, struct pr_error *err)
+{
+	fake_now += 1.0;
+	return noisy_sample(state, out, err);
+}
+
+static const struct pr_probe slow = { "slow", "a slow fake", "fake", NULL,
+	slow_init, slow_sample, fake_fini };
+
+static void
+test_budget(void **state)
+{
+	const struct pr_probe *const probes[] = { &slow, &slow };
+	struct pr_suite_result *r = NULL;
+	struct pr_suite_opts o;
+	struct pr_error err;
+	size_t n = 0;
+
+	(void)state;
+	pr_suite_opts_init(&o);
+	o.now = fake_clock;
+	o.target_pct = 0;
+	o.min_samples = 5;
+	/* 10 s for two probes: the first's share is 5 s from its set-up;
+	 * a fifth sample would end at 5.5 s, so it stops at 4 (the budget
+	 * before min_samples); the second gets what is left, 5.5 s, and
+	 * the suite ends at the budget, not past it. */
+	fake_now = 0;
+	o.budget_s = 10;
+	assert_int_equal(pr_suite_run(probes, 2, &o, &r, &n, &err), PR_OK);
+	assert_int_equal(r[0].samples, 4);
+	assert_true(r[0].budget_cut);
+	assert_true(r[0].elapsed_s == 4.5);
+	assert_int_equal(r[1].samples, 5);
+	assert_true(r[1].budget_cut);
+	assert_true(fake_now <= 10.0);
+	pr_suite_results_free(r, n);
+	/* A budget below the floor: 2 samples each all the same. */
+	fake_now = 0;
+	o.budget_s = 1;
+	assert_int_equal(pr_suite_run(probes, 2, &o, &r, &n, &err), PR_OK);
+	assert_int_equal(r[0].samples, PR_SUITE_SAMPLES_FLOOR);
+	assert_int_equal(r[1].samples, PR_SUITE_SAMPLES_FLOOR);
+	assert_true(fake_now == 5.0);
+	pr_suite_results_free(r, n);
+	/* suite ab: a round takes 2 s; with 7 s from the set-up (1 s of
+	 * it) a third round would end at 7 s, a fourth at 9 s: 3 rounds. */
+	fake_now = 0;
+	o.budget_s = 7;
+	o.rounds = 100;
+	assert_int_equal(pr_suite_ab(&slow, "x", "y", &o, &r, &err), PR_OK);
+	assert_int_equal(r[0].samples, 3);
+	assert_int_equal(r[1].samples, 3);
+	assert_true(fake_now <= 7.0);
+	pr_suite_results_free(r, 2);
+}
+
 /* A snapshot with a few items, one of them set to value. */
 static void
 env_with(struct pr_env *e, const char *key, const char *value)
@@ -403,6 +479,7 @@ main(void)
 		cmocka_unit_test(test_halfwidth),
 		cmocka_unit_test(test_config_id),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

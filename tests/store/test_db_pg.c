@@ -42,7 +42,7 @@ connect_db(void)
 	struct pr_error err;
 
 	pr_error_clear(&err);
-	if (ops->open(conninfo, 0, &db, &err) != PR_OK)
+	if (ops->open(conninfo, 0, 5000, &db, &err) != PR_OK)
 		fail_msg("open: %s", err.msg);
 	return db;
 }
@@ -418,7 +418,8 @@ test_bad_target(void **state)
 	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
 		db = (struct pr_db *)&db;
 		pr_error_clear(&err);
-		assert_int_equal(ops->open(targets[i], 0, &db, &err), PR_EIO);
+		assert_int_equal(ops->open(targets[i], 0, 5000, &db, &err),
+		    PR_EIO);
 		assert_null(db);
 		if (strncmp(err.msg, prefix, strlen(prefix)) != 0)
 			fail_msg("message: %s", err.msg);
@@ -427,11 +428,12 @@ test_bad_target(void **state)
 		/* libpq's own reason follows. */
 		assert_non_null(strstr(err.msg, "refused"));
 	}
-	assert_int_equal(ops->open("host=127.0.0.1 bogus=1", 0, &db, &err),
+	assert_int_equal(ops->open("host=127.0.0.1 bogus=1", 0, 5000, &db,
+			     &err),
 	    PR_EINVAL);
 	assert_null(db);
 	assert_non_null(strstr(err.msg, "bogus"));
-	assert_int_equal(ops->open("postgresql://[::1", 0, &db, &err),
+	assert_int_equal(ops->open("postgresql://[::1", 0, 5000, &db, &err),
 	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "bad connection string"));
 }
@@ -448,7 +450,8 @@ test_exec_readonly(void **state)
 	    "DROP TABLE IF EXISTS t_ro; CREATE TABLE t_ro (v BIGINT); "
 	    "INSERT INTO t_ro VALUES (1); INSERT INTO t_ro VALUES (2)");
 	assert_int_equal(query_int(db, "SELECT sum(v) FROM t_ro"), 3);
-	assert_int_equal(ops->open(conninfo, PR_DB_READONLY, &ro, &err), PR_OK);
+	assert_int_equal(ops->open(conninfo, PR_DB_READONLY, 5000, &ro, &err),
+	    PR_OK);
 	assert_int_equal(query_int(ro, "SELECT count(*) FROM t_ro"), 2);
 	assert_int_equal(ops->exec(ro, "INSERT INTO t_ro VALUES (3)", &err),
 	    PR_EIO);
@@ -654,7 +657,7 @@ writer(int w)
 	char payload[64];
 	int i, row, len;
 
-	if (ops->open(conninfo, 0, &db, &err) != PR_OK)
+	if (ops->open(conninfo, 0, 5000, &db, &err) != PR_OK)
 		return 1;
 	if (ops->prepare(db,
 		"INSERT INTO t_conc (writer, seq, payload) "

@@ -579,7 +579,7 @@ test_output_exact(void **state)
 }
 
 /* Runs with more metrics than one INSERT of metric rows holds (RM_ROWS,
- * 8, in store.c): 0, 1, 8, 9 and 19 metrics, one of them without a value
+ * 8, in store_int.h): 0, 1, 8, 9 and 19 metrics, one of them without a value
  * (skipped), inside an explicit transaction and in one of their own. */
 struct many {
 	size_t seen;
@@ -1170,24 +1170,23 @@ test_open_modes(void **state)
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 
-	/* The default target. */
-	setenv("PERFREG_DB", "/x/y.db", 1);
-	ok(pr_store_default_target(&def, &err), &err);
+	/* The default target, from the values the caller passes; the
+	 * library reads no environment variable (an unset PERFREG_DB in the
+	 * environment must not matter). */
+	setenv("PERFREG_DB", "/from/the/environment.db", 1);
+	ok(pr_store_default_target("/x/y.db", "/data", "/home/u", &def, &err),
+	    &err);
 	assert_string_equal(def, "/x/y.db");
 	free(def);
-	setenv("PERFREG_DB", "", 1);
-	setenv("XDG_DATA_HOME", "/data", 1);
-	ok(pr_store_default_target(&def, &err), &err);
+	ok(pr_store_default_target("", "/data", "/home/u", &def, &err), &err);
 	assert_string_equal(def, "/data/perfreg/perfreg.db");
 	free(def);
-	unsetenv("XDG_DATA_HOME");
-	setenv("HOME", "/home/u", 1);
-	ok(pr_store_default_target(&def, &err), &err);
+	ok(pr_store_default_target(NULL, NULL, "/home/u", &def, &err), &err);
 	assert_string_equal(def, "/home/u/.local/share/perfreg/perfreg.db");
 	free(def);
+	assert_int_equal(pr_store_default_target(NULL, "", NULL, &def, &err),
+	    PR_ENOTFOUND);
 	unsetenv("PERFREG_DB");
-	unsetenv("HOME");
-	assert_int_equal(pr_store_default_target(&def, &err), PR_ENOTFOUND);
 }
 
 static void
@@ -1419,7 +1418,8 @@ test_read_only(void **state)
 static void
 test_locked(void **state)
 {
-	struct pr_store *st;
+	struct pr_store_opts o;
+	struct pr_store *st, *st2 = NULL;
 	struct pr_store_campaign_info *ci;
 	struct pr_error err;
 	char path[512];
@@ -1434,8 +1434,12 @@ test_locked(void **state)
 	vid = variant(st, sid, "v");
 	pr_store_close(st);
 
-	setenv("PERFREG_DB_BUSY_MS", "100", 1);
-	ok(pr_store_open(path, PR_STORE_WRITE, &st, &err), &err);
+	/* The busy timeout comes from the options, never from the
+	 * environment. */
+	setenv("PERFREG_DB_BUSY_MS", "60000", 1);
+	pr_store_opts_init(&o);
+	o.busy_ms = 100;
+	ok(pr_store_open_opts(path, PR_STORE_WRITE, &o, &st, &err), &err);
 	/* Another connection holds the write lock. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL),
@@ -1459,6 +1463,10 @@ test_locked(void **state)
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(db);
 	unsetenv("PERFREG_DB_BUSY_MS");
+	o.busy_ms = -1;
+	assert_int_equal(pr_store_open_opts(path, PR_STORE_WRITE, &o, &st2,
+			     &err),
+	    PR_EINVAL);
 	/* Nothing partial, and the store works again. */
 	assert_int_equal(count_runs(st, sid), 0);
 	ok(add_ok(st, sid, vid, 0, 1, &err), &err);

@@ -1,10 +1,10 @@
 /*
- * run/envjson.h - the one way snapshots and their diffs are written as
- * JSON (run/env.c, report/envdiff.c): indented by one, keys in insertion
- * order, a final newline.
+ * core/envjson.h - the one way snapshots and their diffs are written as
+ * JSON (core/envsnap.c, report/envdiff.c): indented by one, keys in
+ * insertion order, a final newline.
  */
-#ifndef PERFREG_RUN_ENVJSON_H
-#define PERFREG_RUN_ENVJSON_H
+#ifndef PERFREG_CORE_ENVJSON_H
+#define PERFREG_CORE_ENVJSON_H
 
 #include <stdlib.h>
 
@@ -30,4 +30,4 @@ env_json_emit(json_t *root, struct pr_buf *out, struct pr_error *err)
 	return st;
 }
 
-#endif /* PERFREG_RUN_ENVJSON_H */
+#endif /* PERFREG_CORE_ENVJSON_H */
