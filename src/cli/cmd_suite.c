@@ -1787,6 +1787,7 @@ ab_processes(struct suite_cli *c, const char *probe, struct pr_dataset *da,
 		argv[k++] = (char *)"--budget";
 		argv[k++] = budget;
 		snprintf(seed, sizeof(seed), "%llu",
+		    /* NOLINTNEXTLINE(bugprone-misplaced-widening-cast): 64-bit seeds wrap as they should */
 		    (unsigned long long)(c->so.seed + i));
 		argv[k++] = (char *)"--seed";
 		argv[k++] = seed;
