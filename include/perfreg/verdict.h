@@ -103,11 +103,16 @@ enum pr_verdict {
 
 /* The primary method that produced change_pct, its interval and p. */
 enum pr_method {
-	PR_METHOD_AUTO = 0, /* in options: let pr_compare choose */
-	PR_METHOD_STUDENT,  /* pooled t on the means, Fieller interval */
-	PR_METHOD_WELCH,    /* Welch t on the means, Fieller interval */
-	PR_METHOD_MWU,      /* Mann-Whitney U with Hodges-Lehmann ratio */
-	PR_METHOD_NONE      /* no test possible (one value a side) */
+	PR_METHOD_AUTO = 0,     /* in options: let pr_compare choose */
+	PR_METHOD_STUDENT,      /* pooled t on the means, Fieller interval */
+	PR_METHOD_WELCH,        /* Welch t on the means, Fieller interval */
+	PR_METHOD_MWU,          /* Mann-Whitney U with Hodges-Lehmann ratio */
+	PR_METHOD_NONE,         /* no test possible (one value a side) */
+	PR_METHOD_MODERATED,    /* suite sessions: empirical-Bayes moderated t
+			      * on the log session means (moderated.h) */
+	PR_METHOD_SESSION_BOUND /* suite, one session a side: the change
+				 * against a bound on the between-session
+				 * noise, which is unknown (moderated.h) */
 };
 
 /* Bits of pr_verdict_opts.flags. */
@@ -140,25 +145,36 @@ void pr_verdict_opts_init(struct pr_verdict_opts *o);
 enum {
 	PR_NOTE_UNTESTED = 1 << 0,          /* < 2 values on a side: no test */
 	PR_NOTE_DIRECTION_ASSUMED = 1 << 1, /* better unknown: lower */
-	PR_NOTE_QUANTISED = 1 << 2,  /* a variance was raised to h^2/12 */
-	PR_NOTE_NEGLIGIBLE = 1 << 3, /* significant, inside the band */
-	PR_NOTE_ADAPTIVE = 1 << 4,   /* the selector ran (skewness and
+	PR_NOTE_QUANTISED = 1 << 2,    /* a variance was raised to h^2/12 */
+	PR_NOTE_NEGLIGIBLE = 1 << 3,   /* significant, inside the band */
+	PR_NOTE_ADAPTIVE = 1 << 4,     /* the selector ran (skewness and
 				       * tail_weight are set) */
-	PR_NOTE_NONNORMAL = 1 << 5,  /* ... and chose Mann-Whitney */
-	PR_NOTE_NO_CI = 1 << 6,      /* no bounded interval for the change
+	PR_NOTE_NONNORMAL = 1 << 5,    /* ... and chose Mann-Whitney */
+	PR_NOTE_NO_CI = 1 << 6,        /* no bounded interval for the change
 				       * (base mean not clearly nonzero, or
 				       * too few values for Hodges-Lehmann) */
-	PR_NOTE_DEGENERATE = 1 << 7, /* zero spread on both sides and no
+	PR_NOTE_DEGENERATE = 1 << 7,   /* zero spread on both sides and no
 				       * grid: the interval is a point */
-	PR_NOTE_HOLM = 1 << 8,       /* p adjusted by Holm (holm_m > 1) */
-	PR_NOTE_NO_CHANGE = 1 << 9,  /* the base mean is 0, or the means
+	PR_NOTE_HOLM = 1 << 8,         /* p adjusted by Holm (holm_m > 1) */
+	PR_NOTE_NO_CHANGE = 1 << 9,    /* the base mean is 0, or the means
 				       * have opposite signs: no percent */
-	PR_NOTE_FALLBACK = 1 << 10,  /* forced Mann-Whitney impossible
+	PR_NOTE_FALLBACK = 1 << 10,    /* forced Mann-Whitney impossible
 				       * (values <= 0): t test used */
-	PR_NOTE_MAXTEST = 1 << 11    /* p is the maximum test's (means
+	PR_NOTE_MAXTEST = 1 << 11,     /* p is the maximum test's (means
 				       * and ranks, permutation); method
 				       * names the winner, which gave the
 				       * change and its interval */
+	PR_NOTE_BH = 1 << 12,          /* p adjusted by Benjamini-Hochberg
+				       * (holm_m is the family size) */
+	PR_NOTE_ONE_SESSION = 1 << 13, /* one session a side: the
+					* between-session noise is unknown,
+					* the change is held against a bound
+					* (PR_METHOD_SESSION_BOUND) */
+	PR_NOTE_PRIOR = 1 << 14,       /* the between-session variance was
+					* shrunk towards this host's history
+					* (a prior given by the caller) */
+	PR_NOTE_NOT_POSITIVE = 1 << 15 /* a session mean <= 0: no ratio,
+					* untested (moderated.h) */
 };
 
 struct pr_comparison {
@@ -273,6 +289,13 @@ void pr_verdict_decide(struct pr_comparison *c);
  * must not overlap p.  O(n log n); O(n^2) when memory for n indices
  * cannot be had (never fails). */
 void pr_holm(const double *p, size_t n, double *adj);
+
+/* Benjamini-Hochberg adjusted p-values (R's p.adjust(p, "BH")): adj[i]
+ * for p[i], the running minimum from the largest p down of n p_(r) / r,
+ * capped at 1.  adj must not overlap p.  O(n log n); Bonferroni's n p
+ * (never below BH's) when memory for n indices cannot be had (never
+ * fails). */
+void pr_bh(const double *p, size_t n, double *adj);
 
 /* Static strings, never NULL ("?" for values out of range). */
 const char *pr_verdict_str(enum pr_verdict v); /* "regression", ... */

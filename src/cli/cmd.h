@@ -55,6 +55,10 @@ extern const struct cmd_entry cmd_show_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_import_entry;
 extern const struct cmd_entry cmd_suite_entry;
+extern const struct cmd_entry cmd_suite_run_entry;
+extern const struct cmd_entry cmd_suite_list_entry;
+extern const struct cmd_entry cmd_suite_history_entry;
+extern const struct cmd_entry cmd_suite_ab_entry;
 
 /* The table, NULL-terminated, in cmd_table.c. */
 extern const struct cmd_entry *const cmd_table[];

@@ -14,7 +14,6 @@
  * error, 130 interrupted (what finished is stored).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
@@ -60,97 +59,6 @@
 #define MARGIN_S 0.5
 #define MARGIN_SHARE 0.05
 
-static const char usage[] =
-    "suite [--quick] [--budget s] [--target pct] [--cpu n] "
-    "[--baseline session|config|key=value] [--no-store] [--db target] "
-    "[--fail-on-regression] [--json]\n"
-    "       perfreg suite run [options] probe...\n"
-    "       perfreg suite list\n"
-    "       perfreg suite history [--db target] [--json]\n"
-    "       perfreg suite ab [--quick] [--cpu n] [--processes p] "
-    "[-n rounds] [--seed n] "
-    "[--json] probe --a x --b y";
-
-static const char help[] =
-    "Runs perfreg's built-in system probes (memory copy, crypto, pipe into "
-    "a\n"
-    "digest, random numbers, thread hand-off, system call, page faults, "
-    "loopback\n"
-    "TCP), each until its figures are known to +-1% or its share of the "
-    "time\n"
-    "budget is spent; stores the session and its environment in the "
-    "results\n"
-    "database; and compares it with the sessions of the previous\n"
-    "configuration (kernel, microcode, mitigations, C library...) and "
-    "what\n"
-    "differs in the environment, or, when nothing changed, with this\n"
-    "configuration's earlier sessions.\n"
-    "\n"
-    "  perfreg suite               all probes (within 10 minutes)\n"
-    "  perfreg suite --quick       all probes, smaller, within a minute\n"
-    "  perfreg suite run p...      the probes named\n"
-    "  perfreg suite list          the probes and their variants\n"
-    "  perfreg suite history       the stored sessions by configuration\n"
-    "  perfreg suite ab p --a x --b y   two variants (or sizes) of probe p,\n"
-    "                              interleaved, in several processes\n"
-    "\n"
-    "options:\n"
-    "  --quick               smaller sizes and a 40 s budget\n"
-    "  --budget s            time budget of the whole suite in seconds\n"
-    "                        (default 480; --quick 40)\n"
-    "  --cpu n               pin the probes to CPU n (default: not pinned)\n"
-    "  --target pct          stop a probe when every figure is known to "
-    "+-pct\n"
-    "                        percent (95% interval; default 1; 0: use "
-    "the budget)\n"
-    "  --baseline x          compare with this stored session, these\n"
-    "                        sessions of a configuration, or the sessions\n"
-    "                        with tag key=value (default: the previous\n"
-    "                        configuration's sessions, or this one's)\n"
-    "  --no-store            store nothing, compare with nothing\n"
-    "  --db target           the database: a file (SQLite) or "
-    "postgresql://...\n"
-    "  --fail-on-regression  exit 1 when a figure regressed against the "
-    "baseline\n"
-    "  --processes p         suite ab: processes, each a unit (default 10)\n"
-    "  -n rounds             suite ab: rounds of A and B a process "
-    "(default 4)\n"
-    "  --seed n              suite ab: seed of the order in each round\n"
-    "  --json                one JSON object with every figure\n";
-
-enum {
-	OPT_QUICK = 256,
-	OPT_BUDGET,
-	OPT_CPU,
-	OPT_BASELINE,
-	OPT_NOSTORE,
-	OPT_DB,
-	OPT_FAIL,
-	OPT_JSON,
-	OPT_A,
-	OPT_B,
-	OPT_SEED,
-	OPT_TARGET,
-	OPT_PROCESSES,
-	OPT_WORKER
-};
-
-static const struct option longopts[] = { { "a", required_argument, NULL,
-					      OPT_A },
-	{ "b", required_argument, NULL, OPT_B },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "no-store", no_argument, NULL, OPT_NOSTORE },
-	{ "processes", required_argument, NULL, OPT_PROCESSES },
-	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "worker", no_argument, NULL, OPT_WORKER }, { NULL, 0, NULL, 0 } };
-
 struct suite_cli {
 	struct pr_suite_opts so;
 	int budget_set, json, no_store, gate, worker, rounds_set;
@@ -194,130 +102,121 @@ on_sample(const char *probe, size_t k, double elapsed, void *arg)
 }
 
 static int
-parse_number(const char *opt, const char *arg, double lo, double hi,
-    double *out)
+set_baseline(void *base, const struct opt *o, const char *arg)
 {
-	char *end;
-	double x;
+	struct suite_cli *c = base;
 
-	errno = 0;
-	x = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !(x >= lo) ||
-	    !(x <= hi)) {
-		cli_errorf("suite: %s: expected a number from %g to %g, got "
-			   "'%s'",
-		    opt, lo, hi, arg);
+	(void)o;
+	if (arg[0] == '\0' || strlen(arg) > BASELINE_MAX) {
+		cli_errorf("suite: --baseline: expected a session, a "
+			   "configuration or a tag KEY=VALUE");
 		return -1;
 	}
-	*out = x;
+	c->baseline = arg;
 	return 0;
 }
 
-static int
-parse_opts(int argc, char **argv, struct suite_cli *c)
-{
-	uint64_t seed;
-	double x = 0;
-	int ch;
+/* The rows the tables below share. */
+#define ROW_QUICK \
+	OPT_FLAG(0, "quick", "smaller sizes and a 40 s budget", \
+	    struct suite_cli, so.quick, 1)
+#define ROW_BUDGET \
+	OPT_DOUBLE(0, "budget", "s", \
+	    "time budget in seconds (default 480; --quick 40; suite ab 300)", \
+	    struct suite_cli, so.budget_s, 1, 86400, 0, NULL)
+#define ROW_CPU \
+	OPT_INT(0, "cpu", "n", \
+	    "pin the probes to CPU n (default: not pinned)", struct suite_cli, \
+	    so.cpu, 0, 65535, "a CPU number")
+#define ROW_DB \
+	OPT_STRING(0, "db", "target", \
+	    "the database: a file (SQLite) or postgresql://...", \
+	    struct suite_cli, db, 0, NULL)
+#define ROW_FAIL \
+	OPT_FLAG(0, "fail-on-regression", \
+	    "exit 1 when a figure regressed against the baseline", \
+	    struct suite_cli, gate, 1)
+#define ROW_JSON \
+	OPT_FLAG(0, "json", "one JSON object with every figure", \
+	    struct suite_cli, json, 1)
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":n:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_QUICK:
-			c->so.quick = 1;
-			break;
-		case OPT_BUDGET:
-			if (parse_number("--budget", optarg, 1, 86400, &x) != 0)
-				return -1;
-			c->so.budget_s = x;
-			c->budget_set = 1;
-			break;
-		case OPT_CPU:
-			if (parse_number("--cpu", optarg, 0, 65535, &x) != 0 ||
-			    x != floor(x)) {
-				if (x != floor(x))
-					cli_errorf("suite: --cpu: expected a "
-						   "CPU number, got '%s'",
-					    optarg);
-				return -1;
-			}
-			c->so.cpu = (int)x;
-			break;
-		case OPT_BASELINE:
-			if (optarg[0] == '\0' ||
-			    strlen(optarg) > BASELINE_MAX) {
-				cli_errorf("suite: --baseline: expected a "
-					   "session, a configuration or a "
-					   "tag KEY=VALUE");
-				return -1;
-			}
-			c->baseline = optarg;
-			break;
-		case OPT_TARGET:
-			if (parse_number("--target", optarg, 0, 100, &x) != 0)
-				return -1;
-			c->so.target_pct = x;
-			break;
-		case OPT_NOSTORE:
-			c->no_store = 1;
-			break;
-		case OPT_PROCESSES:
-			if (parse_number("--processes", optarg, 2,
-				AB_PROCESSES_MAX, &x) != 0 ||
-			    x != floor(x))
-				return -1;
-			c->processes = (size_t)x;
-			break;
-		case OPT_WORKER:
-			c->worker = 1;
-			break;
-		case OPT_DB:
-			c->db = optarg;
-			break;
-		case OPT_FAIL:
-			c->gate = 1;
-			break;
-		case OPT_JSON:
-			c->json = 1;
-			break;
-		case OPT_A:
-			c->a = optarg;
-			break;
-		case OPT_B:
-			c->b = optarg;
-			break;
-		case 'n':
-			if (parse_number("-n", optarg, 1, 1e6, &x) != 0 ||
-			    x != floor(x))
-				return -1;
-			c->so.rounds = (size_t)x;
-			c->rounds_set = 1;
-			break;
-		case OPT_SEED:
-			if (cli_parse_seed("suite", optarg, &seed) != 0)
-				return -1;
-			c->so.seed = seed;
-			break;
-		case ':':
-			cli_errorf("suite: option '%s' needs an argument",
-			    argv[optind - 1]);
-			return -1;
-		default:
-			cli_errorf("suite: unknown option '%s'",
-			    argv[optind - 1]);
-			return -1;
-		}
-	}
+static const struct opt options[] = {
+	ROW_QUICK,
+	ROW_BUDGET,
+	ROW_CPU,
+	OPT_DOUBLE(0, "target", "pct",
+	    "stop a probe when every figure is known to +-pct percent (95% "
+	    "interval; default 1; 0: use the budget)",
+	    struct suite_cli, so.target_pct, 0, 100, 0, NULL),
+	OPT_CALL(0, "baseline", "x",
+	    "compare with this stored session, these sessions of a "
+	    "configuration, or the sessions with tag key=value (default: the "
+	    "previous configuration's sessions, or this one's)",
+	    set_baseline, 0, 0),
+	OPT_FLAG(0, "no-store", "store nothing, compare with nothing",
+	    struct suite_cli, no_store, 1),
+	ROW_DB,
+	ROW_FAIL,
+	ROW_JSON,
+	OPT_END(),
+};
+
+static const struct opt list_options[] = {
+	OPT_END(),
+};
+
+static const struct opt history_options[] = {
+	ROW_DB,
+	ROW_JSON,
+	OPT_END(),
+};
+
+static const struct opt ab_options[] = {
+	OPT_STRING(0, "a", "x", "variant (or size) A", struct suite_cli, a,
+	    OPT_INSYN, NULL),
+	OPT_STRING(0, "b", "y", "variant (or size) B", struct suite_cli, b,
+	    OPT_INSYN, NULL),
+	OPT_INT(0, "processes", "p", "processes, each a unit (default 10)",
+	    struct suite_cli, processes, 2, AB_PROCESSES_MAX, NULL),
+	OPT_INT('n', NULL, "rounds", "rounds of A and B a process (default 4)",
+	    struct suite_cli, so.rounds, 1, 1000000, NULL),
+	OPT_INT(0, "seed", "n", "seed of the order in each round",
+	    struct suite_cli, so.seed, 0, UINT64_MAX, NULL),
+	ROW_QUICK,
+	ROW_BUDGET,
+	ROW_CPU,
+	ROW_FAIL,
+	ROW_JSON,
+	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
+	{ .kind = OPTK_FLAG,
+	    .lname = "worker",
+	    .help = "",
+	    .offset = offsetof(struct suite_cli, worker),
+	    .ival = 1,
+	    .flags = OPT_HIDDEN },
+	OPT_END(),
+};
+
+static int
+parse_opts(const struct cmd_entry *e, int argc, char **argv,
+    struct suite_cli *c)
+{
+	uint64_t seen;
+	int first;
+
+	if ((first = opt_parse(e, argc, argv, c, &seen)) < 0)
+		return -1;
+	c->budget_set = (seen & opt_bit(e->opts, "budget")) != 0;
+	c->rounds_set = (seen & opt_bit(e->opts, "n")) != 0;
 	if (c->no_store && (c->baseline != NULL || c->db != NULL || c->gate)) {
-		cli_errorf(
-		    "suite: --no-store does not go with --baseline, --db "
-		    "or --fail-on-regression");
+		cli_usage_error(e,
+		    "--no-store does not go with --baseline, --db or "
+		    "--fail-on-regression");
 		return -1;
 	}
 	if (!c->budget_set && c->so.quick)
 		c->so.budget_s = 40;
-	return optind;
+	return first;
 }
 
 static int
@@ -1873,10 +1772,9 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	size_t i;
 	int rc, gated;
 
-	if (argc - first != 1 || c->a == NULL || c->b == NULL) {
-		cli_errorf("suite ab: expected one probe, --a and --b");
-		return cli_usage(&cmd_suite_entry);
-	}
+	if (argc - first != 1 || c->a == NULL || c->b == NULL)
+		return cli_usage_error(&cmd_suite_ab_entry,
+		    "expected one probe, --a and --b");
 	if ((p = pr_probe_find(argv[first])) == NULL) {
 		cli_errorf("suite ab: no probe '%s' (perfreg suite list names "
 			   "them)",
@@ -1941,60 +1839,36 @@ out:
 	return rc;
 }
 
+/* suite, suite run, suite list, suite history and suite ab: e says
+ * which. */
 static int
-exec_suite(int argc, char **argv)
+suite_main(const struct cmd_entry *e, int argc, char **argv)
 {
 	const struct pr_probe **probes = NULL;
 	struct suite_cli c;
 	struct sigaction sa, old;
-	const char *sub = NULL;
 	size_t np = 0;
 	int first, rc;
 
 	memset(&c, 0, sizeof(c));
 	c.t_start = mono_now();
 	pr_suite_opts_init(&c.so);
-	if (argc > 1 &&
-	    (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "run") == 0 ||
-		strcmp(argv[1], "ab") == 0 ||
-		strcmp(argv[1], "history") == 0)) {
-		sub = argv[1];
-		argc--;
-		argv++;
-	}
-	if ((first = parse_opts(argc, argv, &c)) < 0)
-		return cli_usage(&cmd_suite_entry);
-	if (sub != NULL && strcmp(sub, "list") == 0) {
-		if (first != argc) {
-			cli_errorf("suite list: unexpected argument '%s'",
-			    argv[first]);
-			return cli_usage(&cmd_suite_entry);
-		}
+	if ((first = parse_opts(e, argc, argv, &c)) < 0)
+		return PR_EXIT_USAGE;
+	if (e == &cmd_suite_list_entry) {
+		if (first != argc)
+			return cli_unexpected(e, argv[first]);
 		return list_probes();
 	}
-	if (sub != NULL && strcmp(sub, "history") == 0) {
-		if (first != argc) {
-			cli_errorf("suite history: unexpected argument '%s'",
-			    argv[first]);
-			return cli_usage(&cmd_suite_entry);
-		}
+	if (e == &cmd_suite_history_entry) {
+		if (first != argc)
+			return cli_unexpected(e, argv[first]);
 		return run_history(&c);
 	}
-	if ((c.a != NULL || c.b != NULL) &&
-	    (sub == NULL || strcmp(sub, "ab") != 0)) {
-		cli_errorf("suite: --a and --b go with `suite ab`");
-		return cli_usage(&cmd_suite_entry);
-	}
-	if (sub == NULL && first != argc) {
-		cli_errorf("suite: unexpected argument '%s' (`suite run "
-			   "PROBE...` runs some probes)",
-		    argv[first]);
-		return cli_usage(&cmd_suite_entry);
-	}
-	if (sub != NULL && strcmp(sub, "run") == 0 && first == argc) {
-		cli_errorf("suite run: expected at least one probe");
-		return cli_usage(&cmd_suite_entry);
-	}
+	if (e == &cmd_suite_entry && first != argc)
+		return cli_unexpected(e, argv[first]);
+	if (e == &cmd_suite_run_entry && first == argc)
+		return cli_usage_error(e, "expected at least one probe");
 	c.tty = isatty(STDERR_FILENO);
 	c.so.on_sample = on_sample;
 	c.so.arg = &c;
@@ -2005,7 +1879,7 @@ exec_suite(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGINT, &sa, &old);
-	if (sub != NULL && strcmp(sub, "ab") == 0) {
+	if (e == &cmd_suite_ab_entry) {
 		rc = run_ab(&c, argc, argv, first);
 	} else if ((rc = select_probes(argc, argv, first, &probes, &np)) ==
 	    PR_EXIT_OK) {
@@ -2016,7 +1890,103 @@ exec_suite(int argc, char **argv)
 	return rc;
 }
 
+static int
+exec_suite(int argc, char **argv)
+{
+	return suite_main(&cmd_suite_entry, argc, argv);
+}
+
+static int
+exec_suite_run(int argc, char **argv)
+{
+	return suite_main(&cmd_suite_run_entry, argc, argv);
+}
+
+static int
+exec_suite_list(int argc, char **argv)
+{
+	return suite_main(&cmd_suite_list_entry, argc, argv);
+}
+
+static int
+exec_suite_history(int argc, char **argv)
+{
+	return suite_main(&cmd_suite_history_entry, argc, argv);
+}
+
+static int
+exec_suite_ab(int argc, char **argv)
+{
+	return suite_main(&cmd_suite_ab_entry, argc, argv);
+}
+
+static const char about[] =
+    "Runs perfreg's built-in system probes (memory copy, crypto, pipe into "
+    "a\n"
+    "digest, random numbers, thread hand-off, system call, page faults, "
+    "loopback\n"
+    "TCP), each until its figures are known to +-1% or its share of the "
+    "time\n"
+    "budget is spent; stores the session and its environment in the "
+    "results\n"
+    "database; and compares it with the sessions of the previous\n"
+    "configuration (kernel, microcode, mitigations, C library...) and "
+    "what\n"
+    "differs in the environment, or, when nothing changed, with this\n"
+    "configuration's earlier sessions.\n"
+    "\n"
+    "  perfreg suite               all probes (within 10 minutes)\n"
+    "  perfreg suite --quick       all probes, smaller, within a minute\n"
+    "  perfreg suite run p...      the probes named\n"
+    "  perfreg suite list          the probes and their variants\n"
+    "  perfreg suite history       the stored sessions by configuration\n"
+    "  perfreg suite ab p --a x --b y   two variants (or sizes) of probe p,\n"
+    "                              interleaved, in several processes\n"
+    "\n"
+    "'perfreg suite SUB --help' describes each.\n";
+
+static const char epilogue[] =
+    "Exit status: 0 done, 1 a regression with --fail-on-regression, 2 bad "
+    "usage or\n"
+    "a probe that failed, 3 internal error, 130 interrupted.\n";
+
 const struct cmd_entry cmd_suite_entry = { .name = "suite",
-	.usage = usage,
-	.help = help,
+	.synopsis = "[options]",
+	.about = about,
+	.opts = options,
+	.epilogue = epilogue,
 	.exec = exec_suite };
+
+const struct cmd_entry cmd_suite_run_entry = { .name = "suite run",
+	.synopsis = "[options] probe...",
+	.about = "Runs the probes named (perfreg suite list names them), as "
+		 "`perfreg suite`\n"
+		 "runs them all, and compares their figures in the same way.\n",
+	.opts = options,
+	.epilogue = epilogue,
+	.exec = exec_suite_run };
+
+const struct cmd_entry cmd_suite_list_entry = { .name = "suite list",
+	.synopsis = "",
+	.about = "Names the probes, with their variants and timers.\n",
+	.opts = list_options,
+	.exec = exec_suite_list };
+
+const struct cmd_entry cmd_suite_history_entry = { .name = "suite history",
+	.synopsis = "[options]",
+	.about = "Lists this database's suite sessions by configuration, and "
+		 "what changed\n"
+		 "from one configuration to the next.\n",
+	.opts = history_options,
+	.exec = exec_suite_history };
+
+const struct cmd_entry cmd_suite_ab_entry = { .name = "suite ab",
+	.synopsis = "[options] probe --a x --b y",
+	.about = "Runs two variants (or sizes) of one probe, interleaved in "
+		 "rounds of A and B,\n"
+		 "in --processes fresh processes one after the other (each "
+		 "process a unit),\n"
+		 "and compares B with A.\n",
+	.opts = ab_options,
+	.epilogue = epilogue,
+	.exec = exec_suite_ab };

@@ -38,6 +38,13 @@ is_option(const struct opt *o)
 	return o->kind != OPTK_GROUP && o->kind != OPTK_END;
 }
 
+/* Whether o is shown: in --help, the synopsis, suggestions, prefixes. */
+static int
+shown(const struct opt *o)
+{
+	return is_option(o) && !(o->flags & OPT_HIDDEN);
+}
+
 static int
 takes_arg(const struct opt *o)
 {
@@ -147,7 +154,7 @@ suggest(const struct opt *tab, const char *word, char *buf, size_t size)
 	memcpy(w, word, len);
 	w[len] = '\0';
 	for (i = 0; tab[i].kind != OPTK_END; i++) {
-		if (!is_option(&tab[i]) || tab[i].lname == NULL)
+		if (!shown(&tab[i]) || tab[i].lname == NULL)
 			continue;
 		d = opt_distance(w, tab[i].lname, len);
 		if (opt_close_enough(d, len) && d < best)
@@ -157,7 +164,7 @@ suggest(const struct opt *tab, const char *word, char *buf, size_t size)
 		return buf;
 	used = (size_t)snprintf(buf, size, " (did you mean");
 	for (i = 0; tab[i].kind != OPTK_END && used < size; i++) {
-		if (!is_option(&tab[i]) || tab[i].lname == NULL ||
+		if (!shown(&tab[i]) || tab[i].lname == NULL ||
 		    opt_distance(w, tab[i].lname, len) != best)
 			continue;
 		used += (size_t)snprintf(buf + used, size - used, "%s '--%s'",
@@ -187,7 +194,7 @@ find_long(const struct cmd_entry *e, const char *word)
 	names[0] = '\0';
 	used = 0;
 	for (i = 0; tab[i].kind != OPTK_END; i++) {
-		if (!is_option(&tab[i]) || tab[i].lname == NULL ||
+		if (!shown(&tab[i]) || tab[i].lname == NULL ||
 		    strncmp(tab[i].lname, word, len) != 0)
 			continue;
 		found = &tab[i];
@@ -489,7 +496,7 @@ syn_options(const struct cmd_entry *e, FILE *f, size_t indent, size_t *col)
 	buf[n++] = '[';
 	buf[n++] = '-';
 	for (o = e->opts; o->kind != OPTK_END; o++)
-		if (is_option(o) && o->sname != 0 && o->lname == NULL &&
+		if (shown(o) && o->sname != 0 && o->lname == NULL &&
 		    !takes_arg(o) && n < sizeof(buf) - 2)
 			buf[n++] = o->sname;
 	if (n > 2) {
@@ -497,7 +504,7 @@ syn_options(const struct cmd_entry *e, FILE *f, size_t indent, size_t *col)
 		put_word(f, buf, n, indent, col);
 	}
 	for (o = e->opts; o->kind != OPTK_END; o++) {
-		if (!is_option(o) ||
+		if (!shown(o) || (o->flags & OPT_INSYN) ||
 		    (o->sname != 0 && o->lname == NULL && !takes_arg(o)))
 			continue;
 		n = syn_word(o, buf, sizeof(buf));
@@ -598,21 +605,26 @@ opt_help(const struct cmd_entry *e, FILE *f)
 	const struct opt *o;
 	char buf[160];
 	size_t n, width = 0;
+	int any = 0;
 
 	opt_synopsis(e, f, 1);
 	if (e->about != NULL)
 		fprintf(f, "\n%s", e->about);
-	for (o = e->opts; o->kind != OPTK_END; o++)
-		if (is_option(o) && (n = label(o, buf, sizeof(buf))) > width &&
+	for (o = e->opts; o->kind != OPTK_END; o++) {
+		any |= shown(o);
+		if (shown(o) && (n = label(o, buf, sizeof(buf))) > width &&
 		    n <= LABEL_MAX)
 			width = n;
-	if (width > 0)
+	}
+	if (any)
 		fprintf(f, "\noptions:\n");
 	for (o = e->opts; o->kind != OPTK_END; o++) {
 		if (o->kind == OPTK_GROUP) {
 			fputc('\n', f);
 			continue;
 		}
+		if (!shown(o))
+			continue;
 		n = label(o, buf, sizeof(buf));
 		fprintf(f, "  %s", buf);
 		if (n > width) {
@@ -632,7 +644,7 @@ opt_dump(const struct cmd_entry *e, FILE *f)
 	const struct opt *o;
 
 	for (o = e->opts; o->kind != OPTK_END; o++) {
-		if (!is_option(o))
+		if (!shown(o))
 			continue;
 		if (o->sname != 0)
 			fprintf(f, "%s\t-%c\n", e->name, o->sname);

@@ -43,6 +43,11 @@ enum opt_kind {
 #define OPT_HI_OPEN 0x08  /* OPTK_DOUBLE: hi itself is refused */
 #define OPT_PCT_SIGN 0x10 /* OPTK_DOUBLE: a trailing '%' is allowed */
 #define OPT_REPEAT 0x20   /* OPTK_CALL: repeatable ("..." in the synopsis) */
+/* OPT_INSYN: a required option that the entry's synopsis names itself,
+ * left out of "[options]".  OPT_HIDDEN: internal; only its exact name is
+ * read, and neither --help, the synopsis nor --dump-options shows it. */
+#define OPT_INSYN 0x40
+#define OPT_HIDDEN 0x80
 
 struct opt {
 	enum opt_kind kind;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #if defined(__x86_64__)
 #include <cpuid.h>
 #define X86 1
@@ -56,9 +57,9 @@ struct copy {
 	size_t n, max;
 	unsigned char *src, *dst;
 	volatile sig_atomic_t *cancel;
-	int pfd[2], zfd, pinned, feeding;
+	int pfd[2], zfd, feeding;
 	pthread_t feeder;
-	cpu_set_t saved;
+	struct pr_probe_pin pin;
 	volatile unsigned char sink; /* a byte of each result */
 };
 
@@ -118,8 +119,7 @@ timed(struct copy *c, const struct item *it, unsigned long reps, double *ns,
 						   : strerror(errno));
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	*ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-	    (double)(t1.tv_nsec - t0.tv_nsec);
+	*ns = pr_probe_ns_between(&t0, &t1);
 	c->sink ^= c->dst[it->size - 1];
 	return PR_OK;
 }
@@ -147,8 +147,7 @@ fini(void *state)
 	close(c->pfd[0]);
 	close(c->pfd[1]);
 	close(c->zfd);
-	if (c->pinned)
-		sched_setaffinity(0, sizeof(c->saved), &c->saved);
+	pr_probe_unpin(&c->pin);
 	free(c->src);
 	free(c->dst);
 	free(c);
@@ -164,7 +163,6 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 	enum pr_status st;
 	struct item *it;
 	size_t i, size;
-	cpu_set_t one;
 	double ns;
 	char p[32];
 
@@ -238,16 +236,8 @@ setup(struct copy *c, const struct pr_probe_opts *o, struct pr_buf *notes,
 		    "copy: pipe-read: a %d B pipe, its "
 		    "writer unpinned\n",
 		    fcntl(c->pfd[0], F_GETPIPE_SZ));
-	CPU_ZERO(&one);
-	CPU_SET(o->cpu >= 0 ? o->cpu : 0, &one);
-	if (o->cpu >= 0 &&
-	    (sched_getaffinity(0, sizeof(c->saved), &c->saved) != 0 ||
-		sched_setaffinity(0, sizeof(one), &one) != 0))
-		return pr_error_set(err, PR_EIO,
-		    "copy: cannot pin to CPU %d: "
-		    "%s",
-		    o->cpu, strerror(errno));
-	c->pinned = o->cpu >= 0 && !CPU_EQUAL(&one, &c->saved);
+	if ((st = pr_probe_pin(&c->pin, "copy", o->cpu, err)) != PR_OK)
+		return st;
 	/* One checked copy (a wrong copy is a bug), then reps for 1 ms. */
 	for (it = c->items, st = PR_OK; it < c->items + c->n && st == PR_OK;
 	     it++) {

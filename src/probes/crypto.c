@@ -19,7 +19,7 @@
  * on known answers (NIST GCM test case 2 with its tag, SHA-256("abc") of
  * FIPS 180-2), fails if they differ, and notes them.
  */
-#define _GNU_SOURCE /* sched_setaffinity */
+#define _GNU_SOURCE /* cpu_set_t, for probes/probeutil.h */
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +30,7 @@
 #include <openssl/evp.h>
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 enum { AES_GCM, CHACHA, DES3, SHA256, NALG };
@@ -53,8 +54,8 @@ struct state {
 	unsigned char digest[EVP_MAX_MD_SIZE];
 	const unsigned char *k, *iv; /* the key and IV of the context */
 	struct job jobs[NALG * NSIZE];
-	int njobs, pinned;
-	cpu_set_t oldmask;
+	int njobs;
+	struct pr_probe_pin pin;
 	volatile sig_atomic_t *cancel;
 	volatile unsigned sink;
 };
@@ -120,8 +121,7 @@ pass(struct state *s, const struct job *j, long blocks)
 	    EVP_CIPHER_CTX_ctrl(s->ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag))
 		s->sink += tag[0];
 	s->sink += s->buf[j->size - 1] + s->digest[0];
-	return (double)(t1.tv_sec - t0.tv_sec) +
-	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return pr_probe_ns_between(&t0, &t1) * 1e-9;
 }
 
 /* Known answers through the timed path: NIST GCM case 2, FIPS 180-2. */
@@ -172,8 +172,7 @@ crypto_fini(void *state)
 
 	if (s == NULL)
 		return;
-	if (s->pinned)
-		sched_setaffinity(0, sizeof(s->oldmask), &s->oldmask);
+	pr_probe_unpin(&s->pin);
 	for (a = 0; a < SHA256; a++)
 		EVP_CIPHER_free(s->cipher[a]);
 	EVP_MD_free(s->md);
@@ -224,7 +223,6 @@ crypto_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 {
 	enum pr_status st = PR_OK;
 	struct state *s;
-	cpu_set_t set;
 	int a, any = 0;
 
 	if ((*state = s = calloc(1, sizeof(*s))) == NULL ||
@@ -236,18 +234,7 @@ crypto_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	s->buf = s->mem + (64 - (uintptr_t)s->mem % 64) % 64;
 	memset(s->buf, 0x5a, 16384);
 	s->cancel = o->cancel;
-	if (o->cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
-			0 ||
-		    sched_setaffinity(0, sizeof(set), &set) != 0)
-			st = pr_error_set(err, PR_EIO,
-			    "crypto: "
-			    "sched_setaffinity to CPU %d failed",
-			    o->cpu);
-		s->pinned = st == PR_OK;
-	}
+	st = pr_probe_pin(&s->pin, "crypto", o->cpu, err);
 	for (a = 0; a < NALG && st == PR_OK; a++) {
 		if (o->variant != NULL && strcmp(o->variant, variants[a]) != 0)
 			continue;

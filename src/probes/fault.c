@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 enum { SMALL, HUGE, NVAR };
@@ -47,18 +48,8 @@ struct fault {
 	size_t n;
 	int named; /* variant part in the names (no variant selected) */
 	volatile sig_atomic_t *cancel;
-	int pinned;
-	cpu_set_t saved;
+	struct pr_probe_pin pin;
 };
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* The bracketed word of a THP setting ("always [madvise] never"). */
 static void
@@ -127,10 +118,10 @@ touch(int var, size_t size, double *ns, long *kb, struct pr_error *err)
 		munmap(m, len);
 		return PR_EIO;
 	}
-	t0 = now_ns();
+	t0 = pr_probe_now_ns();
 	for (i = 0; i < size; i += PAGE)
 		((volatile unsigned char *)p)[i] = 1;
-	*ns = now_ns() - t0;
+	*ns = (double)(pr_probe_now_ns() - t0);
 	if (kb != NULL)
 		*kb = huge_kb((uintptr_t)p);
 	munmap(m, len);
@@ -144,8 +135,7 @@ fini(void *state)
 
 	if (f == NULL)
 		return;
-	if (f->pinned)
-		sched_setaffinity(0, sizeof(f->saved), &f->saved);
+	pr_probe_unpin(&f->pin);
 	free(f);
 }
 
@@ -195,7 +185,6 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	struct pr_error e2;
 	enum pr_status st = PR_OK;
 	struct fault *f;
-	cpu_set_t one;
 	double ns;
 	int v;
 
@@ -219,17 +208,7 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	f->named = o->variant == NULL;
 	notes = notes != NULL ? notes : &scratch;
 	err = err != NULL ? err : &e2;
-	if (o->cpu >= 0) {
-		CPU_ZERO(&one);
-		CPU_SET(o->cpu, &one);
-		if (sched_getaffinity(0, sizeof(f->saved), &f->saved) != 0 ||
-		    sched_setaffinity(0, sizeof(one), &one) != 0)
-			st = pr_error_set(err, PR_EIO,
-			    "fault: cannot pin to "
-			    "CPU %d: %s",
-			    o->cpu, strerror(errno));
-		f->pinned = st == PR_OK && !CPU_EQUAL(&one, &f->saved);
-	}
+	st = pr_probe_pin(&f->pin, "fault", o->cpu, err);
 	for (v = 0; v < NVAR && st == PR_OK; v++) {
 		if (o->variant != NULL && strcmp(o->variant, variants[v]) != 0)
 			continue;

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 enum { CONDVAR, FUTEX, PIPE, SPIN, INLINE, NVAR };
@@ -61,8 +62,8 @@ struct lane {
 struct state {
 	struct lane lane[NVAR];
 	double lat[TRIPS];
-	int trips, pinned;
-	cpu_set_t oldmask;
+	int trips;
+	struct pr_probe_pin pin;
 	volatile sig_atomic_t *cancel;
 };
 
@@ -169,8 +170,7 @@ ho_fini(void *state)
 		pthread_cond_destroy(&l->cv[0]);
 		pthread_cond_destroy(&l->cv[1]);
 	}
-	if (s->pinned)
-		sched_setaffinity(0, sizeof(s->oldmask), &s->oldmask);
+	pr_probe_unpin(&s->pin);
 	free(s);
 }
 
@@ -209,20 +209,8 @@ ho_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		    any ? "it has none" : "condvar, futex, pipe, spin, inline");
 		goto out;
 	}
-	if (o->cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
-			0 ||
-		    sched_setaffinity(0, sizeof(set), &set) != 0) {
-			st = pr_error_set(err, PR_EIO,
-			    "handoff: "
-			    "sched_setaffinity to CPU %d failed",
-			    o->cpu);
-			goto out;
-		}
-		s->pinned = 1;
-	}
+	if ((st = pr_probe_pin(&s->pin, "handoff", o->cpu, err)) != PR_OK)
+		goto out;
 	ncpu = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 	for (v = 0; v < INLINE && st == PR_OK; v++) {
 		l = &s->lane[v];
@@ -288,8 +276,7 @@ ho_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 				    "handoff: %s: "
 				    "wrong reply",
 				    variants[v]);
-			s->lat[i] = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-			    (double)(t1.tv_nsec - t0.tv_nsec);
+			s->lat[i] = pr_probe_ns_between(&t0, &t1);
 		}
 		l->last = seq;
 		pr_sort_doubles(s->lat, (size_t)s->trips);

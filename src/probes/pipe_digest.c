@@ -18,7 +18,7 @@
  * configuration and providers: 10 to 40 ms of the pipeline's wall time on
  * a 2-core VM), and disk or page cache: nothing touches a file.
  */
-#define _GNU_SOURCE /* sched_setaffinity */
+#define _GNU_SOURCE /* cpu_set_t, for probes/probeutil.h */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -34,6 +34,7 @@
 #include <openssl/evp.h>
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 #define CHUNK (1 << 20) /* the writer's write size, dd's bs */
@@ -51,8 +52,8 @@ struct state {
 	unsigned char *zeros, rbuf[READ_SIZE];
 	char names[NVAR][3][48];
 	long chunks;
-	int on[NVAR], pinned;
-	cpu_set_t oldmask;
+	int on[NVAR];
+	struct pr_probe_pin pin;
 	volatile sig_atomic_t *cancel;
 };
 
@@ -63,15 +64,6 @@ tv(const struct rusage *r)
 	    (double)(r->ru_utime.tv_usec + r->ru_stime.tv_usec) * 1e-6;
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void
 pd_fini(void *state)
 {
@@ -80,8 +72,7 @@ pd_fini(void *state)
 
 	if (s == NULL)
 		return;
-	if (s->pinned)
-		sched_setaffinity(0, sizeof(s->oldmask), &s->oldmask);
+	pr_probe_unpin(&s->pin);
 	for (v = 0; v < NVAR; v++)
 		EVP_MD_free(s->md[v]);
 	EVP_MD_CTX_free(s->ctx);
@@ -153,7 +144,7 @@ transfer(struct state *s, int v, double *wall, double *cpu,
 		    strerror(errno));
 	getrusage(RUSAGE_SELF, &s0);
 	getrusage(RUSAGE_CHILDREN, &c0);
-	t0 = now();
+	t0 = pr_probe_now_s();
 	if ((pid = fork()) < 0) {
 		e = errno;
 		close(fd[0]);
@@ -178,7 +169,7 @@ transfer(struct state *s, int v, double *wall, double *cpu,
 		    "pipe-digest: "
 		    "EVP_DigestFinal_ex %s failed",
 		    variants[v]);
-	*wall = now() - t0;
+	*wall = pr_probe_now_s() - t0;
 	getrusage(RUSAGE_SELF, &s1);
 	getrusage(RUSAGE_CHILDREN, &c1);
 	*cpu = tv(&s1) - tv(&s0) + tv(&c1) - tv(&c0);
@@ -209,7 +200,6 @@ pd_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 {
 	struct state *s;
 	enum pr_status st = PR_OK;
-	cpu_set_t set;
 	long i;
 	int v, k, any = 0;
 	char h[2 * EVP_MAX_MD_SIZE + 1];
@@ -264,19 +254,8 @@ pd_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 			    "%ld zero bytes each sample must give: %s\n",
 			    variants[v], s->chunks * CHUNK, h);
 	}
-	if (st == PR_OK && o->cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
-			0 ||
-		    sched_setaffinity(0, sizeof(set), &set) != 0)
-			st = pr_error_set(err, PR_EIO,
-			    "pipe-digest: "
-			    "sched_setaffinity to CPU %d failed",
-			    o->cpu);
-		else
-			s->pinned = 1;
-	}
+	if (st == PR_OK)
+		st = pr_probe_pin(&s->pin, "pipe-digest", o->cpu, err);
 	if (st != PR_OK) {
 		pd_fini(s);
 		return st;

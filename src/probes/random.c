@@ -27,6 +27,7 @@
 #endif
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 enum { GETRANDOM, RDRAND, RDSEED, NVAR };
@@ -49,8 +50,7 @@ struct rnd {
 	size_t n;
 	unsigned long fails; /* instructions that returned no value */
 	volatile sig_atomic_t *cancel;
-	int pinned;
-	cpu_set_t saved;
+	struct pr_probe_pin pin;
 	unsigned char buf[4096];
 	volatile unsigned char sink; /* a byte of each request */
 };
@@ -140,8 +140,7 @@ timed(struct rnd *r, const struct item *it, unsigned long reps, double *ns,
 				    strerror(errno));
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	*ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-	    (double)(t1.tv_nsec - t0.tv_nsec);
+	*ns = pr_probe_ns_between(&t0, &t1);
 	r->sink ^= r->buf[it->size - 1];
 	return PR_OK;
 }
@@ -180,8 +179,7 @@ fini(void *state)
 
 	if (r == NULL)
 		return;
-	if (r->pinned)
-		sched_setaffinity(0, sizeof(r->saved), &r->saved);
+	pr_probe_unpin(&r->pin);
 	free(r);
 }
 
@@ -191,21 +189,11 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 {
 	int v, found = o->variant == NULL;
 	enum pr_status st = PR_OK;
-	cpu_set_t one;
 	char p[32];
 	size_t i;
 
-	if (o->cpu >= 0) {
-		CPU_ZERO(&one);
-		CPU_SET(o->cpu, &one);
-		if (sched_getaffinity(0, sizeof(r->saved), &r->saved) != 0 ||
-		    sched_setaffinity(0, sizeof(one), &one) != 0)
-			return pr_error_set(err, PR_EIO,
-			    "random: cannot pin "
-			    "to CPU %d: %s",
-			    o->cpu, strerror(errno));
-		r->pinned = !CPU_EQUAL(&one, &r->saved);
-	}
+	if ((st = pr_probe_pin(&r->pin, "random", o->cpu, err)) != PR_OK)
+		return st;
 	for (v = 0; v < NVAR; v++) {
 		if (o->variant != NULL && strcmp(o->variant, variants[v]) != 0)
 			continue;

@@ -17,6 +17,7 @@
 #include "perfreg/distrib.h"
 #include "perfreg/rng.h"
 #include "perfreg/suite.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 void
@@ -30,15 +31,6 @@ pr_suite_opts_init(struct pr_suite_opts *o)
 	o->max_samples = 1000;
 	o->rounds = 20;
 	o->seed = 1;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 double
@@ -96,7 +88,7 @@ pr_suite_results_free(struct pr_suite_result *r, size_t n)
 static double
 clk(const struct pr_suite_opts *o)
 {
-	return o->now != NULL ? o->now(o->arg) : now_s();
+	return o->now != NULL ? o->now(o->arg) : pr_probe_now_s();
 }
 
 static int

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 enum { GETPPID, CLOCK, NVAR };
@@ -43,18 +44,8 @@ struct sys {
 	char name[NVAR][32];
 	size_t n;
 	volatile sig_atomic_t *cancel;
-	int pinned;
-	cpu_set_t saved;
+	struct pr_probe_pin pin;
 };
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static double
 timed(int var, unsigned long reps)
@@ -62,9 +53,10 @@ timed(int var, unsigned long reps)
 	struct timespec ts;
 	unsigned long k;
 	long sum = 0;
-	double t0, ns;
+	uint64_t t0;
+	double ns;
 
-	t0 = now_ns();
+	t0 = pr_probe_now_ns();
 	if (var == GETPPID)
 		for (k = 0; k < reps; k++)
 			sum += syscall(SYS_getppid);
@@ -73,7 +65,7 @@ timed(int var, unsigned long reps)
 			clock_gettime(CLOCK_MONOTONIC, &ts);
 			sum += ts.tv_nsec;
 		}
-	ns = now_ns() - t0;
+	ns = (double)(pr_probe_now_ns() - t0);
 	sink = sum;
 	return ns > 0 ? ns : 1;
 }
@@ -110,8 +102,7 @@ fini(void *state)
 
 	if (s == NULL)
 		return;
-	if (s->pinned)
-		sched_setaffinity(0, sizeof(s->saved), &s->saved);
+	pr_probe_unpin(&s->pin);
 	free(s);
 }
 
@@ -120,7 +111,6 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
     struct pr_error *err)
 {
 	struct sys *s;
-	cpu_set_t one;
 	size_t i;
 	int v;
 
@@ -149,19 +139,9 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 		    o->variant ? "" : ".", o->variant ? "" : variants[v]);
 		s->n++;
 	}
-	if (o->cpu >= 0) {
-		CPU_ZERO(&one);
-		CPU_SET(o->cpu, &one);
-		if (sched_getaffinity(0, sizeof(s->saved), &s->saved) != 0 ||
-		    sched_setaffinity(0, sizeof(one), &one) != 0) {
-			pr_error_set(err, PR_EIO,
-			    "syscall: cannot pin to CPU "
-			    "%d: %s",
-			    o->cpu, strerror(errno));
-			free(s);
-			return PR_EIO;
-		}
-		s->pinned = !CPU_EQUAL(&one, &s->saved);
+	if (pr_probe_pin(&s->pin, "syscall", o->cpu, err) != PR_OK) {
+		free(s);
+		return PR_EIO;
 	}
 	if (notes != NULL && (o->variant == NULL || s->var[0] == CLOCK))
 		note_clock(notes);

@@ -21,7 +21,7 @@
  * congestion), retransmits, UDP, socket buffer tuning (the kernel's
  * defaults are kept, as iperf3 keeps them).
  */
-#define _GNU_SOURCE /* sched_setaffinity */
+#define _GNU_SOURCE /* cpu_set_t, for probes/probeutil.h */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "perfreg/probe.h"
+#include "probes/probeutil.h"
 #include "core/banned.h"
 
 #define LEN (128 * 1024)
@@ -54,22 +55,13 @@ struct side {
 };
 
 struct state {
-	int listener, snd[NCONN], rcv[NCONN], on[2], pinned;
+	int listener, snd[NCONN], rcv[NCONN], on[2];
 	long long total;
 	char *mem; /* a LEN buffer for the sender, one for the receiver */
 	char names[2][32];
-	cpu_set_t oldmask;
+	struct pr_probe_pin pin;
 	volatile sig_atomic_t *cancel;
 };
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /*
  * Sends or receives side->bytes on each stream, polling them all from one
@@ -111,7 +103,7 @@ pump(void *arg)
 				    : send(e->fd[i], e->buf, n,
 					  MSG_DONTWAIT | MSG_NOSIGNAL);
 			if (r > 0 && e->recv) {
-				e->last = now();
+				e->last = pr_probe_now_s();
 				e->first = e->first_bytes ? e->first : e->last;
 				e->first_bytes += e->first_bytes ? 0 : r;
 			}
@@ -146,8 +138,7 @@ tcp_fini(void *state)
 	free(s->mem);
 	if (s->listener >= 0)
 		close(s->listener);
-	if (s->pinned)
-		sched_setaffinity(0, sizeof(s->oldmask), &s->oldmask);
+	pr_probe_unpin(&s->pin);
 	free(s);
 }
 
@@ -188,7 +179,6 @@ tcp_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	enum pr_status st = PR_OK;
 	struct state *s;
 	const char *call;
-	cpu_set_t set;
 	int i, v;
 
 	*state = NULL;
@@ -214,18 +204,8 @@ tcp_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	else if ((call = connect_all(s)) != NULL)
 		st = pr_error_set(err, PR_EIO, "tcp: %s: %s", call,
 		    strerror(errno));
-	if (st == PR_OK && o->cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(o->cpu, &set);
-		if (sched_getaffinity(0, sizeof(s->oldmask), &s->oldmask) !=
-			0 ||
-		    sched_setaffinity(0, sizeof(set), &set) != 0)
-			st = pr_error_set(err, PR_EIO,
-			    "tcp: "
-			    "sched_setaffinity to CPU %d failed",
-			    o->cpu);
-		s->pinned = st == PR_OK;
-	}
+	if (st == PR_OK)
+		st = pr_probe_pin(&s->pin, "tcp", o->cpu, err);
 	if (st != PR_OK) {
 		tcp_fini(s);
 		return st;

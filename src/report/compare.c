@@ -363,6 +363,10 @@ pr_report_method_slug(enum pr_method m)
 		return "mwu";
 	case PR_METHOD_NONE:
 		return "none";
+	case PR_METHOD_MODERATED:
+		return "moderated";
+	case PR_METHOD_SESSION_BOUND:
+		return "session-bound";
 	}
 	return "none";
 }
@@ -387,6 +391,13 @@ method_what(enum pr_method m)
 	case PR_METHOD_MWU:
 		return "Mann-Whitney U, with the Hodges-Lehmann estimate and "
 		       "interval for the ratio";
+	case PR_METHOD_MODERATED:
+		return "the moderated t (empirical Bayes across figures) on "
+		       "the log session means, with its interval for their "
+		       "ratio";
+	case PR_METHOD_SESSION_BOUND:
+		return "one session a side: the log ratio against a bound on "
+		       "the between-session noise, which is unknown";
 	case PR_METHOD_AUTO:
 	case PR_METHOD_NONE:
 		break;

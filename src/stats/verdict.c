@@ -172,6 +172,10 @@ pr_method_str(enum pr_method m)
 		return "Mann-Whitney U";
 	case PR_METHOD_NONE:
 		return "none";
+	case PR_METHOD_MODERATED:
+		return "moderated t";
+	case PR_METHOD_SESSION_BOUND:
+		return "one-session bound";
 	}
 	return "?";
 }
@@ -949,6 +953,24 @@ holm_quadratic(const double *p, size_t n, double *adj)
 	}
 }
 
+/* The p-values with their indices, sorted ascending (ties by index);
+ * NULL when n is 0 or memory cannot be had. */
+static struct pidx *
+sorted_p(const double *p, size_t n)
+{
+	struct pidx *s;
+	size_t i;
+
+	if (n == 0 || (s = malloc(n * sizeof(*s))) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		s[i].p = p[i];
+		s[i].i = i;
+	}
+	qsort(s, n, sizeof(*s), pidx_cmp);
+	return s;
+}
+
 void
 pr_holm(const double *p, size_t n, double *adj)
 {
@@ -958,21 +980,44 @@ pr_holm(const double *p, size_t n, double *adj)
 
 	if (n == 0)
 		return;
-	s = malloc(n * sizeof(*s));
-	if (s == NULL) {
+	if ((s = sorted_p(p, n)) == NULL) {
 		holm_quadratic(p, n, adj);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		s[i].p = p[i];
-		s[i].i = i;
-	}
-	qsort(s, n, sizeof(*s), pidx_cmp);
 	for (i = 0; i < n; i++) {
 		v = (double)(n - i) * s[i].p;
 		if (v > run)
 			run = v;
 		s[i].p = run < 1 ? run : 1;
+	}
+	for (i = 0; i < n; i++)
+		adj[s[i].i] = s[i].p;
+	free(s);
+}
+
+void
+pr_bh(const double *p, size_t n, double *adj)
+{
+	struct pidx *s;
+	double run = 1, v;
+	size_t i;
+
+	if (n == 0)
+		return;
+	if ((s = sorted_p(p, n)) == NULL) {
+		/* Bonferroni: never below BH. */
+		for (i = 0; i < n; i++) {
+			v = (double)n * p[i];
+			adj[i] = v < 1 ? v : 1;
+		}
+		return;
+	}
+	/* From the largest p down, the running minimum of n p / rank. */
+	for (i = n; i-- > 0;) {
+		v = (double)n / (double)(i + 1) * s[i].p;
+		if (v < run)
+			run = v;
+		s[i].p = run;
 	}
 	for (i = 0; i < n; i++)
 		adj[s[i].i] = s[i].p;
