@@ -98,6 +98,9 @@ struct pr_run {
 	 * says how) or "parse" (the command succeeded, its output could
 	 * not be read).  A static string. */
 	const char *failed_in;
+	/* The run's standard output followed by its standard error, each
+	 * whole (they are captured apart: a line of one never cuts a line
+	 * of the other); this is also what the parser reads. */
 	char *output; /* kept for failed runs (NUL-terminated), and
 			   * for successful ones with keep_output while
 			   * on_run sees them; else NULL */
@@ -114,8 +117,10 @@ struct pr_runner_opts {
 	size_t warmup; /* warm-up rounds */
 	enum pr_order order;
 	uint64_t seed;
-	size_t max_failures;        /* 0: no limit */
-	struct pr_spawn_opts spawn; /* shell, timeout, limit, cancel */
+	size_t max_failures; /* 0: no limit */
+	/* Shell, timeout, limit, cancel, reap_orphans; without a spawner,
+	 * the session prepares one for all its runs. */
+	struct pr_spawn_opts spawn;
 	/* Parsing: when parse_output, each run's output is read with
 	 * pr_parse_buffer (format and --metric of the parser); when parser
 	 * is not NULL its derived metrics are computed over the run's

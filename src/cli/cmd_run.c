@@ -16,9 +16,11 @@
  * sequential test (perfreg/seq.h, through pr_session_decide) has decided
  * every chosen metric of every variant, or --max-runs / --max-time is
  * reached; its decisions keep their error rate whenever the session
- * stops, and the report gives them first.  Exit status: 0 done, 2 bad usage or a session that
- * could not run (or a variant without one successful run), 3 internal
- * error, 130 interrupted by Ctrl-C (after the report of what finished).
+ * stops, and the report gives them first.  SIGINT, SIGTERM and SIGHUP
+ * stop the session alike.  Exit status: 0 done, 2 bad usage or a session
+ * that could not run (or a variant without one successful run), 3
+ * internal error (or --output not written), 128 + the signal when
+ * interrupted (after the report of what finished).
  */
 #include <errno.h>
 #include <math.h>
@@ -100,14 +102,20 @@ struct run_cli {
 	uint64_t seen; /* opt_parse's rows given */
 };
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, stop_signal;
 
+/* SIGINT, SIGTERM and SIGHUP stop the session alike: the running command
+ * is killed, what finished is reported, and the exit status says which
+ * signal it was (128 + its number). */
 static void
-on_sigint(int sig)
+on_stop_signal(int sig)
 {
-	(void)sig;
+	stop_signal = sig;
 	interrupted = 1;
 }
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 /* --output-limit: bytes, with K, M, G suffixes. */
 static int
@@ -1455,6 +1463,27 @@ run_cli_release(struct run_cli *c)
 }
 
 /*
+ * A variant none of whose counted runs succeeded is an error (status 2),
+ * with one variant too: its figures are missing, not zero (`run
+ * A=nosuchcmd` said nothing and exited 0).  With several variants the
+ * report has said so already ("nothing to compare").
+ */
+static int
+all_failed(const struct pr_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nv; i++)
+		if (s->v[i].runs_ok == 0) {
+			if (s->nv == 1)
+				cli_errorf("run: no run of '%s' succeeded",
+				    s->v[i].name);
+			return PR_EXIT_USAGE;
+		}
+	return PR_EXIT_OK;
+}
+
+/*
  * The session: argv as given to `perfreg run`, or the arguments a
  * session recorded when resumes is set (then done counted rounds are
  * already stored, and the session goes to db, where it was found, NULL
@@ -1468,8 +1497,9 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 	struct run_cli c;
 	struct pr_session s;
 	struct pr_error err;
-	struct sigaction sa, old;
-	int first, rc = PR_EXIT_OK;
+	struct sigaction sa, old[NSTOP];
+	int first, rc = PR_EXIT_OK, wrc = PR_EXIT_OK;
+	size_t i;
 	enum pr_status st;
 
 	memset(&c, 0, sizeof(c));
@@ -1560,22 +1590,34 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 	c.ro.on_run = on_run;
 	c.ro.arg = &c;
 	interrupted = 0;
+	stop_signal = 0;
 	c.ro.spawn.cancel = &interrupted;
+	/* What a command leaves running in other process groups (setsid,
+	 * setpgid) is re-parented to perfreg, which kills it after the run;
+	 * perfreg has no other children. */
+	c.ro.spawn.reap_orphans = pr_spawn_subreaper() == 0;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
+	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: the wait must see EINTR.  A second Ctrl-C gets
+	for (i = 0; i < NSTOP; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	/* No SA_RESTART: the wait must see EINTR.  A second signal gets
 	 * the default action. */
 	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGINT, &sa, &old);
+	for (i = 0; i < NSTOP; i++)
+		sigaction(stop_signals[i], &sa, &old[i]);
 	pr_error_clear(&err);
 	c.t0 = pr_spawn_now();
 	st = pr_session_run(&s, &c.ro, &err);
-	sigaction(SIGINT, &old, NULL);
+	for (i = 0; i < NSTOP; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
 	if (c.tty)
 		fputs("\r\033[K", stderr);
-	if (c.out_failed)
+	/* The report is still written, from what is in memory. */
+	if (c.out_failed) {
 		cli_errorf("run: cannot write to %s", c.output);
+		wrc = PR_EXIT_INTERNAL;
+	}
 	if (c.rs.failed) {
 		cli_errorf("run: %s; the session stopped, the runs before it "
 			   "are stored",
@@ -1598,8 +1640,11 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 		goto out;
 	}
 	if (s.stop == PR_STOP_INTERRUPTED)
-		cli_errorf("run: interrupted; the report covers the %zu runs "
+		cli_errorf("run: interrupted%s; the report covers the %zu runs "
 			   "that finished",
+		    stop_signal == SIGTERM      ? " (SIGTERM)"
+			: stop_signal == SIGHUP ? " (SIGHUP)"
+						: "",
 		    s.nruns -
 			(s.nruns > 0 &&
 			    s.runs[s.nruns - 1].outcome ==
@@ -1609,8 +1654,12 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 			   "(--max-failures)",
 		    s.failures);
 	rc = write_report(&s, &c);
+	if (rc == PR_EXIT_OK)
+		rc = wrc;
+	if (rc == PR_EXIT_OK && s.stop != PR_STOP_INTERRUPTED)
+		rc = all_failed(&s);
 	if (rc == PR_EXIT_OK && s.stop == PR_STOP_INTERRUPTED)
-		rc = EXIT_INTERRUPTED;
+		rc = stop_signal > 0 ? 128 + stop_signal : EXIT_INTERRUPTED;
 out:
 	if (c.out != NULL && fclose(c.out) != 0 && rc == PR_EXIT_OK) {
 		cli_errorf("run: cannot write to %s", c.output);
@@ -1708,10 +1757,13 @@ static const char about[] =
     "shell would, but run without a shell unless --shell is given.\n";
 
 static const char epilogue[] =
-    "Ctrl-C stops the session and reports what finished.  Exit status: 0 "
-    "done,\n"
-    "2 bad usage or a session that could not run, 3 internal error, 130 "
-    "interrupted.\n";
+    "Ctrl-C, SIGTERM and SIGHUP stop the session and report what finished.  "
+    "Exit\n"
+    "status: 0 done, 2 bad usage, a session that could not run or a variant "
+    "with\n"
+    "no successful run, 3 internal error, 128 + the signal when interrupted "
+    "(130\n"
+    "for Ctrl-C).\n";
 
 const struct cmd_entry cmd_run_entry = { .name = "run",
 	.synopsis = "[options] NAME=COMMAND...\n"

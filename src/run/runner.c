@@ -250,6 +250,34 @@ count_run(struct pr_variant *v, struct pr_run *r, struct pr_error *err)
 	return PR_OK;
 }
 
+/*
+ * Appends the command's standard error to its standard output in res,
+ * so that res->output holds both, each stream whole: what a run keeps,
+ * and what its parser reads.  A parser reads its own lines and skips the
+ * others, so a tool that reports on stderr (time, dd, perf stat) and a
+ * benchmark writing to stdout are both read, and a line of one is never
+ * cut by a line of the other, as it was when both shared one pipe.
+ * PR_ENOMEM only.
+ */
+static enum pr_status
+join_output(struct pr_spawn_result *res, struct pr_error *err)
+{
+	if (res->errout.len == 0)
+		return PR_OK;
+	if (res->output.len == 0) {
+		pr_buf_release(&res->output);
+		res->output = res->errout;
+		pr_buf_init(&res->errout, 0);
+		return PR_OK;
+	}
+	res->output.max += res->errout.len;
+	if (pr_buf_add(&res->output, res->errout.data, res->errout.len, NULL) !=
+	    PR_OK)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	pr_buf_reset(&res->errout);
+	return PR_OK;
+}
+
 /* Makes r a failed run with reason and the output of res (taken). */
 static enum pr_status
 fail_run(struct pr_run *r, struct pr_spawn_result *res, const char *stage,
@@ -266,6 +294,8 @@ fail_run(struct pr_run *r, struct pr_spawn_result *res, const char *stage,
 	snprintf(r->reason, len, "%s%s", prefix, reason);
 	r->ok = 0;
 	free(r->output);
+	if (join_output(res, err) != PR_OK)
+		return PR_ENOMEM;
 	r->output = pr_buf_detach(&res->output, &r->output_len);
 	if (r->output == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
@@ -287,6 +317,8 @@ parse_run(struct pr_session *s, struct pr_variant *v, struct pr_run *r,
 	snprintf(name, sizeof(name), "%s (%s run %zu)", v->name,
 	    r->warmup ? "warm-up" : "counted", r->round + 1);
 	pr_error_clear(&perr);
+	if ((st = join_output(res, err)) != PR_OK)
+		return st;
 	if (o->parse_output &&
 	    pr_parse_buffer(o->parser,
 		res->output.data != NULL ? res->output.data : "",
@@ -451,6 +483,8 @@ run_setup(struct pr_session *s, size_t *nsetup, struct pr_error *err)
 		if ((st = run_aux(s, s->v[i].setup, &res, err)) != PR_OK)
 			break;
 		if (res.outcome != PR_SPAWN_OK) {
+			if ((st = join_output(&res, err)) != PR_OK)
+				break;
 			shown = res.output.len < 200 ? res.output.len : 200;
 			st = pr_error_set(err, PR_EINVAL,
 			    "the setup command "
@@ -554,6 +588,7 @@ enum pr_status
 pr_session_run(struct pr_session *s, const struct pr_runner_opts *o,
     struct pr_error *err)
 {
+	struct pr_spawner *sp = NULL;
 	enum pr_status st, st2;
 	double t0, osum = 0;
 	size_t on = 0, nsetup = 0;
@@ -566,6 +601,12 @@ pr_session_run(struct pr_session *s, const struct pr_runner_opts *o,
 	s->opts = *o;
 	s->stop = PR_STOP_NONE;
 	s->clock_res_s = pr_spawn_clock_resolution();
+	/* The spawn attributes are made once for the session's runs. */
+	if (o->spawn.spawner == NULL) {
+		if ((st = pr_spawner_new(&sp, err)) != PR_OK)
+			return st;
+		s->opts.spawn.spawner = sp;
+	}
 	t0 = pr_spawn_now();
 	st = run_setup(s, &nsetup, err);
 	if (st == PR_OK)
@@ -575,6 +616,8 @@ pr_session_run(struct pr_session *s, const struct pr_runner_opts *o,
 	st2 = run_cleanup(s, nsetup, st == PR_OK ? err : NULL);
 	if (st == PR_OK)
 		st = st2;
+	s->opts.spawn.spawner = o->spawn.spawner;
+	pr_spawner_free(sp);
 	s->overhead_s = on > 0 ? osum / (double)on : 0;
 	s->elapsed_s = pr_spawn_now() - t0;
 	return st;

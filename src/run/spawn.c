@@ -1,18 +1,29 @@
 /*
  * run/spawn.c - runs one benchmark command and measures it: posix_spawn
- * in a new process group, output through one pipe into a capped buffer,
- * a poll loop bounded by the timeout, wait4 for the rusage.
+ * in a new process group, standard output and error through a pipe each
+ * into capped buffers, a poll loop bounded by the timeout, wait4 for the
+ * rusage.
  *
  * The child's exit is seen through a pidfd (pidfd_open, Linux 5.3) polled
- * together with the pipe, so that a command which closes its output, or
- * leaves a grandchild holding the pipe, is still seen to exit at once;
+ * together with the pipes, so that a command which closes its output, or
+ * leaves a grandchild holding a pipe, is still seen to exit at once;
  * without pidfd the loop falls back to waitid(WNOWAIT) every few
- * milliseconds.  The process group is killed while the child is still a
- * zombie (not yet reaped), so its id cannot have been reused by then.
+ * milliseconds.  The child and its process group are killed while the
+ * child is still a zombie or running (not yet reaped), so that neither
+ * its process id nor its group id can have been reused by then.  The
+ * attributes of posix_spawn are made once per spawner; the per-run cost
+ * is two pipes, the spawn, a pidfd, a poll, the reads, one kill of the
+ * group and wait4 (bench/run-overhead.sh measures it).
+ *
  * Invariants: every path out of pr_spawn_run after a successful spawn
- * reaps the child and closes every descriptor it opened.
+ * reaps the child (or reports the one that SIGKILL cannot end) and
+ * closes every descriptor it opened; the descriptors given to the child
+ * are all above 2, so that the file actions' dup2 calls cannot clobber
+ * one another.
  */
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* pipe2, F_DUPFD_CLOEXEC */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -29,6 +40,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "perfreg/spawn.h"
 #include "core/banned.h"
@@ -37,6 +51,28 @@ extern char **environ;
 
 #define CHUNK 65536
 #define FALLBACK_TICK_MS 5
+/* The most passes over the children a run left behind, each killing
+ * those it finds (a process that forks as fast as it is killed cannot
+ * hold perfreg forever). */
+#define ORPHAN_PASSES 100
+
+struct pr_spawner {
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_t fa;
+	int fa_ready;  /* fa holds the actions for fa_fds */
+	int fa_fds[3]; /* stdin, stdout and stderr descriptors of fa */
+	int nullfd;    /* /dev/null, read-only */
+};
+
+/* One running command: its process, pidfd, and the two pipes (index 0
+ * standard output, 1 standard error).  -1 marks what is not open. */
+struct child {
+	pid_t pid;
+	int pidfd;
+	int rd[2], wr[2];
+	int exited; /* its exit was seen (not yet reaped) */
+	double t0, t1;
+};
 
 void
 pr_spawn_opts_init(struct pr_spawn_opts *o)
@@ -46,6 +82,8 @@ pr_spawn_opts_init(struct pr_spawn_opts *o)
 	o->timeout_s = 0;
 	o->output_limit = PR_SPAWN_OUTPUT_DEFAULT;
 	o->cancel = NULL;
+	o->reap_orphans = 0;
+	o->spawner = NULL;
 }
 
 void
@@ -53,6 +91,7 @@ pr_spawn_result_init(struct pr_spawn_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	pr_buf_init(&r->output, 0);
+	pr_buf_init(&r->errout, 0);
 	r->exit_status = -1;
 }
 
@@ -60,6 +99,7 @@ void
 pr_spawn_result_release(struct pr_spawn_result *r)
 {
 	pr_buf_release(&r->output);
+	pr_buf_release(&r->errout);
 }
 
 const char *
@@ -111,103 +151,6 @@ static double
 tv_s(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
-}
-
-static int
-open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	long fd = syscall(SYS_pidfd_open, pid, 0);
-
-	if (fd >= 0) {
-		(void)fcntl((int)fd, F_SETFD, FD_CLOEXEC);
-		return (int)fd;
-	}
-#else
-	(void)pid;
-#endif
-	return -1;
-}
-
-/* Reads what the pipe has: keeps up to the cap, counts and drops the
- * rest.  Returns 1 at end of file, 0 when more may come, -1 on error. */
-static int
-read_some(int fd, struct pr_spawn_result *r)
-{
-	char chunk[CHUNK];
-	ssize_t got;
-	size_t room, keep;
-
-	got = read(fd, chunk, sizeof(chunk));
-	if (got < 0)
-		return (errno == EINTR || errno == EAGAIN) ? 0 : -1;
-	if (got == 0)
-		return 1;
-	r->output_bytes += (size_t)got;
-	room = r->output.max - r->output.len;
-	keep = (size_t)got < room ? (size_t)got : room;
-	if (keep < (size_t)got)
-		r->truncated = 1;
-	/* The buffer's growth cannot fail for want of cap here; out of
-	 * memory drops the chunk and says so through `truncated`. */
-	if (keep > 0 && pr_buf_add(&r->output, chunk, keep, NULL) != PR_OK)
-		r->truncated = 1;
-	return 0;
-}
-
-/* Has the child exited (without reaping it)? */
-static int
-exited_nowait(pid_t pid)
-{
-	siginfo_t si;
-
-	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
-		return errno != EINTR;
-	return si.si_pid == pid;
-}
-
-static int
-reap(pid_t pid, int *status, struct rusage *ru)
-{
-	pid_t w;
-
-	do {
-		w = wait4(pid, status, 0, ru);
-	} while (w < 0 && errno == EINTR);
-	return w == pid ? 0 : -1;
-}
-
-/* Reads the rest of the output for at most PR_SPAWN_DRAIN_MS.  Output
- * that could not be read by then (a process that escaped the group
- * still holds the pipe) counts as truncated. */
-static void
-drain(int fd, struct pr_spawn_result *r)
-{
-	double end = pr_spawn_now() + PR_SPAWN_DRAIN_MS * 1e-3;
-	struct pollfd p;
-	double left;
-	int rc;
-
-	for (;;) {
-		left = end - pr_spawn_now();
-		if (left <= 0)
-			break;
-		p.fd = fd;
-		p.events = POLLIN;
-		p.revents = 0;
-		rc = poll(&p, 1, (int)ceil(left * 1e3));
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			break;
-		rc = read_some(fd, r);
-		if (rc > 0)
-			return;
-		if (rc < 0)
-			break;
-	}
-	r->truncated = 1;
 }
 
 static void
@@ -319,199 +262,486 @@ pr_spawn_which(const char *name, char **out)
 	return *out == NULL ? ENOMEM : 0;
 }
 
+/* Moves *fd above the standard descriptors (keeping O_CLOEXEC), so that
+ * the child's dup2 onto 0, 1 and 2 cannot overwrite it.  0 or -1. */
 static int
-setup_attr(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa, int wfd)
+above_stdio(int *fd)
+{
+	int nfd;
+
+	if (*fd > 2)
+		return 0;
+	if ((nfd = fcntl(*fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		return -1;
+	close(*fd);
+	*fd = nfd;
+	return 0;
+}
+
+static int
+open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	/* A pidfd is always close-on-exec. */
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd >= 0)
+		return (int)fd;
+#else
+	(void)pid;
+#endif
+	return -1;
+}
+
+enum pr_status
+pr_spawner_new(struct pr_spawner **out, struct pr_error *err)
 {
 	static const int defsigs[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTERM,
 		SIGHUP, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN,
 		SIGTTOU, SIGXFSZ };
+	struct pr_spawner *sp;
 	sigset_t def, none;
 	size_t i;
 	int rc;
 
+	*out = NULL;
+	if ((sp = calloc(1, sizeof(*sp))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if ((rc = posix_spawnattr_init(&sp->attr)) != 0) {
+		free(sp);
+		return pr_error_set(err, PR_ENOMEM, "posix_spawnattr_init: %s",
+		    strerror(rc));
+	}
 	sigemptyset(&def);
 	for (i = 0; i < sizeof(defsigs) / sizeof(defsigs[0]); i++)
 		sigaddset(&def, defsigs[i]);
 	sigemptyset(&none);
-	if ((rc = posix_spawnattr_setflags(attr,
+	if ((rc = posix_spawnattr_setflags(&sp->attr,
 		 POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
 		     POSIX_SPAWN_SETSIGMASK)) != 0 ||
-	    (rc = posix_spawnattr_setpgroup(attr, 0)) != 0 ||
-	    (rc = posix_spawnattr_setsigdefault(attr, &def)) != 0 ||
-	    (rc = posix_spawnattr_setsigmask(attr, &none)) != 0)
-		return rc;
-	if ((rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY,
-		 0)) != 0 ||
-	    (rc = posix_spawn_file_actions_adddup2(fa, wfd, 1)) != 0 ||
-	    (rc = posix_spawn_file_actions_adddup2(fa, wfd, 2)) != 0)
-		return rc;
-	return 0;
-}
-
-enum pr_status
-pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
-    struct pr_spawn_result *r, struct pr_error *err)
-{
-	struct pr_spawn_opts defaults;
-	posix_spawnattr_t attr;
-	posix_spawn_file_actions_t fa;
-	char *shargv[4];
-	char *const *av;
-	struct pollfd pfd[2];
-	struct rusage ru;
-	double t0, t1 = 0, deadline = 0, left;
-	int pipefd[2], pidfd = -1, pipe_open, status = 0, rc, npfd, tmo;
-	int exited = 0, killed = 0;
-	enum pr_spawn_outcome killed_as = PR_SPAWN_TIMEOUT;
-	pid_t pid;
-	char exe[PATH_MAX];
-
-	if (o == NULL) {
-		pr_spawn_opts_init(&defaults);
-		o = &defaults;
-	}
-	if (argv == NULL || argv[0] == NULL)
-		return pr_error_set(err, PR_EINVAL, "empty command");
-	pr_buf_release(&r->output);
-	pr_spawn_result_init(r);
-	pr_buf_init(&r->output, o->output_limit);
-	if (o->shell) {
-		shargv[0] = (char *)"sh";
-		shargv[1] = (char *)"-c";
-		shargv[2] = argv[0];
-		shargv[3] = NULL;
-		av = shargv;
-	} else
-		av = argv;
-	if ((rc = resolve(o->shell     ? "/bin/sh"
-		     : o->path != NULL ? o->path
-				       : av[0],
-		 exe, sizeof(exe))) != 0) {
-		r->outcome = PR_SPAWN_NOEXEC;
-		r->sys_errno = rc;
-		describe(r, o->shell ? "/bin/sh" : av[0], o->timeout_s);
-		return PR_OK;
-	}
-
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
-		return pr_error_set(err, PR_EIO, "cannot make a pipe: %s",
-		    strerror(errno));
-	if ((rc = posix_spawnattr_init(&attr)) != 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return pr_error_set(err, PR_ENOMEM, "posix_spawnattr_init: %s",
-		    strerror(rc));
-	}
-	if ((rc = posix_spawn_file_actions_init(&fa)) != 0) {
-		posix_spawnattr_destroy(&attr);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return pr_error_set(err, PR_ENOMEM,
-		    "posix_spawn_file_actions_init: %s", strerror(rc));
-	}
-	rc = setup_attr(&attr, &fa, pipefd[1]);
-	if (rc != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		posix_spawnattr_destroy(&attr);
-		close(pipefd[0]);
-		close(pipefd[1]);
+	    (rc = posix_spawnattr_setpgroup(&sp->attr, 0)) != 0 ||
+	    (rc = posix_spawnattr_setsigdefault(&sp->attr, &def)) != 0 ||
+	    (rc = posix_spawnattr_setsigmask(&sp->attr, &none)) != 0) {
+		posix_spawnattr_destroy(&sp->attr);
+		free(sp);
 		return pr_error_set(err, PR_ENOMEM, "posix_spawn setup: %s",
 		    strerror(rc));
 	}
-
-	t0 = pr_spawn_now();
-	rc = posix_spawn(&pid, exe, &fa, &attr, av, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	close(pipefd[1]);
-	if (rc != 0) {
-		r->wall_s = pr_spawn_now() - t0;
-		close(pipefd[0]);
-		r->outcome = PR_SPAWN_NOEXEC;
-		r->sys_errno = rc;
-		describe(r, o->shell ? "/bin/sh" : av[0], o->timeout_s);
-		return PR_OK;
+	sp->nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (sp->nullfd < 0 || above_stdio(&sp->nullfd) != 0) {
+		rc = errno;
+		if (sp->nullfd >= 0)
+			close(sp->nullfd);
+		posix_spawnattr_destroy(&sp->attr);
+		free(sp);
+		return pr_error_set(err, PR_EIO, "cannot open /dev/null: %s",
+		    strerror(rc));
 	}
-	if (o->timeout_s > 0)
-		deadline = t0 + o->timeout_s;
-	pidfd = open_pidfd(pid);
-	pipe_open = 1;
+	*out = sp;
+	return PR_OK;
+}
 
-	while (!exited) {
+void
+pr_spawner_free(struct pr_spawner *sp)
+{
+	if (sp == NULL)
+		return;
+	if (sp->fa_ready)
+		posix_spawn_file_actions_destroy(&sp->fa);
+	posix_spawnattr_destroy(&sp->attr);
+	close(sp->nullfd);
+	free(sp);
+}
+
+/* The file actions for a child writing to out and errfd; made again only
+ * when the descriptors differ from the last run's (pipe2 takes the
+ * lowest free numbers, so a loop of runs gets the same ones).  0 or an
+ * errno. */
+static int
+actions(struct pr_spawner *sp, int out, int errfd)
+{
+	int rc;
+
+	if (sp->fa_ready && sp->fa_fds[1] == out && sp->fa_fds[2] == errfd)
+		return 0;
+	if (sp->fa_ready)
+		posix_spawn_file_actions_destroy(&sp->fa);
+	sp->fa_ready = 0;
+	if ((rc = posix_spawn_file_actions_init(&sp->fa)) != 0)
+		return rc;
+	if ((rc = posix_spawn_file_actions_adddup2(&sp->fa, sp->nullfd, 0)) !=
+		0 ||
+	    (rc = posix_spawn_file_actions_adddup2(&sp->fa, out, 1)) != 0 ||
+	    (rc = posix_spawn_file_actions_adddup2(&sp->fa, errfd, 2)) != 0) {
+		posix_spawn_file_actions_destroy(&sp->fa);
+		return rc;
+	}
+	sp->fa_fds[0] = sp->nullfd;
+	sp->fa_fds[1] = out;
+	sp->fa_fds[2] = errfd;
+	sp->fa_ready = 1;
+	return 0;
+}
+
+int
+pr_spawn_subreaper(void)
+{
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : errno;
+#else
+	return ENOSYS;
+#endif
+}
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+static void
+child_init(struct child *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->pid = -1;
+	c->pidfd = c->rd[0] = c->rd[1] = c->wr[0] = c->wr[1] = -1;
+}
+
+static void
+child_close(struct child *c)
+{
+	int i;
+
+	close_fd(&c->pidfd);
+	for (i = 0; i < 2; i++) {
+		close_fd(&c->rd[i]);
+		close_fd(&c->wr[i]);
+	}
+}
+
+static enum pr_status
+open_pipes(struct child *c, struct pr_error *err)
+{
+	int p[2], i;
+
+	for (i = 0; i < 2; i++) {
+		if (pipe2(p, O_CLOEXEC) != 0)
+			return pr_error_set(err, PR_EIO,
+			    "cannot make a pipe: %s", strerror(errno));
+		c->rd[i] = p[0];
+		c->wr[i] = p[1];
+		if (above_stdio(&c->rd[i]) != 0 || above_stdio(&c->wr[i]) != 0)
+			return pr_error_set(err, PR_EIO,
+			    "cannot make a pipe: %s", strerror(errno));
+	}
+	return PR_OK;
+}
+
+/* Stream i's buffer and byte count in r. */
+static struct pr_buf *
+stream(struct pr_spawn_result *r, int i, size_t **bytes)
+{
+	*bytes = i == 0 ? &r->output_bytes : &r->errout_bytes;
+	return i == 0 ? &r->output : &r->errout;
+}
+
+/* Reads what pipe i has: keeps up to the cap, counts and drops the rest.
+ * Returns 1 at end of file, 0 when more may come, -1 on error. */
+static int
+read_some(struct child *c, int i, struct pr_spawn_result *r)
+{
+	char chunk[CHUNK];
+	struct pr_buf *b;
+	size_t *bytes, room, keep;
+	ssize_t got;
+
+	got = read(c->rd[i], chunk, sizeof(chunk));
+	if (got < 0)
+		return (errno == EINTR || errno == EAGAIN) ? 0 : -1;
+	if (got == 0)
+		return 1;
+	b = stream(r, i, &bytes);
+	*bytes += (size_t)got;
+	room = b->max - b->len;
+	keep = (size_t)got < room ? (size_t)got : room;
+	if (keep < (size_t)got)
+		r->truncated = 1;
+	/* The buffer's growth cannot fail for want of cap here; out of
+	 * memory drops the chunk and says so through `truncated`. */
+	if (keep > 0 && pr_buf_add(b, chunk, keep, NULL) != PR_OK)
+		r->truncated = 1;
+	return 0;
+}
+
+/* Polls the open pipes (and the pidfd when watch_pid) for at most tmo
+ * ms (-1: no limit) and reads what came, closing a pipe at its end.
+ * Returns poll's result, with revents of the pidfd in *pid_ready. */
+static int
+poll_once(struct child *c, int watch_pid, int tmo, struct pr_spawn_result *r,
+    int *pid_ready)
+{
+	struct pollfd pfd[3];
+	int npfd = 0, which[2], i, rc;
+
+	for (i = 0; i < 2; i++)
+		if (c->rd[i] >= 0) {
+			pfd[npfd].fd = c->rd[i];
+			pfd[npfd].events = POLLIN;
+			pfd[npfd].revents = 0;
+			which[npfd++] = i;
+		}
+	if (watch_pid) {
+		pfd[npfd].fd = c->pidfd;
+		pfd[npfd].events = POLLIN;
+		pfd[npfd].revents = 0;
+		npfd++;
+	}
+	*pid_ready = 0;
+	if (npfd == 0)
+		return poll(NULL, 0, tmo); /* only sleeps */
+	rc = poll(pfd, (nfds_t)npfd, tmo);
+	if (rc <= 0)
+		return rc;
+	for (i = 0; i < npfd - watch_pid; i++)
+		if (pfd[i].revents != 0 && read_some(c, which[i], r) != 0)
+			close_fd(&c->rd[which[i]]);
+	if (watch_pid && pfd[npfd - 1].revents != 0)
+		*pid_ready = 1;
+	return rc;
+}
+
+/* Has the child exited (without reaping it)? */
+static int
+exited_nowait(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+		return errno != EINTR;
+	return si.si_pid == pid;
+}
+
+static int
+ms_until(double end)
+{
+	double left = end - pr_spawn_now();
+
+	if (left <= 0)
+		return 0;
+	return left * 1e3 >= INT_MAX ? INT_MAX : (int)ceil(left * 1e3);
+}
+
+/*
+ * Watches the running command until it exits, reading its output.
+ * Returns 1 when it exited (c->t1 is when), 0 when it must be killed,
+ * with *why the outcome to report: a timeout, a cancel, or a poll that
+ * failed (reported as interrupted).
+ */
+static int
+watch(struct child *c, const struct pr_spawn_opts *o, struct pr_spawn_result *r,
+    enum pr_spawn_outcome *why)
+{
+	double deadline = o->timeout_s > 0 ? c->t0 + o->timeout_s : 0;
+	int tmo, rc, ready;
+
+	for (;;) {
 		if (o->cancel != NULL && *o->cancel) {
-			killed = 1;
-			killed_as = PR_SPAWN_INTERRUPTED;
-			break;
+			*why = PR_SPAWN_INTERRUPTED;
+			return 0;
 		}
 		tmo = -1;
-		if (deadline > 0) {
-			left = deadline - pr_spawn_now();
-			if (left <= 0) {
-				killed = 1;
-				killed_as = PR_SPAWN_TIMEOUT;
-				break;
-			}
-			tmo = left * 1e3 >= INT_MAX ? INT_MAX
-						    : (int)ceil(left * 1e3);
+		if (deadline > 0 && (tmo = ms_until(deadline)) == 0) {
+			*why = PR_SPAWN_TIMEOUT;
+			return 0;
 		}
-		npfd = 0;
-		if (pipe_open) {
-			pfd[npfd].fd = pipefd[0];
-			pfd[npfd].events = POLLIN;
-			pfd[npfd++].revents = 0;
-		}
-		if (pidfd >= 0) {
-			pfd[npfd].fd = pidfd;
-			pfd[npfd].events = POLLIN;
-			pfd[npfd++].revents = 0;
-		} else if (tmo < 0 || tmo > FALLBACK_TICK_MS)
+		/* A cancel whose signal came between the test above and the
+		 * poll does not interrupt it: look again now and then. */
+		if (o->cancel != NULL && (tmo < 0 || tmo > PR_SPAWN_CANCEL_MS))
+			tmo = PR_SPAWN_CANCEL_MS;
+		if (c->pidfd < 0 && (tmo < 0 || tmo > FALLBACK_TICK_MS))
 			tmo = FALLBACK_TICK_MS; /* no pidfd: look every tick */
-		rc = poll(pfd, (nfds_t)npfd, tmo);
-		if (rc < 0) {
-			if (errno == EINTR)
-				continue;
-			killed = 1; /* cannot watch it: stop it */
-			killed_as = PR_SPAWN_INTERRUPTED;
-			break;
+		rc = poll_once(c, c->pidfd >= 0, tmo, r, &ready);
+		if (rc < 0 && errno != EINTR) {
+			*why = PR_SPAWN_INTERRUPTED; /* cannot watch it */
+			return 0;
 		}
-		if (pipe_open && pfd[0].revents != 0) {
-			rc = read_some(pipefd[0], r);
-			if (rc != 0)
-				pipe_open = 0;
+		if (c->pidfd >= 0 ? ready : exited_nowait(c->pid)) {
+			c->t1 = pr_spawn_now();
+			c->exited = 1;
+			return 1;
 		}
-		if (pidfd >= 0) {
-			if (pfd[npfd - 1].revents != 0)
-				exited = 1;
-		} else
-			exited = exited_nowait(pid);
-		if (exited)
-			t1 = pr_spawn_now();
 	}
+}
 
-	/* The child is exited-but-unreaped or still running: its group id
-	 * is still ours, so the group can be killed safely. */
-	(void)kill(-pid, SIGKILL);
-	if (reap(pid, &status, &ru) != 0) {
+/* Waits at most PR_SPAWN_REAP_MS for the killed child to die; 0 when it
+ * did (and is ready to be reaped). */
+static int
+await_death(struct child *c)
+{
+	double end = pr_spawn_now() + PR_SPAWN_REAP_MS * 1e-3;
+	struct pollfd p;
+	int tmo;
+
+	for (;;) {
+		if (c->pidfd >= 0) {
+			p.fd = c->pidfd;
+			p.events = POLLIN;
+			p.revents = 0;
+			if (poll(&p, 1, ms_until(end)) > 0)
+				return 0;
+		} else {
+			if (exited_nowait(c->pid))
+				return 0;
+			tmo = ms_until(end);
+			(void)poll(NULL, 0,
+			    tmo < FALLBACK_TICK_MS ? tmo : FALLBACK_TICK_MS);
+		}
+		if (ms_until(end) == 0)
+			return -1;
+	}
+}
+
+static int
+reap(pid_t pid, int *status, struct rusage *ru)
+{
+	pid_t w;
+
+	do {
+		w = wait4(pid, status, 0, ru);
+	} while (w < 0 && errno == EINTR);
+	return w == pid ? 0 : -1;
+}
+
+/* SIGKILLs every child of this process (found in /proc by its parent
+ * process id); how many were found. */
+static int
+kill_children(void)
+{
+	char path[300], buf[512], *p;
+	struct dirent *de;
+	pid_t self = getpid();
+	long pid, ppid;
+	DIR *d;
+	FILE *f;
+	int n = 0;
+
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		p = fgets(buf, sizeof(buf), f);
+		fclose(f);
+		/* "pid (comm) state ppid ...": comm may hold anything, so
+		 * the fields are read after its last ')'. */
+		if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
+		    sscanf(p + 1, " %*c %ld", &ppid) != 1 || ppid != self)
+			continue;
+		pid = strtol(de->d_name, NULL, 10);
+		/* Only this process reaps its children, so the id cannot
+		 * have been reused since it was read. */
+		if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Kills and reaps every child this process has (reap_orphans): the
+ * processes the run left behind in other process groups, re-parented to
+ * this subreaper.  Without children, one wait4 that fails with ECHILD. */
+static void
+reap_orphans(void)
+{
+	int passes = 0, status;
+	pid_t w;
+
+	for (;;) {
+		w = waitpid(-1, &status, WNOHANG);
+		if (w > 0 || (w < 0 && errno == EINTR))
+			continue;
+		if (w < 0 || passes++ >= ORPHAN_PASSES)
+			return; /* ECHILD: none left */
+		/* Children still running: kill them, then wait a little for
+		 * the kills to land before reaping. */
+		if (kill_children() == 0)
+			return;
+		(void)poll(NULL, 0, 1);
+	}
+}
+
+/* Reads the rest of the output for at most PR_SPAWN_DRAIN_MS.  Output
+ * that could not be read by then (a process that escaped the group
+ * still holds a pipe) counts as truncated. */
+static void
+drain(struct child *c, struct pr_spawn_result *r)
+{
+	double end = pr_spawn_now() + PR_SPAWN_DRAIN_MS * 1e-3;
+	int rc, ready, tmo;
+
+	while (c->rd[0] >= 0 || c->rd[1] >= 0) {
+		if ((tmo = ms_until(end)) == 0)
+			break;
+		rc = poll_once(c, 0, tmo, r, &ready);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			break;
+	}
+	if (c->rd[0] >= 0 || c->rd[1] >= 0)
+		r->truncated = 1;
+}
+
+/*
+ * Ends a started command: kills it (unless it exited) and its process
+ * group, reaps it for its status and rusage within PR_SPAWN_REAP_MS,
+ * reaps what it left behind (reap_orphans), reads the rest of the
+ * output, and fills r's outcome.
+ */
+static enum pr_status
+finish(struct child *c, const struct pr_spawn_opts *o, int killed,
+    enum pr_spawn_outcome why, struct pr_spawn_result *r, struct pr_error *err)
+{
+	struct rusage ru;
+	int status = 0;
+
+	/* The child is exited-but-unreaped or still running: its process
+	 * id and group id are still its own, so both can be killed
+	 * safely; the group may be gone (the child left it). */
+	(void)kill(-c->pid, SIGKILL);
+	if (!c->exited) {
+		(void)kill(c->pid, SIGKILL);
+		if (await_death(c) != 0)
+			return pr_error_set(err, PR_EIO,
+			    "process %ld does not die after SIGKILL",
+			    (long)c->pid);
+		c->t1 = pr_spawn_now();
+	}
+	memset(&ru, 0, sizeof(ru));
+	if (reap(c->pid, &status, &ru) != 0) {
 		/* Only possible if someone else reaped it. */
 		memset(&ru, 0, sizeof(ru));
 		status = 0;
 	}
-	if (!exited)
-		t1 = pr_spawn_now();
-	if (pidfd >= 0)
-		close(pidfd);
-	if (pipe_open)
-		drain(pipefd[0], r);
-	close(pipefd[0]);
+	if (o->reap_orphans)
+		reap_orphans();
+	drain(c, r);
 
-	r->wall_s = t1 - t0;
+	r->wall_s = c->t1 - c->t0;
 	r->user_s = tv_s(&ru.ru_utime);
 	r->sys_s = tv_s(&ru.ru_stime);
 	r->maxrss_kib = (double)ru.ru_maxrss;
 	r->ctxsw_vol = (double)ru.ru_nvcsw;
 	r->ctxsw_invol = (double)ru.ru_nivcsw;
 	if (killed)
-		r->outcome = killed_as;
+		r->outcome = why;
 	else if (WIFEXITED(status)) {
 		r->exit_status = WEXITSTATUS(status);
 		r->outcome = r->exit_status == 0 ? PR_SPAWN_OK : PR_SPAWN_EXIT;
@@ -520,6 +750,85 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 		r->outcome = PR_SPAWN_SIGNAL;
 	} else
 		r->outcome = PR_SPAWN_SIGNAL;
-	describe(r, av[0], o->timeout_s);
 	return PR_OK;
+}
+
+enum pr_status
+pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
+    struct pr_spawn_result *r, struct pr_error *err)
+{
+	struct pr_spawn_opts defaults;
+	struct pr_spawner *own = NULL, *sp;
+	struct child c;
+	char *shargv[4];
+	char *const *av;
+	const char *exe, *name;
+	char found[PATH_MAX];
+	enum pr_spawn_outcome why = PR_SPAWN_OK;
+	enum pr_status st = PR_OK;
+	int rc, exited;
+
+	if (o == NULL) {
+		pr_spawn_opts_init(&defaults);
+		o = &defaults;
+	}
+	if (argv == NULL || argv[0] == NULL)
+		return pr_error_set(err, PR_EINVAL, "empty command");
+	pr_spawn_result_release(r);
+	pr_spawn_result_init(r);
+	pr_buf_init(&r->output, o->output_limit);
+	pr_buf_init(&r->errout, o->output_limit);
+	child_init(&c);
+	if (o->shell) {
+		shargv[0] = (char *)"sh";
+		shargv[1] = (char *)"-c";
+		shargv[2] = argv[0];
+		shargv[3] = NULL;
+		av = shargv;
+		exe = name = "/bin/sh";
+	} else {
+		av = argv;
+		name = av[0];
+		exe = o->path;
+		if (exe == NULL) {
+			if ((rc = resolve(av[0], found, sizeof(found))) != 0) {
+				r->sys_errno = rc;
+				r->outcome = PR_SPAWN_NOEXEC;
+				goto out;
+			}
+			exe = found;
+		}
+	}
+	if ((sp = o->spawner) == NULL) {
+		if ((st = pr_spawner_new(&own, err)) != PR_OK)
+			goto out;
+		sp = own;
+	}
+	if ((st = open_pipes(&c, err)) != PR_OK)
+		goto out;
+	if ((rc = actions(sp, c.wr[0], c.wr[1])) != 0) {
+		st = pr_error_set(err, PR_ENOMEM, "posix_spawn setup: %s",
+		    strerror(rc));
+		goto out;
+	}
+
+	c.t0 = pr_spawn_now();
+	rc = posix_spawn(&c.pid, exe, &sp->fa, &sp->attr, av, environ);
+	close_fd(&c.wr[0]);
+	close_fd(&c.wr[1]);
+	if (rc != 0) {
+		r->wall_s = pr_spawn_now() - c.t0;
+		r->sys_errno = rc;
+		r->outcome = PR_SPAWN_NOEXEC;
+		goto out;
+	}
+	c.pidfd = open_pidfd(c.pid);
+	exited = watch(&c, o, r, &why);
+	st = finish(&c, o, !exited, why, r, err);
+out:
+	if (st == PR_OK)
+		describe(r, name, o->timeout_s);
+	child_close(&c);
+	pr_spawner_free(own);
+	return st;
 }

@@ -1,9 +1,12 @@
 #!/bin/sh
 # tests/run/cli_run.sh - perfreg run end to end, where its output is not
 # deterministic enough for a golden case: the report's parts, --output
-# written per run, --json with the raw runs, failed runs and their exit
-# status, --max-failures, and Ctrl-C (SIGINT) giving the report of what
-# finished with status 130.  No timing is checked.
+# written per run (and failing to be), --json with the raw runs, failed
+# runs and their exit status, --max-failures, Ctrl-C (SIGINT), SIGTERM
+# and SIGHUP giving the report of what finished with status 128 + the
+# signal and no benchmark left running, commands that escape their
+# process group, and stdout and stderr read apart.  No timing is
+# checked.
 #
 # usage: cli_run.sh PERFREG PROGS_DIR
 set -u
@@ -20,6 +23,20 @@ fail() {
 
 has() { # file pattern what
 	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
+}
+
+# Fails unless process pid is gone within 10 s (a kill is delivered
+# asynchronously: this bounds a wait, it times nothing).
+gone() { # pid what
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -KILL "$1"
+		fail "$2: process $1 still runs"
+	fi
 }
 
 # A plain session: report parts and status 0.
@@ -87,6 +104,105 @@ st=$?
 has "$tmp/err" "interrupted; the report covers the 0 runs that finished" \
     "Ctrl-C"
 has "$tmp/out" "stopped: interrupted" "Ctrl-C"
+
+# SIGTERM and SIGHUP are Ctrl-C: the running command is killed (it used
+# to go on running under init), the report covers what finished, and the
+# status is 128 + the signal.  The command writes its pid, then execs
+# into a long sleep; perfreg gets the signal once the pid is there (a
+# bounded wait, not a timing).
+for sig in TERM:15 HUP:1; do
+	num=${sig#*:}
+	sig=${sig%:*}
+	rm -f "$tmp/sleeper"
+	"$P" run -n 1000 --warmup 0 --shell \
+	    a="echo \$\$ > $tmp/sleeper.tmp; mv $tmp/sleeper.tmp $tmp/sleeper; exec sleep 37" \
+	    > "$tmp/out" 2> "$tmp/err" &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/sleeper" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	spid=$(cat "$tmp/sleeper" 2>/dev/null)
+	kill -$sig $pid
+	wait $pid
+	st=$?
+	want=$((128 + num))
+	[ $st -eq $want ] || fail "SIG$sig: status $st, not $want"
+	has "$tmp/err" "interrupted (SIG$sig); the report covers the 0 runs" \
+	    "SIG$sig"
+	has "$tmp/out" "stopped: interrupted" "SIG$sig"
+	if [ -n "$spid" ]; then
+		gone "$spid" "SIG$sig: the benchmark"
+	else
+		fail "SIG$sig: the benchmark never started"
+	fi
+done
+
+# A command that moves itself into perfreg's process group is still
+# killed at the timeout (this waited forever in wait4); timeout(1) only
+# bounds a failure.
+timeout 120 "$P" run -n 1 --warmup 0 --timeout 1 a="$PROGS/prog_setpgid_hang" \
+    > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 124 ] && fail "setpgid escapee: perfreg hung"
+[ $st -eq 2 ] || fail "setpgid escapee: status $st, not 2"
+has "$tmp/out" "failed: a, counted run 1: timed out after 1 s" "setpgid"
+
+# A grandchild that left the group (setsid) is killed after the run:
+# perfreg is its subreaper.
+"$P" run -n 1 --warmup 0 a="$PROGS/prog_escape $tmp/escapee" \
+    > "$tmp/out" 2> "$tmp/err" || fail "escapee: status $?"
+epid=$(cat "$tmp/escapee" 2>/dev/null)
+if [ -z "$epid" ]; then
+	fail "escapee: no pid written"
+else
+	gone "$epid" "escapee"
+fi
+
+# A variant all of whose runs failed is an error, alone too (it exited 0).
+"$P" run -n 2 a=perfreg-test-no-such-command > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 2 ] || fail "a command that cannot run: status $st, not 2"
+has "$tmp/err" "no run of 'a' succeeded" "no such command"
+"$P" run -n 2 a=false > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "a command that always fails: not status 2"
+
+# --output that cannot be written is a failure (it exited 0), and the
+# report is still written; a name that cannot be opened is bad usage.
+if [ -w /dev/full ]; then
+	"$P" run -n 1 --output /dev/full a=true > "$tmp/out" 2> "$tmp/err"
+	st=$?
+	[ $st -eq 3 ] || fail "--output /dev/full: status $st, not 3"
+	has "$tmp/err" "cannot write to /dev/full" "--output /dev/full"
+	has "$tmp/out" "^baseline a: true" "--output /dev/full"
+fi
+"$P" run -n 1 --output '' a=true > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--output '': not status 2"
+"$P" run -n 1 --output "$tmp" a=true > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--output DIR: not status 2"
+
+# Standard output and standard error are read apart: a time line cut by
+# a line on stdout (seed 002's pipeline by chance) is whole again.
+"$P" run -n 2 --json --parse time a="$PROGS/prog_interleave" \
+    > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 0 ] || fail "interleaved streams: status $st: $(cat "$tmp/err")"
+has "$tmp/out" '"elapsed": 4.83' "interleaved streams"
+has "$tmp/out" '"sys": 2.5' "interleaved streams"
+# And seed 002's own pipeline, with the real tools.
+if [ -x /usr/bin/time ] && command -v openssl > /dev/null &&
+    command -v dd > /dev/null; then
+	"$P" run -n 3 --shell --parse time --json \
+	    a='dd if=/dev/zero bs=1048576 count=8 | /usr/bin/time openssl dgst -md5' \
+	    > "$tmp/out" 2> "$tmp/err"
+	st=$?
+	[ $st -eq 0 ] || fail "seed 002 pipeline: status $st: $(cat "$tmp/err")"
+	for m in elapsed user sys dd_rate; do
+		has "$tmp/out" "\"$m\": " "seed 002 pipeline"
+	done
+	grep -q '"ok": false' "$tmp/out" && fail "seed 002 pipeline: a failed run"
+fi
 
 # --until-decided: a three-fold slower variant is decided a regression
 # long before --max-runs, the report leads with the sequential decision,

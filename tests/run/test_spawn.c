@@ -1,7 +1,9 @@
 /*
  * tests/run/test_spawn.c - running commands: outcomes and their reasons,
- * the timeout kill of the whole process group, output capture and its
- * cap, rusage fields, the shell, cancelling, and no zombies left.
+ * the timeout kill of the whole process group and of a command that
+ * left it, output capture (each stream apart) and its cap, rusage
+ * fields, the shell, cancelling, no zombies left, and, as a subreaper,
+ * the killing of processes that escaped the group.
  * Timing checks are lower bounds that cannot fail (a 0.2 s sleep lasts
  * at least 0.2 s); nothing asserts that anything is fast.
  */
@@ -80,8 +82,11 @@ test_exit3(void **state)
 	assert_int_equal(r.outcome, PR_SPAWN_EXIT);
 	assert_int_equal(r.exit_status, 3);
 	assert_string_equal(r.reason, "exit status 3");
-	/* Both streams land in the one buffer, in the order written. */
-	assert_string_equal(r.output.data, "to stdout\nto stderr\n");
+	/* Each stream lands in its own buffer. */
+	assert_string_equal(r.output.data, "to stdout\n");
+	assert_string_equal(r.errout.data, "to stderr\n");
+	assert_int_equal(r.output_bytes, 10);
+	assert_int_equal(r.errout_bytes, 10);
 	pr_spawn_result_release(&r);
 }
 
@@ -122,14 +127,15 @@ test_noexec(void **state)
 	pr_spawn_result_release(&r);
 }
 
+/* Runs prog with a 1 s timeout: it must time out, having printed
+ * printed first. */
 static void
-test_timeout(void **state)
+assert_times_out(const char *prog, const char *printed)
 {
-	char *argv[] = { PROGS_DIR "/prog_hang", NULL };
+	char *argv[] = { (char *)prog, NULL };
 	struct pr_spawn_opts o;
 	struct pr_spawn_result r;
 
-	(void)state;
 	pr_spawn_opts_init(&o);
 	/* Long enough for the program to have printed, even on a loaded
 	 * machine. */
@@ -139,8 +145,15 @@ test_timeout(void **state)
 	assert_string_equal(r.reason, "timed out after 1 s");
 	assert_true(r.wall_s >= 1);
 	/* Output written before the kill is kept. */
-	assert_string_equal(r.output.data, "hanging\n");
+	assert_string_equal(r.output.data, printed);
 	pr_spawn_result_release(&r);
+}
+
+static void
+test_timeout(void **state)
+{
+	(void)state;
+	assert_times_out(PROGS_DIR "/prog_hang", "hanging\n");
 }
 
 /* Is pid gone (or only a zombie waiting for its new parent)? */
@@ -211,6 +224,16 @@ test_timeout_group(void **state)
 }
 
 static void
+test_setpgid_timeout(void **state)
+{
+	/* The command moves into this process's group: killing the group
+	 * made for it misses it, so it must be killed by its pid (issue 12:
+	 * this waited forever in wait4). */
+	(void)state;
+	assert_times_out(PROGS_DIR "/prog_setpgid_hang", "moved\n");
+}
+
+static void
 test_truncate(void **state)
 {
 	char *argv[] = { PROGS_DIR "/prog_spew", "50", NULL };
@@ -257,7 +280,8 @@ test_shell(void **state)
 	run(argv, &o, &r);
 	assert_int_equal(r.outcome, PR_SPAWN_EXIT);
 	assert_int_equal(r.exit_status, 4);
-	assert_string_equal(r.output.data, "hi\nerr\n");
+	assert_string_equal(r.output.data, "hi\n");
+	assert_string_equal(r.errout.data, "err\n");
 	pr_spawn_result_release(&r);
 }
 
@@ -280,18 +304,27 @@ test_stdin_null(void **state)
 static void
 test_cancel(void **state)
 {
-	char *argv[] = { PROGS_DIR "/prog_hang", NULL };
+	/* A command that left its process group for this process's is
+	 * killed too. */
+	static const char *const progs[] = { PROGS_DIR "/prog_hang",
+		PROGS_DIR "/prog_setpgid_hang" };
+	char *argv[2];
 	volatile sig_atomic_t cancel = 1;
 	struct pr_spawn_opts o;
 	struct pr_spawn_result r;
+	size_t i;
 
 	(void)state;
 	pr_spawn_opts_init(&o);
 	o.cancel = &cancel;
-	run(argv, &o, &r);
-	assert_int_equal(r.outcome, PR_SPAWN_INTERRUPTED);
-	assert_string_equal(r.reason, "interrupted");
-	pr_spawn_result_release(&r);
+	for (i = 0; i < 2; i++) {
+		argv[0] = (char *)progs[i];
+		argv[1] = NULL;
+		run(argv, &o, &r);
+		assert_int_equal(r.outcome, PR_SPAWN_INTERRUPTED);
+		assert_string_equal(r.reason, "interrupted");
+		pr_spawn_result_release(&r);
+	}
 }
 
 static void
@@ -392,6 +425,63 @@ test_no_zombies(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
+/* Reads the pid that prog_escape's grandchild wrote to path. */
+static long
+read_pid(const char *path)
+{
+	long pid = 0;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &pid), 1);
+	fclose(f);
+	unlink(path);
+	assert_true(pid > 1);
+	return pid;
+}
+
+static void
+test_orphans(void **state)
+{
+	/* A grandchild that left the process group (setsid) is found and
+	 * killed when this process is a subreaper and asks for it: when the
+	 * command exits, and when it times out.  This test makes the test
+	 * process a subreaper, so it runs after the tests that count on
+	 * leftovers going to init. */
+	char pidfile[] = "/tmp/perfreg-test-orphan-XXXXXX";
+	char *argv[] = { PROGS_DIR "/prog_escape", pidfile, NULL, NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	int fd;
+
+	(void)state;
+	if (pr_spawn_subreaper() != 0)
+		skip();
+	pr_spawn_opts_init(&o);
+	o.reap_orphans = 1;
+	o.timeout_s = 60; /* only so that a failure cannot hang the suite */
+	fd = mkstemp(pidfile);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(pidfile);
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_string_equal(r.output.data, "escaped\n");
+	assert_gone(read_pid(pidfile), "escaped grandchild");
+	pr_spawn_result_release(&r);
+
+	argv[2] = "hang";
+	o.timeout_s = 1;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_TIMEOUT);
+	assert_gone(read_pid(pidfile), "escaped grandchild after a timeout");
+	pr_spawn_result_release(&r);
+	/* Both were reaped, not only killed. */
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
 static void
 test_empty(void **state)
 {
@@ -418,6 +508,7 @@ main(void)
 		cmocka_unit_test(test_noexec),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_timeout_group),
+		cmocka_unit_test(test_setpgid_timeout),
 		cmocka_unit_test(test_truncate),
 		cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_stdin_null),
@@ -426,6 +517,7 @@ main(void)
 		cmocka_unit_test(test_escaped),
 		cmocka_unit_test(test_which_path),
 		cmocka_unit_test(test_no_zombies),
+		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_empty),
 	};
 
