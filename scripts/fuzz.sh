@@ -16,7 +16,7 @@ secs=${1:-30}
 [ $# -gt 0 ] && shift
 targets=${*:-"fuzz_parse_openssl fuzz_parse_iperf3 fuzz_parse_time
 fuzz_parse_perf fuzz_parse_auto fuzz_parse_metric fuzz_parse_derive
-fuzz_read fuzz_numbers fuzz_numparse fuzz_import fuzz_jsonl"}
+fuzz_read fuzz_numbers fuzz_numparse fuzz_import fuzz_jsonl fuzz_series"}
 build=${FUZZ_BUILD:-build/fuzz}
 
 # Warnings are the business of the dev and asan builds, not of this one.
@@ -38,6 +38,7 @@ seeds() {
 	fuzz_parse_metric) echo tests/fuzz/seeds/metric ;;
 	fuzz_parse_derive) echo tests/fuzz/seeds/derive ;;
 	fuzz_numbers | fuzz_numparse) echo tests/data/numbers tests/data/stat ;;
+	fuzz_series) echo tests/data/series tests/data/numbers ;;
 	fuzz_import | fuzz_jsonl) echo tests/fuzz/seeds/import ;;
 	fuzz_read) echo tests/data/csv tests/data/hyperfine \
 	    tests/data/gobench tests/data/perfreg ;;

@@ -5,7 +5,16 @@
  * A dataset owns its metrics, their names and units, and their samples.
  * Metric order is the order of first appearance in the input, and
  * comparisons keep it.  Lifecycle: pr_dataset_init -> add ->
- * pr_dataset_release.  Not thread-safe.
+ * pr_dataset_release.  Not thread-safe, not even pr_dataset_find (it
+ * updates the name index).
+ *
+ * Lookup by name goes through a hash index once a dataset has more than
+ * a few metrics, so that reading an input with tens of thousands of
+ * metrics (a Go benchmark log, a wide CSV) stays linear.  The index is
+ * private (the idx_ members): it catches up by itself with metrics
+ * appended or dropped from the end of metrics[] directly, but a metric
+ * must not be renamed in place, and a dataset must not be copied by
+ * assignment (release one, init the other).
  */
 #ifndef PERFREG_DATASET_H
 #define PERFREG_DATASET_H
@@ -26,7 +35,10 @@ struct pr_metric {
 struct pr_dataset {
 	struct pr_metric *metrics;
 	size_t n, cap;
-	char *source; /* file name it was read from, or NULL */
+	char *source;     /* file name it was read from, or NULL */
+	size_t *idx_slot; /* private: open addressing, metric index + 1 */
+	size_t idx_cap;   /* private: slots, a power of two, or 0 */
+	size_t idx_n;     /* private: metrics[0, idx_n) are in the index */
 };
 
 void pr_dataset_init(struct pr_dataset *d);

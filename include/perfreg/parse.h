@@ -33,7 +33,11 @@
  *   "MBytes" are powers of 1024), "sender_retransmits" (lower); UDP
  *   gives "receiver_jitter" (ms, lower), "receiver_lost" (datagrams,
  *   lower), "receiver_lost_pct" (%, lower) and "receiver_datagrams"; the
- *   [SUM] lines are used when there are parallel streams.  An iperf3
+ *   [SUM] lines are used when there are parallel streams, and each
+ *   stream's lines give "stream1_sender_bitrate" and so on; the CPU
+ *   utilisation (-J, or -V's text) gives "cpu_host", "cpu_host_user",
+ *   "cpu_host_system", "cpu_remote", "cpu_remote_user",
+ *   "cpu_remote_system" (%, lower).  An iperf3
  *   error ("iperf3: error - ...", or the "error" member of -J JSON) is
  *   an error, not a result.
  * - "time": GNU time's default output, -v and -p; the `time` of bash,
@@ -42,7 +46,10 @@
  *   time are usually captured together.  Names: "elapsed", "user",
  *   "sys" (s, lower), "cpu" (%), "maxrss" (KiB, lower), ... and
  *   "dd_bytes", "dd_seconds", "dd_rate" (B/s, higher).  A timed command
- *   that failed ("Command exited with non-zero status 1") is an error.
+ *   that exited non-zero ("Command exited with non-zero status 1") is
+ *   reported with its figures and "exit_status" (then given for every
+ *   record, 0 where the line is missing); one killed by a signal is an
+ *   error.
  * - "perf": `perf stat` human output and -x CSV (-r too): one metric per
  *   event ("task-clock" in ms, counts without a unit, lower), and
  *   "elapsed", "user", "sys" (s, lower).  "<not supported>" and
@@ -57,7 +64,14 @@
  * table cut short, a number that is not finite or out of range (nan,
  * 1e999), a line longer than PR_READ_LINE_MAX, a NUL byte or invalid
  * UTF-8 (binary junk): PR_EPARSE or PR_ELIMIT with the input's name and
- * line in err.  Nothing is ever read as a silent zero.
+ * line in err.  Nothing is ever read as a silent zero.  The rule of every
+ * format: a line recognised as the format's must parse completely, or it
+ * is an error at its line (GNU time's "nanuser 2.74sys#@!tem ..." is not
+ * skipped); a number is a whole token written as the tool writes it
+ * (openssl's "%.2f", a 'k' above 10000; "real 5.30" with its fraction;
+ * bash's "sys\t0m0.000s", never a bare "sys\t0"); and a value on a last
+ * line without a line end is an error, as the input may have been cut
+ * inside it ("3050831.87k" cut to "3050831.").
  *
  * Thread-safety: a parser is immutable once set up; several threads may
  * call pr_parse_buffer with the same parser on distinct datasets.

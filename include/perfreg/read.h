@@ -26,7 +26,9 @@
  * - hyperfine: the JSON of `hyperfine --export-json`: one metric per
  *   result, named by its "command" (which is the --command-name when one
  *   was given), its values the "times" of the runs, unit "s", lower is
- *   better.  Results with the same command accumulate;
+ *   better; and "COMMAND user", "COMMAND system", the means of the runs'
+ *   CPU times (one value each: hyperfine keeps no per-run CPU times).
+ *   Two results with the same command are an error;
  * - gobench: Go benchmark output, what benchstat reads ("BenchmarkX-8
  *   N 123 ns/op 45 B/op ..."): one metric per benchmark and unit, named
  *   "PKG.X-8 ns/op": the short name of the package of its "pkg:" line
@@ -56,10 +58,12 @@
  * sys_errno).  Nothing is ever read as a silent zero.
  *
  * Memory: the numbers format streams (pr_read_numbers keeps 8 bytes a
- * value plus one line).  The other formats load the input whole, at most
- * PR_READ_FILE_MAX bytes, and JSON at most PR_READ_JSON_MAX bytes because
- * jansson's tree takes several times the text; inputs past those caps
- * fail with PR_ELIMIT.
+ * value plus one line), at most PR_READ_VALUES_MAX values an input.  The
+ * other formats load the input whole, at most PR_READ_FILE_MAX bytes, and
+ * JSON at most PR_READ_JSON_MAX bytes because jansson's tree takes several
+ * times the text; a CSV input holds at most PR_READ_VALUES_MAX cells.
+ * Inputs past those caps fail with PR_ELIMIT ("more than N values in one
+ * input", "input larger than N bytes").
  *
  * Thread-safety: the readers keep no state; distinct datasets may be
  * read from distinct threads.
@@ -76,6 +80,8 @@
 #define PR_READ_LINE_MAX (1024 * 1024)
 #define PR_READ_FILE_MAX ((size_t)1 << 30)  /* 1 GiB: csv, gobench */
 #define PR_READ_JSON_MAX ((size_t)64 << 20) /* 64 MiB: JSON formats */
+/* The most values one input may hold: 2^26 values, 512 MiB of doubles. */
+#define PR_READ_VALUES_MAX ((size_t)1 << 26)
 
 enum pr_format {
 	PR_FORMAT_AUTO = 0,
@@ -109,7 +115,7 @@ enum pr_status pr_format_parse(const char *name, enum pr_format *out,
  * PR_ENOTFOUND / PR_EIO (open or read, sys_errno set), PR_EPARSE /
  * PR_ERANGE at the line and column of a bad field, binary data or an
  * input without numbers, PR_ELIMIT for a line longer than
- * PR_READ_LINE_MAX, PR_ENOMEM.  Memory: the values, a read buffer of 1
+ * PR_READ_LINE_MAX or more than PR_READ_VALUES_MAX values, PR_ENOMEM.  Memory: the values, a read buffer of 1
  * MiB at most (up to PR_READ_LINE_MAX + 1 MiB while a long line does not
  * fit), and for a regular file of more than 4 MiB an
  * address-space reservation of 4 bytes per byte of file that only

@@ -46,11 +46,18 @@ extern const struct pr_bench_format pr_bench_perf;
  * one is kept (progress meters overwrite themselves that way).  Leading
  * e-mail quote marks ("> ", ">>") are dropped too, so that outputs pasted
  * into a mail or a bug report read as the originals.
+ *
+ * A last line without a line end is marked cut: every tool ends its lines,
+ * so the input may have been cut inside it (`head -c`, a full disk, a
+ * killed run), and "3050831.49k" cut to "3050831." would read as another
+ * number.  pr_bench_num and pr_bench_clock refuse to read a value on a cut
+ * line; prose there (a pasted report's signature) is harmless.
  */
 struct pr_line {
 	const char *s, *e; /* the text, without the line end */
 	const char *raw;   /* where the line starts in the input */
 	long no;           /* 1-based */
+	int cut;           /* the input ends inside it: no line end */
 };
 
 struct pr_lines {
@@ -105,11 +112,19 @@ int pr_starts(const char *s, const char *e, const char *prefix);
  * exactly 586200).  NaN, infinities, hexadecimal, out of range values
  * (1e999) and anything left over fail with PR_EPARSE or PR_ERANGE and a
  * message naming the text, where (if not NULL, e.g. "in the 16 bytes
- * column"), the input and l's line and column.
+ * column"), the input and l's line and column; so does a value on a cut
+ * line (pr_bench_uncut).
  */
 enum pr_status pr_bench_num(const struct pr_input *in, const struct pr_line *l,
     const char *s, const char *e, int exp10, int sign, const char *where,
     double *out, struct pr_error *err);
+
+/*
+ * PR_OK, or when l is cut (see struct pr_line) the error that a value
+ * cannot be read from a line the input ends inside, at p.
+ */
+enum pr_status pr_bench_uncut(const struct pr_input *in,
+    const struct pr_line *l, const char *p, struct pr_error *err);
 
 /* As pr_bench_num, for a token. */
 enum pr_status pr_bench_tnum(const struct pr_input *in, const struct pr_line *l,

@@ -44,6 +44,7 @@ pr_lines_next(struct pr_lines *it, struct pr_line *l)
 	it->no++;
 	l->raw = s;
 	l->no = it->no;
+	l->cut = e == end;
 	if (e > s && e[-1] == '\r')
 		e--;
 	for (r = e; r > s; r--)
@@ -234,6 +235,17 @@ pr_bench_none(const struct pr_input *in, const struct pr_line *hint,
 }
 
 enum pr_status
+pr_bench_uncut(const struct pr_input *in, const struct pr_line *l,
+    const char *p, struct pr_error *err)
+{
+	if (l == NULL || !l->cut)
+		return PR_OK;
+	return pr_bench_fail(in, l, p, err,
+	    "the input ends inside this line (no line end after it): a "
+	    "record cut short");
+}
+
+enum pr_status
 pr_bench_num(const struct pr_input *in, const struct pr_line *l, const char *s,
     const char *e, int exp10, int sign, const char *where, double *out,
     struct pr_error *err)
@@ -242,6 +254,9 @@ pr_bench_num(const struct pr_input *in, const struct pr_line *l, const char *s,
 	const char *stop;
 	enum pr_status st;
 	int n;
+
+	if ((st = pr_bench_uncut(in, l, s, err)) != PR_OK)
+		return st;
 
 	if (!sign && s < e && (*s == '-' || *s == '+')) {
 		pr_read_excerpt(ex, sizeof(ex), s, (size_t)(e - s));
@@ -344,6 +359,8 @@ pr_bench_clock(const struct pr_input *in, const struct pr_line *l,
 	enum pr_status st;
 	char ex[64];
 
+	if ((st = pr_bench_uncut(in, l, s, err)) != PR_OK)
+		return st;
 	pr_read_excerpt(ex, sizeof(ex), s, (size_t)(e - s));
 	if (bash) {
 		/* bash and ksh: "0m5.300s", "12m0.5s". */

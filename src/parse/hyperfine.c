@@ -6,20 +6,61 @@
  * named by "command" (hyperfine writes the --command-name there when one
  * was given, and the command with its parameters substituted otherwise),
  * with the wall-clock "times" of the runs in seconds, lower is better.
- * The summary members (mean, stddev, user, system, ...) are ignored: the
- * statistics are recomputed from the times.  Two results with the same
+ * The summary members (mean, stddev, ...) are ignored: the statistics are
+ * recomputed from the times.  hyperfine records no user and system time
+ * per run, only their means over the runs ("user", "system"): those are
+ * reported as "COMMAND user" and "COMMAND system" (s, lower), one value
+ * each, so that a change in CPU time shows beside the wall time.  Two results with the same
  * command are an error: they are different benchmarks (a parameter scan
  * whose values do not show in the command, say), and pooling their times
  * would describe neither; hyperfine's -n names them apart.  Runs with a
  * non-zero exit code are kept, because
  * hyperfine records them only when told to ignore failures (-i).
  */
+#include <math.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "perfreg/buf.h"
+
 #include "parse/readers.h"
 #include "core/banned.h"
+
+/*
+ * Adds the result's mean CPU time key ("user", "system") as the metric
+ * "NAME key"; a result without it (an old hyperfine) adds nothing.
+ */
+static enum pr_status
+cpu_mean(const struct pr_input *in, json_t *res, size_t idx, const char *name,
+    const char *key, struct pr_dataset *out, struct pr_error *err)
+{
+	struct pr_jstep path[3] = { { "results", 0 }, { NULL, idx },
+		{ key, 0 } };
+	json_t *v = json_object_get(res, key);
+	struct pr_buf full = PR_BUF_INIT(4096);
+	enum pr_status st;
+
+	if (v == NULL)
+		return PR_OK;
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) < 0)
+		return pr_json_fail(in, path, 3, PR_EPARSE, err,
+		    "result %zu: \"%s\" must be a number of seconds", idx + 1,
+		    key);
+	if (pr_buf_addf(&full, NULL, "%s %s", name, key) != PR_OK)
+		return pr_json_fail(in, path, 2, PR_ELIMIT, err,
+		    "result %zu: command too long", idx + 1);
+	if (pr_dataset_find(out, full.data) != NULL)
+		st = pr_json_fail(in, path, 3, PR_EPARSE, err,
+		    "result %zu: a second metric named '%s'", idx + 1,
+		    full.data);
+	else
+		st = pr_dataset_add(out, full.data, "s", PR_BETTER_LOWER,
+		    json_number_value(v), err);
+	pr_buf_release(&full);
+	return st;
+}
 
 static enum pr_status
 read_result(const struct pr_input *in, json_t *res, size_t idx,
@@ -61,7 +102,11 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 	    PR_OK)
 		return st;
 	path[2].key = "times";
-	return pr_json_values(in, times, path, 3, &m->values, err);
+	if ((st = pr_json_values(in, times, path, 3, &m->values, err)) !=
+		PR_OK ||
+	    (st = cpu_mean(in, res, idx, name, "user", out, err)) != PR_OK)
+		return st;
+	return cpu_mean(in, res, idx, name, "system", out, err);
 }
 
 enum pr_status

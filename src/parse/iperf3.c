@@ -22,6 +22,11 @@
  * before iperf3 3.10, UDP's single "sum".  A server reports only its own
  * side (receiver, or sender with --reverse), as its text output does.  A
  * document with an "error" member is an error.
+ *
+ * Both forms also give the CPU utilisation, host (local) and remote,
+ * total, user and system ("cpu_host_user", ...; -V in text), and with
+ * several TCP streams (-P) each stream's figures as "stream1_sender_bitrate"
+ * and so on, beside the test's [SUM].
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +43,7 @@
 /* One summary line, read. */
 struct sumline {
 	int sum;     /* [SUM] */
+	long id;     /* the stream's number in its tag ("[  5]"), or -1 */
 	char dir[8]; /* "", "tx_" or "rx_" (--bidir) */
 	int sender;
 	double transfer, bitrate;
@@ -119,9 +125,9 @@ transfer_of(const struct pr_input *in, const struct pr_line *l,
  * character after it, or NULL when the line has no tag.
  */
 static const char *
-tag_of(const struct pr_line *l, int *sum, char *dir)
+tag_of(const struct pr_line *l, int *sum, char *dir, long *id)
 {
-	const char *p = l->s, *q;
+	const char *p = l->s, *q, *d;
 
 	while (p < l->e && (*p == ' ' || *p == '\t'))
 		p++;
@@ -129,6 +135,13 @@ tag_of(const struct pr_line *l, int *sum, char *dir)
 	    (q = memchr(p, ']', (size_t)(l->e - p))) == NULL)
 		return NULL;
 	*sum = pr_has(p, q, "SUM");
+	*id = -1;
+	for (d = p + 1; d < q && *d == ' '; d++)
+		;
+	if (d < q && *d >= '0' && *d <= '9')
+		for (*id = 0; d < q && *d >= '0' && *d <= '9' && *id < 100000;
+		     d++)
+			*id = *id * 10 + (*d - '0');
 	dir[0] = '\0';
 	if (q + 1 < l->e && q[1] == '[') {
 		const char *r = memchr(q + 1, ']', (size_t)(l->e - q - 1));
@@ -168,7 +181,7 @@ summary_line(const struct pr_input *in, const struct pr_line *l,
 	int last;
 
 	memset(sl, 0, sizeof(*sl));
-	if ((p = tag_of(l, &sl->sum, sl->dir)) == NULL)
+	if ((p = tag_of(l, &sl->sum, sl->dir, &sl->id)) == NULL)
 		return 0;
 	n = pr_tokens(p, l->e, t, PR_TOK_MAX);
 	if (n < 2 || n > PR_TOK_MAX)
@@ -232,12 +245,18 @@ addm(struct pr_dataset *out, const char *dir, const char *name,
 	return pr_bench_add(out, full, unit, b, v, err);
 }
 
+/*
+ * Adds the figures of a summary line; pre goes before their names ("" for
+ * the test's, "stream1_" for a stream's of a test with several).
+ */
 static enum pr_status
-add_summary(const struct sumline *sl, struct pr_dataset *out,
+add_summary(const struct sumline *sl, const char *pre, struct pr_dataset *out,
     struct pr_error *err)
 {
-	const char *d = sl->dir;
+	char d[32];
 	enum pr_status st;
+
+	snprintf(d, sizeof(d), "%s%s", sl->dir, pre);
 
 	if (sl->sender) {
 		if ((st = addm(out, d, "sender_bitrate", "bit/s",
@@ -272,25 +291,111 @@ add_summary(const struct sumline *sl, struct pr_dataset *out,
 	if (sl->total > 0)
 		return addm(out, d, "receiver_lost_pct", "%", PR_BETTER_LOWER,
 		    100 * sl->lost / sl->total, err);
-	return pr_bench_absent(out, "receiver_lost_pct", "%", PR_BETTER_LOWER,
-	    err);
+	snprintf(d + strlen(d), sizeof(d) - strlen(d), "receiver_lost_pct");
+	return pr_bench_absent(out, d, "%", PR_BETTER_LOWER, err);
 }
 
-/* Adds the lines of one block of summary lines (one test). */
+/*
+ * Adds the lines of one block of summary lines (one test).  With [SUM]
+ * lines (-P) those are the test's figures, and each stream's own lines
+ * give "streamK_..." metrics, K numbering the streams in the order of
+ * their first line (the numbers in the tags are socket descriptors).
+ */
 static enum pr_status
 flush_block(const struct sumline *b, size_t n, struct pr_dataset *out,
     struct pr_error *err)
 {
-	size_t i;
+	long ids[MAX_BLOCK];
+	size_t i, k, nids = 0;
 	int have_sum = 0;
+	char pre[32];
 	enum pr_status st;
 
 	for (i = 0; i < n; i++)
 		have_sum |= b[i].sum;
-	for (i = 0; i < n; i++)
-		if (b[i].sum == have_sum &&
-		    (st = add_summary(&b[i], out, err)) != PR_OK)
+	for (i = 0; i < n; i++) {
+		pre[0] = '\0';
+		if (have_sum && !b[i].sum) {
+			for (k = 0; k < nids && ids[k] != b[i].id; k++)
+				;
+			if (k == nids)
+				ids[nids++] = b[i].id;
+			snprintf(pre, sizeof(pre), "stream%zu_", k + 1);
+		}
+		if ((st = add_summary(&b[i], pre, out, err)) != PR_OK)
 			return st;
+	}
+	return PR_OK;
+}
+
+/* "9.4%" [s, e) with its '%', as a metric. */
+static enum pr_status
+add_pct(const struct pr_input *in, const struct pr_line *l, const char *s,
+    const char *e, const char *name, struct pr_dataset *out,
+    struct pr_error *err)
+{
+	double v;
+	enum pr_status st;
+
+	if (e - s < 2 || e[-1] != '%')
+		return pr_bench_fail(in, l, s, err,
+		    "expected a percentage in iperf3's CPU line, got '%.*s'",
+		    (int)(e - s > 40 ? 40 : e - s), s);
+	if ((st = pr_bench_num(in, l, s, e - 1, 0, 0, "as a CPU share", &v,
+		 err)) != PR_OK)
+		return st;
+	return pr_bench_add(out, name, "%", PR_BETTER_LOWER, v, err);
+}
+
+/*
+ * -V's "CPU Utilization: local/sender 9.4% (0.0%u/9.4%s), remote/receiver
+ * 7.3% (0.2%u/7.2%s)": cpu_host, cpu_host_user, cpu_host_system (local)
+ * and cpu_remote, ... as from the JSON's cpu_utilization_percent.
+ */
+static enum pr_status
+cpu_line(const struct pr_input *in, const struct pr_line *l,
+    struct pr_dataset *out, struct pr_error *err)
+{
+	static const char *const who[2] = { "host", "remote" };
+	struct pr_tok t[PR_TOK_MAX];
+	const char *p, *q, *e;
+	char name[32];
+	size_t n, k;
+	enum pr_status st;
+
+	n = pr_tokens(l->s, l->e, t, PR_TOK_MAX);
+	if (n != 8 || !pr_tok_prefix(&t[2], "local/") ||
+	    !pr_tok_prefix(&t[5], "remote/"))
+		return pr_bench_fail(in, l, l->s, err,
+		    "malformed iperf3 CPU Utilization line (cut short?)");
+	for (k = 0; k < 2; k++) {
+		const struct pr_tok *tot = &t[3 + 3 * k], *us = &t[4 + 3 * k];
+
+		snprintf(name, sizeof(name), "cpu_%s", who[k]);
+		if ((st = add_pct(in, l, tot->s, tot->s + tot->n, name, out,
+			 err)) != PR_OK)
+			return st;
+		/* "(0.0%u/9.4%s)," or, last, "(0.2%u/7.2%s)". */
+		p = us->s;
+		e = us->s + us->n;
+		if (k == 0 && e > p && e[-1] == ',')
+			e--;
+		if (e - p < 8 || *p != '(' || e[-1] != ')' || e[-2] != 's' ||
+		    (q = memchr(p, '/', (size_t)(e - p))) == NULL ||
+		    q[-1] != 'u')
+			return pr_bench_fail(in, l, us->s, err,
+			    "expected '(U%%u/S%%s)' in iperf3's CPU line, got "
+			    "'%.*s'",
+			    (int)us->n, us->s);
+		snprintf(name, sizeof(name), "cpu_%s_user", who[k]);
+		if ((st = add_pct(in, l, p + 1, q - 1, name, out, err)) !=
+		    PR_OK)
+			return st;
+		snprintf(name, sizeof(name), "cpu_%s_system", who[k]);
+		if ((st = add_pct(in, l, q + 1, e - 2, name, out, err)) !=
+		    PR_OK)
+			return st;
+	}
 	return PR_OK;
 }
 
@@ -304,6 +409,7 @@ parse_text(const struct pr_input *in, struct pr_dataset *out,
 	const char *p;
 	size_t nb = 0;
 	int r, sum, intervals = 0;
+	long id;
 	char dir[8];
 	enum pr_status st;
 
@@ -318,6 +424,11 @@ parse_text(const struct pr_input *in, struct pr_dataset *out,
 			    p[8] == 'e' ? "an error" : "an interruption",
 			    (int)(l.e - m > 300 ? 300 : l.e - m), m);
 		}
+		if (pr_starts(l.s, l.e, "CPU Utilization:")) {
+			if ((st = cpu_line(in, &l, out, err)) != PR_OK)
+				return st;
+			continue;
+		}
 		r = summary_line(in, &l,
 		    nb < MAX_BLOCK ? &block[nb] : &block[MAX_BLOCK - 1], err);
 		if (r < 0)
@@ -331,7 +442,8 @@ parse_text(const struct pr_input *in, struct pr_dataset *out,
 			nb++;
 			continue;
 		}
-		if (tag_of(&l, &sum, dir) != NULL && !pr_has(l.s, l.e, " ID]"))
+		if (tag_of(&l, &sum, dir, &id) != NULL &&
+		    !pr_has(l.s, l.e, " ID]"))
 			intervals++;
 		if (nb > 0 && (st = flush_block(block, nb, out, err)) != PR_OK)
 			return st;
@@ -339,7 +451,7 @@ parse_text(const struct pr_input *in, struct pr_dataset *out,
 		/* A tagged line at the very end without a line end: the
 		 * output was cut inside the summary. */
 		if (l.e == in->data + in->len && l.s < l.e &&
-		    tag_of(&l, &sum, dir) != NULL)
+		    tag_of(&l, &sum, dir, &id) != NULL)
 			return pr_bench_fail(in, &l, l.s, err,
 			    "iperf3 output cut short (the last line is "
 			    "incomplete)");
@@ -437,6 +549,59 @@ jside(const struct jctx *c, json_t *sum, int sender, int udp, int tcp,
 	return sender ? PR_OK : jloss(c, sum, err);
 }
 
+/*
+ * With several TCP streams (-P), each one's figures from "end"."streams"
+ * (its "sender" and "receiver"), as
+ * "stream<K>_sender_bitrate" and so on, K from 1 in the order iperf3
+ * lists them, the same names as the text output's.  A side is reported
+ * when the test's summary of that side is (see jdoc).
+ */
+static enum pr_status
+jstreams(const struct jctx *c, json_t *e, int server, int reverse, int udp,
+    struct pr_error *err)
+{
+	json_t *streams = json_object_get(e, "streams"), *s, *side;
+	const char *sides[2] = { "sender", "receiver" };
+	char name[64];
+	size_t i, k;
+	enum pr_status st;
+
+	if (!json_is_array(streams) || json_array_size(streams) < 2 || udp)
+		return PR_OK;
+	for (i = 0; i < json_array_size(streams); i++) {
+		s = json_array_get(streams, i);
+		if (!json_is_object(s))
+			return jfail(c, err, "a stream is not an object", NULL);
+		for (k = 0; k < 2; k++) {
+			if (server && (k == 0) != reverse)
+				continue;
+			side = json_object_get(s, sides[k]);
+			if (side == NULL)
+				continue;
+			if (!json_is_object(side))
+				return jfail(c, err,
+				    "a stream's side is not an object", NULL);
+			snprintf(name, sizeof(name), "stream%zu_%s_bitrate",
+			    i + 1, sides[k]);
+			if ((st = jadd(c, side, "bits_per_second", name,
+				 "bit/s", PR_BETTER_HIGHER, 1, err)) != PR_OK)
+				return st;
+			snprintf(name, sizeof(name), "stream%zu_%s_transfer",
+			    i + 1, sides[k]);
+			if ((st = jadd(c, side, "bytes", name, "B",
+				 PR_BETTER_HIGHER, 1, err)) != PR_OK)
+				return st;
+			snprintf(name, sizeof(name),
+			    "stream%zu_sender_retransmits", i + 1);
+			if (k == 0 &&
+			    (st = jadd(c, side, "retransmits", name, "",
+				 PR_BETTER_LOWER, 1, err)) != PR_OK)
+				return st;
+		}
+	}
+	return PR_OK;
+}
+
 static enum pr_status
 jdoc(const struct jctx *c, json_t *root, struct pr_error *err)
 {
@@ -489,11 +654,21 @@ jdoc(const struct jctx *c, json_t *root, struct pr_error *err)
 		    (st = jloss(c, sum, err)) != PR_OK)
 			return st;
 	}
+	if ((st = jstreams(c, e, server, reverse, udp, err)) != PR_OK)
+		return st;
 	cpu = json_object_get(e, "cpu_utilization_percent");
 	if (json_is_object(cpu) &&
 	    ((st = jadd(c, cpu, "host_total", "cpu_host", "%", PR_BETTER_LOWER,
 		  1, err)) != PR_OK ||
+		(st = jadd(c, cpu, "host_user", "cpu_host_user", "%",
+		     PR_BETTER_LOWER, 1, err)) != PR_OK ||
+		(st = jadd(c, cpu, "host_system", "cpu_host_system", "%",
+		     PR_BETTER_LOWER, 1, err)) != PR_OK ||
 		(st = jadd(c, cpu, "remote_total", "cpu_remote", "%",
+		     PR_BETTER_LOWER, 1, err)) != PR_OK ||
+		(st = jadd(c, cpu, "remote_user", "cpu_remote_user", "%",
+		     PR_BETTER_LOWER, 1, err)) != PR_OK ||
+		(st = jadd(c, cpu, "remote_system", "cpu_remote_system", "%",
 		     PR_BETTER_LOWER, 1, err)) != PR_OK))
 		return st;
 	return PR_OK;
@@ -534,10 +709,12 @@ parse_json(const struct pr_input *in, struct pr_dataset *out,
 		if (p == e)
 			break;
 		c.line = pr_read_line_of(in, p, NULL);
+		/* Duplicate keys are allowed: iperf3 3.12 writes
+		 * "sock_bufsize" and its neighbours twice in "start" with
+		 * -P (tests/data/iperf3/tcp-p2-client.json); the last one
+		 * counts, as in jansson's default. */
 		root = json_loadb(p, (size_t)(e - p),
-		    JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES |
-			JSON_DECODE_INT_AS_REAL,
-		    &je);
+		    JSON_DISABLE_EOF_CHECK | JSON_DECODE_INT_AS_REAL, &je);
 		if (root == NULL)
 			return pr_error_at(err, PR_EPARSE, in->name,
 			    c.line + (je.line > 0 ? je.line - 1 : 0),

@@ -24,7 +24,9 @@
  * only other lines are cut with memchr and checked byte by byte.  Values
  * go straight into the sample; for a large regular file it is reserved
  * once for the most values the file can hold (see reserve_for), else it
- * grows by doubling.  Resident memory: the values plus the buffer.
+ * grows by doubling.  Resident memory: the values plus the buffer, and
+ * the values are at most PR_READ_VALUES_MAX (`yes 1 | perfreg stat` used
+ * to grow until the machine ran out of memory).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +64,8 @@ struct reader {
 	unsigned char delim[256];
 	int column;
 	struct pr_sample *out;
+	size_t max;   /* values this input may add */
+	size_t n_end; /* so out may hold this many */
 };
 
 static int
@@ -131,7 +135,7 @@ refill(struct reader *r, struct pr_error *err)
  * as usual.
  */
 static void
-reserve_for(struct pr_sample *s, off_t size)
+reserve_for(struct pr_sample *s, off_t size, size_t max)
 {
 #ifdef MADV_HUGEPAGE
 	const uintptr_t huge = (uintptr_t)2 << 20;
@@ -143,6 +147,8 @@ reserve_for(struct pr_sample *s, off_t size)
 	    (uintmax_t)size / 2 + 1 > SIZE_MAX / sizeof(double) / 2)
 		return;
 	want = (size_t)size / 2 + 1;
+	if (want > max)
+		want = max;
 	if (pr_sample_reserve(s, want, NULL) != PR_OK)
 		return;
 #ifdef MADV_HUGEPAGE
@@ -159,6 +165,9 @@ push(struct reader *r, double x, struct pr_error *err)
 	struct pr_sample *s = r->out;
 	enum pr_status st;
 
+	if (s->n == r->n_end)
+		return pr_error_at(err, PR_ELIMIT, r->name, r->line + 1, 0,
+		    "more than %zu values in one input", r->max);
 	if (s->n == s->cap && (st = pr_sample_reserve(s, 1, err)) != PR_OK)
 		return st;
 	s->v[s->n++] = x;
@@ -285,6 +294,14 @@ enum pr_status
 pr_read_numbers(const char *path, int column, const char *delims,
     struct pr_sample *out, struct pr_error *err)
 {
+	return pr_read_numbers_max(path, column, delims, PR_READ_VALUES_MAX,
+	    out, err);
+}
+
+enum pr_status
+pr_read_numbers_max(const char *path, int column, const char *delims,
+    size_t max, struct pr_sample *out, struct pr_error *err)
+{
 	struct reader r;
 	struct stat sb;
 	size_t n0 = out->n;
@@ -303,6 +320,8 @@ pr_read_numbers(const char *path, int column, const char *delims,
 		r.delim[(unsigned char)*d] = 1;
 	r.column = column;
 	r.out = out;
+	r.max = max;
+	r.n_end = max > SIZE_MAX - n0 ? SIZE_MAX : n0 + max;
 	if (strcmp(path, "-") == 0) {
 		r.fd = STDIN_FILENO;
 		r.name = "<stdin>";
@@ -314,7 +333,7 @@ pr_read_numbers(const char *path, int column, const char *delims,
 	}
 	r.cap = BUF_MIN;
 	if (fstat(r.fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
-		reserve_for(out, sb.st_size);
+		reserve_for(out, sb.st_size, max);
 		/* The whole file and a byte to see its end, up to CHUNK. */
 		if (sb.st_size >= (off_t)CHUNK)
 			r.cap = CHUNK;

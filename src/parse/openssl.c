@@ -314,6 +314,27 @@ no_rows(struct ossl *o, const struct pr_line *hl, size_t rows,
 	return PR_OK;
 }
 
+/*
+ * Whether the first n bytes of token t are written as speed.c's printf
+ * writes them, with exactly `decimals` digits after the point ("%.2f",
+ * "%.1f"): a number is a whole token, and "3050831." or "1524" at the end
+ * of a cut input is not one of openssl's.  what names it in the error.
+ */
+static enum pr_status
+printed_as(struct ossl *o, const struct pr_line *l, const struct pr_tok *t,
+    size_t n, int decimals, const char *what, struct pr_error *err)
+{
+	const char *dot = memchr(t->s, '.', n);
+
+	if (dot != NULL && t->s + n - dot - 1 == decimals)
+		return PR_OK;
+	return pr_bench_fail(o->in, l, t->s, err,
+	    "'%.*s' is not written as openssl writes %s (%d decimal%s): cut "
+	    "short or damaged",
+	    (int)(t->n > 40 ? 40 : t->n), t->s, what, decimals,
+	    decimals == 1 ? "" : "s");
+}
+
 /* Reads the rows of a pkey table after its header line l. */
 static enum pr_status
 pkey_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
@@ -360,6 +381,9 @@ pkey_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
 		for (i = 0; i < k; i++) {
 			st = pr_bench_tnum(o->in, &l, &t[n - k + i], 0,
 			    "in an openssl rate column", &v, err);
+			if (st == PR_OK)
+				st = printed_as(o, &l, &t[n - k + i],
+				    t[n - k + i].n, 1, "a rate", err);
 			if (st != PR_OK)
 				return st;
 			if ((st = add_op(o, alg, &ops[i], v, err)) != PR_OK)
@@ -425,6 +449,15 @@ sym_table(struct ossl *o, struct pr_lines *it, const struct pr_line *hl,
 			    "in the %ld bytes column", sizes[i]);
 			st = pr_bench_num(o->in, &l, vt->s, vt->s + vt->n - k,
 			    k ? 3 : 0, 0, where, &v, err);
+			if (st == PR_OK)
+				st = printed_as(o, &l, vt, vt->n - k, 2,
+				    "a table value", err);
+			if (st == PR_OK && !k && v > 10000)
+				st = pr_bench_fail(o->in, &l, vt->s, err,
+				    "'%.*s' %s cannot be openssl's: above "
+				    "10000 it prints thousands with a 'k' "
+				    "(cut short or damaged?)",
+				    (int)vt->n, vt->s, where);
 			if (st != PR_OK)
 				return st;
 			st = add_sized(o, alg, sizes[i], "", "B/s", v, err);
@@ -741,7 +774,7 @@ parse_openssl(const struct pr_input *in, struct pr_dataset *out,
 {
 	struct ossl o;
 	struct pr_lines it, before;
-	struct pr_line l, hint = { NULL, NULL, NULL, 0 };
+	struct pr_line l, hint = { NULL, NULL, NULL, 0, 0 };
 	struct pr_tok ops[MAX_OPS];
 	long sizes[MAX_SIZES];
 	size_t ns, k;

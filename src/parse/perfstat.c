@@ -311,7 +311,7 @@ parse_perf(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
 {
 	struct pr_lines it;
-	struct pr_line l, hint = { NULL, NULL, NULL, 0 };
+	struct pr_line l, hint = { NULL, NULL, NULL, 0, 0 };
 	struct pctx c;
 	int human = 0;
 	enum pr_status st;

@@ -36,6 +36,14 @@ enum pr_status pr_read_perfreg(const struct pr_input *in,
     struct pr_dataset *out, struct pr_error *err);
 
 /*
+ * pr_read_numbers with a cap of max values (instead of PR_READ_VALUES_MAX),
+ * so that tests can reach it.
+ */
+enum pr_status pr_read_numbers_max(const char *path, int column,
+    const char *delims, size_t max, struct pr_sample *out,
+    struct pr_error *err);
+
+/*
  * Writes a printable excerpt of s[0, len) into dst: at most 40 bytes of
  * it, bytes outside printable ASCII (and not part of valid UTF-8)
  * escaped as \xNN, "..." when cut.  Returns dst.

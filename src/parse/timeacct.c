@@ -20,9 +20,14 @@
  * - dd: "104857600 bytes (105 MB, 100 MiB) copied, 0.0123 s, 8.5 GB/s"
  *   (GNU; the rate's units are SI, powers of 1000) and "104857600 bytes
  *   transferred in 0.0123 secs (8493855040 bytes/sec)" (BSD).
- * A timed command that failed ("Command exited with non-zero status 3",
- * "Command terminated by signal 9", "Exit status: 3") makes the input an
- * error: its times are not those of a successful run.  A CPU share GNU
+ * A timed command that exited with a non-zero status ("Command exited
+ * with non-zero status 3", followed by the figures as usual; -v's "Exit
+ * status: 3") is reported with its figures, and then every record of the
+ * input (GNU time's first line, -p's "real", -v's "Exit status") gives an
+ * "exit_status" value, 0 for those without the line, so that `run` can
+ * keep a failed run with its measurements.  A command killed by a signal
+ * ("Command terminated by signal 9") makes the input an error: it did not
+ * run to its end.  A CPU share GNU
  * time could not compute ("?%CPU") and a rate dd could not ("Infinity
  * B/s") are reported absent.
  */
@@ -37,7 +42,43 @@ struct tctx {
 	const struct pr_line *l;
 	struct pr_dataset *out;
 	struct pr_error *err;
+	int statuses; /* the input has a non-zero exit status: report them */
+	long status;  /* of the record being read, from "Command exited" */
 };
+
+/* The exit status of the record just read (see the file's head). */
+static enum pr_status
+add_status(struct tctx *c)
+{
+	long st = c->status;
+
+	c->status = 0;
+	if (!c->statuses)
+		return PR_OK;
+	return pr_bench_add(c->out, "exit_status", "", PR_BETTER_UNKNOWN,
+	    (double)st, c->err);
+}
+
+/* A whole exit status [s, e): 0 to 255. */
+static int
+status_of(const char *s, const char *e, long *out)
+{
+	long v = 0;
+
+	if (s == e || e - s > 3)
+		return -1;
+	for (; s < e; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (v > 255)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+#define EXITED "Command exited with non-zero status"
 
 /* Whether [s, e) is "<decimal><word>"; *ne is then where the number ends. */
 static int
@@ -128,6 +169,28 @@ plus2(const struct pr_tok *t, struct pr_tok *a, struct pr_tok *b)
 	return 0;
 }
 
+/*
+ * Whether GNU time's first line starts at token i: "<x>user" followed by
+ * one of its other words ("<x>system", "<x>elapsed", "<x>%CPU").  The
+ * values are not looked at here, so that a damaged line ("nanuser",
+ * "2.74sys#@!tem") is recognised and then refused by gnu_line1 instead
+ * of skipped with its figures.
+ */
+static int
+gnu1_at(const struct pr_tok *t, size_t n, size_t i)
+{
+	if (t[i].n <= 4 || !pr_tok_suffix(&t[i], "user") ||
+	    !pr_valueish(t[i].s, t[i].s + t[i].n - 4))
+		return 0;
+	return (i + 1 < n &&
+		   (pr_tok_suffix(&t[i + 1], "system") ||
+		       pr_tok_suffix(&t[i + 1], "elapsed"))) ||
+	    (i + 2 < n &&
+		(pr_tok_suffix(&t[i + 2], "elapsed") ||
+		    pr_tok_suffix(&t[i + 2], "%CPU"))) ||
+	    (i + 3 < n && pr_tok_suffix(&t[i + 3], "%CPU"));
+}
+
 /* GNU time's first line, from token i ("0.05user") on. */
 static enum pr_status
 gnu_line1(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
@@ -135,13 +198,22 @@ gnu_line1(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
 	struct pr_tok a, b;
 	enum pr_status st;
 
-	if (n < i + 6 || !tnumword(&t[i + 1], "system") ||
-	    !pr_tok_suffix(&t[i + 2], "elapsed") ||
-	    !pr_tok_suffix(&t[i + 3], "%CPU") ||
+	if (n < i + 6)
+		return pr_bench_fail(c->in, c->l, t[i].s, c->err,
+		    "GNU time line cut short (%zu of its 6 fields)", n - i);
+	if (!pr_tok_suffix(&t[i + 2], "elapsed"))
+		return pr_bench_fail(c->in, c->l, t[i + 2].s, c->err,
+		    "expected '<time>elapsed', got '%.*s'",
+		    (int)(t[i + 2].n > 40 ? 40 : t[i + 2].n), t[i + 2].s);
+	if (!pr_tok_suffix(&t[i + 3], "%CPU") ||
 	    !pr_tok_prefix(&t[i + 4], "(") || plus2(&t[i + 4], &a, &b) ||
 	    !pr_tok_suffix(&t[i + 5], "maxresident)k"))
-		return pr_bench_fail(c->in, c->l, t[i].s, c->err,
-		    "GNU time line cut short or malformed");
+		return pr_bench_fail(c->in, c->l, t[i + 3].s, c->err,
+		    "expected '<n>%%CPU (<n>avgtext+<n>avgdata "
+		    "<n>maxresident)k', got '%.*s'",
+		    (int)(c->l->e - t[i + 3].s > 60 ? 60
+						    : c->l->e - t[i + 3].s),
+		    t[i + 3].s);
 	if ((st = addnw(c, t[i].s, t[i].s + t[i].n, "user", "user", "s",
 		 PR_BETTER_LOWER)) != PR_OK ||
 	    (st = addnw(c, t[i + 1].s, t[i + 1].s + t[i + 1].n, "system", "sys",
@@ -154,8 +226,10 @@ gnu_line1(struct tctx *c, const struct pr_tok *t, size_t n, size_t i)
 	    (st = addnw(c, b.s, b.s + b.n, "avgdata", "avgdata", "KiB",
 		 PR_BETTER_LOWER)) != PR_OK)
 		return st;
-	return addnw(c, t[i + 5].s, t[i + 5].s + t[i + 5].n - 2, "maxresident",
-	    "maxrss", "KiB", PR_BETTER_LOWER);
+	if ((st = addnw(c, t[i + 5].s, t[i + 5].s + t[i + 5].n - 2,
+		 "maxresident", "maxrss", "KiB", PR_BETTER_LOWER)) != PR_OK)
+		return st;
+	return add_status(c);
 }
 
 /* GNU time's second line: "0inputs+0outputs (0major+85minor)pagefaults
@@ -247,10 +321,16 @@ gnu_verbose(struct tctx *c, enum pr_status *st)
 	for (v = colon + 1; v < e && (*v == ' ' || *v == '\t'); v++)
 		;
 	if (n == 11 && memcmp(s, "Exit status", 11) == 0) {
-		if (!(e - v == 1 && *v == '0'))
+		while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if ((*st = pr_bench_uncut(c->in, c->l, v, c->err)) != PR_OK)
+			return 1;
+		if (status_of(v, e, &c->status) != 0)
 			*st = pr_bench_fail(c->in, c->l, v, c->err,
-			    "the timed command failed (exit status %.*s)",
+			    "expected an exit status (0 to 255), got '%.*s'",
 			    (int)(e - v > 20 ? 20 : e - v), v);
+		else
+			*st = add_status(c);
 		return 1;
 	}
 	for (i = 0; i < sizeof(vkeys) / sizeof(vkeys[0]); i++) {
@@ -433,18 +513,43 @@ posix_at(const struct pr_tok *t, size_t n)
 	return n == 2 &&
 	    (pr_tok_eq(&t[0], "real") || pr_tok_eq(&t[0], "user") ||
 		pr_tok_eq(&t[0], "sys")) &&
-	    t[1].n > 0 && t[1].s[0] >= '0' && t[1].s[0] <= '9';
+	    pr_valueish(t[1].s, t[1].s + t[1].n);
 }
 
+/*
+ * "real 5.30" (POSIX, "%.2f": a fraction is always there) or bash's
+ * "real\t0m5.300s" (a tab, minutes and seconds).  A tab with a bare
+ * number ("sys\t0") or a number without its fraction is a damaged line,
+ * not 0 s.
+ */
 static enum pr_status
 posix_line(struct tctx *c, const struct pr_tok *t)
 {
+	int tab = memchr(t[0].s + t[0].n, '\t',
+		      (size_t)(t[1].s - (t[0].s + t[0].n))) != NULL;
 	int bash = t[1].n > 0 && t[1].s[t[1].n - 1] == 's';
+	const char *dot = memchr(t[1].s, '.', t[1].n);
 	double v;
 	enum pr_status st;
 
+	if ((st = pr_bench_uncut(c->in, c->l, t[1].s, c->err)) != PR_OK)
+		return st;
+	if (tab && !bash)
+		return pr_bench_fail(c->in, c->l, t[1].s, c->err,
+		    "expected a time like '0m5.300s' after '%.*s' and a tab, "
+		    "got '%.*s'",
+		    (int)t[0].n, t[0].s, (int)(t[1].n > 40 ? 40 : t[1].n),
+		    t[1].s);
+	if (!bash && (dot == NULL || dot + 1 == t[1].s + t[1].n))
+		return pr_bench_fail(c->in, c->l, t[1].s, c->err,
+		    "expected seconds with a fraction ('5.30') after '%.*s', "
+		    "got '%.*s'",
+		    (int)t[0].n, t[0].s, (int)(t[1].n > 40 ? 40 : t[1].n),
+		    t[1].s);
 	if ((st = pr_bench_clock(c->in, c->l, t[1].s, t[1].s + t[1].n, bash, &v,
 		 c->err)) != PR_OK)
+		return st;
+	if (t[0].s[0] == 'r' && (st = add_status(c)) != PR_OK)
 		return st;
 	return pr_bench_add(c->out,
 	    t[0].s[0] == 'r'       ? "elapsed"
@@ -470,9 +575,15 @@ one_line(struct tctx *c, enum pr_status *st)
 	n = pr_tokens(l->s, l->e, t, PR_TOK_MAX);
 	if (n == 0 || n > PR_TOK_MAX)
 		return 0;
-	if ((p = pr_find(l->s, l->e, "Command exited with non-zero status")) !=
-		NULL ||
-	    (p = pr_find(l->s, l->e, "Command terminated by signal")) != NULL) {
+	if ((p = pr_find(l->s, l->e, EXITED)) != NULL) {
+		if (c->out != NULL &&
+		    status_of(p + strlen(EXITED) + 1, l->e, &c->status) != 0)
+			*st = pr_bench_fail(c->in, l, p, c->err,
+			    "expected '%s N', N from 1 to 255, got '%.*s'",
+			    EXITED, (int)(l->e - p > 80 ? 80 : l->e - p), p);
+		return 1;
+	}
+	if ((p = pr_find(l->s, l->e, "Command terminated by signal")) != NULL) {
 		if (c->out != NULL)
 			*st = pr_bench_fail(c->in, l, p, c->err,
 			    "the timed command failed: %.*s",
@@ -480,7 +591,7 @@ one_line(struct tctx *c, enum pr_status *st)
 		return 1;
 	}
 	for (i = 0; i + 1 < n; i++)
-		if (tnumword(&t[i], "user") && tnumword(&t[i + 1], "system")) {
+		if (gnu1_at(t, n, i)) {
 			if (c->out != NULL)
 				*st = gnu_line1(c, t, n, i);
 			return 1;
@@ -525,6 +636,21 @@ one_line(struct tctx *c, enum pr_status *st)
 	return gnu_verbose(c, st);
 }
 
+/* Whether a -v "Exit status:" line of the input is not 0. */
+static int
+nonzero_v_status(const struct pr_input *in)
+{
+	const char *p = in->data, *e = in->data + in->len;
+
+	while ((p = pr_find(p, e, "Exit status:")) != NULL) {
+		for (p += 12; p < e && (*p == ' ' || *p == '\t'); p++)
+			;
+		if (p < e && *p != '0')
+			return 1;
+	}
+	return 0;
+}
+
 static enum pr_status
 parse_time(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
@@ -538,6 +664,9 @@ parse_time(const struct pr_input *in, struct pr_dataset *out,
 	c.out = out;
 	c.err = err;
 	c.l = &l;
+	c.status = 0;
+	c.statuses = pr_find(in->data, in->data + in->len, EXITED) != NULL ||
+	    nonzero_v_status(in);
 	pr_lines_init(&it, in);
 	while (pr_lines_next(&it, &l))
 		if (one_line(&c, &st) && st != PR_OK)
@@ -558,6 +687,8 @@ detect_time(const struct pr_input *in)
 	c.out = NULL;
 	c.err = NULL;
 	c.l = &l;
+	c.statuses = 0;
+	c.status = 0;
 	pr_lines_init(&it, in);
 	while (pr_lines_next(&it, &l) && score < 1000)
 		if (one_line(&c, &st))

@@ -8,11 +8,21 @@
  * every match adds one value, the text of its first capture group, which
  * must be a number and nothing else (NaN, 1e999, "12ms" are errors that
  * name the line).  An empty match moves on by one byte, so that a pattern
- * such as "x*(\d*)" cannot loop.  Matching runs under PCRE2's match and
- * depth limits (PR_USERMETRIC_MATCH_LIMIT): a pattern that backtracks
- * catastrophically on a 5 MB line fails with an error instead of
- * hanging.  A pattern that matches nothing is an error: a metric the
- * user asked for is never silently missing.
+ * such as "x*(\d*)" cannot loop.  A pattern that matches nothing is an
+ * error: a metric the user asked for is never silently missing.
+ *
+ * Work is bounded.  PCRE2's match and depth limits (MATCH_LIMIT,
+ * DEPTH_LIMIT) bound one attempt at one start position, but PCRE2 tries
+ * every start position afresh: "\s+(\d+)" over 200 KB of spaces scans
+ * the rest of the input from each of them, n^2/2 steps, 12.5 s, with
+ * every attempt well inside the limits.  So the pattern is compiled with
+ * automatic callouts and without auto-possessification, which makes
+ * PCRE2 call back at every step of every attempt, backtracking included,
+ * and the callback counts the steps of the whole apply against a budget
+ * linear in the input (STEPS_BASE + STEPS_PER_BYTE a byte).  Running out
+ * is a clear error (PR_ELIMIT) reached in time linear in the input, never
+ * a hang.  Possessification only ever saves backtracking, so turning it
+ * off changes no match.
  *
  * The compiled code is read-only after pr_usermetric_new; each apply
  * makes its own match data, so one metric may be applied from several
@@ -30,8 +40,11 @@
 #include "perfreg/parse.h"
 #include "core/banned.h"
 
-#define PR_USERMETRIC_MATCH_LIMIT 10000000
-#define PR_USERMETRIC_DEPTH_LIMIT 100000
+#define MATCH_LIMIT 10000000
+#define DEPTH_LIMIT 100000
+/* Steps of the pattern for a whole input: a constant plus so many a byte. */
+#define STEPS_BASE 10000000ULL
+#define STEPS_PER_BYTE 64ULL
 
 struct pr_usermetric {
 	char name[PR_PARSE_NAME_MAX];
@@ -117,7 +130,8 @@ pr_usermetric_new(const char *spec, struct pr_usermetric **out,
 	memcpy(m->pattern, re, (size_t)(re_e - re));
 	m->pattern[re_e - re] = '\0';
 	m->code = pcre2_compile((PCRE2_SPTR)m->pattern, PCRE2_ZERO_TERMINATED,
-	    PCRE2_MULTILINE, &code, &off, NULL);
+	    PCRE2_MULTILINE | PCRE2_AUTO_CALLOUT | PCRE2_NO_AUTO_POSSESS, &code,
+	    &off, NULL);
 	if (m->code == NULL) {
 		pcre2_get_error_message(code, msg, sizeof(msg));
 		pr_error_set(err, PR_EINVAL,
@@ -140,6 +154,40 @@ pr_usermetric_new(const char *spec, struct pr_usermetric **out,
 	return PR_OK;
 }
 
+/*
+ * The line of p, for matches met in order: counts the newlines from the
+ * last position asked (*lp, on line *lno) instead of from the start, so
+ * that n matches cost O(input) and not O(n * input).
+ */
+static long
+line_at(const struct pr_input *in, const char *p, const char **lp, long *lno)
+{
+	const char *q;
+
+	if (p < *lp) {
+		*lp = in->data;
+		*lno = 1;
+	}
+	while ((q = memchr(*lp, '\n', (size_t)(p - *lp))) != NULL) {
+		*lp = q + 1;
+		++*lno;
+	}
+	return *lno;
+}
+
+/* Counts a step of the pattern; a negative return abandons the match. */
+static int
+step(pcre2_callout_block *cb, void *data)
+{
+	unsigned long long *left = data;
+
+	(void)cb;
+	if (*left == 0)
+		return PCRE2_ERROR_CALLOUT;
+	--*left;
+	return 0;
+}
+
 enum pr_status
 pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
     struct pr_dataset *out, struct pr_error *err)
@@ -151,6 +199,9 @@ pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
 	const char *s, *e;
 	char where[PR_PARSE_NAME_MAX + 32];
 	size_t found = 0;
+	const char *lp = in->data;
+	long lno = 1;
+	unsigned long long left;
 	double v;
 	int rc;
 	enum pr_status st = PR_OK;
@@ -162,20 +213,34 @@ pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
 		pcre2_match_context_free(mc);
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
-	pcre2_set_match_limit(mc, PR_USERMETRIC_MATCH_LIMIT);
-	pcre2_set_depth_limit(mc, PR_USERMETRIC_DEPTH_LIMIT);
+	pcre2_set_match_limit(mc, MATCH_LIMIT);
+	pcre2_set_depth_limit(mc, DEPTH_LIMIT);
+	left = STEPS_BASE + STEPS_PER_BYTE * (unsigned long long)in->len;
+	pcre2_set_callout(mc, step, &left);
 	snprintf(where, sizeof(where), "for --metric '%s'", m->name);
 	while (at <= in->len) {
 		rc = pcre2_match(m->code, (PCRE2_SPTR)in->data, in->len, at, 0,
 		    md, mc);
 		if (rc == PCRE2_ERROR_NOMATCH)
 			break;
+		if (rc == PCRE2_ERROR_CALLOUT) {
+			st = pr_error_at(err, PR_ELIMIT, in->name,
+			    line_at(in, in->data + at, &lp, &lno), 0,
+			    "--metric '%s': matching failed: more than %llu "
+			    "steps on this input (the expression tries too "
+			    "many ways to match); make it more specific, for "
+			    "instance with a literal word before the value",
+			    m->name,
+			    STEPS_BASE +
+				STEPS_PER_BYTE * (unsigned long long)in->len);
+			break;
+		}
 		if (rc < 0) {
 			PCRE2_UCHAR msg[256];
 
 			pcre2_get_error_message(rc, msg, sizeof(msg));
 			st = pr_error_at(err, PR_ELIMIT, in->name,
-			    pr_read_line_of(in, in->data + at, NULL), 0,
+			    line_at(in, in->data + at, &lp, &lno), 0,
 			    "--metric '%s': matching failed: %s", m->name,
 			    (const char *)msg);
 			break;
@@ -183,7 +248,7 @@ pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
 		ov = pcre2_get_ovector_pointer(md);
 		if (rc < 2 || ov[2] == PCRE2_UNSET) {
 			st = pr_error_at(err, PR_EPARSE, in->name,
-			    pr_read_line_of(in, in->data + ov[0], NULL), 0,
+			    line_at(in, in->data + ov[0], &lp, &lno), 0,
 			    "--metric '%s': the capture group took no part "
 			    "in the match",
 			    m->name);
@@ -193,7 +258,8 @@ pr_usermetric_apply(const struct pr_usermetric *m, const struct pr_input *in,
 		e = in->data + ov[3];
 		l.raw = l.s = s;
 		l.e = e;
-		l.no = pr_read_line_of(in, s, NULL);
+		l.cut = 0; /* the user's pattern says where a value ends */
+		l.no = line_at(in, s, &lp, &lno);
 		if ((st = pr_bench_num(in, &l, s, e, 0, 1, where, &v, err)) !=
 			PR_OK ||
 		    (st = pr_bench_add(out, m->name, m->unit, m->better, v,

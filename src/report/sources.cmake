@@ -2,3 +2,4 @@
 list(APPEND PR_LIB_SOURCES src/report/compare.c)
 list(APPEND PR_LIB_SOURCES src/report/stat.c)
 list(APPEND PR_LIB_SOURCES src/report/envdiff.c)
+list(APPEND PR_LIB_SOURCES src/report/changepoint.c)

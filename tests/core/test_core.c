@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,65 @@ test_dataset(void **state)
 	pr_dataset_release(&d);
 }
 
+/*
+ * Past a few metrics lookup goes through a hash index: every metric is
+ * found, in its place, also after metrics were dropped from the end
+ * behind the index's back (as pr_parser_derive does on failure) and
+ * others added in their place.
+ */
+static void
+test_dataset_index(void **state)
+{
+	struct pr_dataset d;
+	struct pr_metric *m;
+	char name[32];
+	size_t i, n = 5000;
+
+	(void)state;
+	pr_dataset_init(&d);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "m%zu", i);
+		assert_int_equal(pr_dataset_add(&d, name, "s", PR_BETTER_LOWER,
+				     (double)i, NULL),
+		    PR_OK);
+	}
+	/* Again: values accumulate, no metric is made twice. */
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "m%zu", i);
+		assert_int_equal(pr_dataset_add(&d, name, "s", PR_BETTER_LOWER,
+				     (double)i, NULL),
+		    PR_OK);
+	}
+	assert_int_equal(d.n, n);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "m%zu", i);
+		m = pr_dataset_find(&d, name);
+		assert_non_null(m);
+		assert_ptr_equal(m, &d.metrics[i]);
+		assert_int_equal(m->values.n, 2);
+	}
+	assert_null(pr_dataset_find(&d, "m5000"));
+	/* Drop the last 100 by hand, add others: found, the dropped not. */
+	for (i = n - 100; i < n; i++) {
+		free(d.metrics[i].name);
+		free(d.metrics[i].unit);
+		pr_sample_release(&d.metrics[i].values);
+	}
+	d.n = n - 100;
+	assert_null(pr_dataset_find(&d, "m4999"));
+	for (i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "x%zu", i);
+		assert_int_equal(pr_dataset_add(&d, name, "", PR_BETTER_UNKNOWN,
+				     1, NULL),
+		    PR_OK);
+	}
+	assert_int_equal(d.n, n);
+	assert_ptr_equal(pr_dataset_find(&d, "x99"), &d.metrics[n - 1]);
+	assert_ptr_equal(pr_dataset_find(&d, "m4899"), &d.metrics[n - 101]);
+	assert_null(pr_dataset_find(&d, "m4900"));
+	pr_dataset_release(&d);
+}
+
 static void
 test_rng(void **state)
 {
@@ -291,6 +351,7 @@ main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_dataset),
+		cmocka_unit_test(test_dataset_index),
 		cmocka_unit_test(test_rng),
 	};
 

@@ -15,12 +15,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "parse/readers.h"
 #include "perfreg/error.h"
 #include "perfreg/read.h"
 #include "perfreg/rng.h"
@@ -466,6 +468,60 @@ test_stdin(void **state)
 	close(saved);
 }
 
+/*
+ * `yes 1 | perfreg stat` (issue 12) grew until memory ran out: a cap on
+ * the values of one input, here lowered to 1000 so that an endless pipe
+ * reaches it at once.  The writer is killed after the reader gave up.
+ */
+static void
+test_values_cap(void **state)
+{
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+	char line[256];
+	int saved, pfd[2];
+	pid_t pid;
+
+	(void)state;
+	saved = dup(STDIN_FILENO);
+	assert_true(saved >= 0);
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(pfd[0]);
+		while (write(pfd[1], "1\n1\n1\n1\n", 8) == 8)
+			continue;
+		_exit(0);
+	}
+	close(pfd[1]);
+	assert_int_equal(dup2(pfd[0], STDIN_FILENO), STDIN_FILENO);
+	close(pfd[0]);
+	pr_error_clear(&err);
+	assert_int_equal(pr_read_numbers_max("-", 1, NULL, 1000, &s, &err),
+	    PR_ELIMIT);
+	assert_string_equal(pr_error_format(&err, line, sizeof(line)),
+	    "<stdin>:1001: more than 1000 values in one input");
+	/* A failed read leaves the sample as it was. */
+	assert_int_equal(s.n, 0);
+	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+	close(saved);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+
+	/* Exactly at the cap is fine, and the cap counts this input only. */
+	assert_int_equal(pr_sample_push(&s, 7, NULL), PR_OK);
+	assert_int_equal(pr_read_numbers_max(DATA "crlf.txt", 1, NULL, 3, &s,
+			     &err),
+	    PR_OK);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(pr_read_numbers_max(DATA "crlf.txt", 1, NULL, 2, &s,
+			     &err),
+	    PR_ELIMIT);
+	assert_int_equal(s.n, 4);
+	pr_sample_release(&s);
+}
+
 int
 main(void)
 {
@@ -479,6 +535,7 @@ main(void)
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_values_cap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "perfreg/buf.h"
 #include "perfreg/dataset.h"
 #include "perfreg/error.h"
 #include "perfreg/read.h"
@@ -388,7 +389,15 @@ test_hyperfine(void **state)
 
 	(void)state;
 	read_ok("tests/data/hyperfine/true.json", PR_FORMAT_AUTO, NULL, &d);
-	assert_int_equal(d.n, 1);
+	/* The times, and the means of user and system time (issue 12:
+	 * hyperfine records no per-run CPU times, only these). */
+	assert_int_equal(d.n, 3);
+	m = metric(&d, "true user");
+	assert_string_equal(m->unit, "s");
+	assert_int_equal(m->better, PR_BETTER_LOWER);
+	assert_int_equal(m->values.n, 1);
+	assert_true(m->values.v[0] == 0.0022570999999999997);
+	assert_true(metric(&d, "true system")->values.v[0] == 0.0009877);
 	m = metric(&d, "true");
 	assert_string_equal(m->unit, "s");
 	assert_int_equal(m->better, PR_BETTER_LOWER);
@@ -398,19 +407,22 @@ test_hyperfine(void **state)
 
 	/* --command-name names the metrics; order is kept. */
 	read_ok("tests/data/hyperfine/two.json", PR_FORMAT_HYPERFINE, NULL, &d);
-	assert_int_equal(d.n, 2);
+	assert_int_equal(d.n, 6);
 	assert_string_equal(d.metrics[0].name, "old");
-	assert_string_equal(d.metrics[1].name, "new");
+	assert_string_equal(d.metrics[1].name, "old user");
+	assert_string_equal(d.metrics[2].name, "old system");
+	assert_string_equal(d.metrics[3].name, "new");
 	assert_int_equal(d.metrics[0].values.n, 10);
-	assert_int_equal(d.metrics[1].values.n, 10);
+	assert_int_equal(d.metrics[3].values.n, 10);
+	assert_true(metric(&d, "new system")->values.v[0] == 0.0023612);
 	pr_dataset_release(&d);
 
 	/* A parameter scan: one metric per substituted command. */
 	read_ok("tests/data/hyperfine/scan.json", PR_FORMAT_AUTO, NULL, &d);
-	assert_int_equal(d.n, 3);
+	assert_int_equal(d.n, 9);
 	assert_string_equal(d.metrics[0].name, "sleep 0.001");
-	assert_string_equal(d.metrics[2].name, "sleep 0.003");
-	assert_int_equal(d.metrics[2].values.n, 5);
+	assert_string_equal(d.metrics[6].name, "sleep 0.003");
+	assert_int_equal(d.metrics[6].values.n, 5);
 	pr_dataset_release(&d);
 
 	/* Runs that failed under -i are kept (exit codes are not read). */
@@ -808,6 +820,64 @@ test_csv_bad(void **state)
 	assert_int_equal(d.n, 1);
 	assert_int_equal(metric(&d, "t")->values.n, 3);
 	pr_dataset_release(&d);
+}
+
+/*
+ * A header of 30,000 columns (issue 12: compare took 91 s, the pairwise
+ * search for namesakes and the metric lookups being quadratic): read
+ * whole, and the namesakes reported are the pair a scan from the left
+ * meets first, as before.
+ */
+static void
+test_csv_wide(void **state)
+{
+	struct pr_buf b = PR_BUF_INIT((size_t)1 << 26);
+	struct pr_dataset d;
+	const char *p;
+	size_t i, n = 30000;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		assert_int_equal(pr_buf_addf(&b, NULL, "%sc%zu", i ? "," : "",
+				     i),
+		    PR_OK);
+	assert_int_equal(pr_buf_adds(&b, "\n", NULL), PR_OK);
+	for (i = 0; i < n; i++)
+		assert_int_equal(pr_buf_addf(&b, NULL, "%s%zu", i ? "," : "",
+				     i),
+		    PR_OK);
+	assert_int_equal(pr_buf_adds(&b, "\n", NULL), PR_OK);
+	p = put_file("wide.csv", b.data, b.len);
+	read_ok(p, PR_FORMAT_AUTO, NULL, &d);
+	assert_int_equal(d.n, n);
+	assert_true(metric(&d, "c29999")->values.v[0] == 29999);
+	assert_true(metric(&d, "c0")->values.v[0] == 0);
+	pr_dataset_release(&d);
+
+	/* Namesakes: c7 at 8 and (as "c7 (s)") 20001, c5 at 6, 25001 and
+	 * 29001; the first pair met from the left is c7's, at 20001. */
+	pr_buf_reset(&b);
+	for (i = 0; i < n; i++) {
+		if (i == 20000)
+			p = "c7 (s)";
+		else if (i == 25000 || i == 29000)
+			p = "c5";
+		else
+			p = NULL;
+		if (p != NULL)
+			assert_int_equal(pr_buf_addf(&b, NULL, "%s%s",
+					     i ? "," : "", p),
+			    PR_OK);
+		else
+			assert_int_equal(pr_buf_addf(&b, NULL, "%sc%zu",
+					     i ? "," : "", i),
+			    PR_OK);
+	}
+	assert_int_equal(pr_buf_adds(&b, "\n1\n", NULL), PR_OK);
+	p = put_file("wide-dup.csv", b.data, b.len);
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 1,
+	    "two columns named 'c7' (columns 8 and 20001)");
+	pr_buf_release(&b);
 }
 
 /* Reading several inputs into one dataset; a failed read adds nothing. */
@@ -1307,6 +1377,7 @@ main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_column),
 		cmocka_unit_test(test_csv_bad),
+		cmocka_unit_test(test_csv_wide),
 		cmocka_unit_test(test_accumulate),
 		cmocka_unit_test(test_perfreg),
 		cmocka_unit_test(test_perfreg_bad),

@@ -1,0 +1,686 @@
+/*
+ * report/changepoint.c - change points as text (with a chart), markdown,
+ * CSV and JSON (perfreg/report_cp.h).
+ *
+ * Labels and names come from the user's input: every one goes through
+ * put_text (control bytes and DEL as \xNN, and for markdown '|' as \|),
+ * put_csv (always quoted, a leading = + - @ tab or CR neutralised with a
+ * quote, as OWASP advises for CSV injection) or json_label (invalid UTF-8
+ * replaced by U+FFFD, jansson escapes the rest).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "perfreg/report_cp.h"
+#include "core/banned.h"
+
+#define CHART_COLS 66
+#define CHART_ROWS 10
+#define LABEL_SHOW 24 /* a label's bytes in a text table */
+
+/* Appends s (n bytes) with every control byte escaped; md: '|' too. */
+static enum pr_status
+put_text(struct pr_buf *b, const char *s, size_t n, int md,
+    struct pr_error *err)
+{
+	size_t i;
+	enum pr_status st = PR_OK;
+
+	for (i = 0; i < n && st == PR_OK; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			st = pr_buf_addf(b, err, "\\x%02x", c);
+		else if (md && c == '|')
+			st = pr_buf_adds(b, "\\|", err);
+		else if (md && c == '\\')
+			st = pr_buf_adds(b, "\\\\", err);
+		else
+			st = pr_buf_addc(b, (char)c, err);
+	}
+	return st;
+}
+
+static enum pr_status
+put_csv(struct pr_buf *b, const char *s, struct pr_error *err)
+{
+	enum pr_status st = pr_buf_addc(b, '"', err);
+
+	if (st == PR_OK && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0')
+		st = pr_buf_addc(b, '\'', err);
+	for (; st == PR_OK && *s; s++) {
+		if (*s == '"')
+			st = pr_buf_adds(b, "\"\"", err);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			st = pr_buf_addf(b, err, "\\x%02x", (unsigned char)*s);
+		else
+			st = pr_buf_addc(b, *s, err);
+	}
+	return st == PR_OK ? pr_buf_addc(b, '"', err) : st;
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	unsigned long cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* A JSON string of s with invalid UTF-8 replaced by U+FFFD. */
+static json_t *
+json_label(const char *s)
+{
+	size_t n = strlen(s), i = 0, o = 0;
+	char *t = malloc(3 * n + 1);
+	json_t *j;
+
+	if (t == NULL)
+		return NULL;
+	while (i < n) {
+		size_t l = utf8_len((const unsigned char *)s + i, n - i);
+
+		if (l == 0) {
+			memcpy(t + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		} else {
+			memcpy(t + o, s + i, l);
+			o += l;
+			i += l;
+		}
+	}
+	j = json_stringn(t, o);
+	free(t);
+	return j;
+}
+
+static void
+fmt_num(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, "%.4g", v);
+}
+
+static void
+fmt_pct(char *buf, size_t size, double v)
+{
+	double a = fabs(v);
+
+	if (a >= 100)
+		snprintf(buf, size, "%+.0f%%", v);
+	else if (a >= 10)
+		snprintf(buf, size, "%+.1f%%", v);
+	else
+		snprintf(buf, size, "%+.2f%%", v);
+}
+
+static void
+fmt_p(char *buf, size_t size, double p)
+{
+	if (p < 1e-4)
+		snprintf(buf, size, "<0.0001");
+	else if (p >= 0.995)
+		snprintf(buf, size, "1");
+	else
+		snprintf(buf, size, "%.2g", p);
+}
+
+static const char *
+verdict_word(const struct pr_cp_change *c)
+{
+	switch (c->verdict) {
+	case PR_VERDICT_REGRESSION:
+		return "regression";
+	case PR_VERDICT_IMPROVEMENT:
+		return "improvement";
+	case PR_VERDICT_EQUIVALENT:
+		return "equivalent";
+	default:
+		return c->step > 0 ? "change (up)" : "change (down)";
+	}
+}
+
+static const char *
+label_of(const struct pr_cp_report *r, size_t i)
+{
+	return r->series->label[i];
+}
+
+/* "[lo%, hi%]" or, without percentages, "[lo, hi]" of the step. */
+static void
+fmt_interval(char *buf, size_t size, const struct pr_cp_change *c)
+{
+	char a[32], b[32];
+
+	if (c->defined & PR_CP_PCT) {
+		fmt_pct(a, sizeof(a), c->ci_lo_pct);
+		fmt_pct(b, sizeof(b), c->ci_hi_pct);
+	} else {
+		fmt_num(a, sizeof(a), c->step_lo);
+		fmt_num(b, sizeof(b), c->step_hi);
+	}
+	snprintf(buf, size, "[%s, %s]", a, b);
+}
+
+static void
+fmt_change(char *buf, size_t size, const struct pr_cp_change *c)
+{
+	if (c->defined & PR_CP_PCT)
+		fmt_pct(buf, size, c->change_pct);
+	else
+		snprintf(buf, size, "%+.4g", c->step);
+}
+
+/* The chart row of v: hi the top, lo the bottom, beyond them the edge. */
+static size_t
+row_of(double v, double lo, double hi)
+{
+	if (!(hi > lo))
+		return CHART_ROWS / 2;
+	if (v >= hi)
+		return 0;
+	if (v <= lo)
+		return CHART_ROWS - 1;
+	return (size_t)lround((hi - v) / (hi - lo) * (CHART_ROWS - 1));
+}
+
+/* The chart: the points (a column's mean), each segment's level, '^'
+ * under a change and 's' under a spike. */
+static enum pr_status
+chart(const struct pr_cp_report *r, struct pr_buf *b, struct pr_error *err)
+{
+	const struct pr_series *s = r->series;
+	const struct pr_cp_result *res = r->result;
+	char grid[CHART_ROWS][CHART_COLS + 1], axis[CHART_COLS + 1];
+	/* Rows run from hi (top) to lo; a spike beyond them sits on the
+	 * edge row. */
+	double lo = INFINITY, hi = -INFINITY, sum[CHART_COLS];
+	size_t cnt[CHART_COLS], nc = s->n < CHART_COLS ? s->n : CHART_COLS;
+	size_t i, j, k = 0;
+	enum pr_status st = PR_OK;
+	char ylab[32];
+
+	for (i = 0, k = 0; i < s->n; i++) {
+		if (k < res->nspikes && res->spikes[k].index == i) {
+			k++;
+			continue; /* spikes would squash the chart */
+		}
+		if (s->y[i] < lo)
+			lo = s->y[i];
+		if (s->y[i] > hi)
+			hi = s->y[i];
+	}
+	if (!(lo <= hi))
+		lo = hi = s->y[0];
+	memset(grid, ' ', sizeof(grid));
+	memset(axis, '-', sizeof(axis));
+	for (j = 0; j < nc; j++) {
+		sum[j] = 0;
+		cnt[j] = 0;
+	}
+	for (i = 0, k = 0; i < s->n; i++) {
+		if (k < res->nspikes && res->spikes[k].index == i) {
+			k++;
+			continue;
+		}
+		j = i * nc / s->n;
+		sum[j] += s->y[i];
+		cnt[j]++;
+	}
+	/* Segment levels first, the points over them. */
+	for (k = 0; k <= res->nchanges; k++) {
+		size_t a = k ? res->changes[k - 1].index : 0;
+		size_t e = k < res->nchanges ? res->changes[k].index : s->n;
+		double m = 0;
+
+		m = k               ? res->changes[k - 1].after
+		    : res->nchanges ? res->changes[0].before
+				    : NAN;
+		if (m != m) {
+			for (i = a, m = 0; i < e; i++)
+				m += s->y[i];
+			m /= (double)(e > a ? e - a : 1);
+		}
+		if (m < lo)
+			m = lo;
+		if (m > hi)
+			m = hi;
+		for (i = a; i < e; i++) {
+			size_t row = hi > lo ? (size_t)lround((hi - m) /
+						   (hi - lo) * (CHART_ROWS - 1))
+					     : CHART_ROWS / 2;
+
+			grid[row][i * nc / s->n] = '-';
+		}
+	}
+	for (j = 0; j < nc; j++) {
+		double m = cnt[j] ? sum[j] / (double)cnt[j] : 0;
+		size_t row = hi > lo
+		    ? (size_t)lround((hi - m) / (hi - lo) * (CHART_ROWS - 1))
+		    : CHART_ROWS / 2;
+
+		if (cnt[j])
+			grid[row][j] = '*';
+	}
+	for (k = 0; k < res->nspikes; k++) {
+		j = res->spikes[k].index * nc / s->n;
+		axis[j] = 's';
+		grid[row_of(res->spikes[k].value, lo, hi)][j] = 's';
+	}
+	for (k = 0; k < res->nchanges; k++)
+		axis[res->changes[k].index * nc / s->n] = '^';
+	if (res->tail.possible)
+		axis[res->tail.index * nc / s->n] = '?';
+	for (i = 0; i < CHART_ROWS && st == PR_OK; i++) {
+		size_t w = nc;
+
+		while (w > 0 && grid[i][w - 1] == ' ')
+			w--;
+		if (i == 0)
+			fmt_num(ylab, sizeof(ylab), hi);
+		else if (i == CHART_ROWS - 1)
+			fmt_num(ylab, sizeof(ylab), lo);
+		else
+			ylab[0] = '\0';
+		st = pr_buf_addf(b, err, "%9s |%.*s\n", ylab, (int)w, grid[i]);
+	}
+	if (st == PR_OK)
+		st = pr_buf_addf(b, err, "%9s +%.*s\n", "", (int)nc, axis);
+	if (st == PR_OK)
+		st = pr_buf_addf(b, err,
+		    "%9s  * points (a column's mean), - the level of each "
+		    "segment,\n%9s  ^ a change, s a spike, ? a possible "
+		    "change\n",
+		    "", "");
+	return st;
+}
+
+/* " (label)" when the series' labels are a field of the input. */
+static enum pr_status
+put_label(struct pr_buf *b, const struct pr_cp_report *r, const char *lab,
+    int md, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if (!r->series->labelled)
+		return PR_OK;
+	st = pr_buf_adds(b, " (", err);
+	if (st == PR_OK)
+		st = put_text(b, lab, strlen(lab), md, err);
+	return st == PR_OK ? pr_buf_addc(b, ')', err) : st;
+}
+
+static enum pr_status
+text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
+    struct pr_error *err)
+{
+	const struct pr_cp_result *res = r->result;
+	size_t k;
+	enum pr_status st;
+	char sig[32], conf[32];
+
+	int lw = r->series->labelled ? LABEL_SHOW : 0;
+	char interval[48];
+
+	fmt_num(sig, sizeof(sig), res->sigma);
+	snprintf(conf, sizeof(conf), "%.10g", r->opts->conf * 100);
+	snprintf(interval, sizeof(interval), "%s%% interval", conf);
+	if ((st = md ? pr_buf_adds(b, "### ", err) : PR_OK) != PR_OK ||
+	    (st = put_text(b, r->name, strlen(r->name), md, err)) != PR_OK)
+		return st;
+	if (res->constant)
+		return pr_buf_addf(b, err,
+		    ": %zu points, all equal: nothing to detect\n", res->n);
+	st = pr_buf_addf(b, err,
+	    ": %zu points: %zu change%s, %zu spike%s%s (noise sd %s, "
+	    "false-alarm rate %.10g%%)\n",
+	    res->n, res->nchanges, res->nchanges == 1 ? "" : "s", res->nspikes,
+	    res->nspikes == 1 ? "" : "s",
+	    res->tail.possible ? ", 1 possible" : "", sig,
+	    r->opts->alpha * 100);
+	if (st == PR_OK && res->nchanges > 0) {
+		st = md ? pr_buf_addf(b, err,
+			      "\n| point | label | before | after | change "
+			      "| %s%% interval | p | verdict |\n|---:|---|---:|"
+			      "---:|---:|---|---:|---|\n",
+			      conf)
+			: pr_buf_addf(b, err,
+			      "\n%7s  %-*s %11s %11s %9s  %-20s %8s  %s\n",
+			      "point", lw, lw ? "label" : "", "before", "after",
+			      "change", interval, "p", "verdict");
+	}
+	for (k = 0; st == PR_OK && k < res->nchanges; k++) {
+		const struct pr_cp_change *c = &res->changes[k];
+		const char *lab = label_of(r, c->index);
+		char be[32], af[32], ch[32], iv[80], p[32];
+		size_t ll = strlen(lab);
+
+		fmt_num(be, sizeof(be), c->before);
+		fmt_num(af, sizeof(af), c->after);
+		fmt_change(ch, sizeof(ch), c);
+		fmt_interval(iv, sizeof(iv), c);
+		fmt_p(p, sizeof(p), c->p_adjusted);
+		if (md) {
+			st = pr_buf_addf(b, err, "| %zu | ", c->index + 1);
+			if (st == PR_OK)
+				st = put_text(b, lab, ll, 1, err);
+			if (st == PR_OK)
+				st = pr_buf_addf(b, err,
+				    " | %s | %s | %s | %s | %s | %s |\n", be,
+				    af, ch, iv, p, verdict_word(c));
+			continue;
+		}
+		{
+			/* The label escaped, cut to the column's width. */
+			struct pr_buf lb =
+			    PR_BUF_INIT(4 * PR_SERIES_LABEL_MAX + 8);
+
+			st = put_text(&lb, lab, ll, 0, err);
+			ll = st == PR_OK ? lb.len : 0;
+			if (ll > (size_t)lw)
+				ll = (size_t)lw;
+			if (st == PR_OK)
+				st = pr_buf_addf(b, err, "%7zu  %.*s",
+				    c->index + 1, (int)ll,
+				    lb.data ? lb.data : "");
+			pr_buf_release(&lb);
+		}
+		if (st == PR_OK)
+			st = pr_buf_addf(b, err,
+			    "%*s %11s %11s %9s  %-20s %8s  %s\n",
+			    (int)((size_t)lw - ll), "", be, af, ch, iv, p,
+			    verdict_word(c));
+	}
+	if (st == PR_OK && res->nspikes > 0)
+		st = pr_buf_adds(b,
+		    md ? "\nSpikes (single points, not "
+			 "changes):\n\n"
+		       : "\nspikes (single points, not changes):\n",
+		    err);
+	for (k = 0; st == PR_OK && k < res->nspikes; k++) {
+		const struct pr_cp_spike *sp = &res->spikes[k];
+		const char *lab = label_of(r, sp->index);
+		char v[32], e[32];
+
+		fmt_num(v, sizeof(v), sp->value);
+		fmt_num(e, sizeof(e), sp->expected);
+		st = pr_buf_addf(b, err, "%spoint %zu", md ? "- " : "  ",
+		    sp->index + 1);
+		if (st == PR_OK)
+			st = put_label(b, r, lab, md, err);
+		if (st == PR_OK)
+			st = pr_buf_addf(b, err,
+			    ": %s where its neighbours say %s (%+.1f sd)\n", v,
+			    e, sp->z);
+	}
+	if (st == PR_OK && res->tail.possible) {
+		const char *lab = label_of(r, res->tail.index);
+		char ch[32];
+
+		if (res->tail.have_pct)
+			fmt_pct(ch, sizeof(ch), res->tail.change_pct);
+		else
+			snprintf(ch, sizeof(ch), "%+.4g", res->tail.step);
+		st = pr_buf_addf(b, err, "\npossible change at point %zu",
+		    res->tail.index + 1);
+		if (st == PR_OK)
+			st = put_label(b, r, lab, md, err);
+		if (st == PR_OK)
+			st = pr_buf_addf(b, err,
+			    ": %s, too recent to confirm: %zu more point%s "
+			    "would tell\n",
+			    ch, res->tail.needs,
+			    res->tail.needs == 1 ? "" : "s");
+	}
+	if (st == PR_OK && with_chart && !md && res->n >= 2) {
+		st = pr_buf_addc(b, '\n', err);
+		if (st == PR_OK)
+			st = chart(r, b, err);
+	}
+	return st;
+}
+
+static enum pr_status
+csv_all(const struct pr_cp_report *r, size_t n, struct pr_buf *b,
+    struct pr_error *err)
+{
+	size_t i, k;
+	enum pr_status st = pr_buf_adds(b,
+	    "series,kind,point,label,before,after,change_pct,lo_pct,hi_pct,"
+	    "step,p_adjusted,verdict\n",
+	    err);
+
+	for (i = 0; st == PR_OK && i < n; i++) {
+		const struct pr_cp_result *res = r[i].result;
+
+		for (k = 0; st == PR_OK && k < res->nchanges; k++) {
+			const struct pr_cp_change *c = &res->changes[k];
+			int pct = (c->defined & PR_CP_PCT) != 0;
+
+			st = put_csv(b, r[i].name, err);
+			if (st == PR_OK)
+				st = pr_buf_addf(b, err, ",change,%zu,",
+				    c->index + 1);
+			if (st == PR_OK)
+				st = put_csv(b, label_of(&r[i], c->index), err);
+			if (st == PR_OK && pct)
+				st = pr_buf_addf(b, err,
+				    ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%."
+				    "17g,"
+				    "%s\n",
+				    c->before, c->after, c->change_pct,
+				    c->ci_lo_pct, c->ci_hi_pct, c->step,
+				    c->p_adjusted, verdict_word(c));
+			else if (st == PR_OK)
+				st = pr_buf_addf(b, err,
+				    ",%.17g,%.17g,,,,%.17g,%.17g,%s\n",
+				    c->before, c->after, c->step, c->p_adjusted,
+				    verdict_word(c));
+		}
+		for (k = 0; st == PR_OK && k < res->nspikes; k++) {
+			const struct pr_cp_spike *sp = &res->spikes[k];
+
+			st = put_csv(b, r[i].name, err);
+			if (st == PR_OK)
+				st = pr_buf_addf(b, err, ",spike,%zu,",
+				    sp->index + 1);
+			if (st == PR_OK)
+				st =
+				    put_csv(b, label_of(&r[i], sp->index), err);
+			if (st == PR_OK)
+				st = pr_buf_addf(b, err,
+				    ",%.17g,%.17g,,,,,,spike\n", sp->expected,
+				    sp->value);
+		}
+		if (st == PR_OK && res->tail.possible) {
+			st = put_csv(b, r[i].name, err);
+			if (st == PR_OK)
+				st = pr_buf_addf(b, err, ",possible,%zu,",
+				    res->tail.index + 1);
+			if (st == PR_OK)
+				st = put_csv(b,
+				    label_of(&r[i], res->tail.index), err);
+			if (st == PR_OK && res->tail.have_pct)
+				st = pr_buf_addf(b, err,
+				    ",,,%.17g,,,%.17g,,possible\n",
+				    res->tail.change_pct, res->tail.step);
+			else if (st == PR_OK)
+				st = pr_buf_addf(b, err,
+				    ",,,,,,%.17g,,possible\n", res->tail.step);
+		}
+	}
+	return st;
+}
+
+static int
+jset(json_t *o, const char *k, json_t *v)
+{
+	return v != NULL && json_object_set_new(o, k, v) == 0;
+}
+
+static json_t *
+json_one(const struct pr_cp_report *r)
+{
+	const struct pr_cp_result *res = r->result;
+	json_t *o = json_object(), *ch = json_array(), *sp = json_array();
+	size_t k;
+	int ok = o && ch && sp;
+
+	for (k = 0; ok && k < res->nchanges; k++) {
+		const struct pr_cp_change *c = &res->changes[k];
+		json_t *e = json_object();
+		int pct = (c->defined & PR_CP_PCT) != 0;
+
+		ok = e &&
+		    jset(e, "point", json_integer((json_int_t)c->index + 1)) &&
+		    jset(e, "label", json_label(label_of(r, c->index))) &&
+		    jset(e, "before", json_real(c->before)) &&
+		    jset(e, "after", json_real(c->after)) &&
+		    jset(e, "step", json_real(c->step)) &&
+		    jset(e, "step_interval",
+			json_pack("[f,f]", c->step_lo, c->step_hi)) &&
+		    jset(e, "change_pct",
+			pct ? json_real(c->change_pct) : json_null()) &&
+		    jset(e, "interval_pct",
+			pct ? json_pack("[f,f]", c->ci_lo_pct, c->ci_hi_pct)
+			    : json_null()) &&
+		    jset(e, "z", json_real(c->z)) &&
+		    jset(e, "p_adjusted", json_real(c->p_adjusted)) &&
+		    jset(e, "verdict",
+			json_string(c->verdict == PR_VERDICT_INCONCLUSIVE
+				? "change"
+				: verdict_word(c))) &&
+		    jset(e, "segment",
+			json_pack("[I,I]", (json_int_t)c->seg_start + 1,
+			    (json_int_t)c->seg_end)) &&
+		    json_array_append_new(ch, e) == 0;
+		if (!ok && e)
+			json_decref(e);
+	}
+	for (k = 0; ok && k < res->nspikes; k++) {
+		const struct pr_cp_spike *s = &res->spikes[k];
+		json_t *e = json_object();
+
+		ok = e &&
+		    jset(e, "point", json_integer((json_int_t)s->index + 1)) &&
+		    jset(e, "label", json_label(label_of(r, s->index))) &&
+		    jset(e, "value", json_real(s->value)) &&
+		    jset(e, "expected", json_real(s->expected)) &&
+		    jset(e, "z", json_real(s->z)) &&
+		    json_array_append_new(sp, e) == 0;
+		if (!ok && e)
+			json_decref(e);
+	}
+	ok = ok && jset(o, "name", json_label(r->name)) &&
+	    jset(o, "points", json_integer((json_int_t)res->n)) &&
+	    jset(o, "constant", json_boolean(res->constant)) &&
+	    jset(o, "noise_sd", json_real(res->sigma)) &&
+	    jset(o, "threshold_z", json_real(res->threshold)) &&
+	    jset(o, "alpha", json_real(r->opts->alpha)) &&
+	    jset(o, "min_segment",
+		json_integer((json_int_t)r->opts->min_segment)) &&
+	    jset(o, "candidates", json_integer((json_int_t)res->candidates));
+	if (ok) {
+		ok = json_object_set_new(o, "changes", ch) == 0;
+		ch = NULL;
+	}
+	if (ok) {
+		ok = json_object_set_new(o, "spikes", sp) == 0;
+		sp = NULL;
+	}
+	if (ok && res->tail.possible) {
+		json_t *t = json_object();
+
+		ok = t &&
+		    jset(t, "point",
+			json_integer((json_int_t)res->tail.index + 1)) &&
+		    jset(t, "label",
+			json_label(label_of(r, res->tail.index))) &&
+		    jset(t, "needs",
+			json_integer((json_int_t)res->tail.needs)) &&
+		    jset(t, "step", json_real(res->tail.step)) &&
+		    jset(t, "change_pct",
+			res->tail.have_pct ? json_real(res->tail.change_pct)
+					   : json_null()) &&
+		    json_object_set_new(o, "possible", t) == 0;
+	} else if (ok)
+		ok = jset(o, "possible", json_null());
+	json_decref(ch);
+	json_decref(sp);
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+enum pr_status
+pr_cp_format(const struct pr_cp_report *r, size_t n, enum pr_cp_format f,
+    int with_chart, struct pr_buf *out, struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	size_t i;
+
+	if (f == PR_CP_CSV)
+		return csv_all(r, n, out, err);
+	if (f == PR_CP_JSON) {
+		json_t *root = json_object(), *a = json_array();
+		char *s;
+
+		for (i = 0; root && a && i < n; i++) {
+			json_t *one = json_one(&r[i]);
+
+			if (one == NULL || json_array_append_new(a, one) != 0) {
+				json_decref(a);
+				json_decref(root);
+				return pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+			}
+		}
+		if (root == NULL || a == NULL ||
+		    json_object_set_new(root, "series", a) != 0 ||
+		    (s = json_dumps(root,
+			 JSON_INDENT(2) | JSON_REAL_PRECISION(17))) == NULL) {
+			json_decref(root);
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		}
+		json_decref(root);
+		st = pr_buf_adds(out, s, err);
+		free(s);
+		return st == PR_OK ? pr_buf_addc(out, '\n', err) : st;
+	}
+	for (i = 0; st == PR_OK && i < n; i++) {
+		if (i > 0)
+			st = pr_buf_addc(out, '\n', err);
+		if (st == PR_OK)
+			st = text_one(&r[i], f == PR_CP_MARKDOWN, with_chart,
+			    out, err);
+	}
+	return st;
+}

@@ -1,0 +1,865 @@
+/*
+ * stats/changepoint.c - change points, spikes and a possible change at
+ * the end of a series (the method is in perfreg/changepoint.h).
+ *
+ * The exact segmentation (step 2) is optimal partitioning over prefix
+ * sums of the weighted values, centred on the series' median so that a
+ * large common offset loses nothing.  Two exact prunings keep it near
+ * linear: PELT's (a candidate last change s whose cost up to u already
+ * exceeds the optimum F(u) can never be the last change of a later
+ * optimum, u taken min_segment points back so that u itself may end a
+ * segment there), and an interval one: the cost of ending the last
+ * segment at s, as a function of that segment's mean mu, beats the one of
+ * a newer candidate r only for mu inside a fixed interval (their
+ * difference is F(s) - F(r) + the cost of s..r at mu, a parabola); a
+ * candidate whose intersection of those intervals is empty is never the
+ * optimum again.  PELT alone keeps every candidate of a series without
+ * change; the intervals shrink like 1 / sqrt(length) and prune it.
+ *
+ * Confirmation (step 3) fits each candidate's window by weighted least
+ * squares with three columns (1, t, step), t centred and scaled by the
+ * window's length for conditioning, solving the 3 x 3 normal equations
+ * by Cholesky.  Removing the weakest candidate changes only its
+ * neighbours' windows, so only they are tested again; the weakest is
+ * found by a scan (the candidates are few next to n).
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfreg/changepoint.h"
+#include "perfreg/distrib.h"
+#include "perfreg/sample.h"
+
+#define MAD_SCALE 1.482602218505602      /* 1 / Phi^-1(3/4) */
+#define MEANABS_SCALE 1.2533141373155003 /* sqrt(pi / 2) */
+#define RUNMED_HALF 3 /* the running median spans 2 * 3 + 1 points */
+#define CLIP_S 3.0    /* clip at 3 scaled MADs from the running median */
+#define PENALTY_K 2.0 /* beta = 2 sigma^2 ln n */
+#define RHO_MAX 0.98
+
+void
+pr_cp_opts_init(struct pr_cp_opts *o)
+{
+	o->alpha = PR_CP_ALPHA_DEFAULT;
+	o->min_segment = PR_CP_MIN_SEGMENT_DEFAULT;
+	o->conf = 0.95;
+	o->equivalence_pct = 1.0;
+	o->better = PR_BETTER_UNKNOWN;
+}
+
+void
+pr_cp_result_release(struct pr_cp_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->changes);
+	free(r->spikes);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The median of v[0..n-1], n >= 1; v is reordered. */
+static double
+median_inplace(double *v, size_t n)
+{
+	pr_sort_doubles(v, n);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/*
+ * The scaled MAD of v[0..n-1] (v is overwritten), or, when it is 0, the
+ * scaled mean absolute deviation from the median: the scale of a sample
+ * whose values are mostly tied.
+ */
+static double
+robust_scale(double *v, size_t n)
+{
+	double med, s, sum = 0;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	med = median_inplace(v, n);
+	for (i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	s = MAD_SCALE * median_inplace(v, n);
+	if (s == 0)
+		s = MEANABS_SCALE * sum / (double)n;
+	return s;
+}
+
+/* ---------------------------------------------------------------------
+ * Step 2: the exact penalised segmentation.
+ */
+
+struct prefix {
+	double *w, *wy, *wyy; /* n + 1 each */
+};
+
+static void
+prefix_free(struct prefix *p)
+{
+	free(p->w);
+	free(p->wy);
+	free(p->wyy);
+}
+
+static enum pr_status
+prefix_make(struct prefix *p, const double *y, const double *w, size_t n,
+    double centre, struct pr_error *err)
+{
+	size_t i;
+
+	p->w = malloc((n + 1) * sizeof(*p->w));
+	p->wy = malloc((n + 1) * sizeof(*p->wy));
+	p->wyy = malloc((n + 1) * sizeof(*p->wyy));
+	if (p->w == NULL || p->wy == NULL || p->wyy == NULL) {
+		prefix_free(p);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	p->w[0] = p->wy[0] = p->wyy[0] = 0;
+	for (i = 0; i < n; i++) {
+		double wi = w ? w[i] : 1, d = y[i] - centre;
+
+		p->w[i + 1] = p->w[i] + wi;
+		p->wy[i + 1] = p->wy[i] + wi * d;
+		p->wyy[i + 1] = p->wyy[i] + wi * d * d;
+	}
+	return PR_OK;
+}
+
+/* The weighted sum of squares of points s..t-1 around their mean. */
+static double
+seg_cost(const struct prefix *p, size_t s, size_t t)
+{
+	double sw = p->w[t] - p->w[s], sy = p->wy[t] - p->wy[s];
+	double c = p->wyy[t] - p->wyy[s] - (sw > 0 ? sy * sy / sw : 0);
+
+	return c > 0 ? c : 0;
+}
+
+#define NEXCL 8
+
+struct cand {
+	size_t s;
+	double lo, hi; /* where its last-segment mean can still be best */
+	/* ... except where older candidates beat it: the NEXCL widest */
+	double jlo[NEXCL], jhi[NEXCL];
+	int nj;
+};
+
+/* Shrinks [c->lo, c->hi] by each excluded interval that covers one of
+ * its ends (repeatedly: one cut may expose another); returns 0 when
+ * nothing is left. */
+static int
+cand_trim(struct cand *c, double slack)
+{
+	int j, cut = 1;
+
+	while (cut && c->lo <= c->hi + slack) {
+		cut = 0;
+		for (j = 0; j < c->nj; j++) {
+			double a = c->jlo[j], b = c->jhi[j];
+
+			if (a <= c->lo + slack && b >= c->hi - slack)
+				return 0;
+			if (a <= c->lo && b > c->lo) {
+				c->lo = b;
+				cut = 1;
+			} else if (b >= c->hi && a < c->hi) {
+				c->hi = a;
+				cut = 1;
+			}
+		}
+	}
+	return c->lo <= c->hi + slack;
+}
+
+/* Adds the exclusion [a, b] to c, keeping the NEXCL widest. */
+static void
+cand_exclude(struct cand *c, double a, double b)
+{
+	int j, narrow = 0;
+
+	if (c->nj < NEXCL) {
+		c->jlo[c->nj] = a;
+		c->jhi[c->nj++] = b;
+		return;
+	}
+	for (j = 1; j < NEXCL; j++)
+		if (c->jhi[j] - c->jlo[j] < c->jhi[narrow] - c->jlo[narrow])
+			narrow = j;
+	if (b - a > c->jhi[narrow] - c->jlo[narrow]) {
+		c->jlo[narrow] = a;
+		c->jhi[narrow] = b;
+	}
+}
+
+enum pr_status
+pr_cp_segment(const double *y, const double *w, size_t n, double penalty,
+    size_t min_segment, size_t **cps, size_t *ncps, double *cost,
+    struct pr_error *err)
+{
+	struct prefix p = { 0 };
+	struct cand *act = NULL;
+	double *f = NULL, centre;
+	size_t *last = NULL, nact = 0, t, i, k, m = min_segment;
+	enum pr_status st;
+
+	*cps = NULL;
+	*ncps = 0;
+	*cost = 0;
+	if (m < 1 || n < m || !(penalty >= 0) || !isfinite(penalty))
+		return pr_error_set(err, PR_EINVAL,
+		    "segmentation needs n >= min_segment >= 1 and a finite "
+		    "penalty >= 0");
+	centre = y[n / 2];
+	if ((st = prefix_make(&p, y, w, n, centre, err)) != PR_OK)
+		return st;
+	f = malloc((n + 1) * sizeof(*f));
+	last = malloc((n + 1) * sizeof(*last));
+	act = malloc((n + 1) * sizeof(*act));
+	if (f == NULL || last == NULL || act == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
+	f[0] = -penalty;
+	last[0] = 0;
+	for (t = 1; t <= n; t++) {
+		f[t] = INFINITY;
+		last[t] = 0;
+	}
+	for (t = m; t <= n; t++) {
+		size_t u = t - m; /* the newest candidate allowed at t */
+		double best = INFINITY;
+		size_t arg = 0;
+
+		/*
+		 * Candidate u becomes eligible now.  Against each older
+		 * candidate s: PELT's test; the interval where s still beats
+		 * u (intersected into s's); and the interval where s beats
+		 * u, the widest kept as u's exclusion.
+		 */
+		if (isfinite(f[u])) {
+			struct cand *nu = &act[nact];
+
+			nu->nj = 0;
+
+			for (i = k = 0; i < nact; i++) {
+				struct cand *c = &act[i];
+				double len = p.w[u] - p.w[c->s];
+				double mean =
+				    len > 0 ? (p.wy[u] - p.wy[c->s]) / len : 0;
+				double rss = seg_cost(&p, c->s, u);
+				double d = f[u] - f[c->s] - rss;
+				double tol = 1e-12 *
+				    (fabs(f[u]) + fabs(f[c->s]) + penalty + 1);
+				int keep = 1;
+
+				if (len > 0 && d > 0) {
+					/* s beats u only within mean +- hw,
+					 * so u is no better there. */
+					double hw = sqrt(d / len);
+					double slack = 1e-9 * (hw + 1e-300);
+
+					if (hw > slack)
+						cand_exclude(nu,
+						    mean - hw + slack,
+						    mean + hw - slack);
+				}
+				/* PELT: F(s) + C(s, u) > F(u). */
+				if (-d > tol)
+					keep = 0;
+				else if (len > 0) {
+					double hw = sqrt(d > 0 ? d / len : 0);
+					double lo = mean - hw, hi = mean + hw;
+					double slack =
+					    1e-12 * (fabs(mean) + hw + 1);
+
+					if (lo > c->lo)
+						c->lo = lo;
+					if (hi < c->hi)
+						c->hi = hi;
+					keep = cand_trim(c, slack);
+				}
+				if (keep && k != i)
+					act[k] = *c;
+				k += keep;
+			}
+			/* The new candidate sits after the survivors. */
+			act[k] = *nu;
+			nact = k;
+			act[nact].s = u;
+			act[nact].lo = -INFINITY;
+			act[nact].hi = INFINITY;
+			nact++;
+		}
+		for (i = 0; i < nact; i++) {
+			size_t s = act[i].s;
+			double v = f[s] + seg_cost(&p, s, t) + penalty;
+
+			if (v < best) {
+				best = v;
+				arg = s;
+			}
+		}
+		f[t] = best;
+		last[t] = arg;
+	}
+	if (!isfinite(f[n])) {
+		st = pr_error_set(err, PR_EINVAL,
+		    "no segmentation of %zu "
+		    "points into segments of at least %zu",
+		    n, m);
+		goto out;
+	}
+	/* Walk back from n. */
+	for (t = n, k = 0; t > 0; t = last[t])
+		if (last[t] > 0)
+			k++;
+	if (k > 0) {
+		if ((*cps = malloc(k * sizeof(**cps))) == NULL) {
+			st = pr_error_set(err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (t = n, i = k; t > 0; t = last[t])
+			if (last[t] > 0)
+				(*cps)[--i] = last[t];
+	}
+	*ncps = k;
+	*cost = f[n];
+	st = PR_OK;
+out:
+	prefix_free(&p);
+	free(f);
+	free(last);
+	free(act);
+	return st;
+}
+
+/* ---------------------------------------------------------------------
+ * Step 3: the trend-adjusted step test of one window.
+ */
+
+struct steptest {
+	double step; /* the step coefficient */
+	double var;  /* its variance, autocorrelation included */
+	double z2;   /* step^2 / var, +inf for a noiseless step */
+	double mean_before, mean_after;
+};
+
+/*
+ * Fits y = b0 + b1 t + b2 [i >= c] over [a, b) by weighted least squares
+ * (w NULL: all 1).  a < c < b, c - a >= 1, b - c >= 1, b - a >= 3 (for
+ * fewer points, or a singular design, z2 is 0: nothing is confirmed).
+ */
+static void
+step_test(const double *y, const double *w, size_t a, size_t c, size_t b,
+    struct steptest *o)
+{
+	double xtx[3][3] = { { 0 } }, xty[3] = { 0 }, l[3][3] = { { 0 } };
+	double beta[3], inv22, ss = 0, sw = 0, num = 0, den = 0, rho, s2;
+	double centre, scale, prev = 0, swl = 0, swr = 0, syl = 0, syr = 0;
+	double z[3];
+	size_t i, j, k, len = b - a;
+
+	memset(o, 0, sizeof(*o));
+	if (len < 3 || c <= a || c >= b)
+		return;
+	centre = 0.5 * (double)(a + b - 1);
+	scale = (double)len;
+	for (i = a; i < b; i++) {
+		double wi = w ? w[i] : 1;
+		double x[3] = { 1, ((double)i - centre) / scale,
+			i >= c ? 1.0 : 0.0 };
+
+		for (j = 0; j < 3; j++) {
+			for (k = 0; k <= j; k++)
+				xtx[j][k] += wi * x[j] * x[k];
+			xty[j] += wi * x[j] * y[i];
+		}
+		if (i < c) {
+			swl += wi;
+			syl += wi * y[i];
+		} else {
+			swr += wi;
+			syr += wi * y[i];
+		}
+	}
+	o->mean_before = syl / swl;
+	o->mean_after = syr / swr;
+	/* Cholesky of the symmetric 3 x 3 (lower triangle filled). */
+	for (j = 0; j < 3; j++) {
+		double d = xtx[j][j];
+
+		for (k = 0; k < j; k++)
+			d -= l[j][k] * l[j][k];
+		if (!(d > 1e-12 * xtx[j][j]))
+			return;
+		l[j][j] = sqrt(d);
+		for (i = j + 1; i < 3; i++) {
+			double v = xtx[i][j];
+
+			for (k = 0; k < j; k++)
+				v -= l[i][k] * l[j][k];
+			l[i][j] = v / l[j][j];
+		}
+	}
+	/* Solve L z = xty, L^T beta = z. */
+	for (i = 0; i < 3; i++) {
+		double v = xty[i];
+
+		for (k = 0; k < i; k++)
+			v -= l[i][k] * z[k];
+		z[i] = v / l[i][i];
+	}
+	for (i = 3; i-- > 0;) {
+		double v = z[i];
+
+		for (k = i + 1; k < 3; k++)
+			v -= l[k][i] * beta[k];
+		beta[i] = v / l[i][i];
+	}
+	/* (X'WX)^-1 [2][2] = 1 / l22^2 for the last column. */
+	inv22 = 1 / (l[2][2] * l[2][2]);
+	for (i = a; i < b; i++) {
+		double wi = w ? w[i] : 1;
+		double t = ((double)i - centre) / scale;
+		double r =
+		    y[i] - (beta[0] + beta[1] * t + (i >= c ? beta[2] : 0));
+		double rw = sqrt(wi) * r;
+
+		ss += rw * rw;
+		sw += 1;
+		den += rw * rw;
+		if (i != a && i != c)
+			num += rw * prev;
+		prev = rw;
+	}
+	rho = den > 0 ? num / den : 0;
+	if (rho < 0)
+		rho = 0;
+	if (rho > RHO_MAX)
+		rho = RHO_MAX;
+	s2 = ss / sw;
+	o->step = beta[2];
+	o->var = s2 * (1 + rho) / (1 - rho) * inv22;
+	o->z2 = o->var > 0 ? beta[2] * beta[2] / o->var
+			   : (beta[2] != 0 ? INFINITY : 0);
+}
+
+/*
+ * The strongest step at c in [n - m + 1, n) over [a, n) whose z^2 reaches
+ * thr, or 0 when there is none; *t gets its test.
+ */
+static size_t
+best_tail(const double *y, const double *w, size_t a, size_t n, size_t m,
+    double thr, struct steptest *t)
+{
+	struct steptest cur;
+	size_t c, bestc = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (c = n - m + 1; c < n; c++) {
+		if (c <= a + 1)
+			continue;
+		step_test(y, w, a, c, n, &cur);
+		if (cur.z2 >= thr && cur.z2 > t->z2) {
+			*t = cur;
+			bestc = c;
+		}
+	}
+	return bestc;
+}
+
+/* ---------------------------------------------------------------------
+ * The detector.
+ */
+
+static enum pr_status
+check_opts(const struct pr_cp_opts *o, struct pr_error *err)
+{
+	if (!(o->alpha > 0 && o->alpha < 1))
+		return pr_error_set(err, PR_EINVAL,
+		    "alpha must lie in (0, 1), got %g", o->alpha);
+	if (!(o->conf > 0 && o->conf < 1))
+		return pr_error_set(err, PR_EINVAL,
+		    "confidence must lie in (0, 1), got %g", o->conf);
+	if (o->min_segment < 2)
+		return pr_error_set(err, PR_EINVAL,
+		    "a segment must hold at least 2 points, got %zu",
+		    o->min_segment);
+	if (!(o->equivalence_pct >= 0) || !isfinite(o->equivalence_pct))
+		return pr_error_set(err, PR_EINVAL,
+		    "equivalence must be a finite percentage >= 0");
+	return PR_OK;
+}
+
+/* The median of the up to RUNMED_HALF points before i (side < 0) or
+ * after it (side > 0); 0 when there are none (*have = 0). */
+static double
+side_median(const double *y, size_t n, size_t i, int side, int *have)
+{
+	double win[RUNMED_HALF];
+	size_t lo, hi, j;
+
+	if (side < 0) {
+		lo = i >= RUNMED_HALF ? i - RUNMED_HALF : 0;
+		hi = i;
+	} else {
+		lo = i + 1;
+		hi = i + 1 + RUNMED_HALF < n ? i + 1 + RUNMED_HALF : n;
+	}
+	*have = hi > lo;
+	if (!*have)
+		return 0;
+	for (j = lo; j < hi; j++)
+		win[j - lo] = y[j];
+	return median_inplace(win, hi - lo);
+}
+
+/*
+ * Step 1: clips y into yc and records the spikes.  Clipping is against
+ * the running median of 7 points centred on each one.  A spike is a point
+ * that stands out, in the same direction, from the medians of its 3
+ * neighbours on each side (never the first or last point): its score is the
+ * smaller of the two residuals over the scale of all such one-sided
+ * residuals, so a point at the edge of a step, which agrees with one
+ * side, never is one, and under white noise the score exceeds z* less
+ * often than one normal residual would.
+ */
+static enum pr_status
+clip_spikes(const double *y, size_t n, double zstar, double *yc, double *tmp,
+    struct pr_cp_result *out, struct pr_error *err)
+{
+	double *med = NULL, *e = NULL, *base = NULL, *sides = NULL, s, se;
+	double win[2 * RUNMED_HALF + 1];
+	size_t i, j, ns = 0, nsides = 0;
+	enum pr_status st = PR_OK;
+
+	med = malloc(n * sizeof(*med));
+	e = malloc(n * sizeof(*e));
+	base = malloc(n * sizeof(*base));
+	sides = malloc(2 * n * sizeof(*sides));
+	if (med == NULL || e == NULL || base == NULL || sides == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		size_t lo = i >= RUNMED_HALF ? i - RUNMED_HALF : 0;
+		size_t hi = i + RUNMED_HALF + 1 < n ? i + RUNMED_HALF + 1 : n;
+		double ml, mr, rl = 0, rr = 0;
+		int hl, hr;
+
+		for (j = lo; j < hi; j++)
+			win[j - lo] = y[j];
+		med[i] = median_inplace(win, hi - lo);
+		tmp[i] = y[i] - med[i];
+		ml = side_median(y, n, i, -1, &hl);
+		mr = side_median(y, n, i, 1, &hr);
+		if (hl)
+			sides[nsides++] = rl = y[i] - ml;
+		if (hr)
+			sides[nsides++] = rr = y[i] - mr;
+		if (hl && hr) {
+			int agree = (rl > 0) == (rr > 0);
+
+			base[i] = fabs(rl) <= fabs(rr) ? ml : mr;
+			e[i] = agree ? (fabs(rl) <= fabs(rr) ? rl : rr) : 0;
+		} else {
+			/* The first and last points have one side: a point
+			 * there may start a change as well as stand out. */
+			base[i] = hl ? ml : mr;
+			e[i] = 0;
+		}
+	}
+	s = robust_scale(tmp, n);
+	se = robust_scale(sides, nsides);
+	for (i = 0; i < n; i++) {
+		double r = y[i] - med[i];
+
+		yc[i] = y[i];
+		if (s > 0 && fabs(r) > CLIP_S * s)
+			yc[i] = med[i] + (r > 0 ? CLIP_S : -CLIP_S) * s;
+		if (se > 0 && fabs(e[i]) > zstar * se)
+			ns++;
+	}
+	if (ns > 0) {
+		out->spikes = calloc(ns, sizeof(*out->spikes));
+		if (out->spikes == NULL) {
+			st = pr_error_set(err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			if (se > 0 && fabs(e[i]) > zstar * se) {
+				struct pr_cp_spike *sp =
+				    &out->spikes[out->nspikes++];
+
+				sp->index = i;
+				sp->value = y[i];
+				sp->expected = base[i];
+				sp->z = e[i] / se;
+			}
+		}
+	}
+out:
+	free(med);
+	free(e);
+	free(base);
+	free(sides);
+	return st;
+}
+
+/* The weights of the points (see the header), or NULL for all 1. */
+static enum pr_status
+make_weights(const double *var, size_t n, double sigma, double **wout,
+    struct pr_error *err)
+{
+	double *w, tau2, mv = 0, sum = 0;
+	size_t i;
+
+	*wout = NULL;
+	if (var == NULL)
+		return PR_OK;
+	for (i = 0; i < n; i++)
+		mv += var[i];
+	mv /= (double)n;
+	tau2 = sigma * sigma - mv;
+	if (!(tau2 > 0))
+		tau2 = 0.1 * sigma * sigma;
+	if (!(tau2 > 0))
+		return PR_OK; /* no noise at all: weights are moot */
+	if ((w = malloc(n * sizeof(*w))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		w[i] = 1 / (tau2 + var[i]);
+		sum += w[i];
+	}
+	for (i = 0; i < n; i++)
+		w[i] *= (double)n / sum;
+	*wout = w;
+	return PR_OK;
+}
+
+static void
+fill_change(struct pr_cp_change *ch, const struct steptest *t, size_t a,
+    size_t c, size_t b, double zconf, size_t n, const struct pr_cp_opts *o)
+{
+	double se = sqrt(t->var), p;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->index = c;
+	ch->seg_start = a;
+	ch->seg_end = b;
+	ch->before = t->mean_before;
+	ch->after = t->mean_after;
+	ch->step = t->step;
+	ch->step_lo = t->step - zconf * se;
+	ch->step_hi = t->step + zconf * se;
+	ch->z = se > 0 ? t->step / se : (t->step > 0 ? INFINITY : -INFINITY);
+	p = 2 * (double)n * pr_norm_sf(fabs(ch->z));
+	ch->p_adjusted = p < 1 ? p : 1;
+	if (ch->before > 0) {
+		ch->change_pct = 100 * ch->step / ch->before;
+		ch->ci_lo_pct = 100 * ch->step_lo / ch->before;
+		ch->ci_hi_pct = 100 * ch->step_hi / ch->before;
+		ch->defined |= PR_CP_PCT;
+	}
+	if ((ch->defined & PR_CP_PCT) && ch->ci_lo_pct >= -o->equivalence_pct &&
+	    ch->ci_hi_pct <= o->equivalence_pct)
+		ch->verdict = PR_VERDICT_EQUIVALENT;
+	else if (o->better == PR_BETTER_UNKNOWN)
+		ch->verdict = PR_VERDICT_INCONCLUSIVE;
+	else if ((ch->step > 0) == (o->better == PR_BETTER_LOWER))
+		ch->verdict = PR_VERDICT_REGRESSION;
+	else
+		ch->verdict = PR_VERDICT_IMPROVEMENT;
+}
+
+enum pr_status
+pr_cp_detect(const double *y, const double *var, size_t n,
+    const struct pr_cp_opts *o, struct pr_cp_result *out, struct pr_error *err)
+{
+	struct pr_cp_opts def;
+	double *yc = NULL, *tmp = NULL, *w = NULL, *z2 = NULL, sigma, zstar;
+	double zconf, thr;
+	size_t *cps = NULL, ncps = 0, i, m;
+	enum pr_status st;
+	double cost;
+
+	memset(out, 0, sizeof(*out));
+	if (o == NULL) {
+		pr_cp_opts_init(&def);
+		o = &def;
+	}
+	if ((st = check_opts(o, err)) != PR_OK)
+		return st;
+	if (n < PR_CP_MIN_POINTS)
+		return pr_error_set(err, PR_EINVAL,
+		    "a series needs at least %d points, got %zu",
+		    PR_CP_MIN_POINTS, n);
+	for (i = 0; i < n; i++) {
+		if (!isfinite(y[i]))
+			return pr_error_set(err, PR_EINVAL,
+			    "point %zu is not a finite number", i + 1);
+		if (var != NULL && !(var[i] >= 0 && isfinite(var[i])))
+			return pr_error_set(err, PR_EINVAL,
+			    "the variance of point %zu is not a finite "
+			    "number >= 0",
+			    i + 1);
+	}
+	m = o->min_segment;
+	out->n = n;
+	zstar = pr_norm_quantile(1 - o->alpha / (2 * (double)n));
+	zconf = pr_norm_quantile(0.5 + o->conf / 2);
+	thr = zstar * zstar;
+	out->threshold = zstar;
+	yc = malloc(n * sizeof(*yc));
+	tmp = malloc(n * sizeof(*tmp));
+	if (yc == NULL || tmp == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto fail;
+	}
+	if ((st = clip_spikes(y, n, zstar, yc, tmp, out, err)) != PR_OK)
+		goto fail;
+	for (i = 0; i + 1 < n; i++)
+		tmp[i] = yc[i + 1] - yc[i];
+	sigma = robust_scale(tmp, n - 1) / sqrt(2.0);
+	if (sigma == 0) {
+		double mean = 0, ss = 0;
+
+		for (i = 0; i + 1 < n; i++)
+			mean += yc[i + 1] - yc[i];
+		mean /= (double)(n - 1);
+		for (i = 0; i + 1 < n; i++) {
+			double d = yc[i + 1] - yc[i] - mean;
+
+			ss += d * d;
+		}
+		sigma = sqrt(ss / (double)(n - 1)) / sqrt(2.0);
+	}
+	out->sigma = sigma;
+	if (sigma == 0) {
+		out->constant = 1;
+		goto done;
+	}
+	if ((st = make_weights(var, n, sigma, &w, err)) != PR_OK)
+		goto fail;
+	if (n >= 2 * m) {
+		st = pr_cp_segment(yc, w, n,
+		    PENALTY_K * sigma * sigma * log((double)n), m, &cps, &ncps,
+		    &cost, err);
+		if (st != PR_OK)
+			goto fail;
+	}
+	out->candidates = ncps;
+	/* Step 3: backward elimination. */
+	if (ncps > 0) {
+		struct steptest t;
+
+		if ((z2 = malloc(ncps * sizeof(*z2))) == NULL) {
+			st = pr_error_set(err, PR_ENOMEM, "out of memory");
+			goto fail;
+		}
+		for (i = 0; i < ncps; i++) {
+			size_t a = i ? cps[i - 1] : 0;
+			size_t b = i + 1 < ncps ? cps[i + 1] : n;
+
+			step_test(yc, w, a, cps[i], b, &t);
+			z2[i] = t.z2;
+		}
+		while (ncps > 0) {
+			size_t j = 0;
+
+			for (i = 1; i < ncps; i++)
+				if (z2[i] < z2[j])
+					j = i;
+			if (z2[j] >= thr)
+				break;
+			memmove(&cps[j], &cps[j + 1],
+			    (ncps - j - 1) * sizeof(*cps));
+			memmove(&z2[j], &z2[j + 1],
+			    (ncps - j - 1) * sizeof(*z2));
+			ncps--;
+			for (i = j ? j - 1 : 0; i <= j && i < ncps; i++) {
+				size_t a = i ? cps[i - 1] : 0;
+				size_t b = i + 1 < ncps ? cps[i + 1] : n;
+
+				step_test(yc, w, a, cps[i], b, &t);
+				z2[i] = t.z2;
+			}
+		}
+	}
+	/*
+	 * Step 4: the last m - 1 points.  A step there is searched over the
+	 * last segment, in the values as given (clipping against a running
+	 * median would flatten a new level of fewer than 4 points); if the
+	 * last confirmed change is itself better explained by a step in
+	 * those points (the segmentation cannot put one there: segments hold
+	 * m points), it is that step, not yet confirmed.
+	 */
+	if (ncps > 0) {
+		struct steptest t, tl;
+		size_t a = ncps > 1 ? cps[ncps - 2] : 0, c;
+
+		step_test(y, w, a, cps[ncps - 1], n, &t);
+		c = best_tail(y, w, a, n, m, thr, &tl);
+		if (c > 0 && tl.z2 > t.z2)
+			ncps--;
+	}
+	{
+		size_t a = ncps ? cps[ncps - 1] : 0, c;
+		struct steptest t;
+
+		c = best_tail(y, w, a, n, m, thr, &t);
+		if (c > 0) {
+			out->tail.possible = 1;
+			out->tail.index = c;
+			out->tail.needs = m - (n - c);
+			out->tail.step = t.step;
+			out->tail.z = t.var > 0 ? t.step / sqrt(t.var) : 0;
+			if (t.mean_before > 0) {
+				out->tail.change_pct =
+				    100 * t.step / t.mean_before;
+				out->tail.have_pct = 1;
+			}
+		}
+	}
+	if (ncps > 0) {
+		out->changes = calloc(ncps, sizeof(*out->changes));
+		if (out->changes == NULL) {
+			st = pr_error_set(err, PR_ENOMEM, "out of memory");
+			goto fail;
+		}
+		for (i = 0; i < ncps; i++) {
+			size_t a = i ? cps[i - 1] : 0;
+			size_t b = i + 1 < ncps ? cps[i + 1] : n;
+			struct steptest t;
+			struct pr_cp_change ch;
+
+			step_test(yc, w, a, cps[i], b, &t);
+			fill_change(&ch, &t, a, cps[i], b, zconf, n, o);
+			if (ch.verdict != PR_VERDICT_EQUIVALENT)
+				out->changes[out->nchanges++] = ch;
+		}
+	}
+done:
+	free(yc);
+	free(tmp);
+	free(w);
+	free(z2);
+	free(cps);
+	return PR_OK;
+fail:
+	free(yc);
+	free(tmp);
+	free(w);
+	free(z2);
+	free(cps);
+	pr_cp_result_release(out);
+	return st;
+}

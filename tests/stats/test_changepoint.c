@@ -1,0 +1,534 @@
+/*
+ * tests/stats/test_changepoint.c - the change-point detector
+ * (src/stats/changepoint.c).
+ *
+ * Reference values come from tests/stats/data/changepoint.txt, written by
+ * tests/stats/gen_changepoint_fixtures.py: the exact segmentation against
+ * an exhaustive search of every segmentation of short series (rational
+ * arithmetic), and the whole detector against a second implementation in
+ * numpy (brute-force optimal partitioning, lstsq for the step test).  The
+ * rest needs no reference: the pruned segmentation against a brute-force
+ * one in C on longer series, a deterministic simulation of series without
+ * change (false alarms near alpha, never far above), single outliers that
+ * are spikes and never change points, a planted step found where it was
+ * planted, the possible change at the end, and the errors.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfreg/changepoint.h"
+#include "perfreg/error.h"
+#include "perfreg/rng.h"
+
+#define FIXTURE "tests/stats/data/changepoint.txt"
+#define MAXTOK 4096
+
+/* Splits line into at most MAXTOK whitespace-separated words. */
+static size_t
+split(char *line, char **tok)
+{
+	size_t n = 0;
+	char *p = line;
+
+	while (*p && n < MAXTOK) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		tok[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			p++;
+	}
+	return n;
+}
+
+static double
+num(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	assert_true(*end == '\0');
+	return v;
+}
+
+static void
+close_to(double got, double want, double tol, const char *what, int line)
+{
+	double scale = fabs(want) > 1 ? fabs(want) : 1;
+
+	if (!(fabs(got - want) <= tol * scale))
+		fail_msg("%s:%d: %s: got %.17g, want %.17g", FIXTURE, line,
+		    what, got, want);
+}
+
+static enum pr_better
+better_of(const char *s)
+{
+	if (strcmp(s, "lower") == 0)
+		return PR_BETTER_LOWER;
+	if (strcmp(s, "higher") == 0)
+		return PR_BETTER_HIGHER;
+	return PR_BETTER_UNKNOWN;
+}
+
+static const char *
+verdict_name(enum pr_verdict v)
+{
+	switch (v) {
+	case PR_VERDICT_REGRESSION:
+		return "regression";
+	case PR_VERDICT_IMPROVEMENT:
+		return "improvement";
+	case PR_VERDICT_EQUIVALENT:
+		return "equivalent";
+	default:
+		return "inconclusive";
+	}
+}
+
+static void
+check_segment(char **tok, size_t nt, char **want, size_t nw, int line)
+{
+	size_t m = (size_t)num(tok[2]), n = (size_t)num(tok[4]), i, ncps, k;
+	double pen = num(tok[3]), cost, *y, *w = NULL;
+	size_t *cps;
+	struct pr_error err;
+
+	assert_true(nt >= 5 + n);
+	y = malloc(n * sizeof(*y));
+	for (i = 0; i < n; i++)
+		y[i] = num(tok[5 + i]);
+	if (nt > 5 + n) {
+		assert_string_equal(tok[5 + n], "w");
+		w = malloc(n * sizeof(*w));
+		for (i = 0; i < n; i++)
+			w[i] = num(tok[6 + n + i]);
+	}
+	assert_int_equal(pr_cp_segment(y, w, n, pen, m, &cps, &ncps, &cost,
+			     &err),
+	    PR_OK);
+	close_to(cost, num(want[1]), 1e-9, tok[1], line);
+	k = (size_t)num(want[2]);
+	if (ncps != k)
+		fail_msg("%s:%d: %s: %zu changes, want %zu", FIXTURE, line,
+		    tok[1], ncps, k);
+	assert_true(nw >= 3 + k);
+	for (i = 0; i < k; i++)
+		if (cps[i] != (size_t)num(want[3 + i]))
+			fail_msg("%s:%d: %s: change %zu at %zu, want %s",
+			    FIXTURE, line, tok[1], i, cps[i], want[3 + i]);
+	free(cps);
+	free(y);
+	free(w);
+}
+
+static void
+check_detect(char **tok, size_t nt, char **want, size_t nw, int line)
+{
+	size_t n = (size_t)num(tok[5]), i, j, k, ns;
+	double *y, *v = NULL;
+	struct pr_cp_opts o;
+	struct pr_cp_result r;
+	struct pr_error err;
+	const char *name = tok[1];
+
+	pr_cp_opts_init(&o);
+	o.alpha = num(tok[2]);
+	o.min_segment = (size_t)num(tok[3]);
+	o.better = better_of(tok[4]);
+	assert_true(nt >= 6 + n);
+	y = malloc(n * sizeof(*y));
+	for (i = 0; i < n; i++)
+		y[i] = num(tok[6 + i]);
+	if (nt > 6 + n) {
+		v = malloc(n * sizeof(*v));
+		for (i = 0; i < n; i++)
+			v[i] = num(tok[7 + n + i]);
+	}
+	if (pr_cp_detect(y, v, n, &o, &r, &err) != PR_OK)
+		fail_msg("%s:%d: %s: %s", FIXTURE, line, name, err.msg);
+	if (r.candidates != (size_t)num(want[1]))
+		fail_msg("%s:%d: %s: %zu candidates, want %s", FIXTURE, line,
+		    name, r.candidates, want[1]);
+	k = (size_t)num(want[2]);
+	if (r.nchanges != k)
+		fail_msg("%s:%d: %s: %zu changes, want %zu", FIXTURE, line,
+		    name, r.nchanges, k);
+	for (i = 0, j = 3; i < k; i++, j += 6) {
+		const struct pr_cp_change *c = &r.changes[i];
+
+		assert_true(j + 6 <= nw);
+		if (c->index != (size_t)num(want[j]))
+			fail_msg("%s:%d: %s: change at %zu, want %s", FIXTURE,
+			    line, name, c->index, want[j]);
+		close_to(c->step, num(want[j + 1]), 1e-8, "step", line);
+		close_to(c->step_lo, num(want[j + 2]), 1e-8, "lo", line);
+		close_to(c->step_hi, num(want[j + 3]), 1e-8, "hi", line);
+		close_to(c->z, num(want[j + 4]), 1e-8, "z", line);
+		assert_string_equal(verdict_name(c->verdict), want[j + 5]);
+	}
+	ns = (size_t)num(want[j]);
+	if (r.nspikes != ns)
+		fail_msg("%s:%d: %s: %zu spikes, want %zu", FIXTURE, line, name,
+		    r.nspikes, ns);
+	for (i = 0; i < ns; i++)
+		assert_int_equal(r.spikes[i].index,
+		    (size_t)num(want[j + 1 + i]));
+	j += 1 + ns;
+	assert_string_equal(want[j], "tail");
+	if (strcmp(want[j + 1], "-") == 0) {
+		if (r.tail.possible)
+			fail_msg("%s:%d: %s: a possible change at %zu, want "
+				 "none",
+			    FIXTURE, line, name, r.tail.index);
+	} else {
+		assert_true(r.tail.possible);
+		assert_int_equal(r.tail.index, (size_t)num(want[j + 1]));
+		assert_int_equal(r.tail.needs, (size_t)num(want[j + 2]));
+	}
+	pr_cp_result_release(&r);
+	free(y);
+	free(v);
+}
+
+static void
+test_fixtures(void **state)
+{
+	FILE *f = fopen(FIXTURE, "r");
+	char *a = NULL, *b = NULL;
+	size_t ca = 0, cb = 0, segs = 0, dets = 0;
+	char **ta = malloc(MAXTOK * sizeof(*ta)),
+	     **tb = malloc(MAXTOK * sizeof(*tb));
+	int line = 0;
+
+	(void)state;
+	assert_non_null(f);
+	while (getline(&a, &ca, f) > 0) {
+		size_t na, nb;
+
+		line++;
+		if (a[0] == '#')
+			continue;
+		assert_true(getline(&b, &cb, f) > 0);
+		line++;
+		na = split(a, ta);
+		nb = split(b, tb);
+		if (strcmp(ta[0], "segment") == 0) {
+			assert_string_equal(tb[0], "want-segment");
+			check_segment(ta, na, tb, nb, line);
+			segs++;
+		} else if (strcmp(ta[0], "detect") == 0) {
+			assert_string_equal(tb[0], "want-detect");
+			check_detect(ta, na, tb, nb, line);
+			dets++;
+		} else
+			fail_msg("%s:%d: unknown line '%s'", FIXTURE, line,
+			    ta[0]);
+	}
+	assert_true(segs >= 40);
+	assert_true(dets >= 10);
+	free(a);
+	free(b);
+	free(ta);
+	free(tb);
+	fclose(f);
+}
+
+/* Brute-force optimal partitioning, every last change tried. */
+static double
+brute(const double *y, size_t n, double pen, size_t m, size_t *cps,
+    size_t *ncps)
+{
+	double *f = malloc((n + 1) * sizeof(*f));
+	size_t *last = calloc(n + 1, sizeof(*last)), t, s, k = 0;
+	double cost;
+
+	f[0] = -pen;
+	for (t = 1; t <= n; t++)
+		f[t] = INFINITY;
+	for (t = m; t <= n; t++)
+		for (s = 0; s + m <= t; s++) {
+			double sum = 0, ss = 0, mu, v;
+			size_t i;
+
+			if (!isfinite(f[s]))
+				continue;
+			for (i = s; i < t; i++)
+				sum += y[i];
+			mu = sum / (double)(t - s);
+			for (i = s; i < t; i++)
+				ss += (y[i] - mu) * (y[i] - mu);
+			v = f[s] + ss + pen;
+			if (v < f[t] - 1e-9 * (fabs(v) + 1)) {
+				f[t] = v;
+				last[t] = s;
+			}
+		}
+	for (t = n; t > 0; t = last[t])
+		if (last[t] > 0)
+			k++;
+	*ncps = k;
+	for (t = n; t > 0; t = last[t])
+		if (last[t] > 0)
+			cps[--k] = last[t];
+	cost = f[n];
+	free(f);
+	free(last);
+	return cost;
+}
+
+/* The pruned segmentation finds the brute-force optimum on series long
+ * enough for both prunings to act. */
+static void
+test_pruning_exact(void **state)
+{
+	struct pr_rng rng;
+	int rep;
+
+	(void)state;
+	pr_rng_seed(&rng, 7);
+	for (rep = 0; rep < 60; rep++) {
+		size_t n = 20 + (size_t)pr_rng_below(&rng, 180), i, nb, np;
+		size_t m = 1 + (size_t)pr_rng_below(&rng, 6), *cb, *cp;
+		double *y = malloc(n * sizeof(*y)), pen, cost_b, cost_p;
+		struct pr_error err;
+
+		for (i = 0; i < n; i++)
+			y[i] = pr_rng_normal(&rng) +
+			    (rep % 3 && i > n / 3 ? 3 : 0) +
+			    (rep % 2 && i > 2 * n / 3 ? -2 : 0);
+		pen = 2 * log((double)n) * (rep % 4 ? 1 : 0.2);
+		cb = malloc(n * sizeof(*cb));
+		cost_b = brute(y, n, pen, m, cb, &nb);
+		assert_int_equal(pr_cp_segment(y, NULL, n, pen, m, &cp, &np,
+				     &cost_p, &err),
+		    PR_OK);
+		assert_true(fabs(cost_b - cost_p) <= 1e-9 * (fabs(cost_b) + 1));
+		assert_int_equal(nb, np);
+		for (i = 0; i < nb; i++)
+			assert_int_equal(cb[i], cp[i]);
+		free(cb);
+		free(cp);
+		free(y);
+	}
+}
+
+/*
+ * Series without change: white noise, AR(1) noise with rho 0.5 and
+ * Student t with 3 df (heavy tails).  The confirmation's Bonferroni
+ * threshold aims at alpha = 1% of series with a false change; the counts
+ * below are for this seed (deterministic), and a bound that Binomial(400,
+ * 0.01) exceeds with probability below 1e-4 (12 of 400) for white noise,
+ * twice that for the AR and heavy-tailed series whose noise model is
+ * approximate.
+ */
+static void
+test_false_alarms(void **state)
+{
+	struct pr_rng rng;
+	int kind;
+
+	(void)state;
+	pr_rng_seed(&rng, 2026);
+	for (kind = 0; kind < 3; kind++) {
+		size_t alarms = 0, rep;
+
+		for (rep = 0; rep < 400; rep++) {
+			double y[150], prev = 0;
+			struct pr_cp_result r;
+			struct pr_error err;
+			size_t i;
+
+			for (i = 0; i < 150; i++) {
+				double e = pr_rng_normal(&rng);
+
+				if (kind == 1)
+					e = prev = 0.5 * prev + e;
+				else if (kind == 2) {
+					double c = 0;
+					int j;
+
+					for (j = 0; j < 3; j++) {
+						double g = pr_rng_normal(&rng);
+
+						c += g * g;
+					}
+					e = e / sqrt(c / 3);
+				}
+				y[i] = 100 + e;
+			}
+			assert_int_equal(pr_cp_detect(y, NULL, 150, NULL, &r,
+					     &err),
+			    PR_OK);
+			alarms += r.nchanges > 0;
+			pr_cp_result_release(&r);
+		}
+		if (alarms > (kind == 0 ? 12u : 24u))
+			fail_msg("kind %d: %zu of 400 series without change "
+				 "had one",
+			    kind, alarms);
+	}
+}
+
+/* A lone outlier is a spike, never two change points; a planted step is
+ * found at its index with an interval that holds it. */
+static void
+test_spike_and_step(void **state)
+{
+	struct pr_rng rng;
+	double y[200];
+	struct pr_cp_result r;
+	struct pr_error err;
+	struct pr_cp_opts o;
+	size_t i;
+
+	(void)state;
+	pr_rng_seed(&rng, 11);
+	for (i = 0; i < 200; i++)
+		y[i] = 50 + 0.5 * pr_rng_normal(&rng);
+	y[120] = 80;
+	assert_int_equal(pr_cp_detect(y, NULL, 200, NULL, &r, &err), PR_OK);
+	assert_int_equal(r.nchanges, 0);
+	assert_int_equal(r.nspikes, 1);
+	assert_int_equal(r.spikes[0].index, 120);
+	assert_true(r.spikes[0].z > 10);
+	pr_cp_result_release(&r);
+
+	for (i = 0; i < 200; i++)
+		y[i] = 50 + 0.5 * pr_rng_normal(&rng) + (i >= 137 ? 2.5 : 0);
+	pr_cp_opts_init(&o);
+	o.better = PR_BETTER_LOWER;
+	assert_int_equal(pr_cp_detect(y, NULL, 200, &o, &r, &err), PR_OK);
+	assert_int_equal(r.nchanges, 1);
+	assert_int_equal(r.changes[0].index, 137);
+	assert_true(r.changes[0].defined & PR_CP_PCT);
+	assert_true(r.changes[0].ci_lo_pct < 5 && r.changes[0].ci_hi_pct > 5);
+	assert_int_equal(r.changes[0].verdict, PR_VERDICT_REGRESSION);
+	assert_true(r.changes[0].p_adjusted < 1e-6);
+	pr_cp_result_release(&r);
+
+	/* The same step higher-is-better is an improvement. */
+	o.better = PR_BETTER_HIGHER;
+	assert_int_equal(pr_cp_detect(y, NULL, 200, &o, &r, &err), PR_OK);
+	assert_int_equal(r.changes[0].verdict, PR_VERDICT_IMPROVEMENT);
+	pr_cp_result_release(&r);
+}
+
+/* A step in the last points is possible, with the points it needs; once
+ * those points exist it is a change. */
+static void
+test_tail(void **state)
+{
+	struct pr_rng rng;
+	double y[110];
+	struct pr_cp_result r;
+	struct pr_error err;
+	size_t i;
+
+	(void)state;
+	pr_rng_seed(&rng, 5);
+	for (i = 0; i < 110; i++)
+		y[i] = 10 + 0.1 * pr_rng_normal(&rng) + (i >= 102 ? 1 : 0);
+	assert_int_equal(pr_cp_detect(y, NULL, 104, NULL, &r, &err), PR_OK);
+	assert_int_equal(r.nchanges, 0);
+	assert_true(r.tail.possible);
+	assert_int_equal(r.tail.index, 102);
+	assert_int_equal(r.tail.needs, 3);
+	pr_cp_result_release(&r);
+	assert_int_equal(pr_cp_detect(y, NULL, 110, NULL, &r, &err), PR_OK);
+	assert_int_equal(r.nchanges, 1);
+	assert_int_equal(r.changes[0].index, 102);
+	assert_false(r.tail.possible);
+	pr_cp_result_release(&r);
+}
+
+/* A point's own variance: the same step between noisy points is less
+ * sure than between tight ones. */
+static void
+test_weights(void **state)
+{
+	struct pr_rng rng;
+	double y[60], tight[60], loose[60];
+	struct pr_cp_result a, b;
+	struct pr_error err;
+	size_t i;
+
+	(void)state;
+	pr_rng_seed(&rng, 3);
+	for (i = 0; i < 60; i++) {
+		y[i] = 100 + pr_rng_normal(&rng) + (i >= 30 ? 4 : 0);
+		tight[i] = 0.01;
+		loose[i] = i >= 25 && i < 35 ? 25 : 0.01;
+	}
+	assert_int_equal(pr_cp_detect(y, tight, 60, NULL, &a, &err), PR_OK);
+	assert_int_equal(pr_cp_detect(y, loose, 60, NULL, &b, &err), PR_OK);
+	assert_int_equal(a.nchanges, 1);
+	assert_true(
+	    b.nchanges == 0 || fabs(b.changes[0].z) < fabs(a.changes[0].z));
+	pr_cp_result_release(&a);
+	pr_cp_result_release(&b);
+}
+
+static void
+test_errors(void **state)
+{
+	double y[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, v[8] = { 0 };
+	struct pr_cp_result r;
+	struct pr_cp_opts o;
+	struct pr_error err;
+	size_t *cps, ncps;
+	double cost;
+
+	(void)state;
+	assert_int_equal(pr_cp_detect(y, NULL, 3, NULL, &r, &err), PR_EINVAL);
+	assert_non_null(strstr(err.msg, "at least 4 points"));
+	y[5] = NAN;
+	assert_int_equal(pr_cp_detect(y, NULL, 8, NULL, &r, &err), PR_EINVAL);
+	assert_non_null(strstr(err.msg, "point 6"));
+	y[5] = 6;
+	v[2] = -1;
+	assert_int_equal(pr_cp_detect(y, v, 8, NULL, &r, &err), PR_EINVAL);
+	assert_non_null(strstr(err.msg, "point 3"));
+	pr_cp_opts_init(&o);
+	o.alpha = 0;
+	assert_int_equal(pr_cp_detect(y, NULL, 8, &o, &r, &err), PR_EINVAL);
+	pr_cp_opts_init(&o);
+	o.min_segment = 1;
+	assert_int_equal(pr_cp_detect(y, NULL, 8, &o, &r, &err), PR_EINVAL);
+	assert_int_equal(pr_cp_segment(y, NULL, 8, -1, 1, &cps, &ncps, &cost,
+			     &err),
+	    PR_EINVAL);
+	/* All equal: constant, nothing changes. */
+	for (int i = 0; i < 8; i++)
+		y[i] = 3;
+	assert_int_equal(pr_cp_detect(y, NULL, 8, NULL, &r, &err), PR_OK);
+	assert_true(r.constant);
+	assert_int_equal(r.nchanges, 0);
+	pr_cp_result_release(&r);
+	pr_cp_result_release(&r); /* a released result releases again */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_pruning_exact),
+		cmocka_unit_test(test_false_alarms),
+		cmocka_unit_test(test_spike_and_step),
+		cmocka_unit_test(test_tail),
+		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
