@@ -40,6 +40,7 @@
 #include "perfreg/dataset.h"
 #include "perfreg/env.h"
 #include "perfreg/error.h"
+#include "perfreg/moderated.h"
 #include "perfreg/probe.h"
 
 /* Samples a probe takes whatever the budget: a mean and its spread. */
@@ -196,5 +197,46 @@ enum pr_status pr_suite_plan(const struct pr_suite_sess *s, size_t n,
     struct pr_error *err);
 
 void pr_suite_plan_release(struct pr_suite_plan *p);
+
+/*
+ * Comparing sessions (src/probes/compare.c): the figures a report shows,
+ * in its order.
+ */
+struct pr_suite_figure {
+	const char *name, *unit;
+	enum pr_better better;
+};
+
+struct pr_suite_cmp {
+	size_t n;      /* figures compared (found on both sides) */
+	size_t *index; /* [n]: each one's index in the figures given */
+	struct pr_comparison *cmp; /* [n]: the verdicts */
+	size_t *kb, *kn;           /* [n]: sessions that had it, base and new */
+	/* Figure j's base session means are values[j * base_stride], its
+	 * new ones follow them at + nb (kb and kn of them), then the
+	 * standard errors of their log means. */
+	double *values;
+	size_t base_stride, nb, nn;
+	struct pr_moderated_fit fit; /* what the moderated t did */
+};
+
+/*
+ * Compares, figure by figure, the new sessions nd[0..nn) with the base
+ * sessions bd[0..nb), each a dataset of one session's (or process's)
+ * samples: each figure of each session is one value, its mean, with the
+ * standard error of its log mean (sd / sqrt(n) / mean; 0 for one
+ * sample), and all figures found on both sides are decided together by
+ * pr_moderated_compare with options mo (NULL: its defaults), which also
+ * adjusts for their number.  A figure missing on a side is left out.
+ * out is the caller's; release with pr_suite_cmp_release.  Errors:
+ * PR_EINVAL (nothing to compare, or pr_moderated_compare's), PR_ENOMEM;
+ * out is then empty.
+ */
+enum pr_status pr_suite_compare(struct pr_dataset *bd, size_t nb,
+    struct pr_dataset *nd, size_t nn, const struct pr_suite_figure *fig,
+    size_t nfig, const struct pr_moderated_opts *mo, struct pr_suite_cmp *out,
+    struct pr_error *err);
+
+void pr_suite_cmp_release(struct pr_suite_cmp *c);
 
 #endif /* PERFREG_SUITE_H */

@@ -620,18 +620,6 @@ check_baseline(struct pr_store *st, const char *want)
 	return PR_EXIT_OK;
 }
 
-/* The mean of n values. */
-static double
-mean_of(const double *v, size_t n)
-{
-	double m = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		m += (v[i] - m) / (double)(i + 1);
-	return m;
-}
-
 /* "session 4" or "sessions 1 to 3" (or "sessions 1, 3, 4" when not
  * consecutive, abbreviated past a few). */
 static void
@@ -681,59 +669,10 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 	return PR_EXIT_OK;
 }
 
-/* The means of figure name in the n sessions d[] that have it, into v;
- * their number. */
-static size_t
-session_means(struct pr_dataset *d, size_t n, const char *name, double *v)
-{
-	const struct pr_metric *m;
-	size_t h, k = 0;
-
-	for (h = 0; h < n; h++) {
-		m = pr_dataset_find(&d[h], name);
-		if (m != NULL && m->values.n > 0)
-			v[k++] = mean_of(m->values.v, m->values.n);
-	}
-	return k;
-}
-
-/*
- * One figure, sessions as the units: the kb base sessions' means bv
- * against the kn new ones' nv.  One new session: the prediction test
- * (pr_nested_predict); several: Welch's t on the session means
- * (pr_nested_compare with one value a session).
- */
-static enum pr_status
-compare_sessions(const double *bv, size_t kb, const double *nv, size_t kn,
-    enum pr_better better, const struct pr_verdict_opts *vo,
-    struct pr_comparison *out, struct pr_error *err)
-{
-	struct pr_nested_result nr;
-	struct pr_nested_side bs, ns;
-	size_t g[2 * HISTORY_MAX], i;
-	enum pr_status st;
-
-	if (kn == 1)
-		return pr_nested_predict(bv, kb, nv[0], better, vo, out, err);
-	for (i = 0; i < 2 * HISTORY_MAX; i++)
-		g[i] = i;
-	bs.x = bv;
-	bs.group = g;
-	bs.n = kb;
-	ns.x = nv;
-	ns.group = g;
-	ns.n = kn;
-	if ((st = pr_nested_compare(&bs, &ns, better, vo, 0, &nr, err)) !=
-	    PR_OK)
-		return st;
-	*out = nr.cmp;
-	return PR_OK;
-}
-
 /*
  * The session-level table: for every figure of this run, the means of
  * the base sessions bd[0..nb) against those of the new side nd[0..nn),
- * Holm across figures.  Needs nb >= 2.
+ * all figures decided together by the moderated t (pr_suite_compare).
  */
 static int
 session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
@@ -742,78 +681,82 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     int gate, struct pr_buf *out, int *gated)
 {
 	struct pr_report_metric *rm = NULL;
-	struct pr_comparison *cmp = NULL;
-	struct pr_verdict_opts vo;
+	struct pr_suite_figure *fig = NULL;
+	struct pr_moderated_opts mo;
+	struct pr_suite_cmp sc;
 	struct pr_report report;
 	struct pr_error err;
 	const struct pr_metric *m;
-	double *bm = NULL, *xs = NULL;
+	double *v;
 	char words[96];
-	size_t i, k, nm = 0, total = 0, kb, kn, holm = 0;
+	size_t i, k, nf = 0, total = 0, holm = 0;
 	int rc = PR_EXIT_INTERNAL;
 
 	*gated = PR_EXIT_OK;
+	memset(&sc, 0, sizeof(sc));
 	pr_error_clear(&err);
-	pr_verdict_opts_init(&vo);
+	pr_moderated_opts_init(&mo);
+	/* Holm, which the report names, until its renderers name BH. */
+	mo.adjust = PR_ADJUST_HOLM;
 	for (i = 0; i < n; i++)
 		total += r[i].data.n;
+	fig = calloc(total + 1, sizeof(*fig));
 	rm = calloc(total + 1, sizeof(*rm));
-	cmp = calloc(total + 1, sizeof(*cmp));
-	bm = calloc((total + 1) * nb, sizeof(*bm));
-	xs = calloc((total + 1) * nn, sizeof(*xs));
-	if (rm == NULL || cmp == NULL || bm == NULL || xs == NULL) {
+	if (fig == NULL || rm == NULL) {
 		cli_errorf("out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		for (k = 0; k < r[i].data.n; k++) {
 			m = &r[i].data.metrics[k];
-			kb = session_means(bd, nb, m->name, &bm[nm * nb]);
-			kn = session_means(nd, nn, m->name, &xs[nm * nn]);
-			if (kb < 2 || kn < 1)
-				continue;
-			if (compare_sessions(&bm[nm * nb], kb, &xs[nm * nn], kn,
-				m->better, &vo, &cmp[nm], &err) != PR_OK) {
-				cli_errorf("suite: %s: %s", m->name, err.msg);
-				rc = PR_EXIT_USAGE;
-				goto out;
-			}
-			rm[nm].name = m->name;
-			rm[nm].unit = m->unit;
-			rm[nm].base_values = &bm[nm * nb];
-			rm[nm].base_n = kb;
-			rm[nm].new_values = &xs[nm * nn];
-			rm[nm].new_n = kn;
-			nm++;
+			fig[nf].name = m->name;
+			fig[nf].unit = m->unit;
+			fig[nf].better = m->better;
+			nf++;
 		}
-	}
-	if (nm == 0) {
+	if (nf == 0) {
 		rc = PR_EXIT_OK;
 		goto out;
 	}
-	if (nm > 1)
-		pr_compare_holm(cmp, nm, &vo);
-	for (i = 0; i < nm; i++) {
-		rm[i].cmp = cmp[i];
-		if (cmp[i].tested && (size_t)cmp[i].holm_m > holm)
-			holm = (size_t)cmp[i].holm_m;
-		if (cmp[i].verdict != PR_VERDICT_REGRESSION)
+	if (pr_suite_compare(bd, nb, nd, nn, fig, nf, &mo, &sc, &err) !=
+	    PR_OK) {
+		cli_errorf("suite: %s", err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	if (sc.n == 0) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
+	for (i = 0; i < sc.n; i++) {
+		v = &sc.values[i * sc.base_stride];
+		rm[i].name = fig[sc.index[i]].name;
+		rm[i].unit = fig[sc.index[i]].unit;
+		rm[i].base_values = v;
+		rm[i].base_n = sc.kb[i];
+		rm[i].new_values = v + sc.nb;
+		rm[i].new_n = sc.kn[i];
+		rm[i].cmp = sc.cmp[i];
+		if (sc.cmp[i].tested && (size_t)sc.cmp[i].holm_m > holm)
+			holm = (size_t)sc.cmp[i].holm_m;
+		if (sc.cmp[i].verdict != PR_VERDICT_REGRESSION)
 			continue;
 		*gated = PR_EXIT_REGRESSION;
 		if (!gate)
 			continue;
-		pr_report_change_words(words, sizeof(words), cmp[i].change_pct,
-		    cmp[i].better, rm[i].name, rm[i].unit);
+		pr_report_change_words(words, sizeof(words),
+		    sc.cmp[i].change_pct, sc.cmp[i].better, rm[i].name,
+		    rm[i].unit);
 		cli_errorf("regression in '%s': %s", rm[i].name, words);
 	}
 	memset(&report, 0, sizeof(report));
 	report.base_source = bname;
 	report.new_source = nname;
-	report.conf = vo.conf;
-	report.equivalence_pct = vo.equivalence_pct;
+	report.conf = mo.conf;
+	report.equivalence_pct = mo.equivalence_pct;
 	report.holm_m = holm;
 	report.metrics = rm;
-	report.n = nm;
+	report.n = sc.n;
 	report.units = units;
 	if (pr_report_compare(out, &report,
 		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
@@ -822,30 +765,10 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 	}
 	rc = PR_EXIT_OK;
 out:
+	pr_suite_cmp_release(&sc);
+	free(fig);
 	free(rm);
-	free(cmp);
-	free(bm);
-	free(xs);
 	return rc;
-}
-
-/* Every sample of the n sessions d[] in one dataset, out. */
-static enum pr_status
-pool(const struct pr_dataset *d, size_t n, struct pr_dataset *out,
-    struct pr_error *err)
-{
-	const struct pr_metric *m;
-	size_t h, k, j;
-	enum pr_status st;
-
-	for (h = 0; h < n; h++)
-		for (k = 0; k < d[h].n; k++)
-			for (m = &d[h].metrics[k], j = 0; j < m->values.n; j++)
-				if ((st = pr_dataset_add(out, m->name, m->unit,
-					 m->better, m->values.v[j], err)) !=
-				    PR_OK)
-					return st;
-	return PR_OK;
 }
 
 /* The sentence that says what is compared with what. */
@@ -921,34 +844,12 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	name_sessions(nname, sizeof(nname), p->new_, nn);
 	if (!json && plan_header(p, bname, nname, kind, out, &err) != PR_OK)
 		goto out;
-	if (nb >= 2) {
-		if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n,
-			 "sessions", json, gate, json ? &rep : out, gated)) !=
-		    PR_EXIT_OK)
-			goto out;
-	} else {
-		if (!json &&
-		    pr_buf_addf(out, &err,
-			"WARNING: one earlier session: its samples and "
-			"this side's are compared as if independent, but "
-			"the samples of a session share its load, frequency "
-			"and cache state, so this table overstates how sure "
-			"the verdicts are; from two base sessions on, perfreg "
-			"compares sessions and knows their noise.\n\n") !=
-			PR_OK)
-			goto out;
-		if (pool(bd, nb, &bp, &err) != PR_OK ||
-		    pool(nd, nn, &np, &err) != PR_OK)
-			goto out;
-		if (bp.n == 0 || np.n == 0) {
-			rc = PR_EXIT_OK;
-			goto out;
-		}
-		if ((rc = cli_compare_datasets(&bp, &np, bname, nname,
-			 json ? PR_REPORT_JSON : PR_REPORT_TEXT, gate,
-			 json ? &rep : out, gated)) != PR_EXIT_OK)
-			goto out;
-	}
+	/* Sessions are the unit from one a side on: with one each, the
+	 * moderated t's documented bound decides and says so in every
+	 * verdict. */
+	if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n, "sessions",
+		 json, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+		goto out;
 	rc = PR_EXIT_INTERNAL;
 	if (json && rep.len > 0 &&
 	    ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||

@@ -42,7 +42,8 @@ has "$tmp/out" "run \`perfreg suite --quick\` again" "the hint names --quick"
     2> "$tmp/err" || fail "second suite run: $(cat "$tmp/err")"
 has "$tmp/out" "^stability check: nothing in the environment changed (configuration [0-9a-f]*): session 2 against this configuration's earlier --quick sessions (session 1)" \
     "compared with session 1"
-has "$tmp/out" "^WARNING: one earlier session" "one session warned"
+has "$tmp/out" "^method: one session a side: the log ratio against a bound on the between-session noise" \
+    "one session a side: the bound decides, and the method says so"
 has "$tmp/out" "^syscall.getppid .*ns/call" "verdict row"
 has "$tmp/out" "^environment: unchanged since session 1: no item that moves performance differs" \
     "environment unchanged"
@@ -60,8 +61,8 @@ has "$tmp/out" "^stability check: .*: session 4 against this configuration's ear
     "session-level comparison"
 has "$tmp/out" "^syscall.getppid .* 3+1 *$" "one value a session"
 has "$tmp/json3" '"new_file": "session 3"' "third session: json"
-grep -q "WARNING: one earlier session" "$tmp/out" &&
-    fail "session-level comparison still warns about one session"
+has "$tmp/out" "^method: the moderated t (empirical Bayes across figures) on the log session means" \
+    "two sessions and more: the moderated t"
 "$P" show --db "$db" suite > "$tmp/out" || fail "show suite"
 has "$tmp/out" "^  syscall  *4  *1 " "suite sessions stored as campaign suite"
 has "$tmp/out" "suite=quick" "suite sessions tagged"

@@ -292,6 +292,86 @@ test_budget(void **state)
 	pr_suite_results_free(r, 2);
 }
 
+/* A session's samples: three per figure around the means given. */
+static void
+session(struct pr_dataset *d, double a, double b, int with_c)
+{
+	static const double jitter[] = { 0.995, 1.0, 1.005 };
+	struct pr_error err;
+	size_t i;
+
+	pr_dataset_init(d);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(pr_dataset_add(d, "fig.a", "ns",
+				     PR_BETTER_LOWER, a * jitter[i], &err),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(d, "fig.b", "MB/s",
+				     PR_BETTER_HIGHER, b * jitter[2 - i], &err),
+		    PR_OK);
+		if (with_c)
+			assert_int_equal(pr_dataset_add(d, "fig.c", "ns",
+					     PR_BETTER_LOWER, 7.0, &err),
+			    PR_OK);
+	}
+}
+
+static void
+test_compare_sessions(void **state)
+{
+	const struct pr_suite_figure fig[] = {
+		{ "fig.a", "ns", PR_BETTER_LOWER },
+		{ "fig.b", "MB/s", PR_BETTER_HIGHER },
+		{ "fig.c", "ns", PR_BETTER_LOWER },
+	};
+	struct pr_dataset bd[3], nd[1];
+	struct pr_moderated_opts mo;
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	size_t i;
+
+	(void)state;
+	/* Three base sessions; the new one twice as slow in fig.a, fig.b
+	 * as before, fig.c missing. */
+	session(&bd[0], 100, 500, 1);
+	session(&bd[1], 101, 505, 1);
+	session(&bd[2], 99, 498, 1);
+	session(&nd[0], 200, 502, 0);
+	pr_moderated_opts_init(&mo);
+	mo.adjust = PR_ADJUST_HOLM;
+	assert_int_equal(pr_suite_compare(bd, 3, nd, 1, fig, 3, &mo, &sc, &err),
+	    PR_OK);
+	/* fig.c is left out: the new session has none. */
+	assert_int_equal(sc.n, 2);
+	assert_int_equal(sc.index[0], 0);
+	assert_int_equal(sc.index[1], 1);
+	assert_int_equal(sc.kb[0], 3);
+	assert_int_equal(sc.kn[0], 1);
+	/* The session means are the values: 100, 101, 99 against 200. */
+	assert_true(fabs(sc.values[0] - 100) < 1e-9);
+	assert_true(fabs(sc.values[2] - 99) < 1e-9);
+	assert_true(fabs(sc.values[sc.nb] - 200) < 1e-9);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
+	assert_int_equal(sc.cmp[0].method, PR_METHOD_MODERATED);
+	assert_true(
+	    fabs(sc.cmp[0].change_pct -
+		100.0 * (200.0 / cbrt(100.0 * 101.0 * 99.0) - 1)) < 1e-6);
+	assert_true(sc.cmp[1].verdict != PR_VERDICT_REGRESSION &&
+	    sc.cmp[1].verdict != PR_VERDICT_IMPROVEMENT);
+	for (i = 0; i < sc.n; i++)
+		assert_true(!sc.cmp[i].have_ci || sc.cmp[i].ci_lo_pct > -100);
+	pr_suite_cmp_release(&sc);
+	/* One session a side: the bound decides, and says so. */
+	assert_int_equal(pr_suite_compare(bd, 1, nd, 1, fig, 3, &mo, &sc, &err),
+	    PR_OK);
+	assert_int_equal(sc.n, 2);
+	assert_int_equal(sc.cmp[0].method, PR_METHOD_SESSION_BOUND);
+	assert_true(sc.cmp[0].notes & PR_NOTE_ONE_SESSION);
+	pr_suite_cmp_release(&sc);
+	for (i = 0; i < 3; i++)
+		pr_dataset_release(&bd[i]);
+	pr_dataset_release(&nd[0]);
+}
+
 /* A snapshot with a few items, one of them set to value. */
 static void
 env_with(struct pr_env *e, const char *key, const char *value)
@@ -480,6 +560,7 @@ main(void)
 		cmocka_unit_test(test_config_id),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_compare_sessions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

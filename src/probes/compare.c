@@ -1,0 +1,140 @@
+/*
+ * probes/compare.c - the suite's comparison of sessions (or of suite
+ * ab's processes): each figure of each session reduced to its mean and
+ * the standard error of its log mean, and every figure decided together
+ * by the moderated t (perfreg/moderated.h): the between-session variance
+ * of a figure is borrowed from all figures, the change is a ratio whose
+ * interval never goes below -100%, and with one session a side the
+ * documented bound decides.  See pr_suite_compare in perfreg/suite.h.
+ *
+ * The standard error of a session's log mean is sd / sqrt(n) / mean of
+ * its samples; a session with one sample gives 0 (the moderated t floors
+ * it at PR_MODERATED_SE_MIN).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfreg/suite.h"
+#include "core/banned.h"
+
+void
+pr_suite_cmp_release(struct pr_suite_cmp *c)
+{
+	free(c->values);
+	free(c->kb);
+	free(c->kn);
+	free(c->index);
+	free(c->cmp);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The mean and the standard error of the log mean of v[0..n). */
+static void
+session_stats(const double *v, size_t n, double *mean, double *se)
+{
+	double m = 0, ss = 0, d;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += (v[i] - m) / (double)(i + 1);
+	for (i = 0; i < n; i++) {
+		d = v[i] - m;
+		ss += d * d;
+	}
+	*mean = m;
+	*se = n >= 2 && m > 0 && isfinite(ss)
+	    ? sqrt(ss / (double)(n - 1) / (double)n) / m
+	    : 0;
+}
+
+/* The sessions of d[0..n) that have the figure: means and errors. */
+static size_t
+side(struct pr_dataset *d, size_t n, const char *name, double *mean, double *se)
+{
+	const struct pr_metric *m;
+	size_t h, k = 0;
+
+	for (h = 0; h < n; h++) {
+		m = pr_dataset_find(&d[h], name);
+		if (m == NULL || m->values.n == 0)
+			continue;
+		session_stats(m->values.v, m->values.n, &mean[k], &se[k]);
+		if (!isfinite(se[k]))
+			se[k] = 0;
+		k++;
+	}
+	return k;
+}
+
+enum pr_status
+pr_suite_compare(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
+    size_t nn, const struct pr_suite_figure *fig, size_t nfig,
+    const struct pr_moderated_opts *mo, struct pr_suite_cmp *out,
+    struct pr_error *err)
+{
+	struct pr_moderated_figure *mf = NULL;
+	struct pr_comparison *cmp = NULL;
+	size_t i, k = 0, w = 2 * (nb + nn);
+	double *v;
+	enum pr_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (nfig == 0 || nb == 0 || nn == 0)
+		return pr_error_set(err, PR_EINVAL,
+		    "no figures or sessions to "
+		    "compare");
+	out->values = calloc(nfig * w, sizeof(*out->values));
+	out->kb = calloc(nfig, sizeof(*out->kb));
+	out->kn = calloc(nfig, sizeof(*out->kn));
+	out->index = calloc(nfig, sizeof(*out->index));
+	out->cmp = calloc(nfig, sizeof(*out->cmp));
+	mf = calloc(nfig, sizeof(*mf));
+	cmp = calloc(nfig, sizeof(*cmp));
+	if (out->values == NULL || out->kb == NULL || out->kn == NULL ||
+	    out->index == NULL || out->cmp == NULL || mf == NULL ||
+	    cmp == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < nfig; i++) {
+		/* Per figure: base means, new means, base errors, new. */
+		v = &out->values[k * w];
+		out->kb[k] = side(bd, nb, fig[i].name, v, v + nb + nn);
+		out->kn[k] =
+		    side(nd, nn, fig[i].name, v + nb, v + nb + nn + nb);
+		if (out->kb[k] == 0 || out->kn[k] == 0)
+			continue;
+		mf[k].name = fig[i].name;
+		mf[k].better = fig[i].better;
+		mf[k].base = v;
+		mf[k].kb = out->kb[k];
+		mf[k].new_ = v + nb;
+		mf[k].kn = out->kn[k];
+		mf[k].base_se = v + nb + nn;
+		mf[k].new_se = v + nb + nn + nb;
+		out->index[k] = i;
+		k++;
+	}
+	out->n = k;
+	out->base_stride = w;
+	out->nb = nb;
+	out->nn = nn;
+	if (k == 0) {
+		free(mf);
+		free(cmp);
+		return PR_OK;
+	}
+	if ((st = pr_moderated_compare(mf, k, mo, cmp, NULL, &out->fit, err)) !=
+	    PR_OK)
+		goto fail;
+	memcpy(out->cmp, cmp, k * sizeof(*cmp));
+	free(mf);
+	free(cmp);
+	return PR_OK;
+fail:
+	free(mf);
+	free(cmp);
+	pr_suite_cmp_release(out);
+	return st;
+}
