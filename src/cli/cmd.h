@@ -60,6 +60,7 @@ extern const struct cmd_entry cmd_suite_list_entry;
 extern const struct cmd_entry cmd_suite_history_entry;
 extern const struct cmd_entry cmd_suite_ab_entry;
 extern const struct cmd_entry cmd_changepoints_entry;
+extern const struct cmd_entry cmd_history_entry;
 
 /* The table, NULL-terminated, in cmd_table.c. */
 extern const struct cmd_entry *const cmd_table[];

@@ -61,7 +61,7 @@
 
 struct suite_cli {
 	struct pr_suite_opts so;
-	int budget_set, json, no_store, gate, worker, rounds_set;
+	int budget_set, json, no_store, gate, worker, rounds_set, all;
 	double t_start; /* when the command began */
 	size_t processes;
 	const char *baseline;
@@ -136,6 +136,9 @@ set_baseline(void *base, const struct opt *o, const char *arg)
 	OPT_FLAG(0, "fail-on-regression", \
 	    "exit 1 when a figure regressed against the baseline", \
 	    struct suite_cli, gate, 1)
+#define ROW_ALL \
+	OPT_FLAG(0, "all", "print every figure, not only those that changed", \
+	    struct suite_cli, all, 1)
 #define ROW_JSON \
 	OPT_FLAG(0, "json", "one JSON object with every figure", \
 	    struct suite_cli, json, 1)
@@ -157,6 +160,7 @@ static const struct opt options[] = {
 	    struct suite_cli, no_store, 1),
 	ROW_DB,
 	ROW_FAIL,
+	ROW_ALL,
 	ROW_JSON,
 	OPT_END(),
 };
@@ -186,6 +190,7 @@ static const struct opt ab_options[] = {
 	ROW_BUDGET,
 	ROW_CPU,
 	ROW_FAIL,
+	ROW_ALL,
 	ROW_JSON,
 	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
 	{ .kind = OPTK_FLAG,
@@ -669,6 +674,130 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 	return PR_EXIT_OK;
 }
 
+/* The part of a figure's name before its last dot ("crypto.aes-128-gcm"
+ * of "crypto.aes-128-gcm.16B"): its length. */
+static size_t
+group_len(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot != NULL ? (size_t)(dot - name) : strlen(name);
+}
+
+/*
+ * Appends the figures of rm[0..n) with verdict v, grouped by name
+ * ("crypto.aes-128-gcm 16B..16384B -92%; copy.memcpy.64B +30%"), the
+ * change as one figure when they agree within 5 points, else a range.
+ */
+static enum pr_status
+changed_list(const struct pr_report_metric *rm, size_t n, enum pr_verdict v,
+    struct pr_buf *out, struct pr_error *err)
+{
+	size_t i, k, g, first, last, count;
+	double lo, hi;
+	enum pr_status st = PR_OK;
+	int any = 0;
+
+	for (i = 0; i < n && st == PR_OK; i++) {
+		if (rm[i].cmp.verdict != v)
+			continue;
+		g = group_len(rm[i].name);
+		/* A group is said once, where its first figure is. */
+		for (k = 0; k < i; k++)
+			if (rm[k].cmp.verdict == v &&
+			    group_len(rm[k].name) == g &&
+			    strncmp(rm[k].name, rm[i].name, g) == 0)
+				break;
+		if (k < i)
+			continue;
+		first = last = i;
+		count = 0;
+		lo = hi = rm[i].cmp.change_pct;
+		for (k = i; k < n; k++)
+			if (rm[k].cmp.verdict == v &&
+			    group_len(rm[k].name) == g &&
+			    strncmp(rm[k].name, rm[i].name, g) == 0) {
+				last = k;
+				count++;
+				if (rm[k].cmp.change_pct < lo)
+					lo = rm[k].cmp.change_pct;
+				if (rm[k].cmp.change_pct > hi)
+					hi = rm[k].cmp.change_pct;
+			}
+		st = pr_buf_adds(out, any ? "; " : "", err);
+		if (st == PR_OK && count == 1)
+			st = cli_str_escape(out, pr_str_c(rm[i].name), err);
+		else if (st == PR_OK) {
+			st = pr_buf_addf(out, err, "%.*s ", (int)g, rm[i].name);
+			if (st == PR_OK)
+				st = cli_str_escape(out,
+				    pr_str_c(rm[first].name + g + 1), err);
+			if (st == PR_OK)
+				st = pr_buf_addf(out, err, "%s",
+				    count == 2 ? "," : "..");
+			if (st == PR_OK)
+				st = cli_str_escape(out,
+				    pr_str_c(rm[last].name + g + 1), err);
+		}
+		if (st == PR_OK)
+			st = hi - lo < 5
+			    ? pr_buf_addf(out, err, " %+.0f%%", (lo + hi) / 2)
+			    : pr_buf_addf(out, err, " %+.0f%%..%+.0f%%", lo,
+				  hi);
+		any = 1;
+	}
+	return st;
+}
+
+/* The summary line: "83 figures: 2 regressions (...), 0 improvements,
+ * 78 unchanged, 3 inconclusive". */
+static enum pr_status
+summary_line(const struct pr_report_metric *rm, size_t n, struct pr_buf *out,
+    struct pr_error *err)
+{
+	size_t i, reg = 0, imp = 0, eq = 0, inc = 0;
+	enum pr_status st;
+
+	for (i = 0; i < n; i++)
+		switch (rm[i].cmp.verdict) {
+		case PR_VERDICT_REGRESSION:
+			reg++;
+			break;
+		case PR_VERDICT_IMPROVEMENT:
+			imp++;
+			break;
+		case PR_VERDICT_EQUIVALENT:
+			eq++;
+			break;
+		default:
+			inc++;
+			break;
+		}
+	st = pr_buf_addf(out, err, "%zu figures: %zu regression%s", n, reg,
+	    reg == 1 ? "" : "s");
+	if (st == PR_OK && reg > 0 &&
+	    ((st = pr_buf_adds(out, " (", err)) != PR_OK ||
+		(st = changed_list(rm, n, PR_VERDICT_REGRESSION, out, err)) !=
+		    PR_OK ||
+		(st = pr_buf_adds(out, ")", err)) != PR_OK))
+		return st;
+	if (st == PR_OK)
+		st = pr_buf_addf(out, err, ", %zu improvement%s", imp,
+		    imp == 1 ? "" : "s");
+	if (st == PR_OK && imp > 0 &&
+	    ((st = pr_buf_adds(out, " (", err)) != PR_OK ||
+		(st = changed_list(rm, n, PR_VERDICT_IMPROVEMENT, out, err)) !=
+		    PR_OK ||
+		(st = pr_buf_adds(out, ")", err)) != PR_OK))
+		return st;
+	if (st == PR_OK)
+		st = pr_buf_addf(out, err,
+		    ", %zu unchanged (equivalent within the band), %zu "
+		    "inconclusive\n",
+		    eq, inc);
+	return st;
+}
+
 /*
  * The session-level table: for every figure of this run, the means of
  * the base sessions bd[0..nb) against those of the new side nd[0..nn),
@@ -678,9 +807,9 @@ static int
 session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     size_t nn, const char *bname, const char *nname,
     const struct pr_suite_result *r, size_t n, const char *units, int json,
-    int gate, struct pr_buf *out, int *gated)
+    int all, int gate, struct pr_buf *out, int *gated)
 {
-	struct pr_report_metric *rm = NULL;
+	struct pr_report_metric *rm = NULL, *shown = NULL;
 	struct pr_suite_figure *fig = NULL;
 	struct pr_moderated_opts mo;
 	struct pr_suite_cmp sc;
@@ -702,7 +831,8 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 		total += r[i].data.n;
 	fig = calloc(total + 1, sizeof(*fig));
 	rm = calloc(total + 1, sizeof(*rm));
-	if (fig == NULL || rm == NULL) {
+	shown = calloc(total + 1, sizeof(*shown));
+	if (fig == NULL || rm == NULL || shown == NULL) {
 		cli_errorf("out of memory");
 		goto out;
 	}
@@ -749,14 +879,30 @@ session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 		    rm[i].unit);
 		cli_errorf("regression in '%s': %s", rm[i].name, words);
 	}
+	/* For a person: the summary first, then the figures that changed
+	 * (every one with --all); JSON has them all. */
+	for (i = 0, k = 0; i < sc.n; i++)
+		if (json || all || rm[i].cmp.verdict == PR_VERDICT_REGRESSION ||
+		    rm[i].cmp.verdict == PR_VERDICT_IMPROVEMENT)
+			shown[k++] = rm[i];
+	if (!json &&
+	    (summary_line(rm, sc.n, out, &err) != PR_OK ||
+		pr_buf_adds(out,
+		    k == 0 ? "(--all prints every figure)\n" : "\n",
+		    &err) != PR_OK))
+		goto out;
+	if (k == 0) {
+		rc = PR_EXIT_OK;
+		goto out;
+	}
 	memset(&report, 0, sizeof(report));
 	report.base_source = bname;
 	report.new_source = nname;
 	report.conf = mo.conf;
 	report.equivalence_pct = mo.equivalence_pct;
 	report.holm_m = holm;
-	report.metrics = rm;
-	report.n = sc.n;
+	report.metrics = shown;
+	report.n = k;
 	report.units = units;
 	if (pr_report_compare(out, &report,
 		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
@@ -768,6 +914,7 @@ out:
 	pr_suite_cmp_release(&sc);
 	free(fig);
 	free(rm);
+	free(shown);
 	return rc;
 }
 
@@ -779,20 +926,20 @@ plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
 	switch (p->kind) {
 	case PR_SUITE_PLAN_CHANGE:
 		return pr_buf_addf(out, err,
-		    "\nthe configuration changed: configuration %s (%s) "
+		    "\nthe configuration changed: configuration %s (%s)\n"
 		    "against the previous configuration, %s (%s), %s "
-		    "sessions only; the unit is the session\n\n",
+		    "sessions only\n",
 		    p->config, nname, p->base_config, bname, kind);
 	case PR_SUITE_PLAN_STABILITY:
 		return pr_buf_addf(out, err,
 		    "\nstability check: nothing in the environment changed "
-		    "(configuration %s): %s against this configuration's "
-		    "earlier %s sessions (%s); the unit is the session\n\n",
+		    "(configuration %s):\n%s against this configuration's "
+		    "earlier %s sessions (%s)\n",
 		    p->config, nname, kind, bname);
 	case PR_SUITE_PLAN_CHOSEN:
 		return pr_buf_addf(out, err,
-		    "\n%s (configuration %s) against the --baseline, %s "
-		    "(configuration %s); the unit is the session\n\n",
+		    "\n%s (configuration %s)\nagainst the --baseline, %s "
+		    "(configuration %s)\n",
 		    nname, p->config, bname, p->base_config);
 	case PR_SUITE_PLAN_NONE:
 		break;
@@ -804,7 +951,8 @@ plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
 static int
 against_plan(struct pr_store *st, const struct pr_suite_plan *p,
     const struct pr_suite_result *r, size_t n, const struct pr_env *env,
-    int quick, int json, int gate, json_t *root, struct pr_buf *out, int *gated)
+    int quick, int json, int all, int gate, json_t *root, struct pr_buf *out,
+    int *gated)
 {
 	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX], bp, np;
 	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
@@ -848,7 +996,7 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	 * moderated t's documented bound decides and says so in every
 	 * verdict. */
 	if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n, "sessions",
-		 json, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+		 json, all, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
 	if (json && rep.len > 0 &&
@@ -1366,7 +1514,10 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			rc = PR_EXIT_INTERNAL;
 			goto out;
 		}
-	} else if (figures_text(r, nr, &out, &err) != PR_OK) {
+	} else if ((st == NULL || cut || c->all) &&
+	    figures_text(r, nr, &out, &err) != PR_OK) {
+		/* Each probe's figures: with --all, or when nothing is
+		 * compared; a comparison shows what changed. */
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -1376,9 +1527,15 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			 c->so.quick ? "quick" : "full", config, r, nr, &hist,
 			 &plan)) != PR_EXIT_OK)
 			goto out;
+		if (root == NULL && plan.kind == PR_SUITE_PLAN_NONE &&
+		    !c->all && figures_text(r, nr, &out, &err) != PR_OK) {
+			cli_error(&err);
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
 		if (plan.kind != PR_SUITE_PLAN_NONE)
 			rc = against_plan(st, &plan, r, nr, &env, c->so.quick,
-			    c->json, c->gate, root, &out, &gated);
+			    c->json, c->all, c->gate, root, &out, &gated);
 		else if (!c->json)
 			rc = first_of_kind(&hist, session, c->so.quick, config,
 				 &out, &err) == PR_OK
@@ -1724,7 +1881,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	tmpl.data = da[0];
 	tmpl.label = "A";
 	rc = session_table(da, c->processes, db, c->processes, an, bn, &tmpl, 1,
-	    "processes", c->json, c->gate, &out, &gated);
+	    "processes", c->json, c->all, c->gate, &out, &gated);
 	if (rc == PR_EXIT_OK)
 		rc = cli_write(&out);
 	if (rc == PR_EXIT_OK && c->gate)

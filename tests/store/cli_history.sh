@@ -1,0 +1,120 @@
+#!/bin/sh
+# tests/store/cli_history.sh - `perfreg history` end to end: a real git
+# repository made here (36 commits), a campaign with one session a commit
+# stored by `perfreg run --campaign` in that work tree (so each session
+# carries git=COMMIT), the metric read from the command's output with
+# --metric.  The figure is planted: level 100 with noise 0.5 (fixed
+# pseudo-random values), and 110 from the 25th commit on.  History by
+# commit must find the change at that commit and nothing else; a flat
+# campaign must find nothing; --by tag and --by time order as asked; bad
+# input is one line and exit 2.  No timing is checked.
+#
+# usage: cli_history.sh PERFREG
+set -u
+P=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+unset PERFREG_DB XDG_DATA_HOME
+export PERFREG_DB="$tmp/perfreg.db"
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com
+export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+has() { # file pattern what
+	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
+}
+
+one_line_error() { # file what
+	n=$(wc -l < "$1")
+	[ "$n" -eq 1 ] || fail "$2: expected one line on stderr, got $n: $(cat "$1")"
+	has "$1" "^perfreg: " "$2"
+}
+
+repo=$tmp/repo
+mkdir "$repo" && git -C "$repo" init -q -b main || exit 2
+# The values of session k, run r: a fixed table, so the test is the same
+# every time (awk's srand with a seed is deterministic).
+values() { # k level
+	awk -v k="$1" -v lvl="$2" 'BEGIN { srand(1000 + k);
+	    for (r = 0; r < 6; r++) { u = 0; for (j = 0; j < 12; j++) u += rand();
+	    printf "%.4f\n", lvl + 0.5 * (u - 6) } }'
+}
+k=0
+while [ $k -lt 36 ]; do
+	echo "edit $k" >"$repo/file.c"
+	git -C "$repo" add file.c && git -C "$repo" commit -q -m "commit $k"
+	lvl=100
+	[ $k -ge 24 ] && lvl=110
+	values $k $lvl >"$tmp/v"
+	# Each run prints the next value (the runs of a session read the
+	# file in order: a counter file keeps the position).
+	echo 0 >"$tmp/pos"
+	(cd "$repo" && "$P" run --campaign slow --variant bench -n 5 --warmup 0 \
+	    --metric 't=t=(\S+):s:lower' --tag "kernel=6.1.$((k / 6))" --shell -- \
+	    "n=\$(cat $tmp/pos); n=\$((n + 1)); echo \$n >$tmp/pos; echo t=\$(sed -n \${n}p $tmp/v)") \
+	    >/dev/null 2>"$tmp/err" || fail "run $k: $(cat "$tmp/err")"
+	values $k 100 >"$tmp/v"
+	echo 0 >"$tmp/pos"
+	(cd "$repo" && "$P" run --campaign flat --variant bench -n 5 --warmup 0 \
+	    --metric 't=t=(\S+):s:lower' --shell -- \
+	    "n=\$(cat $tmp/pos); n=\$((n + 1)); echo \$n >$tmp/pos; echo t=\$(sed -n \${n}p $tmp/v)") \
+	    >/dev/null 2>"$tmp/err" || fail "flat run $k: $(cat "$tmp/err")"
+	k=$((k + 1))
+done
+c24=$(git -C "$repo" rev-list --reverse HEAD | sed -n 25p | cut -c1-12)
+
+"$P" history slow --by commit --repo "$repo" --no-chart >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] || fail "history slow: $(cat "$tmp/err")"
+has "$tmp/out" "36 points: 1 change" "history slow: one change"
+has "$tmp/out" "^ *25  $c24 " "history slow: the change at the 25th commit"
+has "$tmp/out" "+10\.[0-9]*%.*regression$" "history slow: +10%, a regression"
+"$P" history slow --by commit --repo "$repo" --fail-on-regression >/dev/null 2>&1
+[ $? -eq 1 ] || fail "history slow --fail-on-regression: exit 1"
+"$P" history slow --by commit --repo "$repo" --json >"$tmp/out"
+has "$tmp/out" '"point": 25,' "history slow --json: point 25"
+has "$tmp/out" "\"label\": \"$c24" "history slow --json: its commit"
+
+"$P" history flat --by commit --repo "$repo" --no-chart >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] || fail "history flat: $(cat "$tmp/err")"
+has "$tmp/out" "36 points: 0 changes, 0 spikes" "history flat: nothing"
+
+# By time (the sessions' order) and by a tag: the same change.
+"$P" history slow --no-chart >"$tmp/out"
+has "$tmp/out" "by time: 36 points: 1 change" "history by time"
+"$P" history slow --by tag:kernel --no-chart >"$tmp/out"
+has "$tmp/out" "^ *25  6.1.4 s" "history by tag: the tag labels the point"
+
+# Bad input: one line, exit 2.
+"$P" history nosuch >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "unknown campaign: exit 2"
+one_line_error "$tmp/err" "unknown campaign"
+"$P" history slow --metric nosuch >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "unknown metric: exit 2"
+has "$tmp/err" "has metric 'nosuch'" "unknown metric"
+"$P" history slow --variant nosuch >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "unknown variant: exit 2"
+one_line_error "$tmp/err" "unknown variant"
+mkdir "$tmp/notgit"
+"$P" history slow --by commit --repo "$tmp/notgit" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "not a git repository: exit 2"
+one_line_error "$tmp/err" "not a git repository"
+has "$tmp/err" "is not a git repository" "not a git repository"
+git -C "$repo" checkout -q -b other HEAD~20
+"$P" history slow --by commit --repo "$repo" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "commit not on the history: exit 2"
+has "$tmp/err" "is not on the first-parent history of HEAD" "commit not an ancestor"
+"$P" history slow --by nonsense >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--by nonsense: exit 2"
+"$P" history slow --since 2026-13-45 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--since bad date: exit 2"
+"$P" history slow --since 2999-01-01 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--since after every session: exit 2"
+has "$tmp/err" "0 sessions of .slow. ran variant .bench. in the time given" "--since after every session"
+
+[ $fails -eq 0 ] && echo "cli_history: all passed"
+exit $fails
