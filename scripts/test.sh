@@ -34,6 +34,12 @@ for preset in dev asan; do
 	ctest --preset "$preset" -j "$jobs"
 done
 
+# The README's main command builds the optimised binary: gcc -O2 warns of
+# things -O0 does not see (maybe-uninitialized), and -Werror makes them
+# fatal, so it is built here too.
+echo "== build: release (scripts/build.sh, the README's main command)"
+./scripts/build.sh
+
 echo "== valgrind: dev unit tests"
 ctest --test-dir build/dev -L unit -j "$jobs" \
     --overwrite MemoryCheckCommand=/usr/bin/valgrind \

@@ -168,7 +168,7 @@ enum pr_status
 pr_dataset_add(struct pr_dataset *d, const char *name, const char *unit,
     enum pr_better better, double value, struct pr_error *err)
 {
-	struct pr_metric *m;
+	struct pr_metric *m = NULL;
 	enum pr_status st;
 
 	if ((st = pr_dataset_get(d, name, unit, better, &m, err)) != PR_OK)

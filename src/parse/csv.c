@@ -335,7 +335,7 @@ read_header(struct cursor *c, char delim, struct row *r, struct column **colsp,
 	struct column *cols;
 	struct pr_unit_label ul;
 	char ex[64];
-	size_t i, j, n;
+	size_t i = 0, j = 0, n;
 	enum pr_status st;
 
 	if ((st = next_record(c, delim, r, err)) != PR_OK)
