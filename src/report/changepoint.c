@@ -108,6 +108,7 @@ json_label(const char *s)
 		size_t l = utf8_len((const unsigned char *)s + i, n - i);
 
 		if (l == 0) {
+			/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): json_stringn takes the length */
 			memcpy(t + o, "\xef\xbf\xbd", 3);
 			o += 3;
 			i++;
