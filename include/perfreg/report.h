@@ -97,4 +97,39 @@ char *pr_report_change_words(char *buf, size_t size, double change_pct,
  * "welch", "mwu", "none" ("auto" for PR_METHOD_AUTO). */
 const char *pr_report_method_slug(enum pr_method m);
 
+/*
+ * Escaping of bytes that come from outside (metric names, units, file
+ * names, host names, environment values, kernel log lines, the output of
+ * a benchmark) before they reach a terminal or a spreadsheet.
+ *
+ * pr_report_escape appends the len bytes of s to out with every control
+ * byte written as `cat -v` writes it: "^[" for ESC, "^M" for CR, "^?"
+ * for DEL, and so on, so that ESC[2J, OSC 52 (the clipboard) or a window
+ * title in a metric name are shown, not obeyed.  Valid UTF-8 is kept,
+ * except the C1 controls U+0080 to U+009F (which some terminals obey as
+ * ESC sequences), written as cat -v writes their bytes ("M-BM-^[" for
+ * U+009B); a byte that begins no valid UTF-8 sequence is written "M-"
+ * and its low seven bits the same way ("M-^[" for 0x9b, "M-i" for 0xe9).
+ * Printable ASCII is never changed.  With PR_ESCAPE_NEWLINE a newline is
+ * kept (text of several lines), with PR_ESCAPE_TAB a tab; otherwise they
+ * are "^J" and "^I", so that a name cannot split a table row.
+ *
+ * pr_report_escape_str returns a new string (the caller frees it), or
+ * NULL when out of memory.
+ *
+ * pr_report_csv_cell appends s as one CSV field (RFC 4180: quoted when it
+ * holds a comma, a quote, CR or LF, quotes doubled) that a spreadsheet
+ * will not take for a formula: a cell that starts with '=', '+', '-',
+ * '@', a tab or a CR gets a single quote in front and is quoted (OWASP's
+ * rule for CSV injection), unless the whole cell is a plain number such
+ * as "-0.93" or "+8.3", which stays a number.
+ */
+enum { PR_ESCAPE_NEWLINE = 1 << 0, PR_ESCAPE_TAB = 1 << 1 };
+
+enum pr_status pr_report_escape(struct pr_buf *out, const char *s, size_t len,
+    int flags, struct pr_error *err);
+char *pr_report_escape_str(const char *s, int flags);
+enum pr_status pr_report_csv_cell(struct pr_buf *out, const char *s,
+    struct pr_error *err);
+
 #endif /* PERFREG_REPORT_H */

@@ -22,6 +22,7 @@
 #include "perfreg/buf.h"
 #include "perfreg/error.h"
 #include "perfreg/env.h"
+#include "perfreg/report.h"
 #include "perfreg/store.h"
 #include "perfreg/dataset.h"
 #include "cli/opt.h"
@@ -130,17 +131,25 @@ void cli_boot_id(char *buf, size_t size);
 enum pr_status cli_str_escape(struct pr_buf *b, struct pr_str s,
     struct pr_error *err);
 
+/* A comparison made by the CLI: the report, which borrows the datasets
+ * and names it was made from, and the metrics it owns. */
+struct cli_comparison {
+	struct pr_report report;
+	struct pr_report_metric *rm;
+};
+
 /*
  * Compares two datasets metric by metric (pr_compare with the default
- * options, Holm across metrics), as `perfreg compare` does, and appends
- * the report in format f to out.  With gate, *gated gets
- * PR_EXIT_REGRESSION when a metric is a regression (each named on
- * stderr), else PR_EXIT_OK.  Prints errors; returns an
- * exit status.  In cmd_compare.c.
+ * options, Holm across metrics), as `perfreg compare` does, into res
+ * (released with cli_comparison_release; the datasets and names must
+ * outlive it).  With gate, *gated gets PR_EXIT_REGRESSION when a metric
+ * is a regression (each named on stderr), else PR_EXIT_OK.  Prints
+ * errors; returns an exit status.  In cmd_compare.c.
  */
 int cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int f, int gate, struct pr_buf *out,
+    const char *bname, const char *nname, int gate, struct cli_comparison *res,
     int *gated);
+void cli_comparison_release(struct cli_comparison *c);
 
 /* s as a JSON string: as it is when valid UTF-8 without NUL, else
  * escaped as by cli_str_escape.  NULL when out of memory. */

@@ -439,22 +439,22 @@ gate(const struct pr_report_metric *rm, size_t n, const struct compare_opts *o)
 }
 
 /*
- * Compares base with new and appends the report to out; *gated gets the
- * --fail-on-regression status.  Returns an exit status.
+ * Compares base with new into res (its report borrows base, new, bname
+ * and nname); *gated gets the --fail-on-regression status.  Returns an
+ * exit status; res is empty unless it is PR_EXIT_OK.
  */
 static int
 compare_core(struct pr_dataset *base, struct pr_dataset *new, const char *bname,
-    const char *nname, const struct compare_opts *o, struct pr_buf *out,
+    const char *nname, const struct compare_opts *o, struct cli_comparison *res,
     int *gated)
 {
 	struct pr_report_metric *rm = NULL;
-	struct pr_report report;
 	struct row *rows = NULL;
-	struct pr_error err;
 	size_t i, nrows = 0, holm_m = 0;
 	int rc;
 
 	*gated = PR_EXIT_OK;
+	memset(res, 0, sizeof(*res));
 	rows = calloc(base->n + 1, sizeof(*rows));
 	rm = calloc(base->n + 1, sizeof(*rm));
 	if (rows == NULL || rm == NULL) {
@@ -466,23 +466,18 @@ compare_core(struct pr_dataset *base, struct pr_dataset *new, const char *bname,
 		 &nrows)) != PR_EXIT_OK ||
 	    (rc = compare_rows(rows, rm, nrows, o, &holm_m)) != PR_EXIT_OK)
 		goto out;
-	memset(&report, 0, sizeof(report));
-	report.base_source = bname;
-	report.new_source = nname;
-	report.conf = o->verdict.conf;
-	report.equivalence_pct = o->verdict.equivalence_pct;
-	report.holm_m = holm_m;
-	report.metrics = rm;
-	report.n = nrows;
-	report.units = o->units;
-	pr_error_clear(&err);
-	if (pr_report_compare(out, &report, o->report, &err) != PR_OK) {
-		cli_error(&err);
-		rc = PR_EXIT_INTERNAL;
-		goto out;
-	}
+	res->report.base_source = bname;
+	res->report.new_source = nname;
+	res->report.conf = o->verdict.conf;
+	res->report.equivalence_pct = o->verdict.equivalence_pct;
+	res->report.holm_m = holm_m;
+	res->report.metrics = rm;
+	res->report.n = nrows;
+	res->report.units = o->units;
+	res->rm = rm;
+	rm = NULL;
 	if (o->gate)
-		*gated = gate(rm, nrows, o);
+		*gated = gate(res->rm, nrows, o);
 out:
 	for (i = 0; rows != NULL && i < nrows; i++) {
 		pr_sample_release(&rows[i].base_sorted);
@@ -491,6 +486,30 @@ out:
 	free(rows);
 	free(rm);
 	return rc;
+}
+
+void
+cli_comparison_release(struct cli_comparison *c)
+{
+	if (c == NULL)
+		return;
+	free(c->rm);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Appends the report of res in format f to out; an exit status. */
+static int
+compare_write(const struct cli_comparison *res, enum pr_report_format f,
+    struct pr_buf *out)
+{
+	struct pr_error err;
+
+	pr_error_clear(&err);
+	if (pr_report_compare(out, &res->report, f, &err) != PR_OK) {
+		cli_error(&err);
+		return PR_EXIT_INTERNAL;
+	}
+	return PR_EXIT_OK;
 }
 
 /* The variant name s as a C string for reports (escaped). */
@@ -790,6 +809,7 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 {
 	struct pr_store_variant_data bd, nd;
 	struct pr_dataset base, new;
+	struct cli_comparison res;
 	struct compare_opts o;
 	struct pr_buf rep = PR_BUF_INIT(REPORT_MAX);
 	struct pr_error err;
@@ -802,6 +822,7 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 
 	memset(&bd, 0, sizeof(bd));
 	memset(&nd, 0, sizeof(nd));
+	memset(&res, 0, sizeof(res));
 	pr_dataset_init(&base);
 	pr_dataset_init(&new);
 	pr_error_clear(&err);
@@ -873,8 +894,10 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 		o.verdict.flags |= PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS;
 	o.units = boots ? "boots" : NULL;
 	csv = cc->o->report == PR_REPORT_CSV;
-	if ((rc = compare_core(&base, &new, bn, nn, &o,
-		 jo != NULL || csv ? &rep : &cc->out, &gated)) != PR_EXIT_OK)
+	if ((rc = compare_core(&base, &new, bn, nn, &o, &res, &gated)) !=
+		PR_EXIT_OK ||
+	    (rc = compare_write(&res, o.report,
+		 jo != NULL || csv ? &rep : &cc->out)) != PR_EXIT_OK)
 		goto out;
 	if (csv && (rc = csv_pair(cc, &rep, bn, nn)) != PR_EXIT_OK)
 		goto out;
@@ -901,6 +924,7 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 		jo = NULL;
 	}
 out:
+	cli_comparison_release(&res);
 	json_decref(jo);
 	pr_buf_release(&rep);
 	pr_dataset_release(&base);
@@ -1007,7 +1031,7 @@ out:
 
 int
 cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int f, int gate, struct pr_buf *out,
+    const char *bname, const char *nname, int gate, struct cli_comparison *res,
     int *gated)
 {
 	struct compare_opts o;
@@ -1016,9 +1040,8 @@ cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
 	pr_read_opts_init(&o.read);
 	pr_verdict_opts_init(&o.verdict);
 	o.force_better = PR_BETTER_UNKNOWN;
-	o.report = (enum pr_report_format)f;
 	o.gate = gate;
-	return compare_core(base, new_, bname, nname, &o, out, gated);
+	return compare_core(base, new_, bname, nname, &o, res, gated);
 }
 
 static int
@@ -1026,6 +1049,7 @@ exec_compare(int argc, char **argv)
 {
 	struct pr_dataset base, new;
 	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
+	struct cli_comparison res;
 	struct compare_opts o;
 	const char *bpath, *npath;
 	int first, rc, gated = PR_EXIT_OK;
@@ -1036,6 +1060,7 @@ exec_compare(int argc, char **argv)
 		return compare_campaign(&o, argc - first, argv + first);
 	bpath = argv[first];
 	npath = argv[first + 1];
+	memset(&res, 0, sizeof(res));
 	pr_dataset_init(&base);
 	pr_dataset_init(&new);
 	if ((rc = read_side(bpath, &o, &base)) != PR_EXIT_OK ||
@@ -1043,12 +1068,14 @@ exec_compare(int argc, char **argv)
 		goto out;
 	if ((rc = compare_core(&base, &new,
 		 strcmp(bpath, "-") == 0 ? "<stdin>" : bpath,
-		 strcmp(npath, "-") == 0 ? "<stdin>" : npath, &o, &out,
-		 &gated)) != PR_EXIT_OK)
+		 strcmp(npath, "-") == 0 ? "<stdin>" : npath, &o, &res,
+		 &gated)) != PR_EXIT_OK ||
+	    (rc = compare_write(&res, o.report, &out)) != PR_EXIT_OK)
 		goto out;
 	if ((rc = cli_write(&out)) == PR_EXIT_OK)
 		rc = gated;
 out:
+	cli_comparison_release(&res);
 	pr_buf_release(&out);
 	pr_dataset_release(&base);
 	pr_dataset_release(&new);

@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "perfreg/report.h"
+#include "report/internal.h"
 #include "core/banned.h"
 
 #define CELL_MAX 160
@@ -1115,17 +1116,7 @@ csv_str(struct pr_buf *out, const char *s, int first, struct pr_error *err)
 
 	if (!first && (st = pr_buf_addc(out, ',', err)) != PR_OK)
 		return st;
-	if (strpbrk(s, ",\"\r\n") == NULL)
-		return pr_buf_adds(out, s, err);
-	if ((st = pr_buf_addc(out, '"', err)) != PR_OK)
-		return st;
-	for (; *s != '\0'; s++) {
-		if (*s == '"' && (st = pr_buf_addc(out, '"', err)) != PR_OK)
-			return st;
-		if ((st = pr_buf_addc(out, *s, err)) != PR_OK)
-			return st;
-	}
-	return pr_buf_addc(out, '"', err);
+	return pr_report_csv_cell(out, s, err);
 }
 
 static enum pr_status
@@ -1154,15 +1145,25 @@ csv_side(struct pr_buf *out, const struct pr_summary *s, int sd_have,
 	return csv_num(out, sd_have, s->stddev, err);
 }
 
+/*
+ * The CSV form: the header line when header, then a line per metric,
+ * each after the ncsv extra columns (headers head, values cell).
+ */
 static enum pr_status
 write_csv(struct pr_buf *out, const struct pr_report *r, const struct facts *fs,
+    const char *const *head, const char *const *cell, size_t ncsv, int header,
     struct pr_error *err)
 {
 	enum pr_status st;
-	size_t i;
+	size_t i, k;
 	char n[32];
 
-	if ((st = pr_buf_adds(out,
+	for (k = 0; header && k < ncsv; k++)
+		if ((st = csv_str(out, head[k], 1, err)) != PR_OK ||
+		    (st = pr_buf_addc(out, ',', err)) != PR_OK)
+			return st;
+	if (header &&
+	    (st = pr_buf_adds(out,
 		 "metric,unit,better,direction_assumed,"
 		 "base_n,base_mean,base_median,base_stddev,"
 		 "new_n,new_mean,new_median,new_stddev,"
@@ -1174,6 +1175,10 @@ write_csv(struct pr_buf *out, const struct pr_report *r, const struct facts *fs,
 		const struct facts *f = &fs[i];
 		const struct pr_comparison *c = f->c;
 
+		for (k = 0; k < ncsv; k++)
+			if ((st = csv_str(out, cell[k], 1, err)) != PR_OK ||
+			    (st = pr_buf_addc(out, ',', err)) != PR_OK)
+				return st;
 		snprintf(n, sizeof(n), "%zu", c->runs_needed);
 		if ((st = csv_str(out, f->m->name, 1, err)) != PR_OK ||
 		    (st = csv_str(out, f->unit, 0, err)) != PR_OK ||
@@ -1305,21 +1310,22 @@ json_metric(const struct pr_report *r, const struct facts *f,
 	return o;
 }
 
-static enum pr_status
-write_json(struct pr_buf *out, const struct pr_report *r,
-    const struct facts *fs, struct pr_error *err)
+/* The report as a JSON object; NULL (with err set) on failure. */
+static json_t *
+json_report(const struct pr_report *r, const struct facts *fs,
+    struct pr_error *err)
 {
 	struct pr_buf notes = PR_BUF_INIT(1 << 20);
 	json_t *root, *metrics, *jn;
-	enum pr_status st = PR_OK;
-	char *text = NULL, *line, *nl;
+	char *line, *nl;
 	size_t i;
 	int ok;
 
 	if ((root = json_object()) == NULL ||
 	    (metrics = json_array()) == NULL) {
 		json_decref(root);
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
+		pr_error_set(err, PR_ENOMEM, "out of memory");
+		return NULL;
 	}
 	ok = jset(root, "base_file",
 		 r->base_source != NULL ? json_string(r->base_source)
@@ -1349,28 +1355,155 @@ write_json(struct pr_buf *out, const struct pr_report *r,
 			ok = json_array_append_new(jn, json_string(line)) == 0;
 		}
 	}
-	if (ok)
-		text = json_dumps(root,
-		    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-			JSON_REAL_PRECISION(15));
-	if (!ok || text == NULL)
-		st = pr_error_set(err, PR_ENOMEM,
-		    "out of memory writing the JSON report");
-	else if ((st = pr_buf_adds(out, text, err)) == PR_OK)
-		st = pr_buf_addc(out, '\n', err);
-	free(text);
 	pr_buf_release(&notes);
-	json_decref(root);
-	return st;
+	if (!ok) {
+		json_decref(root);
+		pr_error_set(err, PR_ENOMEM,
+		    "out of memory writing the JSON report");
+		return NULL;
+	}
+	return root;
+}
+
+static enum pr_status
+write_json(struct pr_buf *out, const struct pr_report *r,
+    const struct facts *fs, struct pr_error *err)
+{
+	json_t *root;
+
+	if ((root = json_report(r, fs, err)) == NULL)
+		return PR_ENOMEM;
+	return report_json_dump(out, root,
+	    JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15),
+	    err);
 }
 
 /* ---------------------------------------------------------------- *
  * Entry point
  * ---------------------------------------------------------------- */
 
+/*
+ * The names of a report as text may show them: a copy of r whose
+ * metric names, units and sources went through pr_report_escape, so
+ * that a control byte in a name (ESC[2J, an OSC 52 clipboard write, a
+ * newline that would split a table row, a CR in a Markdown row) is shown
+ * as ^[ and the like, never sent.  *copy gets the metrics and *names the
+ * strings to free; NULL (ENOMEM) on failure.
+ */
+static const struct pr_report *
+escaped(const struct pr_report *r, struct pr_report *copy,
+    struct pr_report_metric **metrics, char ***names)
+{
+	struct pr_report_metric *m;
+	char **v;
+	size_t i, k = 0;
+
+	*metrics = m = calloc(r->n, sizeof(*m));
+	*names = v = calloc(2 * r->n + 3, sizeof(*v));
+	if (m == NULL || v == NULL)
+		return NULL;
+	*copy = *r;
+	copy->metrics = m;
+	if (r->base_source != NULL &&
+	    (copy->base_source = v[k++] =
+		    pr_report_escape_str(r->base_source, 0)) == NULL)
+		return NULL;
+	if (r->new_source != NULL &&
+	    (copy->new_source = v[k++] =
+		    pr_report_escape_str(r->new_source, 0)) == NULL)
+		return NULL;
+	for (i = 0; i < r->n; i++) {
+		m[i] = r->metrics[i];
+		if ((m[i].name = v[k++] =
+			    pr_report_escape_str(r->metrics[i].name, 0)) ==
+		    NULL)
+			return NULL;
+		if (r->metrics[i].unit != NULL &&
+		    (m[i].unit = v[k++] =
+			    pr_report_escape_str(r->metrics[i].unit, 0)) ==
+			NULL)
+			return NULL;
+	}
+	return copy;
+}
+
 enum pr_status
 pr_report_compare(struct pr_buf *out, const struct pr_report *r,
     enum pr_report_format f, struct pr_error *err)
+{
+	struct pr_report copy;
+	struct pr_report_metric *em = NULL;
+	struct facts *fs;
+	enum pr_status st;
+	char **names = NULL;
+	size_t i;
+
+	if (r == NULL || r->n == 0 || r->metrics == NULL)
+		return pr_error_set(err, PR_EINVAL, "no metric to report");
+	if ((f == PR_REPORT_TEXT || f == PR_REPORT_MARKDOWN) &&
+	    (r = escaped(r, &copy, &em, &names)) == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((fs = calloc(r->n, sizeof(*fs))) == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->n; i++)
+		get_facts(&r->metrics[i], &fs[i]);
+	switch (f) {
+	case PR_REPORT_TEXT:
+		st = write_text(out, r, fs, err);
+		break;
+	case PR_REPORT_MARKDOWN:
+		st = write_markdown(out, r, fs, err);
+		break;
+	case PR_REPORT_CSV:
+		st = write_csv(out, r, fs, NULL, NULL, 0, 1, err);
+		break;
+	case PR_REPORT_JSON:
+		st = write_json(out, r, fs, err);
+		break;
+	default:
+		st = pr_error_set(err, PR_EINVAL, "unknown report format %d",
+		    (int)f);
+		break;
+	}
+	free(fs);
+out:
+	for (i = 0; names != NULL && names[i] != NULL; i++)
+		free(names[i]);
+	free(names);
+	free(em);
+	return st;
+}
+
+json_t *
+report_compare_json(const struct pr_report *r, struct pr_error *err)
+{
+	struct facts *fs;
+	json_t *root;
+	size_t i;
+
+	if (r == NULL || r->n == 0 || r->metrics == NULL) {
+		pr_error_set(err, PR_EINVAL, "no metric to report");
+		return NULL;
+	}
+	if ((fs = calloc(r->n, sizeof(*fs))) == NULL) {
+		pr_error_set(err, PR_ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < r->n; i++)
+		get_facts(&r->metrics[i], &fs[i]);
+	root = json_report(r, fs, err);
+	free(fs);
+	return root;
+}
+
+enum pr_status
+report_compare_csv(struct pr_buf *out, const struct pr_report *r,
+    const char *const *head, const char *const *cell, size_t ncsv, int header,
+    struct pr_error *err)
 {
 	struct facts *fs;
 	enum pr_status st;
@@ -1382,24 +1515,7 @@ pr_report_compare(struct pr_buf *out, const struct pr_report *r,
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (i = 0; i < r->n; i++)
 		get_facts(&r->metrics[i], &fs[i]);
-	switch (f) {
-	case PR_REPORT_TEXT:
-		st = write_text(out, r, fs, err);
-		break;
-	case PR_REPORT_MARKDOWN:
-		st = write_markdown(out, r, fs, err);
-		break;
-	case PR_REPORT_CSV:
-		st = write_csv(out, r, fs, err);
-		break;
-	case PR_REPORT_JSON:
-		st = write_json(out, r, fs, err);
-		break;
-	default:
-		st = pr_error_set(err, PR_EINVAL, "unknown report format %d",
-		    (int)f);
-		break;
-	}
+	st = write_csv(out, r, fs, head, cell, ncsv, header, err);
 	free(fs);
 	return st;
 }

@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "perfreg/env.h"
+#include "report/internal.h"
 #include "core/envjson.h"
 #include "core/banned.h"
 
@@ -848,9 +849,8 @@ strings(char **v, size_t n)
 	return a;
 }
 
-enum pr_status
-pr_envdiff_to_json(const struct pr_envdiff *d, struct pr_buf *out,
-    struct pr_error *err)
+json_t *
+report_envdiff_json(const struct pr_envdiff *d)
 {
 	static const char *const kinds[] = { "changed", "added", "removed" };
 	json_t *root, *ch, *it;
@@ -861,7 +861,7 @@ pr_envdiff_to_json(const struct pr_envdiff *d, struct pr_buf *out,
 	    "compared", d->log_compared, "only_a", strings(d->log_a, d->nlog_a),
 	    "only_b", strings(d->log_b, d->nlog_b));
 	if (root == NULL)
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
+		return NULL;
 	for (i = 0; i < d->n; i++) {
 		const struct pr_envdiff_item *x = &d->items[i];
 
@@ -871,8 +871,19 @@ pr_envdiff_to_json(const struct pr_envdiff *d, struct pr_buf *out,
 		    x->b, "detail", x->detail, "reason", x->reason);
 		if (it == NULL || json_array_append_new(ch, it) != 0) {
 			json_decref(root);
-			return pr_error_set(err, PR_ENOMEM, "out of memory");
+			return NULL;
 		}
 	}
+	return root;
+}
+
+enum pr_status
+pr_envdiff_to_json(const struct pr_envdiff *d, struct pr_buf *out,
+    struct pr_error *err)
+{
+	json_t *root;
+
+	if ((root = report_envdiff_json(d)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	return env_json_emit(root, out, err);
 }

@@ -2,4 +2,6 @@
 list(APPEND PR_LIB_SOURCES src/report/compare.c)
 list(APPEND PR_LIB_SOURCES src/report/stat.c)
 list(APPEND PR_LIB_SOURCES src/report/envdiff.c)
+list(APPEND PR_LIB_SOURCES src/report/escape.c)
+list(APPEND PR_LIB_SOURCES src/report/model.c)
 list(APPEND PR_LIB_SOURCES src/report/changepoint.c)

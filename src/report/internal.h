@@ -1,0 +1,37 @@
+/*
+ * report/internal.h - what the writers of src/report share and nothing
+ * outside it sees: each writer's JSON form as a jansson value, so that
+ * the report model (report/model.c) can nest a comparison or an
+ * environment diff in a larger document without writing it to text and
+ * reading it back.
+ *
+ * The JSON functions return a new reference (the caller's), or NULL when out
+ * of memory or, for a comparison, when the report has no metric (err
+ * says which).
+ */
+#ifndef PERFREG_REPORT_INTERNAL_H
+#define PERFREG_REPORT_INTERNAL_H
+
+#include <jansson.h>
+
+#include "perfreg/buf.h"
+#include "perfreg/env.h"
+#include "perfreg/error.h"
+#include "perfreg/report.h"
+
+json_t *report_compare_json(const struct pr_report *r, struct pr_error *err);
+json_t *report_envdiff_json(const struct pr_envdiff *d);
+
+/* The CSV form of a comparison: the header line when header, then one
+ * line per metric, each after ncsv extra columns (headers head, values
+ * cell). */
+enum pr_status report_compare_csv(struct pr_buf *out, const struct pr_report *r,
+    const char *const *head, const char *const *cell, size_t ncsv, int header,
+    struct pr_error *err);
+
+/* Appends root dumped with the jansson flags and a newline to out, and
+ * drops the reference to root (model.c). */
+enum pr_status report_json_dump(struct pr_buf *out, json_t *root, size_t flags,
+    struct pr_error *err);
+
+#endif /* PERFREG_REPORT_INTERNAL_H */
