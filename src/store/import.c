@@ -1213,6 +1213,7 @@ import_line(struct imp *im, const char *p, const char *e, int *ended)
 	const char *q;
 
 	im->line++;
+	/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): [p, e) is what the reader wrote into the buffer (import_stream counts only the bytes it returned) */
 	for (q = p; q < e && (*q == ' ' || *q == '\t' || *q == '\r');)
 		q++;
 	if (q < e || im->line == 1)
