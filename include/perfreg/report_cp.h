@@ -18,6 +18,7 @@
 #define PERFREG_REPORT_CP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perfreg/buf.h"
 #include "perfreg/changepoint.h"
@@ -37,5 +38,21 @@ enum pr_cp_format { PR_CP_TEXT = 0, PR_CP_MARKDOWN, PR_CP_CSV, PR_CP_JSON };
  * leaves the text chart out.  PR_ENOMEM or PR_ELIMIT from out. */
 enum pr_status pr_cp_format(const struct pr_cp_report *r, size_t n,
     enum pr_cp_format f, int chart, struct pr_buf *out, struct pr_error *err);
+
+/*
+ * What storing a new session says about the history of one figure:
+ * y[0..n-1] the sessions' means in order (the new session last), var
+ * their variances (or NULL), ids each point's session id, what the
+ * figure's name ("campaign 'c', variant a, ops_per_s"; escaped here).
+ * The series is detected with o on all n points and on the first n - 1:
+ * a change found now and not before (within 2 points) is one the new
+ * session confirms; a possible change at the end says how many more
+ * sessions would tell.  Appends one line for each ("history of WHAT:
+ * ...\n"), nothing when neither holds or n <= PR_CP_MIN_POINTS.
+ * Errors: pr_cp_detect's, PR_ENOMEM or PR_ELIMIT from out.
+ */
+enum pr_status pr_cp_session_note(const char *what, const double *y,
+    const double *var, const int64_t *ids, size_t n, const struct pr_cp_opts *o,
+    struct pr_buf *out, struct pr_error *err);
 
 #endif

@@ -28,6 +28,7 @@
 
 #include "cli/cmd.h"
 #include "perfreg/changepoint.h"
+#include "perfreg/history.h"
 #include "perfreg/report_cp.h"
 #include "perfreg/series.h"
 #include "perfreg/spawn.h"
@@ -100,114 +101,10 @@ static const struct opt options[] = {
 struct point {
 	int64_t session;
 	double started;
-	double sum, sumsq;
-	size_t n;
-	char *key;    /* commit or tag value; NULL for time */
-	size_t order; /* commit: its first-parent position */
+	double mean, var;
+	const char *key; /* commit or tag value (the history's); NULL: time */
+	size_t order;    /* commit: its first-parent position */
 };
-
-struct collect {
-	struct pr_str variant;
-	const char *metric; /* NULL: the first seen */
-	char *chosen;       /* the metric's name once chosen */
-	enum pr_better better;
-	int better_set;
-	struct point *p;
-};
-
-/* The figures the runner measures itself, not the benchmark's own. */
-static int
-runner_metric(const char *name)
-{
-	static const char *const own[] = { "wall_s", "user_s", "sys_s",
-		"maxrss_kib", "ctxsw_vol", "ctxsw_invol", NULL };
-	size_t i;
-
-	for (i = 0; own[i] != NULL; i++)
-		if (strcmp(own[i], name) == 0)
-			return 1;
-	return 0;
-}
-
-static int
-on_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
-{
-	struct collect *c = arg;
-	size_t i;
-
-	(void)err;
-	if (r->warmup || !r->ok || r->variant.n != c->variant.n ||
-	    memcmp(r->variant.p, c->variant.p, c->variant.n) != 0)
-		return 0;
-	if (c->chosen == NULL && c->metric == NULL) {
-		/* The first figure of the benchmark's own output, else the
-		 * wall time. */
-		const char *pick = NULL;
-
-		for (i = 0; i < r->nm && pick == NULL; i++)
-			if (!runner_metric(r->metric_names[i]))
-				pick = r->metric_names[i];
-		for (i = 0; i < r->nm && pick == NULL; i++)
-			/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a stored run's metrics all have names */
-			if (strcmp(r->metric_names[i], "wall_s") == 0)
-				pick = r->metric_names[i];
-		if (pick != NULL && (c->chosen = strdup(pick)) == NULL)
-			return -1;
-	}
-	for (i = 0; i < r->nm; i++) {
-		const char *name = r->metric_names[i];
-		double v = r->metric_values[i];
-
-		if (c->chosen == NULL) {
-			if (c->metric == NULL || strcmp(c->metric, name) != 0)
-				continue;
-			if ((c->chosen = strdup(name)) == NULL)
-				return -1;
-		}
-		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a stored run's metrics all have names */
-		if (strcmp(c->chosen, name) != 0 || !isfinite(v))
-			continue;
-		if (!c->better_set) {
-			c->better = r->metric_better[i];
-			c->better_set = 1;
-		}
-		c->p->sum += v;
-		c->p->sumsq += v * v;
-		c->p->n++;
-		break;
-	}
-	return 0;
-}
-
-/* The value of the session's tag key, copied (the caller frees it), or
- * NULL when it has none; *oom is set when the copy fails. */
-static char *
-tag_of(const struct pr_store_session_info *s, const char *key, int *oom)
-{
-	size_t i, kl = strlen(key);
-	char *v;
-
-	for (i = 0; i < s->ntags; i++)
-		if (s->tags[i].key.n == kl &&
-		    memcmp(s->tags[i].key.p, key, kl) == 0) {
-			v = strndup(s->tags[i].value.p, s->tags[i].value.n);
-			*oom = v == NULL;
-			return v;
-		}
-	return NULL;
-}
-
-static int
-has_variant(const struct pr_store_session_info *s, struct pr_str v)
-{
-	size_t i;
-
-	for (i = 0; i < s->nvariants; i++)
-		if (s->variants[i].n == v.n &&
-		    memcmp(s->variants[i].p, v.p, v.n) == 0)
-			return 1;
-	return 0;
-}
 
 /* The commits of HEAD's first-parent history in repo, newest first, as
  * one buffer of lines; prints the error and returns the exit status. */
@@ -313,27 +210,24 @@ exec_history(int argc, char **argv)
 {
 	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
 	struct pr_store *st = NULL;
-	struct pr_store_session_info *ss = NULL;
-	struct pr_store_variant_info *vs = NULL;
 	struct pr_spawn_result git;
+	struct pr_history_query q;
+	struct pr_history h;
 	struct pr_series series;
 	struct pr_cp_result res;
 	struct pr_cp_report rep;
 	struct point *pts = NULL;
-	struct collect col;
 	struct hist_cli o;
 	struct pr_error err;
-	struct pr_str campaign;
 	double since = -1, *var = NULL;
-	size_t nss = 0, nvs = 0, npts = 0, i, skipped = 0, ncommits = 0;
-	size_t matched = 0;
+	size_t npts = 0, i, skipped = 0, ncommits = 0;
 	int first, status = PR_EXIT_OK, by_commit = 0, have_git = 0;
 	char name[512];
 	enum pr_status rc;
 
 	memset(&o, 0, sizeof(o));
-	memset(&col, 0, sizeof(col));
 	memset(&res, 0, sizeof(res));
+	memset(&h, 0, sizeof(h));
 	pr_series_init(&series);
 	pr_cp_opts_init(&o.cp);
 	o.min_segment = PR_CP_MIN_SEGMENT_DEFAULT;
@@ -361,8 +255,6 @@ exec_history(int argc, char **argv)
 		return cli_usage_error(&cmd_history_entry,
 		    "--since: expected a date YYYY-MM-DD, got '%s'", o.since);
 	o.cp.min_segment = o.min_segment;
-	campaign.p = argv[first];
-	campaign.n = strlen(argv[first]);
 	if (by_commit) {
 		if ((status = git_history(o.repo, &git)) != PR_EXIT_OK) {
 			pr_spawn_result_release(&git);
@@ -375,128 +267,82 @@ exec_history(int argc, char **argv)
 	    PR_EXIT_OK)
 		goto out;
 	pr_error_clear(&err);
-	if ((rc = pr_store_variants(st, campaign, &vs, &nvs, &err)) != PR_OK ||
-	    (rc = pr_store_sessions(st, campaign, &ss, &nss, &err)) != PR_OK) {
+	pr_history_query_init(&q, pr_str_c(argv[first]));
+	q.variant = o.variant;
+	q.metric = o.metric;
+	q.host = o.host;
+	q.since = since;
+	q.tag = by_commit ? "git" : by_tag;
+	if ((rc = pr_history_collect(st, &q, &h, &err)) != PR_OK) {
 		cli_errorf("history: %s", err.msg);
 		status = cli_exit_for(rc);
 		goto out;
 	}
-	if (nvs == 0 || nss == 0) {
-		cli_errorf("history: campaign '%s' has no sessions",
-		    argv[first]);
+	if (h.matched == 0) {
+		cli_errorf("history: 0 sessions of '%s' ran variant "
+			   "'%.*s'%s%s%s",
+		    argv[first], (int)h.variant_len, h.variant,
+		    o.host ? " on host " : "", o.host ? o.host : "",
+		    o.since ? " in the time given (--since)" : "");
 		status = PR_EXIT_USAGE;
 		goto out;
 	}
-	if (o.variant != NULL) {
-		for (i = 0; i < nvs; i++)
-			if (vs[i].name.n == strlen(o.variant) &&
-			    memcmp(vs[i].name.p, o.variant, vs[i].name.n) == 0)
-				break;
-		if (i == nvs) {
-			cli_errorf("history: campaign '%s' has no variant '%s'",
-			    argv[first], o.variant);
-			status = PR_EXIT_USAGE;
-			goto out;
-		}
-		col.variant = vs[i].name;
-	} else
-		col.variant = vs[0].name;
-	col.metric = o.metric;
-	if ((pts = calloc(nss, sizeof(*pts))) == NULL) {
+	if (h.metric == NULL) {
+		if (o.metric != NULL)
+			cli_errorf("history: no session of variant '%.*s' has "
+				   "metric '%s'",
+			    (int)h.variant_len, h.variant, o.metric);
+		else
+			cli_errorf("history: variant '%.*s' has no successful "
+				   "run with a metric",
+			    (int)h.variant_len, h.variant);
+		status = PR_EXIT_USAGE;
+		goto out;
+	}
+	skipped = h.skipped;
+	if ((pts = calloc(h.n ? h.n : 1, sizeof(*pts))) == NULL) {
 		cli_errorf("out of memory");
 		status = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	for (i = 0; i < nss; i++) {
-		const struct pr_store_session_info *s = &ss[i];
+	for (i = 0; i < h.n; i++) {
+		const struct pr_history_point *hp = &h.points[i];
 		struct point *p = &pts[npts];
-		char *key = NULL;
-		int oom = 0;
 
-		if (!has_variant(s, col.variant) ||
-		    (o.host != NULL && strcmp(s->host, o.host) != 0) ||
-		    (since >= 0 && s->started < since))
-			continue;
-		matched++;
-		if (by_commit || by_tag != NULL)
-			key = tag_of(s, by_commit ? "git" : by_tag, &oom);
-		if (oom) {
-			cli_errorf("out of memory");
-			status = PR_EXIT_INTERNAL;
-			goto out;
-		}
-		if (by_commit && key == NULL) {
+		if (by_commit && hp->key == NULL) {
 			cli_errorf("history: session %lld has no git commit "
 				   "(tag git=...): --by commit needs one on "
 				   "every session",
-			    (long long)s->id);
+			    (long long)hp->session);
 			status = PR_EXIT_USAGE;
 			goto out;
 		}
-		if (by_tag != NULL && key == NULL) {
+		if (by_tag != NULL && hp->key == NULL) {
 			skipped++;
 			continue;
 		}
-		memset(p, 0, sizeof(*p));
-		p->session = s->id;
-		p->started = s->started;
-		p->key = key;
-		col.p = p;
-		if ((rc = pr_store_each_run(st, s->id, on_run, &col, &err)) !=
-		    PR_OK) {
-			cli_errorf("history: %s", err.msg);
-			free(key);
-			p->key = NULL;
-			status = cli_exit_for(rc);
-			goto out;
-		}
-		if (p->n == 0) {
-			free(key);
-			p->key = NULL;
-			skipped++;
-			continue;
-		}
+		p->session = hp->session;
+		p->started = hp->started;
+		p->mean = hp->mean;
+		p->var = hp->var;
+		p->key = hp->key;
 		if (by_commit) {
-			p->order = commit_order(&git, key, ncommits);
+			p->order = commit_order(&git, p->key, ncommits);
 			if (p->order == (size_t)-1) {
 				cli_errorf("history: session %lld's commit %s "
-					   "is "
-					   "not on the first-parent history of "
-					   "HEAD in %s",
-				    (long long)s->id, key, o.repo);
-				free(key);
-				p->key = NULL;
+					   "is not on the first-parent history "
+					   "of HEAD in %s",
+				    (long long)p->session, p->key, o.repo);
 				status = PR_EXIT_USAGE;
 				goto out;
 			}
 		}
 		npts++;
 	}
-	if (matched == 0) {
-		cli_errorf("history: 0 sessions of '%s' ran variant "
-			   "'%.*s'%s%s%s",
-		    argv[first], (int)col.variant.n, col.variant.p,
-		    o.host ? " on host " : "", o.host ? o.host : "",
-		    o.since ? " in the time given (--since)" : "");
-		status = PR_EXIT_USAGE;
-		goto out;
-	}
-	if (col.chosen == NULL) {
-		if (o.metric != NULL)
-			cli_errorf("history: no session of variant '%.*s' has "
-				   "metric '%s'",
-			    (int)col.variant.n, col.variant.p, o.metric);
-		else
-			cli_errorf("history: variant '%.*s' has no successful "
-				   "run with a metric",
-			    (int)col.variant.n, col.variant.p);
-		status = PR_EXIT_USAGE;
-		goto out;
-	}
 	if (npts < PR_CP_MIN_POINTS) {
 		cli_errorf("history: %zu session%s of '%s' with %s: change "
 			   "points need at least %d",
-		    npts, npts == 1 ? "" : "s", argv[first], col.chosen,
+		    npts, npts == 1 ? "" : "s", argv[first], h.metric,
 		    PR_CP_MIN_POINTS);
 		status = PR_EXIT_USAGE;
 		goto out;
@@ -515,16 +361,12 @@ exec_history(int argc, char **argv)
 	series.labelled = 1;
 	for (i = 0; i < npts; i++) {
 		const struct point *p = &pts[i];
-		double mean = p->sum / (double)p->n;
-		double ss2 = p->sumsq - (double)p->n * mean * mean;
 		char lab[PR_SERIES_LABEL_MAX], date[32];
 		time_t t = (time_t)p->started;
 		struct tm tm;
 
-		series.y[i] = mean;
-		var[i] = p->n >= 2 && ss2 > 0
-		    ? ss2 / (double)(p->n - 1) / (double)p->n
-		    : 0;
+		series.y[i] = p->mean;
+		var[i] = p->var;
 		gmtime_r(&t, &tm);
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
 		if (p->key != NULL)
@@ -540,7 +382,7 @@ exec_history(int argc, char **argv)
 			goto out;
 		}
 	}
-	o.cp.better = col.better;
+	o.cp.better = h.better;
 	if ((rc = pr_cp_detect(series.y, var, npts, &o.cp, &res, &err)) !=
 	    PR_OK) {
 		cli_errorf("history: %s", err.msg);
@@ -548,8 +390,8 @@ exec_history(int argc, char **argv)
 		goto out;
 	}
 	snprintf(name, sizeof(name), "%s, variant %.*s, %s, by %s", argv[first],
-	    (int)(col.variant.n > 100 ? 100 : col.variant.n), col.variant.p,
-	    col.chosen,
+	    (int)(h.variant_len > 100 ? 100 : h.variant_len), h.variant,
+	    h.metric,
 	    by_commit    ? "commit"
 		: by_tag ? o.by
 			 : "time");
@@ -567,7 +409,7 @@ exec_history(int argc, char **argv)
 		rc = pr_buf_addf(&out, &err,
 		    "\n%zu session%s of the variant left out (no successful "
 		    "run with %s%s%s)\n",
-		    skipped, skipped == 1 ? "" : "s", col.chosen,
+		    skipped, skipped == 1 ? "" : "s", h.metric,
 		    by_tag ? ", or no tag " : "", by_tag ? by_tag : "");
 	if (rc != PR_OK) {
 		cli_error(&err);
@@ -580,17 +422,11 @@ exec_history(int argc, char **argv)
 			if (res.changes[i].verdict == PR_VERDICT_REGRESSION)
 				status = PR_EXIT_REGRESSION;
 out:
-	for (i = 0; pts != NULL && i < npts; i++)
-		free(pts[i].key);
 	free(pts);
 	free(var);
-	free(col.chosen);
 	pr_series_release(&series);
 	pr_cp_result_release(&res);
-	if (ss != NULL)
-		pr_store_sessions_free(ss, nss);
-	if (vs != NULL)
-		pr_store_variants_free(vs, nvs);
+	pr_history_release(&h);
 	if (have_git)
 		pr_spawn_result_release(&git);
 	pr_store_close(st);

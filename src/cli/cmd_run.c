@@ -1639,6 +1639,7 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 		cli_errorf("run: session %lld stored in campaign '%s' (%s)",
 		    (long long)c.rs.session, c.campaign,
 		    pr_store_target(c.rs.st));
+		run_store_note_history(&c.rs, c.campaign, &s);
 	}
 	if (st != PR_OK) {
 		cli_error(&err);

@@ -37,6 +37,16 @@ int run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 void run_store_add(struct run_store *rs, const struct pr_session *s,
     const struct pr_run *r);
 
+/*
+ * After the session is stored: for each of its variants, the change the
+ * session confirms or may start in the campaign's history of the
+ * variant's figure (perfreg/history.h's default metric), one line each
+ * on stderr ("run: history of ...").  Silent when there is nothing to
+ * say, fewer than five sessions, or the history cannot be read.
+ */
+void run_store_note_history(struct run_store *rs, const char *campaign,
+    const struct pr_session *s);
+
 /* Marks the session finished with s's stop reason and closes.  Prints
  * errors; returns an exit status. */
 int run_store_end(struct run_store *rs, const struct pr_session *s,

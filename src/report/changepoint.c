@@ -688,3 +688,80 @@ pr_cp_format(const struct pr_cp_report *r, size_t n, enum pr_cp_format f,
 	}
 	return st;
 }
+
+/* Whether r has a change within 2 points of index. */
+static int
+has_change_near(const struct pr_cp_result *r, size_t index)
+{
+	size_t k;
+
+	for (k = 0; k < r->nchanges; k++)
+		if (r->changes[k].index + 2 >= index &&
+		    r->changes[k].index <= index + 2)
+			return 1;
+	return 0;
+}
+
+enum pr_status
+pr_cp_session_note(const char *what, const double *y, const double *var,
+    const int64_t *ids, size_t n, const struct pr_cp_opts *o,
+    struct pr_buf *out, struct pr_error *err)
+{
+	struct pr_cp_result now, before;
+	enum pr_status st;
+	size_t k;
+	char ch[32], iv[80], p[32];
+
+	memset(&now, 0, sizeof(now));
+	memset(&before, 0, sizeof(before));
+	if (n < PR_CP_MIN_POINTS + 1)
+		return PR_OK;
+	if ((st = pr_cp_detect(y, var, n, o, &now, err)) != PR_OK ||
+	    (st = pr_cp_detect(y, var, n - 1, o, &before, err)) != PR_OK)
+		goto out;
+	for (k = 0; st == PR_OK && k < now.nchanges; k++) {
+		const struct pr_cp_change *c = &now.changes[k];
+
+		if (has_change_near(&before, c->index))
+			continue;
+		fmt_change(ch, sizeof(ch), c);
+		fmt_interval(iv, sizeof(iv), c);
+		fmt_p(p, sizeof(p), c->p_adjusted);
+		st = pr_buf_adds(out, "history of ", err);
+		if (st == PR_OK)
+			st = put_text(out, what, strlen(what), 0, err);
+		if (st == PR_OK)
+			st = pr_buf_addf(out, err,
+			    ": session %lld confirms a change that starts at "
+			    "session %lld: %s %s, %s (p %s)\n",
+			    (long long)ids[n - 1], (long long)ids[c->index], ch,
+			    iv, verdict_word(c), p);
+	}
+	if (st == PR_OK && now.tail.possible) {
+		if (now.tail.have_pct)
+			fmt_pct(ch, sizeof(ch), now.tail.change_pct);
+		else
+			snprintf(ch, sizeof(ch), "%+.4g", now.tail.step);
+		st = pr_buf_adds(out, "history of ", err);
+		if (st == PR_OK)
+			st = put_text(out, what, strlen(what), 0, err);
+		if (st == PR_OK && now.tail.index + 1 == n)
+			st = pr_buf_addf(out, err,
+			    ": session %lld may start a change (%s)",
+			    (long long)ids[n - 1], ch);
+		else if (st == PR_OK)
+			st = pr_buf_addf(out, err,
+			    ": sessions %lld to %lld may start a change (%s)",
+			    (long long)ids[now.tail.index],
+			    (long long)ids[n - 1], ch);
+		if (st == PR_OK)
+			st = pr_buf_addf(out, err,
+			    "; %zu more session%s would confirm or rule it "
+			    "out\n",
+			    now.tail.needs, now.tail.needs == 1 ? "" : "s");
+	}
+out:
+	pr_cp_result_release(&now);
+	pr_cp_result_release(&before);
+	return st;
+}

@@ -12,8 +12,9 @@
 # usage: cli_history.sh PERFREG
 set -u
 P=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# KEEP_TMP=DIR keeps the files there for a look after a failure.
+tmp=${KEEP_TMP:-$(mktemp -d)}
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 fails=0
 unset PERFREG_DB XDG_DATA_HOME
 export PERFREG_DB="$tmp/perfreg.db"
@@ -58,15 +59,30 @@ while [ $k -lt 36 ]; do
 	    --metric 't=t=(\S+):s:lower' --tag "kernel=6.1.$((k / 6))" --shell -- \
 	    "n=\$(cat $tmp/pos); n=\$((n + 1)); echo \$n >$tmp/pos; echo t=\$(sed -n \${n}p $tmp/v)") \
 	    >/dev/null 2>"$tmp/err" || fail "run $k: $(cat "$tmp/err")"
+	cp "$tmp/err" "$tmp/slow.$k"
 	values $k 100 >"$tmp/v"
 	echo 0 >"$tmp/pos"
 	(cd "$repo" && "$P" run --campaign flat --variant bench -n 5 --warmup 0 \
 	    --metric 't=t=(\S+):s:lower' --shell -- \
 	    "n=\$(cat $tmp/pos); n=\$((n + 1)); echo \$n >$tmp/pos; echo t=\$(sed -n \${n}p $tmp/v)") \
 	    >/dev/null 2>"$tmp/err" || fail "flat run $k: $(cat "$tmp/err")"
+	cat "$tmp/err" >>"$tmp/flat.all"
 	k=$((k + 1))
 done
 c24=$(git -C "$repo" rev-list --reverse HEAD | sed -n 25p | cut -c1-12)
+
+# What `run --campaign` says after storing each session: the session of
+# the 25th commit may start a change, and the one 4 sessions later (the
+# 5th at the new level) confirms it; the flat campaign never confirms one.
+s24=$(grep -o "session [0-9]* stored" "$tmp/slow.24" | cut -d' ' -f2)
+has "$tmp/slow.24" "run: history of 'slow' variant bench, t: session $s24 may start a change (+10\.[0-9]*%); 4 more sessions would" \
+    "note after the 25th commit"
+has "$tmp/slow.28" "run: history of 'slow' variant bench, t: session [0-9]* confirms a change that starts at session $s24: +[0-9.]*% \[.*\], regression" \
+    "note after the 29th commit"
+n=$(cat "$tmp"/slow.* | grep -c "confirms a change")
+[ "$n" -eq 1 ] || fail "slow: one confirming note, got $n"
+! grep -q "confirms a change" "$tmp/flat.all" || fail "flat: a confirming note: $(grep confirms "$tmp/flat.all")"
+grep -q "history of" "$tmp/slow.3" && fail "a note with 4 sessions"
 
 "$P" history slow --by commit --repo "$repo" --no-chart >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] || fail "history slow: $(cat "$tmp/err")"
