@@ -137,7 +137,9 @@ struct pr_cp_result {
 	double sigma;      /* the noise from neighbour differences */
 	double threshold;  /* z* */
 	size_t candidates; /* changes step 2 found before confirmation */
-	int constant;      /* all points equal: nothing can change */
+	int constant;      /* no noise: every point is the one before plus
+			      the same amount (all equal, or a straight
+			      line): nothing is detected */
 };
 
 /*

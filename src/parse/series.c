@@ -7,7 +7,11 @@
  * each line.  A field is cut at any delimiter; with the default
  * delimiters a line that holds a comma or a tab is cut only there (a
  * label may hold spaces), any other at runs of spaces, so "a, b", "a\tb"
- * and "a  b" all hold two fields.
+ * and "a  b" all hold two fields.  Quotes are honoured as CSV has them: a
+ * field that opens with a double quote runs to its closing quote, commas,
+ * tabs, spaces and '#' inside it included, and "" inside stands for one
+ * quote (the line "Smith, J. ""Jr""",4.2 is the label Smith, J. "Jr"
+ * and the value 4.2).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,12 +51,59 @@ pr_series_release(struct pr_series *s)
 
 struct field {
 	const char *b, *e;
+	int quoted; /* between double quotes: "" inside stands for " */
 };
 
 static int
 is_delim(char c, const char *delims)
 {
 	return c != '\0' && strchr(delims, c) != NULL;
+}
+
+/* The closing quote of a quoted field whose opening quote is at q, or
+ * NULL when the line ends first ("" inside is a quote, not the end). */
+static const char *
+close_quote(const char *q, const char *end)
+{
+	const char *r;
+
+	for (r = q + 1; r < end; r++)
+		if (*r == '"') {
+			if (r + 1 < end && r[1] == '"')
+				r++;
+			else
+				return r;
+		}
+	return NULL;
+}
+
+/*
+ * One pass over the line [p, end), quotes honoured as CSV has them (a
+ * field that opens with a double quote runs to its closing quote): the
+ * first '#' outside quotes (the comment; NULL when none), and whether a
+ * comma or tab stands outside quotes.
+ */
+static const char *
+scan_line(const char *p, const char *end, int *comma_or_tab)
+{
+	const char *q, *r;
+	int at_start = 1;
+
+	*comma_or_tab = 0;
+	for (q = p; q < end; q++) {
+		if (*q == '"' && at_start &&
+		    (r = close_quote(q, end)) != NULL) {
+			q = r;
+			at_start = 0;
+			continue;
+		}
+		if (*q == '#')
+			return q;
+		if (*q == ',' || *q == '\t')
+			*comma_or_tab = 1;
+		at_start = *q == ',' || *q == '\t' || *q == ' ';
+	}
+	return NULL;
 }
 
 /* Splits [p, end) into fields; returns their number (at most max). */
@@ -63,23 +114,32 @@ split_fields(const char *p, const char *end, const char *delims,
 	size_t n = 0;
 
 	while (p < end && n < max) {
-		const char *b = p, *e;
+		const char *b = p, *e, *q = p, *r = NULL;
 
-		while (p < end && !is_delim(*p, delims))
-			p++;
-		e = p;
-		/* Trim white space and one pair of double quotes. */
-		while (b < e && (*b == ' ' || *b == '\t'))
-			b++;
-		while (
-		    e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-			e--;
-		if (e - b >= 2 && *b == '"' && e[-1] == '"') {
-			b++;
-			e--;
+		/* A field that opens with a quote (after blanks) runs to
+		 * its closing quote, delimiters inside and all; what stands
+		 * between that quote and the next delimiter is left out. */
+		while (q < end && (*q == ' ' || *q == '\t') &&
+		    !is_delim(*q, delims))
+			q++;
+		if (q < end && *q == '"' && (r = close_quote(q, end)) != NULL) {
+			p = r + 1;
+			while (p < end && !is_delim(*p, delims))
+				p++;
+			f[n++] = (struct field){ q + 1, r, 1 };
+		} else {
+			while (p < end && !is_delim(*p, delims))
+				p++;
+			e = p;
+			/* Trim white space. */
+			while (b < e && (*b == ' ' || *b == '\t'))
+				b++;
+			while (e > b &&
+			    (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+				e--;
+			if (!(spaces_fold && b == e && p < end && *p == ' '))
+				f[n++] = (struct field){ b, e, 0 };
 		}
-		if (!(spaces_fold && b == e && p < end && *p == ' '))
-			f[n++] = (struct field){ b, e };
 		if (p < end) {
 			char d = *p++;
 
@@ -91,12 +151,32 @@ split_fields(const char *p, const char *end, const char *delims,
 	return n;
 }
 
+/* A copy of the field's bytes (at most max of them), each "" of a quoted
+ * field as one quote. */
+static char *
+field_copy(const struct field *f, size_t max)
+{
+	size_t len = (size_t)(f->e - f->b), i, o = 0;
+	char *s;
+
+	if (len > max)
+		len = max;
+	if ((s = malloc(len + 1)) == NULL)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		s[o++] = f->b[i];
+		if (f->quoted && f->b[i] == '"' && i + 1 < len &&
+		    f->b[i + 1] == '"')
+			i++;
+	}
+	s[o] = '\0';
+	return s;
+}
+
 static enum pr_status
-push(struct pr_series *s, size_t *cap, double y, const char *lb, const char *le,
+push(struct pr_series *s, size_t *cap, double y, const struct field *lab,
     size_t line, struct pr_error *err)
 {
-	size_t len;
-
 	if (s->n >= PR_SERIES_MAX)
 		return pr_error_set(err, PR_ELIMIT, "more than %d points",
 		    PR_SERIES_MAX);
@@ -113,17 +193,13 @@ push(struct pr_series *s, size_t *cap, double y, const char *lb, const char *le,
 		s->label = nl;
 		*cap = nc;
 	}
-	if (lb == NULL) {
+	if (lab == NULL) {
 		char buf[32];
 
-		len = (size_t)snprintf(buf, sizeof(buf), "%zu", line);
+		snprintf(buf, sizeof(buf), "%zu", line);
 		s->label[s->n] = strdup(buf);
-	} else {
-		len = (size_t)(le - lb);
-		if (len > PR_SERIES_LABEL_MAX)
-			len = PR_SERIES_LABEL_MAX;
-		s->label[s->n] = strndup(lb, len);
-	}
+	} else
+		s->label[s->n] = field_copy(lab, PR_SERIES_LABEL_MAX);
 	if (s->label[s->n] == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	s->y[s->n++] = y;
@@ -152,7 +228,7 @@ pr_series_read_mem(const char *name, const char *data, size_t len,
 	while (p < end) {
 		const char *le = memchr(p, '\n', (size_t)(end - p)), *hash;
 		size_t nf;
-		int vi;
+		int vi, comma_or_tab;
 		double y;
 
 		if (le == NULL)
@@ -168,17 +244,11 @@ pr_series_read_mem(const char *name, const char *data, size_t len,
 			    "binary data (a NUL byte)");
 			goto fail;
 		}
-		hash = memchr(p, '#', (size_t)(le - p));
-		if (fold) {
+		hash = scan_line(p, le, &comma_or_tab);
+		if (fold)
 			/* A line with a comma or tab is split only there (a
 			 * label may hold spaces); others at runs of spaces. */
-			const char *stop = hash ? hash : le;
-
-			delims = memchr(p, ',', (size_t)(stop - p)) ||
-				memchr(p, '\t', (size_t)(stop - p))
-			    ? ",\t"
-			    : " ";
-		}
+			delims = comma_or_tab ? ",\t" : " ";
 		nf = split_fields(p, hash ? hash : le, delims, fold, f,
 		    MAX_FIELDS);
 		p = le < end ? le + 1 : end;
@@ -202,7 +272,7 @@ pr_series_read_mem(const char *name, const char *data, size_t len,
 				goto fail;
 			}
 			vidx = (int)i;
-			s->column = strndup(f[i].b, (size_t)(f[i].e - f[i].b));
+			s->column = field_copy(&f[i], PR_READ_LINE_MAX);
 			if (s->column == NULL) {
 				st = pr_error_set(err, PR_ENOMEM,
 				    "out of memory");
@@ -228,7 +298,7 @@ pr_series_read_mem(const char *name, const char *data, size_t len,
 				/* A header: keep the value column's name. */
 				header_seen = 1;
 				vidx = vi;
-				s->column = strndup(f[vi].b, fl);
+				s->column = field_copy(&f[vi], fl);
 				if (s->column == NULL) {
 					st = pr_error_set(err, PR_ENOMEM,
 					    "out of memory");
@@ -244,9 +314,9 @@ pr_series_read_mem(const char *name, const char *data, size_t len,
 		header_seen = 1;
 		if (vi > 0) {
 			s->labelled = 1;
-			st = push(s, &cap, y, f[0].b, f[0].e, line, err);
+			st = push(s, &cap, y, &f[0], line, err);
 		} else
-			st = push(s, &cap, y, NULL, NULL, npoints + 1, err);
+			st = push(s, &cap, y, NULL, npoints + 1, err);
 		if (st != PR_OK) {
 			if (st == PR_ELIMIT)
 				pr_error_at(err, PR_ELIMIT, name, line, 0,

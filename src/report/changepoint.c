@@ -358,9 +358,16 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 	if ((st = md ? pr_buf_adds(b, "### ", err) : PR_OK) != PR_OK ||
 	    (st = put_text(b, r->name, strlen(r->name), md, err)) != PR_OK)
 		return st;
-	if (res->constant)
+	/* The detector finds no noise when every point is the one before
+	 * plus the same amount: all equal, or a straight line. */
+	if (res->constant && r->series->y[0] == r->series->y[res->n - 1])
 		return pr_buf_addf(b, err,
 		    ": %zu points, all equal: nothing to detect\n", res->n);
+	if (res->constant)
+		return pr_buf_addf(b, err,
+		    ": %zu points on a straight line (no noise between "
+		    "neighbours): nothing to detect\n",
+		    res->n);
 	st = pr_buf_addf(b, err,
 	    ": %zu points: %zu change%s, %zu spike%s%s (noise sd %s, "
 	    "false-alarm rate %.10g%%)\n",

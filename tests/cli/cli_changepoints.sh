@@ -126,6 +126,29 @@ check "gate without direction: exit 2" [ $? -eq 2 ]
 check "alpha 0: exit 2" [ $? -eq 2 ]
 printf '5\n5\n5\n5\n5\n5\n' | "$PERFREG" changepoints >"$tmp/o"
 check "constant: all equal" grep -q 'all equal: nothing to detect' "$tmp/o"
+# A straight line has no noise between neighbours either, but its points
+# are not "all equal" (they were said to be).
+printf '1\n2\n3\n4\n5\n6\n' | "$PERFREG" changepoints >"$tmp/o"
+check "straight line: said so" grep -q '6 points on a straight line' "$tmp/o"
+check "straight line: not all equal" sh -c "! grep -q 'all equal' '$tmp/o'"
+
+# CSV quotes: a quoted label holds commas, '#' and "" (one quote); the
+# change's label is read whole, and the value after it is the point's.
+{
+	i=0
+	while [ $i -lt 12 ]; do
+		case $i in
+		6) printf '"6.1, rc2 ""x"" # y",%s\n' 20.1 ;;
+		*) v=10; [ $i -gt 6 ] && v=20
+		   printf '"k, %d",%s.%d\n' $i $v $((i % 3)) ;;
+		esac
+		i=$((i + 1))
+	done
+} >"$tmp/quoted.csv"
+"$PERFREG" changepoints --no-chart "$tmp/quoted.csv" >"$tmp/o" 2>"$tmp/e"
+check "quoted CSV: exit 0 ($(cat "$tmp/e"))" [ $? -eq 0 ]
+check "quoted CSV: 12 points" grep -q '12 points: 1 change' "$tmp/o"
+check "quoted CSV: the label whole" grep -q '^ *7  6.1, rc2 "x" # y ' "$tmp/o"
 "$PERFREG" changepoints --help >/dev/null
 check "--help: exit 0" [ $? -eq 0 ]
 
