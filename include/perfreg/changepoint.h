@@ -51,7 +51,10 @@
  * the metric's direction, or PR_VERDICT_INCONCLUSIVE ("a change, of
  * unknown direction") when the direction is unknown.  Percentages are
  * defined only when the level before is positive; otherwise change_pct is
- * flagged absent and only the step is given.
+ * flagged absent and only the step is given.  When every point is
+ * positive a level cannot fall by more than itself: a trend-adjusted step
+ * below -100% (a trend extrapolated past zero) is then given as the change
+ * of the two segments' levels, and an interval ends at -100%.
  *
  * Points may carry their own variance (a session mean's squared standard
  * error): then w_i = 1 / (tau^2 + v_i), normalised to mean 1, tau^2 the

@@ -78,6 +78,17 @@ enum pr_status pr_history_collect(struct pr_store *st,
     const struct pr_history_query *q, struct pr_history *h,
     struct pr_error *err);
 
+/*
+ * The histories of k >= 1 metrics of the query's variant in one walk of
+ * the store (q->metric is not used): out[i] is that of names[i], as
+ * pr_history_collect would give it (out[i].metric NULL when no session
+ * has the metric).  Errors as pr_history_collect's, and PR_EINVAL for
+ * k 0; on failure every out[i] is zeroed.
+ */
+enum pr_status pr_history_collect_many(struct pr_store *st,
+    const struct pr_history_query *q, const char *const *names, size_t k,
+    struct pr_history *out, struct pr_error *err);
+
 /* Frees what *h holds and zeroes it; a zeroed history is a no-op. */
 void pr_history_release(struct pr_history *h);
 

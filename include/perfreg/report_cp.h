@@ -23,6 +23,7 @@
 #include "perfreg/buf.h"
 #include "perfreg/changepoint.h"
 #include "perfreg/error.h"
+#include "perfreg/history.h"
 #include "perfreg/series.h"
 
 struct pr_cp_report {
@@ -54,5 +55,15 @@ enum pr_status pr_cp_format(const struct pr_cp_report *r, size_t n,
 enum pr_status pr_cp_session_note(const char *what, const double *y,
     const double *var, const int64_t *ids, size_t n, const struct pr_cp_opts *o,
     struct pr_buf *out, struct pr_error *err);
+
+/*
+ * pr_cp_session_note over a stored history (perfreg/history.h) whose
+ * last point is session: nothing when it is not, or the history holds
+ * PR_CP_MIN_POINTS points or fewer.  o NULL: the defaults with the
+ * metric's direction.
+ */
+enum pr_status pr_history_note(const struct pr_history *h, int64_t session,
+    const char *what, const struct pr_cp_opts *o, struct pr_buf *out,
+    struct pr_error *err);
 
 #endif

@@ -25,9 +25,11 @@
 
 #include "cli/cmd.h"
 #include "perfreg/env.h"
+#include "perfreg/history.h"
 #include "perfreg/nested.h"
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
+#include "perfreg/report_cp.h"
 #include "perfreg/spawn.h"
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
@@ -357,6 +359,111 @@ figures_json(const struct pr_suite_result *r, size_t n)
 fail:
 	json_decref(arr);
 	return NULL;
+}
+
+/* The most history notes the text shows; the rest are counted. */
+#define HISTORY_NOTES_SHOWN 8
+
+/*
+ * What the session just stored says about the suite's history of each
+ * figure (the session is a point, as in `perfreg history suite`): the
+ * changes it confirms and the ones it may start (perfreg/report_cp.h's
+ * pr_history_note).  Into out as a section of text (at most
+ * HISTORY_NOTES_SHOWN lines and a count of the rest) or, with root, as
+ * an array "history" of the lines.  A history that cannot be read is
+ * left out: the session is stored, and the note is a bonus.
+ */
+static int
+history_notes(struct pr_store *st, int64_t session,
+    const struct pr_suite_result *r, size_t n, json_t *root, struct pr_buf *out)
+{
+	struct pr_buf notes = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_history_query q;
+	struct pr_history *hs = NULL;
+	struct pr_error err;
+	const char **names = NULL;
+	size_t i, j, lines = 0, shown = 0;
+	const char *p, *e;
+	json_t *arr = NULL;
+	int rc = PR_EXIT_OK;
+	char what[300];
+
+	pr_error_clear(&err);
+	for (i = 0; i < n && rc == PR_EXIT_OK; i++) {
+		size_t k = r[i].data.n;
+
+		if (r[i].skipped != NULL || r[i].samples == 0 || k == 0)
+			continue;
+		names = calloc(k, sizeof(*names));
+		hs = calloc(k, sizeof(*hs));
+		if (names == NULL || hs == NULL) {
+			rc = PR_EXIT_INTERNAL;
+			break;
+		}
+		for (j = 0; j < k; j++)
+			names[j] = r[i].data.metrics[j].name;
+		pr_history_query_init(&q, pr_str_c(SUITE_CAMPAIGN));
+		q.variant = r[i].label;
+		if (pr_history_collect_many(st, &q, names, k, hs, &err) ==
+		    PR_OK) {
+			for (j = 0; j < k && rc == PR_EXIT_OK; j++) {
+				/* A figure's name starts with its probe's. */
+				snprintf(what, sizeof(what), "%.250s",
+				    names[j]);
+				if (pr_history_note(&hs[j], session, what, NULL,
+					&notes, &err) == PR_ENOMEM)
+					rc = PR_EXIT_INTERNAL;
+			}
+			for (j = 0; j < k; j++)
+				pr_history_release(&hs[j]);
+		}
+		free(hs);
+		free(names);
+		hs = NULL;
+		names = NULL;
+	}
+	free(hs);
+	free(names);
+	if (rc != PR_EXIT_OK) {
+		cli_errorf("out of memory");
+		pr_buf_release(&notes);
+		return rc;
+	}
+	if (root != NULL && (arr = json_array()) == NULL)
+		rc = PR_EXIT_INTERNAL;
+	for (p = notes.data;
+	     rc == PR_EXIT_OK && p != NULL && (e = strchr(p, '\n')) != NULL;
+	     p = e + 1) {
+		lines++;
+		if (arr != NULL) {
+			if (json_array_append_new(arr,
+				json_stringn(p, (size_t)(e - p))) != 0)
+				rc = PR_EXIT_INTERNAL;
+		} else if (shown < HISTORY_NOTES_SHOWN) {
+			if ((shown == 0 &&
+				pr_buf_adds(out, "\nhistory:\n", &err) !=
+				    PR_OK) ||
+			    pr_buf_addf(out, &err, "  %.*s\n", (int)(e - p),
+				p) != PR_OK)
+				rc = PR_EXIT_INTERNAL;
+			shown++;
+		}
+	}
+	if (rc == PR_EXIT_OK && arr == NULL && lines > shown &&
+	    pr_buf_addf(out, &err,
+		"  and %zu more (perfreg history suite --variant PROBE "
+		"--metric FIGURE)\n",
+		lines - shown) != PR_OK)
+		rc = PR_EXIT_INTERNAL;
+	if (rc == PR_EXIT_OK && arr != NULL &&
+	    json_object_set_new(root, "history", arr) != 0)
+		rc = PR_EXIT_INTERNAL;
+	else if (rc != PR_EXIT_OK)
+		json_decref(arr);
+	if (rc != PR_EXIT_OK)
+		cli_errorf("out of memory");
+	pr_buf_release(&notes);
+	return rc;
 }
 
 /* Stores the results as a session of campaign "suite". */
@@ -1577,6 +1684,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			rc = PR_EXIT_INTERNAL;
 			goto out;
 		}
+		if ((rc = history_notes(st, session, r, nr, root, &out)) !=
+		    PR_EXIT_OK)
+			goto out;
 	}
 	/* What the budget went to: the command so far, whole. */
 	total = mono_now() - c->t_start;

@@ -556,49 +556,23 @@ note_variant(struct run_store *rs, const char *campaign, const char *variant)
 	struct pr_buf out = PR_BUF_INIT((size_t)1 << 20);
 	struct pr_history_query q;
 	struct pr_history h;
-	struct pr_cp_opts o;
 	struct pr_error err;
-	double *y = NULL, *var = NULL;
-	int64_t *ids = NULL;
 	char what[600];
-	size_t i;
 
 	pr_history_query_init(&q, pr_str_c(campaign));
 	q.variant = variant;
 	pr_error_clear(&err);
 	if (pr_history_collect(rs->st, &q, &h, &err) != PR_OK)
 		return; /* the session is stored; the note is a bonus */
-	if (h.n <= PR_CP_MIN_POINTS || h.points[h.n - 1].session != rs->session)
-		goto out;
-	y = calloc(h.n, sizeof(*y));
-	var = calloc(h.n, sizeof(*var));
-	ids = calloc(h.n, sizeof(*ids));
-	if (y == NULL || var == NULL || ids == NULL)
-		goto out;
-	for (i = 0; i < h.n; i++) {
-		y[i] = h.points[i].mean;
-		var[i] = h.points[i].var;
-		ids[i] = h.points[i].session;
-	}
-	pr_cp_opts_init(&o);
-	o.better = h.better;
 	snprintf(what, sizeof(what), "'%.200s' variant %.200s, %.150s",
-	    campaign, variant, h.metric);
-	if (pr_cp_session_note(what, y, var, ids, h.n, &o, &out, &err) ==
-		PR_OK &&
+	    campaign, variant, h.metric ? h.metric : "");
+	if (pr_history_note(&h, rs->session, what, NULL, &out, &err) == PR_OK &&
 	    out.len > 0) {
 		const char *p = out.data, *e;
 
-		for (; *p != '\0'; p = e + 1) {
-			if ((e = strchr(p, '\n')) == NULL)
-				break;
+		for (; (e = strchr(p, '\n')) != NULL; p = e + 1)
 			cli_errorf("run: %.*s", (int)(e - p), p);
-		}
 	}
-out:
-	free(y);
-	free(var);
-	free(ids);
 	pr_buf_release(&out);
 	pr_history_release(&h);
 }

@@ -772,3 +772,41 @@ out:
 	pr_cp_result_release(&before);
 	return st;
 }
+
+enum pr_status
+pr_history_note(const struct pr_history *h, int64_t session, const char *what,
+    const struct pr_cp_opts *o, struct pr_buf *out, struct pr_error *err)
+{
+	double *y = NULL, *var = NULL;
+	int64_t *ids = NULL;
+	struct pr_cp_opts oo;
+	enum pr_status st = PR_OK;
+	size_t i;
+
+	if (h->metric == NULL || h->n <= PR_CP_MIN_POINTS ||
+	    h->points[h->n - 1].session != session)
+		return PR_OK;
+	y = calloc(h->n, sizeof(*y));
+	var = calloc(h->n, sizeof(*var));
+	ids = calloc(h->n, sizeof(*ids));
+	if (y == NULL || var == NULL || ids == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < h->n; i++) {
+		y[i] = h->points[i].mean;
+		var[i] = h->points[i].var;
+		ids[i] = h->points[i].session;
+	}
+	if (o == NULL) {
+		pr_cp_opts_init(&oo);
+		oo.better = h->better;
+		o = &oo;
+	}
+	st = pr_cp_session_note(what, y, var, ids, h->n, o, out, err);
+out:
+	free(y);
+	free(var);
+	free(ids);
+	return st;
+}

@@ -648,7 +648,8 @@ make_weights(const double *var, size_t n, double sigma, double **wout,
 
 static void
 fill_change(struct pr_cp_change *ch, const struct steptest *t, size_t a,
-    size_t c, size_t b, double zconf, size_t n, const struct pr_cp_opts *o)
+    size_t c, size_t b, double zconf, size_t n, const struct pr_cp_opts *o,
+    int positive)
 {
 	double se = sqrt(t->var), p;
 
@@ -668,6 +669,14 @@ fill_change(struct pr_cp_change *ch, const struct steptest *t, size_t a,
 		ch->change_pct = 100 * ch->step / ch->before;
 		ch->ci_lo_pct = 100 * ch->step_lo / ch->before;
 		ch->ci_hi_pct = 100 * ch->step_hi / ch->before;
+		/* A positive level cannot fall by more than itself: a trend
+		 * extrapolated past zero says nothing of that, so the change
+		 * is then the one of the levels and the interval ends at
+		 * -100%. */
+		if (positive && ch->change_pct < -100)
+			ch->change_pct = 100 * (ch->after / ch->before - 1);
+		if (positive && ch->ci_lo_pct < -100)
+			ch->ci_lo_pct = -100;
 		ch->defined |= PR_CP_PCT;
 	}
 	if ((ch->defined & PR_CP_PCT) && ch->ci_lo_pct >= -o->equivalence_pct &&
@@ -691,6 +700,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 	size_t *cps = NULL, ncps = 0, i, m;
 	enum pr_status st;
 	double cost;
+	int positive = 1; /* every point > 0: a level cannot fall below 0 */
 
 	memset(out, 0, sizeof(*out));
 	if (o == NULL) {
@@ -707,6 +717,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 		if (!isfinite(y[i]))
 			return pr_error_set(err, PR_EINVAL,
 			    "point %zu is not a finite number", i + 1);
+		positive &= y[i] > 0;
 		if (var != NULL && !(var[i] >= 0 && isfinite(var[i])))
 			return pr_error_set(err, PR_EINVAL,
 			    "the variance of point %zu is not a finite "
@@ -826,6 +837,9 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 			if (t.mean_before > 0) {
 				out->tail.change_pct =
 				    100 * t.step / t.mean_before;
+				if (positive && out->tail.change_pct < -100)
+					out->tail.change_pct = 100 *
+					    (t.mean_after / t.mean_before - 1);
 				out->tail.have_pct = 1;
 			}
 		}
@@ -843,7 +857,8 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 			struct pr_cp_change ch;
 
 			step_test(yc, w, a, cps[i], b, &t);
-			fill_change(&ch, &t, a, cps[i], b, zconf, n, o);
+			fill_change(&ch, &t, a, cps[i], b, zconf, n, o,
+			    positive);
 			if (ch.verdict != PR_VERDICT_EQUIVALENT)
 				out->changes[out->nchanges++] = ch;
 		}

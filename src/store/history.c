@@ -47,61 +47,95 @@ runner_metric(const char *name)
 	return 0;
 }
 
+/* What one metric's walk gathers of the session being walked. */
+struct acc {
+	double sum, sumsq;
+	size_t n;
+	int better_set;
+};
+
 struct walk {
 	struct pr_str variant;
-	const char *metric; /* asked for; NULL: the default */
-	struct pr_history *h;
-	int better_set;
-	double sum, sumsq; /* of the session being walked */
-	size_t n;
+	const char *const *names; /* k names asked for; NULL: the default */
+	size_t k;
+	struct pr_history *h; /* k histories */
+	struct acc *acc;      /* k accumulators */
 	int oom;
 };
 
-static int
-on_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+/* The default metric of the first counted run: the first figure of the
+ * benchmark's own, else wall_s; NULL when it has neither. */
+static const char *
+default_metric(const struct pr_store_run_rec *r)
 {
-	struct walk *w = arg;
-	struct pr_history *h = w->h;
-	const char *pick = NULL;
 	size_t i;
 
-	(void)err;
-	if (r->warmup || !r->ok || r->variant.n != w->variant.n ||
-	    memcmp(r->variant.p, w->variant.p, w->variant.n) != 0)
-		return 0;
-	if (h->metric == NULL) {
-		if (w->metric != NULL) {
-			for (i = 0; i < r->nm && pick == NULL; i++)
-				if (strcmp(r->metric_names[i], w->metric) == 0)
-					pick = w->metric;
-		} else {
-			for (i = 0; i < r->nm && pick == NULL; i++)
-				if (!runner_metric(r->metric_names[i]))
-					pick = r->metric_names[i];
-			for (i = 0; i < r->nm && pick == NULL; i++)
-				if (strcmp(r->metric_names[i], "wall_s") == 0)
-					pick = r->metric_names[i];
-		}
-		if (pick == NULL)
-			return 0;
-		if ((h->metric = strdup(pick)) == NULL) {
-			w->oom = 1;
-			return -1;
-		}
-	}
+	for (i = 0; i < r->nm; i++)
+		if (!runner_metric(r->metric_names[i]))
+			return r->metric_names[i];
+	for (i = 0; i < r->nm; i++)
+		if (strcmp(r->metric_names[i], "wall_s") == 0)
+			return r->metric_names[i];
+	return NULL;
+}
+
+/* Adds the run's value of h->metric (when it has one) to a. */
+static void
+add_value(const struct pr_store_run_rec *r, struct pr_history *h, struct acc *a)
+{
+	size_t i;
+
 	for (i = 0; i < r->nm; i++) {
 		double v = r->metric_values[i];
 
 		if (strcmp(h->metric, r->metric_names[i]) != 0 || !isfinite(v))
 			continue;
-		if (!w->better_set) {
+		if (!a->better_set) {
 			h->better = r->metric_better[i];
-			w->better_set = 1;
+			a->better_set = 1;
 		}
-		w->sum += v;
-		w->sumsq += v * v;
-		w->n++;
-		break;
+		a->sum += v;
+		a->sumsq += v * v;
+		a->n++;
+		return;
+	}
+}
+
+static int
+on_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+{
+	struct walk *w = arg;
+	size_t j;
+
+	(void)err;
+	if (r->warmup || !r->ok || r->variant.n != w->variant.n ||
+	    memcmp(r->variant.p, w->variant.p, w->variant.n) != 0)
+		return 0;
+	for (j = 0; j < w->k; j++) {
+		struct pr_history *h = &w->h[j];
+
+		if (h->metric == NULL) {
+			const char *pick = w->names ? w->names[j] : NULL;
+			size_t i;
+
+			if (pick == NULL)
+				pick = default_metric(r);
+			else {
+				for (i = 0; i < r->nm; i++)
+					if (strcmp(r->metric_names[i], pick) ==
+					    0)
+						break;
+				if (i == r->nm)
+					pick = NULL;
+			}
+			if (pick == NULL)
+				continue;
+			if ((h->metric = strdup(pick)) == NULL) {
+				w->oom = 1;
+				return -1;
+			}
+		}
+		add_value(r, h, &w->acc[j]);
 	}
 	return 0;
 }
@@ -152,61 +186,69 @@ collect(struct pr_store *st, const struct pr_history_query *q,
     const struct pr_store_session_info *ss, size_t nss, struct walk *w,
     struct pr_error *err)
 {
-	struct pr_history *h = w->h;
 	enum pr_status rc;
-	size_t i;
+	size_t i, j;
 
-	if ((h->points = calloc(nss, sizeof(*h->points))) == NULL)
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (j = 0; j < w->k; j++)
+		if ((w->h[j].points = calloc(nss ? nss : 1,
+			 sizeof(*w->h[j].points))) == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (i = 0; i < nss; i++) {
 		const struct pr_store_session_info *s = &ss[i];
-		struct pr_history_point *p = &h->points[h->n];
-		double mean, ss2;
 
 		if (!ran_variant(s, w->variant) ||
 		    (q->host != NULL && strcmp(s->host, q->host) != 0) ||
 		    (q->since >= 0 && s->started < q->since))
 			continue;
-		h->matched++;
-		w->sum = w->sumsq = 0;
-		w->n = 0;
+		memset(w->acc, 0, w->k * sizeof(*w->acc));
 		if ((rc = pr_store_each_run(st, s->id, on_run, w, err)) !=
 		    PR_OK)
 			return w->oom
 			    ? pr_error_set(err, PR_ENOMEM, "out of memory")
 			    : rc;
-		if (w->n == 0) {
-			h->skipped++;
-			continue;
+		for (j = 0; j < w->k; j++) {
+			struct pr_history *h = &w->h[j];
+			struct pr_history_point *p = &h->points[h->n];
+			const struct acc *a = &w->acc[j];
+			double mean, ss2;
+
+			h->matched++;
+			if (a->n == 0) {
+				h->skipped++;
+				continue;
+			}
+			mean = a->sum / (double)a->n;
+			ss2 = a->sumsq - (double)a->n * mean * mean;
+			p->session = s->id;
+			p->started = s->started;
+			p->n = a->n;
+			p->mean = mean;
+			p->var = a->n >= 2 && ss2 > 0
+			    ? ss2 / (double)(a->n - 1) / (double)a->n
+			    : 0;
+			if (q->tag != NULL && tag_of(s, q->tag, &p->key) < 0)
+				return pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+			h->n++;
 		}
-		mean = w->sum / (double)w->n;
-		ss2 = w->sumsq - (double)w->n * mean * mean;
-		p->session = s->id;
-		p->started = s->started;
-		p->n = w->n;
-		p->mean = mean;
-		p->var = w->n >= 2 && ss2 > 0
-		    ? ss2 / (double)(w->n - 1) / (double)w->n
-		    : 0;
-		if (q->tag != NULL && tag_of(s, q->tag, &p->key) < 0)
-			return pr_error_set(err, PR_ENOMEM, "out of memory");
-		h->n++;
 	}
 	return PR_OK;
 }
 
-enum pr_status
-pr_history_collect(struct pr_store *st, const struct pr_history_query *q,
-    struct pr_history *h, struct pr_error *err)
+/* The histories of k metrics (names NULL: the default, k 1). */
+static enum pr_status
+collect_many(struct pr_store *st, const struct pr_history_query *q,
+    const char *const *names, size_t k, struct pr_history *out,
+    struct pr_error *err)
 {
 	struct pr_store_session_info *ss = NULL;
 	struct pr_store_variant_info *vs = NULL;
 	const struct pr_store_variant_info *v;
-	size_t nss = 0, nvs = 0;
+	size_t nss = 0, nvs = 0, j;
 	struct walk w;
 	enum pr_status rc;
 
-	memset(h, 0, sizeof(*h));
+	memset(out, 0, k * sizeof(*out));
 	memset(&w, 0, sizeof(w));
 	if ((rc = pr_store_variants(st, q->campaign, &vs, &nvs, err)) !=
 		PR_OK ||
@@ -227,26 +269,57 @@ pr_history_collect(struct pr_store *st, const struct pr_history_query *q,
 		    q->campaign.p, q->variant);
 		goto out;
 	}
-	/* A copy that keeps every byte of the name (it may hold a NUL). */
-	if ((h->variant = malloc(v->name.n + 1)) == NULL) {
+	for (j = 0; j < k; j++) {
+		struct pr_history *h = &out[j];
+
+		/* A copy that keeps every byte of the name (it may hold a
+		 * NUL). */
+		if ((h->variant = malloc(v->name.n + 1)) == NULL) {
+			rc = pr_error_set(err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+		if (v->name.n > 0)
+			memcpy(h->variant, v->name.p, v->name.n);
+		h->variant[v->name.n] = '\0';
+		h->variant_len = v->name.n;
+	}
+	if ((w.acc = calloc(k, sizeof(*w.acc))) == NULL) {
 		rc = pr_error_set(err, PR_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (v->name.n > 0)
-		memcpy(h->variant, v->name.p, v->name.n);
-	h->variant[v->name.n] = '\0';
-	h->variant_len = v->name.n;
-	w.variant.p = h->variant;
+	w.variant.p = out[0].variant;
 	w.variant.n = v->name.n;
-	w.metric = q->metric;
-	w.h = h;
+	w.names = names;
+	w.k = k;
+	w.h = out;
 	rc = collect(st, q, ss, nss, &w, err);
 out:
+	free(w.acc);
 	if (ss != NULL)
 		pr_store_sessions_free(ss, nss);
 	if (vs != NULL)
 		pr_store_variants_free(vs, nvs);
 	if (rc != PR_OK)
-		pr_history_release(h);
+		for (j = 0; j < k; j++)
+			pr_history_release(&out[j]);
 	return rc;
+}
+
+enum pr_status
+pr_history_collect(struct pr_store *st, const struct pr_history_query *q,
+    struct pr_history *h, struct pr_error *err)
+{
+	const char *name = q->metric;
+
+	return collect_many(st, q, name ? &name : NULL, 1, h, err);
+}
+
+enum pr_status
+pr_history_collect_many(struct pr_store *st, const struct pr_history_query *q,
+    const char *const *names, size_t k, struct pr_history *out,
+    struct pr_error *err)
+{
+	if (k == 0 || names == NULL)
+		return pr_error_set(err, PR_EINVAL, "no metric asked for");
+	return collect_many(st, q, names, k, out, err);
 }

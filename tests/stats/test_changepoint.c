@@ -451,6 +451,38 @@ test_tail(void **state)
 	pr_cp_result_release(&r);
 }
 
+/* A positive series whose level falls to a tenth after a rising trend:
+ * the trend-adjusted step extrapolates below zero, but no change of a
+ * positive figure is below -100%, nor is its interval's end, for a
+ * confirmed change and a possible one alike.  (Before the rule the tail
+ * of this series was said to change by about -150%.) */
+static void
+test_pct_floor(void **state)
+{
+	double y[20];
+	struct pr_cp_result r;
+	struct pr_error err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		y[i] = i < 10 ? 100 + 10 * (double)i + (i % 2 ? 0.5 : -0.5)
+			      : 10 + (i % 2 ? 0.05 : -0.05);
+	assert_int_equal(pr_cp_detect(y, NULL, 20, NULL, &r, &err), PR_OK);
+	assert_true(r.nchanges >= 1);
+	for (i = 0; i < r.nchanges; i++) {
+		assert_true(r.changes[i].defined & PR_CP_PCT);
+		assert_true(r.changes[i].change_pct >= -100);
+		assert_true(r.changes[i].ci_lo_pct >= -100);
+	}
+	pr_cp_result_release(&r);
+	assert_int_equal(pr_cp_detect(y, NULL, 12, NULL, &r, &err), PR_OK);
+	assert_true(r.tail.possible);
+	assert_true(r.tail.have_pct);
+	assert_true(r.tail.change_pct >= -100 && r.tail.change_pct < -80);
+	pr_cp_result_release(&r);
+}
+
 /* A point's own variance: the same step between noisy points is less
  * sure than between tight ones. */
 static void
@@ -526,6 +558,7 @@ main(void)
 		cmocka_unit_test(test_false_alarms),
 		cmocka_unit_test(test_spike_and_step),
 		cmocka_unit_test(test_tail),
+		cmocka_unit_test(test_pct_floor),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_errors),
 	};

@@ -1,0 +1,55 @@
+#!/bin/sh
+# tests/probes/cli_suite_history.sh - what `perfreg suite` says about the
+# history of its figures after storing a session.  Five sessions of the
+# syscall probe are stored, then every value they hold is multiplied by
+# ten in the database (sqlite3), so that the sixth session, measured as
+# usual, stands at a tenth of the five before it: its report must say
+# that the session may start a change of about -90% (between -50% and
+# -100%: no change of a positive figure is below -100%) in one of the
+# probe's figures at least, how many more sessions would tell, and the --json report must
+# carry the same lines.  With four sessions before (too few) nothing is
+# said.  Session 7 is planted at a tenth of session 6 the same way.  The machine's own values never decide anything: the planted
+# factor of ten is far beyond their noise.
+#
+# usage: cli_suite_history.sh PERFREG
+set -u
+P=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset PERFREG_DB XDG_DATA_HOME
+db=$tmp/s.db
+fails=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+run() { # what [args]
+	what=$1
+	shift
+	"$P" suite run syscall --quick --budget 1 --db "$db" "$@" \
+	    >"$tmp/out" 2>"$tmp/err" || fail "$what: $(cat "$tmp/err")"
+}
+
+for i in 1 2 3; do
+	run "session $i"
+done
+run "session 4"
+grep -q "^history:" "$tmp/out" &&
+    fail "a history note with 3 sessions before: $(cat "$tmp/out")"
+run "session 5"
+sqlite3 "$db" "UPDATE run_metric SET value = value * 10;" ||
+    fail "sqlite3 update"
+run "session 6"
+grep -q "^history:" "$tmp/out" || fail "no history section: $(cat "$tmp/out")"
+grep -Eq "^  history of syscall\.[a-z_]+: session 6 may start a change \(-[5-9][0-9]\.[0-9]*%\); 4 more sessions would confirm or rule it out$" \
+    "$tmp/out" || fail "no note of session 6's change: $(cat "$tmp/out")"
+sqlite3 "$db" "UPDATE run_metric SET value = value * 10 WHERE run_id IN
+    (SELECT id FROM run WHERE session_id = 6);" || fail "sqlite3 update 6"
+run "session 7 --json" --json
+grep -q '"history": \[' "$tmp/out" || fail "--json: no history: $(cat "$tmp/out")"
+grep -Eq '"history of syscall\.[a-z_]+: session 7 may start a change \(-[5-9][0-9]\.[0-9]*%\); 4 more sessions would' \
+    "$tmp/out" || fail "--json: no note of session 7: $(cat "$tmp/out")"
+[ $fails -eq 0 ] && echo "cli_suite_history: all passed"
+exit $fails
