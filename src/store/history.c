@@ -122,6 +122,7 @@ on_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 				pick = default_metric(r);
 			else {
 				for (i = 0; i < r->nm; i++)
+					/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a stored run's metrics all have names */
 					if (strcmp(r->metric_names[i], pick) ==
 					    0)
 						break;
