@@ -8,8 +8,9 @@
 # across them, "consistent on 3 of 3 hosts".  A second campaign is 20%
 # slower on two hosts and unchanged on the third: "differs between
 # hosts".  --host compares one host only; a host that ran one variant
-# only is named and left out.  Last, the environment diff of every
-# session of a variant.  No timing is checked.
+# only is named and left out.  Then the environment diff of every
+# session of a variant, `show` with custom boot ids, and run's progress
+# line with stdout piped.  No timing is checked.
 #
 # usage: cli_hosts.sh PERFREG
 set -u
@@ -143,6 +144,30 @@ assert w[0]["diff"]["changes"][0]["b"]=="hpet", w' "$tmp/out" ||
 "$P" compare --db "$edb" --campaign e > "$tmp/out" 2> "$tmp/err" ||
     fail "compare e unchanged: $(cat "$tmp/err")"
 grep -q "differs within" "$tmp/out" && fail "unchanged sessions shown as differing"
+
+# show keeps custom boot ids that share a long prefix apart (it cut every
+# id to 8 characters: "kernel-6" twice).
+sdb=$tmp/show.db
+for b in kernel-6.1-old-1 kernel-6.1-old-2; do
+	PERFREG_BOOT_ID=$b "$P" run --db "$sdb" --campaign s --variant v -n 1 \
+	    --warmup 0 -- true > /dev/null 2> "$tmp/err" ||
+	    fail "run s $b: $(cat "$tmp/err")"
+done
+"$P" show --db "$sdb" s > "$tmp/out" 2> "$tmp/err" ||
+    fail "show s: $(cat "$tmp/err")"
+has "$tmp/out" " kernel-6.1-old-1 " "first custom boot id in full"
+has "$tmp/out" " kernel-6.1-old-2 " "second custom boot id in full"
+
+# run shows its progress line on stderr when stderr is a terminal, even
+# with stdout piped into another program (script(1) gives the terminal;
+# only stdout is piped, into cat).
+if command -v script > /dev/null 2>&1; then
+	script -qec "'$P' run -n 3 --warmup 0 a=true b=true | cat > '$tmp/run.out'" \
+	    "$tmp/typescript" > /dev/null 2>&1 < /dev/null ||
+	    fail "run under script: status $?"
+	has "$tmp/typescript" "[0-9]/6 runs" "progress line with stdout piped"
+	grep -q "runs, " "$tmp/run.out" && fail "progress line on stdout"
+fi
 
 [ $fails -eq 0 ] || exit 1
 echo "cli_hosts: ok"
