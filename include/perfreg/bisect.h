@@ -34,11 +34,17 @@
  * The next measurement is the (commit, runs) with the largest expected
  * information per unit of cost: the mutual information between the new
  * runs' mean and the side of the change that commit is on (good: before
- * the first bad commit, or nothing changed; bad: at or after it), with
- * the good and bad ends' levels as the two predictions, divided by the
+ * the first bad commit, or nothing changed; bad: at or after it), the two
+ * predictions being the levels of the two sides of the most probable
+ * single change (every tested commit of a side counts), divided by the
  * cost: runs times run_cost, plus build_cost when the commit has not been
- * built yet.  Both costs are the caller's measurements.
- *
+ * built yet.  Both costs are the caller's measurements.  The candidates
+ * are the untested and the tested commit whose side is most uncertain
+ * (the others can only carry less information at the same cost).  Runs at
+ * a tested commit whose level is already known better than a side's go
+ * to that side's bracket end instead: the comparison is then limited by
+ * the side, not by the commit.
+
  * Everything here is pure computation: no I/O, no clock, no randomness.
  * A struct pr_bisect is not thread-safe; distinct ones are independent.
  */

@@ -348,7 +348,7 @@ lml_cuts(const struct pr_bisect *b, const size_t *cut, size_t ncut,
 	size_t start = 0, i;
 
 	for (i = 0; i <= ncut; i++) {
-		size_t end = i < ncut ? cut[i] : b->T;
+		size_t end = (cut != NULL && i < ncut) ? cut[i] : b->T;
 
 		seg(b, start, end, &M, &V, &Q);
 		l += seg_term(V, Q);
@@ -650,14 +650,31 @@ mutual_info(double q, double mg, double vg, double mb, double vb)
 	return sum > 0 ? sum : 0;
 }
 
+/* The index of tested position pos in b->tested (binary search). */
+static size_t
+tested_index(const struct pr_bisect *b, size_t pos)
+{
+	size_t lo = 0, hi = b->T;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->tested[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 enum pr_status
 pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
     struct pr_error *err)
 {
 	const struct pr_bisect_opts *o = &b->o;
-	size_t n = o->n, c, g, best_new = 0, best_old = 0;
+	size_t n = o->n, c, g, best_new = 0, best_old = 0, gbest = 0;
 	double pgood, denom, qnew = 2, qold = 2, best_score = 0;
-	double vg, vb, mb, unit;
+	double ma, vg, mb, vb, qdummy, unit;
 	enum pr_status rc;
 	int have_new = 0, have_old = 0, which;
 
@@ -706,9 +723,15 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 			have_old = 1;
 		}
 	}
-	vg = b->v[0];
-	vb = b->v[b->T - 1];
-	mb = b->mc[b->T - 1];
+	/*
+	 * The two predictions are the levels of the two sides of the most
+	 * probable single change: every tested commit on a side counts.
+	 */
+	for (g = 1; g + 1 < b->T; g++)
+		if (b->lp_single[g] > b->lp_single[gbest])
+			gbest = g;
+	seg(b, 0, gbest + 1, &ma, &vg, &qdummy);
+	seg(b, gbest + 1, b->T, &mb, &vb, &qdummy);
 	unit = b->s * b->s * (o->nu + 3) / (o->nu + 1) * b->infl;
 	for (which = 0; which < 2; which++) {
 		unsigned r;
@@ -720,7 +743,7 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 			continue;
 		for (r = isnew ? o->min_runs : 1; r <= o->max_batch; r *= 2) {
 			double vr = unit / r;
-			double info = mutual_info(q, 0, vg + vr, mb, vb + vr);
+			double info = mutual_info(q, ma, vg + vr, mb, vb + vr);
 			double cost =
 			    r * o->run_cost + (isnew ? o->build_cost : 0);
 
@@ -737,8 +760,17 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 	if (best_score <= 1e-12)
 		return pr_error_set(err, PR_EUNDEF,
 		    "no measurement left that would add information");
-	/* More runs at the bad end are balanced by as many at the good. */
-	if (step->pos == n && b->p[0].n < b->p[n].n)
-		step->pos = 0;
+	/*
+	 * Runs at a tested commit are wasted once its level is known better
+	 * than the sides it is compared with: then the side known less well
+	 * gets them, at the bracket's end on that side.
+	 */
+	if (!step->build) {
+		size_t j = tested_index(b, step->pos);
+
+		if (b->v[j] <= fmax(vg, vb))
+			step->pos =
+			    vg >= vb ? b->tested[gbest] : b->tested[gbest + 1];
+	}
 	return PR_OK;
 }
