@@ -35,8 +35,8 @@
  * the share of false culprits on ranges without a change, and the mean
  * runs and builds (distinct commits measured, ends included).
  *
- * Usage: bisect-sim [-t TRIALS] [-T TRIALS_FOR_1024] [-s SEED] [-q]
- * (-q: only N = 16 and 128).
+ * Usage: bisect-sim [-t TRIALS] [-T TRIALS_FOR_1024] [-s SEED] [-q] [-n N]
+ * (-q: only N = 16 and 128; -n: only that N of 16, 128, 1024).
  */
 #include <math.h>
 #include <stdio.h>
@@ -112,8 +112,14 @@ sim_free(struct sim *s)
 static double
 sim_run(struct sim *s, size_t pos)
 {
-	double v = level(s->t, pos) *
-	    noise_draw(s->t->noise, s->rng, (double)s->runs, DRIFT_ROUNDS);
+	double z, v;
+
+	/* t3's far tail can draw a time <= 0: such a draw is made again. */
+	do
+		z = noise_draw(s->t->noise, s->rng, (double)s->runs,
+		    DRIFT_ROUNDS);
+	while (z <= 0);
+	v = level(s->t, pos) * z;
 
 	if (s->ny[pos] == 0)
 		s->builds++;
@@ -416,9 +422,10 @@ main(int argc, char **argv)
 		NOISE_BIMODAL, NOISE_DRIFT };
 	size_t trials = 2000, trials_big = 2000, si, ni;
 	uint64_t seed = 15;
+	size_t only = 0;
 	int c, quick = 0;
 
-	while ((c = getopt(argc, argv, "t:T:s:q")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:s:qn:")) != -1) {
 		switch (c) {
 		case 't':
 			trials = strtoul(optarg, NULL, 10);
@@ -432,10 +439,13 @@ main(int argc, char **argv)
 		case 'q':
 			quick = 1;
 			break;
+		case 'n':
+			only = strtoul(optarg, NULL, 10);
+			break;
 		default:
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
-			    "[-s SEED] [-q]\n");
+			    "[-s SEED] [-q] [-n N]\n");
 			return 2;
 		}
 	}
@@ -443,6 +453,9 @@ main(int argc, char **argv)
 	       "  none  undec  wrong     runs builds\n");
 	for (si = 0; si < (quick ? 2u : 3u); si++) {
 		size_t n = sizes[si], tr = n >= 1024 ? trials_big : trials;
+
+		if (only != 0 && n != only)
+			continue;
 
 		for (ni = 0; ni < 4; ni++) {
 			cell(n, 0.02, 1, noises[ni], tr, seed + 100 * si + ni);
