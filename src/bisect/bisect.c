@@ -702,6 +702,7 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 	for (c = 1; c <= n; c++) {
 		double q;
 
+		/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): refit filled tested[0 .. T - 1], the last being n >= c */
 		while (c > b->tested[g + 1])
 			g++;
 		pgood -= exp(b->lp_single[g]) /
