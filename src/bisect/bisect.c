@@ -1,0 +1,777 @@
+/*
+ * bisect/bisect.c - the posterior over where a change is in a range of
+ * commits, and the choice of the next measurement (perfreg/bisect.h has
+ * the model; this file its computation).
+ *
+ * The samples of each position are kept (as logs) for the whole search.
+ * A fit is redone, warm-started from the last one, whenever the posterior
+ * is asked for after new samples: EM for the t levels and the common
+ * scale, then one Gaussian summary (m_j, v_j) per tested commit.  Tested
+ * commits are kept in order of position in `tested`; gap g is the run of
+ * untested positions between tested[g] and tested[g + 1] plus tested[g +
+ * 1] itself, the commits that can be the first bad one with the data
+ * split at the same place.  Every log-likelihood is of the centred levels
+ * (the good end's level subtracted), so that the prefix sums do not
+ * cancel.  Invariants: the ends are never skipped; a skipped position has
+ * no samples.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfreg/bisect.h"
+#include "perfreg/distrib.h"
+
+#define EM_MAX_ITER 200
+#define EM_TOL 1e-12
+#define SCALE_FLOOR 1e-7 /* log units: 0.1 ppm */
+#define MI_GRID 241
+
+struct pos {
+	double *y; /* log values */
+	size_t n, cap;
+	int skipped;
+	double m; /* fitted level (log) */
+	int have_m;
+};
+
+struct pr_bisect {
+	struct pr_bisect_opts o;
+	struct pos *p; /* o.n + 1 */
+	size_t total;
+	size_t measured;
+	int dirty;
+
+	/* The last fit, valid when !dirty. */
+	double s;    /* scale */
+	double infl; /* small-sample inflation of the variances */
+	size_t T;
+	size_t *tested;      /* T positions in order */
+	double *mc, *v;      /* centred level and its variance, per tested */
+	double *w, *s1, *s2; /* prefix sums of 1/v, m/v, m^2/v (T + 1) */
+	double *lp_single;   /* log posterior of each gap (T - 1) */
+	double *lp_pair;     /* log posterior of gap pairs g1 <= g2, (T-1)^2 */
+	double lp_none, lp_multi, lp_single_all;
+	int fitted;
+};
+
+void
+pr_bisect_opts_init(struct pr_bisect_opts *o, size_t n)
+{
+	memset(o, 0, sizeof(*o));
+	o->n = n;
+	o->confidence = 0.95;
+	o->prior_none = 0.1;
+	o->prior_multi = n >= 2 ? 0.1 : 0;
+	o->step_sd = 0.05;
+	o->equiv = 0.01;
+	o->nu = 4;
+	o->build_cost = 30;
+	o->run_cost = 1;
+	o->min_runs = 3;
+	o->max_batch = 32;
+}
+
+/* Releases the arrays of the last fit. */
+static void
+free_fit(struct pr_bisect *b)
+{
+	free(b->tested);
+	free(b->mc);
+	free(b->v);
+	free(b->w);
+	free(b->s1);
+	free(b->s2);
+	free(b->lp_single);
+	free(b->lp_pair);
+}
+
+void
+pr_bisect_free(struct pr_bisect *b)
+{
+	size_t i;
+
+	if (b == NULL)
+		return;
+	if (b->p != NULL)
+		for (i = 0; i <= b->o.n; i++)
+			free(b->p[i].y);
+	free(b->p);
+	free_fit(b);
+	free(b);
+}
+
+static int
+finite_pos(double x)
+{
+	return isfinite(x) && x > 0;
+}
+
+enum pr_status
+pr_bisect_new(const struct pr_bisect_opts *o, struct pr_bisect **out,
+    struct pr_error *err)
+{
+	struct pr_bisect *b;
+
+	*out = NULL;
+	if (o->n < 1 || o->n > ((size_t)1 << 24))
+		return pr_error_set(err, PR_EINVAL,
+		    "a bisection needs 1 to 16777216 commits, not %zu", o->n);
+	if (!(o->confidence > 0.5 && o->confidence < 1))
+		return pr_error_set(err, PR_EINVAL,
+		    "confidence must be in (0.5, 1), not %g", o->confidence);
+	if (!(o->prior_none > 0 && o->prior_multi >= 0 &&
+		o->prior_none + o->prior_multi < 1) ||
+	    (o->n < 2 && o->prior_multi > 0))
+		return pr_error_set(err, PR_EINVAL,
+		    "priors %g (no change) and %g (several) are not valid",
+		    o->prior_none, o->prior_multi);
+	if (!(o->equiv >= 0 && isfinite(o->equiv)))
+		return pr_error_set(err, PR_EINVAL,
+		    "the equivalence margin must be finite and >= 0, not %g",
+		    o->equiv);
+	if (!finite_pos(o->step_sd) || !finite_pos(o->nu) ||
+	    !finite_pos(o->build_cost) || !finite_pos(o->run_cost))
+		return pr_error_set(err, PR_EINVAL,
+		    "step sd, nu and costs must be finite and positive");
+	if (o->min_runs < 2 || o->max_batch < o->min_runs)
+		return pr_error_set(err, PR_EINVAL,
+		    "min_runs must be at least 2 and at most max_batch");
+	b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	b->o = *o;
+	b->p = calloc(o->n + 1, sizeof(*b->p));
+	if (b->p == NULL) {
+		free(b);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	b->dirty = 1;
+	*out = b;
+	return PR_OK;
+}
+
+enum pr_status
+pr_bisect_add(struct pr_bisect *b, size_t pos, double value,
+    struct pr_error *err)
+{
+	struct pos *p;
+
+	if (pos > b->o.n)
+		return pr_error_set(err, PR_EINVAL,
+		    "commit %zu is outside the range 0 .. %zu", pos, b->o.n);
+	if (!finite_pos(value))
+		return pr_error_set(err, PR_EINVAL,
+		    "a measurement must be finite and positive, not %g", value);
+	p = &b->p[pos];
+	if (p->skipped)
+		return pr_error_set(err, PR_EINVAL, "commit %zu was skipped",
+		    pos);
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 8;
+		double *y = realloc(p->y, cap * sizeof(*y));
+
+		if (y == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		p->y = y;
+		p->cap = cap;
+	}
+	p->y[p->n++] = log(value);
+	if (p->n == 1)
+		b->measured++;
+	b->total++;
+	b->dirty = 1;
+	return PR_OK;
+}
+
+enum pr_status
+pr_bisect_skip(struct pr_bisect *b, size_t pos, struct pr_error *err)
+{
+	if (pos == 0 || pos >= b->o.n)
+		return pr_error_set(err, PR_EINVAL,
+		    "commit %zu cannot be skipped: the good and bad ends "
+		    "must be measured",
+		    pos);
+	if (b->p[pos].n > 0)
+		return pr_error_set(err, PR_EINVAL,
+		    "commit %zu has measurements and cannot be skipped", pos);
+	b->p[pos].skipped = 1;
+	b->dirty = 1;
+	return PR_OK;
+}
+
+size_t
+pr_bisect_runs(const struct pr_bisect *b, size_t pos)
+{
+	return pos <= b->o.n ? b->p[pos].n : 0;
+}
+
+size_t
+pr_bisect_total_runs(const struct pr_bisect *b)
+{
+	return b->total;
+}
+
+size_t
+pr_bisect_commits_measured(const struct pr_bisect *b)
+{
+	return b->measured;
+}
+
+static double
+logsumexp2(double a, double b)
+{
+	double m = a > b ? a : b;
+
+	if (m == -INFINITY)
+		return -INFINITY;
+	return m + log(exp(a - m) + exp(b - m));
+}
+
+/*
+ * EM for the t model: each commit's level and one scale.  The weights are
+ * the E step; the levels are weighted means and the scale the weighted
+ * mean square with n - T degrees of freedom.  Returns the degrees of
+ * freedom.
+ */
+static double
+fit_levels(struct pr_bisect *b)
+{
+	double nu = b->o.nu, s2, prev;
+	size_t i, j, k, df;
+	int it;
+
+	/* Start: each new commit at its mean; the scale from the means. */
+	s2 = 0;
+	for (k = 0; k < b->T; k++) {
+		struct pos *p = &b->p[b->tested[k]];
+
+		if (!p->have_m) {
+			double sum = 0;
+
+			for (i = 0; i < p->n; i++)
+				sum += p->y[i];
+			p->m = sum / (double)p->n;
+			p->have_m = 1;
+		}
+	}
+	df = b->total > b->T ? b->total - b->T : 0;
+	if (df == 0)
+		return 0;
+	for (k = 0; k < b->T; k++) {
+		struct pos *p = &b->p[b->tested[k]];
+
+		for (i = 0; i < p->n; i++)
+			s2 += (p->y[i] - p->m) * (p->y[i] - p->m);
+	}
+	s2 /= (double)df;
+	if (b->s > 0)
+		s2 = b->s * b->s; /* warm start */
+	if (s2 < SCALE_FLOOR * SCALE_FLOOR)
+		s2 = SCALE_FLOOR * SCALE_FLOOR;
+	prev = s2;
+	for (it = 0; it < EM_MAX_ITER; it++) {
+		double ss = 0, moved = 0;
+
+		for (k = 0; k < b->T; k++) {
+			struct pos *p = &b->p[b->tested[k]];
+			double sw = 0, swy = 0, m;
+
+			for (j = 0; j < p->n; j++) {
+				double r = p->y[j] - p->m;
+				double w = (nu + 1) / (nu + r * r / s2);
+
+				sw += w;
+				swy += w * p->y[j];
+			}
+			m = swy / sw;
+			moved = fmax(moved, fabs(m - p->m));
+			p->m = m;
+		}
+		for (k = 0; k < b->T; k++) {
+			struct pos *p = &b->p[b->tested[k]];
+
+			for (j = 0; j < p->n; j++) {
+				double r = p->y[j] - p->m;
+				double w = (nu + 1) / (nu + r * r / s2);
+
+				ss += w * r * r;
+			}
+		}
+		s2 = ss / (double)df;
+		if (s2 < SCALE_FLOOR * SCALE_FLOOR)
+			s2 = SCALE_FLOOR * SCALE_FLOOR;
+		if (fabs(s2 - prev) <= EM_TOL * prev &&
+		    moved <= EM_TOL * sqrt(s2))
+			break;
+		prev = s2;
+	}
+	b->s = sqrt(s2);
+	return (double)df;
+}
+
+/* The Gaussian summary of tested[a .. c - 1]: mean, variance, residual. */
+static void
+seg(const struct pr_bisect *b, size_t a, size_t c, double *M, double *V,
+    double *Q)
+{
+	double w = b->w[c] - b->w[a];
+	double s1 = b->s1[c] - b->s1[a];
+	double s2 = b->s2[c] - b->s2[a];
+
+	*M = s1 / w;
+	*V = 1 / w;
+	*Q = s2 - s1 * s1 / w;
+	if (*Q < 0)
+		*Q = 0;
+}
+
+static double
+seg_term(double V, double Q)
+{
+	return 0.5 * log(2 * M_PI * V) - 0.5 * Q;
+}
+
+static double
+lnorm(double x, double var)
+{
+	return -0.5 * log(2 * M_PI * var) - 0.5 * x * x / var;
+}
+
+/* log ML of the segmentation of tested[] at the cuts (1 or 2 of them). */
+static double
+lml_cuts(const struct pr_bisect *b, const size_t *cut, size_t ncut,
+    double step_var)
+{
+	double est = 0, P = 0, l = 0, M, V, Q;
+	size_t start = 0, i;
+
+	for (i = 0; i <= ncut; i++) {
+		size_t end = (cut != NULL && i < ncut) ? cut[i] : b->T;
+
+		seg(b, start, end, &M, &V, &Q);
+		l += seg_term(V, Q);
+		if (i == 0) {
+			est = M;
+			P = V;
+		} else {
+			double S = P + step_var + V, K = (P + step_var) / S;
+
+			l += lnorm(M - est, S);
+			est += K * (M - est);
+			P = (P + step_var) * V / S;
+		}
+		start = end;
+	}
+	return l;
+}
+
+static enum pr_status
+alloc_fit(struct pr_bisect *b, struct pr_error *err)
+{
+	size_t n = b->measured, g = n > 1 ? n - 1 : 1;
+
+	free_fit(b);
+	b->tested = malloc(n * sizeof(size_t));
+	b->mc = malloc(n * sizeof(double));
+	b->v = malloc(n * sizeof(double));
+	b->w = malloc((n + 1) * sizeof(double));
+	b->s1 = malloc((n + 1) * sizeof(double));
+	b->s2 = malloc((n + 1) * sizeof(double));
+	b->lp_single = malloc(g * sizeof(double));
+	b->lp_pair = malloc(g * g * sizeof(double));
+	if (!b->tested || !b->mc || !b->v || !b->w || !b->s1 || !b->s2 ||
+	    !b->lp_single || !b->lp_pair)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	return PR_OK;
+}
+
+static enum pr_status
+refit(struct pr_bisect *b, struct pr_error *err)
+{
+	const struct pr_bisect_opts *o = &b->o;
+	double df, tau2 = o->step_sd * o->step_sd, nu = o->nu, base, norm;
+	double l_single_prior, l_pair_prior;
+	size_t i, k, g, g2, G, n = o->n;
+	enum pr_status st;
+
+	if (!b->dirty)
+		return b->fitted ? PR_OK : PR_EUNDEF;
+	if (b->p[0].n == 0 || b->p[n].n == 0)
+		return pr_error_set(err, PR_EUNDEF,
+		    "the good and the bad end must both be measured");
+	st = alloc_fit(b, err);
+	if (st != PR_OK)
+		return st;
+	b->T = 0;
+	for (i = 0; i <= n; i++)
+		if (b->p[i].n > 0)
+			b->tested[b->T++] = i;
+	df = fit_levels(b);
+	if (df < 1)
+		return pr_error_set(err, PR_EUNDEF,
+		    "the noise cannot be estimated from one run per commit");
+	/*
+	 * The variance of a mean with an estimated scale is larger by about
+	 * df / (df - 2) (Student's t); capped at 3 for df <= 3.
+	 */
+	b->infl = df > 3 ? df / (df - 2) : 3;
+	base = b->p[0].m;
+	b->w[0] = b->s1[0] = b->s2[0] = 0;
+	for (k = 0; k < b->T; k++) {
+		const struct pos *p = &b->p[b->tested[k]];
+		double v = b->s * b->s * (nu + 3) / ((nu + 1) * (double)p->n) *
+		    b->infl;
+		double m = p->m - base;
+
+		b->mc[k] = m;
+		b->v[k] = v;
+		b->w[k + 1] = b->w[k] + 1 / v;
+		b->s1[k + 1] = b->s1[k] + m / v;
+		b->s2[k + 1] = b->s2[k] + m * m / v;
+	}
+	G = b->T - 1; /* gaps; >= 1 since both ends are tested */
+	l_single_prior = log((1 - o->prior_none - o->prior_multi) / (double)n);
+	l_pair_prior = o->prior_multi > 0
+	    ? log(o->prior_multi / ((double)n * (double)(n - 1) / 2))
+	    : -INFINITY;
+	b->lp_none = log(o->prior_none) + lml_cuts(b, NULL, 0, 0);
+	norm = b->lp_none;
+	b->lp_single_all = -INFINITY;
+	for (g = 0; g < G; g++) {
+		size_t cut = g + 1;
+		double c = (double)(b->tested[g + 1] - b->tested[g]);
+
+		b->lp_single[g] =
+		    l_single_prior + log(c) + lml_cuts(b, &cut, 1, tau2);
+		b->lp_single_all =
+		    logsumexp2(b->lp_single_all, b->lp_single[g]);
+	}
+	norm = logsumexp2(norm, b->lp_single_all);
+	b->lp_multi = -INFINITY;
+	for (g = 0; g < G; g++) {
+		double c1 = (double)(b->tested[g + 1] - b->tested[g]);
+
+		for (g2 = 0; g2 < G; g2++) {
+			double c2 = (double)(b->tested[g2 + 1] - b->tested[g2]);
+			double *lp = &b->lp_pair[g * G + g2];
+
+			*lp = -INFINITY;
+			if (g2 < g || o->prior_multi <= 0)
+				continue;
+			if (g2 == g) {
+				size_t cut = g + 1;
+
+				if (c1 < 2)
+					continue;
+				*lp = l_pair_prior + log(c1 * (c1 - 1) / 2) +
+				    lml_cuts(b, &cut, 1, 2 * tau2);
+			} else {
+				size_t cuts[2] = { g + 1, g2 + 1 };
+
+				*lp = l_pair_prior + log(c1 * c2) +
+				    lml_cuts(b, cuts, 2, tau2);
+			}
+			b->lp_multi = logsumexp2(b->lp_multi, *lp);
+		}
+	}
+	norm = logsumexp2(norm, b->lp_multi);
+	b->lp_none -= norm;
+	b->lp_multi -= norm;
+	b->lp_single_all -= norm;
+	for (g = 0; g < G; g++)
+		b->lp_single[g] -= norm;
+	for (g = 0; g < G * G; g++)
+		b->lp_pair[g] -= norm;
+	b->fitted = 1;
+	b->dirty = 0;
+	return PR_OK;
+}
+
+/* 1 when the gap's interior positions are all skipped (or it has none). */
+static int
+gap_final(const struct pr_bisect *b, size_t g)
+{
+	size_t i;
+
+	for (i = b->tested[g] + 1; i < b->tested[g + 1]; i++)
+		if (!b->p[i].skipped)
+			return 0;
+	return 1;
+}
+
+/*
+ * P(a change is in gap g): a single change there, or one of the two
+ * changes of H_multi.
+ */
+static double
+gap_step_mass(const struct pr_bisect *b, size_t g)
+{
+	size_t G = b->T - 1, h;
+	double p = exp(b->lp_single[g]);
+
+	for (h = 0; h < G; h++) {
+		if (h >= g)
+			p += exp(b->lp_pair[g * G + h]);
+		if (h < g)
+			p += exp(b->lp_pair[h * G + g]);
+	}
+	return p;
+}
+
+enum pr_status
+pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
+    struct pr_error *err)
+{
+	enum pr_status rc;
+	size_t g, G, best = 0;
+	double M1, V1, M2, V2, Q, p_best = 0;
+
+	memset(st, 0, sizeof(*st));
+	rc = refit(b, err);
+	if (rc != PR_OK)
+		return rc;
+	G = b->T - 1;
+	for (g = 0; g < G; g++) {
+		double p = gap_step_mass(b, g);
+
+		if (g == 0 || p > p_best) {
+			p_best = p;
+			best = g;
+		}
+	}
+	st->lo = b->tested[best] + 1;
+	st->hi = b->tested[best + 1];
+	st->p_loc = p_best > 1 ? 1 : p_best;
+	st->p_none = exp(b->lp_none);
+	st->p_multi = exp(b->lp_multi);
+	st->scale = b->s;
+	seg(b, 0, best + 1, &M1, &V1, &Q);
+	seg(b, best + 1, b->T, &M2, &V2, &Q);
+	st->step_log = M2 - M1;
+	st->step_se = sqrt(V1 + V2);
+	{
+		/* The ends' difference, and whether it is within +-equiv. */
+		double d = b->mc[b->T - 1], se = sqrt(b->v[0] + b->v[b->T - 1]);
+		double z = pr_norm_quantile(b->o.confidence);
+
+		st->ends_log = d;
+		st->ends_se = se;
+		st->ends_equivalent = fabs(d) + z * se < b->o.equiv;
+	}
+	if (st->p_none >= b->o.confidence || st->ends_equivalent)
+		st->outcome = PR_BISECT_NONE;
+	else if (st->p_multi >= b->o.confidence)
+		st->outcome = PR_BISECT_SEVERAL;
+	else if (st->p_loc >= b->o.confidence && gap_final(b, best))
+		st->outcome = PR_BISECT_CULPRIT;
+	else
+		st->outcome = PR_BISECT_MEASURING;
+	return PR_OK;
+}
+
+enum pr_status
+pr_bisect_posterior(struct pr_bisect *b, double *single, double *multi,
+    struct pr_error *err)
+{
+	enum pr_status rc;
+	size_t g, g2, k, G, n = b->o.n;
+
+	rc = refit(b, err);
+	if (rc != PR_OK)
+		return rc;
+	G = b->T - 1;
+	if (single != NULL) {
+		single[0] = 0;
+		for (g = 0; g < G; g++) {
+			size_t c = b->tested[g + 1] - b->tested[g];
+			double each = exp(b->lp_single[g]) / (double)c;
+
+			for (k = b->tested[g] + 1; k <= b->tested[g + 1]; k++)
+				single[k] = each;
+		}
+	}
+	if (multi != NULL) {
+		for (k = 0; k <= n; k++)
+			multi[k] = 0;
+		for (g = 0; g < G; g++) {
+			size_t lo1 = b->tested[g] + 1, hi1 = b->tested[g + 1];
+			double c1 = (double)(hi1 - lo1 + 1);
+
+			for (g2 = g; g2 < G; g2++) {
+				size_t lo2 = b->tested[g2] + 1;
+				size_t hi2 = b->tested[g2 + 1];
+				double c2 = (double)(hi2 - lo2 + 1);
+				double p = exp(b->lp_pair[g * G + g2]);
+
+				if (p == 0)
+					continue;
+				if (g2 == g) {
+					for (k = lo1; k <= hi1; k++)
+						multi[k] += 2 * p / c1;
+					continue;
+				}
+				for (k = lo1; k <= hi1; k++)
+					multi[k] += p / c1;
+				for (k = lo2; k <= hi2; k++)
+					multi[k] += p / c2;
+			}
+		}
+	}
+	return PR_OK;
+}
+
+/*
+ * Mutual information, in bits, between a side Z (good with probability
+ * q) and one observation x ~ N(mg, vg) if good, N(mb, vb) if bad, by
+ * the trapezoid rule on a grid wide enough for both densities.
+ */
+static double
+mutual_info(double q, double mg, double vg, double mb, double vb)
+{
+	double sg = sqrt(vg), sb = sqrt(vb), sm = fmax(sg, sb);
+	double lo = fmin(mg, mb) - 9 * sm, hi = fmax(mg, mb) + 9 * sm;
+	double h = (hi - lo) / (MI_GRID - 1), sum = 0;
+	int i;
+
+	if (!(q > 0 && q < 1))
+		return 0;
+	for (i = 0; i < MI_GRID; i++) {
+		double x = lo + h * i;
+		double lg = lnorm(x - mg, vg), lb = lnorm(x - mb, vb);
+		double lf = logsumexp2(log(q) + lg, log1p(-q) + lb);
+		double t =
+		    q * exp(lg) * (lg - lf) + (1 - q) * exp(lb) * (lb - lf);
+
+		sum += (i == 0 || i == MI_GRID - 1) ? t / 2 : t;
+	}
+	sum *= h / M_LN2;
+	return sum > 0 ? sum : 0;
+}
+
+/* The index of tested position pos in b->tested (binary search). */
+static size_t
+tested_index(const struct pr_bisect *b, size_t pos)
+{
+	size_t lo = 0, hi = b->T;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->tested[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+enum pr_status
+pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
+    struct pr_error *err)
+{
+	const struct pr_bisect_opts *o = &b->o;
+	size_t n = o->n, c, g, best_new = 0, best_old = 0, gbest = 0;
+	double pgood, denom, qnew = 2, qold = 2, best_score = 0;
+	double ma, vg, mb, vb, qdummy, unit;
+	enum pr_status rc;
+	int have_new = 0, have_old = 0, which;
+
+	memset(step, 0, sizeof(*step));
+	for (c = 0; c <= n; c += n) {
+		if (b->p[c].n < o->min_runs) {
+			step->pos = c;
+			step->runs = o->min_runs - (unsigned)b->p[c].n;
+			step->build = b->p[c].n == 0;
+			step->cost = step->runs * o->run_cost +
+			    (step->build ? o->build_cost : 0);
+			return PR_OK;
+		}
+	}
+	rc = refit(b, err);
+	if (rc != PR_OK)
+		return rc;
+	/*
+	 * q_c, the probability that commit c is on the good side given one
+	 * change or none, falls from 1 at c = 0; walk it once.
+	 */
+	denom = exp(b->lp_none) + exp(b->lp_single_all);
+	pgood = denom; /* P(none) + sum over k > c of P(H_k), at c = 0 */
+	g = 0;
+	for (c = 1; c <= n; c++) {
+		double q;
+
+		/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): refit filled tested[0 .. T - 1], the last being n >= c */
+		while (c > b->tested[g + 1])
+			g++;
+		pgood -= exp(b->lp_single[g]) /
+		    (double)(b->tested[g + 1] - b->tested[g]);
+		q = pgood / denom;
+		if (q < 0)
+			q = 0;
+		if (b->p[c].skipped)
+			continue;
+		if (b->p[c].n == 0) {
+			if (fabs(q - 0.5) < fabs(qnew - 0.5)) {
+				qnew = q;
+				best_new = c;
+				have_new = 1;
+			}
+		} else if (fabs(q - 0.5) < fabs(qold - 0.5)) {
+			qold = q;
+			best_old = c;
+			have_old = 1;
+		}
+	}
+	/*
+	 * The two predictions are the levels of the two sides of the most
+	 * probable single change: every tested commit on a side counts.
+	 */
+	for (g = 1; g + 1 < b->T; g++)
+		if (b->lp_single[g] > b->lp_single[gbest])
+			gbest = g;
+	seg(b, 0, gbest + 1, &ma, &vg, &qdummy);
+	seg(b, gbest + 1, b->T, &mb, &vb, &qdummy);
+	unit = b->s * b->s * (o->nu + 3) / (o->nu + 1) * b->infl;
+	for (which = 0; which < 2; which++) {
+		unsigned r;
+		size_t pos = which == 0 ? best_new : best_old;
+		double q = which == 0 ? qnew : qold;
+		int isnew = which == 0;
+
+		if (which == 0 ? !have_new : !have_old)
+			continue;
+		for (r = isnew ? o->min_runs : 1; r <= o->max_batch; r *= 2) {
+			double vr = unit / r;
+			double info = mutual_info(q, ma, vg + vr, mb, vb + vr);
+			double cost =
+			    r * o->run_cost + (isnew ? o->build_cost : 0);
+
+			if (info / cost > best_score) {
+				best_score = info / cost;
+				step->pos = pos;
+				step->runs = r;
+				step->build = isnew;
+				step->info_bits = info;
+				step->cost = cost;
+			}
+		}
+	}
+	if (best_score <= 1e-12)
+		return pr_error_set(err, PR_EUNDEF,
+		    "no measurement left that would add information");
+	/*
+	 * Runs at a tested commit are wasted once its level is known better
+	 * than the sides it is compared with: then the side known less well
+	 * gets them, at the bracket's end on that side.
+	 */
+	if (!step->build) {
+		size_t j = tested_index(b, step->pos);
+
+		if (b->v[j] <= fmax(vg, vb))
+			step->pos =
+			    vg >= vb ? b->tested[gbest] : b->tested[gbest + 1];
+	}
+	return PR_OK;
+}

@@ -1,0 +1,1 @@
+list(APPEND PR_LIB_SOURCES src/bisect/bisect.c)

@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""tests/bisect/gen_bisect_fixtures.py - reference posteriors for
+src/bisect/bisect.c, computed a second, independent way.
+
+Writes tests/bisect/data/posterior.txt (run from the repository root:
+/usr/bin/python3 tests/bisect/gen_bisect_fixtures.py; a few seconds).
+
+The C code fits the t levels by EM and integrates the segmentations with a
+Kalman filter over prefix sums.  Here the same model (perfreg/bisect.h) is
+computed without either: the levels and the scale solve the fit's
+estimating equations with scipy.optimize.fsolve, and each hypothesis'
+marginal likelihood is the dense Gaussian integral
+
+    m ~ N(1 a + X d, diag(v)),  d ~ N(0, tau^2 I),  a flat,
+    => int N(m; 1 a, C) da with C = diag(v) + tau^2 X X^T,
+
+in closed form (numpy.linalg), X having one column per step (a step
+column is 1 at the tested commits at or after it).  Two steps between the
+same two tested commits are one column of variance 2 tau^2.  Deterministic
+(fixed seeds).
+"""
+import math
+import os
+
+import numpy as np
+from scipy.optimize import fsolve
+from scipy.special import logsumexp
+
+OUT = "tests/bisect/data/posterior.txt"
+
+
+def fit(ys, nu):
+    """Levels and scale: sum_i w (y - m_j) = 0 per commit, and
+    sum w r^2 = (n - T) s^2, with w = (nu + 1) / (nu + r^2 / s^2)."""
+    T = len(ys)
+    n = sum(len(y) for y in ys)
+    df = n - T
+    m0 = [float(np.mean(y)) for y in ys]
+    s0 = math.sqrt(sum(float(np.sum((y - m) ** 2)) for y, m in zip(ys, m0)) / df)
+    s0 = max(s0, 1e-7)
+
+    def eqs(x):
+        ms, ls = x[:T], x[T]
+        s2 = math.exp(2 * ls)
+        out = []
+        tot = 0.0
+        for y, m in zip(ys, ms):
+            r = y - m
+            w = (nu + 1) / (nu + r * r / s2)
+            out.append(float(np.sum(w * r)) / s0)
+            tot += float(np.sum(w * r * r))
+        out.append(tot / (df * s2) - 1)
+        return out
+
+    x = fsolve(eqs, m0 + [math.log(s0)], xtol=1e-14, maxfev=100000)
+    res = max(abs(e) for e in eqs(x))
+    assert res < 1e-10, res
+    return list(x[:T]), math.exp(x[T]), df
+
+
+def lml(mc, v, cols):
+    """log of int N(m; 1 a + X d, diag v) N(d; 0, diag var) dd da, a flat;
+    cols is a list of (indicator vector, variance)."""
+    T = len(mc)
+    C = np.diag(v)
+    for ind, var in cols:
+        C = C + var * np.outer(ind, ind)
+    Ci = np.linalg.inv(C)
+    one = np.ones(T)
+    A = one @ Ci @ one
+    B = one @ Ci @ mc
+    _, logdet = np.linalg.slogdet(C)
+    q = mc @ Ci @ mc - B * B / A
+    # Drop the factor prod (2 pi v_j)^(-1/2) that the C code drops too (it
+    # is common to every hypothesis), so that the two are comparable
+    # only after normalisation; the fixture holds normalised values.
+    return -0.5 * (T - 1) * math.log(2 * math.pi) - 0.5 * logdet \
+        - 0.5 * math.log(A) - 0.5 * q
+
+
+def posterior(n, data, skipped, nu, tau, pn, pm):
+    tested = sorted(data)
+    ys = [np.log(np.array(data[p], dtype=float)) for p in tested]
+    ms, s, df = fit(ys, nu)
+    infl = df / (df - 2) if df > 3 else 3.0
+    T = len(tested)
+    v = np.array([s * s * (nu + 3) / ((nu + 1) * len(y)) * infl for y in ys])
+    mc = np.array(ms) - ms[0]
+    G = T - 1
+    cnt = [tested[g + 1] - tested[g] for g in range(G)]
+
+    def col(g):
+        return np.array([1.0 if j > g else 0.0 for j in range(T)])
+
+    tau2 = tau * tau
+    l_none = math.log(pn) + lml(mc, v, [])
+    l_single = [math.log((1 - pn - pm) / n) + math.log(cnt[g]) +
+                lml(mc, v, [(col(g), tau2)]) for g in range(G)]
+    l_pair = {}
+    if pm > 0:
+        lp = math.log(pm / (n * (n - 1) / 2))
+        for g in range(G):
+            for g2 in range(g, G):
+                if g == g2:
+                    if cnt[g] < 2:
+                        continue
+                    l_pair[(g, g2)] = lp + math.log(cnt[g] * (cnt[g] - 1) / 2) + \
+                        lml(mc, v, [(col(g), 2 * tau2)])
+                else:
+                    l_pair[(g, g2)] = lp + math.log(cnt[g] * cnt[g2]) + \
+                        lml(mc, v, [(col(g), tau2), (col(g2), tau2)])
+    allv = [l_none] + l_single + list(l_pair.values())
+    z = logsumexp(allv)
+    p_none = math.exp(l_none - z)
+    single = [0.0] * (n + 1)
+    for g in range(G):
+        for k in range(tested[g] + 1, tested[g + 1] + 1):
+            single[k] = math.exp(l_single[g] - z) / cnt[g]
+    multi = [0.0] * (n + 1)
+    p_multi = 0.0
+    for (g, g2), l in l_pair.items():
+        p = math.exp(l - z)
+        p_multi += p
+        r1 = range(tested[g] + 1, tested[g + 1] + 1)
+        r2 = range(tested[g2] + 1, tested[g2 + 1] + 1)
+        if g == g2:
+            for k in r1:
+                multi[k] += 2 * p / cnt[g]
+        else:
+            for k in r1:
+                multi[k] += p / cnt[g]
+            for k in r2:
+                multi[k] += p / cnt[g2]
+    return s, p_none, p_multi, single, multi
+
+
+def case(out, name, n, data, skipped=(), nu=4.0, tau=0.05, pn=0.1, pm=0.1):
+    s, p_none, p_multi, single, multi = posterior(n, data, skipped, nu, tau,
+                                                  pn, pm)
+    out.append("case %s %d %r %r %r %r" % (name, n, nu, tau, pn, pm))
+    for p in sorted(data):
+        out.append("y %d %s" % (p, " ".join(repr(float(x)) for x in data[p])))
+    for p in skipped:
+        out.append("skip %d" % p)
+    out.append("scale %r" % s)
+    out.append("none %r" % p_none)
+    out.append("multi %r" % p_multi)
+    out.append("single %s" % " ".join(repr(x) for x in single[1:]))
+    out.append("mmulti %s" % " ".join(repr(x) for x in multi[1:]))
+    out.append("end")
+
+
+def levels(rng, n, tested, steps, cv, runs, tails=None):
+    data = {}
+    for p in tested:
+        lev = 1.0
+        for k, f in steps:
+            if p >= k:
+                lev *= f
+        if tails is None:
+            e = rng.normal(0, cv, runs)
+        else:
+            e = rng.standard_t(tails, runs) * cv
+        data[p] = list(lev * np.exp(e))
+    return data
+
+
+def main():
+    rng = np.random.default_rng(20261201)
+    out = ["# tests/bisect/data/posterior.txt: written by",
+           "# tests/bisect/gen_bisect_fixtures.py (scipy fsolve for the fit,",
+           "# dense Gaussian integrals for the hypotheses); read by",
+           "# tests/bisect/test_bisect.c.  Values are the measurements;",
+           "# single and mmulti list commits 1 .. n."]
+    # Only the ends, a clear step and none.
+    case(out, "ends_step", 8, levels(rng, 8, [0, 8], [(5, 1.05)], 0.02, 5))
+    case(out, "ends_same", 8, levels(rng, 8, [0, 8], [], 0.02, 6))
+    # Every commit tested: one step, two steps, no step.
+    case(out, "all_one", 10,
+         levels(rng, 10, range(11), [(6, 1.04)], 0.02, 3))
+    case(out, "all_two", 10,
+         levels(rng, 10, range(11), [(3, 1.06), (8, 1.06)], 0.01, 4))
+    case(out, "all_none", 10, levels(rng, 10, range(11), [], 0.02, 3))
+    # A bisection's footprint: a few tested commits, unequal runs.
+    d = levels(rng, 64, [0, 64, 32, 16, 24], [(21, 1.03)], 0.02, 4)
+    d[16] += list(levels(rng, 64, [16], [], 0.02, 5)[16])
+    case(out, "sparse", 64, d)
+    # Heavy tails (t2 noise) and one wild outlier.
+    d = levels(rng, 16, [0, 4, 8, 12, 16], [(9, 1.05)], 0.01, 6, tails=2)
+    d[4][2] *= 1.5
+    case(out, "outlier", 16, d, nu=3.0)
+    # A skipped commit next to the step, other priors, tau.
+    d = levels(rng, 12, [0, 12, 6, 5, 8], [(7, 1.08)], 0.02, 5)
+    case(out, "skipped", 12, d, skipped=(7,), tau=0.1, pn=0.2, pm=0.05)
+    # No multi prior.
+    case(out, "nomulti", 6, levels(rng, 6, [0, 6, 3], [(2, 1.1)], 0.03, 4),
+         pm=0.0)
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+main()
