@@ -6,7 +6,8 @@
  * RES, CAL, TLB, NMI...) a description.  Each line gives
  * mon.irq.<name>, the counts summed over the CPUs, where the name is
  * the action names for a numbered line (the last word, with those
- * before it that end in ',': a shared line keeps all its actions) and
+ * before it that end in ',', joined by '+': a shared line keeps all its
+ * actions) and
  * the label for a named one.  Two numbered lines with the same action
  * (a device's several queues share none, but MSI vectors may) are kept
  * apart by the IRQ number appended.  Lines of other forms are skipped.
@@ -95,11 +96,15 @@ pr_mon_parse_interrupts(const char *buf, size_t len, struct pr_mon_snap *out,
 		nl = 0;
 		for (; k < nw && nl < sizeof(name) - 1; k++) {
 			size_t wl = (size_t)(w[k][1] - w[k][0]);
+			int more = k + 1 < nw;
 
+			wl -= (size_t)more; /* the ',' */
 			if (wl > sizeof(name) - 1 - nl)
 				wl = sizeof(name) - 1 - nl;
 			memcpy(name + nl, w[k][0], wl);
 			nl += wl;
+			if (more && nl < sizeof(name) - 1)
+				name[nl++] = '+';
 		}
 		if (seen(out, from, name, nl) && nl < sizeof(name) - 1) {
 			size_t il = (size_t)(we - ws);

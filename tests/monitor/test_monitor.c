@@ -145,7 +145,7 @@ test_interrupts(void **state)
 	assert_int_equal(pr_mon_parse_interrupts(shared, sizeof(shared) - 1, &s,
 			     &err),
 	    PR_OK);
-	assert_true(val(&s, "mon.irq.ehci_hcd:usb1,i801_smbus") == 12);
+	assert_true(val(&s, "mon.irq.ehci_hcd:usb1+i801_smbus") == 12);
 	assert_true(val(&s, "mon.irq.ERR") == 3);
 	pr_mon_snap_release(&s);
 }
