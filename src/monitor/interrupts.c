@@ -31,6 +31,13 @@ numbered(const char *ws, const char *we)
 	return 1;
 }
 
+/* Does the word [ws, we) end in ','? */
+static int
+comma(const char *ws, const char *we)
+{
+	return we > ws && *(we - 1) == ',';
+}
+
 static int
 seen(const struct pr_mon_snap *out, size_t from, const char *name, size_t len)
 {
@@ -91,7 +98,7 @@ pr_mon_parse_interrupts(const char *buf, size_t len, struct pr_mon_snap *out,
 			continue;
 		/* The action names: the last word, and those before it
 		 * that end in ','. */
-		for (k = nw - 1; k > 0 && w[k - 1][1][-1] == ',';)
+		for (k = nw - 1; k > 0 && comma(w[k - 1][0], w[k - 1][1]);)
 			k--;
 		nl = 0;
 		for (; k < nw && nl < sizeof(name) - 1; k++) {

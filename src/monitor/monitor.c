@@ -126,7 +126,7 @@ pr_mon_snap_add(struct pr_mon_snap *s, const char *prefix, const char *name,
 	pl = strlen(PR_MON_PREFIX);
 	memcpy(v->name, PR_MON_PREFIX, pl);
 	room = sizeof(v->name) - 1 - pl;
-	for (i = 0; prefix[i] != '\0' && i < room; i++)
+	for (i = 0; i < room && prefix[i] != '\0'; i++)
 		v->name[pl + i] = prefix[i];
 	pl += i;
 	room = sizeof(v->name) - 1 - pl;
