@@ -51,6 +51,7 @@
 
 #include "perfreg/dataset.h"
 #include "perfreg/error.h"
+#include "perfreg/monitor.h"
 #include "perfreg/paired.h"
 #include "perfreg/parse.h"
 #include "perfreg/seq.h"
@@ -108,6 +109,9 @@ struct pr_run {
 	int truncated;  /* output went over output_limit */
 	double start_s; /* when it started, seconds after the session */
 	struct pr_dataset metrics; /* this run's metrics, one value each */
+	/* The monitors' figures of this run (perfreg/monitor.h), one
+	 * value each, kept apart from metrics; empty without a monitor. */
+	struct pr_dataset monitors;
 };
 
 struct pr_session;
@@ -137,6 +141,10 @@ struct pr_runner_opts {
 	 * session (PR_STOP_HOOK).  Not called in sequential order. */
 	int (*should_stop)(const struct pr_session *s, void *arg);
 	void *arg; /* given to both hooks */
+	/* Read around each run (warm-ups included), just before the spawn
+	 * and just after the reap, into pr_run.monitors; borrowed; NULL:
+	 * none. */
+	struct pr_monitor *monitor;
 };
 
 /* runs 10, warmup 1, shuffled, seed 1, max_failures 0, spawn defaults,

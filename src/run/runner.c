@@ -88,6 +88,7 @@ run_release(struct pr_run *r)
 	free(r->reason);
 	free(r->output);
 	pr_dataset_release(&r->metrics);
+	pr_dataset_release(&r->monitors);
 }
 
 void
@@ -375,6 +376,7 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 	r.warmup = warmup;
 	r.exit_status = -1;
 	pr_dataset_init(&r.metrics);
+	pr_dataset_init(&r.monitors);
 	pr_spawn_result_init(&res);
 	r.start_s = pr_spawn_now() - t_session;
 
@@ -393,6 +395,9 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 	}
 
 	t_step = pr_spawn_now();
+	if (s->opts.monitor != NULL &&
+	    (st = pr_monitor_begin(s->opts.monitor, err)) != PR_OK)
+		goto out;
 	if (s->opts.spawn.shell) {
 		one[0] = v->command;
 		one[1] = NULL;
@@ -406,6 +411,8 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 		so.path = v->exe;
 		st = pr_spawn_run(v->argv, &so, &res, err);
 	}
+	if (st == PR_OK && s->opts.monitor != NULL)
+		st = pr_monitor_end(s->opts.monitor, &r.monitors, err);
 	if (st != PR_OK)
 		goto out;
 	spawned = 1;

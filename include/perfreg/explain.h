@@ -1,0 +1,101 @@
+/*
+ * perfreg/explain.h - the explanation of a change (issue 13): which side
+ * metrics (the monitors' figures, perfreg/monitor.h, or any other metric
+ * that is not the primary one) changed between the two sides, and how
+ * much of the primary metric's change each accounts for.
+ *
+ * Method.  Every side metric gets a change: Welch's t on the means of
+ * its runs (the runs are the replicates; perfreg/ttest.h), the change
+ * relative to the base mean with the interval of the difference
+ * divided by the base mean, and a two-sided p.  The false discovery
+ * rate is controlled across all side metrics by Benjamini-Hochberg
+ * (pr_bh, checked against R's p.adjust in tests/stats): a metric has
+ * changed when its adjusted p is at most 1 - conf.  The changed ones
+ * are ranked by co-movement with the primary metric *within* each side:
+ * r is the pooled within-side correlation (each side centred on its own
+ * means, the cross-products and squares pooled), and the share of the
+ * primary change that a metric accounts for is
+ *   share = b * (mean_new(x) - mean_base(x)) / (mean_new(y) - mean_base(y)),
+ * with b = r * sd_y / sd_x the pooled within-side regression slope of
+ * the primary y on the metric x: what the metric's own change predicts
+ * of the primary's, from how the two move together run by run.  The
+ * rank is by share (largest first), then by |r|.  A metric that changed
+ * but does not move with the primary (r near 0) ranks last: it changed
+ * beside the primary, not with it.  Under no change anywhere (A/A) BH
+ * keeps the list empty in at least conf of the sessions
+ * (bench/explain-sim).
+ *
+ * Work and efficiency: where the side metrics hold "instructions" and
+ * "cycles" (mon.perf.*), the primary change is split into work
+ * (instructions per run) and efficiency (cycles per instruction, from
+ * the runs' ratios); otherwise `split` says which split cannot be made.
+ *
+ * Ownership: pr_explain_release frees what pr_explain_compute filled.
+ * Thread-safe; the library never prints.
+ */
+#ifndef PERFREG_EXPLAIN_H
+#define PERFREG_EXPLAIN_H
+
+#include <stddef.h>
+
+#include "perfreg/error.h"
+
+/* The runs of one side: the primary metric and each side metric, one
+ * value a run (NaN where a run has no value of a metric). */
+struct pr_explain_side {
+	const double *primary;       /* n values */
+	const double *const *metric; /* nmetrics arrays of n values */
+	size_t n;
+};
+
+struct pr_explain_input {
+	const char *primary; /* its name, for the text ("elapsed") */
+	size_t nmetrics;
+	const char *const *names; /* nmetrics names */
+	const char *const *units; /* nmetrics units (may be NULL) */
+	struct pr_explain_side base, new_;
+	double conf; /* 0.95 when 0 */
+};
+
+struct pr_explain_item {
+	size_t metric; /* index in the input */
+	size_t nb, nn; /* runs with a value, each side */
+	double base_mean, new_mean;
+	double change, lo, hi; /* relative to base_mean; NaN when base_mean
+				  is 0 */
+	double p, p_adj;       /* Welch's p, BH-adjusted */
+	double r;              /* pooled within-side correlation */
+	double share;          /* of the primary change; NaN if undefined */
+	int changed;           /* p_adj <= 1 - conf */
+};
+
+struct pr_explain {
+	/* Every side metric that could be tested (two runs a side, not
+	 * constant), the changed ones first in rank order, then the
+	 * others by p. */
+	struct pr_explain_item *items;
+	size_t n, nchanged;
+	double primary_change; /* relative, of the means */
+	/* Work and efficiency. */
+	int has_split;
+	double work_change, work_lo, work_hi; /* instructions, relative */
+	double cpi_change, cpi_lo, cpi_hi;    /* cycles / instruction */
+	int work_changed, cpi_changed;
+	char split[256]; /* one sentence, either way */
+};
+
+void pr_explain_init(struct pr_explain *e);
+void pr_explain_release(struct pr_explain *e);
+
+/*
+ * Fills e from in.  PR_EINVAL when a side has fewer than 2 runs of the
+ * primary; PR_ENOMEM.  Metrics named "...instructions" and
+ * "...cycles" make the split.
+ */
+enum pr_status pr_explain_compute(const struct pr_explain_input *in,
+    struct pr_explain *e, struct pr_error *err);
+
+/* The number of items shown in a text report; the rest go to --json. */
+#define PR_EXPLAIN_TOP 10
+
+#endif /* PERFREG_EXPLAIN_H */

@@ -1,0 +1,48 @@
+/*
+ * monitor/internal.h - what the sources of src/monitor share: a cursor
+ * over the lines of a buffer, the reading of a /proc file, and the
+ * perf_event_open backend's interface (perf_linux.c, or the stub that
+ * says the counters are absent on other systems).
+ */
+#ifndef PERFREG_MONITOR_INTERNAL_H
+#define PERFREG_MONITOR_INTERNAL_H
+
+#include <stddef.h>
+
+#include "perfreg/buf.h"
+#include "perfreg/monitor.h"
+
+/* A line of buf: [*ls, *le) without its '\n'; 0 at the end. */
+int pr_mon_line(const char *buf, size_t len, size_t *pos, const char **ls,
+    const char **le);
+
+/* The next word of [*p, e) (blanks skipped): [*ws, *we); 0 at the end. */
+int pr_mon_word(const char **p, const char *e, const char **ws,
+    const char **we);
+
+/* A whole unsigned decimal number [ws, we) into *v; 0 when not one. */
+int pr_mon_uint(const char *ws, const char *we, double *v);
+
+/*
+ * Reads root/name into b (cleared first), at most 4 MiB.  0, or -1 when
+ * the file is missing, unreadable or larger (the source is then absent).
+ */
+int pr_mon_read_file(const char *root, const char *name, struct pr_buf *b);
+
+/* The counters of the child and its descendants (perf_linux.c). */
+struct pr_mon_perf;
+/* Opens what it can; NULL when nothing (the reason in note[]). */
+struct pr_mon_perf *pr_mon_perf_open(char *note, size_t notesz, char *hwnote,
+    size_t hwnotesz);
+/* As pr_mon_perf_open, with software events standing in for the
+ * hardware ones (cycles: cpu-clock, instructions: task-clock), so that
+ * the tests run the hardware path on a machine without a PMU. */
+struct pr_mon_perf *pr_mon_perf_open_fake_hw(char *note, size_t notesz,
+    char *hwnote, size_t hwnotesz);
+void pr_mon_perf_close(struct pr_mon_perf *p);
+void pr_mon_perf_start(struct pr_mon_perf *p);
+/* Stops the counters and appends the run's figures to out. */
+enum pr_status pr_mon_perf_stop(struct pr_mon_perf *p, struct pr_mon_snap *out,
+    double *max_scale, struct pr_error *err);
+
+#endif /* PERFREG_MONITOR_INTERNAL_H */

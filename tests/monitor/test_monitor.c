@@ -1,0 +1,522 @@
+/*
+ * tests/monitor/test_monitor.c - the monitors (perfreg/monitor.h): the
+ * parsers of /proc/stat, softirqs, interrupts, vmstat and schedstat
+ * against the files captured in tests/data/proc (every figure checked
+ * is the capture's own number, worked out by hand in the comments),
+ * the same files cut short at every length and damaged (no crash,
+ * finite figures only), names from a file that cannot carry a control
+ * character, the delta of two readings, a missing /proc as absent
+ * sources with notes, and the perf counters: the child's counts
+ * without perfreg's own (perfreg touches 2,000 fresh pages while the
+ * counters run and no child does: the child's page faults stay far
+ * below), the hardware events absent with one note where there is no
+ * PMU, and the hardware path's group read run with software events
+ * standing in.  No timing thresholds.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "monitor/internal.h"
+#include "perfreg/monitor.h"
+#include "perfreg/runner.h"
+#include "perfreg/spawn.h"
+
+static char *
+slurp(const char *name, size_t *len)
+{
+	struct pr_buf b = PR_BUF_INIT(1u << 22);
+
+	assert_int_equal(pr_mon_read_file("tests/data/proc", name, &b), 0);
+	*len = b.len;
+	return pr_buf_detach(&b, len);
+}
+
+static const struct pr_mon_value *
+find(const struct pr_mon_snap *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->v[i].name, name) == 0)
+			return &s->v[i];
+	return NULL;
+}
+
+static double
+val(const struct pr_mon_snap *s, const char *name)
+{
+	const struct pr_mon_value *v = find(s, name);
+
+	if (v == NULL)
+		fail_msg("no figure %s", name);
+	return v->value;
+}
+
+static void
+test_stat(void **state)
+{
+	struct pr_mon_snap s;
+	struct pr_error err;
+	size_t len;
+	char *buf = slurp("stat", &len);
+
+	(void)state;
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_stat(buf, len, 100, &s, &err), PR_OK);
+	assert_true(val(&s, "mon.stat.ctxt") == 59723102);
+	assert_true(val(&s, "mon.stat.intr") == 18388783);
+	assert_true(val(&s, "mon.stat.softirq") == 34911139);
+	assert_true(val(&s, "mon.stat.forks") == 1994328);
+	assert_true(val(&s, "mon.stat.procs_running") == 6);
+	assert_true(find(&s, "mon.stat.procs_running")->gauge);
+	assert_false(find(&s, "mon.stat.ctxt")->gauge);
+	/* "cpu  1555015 17582 493054 810805 1604 0 12448 1127": user
+	 * with nice, then system, idle, iowait, irq, softirq, steal. */
+	assert_true(fabs(val(&s, "mon.stat.cpu_user_s") - 15725.97) < 1e-6);
+	assert_true(fabs(val(&s, "mon.stat.cpu_system_s") - 4930.54) < 1e-6);
+	assert_true(fabs(val(&s, "mon.stat.cpu_softirq_s") - 124.48) < 1e-6);
+	assert_true(fabs(val(&s, "mon.stat.cpu_steal_s") - 11.27) < 1e-6);
+	assert_true(val(&s, "mon.stat.cpu_irq_s") == 0);
+	assert_string_equal(find(&s, "mon.stat.cpu_irq_s")->unit, "s");
+	/* Only the machine's line, not cpu0's and cpu1's. */
+	assert_int_equal(s.n, 13);
+	pr_mon_snap_release(&s);
+	free(buf);
+}
+
+static void
+test_softirqs(void **state)
+{
+	struct pr_mon_snap s;
+	struct pr_error err;
+	size_t len;
+	char *buf = slurp("softirqs", &len);
+
+	(void)state;
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_softirqs(buf, len, &s, &err), PR_OK);
+	/* 8769519 + 7133485, which /proc/stat's softirq line has too. */
+	assert_true(val(&s, "mon.softirq.NET_RX") == 15903004);
+	assert_true(val(&s, "mon.softirq.TIMER") == 993857 + 712581);
+	assert_true(val(&s, "mon.softirq.TASKLET") == 5);
+	assert_true(val(&s, "mon.softirq.HI") == 0);
+	assert_int_equal(s.n, 10);
+	pr_mon_snap_release(&s);
+	free(buf);
+}
+
+static void
+test_interrupts(void **state)
+{
+	struct pr_mon_snap s;
+	struct pr_error err;
+	size_t len;
+	char *buf = slurp("interrupts", &len);
+	static const char shared[] = "           CPU0       CPU1\n"
+				     " 16:   5   7   IO-APIC  16-fasteoi   "
+				     "ehci_hcd:usb1, i801_smbus\n"
+				     "ERR:          3\n";
+
+	(void)state;
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_interrupts(buf, len, &s, &err), PR_OK);
+	assert_true(val(&s, "mon.irq.virtio3-rx") == 11608);
+	assert_true(val(&s, "mon.irq.virtio1-req.0") == 2311157);
+	assert_true(val(&s, "mon.irq.LOC") == 7228626 + 6348222);
+	assert_true(val(&s, "mon.irq.RES") == 869406 + 674970);
+	assert_true(val(&s, "mon.irq.ERR") == 0);
+	/* Two lines with the action ACPI:Ged, IRQs 24 and 25. */
+	assert_true(val(&s, "mon.irq.ACPI:Ged") == 1);
+	assert_true(val(&s, "mon.irq.ACPI:Ged#25") == 1);
+	assert_int_equal(s.n, 19 + 16);
+	pr_mon_snap_release(&s);
+	free(buf);
+
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_interrupts(shared, sizeof(shared) - 1, &s,
+			     &err),
+	    PR_OK);
+	assert_true(val(&s, "mon.irq.ehci_hcd:usb1+i801_smbus") == 12);
+	assert_true(val(&s, "mon.irq.ERR") == 3);
+	pr_mon_snap_release(&s);
+}
+
+static void
+test_vmstat_schedstat(void **state)
+{
+	struct pr_mon_snap s;
+	struct pr_error err;
+	size_t len;
+	char *buf = slurp("vmstat", &len);
+
+	(void)state;
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_vmstat(buf, len, &s, &err), PR_OK);
+	assert_true(val(&s, "mon.vm.pgfault") == 912671436);
+	assert_true(val(&s, "mon.vm.thp_fault_alloc") == 119292);
+	assert_true(find(&s, "mon.vm.nr_free_pages")->gauge);
+	assert_false(find(&s, "mon.vm.pgfault")->gauge);
+	assert_int_equal(s.n, 192);
+	pr_mon_snap_release(&s);
+	free(buf);
+
+	buf = slurp("schedstat", &len);
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_schedstat(buf, len, &s, &err), PR_OK);
+	assert_true(fabs(val(&s, "mon.sched.run_s") -
+			(1207135862812.0 + 1198573456109.0) / 1e9) < 1e-6);
+	assert_true(fabs(val(&s, "mon.sched.wait_s") -
+			(95367093524.0 + 101293859376.0) / 1e9) < 1e-6);
+	assert_true(val(&s, "mon.sched.timeslices") == 10851402 + 11095774);
+	pr_mon_snap_release(&s);
+	/* Another version's fields mean other things: nothing. */
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_schedstat("version 14\n", 11, &s, &err),
+	    PR_OK);
+	assert_int_equal(s.n, 0);
+	pr_mon_snap_release(&s);
+	free(buf);
+}
+
+/* Every parser over a file cut at every length, and with bytes damaged:
+ * no crash, every figure finite and its name clean. */
+static void
+check_clean(const struct pr_mon_snap *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		assert_true(isfinite(s->v[i].value));
+		assert_memory_equal(s->v[i].name, "mon.", 4);
+		for (j = 0; s->v[i].name[j] != '\0'; j++)
+			assert_true(
+			    s->v[i].name[j] > ' ' && s->v[i].name[j] < 127);
+	}
+}
+
+static void
+test_cut_and_damaged(void **state)
+{
+	static const char *files[] = { "stat", "softirqs", "interrupts",
+		"vmstat", "schedstat" };
+	struct pr_mon_snap s;
+	struct pr_error err;
+	size_t f, len, cut, step;
+	char *buf;
+
+	(void)state;
+	pr_mon_snap_init(&s);
+	for (f = 0; f < 5; f++) {
+		buf = slurp(files[f], &len);
+		step = len > 4000 ? 7 : 1;
+		for (cut = 0; cut <= len; cut += step) {
+			pr_mon_snap_clear(&s);
+			assert_int_equal(pr_mon_parse_stat(buf, cut, 100, &s,
+					     &err),
+			    PR_OK);
+			assert_int_equal(pr_mon_parse_softirqs(buf, cut, &s,
+					     &err),
+			    PR_OK);
+			assert_int_equal(pr_mon_parse_interrupts(buf, cut, &s,
+					     &err),
+			    PR_OK);
+			assert_int_equal(pr_mon_parse_vmstat(buf, cut, &s,
+					     &err),
+			    PR_OK);
+			assert_int_equal(pr_mon_parse_schedstat(buf, cut, &s,
+					     &err),
+			    PR_OK);
+			check_clean(&s);
+		}
+		for (cut = 0; cut < len; cut += 13)
+			buf[cut] = (char)(cut % 5 == 0 ? '\033' : 0x9b);
+		pr_mon_snap_clear(&s);
+		assert_int_equal(pr_mon_parse_interrupts(buf, len, &s, &err),
+		    PR_OK);
+		assert_int_equal(pr_mon_parse_vmstat(buf, len, &s, &err),
+		    PR_OK);
+		assert_int_equal(pr_mon_parse_softirqs(buf, len, &s, &err),
+		    PR_OK);
+		check_clean(&s);
+		free(buf);
+	}
+	pr_mon_snap_release(&s);
+}
+
+static void
+test_names_and_delta(void **state)
+{
+	struct pr_mon_snap a, b;
+	struct pr_dataset d;
+	struct pr_error err;
+	static const char hostile[] = "\033[2J\r\nx";
+	struct pr_metric *m;
+
+	(void)state;
+	pr_mon_snap_init(&a);
+	pr_mon_snap_init(&b);
+	pr_dataset_init(&d);
+	assert_int_equal(pr_mon_snap_add(&a, "irq.", hostile,
+			     sizeof(hostile) - 1, "count", 1, 0, &err),
+	    PR_OK);
+	assert_string_equal(a.v[0].name, "mon.irq.__2J__x");
+	assert_int_equal(pr_mon_snap_add(&a, "t.", "c", 1, "count", 10, 0,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_mon_snap_add(&a, "t.", "g", 1, "count", 4, 1, &err),
+	    PR_OK);
+	assert_int_equal(pr_mon_snap_add(&a, "t.", "back", 4, "count", 9, 0,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_mon_snap_add(&a, "t.", "nan", 3, "count", NAN, 0,
+			     &err),
+	    PR_OK);
+	assert_int_equal(a.n, 4); /* NaN left out */
+	/* b in another order, with one figure a lacks. */
+	assert_int_equal(pr_mon_snap_add(&b, "t.", "g", 1, "count", 8, 1, &err),
+	    PR_OK);
+	assert_int_equal(pr_mon_snap_add(&b, "t.", "c", 1, "count", 25, 0,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_mon_snap_add(&b, "t.", "back", 4, "count", 3, 0,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_mon_snap_add(&b, "t.", "new", 3, "count", 3, 0,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_mon_snap_delta(&a, &b, &d, &err), PR_OK);
+	assert_int_equal(d.n, 2);
+	assert_non_null(m = pr_dataset_find(&d, "mon.t.c"));
+	assert_true(m->values.v[0] == 15);
+	assert_non_null(m = pr_dataset_find(&d, "mon.t.g"));
+	assert_true(m->values.v[0] == 6);
+	assert_null(pr_dataset_find(&d, "mon.t.back"));
+	assert_true(pr_monitor_is_metric("mon.t.c"));
+	assert_false(pr_monitor_is_metric("wall_s"));
+	pr_dataset_release(&d);
+	pr_mon_snap_release(&a);
+	pr_mon_snap_release(&b);
+}
+
+static void
+test_set(void **state)
+{
+	struct pr_error err;
+	unsigned set;
+
+	(void)state;
+	assert_int_equal(pr_monitor_parse_set("none", &set, &err), PR_OK);
+	assert_int_equal(set, 0);
+	assert_int_equal(pr_monitor_parse_set("default", &set, &err), PR_OK);
+	assert_int_equal(set, PR_MON_DEFAULT);
+	assert_int_equal(pr_monitor_parse_set("perf,softirqs", &set, &err),
+	    PR_OK);
+	assert_int_equal(set, PR_MON_PERF | PR_MON_SOFTIRQS);
+	assert_int_equal(pr_monitor_parse_set("system", &set, &err), PR_OK);
+	assert_int_equal(set, PR_MON_ALL & ~(unsigned)PR_MON_PERF);
+	assert_int_equal(pr_monitor_parse_set("perf,bogus", &set, &err),
+	    PR_EINVAL);
+	assert_non_null(strstr(err.msg, "'bogus'"));
+	assert_int_equal(pr_monitor_parse_set("", &set, &err), PR_EINVAL);
+	assert_string_equal(pr_monitor_source_name(PR_MON_VMSTAT), "vmstat");
+}
+
+/* A /proc that is not there: every /proc source absent with a note, and
+ * the readings give nothing, without an error. */
+static void
+test_missing_proc(void **state)
+{
+	struct pr_monitor *m;
+	struct pr_dataset d;
+	struct pr_error err;
+
+	(void)state;
+	pr_dataset_init(&d);
+	assert_int_equal(pr_monitor_new(PR_MON_ALL & ~(unsigned)PR_MON_PERF,
+			     "tests/data/proc/no-such-dir", &m, &err),
+	    PR_OK);
+	assert_int_equal(pr_monitor_active(m), 0);
+	assert_int_equal(pr_monitor_nnotes(m), 5);
+	assert_non_null(strstr(pr_monitor_note(m, 0), "/proc/stat"));
+	assert_int_equal(pr_monitor_begin(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_end(m, &d, &err), PR_OK);
+	assert_int_equal(d.n, 0);
+	pr_monitor_free(m);
+
+	/* The captures: read twice, every counter's delta is 0 and
+	 * every gauge its value.  schedstat is there too. */
+	assert_int_equal(pr_monitor_new(PR_MON_ALL & ~(unsigned)PR_MON_PERF,
+			     "tests/data/proc", &m, &err),
+	    PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), 0);
+	assert_int_equal(pr_monitor_begin(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_end(m, &d, &err), PR_OK);
+	assert_true(pr_dataset_find(&d, "mon.stat.ctxt")->values.v[0] == 0);
+	assert_true(
+	    pr_dataset_find(&d, "mon.stat.procs_running")->values.v[0] == 6);
+	assert_non_null(pr_dataset_find(&d, "mon.sched.wait_s"));
+	assert_non_null(pr_dataset_find(&d, "mon.irq.LOC"));
+	assert_non_null(pr_dataset_find(&d, "mon.softirq.NET_RX"));
+	assert_non_null(pr_dataset_find(&d, "mon.vm.pgfault"));
+	pr_monitor_free(m);
+	pr_dataset_release(&d);
+}
+
+static double
+figure(const struct pr_mon_snap *s, const char *name)
+{
+	const struct pr_mon_value *v = find(s, name);
+
+	return v != NULL ? v->value : -1;
+}
+
+static void
+run_child(const char *cmd)
+{
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	struct pr_error err;
+	char *argv[2] = { (char *)cmd, NULL };
+
+	pr_spawn_opts_init(&o);
+	o.shell = 1;
+	pr_spawn_result_init(&r);
+	assert_int_equal(pr_spawn_run(argv, &o, &r, &err), PR_OK);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	pr_spawn_result_release(&r);
+}
+
+/* perfreg's own activity while the counters run: n sleeps, each a
+ * voluntary context switch of perfreg's. */
+static void
+sleeps(size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		usleep(200);
+}
+
+static void
+test_perf(void **state)
+{
+	char note[256] = "", hwnote[256] = "";
+	struct pr_mon_perf *p;
+	struct pr_mon_snap s;
+	struct pr_error err;
+	double scale = 1;
+
+	(void)state;
+	if ((p = pr_mon_perf_open(note, sizeof(note), hwnote,
+		 sizeof(hwnote))) == NULL) {
+		print_message("perf_event_open refused here: %s\n", note);
+		skip();
+	}
+	pr_mon_snap_init(&s);
+	/* perfreg alone sleeps 100 times (100 context switches of its
+	 * own): none is the child's. */
+	pr_mon_perf_start(p);
+	sleeps(100);
+	assert_int_equal(pr_mon_perf_stop(p, &s, &scale, &err), PR_OK);
+	assert_true(figure(&s, "mon.perf.context_switches") >= 0);
+	assert_true(figure(&s, "mon.perf.context_switches") < 50);
+	/* A child that runs a shell and a program: it has faults and CPU
+	 * time, and perfreg's 100 switches again are not in them. */
+	pr_mon_snap_clear(&s);
+	pr_mon_perf_start(p);
+	sleeps(100);
+	run_child("cat /proc/self/stat >/dev/null");
+	assert_int_equal(pr_mon_perf_stop(p, &s, &scale, &err), PR_OK);
+	assert_true(figure(&s, "mon.perf.page_faults") > 0);
+	assert_true(figure(&s, "mon.perf.context_switches") < 50);
+	assert_true(figure(&s, "mon.perf.task_clock_s") > 0);
+	assert_true(figure(&s, "mon.perf.cpu_migrations") >= 0);
+	/* No PMU: absent with a note, never zero; with one, there. */
+	if (hwnote[0] != '\0') {
+		assert_non_null(strstr(hwnote, "hardware counters absent"));
+		assert_null(find(&s, "mon.perf.cycles"));
+		assert_null(find(&s, "mon.perf.instructions"));
+	} else
+		assert_true(figure(&s, "mon.perf.instructions") > 0);
+	pr_mon_snap_release(&s);
+	pr_mon_perf_close(p);
+
+	/* The hardware path (its group, its scale) with software events
+	 * standing in for cycles and instructions. */
+	hwnote[0] = '\0';
+	assert_non_null(p = pr_mon_perf_open_fake_hw(note, sizeof(note), hwnote,
+			    sizeof(hwnote)));
+	assert_string_equal(hwnote, "");
+	pr_mon_snap_init(&s);
+	pr_mon_perf_start(p);
+	run_child("i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done");
+	assert_int_equal(pr_mon_perf_stop(p, &s, &scale, &err), PR_OK);
+	assert_true(figure(&s, "mon.perf.cycles") > 0);
+	assert_true(figure(&s, "mon.perf.instructions") > 0);
+	assert_true(scale >= 1);
+	pr_mon_snap_release(&s);
+	pr_mon_perf_close(p);
+}
+
+/* The runner's hook: every run, warm-ups included, gets its figures,
+ * kept apart from its metrics. */
+static void
+test_runner_hook(void **state)
+{
+	struct pr_session s;
+	struct pr_runner_opts o;
+	struct pr_monitor *m;
+	struct pr_error err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(pr_monitor_new(PR_MON_STAT | PR_MON_PERF, NULL, &m,
+			     &err),
+	    PR_OK);
+	pr_session_init(&s);
+	assert_int_equal(pr_session_add_variant(&s, "a", "true", 0, NULL, NULL,
+			     NULL, &err),
+	    PR_OK);
+	pr_runner_opts_init(&o);
+	o.runs = 3;
+	o.monitor = m;
+	assert_int_equal(pr_session_run(&s, &o, &err), PR_OK);
+	assert_int_equal(s.nruns, 4);
+	for (i = 0; i < s.nruns; i++) {
+		assert_non_null(
+		    pr_dataset_find(&s.runs[i].monitors, "mon.stat.ctxt"));
+		assert_null(
+		    pr_dataset_find(&s.runs[i].metrics, "mon.stat.ctxt"));
+	}
+	assert_null(pr_dataset_find(&s.v[0].data, "mon.stat.ctxt"));
+	pr_session_release(&s);
+	pr_monitor_free(m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat),
+		cmocka_unit_test(test_softirqs),
+		cmocka_unit_test(test_interrupts),
+		cmocka_unit_test(test_vmstat_schedstat),
+		cmocka_unit_test(test_cut_and_damaged),
+		cmocka_unit_test(test_names_and_delta),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_missing_proc),
+		cmocka_unit_test(test_perf),
+		cmocka_unit_test(test_runner_hook),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
