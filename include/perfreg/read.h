@@ -125,6 +125,24 @@ enum pr_status pr_read_numbers(const char *path, int column, const char *delims,
     struct pr_sample *out, struct pr_error *err);
 
 /*
+ * pr_read_numbers on each of the n paths into out[i] (each initialised
+ * and empty), the files read and parsed concurrently, one thread a
+ * file on as many threads as there are online processors (at most n,
+ * and at most PR_READ_THREADS_MAX); when sort is nonzero, each sample is
+ * also sorted on the thread that read it.  Standard input ("-") is read
+ * on the calling thread, in order, before the files.  Each file is read
+ * exactly as pr_read_numbers reads it, so the values and the errors are
+ * the same as reading them one after the other: on failure the error is
+ * that of the failing path with the lowest index (its index in *failed
+ * when failed is not NULL), and every out[i] is empty again.  When a
+ * thread cannot be started its files are read on the calling thread.
+ */
+#define PR_READ_THREADS_MAX 64
+enum pr_status pr_read_numbers_each(const char *const *paths, size_t n,
+    int column, const char *delims, int sort, struct pr_sample *out,
+    size_t *failed, struct pr_error *err);
+
+/*
  * column: read only this metric.  For csv, the column with this label or
  * this name without its unit ("elapsed (s)" or "elapsed"), read even if
  * its first value is a word (then an error); for hyperfine, gobench and

@@ -4,7 +4,8 @@
  *
  * Reads one sample per file (standard input when no file is given, or for
  * "-") with ministat's reader rules (pr_read_numbers: -C column, -d
- * delimiters, '#' comments), sorts each in place, and writes the report of
+ * delimiters, '#' comments), the files read and sorted concurrently
+ * (pr_read_numbers_each), and writes the report of
  * report/stat.c: ministat's, then perfreg's own lines.  The work is read,
  * sort, describe, compare: the values are held once, 8 bytes each, and
  * sorted once.  Exit status: 0 done, 2 bad usage or input, 3 internal
@@ -184,19 +185,17 @@ exec_stat(int argc, char **argv)
 		goto out;
 	}
 	pr_error_clear(&err);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		pr_sample_init(&samples[i]);
-		rc = pr_read_numbers(files[i], o.column, o.delims, &samples[i],
-		    &err);
-		if (rc == PR_OK && samples[i].n == 0)
-			rc = pr_error_at(&err, PR_EPARSE, files[i], 0, 0,
-			    "no values");
-		if (rc != PR_OK) {
-			cli_error(&err);
-			status = cli_exit_for(rc);
-			goto out;
-		}
-		pr_sample_sort(&samples[i]);
+	/* The files are read, parsed and sorted concurrently. */
+	rc = pr_read_numbers_each((const char *const *)files, n, o.column,
+	    o.delims, 1, samples, NULL, &err);
+	if (rc != PR_OK) {
+		cli_error(&err);
+		status = cli_exit_for(rc);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
 		in[i].name = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
 		in[i].v = samples[i].v;
 		in[i].n = samples[i].n;

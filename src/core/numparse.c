@@ -3,7 +3,8 @@
  * but fast on the short numbers benchmarks print.
  *
  * The text is scanned once: sign, up to 19 significant digits into a
- * uint64_t w, a decimal exponent q, and whether digits beyond the 19th
+ * uint64_t w (eight and four digits at a time where they are there, see
+ * digits_fast), a decimal exponent q, and whether digits beyond the 19th
  * were dropped.  Then, in order:
  *
  * 1. Clinger's fast path (W. D. Clinger, "How to read floating point
@@ -109,6 +110,93 @@ static int
 clz64(uint64_t x)
 {
 	return __builtin_clzll(x);
+}
+
+/*
+ * Eight (or four) digits at once, SWAR-style (as in fast_float and
+ * simdjson): the bytes are loaded least significant first, checked to be
+ * all '0'..'9' in one test, and combined by three multiplications.
+ * Assembling the word byte by byte keeps it independent of the host's
+ * byte order; compilers make it one load on little-endian machines.
+ */
+static uint64_t
+load8(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	return (uint64_t)u[0] | (uint64_t)u[1] << 8 | (uint64_t)u[2] << 16 |
+	    (uint64_t)u[3] << 24 | (uint64_t)u[4] << 32 | (uint64_t)u[5] << 40 |
+	    (uint64_t)u[6] << 48 | (uint64_t)u[7] << 56;
+}
+
+static int
+all8(uint64_t v)
+{
+	return ((v + 0x4646464646464646ULL) | (v - 0x3030303030303030ULL)) &
+		0x8080808080808080ULL
+	    ? 0
+	    : 1;
+}
+
+static uint64_t
+eight(uint64_t v)
+{
+	v -= 0x3030303030303030ULL;
+	v = v * 10 + (v >> 8);
+	return ((v & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
+		   ((v >> 16) & 0x000000ff000000ffULL) *
+		       (1 + (10000ULL << 32))) >>
+	    32;
+}
+
+static uint32_t
+load4(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
+	    (uint32_t)u[3] << 24;
+}
+
+static int
+all4(uint32_t v)
+{
+	return ((v + 0x46464646U) | (v - 0x30303030U)) & 0x80808080U ? 0 : 1;
+}
+
+static uint32_t
+four(uint32_t v)
+{
+	v -= 0x30303030U;
+	v = v * 10 + (v >> 8);
+	return (v & 0xff) * 100 + ((v >> 16) & 0xff);
+}
+
+/*
+ * Adds the digits at *pp to w, eight and four at a time while they stay
+ * within the 19 significant digits a uint64_t holds; the caller's loop
+ * takes the rest one by one.  Returns how many were taken.
+ */
+static int
+digits_fast(const char **pp, const char *end, uint64_t *w, int nd)
+{
+	const char *p = *pp;
+	uint64_t v;
+	uint32_t u;
+	int n = 0;
+
+	while (nd + n <= 11 && end - p >= 8 && all8(v = load8(p))) {
+		*w = *w * 100000000 + eight(v);
+		p += 8;
+		n += 8;
+	}
+	if (nd + n <= 15 && end - p >= 4 && all4(u = load4(p))) {
+		*w = *w * 10000 + four(u);
+		p += 4;
+		n += 4;
+	}
+	*pp = p;
+	return n;
 }
 
 /*
@@ -236,7 +324,7 @@ pr_parse_double(const char *s, const char *end, const char **stop, double *out,
 	const char *p = s, *d, *ex;
 	uint64_t w = 0;
 	long q = 0, e = 0;
-	int neg = 0, nd = 0, any = 0, dropped = 0, eneg = 0;
+	int neg = 0, nd = 0, any = 0, dropped = 0, eneg = 0, k;
 	double x = 0, y = 0;
 	enum pr_status st;
 	char qb[160];
@@ -248,6 +336,10 @@ pr_parse_double(const char *s, const char *end, const char **stop, double *out,
 	/* Leading zeros are not significant. */
 	while (p < end && *p == '0') {
 		p++;
+		any = 1;
+	}
+	if ((k = digits_fast(&p, end, &w, nd)) > 0) {
+		nd += k;
 		any = 1;
 	}
 	for (; p < end && isdig(*p); p++) {
@@ -267,6 +359,11 @@ pr_parse_double(const char *s, const char *end, const char **stop, double *out,
 				any = 1;
 				q--;
 			}
+		if ((k = digits_fast(&p, end, &w, nd)) > 0) {
+			nd += k;
+			q -= k;
+			any = 1;
+		}
 		for (; p < end && isdig(*p); p++) {
 			any = 1;
 			if (nd < 19) {

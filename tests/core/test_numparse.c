@@ -505,6 +505,78 @@ test_random(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * The shapes benchmarks and scripts print, millions of them, against
+ * strtod: %.17g around 100 and across the range (17 significant digits,
+ * the Eisel-Lemire path), integers of 1 to 20 digits (past 19 some are
+ * dropped), exponent forms of 1 to 19 digits, %.6f and %.2f, with a
+ * sign or leading zeros now and then.  The 8- and 4-digit steps of the
+ * scanner meet every split of the digits around the point here.
+ */
+static void
+test_shapes(void **state)
+{
+	struct pr_rng r;
+	unsigned long n = count_random(), i;
+	char buf[128], num[96];
+	double x;
+	int bad = 0, prec, nd, k;
+
+	(void)state;
+	pr_rng_seed(&r, 16016);
+	for (i = 0; i < n && bad < 10; i++) {
+		switch (i % 6) {
+		case 0: /* a script's doubles around 100 */
+			x = 100 + 3 * pr_rng_normal(&r);
+			snprintf(num, sizeof(num), "%.17g", x);
+			break;
+		case 1: /* 17 digits across the range */
+			x = random_double(&r);
+			snprintf(num, sizeof(num), "%.17g", x);
+			break;
+		case 2: /* integers of 1 to 20 digits */
+			nd = 1 + (int)pr_rng_below(&r, 20);
+			num[0] = (char)('1' + pr_rng_below(&r, 9));
+			for (k = 1; k < nd; k++)
+				num[k] = (char)('0' + pr_rng_below(&r, 10));
+			num[nd] = '\0';
+			break;
+		case 3: /* exponent forms */
+			x = random_double(&r);
+			prec = (int)pr_rng_below(&r, 19);
+			snprintf(num, sizeof(num),
+			    pr_rng_below(&r, 2) ? "%.*e" : "%.*E", prec, x);
+			break;
+		case 4: /* run times with 6 decimals */
+			x = 1.5 * exp(pr_rng_normal(&r));
+			snprintf(num, sizeof(num), "%.6f", x);
+			break;
+		default: /* short decimals, integer parts of 0 to 12 digits */
+			x = ldexp(pr_rng_uniform(&r),
+			    (int)pr_rng_below(&r, 40));
+			snprintf(num, sizeof(num), "%.*f",
+			    (int)pr_rng_below(&r, 10), x);
+			break;
+		}
+		switch (num[0] == '-' ? 7 : pr_rng_below(&r, 8)) {
+		case 0:
+			snprintf(buf, sizeof(buf), "-%s", num);
+			break;
+		case 1:
+			snprintf(buf, sizeof(buf), "+%s", num);
+			break;
+		case 2:
+			snprintf(buf, sizeof(buf), "000%s", num);
+			break;
+		default:
+			snprintf(buf, sizeof(buf), "%s", num);
+			break;
+		}
+		bad += check(buf);
+	}
+	assert_int_equal(bad, 0);
+}
+
 int
 main(void)
 {
@@ -514,6 +586,7 @@ main(void)
 		cmocka_unit_test(test_all),
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -522,6 +522,92 @@ test_values_cap(void **state)
 	pr_sample_release(&s);
 }
 
+/*
+ * pr_read_numbers_each: six files read concurrently give each the values
+ * pr_read_numbers gives it, sorted when asked; with bad files among them
+ * the error is that of the first bad one in the list, whichever thread
+ * finished first, and every sample comes back empty.
+ */
+static void
+test_each(void **state)
+{
+	enum { NF = 6, PER = 30000 };
+	struct pr_sample s[NF], one;
+	struct pr_error err;
+	struct pr_rng r;
+	char name[32], *buf, *p, want[1024];
+	const char *paths[NF];
+	static char path_store[NF][512];
+	size_t i, k, failed = 99;
+
+	(void)state;
+	buf = malloc((size_t)PER * 32);
+	assert_non_null(buf);
+	pr_rng_seed(&r, 16);
+	for (k = 0; k < NF; k++) {
+		p = buf;
+		for (i = 0; i < PER; i++)
+			p += sprintf(p, k % 2 ? "%.17g\n" : "%.6f\n",
+			    100 + pr_rng_normal(&r));
+		snprintf(name, sizeof(name), "each%zu.txt", k);
+		snprintf(path_store[k], sizeof(path_store[k]), "%s",
+		    write_tmp(name, buf, (size_t)(p - buf)));
+		paths[k] = path_store[k];
+		pr_sample_init(&s[k]);
+	}
+	pr_error_clear(&err);
+	assert_int_equal(pr_read_numbers_each(paths, NF, 1, NULL, 1, s, &failed,
+			     &err),
+	    PR_OK);
+	assert_int_equal(failed, 99);
+	for (k = 0; k < NF; k++) {
+		pr_sample_init(&one);
+		assert_int_equal(pr_read_numbers(paths[k], 1, NULL, &one, NULL),
+		    PR_OK);
+		pr_sample_sort(&one);
+		assert_int_equal(s[k].n, PER);
+		assert_int_equal(s[k].sorted, 1);
+		assert_memory_equal(s[k].v, one.v, PER * sizeof(double));
+		pr_sample_release(&one);
+		pr_sample_release(&s[k]);
+		pr_sample_init(&s[k]);
+	}
+	/* Files 2 and 4 are bad; file 4's error is on its first line, so
+	 * it is likely found first, but file 2's is the one reported. */
+	memcpy(buf, "1\n2\n3\n", 6);
+	snprintf(buf + 6, 64, "oops\n");
+	snprintf(path_store[2], sizeof(path_store[2]), "%s",
+	    write_tmp("each2.txt", buf, strlen(buf)));
+	snprintf(path_store[4], sizeof(path_store[4]), "%s",
+	    write_tmp("each4.txt", "x\n", 2));
+	pr_error_clear(&err);
+	assert_int_equal(pr_read_numbers_each(paths, NF, 1, NULL, 0, s, &failed,
+			     &err),
+	    PR_EPARSE);
+	assert_int_equal(failed, 2);
+	assert_string_equal(err.file, paths[2]);
+	assert_int_equal(err.line, 4);
+	snprintf(want, sizeof(want), "expected a number, got 'oops'");
+	assert_string_equal(err.msg, want);
+	for (k = 0; k < NF; k++) {
+		assert_int_equal(s[k].n, 0);
+		pr_sample_release(&s[k]);
+	}
+	/* A missing file among good ones. */
+	paths[5] = "/nonexistent/perfreg-each";
+	for (k = 0; k < NF; k++)
+		pr_sample_init(&s[k]);
+	paths[2] = paths[0];
+	paths[4] = paths[1];
+	assert_int_equal(pr_read_numbers_each(paths, NF, 1, NULL, 1, s, &failed,
+			     &err),
+	    PR_ENOTFOUND);
+	assert_int_equal(failed, 5);
+	for (k = 0; k < NF; k++)
+		pr_sample_release(&s[k]);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -536,6 +622,7 @@ main(void)
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_values_cap),
+		cmocka_unit_test(test_each),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
