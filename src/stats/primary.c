@@ -161,7 +161,9 @@ pr_primary_correct(struct pr_comparison *c, const enum pr_role *role, size_t n,
 	if (ms == 0)
 		return;
 	/* Benjamini-Hochberg over the side metrics. */
-	if ((p = malloc(2 * ms * sizeof(*p))) == NULL) {
+	/* Zeroed, so that no reader (nor clang-tidy) sees an unset value:
+	 * pr_bh writes p[ms .. 2 ms). */
+	if ((p = calloc(2 * ms, sizeof(*p))) == NULL) {
 		bonferroni(c, role, n, PR_ROLE_SIDE, ms);
 		return;
 	}
