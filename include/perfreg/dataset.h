@@ -30,7 +30,18 @@ struct pr_metric {
 	char *unit; /* "" when unknown; never NULL */
 	enum pr_better better;
 	struct pr_sample values;
+	unsigned flags; /* PR_METRIC_* bits; 0 when created */
 };
+
+/*
+ * Bits of pr_metric.flags.  PR_METRIC_RESULT: the benchmark's own result
+ * (openssl speed's throughput, iperf3's bitrate, hyperfine's time, a
+ * --metric or --derive figure), as the parser of its format marks it;
+ * perfreg/primary.h makes the primary metrics of a comparison from it.
+ * Merging metrics (a parsed output into a run, runs into a variant)
+ * keeps the bits of both.
+ */
+#define PR_METRIC_RESULT 0x1u
 
 struct pr_dataset {
 	struct pr_metric *metrics;

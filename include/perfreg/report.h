@@ -69,6 +69,23 @@ struct pr_report {
 	 * settle it": NULL for "runs"; "boots" when each value is a boot's
 	 * mean (compare --campaign). */
 	const char *units;
+	/*
+	 * Primary and side metrics (perfreg/primary.h).  metrics[] are then
+	 * the primary ones; side, when not NULL, is a report of the side
+	 * metrics, written after this one's (text and Markdown under a
+	 * heading, CSV as more rows, JSON as "side_metrics"), whose family
+	 * is corrected by Benjamini-Hochberg: set side_bh in it (its
+	 * adjusted p is "p BH", its holm_m the family's size).
+	 * not_tested[i] (n_not_tested of them) are the metrics whose values
+	 * are all not_tested_value[i] on both sides, said once ("avgtext,
+	 * swaps: constant 0, not tested"; JSON "not_tested").  All
+	 * borrowed; NULL and 0 when there are none.
+	 */
+	const struct pr_report *side;
+	int side_bh;
+	const char *const *not_tested;
+	const double *not_tested_value;
+	size_t n_not_tested;
 };
 
 /*

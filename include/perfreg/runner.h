@@ -71,7 +71,10 @@ enum pr_stop {
 	PR_STOP_DONE,        /* every round ran */
 	PR_STOP_FAILURES,    /* max_failures reached */
 	PR_STOP_INTERRUPTED, /* *cancel was set */
-	PR_STOP_HOOK         /* should_stop said so */
+	PR_STOP_HOOK,        /* should_stop said so: decided */
+	PR_STOP_BUDGET       /* with should_stop: the rounds ran out, or it
+			      * returned < 0 (another budget), first:
+			      * undecided within budget */
 };
 
 struct pr_variant {
@@ -137,8 +140,11 @@ struct pr_runner_opts {
 	/* Called after every run, warm-ups and failures included. */
 	void (*on_run)(const struct pr_session *s, const struct pr_run *r,
 	    void *arg);
-	/* Called after every complete shuffled round; non-zero stops the
-	 * session (PR_STOP_HOOK).  Not called in sequential order. */
+	/* Called after every complete shuffled round; > 0 stops the
+	 * session as decided (PR_STOP_HOOK), < 0 as undecided within a
+	 * budget (PR_STOP_BUDGET), which is also how a session with this
+	 * hook ends when its rounds run out first.  Not called in
+	 * sequential order. */
 	int (*should_stop)(const struct pr_session *s, void *arg);
 	void *arg; /* given to both hooks */
 	/* Read around each run (warm-ups included), just before the spawn
@@ -248,7 +254,7 @@ enum pr_status pr_param_expand(const char *tmpl, const struct pr_param *params,
     size_t np, const size_t *choice, char **out, struct pr_error *err);
 
 /* "shuffled" / "sequential"; "done", "max-failures", "interrupted",
- * "decided". */
+ * "decided", "undecided". */
 const char *pr_order_str(enum pr_order o);
 const char *pr_stop_str(enum pr_stop s);
 

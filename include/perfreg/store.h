@@ -191,7 +191,8 @@ enum pr_status pr_store_add_run(struct pr_store *st, int64_t session,
     const struct pr_store_run *r, struct pr_error *err);
 
 /* Marks a session finished: status "done", "interrupted",
- * "max-failures", "decided" or "failed"; elapsed_s its duration. */
+ * "max-failures", "decided", "undecided" (--until-decided stopped at its
+ * budget) or "failed"; elapsed_s its duration. */
 enum pr_status pr_store_session_end(struct pr_store *st, int64_t session,
     const char *status, double elapsed_s, struct pr_error *err);
 

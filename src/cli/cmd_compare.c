@@ -49,7 +49,49 @@ struct compare_opts {
 	const char *host;  /* --host */
 	const char *units; /* report.units */
 	double conf_pct;   /* -c */
+	/* --column (several: read every metric, keep these) and --primary */
+	const char **column, **primary;
+	size_t ncolumn, nprimary;
 };
+
+/* --column (ival 0) and --primary (ival 1): a metric name, repeatable. */
+static int
+add_name(void *base, const struct opt *opt, const char *name)
+{
+	struct compare_opts *o = base;
+	const char ***list = opt->ival ? &o->primary : &o->column;
+	size_t *n = opt->ival ? &o->nprimary : &o->ncolumn;
+	const char **nl;
+
+	if (*name == '\0') {
+		cli_errorf("compare: --%s: expected a metric name",
+		    opt->ival ? "primary" : "column");
+		return -1;
+	}
+	if ((nl = realloc(*list, (*n + 1) * sizeof(*nl))) == NULL) {
+		cli_errorf("out of memory");
+		return -1;
+	}
+	*list = nl;
+	nl[(*n)++] = name;
+	/* One column is read alone (its reader checks it); several are
+	 * picked from all that were read. */
+	if (!opt->ival)
+		o->read.column = o->ncolumn == 1 ? nl[0] : NULL;
+	return 0;
+}
+
+/* Whether --column asks for the metric called name (none: all). */
+static int
+column_wanted(const struct compare_opts *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->ncolumn; i++)
+		if (strcmp(o->column[i], name) == 0)
+			return 1;
+	return o->ncolumn == 0;
+}
 
 static int
 parse_method(void *base, const struct opt *opt, const char *arg)
@@ -133,9 +175,16 @@ static const struct opt options[] = {
 	    "input format: numbers, csv, hyperfine, gobench or perfreg "
 	    "(default: detected from the content)",
 	    parse_format, 0, 0),
-	OPT_STRING(0, "column", "name",
-	    "compare only the metric (CSV column) name", struct compare_opts,
-	    read.column, OPT_NONEMPTY, "a column name"),
+	OPT_CALL(0, "column", "name",
+	    "compare only the metric (CSV column) name (repeatable: each "
+	    "one named)",
+	    add_name, OPT_REPEAT, 0),
+	OPT_CALL(0, "primary", "name",
+	    "a primary metric (repeatable; default: the benchmark's own "
+	    "results, else every metric with a known direction): the "
+	    "verdict table, headline and Holm family; the others follow "
+	    "as side metrics (Benjamini-Hochberg)",
+	    add_name, OPT_REPEAT, 1),
 	OPT_CALL(0, "higher-is-better", NULL,
 	    "every metric is better when higher (throughput)", set_better,
 	    OPT_NOARG, PR_BETTER_HIGHER),
@@ -298,8 +347,7 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 
 	for (i = 0; i < base->n; i++) {
 		b = &base->metrics[i];
-		if (o->read.column != NULL &&
-		    strcmp(b->name, o->read.column) != 0)
+		if (!column_wanted(o, b->name))
 			continue;
 		if ((n = pr_dataset_find(new, b->name)) == NULL) {
 			cli_errorf("warning: metric '%s' is only in %s; not "
@@ -342,18 +390,24 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 	}
 	for (i = 0; i < new->n; i++) {
 		n = &new->metrics[i];
-		if (o->read.column != NULL &&
-		    strcmp(n->name, o->read.column) != 0)
+		if (!column_wanted(o, n->name))
 			continue;
 		if (pr_dataset_find(base, n->name) == NULL)
 			cli_errorf("warning: metric '%s' is only in %s; not "
 				   "compared",
 			    n->name, npath);
 	}
-	if (k == 0) {
-		if (o->read.column != NULL)
+	for (i = 0; i < o->ncolumn; i++)
+		if (pr_dataset_find(base, o->column[i]) == NULL ||
+		    pr_dataset_find(new, o->column[i]) == NULL) {
 			cli_errorf("compare: no metric '%s' in both %s and %s",
-			    o->read.column, bpath, npath);
+			    o->column[i], bpath, npath);
+			return PR_EXIT_USAGE;
+		}
+	if (k == 0) {
+		if (o->ncolumn > 0)
+			cli_errorf("compare: no metric '%s' in both %s and %s",
+			    o->column[0], bpath, npath);
 		else
 			cli_errorf("compare: %s and %s have no metric in "
 				   "common",
@@ -364,12 +418,11 @@ match_metrics(struct pr_dataset *base, struct pr_dataset *new,
 	return PR_EXIT_OK;
 }
 
-/* Runs pr_compare on each row, then Holm's correction over them. */
+/* Runs pr_compare on each row (the families are corrected after). */
 static int
 compare_rows(struct row *rows, struct pr_report_metric *rm, size_t n,
-    const struct compare_opts *o, size_t *holm_m)
+    const struct compare_opts *o)
 {
-	struct pr_comparison *cmp;
 	struct pr_error err;
 	enum pr_status st;
 	enum pr_better better;
@@ -404,23 +457,6 @@ compare_rows(struct row *rows, struct pr_report_metric *rm, size_t n,
 			rm[i].new_values = rows[i].new->values.v;
 			rm[i].new_n = rows[i].new->values.n;
 		}
-	}
-	*holm_m = 0;
-	if (n > 1) {
-		cmp = malloc(n * sizeof(*cmp));
-		if (cmp == NULL) {
-			cli_errorf("out of memory");
-			return PR_EXIT_INTERNAL;
-		}
-		for (i = 0; i < n; i++)
-			cmp[i] = rm[i].cmp;
-		pr_compare_holm(cmp, n, &o->verdict);
-		for (i = 0; i < n; i++) {
-			rm[i].cmp = cmp[i];
-			if (cmp[i].tested && (size_t)cmp[i].holm_m > *holm_m)
-				*holm_m = (size_t)cmp[i].holm_m;
-		}
-		free(cmp);
 	}
 	return PR_EXIT_OK;
 }
@@ -465,34 +501,52 @@ compare_core(struct pr_dataset *base, struct pr_dataset *new, const char *bname,
 {
 	struct pr_report_metric *rm = NULL;
 	struct row *rows = NULL;
-	size_t i, nrows = 0, holm_m = 0;
+	enum pr_role *all = NULL, *role = NULL;
+	struct pr_error err;
+	size_t i, nrows = 0;
 	int rc;
 
 	*gated = PR_EXIT_OK;
 	memset(res, 0, sizeof(*res));
 	rows = calloc(base->n + 1, sizeof(*rows));
 	rm = calloc(base->n + 1, sizeof(*rm));
-	if (rows == NULL || rm == NULL) {
+	all = calloc(base->n + 1, sizeof(*all));
+	role = calloc(base->n + 1, sizeof(*role));
+	if (rows == NULL || rm == NULL || all == NULL || role == NULL) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
+	pr_error_clear(&err);
+	if (pr_primary_roles(base, o->primary, o->nprimary, all, &err) !=
+	    PR_OK) {
+		cli_errorf("compare: %s in %s", err.msg, bname);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
 	if ((rc = match_metrics(base, new, bname, nname, o, rows, rm,
 		 &nrows)) != PR_EXIT_OK ||
-	    (rc = compare_rows(rows, rm, nrows, o, &holm_m)) != PR_EXIT_OK)
+	    (rc = compare_rows(rows, rm, nrows, o)) != PR_EXIT_OK)
 		goto out;
+	for (i = 0; i < nrows; i++)
+		role[i] = all[rows[i].base - base->metrics];
 	res->report.base_source = bname;
 	res->report.new_source = nname;
 	res->report.conf = o->verdict.conf;
 	res->report.equivalence_pct = o->verdict.equivalence_pct;
-	res->report.holm_m = holm_m;
 	res->report.metrics = rm;
 	res->report.n = nrows;
 	res->report.units = o->units;
 	res->rm = rm;
 	rm = NULL;
+	if (cli_families_apply(&res->report, res->rm, nrows, role, &o->verdict,
+		&res->fam) != 0) {
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	/* Gating is on the verdicts of the table: the primary metrics. */
 	if (o->gate)
-		*gated = gate(res->rm, nrows, o);
+		*gated = gate(res->rm, res->report.n, o);
 out:
 	for (i = 0; rows != NULL && i < nrows; i++) {
 		pr_sample_release(&rows[i].base_sorted);
@@ -500,6 +554,8 @@ out:
 	}
 	free(rows);
 	free(rm);
+	free(all);
+	free(role);
 	return rc;
 }
 
@@ -509,6 +565,7 @@ cli_comparison_release(struct cli_comparison *c)
 	if (c == NULL)
 		return;
 	free(c->rm);
+	cli_families_release(&c->fam);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -878,9 +935,7 @@ variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
 		for (k = 0, nm = NULL; k < nd->nm && nm == NULL; k++)
 			if (strcmp(nd->m[k].name, bm->name) == 0)
 				nm = &nd->m[k];
-		if (nm == NULL ||
-		    (cc->o->read.column != NULL &&
-			strcmp(bm->name, cc->o->read.column) != 0))
+		if (nm == NULL || !column_wanted(cc->o, bm->name))
 			continue;
 		sb.x = bm->value;
 		sb.group = bm->boot;
@@ -1678,10 +1733,14 @@ exec_compare(int argc, char **argv)
 	const char *bpath, *npath;
 	int first, rc, gated = PR_EXIT_OK;
 
-	if ((first = parse_opts(argc, argv, &o)) < 0)
-		return PR_EXIT_USAGE;
-	if (o.campaign != NULL)
-		return compare_campaign(&o, argc - first, argv + first);
+	if ((first = parse_opts(argc, argv, &o)) < 0) {
+		rc = PR_EXIT_USAGE;
+		goto opts;
+	}
+	if (o.campaign != NULL) {
+		rc = compare_campaign(&o, argc - first, argv + first);
+		goto opts;
+	}
 	bpath = argv[first];
 	npath = argv[first + 1];
 	memset(&res, 0, sizeof(res));
@@ -1703,6 +1762,9 @@ out:
 	pr_buf_release(&out);
 	pr_dataset_release(&base);
 	pr_dataset_release(&new);
+opts:
+	free(o.column);
+	free(o.primary);
 	return rc;
 }
 

@@ -37,6 +37,7 @@
 #include "perfreg/describe.h"
 #include "perfreg/paired.h"
 #include "perfreg/parse.h"
+#include "perfreg/primary.h"
 #include "perfreg/report.h"
 #include "perfreg/report_model.h"
 #include "perfreg/report_run.h"
@@ -91,6 +92,12 @@ struct run_cli {
 	struct pr_seq_opts seq;
 	double t0;     /* when the session started */
 	int timed_out; /* --max-time stopped it */
+	/* --primary metrics (perfreg/primary.h); the first error choosing
+	 * them (a name that is not a metric), which stops the session. */
+	const char **primary;
+	size_t nprimary;
+	int primary_failed;
+	struct pr_error primary_err;
 	/* --campaign. */
 	const char *campaign, *variant, *db;
 	char **tags;
@@ -256,24 +263,27 @@ parser_opt(void *base, const struct opt *o, const char *arg)
 	return 0;
 }
 
+/* --decide (ival 0) and --primary (ival 1): a metric name. */
 static int
 add_decide(void *base, const struct opt *o, const char *name)
 {
 	struct run_cli *c = base;
+	const char ***list = o->ival ? &c->primary : &c->decide;
+	size_t *n = o->ival ? &c->nprimary : &c->ndecide;
 	const char **nd;
 
-	(void)o;
 	if (*name == '\0') {
-		cli_errorf("run: --decide: expected a metric name");
+		cli_errorf("run: --%s: expected a metric name",
+		    o->ival ? "primary" : "decide");
 		return -1;
 	}
-	nd = realloc(c->decide, (c->ndecide + 1) * sizeof(*nd));
+	nd = realloc(*list, (*n + 1) * sizeof(*nd));
 	if (nd == NULL) {
 		cli_errorf("out of memory");
 		return -1;
 	}
-	c->decide = nd;
-	c->decide[c->ndecide++] = name;
+	*list = nd;
+	nd[(*n)++] = name;
 	return 0;
 }
 
@@ -413,6 +423,12 @@ static const struct opt options[] = {
 	    parser_opt, OPT_REPEAT, OPT_DERIVE),
 	OPT_FLAG(0, "json", "the report as JSON, with every run's raw data",
 	    struct run_cli, json, 1),
+	OPT_CALL(0, "primary", "metric",
+	    "a primary metric (repeatable; default: the figures the parser "
+	    "marks as the benchmark's result, --metric and --derive ones, "
+	    "else wall_s): the headline, the Holm family and what "
+	    "--until-decided decides",
+	    add_decide, OPT_REPEAT, 1),
 	OPT_FLAG(0, "markdown",
 	    "the report as Markdown (tables and lists), for a bug report",
 	    struct run_cli, markdown, 1),
@@ -429,8 +445,8 @@ static const struct opt options[] = {
 	    "with --until-decided: start no round after s seconds",
 	    struct run_cli, max_time_s, 0, 1e9, OPT_LO_OPEN, "seconds above 0"),
 	OPT_CALL(0, "decide", "metric",
-	    "a metric to decide (repeatable; default: the parsed metrics, or "
-	    "wall_s when nothing is parsed)",
+	    "with --until-decided: a metric to decide (repeatable; default: "
+	    "the primary metrics)",
 	    add_decide, OPT_REPEAT, 0),
 	OPT_FLAG(0, "robust",
 	    "decide on the median log-ratio (sign test): for bimodal or "
@@ -780,14 +796,38 @@ struct row {
 };
 
 /*
+ * The roles of the baseline's metrics (perfreg/primary.h), into *role
+ * (the caller frees it); PR_ENOTFOUND for a --primary name that is not
+ * a metric, PR_ENOMEM.
+ */
+static enum pr_status
+run_roles(const struct pr_session *s, const struct run_cli *c,
+    enum pr_role **role, struct pr_error *err)
+{
+	const struct pr_dataset *d = &s->v[0].data;
+	enum pr_status st;
+
+	if ((*role = calloc(d->n + 1, sizeof(**role))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if ((st = pr_primary_roles(d, c->primary, c->nprimary, *role, err)) !=
+	    PR_OK) {
+		free(*role);
+		*role = NULL;
+	}
+	return st;
+}
+
+/*
  * Compares variant vi with the baseline on every metric both have
- * values of; fills rm (n rows).  Returns an exit status.
+ * values of; fills rm (n rows, uncorrected) and role (each row's, from
+ * the baseline's metric, perfreg/primary.h).  Returns an exit status.
  */
 static int
-compare_variant(struct pr_session *s, size_t vi, struct row *rows,
-    struct pr_comparison *cmp, struct pr_report_metric *rm, size_t *nrows,
-    size_t *holm_m)
+compare_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
+    struct row *rows, struct pr_comparison *cmp, struct pr_report_metric *rm,
+    size_t *nrows, enum pr_role *role)
 {
+	enum pr_role *all = NULL;
 	struct pr_dataset *bd = &s->v[0].data, *nd = &s->v[vi].data;
 	struct pr_metric *bm, *nm;
 	struct pr_verdict_opts vo;
@@ -795,15 +835,23 @@ compare_variant(struct pr_session *s, size_t vi, struct row *rows,
 	size_t i, k = 0;
 
 	pr_verdict_opts_init(&vo);
+	pr_error_clear(&err);
+	if (run_roles(s, c, &all, &err) != PR_OK) {
+		cli_errorf("run: %s", err.msg);
+		return err.status == PR_ENOMEM ? PR_EXIT_INTERNAL
+					       : PR_EXIT_USAGE;
+	}
 	for (i = 0; i < bd->n; i++) {
 		bm = &bd->metrics[i];
 		nm = pr_dataset_find(nd, bm->name);
 		if (nm == NULL || bm->values.n == 0 || nm->values.n == 0)
 			continue;
+		role[k] = all[i];
 		pr_error_clear(&err);
 		if (pr_sample_copy(&rows[k].b, &bm->values, &err) != PR_OK ||
 		    pr_sample_copy(&rows[k].n, &nm->values, &err) != PR_OK) {
 			cli_error(&err);
+			free(all);
 			return PR_EXIT_INTERNAL;
 		}
 		pr_sample_sort(&rows[k].b);
@@ -828,47 +876,38 @@ compare_variant(struct pr_session *s, size_t vi, struct row *rows,
 		k++;
 	}
 	*nrows = k;
-	*holm_m = 0;
-	if (k > 1)
-		pr_compare_holm(cmp, k, &vo);
-	for (i = 0; i < k; i++) {
+	for (i = 0; i < k; i++)
 		rm[i].cmp = cmp[i];
-		if (k > 1 && cmp[i].tested && (size_t)cmp[i].holm_m > *holm_m)
-			*holm_m = (size_t)cmp[i].holm_m;
-	}
+	free(all);
 	return PR_EXIT_OK;
-}
-
-/* Whether name is one of the metrics every run records. */
-static int
-is_builtin(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < PR_RUN_NBUILTIN; i++)
-		if (strcmp(pr_run_builtin[i], name) == 0)
-			return 1;
-	return 0;
 }
 
 /*
  * The k-th metric that --until-decided decides, or NULL past the last:
- * the --decide metrics; else the baseline's parsed metrics; else wall_s.
+ * the --decide metrics; else the primary metrics of the baseline
+ * (perfreg/primary.h: --primary, the parser's results, else wall_s).
+ * Side metrics, constant or without a direction, never hold a session
+ * up.
  */
 static const char *
 decide_name(const struct pr_session *s, const struct run_cli *c, size_t k)
 {
 	const struct pr_dataset *d = &s->v[0].data;
+	enum pr_role *role;
+	const char *name = NULL;
 	size_t i, j = 0;
 
 	if (c->ndecide > 0)
 		return k < c->ndecide ? c->decide[k] : NULL;
-	for (i = 0; i < d->n; i++)
-		if (!is_builtin(d->metrics[i].name) && j++ == k)
-			return d->metrics[i].name;
-	if (j == 0 && k == 0)
-		return "wall_s";
-	return NULL;
+	if (d->n == 0)
+		return k == 0 ? "wall_s" : NULL;
+	if (run_roles(s, c, &role, NULL) != PR_OK)
+		return NULL;
+	for (i = 0; i < d->n && name == NULL; i++)
+		if (role[i] == PR_ROLE_PRIMARY && j++ == k)
+			name = d->metrics[i].name;
+	free(role);
+	return name;
 }
 
 /* The sequential decision of variant vi on metric name. */
@@ -903,20 +942,35 @@ until_hook(const struct pr_session *s, void *arg)
 {
 	struct run_cli *c = arg;
 	struct pr_seq_result r;
+	enum pr_role *role;
 	const char *name;
 	size_t vi, k;
+	int decided = 1;
 
-	if (c->max_time_s > 0 && pr_spawn_now() - c->t0 >= c->max_time_s) {
-		c->timed_out = 1;
-		return 1;
+	/* A --primary that is not a metric stops at once: the report
+	 * says why. */
+	if (c->ndecide == 0 && s->v[0].data.n > 0) {
+		pr_error_clear(&c->primary_err);
+		if (run_roles(s, c, &role, &c->primary_err) != PR_OK) {
+			c->primary_failed = 1;
+			return -1;
+		}
+		free(role);
 	}
-	for (vi = 1; vi < s->nv; vi++)
-		for (k = 0; (name = decide_name(s, c, k)) != NULL; k++)
+	for (vi = 1; vi < s->nv && decided; vi++)
+		for (k = 0; decided && (name = decide_name(s, c, k)) != NULL;
+		     k++)
 			if (decide_one(s, c, vi, name, &r, NULL) != PR_OK ||
 			    r.decision == PR_SEQ_CONTINUE ||
 			    r.decision == PR_SEQ_INCONCLUSIVE)
-				return 0;
-	return 1;
+				decided = 0;
+	if (decided)
+		return 1;
+	if (c->max_time_s > 0 && pr_spawn_now() - c->t0 >= c->max_time_s) {
+		c->timed_out = 1;
+		return -1;
+	}
+	return 0;
 }
 
 /* How the session of --until-decided ended, in words. */
@@ -925,10 +979,16 @@ until_stop(const struct pr_session *s, const struct run_cli *c)
 {
 	switch (s->stop) {
 	case PR_STOP_HOOK:
-		return c->timed_out ? "--max-time reached"
-				    : "every metric decided";
+		return "every primary metric decided";
+	case PR_STOP_BUDGET:
+		if (c->primary_failed)
+			return "--primary names no metric";
+		return c->timed_out ? "undecided within budget: --max-time "
+				      "reached"
+				    : "undecided within budget: --max-runs "
+				      "reached";
 	case PR_STOP_DONE:
-		return "--max-runs reached";
+		return "done";
 	case PR_STOP_FAILURES:
 		return "--max-failures reached";
 	case PR_STOP_INTERRUPTED:
@@ -993,6 +1053,10 @@ struct variant_report {
 	const char **names; /* the metrics compared, for the paired part */
 	size_t nrows;
 	struct pr_report report;
+	/* The primary, side and untested metrics (perfreg/primary.h); the
+	 * report points into fam, so a variant_report is never copied. */
+	enum pr_role *role;
+	struct cli_families fam;
 };
 
 static void
@@ -1008,27 +1072,33 @@ variant_report_release(struct variant_report *v)
 	free(v->rm);
 	free(v->cmp);
 	free(v->names);
+	free(v->role);
+	cli_families_release(&v->fam);
 	memset(v, 0, sizeof(*v));
 }
 
 /* Compares variant vi with the baseline into v; returns an exit status
  * (v->nrows is 0 unless PR_EXIT_OK). */
 static int
-report_variant(struct pr_session *s, size_t vi, struct variant_report *v)
+report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
+    struct variant_report *v)
 {
-	size_t holm_m = 0, i, nm = s->v[0].data.n;
+	struct pr_verdict_opts vo;
+	size_t i, nm = s->v[0].data.n;
 	int rc;
 
 	v->rows = calloc(nm + 1, sizeof(*v->rows));
 	v->rm = calloc(nm + 1, sizeof(*v->rm));
 	v->cmp = calloc(nm + 1, sizeof(*v->cmp));
 	v->names = calloc(nm + 1, sizeof(*v->names));
+	v->role = calloc(nm + 1, sizeof(*v->role));
 	if (v->rows == NULL || v->rm == NULL || v->cmp == NULL ||
-	    v->names == NULL) {
+	    v->names == NULL || v->role == NULL) {
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
 	}
-	rc = compare_variant(s, vi, v->rows, v->cmp, v->rm, &v->nrows, &holm_m);
+	rc = compare_variant(s, c, vi, v->rows, v->cmp, v->rm, &v->nrows,
+	    v->role);
 	if (rc != PR_EXIT_OK)
 		return rc;
 	if (v->nrows == 0) {
@@ -1037,16 +1107,20 @@ report_variant(struct pr_session *s, size_t vi, struct variant_report *v)
 		    s->v[0].name, s->v[vi].name);
 		return PR_EXIT_USAGE;
 	}
-	for (i = 0; i < v->nrows; i++)
-		v->names[i] = v->rm[i].name;
 	memset(&v->report, 0, sizeof(v->report));
 	v->report.base_source = s->v[0].name;
 	v->report.new_source = s->v[vi].name;
 	v->report.conf = 0.95;
 	v->report.equivalence_pct = 1.0;
-	v->report.holm_m = holm_m;
 	v->report.metrics = v->rm;
 	v->report.n = v->nrows;
+	pr_verdict_opts_init(&vo);
+	if (cli_families_apply(&v->report, v->rm, v->nrows, v->role, &vo,
+		&v->fam) != 0)
+		return PR_EXIT_INTERNAL;
+	/* The paired part follows the table's order. */
+	for (i = 0; i < v->nrows; i++)
+		v->names[i] = v->rm[i].name;
 	return PR_EXIT_OK;
 }
 
@@ -1123,7 +1197,7 @@ write_report(struct pr_session *s, const struct run_cli *c)
 		return PR_EXIT_INTERNAL;
 	}
 	for (vi = 1; vi < s->nv; vi++) {
-		rc2 = report_variant(s, vi, &vr[vi]);
+		rc2 = report_variant(s, c, vi, &vr[vi]);
 		if (rc2 == PR_EXIT_INTERNAL) {
 			rc = rc2;
 			goto out;
@@ -1165,6 +1239,7 @@ run_cli_release(struct run_cli *c)
 	}
 	free(c->hooks);
 	free(c->decide);
+	free(c->primary);
 	free(c->tags);
 	free(c->variant_op);
 	run_store_close(&c->rs);
@@ -1364,6 +1439,11 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 		cli_errorf("run: stopped after %zu failed runs "
 			   "(--max-failures)",
 		    s.failures);
+	if (c.primary_failed) {
+		cli_errorf("run: %s", c.primary_err.msg);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
 	rc = write_report(&s, &c);
 	if (rc == PR_EXIT_OK)
 		rc = wrc;

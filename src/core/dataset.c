@@ -158,6 +158,7 @@ pr_dataset_get(struct pr_dataset *d, const char *name, const char *unit,
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
 	m->better = better;
+	m->flags = 0;
 	pr_sample_init(&m->values);
 	d->n++;
 	*out = m;

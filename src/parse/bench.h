@@ -33,6 +33,13 @@ struct pr_bench_format {
 	unsigned (*detect)(const struct pr_input *in);
 	enum pr_status (*parse)(const struct pr_input *in,
 	    struct pr_dataset *out, struct pr_error *err);
+	/*
+	 * Whether metric m of d (what parse gave) is the benchmark's own
+	 * result, which the registry then marks PR_METRIC_RESULT
+	 * (perfreg/dataset.h); NULL when the format has none of its own
+	 * or marks them itself.  Pure.
+	 */
+	int (*is_result)(const struct pr_dataset *d, const struct pr_metric *m);
 };
 
 /* pr_bench_openssl, pr_bench_iperf3, ...: one per built-in format. */

@@ -68,17 +68,13 @@ parse_gobench(const struct pr_input *in, struct pr_dataset *out,
 }
 
 const struct pr_bench_format pr_bench_hyperfine = {
-	"hyperfine",
-	"hyperfine --export-json",
-	detect_hyperfine,
-	parse_hyperfine,
+	"hyperfine", "hyperfine --export-json", detect_hyperfine,
+	parse_hyperfine, NULL, /* marks its results itself (read.c's reader) */
 };
 
 const struct pr_bench_format pr_bench_gobench = {
-	"gobench",
-	"Go benchmark lines (go test -bench)",
-	detect_gobench,
-	parse_gobench,
+	"gobench", "Go benchmark lines (go test -bench)", detect_gobench,
+	parse_gobench, NULL, /* marks its results itself (gobench.c) */
 };
 
 /* The formats, in the order of perfreg/parse_formats.def. */
@@ -289,7 +285,9 @@ merge(const struct pr_input *in, struct pr_dataset *src, struct pr_dataset *dst,
 	for (i = 0; i < src->n; i++) {
 		m = &src->metrics[i];
 		if ((st = pr_dataset_get(dst, m->name, m->unit, m->better, &d,
-			 err)) != PR_OK ||
+			 err)) == PR_OK)
+			d->flags |= m->flags;
+		if (st != PR_OK ||
 		    (st = pr_sample_reserve(&d->values, m->values.n, err)) !=
 			PR_OK)
 			return st;
@@ -321,6 +319,7 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 	const struct pr_bench_format *f = NULL;
 	struct pr_input in;
 	struct pr_dataset tmp;
+	struct pr_metric *um;
 	unsigned score, best = 0;
 	size_t i;
 	char list[256];
@@ -358,6 +357,9 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 	pr_dataset_init(&tmp);
 	if (f != NULL && (st = f->parse(&in, &tmp, err)) != PR_OK)
 		goto out;
+	for (i = 0; f != NULL && f->is_result != NULL && i < tmp.n; i++)
+		if (f->is_result(&tmp, &tmp.metrics[i]))
+			tmp.metrics[i].flags |= PR_METRIC_RESULT;
 	for (i = 0; i < p->nmetrics; i++) {
 		if (pr_dataset_find(&tmp, pr_usermetric_name(p->metrics[i]))) {
 			/* NOLINTBEGIN(clang-analyzer-core.NullDereference):
@@ -373,6 +375,10 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 		if ((st = pr_usermetric_apply(p->metrics[i], &in, &tmp, err)) !=
 		    PR_OK)
 			goto out;
+		/* What the user asked for is a result of its own. */
+		if ((um = pr_dataset_find(&tmp,
+			 pr_usermetric_name(p->metrics[i]))) != NULL)
+			um->flags |= PR_METRIC_RESULT;
 	}
 	if (!(flags & PR_PARSE_NO_DERIVE) &&
 	    (st = pr_parser_derive(p, &tmp, err)) != PR_OK)

@@ -430,6 +430,10 @@ pr_derive_apply(const struct pr_derive *d, struct pr_dataset *ds,
 	for (i = 0; i < res.n && st == PR_OK; i++)
 		st = pr_dataset_add(ds, d->name, d->unit, d->better, res.v[i],
 		    err);
+	/* A --derive'd figure is what the user asked for: a result. */
+	if (st == PR_OK && res.n > 0 &&
+	    (m = pr_dataset_find(ds, d->name)) != NULL)
+		m->flags |= PR_METRIC_RESULT;
 	pr_sample_release(&res);
 out:
 	free(vars);

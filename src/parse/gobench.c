@@ -127,6 +127,10 @@ add_value(struct gb *g, const char *unit, double v, struct pr_error *err)
 		    pr_unit_direction(unit), &m, err);
 		if (st != PR_OK)
 			return st;
+		/* The time per operation is the benchmark's result; bytes
+		 * and allocations per operation are side figures. */
+		if (strcmp(unit, "ns/op") == 0 || strcmp(unit, "sec/op") == 0)
+			m->flags |= PR_METRIC_RESULT;
 		*sl = (size_t)(m - g->out->metrics) + 1;
 		g->used++;
 	}

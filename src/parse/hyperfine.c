@@ -101,6 +101,9 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 	if ((st = pr_dataset_get(out, name, "s", PR_BETTER_LOWER, &m, err)) !=
 	    PR_OK)
 		return st;
+	/* The command's wall time is hyperfine's result; the CPU means
+	 * below are side figures. */
+	m->flags |= PR_METRIC_RESULT;
 	path[2].key = "times";
 	if ((st = pr_json_values(in, times, path, 3, &m->values, err)) !=
 		PR_OK ||

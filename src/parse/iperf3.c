@@ -792,9 +792,32 @@ detect_iperf3(const struct pr_input *in)
 	return score;
 }
 
+/*
+ * iperf3's own result is the bitrate the receiver saw; the sender's is
+ * the same quantity over TCP (a side figure), and the result only when
+ * there is no receiver line.  Transfers, retransmits, jitter, the CPU
+ * and each stream's lines are side figures.
+ */
+static int
+result_iperf3(const struct pr_dataset *d, const struct pr_metric *m)
+{
+	size_t i;
+
+	if (strcmp(m->name, "receiver_bitrate") == 0)
+		return 1;
+	if (strcmp(m->name, "sender_bitrate") != 0)
+		return 0;
+	for (i = 0; i < d->n; i++)
+		if (strcmp(d->metrics[i].name, "receiver_bitrate") == 0 &&
+		    d->metrics[i].values.n > 0)
+			return 0;
+	return 1;
+}
+
 const struct pr_bench_format pr_bench_iperf3 = {
 	"iperf3",
 	"iperf3 client and server text, and -J JSON",
 	detect_iperf3,
 	parse_iperf3,
+	result_iperf3,
 };

@@ -866,9 +866,42 @@ detect_openssl(const struct pr_input *in)
 	return score;
 }
 
+/* Whether name ends in "/" suffix ("/ops", "/ops_per_s"). */
+static int
+op_count(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/*
+ * openssl speed's own results: the throughput table ("aes-128-cbc/16B")
+ * and the sign/verify/op rates.  The "Doing" lines' counts ("/ops") and
+ * rates ("/ops_per_s") are the same quantity as the table, so they are
+ * side figures, unless the output has no table (then the rates are the
+ * result).
+ */
+static int
+result_openssl(const struct pr_dataset *d, const struct pr_metric *m)
+{
+	size_t i;
+
+	if (!op_count(m->name, "/ops") && !op_count(m->name, "/ops_per_s"))
+		return 1;
+	if (!op_count(m->name, "/ops_per_s"))
+		return 0;
+	for (i = 0; i < d->n; i++)
+		if (!op_count(d->metrics[i].name, "/ops") &&
+		    !op_count(d->metrics[i].name, "/ops_per_s"))
+			return 0;
+	return 1;
+}
+
 const struct pr_bench_format pr_bench_openssl = {
 	"openssl",
 	"openssl speed: tables, 'Doing' lines, -mr, -multi, sign/verify",
 	detect_openssl,
 	parse_openssl,
+	result_openssl,
 };

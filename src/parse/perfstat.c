@@ -370,9 +370,19 @@ detect_perf(const struct pr_input *in)
 	return score;
 }
 
+/* perf stat's own result is the elapsed time of the command; the
+ * events and user and sys times are side figures. */
+static int
+result_perf(const struct pr_dataset *d, const struct pr_metric *m)
+{
+	(void)d;
+	return strcmp(m->name, "elapsed") == 0;
+}
+
 const struct pr_bench_format pr_bench_perf = {
 	"perf",
 	"perf stat, human-readable and -x, CSV (-r too)",
 	detect_perf,
 	parse_perf,
+	result_perf,
 };

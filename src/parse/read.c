@@ -403,6 +403,21 @@ add_numbers(struct pr_sample *vals, const char *src,
 	    PR_BETTER_UNKNOWN, vals, err);
 }
 
+/* append_values of metric m, keeping its PR_METRIC_* marks. */
+static enum pr_status
+append_flagged(struct pr_dataset *out, const char *src, struct pr_metric *m,
+    struct pr_error *err)
+{
+	struct pr_metric *d;
+	enum pr_status st;
+
+	if ((st = append_values(out, src, m->name, m->unit, m->better,
+		 &m->values, err)) == PR_OK &&
+	    (d = pr_dataset_find(out, m->name)) != NULL)
+		d->flags |= m->flags;
+	return st;
+}
+
 /*
  * Moves the metrics of what was read (tmp) into out, or only the one
  * called only: PR_ENOTFOUND naming the metrics there are when it is
@@ -420,8 +435,7 @@ merge(const char *src, struct pr_dataset *tmp, const char *only,
 
 	if (only != NULL) {
 		if ((m = pr_dataset_find(tmp, only)) != NULL)
-			return append_values(out, src, m->name, m->unit,
-			    m->better, &m->values, err);
+			return append_flagged(out, src, m, err);
 		for (i = 0; i < tmp->n; i++)
 			if (pr_buf_addf(&list, NULL, "%s'%s'", i ? ", " : "",
 				pr_read_excerpt(ex, sizeof(ex),
@@ -438,9 +452,8 @@ merge(const char *src, struct pr_dataset *tmp, const char *only,
 		return st;
 	}
 	for (i = 0; i < tmp->n; i++) {
-		m = &tmp->metrics[i];
-		if ((st = append_values(out, src, m->name, m->unit, m->better,
-			 &m->values, err)) != PR_OK)
+		if ((st = append_flagged(out, src, &tmp->metrics[i], err)) !=
+		    PR_OK)
 			return st;
 	}
 	return PR_OK;

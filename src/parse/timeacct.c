@@ -696,9 +696,24 @@ detect_time(const struct pr_input *in)
 	return score;
 }
 
+/*
+ * What time and dd measure of their own: the elapsed time of the timed
+ * command, and dd's transfer rate.  user, sys, the CPU share (whose
+ * direction is not known), memory and the counts are side figures; so
+ * are dd's bytes and seconds (its rate is the same quantity).
+ */
+static int
+result_time(const struct pr_dataset *d, const struct pr_metric *m)
+{
+	(void)d;
+	return strcmp(m->name, "elapsed") == 0 ||
+	    strcmp(m->name, "dd_rate") == 0;
+}
+
 const struct pr_bench_format pr_bench_time = {
 	"time",
 	"GNU time (default, -v, -p), bash/ksh/zsh/csh/tcsh time, dd",
 	detect_time,
 	parse_time,
+	result_time,
 };

@@ -523,7 +523,7 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 		    p[0] == '<' ? p + 1 : p);
 	if (f->have_p && f->have_padj && r->holm_m > 1 && len < sizeof(fig))
 		len += (size_t)snprintf(fig + len, sizeof(fig) - len,
-		    " (%s after Holm)", padj);
+		    " (%s after %s)", padj, r->side_bh ? "BH" : "Holm");
 	switch (c->verdict) {
 	case PR_VERDICT_REGRESSION:
 	case PR_VERDICT_IMPROVEMENT:
@@ -670,12 +670,15 @@ method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
 		pr_buf_reset(line);
 		if ((st = pr_buf_addf(line, err,
 			 "%s: the interval excludes 0, "
-			 "but after Holm's correction for %d metrics (p %.2g) "
+			 "but after %s correction for %d metrics (p %.2g) "
 			 "the "
 			 "change is not established; intervals are not "
 			 "adjusted "
 			 "for the number of metrics",
-			 name, c->holm_m, c->p_adjusted)) != PR_OK ||
+			 name,
+			 (c->notes & PR_NOTE_BH) ? "Benjamini-Hochberg's"
+						 : "Holm's",
+			 c->holm_m, c->p_adjusted)) != PR_OK ||
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	}
@@ -793,7 +796,16 @@ add_footer(struct pr_buf *out, const struct pr_report *r,
 		 conf, r->equivalence_pct)) != PR_OK ||
 	    (st = fn(out, "method", line.data, err)) != PR_OK)
 		goto out;
-	if (r->holm_m > 1) {
+	if (r->holm_m > 1 && r->side_bh) {
+		pr_buf_reset(&line);
+		if ((st = pr_buf_addf(&line, err,
+			 "Benjamini-Hochberg's correction for %zu side "
+			 "metrics, a family of their own: verdicts use the "
+			 "adjusted p (p BH)",
+			 r->holm_m)) != PR_OK ||
+		    (st = fn(out, "correction", line.data, err)) != PR_OK)
+			goto out;
+	} else if (r->holm_m > 1) {
 		pr_buf_reset(&line);
 		if ((st = pr_buf_addf(&line, err,
 			 "Holm's correction for %zu "
@@ -879,7 +891,8 @@ table_fill(struct table *t, const struct pr_report *r, const struct facts *fs,
 	snprintf(t->cell[0][COL_CHANGE], CELL_MAX, "change");
 	snprintf(t->cell[0][COL_CI], CELL_MAX, "%s%% interval", conf);
 	snprintf(t->cell[0][COL_P], CELL_MAX, "p");
-	snprintf(t->cell[0][COL_PADJ], CELL_MAX, "p Holm");
+	snprintf(t->cell[0][COL_PADJ], CELL_MAX, "%s",
+	    r->side_bh ? "p BH" : "p Holm");
 	snprintf(t->cell[0][COL_VERDICT], CELL_MAX, "verdict");
 	snprintf(t->cell[0][COL_N], CELL_MAX, "n");
 	for (i = 0; i < r->n; i++) {
@@ -1332,6 +1345,21 @@ json_report(const struct pr_report *r, const struct facts *fs,
 		}
 	}
 	pr_buf_release(&notes);
+	if (ok && r->side_bh)
+		ok =
+		    jset(root, "correction", json_string("benjamini-hochberg"));
+	if (ok && r->side != NULL && r->side->n > 0)
+		ok = (jn = report_compare_json(r->side, err)) != NULL &&
+		    jset(root, "side_metrics", jn);
+	if (ok && r->n_not_tested > 0) {
+		ok =
+		    (jn = json_array()) != NULL && jset(root, "not_tested", jn);
+		for (i = 0; ok && i < r->n_not_tested; i++)
+			ok =
+			    json_array_append_new(jn,
+				json_pack("{s:s,s:f}", "name", r->not_tested[i],
+				    "value", r->not_tested_value[i])) == 0;
+	}
 	if (!ok) {
 		json_decref(root);
 		pr_error_set(err, PR_ENOMEM,
@@ -1403,6 +1431,58 @@ escaped(const struct pr_report *r, struct pr_report *copy,
 	return copy;
 }
 
+/*
+ * Text and Markdown: after the primary metrics, the side metrics under a
+ * heading, and the metrics not tested in one line per value ("avgtext,
+ * swaps: constant 0, not tested").
+ */
+static enum pr_status
+write_side(struct pr_buf *out, const struct pr_report *r,
+    enum pr_report_format f, struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	size_t i, j;
+	int first;
+	char v[64];
+
+	if (r->side != NULL && r->side->n > 0 &&
+	    ((st = pr_buf_adds(out,
+		  f == PR_REPORT_MARKDOWN
+		      ? "\n**side metrics**, a family of their own "
+			"(Benjamini-Hochberg):\n\n"
+		      : "\nside metrics, a family of their own "
+			"(Benjamini-Hochberg):\n\n",
+		  err)) != PR_OK ||
+		(st = pr_report_compare(out, r->side, f, err)) != PR_OK))
+		return st;
+	for (i = 0; i < r->n_not_tested && st == PR_OK; i++) {
+		for (j = 0; j < i; j++)
+			if (r->not_tested_value[j] == r->not_tested_value[i])
+				break;
+		if (j < i)
+			continue; /* said with the first of its value */
+		if (i == 0)
+			st = pr_buf_addc(out, '\n', err);
+		for (j = i, first = 1; j < r->n_not_tested && st == PR_OK;
+		     j++) {
+			if (r->not_tested_value[j] != r->not_tested_value[i])
+				continue;
+			if (!first)
+				st = pr_buf_adds(out, ", ", err);
+			if (st == PR_OK)
+				st = pr_report_escape(out, r->not_tested[j],
+				    strlen(r->not_tested[j]), 0, err);
+			first = 0;
+		}
+		snprintf(v, sizeof(v), "%.6g", r->not_tested_value[i]);
+		if (st == PR_OK)
+			st = pr_buf_addf(out, err,
+			    ": constant %s, not tested%s\n", v,
+			    f == PR_REPORT_MARKDOWN ? "  " : "");
+	}
+	return st;
+}
+
 enum pr_status
 pr_report_compare(struct pr_buf *out, const struct pr_report *r,
     enum pr_report_format f, struct pr_error *err)
@@ -1429,13 +1509,17 @@ pr_report_compare(struct pr_buf *out, const struct pr_report *r,
 		get_facts(&r->metrics[i], &fs[i]);
 	switch (f) {
 	case PR_REPORT_TEXT:
-		st = write_text(out, r, fs, err);
-		break;
 	case PR_REPORT_MARKDOWN:
-		st = write_markdown(out, r, fs, err);
+		st = f == PR_REPORT_TEXT ? write_text(out, r, fs, err)
+					 : write_markdown(out, r, fs, err);
+		if (st == PR_OK)
+			st = write_side(out, r, f, err);
 		break;
 	case PR_REPORT_CSV:
 		st = write_csv(out, r, fs, NULL, NULL, 0, 1, err);
+		if (st == PR_OK && r->side != NULL && r->side->n > 0)
+			st = report_compare_csv(out, r->side, NULL, NULL, 0, 0,
+			    err);
 		break;
 	case PR_REPORT_JSON:
 		st = write_json(out, r, fs, err);

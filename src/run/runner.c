@@ -58,6 +58,8 @@ pr_stop_str(enum pr_stop s)
 		return "interrupted";
 	case PR_STOP_HOOK:
 		return "decided";
+	case PR_STOP_BUDGET:
+		return "undecided";
 	}
 	return "?";
 }
@@ -243,6 +245,7 @@ count_run(struct pr_variant *v, struct pr_run *r, struct pr_error *err)
 		if ((st = pr_dataset_get(&v->data, src->name, src->unit,
 			 src->better, &dst, err)) != PR_OK)
 			return st;
+		dst->flags |= src->flags;
 		for (k = 0; k < src->values.n; k++)
 			if ((st = pr_sample_push(&dst->values, src->values.v[k],
 				 err)) != PR_OK)
@@ -553,6 +556,7 @@ run_rounds(struct pr_session *s, double t0, double *osum, size_t *on,
 	struct pr_rng rng;
 	enum pr_status st = PR_OK;
 	size_t *perm, r, i, w;
+	int stop;
 
 	perm = malloc(s->nv * sizeof(*perm));
 	if (perm == NULL)
@@ -584,9 +588,14 @@ run_rounds(struct pr_session *s, double t0, double *osum, size_t *on,
 		if (s->stop != PR_STOP_NONE)
 			break;
 		s->rounds_done = r + 1;
-		if (o->should_stop != NULL && o->should_stop(s, o->arg))
-			s->stop = PR_STOP_HOOK;
+		if (o->should_stop != NULL &&
+		    (stop = o->should_stop(s, o->arg)) != 0)
+			s->stop = stop > 0 ? PR_STOP_HOOK : PR_STOP_BUDGET;
 	}
+	/* With a stopping rule, running out of rounds before it said
+	 * "stop" is a budget reached, not a session done. */
+	if (o->should_stop != NULL && s->stop == PR_STOP_NONE)
+		s->stop = PR_STOP_BUDGET;
 out:
 	free(perm);
 	return st;

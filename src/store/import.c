@@ -61,7 +61,8 @@ struct sess {
 
 /* What the schema allows (doc/schema.md, doc/export.md). */
 static const char *const session_statuses[] = { "running", "done",
-	"interrupted", "max-failures", "decided", "failed", "resumed", NULL };
+	"interrupted", "max-failures", "decided", "undecided", "failed",
+	"resumed", NULL };
 static const char *const run_outcomes[] = { "ok", "exit", "signal", "timeout",
 	"noexec", "interrupted", NULL };
 static const char *const failure_stages[] = { "prepare", "command", "parse",

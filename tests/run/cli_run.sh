@@ -253,7 +253,7 @@ until_run() { # extra options...
 }
 until_run > "$tmp/out" 2> "$tmp/err" || fail "until-decided: status $?"
 has "$tmp/out" "stopped: decided" "until-decided"
-has "$tmp/out" "every metric decided" "until-decided"
+has "$tmp/out" "every primary metric decided" "until-decided"
 has "$tmp/out" "^  t  *regression .* 7 rounds$" "until-decided"
 # The fixed-n table of the same runs: its interval is the 95% one.
 has "$tmp/out" "  95% interval " "until-decided: confidence of the table"
@@ -266,7 +266,7 @@ has "$tmp/out" \
     "until-decided: the paired row of t"
 until_run --json > "$tmp/out" 2> "$tmp/err" || fail "until json: $?"
 has "$tmp/out" '"decision": "regression"' "until-decided json"
-has "$tmp/out" '"stopped": "every metric decided"' "until-decided json"
+has "$tmp/out" '"stopped": "every primary metric decided"' "until-decided json"
 has "$tmp/out" '"confidence": 0.9499999' "until-decided json: confidence"
 # The robust (sign test) decision finds it too.
 until_run --robust > "$tmp/out" 2> "$tmp/err" || fail "robust: status $?"
@@ -276,12 +276,16 @@ has "$tmp/out" "^  t  *regression " "until-decided robust"
 # ends it, undecided ("inconclusive"), never a regression.
 "$P" run --until-decided --max-runs 3 --decide wall_s a=true b=true \
     > "$tmp/out" 2> "$tmp/err" || fail "until max-runs: status $?"
-has "$tmp/out" "--max-runs reached" "until-decided max-runs"
+has "$tmp/out" "undecided within budget: --max-runs reached" \
+    "until-decided max-runs"
+has "$tmp/out" "stopped: undecided" "until-decided max-runs"
 has "$tmp/out" "^  wall_s         inconclusive " "until-decided max-runs"
 # --max-time: no round starts after it.
 "$P" run --until-decided --max-time 0.3 a="sleep 0.05" b="sleep 0.05" \
     > "$tmp/out" 2> "$tmp/err" || fail "until max-time: status $?"
-has "$tmp/out" "--max-time reached" "until-decided max-time"
+has "$tmp/out" "undecided within budget: --max-time reached" \
+    "until-decided max-time"
+has "$tmp/out" "stopped: undecided" "until-decided max-time"
 # Usage errors.
 "$P" run --until-decided a=true > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] || fail "until-decided with one variant: not status 2"
@@ -293,6 +297,50 @@ has "$tmp/err" "needs at least two variants" "until one variant"
 "$P" run --until-decided --decide nosuch a=true b=true \
     --max-runs 3 > "$tmp/out" 2> "$tmp/err"
 has "$tmp/out" "nosuch         undefined: " "until unknown metric"
+
+# Stopping that stops (issue 11): with iperf3's many figures, the session
+# stops once the primary metric, receiver_bitrate, is decided; the side
+# metrics (retransmits at a constant 0, the CPU, the sender's bitrate)
+# never hold it up to --max-runs.  Before, it ran all 15 rounds.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null)
+if command -v iperf3 > /dev/null 2>&1 && [ -n "$port" ]; then
+	iperf3 -s -p "$port" > "$tmp/iperf3-server" 2>&1 &
+	srv=$!
+	sleep 0.5
+	"$P" run --until-decided --max-runs 15 --parse iperf3 \
+	    a="iperf3 -c 127.0.0.1 -p $port -n 20M -l 128K" \
+	    b="iperf3 -c 127.0.0.1 -p $port -n 20M -l 1K" \
+	    > "$tmp/out" 2> "$tmp/err" || fail "until iperf3: status $?"
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	has "$tmp/out" "every primary metric decided" "until iperf3"
+	has "$tmp/out" "stopped: decided" "until iperf3"
+	has "$tmp/out" "^  receiver_bitrate regression " "until iperf3"
+	sed -n '/^until decided/,/^note: the tables below/p' "$tmp/out" \
+	    > "$tmp/until"
+	has "$tmp/until" "receiver_bitrate" "until iperf3"
+	grep -q "sender_retransmits\|cpu_host\|wall_s" "$tmp/until" &&
+	    fail "until iperf3: a side metric was decided on: $(cat "$tmp/until")"
+	grep -q "rounds of 15.*stopped: decided" "$tmp/out" ||
+	    fail "until iperf3: did not stop by itself"
+	has "$tmp/out" "^side metrics, a family of their own" "until iperf3"
+else
+	echo "cli_run: iperf3 or python3 missing, until-decided on iperf3 skipped"
+fi
+
+# A session stopped at its budget is stored "undecided", never
+# "decided" (show said decided before).
+"$P" run --db "$tmp/u.db" --campaign budget --until-decided --max-runs 3 \
+    --decide wall_s a=true b=true > "$tmp/out" 2> "$tmp/err" ||
+    fail "until stored: status $?"
+"$P" show --db "$tmp/u.db" budget > "$tmp/show" 2>&1 ||
+    fail "until stored: show status $?"
+has "$tmp/show" "undecided" "until stored"
+grep -q " decided" "$tmp/show" && fail "until stored: shown as decided"
+"$P" run --until-decided --max-runs 3 --primary nosuch a=true b=true \
+    > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--primary nosuch: not status 2"
+has "$tmp/err" "--primary: no metric 'nosuch'" "--primary nosuch"
 
 [ $fails -eq 0 ] || exit 1
 echo "cli_run: all passed"
