@@ -29,6 +29,7 @@ sqlite3
 libpq-dev
 postgresql
 libssl-dev
+chromium
 "
 
 missing=""
