@@ -25,15 +25,18 @@ write_to(const char *cmd, const char *path, const char *file,
     const struct pr_buf *b)
 {
 	FILE *f;
-	int e;
+	int e, ok;
 
 	if ((f = fopen(file, "w")) == NULL) {
 		cli_errorf("%s: --html: cannot write %s: %s", cmd, path,
 		    strerror(errno));
 		return PR_EXIT_USAGE;
 	}
-	if ((b->len > 0 && fwrite(b->data, 1, b->len, f) != b->len) |
-	    (fclose(f) != 0)) {
+	/* fclose also when the write failed. */
+	ok = b->len == 0 || fwrite(b->data, 1, b->len, f) == b->len;
+	if (fclose(f) != 0)
+		ok = 0;
+	if (!ok) {
 		e = errno;
 		cli_errorf("%s: --html: cannot write %s: %s", cmd, path,
 		    strerror(e));
