@@ -25,3 +25,5 @@ set_tests_properties(cli_safety PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=
 pr_add_unit_test(test_direction tests/store/test_direction.c)
 add_test(NAME cli_history COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_history.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_history PROPERTIES TIMEOUT 600 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+add_test(NAME cli_hosts COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_hosts.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_hosts PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
