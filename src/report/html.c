@@ -25,6 +25,7 @@
 #include "perfreg/distrib.h"
 #include "perfreg/report_html.h"
 #include "perfreg/verdict.h"
+#include "report/internal.h"
 #include "core/banned.h"
 
 /* A plot's drawing box, in SVG user units. */
@@ -853,6 +854,23 @@ page_close(struct page *pg)
 	return add(pg, "</body></html>\n");
 }
 
+/* The text form of a PR_SECTION_WRITER section in a <pre>. */
+static enum pr_status
+writer_text(struct page *pg, const struct pr_report_section *s)
+{
+	struct pr_buf t = PR_BUF_INIT(pg->out->max);
+	enum pr_status st;
+
+	if ((st = s->writer->text(&t, s->data, PR_REPORT_TEXT, pg->err)) ==
+		PR_OK &&
+	    (st = add(pg, "<pre class=\"text\">")) == PR_OK &&
+	    (st = pr_report_html_escape(pg->out, t.data != NULL ? t.data : "",
+		 t.len, PR_ESCAPE_NEWLINE | PR_ESCAPE_TAB, pg->err)) == PR_OK)
+		st = add(pg, "</pre>\n");
+	pr_buf_release(&t);
+	return st;
+}
+
 static enum pr_status render_model(struct page *pg,
     const struct pr_report_model *m);
 
@@ -895,6 +913,13 @@ render_section(struct page *pg, const struct pr_report_section *s)
 	case PR_SECTION_LIST_HEAD:
 		/* Values for programs: JSON only. */
 		break;
+	case PR_SECTION_WRITER:
+		/* A section with its own writers (run's): its text form,
+		 * preformatted, until it gets pictures of its own. */
+		if (s->writer == NULL || s->writer->text == NULL ||
+		    (s->flags & PR_SECTION_NO_TEXT))
+			return PR_OK;
+		return writer_text(pg, s);
 	}
 	return PR_OK;
 }
