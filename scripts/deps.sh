@@ -32,6 +32,7 @@ sqlite3
 libpq-dev
 postgresql
 libssl-dev
+chromium
 "
 
 missing=""

@@ -11,6 +11,9 @@ jobs=$(nproc)
 # The PostgreSQL tests start their own server (tests/store/pg_server.sh);
 # here a server that cannot be started is a failure, not a skip.
 export PERFREG_REQUIRE_PG=1
+# The HTML pages are loaded in headless Chromium (tests/html/browser.sh);
+# here a missing chromium is a failure, not a skip.
+export PERFREG_REQUIRE_CHROMIUM=1
 
 echo "== format: clang-format on every tracked C file"
 # .clang-format is the style; a file it would change fails the run.

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/changepoint.h"
 #include "perfreg/report_cp.h"
@@ -32,6 +33,7 @@ struct cp_cli {
 	int index;
 	int higher, lower;
 	int json, csv, markdown, no_chart, fail;
+	const char *html;
 	size_t min_segment;
 };
 
@@ -76,6 +78,7 @@ static const struct opt options[] = {
 	    struct cp_cli, csv, 1),
 	OPT_FLAG(0, "markdown", "markdown tables, for a bug report",
 	    struct cp_cli, markdown, 1),
+	CLI_OPT_HTML(struct cp_cli, html),
 	OPT_FLAG(0, "no-chart", "leave the text chart out", struct cp_cli,
 	    no_chart, 1),
 	OPT_END(),
@@ -165,13 +168,19 @@ exec_changepoints(int argc, char **argv)
 			regressions +=
 			    res[i].changes[k].verdict == PR_VERDICT_REGRESSION;
 	}
-	if ((rc = pr_cp_format(rep, n, fmt, !o.no_chart, &out, &err)) !=
+	if (o.html != NULL &&
+	    (status = cli_html_cp("changepoints", o.html, rep, n, NULL,
+		 "perfreg changepoints")) != PR_EXIT_OK)
+		goto out;
+	if (o.html != NULL && strcmp(o.html, "-") == 0)
+		status = PR_EXIT_OK;
+	else if ((rc = pr_cp_format(rep, n, fmt, !o.no_chart, &out, &err)) !=
 	    PR_OK) {
 		cli_error(&err);
 		status = PR_EXIT_INTERNAL;
 		goto out;
-	}
-	status = cli_write(&out);
+	} else
+		status = cli_write(&out);
 	if (status == PR_EXIT_OK && o.fail && regressions > 0)
 		status = PR_EXIT_REGRESSION;
 out:

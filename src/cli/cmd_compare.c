@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/campaign.h"
 #include "perfreg/dataset.h"
@@ -27,6 +28,7 @@
 #include "perfreg/nested.h"
 #include "perfreg/read.h"
 #include "perfreg/report.h"
+#include "perfreg/report_model.h"
 #include "perfreg/store.h"
 #include "perfreg/verdict.h"
 #include "core/banned.h"
@@ -46,6 +48,7 @@ struct compare_opts {
 	int gate;
 	double threshold_pct;
 	const char *campaign, *db;
+	const char *html;  /* --html file */
 	const char *host;  /* --host */
 	const char *units; /* report.units */
 	double conf_pct;   /* -c */
@@ -220,6 +223,7 @@ static const struct opt options[] = {
 	    OPT_NOARG, PR_REPORT_CSV),
 	OPT_CALL(0, "json", NULL, "a JSON object with every figure", set_report,
 	    OPT_NOARG, PR_REPORT_JSON),
+	CLI_OPT_HTML(struct compare_opts, html),
 	OPT_GROUP(),
 	OPT_STRING(0, "campaign", "name",
 	    "compare the variants of a stored campaign: each against the first "
@@ -256,6 +260,7 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->threshold_pct = 0;
 	o->campaign = NULL;
 	o->db = NULL;
+	o->html = NULL;
 	o->host = NULL;
 	o->units = NULL;
 	o->conf_pct = 0;
@@ -285,6 +290,11 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 		if (o->read.format != PR_FORMAT_AUTO) {
 			cli_errorf("compare: --format does not go with "
 				   "--campaign");
+			return -1;
+		}
+		if (o->html != NULL) {
+			cli_errorf("compare: --html does not go with "
+				   "--campaign yet");
 			return -1;
 		}
 		return first;
@@ -582,6 +592,28 @@ compare_write(const struct cli_comparison *res, enum pr_report_format f,
 		return PR_EXIT_INTERNAL;
 	}
 	return PR_EXIT_OK;
+}
+
+/* Writes the page of res to o->html; an exit status. */
+static int
+compare_html(const struct cli_comparison *res, const struct compare_opts *o)
+{
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_buf title = PR_BUF_INIT(1 << 16);
+	struct pr_error err;
+	int rc = PR_EXIT_INTERNAL;
+
+	pr_error_clear(&err);
+	if (pr_buf_addf(&title, &err, "perfreg compare %s %s",
+		res->report.base_source, res->report.new_source) != PR_OK ||
+	    pr_report_model_comparison(&m, "comparison", 0, &res->report,
+		&err) != PR_OK)
+		cli_error(&err);
+	else
+		rc = cli_html_model("compare", o->html, &m, title.data);
+	pr_report_model_release(&m);
+	pr_buf_release(&title);
+	return rc;
 }
 
 /* The variant name s as a C string for reports (escaped). */
@@ -1752,8 +1784,15 @@ exec_compare(int argc, char **argv)
 	if ((rc = compare_core(&base, &new,
 		 strcmp(bpath, "-") == 0 ? "<stdin>" : bpath,
 		 strcmp(npath, "-") == 0 ? "<stdin>" : npath, &o, &res,
-		 &gated)) != PR_EXIT_OK ||
-	    (rc = compare_write(&res, o.report, &out)) != PR_EXIT_OK)
+		 &gated)) != PR_EXIT_OK)
+		goto out;
+	if (o.html != NULL && (rc = compare_html(&res, &o)) != PR_EXIT_OK)
+		goto out;
+	if (o.html != NULL && strcmp(o.html, "-") == 0) {
+		rc = gated;
+		goto out;
+	}
+	if ((rc = compare_write(&res, o.report, &out)) != PR_EXIT_OK)
 		goto out;
 	if ((rc = cli_write(&out)) == PR_EXIT_OK)
 		rc = gated;

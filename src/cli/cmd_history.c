@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/changepoint.h"
 #include "perfreg/history.h"
@@ -45,6 +46,7 @@ struct hist_cli {
 	struct pr_cp_opts cp;
 	size_t min_segment;
 	int json, csv, markdown, no_chart, fail;
+	const char *html;
 };
 
 static const struct opt options[] = {
@@ -92,6 +94,7 @@ static const struct opt options[] = {
 	    struct hist_cli, csv, 1),
 	OPT_FLAG(0, "markdown", "markdown tables, for a bug report",
 	    struct hist_cli, markdown, 1),
+	CLI_OPT_HTML(struct hist_cli, html),
 	OPT_FLAG(0, "no-chart", "leave the text chart out", struct hist_cli,
 	    no_chart, 1),
 	OPT_END(),
@@ -222,7 +225,7 @@ exec_history(int argc, char **argv)
 	double since = -1, *var = NULL;
 	size_t npts = 0, i, skipped = 0, ncommits = 0;
 	int first, status = PR_EXIT_OK, by_commit = 0, have_git = 0;
-	char name[512];
+	char name[512], title[600];
 	enum pr_status rc;
 
 	memset(&o, 0, sizeof(o));
@@ -399,6 +402,16 @@ exec_history(int argc, char **argv)
 	rep.series = &series;
 	rep.result = &res;
 	rep.opts = &o.cp;
+	if (o.html != NULL) {
+		const double *const vars[1] = { var };
+
+		snprintf(title, sizeof(title), "perfreg history %s", name);
+		if ((status = cli_html_cp("history", o.html, &rep, 1, vars,
+			 title)) != PR_EXIT_OK)
+			goto out;
+		if (strcmp(o.html, "-") == 0)
+			goto gate;
+	}
 	rc = pr_cp_format(&rep, 1,
 	    o.json           ? PR_CP_JSON
 		: o.csv      ? PR_CP_CSV
@@ -417,6 +430,7 @@ exec_history(int argc, char **argv)
 		goto out;
 	}
 	status = cli_write(&out);
+gate:
 	if (status == PR_EXIT_OK && o.fail)
 		for (i = 0; i < res.nchanges; i++)
 			if (res.changes[i].verdict == PR_VERDICT_REGRESSION)

@@ -1,0 +1,164 @@
+#!/bin/sh
+# browser.sh PERFREG OUTDIR: the pages of --html loaded in a real browser.
+# perfreg writes pages (compare on examples/002-caam, compare of inputs
+# whose metric names and file names are hostile - "<script>", "\"onload=",
+# "</svg>" - and changepoints on tests/data/series); headless Chromium
+# loads each one and dumps its DOM, and the test checks that the browser
+# logged nothing on its console (a script error, a blocked fetch, a
+# violation of the page's Content-Security-Policy would all be logged),
+# that the page's own script ran to its end (it marks <html
+# data-sortable>), that the only script element is perfreg's, and that the
+# DOM holds the expected number of metric panels and verdict cells.  A
+# screenshot of each page is left in OUTDIR for a person to look at.
+#
+# Without chromium the test is skipped (exit 77), unless
+# PERFREG_REQUIRE_CHROMIUM=1 (scripts/test.sh, CI), when it fails.
+# Chromium runs as root here: --no-sandbox, a private profile in OUTDIR,
+# each load under a timeout.  No timing is checked.
+set -u
+PERFREG=$1
+OUT=$2
+export LC_ALL=C
+fail=0
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+	if [ "${PERFREG_REQUIRE_CHROMIUM:-0}" = 1 ]; then
+		echo "browser.sh: PERFREG_REQUIRE_CHROMIUM=1 but no chromium" \
+		    "(scripts/deps.sh installs it)" >&2
+		exit 1
+	fi
+	echo "browser.sh: no chromium; skipped" >&2
+	exit 77
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT/profile" || exit 2
+tmp=$OUT/tmp
+mkdir -p "$tmp" || exit 2
+
+check() { # DESCRIPTION COMMAND...: the command must succeed
+	desc=$1
+	shift
+	if ! "$@"; then
+		echo "html_browser: FAIL: $desc" >&2
+		fail=1
+	fi
+}
+
+count() { # FILE STRING: occurrences of STRING in FILE
+	grep -o -F -- "$2" "$1" | wc -l | tr -d ' '
+}
+
+chrome() { # ARGS...: headless Chromium with a private profile
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+	    --no-first-run --disable-extensions --disable-sync \
+	    --user-data-dir="$OUT/profile" --enable-logging=stderr --v=0 "$@"
+}
+
+# load NAME PAGE PANELS VERDICTS: the page in the browser.
+load() {
+	name=$1 page=$2 panels=$3 verdicts=$4
+	check "$name: perfreg wrote the page" [ -s "$page" ]
+	chrome --dump-dom "file://$page" >"$OUT/$name.dom" 2>"$OUT/$name.log"
+	check "$name: chromium loaded the page" [ $? -eq 0 ]
+	if grep -q 'CONSOLE' "$OUT/$name.log"; then
+		echo "html_browser: FAIL: $name: console messages:" >&2
+		grep 'CONSOLE' "$OUT/$name.log" >&2
+		fail=1
+	fi
+	check "$name: the page's script ran to its end" \
+	    grep -q '<html lang="en" data-sortable="[0-9]*">' "$OUT/$name.dom"
+	check "$name: one script element, perfreg's" \
+	    [ "$(count "$OUT/$name.dom" '<script')" -eq 1 ]
+	check "$name: $panels metric panels" \
+	    [ "$(count "$OUT/$name.dom" '<section class="panel"')" -eq "$panels" ]
+	check "$name: $verdicts verdict cells" \
+	    [ "$(count "$OUT/$name.dom" '<td class="verdict ')" -eq "$verdicts" ]
+	chrome --screenshot="$OUT/$name.png" --window-size=1100,1600 \
+	    --hide-scrollbars "file://$page" >/dev/null 2>"$OUT/$name.shot.log"
+	check "$name: a screenshot" [ -s "$OUT/$name.png" ]
+}
+
+# compare on the caam example: three metrics.
+"$PERFREG" compare --html "$OUT/compare.html" \
+    examples/002-caam/tasklet.csv examples/002-caam/threadirq.csv >/dev/null
+check "compare: exit 0" [ $? -eq 0 ]
+load compare "$OUT/compare.html" 3 3
+
+# Hostile metric names and file names: shown, never obeyed.
+hd=$tmp/'"onload=alert(4) <script>alert(5)<'
+mkdir -p "$hd" || exit 2
+printf '%s,%s,%s\n' '<script>alert(1)</script>' '"""onload=alert(2) x="""' \
+    '</svg><svg onload=alert(3)>' >"$hd/b.csv"
+cp "$hd/b.csv" "$hd/n.csv"
+for i in 1 2 3 4 5; do
+	echo "1.$i,2.$i,3.$i" >>"$hd/b.csv"
+	echo "1.$((i + 5)),2.$i,3.$((i + 1))" >>"$hd/n.csv"
+done
+"$PERFREG" compare --html "$OUT/hostile.html" "$hd/b.csv" "$hd/n.csv" \
+    >/dev/null
+check "hostile: exit 0" [ $? -eq 0 ]
+load hostile "$OUT/hostile.html" 3 3
+check "hostile: no attribute made by input" \
+    [ "$(count "$OUT/hostile.dom" ' onload="')" -eq 0 ]
+check "hostile: no element made by input" \
+    [ "$(count "$OUT/hostile.dom" '<svg onload')" -eq 0 ]
+check "hostile: the names are shown as text" \
+    grep -q -F '&lt;script&gt;alert(1)&lt;/script&gt;' "$OUT/hostile.dom"
+
+# --html - writes the page instead of the text report.
+"$PERFREG" compare --html - examples/002-caam/tasklet.csv \
+    examples/002-caam/threadirq.csv >"$tmp/stdout.html"
+check "compare --html -: the page on stdout" \
+    grep -q '^<!DOCTYPE html>' "$tmp/stdout.html"
+
+# A path that is not a regular file is written in place, not renamed over.
+mkfifo "$tmp/fifo" || exit 2
+cat "$tmp/fifo" >"$tmp/fromfifo" &
+"$PERFREG" compare --html "$tmp/fifo" examples/002-caam/tasklet.csv \
+    examples/002-caam/threadirq.csv >/dev/null
+check "--html FIFO: exit 0" [ $? -eq 0 ]
+wait
+check "--html FIFO: the page went through the pipe" \
+    grep -q '^<!DOCTYPE html>' "$tmp/fromfifo"
+check "--html FIFO: still a pipe" [ -p "$tmp/fifo" ]
+
+# A file that cannot be written: one line naming it, exit 2.
+"$PERFREG" compare --html "$tmp/no/such/dir/x.html" \
+    examples/002-caam/tasklet.csv examples/002-caam/threadirq.csv \
+    >/dev/null 2>"$tmp/err"
+check "unwritable --html: exit 2" [ $? -eq 2 ]
+check "unwritable --html: names the file" \
+    grep -q "cannot write $tmp/no/such/dir/x.html" "$tmp/err"
+
+if [ -f tests/data/series/step.txt ] &&
+    "$PERFREG" changepoints --help 2>&1 | grep -q -- '--html'; then
+	"$PERFREG" changepoints --html "$OUT/changepoints.html" \
+	    tests/data/series/step.txt tests/data/series/flat.txt >/dev/null
+	check "changepoints: exit 0" [ $? -eq 0 ]
+	load changepoints "$OUT/changepoints.html" 2 1
+fi
+
+# history: a campaign of 12 sessions stored here, the level up by 10%
+# from the 7th.
+if "$PERFREG" history --help 2>&1 | grep -q -- '--html'; then
+	export PERFREG_DB="$tmp/history.db"
+	k=0
+	while [ $k -lt 12 ]; do
+		lvl=100
+		[ $k -ge 6 ] && lvl=110
+		"$PERFREG" run --campaign c --variant v -n 3 --warmup 0 \
+		    --metric 't=t=(\S+):s:lower' --shell -- \
+		    "echo t=$lvl.$k\$((\$\$ % 10))" >/dev/null 2>"$tmp/err" ||
+		    check "history: run $k: $(cat "$tmp/err")" false
+		k=$((k + 1))
+	done
+	"$PERFREG" history --by time --html "$OUT/history.html" c >/dev/null
+	check "history: exit 0" [ $? -eq 0 ]
+	load history "$OUT/history.html" 1 1
+	unset PERFREG_DB
+fi
+
+[ $fail -eq 0 ] && echo "html_browser: pages and screenshots in $OUT"
+exit $fail

@@ -1,0 +1,367 @@
+/*
+ * tests/html/test_html.c - the HTML page (perfreg/report_html.h) on
+ * synthetic reports: one panel and one verdict cell per metric, one
+ * strip, change and order plot per panel, every <svg> closed; and hostile
+ * input - "<script>", "\"onload=", "</svg>", control bytes, invalid
+ * UTF-8 - through every field that comes from outside (title, sources,
+ * metric name and unit, text, headline, warning, every field of an
+ * environment diff, series names and labels) arrives escaped: the only
+ * script element is perfreg's own, no attribute is opened by input, the
+ * page is valid UTF-8 without a control byte, and it refers to nothing
+ * outside itself.  The browser test (tests/html/browser.sh) loads such
+ * pages in Chromium.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfreg/buf.h"
+#include "perfreg/report_html.h"
+#include "perfreg/report_model.h"
+
+/* Everything a page must not let through, in one string. */
+#define HOSTILE \
+	"<script>alert(1)</script>\"onload=alert(2) x='</svg><svg " \
+	"onload=alert(3)>\x1b[2J\x07\x01\x7f\xff\xc3&amp;"
+
+static const double bv[] = { 4.83, 5.16, 4.87, 4.91 };
+static const double nv[] = { 5.30, 5.18, 5.61, 5.44 };
+
+static void
+metric(struct pr_report_metric *m, const char *name, const char *unit,
+    enum pr_verdict v)
+{
+	struct pr_comparison *c = &m->cmp;
+
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	m->unit = unit;
+	m->base_values = bv;
+	m->base_n = 4;
+	m->new_values = nv;
+	m->new_n = 4;
+	c->base.n = c->new.n = 4;
+	c->base.mean = 4.9425;
+	c->new.mean = 5.3825;
+	c->base.median = 4.89;
+	c->new.median = 5.37;
+	c->base.min = 4.83;
+	c->base.max = 5.16;
+	c->new.min = 5.18;
+	c->new.max = 5.61;
+	c->base.stddev = 0.15;
+	c->new.stddev = 0.18;
+	c->base.defined = c->new.defined = PR_SUM_STDDEV;
+	c->better = PR_BETTER_LOWER;
+	c->method = PR_METHOD_WELCH;
+	c->tested = 1;
+	c->have_change = 1;
+	c->change_pct = 8.9;
+	c->have_ci = 1;
+	c->ci_lo_pct = 1.5;
+	c->ci_hi_pct = 16.1;
+	c->p_value = c->p_adjusted = 0.01;
+	c->holm_m = 1;
+	c->conf = 0.95;
+	c->verdict = v;
+}
+
+static size_t
+count(const char *s, const char *what)
+{
+	size_t n = 0, len = strlen(what);
+
+	while ((s = strstr(s, what)) != NULL) {
+		n++;
+		s += len;
+	}
+	return n;
+}
+
+/* 1 when s is valid UTF-8 with no control byte but newline. */
+static int
+clean_utf8(const unsigned char *s)
+{
+	size_t k, len;
+
+	while (*s != '\0') {
+		if (*s < 0x80) {
+			if ((*s < 0x20 && *s != '\n') || *s == 0x7f)
+				return 0;
+			s++;
+			continue;
+		}
+		len = *s >= 0xf0 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc2 ? 2 : 0;
+		if (len == 0 || *s > 0xf4)
+			return 0;
+		for (k = 1; k < len; k++)
+			if ((s[k] & 0xc0) != 0x80)
+				return 0;
+		/* C1 controls, U+0080 to U+009F. */
+		if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+			return 0;
+		s += len;
+	}
+	return 1;
+}
+
+/* What every page must be, whatever went into it. */
+static void
+assert_safe(const char *page)
+{
+	assert_true(clean_utf8((const unsigned char *)page));
+	/* perfreg's own script, and no other. */
+	assert_int_equal(count(page, "<script"), 1);
+	assert_int_equal(count(page, "</script"), 1);
+	assert_null(strstr(page, "\"onload"));
+	assert_null(strstr(page, "<svg onload"));
+	assert_null(strstr(page, "'</svg>"));
+	assert_int_equal(count(page, "<svg "), count(page, "</svg>"));
+	/* Nothing fetched from outside. */
+	assert_null(strstr(page, "src="));
+	assert_null(strstr(page, "http:"));
+	assert_null(strstr(page, "https:"));
+	assert_null(strstr(page, "@import"));
+	assert_non_null(strstr(page, "</body></html>\n"));
+}
+
+static char *
+page_of(const struct pr_report_model *m, const char *title)
+{
+	struct pr_buf b = PR_BUF_INIT(64 << 20);
+	struct pr_error err;
+
+	pr_error_clear(&err);
+	assert_int_equal(pr_report_html(&b, m, title, &err), PR_OK);
+	return pr_buf_detach(&b, NULL);
+}
+
+static void
+test_structure(void **state)
+{
+	struct pr_report_metric rm[4];
+	struct pr_report r;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	char *p;
+
+	(void)state;
+	metric(&rm[0], "elapsed", "s", PR_VERDICT_REGRESSION);
+	metric(&rm[1], "user", "s", PR_VERDICT_IMPROVEMENT);
+	metric(&rm[2], "sys", "s", PR_VERDICT_EQUIVALENT);
+	metric(&rm[3], "rss", "KiB", PR_VERDICT_INCONCLUSIVE);
+	memset(&r, 0, sizeof(r));
+	r.base_source = "a.csv";
+	r.new_source = "b.csv";
+	r.conf = 0.95;
+	r.equivalence_pct = 1;
+	r.metrics = rm;
+	r.n = 4;
+	assert_int_equal(pr_report_model_textf(&m, PR_SECTION_HEADLINE, NULL, 0,
+			     NULL, "headline"),
+	    PR_OK);
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, "t");
+	assert_safe(p);
+	assert_int_equal(count(p, "<section class=\"panel\""), 4);
+	assert_int_equal(count(p, "<td class=\"verdict "), 4);
+	/* Each verdict is a word as well as a colour. */
+	assert_non_null(
+	    strstr(p, "class=\"verdict v-regression\">regression<"));
+	assert_non_null(
+	    strstr(p, "class=\"verdict v-improvement\">improvement<"));
+	assert_non_null(
+	    strstr(p, "class=\"verdict v-equivalent\">equivalent<"));
+	assert_non_null(
+	    strstr(p, "class=\"verdict v-inconclusive\">inconclusive<"));
+	assert_non_null(strstr(p, "1 regression"));
+	/* Three plots a panel; the table links to each panel. */
+	assert_int_equal(count(p, "<svg class=\"strip\""), 4);
+	assert_int_equal(count(p, "<svg class=\"change\""), 4);
+	assert_int_equal(count(p, "<svg class=\"order\""), 4);
+	assert_non_null(strstr(p, "<a href=\"#m4\">rss</a>"));
+	assert_non_null(strstr(p, "id=\"m4\""));
+	/* The numbers behind the picture, the values in order. */
+	assert_non_null(strstr(p, "in order: 4.83 5.16 4.87 4.91"));
+	free(p);
+	pr_report_model_release(&m);
+}
+
+static void
+test_hostile(void **state)
+{
+	struct pr_report_metric rm[2];
+	struct pr_report r;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT, *g = NULL;
+	struct pr_envdiff_item it[2];
+	struct pr_envdiff d;
+	char *logs[2] = { (char *)HOSTILE, (char *)"clocksource: " HOSTILE };
+	char *p;
+
+	(void)state;
+	metric(&rm[0], HOSTILE, HOSTILE, PR_VERDICT_REGRESSION);
+	metric(&rm[1], "ok", "", PR_VERDICT_EQUIVALENT);
+	memset(&r, 0, sizeof(r));
+	r.base_source = HOSTILE;
+	r.new_source = HOSTILE;
+	r.conf = 0.95;
+	r.equivalence_pct = 1;
+	r.metrics = rm;
+	r.n = 2;
+	memset(it, 0, sizeof(it));
+	memset(&d, 0, sizeof(d));
+	it[0].key = it[0].category = it[0].a = it[0].b = it[0].detail =
+	    it[0].reason = (char *)HOSTILE;
+	it[0].relevant = 1;
+	it[1].key = it[1].category = it[1].reason = (char *)HOSTILE;
+	it[1].kind = PR_ENVDIFF_ADDED;
+	it[1].b = (char *)HOSTILE;
+	d.items = it;
+	d.n = 2;
+	d.log_a = logs;
+	d.nlog_a = 2;
+	d.log_b = logs;
+	d.nlog_b = 1;
+	d.log_compared = 1;
+	assert_int_equal(pr_report_model_textf(&m, PR_SECTION_TEXT, NULL, 0,
+			     NULL, "%s\n", HOSTILE),
+	    PR_OK);
+	assert_int_equal(pr_report_model_textf(&m, PR_SECTION_HEADLINE, NULL, 0,
+			     NULL, "%s", HOSTILE),
+	    PR_OK);
+	assert_int_equal(pr_report_model_textf(&m, PR_SECTION_WARNING, NULL, 0,
+			     NULL, "%s", HOSTILE),
+	    PR_OK);
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	assert_int_equal(pr_report_model_envdiff(&m, "e", 0, &d, HOSTILE,
+			     HOSTILE, 10, NULL),
+	    PR_OK);
+	assert_int_equal(pr_report_model_string(&m, "s", 0, HOSTILE, NULL),
+	    PR_OK);
+	/* A group renders the same way, and its panels get new ids. */
+	assert_int_equal(pr_report_model_group(&m, "g", 0, &g, NULL), PR_OK);
+	assert_int_equal(pr_report_model_comparison(g, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, HOSTILE);
+	assert_safe(p);
+	/* The input is there, shown as text. */
+	assert_true(count(p, "&lt;script&gt;alert(1)&lt;/script&gt;") > 10);
+	assert_true(count(p, "&quot;onload=alert(2)") > 10);
+	assert_true(count(p, "^[[2J^G^A^?M-^?") > 10);
+	assert_non_null(strstr(p, "&amp;amp;"));
+	assert_int_equal(count(p, "<section class=\"panel\""), 4);
+	assert_non_null(strstr(p, "id=\"m4\""));
+	assert_int_equal(count(p, "<td class=\"verdict "), 4);
+	free(p);
+	pr_report_model_release(&m);
+}
+
+static void
+test_hostile_series(void **state)
+{
+	double y[12] = { 10, 10.1, 9.9, 10, 10.2, 10, 12, 12.1, 11.9, 12, 30,
+		12 };
+	char *labels[12];
+	struct pr_series s;
+	struct pr_cp_result res;
+	struct pr_cp_opts o;
+	struct pr_cp_report r;
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	struct pr_error err;
+	char *p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 12; i++)
+		labels[i] = (char *)HOSTILE;
+	memset(&s, 0, sizeof(s));
+	s.y = y;
+	s.label = labels;
+	s.n = 12;
+	s.labelled = 1;
+	s.column = (char *)HOSTILE;
+	pr_cp_opts_init(&o);
+	o.min_segment = 3;
+	pr_error_clear(&err);
+	assert_int_equal(pr_cp_detect(y, NULL, 12, &o, &res, &err), PR_OK);
+	r.name = HOSTILE;
+	r.series = &s;
+	r.result = &res;
+	r.opts = &o;
+	assert_int_equal(pr_report_html_cp(&b, &r, 1, NULL, HOSTILE, &err),
+	    PR_OK);
+	p = pr_buf_detach(&b, NULL);
+	assert_safe(p);
+	assert_int_equal(count(p, "<section class=\"panel\""), 1);
+	assert_int_equal(count(p, "<svg class=\"series\""), 1);
+	assert_true(res.nchanges >= 1);
+	assert_int_equal(count(p, "<td class=\"verdict "), res.nchanges);
+	assert_int_equal(count(p, "<path class=\"cp\""), res.nchanges);
+	free(p);
+	pr_cp_result_release(&res);
+}
+
+/* The escaping alone: what each byte becomes. */
+static void
+test_escape(void **state)
+{
+	struct pr_buf b = PR_BUF_INIT(1024);
+	static const char in[] = "a<b>&\"c'\x1b\n\xe9";
+
+	(void)state;
+	assert_int_equal(pr_report_html_escape(&b, in, sizeof(in) - 1, 0, NULL),
+	    PR_OK);
+	assert_string_equal(b.data, "a&lt;b&gt;&amp;&quot;c&#39;^[^JM-i");
+	pr_buf_reset(&b);
+	assert_int_equal(pr_report_html_escape(&b, "x\ny", 3, PR_ESCAPE_NEWLINE,
+			     NULL),
+	    PR_OK);
+	assert_string_equal(b.data, "x\ny");
+	pr_buf_release(&b);
+}
+
+/* A buffer too small for the page fails cleanly. */
+static void
+test_limit(void **state)
+{
+	struct pr_report_metric rm;
+	struct pr_report r;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_buf b = PR_BUF_INIT(2000);
+	struct pr_error err;
+
+	(void)state;
+	metric(&rm, "elapsed", "s", PR_VERDICT_REGRESSION);
+	memset(&r, 0, sizeof(r));
+	r.conf = 0.95;
+	r.equivalence_pct = 1;
+	r.metrics = &rm;
+	r.n = 1;
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	pr_error_clear(&err);
+	assert_int_equal(pr_report_html(&b, &m, "t", &err), PR_ELIMIT);
+	pr_buf_release(&b);
+	pr_report_model_release(&m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_structure),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_hostile_series),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_limit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
