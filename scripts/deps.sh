@@ -8,7 +8,9 @@ PKGS="
 build-essential
 clang
 clang-format
+clang-tidy
 cmake
+cppcheck
 pkg-config
 libcmocka-dev
 libjansson-dev
@@ -24,6 +26,7 @@ python3
 openssl
 iperf3
 linux-perf
+man-db
 libsqlite3-dev
 sqlite3
 libpq-dev

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs every test in two builds: gcc with warnings as errors (dev), and
+# Checks the format and runs the static checks (scripts/lint.sh), then
+# runs every test in two builds: gcc with warnings as errors (dev), and
 # clang with AddressSanitizer and UBSan (asan), each against real SQLite
 # files and a throwaway PostgreSQL server, then a valgrind pass over the
 # unit tests of the dev build, and 30 s of libFuzzer on every parser.
@@ -20,6 +21,10 @@ if [ -n "$unformatted" ]; then
 	echo "not clang-formatted (run clang-format -i on them):" $unformatted >&2
 	exit 1
 fi
+
+# cppcheck and clang-tidy on src/ (doc/HACKING.md, "Checks"); a finding
+# fails the run.
+LINT_JOBS=$jobs ./scripts/lint.sh
 
 for preset in dev asan; do
 	echo "== build: $preset"

@@ -148,6 +148,7 @@ on_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 			if (!runner_metric(r->metric_names[i]))
 				pick = r->metric_names[i];
 		for (i = 0; i < r->nm && pick == NULL; i++)
+			/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a stored run's metrics all have names */
 			if (strcmp(r->metric_names[i], "wall_s") == 0)
 				pick = r->metric_names[i];
 		if (pick != NULL && (c->chosen = strdup(pick)) == NULL)
@@ -163,6 +164,7 @@ on_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 			if ((c->chosen = strdup(name)) == NULL)
 				return -1;
 		}
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a stored run's metrics all have names */
 		if (strcmp(c->chosen, name) != 0 || !isfinite(v))
 			continue;
 		if (!c->better_set) {

@@ -194,6 +194,7 @@ parse_param(void *base, const struct opt *o, const char *arg)
 	buf[eq - arg] = '\0';
 	for (i = 0, p = buf + (eq - arg) + 1; i < n; i++) {
 		c->param_vals[c->np][i] = p;
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): n counted the commas, so p has one more value */
 		p = strchr(p, ',');
 		if (p != NULL)
 			*p++ = '\0';
@@ -1117,6 +1118,7 @@ decide_one(const struct pr_session *s, const struct run_cli *c, size_t vi,
 	/* The direction is the metric's (unknown: lower is better). */
 	for (i = 0; i < s->v[0].data.n; i++) {
 		m = &s->v[0].data.metrics[i];
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a dataset's metrics all have names */
 		if (strcmp(m->name, name) == 0)
 			o.better = m->better == PR_BETTER_HIGHER
 			    ? PR_BETTER_HIGHER

@@ -692,6 +692,7 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 static size_t
 group_len(const char *name)
 {
+	/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): every figure has a name */
 	const char *dot = strrchr(name, '.');
 
 	return dot != NULL ? (size_t)(dot - name) : strlen(name);
@@ -1376,6 +1377,7 @@ select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
 
 	for (i = 0; pr_probes[i] != NULL; i++)
 		;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	if ((p = calloc((size_t)(i > argc ? i : argc) + 1, sizeof(*p))) ==
 	    NULL) {
 		cli_errorf("out of memory");
@@ -1771,6 +1773,7 @@ ab_processes(struct suite_cli *c, const char *probe, struct pr_dataset *da,
 		argv[k++] = (char *)"--budget";
 		argv[k++] = budget;
 		snprintf(seed, sizeof(seed), "%llu",
+		    /* NOLINTNEXTLINE(bugprone-misplaced-widening-cast): 64-bit seeds wrap as they should */
 		    (unsigned long long)(c->so.seed + i));
 		argv[k++] = (char *)"--seed";
 		argv[k++] = seed;

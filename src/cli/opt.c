@@ -247,6 +247,7 @@ set_int(const struct cmd_entry *e, const struct opt *o, const char *arg,
 	char what[128], *end;
 
 	errno = 0;
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): arg is argv[i], i < argc */
 	if (arg[0] < '0' || arg[0] > '9' ||
 	    (x = strtoull(arg, &end, 10), errno != 0) || *end != '\0' ||
 	    x < o->min || x > o->max) {
@@ -280,6 +281,7 @@ set_double(const struct cmd_entry *e, const struct opt *o, const char *arg,
 	double x;
 
 	errno = 0;
+	/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): arg is argv[i], i < argc */
 	x = strtod(arg, &end);
 	if (end != arg && *end == '%' && (o->flags & OPT_PCT_SIGN))
 		end++;

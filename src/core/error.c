@@ -12,6 +12,10 @@
 #include "perfreg/error.h"
 #include "core/banned.h"
 
+/* error.h's macros for the static analyzer would rename the definitions. */
+#undef pr_error_set
+#undef pr_error_at
+
 void
 pr_error_clear(struct pr_error *err)
 {

@@ -208,6 +208,7 @@ pr_parser_add_metric(struct pr_parser *p, const char *spec,
 		pr_usermetric_free(m);
 		return PR_EINVAL;
 	}
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	nm = realloc(p->metrics, (p->nmetrics + 1) * sizeof(*nm));
 	if (nm == NULL) {
 		pr_usermetric_free(m);
@@ -233,6 +234,7 @@ pr_parser_add_derive(struct pr_parser *p, const char *spec,
 		pr_derive_free(d);
 		return PR_EINVAL;
 	}
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	nd = realloc(p->derives, (p->nderives + 1) * sizeof(*nd));
 	if (nd == NULL) {
 		pr_derive_free(d);
@@ -358,10 +360,14 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 		goto out;
 	for (i = 0; i < p->nmetrics; i++) {
 		if (pr_dataset_find(&tmp, pr_usermetric_name(p->metrics[i]))) {
+			/* NOLINTBEGIN(clang-analyzer-core.NullDereference):
+			 * f is set here: without a format tmp holds only the
+			 * --metric ones, whose names are distinct. */
 			st = pr_error_at(err, PR_EINVAL, in.name, 0, 0,
 			    "--metric '%s': the %s output already has a "
 			    "metric of that name",
 			    pr_usermetric_name(p->metrics[i]), f->name);
+			/* NOLINTEND(clang-analyzer-core.NullDereference) */
 			goto out;
 		}
 		if ((st = pr_usermetric_apply(p->metrics[i], &in, &tmp, err)) !=

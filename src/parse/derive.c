@@ -389,6 +389,7 @@ pr_derive_apply(const struct pr_derive *d, struct pr_dataset *ds,
 		return pr_error_set(err, PR_EINVAL,
 		    "--derive '%s': a metric of that name already exists",
 		    d->name);
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	if ((vars = calloc(d->n, sizeof(*vars))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (k = 0; k < d->n; k++) {

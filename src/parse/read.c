@@ -219,6 +219,7 @@ pr_format_detect(const char *head, size_t len)
 	}
 	if (q >= e)
 		return PR_FORMAT_NUMBERS;
+	/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): q < e, so the loop above set eol */
 	for (fe = q; fe < eol && *fe != ',' && *fe != ';' && *fe != '\t'; fe++)
 		continue;
 	if (fe < eol && !is_number(q, fe))

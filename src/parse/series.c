@@ -219,6 +219,7 @@ pr_series_read_mem(const char *name, const char *data, size_t len,
 			    vi + 1, nf);
 			goto fail;
 		}
+		/* NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): split_fields set f[0..nf), and vi < nf */
 		if (pr_parse_double_all(f[vi].b, f[vi].e, &y, NULL) != PR_OK ||
 		    y != y || y - y != 0) {
 			size_t fl = (size_t)(f[vi].e - f[vi].b);

@@ -8,6 +8,7 @@
  * depend on what is measured.  Comparisons are ASCII case-insensitive
  * and do not depend on the locale.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "perfreg/units.h"
@@ -231,6 +232,7 @@ pr_unit_from_label(const char *label, size_t len, struct pr_unit_label *out)
 	const char *u;
 	char close;
 
+	assert(label != NULL);
 	out->unit[0] = '\0';
 	trim(&b, &e);
 	out->name_off = (size_t)(b - label);

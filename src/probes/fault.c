@@ -80,12 +80,14 @@ huge_kb(uintptr_t addr)
 
 	if ((f = fopen("/proc/self/smaps", "re")) == NULL)
 		return -1;
+	/* NOLINTBEGIN(cert-err34-c): the kernel's own numbers, in range */
 	while (getline(&line, &cap, f) > 0) {
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
 			in = lo <= addr && addr < hi;
 		else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
 			break;
 	}
+	/* NOLINTEND(cert-err34-c) */
 	free(line);
 	fclose(f);
 	return kb;
@@ -251,6 +253,7 @@ sample(void *state, struct pr_dataset *out, struct pr_error *err)
 		snprintf(name, sizeof(name), "fault%s%s", f->named ? "." : "",
 		    f->named ? variants[f->var[i]] : "");
 		st = pr_dataset_add(out, name, "ns/page", PR_BETTER_LOWER,
+		    /* NOLINTNEXTLINE(bugprone-integer-division): whole pages */
 		    (ns > 0 ? ns : 1) / (double)(f->region[i] / PAGE), err);
 		if (st != PR_OK)
 			return st;

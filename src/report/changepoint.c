@@ -8,6 +8,7 @@
  * quote, as OWASP advises for CSV injection) or json_label (invalid UTF-8
  * replaced by U+FFFD, jansson escapes the rest).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,10 +108,12 @@ json_label(const char *s)
 		size_t l = utf8_len((const unsigned char *)s + i, n - i);
 
 		if (l == 0) {
+			/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): json_stringn takes the length */
 			memcpy(t + o, "\xef\xbf\xbd", 3);
 			o += 3;
 			i++;
 		} else {
+			/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): json_stringn takes the length */
 			memcpy(t + o, s + i, l);
 			o += l;
 			i += l;
@@ -226,6 +229,7 @@ chart(const struct pr_cp_report *r, struct pr_buf *b, struct pr_error *err)
 	enum pr_status st = PR_OK;
 	char ylab[32];
 
+	assert(s->n > 0); /* drawn for 2 points or more */
 	for (i = 0, k = 0; i < s->n; i++) {
 		if (k < res->nspikes && res->spikes[k].index == i) {
 			k++;

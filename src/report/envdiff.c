@@ -308,6 +308,8 @@ cmdline_reason(const char *added, const char *removed, struct pr_buf *r,
 				st = pr_buf_addf(r, err, "%s%c%.*s",
 				    n++ ? " " : " (", k ? '-' : '+', (int)l, p);
 			p += l;
+			/* cppcheck-suppress nullPointerRedundantCheck ; p is
+			 * NULL only before the loop's first test */
 			while (*p == ' ')
 				p++;
 		}
@@ -489,6 +491,8 @@ add_item(struct ranked *v, size_t *n, const struct pr_env_item *a,
 	struct pr_buf add = PR_BUF_INIT(1 << 24), rem = PR_BUF_INIT(1 << 24);
 	struct ranked *o = &v[*n];
 	enum pr_status st = PR_OK;
+	/* cppcheck-suppress nullPointerRedundantCheck ; a or b is
+	 * non-NULL: the callers pass an item on one side at least */
 	int rk = rank_of(x->key);
 
 	memset(o, 0, sizeof(*o));

@@ -23,6 +23,7 @@
  * search per column (the column of v is monotone in v), O(w log n), not a
  * pass over the data.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -518,6 +519,7 @@ format_plot(const struct pr_stat *st, struct pr_buf *out, struct pr_error *err)
 	int stacked = st->n > 2;
 	enum pr_status rc;
 
+	assert(st->n > 0 && w > 1); /* checked when st was made */
 	for (i = 0; i < st->n; i++) {
 		s = &st->sum[i];
 		widen(&lo, &hi, s->min);
@@ -579,6 +581,7 @@ format_plot(const struct pr_stat *st, struct pr_buf *out, struct pr_error *err)
 	}
 
 	/* Row 0 is the bottom one. */
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): every value has a column, so rows >= 1 */
 	grid = malloc(rows * w);
 	if (grid == NULL)
 		goto nomem;

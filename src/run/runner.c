@@ -294,6 +294,7 @@ fail_run(struct pr_run *r, struct pr_spawn_result *res, const char *stage,
 	snprintf(r->reason, len, "%s%s", prefix, reason);
 	r->ok = 0;
 	free(r->output);
+	r->output = NULL; /* run_release frees it again if joining fails */
 	if (join_output(res, err) != PR_OK)
 		return PR_ENOMEM;
 	r->output = pr_buf_detach(&res->output, &r->output_len);

@@ -645,6 +645,7 @@ kill_children(void)
 		/* "pid (comm) state ppid ...": comm may hold anything, so
 		 * the fields are read after its last ')'. */
 		if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
+		    /* NOLINTNEXTLINE(cert-err34-c): the kernel's number */
 		    sscanf(p + 1, " %*c %ld", &ppid) != 1 || ppid != self)
 			continue;
 		pid = strtol(de->d_name, NULL, 10);

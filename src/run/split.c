@@ -47,6 +47,9 @@ push(char ***v, size_t *n, size_t *cap, struct pr_buf *w, struct pr_error *err)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		*v = nv;
 		*cap = ncap;
+		/* Terminated before the word is detached: if that fails,
+		 * pr_split_free must not read the slot realloc left unset. */
+		nv[*n] = NULL;
 	}
 	s = pr_buf_detach(w, NULL);
 	if (s == NULL)

@@ -633,6 +633,7 @@ make_weights(const double *var, size_t n, double sigma, double **wout,
 		tau2 = 0.1 * sigma * sigma;
 	if (!(tau2 > 0))
 		return PR_OK; /* no noise at all: weights are moot */
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): n > 0, mv was divided by it */
 	if ((w = malloc(n * sizeof(*w))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {

@@ -104,9 +104,9 @@ pr_median_sorted(const double *sorted, size_t n)
 static double
 mad_sorted(const double *x, size_t n, double med)
 {
-	size_t lo = n / 2; /* next lower index is lo - 1 */
-	size_t hi = n / 2; /* next upper index is hi */
 	size_t want = n / 2, r;
+	size_t lo = want; /* next lower index is lo - 1 */
+	size_t hi = want; /* next upper index is hi */
 	double prev = 0, cur = 0, dl, dh;
 
 	for (r = 0; r <= want; r++) {

@@ -243,6 +243,7 @@ pr_nested_compare(const struct pr_nested_side *base,
 	}
 	/* No boot-to-boot variance on a side: the runs are the units. */
 	out->single_boot = 1;
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): check_side refused empty sides */
 	rb = malloc((base->n + new_->n) * sizeof(*rb));
 	if (rb == NULL) {
 		st = pr_error_set(err, PR_ENOMEM,

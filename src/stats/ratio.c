@@ -20,6 +20,7 @@
  * Invariants: the result is finite or an error is returned; no state
  * outlives a call.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -165,6 +166,7 @@ resample(enum pr_ratio_kind kind, const double *x, size_t n, struct pr_rng *rng,
 			sum += x[pr_rng_below(rng, n)];
 		return sum / (double)n;
 	}
+	assert(count != NULL); /* the caller allocates it for medians */
 	memset(count, 0, n * sizeof(*count));
 	for (i = 0; i < n; i++)
 		count[pr_rng_below(rng, n)]++;

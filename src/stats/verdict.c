@@ -209,6 +209,7 @@ grid_step(const double *x, size_t n)
 	size_t i;
 	int k;
 
+	/* NOLINTNEXTLINE(cert-flp30-c): k counts the loop; scale follows it */
 	for (k = 0; k <= 9; k++, scale *= 10) {
 		for (i = 0; i < n; i++) {
 			y = x[i] * scale;
@@ -960,6 +961,8 @@ holm_quadratic(const double *p, size_t n, double *adj)
 		best = n;
 		for (j = 0; j < n; j++) {
 			if (rank > 0 &&
+			    /* cppcheck-suppress arrayIndexThenCheck ; j < n
+			     * bounds j, j <= prev orders ties */
 			    (p[j] < p[prev] || (p[j] == p[prev] && j <= prev)))
 				continue;
 			if (best == n || p[j] < p[best])
@@ -1076,6 +1079,7 @@ pr_compare_holm(struct pr_comparison *c, size_t n,
 		pr_holm(p, m, p + m);
 		for (i = 0, k = 0; i < n; i++)
 			if (c[i].tested)
+				/* NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): pr_holm wrote p[m..2m), and k < m: m counts the tested */
 				c[i].p_adjusted = p[m + k++];
 		free(p);
 	}

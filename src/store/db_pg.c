@@ -745,6 +745,7 @@ pg_prepare(struct pr_db *db, const char *sql, struct pr_db_stmt **out,
 	st = get_prep(db, sql, &p, err);
 	if (st != PR_OK)
 		return st;
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): get_prep set p, it returned PR_OK */
 	p->in_use = 1;
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {

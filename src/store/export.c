@@ -421,7 +421,7 @@ export_session(struct out *o, struct pr_store *st,
     size_t nids, const struct pr_store_variant_info *v, size_t nv)
 {
 	struct run_ctx rc;
-	struct idkey k, *res = NULL;
+	struct idkey k = { 0, 0 }, *res = NULL;
 	struct pr_error cberr;
 	enum pr_status cst;
 	size_t i;

@@ -207,6 +207,7 @@ jstring(struct pr_jsonl *j, const char **out, size_t *outn, int *nul)
 			return (int)jfail(j, "invalid UTF-8 in a string");
 		}
 		if (first && nul == NULL && j->p < j->end && *j->p == '"') {
+			/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): out is in j->v, which jnew grew */
 			*out = run;
 			*outn = (size_t)(j->p - run);
 			j->p++;
@@ -231,6 +232,7 @@ jstring(struct pr_jsonl *j, const char **out, size_t *outn, int *nul)
 	if (nul != NULL)
 		*nul = hasnul;
 	*q = '\0';
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): out is in j->v, which jnew grew */
 	*out = q0;
 	*outn = (size_t)(q - q0);
 	j->sn += (size_t)(q - q0) + 1;

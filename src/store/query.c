@@ -595,6 +595,7 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
 		if (rc != PR_OK)
 			break;
 		binder_init(&b, st, s, err);
+		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): out->nm rows came from ls */
 		b_int(&b, ls[i].metric);
 		rc = b.rc;
 		if (rc == PR_OK)

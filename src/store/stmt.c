@@ -21,6 +21,9 @@
 #include "perfreg/store.h"
 #include "store/store_int.h"
 
+/* store_int.h's macro for the static analyzer would rename the definition. */
+#undef st_dberr
+
 #include "core/bug.h"
 
 #include "core/banned.h"

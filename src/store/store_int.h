@@ -127,6 +127,11 @@ enum pr_status st_grow(void **p, size_t *cap, size_t need, size_t size,
 enum pr_status st_dberr(struct pr_store *st, enum pr_status code,
     struct pr_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+#ifdef __clang_analyzer__
+/* For the static analyzer only, as error.h does for pr_error_set: the
+ * status given is the status returned. */
+#define st_dberr(st, code, ...) (st_dberr((st), (code), __VA_ARGS__), (code))
+#endif
 /* The prepared statement k, prepared on first use. */
 enum pr_status st_stmt_get(struct pr_store *st, enum stmt k,
     struct pr_db_stmt **out, struct pr_error *err);

@@ -102,6 +102,7 @@ mc_put(struct pr_store *st, const char *key, size_t klen, uint64_t h,
 		st->mc = n;
 		st->mc_cap = cap;
 	}
+	/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): klen holds two NULs */
 	k = malloc(klen);
 	if (k == NULL)
 		return oom(err);

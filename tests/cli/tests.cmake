@@ -19,4 +19,5 @@ add_test(NAME stat_vs_ministat COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/stat_v
 add_test(NAME parse_live COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/parse_live.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 pr_add_unit_test(test_opt tests/cli/test_opt.c src/cli/opt.c)
 add_test(NAME man_options COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/man_options.sh $<TARGET_FILE:perfreg_cli> doc/perfreg.1 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME install COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/install.sh ${CMAKE_BINARY_DIR} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 add_test(NAME cli_changepoints COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_changepoints.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -216,21 +216,42 @@ fi
 
 # --until-decided: a three-fold slower variant is decided a regression
 # long before --max-runs, the report leads with the sequential decision,
-# and the JSON carries it.
-"$P" run --until-decided --max-runs 60 a="sleep 0.01" b="sleep 0.03" \
-    > "$tmp/out" 2> "$tmp/err" || fail "until-decided: status $?"
+# and the JSON carries it.  The metric decided is not a time: each
+# command prints "t N", N from a counter file of its own (100 + k mod 5
+# for a's k-th run, 300 + k mod 5 for b's), so that the values, the
+# pairs of each round and hence the decision are the same on a loaded
+# machine as on an idle one.
+counted() { # variant base: a shell command printing the next value
+	echo "k=\$(cat '$tmp/count-$1' 2>/dev/null || echo 0);" \
+	    "echo \$((k + 1)) > '$tmp/count-$1'; echo \"t \$(($2 + k % 5))\""
+}
+until_run() { # extra options...
+	rm -f "$tmp/count-a" "$tmp/count-b"
+	"$P" run --until-decided --max-runs 60 --shell \
+	    --metric 't=^t ([0-9]+)$:ms:lower' "$@" \
+	    a="$(counted a 100)" b="$(counted b 300)"
+}
+until_run > "$tmp/out" 2> "$tmp/err" || fail "until-decided: status $?"
 has "$tmp/out" "stopped: decided" "until-decided"
 has "$tmp/out" "every metric decided" "until-decided"
-has "$tmp/out" "^  wall_s         regression " "until-decided"
-"$P" run --until-decided --max-runs 60 --json a="sleep 0.01" \
-    b="sleep 0.03" > "$tmp/out" 2> "$tmp/err" || fail "until json: $?"
+has "$tmp/out" "^  t  *regression .* 7 rounds$" "until-decided"
+# The fixed-n table of the same runs: its interval is the 95% one.
+has "$tmp/out" "  95% interval " "until-decided: confidence of the table"
+has "$tmp/out" \
+    "^t  *101.9 +- 1.3 ms  *301.9 +- 1.3 ms  *+196%  *\[+193%, +200%\] " \
+    "until-decided: the table's row of t"
+# ... and so is the paired one, round by round.
+has "$tmp/out" \
+    "^  t  *+196.37%  95% interval \[+193.99%, +198.78%\]  p 5.31e-14  7 pairs" \
+    "until-decided: the paired row of t"
+until_run --json > "$tmp/out" 2> "$tmp/err" || fail "until json: $?"
 has "$tmp/out" '"decision": "regression"' "until-decided json"
 has "$tmp/out" '"stopped": "every metric decided"' "until-decided json"
+has "$tmp/out" '"confidence": 0.9499999' "until-decided json: confidence"
 # The robust (sign test) decision finds it too.
-"$P" run --until-decided --robust --max-runs 60 a="sleep 0.01" \
-    b="sleep 0.03" > "$tmp/out" 2> "$tmp/err" || fail "robust: status $?"
+until_run --robust > "$tmp/out" 2> "$tmp/err" || fail "robust: status $?"
 has "$tmp/out" "sequential sign test on the median" "until-decided robust"
-has "$tmp/out" "^  wall_s         regression " "until-decided robust"
+has "$tmp/out" "^  t  *regression " "until-decided robust"
 # Nothing changes: no decision can come from 3 rounds, so --max-runs
 # ends it, undecided ("inconclusive"), never a regression.
 "$P" run --until-decided --max-runs 3 --decide wall_s a=true b=true \

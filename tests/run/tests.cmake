@@ -15,3 +15,7 @@ add_test(NAME cli_run COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run/cli_run.sh $<TA
 set_tests_properties(cli_run PROPERTIES TIMEOUT 300)
 pr_add_unit_test(test_env tests/run/test_env.c)
 add_test(NAME cli_env COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run/cli_env.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+pr_add_unit_test(test_shuffle tests/run/test_shuffle.c)
+pr_add_unit_test(test_deadline tests/run/test_deadline.c)
+pr_add_unit_test(test_split_nomem tests/run/test_split_nomem.c)
+target_link_options(test_split_nomem PRIVATE -Wl,--wrap=malloc,--wrap=realloc)

@@ -22,6 +22,7 @@ add_test(NAME test_store_pg COMMAND sh ${PR_PG_SH} run ${PR_PG_DIR} store $<TARG
 set_tests_properties(test_store_pg PROPERTIES FIXTURES_REQUIRED pg_server SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_safety COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_safety.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_safety PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+pr_add_unit_test(test_direction tests/store/test_direction.c)
 add_test(NAME cli_history COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_history.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_history PROPERTIES TIMEOUT 600 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_dbfiles COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_dbfiles.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
