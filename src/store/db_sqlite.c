@@ -35,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -47,6 +48,7 @@ struct pr_db {
 	sqlite3 *h;
 	char *target;
 	int busy_ms;
+	struct timespec busy_since; /* the first refusal of this wait */
 };
 
 struct pr_db_stmt {
@@ -218,6 +220,33 @@ sq_config(void)
 }
 
 /*
+ * SQLite's busy handler: called after the count-th refusal of a lock,
+ * it sleeps and asks for another try until db->busy_ms have passed since
+ * the first refusal.  It polls every millisecond (SQLite's own
+ * sqlite3_busy_timeout sleeps up to 100 ms between tries), so that a
+ * writer waiting behind an import gets the lock in the few milliseconds
+ * that the import leaves it free between two of its chunks.
+ */
+static int
+on_busy(void *arg, int count)
+{
+	static const struct timespec ms = { 0, 1000000 };
+	struct pr_db *db = arg;
+	struct timespec now;
+	double waited_ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (count == 0)
+		db->busy_since = now;
+	waited_ms = (double)(now.tv_sec - db->busy_since.tv_sec) * 1e3 +
+	    (double)(now.tv_nsec - db->busy_since.tv_nsec) / 1e6;
+	if (waited_ms >= db->busy_ms)
+		return 0;
+	nanosleep(&ms, NULL);
+	return 1;
+}
+
+/*
  * Opens name (a path or a URI) on db and sets the connection up as the
  * paragraph at the top says.  *raw is SQLite's result code of the step
  * that failed (SQLITE_OK when none did).
@@ -242,7 +271,7 @@ sq_connect(struct pr_db *db, const char *name, int flags, int *raw,
 		return sqlerr(db, r, err);
 	}
 	sqlite3_extended_result_codes(db->h, 1);
-	sqlite3_busy_timeout(db->h, db->busy_ms);
+	sqlite3_busy_handler(db->h, on_busy, db);
 	if (!(flags & PR_DB_READONLY) && sqlite3_db_readonly(db->h, "main")) {
 		*raw = SQLITE_READONLY;
 		return pr_error_at(err, PR_EIO, db->target, 0, 0,
