@@ -27,3 +27,5 @@ add_test(NAME cli_history COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_histo
 set_tests_properties(cli_history PROPERTIES TIMEOUT 600 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_dbfiles COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_dbfiles.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_dbfiles PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+add_test(NAME cli_escape COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_escape.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_escape PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
