@@ -131,6 +131,9 @@ help_of(const struct cmd_entry *e)
  * (pr_report_escape): a file, metric or host name in an error cannot send
  * a terminal escape or split the line.
  */
+static void error_line(const char *prefix, const char *fmt, va_list ap,
+    const char *suffix) __attribute__((format(printf, 2, 0)));
+
 static void
 error_line(const char *prefix, const char *fmt, va_list ap, const char *suffix)
 {
