@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "perfreg/campaign.h"
 #include "perfreg/dataset.h"
 #include "perfreg/env.h"
 #include "perfreg/nested.h"
@@ -45,6 +46,7 @@ struct compare_opts {
 	int gate;
 	double threshold_pct;
 	const char *campaign, *db;
+	const char *host;  /* --host */
 	const char *units; /* report.units */
 	double conf_pct;   /* -c */
 };
@@ -175,6 +177,11 @@ static const struct opt options[] = {
 	    "(or the two named), with boots as the unit when each side has two "
 	    "or more; the report ends with what differs in the environment",
 	    struct compare_opts, campaign, 0, NULL),
+	OPT_STRING(0, "host", "name",
+	    "with --campaign: compare only the sessions run on host name (by "
+	    "default a campaign from several hosts is compared host by host "
+	    "and across hosts, the host as the unit)",
+	    struct compare_opts, host, OPT_NONEMPTY, "a host name"),
 	OPT_STRING(0, "db", "target",
 	    "the database of --campaign (default: $PERFREG_DB, else "
 	    "$XDG_DATA_HOME/perfreg/perfreg.db)",
@@ -200,6 +207,7 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->threshold_pct = 0;
 	o->campaign = NULL;
 	o->db = NULL;
+	o->host = NULL;
 	o->units = NULL;
 	o->conf_pct = 0;
 	if ((first = opt_parse(&cmd_compare_entry, argc, argv, o, &seen)) < 0)
@@ -211,6 +219,11 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	if (o->db != NULL && o->campaign == NULL) {
 		cli_usage_error(&cmd_compare_entry,
 		    "--db goes with --campaign");
+		return -1;
+	}
+	if (o->host != NULL && o->campaign == NULL) {
+		cli_usage_error(&cmd_compare_entry,
+		    "--host goes with --campaign");
 		return -1;
 	}
 	if (o->campaign != NULL) {
@@ -574,6 +587,10 @@ struct campaign_cmp {
 	struct pr_buf out;
 	json_t *jarr;
 	int gated;
+	char **hosts;     /* every host seen, escaped */
+	char **hosts_raw; /* ... as stored */
+	size_t nhosts;
+	size_t pair_hosts; /* hosts of the current pair */
 };
 
 /* The environment diff of the first sessions of the two sides. */
@@ -804,12 +821,17 @@ nomem:
 	return PR_EXIT_INTERNAL;
 }
 
-/* One comparison of the campaign: variant nv against variant bv. */
+/*
+ * One comparison of bd and nd (of one host, or pooled when the campaign
+ * has one): the level header, the report, the variance shares and the
+ * environment diff, into cc->out or a new object appended to jarr (when
+ * not NULL; else cc->jarr).  host names the host, NULL for none.
+ */
 static int
-campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
-    const struct pr_store_variant_info *nv)
+pair_body(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, const char *bn, const char *nn,
+    const char *host, json_t *jarr)
 {
-	struct pr_store_variant_data bd, nd;
 	struct pr_dataset base, new;
 	struct cli_comparison res;
 	struct compare_opts o;
@@ -817,67 +839,62 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	struct pr_error err;
 	json_error_t je;
 	json_t *jo = NULL, *jr;
-	char *bn = vname(bv->name), *nn = vname(nv->name);
 	int boots, csv, rc = PR_EXIT_INTERNAL, gated = PR_EXIT_OK;
 	enum pr_status st;
-	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+	char hb[PR_ERROR_MSG_MAX], nb[PR_ERROR_MSG_MAX];
 
-	memset(&bd, 0, sizeof(bd));
-	memset(&nd, 0, sizeof(nd));
 	memset(&res, 0, sizeof(res));
 	pr_dataset_init(&base);
 	pr_dataset_init(&new);
 	pr_error_clear(&err);
-	if (bn == NULL || nn == NULL) {
-		cli_errorf("out of memory");
-		goto out;
-	}
-	if ((st = pr_store_load_variant(cc->st, cc->campaign, bv->name, &bd,
-		 &err)) != PR_OK ||
-	    (st = pr_store_load_variant(cc->st, cc->campaign, nv->name, &nd,
-		 &err)) != PR_OK) {
-		cli_errorf("compare: %s",
-		    pr_error_format(&err, eb, sizeof(eb)));
-		rc = cli_exit_for(st);
-		goto out;
-	}
-	if (bd.nruns == 0 || nd.nruns == 0) {
+	if (jarr == NULL)
+		jarr = cc->jarr;
+	if (bd->nruns == 0 || nd->nruns == 0) {
 		cli_errorf("compare: campaign variant '%s' has no successful "
-			   "run stored",
-		    bd.nruns == 0 ? bn : nn);
+			   "run stored%s%s",
+		    bd->nruns == 0 ? bn : nn, host != NULL ? " on host " : "",
+		    host != NULL ? host : "");
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
-	boots = bd.nboots >= 2 && nd.nboots >= 2;
+	snprintf(hb, sizeof(hb), "%s%s", host != NULL ? "on host " : "",
+	    host != NULL ? host : "");
+	boots = bd->nboots >= 2 && nd->nboots >= 2;
 	if (!boots)
-		cli_errorf("warning: %s has %zu boot%s and %s has %zu: runs "
+		cli_errorf("warning: %s%s%s has %zu boot%s and %s has %zu: "
+			   "runs "
 			   "are treated as independent, and the noise a reboot "
 			   "adds is unknown; run each variant in two boots or "
 			   "more",
-		    bn, bd.nboots, bd.nboots == 1 ? "" : "s", nn, nd.nboots);
-	if ((st = side_dataset(&bd, boots, &base, &err)) != PR_OK ||
-	    (st = side_dataset(&nd, boots, &new, &err)) != PR_OK) {
+		    hb, host != NULL ? ", " : "", bn, bd->nboots,
+		    bd->nboots == 1 ? "" : "s", nn, nd->nboots);
+	if ((st = side_dataset(bd, boots, &base, &err)) != PR_OK ||
+	    (st = side_dataset(nd, boots, &new, &err)) != PR_OK) {
 		cli_errorf("compare: %s", err.msg);
 		rc = cli_exit_for(st);
 		goto out;
 	}
-	if (cc->jarr != NULL) {
+	if (jarr != NULL) {
 		if ((jo = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "base", bn,
 			 "new", nn, "level", boots ? "boot" : "run",
-			 "base_boots", (json_int_t)bd.nboots, "new_boots",
-			 (json_int_t)nd.nboots, "base_runs",
-			 (json_int_t)bd.nruns, "new_runs",
-			 (json_int_t)nd.nruns)) == NULL) {
+			 "base_boots", (json_int_t)bd->nboots, "new_boots",
+			 (json_int_t)nd->nboots, "base_runs",
+			 (json_int_t)bd->nruns, "new_runs",
+			 (json_int_t)nd->nruns)) == NULL ||
+		    (host != NULL &&
+			json_object_set_new(jo, "host",
+			    cli_str_json(pr_str_c(host))) != 0)) {
 			cli_errorf("out of memory");
 			goto out;
 		}
 	} else if (cc->o->report != PR_REPORT_CSV &&
 	    pr_buf_addf(&cc->out, &err,
-		"%s%s against %s: %s level, %zu "
+		"%s%s against %s%s%s: %s level, %zu "
 		"boot%s (%zu runs) and %zu boot%s (%zu runs)%s\n\n",
-		cc->out.len > 0 ? "\n" : "", nn, bn, boots ? "boot" : "run",
-		bd.nboots, bd.nboots == 1 ? "" : "s", bd.nruns, nd.nboots,
-		nd.nboots == 1 ? "" : "s", nd.nruns,
+		cc->out.len > 0 ? "\n" : "", nn, bn, host != NULL ? " " : "",
+		hb, boots ? "boot" : "run", bd->nboots,
+		bd->nboots == 1 ? "" : "s", bd->nruns, nd->nboots,
+		nd->nboots == 1 ? "" : "s", nd->nruns,
 		boots ? "; each boot's "
 			"mean is one value"
 		      : "; WARNING: one boot a side cannot "
@@ -895,13 +912,18 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	if (o.verdict.method == PR_METHOD_WELCH)
 		o.verdict.flags |= PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS;
 	o.units = boots ? "boots" : NULL;
+	/* Across hosts the host is the unit: one host alone does not gate. */
+	if (host != NULL && cc->pair_hosts > 1)
+		o.gate = 0;
 	csv = cc->o->report == PR_REPORT_CSV;
 	if ((rc = compare_core(&base, &new, bn, nn, &o, &res, &gated)) !=
 		PR_EXIT_OK ||
 	    (rc = compare_write(&res, o.report,
 		 jo != NULL || csv ? &rep : &cc->out)) != PR_EXIT_OK)
 		goto out;
-	if (csv && (rc = csv_pair(cc, &rep, bn, nn)) != PR_EXIT_OK)
+	snprintf(nb, sizeof(nb), "%s%s%s", nn, host != NULL ? "@" : "",
+	    host != NULL ? host : "");
+	if (csv && (rc = csv_pair(cc, &rep, bn, nb)) != PR_EXIT_OK)
 		goto out;
 	if (gated != PR_EXIT_OK)
 		cc->gated = gated;
@@ -913,11 +935,11 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 			goto out;
 		}
 	}
-	if ((rc = variance_part(cc, &bd, &nd, jo)) != PR_EXIT_OK ||
-	    (rc = env_part(cc, &bd, &nd, bn, nn, jo)) != PR_EXIT_OK)
+	if ((rc = variance_part(cc, bd, nd, jo)) != PR_EXIT_OK ||
+	    (rc = env_part(cc, bd, nd, bn, nn, jo)) != PR_EXIT_OK)
 		goto out;
 	if (jo != NULL) {
-		if (json_array_append_new(cc->jarr, jo) != 0) {
+		if (json_array_append_new(jarr, jo) != 0) {
 			jo = NULL;
 			cli_errorf("out of memory");
 			rc = PR_EXIT_INTERNAL;
@@ -931,8 +953,415 @@ out:
 	pr_buf_release(&rep);
 	pr_dataset_release(&base);
 	pr_dataset_release(&new);
+	return rc;
+}
+
+/* A copy of s, or NULL when out of memory. */
+static char *
+dupstr(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d != NULL)
+		memcpy(d, s, n);
+	return d;
+}
+
+/*
+ * The host of each boot of d into hob (d->nboots entries), as an index
+ * into cc->hosts, which grows with every host not seen yet.
+ */
+static int
+boot_hosts(struct campaign_cmp *cc, const struct pr_store_variant_data *d,
+    size_t *hob)
+{
+	struct pr_store_session_info si;
+	struct pr_error err;
+	enum pr_status st;
+	size_t j, h;
+	char **nh;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+
+	pr_error_clear(&err);
+	for (j = 0; j < d->nboots; j++) {
+		if ((st = pr_store_session_get(cc->st, d->boot_session[j], &si,
+			 &err)) != PR_OK) {
+			cli_errorf("compare: %s",
+			    pr_error_format(&err, eb, sizeof(eb)));
+			return cli_exit_for(st);
+		}
+		for (h = 0; h < cc->nhosts; h++)
+			if (strcmp(cc->hosts_raw[h], si.host) == 0)
+				break;
+		if (h == cc->nhosts) {
+			if ((nh = realloc(cc->hosts, (h + 1) * sizeof(*nh))) !=
+			    NULL)
+				cc->hosts = nh;
+			if (nh != NULL &&
+			    (nh = realloc(cc->hosts_raw,
+				 (h + 1) * sizeof(*nh))) != NULL)
+				cc->hosts_raw = nh;
+			if (nh == NULL ||
+			    (cc->hosts_raw[h] = dupstr(si.host)) == NULL) {
+				pr_store_session_info_release(&si);
+				cli_errorf("out of memory");
+				return PR_EXIT_INTERNAL;
+			}
+			if ((cc->hosts[h] = vname(pr_str_c(si.host))) == NULL) {
+				free(cc->hosts_raw[h]);
+				pr_store_session_info_release(&si);
+				cli_errorf("out of memory");
+				return PR_EXIT_INTERNAL;
+			}
+			cc->nhosts++;
+		}
+		hob[j] = h;
+		pr_store_session_info_release(&si);
+	}
+	return PR_EXIT_OK;
+}
+
+/*
+ * The runs of d on host h (hob: each boot's host) into out, a copy that
+ * pr_store_variant_data_release frees.  out->nruns is the most values
+ * of a metric, since the store counts runs for the whole variant only.
+ */
+static int
+variant_subset(const struct pr_store_variant_data *d, const size_t *hob,
+    size_t h, struct pr_store_variant_data *out)
+{
+	const struct pr_store_series *m;
+	struct pr_store_series *o;
+	size_t *map = NULL, i, k, n;
+
+	memset(out, 0, sizeof(*out));
+	if ((map = calloc(d->nboots + 1, sizeof(*map))) == NULL ||
+	    (out->boot_ids = calloc(d->nboots + 1, sizeof(char *))) == NULL ||
+	    (out->boot_session = calloc(d->nboots + 1, sizeof(int64_t))) ==
+		NULL ||
+	    (out->m = calloc(d->nm + 1, sizeof(*out->m))) == NULL)
+		goto nomem;
+	for (i = 0; i < d->nboots; i++) {
+		if (hob[i] != h)
+			continue;
+		map[i] = out->nboots;
+		out->boot_session[out->nboots] = d->boot_session[i];
+		if ((out->boot_ids[out->nboots++] = dupstr(d->boot_ids[i])) ==
+		    NULL)
+			goto nomem;
+	}
+	for (i = 0; i < d->nm; i++) {
+		m = &d->m[i];
+		for (k = 0, n = 0; k < m->n; k++)
+			n += hob[m->boot[k]] == h;
+		if (n == 0)
+			continue;
+		o = &out->m[out->nm++];
+		o->better = m->better;
+		if ((o->name = dupstr(m->name)) == NULL ||
+		    (o->unit = dupstr(m->unit)) == NULL ||
+		    (o->value = malloc(n * sizeof(double))) == NULL ||
+		    (o->boot = malloc(n * sizeof(size_t))) == NULL)
+			goto nomem;
+		for (k = 0; k < m->n; k++)
+			if (hob[m->boot[k]] == h) {
+				o->value[o->n] = m->value[k];
+				o->boot[o->n++] = map[m->boot[k]];
+			}
+		if (o->n > out->nruns)
+			out->nruns = o->n;
+	}
+	free(map);
+	return PR_EXIT_OK;
+nomem:
+	free(map);
+	pr_store_variant_data_release(out);
+	cli_errorf("out of memory");
+	return PR_EXIT_INTERNAL;
+}
+
+/* The host of value k of series m of a side whose boots have hosts hob. */
+static void
+campaign_side(const struct pr_store_series *m, const size_t *hob, size_t *host,
+    struct pr_campaign_side *s)
+{
+	size_t k;
+
+	for (k = 0; k < m->n; k++)
+		host[k] = hob[m->boot[k]];
+	s->x = m->value;
+	s->boot = m->boot;
+	s->host = host;
+	s->n = m->n;
+}
+
+/* The direction of a campaign metric as compare_core would take it. */
+static enum pr_better
+metric_better(const struct compare_opts *o, const struct pr_store_series *m)
+{
+	return o->force_better != PR_BETTER_UNKNOWN ? o->force_better
+						    : m->better;
+}
+
+/*
+ * The verdicts across hosts (perfreg/campaign.h), metric by metric: text
+ * lines into cc->out or an "across_hosts" array in jo.  Gates on a
+ * regression across hosts.
+ */
+static int
+across_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, const size_t *hb, const size_t *hn,
+    const char *bn, const char *nn, json_t *jo)
+{
+	const struct pr_store_series *bm, *nm;
+	struct pr_campaign_side sb, sn;
+	struct pr_campaign_result r;
+	struct pr_buf line = PR_BUF_INIT(4096);
+	struct pr_error err;
+	const struct pr_comparison *c;
+	json_t *arr = NULL, *e, *jn;
+	size_t i, k, *hostb = NULL, *hostn = NULL;
+	int rc = PR_EXIT_INTERNAL, head = 0;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+
+	memset(&r, 0, sizeof(r));
+	pr_error_clear(&err);
+	if (jo != NULL && (arr = json_array()) == NULL)
+		goto nomem;
+	for (i = 0; i < bd->nm; i++) {
+		bm = &bd->m[i];
+		for (k = 0, nm = NULL; k < nd->nm && nm == NULL; k++)
+			if (strcmp(nd->m[k].name, bm->name) == 0)
+				nm = &nd->m[k];
+		if (nm == NULL || bm->n == 0 || nm->n == 0 ||
+		    (cc->o->read.column != NULL &&
+			strcmp(bm->name, cc->o->read.column) != 0))
+			continue;
+		free(hostb);
+		free(hostn);
+		hostb = malloc(bm->n * sizeof(*hostb));
+		hostn = malloc(nm->n * sizeof(*hostn));
+		if (hostb == NULL || hostn == NULL)
+			goto nomem;
+		campaign_side(bm, hb, hostb, &sb);
+		campaign_side(nm, hn, hostn, &sn);
+		if (pr_campaign_hosts(&sb, &sn, cc->nhosts,
+			metric_better(cc->o, bm), &cc->o->verdict, 0, &r,
+			&err) != PR_OK) {
+			cli_errorf("compare: %s: %s", bm->name,
+			    pr_error_format(&err, eb, sizeof(eb)));
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+		c = &r.across;
+		line.len = 0;
+		if (pr_campaign_hosts_summary(&r, &line, &err) != PR_OK ||
+		    pr_buf_addc(&line, '\0', &err) != PR_OK)
+			goto nomem;
+		if (cc->o->gate && c->verdict == PR_VERDICT_REGRESSION &&
+		    fabs(c->change_pct) > cc->o->threshold_pct) {
+			cli_errorf("regression across hosts: %s %+.1f%%",
+			    bm->name, c->change_pct);
+			cc->gated = PR_EXIT_REGRESSION;
+		}
+		if (arr != NULL) {
+			if ((jn = cli_str_json(pr_str_c(bm->name))) == NULL)
+				goto nomem;
+			e = json_pack("{s:o,s:I,s:I,s:b,s:s,s:s,s:I,s:b}",
+			    "metric", jn, "hosts", (json_int_t)r.nhosts,
+			    "hosts_one_side", (json_int_t)r.nhosts_one_side,
+			    "tested", c->tested, "verdict",
+			    pr_verdict_str(c->verdict), "summary", line.data,
+			    "agreeing", (json_int_t)r.agreeing, "consistent",
+			    r.consistent);
+			if (e == NULL || json_array_append_new(arr, e) != 0)
+				goto nomem;
+			if (c->tested &&
+			    (json_object_set_new(e, "change_pct",
+				 json_real(c->change_pct)) != 0 ||
+				json_object_set_new(e, "ci_lo_pct",
+				    json_real(c->ci_lo_pct)) != 0 ||
+				json_object_set_new(e, "ci_hi_pct",
+				    json_real(c->ci_hi_pct)) != 0 ||
+				json_object_set_new(e, "p_value",
+				    json_real(c->p_value)) != 0 ||
+				json_object_set_new(e, "df",
+				    json_real(c->primary_t.df)) != 0))
+				goto nomem;
+			if (r.have_f &&
+			    json_object_set_new(e, "agreement",
+				json_pack("{s:f,s:f,s:f,s:f,s:s}", "f", r.f,
+				    "df1", r.df1, "df2", r.df2, "p_value",
+				    r.f_p, "units",
+				    r.f_on_runs ? "runs" : "boots")) != 0)
+				goto nomem;
+		} else if (cc->o->report != PR_REPORT_CSV) {
+			if (!head &&
+			    pr_buf_addf(&cc->out, &err,
+				"\n%s against %s across %zu hosts, the host as "
+				"the unit (one-sample t on the hosts' "
+				"log-ratios of their means):\n",
+				nn, bn, r.nhosts) != PR_OK)
+				goto nomem;
+			head = 1;
+			if ((c->tested
+				    ? pr_buf_addf(&cc->out, &err,
+					  "  %-24s %+.1f%% [%+.1f%%, %+.1f%%] "
+					  "p = %.2g  %s\n",
+					  bm->name, c->change_pct, c->ci_lo_pct,
+					  c->ci_hi_pct, c->p_value,
+					  pr_verdict_str(c->verdict))
+				    : pr_buf_addf(&cc->out, &err,
+					  "  %-24s untested (%s)\n", bm->name,
+					  r.nhosts < 2
+					      ? "fewer than 2 hosts ran both"
+					      : "no spread or a mean <= 0")) !=
+				PR_OK ||
+			    pr_buf_addf(&cc->out, &err, "    %s\n",
+				line.data) != PR_OK)
+				goto nomem;
+		}
+		pr_campaign_hosts_release(&r);
+	}
+	if (arr != NULL && json_object_set_new(jo, "across_hosts", arr) != 0) {
+		arr = NULL;
+		goto nomem;
+	}
+	arr = NULL;
+	rc = PR_EXIT_OK;
+	goto out;
+nomem:
+	cli_errorf("out of memory");
+	rc = PR_EXIT_INTERNAL;
+out:
+	pr_campaign_hosts_release(&r);
+	json_decref(arr);
+	pr_buf_release(&line);
+	free(hostb);
+	free(hostn);
+	return rc;
+}
+
+/*
+ * One comparison of the campaign: variant nv against variant bv.  With
+ * sessions from several hosts (after --host), each host is compared on
+ * its own and the verdict across hosts takes the host as the unit.
+ */
+static int
+campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
+    const struct pr_store_variant_info *nv)
+{
+	struct pr_store_variant_data bd, nd, sb, sn;
+	struct pr_error err;
+	json_t *jo = NULL, *jper = NULL;
+	char *bn = vname(bv->name), *nn = vname(nv->name);
+	size_t *hb = NULL, *hn = NULL, h, sel = SIZE_MAX, *used = NULL;
+	int rc = PR_EXIT_INTERNAL;
+	enum pr_status st;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+
+	memset(&bd, 0, sizeof(bd));
+	memset(&nd, 0, sizeof(nd));
+	memset(&sb, 0, sizeof(sb));
+	memset(&sn, 0, sizeof(sn));
+	pr_error_clear(&err);
+	if (bn == NULL || nn == NULL) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	if ((st = pr_store_load_variant(cc->st, cc->campaign, bv->name, &bd,
+		 &err)) != PR_OK ||
+	    (st = pr_store_load_variant(cc->st, cc->campaign, nv->name, &nd,
+		 &err)) != PR_OK) {
+		cli_errorf("compare: %s",
+		    pr_error_format(&err, eb, sizeof(eb)));
+		rc = cli_exit_for(st);
+		goto out;
+	}
+	if ((hb = calloc(bd.nboots + 1, sizeof(*hb))) == NULL ||
+	    (hn = calloc(nd.nboots + 1, sizeof(*hn))) == NULL) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	if ((rc = boot_hosts(cc, &bd, hb)) != PR_EXIT_OK ||
+	    (rc = boot_hosts(cc, &nd, hn)) != PR_EXIT_OK)
+		goto out;
+	rc = PR_EXIT_INTERNAL;
+	if (cc->o->host != NULL) {
+		for (h = 0; h < cc->nhosts && sel == SIZE_MAX; h++)
+			if (strcmp(cc->hosts_raw[h], cc->o->host) == 0)
+				sel = h;
+		if (sel == SIZE_MAX) {
+			cli_errorf("compare: campaign '%s' has no run of %s "
+				   "or %s on host '%s'",
+			    cc->o->campaign, bn, nn, cc->o->host);
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+	}
+	/* The hosts this pair ran on (after --host). */
+	if ((used = calloc(cc->nhosts + 1, sizeof(*used))) == NULL) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	for (h = 0; h < bd.nboots; h++)
+		used[hb[h]] |= 1;
+	for (h = 0; h < nd.nboots; h++)
+		used[hn[h]] |= 2;
+	cc->pair_hosts = 0;
+	for (h = 0; h < cc->nhosts; h++)
+		cc->pair_hosts += used[h] != 0 && (sel == SIZE_MAX || h == sel);
+	if (cc->pair_hosts <= 1 && sel == SIZE_MAX) {
+		rc = pair_body(cc, &bd, &nd, bn, nn, NULL, NULL);
+		goto out;
+	}
+	if (cc->jarr != NULL &&
+	    ((jo = json_pack("{s:s,s:s}", "base", bn, "new", nn)) == NULL ||
+		(jper = json_array()) == NULL ||
+		json_object_set(jo, "per_host", jper) != 0)) {
+		cli_errorf("out of memory");
+		goto out;
+	}
+	for (h = 0; h < cc->nhosts; h++) {
+		if (sel != SIZE_MAX ? h != sel : used[h] != 3) {
+			if (sel == SIZE_MAX && used[h] != 0)
+				cli_errorf("warning: host %s ran only %s: not "
+					   "compared",
+				    cc->hosts[h], used[h] == 1 ? bn : nn);
+			continue;
+		}
+		if ((rc = variant_subset(&bd, hb, h, &sb)) != PR_EXIT_OK ||
+		    (rc = variant_subset(&nd, hn, h, &sn)) != PR_EXIT_OK ||
+		    (rc = pair_body(cc, &sb, &sn, bn, nn, cc->hosts[h],
+			 jper)) != PR_EXIT_OK)
+			goto out;
+		pr_store_variant_data_release(&sb);
+		pr_store_variant_data_release(&sn);
+	}
+	if (sel == SIZE_MAX &&
+	    (rc = across_part(cc, &bd, &nd, hb, hn, bn, nn, jo)) != PR_EXIT_OK)
+		goto out;
+	if (jo != NULL) {
+		if (json_array_append_new(cc->jarr, jo) != 0) {
+			jo = NULL;
+			cli_errorf("out of memory");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+		jo = NULL;
+	}
+	rc = PR_EXIT_OK;
+out:
+	json_decref(jo);
+	json_decref(jper);
+	pr_store_variant_data_release(&sb);
+	pr_store_variant_data_release(&sn);
 	pr_store_variant_data_release(&bd);
 	pr_store_variant_data_release(&nd);
+	free(hb);
+	free(hn);
+	free(used);
 	free(bn);
 	free(nn);
 	return rc;
@@ -1026,6 +1455,12 @@ out:
 	json_decref(cc.jarr);
 	json_decref(root);
 	pr_buf_release(&cc.out);
+	for (i = 0; i < cc.nhosts; i++) {
+		free(cc.hosts[i]);
+		free(cc.hosts_raw[i]);
+	}
+	free(cc.hosts);
+	free(cc.hosts_raw);
 	pr_store_variants_free(v, n);
 	pr_store_close(cc.st);
 	return rc;

@@ -29,3 +29,5 @@ add_test(NAME cli_dbfiles COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_dbfil
 set_tests_properties(cli_dbfiles PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_escape COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_escape.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_escape PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+add_test(NAME cli_hosts COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_hosts.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_hosts PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
