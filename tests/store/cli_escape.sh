@@ -58,6 +58,20 @@ has "$tmp/out" 'go^\[\[2J.txt: gobench' "parse: the file name as cat -v shows it
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" ||
     fail "parse --json: not JSON"
 
+# env diff: a changed value's reason line quotes the value, escaped too
+# (fuzz_envdiff's seed tests/fuzz/seeds/envdiff/hostile holds the pair).
+python3 - "$(dirname "$0")/../fuzz/seeds/envdiff/hostile" "$tmp/ea.json" "$tmp/eb.json" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+i = b.index(b"\0")
+open(sys.argv[2], "wb").write(b[:i])
+open(sys.argv[3], "wb").write(b[i + 1:])
+PY
+"$P" env diff "$tmp/ea.json" "$tmp/eb.json" > "$tmp/out" 2> "$tmp/err" ||
+    fail "env diff: $(cat "$tmp/err")"
+clean "$tmp/out" "env diff"
+has "$tmp/out" 'kernel changed from .* to 6.18.44^\[\[2J' "env diff: the reason as cat -v shows it"
+
 # Errors: the file name in the message is escaped too.
 "$P" parse "$(printf '%s/nope\033]0;pwned\007' "$tmp")" > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "parse of a missing file: exit status"
