@@ -39,13 +39,22 @@
  *   PR_SECTION_LIST_HEAD   JSON only: the array of a PR_SECTION_LIST key
  *                          starts here, so that it is [] when no member
  *                          follows.
+ *   PR_SECTION_WRITER      a section with its own writers in src/report
+ *                          (report/internal.h: a text and Markdown form,
+ *                          a JSON form, and what frees its data): the
+ *                          sections of `perfreg run` (perfreg/report_run.h)
+ *                          and, next, explanations and the like; adding
+ *                          one such section needs no case in model.c.
  *
  * JSON: the document is one object.  A section with a key is the member
  * of that name (text kinds as a string, a comparison or an environment
  * diff as the object its own writer gives, a group as an object); with
  * PR_SECTION_LIST the members of one key gather in an array in the
- * order they were added ("warnings": [...], "comparisons": [...]).  A
- * section without a key is not in JSON: it is words for people whose
+ * order they were added ("warnings": [...], "comparisons": [...]).  With
+ * PR_SECTION_INLINE a section whose JSON form is an object (a comparison,
+ * a group) gives its members to the enclosing object instead, as `run`
+ * of two variants gives compare's members at the top.  A section without
+ * a key (and not inline) is not in JSON: it is words for people whose
  * content JSON carries otherwise.  Numbers keep every digit of the
  * double (17 significant digits).
  *
@@ -92,7 +101,8 @@ enum pr_report_section_kind {
 	PR_SECTION_BOOL,
 	PR_SECTION_STRING,
 	PR_SECTION_GROUP,
-	PR_SECTION_LIST_HEAD
+	PR_SECTION_LIST_HEAD,
+	PR_SECTION_WRITER
 };
 
 /* Flags of a section. */
@@ -102,10 +112,13 @@ enum {
 	/* Not in text or Markdown (JSON and CSV only). */
 	PR_SECTION_NO_TEXT = 1 << 1,
 	/* Not in CSV. */
-	PR_SECTION_NO_CSV = 1 << 2
+	PR_SECTION_NO_CSV = 1 << 2,
+	/* JSON: an object's members go into the enclosing object. */
+	PR_SECTION_INLINE = 1 << 3
 };
 
 struct pr_report_model;
+struct report_writer;
 
 /* One section.  Read it, do not fill it by hand: the adding functions
  * below keep its invariants. */
@@ -135,6 +148,10 @@ struct pr_report_section {
 	int have;
 	/* GROUP (owned) */
 	struct pr_report_model *group;
+	/* WRITER: its writers (static) and their data (owned, freed by
+	 * the writer's free function). */
+	const struct report_writer *writer;
+	void *data;
 };
 
 struct pr_report_model {

@@ -31,8 +31,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cli/cmd.h"
 #include "cli/run_store.h"
 #include "perfreg/dataset.h"
@@ -40,6 +38,8 @@
 #include "perfreg/paired.h"
 #include "perfreg/parse.h"
 #include "perfreg/report.h"
+#include "perfreg/report_model.h"
+#include "perfreg/report_run.h"
 #include "perfreg/runner.h"
 #include "perfreg/sample.h"
 #include "perfreg/seq.h"
@@ -66,7 +66,8 @@ struct hook {
 struct run_cli {
 	struct pr_runner_opts ro;
 	struct pr_parser *parser;
-	int json;
+	int json, markdown;
+	enum pr_report_format format; /* from --json and --markdown */
 	const char *output;
 	struct pr_param params[PARAMS_MAX];
 	char *param_buf[PARAMS_MAX];
@@ -412,6 +413,9 @@ static const struct opt options[] = {
 	    parser_opt, OPT_REPEAT, OPT_DERIVE),
 	OPT_FLAG(0, "json", "the report as JSON, with every run's raw data",
 	    struct run_cli, json, 1),
+	OPT_FLAG(0, "markdown",
+	    "the report as Markdown (tables and lists), for a bug report",
+	    struct run_cli, markdown, 1),
 	OPT_GROUP(),
 	OPT_FLAG(0, "until-decided",
 	    "go on in rounds until every chosen metric of every variant is a "
@@ -517,6 +521,14 @@ parse_opts(int argc, char **argv, struct run_cli *c)
 	if ((first = opt_parse(&cmd_run_entry, argc, argv, c, &c->seen)) < 0)
 		return -1;
 	c->runs_set = (c->seen & opt_bit(options, "runs")) != 0;
+	if (c->json && c->markdown) {
+		cli_usage_error(&cmd_run_entry,
+		    "--markdown and --json exclude one another");
+		return -1;
+	}
+	c->format = c->json ? PR_REPORT_JSON
+	    : c->markdown   ? PR_REPORT_MARKDOWN
+			    : PR_REPORT_TEXT;
 	if (c->seen & opt_bit(options, "confidence"))
 		c->seq.alpha = 1 - c->conf_pct / 100;
 	if (c->robust)
@@ -711,70 +723,6 @@ add_variants(struct pr_session *s, const struct run_cli *c, char **ops,
 	return 0;
 }
 
-/* A JSON string of len bytes of a command's output; bytes that are not
- * valid UTF-8 become '?'. */
-static json_t *
-output_json(const char *data, size_t len)
-{
-	json_t *j = json_stringn(data, len);
-	char *copy;
-	size_t i;
-
-	if (j != NULL || (copy = malloc(len + 1)) == NULL)
-		return j;
-	for (i = 0; i < len; i++)
-		copy[i] = (unsigned char)data[i] < 0x80 && data[i] != '\0'
-		    ? data[i]
-		    : '?';
-	j = json_stringn(copy, len);
-	free(copy);
-	return j;
-}
-
-static json_t *
-run_json(const struct pr_session *s, const struct pr_run *r)
-{
-	json_t *o = json_object(), *m = json_object();
-	const struct pr_metric *mt;
-	size_t i;
-
-	if (o == NULL || m == NULL) {
-		json_decref(o);
-		json_decref(m);
-		return NULL;
-	}
-	json_object_set_new(o, "variant", json_string(s->v[r->variant].name));
-	json_object_set_new(o, "seq", json_integer((json_int_t)r->seq));
-	json_object_set_new(o, "round", json_integer((json_int_t)r->round));
-	json_object_set_new(o, "warmup", json_boolean(r->warmup));
-	json_object_set_new(o, "ok", json_boolean(r->ok));
-	json_object_set_new(o, "outcome",
-	    json_string(pr_spawn_outcome_str(r->outcome)));
-	json_object_set_new(o, "exit_status",
-	    r->exit_status >= 0 ? json_integer(r->exit_status) : json_null());
-	json_object_set_new(o, "signal",
-	    r->signal > 0 ? json_integer(r->signal) : json_null());
-	json_object_set_new(o, "reason", json_string(r->reason));
-	json_object_set_new(o, "failed_in",
-	    r->failed_in != NULL ? json_string(r->failed_in) : json_null());
-	json_object_set_new(o, "start_s", json_real(r->start_s));
-	for (i = 0; i < r->metrics.n; i++) {
-		mt = &r->metrics.metrics[i];
-		json_object_set_new(m, mt->name,
-		    mt->values.n == 1 && isfinite(mt->values.v[0])
-			? json_real(mt->values.v[0])
-			: json_null());
-	}
-	json_object_set_new(o, "metrics", m);
-	if (r->output != NULL) {
-		json_object_set_new(o, "output",
-		    output_json(r->output, r->output_len));
-		json_object_set_new(o, "output_truncated",
-		    json_boolean(r->truncated));
-	}
-	return o;
-}
-
 /* The paired change of wall_s of variant 1, for the progress line. */
 static void
 progress(const struct pr_session *s, const struct pr_run *r, struct run_cli *c)
@@ -809,7 +757,7 @@ static void
 on_run(const struct pr_session *s, const struct pr_run *r, void *arg)
 {
 	struct run_cli *c = arg;
-	json_t *j;
+	struct pr_buf line = PR_BUF_INIT(REPORT_MAX);
 
 	if (c->rs.st != NULL && !c->rs.failed) {
 		run_store_add(&c->rs, s, r);
@@ -817,11 +765,11 @@ on_run(const struct pr_session *s, const struct pr_run *r, void *arg)
 			interrupted = 1;
 	}
 	if (c->out != NULL && !c->out_failed) {
-		j = run_json(s, r);
-		if (j == NULL || json_dumpf(j, c->out, JSON_COMPACT) != 0 ||
-		    fputc('\n', c->out) == EOF || fflush(c->out) != 0)
+		if (pr_report_run_line(&line, s, r, NULL) != PR_OK ||
+		    fwrite(line.data, 1, line.len, c->out) != line.len ||
+		    fflush(c->out) != 0)
 			c->out_failed = 1;
-		json_decref(j);
+		pr_buf_release(&line);
 	}
 	if (c->tty)
 		progress(s, r, c);
@@ -889,189 +837,6 @@ compare_variant(struct pr_session *s, size_t vi, struct row *rows,
 			*holm_m = (size_t)cmp[i].holm_m;
 	}
 	return PR_EXIT_OK;
-}
-
-/* The paired lines (text) or array (JSON) of variant vi. */
-static int
-paired_out(struct pr_session *s, size_t vi, const struct pr_report_metric *rm,
-    size_t nrows, struct pr_buf *b, json_t *arr)
-{
-	struct pr_paired p;
-	struct pr_error err;
-	json_t *o;
-	size_t i, n;
-	enum pr_status st;
-
-	if (b != NULL &&
-	    pr_buf_addf(b, NULL,
-		"\npaired, round by round "
-		"(%s order; mean of the per-round log-ratios %s/%s, one-sample "
-		"t):\n",
-		pr_order_str(s->opts.order), s->v[vi].name,
-		s->v[0].name) != PR_OK)
-		return -1;
-	for (i = 0; i < nrows; i++) {
-		pr_error_clear(&err);
-		st = pr_session_paired(s, vi, rm[i].name, 0.95,
-		    pr_session_resolution(s, rm[i].name), &p, &n, &err);
-		if (arr != NULL) {
-			o = json_object();
-			if (o == NULL)
-				return -1;
-			json_object_set_new(o, "name", json_string(rm[i].name));
-			json_object_set_new(o, "pairs",
-			    json_integer((json_int_t)n));
-			if (st == PR_OK) {
-				json_object_set_new(o, "change_pct",
-				    json_real(p.change_pct));
-				json_object_set_new(o, "ci_pct",
-				    p.have_ci ? json_pack("[ff]", p.ci_lo_pct,
-						    p.ci_hi_pct)
-					      : json_null());
-				json_object_set_new(o, "p_value",
-				    p.have_t ? json_real(p.p_value)
-					     : json_null());
-				json_object_set_new(o, "quantised",
-				    json_boolean(p.quantised));
-			} else
-				json_object_set_new(o, "undefined",
-				    json_string(err.msg));
-			json_array_append_new(arr, o);
-			continue;
-		}
-		if (st != PR_OK) {
-			if (pr_buf_addf(b, NULL, "  %-14s undefined: %s\n",
-				rm[i].name, err.msg) != PR_OK)
-				return -1;
-		} else if (!p.have_ci) {
-			if (pr_buf_addf(b, NULL,
-				"  %-14s %+.2f%% (%zu pair: "
-				"no interval)\n",
-				rm[i].name, p.change_pct, n) != PR_OK)
-				return -1;
-		} else if (
-		    pr_buf_addf(b, NULL,
-			"  %-14s %+.2f%%  95%% "
-			"interval [%+.2f%%, %+.2f%%]  p %s%.3g  %zu pairs%s\n",
-			rm[i].name, p.change_pct, p.ci_lo_pct, p.ci_hi_pct,
-			p.have_t ? "" : "-", p.have_t ? p.p_value : 0.0, n,
-			p.quantised ? "  (spread at the resolution floor)"
-			    : p.degenerate ? "  (no spread: no test)"
-					   : "") != PR_OK)
-			return -1;
-	}
-	return 0;
-}
-
-/* The failed runs, each with the start of its output indented below. */
-static int
-failures_out(const struct pr_session *s, struct pr_buf *b)
-{
-	const struct pr_run *r;
-	const char *p, *end, *nl;
-	size_t i, shown;
-	int first = 1;
-
-	for (i = 0; i < s->nruns; i++) {
-		r = &s->runs[i];
-		if (r->ok || r->outcome == PR_SPAWN_INTERRUPTED)
-			continue;
-		if (pr_buf_addf(b, NULL, "%sfailed: %s, %s run %zu: %s\n",
-			first ? "\n" : "", s->v[r->variant].name,
-			r->warmup ? "warm-up" : "counted", r->round + 1,
-			r->reason) != PR_OK)
-			return -1;
-		first = 0;
-		shown =
-		    r->output_len < SHOWN_OUTPUT ? r->output_len : SHOWN_OUTPUT;
-		for (p = r->output, end = p + shown; p != NULL && p < end;
-		     p = nl + 1) {
-			nl = memchr(p, '\n', (size_t)(end - p));
-			if (nl == NULL)
-				nl = end;
-			if (pr_buf_addf(b, NULL, "    %.*s\n", (int)(nl - p),
-				p) != PR_OK)
-				return -1;
-		}
-		if (shown < r->output_len &&
-		    pr_buf_addf(b, NULL, "    ... (%zu bytes of output%s)\n",
-			r->output_len,
-			r->truncated ? ", and more not kept" : "") != PR_OK)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-session_text(const struct pr_session *s, struct pr_buf *b)
-{
-	size_t i;
-
-	for (i = 0; i < s->nv; i++)
-		if (pr_buf_addf(b, NULL,
-			"%s%s: %s  (%zu runs ok, %zu failed)\n",
-			i == 0 ? "baseline " : "variant  ", s->v[i].name,
-			s->v[i].command, s->v[i].runs_ok,
-			s->v[i].runs_failed) != PR_OK)
-			return -1;
-	if (pr_buf_addf(b, NULL,
-		"session: %zu rounds of %zu, %s order, seed "
-		"%llu, %zu warm-up round%s, %zu runs in %.3f s; stopped: %s\n",
-		s->rounds_done, s->opts.runs, pr_order_str(s->opts.order),
-		(unsigned long long)s->opts.seed, s->opts.warmup,
-		s->opts.warmup == 1 ? "" : "s", s->nruns, s->elapsed_s,
-		pr_stop_str(s->stop)) != PR_OK ||
-	    pr_buf_addf(b, NULL,
-		"timer: CLOCK_MONOTONIC, resolution %.3g s; "
-		"perfreg's own time per run %.3g s (not in the measurements)\n",
-		s->clock_res_s, s->overhead_s) != PR_OK)
-		return -1;
-	if (s->opts.order == PR_ORDER_SEQUENTIAL && s->nv > 1 &&
-	    pr_buf_adds(b,
-		"note: sequential order (every run of one "
-		"variant, then the next): drift of the machine's speed falls "
-		"on "
-		"one side and can look like a change; the pairs are by run "
-		"index, not by round\n",
-		NULL) != PR_OK)
-		return -1;
-	return 0;
-}
-
-static json_t *
-session_json(const struct pr_session *s)
-{
-	json_t *o = json_object(), *vs = json_array(), *v;
-	size_t i;
-
-	if (o == NULL || vs == NULL) {
-		json_decref(o);
-		json_decref(vs);
-		return NULL;
-	}
-	for (i = 0; i < s->nv; i++) {
-		v = json_pack("{s:s,s:s,s:I,s:I}", "name", s->v[i].name,
-		    "command", s->v[i].command, "runs_ok",
-		    (json_int_t)s->v[i].runs_ok, "runs_failed",
-		    (json_int_t)s->v[i].runs_failed);
-		json_array_append_new(vs, v);
-	}
-	json_object_set_new(o, "variants", vs);
-	json_object_set_new(o, "order",
-	    json_string(pr_order_str(s->opts.order)));
-	json_object_set_new(o, "seed", json_integer((json_int_t)s->opts.seed));
-	json_object_set_new(o, "runs", json_integer((json_int_t)s->opts.runs));
-	json_object_set_new(o, "warmup",
-	    json_integer((json_int_t)s->opts.warmup));
-	json_object_set_new(o, "rounds_done",
-	    json_integer((json_int_t)s->rounds_done));
-	json_object_set_new(o, "stopped", json_string(pr_stop_str(s->stop)));
-	json_object_set_new(o, "elapsed_s", json_real(s->elapsed_s));
-	json_object_set_new(o, "timer_resolution_s", json_real(s->clock_res_s));
-	json_object_set_new(o, "overhead_s", json_real(s->overhead_s));
-	json_object_set_new(o, "drift_prone",
-	    json_boolean(s->opts.order == PR_ORDER_SEQUENTIAL));
-	return o;
 }
 
 /* Whether name is one of the metrics every run records. */
@@ -1174,279 +939,216 @@ until_stop(const struct pr_session *s, const struct run_cli *c)
 	return "not run";
 }
 
-/* The --until-decided lines (text) or object (JSON) of variant vi. */
-static int
-sequential_out(const struct pr_session *s, const struct run_cli *c, size_t vi,
-    struct pr_buf *b, json_t *obj)
+/*
+ * The decisions of --until-decided for variant vi, added to m as a
+ * section (key and flags as pr_report_run_sequential takes them).
+ */
+static enum pr_status
+sequential_add(struct pr_report_model *m, const char *key, int flags,
+    const struct pr_session *s, const struct run_cli *c, size_t vi,
+    struct pr_error *err)
 {
-	struct pr_seq_result r;
-	struct pr_error err;
-	const char *name, *method;
-	json_t *arr = NULL, *o;
-	size_t k;
+	struct pr_report_seq_row *rows;
+	struct pr_report_seq q;
+	struct pr_error *why;
+	const char *name;
 	enum pr_status st;
+	size_t k, n = 0;
 
-	method = c->seq.method == PR_SEQ_METHOD_SIGN
+	while (decide_name(s, c, n) != NULL)
+		n++;
+	rows = calloc(n + 1, sizeof(*rows));
+	why = calloc(n + 1, sizeof(*why));
+	if (rows == NULL || why == NULL) {
+		free(rows);
+		free(why);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	for (k = 0; k < n && (name = decide_name(s, c, k)) != NULL; k++) {
+		rows[k].name = name;
+		pr_error_clear(&why[k]);
+		if (decide_one(s, c, vi, name, &rows[k].r, &why[k]) != PR_OK)
+			rows[k].undefined = why[k].msg;
+	}
+	q.method = c->seq.method == PR_SEQ_METHOD_SIGN
 	    ? "sequential sign test on the median log-ratio"
 	    : "sequential Bayes-factor t test on the mean log-ratio";
-	if (obj != NULL) {
-		arr = json_array();
-		if (arr == NULL ||
-		    json_object_set_new(obj, "sequential",
-			json_pack("{s:s,s:f,s:f,s:s,s:o}", "method", method,
-			    "alpha", c->seq.alpha, "equivalence_pct",
-			    c->seq.equivalence_pct, "stopped", until_stop(s, c),
-			    "metrics", arr)) != 0)
-			return -1;
-	} else if (pr_buf_addf(b, NULL,
-		       "until decided (%s, per round; "
-		       "anytime-valid: the chance that any decision below is "
-		       "wrong is "
-		       "at most %.3g%%, however the session stopped; %s):\n",
-		       method, 100 * c->seq.alpha, until_stop(s, c)) != PR_OK)
-		return -1;
-	for (k = 0; (name = decide_name(s, c, k)) != NULL; k++) {
-		pr_error_clear(&err);
-		st = decide_one(s, c, vi, name, &r, &err);
-		if (obj != NULL) {
-			o = json_object();
-			if (o == NULL || json_array_append_new(arr, o) != 0)
-				return -1;
-			json_object_set_new(o, "name", json_string(name));
-			if (st != PR_OK) {
-				json_object_set_new(o, "undefined",
-				    json_string(err.msg));
-				continue;
-			}
-			json_object_set_new(o, "decision",
-			    json_string(pr_seq_decision_str(r.decision)));
-			json_object_set_new(o, "rounds",
-			    json_integer((json_int_t)r.n));
-			json_object_set_new(o, "change_pct",
-			    json_real(r.change_pct));
-			json_object_set_new(o, "cs_pct",
-			    r.bounded ? json_pack("[ff]", r.lo_pct, r.hi_pct)
-				      : json_null());
-			json_object_set_new(o, "quantised",
-			    json_boolean(r.quantised));
-			continue;
-		}
-		if (st != PR_OK) {
-			if (pr_buf_addf(b, NULL, "  %-14s undefined: %s\n",
-				name, err.msg) != PR_OK)
-				return -1;
-		} else if (pr_buf_addf(b, NULL, "  %-14s %-12s %+.2f%%  ", name,
-			       r.decision == PR_SEQ_CONTINUE
-				   ? "undecided"
-				   : pr_seq_decision_str(r.decision),
-			       r.change_pct) != PR_OK ||
-		    (r.bounded
-			    ? pr_buf_addf(b, NULL,
-				  "%.3g%% confidence "
-				  "sequence [%+.2f%%, %+.2f%%]",
-				  100 * (1 - c->seq.alpha), r.lo_pct, r.hi_pct)
-			    : pr_buf_adds(b, "no bound yet", NULL)) != PR_OK ||
-		    pr_buf_addf(b, NULL, "  %zu rounds%s\n", r.n,
-			r.quantised ? "  (spread at the resolution floor)"
-				    : "") != PR_OK)
-			return -1;
-	}
-	if (b != NULL &&
-	    pr_buf_adds(b,
-		"note: the tables below analyse the "
-		"same runs as if their number had been fixed in advance; after "
-		"a "
-		"sequential stop their p-values describe, the decisions above "
-		"decide\n\n",
-		NULL) != PR_OK)
-		return -1;
-	return 0;
+	q.alpha = c->seq.alpha;
+	q.equivalence_pct = c->seq.equivalence_pct;
+	q.stopped = until_stop(s, c);
+	q.rows = rows;
+	q.n = n;
+	st = pr_report_run_sequential(m, key, flags, &q, err);
+	free(rows);
+	free(why);
+	return st;
 }
 
-/* One comparison's report into out (text) or as a JSON object. */
-static int
-report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
-    struct pr_buf *out, json_t **jout)
-{
+/* One variant's comparison with the baseline: what its report section
+ * borrows, alive until the report is written. */
+struct variant_report {
+	struct row *rows;
 	struct pr_report_metric *rm;
 	struct pr_comparison *cmp;
+	const char **names; /* the metrics compared, for the paired part */
+	size_t nrows;
 	struct pr_report report;
-	struct pr_buf one = PR_BUF_INIT(REPORT_MAX);
-	struct row *rows;
-	struct pr_error err;
-	json_t *j = NULL, *arr = NULL;
-	json_error_t jerr;
-	size_t nrows = 0, holm_m = 0, i, nm = s->v[0].data.n;
-	int rc, json = c->json;
+};
 
-	rows = calloc(nm + 1, sizeof(*rows));
-	rm = calloc(nm + 1, sizeof(*rm));
-	cmp = calloc(nm + 1, sizeof(*cmp));
-	if (rows == NULL || rm == NULL || cmp == NULL) {
-		cli_errorf("out of memory");
-		rc = PR_EXIT_INTERNAL;
-		goto out;
+static void
+variant_report_release(struct variant_report *v)
+{
+	size_t i;
+
+	for (i = 0; v->rows != NULL && i < v->nrows; i++) {
+		pr_sample_release(&v->rows[i].b);
+		pr_sample_release(&v->rows[i].n);
 	}
-	if ((rc = compare_variant(s, vi, rows, cmp, rm, &nrows, &holm_m)) !=
-	    PR_EXIT_OK)
-		goto out;
-	if (nrows == 0) {
+	free(v->rows);
+	free(v->rm);
+	free(v->cmp);
+	free(v->names);
+	memset(v, 0, sizeof(*v));
+}
+
+/* Compares variant vi with the baseline into v; returns an exit status
+ * (v->nrows is 0 unless PR_EXIT_OK). */
+static int
+report_variant(struct pr_session *s, size_t vi, struct variant_report *v)
+{
+	size_t holm_m = 0, i, nm = s->v[0].data.n;
+	int rc;
+
+	v->rows = calloc(nm + 1, sizeof(*v->rows));
+	v->rm = calloc(nm + 1, sizeof(*v->rm));
+	v->cmp = calloc(nm + 1, sizeof(*v->cmp));
+	v->names = calloc(nm + 1, sizeof(*v->names));
+	if (v->rows == NULL || v->rm == NULL || v->cmp == NULL ||
+	    v->names == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	rc = compare_variant(s, vi, v->rows, v->cmp, v->rm, &v->nrows, &holm_m);
+	if (rc != PR_EXIT_OK)
+		return rc;
+	if (v->nrows == 0) {
 		cli_errorf("run: nothing to compare between '%s' and '%s' "
 			   "(no successful runs on one side)",
 		    s->v[0].name, s->v[vi].name);
-		rc = PR_EXIT_USAGE;
-		goto out;
+		return PR_EXIT_USAGE;
 	}
-	memset(&report, 0, sizeof(report));
-	report.base_source = s->v[0].name;
-	report.new_source = s->v[vi].name;
-	report.conf = 0.95;
-	report.equivalence_pct = 1.0;
-	report.holm_m = holm_m;
-	report.metrics = rm;
-	report.n = nrows;
-	pr_error_clear(&err);
-	rc = PR_EXIT_INTERNAL;
-	if (pr_report_compare(&one, &report,
-		json ? PR_REPORT_JSON : PR_REPORT_TEXT, &err) != PR_OK) {
-		cli_error(&err);
-		goto out;
-	}
-	if (json) {
-		j = json_loadb(one.data, one.len, 0, &jerr);
-		arr = json_array();
-		if (j == NULL || arr == NULL ||
-		    paired_out(s, vi, rm, nrows, NULL, arr) != 0 ||
-		    json_object_set_new(j, "paired", arr) != 0 ||
-		    (c->until && sequential_out(s, c, vi, NULL, j) != 0)) {
-			arr = NULL;
-			cli_errorf("run: cannot build the JSON report");
-			goto out;
-		}
-		arr = NULL;
-		*jout = j;
-		j = NULL;
-	} else if ((c->until && sequential_out(s, c, vi, out, NULL) != 0) ||
-	    pr_buf_add(out, one.data, one.len, NULL) != PR_OK ||
-	    paired_out(s, vi, rm, nrows, out, NULL) != 0) {
-		cli_errorf("out of memory");
-		goto out;
-	}
-	rc = PR_EXIT_OK;
-out:
-	json_decref(j);
-	json_decref(arr);
-	for (i = 0; rows != NULL && i < nrows; i++) {
-		pr_sample_release(&rows[i].b);
-		pr_sample_release(&rows[i].n);
-	}
-	free(rows);
-	free(rm);
-	free(cmp);
-	pr_buf_release(&one);
-	return rc;
+	for (i = 0; i < v->nrows; i++)
+		v->names[i] = v->rm[i].name;
+	memset(&v->report, 0, sizeof(v->report));
+	v->report.base_source = s->v[0].name;
+	v->report.new_source = s->v[vi].name;
+	v->report.conf = 0.95;
+	v->report.equivalence_pct = 1.0;
+	v->report.holm_m = holm_m;
+	v->report.metrics = v->rm;
+	v->report.n = v->nrows;
+	return PR_EXIT_OK;
 }
 
-/* Report of a session of one variant: its summaries. */
-static int
-single_text(const struct pr_session *s, struct pr_buf *b)
+/*
+ * Fills m with the report of session s: the session; for one variant
+ * its summaries; for each other variant the decisions of
+ * --until-decided, compare's report of baseline against it and the
+ * paired analysis; the runs.  In JSON, a session of two variants is
+ * compare's object with "paired", "sequential", "session" and "runs"
+ * added; otherwise {"comparisons": [...], "session", "runs"}.
+ */
+static enum pr_status
+fill_report(struct pr_report_model *m, const struct pr_session *s,
+    const struct run_cli *c, const struct variant_report *vr, size_t nok,
+    struct pr_error *err)
 {
-	const struct pr_metric *m;
-	struct pr_summary sum;
-	struct pr_sample sorted;
-	size_t i;
-	int rc = 0;
+	struct pr_report_model *g;
+	enum pr_status st;
+	size_t vi;
+	int one = s->nv == 2 && nok == 1;
 
-	for (i = 0; i < s->v[0].data.n && rc == 0; i++) {
-		m = &s->v[0].data.metrics[i];
-		if (m->values.n == 0)
+	if ((st = pr_report_run_session(m, NULL, 0, s, err)) != PR_OK)
+		return st;
+	if (s->nv == 1 &&
+	    ((st = pr_report_model_textf(m, PR_SECTION_TEXT, NULL, 0, err,
+		  "\n")) != PR_OK ||
+		(st = pr_report_run_summaries(m, 0, s, err)) != PR_OK))
+		return st;
+	if (!one &&
+	    (st = pr_report_model_list(m, "comparisons", 0, err)) != PR_OK)
+		return st;
+	for (vi = 1; vi < s->nv; vi++) {
+		if ((st = pr_report_model_textf(m, PR_SECTION_TEXT, NULL, 0,
+			 err, "\n")) != PR_OK)
+			return st;
+		if (vr[vi].nrows == 0)
 			continue;
-		pr_sample_init(&sorted);
-		if (pr_sample_copy(&sorted, &m->values, NULL) != PR_OK)
-			return -1;
-		pr_sample_sort(&sorted);
-		if (pr_summary_compute(sorted.v, sorted.n, &sum, NULL) !=
-			PR_OK ||
-		    pr_buf_addf(b, NULL,
-			"%-14s mean %.6g %s  median %.6g  "
-			"min %.6g  max %.6g  n %zu\n",
-			m->name, sum.mean, m->unit, sum.median, sum.min,
-			sum.max, sum.n) != PR_OK)
-			rc = -1;
-		pr_sample_release(&sorted);
+		g = m;
+		if (!one &&
+		    (st = pr_report_model_group(m, "comparisons",
+			 PR_SECTION_LIST, &g, err)) != PR_OK)
+			return st;
+		/* The decisions come first in text, last in JSON. */
+		if ((c->until &&
+			(st = sequential_add(g, NULL, 0, s, c, vi, err)) !=
+			    PR_OK) ||
+		    (st = pr_report_model_comparison(g, NULL, PR_SECTION_INLINE,
+			 &vr[vi].report, err)) != PR_OK ||
+		    (st = pr_report_run_paired(g, "paired", 0, s, vi,
+			 vr[vi].names, vr[vi].nrows, err)) != PR_OK ||
+		    (c->until &&
+			(st = sequential_add(g, "sequential",
+			     PR_SECTION_NO_TEXT, s, c, vi, err)) != PR_OK))
+			return st;
 	}
-	return rc;
+	if ((st = pr_report_run_session(m, "session", PR_SECTION_NO_TEXT, s,
+		 err)) != PR_OK)
+		return st;
+	return pr_report_run_runs(m, "runs", 0, s, err);
 }
 
 static int
 write_report(struct pr_session *s, const struct run_cli *c)
 {
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
 	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
-	json_t *top = NULL, *cmps = NULL, *runs = NULL, *one;
-	size_t vi, i;
+	struct variant_report *vr;
+	struct pr_error err;
+	size_t vi, nok = 0;
 	int rc = PR_EXIT_OK, rc2;
-	char *dump;
 
-	if (c->json) {
-		top = json_object();
-		cmps = json_array();
-		runs = json_array();
-		if (top == NULL || cmps == NULL || runs == NULL)
-			goto nomem;
-	} else if (session_text(s, &out) != 0)
-		goto nomem;
-	if (s->nv == 1 && !c->json &&
-	    (pr_buf_adds(&out, "\n", NULL) != PR_OK ||
-		single_text(s, &out) != 0))
-		goto nomem;
-	for (vi = 1; vi < s->nv; vi++) {
-		if (!c->json && pr_buf_adds(&out, "\n", NULL) != PR_OK)
-			goto nomem;
-		one = NULL;
-		rc2 = report_variant(s, c, vi, &out, &one);
-		if (rc2 != PR_EXIT_OK) {
-			if (rc2 == PR_EXIT_INTERNAL)
-				goto fail;
-			rc = rc2;
-			continue;
-		}
-		if (one != NULL)
-			json_array_append_new(cmps, one);
+	if ((vr = calloc(s->nv, sizeof(*vr))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
 	}
-	if (c->json) {
-		for (i = 0; i < s->nruns; i++)
-			json_array_append_new(runs, run_json(s, &s->runs[i]));
-		/* Two variants: compare's object itself, plus the run's
-		 * data; more: a list of such objects. */
-		if (json_array_size(cmps) == 1 && s->nv == 2) {
-			json_decref(top);
-			top = json_incref(json_array_get(cmps, 0));
-		} else
-			json_object_set(top, "comparisons", cmps);
-		json_object_set_new(top, "session", session_json(s));
-		json_object_set(top, "runs", runs);
-		dump =
-		    json_dumps(top, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-		if (dump == NULL || pr_buf_adds(&out, dump, NULL) != PR_OK ||
-		    pr_buf_addc(&out, '\n', NULL) != PR_OK) {
-			free(dump);
-			goto nomem;
+	for (vi = 1; vi < s->nv; vi++) {
+		rc2 = report_variant(s, vi, &vr[vi]);
+		if (rc2 == PR_EXIT_INTERNAL) {
+			rc = rc2;
+			goto out;
 		}
-		free(dump);
-	} else if (failures_out(s, &out) != 0)
-		goto nomem;
+		if (rc2 != PR_EXIT_OK) {
+			vr[vi].nrows = 0;
+			rc = rc2;
+		} else
+			nok++;
+	}
+	pr_error_clear(&err);
+	if (fill_report(&m, s, c, vr, nok, &err) != PR_OK ||
+	    pr_report_model_render(&out, &m, c->format, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
 	rc2 = cli_write(&out);
 	if (rc2 != PR_EXIT_OK)
 		rc = rc2;
-	goto out;
-nomem:
-	cli_errorf("out of memory");
-fail:
-	rc = PR_EXIT_INTERNAL;
 out:
-	json_decref(top);
-	json_decref(cmps);
-	json_decref(runs);
+	pr_report_model_release(&m);
+	for (vi = 0; vi < s->nv; vi++)
+		variant_report_release(&vr[vi]);
+	free(vr);
 	pr_buf_release(&out);
 	return rc;
 }

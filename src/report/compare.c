@@ -997,31 +997,6 @@ out:
  * Markdown
  * ---------------------------------------------------------------- */
 
-/*
- * Appends s with '|' (a cell boundary), '*', '`' and '\\' escaped.  Other
- * characters are left alone, so that the text stays readable where the
- * Markdown is pasted as plain text: brackets only make a link before
- * "(...)", and '<' before a digit is no tag.
- */
-static enum pr_status
-md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
-{
-	enum pr_status st;
-	char c;
-
-	for (; *s != '\0'; s++) {
-		/* A newline would end the table row. */
-		if ((c = *s) == '\n')
-			c = ' ';
-		if (strchr("|\\`*", c) != NULL &&
-		    (st = pr_buf_addc(out, '\\', err)) != PR_OK)
-			return st;
-		if ((st = pr_buf_addc(out, c, err)) != PR_OK)
-			return st;
-	}
-	return PR_OK;
-}
-
 static enum pr_status
 md_line(struct pr_buf *out, const char *prefix, const char *text,
     struct pr_error *err)
@@ -1030,7 +1005,7 @@ md_line(struct pr_buf *out, const char *prefix, const char *text,
 
 	if ((st = pr_buf_addf(out, err, "- %c%s: ", prefix[0] - 'a' + 'A',
 		 prefix + 1)) != PR_OK ||
-	    (st = md_escape(out, text, err)) != PR_OK)
+	    (st = report_md_escape(out, text, err)) != PR_OK)
 		return st;
 	return pr_buf_addc(out, '\n', err);
 }
@@ -1052,9 +1027,10 @@ write_markdown(struct pr_buf *out, const struct pr_report *r,
 	if (r->base_source != NULL && r->new_source != NULL) {
 		if ((st = pr_buf_adds(out, "perfreg compare: base ", err)) !=
 			PR_OK ||
-		    (st = md_escape(out, r->base_source, err)) != PR_OK ||
+		    (st = report_md_escape(out, r->base_source, err)) !=
+			PR_OK ||
 		    (st = pr_buf_adds(out, ", new ", err)) != PR_OK ||
-		    (st = md_escape(out, r->new_source, err)) != PR_OK ||
+		    (st = report_md_escape(out, r->new_source, err)) != PR_OK ||
 		    (st = pr_buf_addf(out, err, ", %s%% confidence\n\n",
 			 conf)) != PR_OK)
 			goto out;
@@ -1064,8 +1040,8 @@ write_markdown(struct pr_buf *out, const struct pr_report *r,
 			if (col == COL_PADJ && !holm)
 				continue;
 			if ((st = pr_buf_adds(out, "| ", err)) != PR_OK ||
-			    (st = md_escape(out, cell_of(&t, i, col), err)) !=
-				PR_OK ||
+			    (st = report_md_escape(out, cell_of(&t, i, col),
+				 err)) != PR_OK ||
 			    (st = pr_buf_addc(out, ' ', err)) != PR_OK)
 				goto out;
 		}
@@ -1090,9 +1066,9 @@ write_markdown(struct pr_buf *out, const struct pr_report *r,
 		pr_buf_reset(&sentence);
 		if ((st = add_sentence(&sentence, r, &fs[i], err)) != PR_OK ||
 		    (st = pr_buf_adds(out, "- **", err)) != PR_OK ||
-		    (st = md_escape(out, fs[i].m->name, err)) != PR_OK ||
+		    (st = report_md_escape(out, fs[i].m->name, err)) != PR_OK ||
 		    (st = pr_buf_adds(out, "**: ", err)) != PR_OK ||
-		    (st = md_escape(out, sentence.data, err)) != PR_OK ||
+		    (st = report_md_escape(out, sentence.data, err)) != PR_OK ||
 		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
 			goto out;
 	}

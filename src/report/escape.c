@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "perfreg/report.h"
+#include "report/internal.h"
 #include "core/banned.h"
 
 /* The length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
@@ -172,4 +173,29 @@ pr_report_csv_cell(struct pr_buf *out, const char *s, struct pr_error *err)
 			return st;
 	}
 	return pr_buf_addc(out, '"', err);
+}
+
+/*
+ * Appends s with '|' (a cell boundary), '*', '`' and '\\' escaped.  Other
+ * characters are left alone, so that the text stays readable where the
+ * Markdown is pasted as plain text: brackets only make a link before
+ * "(...)", and '<' before a digit is no tag.
+ */
+enum pr_status
+report_md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	enum pr_status st;
+	char c;
+
+	for (; *s != '\0'; s++) {
+		/* A newline would end the table row. */
+		if ((c = *s) == '\n')
+			c = ' ';
+		if (strchr("|\\`*", c) != NULL &&
+		    (st = pr_buf_addc(out, '\\', err)) != PR_OK)
+			return st;
+		if ((st = pr_buf_addc(out, c, err)) != PR_OK)
+			return st;
+	}
+	return PR_OK;
 }

@@ -18,6 +18,7 @@
 #include "perfreg/env.h"
 #include "perfreg/error.h"
 #include "perfreg/report.h"
+#include "perfreg/report_model.h"
 
 json_t *report_compare_json(const struct pr_report *r, struct pr_error *err);
 json_t *report_envdiff_json(const struct pr_envdiff *d);
@@ -27,6 +28,31 @@ json_t *report_envdiff_json(const struct pr_envdiff *d);
  * cell). */
 enum pr_status report_compare_csv(struct pr_buf *out, const struct pr_report *r,
     const char *const *head, const char *const *cell, size_t ncsv, int header,
+    struct pr_error *err);
+
+/*
+ * The writers of a PR_SECTION_WRITER section (perfreg/report_model.h):
+ * text writes its text or Markdown form (format f) to out, NULL for
+ * none; json returns its JSON value (a new reference, NULL with err set
+ * on failure), NULL for a section that is not in JSON; free releases
+ * data (NULL: nothing to free).  None has a CSV form.
+ */
+struct report_writer {
+	enum pr_status (*text)(struct pr_buf *out, const void *data,
+	    enum pr_report_format f, struct pr_error *err);
+	json_t *(*json)(const void *data, struct pr_error *err);
+	void (*free)(void *data);
+};
+
+/* Adds a section written by w with data (owned by the model from now
+ * on: freed with w->free, also when adding fails). */
+enum pr_status report_model_writer(struct pr_report_model *m, const char *key,
+    int flags, const struct report_writer *w, void *data, struct pr_error *err);
+
+/* Appends s for Markdown (a table cell or a line): '|', '*', '`' and
+ * '\\' escaped, a newline made a space; control bytes must have been
+ * escaped before (pr_report_escape). */
+enum pr_status report_md_escape(struct pr_buf *out, const char *s,
     struct pr_error *err);
 
 /* Appends root dumped with the jansson flags and a newline to out, and

@@ -44,6 +44,8 @@ pr_report_model_release(struct pr_report_model *m)
 	for (i = 0; i < m->n; i++) {
 		free(m->sec[i].key);
 		free(m->sec[i].text);
+		if (m->sec[i].writer != NULL && m->sec[i].writer->free != NULL)
+			m->sec[i].writer->free(m->sec[i].data);
 		if (m->sec[i].group != NULL) {
 			pr_report_model_release(m->sec[i].group);
 			free(m->sec[i].group);
@@ -253,6 +255,22 @@ pr_report_model_list(struct pr_report_model *m, const char *key, int flags,
 	    : PR_ENOMEM;
 }
 
+enum pr_status
+report_model_writer(struct pr_report_model *m, const char *key, int flags,
+    const struct report_writer *w, void *data, struct pr_error *err)
+{
+	struct pr_report_section *s;
+
+	if ((s = add(m, PR_SECTION_WRITER, key, flags, err)) == NULL) {
+		if (w->free != NULL)
+			w->free(data);
+		return PR_ENOMEM;
+	}
+	s->writer = w;
+	s->data = data;
+	return PR_OK;
+}
+
 /* ---------------------------------------------------------------- *
  * Text, Markdown and CSV
  * ---------------------------------------------------------------- */
@@ -304,6 +322,10 @@ render_flat(struct pr_buf *out, const struct pr_report_model *m,
 			break;
 		case PR_SECTION_GROUP:
 			st = render_flat(out, s->group, f, csv_head, err);
+			break;
+		case PR_SECTION_WRITER:
+			if (f != PR_REPORT_CSV && s->writer->text != NULL)
+				st = s->writer->text(out, s->data, f, err);
 			break;
 		case PR_SECTION_INTEGER:
 		case PR_SECTION_REAL:
@@ -358,6 +380,10 @@ section_json(const struct pr_report_section *s, struct pr_error *err)
 		return json_boolean(s->integer);
 	case PR_SECTION_GROUP:
 		return model_json(s->group, err);
+	case PR_SECTION_WRITER:
+		if (s->writer->json == NULL)
+			return json_null();
+		return s->writer->json(s->data, err);
 	case PR_SECTION_LIST_HEAD:
 		break;
 	}
@@ -378,6 +404,21 @@ model_json(const struct pr_report_model *m, struct pr_error *err)
 		goto nomem;
 	for (i = 0; i < m->n; i++) {
 		s = &m->sec[i];
+		if (s->kind == PR_SECTION_WRITER && s->writer->json == NULL)
+			continue;
+		if (s->flags & PR_SECTION_INLINE) {
+			if ((v = section_json(s, err)) == NULL)
+				goto fail;
+			if (!json_is_object(v) ||
+			    json_object_update(root, v) != 0) {
+				json_decref(v);
+				pr_error_set(err, PR_EINVAL,
+				    "an inline section is not an object");
+				goto fail;
+			}
+			json_decref(v);
+			continue;
+		}
 		if (s->key == NULL)
 			continue;
 		if (s->kind == PR_SECTION_LIST_HEAD) {

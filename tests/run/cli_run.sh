@@ -68,6 +68,26 @@ for key in '"metrics"' '"paired"' '"session"' '"runs"' \
 	has "$tmp/json" "$key" "--json"
 done
 
+# --markdown: the session as a list, compare's table, the paired table;
+# a failed run's output is escaped (its ESC shown as ^[, never sent to a
+# terminal) in text and in Markdown.
+"$P" run -n 2 --markdown a=true b=true > "$tmp/md" 2> "$tmp/err" ||
+    fail "--markdown: status $?"
+for key in '^- baseline a: true' '^| metric | base | new' \
+    '^| metric | change | 95% interval | p | pairs | note |' \
+    '^| wall_s | '; do
+	has "$tmp/md" "$key" "--markdown"
+done
+for fmt in "" --markdown; do
+	"$P" run -n 1 --warmup 0 $fmt --shell a=true \
+	    b='printf "x\033[2Jy\n"; exit 1' > "$tmp/esc" 2> "$tmp/err"
+	[ $? -eq 2 ] || fail "escaped output $fmt: status"
+	has "$tmp/esc" 'x^\[\[2Jy' "escaped output $fmt"
+	if grep -q "$(printf '\033')" "$tmp/esc"; then
+		fail "an ESC of a run's output reached the report $fmt"
+	fi
+done
+
 # Failed runs are listed with their reason and output; a variant with no
 # successful run cannot be compared: status 2.
 "$P" run -n 2 a=true b="$PROGS/prog_exit3" > "$tmp/out" 2> "$tmp/err"
