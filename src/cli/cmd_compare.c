@@ -590,12 +590,16 @@ struct campaign_cmp {
 	char **hosts;     /* every host seen, escaped */
 	char **hosts_raw; /* ... as stored */
 	size_t nhosts;
-	size_t pair_hosts; /* hosts of the current pair */
+	size_t pair_hosts;                  /* hosts of the current pair */
+	struct pr_str bvar, nvar;           /* the pair's variants, as stored */
+	struct pr_store_session_info *sess; /* the campaign's sessions */
+	size_t nsess;
+	int sess_loaded;
 };
 
 /* The environment diff of the first sessions of the two sides. */
 static int
-env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
+env_first(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
     const struct pr_store_variant_data *nd, const char *bn, const char *nn,
     json_t *jo)
 {
@@ -666,6 +670,186 @@ out:
 	pr_envdiff_release(&diff);
 	pr_env_release(&a);
 	pr_env_release(&b);
+	return rc;
+}
+
+static int
+str_eq(struct pr_str a, struct pr_str b)
+{
+	return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+
+/* The index of session si's boot among d's boots, or -1. */
+static long
+session_boot(const struct pr_store_variant_data *d,
+    const struct pr_store_session_info *si, struct pr_str var)
+{
+	size_t i;
+	int ran = 0;
+
+	for (i = 0; i < si->nvariants && !ran; i++)
+		ran = str_eq(si->variants[i], var);
+	for (i = 0; ran && i < d->nboots; i++)
+		if (strcmp(d->boot_ids[i], si->boot_id) == 0)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * What changed between consecutive sessions of one variant (every
+ * session of d's boots that ran var, in order of start): each diff that
+ * holds a changed item or a relevant kernel log line, as text under
+ * "environment: differs within variant X between boots 1 and 2", or an
+ * object of the array jw.
+ */
+static int
+within_part(struct campaign_cmp *cc, const struct pr_store_variant_data *d,
+    struct pr_str var, const char *name, json_t *jw)
+{
+	struct pr_env a, b;
+	struct pr_envdiff diff;
+	struct pr_buf jb = PR_BUF_INIT(REPORT_MAX);
+	struct pr_error err;
+	json_error_t je;
+	json_t *j, *o;
+	size_t i;
+	long prev = -1, pb = -1, boot;
+	int fa = 0, fb = 0, rc = PR_EXIT_INTERNAL;
+	char na[PR_ERROR_MSG_MAX], nb[PR_ERROR_MSG_MAX];
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+
+	pr_env_init(&a);
+	pr_env_init(&b);
+	memset(&diff, 0, sizeof(diff));
+	pr_error_clear(&err);
+	if (!cc->sess_loaded) {
+		if (pr_store_sessions(cc->st, cc->campaign, &cc->sess,
+			&cc->nsess, &err) != PR_OK) {
+			cli_errorf("compare: %s",
+			    pr_error_format(&err, eb, sizeof(eb)));
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+		cc->sess_loaded = 1;
+	}
+	for (i = 0; i < cc->nsess; i++) {
+		if ((boot = session_boot(d, &cc->sess[i], var)) < 0)
+			continue;
+		pr_env_release(&b);
+		pr_env_init(&b);
+		if (pr_store_session_env(cc->st, cc->sess[i].id, &b, &fb,
+			&err) != PR_OK) {
+			cli_errorf("compare: %s",
+			    pr_error_format(&err, eb, sizeof(eb)));
+			rc = PR_EXIT_USAGE;
+			goto out;
+		}
+		if (!fb)
+			continue;
+		if (prev >= 0 && fa) {
+			pr_envdiff_release(&diff);
+			if (pr_env_diff(&a, &b, &diff, &err) != PR_OK)
+				goto out;
+			if (diff.n > 0 || diff.nrel_a + diff.nrel_b > 0) {
+				if (pb != boot) {
+					snprintf(na, sizeof(na), "boot %ld",
+					    pb + 1);
+					snprintf(nb, sizeof(nb), "boot %ld",
+					    boot + 1);
+				} else {
+					snprintf(na, sizeof(na), "session %lld",
+					    (long long)cc->sess[prev].id);
+					snprintf(nb, sizeof(nb), "session %lld",
+					    (long long)cc->sess[i].id);
+				}
+				if (jw != NULL) {
+					jb.len = 0;
+					if (pr_envdiff_to_json(&diff, &jb,
+						&err) != PR_OK ||
+					    (j = json_loadb(jb.data, jb.len, 0,
+						 &je)) == NULL)
+						goto out;
+					o = json_pack("{s:s,s:I,s:I,s:I,s:I,s:"
+						      "o}",
+					    "variant", name, "boot_a",
+					    (json_int_t)pb + 1, "boot_b",
+					    (json_int_t)boot + 1, "session_a",
+					    (json_int_t)cc->sess[prev].id,
+					    "session_b",
+					    (json_int_t)cc->sess[i].id, "diff",
+					    j);
+					if (o == NULL ||
+					    json_array_append_new(jw, o) != 0)
+						goto out;
+				} else if (cc->o->report != PR_REPORT_CSV &&
+				    ((pb != boot
+					     ? pr_buf_addf(&cc->out, &err,
+						   "\nenvironment: differs "
+						   "within variant %s between "
+						   "boots %ld and %ld "
+						   "(sessions %lld and "
+						   "%lld)\n",
+						   name, pb + 1, boot + 1,
+						   (long long)cc->sess[prev].id,
+						   (long long)cc->sess[i].id)
+					     : pr_buf_addf(&cc->out, &err,
+						   "\nenvironment: differs "
+						   "within variant %s in boot "
+						   "%ld between sessions %lld "
+						   "and %lld\n",
+						   name, boot + 1,
+						   (long long)cc->sess[prev].id,
+						   (long long)cc->sess[i]
+						       .id)) != PR_OK ||
+					pr_envdiff_format_text(&diff, na, nb,
+					    20, &cc->out, &err) != PR_OK))
+					goto out;
+			}
+		}
+		pr_env_release(&a);
+		a = b;
+		pr_env_init(&b);
+		fa = 1;
+		prev = (long)i;
+		pb = boot;
+	}
+	rc = PR_EXIT_OK;
+out:
+	if (rc == PR_EXIT_INTERNAL)
+		cli_errorf("out of memory");
+	pr_buf_release(&jb);
+	pr_envdiff_release(&diff);
+	pr_env_release(&a);
+	pr_env_release(&b);
+	return rc;
+}
+
+/*
+ * The environment: the diff of the two sides' first sessions, then what
+ * changed between the sessions of each side (within_part).
+ */
+static int
+env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, const char *bn, const char *nn,
+    json_t *jo)
+{
+	json_t *jw = NULL;
+	int rc;
+
+	if ((rc = env_first(cc, bd, nd, bn, nn, jo)) != PR_EXIT_OK)
+		return rc;
+	if (jo != NULL && (jw = json_array()) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	if ((rc = within_part(cc, bd, cc->bvar, bn, jw)) == PR_EXIT_OK &&
+	    (rc = within_part(cc, nd, cc->nvar, nn, jw)) == PR_EXIT_OK &&
+	    jw != NULL && json_object_set_new(jo, "env_within", jw) != 0) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	if (rc != PR_EXIT_OK)
+		json_decref(jw);
 	return rc;
 }
 
@@ -1266,6 +1450,8 @@ campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
 	memset(&sb, 0, sizeof(sb));
 	memset(&sn, 0, sizeof(sn));
 	pr_error_clear(&err);
+	cc->bvar = bv->name;
+	cc->nvar = nv->name;
 	if (bn == NULL || nn == NULL) {
 		cli_errorf("out of memory");
 		goto out;
@@ -1461,6 +1647,7 @@ out:
 	}
 	free(cc.hosts);
 	free(cc.hosts_raw);
+	pr_store_sessions_free(cc.sess, cc.nsess);
 	pr_store_variants_free(v, n);
 	pr_store_close(cc.st);
 	return rc;

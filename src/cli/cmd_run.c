@@ -1293,7 +1293,9 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 	    (rc = run_store_begin(&c.rs, c.db, c.campaign, &s, c.tags, c.ntags,
 		 argv + 1, (size_t)(argc - 1), resumes)) != PR_EXIT_OK)
 		goto out;
-	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
+	/* The progress line goes to stderr: whether stdout is piped (into
+	 * tee, say) does not matter. */
+	c.tty = isatty(STDERR_FILENO);
 	c.total_runs = s.nv * (c.ro.runs + c.ro.warmup);
 	c.ro.on_run = on_run;
 	c.ro.arg = &c;

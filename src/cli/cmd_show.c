@@ -122,8 +122,47 @@ session_json(const struct pr_store_session_info *si)
 	return o;
 }
 
+/*
+ * How many leading characters of the boot ids of s[0..n) the list shows:
+ * 8 (enough for the kernel's random UUIDs), or more, until no two
+ * different ids look the same (custom ids such as "kernel-6.1-old-1" and
+ * "kernel-6.1-old-2" share long prefixes): one more than the longest
+ * prefix two different ids share, found between neighbours once sorted.
+ * A single session shows its whole id.  At most 64.
+ */
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+boot_width(const struct pr_store_session_info *s, size_t n)
+{
+	const char **ids;
+	size_t w = 8, i, k;
+
+	if (n == 1)
+		w = strlen(s[0].boot_id) > w ? strlen(s[0].boot_id) : w;
+	if (n > 1 && (ids = malloc(n * sizeof(*ids))) != NULL) {
+		for (i = 0; i < n; i++)
+			ids[i] = s[i].boot_id;
+		qsort(ids, n, sizeof(*ids), cmp_str);
+		for (i = 1; i < n; i++) {
+			for (k = 0;
+			     ids[i][k] != '\0' && ids[i][k] == ids[i - 1][k];
+			     k++)
+				;
+			if (ids[i][k] != ids[i - 1][k] && k + 1 > w)
+				w = k + 1;
+		}
+		free(ids);
+	}
+	return w > 64 ? 64 : (int)w;
+}
+
 static enum pr_status
-session_text(struct pr_buf *b, const struct pr_store_session_info *si,
+session_text(struct pr_buf *b, const struct pr_store_session_info *si, int bw,
     struct pr_error *err)
 {
 	enum pr_status st;
@@ -137,7 +176,7 @@ session_text(struct pr_buf *b, const struct pr_store_session_info *si,
 	if (st == PR_OK)
 		st = pr_buf_addc(b, ' ', err);
 	if (st == PR_OK)
-		st = text_pad(b, si->boot_id, 8, 8, err);
+		st = text_pad(b, si->boot_id, (size_t)bw, (size_t)bw, err);
 	if (st == PR_OK)
 		st = pr_buf_adds(b, "  ", err);
 	if (st == PR_OK)
@@ -225,10 +264,12 @@ show_campaign(struct show *sh, const char *name)
 	json_t *jv = NULL, *js = NULL, *jm = NULL;
 	size_t nv = 0, ns = 0, i;
 	enum pr_status st;
+	int bw;
 
 	if ((st = pr_store_variants(sh->st, cn, &v, &nv, &sh->err)) != PR_OK ||
 	    (st = pr_store_sessions(sh->st, cn, &s, &ns, &sh->err)) != PR_OK)
 		goto out;
+	bw = boot_width(s, ns);
 	if (sh->j != NULL) {
 		jv = json_array();
 		js = json_array();
@@ -292,11 +333,11 @@ show_campaign(struct show *sh, const char *name)
 		if (st == PR_OK)
 			st = pr_buf_addf(&sh->out, &sh->err,
 			    "\nsessions:\n  "
-			    "%-6s %-19s  %-16s %-8s  %-12s %5s %6s  %s\n",
-			    "id", "started (UTC)", "host", "boot", "status",
+			    "%-6s %-19s  %-16s %-*s  %-12s %5s %6s  %s\n",
+			    "id", "started (UTC)", "host", bw, "boot", "status",
 			    "runs", "failed", "variants, tags");
 		for (i = 0; i < ns && st == PR_OK; i++)
-			st = session_text(&sh->out, &s[i], &sh->err);
+			st = session_text(&sh->out, &s[i], bw, &sh->err);
 		if (st == PR_OK)
 			st = pr_buf_adds(&sh->out,
 			    "\nmedians of the counted "
@@ -403,11 +444,13 @@ show_session(struct show *sh, int64_t id)
 		if (st == PR_OK)
 			st = pr_buf_addf(&sh->out, &sh->err,
 			    "\n  %-6s "
-			    "%-19s  %-16s %-8s  %-12s %5s %6s  %s\n",
-			    "id", "started (UTC)", "host", "boot", "status",
-			    "runs", "failed", "variants, tags");
+			    "%-19s  %-16s %-*s  %-12s %5s %6s  %s\n",
+			    "id", "started (UTC)", "host", boot_width(&si, 1),
+			    "boot", "status", "runs", "failed",
+			    "variants, tags");
 		if (st == PR_OK)
-			st = session_text(&sh->out, &si, &sh->err);
+			st = session_text(&sh->out, &si, boot_width(&si, 1),
+			    &sh->err);
 		if (st == PR_OK)
 			st = pr_buf_addf(&sh->out, &sh->err,
 			    "\nruns (w: "

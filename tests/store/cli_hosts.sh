@@ -8,7 +8,9 @@
 # across them, "consistent on 3 of 3 hosts".  A second campaign is 20%
 # slower on two hosts and unchanged on the third: "differs between
 # hosts".  --host compares one host only; a host that ran one variant
-# only is named and left out.  No timing is checked.
+# only is named and left out.  Then the environment diff of every
+# session of a variant, `show` with custom boot ids, and run's progress
+# line with stdout piped.  No timing is checked.
 #
 # usage: cli_hosts.sh PERFREG
 set -u
@@ -104,6 +106,68 @@ export_of four 0.155,0.155,0.155,0.155 4 > "$tmp/four.jsonl"
     fail "compare four: $(cat "$tmp/err")"
 has "$tmp/err" "host host4 ran only a: not compared" "one-sided host"
 has "$tmp/out" "consistent on 3 of 3 hosts" "one-sided host left out"
+
+# The environment diff compares every session of a variant, not only its
+# first: a clocksource lost in the second boot is shown as a change within
+# each variant (the snapshot of the second session edited in an export).
+edb=$tmp/env.db
+for b in b1 b2; do
+	PERFREG_BOOT_ID=$b "$P" run --db "$edb" --campaign e -n 2 --warmup 0 \
+	    a=true b=true > /dev/null 2> "$tmp/err" ||
+	    fail "run e $b: $(cat "$tmp/err")"
+done
+"$P" export --db "$edb" > "$tmp/e.jsonl" || fail "export e"
+grep -q '"key":"clocksource.current","category":"clock","value":"' \
+    "$tmp/e.jsonl" || fail "export e: no clocksource in the snapshot"
+awk '/"boot_id":"b2"/ {
+	gsub(/"key":"clocksource.current","category":"clock","value":"[^"]*"/,
+	    "\"key\":\"clocksource.current\",\"category\":\"clock\",\"value\":\"hpet\"")
+} { print }' "$tmp/e.jsonl" > "$tmp/e2.jsonl"
+"$P" import --db "$tmp/env2.db" "$tmp/e2.jsonl" > /dev/null 2> "$tmp/err" ||
+    fail "import e2: $(cat "$tmp/err")"
+"$P" compare --db "$tmp/env2.db" --campaign e > "$tmp/out" 2> "$tmp/err" ||
+    fail "compare e: $(cat "$tmp/err")"
+has "$tmp/out" "^environment: differs within variant a between boots 1 and 2" \
+    "change within a"
+has "$tmp/out" "^environment: differs within variant b between boots 1 and 2" \
+    "change within b"
+has "$tmp/out" "clocksource.current  .* -> hpet" "the change itself"
+"$P" compare --db "$tmp/env2.db" --campaign e --json > "$tmp/out" ||
+    fail "compare e --json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+w=d["comparisons"][0]["env_within"]
+assert [x["variant"] for x in w]==["a","b"], w
+assert w[0]["boot_a"]==1 and w[0]["boot_b"]==2, w
+assert w[0]["diff"]["changes"][0]["b"]=="hpet", w' "$tmp/out" ||
+    fail "compare e --json: env_within"
+# Unchanged sessions add nothing.
+"$P" compare --db "$edb" --campaign e > "$tmp/out" 2> "$tmp/err" ||
+    fail "compare e unchanged: $(cat "$tmp/err")"
+grep -q "differs within" "$tmp/out" && fail "unchanged sessions shown as differing"
+
+# show keeps custom boot ids that share a long prefix apart (it cut every
+# id to 8 characters: "kernel-6" twice).
+sdb=$tmp/show.db
+for b in kernel-6.1-old-1 kernel-6.1-old-2; do
+	PERFREG_BOOT_ID=$b "$P" run --db "$sdb" --campaign s --variant v -n 1 \
+	    --warmup 0 -- true > /dev/null 2> "$tmp/err" ||
+	    fail "run s $b: $(cat "$tmp/err")"
+done
+"$P" show --db "$sdb" s > "$tmp/out" 2> "$tmp/err" ||
+    fail "show s: $(cat "$tmp/err")"
+has "$tmp/out" " kernel-6.1-old-1 " "first custom boot id in full"
+has "$tmp/out" " kernel-6.1-old-2 " "second custom boot id in full"
+
+# run shows its progress line on stderr when stderr is a terminal, even
+# with stdout piped into another program (script(1) gives the terminal;
+# only stdout is piped, into cat).
+if command -v script > /dev/null 2>&1; then
+	script -qec "'$P' run -n 3 --warmup 0 a=true b=true | cat > '$tmp/run.out'" \
+	    "$tmp/typescript" > /dev/null 2>&1 < /dev/null ||
+	    fail "run under script: status $?"
+	has "$tmp/typescript" "[0-9]/6 runs" "progress line with stdout piped"
+	grep -q "runs, " "$tmp/run.out" && fail "progress line on stdout"
+fi
 
 [ $fails -eq 0 ] || exit 1
 echo "cli_hosts: ok"
