@@ -22,7 +22,7 @@ formats=$(for n in $names; do printf 'fuzz_parse_%s ' "$n"; done)
 targets=${*:-"$formats fuzz_parse_auto fuzz_parse_metric fuzz_parse_derive
 fuzz_read fuzz_numbers fuzz_numparse fuzz_import fuzz_jsonl fuzz_series
 fuzz_monitor_stat fuzz_monitor_softirqs fuzz_monitor_interrupts
-fuzz_monitor_vmstat fuzz_monitor_schedstat"}
+fuzz_monitor_vmstat fuzz_monitor_schedstat fuzz_envdiff fuzz_stats"}
 build=${FUZZ_BUILD:-build/fuzz}
 
 # Warnings are the business of the dev and asan builds, not of this one.
@@ -40,6 +40,8 @@ seeds() {
 	fuzz_series) echo tests/data/series tests/data/numbers ;;
 	fuzz_import | fuzz_jsonl) echo tests/fuzz/seeds/import ;;
 	fuzz_monitor_*) echo tests/data/proc ;;
+	fuzz_envdiff) echo tests/fuzz/seeds/envdiff ;;
+	fuzz_stats) echo tests/fuzz/seeds/stats ;;
 	fuzz_read) echo tests/data/csv tests/data/hyperfine \
 	    tests/data/gobench tests/data/perfreg ;;
 	# A format of `perfreg parse`, and auto: the captures of every

@@ -397,7 +397,13 @@ typedef enum pr_status pr_store_read_fn(void *arg, char *p, size_t size,
  * whatever the size of the input, so that a huge or endless input
  * (/dev/zero) fails at its first line over the limit instead of being
  * buffered, and a file that shrinks while it is read is a truncated
- * export, not a fault.
+ * export, not a fault.  Unlike pr_store_import it is not one
+ * transaction: it commits once per MiB of input (read asks for at most
+ * 1 MiB at a time), leaving the write lock free for a few milliseconds
+ * between two chunks, so that other writers wait for one chunk at most,
+ * and an error rolls back only the chunk it is in.  stats is filled on
+ * error too, with what the committed chunks hold; importing the same
+ * input again adds the rest (runs already there are left out).
  */
 enum pr_status pr_store_import_read(struct pr_store *st, pr_store_read_fn *read,
     void *arg, const char *name, struct pr_store_import_stats *stats,

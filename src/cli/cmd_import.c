@@ -105,12 +105,26 @@ exec_import(int argc, char **argv)
 		if (in.fd != STDIN_FILENO)
 			close(in.fd);
 		if (s != PR_OK) {
+			char line[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 64];
+			char kept[160] = "";
+
+			/* What the chunks before the error committed. */
+			if (one.sessions + one.runs > 0)
+				snprintf(kept, sizeof(kept),
+				    "; %zu session%s and %zu run%s before it "
+				    "are stored (importing the file again adds "
+				    "the rest)",
+				    one.sessions, one.sessions == 1 ? "" : "s",
+				    one.runs, one.runs == 1 ? "" : "s");
 			if (err.file[0] != '\0')
-				cli_error(&err);
+				cli_errorf("%s%s",
+				    pr_error_format(&err, line, sizeof(line)),
+				    kept);
 			else
-				cli_errorf("import: %s",
+				cli_errorf("import: %s%s",
 				    err.msg[0] != '\0' ? err.msg
-						       : pr_status_str(s));
+						       : pr_status_str(s),
+				    kept);
 			rc = cli_exit_for(s);
 			break;
 		}
@@ -155,11 +169,14 @@ const struct cmd_entry cmd_import_entry = { .name = "import",
 	.about =
 	    "Reads exports made by `perfreg export` (\"-\" for standard "
 	    "input) into the\n"
-	    "results database, each file in one transaction: a malformed "
-	    "file changes\n"
-	    "nothing.  Sessions already present (same campaign, host, boot "
-	    "id and start)\n"
-	    "are skipped.\n",
+	    "results database, committing once per MiB read, so that other "
+	    "writers wait\n"
+	    "for one chunk at most.  An error keeps the chunks before it "
+	    "and says so;\n"
+	    "importing the file again adds the rest: sessions and runs "
+	    "already present\n"
+	    "(same campaign, host, boot id and start; same run) are "
+	    "skipped.\n",
 	.opts = options,
 	.epilogue = "Exit status: 0 done, 2 bad usage, malformed input (one "
 		    "line naming the\n"

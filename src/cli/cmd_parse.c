@@ -23,6 +23,7 @@
 #include "perfreg/buf.h"
 #include "perfreg/dataset.h"
 #include "perfreg/parse.h"
+#include "perfreg/report.h"
 #include "core/banned.h"
 
 extern const struct cmd_entry cmd_parse_entry;
@@ -135,11 +136,29 @@ better_word(enum pr_better b)
 				     : "?";
 }
 
+/* The length of s once escaped as write_text writes it. */
+static size_t
+escaped_len(const char *s)
+{
+	char *e = pr_report_escape_str(s, 0);
+	size_t n = e != NULL ? strlen(e) : strlen(s);
+
+	free(e);
+	return n;
+}
+
+/*
+ * The text table.  Names, units and file names come from outside (a Go
+ * benchmark's or hyperfine's output, the command line): every control
+ * byte in them is written as cat -v writes it (pr_report_escape), so
+ * that ESC[2J or OSC 52 is shown, not obeyed, and a newline or CR
+ * cannot split a row.
+ */
 static int
 write_text(const struct parsed *f, size_t nf, struct pr_buf *out)
 {
 	size_t i, j, k, wn = 6, wv = 5, wu = 4, len;
-	char num[40];
+	char num[40], *name = NULL, *unit = NULL, *file = NULL;
 	int absent = 0;
 	enum pr_status st = PR_OK;
 
@@ -147,9 +166,9 @@ write_text(const struct parsed *f, size_t nf, struct pr_buf *out)
 		for (j = 0; j < f[i].ds.n; j++) {
 			const struct pr_metric *m = &f[i].ds.metrics[j];
 
-			if ((len = strlen(m->name)) > wn)
+			if ((len = escaped_len(m->name)) > wn)
 				wn = len;
-			if ((len = strlen(m->unit)) > wu)
+			if ((len = escaped_len(m->unit)) > wu)
 				wu = len;
 			for (k = 0; k < m->values.n; k++)
 				if ((len = strlen(shortest(m->values.v[k], num,
@@ -157,8 +176,11 @@ write_text(const struct parsed *f, size_t nf, struct pr_buf *out)
 					wv = len;
 		}
 	for (i = 0; i < nf && st == PR_OK; i++) {
-		st = pr_buf_addf(out, NULL, "%s%s: %s\n", i ? "\n" : "",
-		    f[i].name, f[i].format);
+		if ((file = pr_report_escape_str(f[i].name, 0)) == NULL)
+			return -1;
+		st = pr_buf_addf(out, NULL, "%s%s: %s\n", i ? "\n" : "", file,
+		    f[i].format);
+		free(file);
 		if (st == PR_OK)
 			st = pr_buf_addf(out, NULL, "%-*s  %*s  %-*s  %s\n",
 			    (int)wn, "metric", (int)wv, "value", (int)wu,
@@ -166,19 +188,25 @@ write_text(const struct parsed *f, size_t nf, struct pr_buf *out)
 		for (j = 0; j < f[i].ds.n && st == PR_OK; j++) {
 			const struct pr_metric *m = &f[i].ds.metrics[j];
 
-			if (m->values.n == 0) {
+			name = pr_report_escape_str(m->name, 0);
+			unit = pr_report_escape_str(m->unit, 0);
+			if (name == NULL || unit == NULL)
+				st = PR_ENOMEM;
+			if (st == PR_OK && m->values.n == 0) {
 				absent = 1;
 				st = pr_buf_addf(out, NULL,
-				    "%-*s  %*s  %-*s  %s\n", (int)wn, m->name,
-				    (int)wv, "-", (int)wu, m->unit,
+				    "%-*s  %*s  %-*s  %s\n", (int)wn, name,
+				    (int)wv, "-", (int)wu, unit,
 				    better_word(m->better));
 			}
 			for (k = 0; k < m->values.n && st == PR_OK; k++)
 				st = pr_buf_addf(out, NULL,
-				    "%-*s  %*s  %-*s  %s\n", (int)wn, m->name,
+				    "%-*s  %*s  %-*s  %s\n", (int)wn, name,
 				    (int)wv,
 				    shortest(m->values.v[k], num, sizeof(num)),
-				    (int)wu, m->unit, better_word(m->better));
+				    (int)wu, unit, better_word(m->better));
+			free(name);
+			free(unit);
 		}
 	}
 	if (st == PR_OK && absent)

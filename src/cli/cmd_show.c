@@ -17,6 +17,7 @@
 
 #include "cli/cmd.h"
 #include "perfreg/describe.h"
+#include "perfreg/report.h"
 #include "perfreg/sample.h"
 #include "perfreg/store.h"
 #include "core/banned.h"
@@ -39,6 +40,24 @@ pad(struct pr_buf *b, struct pr_str s, size_t width, struct pr_error *err)
 	size_t start = b->len;
 	enum pr_status st = cli_str_escape(b, s, err);
 
+	while (st == PR_OK && b->len - start < width)
+		st = pr_buf_addc(b, ' ', err);
+	return st;
+}
+
+/* Appends the first max bytes of s (all when max is 0) escaped as cat -v
+ * does (pr_report_escape: a host name, boot id, status, metric or unit
+ * from the database never sends a terminal escape), padded to width. */
+static enum pr_status
+text_pad(struct pr_buf *b, const char *s, size_t width, size_t max,
+    struct pr_error *err)
+{
+	size_t start = b->len, n = s != NULL ? strlen(s) : 0;
+	enum pr_status st;
+
+	if (max != 0 && n > max)
+		n = max;
+	st = pr_report_escape(b, s != NULL ? s : "", n, 0, err);
 	while (st == PR_OK && b->len - start < width)
 		st = pr_buf_addc(b, ' ', err);
 	return st;
@@ -150,11 +169,21 @@ session_text(struct pr_buf *b, const struct pr_store_session_info *si, int bw,
 	char t[32];
 	size_t i;
 
-	st = pr_buf_addf(b, err,
-	    "  %-6lld %-19s  %-16s %-*.*s  %-12s %5zu "
-	    "%6zu  ",
-	    (long long)si->id, cli_time(si->started, t, sizeof(t)), si->host,
-	    bw, bw, si->boot_id, si->status, si->nruns_ok, si->nruns_failed);
+	st = pr_buf_addf(b, err, "  %-6lld %-19s  ", (long long)si->id,
+	    cli_time(si->started, t, sizeof(t)));
+	if (st == PR_OK)
+		st = text_pad(b, si->host, 16, 0, err);
+	if (st == PR_OK)
+		st = pr_buf_addc(b, ' ', err);
+	if (st == PR_OK)
+		st = text_pad(b, si->boot_id, (size_t)bw, (size_t)bw, err);
+	if (st == PR_OK)
+		st = pr_buf_adds(b, "  ", err);
+	if (st == PR_OK)
+		st = text_pad(b, si->status, 12, 0, err);
+	if (st == PR_OK)
+		st = pr_buf_addf(b, err, " %5zu %6zu  ", si->nruns_ok,
+		    si->nruns_failed);
 	for (i = 0; i < si->nvariants && st == PR_OK; i++) {
 		if (i > 0)
 			st = pr_buf_addc(b, ',', err);
@@ -210,13 +239,17 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 			continue;
 		}
 		if ((st = pr_buf_adds(&sh->out, "  ", &sh->err)) != PR_OK ||
-		    (st = pad(&sh->out, v->name, 20, &sh->err)) != PR_OK)
+		    (st = pad(&sh->out, v->name, 20, &sh->err)) != PR_OK ||
+		    (st = pr_buf_addc(&sh->out, ' ', &sh->err)) != PR_OK ||
+		    (st = text_pad(&sh->out, d.m[i].name, 24, 0, &sh->err)) !=
+			PR_OK ||
+		    (st = pr_buf_addf(&sh->out, &sh->err, " %14.6g ", med)) !=
+			PR_OK ||
+		    (st = text_pad(&sh->out, d.m[i].unit, 8, 0, &sh->err)) !=
+			PR_OK)
 			break;
-		st = pr_buf_addf(&sh->out, &sh->err,
-		    " %-24s %14.6g %-8s "
-		    "n=%zu, %zu boot%s\n",
-		    d.m[i].name, med, d.m[i].unit, d.m[i].n, d.nboots,
-		    d.nboots == 1 ? "" : "s");
+		st = pr_buf_addf(&sh->out, &sh->err, " n=%zu, %zu boot%s\n",
+		    d.m[i].n, d.nboots, d.nboots == 1 ? "" : "s");
 	}
 	pr_store_variant_data_release(&d);
 	return st;

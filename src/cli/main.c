@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "perfreg/report.h"
 #include "core/banned.h"
 
 static void
@@ -123,13 +125,53 @@ help_of(const struct cmd_entry *e)
 	return fflush(stdout) == 0 ? PR_EXIT_OK : PR_EXIT_INTERNAL;
 }
 
+/*
+ * Writes "perfreg: " and the message made of fmt and ap as one line on
+ * standard error, every control byte in it written as cat -v writes it
+ * (pr_report_escape): a file, metric or host name in an error cannot send
+ * a terminal escape or split the line.
+ */
+static void error_line(const char *prefix, const char *fmt, va_list ap,
+    const char *suffix) __attribute__((format(printf, 2, 0)));
+
+static void
+error_line(const char *prefix, const char *fmt, va_list ap, const char *suffix)
+{
+	char line[8192];
+	struct pr_buf b = PR_BUF_INIT(1 << 16);
+	int n;
+
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n < 0)
+		line[0] = '\0';
+	if (pr_report_escape(&b, line, strlen(line), 0, NULL) == PR_OK &&
+	    b.data != NULL)
+		fprintf(stderr, "perfreg: %s%s%s\n", prefix, b.data, suffix);
+	else
+		fprintf(stderr, "perfreg: %s(unprintable message)%s\n", prefix,
+		    suffix);
+	pr_buf_release(&b);
+}
+
+static void error_linef(const char *prefix, const char *suffix, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
+
+static void
+error_linef(const char *prefix, const char *suffix, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_line(prefix, fmt, ap, suffix);
+	va_end(ap);
+}
+
 void
 cli_error(const struct pr_error *err)
 {
 	char line[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 64];
 
-	fprintf(stderr, "perfreg: %s\n",
-	    pr_error_format(err, line, sizeof(line)));
+	error_linef("", "", "%s", pr_error_format(err, line, sizeof(line)));
 }
 
 void
@@ -137,23 +179,22 @@ cli_errorf(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("perfreg: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line("", fmt, ap, "");
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int
 cli_usage_error(const struct cmd_entry *e, const char *fmt, ...)
 {
+	char head[64], tail[128];
 	va_list ap;
 
-	fprintf(stderr, "perfreg: %s: ", e->name);
+	snprintf(head, sizeof(head), "%s: ", e->name);
+	snprintf(tail, sizeof(tail), "; see 'perfreg %s --help'", e->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line(head, fmt, ap, tail);
 	va_end(ap);
-	fprintf(stderr, "; see 'perfreg %s --help'\n", e->name);
 	return PR_EXIT_USAGE;
 }
 
@@ -229,14 +270,32 @@ wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* Catches SIGXFSZ and does nothing: see main. */
+static void
+on_xfsz(int sig)
+{
+	(void)sig;
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct cmd_entry *const *t;
 	const struct cmd_entry *e;
+	struct sigaction sa;
 	int used;
 
 	setlocale(LC_ALL, "C");
+	/* Past the file size limit (ulimit -f), a write fails with EFBIG,
+	 * which the store and the writers report in one line, instead of
+	 * the signal killing perfreg mid-transaction without a word.  A
+	 * handler rather than SIG_IGN, because exec resets a handler but
+	 * not SIG_IGN: the benchmarks perfreg starts keep the default. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_xfsz;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
 	if (argc < 2) {
 		list_commands(stderr);
 		return PR_EXIT_USAGE;

@@ -781,7 +781,7 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
     struct pr_error *err)
 {
 	enum pr_status st;
-	size_t i, w = 0, nrel = 0, l;
+	size_t i, w = 0, nrel = 0, l, start;
 	int section = -1;
 
 	for (i = 0; i < d->n; i++) {
@@ -805,7 +805,17 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
 			if (st != PR_OK)
 				break;
 		}
-		st = pr_buf_addf(out, err, "  %-*s  ", (int)w, x->key);
+		/* The key and the reason come from the snapshots too
+		 * (fuzz_envdiff found an ESC in a reason): escaped. */
+		st = pr_buf_adds(out, "  ", err);
+		start = out->len;
+		if (st == PR_OK)
+			st = pr_report_escape(out, x->key, strlen(x->key), 0,
+			    err);
+		while (st == PR_OK && out->len - start < w)
+			st = pr_buf_addc(out, ' ', err);
+		if (st == PR_OK)
+			st = pr_buf_adds(out, "  ", err);
 		if (st == PR_OK && x->detail != NULL)
 			st = pr_report_escape(out, x->detail, strlen(x->detail),
 			    0, err);
@@ -817,8 +827,12 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
 				st = add_value(out, x->b, err);
 		}
 		if (st == PR_OK)
-			st = pr_buf_addf(out, err, "\n  %-*s  %s\n", (int)w, "",
-			    x->reason);
+			st = pr_buf_addf(out, err, "\n  %-*s  ", (int)w, "");
+		if (st == PR_OK)
+			st = pr_report_escape(out, x->reason, strlen(x->reason),
+			    0, err);
+		if (st == PR_OK)
+			st = pr_buf_addc(out, '\n', err);
 	}
 	if (st != PR_OK)
 		return st;

@@ -29,10 +29,13 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -45,12 +48,52 @@ struct pr_db {
 	sqlite3 *h;
 	char *target;
 	int busy_ms;
+	struct timespec busy_since; /* the first refusal of this wait */
 };
 
 struct pr_db_stmt {
 	sqlite3_stmt *s;
 	struct pr_db *db;
 };
+
+/* The soft limit on the size of a file this process writes (ulimit -f),
+ * in bytes; 0 when there is none. */
+static unsigned long long
+fsize_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return (unsigned long long)rl.rlim_cur;
+}
+
+/* Whether a failed write (extended code rc) on db is the file size
+ * limit: SQLite does not always keep the write's errno (EFBIG) until it
+ * reports the failure, so an I/O error while the database, its WAL or
+ * its journal is within a page (64 KiB at most) of a finite limit counts
+ * as one. */
+static int
+fsize_limited(const struct pr_db *db, int rc)
+{
+	static const char *const side[] = { "", "-wal", "-journal" };
+	unsigned long long lim = fsize_limit();
+	char path[4096];
+	struct stat sb;
+	size_t i;
+
+	if ((rc & 0xff) != SQLITE_IOERR || lim == 0)
+		return 0;
+	for (i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s%s", db->target, side[i]) >=
+		    (int)sizeof(path))
+			return 0;
+		if (stat(path, &sb) == 0 &&
+		    (unsigned long long)sb.st_size + 65536 >= lim)
+			return 1;
+	}
+	return 0;
+}
 
 /* A one-line error for SQLite result code rc on db. */
 static enum pr_status
@@ -78,7 +121,13 @@ sqlerr(struct pr_db *db, int rc, struct pr_error *err)
 		break;
 	case SQLITE_IOERR:
 	case SQLITE_CANTOPEN:
-		if (sys != 0)
+		if (sys == EFBIG || fsize_limited(db, rc)) {
+			st = pr_error_at(err, PR_EIO, db->target, 0, 0,
+			    "%s: file too large for this process's file size "
+			    "limit (ulimit -f: %llu bytes)",
+			    msg, fsize_limit());
+			sys = EFBIG;
+		} else if (sys != 0)
 			st = pr_error_at(err, PR_EIO, db->target, 0, 0,
 			    "%s: %s", msg, strerror(sys));
 		else
@@ -170,58 +219,63 @@ sq_config(void)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/*
+ * SQLite's busy handler: called after the count-th refusal of a lock,
+ * it sleeps and asks for another try until db->busy_ms have passed since
+ * the first refusal.  It polls every millisecond (SQLite's own
+ * sqlite3_busy_timeout sleeps up to 100 ms between tries), so that a
+ * writer waiting behind an import gets the lock in the few milliseconds
+ * that the import leaves it free between two of its chunks.
+ */
+static int
+on_busy(void *arg, int count)
+{
+	static const struct timespec ms = { 0, 1000000 };
+	struct pr_db *db = arg;
+	struct timespec now;
+	double waited_ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (count == 0)
+		db->busy_since = now;
+	waited_ms = (double)(now.tv_sec - db->busy_since.tv_sec) * 1e3 +
+	    (double)(now.tv_nsec - db->busy_since.tv_nsec) / 1e6;
+	if (waited_ms >= db->busy_ms)
+		return 0;
+	nanosleep(&ms, NULL);
+	return 1;
+}
+
+/*
+ * Opens name (a path or a URI) on db and sets the connection up as the
+ * paragraph at the top says.  *raw is SQLite's result code of the step
+ * that failed (SQLITE_OK when none did).
+ */
 static enum pr_status
-sq_open(const char *target, int flags, int busy_ms, struct pr_db **out,
+sq_connect(struct pr_db *db, const char *name, int flags, int *raw,
     struct pr_error *err)
 {
-	struct pr_db *db;
-	struct stat sb;
 	enum pr_status rc;
-	int oflags, r, special;
+	int oflags, r;
 
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	*out = NULL;
-	pthread_once(&once, sq_config);
-	special =
-	    strcmp(target, ":memory:") == 0 || strncmp(target, "file:", 5) == 0;
-	if (!special && (flags & PR_DB_CREATE) && !(flags & PR_DB_READONLY)) {
-		rc = mkparents(target, err);
-		if (rc != PR_OK)
-			return rc;
-	} else if (!special && stat(target, &sb) != 0) {
-		r = errno;
-		rc = pr_error_at(err, r == ENOENT ? PR_ENOTFOUND : PR_EIO,
-		    target, 0, 0, "cannot open database: %s", strerror(r));
-		if (err != NULL)
-			err->sys_errno = r;
-		return rc;
-	}
-	db = calloc(1, sizeof(*db));
-	if (db == NULL || (db->target = strdup(target)) == NULL) {
-		free(db);
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
-	}
-	db->busy_ms = busy_ms;
+	*raw = SQLITE_OK;
 	oflags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
 	if (flags & PR_DB_READONLY)
 		oflags |= SQLITE_OPEN_READONLY;
 	else
 		oflags |= SQLITE_OPEN_READWRITE |
 		    ((flags & PR_DB_CREATE) ? SQLITE_OPEN_CREATE : 0);
-	r = sqlite3_open_v2(target, &db->h, oflags, NULL);
+	r = sqlite3_open_v2(name, &db->h, oflags, NULL);
 	if (r != SQLITE_OK) {
-		rc = sqlerr(db, r, err);
-		sq_close(db);
-		return rc;
+		*raw = r;
+		return sqlerr(db, r, err);
 	}
 	sqlite3_extended_result_codes(db->h, 1);
-	sqlite3_busy_timeout(db->h, db->busy_ms);
+	sqlite3_busy_handler(db->h, on_busy, db);
 	if (!(flags & PR_DB_READONLY) && sqlite3_db_readonly(db->h, "main")) {
-		rc = pr_error_at(err, PR_EIO, target, 0, 0,
+		*raw = SQLITE_READONLY;
+		return pr_error_at(err, PR_EIO, db->target, 0, 0,
 		    "database is read-only (no permission to write the file)");
-		sq_close(db);
-		return rc;
 	}
 	/* The first statements read the header: a file that is not a
 	 * database fails here, with PR_EPARSE. */
@@ -240,6 +294,115 @@ sq_open(const char *target, int flags, int busy_ms, struct pr_db **out,
 		    err);
 	if (rc == PR_OK)
 		rc = sq_exec(db, "SELECT count(*) FROM sqlite_master;", err);
+	if (rc != PR_OK)
+		*raw = sqlite3_extended_errcode(db->h);
+	return rc;
+}
+
+/* The URI that opens path read-only and immutable: "file:" and the path
+ * with every byte outside [A-Za-z0-9/._~-] percent-encoded. */
+static enum pr_status
+immutable_uri(const char *path, char **out, struct pr_error *err)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	static const char tail[] = "?mode=ro&immutable=1";
+	size_t n = strlen(path), i, j = 0;
+	unsigned char c;
+	char *u;
+
+	*out = NULL;
+	u = malloc(5 + 3 * n + sizeof(tail));
+	if (u == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	memcpy(u, "file:", 5);
+	j = 5;
+	/* "file://" would begin an authority: one leading slash. */
+	for (i = 0; i + 1 < n && path[i] == '/' && path[i + 1] == '/'; i++)
+		;
+	for (; i < n; i++) {
+		c = (unsigned char)path[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '/' || c == '.' ||
+		    c == '_' || c == '~' || c == '-') {
+			u[j++] = (char)c;
+		} else {
+			u[j++] = '%';
+			u[j++] = hex[c >> 4];
+			u[j++] = hex[c & 15];
+		}
+	}
+	memcpy(u + j, tail, sizeof(tail));
+	*out = u;
+	return PR_OK;
+}
+
+static enum pr_status
+sq_open(const char *target, int flags, int busy_ms, struct pr_db **out,
+    struct pr_error *err)
+{
+	struct pr_db *db;
+	struct stat sb;
+	enum pr_status rc;
+	char *uri = NULL;
+	int r, raw, special;
+
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	*out = NULL;
+	pthread_once(&once, sq_config);
+	special =
+	    strcmp(target, ":memory:") == 0 || strncmp(target, "file:", 5) == 0;
+	if (!special && (flags & PR_DB_CREATE) && !(flags & PR_DB_READONLY)) {
+		rc = mkparents(target, err);
+		if (rc != PR_OK)
+			return rc;
+	}
+	if (!special && stat(target, &sb) != 0) {
+		r = errno;
+		if (r != ENOENT || !(flags & PR_DB_CREATE) ||
+		    (flags & PR_DB_READONLY)) {
+			rc = pr_error_at(err,
+			    r == ENOENT ? PR_ENOTFOUND : PR_EIO, target, 0, 0,
+			    "cannot open database: %s", strerror(r));
+			if (err != NULL)
+				err->sys_errno = r;
+			return rc;
+		}
+	} else if (!special && !S_ISREG(sb.st_mode)) {
+		/* SQLite would block forever on a FIFO that nobody writes
+		 * and write its journal next to a device node. */
+		return pr_error_at(err, PR_EINVAL, target, 0, 0,
+		    "not a regular file (%s): a database must be one",
+		    S_ISFIFO(sb.st_mode)       ? "a FIFO"
+			: S_ISDIR(sb.st_mode)  ? "a directory"
+			: S_ISCHR(sb.st_mode)  ? "a character device"
+			: S_ISBLK(sb.st_mode)  ? "a block device"
+			: S_ISSOCK(sb.st_mode) ? "a socket"
+					       : "a special file");
+	}
+	db = calloc(1, sizeof(*db));
+	if (db == NULL || (db->target = strdup(target)) == NULL) {
+		free(db);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	db->busy_ms = busy_ms;
+	rc = sq_connect(db, target, flags, &raw, err);
+	if (rc != PR_OK && (flags & PR_DB_READONLY) && !special &&
+	    ((raw & 0xff) == SQLITE_READONLY ||
+		(raw & 0xff) == SQLITE_CANTOPEN)) {
+		/* A WAL database in a directory this user cannot write:
+		 * SQLite can neither make the -shm file nor read without
+		 * it.  Nothing can write the file through this user either,
+		 * so read it as immutable (see doc/schema.md). */
+		sqlite3_close_v2(db->h);
+		db->h = NULL;
+		rc = immutable_uri(target, &uri, err);
+		if (rc == PR_OK) {
+			pr_error_clear(err);
+			rc = sq_connect(db, uri, flags, &raw, err);
+		}
+		free(uri);
+	}
 	if (rc != PR_OK) {
 		sq_close(db);
 		return rc;

@@ -7,13 +7,20 @@
  * and line.  Sessions already in the database (same campaign, host,
  * boot id and start time) are skipped with their runs.
  *
- * Import is one transaction: any error rolls back everything it did.
+ * An import from memory (pr_store_import) is one transaction: any error
+ * rolls back everything it did.  An import read as it comes
+ * (pr_store_import_read) commits once per MiB of input, so that it never
+ * holds the write lock for long (a campaign that waits to store its run
+ * gets it between two chunks), and an error rolls back only the chunk
+ * it is in: importing the same file again adds what is missing, run by
+ * run.
  */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <openssl/evp.h>
 
@@ -96,6 +103,8 @@ struct imp {
 	size_t nruns; /* run lines read */
 	int cut;      /* the line is the last and has no newline */
 	struct pr_store_import_stats stats;
+	struct pr_store_import_stats committed; /* stats of the chunks in */
+	int open; /* a transaction (pr_store_begin) is open */
 };
 
 static enum pr_status bad(struct imp *im, const char *fmt, ...)
@@ -1217,9 +1226,18 @@ import_line(struct imp *im, const char *p, const char *e, int *ended)
 	/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): [p, e) is what the reader wrote into the buffer (import_stream counts only the bytes it returned) */
 	for (q = p; q < e && (*q == ' ' || *q == '\t' || *q == '\r');)
 		q++;
-	if (q < e || im->line == 1)
-		return do_line(im, p, e, ended);
-	return PR_OK;
+	if (q == e && im->line != 1)
+		return PR_OK;
+	/* The transaction opens with the first line after a commit, so
+	 * that the write lock is free while the next chunk is read. */
+	if (!im->open) {
+		enum pr_status st = pr_store_begin(im->st, im->err);
+
+		if (st != PR_OK)
+			return st;
+		im->open = 1;
+	}
+	return do_line(im, p, e, ended);
 }
 
 static enum pr_status
@@ -1256,19 +1274,47 @@ import_text(struct imp *im, const char *text, size_t len)
 	return import_done(im, len, ended);
 }
 
-/* What import_stream reads at a time. */
+/* What import_stream reads at a time, and how much it imports between
+ * two commits. */
 #define READ_CHUNK ((size_t)1 << 20)
+
+/*
+ * Commits what was imported since the last commit and opens the next
+ * transaction, after leaving the write lock free for a few milliseconds:
+ * a writer that waits (a campaign storing its run, whose busy handler
+ * tries every millisecond) takes it then, and the import waits for that
+ * one commit.
+ */
+static enum pr_status
+chunk_commit(struct imp *im)
+{
+	static const struct timespec gap = { 0, 3000000 };
+	enum pr_status st;
+
+	if (!im->open)
+		return PR_OK;
+	im->open = 0;
+	if ((st = pr_store_commit(im->st, im->err)) != PR_OK)
+		return st;
+	im->committed = im->stats;
+	nanosleep(&gap, NULL);
+	return PR_OK;
+}
 
 /*
  * The export read through rd: complete lines are imported as they come,
  * so that memory stays below one line (PR_STORE_EXPORT_LINE_MAX) and one
- * chunk whatever the size of the input.
+ * chunk whatever the size of the input.  What was imported is committed
+ * before each read once a chunk (READ_CHUNK) of input is in, so that a
+ * long import never holds the write lock for long and an error keeps the
+ * chunks before it.
  */
 static enum pr_status
 import_stream(struct imp *im, pr_store_read_fn *rd, void *arg)
 {
 	const size_t cap = PR_STORE_EXPORT_LINE_MAX + READ_CHUNK + 1;
-	size_t len = 0, start = 0, scan = 0, total = 0, n;
+	size_t len = 0, start = 0, scan = 0, total = 0, n, want;
+	size_t since = 0; /* bytes read since the last commit */
 	char *buf, *nl;
 	int ended = 0, eof = 0;
 	enum pr_status st = PR_OK;
@@ -1304,15 +1350,24 @@ import_stream(struct imp *im, pr_store_read_fn *rd, void *arg)
 		len -= start;
 		start = 0;
 		scan = len;
+		/* The lines read so far are imported: only the start of
+		 * the next one is in buf. */
+		if (since >= READ_CHUNK) {
+			if ((st = chunk_commit(im)) != PR_OK)
+				break;
+			since = 0;
+		}
 		n = 0;
 		if (im->err != NULL)
 			pr_error_clear(im->err);
-		st = rd(arg, buf + len, cap - len, &n, im->err);
-		if (st == PR_OK && n > cap - len)
+		want = cap - len < READ_CHUNK ? cap - len : READ_CHUNK;
+		st = rd(arg, buf + len, want, &n, im->err);
+		if (st == PR_OK && n > want)
 			st = pr_error_set(im->err, PR_EINVAL,
 			    "the reader returned more than it was asked for");
 		len += n;
 		total += n;
+		since += n;
 		eof = n == 0;
 	}
 	free(buf);
@@ -1364,16 +1419,16 @@ import_any(struct pr_store *st, const char *text, size_t len,
 	im.name = name != NULL ? name : "import";
 	im.err = err;
 	pr_dataset_init(&im.ds);
-	if ((s = pr_store_begin(st, err)) != PR_OK)
-		return s;
 	s = rd != NULL ? import_stream(&im, rd, arg)
 		       : import_text(&im, text, len);
-	if (s == PR_OK)
+	if (s == PR_OK && im.open)
 		s = pr_store_commit(st, err);
-	else
+	else if (im.open)
 		pr_store_rollback(st);
-	if (s == PR_OK && stats != NULL)
-		*stats = im.stats;
+	if (s == PR_OK)
+		im.committed = im.stats;
+	if (stats != NULL && (s == PR_OK || rd != NULL))
+		*stats = im.committed;
 	imp_release(&im);
 	return s;
 }

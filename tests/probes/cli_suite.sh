@@ -203,7 +203,7 @@ PERFREG_DB_BUSY_MS=100 "$P" suite run syscall --quick --budget 1 --db "$db" \
     > /dev/null 2> "$tmp/err" &
 pid=$!
 (printf 'BEGIN IMMEDIATE;\n'; while kill -0 $pid 2>/dev/null; do
-	sleep 0.05; done) | sqlite3 "$db"
+	sleep 0.05; done) | sqlite3 -cmd ".timeout 10000" "$db"
 wait $pid
 st=$?
 [ $st -eq 2 ] || fail "locked db: status $st, not 2"

@@ -787,6 +787,145 @@ test_limits(void **state)
 	pr_store_close(st);
 }
 
+/* A reader of an export in memory, at most 1 MiB a call; on its second
+ * call (the first MiB imported), another connection stores a session
+ * with a run, waiting at most 200 ms for the write lock. */
+struct feed {
+	const char *p;
+	size_t n, off;
+	int calls;
+	const char *db;
+	enum pr_status other; /* what the other writer got */
+	char other_msg[PR_ERROR_MSG_MAX];
+};
+
+static enum pr_status
+other_writer(const char *db, char *msg, size_t size)
+{
+	struct pr_store_opts o;
+	struct pr_store_session_new sn;
+	struct pr_store_run r;
+	struct pr_store *st = NULL;
+	struct pr_error err;
+	enum pr_status s;
+	int64_t sess = 0, var = 0;
+
+	pr_store_opts_init(&o);
+	o.busy_ms = 200;
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c("meanwhile");
+	sn.host = "h";
+	sn.boot_id = "b";
+	memset(&r, 0, sizeof(r));
+	r.ok = 1;
+	r.outcome = "ok";
+	r.reason = pr_str_c("");
+	r.output = pr_str_c("");
+	pr_error_clear(&err);
+	s = pr_store_open_opts(db, PR_STORE_WRITE, &o, &st, &err);
+	if (s == PR_OK)
+		s = pr_store_session_begin(st, &sn, &sess, &err);
+	if (s == PR_OK)
+		s = pr_store_session_variant(st, sess, pr_str_c("v"), NULL,
+		    &var, &err);
+	r.variant = var;
+	if (s == PR_OK)
+		s = pr_store_add_run(st, sess, &r, &err);
+	if (s == PR_OK)
+		s = pr_store_session_end(st, sess, "done", 1.0, &err);
+	snprintf(msg, size, "%s", err.msg);
+	pr_store_close(st);
+	return s;
+}
+
+static enum pr_status
+feed_read(void *arg, char *p, size_t size, size_t *n, struct pr_error *err)
+{
+	struct feed *f = arg;
+	size_t k = f->n - f->off;
+
+	(void)err;
+	if (++f->calls == 2 && f->db != NULL)
+		f->other =
+		    other_writer(f->db, f->other_msg, sizeof(f->other_msg));
+	if (k > size)
+		k = size;
+	if (k > ((size_t)1 << 20))
+		k = (size_t)1 << 20;
+	memcpy(p, f->p + f->off, k);
+	f->off += k;
+	*n = k;
+	return PR_OK;
+}
+
+/*
+ * An import read as it comes commits a chunk at a time (issue 12): a
+ * writer that comes during the import gets the lock between two chunks
+ * instead of waiting for the whole import (before, it failed "database
+ * is locked" with the import's lock never released); an import that
+ * fails keeps the chunks before the error, and importing the whole file
+ * again completes it run by run.
+ */
+static void
+test_import_chunks(void **state)
+{
+	struct pr_store *a, *b;
+	struct pr_store_import_stats stats;
+	struct pr_error err;
+	struct feed f;
+	char path[128], *t;
+	size_t n, rows;
+
+	(void)state;
+	a = open_new();
+	populate(a, "");
+	t = export_all(a, NULL, 0, &n);
+	rows = count_rows(a);
+	assert_true(n > 2 * ((size_t)1 << 20));
+	pr_store_close(a);
+
+	snprintf(path, sizeof(path), "%s", db_path());
+	assert_int_equal(pr_store_open(path, PR_STORE_CREATE, &b, &err), PR_OK);
+	memset(&f, 0, sizeof(f));
+	f.p = t;
+	f.n = n;
+	f.db = path;
+	f.other = PR_EINVAL;
+	if (pr_store_import_read(b, feed_read, &f, "t.jsonl", &stats, &err) !=
+	    PR_OK)
+		fail_msg("import: %s", err.msg);
+	assert_true(f.calls > 2);
+	if (f.other != PR_OK)
+		fail_msg("a writer during the import: %s", f.other_msg);
+	/* The import's rows and the other writer's session with its run. */
+	assert_int_equal(count_rows(b), rows + 2);
+	check_values(b, "ubsec");
+	pr_store_close(b);
+
+	/* Truncated (no end line): the chunks before the end are kept. */
+	b = open_new();
+	memset(&f, 0, sizeof(f));
+	f.p = t;
+	f.n = n - 40;
+	pr_error_clear(&err);
+	assert_int_equal(pr_store_import_read(b, feed_read, &f, "t.jsonl",
+			     &stats, &err),
+	    PR_EPARSE);
+	assert_true(stats.runs > 0);
+	assert_true(count_rows(b) > stats.runs);
+	assert_true(count_rows(b) < rows);
+	memset(&f, 0, sizeof(f));
+	f.p = t;
+	f.n = n;
+	if (pr_store_import_read(b, feed_read, &f, "t.jsonl", &stats, &err) !=
+	    PR_OK)
+		fail_msg("import again: %s", err.msg);
+	assert_int_equal(count_rows(b), rows);
+	check_values(b, "ubsec");
+	pr_store_close(b);
+	free(t);
+}
+
 /* SQLite -> PostgreSQL -> SQLite gives the same export. */
 static void
 test_postgresql(void **state)
@@ -866,6 +1005,7 @@ main(void)
 		cmocka_unit_test(test_import_twice),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_import_chunks),
 		cmocka_unit_test(test_postgresql),
 	};
 

@@ -1,0 +1,83 @@
+#!/bin/sh
+# tests/store/cli_escape.sh - what `show` and `parse` print in text never
+# passes a control byte through (issue 12, security): host names, boot
+# ids, metric names and units from an imported export, and metric and
+# file names from a Go benchmark's output, holding ESC[2J, OSC 52 (the
+# clipboard), a title sequence, CR, DEL and the C1 control U+009B, are
+# written as cat -v writes them; the JSON stays valid.
+#
+# usage: cli_escape.sh PERFREG
+set -u
+P=$1
+. "$(dirname "$0")/testlib.sh"
+
+# Fails when FILE holds a control byte other than a newline, or the
+# UTF-8 of a C1 control.
+clean() { # file what
+	python3 - "$1" "$2" <<'PY' || fails=$((fails + 1))
+import sys
+b = open(sys.argv[1], "rb").read()
+bad = [c for c in b if (c < 0x20 and c != 10) or c == 0x7f]
+if bad or b"\xc2\x9b" in b:
+    print("FAIL: %s: control bytes %r in %r" % (sys.argv[2], bad[:8], b[:400]))
+    sys.exit(1)
+PY
+}
+
+evil='\u001b[2J\u001b]52;c;SGVsbG8=\u0007\u001b]0;pwned\u0007\r\u007f\u009b'
+cat > "$tmp/e.jsonl" <<EOF2
+{"format":"perfreg-export","version":1,"schema":2}
+{"type":"campaign","name":"c"}
+{"type":"variant","campaign":"c","name":"a","command":"x"}
+{"type":"session","campaign":"c","key":1,"host":"h$evil","boot_id":"b$evil","started":1700000000.0,"elapsed_s":1.0,"status":"done","args":null,"resumes":null,"variants":[["a","x"]],"tags":[],"env":null}
+{"type":"run","session":1,"variant":"a","round":0,"seq":0,"warmup":false,"ok":true,"outcome":"ok","exit_status":0,"signal":0,"reason":"","failed_in":null,"truncated":false,"start_s":0.1,"metrics":[["m$evil","u$evil","lower",1.5]],"output":""}
+{"type":"end","campaigns":1,"sessions":1,"runs":1}
+EOF2
+"$P" import --db "$tmp/db" "$tmp/e.jsonl" > /dev/null 2> "$tmp/err" ||
+    fail "import: $(cat "$tmp/err")"
+"$P" show c --db "$tmp/db" > "$tmp/out" 2> "$tmp/err" ||
+    fail "show: $(cat "$tmp/err")"
+clean "$tmp/out" "show"
+has "$tmp/out" 'h^\[\[2J^\[\]52;c;SGVsbG8=^G' "show: the host as cat -v shows it"
+has "$tmp/out" 'm^\[\[2J' "show: the metric as cat -v shows it"
+has "$tmp/out" 'b^\[\[2J' "show: the boot id as cat -v shows it"
+"$P" show c --json --db "$tmp/db" > "$tmp/out" 2> "$tmp/err" ||
+    fail "show --json: $(cat "$tmp/err")"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" ||
+    fail "show --json: not JSON"
+
+# parse: a Go benchmark whose name holds the sequences, in a file whose
+# name holds an ESC too.
+f=$(printf '%s/go\033[2J.txt' "$tmp")
+printf 'goos: linux\nBenchmarkX\033]52;c;SGVsbG8=\007\033[2J\177\302\233-8   \t 1000\t 1234 ns/op\nPASS\n' > "$f"
+"$P" parse "$f" > "$tmp/out" 2> "$tmp/err" || fail "parse: $(cat "$tmp/err")"
+clean "$tmp/out" "parse"
+has "$tmp/out" 'X^\[\]52;c;SGVsbG8=^G^\[\[2J^?M-BM-^\[' "parse: the name as cat -v shows it"
+has "$tmp/out" 'go^\[\[2J.txt: gobench' "parse: the file name as cat -v shows it"
+"$P" parse --json "$f" > "$tmp/out" 2> "$tmp/err" || fail "parse --json: $(cat "$tmp/err")"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" ||
+    fail "parse --json: not JSON"
+
+# env diff: a changed value's reason line quotes the value, escaped too
+# (fuzz_envdiff's seed tests/fuzz/seeds/envdiff/hostile holds the pair).
+python3 - "$(dirname "$0")/../fuzz/seeds/envdiff/hostile" "$tmp/ea.json" "$tmp/eb.json" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+i = b.index(b"\0")
+open(sys.argv[2], "wb").write(b[:i])
+open(sys.argv[3], "wb").write(b[i + 1:])
+PY
+"$P" env diff "$tmp/ea.json" "$tmp/eb.json" > "$tmp/out" 2> "$tmp/err" ||
+    fail "env diff: $(cat "$tmp/err")"
+clean "$tmp/out" "env diff"
+has "$tmp/out" 'kernel changed from .* to 6.18.44^\[\[2J' "env diff: the reason as cat -v shows it"
+
+# Errors: the file name in the message is escaped too.
+"$P" parse "$(printf '%s/nope\033]0;pwned\007' "$tmp")" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "parse of a missing file: exit status"
+clean "$tmp/err" "parse of a missing file: the error"
+one_line_error "$tmp/err" "parse of a missing file"
+has "$tmp/err" 'nope^\[\]0;pwned^G' "parse of a missing file: the name as cat -v shows it"
+
+[ "$fails" -eq 0 ] || exit 1
+echo "cli_escape: all passed"
