@@ -33,8 +33,8 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser)
 awk -v m="$M" -v r="$R" -v out="$tmp" 'BEGIN {
 	srand(17);
 	for (j = 1; j <= m; j++) {
-		printf "%smetric_%04d_ns", j > 1 ? "," : "", j > out "/b.csv";
-		printf "%smetric_%04d_ns", j > 1 ? "," : "", j > out "/n.csv";
+		printf "%smetric_%04d_ns", (j > 1 ? "," : ""), j > (out "/b.csv");
+		printf "%smetric_%04d_ns", (j > 1 ? "," : ""), j > (out "/n.csv");
 	}
 	print "" > out "/b.csv"; print "" > out "/n.csv";
 	for (i = 0; i < r; i++) {
@@ -43,8 +43,8 @@ awk -v m="$M" -v r="$R" -v out="$tmp" 'BEGIN {
 			v = 1000 + 20 * (u - 6);
 			u = 0; for (k = 0; k < 12; k++) u += rand();
 			w = (1000 + 20 * (u - 6)) * (j % 3 == 0 ? 1.05 : 1);
-			printf "%s%.2f", j > 1 ? "," : "", v > out "/b.csv";
-			printf "%s%.2f", j > 1 ? "," : "", w > out "/n.csv";
+			printf "%s%.2f", (j > 1 ? "," : ""), v > (out "/b.csv");
+			printf "%s%.2f", (j > 1 ? "," : ""), w > (out "/n.csv");
 		}
 		print "" > out "/b.csv"; print "" > out "/n.csv";
 	}
