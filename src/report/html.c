@@ -309,7 +309,7 @@ strip_plot(struct page *pg, const struct pr_report_metric *m, double conf)
 	const struct pr_comparison *c = &m->cmp;
 	enum pr_status st;
 	struct axis ax;
-	double lo = c->base.min, hi = c->base.max, l2, h2;
+	double lo = c->base.min, hi = c->base.max, l2 = 0, h2 = 0;
 	char a[32], b[32];
 
 	if (c->new.min < lo)
@@ -408,7 +408,7 @@ order_plot(struct page *pg, const struct pr_report_metric *m)
 {
 	enum pr_status st;
 	struct axis ax, ay;
-	double lo, hi, l2, h2;
+	double lo = 0, hi = 0, l2 = 0, h2 = 0;
 	size_t i, step, n = m->base_n > m->new_n ? m->base_n : m->new_n;
 	int side;
 
@@ -956,7 +956,7 @@ cp_chart(struct page *pg, const struct pr_cp_report *r, const double *var)
 	const struct pr_cp_result *res = r->result;
 	enum pr_status st;
 	struct axis ax, ay;
-	double lo, hi, x0, x1, half;
+	double lo = 0, hi = 0, x0, x1, half;
 	size_t i, k, step, start, end;
 	char a[32], b[32];
 
