@@ -181,7 +181,9 @@ test_paired(void **state)
 	    "log-ratios b^[]52/a, one-sample t):\n"
 	    "  wall_s         +100.00%  95% interval [+100.00%, +100.00%]  "
 	    "p -  3 pairs  (no spread: no test)\n");
+	got = render(&m, PR_REPORT_TEXT);
 	assert_null(strstr(got, "-0"));
+	free(got);
 	got = render(&m, PR_REPORT_MARKDOWN);
 	assert_non_null(strstr(got,
 	    "| metric | change | 95% interval | p | pairs | note |\n"
