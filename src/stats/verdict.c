@@ -498,6 +498,11 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha, double hb,
 	 */
 	if (sa.min > 0 && sb.min > 0 && c->ci_lo_pct < -100)
 		c->ci_lo_pct = -100;
+	/* A new mean of 1e-173 against 0.6 puts the upper end at
+	 * -100.00000000000001 by rounding (fuzz_stats): below the cut, so
+	 * at the cut, never below the lower end. */
+	if (sa.min > 0 && sb.min > 0 && c->ci_hi_pct < -100)
+		c->ci_hi_pct = -100;
 	c->have_ci = isfinite(c->ci_lo_pct) && isfinite(c->ci_hi_pct);
 	if (!c->have_ci)
 		c->notes |= PR_NOTE_NO_CI;

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "perfreg/error.h"
+#include "perfreg/ratio.h"
 #include "perfreg/rng.h"
 #include "perfreg/sample.h"
 #include "perfreg/ttest.h"
@@ -771,11 +772,45 @@ test_interval_above_minus_100(void **state)
 	assert_int_equal(c.verdict, PR_VERDICT_INCONCLUSIVE);
 }
 
+/*
+ * fuzz_stats: a new mean of about 1e-173 against 0.6 put the upper end of
+ * the interval at -100.00000000000001 by rounding, below its lower end,
+ * which the cut had set to -100 (tests/fuzz/seeds/stats/ci-below-cut).
+ */
+static void
+test_interval_both_ends_at_cut(void **state)
+{
+	static const double base[] = { 5.274713450932732e-256,
+		2.841321139066013e-173, 2.841321139066013e-173,
+		2.841321139066013e-173, 2.841321139066013e-173,
+		3.0517578125e-05, 1.0, 1.0000268075980392, 1.02, 1.07, 1.08,
+		1.08, 1.09, 1.1 },
+			    new[] = { 2.8412777839460932e-173,
+				    2.841321139066013e-173,
+				    2.841321139066013e-173,
+				    2.841321139066013e-173,
+				    2.841321139066013e-173 };
+	struct pr_verdict_opts o;
+	struct pr_comparison c;
+
+	(void)state;
+	pr_verdict_opts_init(&o);
+	o.boot_reps = PR_RATIO_BOOT_REPS_MIN;
+	assert_int_equal(pr_compare(base, 14, new, 5, (enum pr_better)1, &o, &c,
+			     NULL),
+	    PR_OK);
+	if (c.have_ci) {
+		assert_true(c.ci_lo_pct >= -100 && c.ci_hi_pct >= -100);
+		assert_true(c.ci_lo_pct <= c.ci_hi_pct);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_interval_both_ends_at_cut),
 		cmocka_unit_test(test_holm_reference),
 		cmocka_unit_test(test_compare_holm),
 		cmocka_unit_test(test_holm_ties_and_order),
