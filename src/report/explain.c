@@ -405,7 +405,7 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    (st = pr_buf_adds(out, " ", err)) != PR_OK ||
 	    (st = pct(out, e->primary_change, err)) != PR_OK ||
 	    (st = pr_buf_addf(out, err,
-		 "; %zu of %zu side metrics changed (Welch's t on the runs, "
+		 "; %zu of %zu side metrics changed (Welch's t, "
 		 "Benjamini-Hochberg at a %.3g%% false discovery rate)",
 		 e->nchanged, e->n, 100 * (1 - d->conf))) != PR_OK)
 		return st;
