@@ -41,6 +41,9 @@ pr_report_families_release(struct pr_report_families *fam)
 	free(fam->nt_name);
 	free(fam->nt_value);
 	memset(fam, 0, sizeof(*fam));
+	/* Said again for the analyzer, which does not follow memset. */
+	fam->nt_name = NULL;
+	fam->nt_value = NULL;
 }
 
 void
