@@ -1366,7 +1366,8 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 	c.ro.keep_output = c.campaign != NULL;
 	if (c.campaign != NULL &&
 	    (rc = run_store_begin(&c.rs, c.db, c.campaign, &s, c.tags, c.ntags,
-		 argv + 1, (size_t)(argc - 1), resumes)) != PR_EXIT_OK)
+		 c.primary, c.nprimary, argv + 1, (size_t)(argc - 1),
+		 resumes)) != PR_EXIT_OK)
 		goto out;
 	/* The progress line goes to stderr: whether stdout is piped (into
 	 * tee, say) does not matter. */
