@@ -96,6 +96,25 @@ grep "^  n .*monitor figure" "$tmp/show.txt" > /dev/null &&
 has "$tmp/hist.txt" "wall_s" "history's default metric"
 hasnt "$tmp/hist.txt" "mon\." "history's default metric"
 
+# compare --campaign: the figures out of the table (and of its warnings),
+# ranked in the explanation; none for the variant without monitors.
+"$P" compare --campaign c a b > "$tmp/cmp.txt" 2> "$tmp/cmp.err" ||
+    fail "compare --campaign c a b: $(cat "$tmp/cmp.err")"
+sed -n '/^explanation: /q;p' "$tmp/cmp.txt" > "$tmp/cmp.table"
+hasnt "$tmp/cmp.table" "mon\." "compare --campaign's table"
+hasnt "$tmp/cmp.err" "mon\." "compare --campaign's warnings"
+has "$tmp/cmp.txt" "^explanation: wall_s " "compare --campaign's explanation"
+"$P" compare --campaign c a b --json > "$tmp/cmp.json" 2> "$tmp/err" ||
+    fail "compare --campaign --json: $(cat "$tmp/err")"
+[ "$(json "$tmp/cmp.json" "[x['explanation']['unit'] for x in d['comparisons']]")" = "['runs']" ] ||
+    fail "compare --campaign --json: no explanation on the runs"
+[ "$(json "$tmp/cmp.json" "any(m['metric'] == 'mon.stat.ctxt' for m in d['comparisons'][0]['explanation']['metrics'])")" = True ] ||
+    fail "compare --campaign --json: mon.stat.ctxt not in the explanation"
+"$P" compare --campaign c a n > "$tmp/cmpn.txt" 2> "$tmp/cmpn.err" ||
+    fail "compare --campaign c a n: $(cat "$tmp/cmpn.err")"
+hasnt "$tmp/cmpn.txt" "^explanation" "compare with a variant without monitors"
+hasnt "$tmp/cmpn.err" "mon\." "compare --campaign's warnings, a against n"
+
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s)" >&2
 	exit 1
