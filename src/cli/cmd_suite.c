@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/env.h"
 #include "perfreg/history.h"
@@ -77,6 +78,7 @@ struct suite_cli {
 	size_t processes;
 	const char *baseline;
 	const char *db, *a, *b;
+	const char *html; /* --html file */
 	int tty;
 	double last_progress;
 };
@@ -182,6 +184,7 @@ static const struct opt options[] = {
 	ROW_MARKDOWN,
 	ROW_CSV,
 	ROW_JSON,
+	CLI_OPT_HTML(struct suite_cli, html),
 	OPT_END(),
 };
 
@@ -214,6 +217,7 @@ static const struct opt ab_options[] = {
 	ROW_MARKDOWN,
 	ROW_CSV,
 	ROW_JSON,
+	CLI_OPT_HTML(struct suite_cli, html),
 	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
 	{ .kind = OPTK_FLAG,
 	    .lname = "worker",
@@ -300,14 +304,21 @@ suite_report_release(struct suite_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Renders the model as the options ask and writes it out. */
+/* Renders the model as the options ask and writes it out; with --html
+ * also (or with "-" instead) the page, titled title. */
 static int
-suite_report_write(const struct suite_cli *c, struct suite_report *rep)
+suite_report_write(const struct suite_cli *c, struct suite_report *rep,
+    const char *title)
 {
 	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_error err;
 	int rc;
 
+	if (c->html != NULL &&
+	    ((rc = cli_html_model("suite", c->html, &rep->m, title)) !=
+		    PR_EXIT_OK ||
+		strcmp(c->html, "-") == 0))
+		return rc;
 	pr_error_clear(&err);
 	if (pr_report_model_render(&out, &rep->m,
 		c->json           ? PR_REPORT_JSON
@@ -1423,7 +1434,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		 cut ? "interrupted" : "done")) != PR_EXIT_OK) {
 		/* Not stored, but measured: show the figures even so. */
 		if (!c->json && probes_into(&rep, r, nr, 1) == PR_EXIT_OK)
-			(void)suite_report_write(c, &rep);
+			(void)suite_report_write(c, &rep, "perfreg suite");
 		goto out;
 	}
 	if (st != NULL && !cut &&
@@ -1498,7 +1509,15 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	if ((rc = para(&rep, NULL, 0, 1, 2, line.data)) != PR_EXIT_OK)
 		goto out;
-	if ((rc = suite_report_write(c, &rep)) != PR_EXIT_OK)
+	pr_buf_reset(&line);
+	if (pr_buf_addf(&line, &err, "perfreg suite: session %lld",
+		(long long)session) != PR_OK) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if ((rc = suite_report_write(c, &rep,
+		 session != 0 ? line.data : "perfreg suite")) != PR_EXIT_OK)
 		goto out;
 	rc = cut ? EXIT_INTERRUPTED : c->gate ? gated : PR_EXIT_OK;
 out:
@@ -1810,7 +1829,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	rc = compare_into(&rep, da, c->processes, db, c->processes, an, bn,
 	    &tmpl, 1, "process", intro.data, c, 1, &gated);
 	if (rc == PR_EXIT_OK)
-		rc = suite_report_write(c, &rep);
+		rc = suite_report_write(c, &rep, "perfreg suite ab");
 	if (rc == PR_EXIT_OK && c->gate)
 		rc = gated;
 out:

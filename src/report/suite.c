@@ -1182,14 +1182,14 @@ pr_report_suite_compare(struct pr_report_model *m,
 	if ((st = report_model_writer(m, "summary", 0, &summary_writer, d,
 		 err)) != PR_OK)
 		return st;
+	if ((st = report_model_writer(m, NULL, PR_SECTION_NO_CSV,
+		 &detail_writer, d, err)) != PR_OK)
+		return st;
 	if (sc->n > 0 &&
 	    (st = pr_report_model_comparison(m,
 		 c->json_inline ? NULL : "comparison",
 		 PR_SECTION_NO_TEXT | (c->json_inline ? PR_SECTION_INLINE : 0),
 		 &d->rep, err)) != PR_OK)
-		return st;
-	if ((st = report_model_writer(m, NULL, PR_SECTION_NO_CSV,
-		 &detail_writer, d, err)) != PR_OK)
 		return st;
 	return PR_OK;
 }

@@ -174,6 +174,16 @@ has "$tmp/out" "^| syscall.getppid | " "--markdown row"
     > "$tmp/out" 2> "$tmp/err" || fail "--csv: $(cat "$tmp/err")"
 has "$tmp/out" "^metric," "--csv header"
 has "$tmp/out" "^syscall.getppid," "--csv row"
+# --html: the page, the text report as well (or instead with -).
+"$P" suite run syscall --quick --budget 1 --db "$db" --html "$tmp/s.html" \
+    > "$tmp/out" 2> "$tmp/err" || fail "--html: $(cat "$tmp/err")"
+has "$tmp/s.html" "class=\"panel\"" "--html: a panel per figure"
+has "$tmp/s.html" "syscall.getppid" "--html: the figure named"
+head -1 "$tmp/out" | grep -q "^[0-9]* figures: " || fail "--html: the text report too"
+"$P" suite run syscall --quick --budget 1 --db "$db" --html - \
+    > "$tmp/out" 2> "$tmp/err" || fail "--html -: $(cat "$tmp/err")"
+has "$tmp/out" "^<!DOCTYPE html>" "--html -: the page on standard output"
+grep -q "^[0-9]* figures: " "$tmp/out" && fail "--html -: the text report as well"
 
 # Budgets: one that the probes' floor cannot meet is said at the start;
 # every run says where its time went.  (No time is checked.)
