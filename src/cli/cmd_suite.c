@@ -14,7 +14,6 @@
  * error, 130 interrupted (what finished is stored).
  */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1137,22 +1136,25 @@ make_series(const struct history *h, size_t *ns)
 	return v;
 }
 
-/* `suite history`: this database's suite sessions by configuration. */
+/* `suite history`: this database's suite sessions by configuration, as
+ * a report: text a paragraph a series, JSON {"configurations": [...]}. */
 static int
 run_history(struct suite_cli *c)
 {
-	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_buf ch = PR_BUF_INIT(1 << 20);
+	struct pr_buf line = PR_BUF_INIT(1 << 20);
 	struct pr_store *st = NULL;
 	struct series *v = NULL;
+	struct suite_report rep;
+	struct pr_report_model *g;
 	struct history h;
 	struct pr_error err;
-	json_t *root = NULL, *arr = NULL, *o, *ids;
 	size_t i, k, nv = 0;
-	int rc, unfinished = 0;
+	int rc, unfinished = 0, ok;
 	char t0[32], t1[32];
 
 	memset(&h, 0, sizeof(h));
+	suite_report_init(&rep);
 	pr_error_clear(&err);
 	if ((rc = cli_store_open("suite history", c->db, PR_STORE_READ, &st)) !=
 	    PR_EXIT_OK)
@@ -1160,15 +1162,12 @@ run_history(struct suite_cli *c)
 	if ((rc = history_load(st, &h)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
-	if ((v = make_series(&h, &nv)) == NULL)
+	if ((v = make_series(&h, &nv)) == NULL ||
+	    pr_report_model_list(&rep.m, "configurations", 0, &err) != PR_OK)
 		goto oom;
-	if (c->json &&
-	    ((root = json_object()) == NULL || (arr = json_array()) == NULL ||
-		json_object_set(root, "configurations", arr) != 0))
-		goto oom;
-	if (!c->json && nv == 0 &&
-	    pr_buf_adds(&out, "no suite session stored\n", &err) != PR_OK)
-		goto oom;
+	if (nv == 0 &&
+	    para(&rep, NULL, 0, 0, 0, "no suite session stored") != PR_EXIT_OK)
+		goto out;
 	for (k = 0; k < nv; k++) {
 		if (v[k].prev != 0 &&
 		    (rc = config_changes(st, v[k].prev, h.s[v[k].first].id,
@@ -1177,71 +1176,71 @@ run_history(struct suite_cli *c)
 		rc = PR_EXIT_INTERNAL;
 		cli_time(h.s[v[k].first].started, t0, sizeof(t0));
 		cli_time(h.s[v[k].last].started, t1, sizeof(t1));
-		if (c->json) {
-			if ((ids = json_array()) == NULL)
-				goto oom;
-			for (i = v[k].first; i <= v[k].last; i++)
-				if (strcmp(h.config[i], v[k].config) == 0 &&
-				    strcmp(h.s[i].host, v[k].host) == 0 &&
-				    str_is(tag_of(&h.s[i], "suite"),
-					v[k].kind) &&
-				    json_array_append_new(ids,
-					json_integer(h.s[i].id)) != 0) {
-					json_decref(ids);
-					goto oom;
-				}
-			o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:s?}",
-			    "configuration", v[k].config, "kind", v[k].kind,
-			    "host", v[k].host, "sessions", ids, "first", t0,
-			    "last", t1, "changed",
-			    v[k].prev != 0 ? ch.data : NULL);
-			if (o == NULL || json_array_append_new(arr, o) != 0)
-				goto oom;
-			continue;
-		}
-		if (pr_buf_addf(&out, &err, "configuration %s, %s sessions of ",
-			v[k].config, v[k].kind) != PR_OK ||
-		    cli_str_escape(&out, pr_str_c(v[k].host), &err) != PR_OK ||
-		    pr_buf_addf(&out, &err, ", %s to %s:", t0, t1) != PR_OK)
-			goto oom;
-		for (i = v[k].first; i <= v[k].last; i++)
-			if (strcmp(h.config[i], v[k].config) == 0 &&
-			    strcmp(h.s[i].host, v[k].host) == 0 &&
-			    str_is(tag_of(&h.s[i], "suite"), v[k].kind) &&
-			    pr_buf_addf(&out, &err, " %lld%s",
+		pr_buf_reset(&line);
+		ok = pr_report_model_group(&rep.m, "configurations",
+			 PR_SECTION_LIST, &g, &err) == PR_OK &&
+		    pr_report_model_string(g, "configuration", 0, v[k].config,
+			&err) == PR_OK &&
+		    pr_report_model_string(g, "kind", 0, v[k].kind, &err) ==
+			PR_OK &&
+		    pr_report_model_string(g, "host", 0, v[k].host, &err) ==
+			PR_OK &&
+		    pr_report_model_list(g, "sessions", 0, &err) == PR_OK &&
+		    pr_buf_addf(&line, &err,
+			"configuration %s, %s sessions of %s, %s to %s:",
+			v[k].config, v[k].kind, v[k].host, t0, t1) == PR_OK;
+		for (i = v[k].first; ok && i <= v[k].last; i++) {
+			if (strcmp(h.config[i], v[k].config) != 0 ||
+			    strcmp(h.s[i].host, v[k].host) != 0 ||
+			    !str_is(tag_of(&h.s[i], "suite"), v[k].kind))
+				continue;
+			if (strcmp(h.s[i].status, "done") != 0)
+				unfinished = 1;
+			ok =
+			    pr_report_model_integer(g, "sessions",
+				PR_SECTION_LIST, 1, h.s[i].id, &err) == PR_OK &&
+			    pr_buf_addf(&line, &err, " %lld%s",
 				(long long)h.s[i].id,
 				strcmp(h.s[i].status, "done") == 0
 				    ? ""
-				    : (unfinished = 1, "*")) != PR_OK)
-				goto oom;
-		if (pr_buf_adds(&out, "\n", &err) != PR_OK)
+				    : "*") == PR_OK;
+		}
+		ok = ok &&
+		    pr_report_model_string(g, "first", 0, t0, &err) == PR_OK &&
+		    pr_report_model_string(g, "last", 0, t1, &err) == PR_OK &&
+		    pr_report_model_string(g, "changed", 0,
+			v[k].prev != 0 ? ch.data : NULL, &err) == PR_OK;
+		if (ok && v[k].prev != 0)
+			ok = pr_buf_addf(&line, &err,
+				 "\n  changed since session %lld: %s",
+				 (long long)v[k].prev,
+				 ch.data != NULL && ch.data[0] != '\0'
+				     ? ch.data
+				     : "unknown (a snapshot is missing)") ==
+			    PR_OK;
+		if (!ok)
 			goto oom;
-		if (v[k].prev != 0 &&
-		    pr_buf_addf(&out, &err,
-			"  changed since session %lld: %s\n",
-			(long long)v[k].prev,
-			ch.data != NULL && ch.data[0] != '\0'
-			    ? ch.data
-			    : "unknown (a snapshot is missing)") != PR_OK)
+		/* The series in words: text only (no key). */
+		if (pr_report_suite_para(g, NULL, 0, 0, 4, line.data, &err) !=
+		    PR_OK)
 			goto oom;
 	}
 	if (unfinished &&
-	    pr_buf_adds(&out,
-		"(* not finished: interrupted or failed, never compared)\n",
-		&err) != PR_OK)
-		goto oom;
-	rc = c->json ? cli_write_json(root) : cli_write(&out);
+	    para(&rep, NULL, 0, 0, 0,
+		"(* not finished: interrupted or failed, never compared)") !=
+		PR_EXIT_OK)
+		goto out;
+	rc = suite_report_write(c, &rep, "perfreg suite history");
 	goto out;
 oom:
 	cli_errorf("out of memory");
 	rc = PR_EXIT_INTERNAL;
 out:
-	json_decref(arr);
-	json_decref(root);
 	free(v);
 	history_free(&h);
+	suite_report_release(&rep);
 	pr_buf_release(&ch);
-	pr_buf_release(&out);
+	pr_buf_release(&line);
 	pr_store_close(st);
 	return rc;
 }
