@@ -43,6 +43,7 @@
 #include "perfreg/parse.h"
 #include "perfreg/primary.h"
 #include "perfreg/report.h"
+#include "perfreg/report_compare.h"
 #include "perfreg/report_model.h"
 #include "perfreg/report_run.h"
 #include "perfreg/runner.h"
@@ -1069,7 +1070,7 @@ struct variant_report {
 	/* The primary, side and untested metrics (perfreg/primary.h); the
 	 * report points into fam, so a variant_report is never copied. */
 	enum pr_role *role;
-	struct cli_families fam;
+	struct pr_report_families fam;
 };
 
 static void
@@ -1086,7 +1087,7 @@ variant_report_release(struct variant_report *v)
 	free(v->cmp);
 	free(v->names);
 	free(v->role);
-	cli_families_release(&v->fam);
+	pr_report_families_release(&v->fam);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -1097,6 +1098,7 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
     struct variant_report *v)
 {
 	struct pr_verdict_opts vo;
+	struct pr_error err;
 	size_t i, nm = s->v[0].data.n;
 	int rc;
 
@@ -1128,9 +1130,12 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
 	v->report.metrics = v->rm;
 	v->report.n = v->nrows;
 	pr_verdict_opts_init(&vo);
-	if (cli_families_apply(&v->report, v->rm, v->nrows, v->role, &vo,
-		&v->fam) != 0)
+	pr_error_clear(&err);
+	if (pr_report_families_apply(&v->report, v->rm, v->nrows, v->role, &vo,
+		&v->fam, &err) != PR_OK) {
+		cli_error(&err);
 		return PR_EXIT_INTERNAL;
+	}
 	/* The paired part follows the table's order. */
 	for (i = 0; i < v->nrows; i++)
 		v->names[i] = v->rm[i].name;
