@@ -188,7 +188,8 @@ static const char parse_help[] = "read both inputs as the output of fmt: "
 #include "perfreg/parse_formats.def"
 #undef PR_FORMAT
 				 "as `perfreg parse` reads them (default: "
-				 "the formats above, then detected)";
+				 "detected in a file the --format formats "
+				 "do not read)";
 
 static const struct opt options[] = {
 	OPT_CALL(0, "format", "fmt",
