@@ -285,6 +285,20 @@ enum pr_status pr_verdict_opts_check(const struct pr_verdict_opts *o,
  */
 void pr_verdict_decide(struct pr_comparison *c);
 
+/*
+ * Fieller's interval (JRSS B 16, 1954) of the change of a mean, in
+ * percent of the base's magnitude, 100 (new - base) / |base|, the interval
+ * pr_compare gives its t methods.  ma and mb are the two means, ea and eb
+ * their standard errors relative to |ma|, q the t quantile of the
+ * confidence (0 for none).  positive says every value of both sides is
+ * above 0 (times, throughputs, counts): the ratio is then positive and the
+ * interval is cut at -100% at both ends.  Returns 0 with *lo <= *hi, or -1
+ * when the set is not a finite interval (the base mean is not clear of 0 at
+ * this confidence, or ma is 0); *lo and *hi are then NaN.
+ */
+int pr_fieller_pct(double ma, double mb, double ea, double eb, double q,
+    int positive, double *lo, double *hi);
+
 /* Holm-adjusted p-values: adj[i] for p[i], monotone, capped at 1.  adj
  * must not overlap p.  O(n log n); O(n^2) when memory for n indices
  * cannot be had (never fails). */

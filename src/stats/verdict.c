@@ -423,7 +423,7 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha, double hb,
 	struct pr_summary sa = c->base, sb = c->new;
 	struct pr_ttest *t = &c->primary_t;
 	enum pr_status st;
-	double ea, eb, q, ma, g, r, root, d;
+	double ea, eb, q, ma;
 
 	if (floor_variance(&sa, ha) | floor_variance(&sb, hb))
 		c->notes |= PR_NOTE_QUANTISED;
@@ -465,48 +465,61 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha, double hb,
 	 * new - base: -5 to -4 is +20% (higher), never "-20%" for a value
 	 * that rose (issue 12: "improvement: 11.6% higher (worse)").  For a
 	 * negative base this is minus the ratio's change: the ratio's
-	 * interval is worked out below around d = diff / ma and flipped.
+	 * interval is worked out around (new - base) / base and flipped.
 	 */
-	d = t->diff / ma;
 	c->have_change = 1;
 	c->change_pct = 100 * (t->diff / fabs(ma));
 	c->rel_sd =
 	    t->se / fabs(ma) / sqrt(1 / (double)sa.n + 1 / (double)sb.n);
 	q = t->degenerate ? 0 : pr_t_quantile(0.5 + c->conf / 2, t->df);
-	g = q * ea * (q * ea);
-	if (!(g < 1)) {
+	c->have_ci =
+	    pr_fieller_pct(ma, sb.mean, ea, eb, q, sa.min > 0 && sb.min > 0,
+		&c->ci_lo_pct, &c->ci_hi_pct) == 0;
+	if (!c->have_ci)
 		c->notes |= PR_NOTE_NO_CI;
-		return PR_OK;
-	}
-	r = sb.mean / ma;
-	root = q * sqrt(eb * eb * (1 - g) + r * ea * (r * ea));
-	/* rho - 1 written around d = r - 1, which is exact where r is not. */
-	c->ci_lo_pct = 100 * (d + g - root) / (1 - g);
-	c->ci_hi_pct = 100 * (d + g + root) / (1 - g);
-	if (ma < 0) {
-		double lo = c->ci_lo_pct;
+	return PR_OK;
+}
 
-		c->ci_lo_pct = -c->ci_hi_pct;
-		c->ci_hi_pct = -lo;
+int
+pr_fieller_pct(double ma, double mb, double ea, double eb, double q,
+    int positive, double *lo, double *hi)
+{
+	double g, r, root, d, l;
+
+	*lo = *hi = NAN;
+	g = q * ea * (q * ea);
+	if (ma == 0 || !(g < 1))
+		return -1;
+	r = mb / ma;
+	/* rho - 1 written around d = r - 1, which is exact where r is not. */
+	d = (mb - ma) / ma;
+	root = q * sqrt(eb * eb * (1 - g) + r * ea * (r * ea));
+	*lo = 100 * (d + g - root) / (1 - g);
+	*hi = 100 * (d + g + root) / (1 - g);
+	if (ma < 0) {
+		l = *lo;
+		*lo = -*hi;
+		*hi = -l;
 	}
 	/*
 	 * Values that are all positive (times, throughputs) have a ratio
 	 * that is positive: Fieller's set is cut to it, so that the
 	 * interval never goes below -100% (issue 10: [-104%, -81%] for a
 	 * throughput).  The cut keeps 0% in or out as it was, so the
-	 * interval and p still agree.
+	 * interval and p still agree.  A new mean of 1e-173 against 0.6
+	 * puts the upper end at -100.00000000000001 by rounding
+	 * (fuzz_stats): below the cut, so at the cut, never below the
+	 * lower end.
 	 */
-	if (sa.min > 0 && sb.min > 0 && c->ci_lo_pct < -100)
-		c->ci_lo_pct = -100;
-	/* A new mean of 1e-173 against 0.6 puts the upper end at
-	 * -100.00000000000001 by rounding (fuzz_stats): below the cut, so
-	 * at the cut, never below the lower end. */
-	if (sa.min > 0 && sb.min > 0 && c->ci_hi_pct < -100)
-		c->ci_hi_pct = -100;
-	c->have_ci = isfinite(c->ci_lo_pct) && isfinite(c->ci_hi_pct);
-	if (!c->have_ci)
-		c->notes |= PR_NOTE_NO_CI;
-	return PR_OK;
+	if (positive && *lo < -100)
+		*lo = -100;
+	if (positive && *hi < -100)
+		*hi = -100;
+	if (!isfinite(*lo) || !isfinite(*hi)) {
+		*lo = *hi = NAN;
+		return -1;
+	}
+	return 0;
 }
 
 /*
