@@ -743,9 +743,10 @@ resume(struct bisect_cli *c)
 	}
 	for (i = 0; i < si.ntags; i++)
 		if (si.tags[i].key.n == 13 &&
-		    memcmp(si.tags[i].key.p, "bisect.metric", 13) == 0)
+		    memcmp(si.tags[i].key.p, "bisect.metric", 13) == 0) {
+			free(metric);
 			metric = strdup(si.tags[i].value.p);
-		else if (si.tags[i].key.n == 14 &&
+		} else if (si.tags[i].key.n == 14 &&
 		    memcmp(si.tags[i].key.p, "bisect.workdir", 14) == 0)
 			remove_workdir(si.tags[i].value.p);
 	pr_store_close(st);
