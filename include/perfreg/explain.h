@@ -39,6 +39,7 @@
 #include <stddef.h>
 
 #include "perfreg/error.h"
+#include "perfreg/report_model.h"
 
 /* The runs of one side: the primary metric and each side metric, one
  * value a run (NaN where a run has no value of a metric). */
@@ -97,5 +98,25 @@ enum pr_status pr_explain_compute(const struct pr_explain_input *in,
 
 /* The number of items shown in a text report; the rest go to --json. */
 #define PR_EXPLAIN_TOP 10
+
+/*
+ * Adds the explanation e of in (pr_explain_compute's) to the report
+ * model m as a section (key and flags as the model's adding functions
+ * take them), with nnotes notes on the monitors (what is absent and
+ * why; may be 0).  Text: a heading line with the primary's change, how
+ * many side metrics changed and, when some are system-wide (every
+ * monitor but mon.perf.*), that they include the machine's other
+ * processes; the top PR_EXPLAIN_TOP changed ones, one a line
+ * ("mon.perf.context_switches +412% [+380%, +447%] (2.5e+04 -> 1.3e+05),
+ * r = 0.81 with wall_s, 64% of its change"), "N more in --json", the
+ * work/efficiency sentence and the notes.  Markdown: the same as a
+ * list.  JSON: an object with the primary, its change, the method, the
+ * counts, every tested side metric with its figures (the changed ones
+ * first), the split and the notes.  Every name is escaped for the
+ * terminal (and for Markdown).  Everything is copied.  PR_ENOMEM.
+ */
+enum pr_status pr_report_explain(struct pr_report_model *m, const char *key,
+    int flags, const struct pr_explain *e, const struct pr_explain_input *in,
+    const char *const *notes, size_t nnotes, struct pr_error *err);
 
 #endif /* PERFREG_EXPLAIN_H */

@@ -64,6 +64,19 @@ enum pr_status pr_primary_roles(const struct pr_dataset *d,
     const char *const *names, size_t n, enum pr_role *role,
     struct pr_error *err);
 
+/*
+ * pr_primary_roles for data stored with the primary metrics they were
+ * run with (`run --campaign --primary`, perfreg/store.h): the user's
+ * names (names, n: as pr_primary_roles, each must be a metric of d) come
+ * first; without them, the stored names (stored, nstored) that are
+ * metrics of d with values; when there are none of those either, the
+ * rules above.  A stored name that d lacks (a session's --primary named
+ * a metric its runs never gave) is left out, not an error.
+ */
+enum pr_status pr_primary_roles_stored(const struct pr_dataset *d,
+    const char *const *names, size_t n, const char *const *stored,
+    size_t nstored, enum pr_role *role, struct pr_error *err);
+
 /* Whether every value of both sides (described by a and b, as in
  * struct pr_comparison) is the same number: such a metric is not
  * tested.  0 when a side has no value. */

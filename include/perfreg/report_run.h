@@ -24,6 +24,7 @@
 #include "perfreg/buf.h"
 #include "perfreg/error.h"
 #include "perfreg/paired.h"
+#include "perfreg/primary.h"
 #include "perfreg/report_model.h"
 #include "perfreg/runner.h"
 #include "perfreg/seq.h"
@@ -79,6 +80,21 @@ enum pr_status pr_report_run_sequential(struct pr_report_model *m,
     const char *key, int flags, const struct pr_report_seq *q,
     struct pr_error *err);
 
+/*
+ * The explanation of variant vi against the baseline
+ * (perfreg/explain.h), computed now: the primary metric is the first
+ * metric of the baseline that role (one a metric of s->v[0].data, from
+ * pr_primary_roles) marks PR_ROLE_PRIMARY (wall_s when none is), the
+ * side metrics are the others marked PR_ROLE_SIDE and every monitor
+ * figure of the runs (pr_run.monitors), one value a counted, successful
+ * run.  Adds nothing (PR_OK) when the runs have no monitor figures or a
+ * side has fewer than 2 runs of the primary.  The notes (the monitor's,
+ * nnotes of them) are copied into the section.  PR_ENOMEM.
+ */
+enum pr_status pr_report_run_explain(struct pr_report_model *m, const char *key,
+    int flags, const struct pr_session *s, size_t vi, const enum pr_role *role,
+    const char *const *notes, size_t nnotes, struct pr_error *err);
+
 /* The runs: JSON every run (pr_report_run_line's object, in order);
  * text and Markdown the failed runs, each with the start of its output.
  * Borrows s. */
@@ -87,7 +103,8 @@ enum pr_status pr_report_run_runs(struct pr_report_model *m, const char *key,
 
 /* Appends run r of s as one line of compact JSON (what --output
  * appends): variant, seq, round, warmup, ok, outcome, exit_status,
- * signal, reason, failed_in, start_s, metrics and, when kept, output. */
+ * signal, reason, failed_in, start_s, metrics, the monitors' figures
+ * ("monitors", when the run has any) and, when kept, output. */
 enum pr_status pr_report_run_line(struct pr_buf *out,
     const struct pr_session *s, const struct pr_run *r, struct pr_error *err);
 

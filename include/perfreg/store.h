@@ -50,7 +50,7 @@
 #include "perfreg/error.h"
 
 /* The schema version this perfreg writes (doc/schema.md). */
-#define PR_STORE_SCHEMA_VERSION 2
+#define PR_STORE_SCHEMA_VERSION 3
 /* The most output bytes kept per run; longer output is truncated. */
 #define PR_STORE_OUTPUT_MAX (4u << 20)
 
@@ -151,6 +151,11 @@ struct pr_store_session_new {
 	/* The process running the session on host (getpid()), or 0: lets
 	 * a resume tell a live session from one cut short. */
 	int64_t pid;
+	/* The metrics the session was told are primary (`run --primary`),
+	 * in order, each non-empty; nprimary 0 (primary may be NULL): none,
+	 * the rule of perfreg/primary.h picks them when compared. */
+	const char *const *primary;
+	size_t nprimary;
 };
 
 /* Records a new session (creating the campaign and host as needed) with
@@ -183,8 +188,10 @@ struct pr_store_run {
 };
 
 /* Stores a run and its metrics: each metric of r->metrics with one
- * value (none: left out; more: PR_EINVAL).  A metric is one (name, unit)
- * pair, recorded once; its direction is the first one known.  Output
+ * value (none: left out; more: PR_EINVAL) and its flags (PR_METRIC_*,
+ * perfreg/dataset.h: whether it is the benchmark's own result).  A
+ * metric is one (name, unit) pair, recorded once; its direction is the
+ * first one known.  Output
  * longer than PR_STORE_OUTPUT_MAX is cut and flagged truncated.
  * Committed before it returns; on any error nothing of the run stays. */
 enum pr_status pr_store_add_run(struct pr_store *st, int64_t session,
@@ -225,6 +232,8 @@ struct pr_store_session_info {
 	struct pr_str *variants; /* the variants it ran, in order */
 	size_t nvariants;
 	size_t nruns_ok, nruns_failed, nwarmup;
+	char **primary; /* its --primary metrics, in order (none: 0) */
+	size_t nprimary;
 };
 
 /* The sessions of a campaign in order of start (campaign.p NULL: every
@@ -256,6 +265,9 @@ void pr_store_variants_free(struct pr_store_variant_info *v, size_t n);
 struct pr_store_series {
 	char *name, *unit;
 	enum pr_better better;
+	/* PR_METRIC_* bits of any of its values (a result in one run is a
+	 * result); 0 for runs stored before schema 3. */
+	unsigned flags;
 	double *value; /* n values, ordered by boot, then run */
 	size_t *boot;  /* boot index of each value */
 	size_t n;
@@ -268,6 +280,10 @@ struct pr_store_variant_data {
 	struct pr_store_series *m; /* metrics in order of first appearance */
 	size_t nm;
 	size_t nruns; /* counted, successful runs */
+	/* The --primary metrics of the variant's sessions, each name once,
+	 * in the order of the sessions and then of the names (none: 0). */
+	char **primary;
+	size_t nprimary;
 };
 
 /* Loads the counted (not warm-up), successful runs of a variant for
@@ -300,6 +316,7 @@ struct pr_store_run_rec {
 	const char *const *metric_units;
 	const enum pr_better *metric_better;
 	const double *metric_values;
+	const unsigned *metric_flags; /* PR_METRIC_* bits */
 	size_t nm;
 };
 

@@ -127,57 +127,6 @@ void cli_boot_id(char *buf, size_t size);
 enum pr_status cli_str_escape(struct pr_buf *b, struct pr_str s,
     struct pr_error *err);
 
-/*
- * The families of a comparison (perfreg/primary.h): the report of the
- * side metrics and the metrics not tested, which the main report points
- * to (its side and not_tested members).
- */
-struct cli_families {
-	struct pr_report side;
-	const char **nt_name; /* borrowed names; the array is owned */
-	double *nt_value;
-	size_t np, ns, nnt;
-};
-
-/*
- * Splits the n rows of rm (compared by pr_compare, uncorrected), whose
- * roles are role[i] (pr_primary_roles of the base metric of each row;
- * changed here), into primary, side and not tested metrics: a row whose
- * values are one number on both sides is not tested; each family is
- * corrected (pr_primary_correct with vo); rm is reordered, the primary
- * rows first, then the side rows.  r (the report of rm, its other
- * members set) gets r->n = the primaries, holm_m, side and not_tested;
- * when no row is primary the side rows take their place (still
- * corrected as side metrics), and when every row is constant nothing is
- * split.  Returns 0, or -1 when out of memory (printed).  In
- * cli_primary.c.
- */
-int cli_families_apply(struct pr_report *r, struct pr_report_metric *rm,
-    size_t n, enum pr_role *role, const struct pr_verdict_opts *vo,
-    struct cli_families *fam);
-void cli_families_release(struct cli_families *fam);
-
-/* A comparison made by the CLI: the report, which borrows the datasets
- * and names it was made from, and the metrics and families it owns. */
-struct cli_comparison {
-	struct pr_report report;
-	struct pr_report_metric *rm;
-	struct cli_families fam;
-};
-
-/*
- * Compares two datasets metric by metric (pr_compare with the default
- * options, Holm across metrics), as `perfreg compare` does, into res
- * (released with cli_comparison_release; the datasets and names must
- * outlive it).  With gate, *gated gets PR_EXIT_REGRESSION when a metric
- * is a regression (each named on stderr), else PR_EXIT_OK.  Prints
- * errors; returns an exit status.  In cmd_compare.c.
- */
-int cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int gate, struct cli_comparison *res,
-    int *gated);
-void cli_comparison_release(struct cli_comparison *c);
-
 /* s as a JSON string: as it is when valid UTF-8 without NUL, else
  * escaped as by cli_str_escape.  NULL when out of memory. */
 json_t *cli_str_json(struct pr_str s);

@@ -22,12 +22,12 @@
 
 #include "cli/cli_html.h"
 #include "cli/cmd.h"
-#include "perfreg/campaign.h"
 #include "perfreg/dataset.h"
 #include "perfreg/env.h"
-#include "perfreg/nested.h"
 #include "perfreg/read.h"
 #include "perfreg/report.h"
+#include "perfreg/report_campaign.h"
+#include "perfreg/report_compare.h"
 #include "perfreg/report_model.h"
 #include "perfreg/store.h"
 #include "perfreg/verdict.h"
@@ -35,8 +35,6 @@
 
 extern const struct cmd_entry cmd_compare_entry;
 
-/* Input values beyond this many per side are left out of --json. */
-#define JSON_VALUES_MAX 100000
 #define REPORT_MAX ((size_t)256 << 20)
 
 struct compare_opts {
@@ -48,10 +46,9 @@ struct compare_opts {
 	int gate;
 	double threshold_pct;
 	const char *campaign, *db;
-	const char *html;  /* --html file */
-	const char *host;  /* --host */
-	const char *units; /* report.units */
-	double conf_pct;   /* -c */
+	const char *html; /* --html file */
+	const char *host; /* --host */
+	double conf_pct;  /* -c */
 	/* --column (several: read every metric, keep these) and --primary */
 	const char **column, **primary;
 	size_t ncolumn, nprimary;
@@ -82,18 +79,6 @@ add_name(void *base, const struct opt *opt, const char *name)
 	if (!opt->ival)
 		o->read.column = o->ncolumn == 1 ? nl[0] : NULL;
 	return 0;
-}
-
-/* Whether --column asks for the metric called name (none: all). */
-static int
-column_wanted(const struct compare_opts *o, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < o->ncolumn; i++)
-		if (strcmp(o->column[i], name) == 0)
-			return 1;
-	return o->ncolumn == 0;
 }
 
 static int
@@ -262,7 +247,6 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->db = NULL;
 	o->html = NULL;
 	o->host = NULL;
-	o->units = NULL;
 	o->conf_pct = 0;
 	if ((first = opt_parse(&cmd_compare_entry, argc, argv, o, &seen)) < 0)
 		return -1;
@@ -312,12 +296,6 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	return first;
 }
 
-/* One row of the comparison, with what it borrows from the datasets. */
-struct row {
-	struct pr_metric *base, *new;
-	struct pr_sample base_sorted, new_sorted;
-};
-
 static int
 read_side(const char *path, const struct compare_opts *o, struct pr_dataset *d)
 {
@@ -336,282 +314,64 @@ read_side(const char *path, const struct compare_opts *o, struct pr_dataset *d)
 	return PR_EXIT_OK;
 }
 
-static const char *
-better_name(enum pr_better b)
+/* The library's options of the comparison, from the command's. */
+static void
+cmp_opts(const struct compare_opts *o, struct pr_report_compare_opts *co)
 {
-	return b == PR_BETTER_HIGHER ? "higher" : "lower";
+	pr_report_compare_opts_init(co);
+	co->verdict = o->verdict;
+	co->force_better = o->force_better;
+	co->column = o->column;
+	co->ncolumn = o->ncolumn;
+	co->primary = o->primary;
+	co->nprimary = o->nprimary;
+	co->gate = o->gate;
+	co->threshold_pct = o->threshold_pct;
 }
 
-/*
- * Pairs the metrics of the two sides by name into rows (in the order of
- * BASE), warns about metrics found on one side only, and settles the
- * unit and direction of each row.  Returns an exit status.
- */
-static int
-match_metrics(struct pr_dataset *base, struct pr_dataset *new,
-    const char *bpath, const char *npath, const struct compare_opts *o,
-    struct row *rows, struct pr_report_metric *rm, size_t *nrows)
+/* Prints notes[from, n) on stderr, each a line. */
+static void
+print_notes(char *const *note, size_t n, size_t from)
 {
-	struct pr_metric *b, *n;
-	size_t i, k = 0;
-
-	for (i = 0; i < base->n; i++) {
-		b = &base->metrics[i];
-		if (!column_wanted(o, b->name))
-			continue;
-		if ((n = pr_dataset_find(new, b->name)) == NULL) {
-			cli_errorf("warning: metric '%s' is only in %s; not "
-				   "compared",
-			    b->name, bpath);
-			continue;
-		}
-		if (b->unit[0] != '\0' && n->unit[0] != '\0' &&
-		    strcmp(b->unit, n->unit) != 0) {
-			cli_errorf("metric '%s' is in %s in %s but in %s in %s",
-			    b->name, b->unit, bpath, n->unit, npath);
-			return PR_EXIT_USAGE;
-		}
-		memset(&rm[k], 0, sizeof(rm[k]));
-		rm[k].name = b->name;
-		rm[k].unit = b->unit[0] != '\0' ? b->unit : n->unit;
-		if (o->force_better != PR_BETTER_UNKNOWN) {
-			rm[k].cmp.better = o->force_better;
-		} else if (b->better != PR_BETTER_UNKNOWN &&
-		    n->better != PR_BETTER_UNKNOWN && b->better != n->better) {
-			cli_errorf("metric '%s': %s says %s is better, %s says "
-				   "%s (--higher-is-better or "
-				   "--lower-is-better to "
-				   "decide)",
-			    b->name, bpath, better_name(b->better), npath,
-			    better_name(n->better));
-			return PR_EXIT_USAGE;
-		} else {
-			rm[k].cmp.better = b->better != PR_BETTER_UNKNOWN
-			    ? b->better
-			    : n->better;
-		}
-		if (rm[k].cmp.better == PR_BETTER_UNKNOWN) {
-			rm[k].cmp.better = PR_BETTER_LOWER;
-			rm[k].better_assumed = 1;
-		}
-		rows[k].base = b;
-		rows[k].new = n;
-		k++;
-	}
-	for (i = 0; i < new->n; i++) {
-		n = &new->metrics[i];
-		if (!column_wanted(o, n->name))
-			continue;
-		if (pr_dataset_find(base, n->name) == NULL)
-			cli_errorf("warning: metric '%s' is only in %s; not "
-				   "compared",
-			    n->name, npath);
-	}
-	for (i = 0; i < o->ncolumn; i++)
-		if (pr_dataset_find(base, o->column[i]) == NULL ||
-		    pr_dataset_find(new, o->column[i]) == NULL) {
-			cli_errorf("compare: no metric '%s' in both %s and %s",
-			    o->column[i], bpath, npath);
-			return PR_EXIT_USAGE;
-		}
-	if (k == 0) {
-		if (o->ncolumn > 0)
-			cli_errorf("compare: no metric '%s' in both %s and %s",
-			    o->column[0], bpath, npath);
-		else
-			cli_errorf("compare: %s and %s have no metric in "
-				   "common",
-			    bpath, npath);
-		return PR_EXIT_USAGE;
-	}
-	*nrows = k;
-	return PR_EXIT_OK;
+	for (; from < n; from++)
+		cli_errorf("%s", note[from]);
 }
 
-/* Runs pr_compare on each row (the families are corrected after). */
+/* Writes the model m in format f to stdout; an exit status. */
 static int
-compare_rows(struct row *rows, struct pr_report_metric *rm, size_t n,
-    const struct compare_opts *o)
+write_model(const struct pr_report_model *m, enum pr_report_format f)
 {
+	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
 	struct pr_error err;
-	enum pr_status st;
-	enum pr_better better;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		pr_error_clear(&err);
-		if (pr_sample_copy(&rows[i].base_sorted, &rows[i].base->values,
-			&err) != PR_OK ||
-		    pr_sample_copy(&rows[i].new_sorted, &rows[i].new->values,
-			&err) != PR_OK) {
-			cli_error(&err);
-			return PR_EXIT_INTERNAL;
-		}
-		pr_sample_sort(&rows[i].base_sorted);
-		pr_sample_sort(&rows[i].new_sorted);
-		better = rm[i].cmp.better;
-		if ((st = pr_compare(rows[i].base_sorted.v,
-			 rows[i].base_sorted.n, rows[i].new_sorted.v,
-			 rows[i].new_sorted.n, better, &o->verdict, &rm[i].cmp,
-			 &err)) != PR_OK) {
-			cli_errorf("compare: metric '%s': %s", rm[i].name,
-			    err.msg);
-			return st == PR_ENOMEM ? PR_EXIT_INTERNAL
-					       : PR_EXIT_USAGE;
-		}
-		rm[i].cmp.better = better;
-		if (rows[i].base->values.n <= JSON_VALUES_MAX &&
-		    rows[i].new->values.n <= JSON_VALUES_MAX) {
-			rm[i].base_values = rows[i].base->values.v;
-			rm[i].base_n = rows[i].base->values.n;
-			rm[i].new_values = rows[i].new->values.v;
-			rm[i].new_n = rows[i].new->values.n;
-		}
-	}
-	return PR_EXIT_OK;
-}
-
-/* The size of a regression in percent, in the bad direction. */
-static double
-regression_size(const struct pr_comparison *c)
-{
-	return c->better == PR_BETTER_HIGHER ? -c->change_pct : c->change_pct;
-}
-
-static int
-gate(const struct pr_report_metric *rm, size_t n, const struct compare_opts *o)
-{
-	char words[96];
-	size_t i;
-	int hit = 0;
-
-	for (i = 0; i < n; i++) {
-		if (rm[i].cmp.verdict != PR_VERDICT_REGRESSION ||
-		    !(regression_size(&rm[i].cmp) > o->threshold_pct))
-			continue;
-		pr_report_change_words(words, sizeof(words),
-		    rm[i].cmp.change_pct, rm[i].cmp.better, rm[i].name,
-		    rm[i].unit);
-		cli_errorf("regression in '%s': %s (threshold %g%%)",
-		    rm[i].name, words, o->threshold_pct);
-		hit = 1;
-	}
-	return hit ? PR_EXIT_REGRESSION : PR_EXIT_OK;
-}
-
-/*
- * Compares base with new into res (its report borrows base, new, bname
- * and nname); *gated gets the --fail-on-regression status.  Returns an
- * exit status; res is empty unless it is PR_EXIT_OK.
- */
-static int
-compare_core(struct pr_dataset *base, struct pr_dataset *new, const char *bname,
-    const char *nname, const struct compare_opts *o, struct cli_comparison *res,
-    int *gated)
-{
-	struct pr_report_metric *rm = NULL;
-	struct row *rows = NULL;
-	enum pr_role *all = NULL, *role = NULL;
-	struct pr_error err;
-	size_t i, nrows = 0;
 	int rc;
 
-	*gated = PR_EXIT_OK;
-	memset(res, 0, sizeof(*res));
-	rows = calloc(base->n + 1, sizeof(*rows));
-	rm = calloc(base->n + 1, sizeof(*rm));
-	all = calloc(base->n + 1, sizeof(*all));
-	role = calloc(base->n + 1, sizeof(*role));
-	if (rows == NULL || rm == NULL || all == NULL || role == NULL) {
-		cli_errorf("out of memory");
-		rc = PR_EXIT_INTERNAL;
-		goto out;
-	}
 	pr_error_clear(&err);
-	if (pr_primary_roles(base, o->primary, o->nprimary, all, &err) !=
-	    PR_OK) {
-		cli_errorf("compare: %s in %s", err.msg, bname);
-		rc = PR_EXIT_USAGE;
-		goto out;
-	}
-	if ((rc = match_metrics(base, new, bname, nname, o, rows, rm,
-		 &nrows)) != PR_EXIT_OK ||
-	    (rc = compare_rows(rows, rm, nrows, o)) != PR_EXIT_OK)
-		goto out;
-	for (i = 0; i < nrows; i++)
-		role[i] = all[rows[i].base - base->metrics];
-	res->report.base_source = bname;
-	res->report.new_source = nname;
-	res->report.conf = o->verdict.conf;
-	res->report.equivalence_pct = o->verdict.equivalence_pct;
-	res->report.metrics = rm;
-	res->report.n = nrows;
-	res->report.units = o->units;
-	res->rm = rm;
-	rm = NULL;
-	if (cli_families_apply(&res->report, res->rm, nrows, role, &o->verdict,
-		&res->fam) != 0) {
+	if (pr_report_model_render(&out, m, f, &err) != PR_OK) {
+		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
-		goto out;
+	} else {
+		rc = cli_write(&out);
 	}
-	/* Gating is on the verdicts of the table: the primary metrics. */
-	if (o->gate)
-		*gated = gate(res->rm, res->report.n, o);
-out:
-	for (i = 0; rows != NULL && i < nrows; i++) {
-		pr_sample_release(&rows[i].base_sorted);
-		pr_sample_release(&rows[i].new_sorted);
-	}
-	free(rows);
-	free(rm);
-	free(all);
-	free(role);
+	pr_buf_release(&out);
 	return rc;
 }
 
-void
-cli_comparison_release(struct cli_comparison *c)
-{
-	if (c == NULL)
-		return;
-	free(c->rm);
-	cli_families_release(&c->fam);
-	memset(c, 0, sizeof(*c));
-}
-
-/* Appends the report of res in format f to out; an exit status. */
+/* Writes the page of m, the comparison of bname and nname, to o->html;
+ * an exit status. */
 static int
-compare_write(const struct cli_comparison *res, enum pr_report_format f,
-    struct pr_buf *out)
+compare_html(const struct pr_report_model *m, const char *bname,
+    const char *nname, const struct compare_opts *o)
 {
-	struct pr_error err;
-
-	pr_error_clear(&err);
-	if (pr_report_compare(out, &res->report, f, &err) != PR_OK) {
-		cli_error(&err);
-		return PR_EXIT_INTERNAL;
-	}
-	return PR_EXIT_OK;
-}
-
-/* Writes the page of res to o->html; an exit status. */
-static int
-compare_html(const struct cli_comparison *res, const struct compare_opts *o)
-{
-	struct pr_report_model m = PR_REPORT_MODEL_INIT;
 	struct pr_buf title = PR_BUF_INIT(1 << 16);
 	struct pr_error err;
 	int rc = PR_EXIT_INTERNAL;
 
 	pr_error_clear(&err);
-	if (pr_buf_addf(&title, &err, "perfreg compare %s %s",
-		res->report.base_source, res->report.new_source) != PR_OK ||
-	    pr_report_model_comparison(&m, "comparison", 0, &res->report,
-		&err) != PR_OK)
+	if (pr_buf_addf(&title, &err, "perfreg compare %s %s", bname, nname) !=
+	    PR_OK)
 		cli_error(&err);
 	else
-		rc = cli_html_model("compare", o->html, &m, title.data);
-	pr_report_model_release(&m);
+		rc = cli_html_model("compare", o->html, m, title.data);
 	pr_buf_release(&title);
 	return rc;
 }
@@ -630,614 +390,40 @@ vname(struct pr_str s)
 	return pr_buf_detach(&b, NULL);
 }
 
-/*
- * The dataset of one variant: each boot's mean when boots (boot level),
- * else every run.
- */
-static enum pr_status
-side_dataset(const struct pr_store_variant_data *d, int boots,
-    struct pr_dataset *out, struct pr_error *err)
+/* s made text (cli_str_json: as it is when valid UTF-8, else escaped),
+ * a copy replacing *s; -1 when out of memory. */
+static int
+text_of(char **s)
 {
-	const struct pr_store_series *m;
-	enum pr_status st = PR_OK;
-	json_t *jn, *ju;
-	size_t i, k, j, b;
-	double mean;
+	json_t *j = cli_str_json(pr_str_c(*s));
+	const char *t;
+	char *c;
+	size_t n;
 
-	for (i = 0; i < d->nm && st == PR_OK; i++) {
-		m = &d->m[i];
-		/* Names and units as text (an import may hold any bytes). */
-		jn = cli_str_json(pr_str_c(m->name));
-		ju = cli_str_json(pr_str_c(m->unit));
-		if (jn == NULL || ju == NULL)
-			st = pr_error_set(err, PR_ENOMEM, "out of memory");
-		for (k = 0; !boots && k < m->n && st == PR_OK; k++)
-			st = pr_dataset_add(out, json_string_value(jn),
-			    json_string_value(ju), m->better, m->value[k], err);
-		for (k = 0; boots && k < m->n && st == PR_OK; k = j) {
-			b = m->boot[k];
-			mean = 0;
-			for (j = k; j < m->n && m->boot[j] == b; j++)
-				mean +=
-				    (m->value[j] - mean) / (double)(j - k + 1);
-			st = pr_dataset_add(out, json_string_value(jn),
-			    json_string_value(ju), m->better, mean, err);
-		}
-		json_decref(jn);
-		json_decref(ju);
+	if (j == NULL)
+		return -1;
+	t = json_string_value(j);
+	n = strlen(t) + 1;
+	if ((c = malloc(n)) == NULL) {
+		json_decref(j);
+		return -1;
 	}
-	return st;
+	memcpy(c, t, n);
+	json_decref(j);
+	free(*s);
+	*s = c;
+	return 0;
 }
 
+/* What compare --campaign read from the store. */
 struct campaign_cmp {
 	struct pr_store *st;
 	const struct compare_opts *o;
 	struct pr_str campaign;
-	struct pr_buf out;
-	json_t *jarr;
-	int gated;
 	char **hosts;     /* every host seen, escaped */
 	char **hosts_raw; /* ... as stored */
 	size_t nhosts;
-	size_t pair_hosts;                  /* hosts of the current pair */
-	struct pr_str bvar, nvar;           /* the pair's variants, as stored */
-	struct pr_store_session_info *sess; /* the campaign's sessions */
-	size_t nsess;
-	int sess_loaded;
 };
-
-/* The environment diff of the first sessions of the two sides. */
-static int
-env_first(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
-    const struct pr_store_variant_data *nd, const char *bn, const char *nn,
-    json_t *jo)
-{
-	struct pr_env a, b;
-	struct pr_envdiff diff;
-	struct pr_buf jb = PR_BUF_INIT(REPORT_MAX);
-	struct pr_error err;
-	json_error_t je;
-	json_t *j;
-	int fa = 0, fb = 0, rc = PR_EXIT_INTERNAL;
-	char na[PR_ERROR_MSG_MAX], nb[PR_ERROR_MSG_MAX];
-	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
-
-	pr_env_init(&a);
-	pr_env_init(&b);
-	memset(&diff, 0, sizeof(diff));
-	pr_error_clear(&err);
-	if (bd->nboots == 0 || nd->nboots == 0)
-		return PR_EXIT_OK;
-	if (pr_store_session_env(cc->st, bd->boot_session[0], &a, &fa, &err) !=
-		PR_OK ||
-	    pr_store_session_env(cc->st, nd->boot_session[0], &b, &fb, &err) !=
-		PR_OK) {
-		cli_errorf("compare: %s",
-		    pr_error_format(&err, eb, sizeof(eb)));
-		rc = PR_EXIT_USAGE;
-		goto out;
-	}
-	if (!fa || !fb) {
-		rc = PR_EXIT_OK;
-		if (jo == NULL && cc->o->report != PR_REPORT_CSV &&
-		    pr_buf_adds(&cc->out,
-			"\nenvironment: no snapshot stored "
-			"on one side\n",
-			&err) != PR_OK)
-			rc = PR_EXIT_INTERNAL;
-		goto out;
-	}
-	if (pr_env_diff(&a, &b, &diff, &err) != PR_OK)
-		goto out;
-	if (jo != NULL) {
-		if (pr_envdiff_to_json(&diff, &jb, &err) != PR_OK ||
-		    (j = json_loadb(jb.data, jb.len, 0, &je)) == NULL ||
-		    json_object_set_new(jo, "env_diff", j) != 0)
-			goto out;
-		rc = PR_EXIT_OK;
-		goto out;
-	}
-	if (cc->o->report == PR_REPORT_CSV) {
-		rc = PR_EXIT_OK;
-		goto out;
-	}
-	snprintf(na, sizeof(na), "%s (session %lld)", bn,
-	    (long long)bd->boot_session[0]);
-	snprintf(nb, sizeof(nb), "%s (session %lld)", nn,
-	    (long long)nd->boot_session[0]);
-	if (pr_buf_addf(&cc->out, &err,
-		"\nenvironment: what differs "
-		"between %s and %s\n",
-		na, nb) != PR_OK ||
-	    pr_envdiff_format_text(&diff, na, nb, 20, &cc->out, &err) != PR_OK)
-		goto out;
-	rc = PR_EXIT_OK;
-out:
-	if (rc == PR_EXIT_INTERNAL && err.msg[0] != '\0')
-		cli_error(&err);
-	pr_buf_release(&jb);
-	pr_envdiff_release(&diff);
-	pr_env_release(&a);
-	pr_env_release(&b);
-	return rc;
-}
-
-static int
-str_eq(struct pr_str a, struct pr_str b)
-{
-	return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
-}
-
-/* The index of session si's boot among d's boots, or -1. */
-static long
-session_boot(const struct pr_store_variant_data *d,
-    const struct pr_store_session_info *si, struct pr_str var)
-{
-	size_t i;
-	int ran = 0;
-
-	for (i = 0; i < si->nvariants && !ran; i++)
-		ran = str_eq(si->variants[i], var);
-	for (i = 0; ran && i < d->nboots; i++)
-		if (strcmp(d->boot_ids[i], si->boot_id) == 0)
-			return (long)i;
-	return -1;
-}
-
-/*
- * What changed between consecutive sessions of one variant (every
- * session of d's boots that ran var, in order of start): each diff that
- * holds a changed item or a relevant kernel log line, as text under
- * "environment: differs within variant X between boots 1 and 2", or an
- * object of the array jw.
- */
-static int
-within_part(struct campaign_cmp *cc, const struct pr_store_variant_data *d,
-    struct pr_str var, const char *name, json_t *jw)
-{
-	struct pr_env a, b;
-	struct pr_envdiff diff;
-	struct pr_buf jb = PR_BUF_INIT(REPORT_MAX);
-	struct pr_error err;
-	json_error_t je;
-	json_t *j, *o;
-	size_t i;
-	long prev = -1, pb = -1, boot;
-	int fa = 0, fb = 0, rc = PR_EXIT_INTERNAL;
-	char na[PR_ERROR_MSG_MAX], nb[PR_ERROR_MSG_MAX];
-	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
-
-	pr_env_init(&a);
-	pr_env_init(&b);
-	memset(&diff, 0, sizeof(diff));
-	pr_error_clear(&err);
-	if (!cc->sess_loaded) {
-		if (pr_store_sessions(cc->st, cc->campaign, &cc->sess,
-			&cc->nsess, &err) != PR_OK) {
-			cli_errorf("compare: %s",
-			    pr_error_format(&err, eb, sizeof(eb)));
-			rc = PR_EXIT_USAGE;
-			goto out;
-		}
-		cc->sess_loaded = 1;
-	}
-	for (i = 0; i < cc->nsess; i++) {
-		if ((boot = session_boot(d, &cc->sess[i], var)) < 0)
-			continue;
-		pr_env_release(&b);
-		pr_env_init(&b);
-		if (pr_store_session_env(cc->st, cc->sess[i].id, &b, &fb,
-			&err) != PR_OK) {
-			cli_errorf("compare: %s",
-			    pr_error_format(&err, eb, sizeof(eb)));
-			rc = PR_EXIT_USAGE;
-			goto out;
-		}
-		if (!fb)
-			continue;
-		if (prev >= 0 && fa) {
-			pr_envdiff_release(&diff);
-			if (pr_env_diff(&a, &b, &diff, &err) != PR_OK)
-				goto out;
-			if (diff.n > 0 || diff.nrel_a + diff.nrel_b > 0) {
-				if (pb != boot) {
-					snprintf(na, sizeof(na), "boot %ld",
-					    pb + 1);
-					snprintf(nb, sizeof(nb), "boot %ld",
-					    boot + 1);
-				} else {
-					snprintf(na, sizeof(na), "session %lld",
-					    (long long)cc->sess[prev].id);
-					snprintf(nb, sizeof(nb), "session %lld",
-					    (long long)cc->sess[i].id);
-				}
-				if (jw != NULL) {
-					jb.len = 0;
-					if (pr_envdiff_to_json(&diff, &jb,
-						&err) != PR_OK ||
-					    (j = json_loadb(jb.data, jb.len, 0,
-						 &je)) == NULL)
-						goto out;
-					o = json_pack("{s:s,s:I,s:I,s:I,s:I,s:"
-						      "o}",
-					    "variant", name, "boot_a",
-					    (json_int_t)pb + 1, "boot_b",
-					    (json_int_t)boot + 1, "session_a",
-					    (json_int_t)cc->sess[prev].id,
-					    "session_b",
-					    (json_int_t)cc->sess[i].id, "diff",
-					    j);
-					if (o == NULL ||
-					    json_array_append_new(jw, o) != 0)
-						goto out;
-				} else if (cc->o->report != PR_REPORT_CSV &&
-				    ((pb != boot
-					     ? pr_buf_addf(&cc->out, &err,
-						   "\nenvironment: differs "
-						   "within variant %s between "
-						   "boots %ld and %ld "
-						   "(sessions %lld and "
-						   "%lld)\n",
-						   name, pb + 1, boot + 1,
-						   (long long)cc->sess[prev].id,
-						   (long long)cc->sess[i].id)
-					     : pr_buf_addf(&cc->out, &err,
-						   "\nenvironment: differs "
-						   "within variant %s in boot "
-						   "%ld between sessions %lld "
-						   "and %lld\n",
-						   name, boot + 1,
-						   (long long)cc->sess[prev].id,
-						   (long long)cc->sess[i]
-						       .id)) != PR_OK ||
-					pr_envdiff_format_text(&diff, na, nb,
-					    20, &cc->out, &err) != PR_OK))
-					goto out;
-			}
-		}
-		pr_env_release(&a);
-		a = b;
-		pr_env_init(&b);
-		fa = 1;
-		prev = (long)i;
-		pb = boot;
-	}
-	rc = PR_EXIT_OK;
-out:
-	if (rc == PR_EXIT_INTERNAL)
-		cli_errorf("out of memory");
-	pr_buf_release(&jb);
-	pr_envdiff_release(&diff);
-	pr_env_release(&a);
-	pr_env_release(&b);
-	return rc;
-}
-
-/*
- * The environment: the diff of the two sides' first sessions, then what
- * changed between the sessions of each side (within_part).
- */
-static int
-env_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
-    const struct pr_store_variant_data *nd, const char *bn, const char *nn,
-    json_t *jo)
-{
-	json_t *jw = NULL;
-	int rc;
-
-	if ((rc = env_first(cc, bd, nd, bn, nn, jo)) != PR_EXIT_OK)
-		return rc;
-	if (jo != NULL && (jw = json_array()) == NULL) {
-		cli_errorf("out of memory");
-		return PR_EXIT_INTERNAL;
-	}
-	if ((rc = within_part(cc, bd, cc->bvar, bn, jw)) == PR_EXIT_OK &&
-	    (rc = within_part(cc, nd, cc->nvar, nn, jw)) == PR_EXIT_OK &&
-	    jw != NULL && json_object_set_new(jo, "env_within", jw) != 0) {
-		cli_errorf("out of memory");
-		return PR_EXIT_INTERNAL;
-	}
-	if (rc != PR_EXIT_OK)
-		json_decref(jw);
-	return rc;
-}
-
-/*
- * The variance components of each metric on both sides (perfreg/nested.h):
- * how much of a run's variance comes from the boot it ran in.  Text
- * lines, or a "variance" array in jo.
- */
-static int
-variance_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
-    const struct pr_store_variant_data *nd, json_t *jo)
-{
-	const struct pr_store_series *bm, *nm;
-	struct pr_nested_side sb, sn;
-	struct pr_nested_desc db, dn;
-	struct pr_error err;
-	json_t *arr = NULL, *o, *jn = NULL;
-	size_t i, k;
-	int head = 0;
-
-	pr_error_clear(&err);
-	if (jo != NULL && (arr = json_array()) == NULL)
-		goto nomem;
-	for (i = 0; i < bd->nm; i++) {
-		bm = &bd->m[i];
-		for (k = 0, nm = NULL; k < nd->nm && nm == NULL; k++)
-			if (strcmp(nd->m[k].name, bm->name) == 0)
-				nm = &nd->m[k];
-		if (nm == NULL || !column_wanted(cc->o, bm->name))
-			continue;
-		sb.x = bm->value;
-		sb.group = bm->boot;
-		sb.n = bm->n;
-		sn.x = nm->value;
-		sn.group = nm->boot;
-		sn.n = nm->n;
-		if (pr_nested_describe(&sb, "base", 0, &db, &err) != PR_OK ||
-		    pr_nested_describe(&sn, "new", 0, &dn, &err) != PR_OK)
-			continue;
-		if (!(db.defined & PR_NESTED_ICC) &&
-		    !(dn.defined & PR_NESTED_ICC))
-			continue;
-		if ((jn = cli_str_json(pr_str_c(bm->name))) == NULL)
-			goto nomem;
-		if (arr != NULL) {
-			o = json_pack("{s:o,s:o,s:o}", "metric", jn,
-			    "base_boot_share",
-			    db.defined & PR_NESTED_ICC ? json_real(db.icc)
-						       : json_null(),
-			    "new_boot_share",
-			    dn.defined & PR_NESTED_ICC ? json_real(dn.icc)
-						       : json_null());
-			jn = NULL; /* json_pack took it */
-			if (o == NULL || json_array_append_new(arr, o) != 0)
-				goto nomem;
-			continue;
-		}
-		if (cc->o->report == PR_REPORT_CSV) {
-			json_decref(jn);
-			continue;
-		}
-		if (!head &&
-		    pr_buf_adds(&cc->out,
-			"\nshare of a run's variance "
-			"that comes from its boot (base, new):\n",
-			&err) != PR_OK)
-			goto nomem;
-		head = 1;
-		if (pr_buf_addf(&cc->out, &err, "  %-24s ",
-			json_string_value(jn)) != PR_OK)
-			goto nomem;
-		json_decref(jn);
-		jn = NULL;
-		if ((db.defined & PR_NESTED_ICC ? pr_buf_addf(&cc->out, &err,
-						      "%5.1f%%", 100 * db.icc)
-						: pr_buf_addf(&cc->out, &err,
-						      "%6s", "-")) != PR_OK ||
-		    (dn.defined & PR_NESTED_ICC
-			    ? pr_buf_addf(&cc->out, &err, "  %5.1f%%\n",
-				  100 * dn.icc)
-			    : pr_buf_addf(&cc->out, &err, "  %6s\n", "-")) !=
-			PR_OK)
-			goto nomem;
-	}
-	if (arr != NULL && json_object_set_new(jo, "variance", arr) != 0) {
-		arr = NULL;
-		goto nomem;
-	}
-	return PR_EXIT_OK;
-nomem:
-	json_decref(jn);
-	json_decref(arr);
-	cli_errorf("out of memory");
-	return PR_EXIT_INTERNAL;
-}
-
-/* A CSV field: quoted when it holds a comma, a quote or a blank. */
-static enum pr_status
-csv_field(struct pr_buf *b, const char *s, struct pr_error *err)
-{
-	enum pr_status st;
-
-	if (strpbrk(s, ",\" \t") == NULL)
-		return pr_buf_adds(b, s, err);
-	if ((st = pr_buf_addc(b, '"', err)) != PR_OK)
-		return st;
-	for (; *s != '\0'; s++)
-		if ((st = *s == '"' ? pr_buf_adds(b, "\"\"", err)
-				    : pr_buf_addc(b, *s, err)) != PR_OK)
-			return st;
-	return pr_buf_addc(b, '"', err);
-}
-
-/*
- * Appends one pair's CSV report to the campaign's: the header once, with
- * the columns base and new first, and every line with the pair's names,
- * so that the whole is one table.
- */
-static int
-csv_pair(struct campaign_cmp *cc, const struct pr_buf *rep, const char *bn,
-    const char *nn)
-{
-	struct pr_error err;
-	const char *p = rep->data, *end = rep->data + rep->len, *nl;
-	int first = 1;
-
-	pr_error_clear(&err);
-	for (; p != NULL && p < end; p = nl + 1, first = 0) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		if (first) {
-			if (cc->out.len == 0 &&
-			    (pr_buf_adds(&cc->out, "base,new,", &err) !=
-				    PR_OK ||
-				pr_buf_add(&cc->out, p, (size_t)(nl - p) + 1,
-				    &err) != PR_OK))
-				goto nomem;
-			continue;
-		}
-		if (csv_field(&cc->out, bn, &err) != PR_OK ||
-		    pr_buf_addc(&cc->out, ',', &err) != PR_OK ||
-		    csv_field(&cc->out, nn, &err) != PR_OK ||
-		    pr_buf_addc(&cc->out, ',', &err) != PR_OK ||
-		    pr_buf_add(&cc->out, p, (size_t)(nl - p) + (nl < end),
-			&err) != PR_OK)
-			goto nomem;
-	}
-	return PR_EXIT_OK;
-nomem:
-	cli_error(&err);
-	return PR_EXIT_INTERNAL;
-}
-
-/*
- * One comparison of bd and nd (of one host, or pooled when the campaign
- * has one): the level header, the report, the variance shares and the
- * environment diff, into cc->out or a new object appended to jarr (when
- * not NULL; else cc->jarr).  host names the host, NULL for none.
- */
-static int
-pair_body(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
-    const struct pr_store_variant_data *nd, const char *bn, const char *nn,
-    const char *host, json_t *jarr)
-{
-	struct pr_dataset base, new;
-	struct cli_comparison res;
-	struct compare_opts o;
-	struct pr_buf rep = PR_BUF_INIT(REPORT_MAX);
-	struct pr_error err;
-	json_error_t je;
-	json_t *jo = NULL, *jr;
-	int boots, csv, rc = PR_EXIT_INTERNAL, gated = PR_EXIT_OK;
-	enum pr_status st;
-	char hb[PR_ERROR_MSG_MAX], nb[PR_ERROR_MSG_MAX];
-
-	memset(&res, 0, sizeof(res));
-	pr_dataset_init(&base);
-	pr_dataset_init(&new);
-	pr_error_clear(&err);
-	if (jarr == NULL)
-		jarr = cc->jarr;
-	if (bd->nruns == 0 || nd->nruns == 0) {
-		cli_errorf("compare: campaign variant '%s' has no successful "
-			   "run stored%s%s",
-		    bd->nruns == 0 ? bn : nn, host != NULL ? " on host " : "",
-		    host != NULL ? host : "");
-		rc = PR_EXIT_USAGE;
-		goto out;
-	}
-	snprintf(hb, sizeof(hb), "%s%s", host != NULL ? "on host " : "",
-	    host != NULL ? host : "");
-	boots = bd->nboots >= 2 && nd->nboots >= 2;
-	if (!boots)
-		cli_errorf("warning: %s%s%s has %zu boot%s and %s has %zu: "
-			   "runs "
-			   "are treated as independent, and the noise a reboot "
-			   "adds is unknown; run each variant in two boots or "
-			   "more",
-		    hb, host != NULL ? ", " : "", bn, bd->nboots,
-		    bd->nboots == 1 ? "" : "s", nn, nd->nboots);
-	if ((st = side_dataset(bd, boots, &base, &err)) != PR_OK ||
-	    (st = side_dataset(nd, boots, &new, &err)) != PR_OK) {
-		cli_errorf("compare: %s", err.msg);
-		rc = cli_exit_for(st);
-		goto out;
-	}
-	if (jarr != NULL) {
-		if ((jo = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "base", bn,
-			 "new", nn, "level", boots ? "boot" : "run",
-			 "base_boots", (json_int_t)bd->nboots, "new_boots",
-			 (json_int_t)nd->nboots, "base_runs",
-			 (json_int_t)bd->nruns, "new_runs",
-			 (json_int_t)nd->nruns)) == NULL ||
-		    (host != NULL &&
-			json_object_set_new(jo, "host",
-			    cli_str_json(pr_str_c(host))) != 0)) {
-			cli_errorf("out of memory");
-			goto out;
-		}
-	} else if (cc->o->report != PR_REPORT_CSV &&
-	    pr_buf_addf(&cc->out, &err,
-		"%s%s against %s%s%s: %s level, %zu "
-		"boot%s (%zu runs) and %zu boot%s (%zu runs)%s\n\n",
-		cc->out.len > 0 ? "\n" : "", nn, bn, host != NULL ? " " : "",
-		hb, boots ? "boot" : "run", bd->nboots,
-		bd->nboots == 1 ? "" : "s", bd->nruns, nd->nboots,
-		nd->nboots == 1 ? "" : "s", nd->nruns,
-		boots ? "; each boot's "
-			"mean is one value"
-		      : "; WARNING: one boot a side cannot "
-			"show the noise of a reboot") != PR_OK) {
-		cli_error(&err);
-		goto out;
-	}
-	/* Welch's t on the units, as perfreg/nested.h describes, unless
-	 * --method says otherwise. */
-	o = *cc->o;
-	if (o.verdict.method == PR_METHOD_AUTO)
-		o.verdict.method = PR_METHOD_WELCH;
-	/* Welch decides: the rank tests and bootstrap ratios that would
-	 * only be printed aside cost seconds at 10^5 runs a variant. */
-	if (o.verdict.method == PR_METHOD_WELCH)
-		o.verdict.flags |= PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS;
-	o.units = boots ? "boots" : NULL;
-	/* Across hosts the host is the unit: one host alone does not gate. */
-	if (host != NULL && cc->pair_hosts > 1)
-		o.gate = 0;
-	csv = cc->o->report == PR_REPORT_CSV;
-	if ((rc = compare_core(&base, &new, bn, nn, &o, &res, &gated)) !=
-		PR_EXIT_OK ||
-	    (rc = compare_write(&res, o.report,
-		 jo != NULL || csv ? &rep : &cc->out)) != PR_EXIT_OK)
-		goto out;
-	snprintf(nb, sizeof(nb), "%s%s%s", nn, host != NULL ? "@" : "",
-	    host != NULL ? host : "");
-	if (csv && (rc = csv_pair(cc, &rep, bn, nb)) != PR_EXIT_OK)
-		goto out;
-	if (gated != PR_EXIT_OK)
-		cc->gated = gated;
-	if (jo != NULL) {
-		rc = PR_EXIT_INTERNAL;
-		if ((jr = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
-		    json_object_set_new(jo, "report", jr) != 0) {
-			cli_errorf("out of memory");
-			goto out;
-		}
-	}
-	if ((rc = variance_part(cc, bd, nd, jo)) != PR_EXIT_OK ||
-	    (rc = env_part(cc, bd, nd, bn, nn, jo)) != PR_EXIT_OK)
-		goto out;
-	if (jo != NULL) {
-		if (json_array_append_new(jarr, jo) != 0) {
-			jo = NULL;
-			cli_errorf("out of memory");
-			rc = PR_EXIT_INTERNAL;
-			goto out;
-		}
-		jo = NULL;
-	}
-out:
-	cli_comparison_release(&res);
-	json_decref(jo);
-	pr_buf_release(&rep);
-	pr_dataset_release(&base);
-	pr_dataset_release(&new);
-	return rc;
-}
-
-/* A copy of s, or NULL when out of memory. */
-static char *
-dupstr(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d != NULL)
-		memcpy(d, s, n);
-	return d;
-}
 
 /*
  * The host of each boot of d into hob (d->nboots entries), as an index
@@ -1274,7 +460,7 @@ boot_hosts(struct campaign_cmp *cc, const struct pr_store_variant_data *d,
 				 (h + 1) * sizeof(*nh))) != NULL)
 				cc->hosts_raw = nh;
 			if (nh == NULL ||
-			    (cc->hosts_raw[h] = dupstr(si.host)) == NULL) {
+			    (cc->hosts_raw[h] = strdup(si.host)) == NULL) {
 				pr_store_session_info_release(&si);
 				cli_errorf("out of memory");
 				return PR_EXIT_INTERNAL;
@@ -1294,349 +480,91 @@ boot_hosts(struct campaign_cmp *cc, const struct pr_store_variant_data *d,
 }
 
 /*
- * The runs of d on host h (hob: each boot's host) into out, a copy that
- * pr_store_variant_data_release frees.  out->nruns is the most values
- * of a metric, since the store counts runs for the whole variant only.
+ * Loads variant v of the campaign into *d, its names and units made
+ * text, and its boots' hosts into *hob (allocated); an exit status.
  */
 static int
-variant_subset(const struct pr_store_variant_data *d, const size_t *hob,
-    size_t h, struct pr_store_variant_data *out)
+load_variant(struct campaign_cmp *cc, const struct pr_store_variant_info *v,
+    struct pr_store_variant_data *d, size_t **hob)
 {
-	const struct pr_store_series *m;
-	struct pr_store_series *o;
-	size_t *map = NULL, i, k, n;
-
-	memset(out, 0, sizeof(*out));
-	if ((map = calloc(d->nboots + 1, sizeof(*map))) == NULL ||
-	    (out->boot_ids = calloc(d->nboots + 1, sizeof(char *))) == NULL ||
-	    (out->boot_session = calloc(d->nboots + 1, sizeof(int64_t))) ==
-		NULL ||
-	    (out->m = calloc(d->nm + 1, sizeof(*out->m))) == NULL)
-		goto nomem;
-	for (i = 0; i < d->nboots; i++) {
-		if (hob[i] != h)
-			continue;
-		map[i] = out->nboots;
-		out->boot_session[out->nboots] = d->boot_session[i];
-		if ((out->boot_ids[out->nboots++] = dupstr(d->boot_ids[i])) ==
-		    NULL)
-			goto nomem;
-	}
-	for (i = 0; i < d->nm; i++) {
-		m = &d->m[i];
-		for (k = 0, n = 0; k < m->n; k++)
-			n += hob[m->boot[k]] == h;
-		if (n == 0)
-			continue;
-		o = &out->m[out->nm++];
-		o->better = m->better;
-		if ((o->name = dupstr(m->name)) == NULL ||
-		    (o->unit = dupstr(m->unit)) == NULL ||
-		    (o->value = malloc(n * sizeof(double))) == NULL ||
-		    (o->boot = malloc(n * sizeof(size_t))) == NULL)
-			goto nomem;
-		for (k = 0; k < m->n; k++)
-			if (hob[m->boot[k]] == h) {
-				o->value[o->n] = m->value[k];
-				o->boot[o->n++] = map[m->boot[k]];
-			}
-		if (o->n > out->nruns)
-			out->nruns = o->n;
-	}
-	free(map);
-	return PR_EXIT_OK;
-nomem:
-	free(map);
-	pr_store_variant_data_release(out);
-	cli_errorf("out of memory");
-	return PR_EXIT_INTERNAL;
-}
-
-/* The host of value k of series m of a side whose boots have hosts hob. */
-static void
-campaign_side(const struct pr_store_series *m, const size_t *hob, size_t *host,
-    struct pr_campaign_side *s)
-{
-	size_t k;
-
-	for (k = 0; k < m->n; k++)
-		host[k] = hob[m->boot[k]];
-	s->x = m->value;
-	s->boot = m->boot;
-	s->host = host;
-	s->n = m->n;
-}
-
-/* The direction of a campaign metric as compare_core would take it. */
-static enum pr_better
-metric_better(const struct compare_opts *o, const struct pr_store_series *m)
-{
-	return o->force_better != PR_BETTER_UNKNOWN ? o->force_better
-						    : m->better;
-}
-
-/*
- * The verdicts across hosts (perfreg/campaign.h), metric by metric: text
- * lines into cc->out or an "across_hosts" array in jo.  Gates on a
- * regression across hosts.
- */
-static int
-across_part(struct campaign_cmp *cc, const struct pr_store_variant_data *bd,
-    const struct pr_store_variant_data *nd, const size_t *hb, const size_t *hn,
-    const char *bn, const char *nn, json_t *jo)
-{
-	const struct pr_store_series *bm, *nm;
-	struct pr_campaign_side sb, sn;
-	struct pr_campaign_result r;
-	struct pr_buf line = PR_BUF_INIT(4096);
 	struct pr_error err;
-	const struct pr_comparison *c;
-	json_t *arr = NULL, *e, *jn;
-	size_t i, k, *hostb = NULL, *hostn = NULL;
-	int rc = PR_EXIT_INTERNAL, head = 0;
-	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
-
-	memset(&r, 0, sizeof(r));
-	pr_error_clear(&err);
-	if (jo != NULL && (arr = json_array()) == NULL)
-		goto nomem;
-	for (i = 0; i < bd->nm; i++) {
-		bm = &bd->m[i];
-		for (k = 0, nm = NULL; k < nd->nm && nm == NULL; k++)
-			if (strcmp(nd->m[k].name, bm->name) == 0)
-				nm = &nd->m[k];
-		if (nm == NULL || bm->n == 0 || nm->n == 0 ||
-		    (cc->o->read.column != NULL &&
-			strcmp(bm->name, cc->o->read.column) != 0))
-			continue;
-		free(hostb);
-		free(hostn);
-		hostb = malloc(bm->n * sizeof(*hostb));
-		hostn = malloc(nm->n * sizeof(*hostn));
-		if (hostb == NULL || hostn == NULL)
-			goto nomem;
-		campaign_side(bm, hb, hostb, &sb);
-		campaign_side(nm, hn, hostn, &sn);
-		if (pr_campaign_hosts(&sb, &sn, cc->nhosts,
-			metric_better(cc->o, bm), &cc->o->verdict, 0, &r,
-			&err) != PR_OK) {
-			cli_errorf("compare: %s: %s", bm->name,
-			    pr_error_format(&err, eb, sizeof(eb)));
-			rc = PR_EXIT_USAGE;
-			goto out;
-		}
-		c = &r.across;
-		line.len = 0;
-		if (pr_campaign_hosts_summary(&r, &line, &err) != PR_OK ||
-		    pr_buf_addc(&line, '\0', &err) != PR_OK)
-			goto nomem;
-		if (cc->o->gate && c->verdict == PR_VERDICT_REGRESSION &&
-		    fabs(c->change_pct) > cc->o->threshold_pct) {
-			cli_errorf("regression across hosts: %s %+.1f%%",
-			    bm->name, c->change_pct);
-			cc->gated = PR_EXIT_REGRESSION;
-		}
-		if (arr != NULL) {
-			if ((jn = cli_str_json(pr_str_c(bm->name))) == NULL)
-				goto nomem;
-			e = json_pack("{s:o,s:I,s:I,s:b,s:s,s:s,s:I,s:b}",
-			    "metric", jn, "hosts", (json_int_t)r.nhosts,
-			    "hosts_one_side", (json_int_t)r.nhosts_one_side,
-			    "tested", c->tested, "verdict",
-			    pr_verdict_str(c->verdict), "summary", line.data,
-			    "agreeing", (json_int_t)r.agreeing, "consistent",
-			    r.consistent);
-			if (e == NULL || json_array_append_new(arr, e) != 0)
-				goto nomem;
-			if (c->tested &&
-			    (json_object_set_new(e, "change_pct",
-				 json_real(c->change_pct)) != 0 ||
-				json_object_set_new(e, "ci_lo_pct",
-				    json_real(c->ci_lo_pct)) != 0 ||
-				json_object_set_new(e, "ci_hi_pct",
-				    json_real(c->ci_hi_pct)) != 0 ||
-				json_object_set_new(e, "p_value",
-				    json_real(c->p_value)) != 0 ||
-				json_object_set_new(e, "df",
-				    json_real(c->primary_t.df)) != 0))
-				goto nomem;
-			if (r.have_f &&
-			    json_object_set_new(e, "agreement",
-				json_pack("{s:f,s:f,s:f,s:f,s:s}", "f", r.f,
-				    "df1", r.df1, "df2", r.df2, "p_value",
-				    r.f_p, "units",
-				    r.f_on_runs ? "runs" : "boots")) != 0)
-				goto nomem;
-		} else if (cc->o->report != PR_REPORT_CSV) {
-			if (!head &&
-			    pr_buf_addf(&cc->out, &err,
-				"\n%s against %s across %zu hosts, the host as "
-				"the unit (one-sample t on the hosts' "
-				"log-ratios of their means):\n",
-				nn, bn, r.nhosts) != PR_OK)
-				goto nomem;
-			head = 1;
-			if ((c->tested
-				    ? pr_buf_addf(&cc->out, &err,
-					  "  %-24s %+.1f%% [%+.1f%%, %+.1f%%] "
-					  "p = %.2g  %s\n",
-					  bm->name, c->change_pct, c->ci_lo_pct,
-					  c->ci_hi_pct, c->p_value,
-					  pr_verdict_str(c->verdict))
-				    : pr_buf_addf(&cc->out, &err,
-					  "  %-24s untested (%s)\n", bm->name,
-					  r.nhosts < 2
-					      ? "fewer than 2 hosts ran both"
-					      : "no spread or a mean <= 0")) !=
-				PR_OK ||
-			    pr_buf_addf(&cc->out, &err, "    %s\n",
-				line.data) != PR_OK)
-				goto nomem;
-		}
-		pr_campaign_hosts_release(&r);
-	}
-	if (arr != NULL && json_object_set_new(jo, "across_hosts", arr) != 0) {
-		arr = NULL;
-		goto nomem;
-	}
-	arr = NULL;
-	rc = PR_EXIT_OK;
-	goto out;
-nomem:
-	cli_errorf("out of memory");
-	rc = PR_EXIT_INTERNAL;
-out:
-	pr_campaign_hosts_release(&r);
-	json_decref(arr);
-	pr_buf_release(&line);
-	free(hostb);
-	free(hostn);
-	return rc;
-}
-
-/*
- * One comparison of the campaign: variant nv against variant bv.  With
- * sessions from several hosts (after --host), each host is compared on
- * its own and the verdict across hosts takes the host as the unit.
- */
-static int
-campaign_pair(struct campaign_cmp *cc, const struct pr_store_variant_info *bv,
-    const struct pr_store_variant_info *nv)
-{
-	struct pr_store_variant_data bd, nd, sb, sn;
-	struct pr_error err;
-	json_t *jo = NULL, *jper = NULL;
-	char *bn = vname(bv->name), *nn = vname(nv->name);
-	size_t *hb = NULL, *hn = NULL, h, sel = SIZE_MAX, *used = NULL;
-	int rc = PR_EXIT_INTERNAL;
 	enum pr_status st;
+	size_t i;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
-	memset(&bd, 0, sizeof(bd));
-	memset(&nd, 0, sizeof(nd));
-	memset(&sb, 0, sizeof(sb));
-	memset(&sn, 0, sizeof(sn));
 	pr_error_clear(&err);
-	cc->bvar = bv->name;
-	cc->nvar = nv->name;
-	if (bn == NULL || nn == NULL) {
-		cli_errorf("out of memory");
-		goto out;
-	}
-	if ((st = pr_store_load_variant(cc->st, cc->campaign, bv->name, &bd,
-		 &err)) != PR_OK ||
-	    (st = pr_store_load_variant(cc->st, cc->campaign, nv->name, &nd,
+	if ((st = pr_store_load_variant(cc->st, cc->campaign, v->name, d,
 		 &err)) != PR_OK) {
 		cli_errorf("compare: %s",
 		    pr_error_format(&err, eb, sizeof(eb)));
-		rc = cli_exit_for(st);
-		goto out;
+		return cli_exit_for(st);
 	}
-	if ((hb = calloc(bd.nboots + 1, sizeof(*hb))) == NULL ||
-	    (hn = calloc(nd.nboots + 1, sizeof(*hn))) == NULL) {
-		cli_errorf("out of memory");
-		goto out;
-	}
-	if ((rc = boot_hosts(cc, &bd, hb)) != PR_EXIT_OK ||
-	    (rc = boot_hosts(cc, &nd, hn)) != PR_EXIT_OK)
-		goto out;
-	rc = PR_EXIT_INTERNAL;
-	if (cc->o->host != NULL) {
-		for (h = 0; h < cc->nhosts && sel == SIZE_MAX; h++)
-			if (strcmp(cc->hosts_raw[h], cc->o->host) == 0)
-				sel = h;
-		if (sel == SIZE_MAX) {
-			cli_errorf("compare: campaign '%s' has no run of %s "
-				   "or %s on host '%s'",
-			    cc->o->campaign, bn, nn, cc->o->host);
-			rc = PR_EXIT_USAGE;
-			goto out;
-		}
-	}
-	/* The hosts this pair ran on (after --host). */
-	if ((used = calloc(cc->nhosts + 1, sizeof(*used))) == NULL) {
-		cli_errorf("out of memory");
-		goto out;
-	}
-	for (h = 0; h < bd.nboots; h++)
-		used[hb[h]] |= 1;
-	for (h = 0; h < nd.nboots; h++)
-		used[hn[h]] |= 2;
-	cc->pair_hosts = 0;
-	for (h = 0; h < cc->nhosts; h++)
-		cc->pair_hosts += used[h] != 0 && (sel == SIZE_MAX || h == sel);
-	if (cc->pair_hosts <= 1 && sel == SIZE_MAX) {
-		rc = pair_body(cc, &bd, &nd, bn, nn, NULL, NULL);
-		goto out;
-	}
-	if (cc->jarr != NULL &&
-	    ((jo = json_pack("{s:s,s:s}", "base", bn, "new", nn)) == NULL ||
-		(jper = json_array()) == NULL ||
-		json_object_set(jo, "per_host", jper) != 0)) {
-		cli_errorf("out of memory");
-		goto out;
-	}
-	for (h = 0; h < cc->nhosts; h++) {
-		if (sel != SIZE_MAX ? h != sel : used[h] != 3) {
-			if (sel == SIZE_MAX && used[h] != 0)
-				cli_errorf("warning: host %s ran only %s: not "
-					   "compared",
-				    cc->hosts[h], used[h] == 1 ? bn : nn);
-			continue;
-		}
-		if ((rc = variant_subset(&bd, hb, h, &sb)) != PR_EXIT_OK ||
-		    (rc = variant_subset(&nd, hn, h, &sn)) != PR_EXIT_OK ||
-		    (rc = pair_body(cc, &sb, &sn, bn, nn, cc->hosts[h],
-			 jper)) != PR_EXIT_OK)
-			goto out;
-		pr_store_variant_data_release(&sb);
-		pr_store_variant_data_release(&sn);
-	}
-	if (sel == SIZE_MAX &&
-	    (rc = across_part(cc, &bd, &nd, hb, hn, bn, nn, jo)) != PR_EXIT_OK)
-		goto out;
-	if (jo != NULL) {
-		if (json_array_append_new(cc->jarr, jo) != 0) {
-			jo = NULL;
+	/* Names and units as text (an import may hold any bytes). */
+	for (i = 0; i < d->nm; i++)
+		if (text_of(&d->m[i].name) != 0 ||
+		    text_of(&d->m[i].unit) != 0) {
 			cli_errorf("out of memory");
-			rc = PR_EXIT_INTERNAL;
-			goto out;
+			return PR_EXIT_INTERNAL;
 		}
-		jo = NULL;
+	if ((*hob = calloc(d->nboots + 1, sizeof(**hob))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
 	}
-	rc = PR_EXIT_OK;
+	return boot_hosts(cc, d, *hob);
+}
+
+/*
+ * One comparison of the campaign, variant nv against variant bv, added
+ * to m by the library (perfreg/report_campaign.h); an exit status.
+ */
+static int
+campaign_pair(struct campaign_cmp *cc, struct pr_report_campaign *cr,
+    struct pr_report_model *m, const struct pr_store_variant_info *bv,
+    const struct pr_store_variant_info *nv)
+{
+	struct pr_store_variant_data bd, nd;
+	struct pr_report_campaign_variant b, n;
+	struct pr_error err;
+	enum pr_status st;
+	size_t *hb = NULL, *hn = NULL, from = cr->nnote;
+	int rc;
+
+	memset(&bd, 0, sizeof(bd));
+	memset(&nd, 0, sizeof(nd));
+	memset(&b, 0, sizeof(b));
+	memset(&n, 0, sizeof(n));
+	pr_error_clear(&err);
+	if ((b.name = vname(bv->name)) == NULL ||
+	    (n.name = vname(nv->name)) == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if ((rc = load_variant(cc, bv, &bd, &hb)) != PR_EXIT_OK ||
+	    (rc = load_variant(cc, nv, &nd, &hn)) != PR_EXIT_OK)
+		goto out;
+	b.raw = bv->name;
+	b.data = &bd;
+	b.boot_host = hb;
+	n.raw = nv->name;
+	n.data = &nd;
+	n.boot_host = hn;
+	cr->hosts = (const char *const *)cc->hosts;
+	cr->hosts_raw = (const char *const *)cc->hosts_raw;
+	cr->nhosts = cc->nhosts;
+	st = pr_report_campaign_pair(m, cr, &b, &n, &err);
+	print_notes(cr->note, cr->nnote, from);
+	if (st != PR_OK) {
+		cli_errorf("%s", err.msg);
+		rc = cli_exit_for(st);
+	}
 out:
-	json_decref(jo);
-	json_decref(jper);
-	pr_store_variant_data_release(&sb);
-	pr_store_variant_data_release(&sn);
 	pr_store_variant_data_release(&bd);
 	pr_store_variant_data_release(&nd);
 	free(hb);
 	free(hn);
-	free(used);
-	free(bn);
-	free(nn);
+	free((char *)b.name);
+	free((char *)n.name);
 	return rc;
 }
 
@@ -1655,6 +583,69 @@ find_variant(const struct pr_store_variant_info *v, size_t n, const char *name,
 	return -1;
 }
 
+/* The campaign's sessions and their snapshots (what the report's
+ * environment parts compare). */
+struct sessions {
+	struct pr_store_session_info *info;
+	struct pr_env *env;
+	struct pr_report_campaign_session *rs;
+	size_t n;
+};
+
+static void
+sessions_release(struct sessions *s)
+{
+	size_t i;
+
+	for (i = 0; s->env != NULL && i < s->n; i++)
+		pr_env_release(&s->env[i]);
+	free(s->env);
+	free(s->rs);
+	pr_store_sessions_free(s->info, s->n);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Loads the sessions of the campaign with their snapshots; an exit
+ * status. */
+static int
+sessions_load(struct campaign_cmp *cc, struct sessions *s)
+{
+	struct pr_error err;
+	size_t i;
+	int found;
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+
+	pr_error_clear(&err);
+	if (pr_store_sessions(cc->st, cc->campaign, &s->info, &s->n, &err) !=
+	    PR_OK) {
+		cli_errorf("compare: %s",
+		    pr_error_format(&err, eb, sizeof(eb)));
+		return PR_EXIT_USAGE;
+	}
+	s->env = calloc(s->n + 1, sizeof(*s->env));
+	s->rs = calloc(s->n + 1, sizeof(*s->rs));
+	if (s->env == NULL || s->rs == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	for (i = 0; i < s->n; i++) {
+		pr_env_init(&s->env[i]);
+		found = 0;
+		if (pr_store_session_env(cc->st, s->info[i].id, &s->env[i],
+			&found, &err) != PR_OK) {
+			cli_errorf("compare: %s",
+			    pr_error_format(&err, eb, sizeof(eb)));
+			return PR_EXIT_USAGE;
+		}
+		s->rs[i].id = s->info[i].id;
+		s->rs[i].boot_id = s->info[i].boot_id;
+		s->rs[i].variants = s->info[i].variants;
+		s->rs[i].nvariants = s->info[i].nvariants;
+		s->rs[i].env = found ? &s->env[i] : NULL;
+	}
+	return PR_EXIT_OK;
+}
+
 /*
  * compare --campaign NAME [A B]: every variant against the first, or B
  * against A, each followed by the environment diff.
@@ -1663,19 +654,23 @@ static int
 compare_campaign(const struct compare_opts *o, int nops, char **ops)
 {
 	struct pr_store_variant_info *v = NULL;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_report_campaign cr;
 	struct campaign_cmp cc;
+	struct sessions ss;
 	struct pr_error err;
 	enum pr_status st;
-	json_t *root = NULL;
+	json_t *jc = NULL;
 	size_t n = 0, i;
 	long a = 0, b = -1;
 	int rc;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	memset(&cc, 0, sizeof(cc));
+	memset(&ss, 0, sizeof(ss));
+	pr_report_campaign_init(&cr);
 	cc.o = o;
 	cc.campaign = pr_str_c(o->campaign);
-	pr_buf_init(&cc.out, REPORT_MAX);
 	if ((rc = cli_store_open("compare", o->db, PR_STORE_READ, &cc.st)) !=
 	    PR_EXIT_OK)
 		return rc;
@@ -1700,12 +695,17 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
-	if (o->report == PR_REPORT_JSON &&
-	    ((root = json_object()) == NULL ||
-		(cc.jarr = json_array()) == NULL ||
-		json_object_set_new(root, "campaign",
-		    cli_str_json(cc.campaign)) != 0 ||
-		json_object_set(root, "comparisons", cc.jarr) != 0)) {
+	if ((rc = sessions_load(&cc, &ss)) != PR_EXIT_OK)
+		goto out;
+	cmp_opts(o, &cr.cmp);
+	cr.campaign = o->campaign;
+	cr.host = o->host;
+	cr.sess = ss.rs;
+	cr.nsess = ss.n;
+	if ((jc = cli_str_json(cc.campaign)) == NULL ||
+	    pr_report_model_string(&m, "campaign", 0, json_string_value(jc),
+		&err) != PR_OK ||
+	    pr_report_model_list(&m, "comparisons", 0, &err) != PR_OK) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -1713,95 +713,92 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 	for (i = 0; i < n && rc == PR_EXIT_OK; i++) {
 		if (b >= 0 ? (long)i != b : (long)i == a)
 			continue;
-		rc = campaign_pair(&cc, &v[a], &v[i]);
+		rc = campaign_pair(&cc, &cr, &m, &v[a], &v[i]);
 	}
-	if (rc != PR_EXIT_OK)
+	if (rc != PR_EXIT_OK || (rc = write_model(&m, o->report)) != PR_EXIT_OK)
 		goto out;
-	if (root != NULL) {
-		if ((rc = cli_write_json(root)) != PR_EXIT_OK)
-			goto out;
-	} else if ((rc = cli_write(&cc.out)) != PR_EXIT_OK) {
-		goto out;
-	}
-	rc = cc.gated;
+	rc = cr.regression ? PR_EXIT_REGRESSION : PR_EXIT_OK;
 out:
-	json_decref(cc.jarr);
-	json_decref(root);
-	pr_buf_release(&cc.out);
+	json_decref(jc);
+	pr_report_model_release(&m);
+	pr_report_campaign_release(&cr);
+	sessions_release(&ss);
 	for (i = 0; i < cc.nhosts; i++) {
 		free(cc.hosts[i]);
 		free(cc.hosts_raw[i]);
 	}
 	free(cc.hosts);
 	free(cc.hosts_raw);
-	pr_store_sessions_free(cc.sess, cc.nsess);
 	pr_store_variants_free(v, n);
 	pr_store_close(cc.st);
 	return rc;
 }
 
-int
-cli_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
-    const char *bname, const char *nname, int gate, struct cli_comparison *res,
-    int *gated)
+/* compare BASE NEW: two inputs read, compared and reported. */
+static int
+compare_files(const struct compare_opts *o, const char *bpath,
+    const char *npath)
 {
-	struct compare_opts o;
+	struct pr_dataset base, new;
+	struct pr_report_compare_opts co;
+	struct pr_report_compare_result res;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_error err;
+	enum pr_status st;
+	const char *bname = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
+	const char *nname = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
+	int rc;
 
-	memset(&o, 0, sizeof(o));
-	pr_read_opts_init(&o.read);
-	pr_verdict_opts_init(&o.verdict);
-	o.force_better = PR_BETTER_UNKNOWN;
-	o.gate = gate;
-	return compare_core(base, new_, bname, nname, &o, res, gated);
+	memset(&res, 0, sizeof(res));
+	pr_dataset_init(&base);
+	pr_dataset_init(&new);
+	pr_error_clear(&err);
+	if ((rc = read_side(bpath, o, &base)) != PR_EXIT_OK ||
+	    (rc = read_side(npath, o, &new)) != PR_EXIT_OK)
+		goto out;
+	cmp_opts(o, &co);
+	st = pr_report_compare_datasets(&base, &new, bname, nname, &co, &res,
+	    &err);
+	print_notes(res.note, res.nnote, 0);
+	if (st != PR_OK) {
+		cli_errorf("%s", err.msg);
+		rc = cli_exit_for(st);
+		goto out;
+	}
+	/* JSON: the comparison's members are the document's. */
+	if (pr_report_model_comparison(&m, "comparison", PR_SECTION_INLINE,
+		&res.report, &err) != PR_OK) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	if (o->html != NULL &&
+	    (rc = compare_html(&m, bname, nname, o)) != PR_EXIT_OK)
+		goto out;
+	if ((o->html == NULL || strcmp(o->html, "-") != 0) &&
+	    (rc = write_model(&m, o->report)) != PR_EXIT_OK)
+		goto out;
+	rc = res.regression ? PR_EXIT_REGRESSION : PR_EXIT_OK;
+out:
+	pr_report_model_release(&m);
+	pr_report_compare_result_release(&res);
+	pr_dataset_release(&base);
+	pr_dataset_release(&new);
+	return rc;
 }
 
 static int
 exec_compare(int argc, char **argv)
 {
-	struct pr_dataset base, new;
-	struct pr_buf out = PR_BUF_INIT(REPORT_MAX);
-	struct cli_comparison res;
 	struct compare_opts o;
-	const char *bpath, *npath;
-	int first, rc, gated = PR_EXIT_OK;
+	int first, rc;
 
-	if ((first = parse_opts(argc, argv, &o)) < 0) {
+	if ((first = parse_opts(argc, argv, &o)) < 0)
 		rc = PR_EXIT_USAGE;
-		goto opts;
-	}
-	if (o.campaign != NULL) {
+	else if (o.campaign != NULL)
 		rc = compare_campaign(&o, argc - first, argv + first);
-		goto opts;
-	}
-	bpath = argv[first];
-	npath = argv[first + 1];
-	memset(&res, 0, sizeof(res));
-	pr_dataset_init(&base);
-	pr_dataset_init(&new);
-	if ((rc = read_side(bpath, &o, &base)) != PR_EXIT_OK ||
-	    (rc = read_side(npath, &o, &new)) != PR_EXIT_OK)
-		goto out;
-	if ((rc = compare_core(&base, &new,
-		 strcmp(bpath, "-") == 0 ? "<stdin>" : bpath,
-		 strcmp(npath, "-") == 0 ? "<stdin>" : npath, &o, &res,
-		 &gated)) != PR_EXIT_OK)
-		goto out;
-	if (o.html != NULL && (rc = compare_html(&res, &o)) != PR_EXIT_OK)
-		goto out;
-	if (o.html != NULL && strcmp(o.html, "-") == 0) {
-		rc = gated;
-		goto out;
-	}
-	if ((rc = compare_write(&res, o.report, &out)) != PR_EXIT_OK)
-		goto out;
-	if ((rc = cli_write(&out)) == PR_EXIT_OK)
-		rc = gated;
-out:
-	cli_comparison_release(&res);
-	pr_buf_release(&out);
-	pr_dataset_release(&base);
-	pr_dataset_release(&new);
-opts:
+	else
+		rc = compare_files(&o, argv[first], argv[first + 1]);
 	free(o.column);
 	free(o.primary);
 	return rc;

@@ -10,8 +10,10 @@
  * turns Ctrl-C into a clean stop, and writes the report: for each variant
  * after the first, compare's report (pr_compare with Holm's correction
  * over the metrics, written by perfreg/report.h) of baseline against
- * variant, then the paired analysis of the rounds (perfreg/paired.h), the
- * failed runs, the order and seed, the timer resolution and perfreg's own
+ * variant, then the paired analysis of the rounds (perfreg/paired.h),
+ * with --monitor (on by default) the explanation of the change by the
+ * side metrics and monitors read around each run (perfreg/explain.h,
+ * perfreg/monitor.h), the failed runs, the order and seed, the timer resolution and perfreg's own
  * overhead per run.  With --until-decided the rounds go on until the
  * sequential test (perfreg/seq.h, through pr_session_decide) has decided
  * every chosen metric of every variant, or --max-runs / --max-time is
@@ -35,10 +37,13 @@
 #include "cli/run_store.h"
 #include "perfreg/dataset.h"
 #include "perfreg/describe.h"
+#include "perfreg/explain.h"
+#include "perfreg/monitor.h"
 #include "perfreg/paired.h"
 #include "perfreg/parse.h"
 #include "perfreg/primary.h"
 #include "perfreg/report.h"
+#include "perfreg/report_compare.h"
 #include "perfreg/report_model.h"
 #include "perfreg/report_run.h"
 #include "perfreg/runner.h"
@@ -110,6 +115,10 @@ struct run_cli {
 	int robust;
 	int parse_set; /* --parse was given */
 	uint64_t seen; /* opt_parse's rows given */
+	/* --monitor: the set as given, and the monitor read around each
+	 * run (NULL: none). */
+	const char *monitor_spec;
+	struct pr_monitor *mon;
 };
 
 static volatile sig_atomic_t interrupted, stop_signal;
@@ -396,6 +405,11 @@ static const struct opt options[] = {
 	OPT_STRING(0, "output", "file.json",
 	    "append every finished run to file.json, one JSON object a line",
 	    struct run_cli, output, 0, NULL),
+	OPT_STRING(0, "monitor", "set",
+	    "side metrics read around each run: none, or a list of perf, "
+	    "stat, softirqs, interrupts, vmstat, schedstat, system, all "
+	    "(default: all)",
+	    struct run_cli, monitor_spec, OPT_NONEMPTY, "a monitor set"),
 	OPT_CALL(0, "output-limit", "bytes",
 	    "output kept per run (default 16M; K, M, G suffixes)", parse_bytes,
 	    0, 0),
@@ -1056,7 +1070,7 @@ struct variant_report {
 	/* The primary, side and untested metrics (perfreg/primary.h); the
 	 * report points into fam, so a variant_report is never copied. */
 	enum pr_role *role;
-	struct cli_families fam;
+	struct pr_report_families fam;
 };
 
 static void
@@ -1073,7 +1087,7 @@ variant_report_release(struct variant_report *v)
 	free(v->cmp);
 	free(v->names);
 	free(v->role);
-	cli_families_release(&v->fam);
+	pr_report_families_release(&v->fam);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -1084,6 +1098,7 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
     struct variant_report *v)
 {
 	struct pr_verdict_opts vo;
+	struct pr_error err;
 	size_t i, nm = s->v[0].data.n;
 	int rc;
 
@@ -1115,9 +1130,12 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
 	v->report.metrics = v->rm;
 	v->report.n = v->nrows;
 	pr_verdict_opts_init(&vo);
-	if (cli_families_apply(&v->report, v->rm, v->nrows, v->role, &vo,
-		&v->fam) != 0)
+	pr_error_clear(&err);
+	if (pr_report_families_apply(&v->report, v->rm, v->nrows, v->role, &vo,
+		&v->fam, &err) != PR_OK) {
+		cli_error(&err);
 		return PR_EXIT_INTERNAL;
+	}
 	/* The paired part follows the table's order. */
 	for (i = 0; i < v->nrows; i++)
 		v->names[i] = v->rm[i].name;
@@ -1125,12 +1143,70 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
 }
 
 /*
+ * The explanation of variant vi (perfreg/explain.h) from the monitors'
+ * figures, against the first primary metric of the baseline, with the
+ * monitor's notes: nothing without --monitor.
+ */
+static enum pr_status
+explain_add(struct pr_report_model *g, const struct pr_session *s,
+    const struct run_cli *c, size_t vi, struct pr_error *err)
+{
+	const char **notes;
+	enum pr_role *role;
+	enum pr_status st;
+	size_t i, nn;
+
+	if (c->mon == NULL)
+		return PR_OK;
+	if ((st = run_roles(s, c, &role, err)) != PR_OK)
+		return st;
+	nn = pr_monitor_nnotes(c->mon);
+	if ((notes = calloc(nn + 1, sizeof(*notes))) == NULL) {
+		free(role);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < nn; i++)
+		notes[i] = pr_monitor_note(c->mon, i);
+	st = pr_report_run_explain(g, "explanation", 0, s, vi, role, notes, nn,
+	    err);
+	free(notes);
+	free(role);
+	return st;
+}
+
+/* --monitor: the set (default: all) and the monitor the runner reads
+ * around each run.  Returns an exit status. */
+static int
+monitor_open(struct run_cli *c)
+{
+	struct pr_error err;
+	unsigned set = PR_MON_DEFAULT;
+
+	pr_error_clear(&err);
+	if (c->monitor_spec != NULL &&
+	    pr_monitor_parse_set(c->monitor_spec, &set, &err) != PR_OK) {
+		cli_errorf("run: --monitor: %s; see 'perfreg run --help'",
+		    err.msg);
+		return PR_EXIT_USAGE;
+	}
+	if (set == 0)
+		return PR_EXIT_OK;
+	if (pr_monitor_new(set, NULL, &c->mon, &err) != PR_OK) {
+		cli_error(&err);
+		return PR_EXIT_INTERNAL;
+	}
+	c->ro.monitor = c->mon;
+	return PR_EXIT_OK;
+}
+
+/*
  * Fills m with the report of session s: the session; for one variant
  * its summaries; for each other variant the decisions of
- * --until-decided, compare's report of baseline against it and the
- * paired analysis; the runs.  In JSON, a session of two variants is
- * compare's object with "paired", "sequential", "session" and "runs"
- * added; otherwise {"comparisons": [...], "session", "runs"}.
+ * --until-decided, compare's report of baseline against it, the paired
+ * analysis and, with monitors, the explanation; the runs.  In JSON, a
+ * session of two variants is compare's object with "paired",
+ * "explanation", "sequential", "session" and "runs" added; otherwise
+ * {"comparisons": [...], "session", "runs"}.
  */
 static enum pr_status
 fill_report(struct pr_report_model *m, const struct pr_session *s,
@@ -1171,6 +1247,7 @@ fill_report(struct pr_report_model *m, const struct pr_session *s,
 			 &vr[vi].report, err)) != PR_OK ||
 		    (st = pr_report_run_paired(g, "paired", 0, s, vi,
 			 vr[vi].names, vr[vi].nrows, err)) != PR_OK ||
+		    (st = explain_add(g, s, c, vi, err)) != PR_OK ||
 		    (c->until &&
 			(st = sequential_add(g, "sequential",
 			     PR_SECTION_NO_TEXT, s, c, vi, err)) != PR_OK))
@@ -1240,6 +1317,7 @@ run_cli_release(struct run_cli *c)
 	free(c->hooks);
 	free(c->decide);
 	free(c->primary);
+	pr_monitor_free(c->mon);
 	free(c->tags);
 	free(c->variant_op);
 	run_store_close(&c->rs);
@@ -1363,10 +1441,13 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 		cli_errorf("run: resuming session %lld of campaign '%s': %zu "
 			   "rounds stored, %zu to run",
 		    (long long)resumes, c.campaign, done, c.ro.runs);
+	if ((rc = monitor_open(&c)) != PR_EXIT_OK)
+		goto out;
 	c.ro.keep_output = c.campaign != NULL;
 	if (c.campaign != NULL &&
 	    (rc = run_store_begin(&c.rs, c.db, c.campaign, &s, c.tags, c.ntags,
-		 argv + 1, (size_t)(argc - 1), resumes)) != PR_EXIT_OK)
+		 c.primary, c.nprimary, argv + 1, (size_t)(argc - 1),
+		 resumes)) != PR_EXIT_OK)
 		goto out;
 	/* The progress line goes to stderr: whether stdout is piped (into
 	 * tee, say) does not matter. */

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "perfreg/dataset.h"
 #include "perfreg/describe.h"
+#include "perfreg/primary.h"
 #include "perfreg/report.h"
 #include "perfreg/sample.h"
 #include "perfreg/store.h"
@@ -202,12 +204,55 @@ session_text(struct pr_buf *b, const struct pr_store_session_info *si, int bw,
 	return st;
 }
 
-/* The median of each metric of one variant, text and JSON. */
+/*
+ * The roles of the metrics of d (perfreg/primary.h) as `compare
+ * --campaign` takes them without --primary: the primaries stored with
+ * its sessions, else the parsers' result flags, else wall_s.  *role is
+ * the caller's (free()).
+ */
+static enum pr_status
+variant_roles(const struct pr_store_variant_data *d, enum pr_role **role,
+    struct pr_error *err)
+{
+	struct pr_dataset ds;
+	struct pr_metric *m;
+	enum pr_role *r = NULL;
+	enum pr_status st = PR_OK;
+	size_t i;
+
+	pr_dataset_init(&ds);
+	*role = calloc(d->nm + 1, sizeof(**role));
+	r = calloc(d->nm + 1, sizeof(*r));
+	if (*role == NULL || r == NULL)
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < d->nm && st == PR_OK; i++) {
+		/* One value stands for all: the rule looks at names, flags
+		 * and directions only.  Two units of one name are one. */
+		st = pr_dataset_get(&ds, d->m[i].name, d->m[i].unit,
+		    d->m[i].better, &m, err);
+		if (st == PR_OK && d->m[i].n > 0 && m->values.n == 0)
+			st = pr_sample_push(&m->values, d->m[i].value[0], err);
+		if (st == PR_OK)
+			m->flags |= d->m[i].flags;
+	}
+	if (st == PR_OK)
+		st = pr_primary_roles_stored(&ds, NULL, 0,
+		    (const char *const *)d->primary, d->nprimary, r, err);
+	for (i = 0; i < d->nm && st == PR_OK; i++)
+		(*role)[i] = r[pr_dataset_find(&ds, d->m[i].name) - ds.metrics];
+	free(r);
+	pr_dataset_release(&ds);
+	return st;
+}
+
+/* The median of each metric of one variant and its role, text and
+ * JSON. */
 static enum pr_status
 variant_metrics(struct show *sh, struct pr_str campaign,
     const struct pr_store_variant_info *v, json_t *jm)
 {
 	struct pr_store_variant_data d;
+	enum pr_role *role = NULL;
 	enum pr_status st;
 	size_t i, k;
 	double med, *v2;
@@ -216,6 +261,7 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 	if ((st = pr_store_load_variant(sh->st, campaign, v->name, &d,
 		 &sh->err)) != PR_OK)
 		return st;
+	st = variant_roles(&d, &role, &sh->err);
 	for (i = 0; i < d.nm && st == PR_OK; i++) {
 		if ((v2 = malloc((d.m[i].n + 1) * sizeof(*v2))) == NULL) {
 			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
@@ -227,12 +273,12 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 		med = pr_median_sorted(v2, d.m[i].n);
 		free(v2);
 		if (jm != NULL) {
-			json_t *o = json_pack("{s:o,s:o,s:o,s:f,s:I,s:I}",
+			json_t *o = json_pack("{s:o,s:o,s:o,s:f,s:I,s:I,s:s}",
 			    "variant", cli_str_json(v->name), "metric",
 			    text_json(d.m[i].name), "unit",
 			    text_json(d.m[i].unit), "median", med, "n",
-			    (json_int_t)d.m[i].n, "boots",
-			    (json_int_t)d.nboots);
+			    (json_int_t)d.m[i].n, "boots", (json_int_t)d.nboots,
+			    "role", pr_role_str(role[i]));
 			if (o == NULL || json_array_append_new(jm, o) != 0)
 				st = pr_error_set(&sh->err, PR_ENOMEM,
 				    "out of memory");
@@ -248,9 +294,11 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 		    (st = text_pad(&sh->out, d.m[i].unit, 8, 0, &sh->err)) !=
 			PR_OK)
 			break;
-		st = pr_buf_addf(&sh->out, &sh->err, " n=%zu, %zu boot%s\n",
-		    d.m[i].n, d.nboots, d.nboots == 1 ? "" : "s");
+		st = pr_buf_addf(&sh->out, &sh->err, " n=%zu, %zu boot%s%s\n",
+		    d.m[i].n, d.nboots, d.nboots == 1 ? "" : "s",
+		    role[i] == PR_ROLE_PRIMARY ? ", primary" : "");
 	}
+	free(role);
 	pr_store_variant_data_release(&d);
 	return st;
 }

@@ -165,7 +165,8 @@ mark_resumed(struct pr_store *st, int64_t id, struct pr_error *err)
 int
 run_store_begin(struct run_store *rs, const char *db, const char *campaign,
     const struct pr_session *s, char *const *tags, size_t ntags,
-    char *const *args, size_t nargs, int64_t resumes)
+    const char *const *primary, size_t nprimary, char *const *args,
+    size_t nargs, int64_t resumes)
 {
 	struct pr_store_session_new sn;
 	struct pr_store_tag *t = NULL;
@@ -207,6 +208,8 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 	sn.ntags = nt;
 	sn.resumes = resumes;
 	sn.pid = (int64_t)getpid();
+	sn.primary = primary;
+	sn.nprimary = nprimary;
 	if ((rs->vid = calloc(s->nv, sizeof(*rs->vid))) == NULL) {
 		cli_errorf("out of memory");
 		goto out;

@@ -24,13 +24,16 @@ struct run_store {
 /*
  * Opens the database (db, or the default), captures the environment and
  * records a session of campaign with the variants of s, the tags
- * ("key=value" strings; kernel=RELEASE is added unless given) and perfreg's
- * run arguments (args, nargs) for --resume.  resumes: the session it
+ * ("key=value" strings; kernel=RELEASE is added unless given), the
+ * --primary metrics (primary, nprimary; none: the rule of
+ * perfreg/primary.h applies when it is compared) and perfreg's run
+ * arguments (args, nargs) for --resume.  resumes: the session it
  * continues, or 0.  Prints errors; returns an exit status.
  */
 int run_store_begin(struct run_store *rs, const char *db, const char *campaign,
     const struct pr_session *s, char *const *tags, size_t ntags,
-    char *const *args, size_t nargs, int64_t resumes);
+    const char *const *primary, size_t nprimary, char *const *args,
+    size_t nargs, int64_t resumes);
 
 /* Stores a finished run; on failure sets rs->failed and rs->msg (the
  * caller stops the session). */

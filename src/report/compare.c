@@ -1516,10 +1516,7 @@ pr_report_compare(struct pr_buf *out, const struct pr_report *r,
 			st = write_side(out, r, f, err);
 		break;
 	case PR_REPORT_CSV:
-		st = write_csv(out, r, fs, NULL, NULL, 0, 1, err);
-		if (st == PR_OK && r->side != NULL && r->side->n > 0)
-			st = report_compare_csv(out, r->side, NULL, NULL, 0, 0,
-			    err);
+		st = report_compare_csv(out, r, NULL, NULL, 0, 1, err);
 		break;
 	case PR_REPORT_JSON:
 		st = write_json(out, r, fs, err);
@@ -1577,5 +1574,8 @@ report_compare_csv(struct pr_buf *out, const struct pr_report *r,
 		get_facts(&r->metrics[i], &fs[i]);
 	st = write_csv(out, r, fs, head, cell, ncsv, header, err);
 	free(fs);
+	/* The side metrics follow as more rows of the same table. */
+	if (st == PR_OK && r->side != NULL && r->side->n > 0)
+		st = report_compare_csv(out, r->side, head, cell, ncsv, 0, err);
 	return st;
 }

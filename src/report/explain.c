@@ -10,16 +10,27 @@
  * 8th ed., ch. 18).  Within-side, so that the shift between the sides
  * does not make every changed metric look correlated with the primary:
  * only run-to-run co-movement counts.
+ *
+ * It also writes the explanation as a section of the report model
+ * (pr_report_explain: text, Markdown and JSON), and builds it from a
+ * session of `perfreg run` (pr_report_run_explain), the monitors'
+ * figures and the side metrics of each run as the replicates.  A
+ * section's data is one struct holding copies of everything it shows.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "perfreg/describe.h"
 #include "perfreg/explain.h"
+#include "perfreg/monitor.h"
+#include "perfreg/report_run.h"
 #include "perfreg/ttest.h"
 #include "perfreg/verdict.h"
+#include "report/internal.h"
 
 #include "core/banned.h"
 
@@ -270,5 +281,469 @@ out:
 	free(adj);
 	if (st != PR_OK)
 		pr_explain_release(e);
+	return st;
+}
+
+/* ---------------------------------------------------------------- *
+ * The explanation as a section of the report model
+ * ---------------------------------------------------------------- */
+
+/* What a section shows: copies of the result, the names and the notes. */
+struct explain_data {
+	struct pr_explain e; /* items owned */
+	char *primary;
+	char **names, **units; /* nmetrics each; units[i] may be NULL */
+	size_t nmetrics;
+	char **notes;
+	size_t nnotes;
+	double conf;
+};
+
+static void
+explain_free(void *data)
+{
+	struct explain_data *d = data;
+	size_t i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; d->names != NULL && i < d->nmetrics; i++) {
+		free(d->names[i]);
+		free(d->units[i]);
+	}
+	for (i = 0; d->notes != NULL && i < d->nnotes; i++)
+		free(d->notes[i]);
+	free(d->names);
+	free(d->units);
+	free(d->notes);
+	free(d->primary);
+	pr_explain_release(&d->e);
+	free(d);
+}
+
+/* Is this monitor figure system-wide (all but the child's counters)? */
+static int
+system_wide(const char *name)
+{
+	return pr_monitor_is_metric(name) &&
+	    strncmp(name, PR_MON_PREFIX "perf.",
+		strlen(PR_MON_PREFIX "perf.")) != 0;
+}
+
+/* Appends s escaped for a terminal, and for Markdown when md. */
+static enum pr_status
+word(struct pr_buf *out, const char *s, int md, struct pr_error *err)
+{
+	enum pr_status st;
+	char *e;
+
+	if (!md)
+		return pr_report_escape(out, s, strlen(s), 0, err);
+	if ((e = pr_report_escape_str(s, 0)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	st = report_md_escape(out, e, err);
+	free(e);
+	return st;
+}
+
+/* A relative change in percent, "n/a" when it is not defined: three
+ * significant digits, whole percents from 1000% on, never "-0". */
+static enum pr_status
+pct(struct pr_buf *out, double x, struct pr_error *err)
+{
+	double v = 100 * x;
+
+	if (!isfinite(v))
+		return pr_buf_adds(out, "n/a", err);
+	if (fabs(v) >= 999.5)
+		return pr_buf_addf(out, err, "%+.0f%%", v);
+	return pr_buf_addf(out, err, "%+.3g%%", v == 0 ? 0.0 : v);
+}
+
+static enum pr_status
+item_text(struct pr_buf *out, const struct explain_data *d,
+    const struct pr_explain_item *it, int md, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if ((st = pr_buf_adds(out, md ? "- " : "  ", err)) != PR_OK ||
+	    (st = word(out, d->names[it->metric], md, err)) != PR_OK ||
+	    (st = pr_buf_adds(out, " ", err)) != PR_OK ||
+	    (st = pct(out, it->change, err)) != PR_OK ||
+	    (st = pr_buf_adds(out, " [", err)) != PR_OK ||
+	    (st = pct(out, it->lo, err)) != PR_OK ||
+	    (st = pr_buf_adds(out, ", ", err)) != PR_OK ||
+	    (st = pct(out, it->hi, err)) != PR_OK ||
+	    (st = pr_buf_addf(out, err, "] (%.4g -> %.4g), r = %.2f with ",
+		 it->base_mean, it->new_mean,
+		 fabs(it->r) < 0.005 ? 0.0 : it->r)) != PR_OK ||
+	    (st = word(out, d->primary, md, err)) != PR_OK)
+		return st;
+	if (isfinite(it->share))
+		return pr_buf_addf(out, err, ", %.0f%% of its change\n",
+		    fabs(it->share) < 0.005 ? 0.0 : 100 * it->share);
+	return pr_buf_adds(out, "\n", err);
+}
+
+static enum pr_status
+explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
+    struct pr_error *err)
+{
+	const struct explain_data *d = data;
+	const struct pr_explain *e = &d->e;
+	int md = f == PR_REPORT_MARKDOWN;
+	const char *pre = md ? "- " : "  ";
+	enum pr_status st;
+	size_t k, shown = 0, sys = 0;
+
+	for (k = 0; k < e->nchanged; k++)
+		sys += system_wide(d->names[e->items[k].metric]);
+	if ((st = pr_buf_adds(out,
+		 md ? "\n**Explanation**: " : "\nexplanation: ", err)) !=
+		PR_OK ||
+	    (st = word(out, d->primary, md, err)) != PR_OK ||
+	    (st = pr_buf_adds(out, " ", err)) != PR_OK ||
+	    (st = pct(out, e->primary_change, err)) != PR_OK ||
+	    (st = pr_buf_addf(out, err,
+		 "; %zu of %zu side metrics changed (Welch's t, "
+		 "Benjamini-Hochberg at a %.3g%% false discovery rate)",
+		 e->nchanged, e->n, 100 * (1 - d->conf))) != PR_OK)
+		return st;
+	if (e->nchanged == 0)
+		st = pr_buf_adds(out,
+		    ": nothing beside it explains the change\n", err);
+	else
+		st = pr_buf_addf(out, err,
+		    ", ranked by the share of the change they account for%s\n",
+		    sys ? "; the mon.stat, softirq, irq, vm and sched figures "
+			  "are system-wide (they include the machine's other "
+			  "processes)"
+			: "");
+	if (st != PR_OK || (md && (st = pr_buf_addc(out, '\n', err)) != PR_OK))
+		return st;
+	for (k = 0; k < e->nchanged && shown < PR_EXPLAIN_TOP; k++, shown++)
+		if ((st = item_text(out, d, &e->items[k], md, err)) != PR_OK)
+			return st;
+	if (e->nchanged > shown &&
+	    (st = pr_buf_addf(out, err, "%s%zu more in --json\n", pre,
+		 e->nchanged - shown)) != PR_OK)
+		return st;
+	if ((st = pr_buf_addf(out, err, "%swork/efficiency: %s\n", pre,
+		 e->split)) != PR_OK)
+		return st;
+	for (k = 0; k < d->nnotes; k++)
+		if ((st = pr_buf_addf(out, err, "%snote: ", pre)) != PR_OK ||
+		    (st = word(out, d->notes[k], md, err)) != PR_OK ||
+		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
+			return st;
+	return PR_OK;
+}
+
+static json_t *
+num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* Sets key of o to v; 0, or -1 (v dropped) when either failed. */
+static int
+jset(json_t *o, const char *key, json_t *v)
+{
+	return v == NULL || json_object_set_new(o, key, v) != 0 ? -1 : 0;
+}
+
+static json_t *
+item_json(const struct explain_data *d, const struct pr_explain_item *m)
+{
+	json_t *it = json_object();
+	const char *name = d->names[m->metric], *unit = d->units[m->metric];
+
+	if (it == NULL || jset(it, "metric", json_string(name)) != 0 ||
+	    (unit != NULL && jset(it, "unit", json_string(unit)) != 0) ||
+	    jset(it, "system_wide", json_boolean(system_wide(name))) != 0 ||
+	    jset(it, "n_base", json_integer((json_int_t)m->nb)) != 0 ||
+	    jset(it, "n_new", json_integer((json_int_t)m->nn)) != 0 ||
+	    jset(it, "base_mean", num(m->base_mean)) != 0 ||
+	    jset(it, "new_mean", num(m->new_mean)) != 0 ||
+	    jset(it, "change", num(m->change)) != 0 ||
+	    jset(it, "ci_low", num(m->lo)) != 0 ||
+	    jset(it, "ci_high", num(m->hi)) != 0 ||
+	    jset(it, "p", num(m->p)) != 0 ||
+	    jset(it, "p_bh", num(m->p_adj)) != 0 ||
+	    jset(it, "r", num(m->r)) != 0 ||
+	    jset(it, "share", num(m->share)) != 0 ||
+	    jset(it, "changed", json_boolean(m->changed)) != 0) {
+		json_decref(it);
+		return NULL;
+	}
+	return it;
+}
+
+static json_t *
+explain_json(const void *data, struct pr_error *err)
+{
+	const struct explain_data *d = data;
+	const struct pr_explain *e = &d->e;
+	json_t *o = json_object(), *arr = json_array(), *sp = json_object(),
+	       *notes = json_array(), *it;
+	size_t k;
+
+	if (o == NULL || jset(o, "metrics", arr) != 0 ||
+	    jset(o, "work_efficiency", sp) != 0 ||
+	    jset(o, "monitor_notes", notes) != 0)
+		goto nomem;
+	if (jset(o, "primary", json_string(d->primary)) != 0 ||
+	    jset(o, "primary_change", num(e->primary_change)) != 0 ||
+	    jset(o, "method",
+		json_string("Welch's t per side metric, Benjamini-Hochberg "
+			    "across them, ranked by the share of the primary "
+			    "change from the pooled within-side regression")) !=
+		0 ||
+	    jset(o, "fdr", json_real(round((1 - d->conf) * 1e9) / 1e9)) != 0 ||
+	    jset(o, "tested", json_integer((json_int_t)e->n)) != 0 ||
+	    jset(o, "changed", json_integer((json_int_t)e->nchanged)) != 0)
+		goto nomem;
+	for (k = 0; k < e->n; k++)
+		if ((it = item_json(d, &e->items[k])) == NULL ||
+		    json_array_append_new(arr, it) != 0)
+			goto nomem;
+	if (jset(sp, "possible", json_boolean(e->has_split)) != 0 ||
+	    jset(sp, "text", json_string(e->split)) != 0 ||
+	    (e->has_split &&
+		(jset(sp, "instructions_change", num(e->work_change)) != 0 ||
+		    jset(sp, "cpi_change", num(e->cpi_change)) != 0)))
+		goto nomem;
+	for (k = 0; k < d->nnotes; k++)
+		if (json_array_append_new(notes, json_string(d->notes[k])) != 0)
+			goto nomem;
+	return o;
+nomem:
+	if (o == NULL) {
+		json_decref(arr);
+		json_decref(sp);
+		json_decref(notes);
+	}
+	json_decref(o);
+	pr_error_set(err, PR_ENOMEM, "out of memory writing the explanation");
+	return NULL;
+}
+
+static const struct report_writer explain_writer = { explain_text, explain_json,
+	explain_free };
+
+/* A copy of s, or NULL (also for a NULL s). */
+static char *
+copy_str(const char *s)
+{
+	return s != NULL ? strdup(s) : NULL;
+}
+
+enum pr_status
+pr_report_explain(struct pr_report_model *m, const char *key, int flags,
+    const struct pr_explain *e, const struct pr_explain_input *in,
+    const char *const *notes, size_t nnotes, struct pr_error *err)
+{
+	struct explain_data *d;
+	size_t i;
+
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		goto nomem;
+	d->e = *e;
+	d->e.items = NULL;
+	d->conf = in->conf > 0 ? in->conf : 0.95;
+	d->nmetrics = in->nmetrics;
+	if ((d->primary = copy_str(in->primary != NULL ? in->primary : "")) ==
+		NULL ||
+	    (d->names = calloc(in->nmetrics + 1, sizeof(*d->names))) == NULL ||
+	    (d->units = calloc(in->nmetrics + 1, sizeof(*d->units))) == NULL ||
+	    (d->notes = calloc(nnotes + 1, sizeof(*d->notes))) == NULL ||
+	    (e->n > 0 &&
+		(d->e.items = malloc(e->n * sizeof(*e->items))) == NULL))
+		goto nomem;
+	if (e->n > 0)
+		memcpy(d->e.items, e->items, e->n * sizeof(*e->items));
+	for (i = 0; i < in->nmetrics; i++)
+		if ((d->names[i] = copy_str(in->names[i])) == NULL ||
+		    (in->units != NULL && in->units[i] != NULL &&
+			(d->units[i] = copy_str(in->units[i])) == NULL))
+			goto nomem;
+	for (d->nnotes = 0; d->nnotes < nnotes; d->nnotes++)
+		if ((d->notes[d->nnotes] = copy_str(notes[d->nnotes])) == NULL)
+			goto nomem;
+	return report_model_writer(m, key, flags, &explain_writer, d, err);
+nomem:
+	explain_free(d);
+	return pr_error_set(err, PR_ENOMEM, "out of memory");
+}
+
+/* ---------------------------------------------------------------- *
+ * The explanation of a session of `perfreg run`
+ * ---------------------------------------------------------------- */
+
+/* The figure name of run r: its monitors', else its own metrics'. */
+static double
+run_value(const struct pr_run *r, const char *name)
+{
+	const struct pr_dataset *ds[2] = { &r->monitors, &r->metrics };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < ds[k]->n; i++)
+			if (strcmp(ds[k]->metrics[i].name, name) == 0)
+				return ds[k]->metrics[i].values.n == 1
+				    ? ds[k]->metrics[i].values.v[0]
+				    : NAN;
+	return NAN;
+}
+
+static int
+counted(const struct pr_run *r, size_t vi)
+{
+	return r->variant == vi && r->ok && !r->warmup;
+}
+
+/* The values of name in the counted runs of variant vi, in run order,
+ * NaN where a run has none; *n their count.  NULL when out of memory. */
+static double *
+run_values(const struct pr_session *s, size_t vi, const char *name, size_t *n)
+{
+	double *v = malloc((s->nruns + 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	if (v == NULL)
+		return NULL;
+	for (i = 0; i < s->nruns; i++)
+		if (counted(&s->runs[i], vi))
+			v[k++] = run_value(&s->runs[i], name);
+	*n = k;
+	return v;
+}
+
+/* The explanation's names: nm of them, pointers into the session. */
+struct run_names {
+	const char **names, **units;
+	double **base, **new_;
+	size_t n;
+};
+
+static void
+run_names_release(struct run_names *rn)
+{
+	size_t k;
+
+	for (k = 0; rn->base != NULL && rn->new_ != NULL && k < rn->n; k++) {
+		free(rn->base[k]);
+		free(rn->new_[k]);
+	}
+	free(rn->names);
+	free(rn->units);
+	free(rn->base);
+	free(rn->new_);
+}
+
+/* Whether name is among the first n names already taken. */
+static int
+taken(const struct run_names *rn, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < rn->n; k++)
+		if (strcmp(rn->names[k], name) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+take(struct run_names *rn, const char *name, const char *unit)
+{
+	if (taken(rn, name))
+		return;
+	rn->names[rn->n] = name;
+	rn->units[rn->n++] = unit;
+}
+
+enum pr_status
+pr_report_run_explain(struct pr_report_model *m, const char *key, int flags,
+    const struct pr_session *s, size_t vi, const enum pr_role *role,
+    const char *const *notes, size_t nnotes, struct pr_error *err)
+{
+	const struct pr_dataset *bd = &s->v[0].data;
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct run_names rn;
+	double *pb = NULL, *pn = NULL;
+	const char *primary = NULL;
+	size_t i, j, k, cap = bd->n + 1, nb, nn;
+	enum pr_status st = PR_OK;
+	struct pr_error why;
+
+	memset(&rn, 0, sizeof(rn));
+	pr_explain_init(&e);
+	if (vi == 0 || vi >= s->nv)
+		return pr_error_set(err, PR_EINVAL,
+		    "no variant %zu to explain against the baseline", vi);
+	/* The monitors' names: the union over the counted runs. */
+	for (i = 0; i < s->nruns; i++)
+		if (counted(&s->runs[i], 0) || counted(&s->runs[i], vi))
+			cap += s->runs[i].monitors.n;
+	if (cap == bd->n + 1)
+		return PR_OK;
+	for (i = 0; i < bd->n && primary == NULL; i++)
+		if (role != NULL && role[i] == PR_ROLE_PRIMARY)
+			primary = bd->metrics[i].name;
+	if (primary == NULL)
+		primary = "wall_s";
+	rn.names = calloc(cap, sizeof(*rn.names));
+	rn.units = calloc(cap, sizeof(*rn.units));
+	if (rn.names == NULL || rn.units == NULL)
+		goto nomem;
+	for (i = 0; i < bd->n; i++)
+		if (role != NULL && role[i] == PR_ROLE_SIDE &&
+		    strcmp(bd->metrics[i].name, primary) != 0 &&
+		    !pr_monitor_is_metric(bd->metrics[i].name))
+			take(&rn, bd->metrics[i].name, bd->metrics[i].unit);
+	for (i = 0; i < s->nruns; i++)
+		if (counted(&s->runs[i], 0) || counted(&s->runs[i], vi))
+			for (j = 0; j < s->runs[i].monitors.n; j++)
+				take(&rn, s->runs[i].monitors.metrics[j].name,
+				    s->runs[i].monitors.metrics[j].unit);
+	rn.base = calloc(rn.n + 1, sizeof(*rn.base));
+	rn.new_ = calloc(rn.n + 1, sizeof(*rn.new_));
+	if (rn.base == NULL || rn.new_ == NULL ||
+	    (pb = run_values(s, 0, primary, &nb)) == NULL ||
+	    (pn = run_values(s, vi, primary, &nn)) == NULL)
+		goto nomem;
+	for (k = 0; k < rn.n; k++)
+		if ((rn.base[k] = run_values(s, 0, rn.names[k], &nb)) == NULL ||
+		    (rn.new_[k] = run_values(s, vi, rn.names[k], &nn)) == NULL)
+			goto nomem;
+	memset(&in, 0, sizeof(in));
+	in.primary = primary;
+	in.nmetrics = rn.n;
+	in.names = rn.names;
+	in.units = rn.units;
+	in.base.primary = pb;
+	in.base.metric = (const double *const *)rn.base;
+	in.base.n = nb;
+	in.new_.primary = pn;
+	in.new_.metric = (const double *const *)rn.new_;
+	in.new_.n = nn;
+	in.conf = 0.95;
+	pr_error_clear(&why);
+	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
+		st = pr_report_explain(m, key, flags, &e, &in, notes, nnotes,
+		    err);
+	else if (st == PR_ENOMEM)
+		goto nomem;
+	else
+		st = PR_OK; /* too few runs: no explanation */
+	pr_explain_release(&e);
+	goto out;
+nomem:
+	st = pr_error_set(err, PR_ENOMEM, "out of memory");
+out:
+	run_names_release(&rn);
+	free(pb);
+	free(pn);
 	return st;
 }

@@ -18,6 +18,7 @@
 #include "perfreg/env.h"
 #include "perfreg/error.h"
 #include "perfreg/report.h"
+#include "perfreg/report_compare.h"
 #include "perfreg/report_model.h"
 
 json_t *report_compare_json(const struct pr_report *r, struct pr_error *err);
@@ -25,7 +26,7 @@ json_t *report_envdiff_json(const struct pr_envdiff *d);
 
 /* The CSV form of a comparison: the header line when header, then one
  * line per metric, each after ncsv extra columns (headers head, values
- * cell). */
+ * cell), then the side metrics' lines (r->side) the same way. */
 enum pr_status report_compare_csv(struct pr_buf *out, const struct pr_report *r,
     const char *const *head, const char *const *cell, size_t ncsv, int header,
     struct pr_error *err);
@@ -59,5 +60,14 @@ enum pr_status report_md_escape(struct pr_buf *out, const char *s,
  * drops the reference to root (model.c). */
 enum pr_status report_json_dump(struct pr_buf *out, json_t *root, size_t flags,
     struct pr_error *err);
+
+/* Appends the line printf makes of fmt to the notes (*note, *n) of a
+ * comparison or campaign (compare_data.c). */
+enum pr_status report_note_add(char ***note, size_t *n, struct pr_error *err,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Whether o asks for the metric called name (no --column: all). */
+int report_compare_wanted(const struct pr_report_compare_opts *o,
+    const char *name);
 
 #endif /* PERFREG_REPORT_INTERNAL_H */

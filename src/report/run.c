@@ -799,6 +799,19 @@ run_json(const struct pr_session *s, const struct pr_run *r,
 	}
 	if (jset(o, "metrics", m) != 0)
 		return nomem_json(o, err);
+	/* The monitors' figures (perfreg/monitor.h), apart from metrics. */
+	if (r->monitors.n > 0) {
+		if ((m = json_object()) == NULL || jset(o, "monitors", m) != 0)
+			return nomem_json(o, err);
+		for (i = 0; i < r->monitors.n; i++) {
+			mt = &r->monitors.metrics[i];
+			if (jset(m, mt->name,
+				mt->values.n == 1 && isfinite(mt->values.v[0])
+				    ? json_real(mt->values.v[0])
+				    : json_null()) != 0)
+				return nomem_json(o, err);
+		}
+	}
 	if (r->output != NULL &&
 	    (jset(o, "output", jstr(r->output, r->output_len)) != 0 ||
 		jset(o, "output_truncated", json_boolean(r->truncated)) != 0))

@@ -101,6 +101,27 @@ pr_primary_roles(const struct pr_dataset *d, const char *const *names, size_t n,
 	return PR_OK;
 }
 
+enum pr_status
+pr_primary_roles_stored(const struct pr_dataset *d, const char *const *names,
+    size_t n, const char *const *stored, size_t nstored, enum pr_role *role,
+    struct pr_error *err)
+{
+	size_t i, j, k = 0;
+
+	if (n > 0 || nstored == 0)
+		return pr_primary_roles(d, names, n, role, err);
+	for (i = 0; i < d->n; i++) {
+		role[i] = PR_ROLE_SIDE;
+		for (j = 0; j < nstored && d->metrics[i].values.n > 0; j++)
+			if (strcmp(d->metrics[i].name, stored[j]) == 0) {
+				role[i] = PR_ROLE_PRIMARY;
+				k++;
+				break;
+			}
+	}
+	return k > 0 ? PR_OK : pr_primary_roles(d, NULL, 0, role, err);
+}
+
 int
 pr_primary_constant(const struct pr_summary *a, const struct pr_summary *b)
 {

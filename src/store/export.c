@@ -342,7 +342,7 @@ export_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 {
 	struct run_ctx *c = arg;
 	struct out *o = c->o;
-	size_t i;
+	size_t i, k;
 
 	m_int(o, "{\"type\":\"run\",\"session\":", c->key);
 	m_bytes(o, ",\"variant\":", r->variant);
@@ -366,6 +366,13 @@ export_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 		m_double(o, ",", r->metric_values[i]);
 		lit(o, "]");
 	}
+	/* The metrics the parser marked as the benchmark's own result
+	 * (PR_METRIC_RESULT), by name: a member older readers ignore. */
+	lit(o, "],\"results\":[");
+	for (i = 0, k = 0; i < r->nm; i++)
+		if (r->metric_flags != NULL &&
+		    (r->metric_flags[i] & PR_METRIC_RESULT) != 0)
+			m_cstr(o, k++ > 0 ? "," : "", r->metric_names[i]);
 	m_bytes(o, "],\"output\":", r->output);
 	lit(o, "}");
 	end_line(o, "a run");
@@ -459,6 +466,9 @@ export_session(struct out *o, struct pr_store *st,
 		put_cstr(o, variant_command(v, nv, s->variants[i]));
 		lit(o, "]");
 	}
+	lit(o, "],\"primary\":[");
+	for (i = 0; i < s->nprimary; i++)
+		m_cstr(o, i > 0 ? "," : "", s->primary[i]);
 	lit(o, "],\"env\":");
 	export_env(o, st, s->id);
 	lit(o, "}");

@@ -193,8 +193,10 @@ name_is(const char *name, const struct pr_jsonl_node *v)
 	return name[i] == '\0';
 }
 
+/* Finds the members f[0..nf) of object obj; f[nreq..nf) may be absent
+ * (members added to version 1 later: v 0). */
 static enum pr_status
-members(struct imp *im, size_t obj, struct field *f, size_t nf)
+members_opt(struct imp *im, size_t obj, struct field *f, size_t nf, size_t nreq)
 {
 	size_t c, i;
 	const struct pr_jsonl_node *v;
@@ -215,10 +217,16 @@ members(struct imp *im, size_t obj, struct field *f, size_t nf)
 			return bad(im, "'%s' appears twice", f[i].name);
 		f[i++].v = c;
 	}
-	for (i = 0; i < nf; i++)
+	for (i = 0; i < nreq; i++)
 		if (f[i].v == 0)
 			return bad(im, "missing '%s'", f[i].name);
 	return PR_OK;
+}
+
+static enum pr_status
+members(struct imp *im, size_t obj, struct field *f, size_t nf)
+{
+	return members_opt(im, obj, f, nf, nf);
 }
 
 static enum pr_status
@@ -664,6 +672,42 @@ session_tags(struct imp *im, size_t x, struct pr_store_tag **tags,
 	return PR_OK;
 }
 
+/*
+ * The metric names of array x (member what; x 0: absent, none) into
+ * *names (the caller frees the array; the names are the line's), each a
+ * non-empty string without NUL, each once.
+ */
+static enum pr_status
+name_list(struct imp *im, size_t x, const char *what, const char ***names,
+    size_t *n)
+{
+	size_t c, i;
+	enum pr_status st;
+
+	*n = 0;
+	*names = NULL;
+	if (x == 0)
+		return PR_OK;
+	if ((st = v_array(im, x, what)) != PR_OK)
+		return st;
+	if (im->j.v[x].count == 0)
+		return PR_OK;
+	if ((*names = calloc(im->j.v[x].count, sizeof(**names))) == NULL)
+		return oom(im);
+	for (c = im->j.v[x].kid; c != 0; c = im->j.v[c].next) {
+		if ((st = v_cstr(im, c, what, 0, &(*names)[*n])) != PR_OK)
+			return st;
+		if ((*names)[*n][0] == '\0')
+			return bad(im, "%s holds an empty name", what);
+		for (i = 0; i < *n; i++)
+			if (strcmp((*names)[i], (*names)[*n]) == 0)
+				return bad(im, "%s names '%.80s' twice", what,
+				    (*names)[*n]);
+		++*n;
+	}
+	return PR_OK;
+}
+
 /* Records the session's variants (and with it, when not skipped, in the
  * store). */
 static enum pr_status
@@ -720,6 +764,7 @@ enum {
 	S_TAGS,
 	S_VARIANTS,
 	S_ENV,
+	S_PRIMARY,
 	S_N
 };
 
@@ -785,9 +830,11 @@ do_session(struct imp *im, size_t root)
 	struct field f[S_N] = { { "key", 0 }, { "campaign", 0 }, { "host", 0 },
 		{ "boot_id", 0 }, { "args", 0 }, { "status", 0 },
 		{ "started", 0 }, { "elapsed_s", 0 }, { "resumes", 0 },
-		{ "tags", 0 }, { "variants", 0 }, { "env", 0 } };
+		{ "tags", 0 }, { "variants", 0 }, { "env", 0 },
+		{ "primary", 0 } };
 	struct pr_store_session_new sn;
 	struct pr_store_tag *tags = NULL;
+	const char **primary = NULL;
 	const struct known *k;
 	struct pr_env env;
 	struct sess *s, *r;
@@ -801,7 +848,7 @@ do_session(struct imp *im, size_t root)
 
 	pr_env_init(&env);
 	memset(&sn, 0, sizeof(sn));
-	if ((st = members(im, root, f, S_N)) != PR_OK ||
+	if ((st = members_opt(im, root, f, S_N, S_PRIMARY)) != PR_OK ||
 	    (st = v_int(im, f[S_KEY].v, "'key'", 1, INT64_MAX, &key, NULL)) !=
 		PR_OK ||
 	    (st = campaign_of(im, f[S_CAMPAIGN].v, &ci)) != PR_OK ||
@@ -820,8 +867,11 @@ do_session(struct imp *im, size_t root)
 		PR_OK ||
 	    (st = v_int(im, f[S_RESUMES].v, "'resumes'", 1, INT64_MAX, &rkey,
 		 &noresume)) != PR_OK ||
-	    (st = session_tags(im, f[S_TAGS].v, &tags, &ntags)) != PR_OK)
+	    (st = session_tags(im, f[S_TAGS].v, &tags, &ntags)) != PR_OK ||
+	    (st = name_list(im, f[S_PRIMARY].v, "'primary'", &primary,
+		 &sn.nprimary)) != PR_OK)
 		goto out;
+	sn.primary = primary;
 	if (im->ns > 0 && key <= im->s[im->ns - 1].key) {
 		st = bad(im,
 		    "session key %lld is not greater than the one "
@@ -914,6 +964,7 @@ do_session(struct imp *im, size_t root)
 	}
 	st = session_variants(im, f[S_VARIANTS].v, s, c);
 out:
+	free(primary);
 	free(tags);
 	pr_env_release(&env);
 	return st;
@@ -1006,8 +1057,35 @@ enum {
 	R_START,
 	R_METRICS,
 	R_OUTPUT,
+	R_RESULTS,
 	R_N
 };
+
+/* Marks the metrics of im->ds that 'results' (x; 0: absent) names as the
+ * benchmark's own result, and only those. */
+static enum pr_status
+run_results(struct imp *im, size_t x)
+{
+	struct pr_metric *m;
+	const char **names = NULL;
+	size_t i, n = 0;
+	enum pr_status st;
+
+	for (i = 0; i < im->ds.n; i++)
+		im->ds.metrics[i].flags = 0;
+	st = name_list(im, x, "'results'", &names, &n);
+	for (i = 0; st == PR_OK && i < n; i++) {
+		if ((m = pr_dataset_find(&im->ds, names[i])) == NULL)
+			st = bad(im,
+			    "'results' names '%.80s', which is not one "
+			    "of the run's metrics",
+			    names[i]);
+		else
+			m->flags |= PR_METRIC_RESULT;
+	}
+	free(names);
+	return st;
+}
 
 static enum pr_status
 do_run(struct imp *im, size_t root)
@@ -1016,7 +1094,8 @@ do_run(struct imp *im, size_t root)
 		{ "round", 0 }, { "seq", 0 }, { "warmup", 0 }, { "ok", 0 },
 		{ "outcome", 0 }, { "exit_status", 0 }, { "signal", 0 },
 		{ "reason", 0 }, { "failed_in", 0 }, { "truncated", 0 },
-		{ "start_s", 0 }, { "metrics", 0 }, { "output", 0 } };
+		{ "start_s", 0 }, { "metrics", 0 }, { "output", 0 },
+		{ "results", 0 } };
 	struct pr_store_run r;
 	struct pr_str vname;
 	struct sess *s;
@@ -1025,7 +1104,7 @@ do_run(struct imp *im, size_t root)
 	enum pr_status st;
 
 	memset(&r, 0, sizeof(r));
-	if ((st = members(im, root, f, R_N)) != PR_OK ||
+	if ((st = members_opt(im, root, f, R_N, R_RESULTS)) != PR_OK ||
 	    (st = v_int(im, f[R_SESSION].v, "'session'", 1, INT64_MAX, &key,
 		 NULL)) != PR_OK ||
 	    (st = v_bytes(im, f[R_VARIANT].v, "'variant'", &vname)) != PR_OK ||
@@ -1055,7 +1134,8 @@ do_run(struct imp *im, size_t root)
 	    (st = v_double(im, f[R_START].v, "'start_s'", &r.start_s)) !=
 		PR_OK ||
 	    (st = v_bytes(im, f[R_OUTPUT].v, "'output'", &r.output)) != PR_OK ||
-	    (st = run_metrics(im, f[R_METRICS].v)) != PR_OK)
+	    (st = run_metrics(im, f[R_METRICS].v)) != PR_OK ||
+	    (st = run_results(im, f[R_RESULTS].v)) != PR_OK)
 		return st;
 	if ((s = find_sess(im, key)) == NULL)
 		return bad(im,

@@ -116,6 +116,9 @@ pr_store_session_info_release(struct pr_store_session_info *s)
 	for (i = 0; i < s->nvariants; i++)
 		strfree(&s->variants[i]);
 	free(s->variants);
+	for (i = 0; i < s->nprimary; i++)
+		free(s->primary[i]);
+	free(s->primary);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -131,7 +134,48 @@ pr_store_sessions_free(struct pr_store_session_info *s, size_t n)
 	free(s);
 }
 
-/* Tags, variants and run counts of o->id. */
+/*
+ * The names in column 0 of the rows of statement k for id, appended to
+ * *names (*n of them, capacity *cap), each once: a name already there is
+ * left out.  The statement is reset.
+ */
+static enum pr_status
+name_rows(struct pr_store *st, enum stmt k, int64_t id, char ***names,
+    size_t *n, size_t *cap, struct pr_error *err)
+{
+	struct pr_db_stmt *s;
+	struct binder b;
+	enum pr_status rc;
+	char *name = NULL;
+	size_t i;
+	int row;
+
+	rc = st_stmt_get(st, k, &s, err);
+	if (rc != PR_OK)
+		return rc;
+	binder_init(&b, st, s, err);
+	b_int(&b, id);
+	rc = b.rc;
+	while (rc == PR_OK && (rc = step(st, s, &row, err)) == PR_OK && row) {
+		rc = col_cstr(st, s, 0, 0, &name, err);
+		for (i = 0; rc == PR_OK && i < *n; i++)
+			if (strcmp((*names)[i], name) == 0)
+				break;
+		if (rc == PR_OK && i == *n)
+			rc = st_grow((void **)names, cap, *n + 1,
+			    sizeof(**names), err);
+		if (rc == PR_OK && i == *n) {
+			(*names)[(*n)++] = name;
+			name = NULL;
+		}
+		free(name);
+		name = NULL;
+	}
+	stmt_done(st, s);
+	return rc;
+}
+
+/* Tags, variants, run counts and primary metrics of o->id. */
 static enum pr_status
 session_details(struct pr_store *st, struct pr_store_session_info *o,
     struct pr_error *err)
@@ -192,6 +236,10 @@ session_details(struct pr_store *st, struct pr_store_session_info *o,
 		o->nwarmup = col_size(st, s, 2);
 	}
 	stmt_done(st, s);
+	cap = 0;
+	if (rc == PR_OK)
+		rc = name_rows(st, S_SESSION_PRIMARY, o->id, &o->primary,
+		    &o->nprimary, &cap, err);
 	return rc;
 }
 
@@ -384,6 +432,9 @@ pr_store_variant_data_release(struct pr_store_variant_data *d)
 		free(d->m[i].boot);
 	}
 	free(d->m);
+	for (i = 0; i < d->nprimary; i++)
+		free(d->primary[i]);
+	free(d->primary);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -518,6 +569,7 @@ load_rows(struct pr_store *st, struct pr_db_stmt *s,
 		if (rc != PR_OK)
 			break;
 		x->s.value[x->s.n] = st->ops->column_real(s, 5);
+		x->s.flags |= (unsigned)st->ops->column_int(s, 6);
 		x->s.boot[x->s.n++] = boot;
 		hint++;
 	}
@@ -536,7 +588,7 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
 	struct lseries *ls = NULL;
 	struct binder b;
 	enum pr_status rc;
-	size_t nl = 0, i;
+	size_t nl = 0, i, cap = 0;
 	int64_t cid = 0, vid = 0;
 	int found, row;
 	char buf[300], buf2[300];
@@ -613,6 +665,9 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
 		stmt_done(st, s);
 	}
 	free(ls);
+	if (rc == PR_OK)
+		rc = name_rows(st, S_VARIANT_PRIMARY, vid, &out->primary,
+		    &out->nprimary, &cap, err);
 	if (rc != PR_OK)
 		pr_store_variant_data_release(out);
 	return rc;
@@ -665,6 +720,7 @@ struct runmets {
 	char **names, **units;
 	enum pr_better *better;
 	double *values;
+	unsigned *flags;
 	size_t n, cap;
 };
 
@@ -688,6 +744,7 @@ runmets_release(struct runmets *m)
 	free(m->units);
 	free(m->better);
 	free(m->values);
+	free(m->flags);
 }
 
 static enum pr_status
@@ -709,6 +766,10 @@ runmets_add(struct pr_store *st, struct pr_db_stmt *ms, struct runmets *m,
 		if (rc == PR_OK)
 			rc = st_grow((void **)&m->better, &c, m->n + 1,
 			    sizeof(enum pr_better), err);
+		c = m->cap;
+		if (rc == PR_OK)
+			rc = st_grow((void **)&m->flags, &c, m->n + 1,
+			    sizeof(unsigned), err);
 		if (rc == PR_OK)
 			rc = st_grow((void **)&m->values, &m->cap, m->n + 1,
 			    sizeof(double), err);
@@ -726,6 +787,7 @@ runmets_add(struct pr_store *st, struct pr_db_stmt *ms, struct runmets *m,
 	}
 	m->better[m->n] = (enum pr_better)st->ops->column_int(ms, 3);
 	m->values[m->n] = st->ops->column_real(ms, 4);
+	m->flags[m->n] = (unsigned)st->ops->column_int(ms, 5);
 	m->n++;
 	return PR_OK;
 }
@@ -779,6 +841,7 @@ each_run(struct pr_store *st, struct pr_db_stmt *rs, struct pr_db_stmt *ms,
 		r.metric_units = (const char *const *)m.units;
 		r.metric_better = m.better;
 		r.metric_values = m.values;
+		r.metric_flags = m.flags;
 		r.nm = m.n;
 		pr_error_clear(err);
 		if (cb(arg, &r, err) != 0) {

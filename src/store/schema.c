@@ -112,9 +112,24 @@ static const char schema_v2[] =
     " session_id @INT@ PRIMARY KEY REFERENCES session (id),"
     " by_session @INT@ NOT NULL REFERENCES session (id));\n";
 
+/*
+ * Version 3 (issue 11).  run_metric.flags: the PR_METRIC_* bits the
+ * parser gave the value (PR_METRIC_RESULT: the benchmark's own result),
+ * 0 for the rows written before, whose flags nobody kept.
+ * session_primary: the metrics the session was told are its primary
+ * ones (`run --primary`), in the order given; none when it was not told.
+ * Both feed `compare --campaign` the primary metrics `run` had.
+ */
+static const char schema_v3[] =
+    "ALTER TABLE run_metric ADD COLUMN flags @INT@ NOT NULL DEFAULT 0;\n"
+    "CREATE TABLE session_primary ("
+    " session_id @INT@ NOT NULL REFERENCES session (id),"
+    " pos @INT@ NOT NULL, name @BYTES@ NOT NULL,"
+    " PRIMARY KEY (session_id, pos))@NOROWID@;\n";
+
 /* Migration steps: steps[k] brings version k to k + 1. */
 static const char *const steps[PR_STORE_SCHEMA_VERSION] = { schema_v1,
-	schema_v2 };
+	schema_v2, schema_v3 };
 
 /* The target for messages: a libpq URI or keyword string loses its
  * password. */

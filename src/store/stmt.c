@@ -35,7 +35,7 @@
 	"JOIN campaign c ON c.id = s.campaign_id " \
 	"JOIN host h ON h.id = s.host_id "
 
-#define RM_ROW "(?, ?, ?, ?)"
+#define RM_ROW "(?, ?, ?, ?, ?)"
 
 static const char *const stmt_sql[S_COUNT] = {
 	[S_CAMPAIGN_GET] = "SELECT id FROM campaign WHERE name = ?",
@@ -72,6 +72,17 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SESSION_STATUS] = "SELECT status FROM session WHERE id = ?",
 	[S_TAG_ADD] = "INSERT INTO tag (session_id, pos, key, value) "
 		      "VALUES (?, ?, ?, ?)",
+	[S_PRIMARY_ADD] = "INSERT INTO session_primary (session_id, pos, "
+			  "name) VALUES (?, ?, ?)",
+	[S_SESSION_PRIMARY] = "SELECT name FROM session_primary "
+			      "WHERE session_id = ? ORDER BY pos",
+	/* The --primary names of a variant's sessions, each once, in the
+	 * order of the sessions, then of the names. */
+	[S_VARIANT_PRIMARY] = "SELECT sp.name FROM session_primary sp "
+			      "JOIN session_variant sv "
+			      "ON sv.session_id = sp.session_id "
+			      "WHERE sv.variant_id = ? "
+			      "ORDER BY sp.session_id, sp.pos",
 	[S_SESSION_CAMPAIGN] = "SELECT campaign_id FROM session WHERE id = ?",
 	[S_SV_ADD] =
 	    "INSERT INTO session_variant "
@@ -94,7 +105,7 @@ static const char *const stmt_sql[S_COUNT] = {
 		      "FROM generate_series(1, CAST(? AS integer))",
 	/* Followed by RM_ROW once per row (stmt_get). */
 	[S_RUN_METRIC_ADD] = "INSERT INTO run_metric "
-			     "(run_id, metric_id, pos, value) VALUES ",
+			     "(run_id, metric_id, pos, value, flags) VALUES ",
 	[S_SESSION_END] = "UPDATE session SET status = ?, elapsed_s = ? "
 			  "WHERE id = ? RETURNING id",
 	[S_CAMPAIGNS] =
@@ -147,7 +158,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "AND r.warmup = 0 AND r.ok = 0) "
 	    "FROM variant v WHERE v.campaign_id = ? ORDER BY v.id",
 	[S_LOAD] = "SELECT r.session_id, s.boot_id, r.id, rm.metric_id, "
-		   "rm.pos, rm.value FROM run r "
+		   "rm.pos, rm.value, rm.flags FROM run r "
 		   "JOIN session s ON s.id = r.session_id "
 		   "LEFT JOIN run_metric rm ON rm.run_id = r.id "
 		   "WHERE r.variant_id = ? AND r.warmup = 0 AND r.ok = 1 "
@@ -162,7 +173,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "WHERE r.session_id = ? ORDER BY r.seq, r.id",
 	[S_RUN_METRICS_OF] =
 	    "SELECT r.id, m.name, m.unit, m.better, "
-	    "rm.value FROM run r JOIN run_metric rm ON rm.run_id = r.id "
+	    "rm.value, rm.flags FROM run r "
+	    "JOIN run_metric rm ON rm.run_id = r.id "
 	    "JOIN metric m ON m.id = rm.metric_id "
 	    "WHERE r.session_id = ? ORDER BY r.seq, r.id, rm.pos",
 	[S_UNFINISHED] =

@@ -534,6 +534,18 @@ session_add(struct pr_store *st, const struct pr_store_session_new *n,
 		b_bytes(&b, n->tags[i].value);
 		rc = run_bound(&b);
 	}
+	if (rc == PR_OK && n->nprimary > 0)
+		rc = st_stmt_get(st, S_PRIMARY_ADD, &t, err);
+	for (i = 0; rc == PR_OK && i < n->nprimary; i++) {
+		if (n->primary[i] == NULL || *n->primary[i] == '\0')
+			return st_dberr(st, PR_EINVAL, err,
+			    "empty primary metric name");
+		binder_init(&b, st, t, err);
+		b_int(&b, *id);
+		b_int(&b, (int64_t)i);
+		b_bytes(&b, pr_str_c(n->primary[i]));
+		rc = run_bound(&b);
+	}
 	return rc;
 }
 
@@ -703,11 +715,12 @@ run_id(struct pr_store *st, int64_t *id, struct pr_error *err)
 	return PR_OK;
 }
 
-/* Inserts the n metric rows of run rid in mid[], val[] (positions pos0
- * on) with one statement. */
+/* Inserts the n metric rows of run rid in mid[], val[], fl[] (positions
+ * pos0 on) with one statement. */
 static enum pr_status
 metric_rows(struct pr_store *st, int64_t rid, const int64_t *mid,
-    const double *val, size_t n, size_t pos0, struct pr_error *err)
+    const double *val, const unsigned *fl, size_t n, size_t pos0,
+    struct pr_error *err)
 {
 	struct pr_db_stmt *s;
 	struct binder b;
@@ -724,6 +737,7 @@ metric_rows(struct pr_store *st, int64_t rid, const int64_t *mid,
 		b_int(&b, mid[i]);
 		b_int(&b, (int64_t)(pos0 + i));
 		b_real(&b, val[i]);
+		b_int(&b, (int64_t)fl[i]);
 	}
 	return run_bound(&b);
 }
@@ -739,6 +753,7 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 	enum pr_status rc = PR_OK;
 	int64_t rid = 0, mid[RM_ROWS];
 	double val[RM_ROWS];
+	unsigned fl[RM_ROWS];
 	size_t i, pos, n;
 	int trunc = r->truncated != 0, pre;
 
@@ -789,9 +804,10 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 		rc = metric_id(st, m, &mid[n], err);
 		if (rc != PR_OK)
 			return rc;
+		fl[n] = m->flags;
 		val[n++] = m->values.v[0];
 		if (n == RM_ROWS) {
-			rc = metric_rows(st, rid, mid, val, n, pos, err);
+			rc = metric_rows(st, rid, mid, val, fl, n, pos, err);
 			if (rc != PR_OK)
 				return rc;
 			pos += n;
@@ -799,7 +815,7 @@ run_add(struct pr_store *st, int64_t session, const struct pr_store_run *r,
 		}
 	}
 	if (n > 0)
-		rc = metric_rows(st, rid, mid, val, n, pos, err);
+		rc = metric_rows(st, rid, mid, val, fl, n, pos, err);
 	return rc;
 }
 

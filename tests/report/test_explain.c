@@ -12,7 +12,12 @@
  * at least 93% of them (BH at 5%; the rate is measured on 2,000
  * sessions in bench/explain-sim).  The work/efficiency split with
  * planted instructions and cycles, and the sentence when they are
- * absent.  Fixed seeds throughout.
+ * absent.  The explanation as a section of the report model
+ * (pr_report_explain): its text, Markdown and JSON forms, names from
+ * outside escaped, the top 10 and "N more in --json", the notes; and
+ * built from a session of `perfreg run` (pr_report_run_explain): the
+ * primary taken from the roles, the side metrics and the monitors' figures
+ * of the counted runs, nothing without monitors.  Fixed seeds throughout.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -23,9 +28,14 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
+#include "perfreg/buf.h"
 #include "perfreg/explain.h"
+#include "perfreg/report_model.h"
+#include "perfreg/report_run.h"
 #include "perfreg/rng.h"
+#include "perfreg/runner.h"
 
 #define N 30
 #define M 5
@@ -256,6 +266,338 @@ test_split(void **state)
 	assert_non_null(strstr(err.msg, "elapsed"));
 }
 
+static char *
+render(const struct pr_report_model *m, enum pr_report_format f)
+{
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	struct pr_error err;
+
+	pr_error_clear(&err);
+	assert_int_equal(pr_report_model_render(&b, m, f, &err), PR_OK);
+	assert_int_equal(pr_buf_addc(&b, '\0', &err), PR_OK);
+	return pr_buf_detach(&b, NULL);
+}
+
+/* How many lines of text start with prefix. */
+static size_t
+lines_with(const char *text, const char *prefix)
+{
+	const char *p = text;
+	size_t n = 0;
+
+	while (p != NULL && *p != '\0') {
+		n += strncmp(p, prefix, strlen(prefix)) == 0;
+		p = strchr(p, '\n');
+		p = p != NULL ? p + 1 : NULL;
+	}
+	return n;
+}
+
+/* The planted data as a report section: the driver first, escaped; the
+ * Markdown list; the JSON object with every tested metric. */
+static void
+test_section(void **state)
+{
+	static const char *const names[M] = { "a\033]52;x", "b*|", "c", "d",
+		"mon.stat.ctxt" };
+	static const char *const units[M] = { "count", "s", "", "", "count" };
+	static const char *const notes[] = { "hardware counters absent" };
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	const double *mb[M], *mn[M];
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error err;
+	json_t *j, *arr;
+	char *t;
+
+	(void)state;
+	plant(1);
+	input(&in, mb, mn, names);
+	in.units = units;
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_true(e.nchanged >= 3);
+	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, notes,
+			     1, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_null(strchr(t, '\033'));
+	assert_int_equal(strncmp(t, "\nexplanation: elapsed +", 23), 0);
+	assert_non_null(strstr(t, "side metrics changed (Welch's t"));
+	/* mon.stat.ctxt is e (planted second): system-wide, said so. */
+	assert_non_null(strstr(t, "system-wide"));
+	assert_non_null(strstr(t, "\n  a^[]52;x +"));
+	assert_true(
+	    strstr(t, "\n  a^[]52;x +") < strstr(t, "\n  mon.stat.ctxt +"));
+	assert_non_null(strstr(t, "r = "));
+	assert_non_null(strstr(t, "with elapsed, 8"));
+	assert_non_null(strstr(t,
+	    "\n  work/efficiency: no work/efficiency "
+	    "split"));
+	assert_non_null(strstr(t, "\n  note: hardware counters absent\n"));
+	assert_null(strstr(t, "more in --json"));
+	assert_null(strstr(t, "-0%"));
+	free(t);
+	t = render(&m, PR_REPORT_MARKDOWN);
+	assert_non_null(strstr(t, "**Explanation**: elapsed"));
+	assert_non_null(strstr(t, "\n- a^[]52;x +"));
+	assert_non_null(strstr(t, "\n- b\\*\\| +"));
+	free(t);
+	t = render(&m, PR_REPORT_JSON);
+	j = json_loads(t, 0, NULL);
+	assert_non_null(j);
+	arr = json_object_get(json_object_get(j, "explanation"), "metrics");
+	assert_int_equal(json_array_size(arr), e.n);
+	assert_string_equal(json_string_value(
+				json_object_get(json_array_get(arr, 0),
+				    "metric")),
+	    names[0]);
+	assert_true(
+	    json_is_true(json_object_get(json_array_get(arr, 0), "changed")));
+	assert_string_equal(json_string_value(
+				json_object_get(json_object_get(j,
+						    "explanation"),
+				    "primary")),
+	    "elapsed");
+	assert_int_equal(json_integer_value(
+			     json_object_get(json_object_get(j, "explanation"),
+				 "changed")),
+	    e.nchanged);
+	assert_string_equal(
+	    json_string_value(json_array_get(json_object_get(json_object_get(j,
+								 "explanation"),
+						 "monitor_notes"),
+		0)),
+	    notes[0]);
+	json_decref(j);
+	free(t);
+	pr_report_model_release(&m);
+	pr_explain_release(&e);
+}
+
+#define MANY 15
+
+/* Fifteen changed metrics: ten shown, "5 more in --json". */
+static void
+test_top_ten(void **state)
+{
+	static double yb[N], yn[N], vb[MANY][N], vn[MANY][N];
+	const double *mb[MANY], *mn[MANY];
+	const char *names[MANY];
+	char name[MANY][16];
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error err;
+	struct pr_rng r;
+	size_t i, j;
+	char *t;
+
+	(void)state;
+	pr_rng_seed(&r, 7);
+	for (i = 0; i < N; i++) {
+		yb[i] = 10 + pr_rng_normal(&r);
+		yn[i] = 20 + pr_rng_normal(&r);
+		for (j = 0; j < MANY; j++) {
+			vb[j][i] =
+			    (double)(j + 1) * yb[i] + 0.1 * pr_rng_normal(&r);
+			vn[j][i] =
+			    (double)(j + 1) * yn[i] + 0.1 * pr_rng_normal(&r);
+		}
+	}
+	for (j = 0; j < MANY; j++) {
+		snprintf(name[j], sizeof(name[j]), "m%zu", j);
+		names[j] = name[j];
+		mb[j] = vb[j];
+		mn[j] = vn[j];
+	}
+	memset(&in, 0, sizeof(in));
+	in.primary = "wall_s";
+	in.nmetrics = MANY;
+	in.names = names;
+	in.base.primary = yb;
+	in.base.metric = mb;
+	in.base.n = N;
+	in.new_.primary = yn;
+	in.new_.metric = mn;
+	in.new_.n = N;
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_int_equal(e.nchanged, MANY);
+	assert_int_equal(pr_report_explain(&m, NULL, 0, &e, &in, NULL, 0, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_int_equal(lines_with(t, "  m"), PR_EXPLAIN_TOP);
+	assert_non_null(strstr(t, "\n  5 more in --json\n"));
+	assert_null(strstr(t, "system-wide"));
+	assert_null(strstr(t, "note:"));
+	free(t);
+	pr_report_model_release(&m);
+	pr_explain_release(&e);
+}
+
+/* One successful run of variant v with its metrics and monitors. */
+static void
+add_run(struct pr_session *s, size_t v, size_t round, double wall, double ops,
+    double ctx, double noise, int monitors)
+{
+	struct pr_run *r;
+
+	if (s->nruns == s->rcap) {
+		s->rcap = s->rcap > 0 ? 2 * s->rcap : 16;
+		s->runs = realloc(s->runs, s->rcap * sizeof(*s->runs));
+		assert_non_null(s->runs);
+	}
+	r = &s->runs[s->nruns];
+	memset(r, 0, sizeof(*r));
+	r->variant = v;
+	r->round = round;
+	r->seq = s->nruns++;
+	r->ok = 1;
+	r->outcome = PR_SPAWN_OK;
+	r->reason = strdup("");
+	assert_non_null(r->reason);
+	pr_dataset_init(&r->metrics);
+	pr_dataset_init(&r->monitors);
+	assert_int_equal(pr_dataset_add(&r->metrics, "wall_s", "s",
+			     PR_BETTER_LOWER, wall, NULL),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&r->metrics, "ops", "1/s",
+			     PR_BETTER_HIGHER, ops, NULL),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&s->v[v].data, "wall_s", "s",
+			     PR_BETTER_LOWER, wall, NULL),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&s->v[v].data, "ops", "1/s",
+			     PR_BETTER_HIGHER, ops, NULL),
+	    PR_OK);
+	if (monitors) {
+		assert_int_equal(pr_dataset_add(&r->monitors,
+				     "mon.perf.context_switches", "count",
+				     PR_BETTER_LOWER, ctx, NULL),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(&r->monitors, "mon.stat.intr",
+				     "count", PR_BETTER_LOWER, noise, NULL),
+		    PR_OK);
+	}
+	s->v[v].runs_ok++;
+}
+
+/*
+ * A session of two variants, 12 runs each: b's wall time is 50% longer,
+ * with context switches that follow it run by run; ops falls (b does
+ * less), intr is noise.  The roles decide the primary: wall_s (ops then
+ * a side metric that changed) or ops.
+ */
+static void
+make_session(struct pr_session *s, int monitors)
+{
+	struct pr_rng r;
+	size_t i, v;
+
+	pr_session_init(s);
+	pr_runner_opts_init(&s->opts);
+	assert_int_equal(pr_session_add_variant(s, "a", "true", 0, NULL, NULL,
+			     NULL, NULL),
+	    PR_OK);
+	assert_int_equal(pr_session_add_variant(s, "b", "true", 0, NULL, NULL,
+			     NULL, NULL),
+	    PR_OK);
+	pr_rng_seed(&r, 3);
+	for (i = 0; i < 12; i++)
+		for (v = 0; v < 2; v++) {
+			double ctx = (v ? 1500 : 1000) + 50 * pr_rng_normal(&r);
+			double wall = ctx / 1000 + 0.01 * pr_rng_normal(&r);
+
+			add_run(s, v, i, wall, 1 / wall, ctx,
+			    500 + 20 * pr_rng_normal(&r), monitors);
+		}
+	s->rounds_done = 12;
+	s->stop = PR_STOP_DONE;
+}
+
+static json_t *
+explanation(const struct pr_session *s, const enum pr_role *role, size_t *nsec)
+{
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_error err;
+	json_t *j, *x;
+	char *t;
+
+	assert_int_equal(pr_report_run_explain(&m, "explanation", 0, s, 1, role,
+			     NULL, 0, &err),
+	    PR_OK);
+	*nsec = m.n;
+	t = render(&m, PR_REPORT_JSON);
+	j = json_loads(t, 0, NULL);
+	assert_non_null(j);
+	x = json_incref(json_object_get(j, "explanation"));
+	json_decref(j);
+	free(t);
+	pr_report_model_release(&m);
+	return x;
+}
+
+/* Whether the explanation's metrics hold name, and if so whether it
+ * changed (-1: absent). */
+static int
+has_metric(json_t *x, const char *name)
+{
+	json_t *arr = json_object_get(x, "metrics");
+	size_t i;
+
+	for (i = 0; i < json_array_size(arr); i++)
+		if (strcmp(json_string_value(
+			       json_object_get(json_array_get(arr, i),
+				   "metric")),
+			name) == 0)
+			return json_is_true(
+			    json_object_get(json_array_get(arr, i), "changed"));
+	return -1;
+}
+
+static void
+test_run_session(void **state)
+{
+	/* The baseline's data: wall_s, then ops. */
+	static const enum pr_role wall[] = { PR_ROLE_PRIMARY, PR_ROLE_SIDE };
+	static const enum pr_role ops[] = { PR_ROLE_SIDE, PR_ROLE_PRIMARY };
+	struct pr_session s;
+	size_t nsec;
+	json_t *x;
+
+	(void)state;
+	make_session(&s, 1);
+	x = explanation(&s, wall, &nsec);
+	assert_int_equal(nsec, 1);
+	assert_string_equal(json_string_value(json_object_get(x, "primary")),
+	    "wall_s");
+	assert_true(
+	    json_real_value(json_object_get(x, "primary_change")) > 0.4);
+	/* Context switches drive it, and rank first. */
+	assert_string_equal(json_string_value(json_object_get(
+				json_array_get(json_object_get(x, "metrics"),
+				    0),
+				"metric")),
+	    "mon.perf.context_switches");
+	assert_int_equal(has_metric(x, "mon.perf.context_switches"), 1);
+	assert_int_equal(has_metric(x, "ops"), 1);
+	assert_int_equal(has_metric(x, "wall_s"), -1);
+	assert_true(has_metric(x, "mon.stat.intr") >= 0);
+	json_decref(x);
+	x = explanation(&s, ops, &nsec);
+	assert_string_equal(json_string_value(json_object_get(x, "primary")),
+	    "ops");
+	assert_int_equal(has_metric(x, "ops"), -1);
+	assert_int_equal(has_metric(x, "wall_s"), 1);
+	json_decref(x);
+	pr_session_release(&s);
+	/* No monitors: no explanation. */
+	make_session(&s, 0);
+	x = explanation(&s, wall, &nsec);
+	assert_int_equal(nsec, 0);
+	assert_null(x);
+	pr_session_release(&s);
+}
+
 int
 main(void)
 {
@@ -264,6 +606,9 @@ main(void)
 		cmocka_unit_test(test_ranking_follows_the_data),
 		cmocka_unit_test(test_aa),
 		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_section),
+		cmocka_unit_test(test_top_ten),
+		cmocka_unit_test(test_run_session),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

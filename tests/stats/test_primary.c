@@ -286,6 +286,53 @@ test_chosen(void **state)
 	pr_dataset_release(&d);
 }
 
+/* The primaries stored with a campaign's sessions: used when the user
+ * names none, left out when the data lack them, the rules when none of
+ * them is there; the user's names override them. */
+static void
+test_stored(void **state)
+{
+	static const char *const stored[] = { "nosuch", "sys", "cpu" };
+	static const char *const absent[] = { "nosuch" };
+	static const char *const user[] = { "user" };
+	struct pr_dataset d;
+	struct pr_error err;
+	enum pr_role *role, rule[64];
+
+	(void)state;
+	role =
+	    parse_roles(&d, "tests/data/time/tcsh-time.txt", NULL, NULL, NULL);
+	assert_true(d.n <= 64);
+	pr_error_clear(&err);
+	assert_int_equal(pr_primary_roles_stored(&d, NULL, 0, stored, 3, role,
+			     &err),
+	    PR_OK);
+	assert_int_equal(role_of(&d, role, "sys"), PR_ROLE_PRIMARY);
+	assert_int_equal(role_of(&d, role, "cpu"), PR_ROLE_PRIMARY);
+	assert_int_equal(role_of(&d, role, "elapsed"), PR_ROLE_SIDE);
+	assert_int_equal(count(&d, role, PR_ROLE_PRIMARY), 2);
+	/* Only a name the data lack: the parser's marks decide (elapsed). */
+	assert_int_equal(pr_primary_roles_stored(&d, NULL, 0, absent, 1, role,
+			     &err),
+	    PR_OK);
+	assert_int_equal(role_of(&d, role, "elapsed"), PR_ROLE_PRIMARY);
+	assert_int_equal(role_of(&d, role, "sys"), PR_ROLE_SIDE);
+	assert_int_equal(pr_primary_roles(&d, NULL, 0, rule, &err), PR_OK);
+	assert_memory_equal(role, rule, d.n * sizeof(*role));
+	/* The user's --primary comes first. */
+	assert_int_equal(pr_primary_roles_stored(&d, user, 1, stored, 3, role,
+			     &err),
+	    PR_OK);
+	assert_int_equal(role_of(&d, role, "user"), PR_ROLE_PRIMARY);
+	assert_int_equal(role_of(&d, role, "sys"), PR_ROLE_SIDE);
+	assert_int_equal(count(&d, role, PR_ROLE_PRIMARY), 1);
+	assert_int_equal(pr_primary_roles_stored(&d, absent, 1, stored, 3, role,
+			     &err),
+	    PR_ENOTFOUND);
+	free(role);
+	pr_dataset_release(&d);
+}
+
 /* The summary of the n sorted values v. */
 static struct pr_summary
 sum(const double *v, size_t n)
@@ -427,6 +474,7 @@ main(void)
 		cmocka_unit_test(test_user_metrics),
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_chosen),
+		cmocka_unit_test(test_stored),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_families),
 	};

@@ -145,6 +145,8 @@ add_run(struct pr_store *st, int64_t sess, int64_t var, size_t seq, int warmup,
 	assert_int_equal(pr_dataset_add(&d, "rate", "B/s", PR_BETTER_HIGHER,
 			     1e9 + (double)seq, &err),
 	    PR_OK);
+	/* The benchmark's own result (schema 3: "results" in the export). */
+	pr_dataset_find(&d, "rate")->flags = PR_METRIC_RESULT;
 	assert_int_equal(pr_dataset_add(&d, "plain", "", PR_BETTER_UNKNOWN,
 			     -0.0, &err),
 	    PR_OK);
@@ -175,6 +177,7 @@ add_run(struct pr_store *st, int64_t sess, int64_t var, size_t seq, int warmup,
 static void
 populate(struct pr_store *st, const char *prefix)
 {
+	static const char *const primary[] = { "rate", "wall" };
 	struct pr_store_session_new sn;
 	struct pr_store_tag tags[3];
 	struct pr_error err;
@@ -214,7 +217,11 @@ populate(struct pr_store *st, const char *prefix)
 	sn.env = &env;
 	sn.tags = tags;
 	sn.ntags = 3;
+	sn.primary = primary;
+	sn.nprimary = 2;
 	assert_int_equal(pr_store_session_begin(st, &sn, &s1, &err), PR_OK);
+	sn.primary = NULL;
+	sn.nprimary = 0;
 	assert_int_equal(pr_store_session_variant(st, s1, pr_str_c("6.1.0-13"),
 			     "openssl speed", &v1, &err),
 	    PR_OK);
@@ -295,6 +302,9 @@ check_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 	for (i = 0; i < r->nm; i++) {
 		double v = r->metric_values[i];
 
+		assert_int_equal(r->metric_flags[i],
+		    strcmp(r->metric_names[i], "rate") == 0 ? PR_METRIC_RESULT
+							    : 0);
 		if (strcmp(r->metric_names[i], "plain") == 0)
 			assert_true(v == 0.0);
 		if (strcmp(r->metric_names[i], "wall") == 0 && r->seq >= 1 &&
@@ -333,6 +343,10 @@ check_values(struct pr_store *st, const char *camp)
 	assert_int_equal(s[0].ntags, 3);
 	assert_int_equal(s[0].tags[1].key.n, WEIRD_N);
 	assert_memory_equal(s[0].tags[1].key.p, weird, WEIRD_N);
+	assert_int_equal(s[0].nprimary, 2);
+	assert_string_equal(s[0].primary[0], "rate");
+	assert_string_equal(s[0].primary[1], "wall");
+	assert_int_equal(s[1].nprimary, 0);
 	for (i = 0; i < n; i++)
 		assert_int_equal(pr_store_each_run(st, s[i].id, check_run,
 				     &seen, &err),
@@ -629,6 +643,14 @@ static const struct {
 	    "must be an array of 4" },
 	{ "\"variant\":", "\"variant\":\"nosuch\",\"x\":",
 	    "'nosuch' is not among the variants" },
+	{ "\"results\":[\"rate\"]", "\"results\":[\"nosuch\"]",
+	    "'results' names 'nosuch', which is not one of the run's metrics" },
+	{ "\"results\":[\"rate\"]", "\"results\":[\"rate\",\"rate\"]",
+	    "'results' names 'rate' twice" },
+	{ "\"results\":[\"rate\"]", "\"results\":[\"\"]",
+	    "'results' holds an empty name" },
+	{ "\"results\":[\"rate\"]", "\"results\":\"rate\"",
+	    "'results' must be an array" },
 };
 
 static void
@@ -687,6 +709,14 @@ test_malformed(void **state)
 	t = edit((size_t)r, "\"resumes\":", "\"resumes\":7", &n);
 	expect_bad(t, n, r, "which no session line before it declares");
 	free(t);
+	r = line_with("\"primary\":[\"rate\",\"wall\"]");
+	t = edit((size_t)r, "\"primary\":[\"rate\"", "\"primary\":[7", &n);
+	expect_bad(t, n, r, "'primary' must be a string");
+	free(t);
+	t = edit((size_t)r, "\"primary\":[\"rate\"", "\"primary\":[\"wall\"",
+	    &n);
+	expect_bad(t, n, r, "'primary' names 'wall' twice");
+	free(t);
 
 	/* A NUL byte in the middle of a line, outside and inside a
 	 * string, and invalid UTF-8 in a string. */
@@ -736,6 +766,54 @@ test_malformed(void **state)
 	good = NULL;
 }
 
+/* An export written before schema 3 (no "primary" on its session lines,
+ * no "results" on its run lines) imports as before: no primaries, no
+ * result flags. */
+static const char old_export[] =
+    "{\"format\":\"perfreg-export\",\"version\":1,\"schema\":2}\n"
+    "{\"type\":\"campaign\",\"name\":\"old\"}\n"
+    "{\"type\":\"variant\",\"campaign\":\"old\",\"name\":\"a\","
+    "\"command\":null}\n"
+    "{\"type\":\"session\",\"key\":1,\"campaign\":\"old\",\"host\":\"h\","
+    "\"boot_id\":\"b\",\"args\":null,\"status\":\"done\",\"started\":1,"
+    "\"elapsed_s\":1,\"resumes\":null,\"tags\":[],\"variants\":[[\"a\","
+    "null]],\"env\":null}\n"
+    "{\"type\":\"run\",\"session\":1,\"variant\":\"a\",\"round\":0,"
+    "\"seq\":0,\"warmup\":false,\"ok\":true,\"outcome\":\"ok\","
+    "\"exit_status\":0,\"signal\":0,\"reason\":\"\",\"failed_in\":null,"
+    "\"truncated\":false,\"start_s\":0,\"metrics\":[[\"rate\",\"B/s\","
+    "\"higher\",5]],\"output\":\"\"}\n"
+    "{\"type\":\"end\",\"campaigns\":1,\"sessions\":1,\"runs\":1}\n";
+
+static void
+test_old_lines(void **state)
+{
+	struct pr_store *st;
+	struct pr_store_import_stats stats;
+	struct pr_store_variant_data vd;
+	struct pr_store_session_info *s = NULL;
+	struct pr_error err;
+	size_t n = 0;
+
+	(void)state;
+	st = open_new();
+	import_ok(st, old_export, sizeof(old_export) - 1, &stats);
+	assert_int_equal(stats.runs, 1);
+	assert_int_equal(pr_store_load_variant(st, pr_str_c("old"),
+			     pr_str_c("a"), &vd, &err),
+	    PR_OK);
+	assert_int_equal(vd.nm, 1);
+	assert_int_equal(vd.m[0].flags, 0);
+	assert_int_equal(vd.nprimary, 0);
+	pr_store_variant_data_release(&vd);
+	assert_int_equal(pr_store_sessions(st, pr_str_c("old"), &s, &n, &err),
+	    PR_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].nprimary, 0);
+	pr_store_sessions_free(s, n);
+	pr_store_close(st);
+}
+
 /* An empty database exports to a header and an end line, which import;
  * a session whose line would pass the line limit is refused by export,
  * not written for import to refuse. */
@@ -757,7 +835,7 @@ test_limits(void **state)
 	t = export_all(st, NULL, 0, &n);
 	assert_string_equal(t,
 	    "{\"format\":\"perfreg-export\",\"version\":1,"
-	    "\"schema\":2}\n{\"type\":\"end\",\"campaigns\":0,\"sessions\":0,"
+	    "\"schema\":3}\n{\"type\":\"end\",\"campaigns\":0,\"sessions\":0,"
 	    "\"runs\":0}\n");
 	import_ok(st, t, n, &stats);
 	assert_int_equal(stats.campaigns + stats.sessions + stats.runs, 0);
@@ -1004,6 +1082,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_import_twice),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_old_lines),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_import_chunks),
 		cmocka_unit_test(test_postgresql),

@@ -883,6 +883,142 @@ test_transactions(void **state)
 	pr_store_close(st);
 }
 
+/* A session whose --primary names (schema 3) and runs whose result flags
+ * (PR_METRIC_RESULT) are stored: read back by session, by variant (the
+ * names of all its sessions, each once, in order) and by run. */
+struct flaglog {
+	size_t n;
+	unsigned wall[8], ops[8];
+};
+
+static int
+collect_flags(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+{
+	struct flaglog *l = arg;
+	size_t i;
+
+	(void)err;
+	assert_true(l->n < 8);
+	assert_non_null(r->metric_flags);
+	for (i = 0; i < r->nm; i++) {
+		if (strcmp(r->metric_names[i], "wall") == 0)
+			l->wall[l->n] = r->metric_flags[i];
+		if (strcmp(r->metric_names[i], "ops") == 0)
+			l->ops[l->n] = r->metric_flags[i];
+	}
+	l->n++;
+	return 0;
+}
+
+static void
+add_flagged(struct pr_store *st, int64_t sid, int64_t vid, size_t seq,
+    unsigned ops_flags)
+{
+	struct pr_store_run r;
+	struct pr_dataset d;
+	struct pr_metric *m;
+	struct pr_error err;
+
+	pr_dataset_init(&d);
+	ok(pr_dataset_add(&d, "wall", "s", PR_BETTER_LOWER, 1.0 + (double)seq,
+	       &err),
+	    &err);
+	ok(pr_dataset_add(&d, "ops", "1/s", PR_BETTER_HIGHER, 5.0, &err), &err);
+	m = pr_dataset_find(&d, "ops");
+	assert_non_null(m);
+	m->flags = ops_flags;
+	memset(&r, 0, sizeof(r));
+	r.variant = vid;
+	r.seq = seq;
+	r.ok = 1;
+	r.outcome = "ok";
+	r.reason = pr_str_c("");
+	r.metrics = &d;
+	ok(pr_store_add_run(st, sid, &r, &err), &err);
+	pr_dataset_release(&d);
+}
+
+static void
+test_primary_flags(void **state)
+{
+	static const char *const p1[] = { "ops", "nosuch" };
+	static const char *const p2[] = { "wall", "ops" };
+	static const char *const empty[] = { "" };
+	const char *camp = uniq("primary");
+	struct pr_store *st = open_new(target("primary"));
+	struct pr_store_session_new sn;
+	struct pr_store_session_info si, *ss = NULL;
+	struct pr_store_variant_data vd;
+	struct flaglog l;
+	struct pr_error err;
+	int64_t s1, s2, s3, v;
+	size_t i;
+
+	(void)state;
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c(camp);
+	sn.host = "testhost";
+	sn.boot_id = "b1";
+	sn.started = 1;
+	sn.primary = p1;
+	sn.nprimary = 2;
+	ok(pr_store_session_begin(st, &sn, &s1, &err), &err);
+	v = variant(st, s1, "base");
+	add_flagged(st, s1, v, 0, PR_METRIC_RESULT);
+	add_flagged(st, s1, v, 1, 0);
+	sn.boot_id = "b2";
+	sn.started = 2;
+	sn.primary = p2;
+	ok(pr_store_session_begin(st, &sn, &s2, &err), &err);
+	assert_int_equal(variant(st, s2, "base"), v);
+	add_flagged(st, s2, v, 0, 0);
+	/* A session without --primary stores none. */
+	s3 = session(st, camp, "b3", 3);
+
+	memset(&si, 0, sizeof(si));
+	ok(pr_store_session_get(st, s1, &si, &err), &err);
+	assert_int_equal(si.nprimary, 2);
+	assert_string_equal(si.primary[0], "ops");
+	assert_string_equal(si.primary[1], "nosuch");
+	pr_store_session_info_release(&si);
+	ok(pr_store_session_get(st, s3, &si, &err), &err);
+	assert_int_equal(si.nprimary, 0);
+	assert_null(si.primary);
+	pr_store_session_info_release(&si);
+
+	ok(pr_store_load_variant(st, pr_str_c(camp), pr_str_c("base"), &vd,
+	       &err),
+	    &err);
+	assert_int_equal(vd.nprimary, 3);
+	assert_string_equal(vd.primary[0], "ops");
+	assert_string_equal(vd.primary[1], "nosuch");
+	assert_string_equal(vd.primary[2], "wall");
+	assert_int_equal(vd.nm, 2);
+	for (i = 0; i < vd.nm; i++)
+		assert_int_equal(vd.m[i].flags,
+		    strcmp(vd.m[i].name, "ops") == 0 ? PR_METRIC_RESULT : 0);
+	pr_store_variant_data_release(&vd);
+
+	memset(&l, 0, sizeof(l));
+	ok(pr_store_each_run(st, s1, collect_flags, &l, &err), &err);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.ops[0], PR_METRIC_RESULT);
+	assert_int_equal(l.ops[1], 0);
+	assert_int_equal(l.wall[0], 0);
+
+	/* An empty name is refused, and nothing of that session stays. */
+	sn.boot_id = "b4";
+	sn.primary = empty;
+	sn.nprimary = 1;
+	pr_error_clear(&err);
+	assert_int_equal(pr_store_session_begin(st, &sn, &s3, &err), PR_EINVAL);
+	assert_string_equal(err.msg, "empty primary metric name");
+	ok(pr_store_sessions(st, pr_str_c(camp), &ss, &i, &err), &err);
+	assert_int_equal(i, 3);
+	pr_store_sessions_free(ss, i);
+	pr_store_close(st);
+}
+
 static void
 test_metric_direction(void **state)
 {
@@ -1189,6 +1325,89 @@ test_open_modes(void **state)
 	unsetenv("PERFREG_DB");
 }
 
+/* A database of schema 2 (tests/store/data/schema-v2.sql, written by the
+ * perfreg before schema 3) is brought to the current schema when it is
+ * opened: its runs read as before, without result flags or stored
+ * primaries, and new sessions store both. */
+static void
+test_migrate_v2(void **state)
+{
+	static const char *const prim[] = { "ops" };
+	struct pr_store *st;
+	struct pr_store_variant_data vd;
+	struct pr_store_session_new sn;
+	struct pr_error err;
+	char path[512], *sql;
+	int64_t sid, v;
+	size_t i, len;
+	FILE *f;
+
+	(void)state;
+	f = fopen("tests/store/data/schema-v2.sql", "rb");
+	assert_non_null(f);
+	sql = calloc(1, 1 << 16);
+	assert_non_null(sql);
+	len = fread(sql, 1, (1 << 16) - 1, f);
+	fclose(f);
+	assert_true(len > 0 && len < (1 << 16) - 1);
+	snprintf(path, sizeof(path), "%s/v2.db", g_dir);
+	assert_int_equal(sql_exec(path, sql), SQLITE_OK);
+	free(sql);
+	assert_int_equal(sql_int(path,
+			     "SELECT max(version) FROM "
+			     "schema_version"),
+	    2);
+	/* A reading open migrates too (through a writing connection). */
+	ok(pr_store_open(path, PR_STORE_READ, &st, &err), &err);
+	assert_int_equal(sql_int(path,
+			     "SELECT max(version) FROM "
+			     "schema_version"),
+	    PR_STORE_SCHEMA_VERSION);
+	ok(pr_store_load_variant(st, pr_str_c("old"), pr_str_c("base"), &vd,
+	       &err),
+	    &err);
+	assert_int_equal(vd.nruns, 3);
+	assert_int_equal(vd.nprimary, 0);
+	assert_int_equal(vd.nm, 7);
+	for (i = 0; i < vd.nm; i++) {
+		assert_int_equal(vd.m[i].flags, 0);
+		assert_int_equal(vd.m[i].n, 3);
+	}
+	assert_string_equal(vd.m[6].name, "ops");
+	assert_true(vd.m[6].value[0] == 100);
+	pr_store_variant_data_release(&vd);
+	pr_store_close(st);
+	assert_int_equal(sql_int(path,
+			     "SELECT count(*) FROM run_metric "
+			     "WHERE flags <> 0"),
+	    0);
+
+	/* New sessions in the migrated database keep their primaries and
+	 * flags. */
+	ok(pr_store_open(path, PR_STORE_WRITE, &st, &err), &err);
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c("old");
+	sn.host = "bench1";
+	sn.boot_id = "boot-2";
+	sn.started = 2e9;
+	sn.primary = prim;
+	sn.nprimary = 1;
+	ok(pr_store_session_begin(st, &sn, &sid, &err), &err);
+	v = variant(st, sid, "base");
+	add_flagged(st, sid, v, 0, PR_METRIC_RESULT);
+	ok(pr_store_load_variant(st, pr_str_c("old"), pr_str_c("base"), &vd,
+	       &err),
+	    &err);
+	assert_int_equal(vd.nruns, 4);
+	assert_int_equal(vd.nprimary, 1);
+	assert_string_equal(vd.primary[0], "ops");
+	for (i = 0; i < vd.nm; i++)
+		if (strcmp(vd.m[i].name, "ops") == 0)
+			assert_int_equal(vd.m[i].flags, PR_METRIC_RESULT);
+	pr_store_variant_data_release(&vd);
+	pr_store_close(st);
+}
+
 static void
 test_driver_for(void **state)
 {
@@ -1274,7 +1493,7 @@ test_foreign_corrupt_newer(void **state)
 	    PR_EINVAL);
 	assert_string_equal(err.file, path);
 	assert_string_equal(err.msg,
-	    "made by a newer perfreg (schema 99, this one knows 2)");
+	    "made by a newer perfreg (schema 99, this one knows 3)");
 	assert_int_equal(pr_store_open(path, PR_STORE_READ, &st, &err),
 	    PR_EINVAL);
 
@@ -1713,6 +1932,7 @@ main(void)
 		cmocka_unit_test(test_sessions_and_resume),
 		cmocka_unit_test(test_transactions),
 		cmocka_unit_test(test_metric_direction),
+		cmocka_unit_test(test_primary_flags),
 		cmocka_unit_test(test_racing_writers),
 	};
 	const struct CMUnitTest pg_only[] = {
@@ -1722,6 +1942,7 @@ main(void)
 		cmocka_unit_test(test_open_modes),
 		cmocka_unit_test(test_create_race),
 		cmocka_unit_test(test_driver_for),
+		cmocka_unit_test(test_migrate_v2),
 		cmocka_unit_test(test_foreign_corrupt_newer),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_locked),

@@ -31,3 +31,5 @@ add_test(NAME cli_escape COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_escape
 set_tests_properties(cli_escape PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_hosts COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_hosts.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_hosts PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+add_test(NAME cli_primary COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/store/cli_primary.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_primary PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")

@@ -1,0 +1,117 @@
+-- tests/store/data/schema-v2.sql: a results database of schema version 2,
+-- as perfreg wrote it before schema 3 (run_metric.flags, session_primary),
+-- for test_store's test_migrate_v2.  Made with a perfreg built from main
+-- before schema 3 (it wrote schema 2):
+--   perfreg run --campaign old --variant base -n 3 --shell \
+--     --metric 'ops=ops ([0-9.]+):1/s:higher' -- 'echo ops 100'
+--   perfreg run --campaign old --variant new -n 3 --shell \
+--     --metric 'ops=ops ([0-9.]+):1/s:higher' -- 'echo ops 90'
+-- then, to keep nothing of the machine: environment snapshots and tags
+-- deleted, the host renamed bench1, the boot id set to boot-1, pids NULL;
+-- and `sqlite3 v2.db .dump`.
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES('application','perfreg');
+CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied REAL NOT NULL, perfreg TEXT NOT NULL);
+INSERT INTO schema_version VALUES(1,1796140691.3680212498,'0.1.0');
+INSERT INTO schema_version VALUES(2,1796140691.371307373,'0.1.0');
+CREATE TABLE host (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+INSERT INTO host VALUES(1,'bench1');
+CREATE TABLE campaign (id INTEGER PRIMARY KEY, name BLOB NOT NULL UNIQUE, created REAL NOT NULL);
+INSERT INTO campaign VALUES(1,'old',1796140691.3853881359);
+CREATE TABLE variant (id INTEGER PRIMARY KEY, campaign_id INTEGER NOT NULL REFERENCES campaign (id), name BLOB NOT NULL, command BLOB, UNIQUE (campaign_id, name));
+INSERT INTO variant VALUES(1,1,'base','echo ops 100');
+INSERT INTO variant VALUES(2,1,'new','echo ops 90');
+CREATE TABLE env (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
+CREATE TABLE env_item (env_id INTEGER NOT NULL REFERENCES env (id), pos INTEGER NOT NULL, key BLOB NOT NULL, category BLOB NOT NULL, value BLOB, reason BLOB, PRIMARY KEY (env_id, pos)) WITHOUT ROWID;
+CREATE TABLE session (id INTEGER PRIMARY KEY, campaign_id INTEGER NOT NULL REFERENCES campaign (id), host_id INTEGER NOT NULL REFERENCES host (id), boot_id TEXT NOT NULL, args_json TEXT, status TEXT NOT NULL, started REAL NOT NULL, elapsed_s REAL, resumes INTEGER REFERENCES session (id), env_id INTEGER REFERENCES env (id), imported INTEGER NOT NULL DEFAULT 0, pid INTEGER);
+INSERT INTO session VALUES(1,1,1,'boot-1','["--campaign","old","--variant","base","-n","3","--shell","--metric","ops=ops ([0-9.]+):1/s:higher","--","echo ops 100"]','done',1796140691.3852837085,0.013092006000078981742,NULL,NULL,0,NULL);
+INSERT INTO session VALUES(2,1,1,'boot-1','["--campaign","old","--variant","new","-n","3","--shell","--metric","ops=ops ([0-9.]+):1/s:higher","--","echo ops 90"]','done',1796140691.4630346298,0.0083292310009710490703,NULL,NULL,0,NULL);
+CREATE TABLE session_variant ( session_id INTEGER NOT NULL REFERENCES session (id), variant_id INTEGER NOT NULL REFERENCES variant (id), pos INTEGER NOT NULL, command BLOB, PRIMARY KEY (session_id, variant_id)) WITHOUT ROWID;
+INSERT INTO session_variant VALUES(1,1,0,'echo ops 100');
+INSERT INTO session_variant VALUES(2,2,0,'echo ops 90');
+CREATE TABLE run (id INTEGER PRIMARY KEY, session_id INTEGER NOT NULL REFERENCES session (id), variant_id INTEGER NOT NULL REFERENCES variant (id), round INTEGER NOT NULL, seq INTEGER NOT NULL, warmup INTEGER NOT NULL, ok INTEGER NOT NULL, outcome TEXT NOT NULL, exit_status INTEGER NOT NULL, signal INTEGER NOT NULL, reason BLOB NOT NULL, failed_in TEXT, output BLOB NOT NULL, output_len INTEGER NOT NULL, truncated INTEGER NOT NULL, start_s REAL NOT NULL);
+INSERT INTO run VALUES(1,1,1,0,0,1,1,'ok',0,0,'',NULL,replace('ops 100\n','\n',char(10)),8,0,9.9950011644978076219e-06);
+INSERT INTO run VALUES(2,1,1,0,1,0,1,'ok',0,0,'',NULL,replace('ops 100\n','\n',char(10)),8,0,0.0042826110002351924777);
+INSERT INTO run VALUES(3,1,1,1,2,0,1,'ok',0,0,'',NULL,replace('ops 100\n','\n',char(10)),8,0,0.0077495799996540881693);
+INSERT INTO run VALUES(4,1,1,2,3,0,1,'ok',0,0,'',NULL,replace('ops 100\n','\n',char(10)),8,0,0.010917185001744655892);
+INSERT INTO run VALUES(5,2,2,0,0,1,1,'ok',0,0,'',NULL,replace('ops 90\n','\n',char(10)),7,0,9.2629998107440769672e-06);
+INSERT INTO run VALUES(6,2,2,0,1,0,1,'ok',0,0,'',NULL,replace('ops 90\n','\n',char(10)),7,0,0.0011232180004299152642);
+INSERT INTO run VALUES(7,2,2,1,2,0,1,'ok',0,0,'',NULL,replace('ops 90\n','\n',char(10)),7,0,0.0019469510007183998823);
+INSERT INTO run VALUES(8,2,2,2,3,0,1,'ok',0,0,'',NULL,replace('ops 90\n','\n',char(10)),7,0,0.004384611998830223456);
+CREATE TABLE metric (id INTEGER PRIMARY KEY, name BLOB NOT NULL, unit BLOB NOT NULL, better INTEGER NOT NULL, UNIQUE (name, unit));
+INSERT INTO metric VALUES(1,'wall_s','s',2);
+INSERT INTO metric VALUES(2,'user_s','s',2);
+INSERT INTO metric VALUES(3,'sys_s','s',2);
+INSERT INTO metric VALUES(4,'maxrss_kib','KiB',2);
+INSERT INTO metric VALUES(5,'ctxsw_vol','',2);
+INSERT INTO metric VALUES(6,'ctxsw_invol','',2);
+INSERT INTO metric VALUES(7,'ops','1/s',1);
+CREATE TABLE run_metric (run_id INTEGER NOT NULL, metric_id INTEGER NOT NULL, pos INTEGER NOT NULL, value REAL NOT NULL, PRIMARY KEY (run_id, metric_id)) WITHOUT ROWID;
+INSERT INTO run_metric VALUES(1,1,0,0.0039469129987992346286);
+INSERT INTO run_metric VALUES(1,2,1,0.00089599999999999998655);
+INSERT INTO run_metric VALUES(1,3,2,0.0);
+INSERT INTO run_metric VALUES(1,4,3,9756.0);
+INSERT INTO run_metric VALUES(1,5,4,1.0);
+INSERT INTO run_metric VALUES(1,6,5,1.0);
+INSERT INTO run_metric VALUES(1,7,6,100.0);
+INSERT INTO run_metric VALUES(2,1,0,0.0033627349985181353986);
+INSERT INTO run_metric VALUES(2,2,1,0.00083900000000000001052);
+INSERT INTO run_metric VALUES(2,3,2,0.0);
+INSERT INTO run_metric VALUES(2,4,3,9884.0);
+INSERT INTO run_metric VALUES(2,5,4,1.0);
+INSERT INTO run_metric VALUES(2,6,5,4.0);
+INSERT INTO run_metric VALUES(2,7,6,100.0);
+INSERT INTO run_metric VALUES(3,1,0,0.0030601860016759019345);
+INSERT INTO run_metric VALUES(3,2,1,0.0);
+INSERT INTO run_metric VALUES(3,3,2,0.00087099999999999992098);
+INSERT INTO run_metric VALUES(3,4,3,9884.0);
+INSERT INTO run_metric VALUES(3,5,4,1.0);
+INSERT INTO run_metric VALUES(3,6,5,1.0);
+INSERT INTO run_metric VALUES(3,7,6,100.0);
+INSERT INTO run_metric VALUES(4,1,0,0.0020677909997175447642);
+INSERT INTO run_metric VALUES(4,2,1,0.00068799999999999991804);
+INSERT INTO run_metric VALUES(4,3,2,0.0);
+INSERT INTO run_metric VALUES(4,4,3,9884.0);
+INSERT INTO run_metric VALUES(4,5,4,1.0);
+INSERT INTO run_metric VALUES(4,6,5,1.0);
+INSERT INTO run_metric VALUES(4,7,6,100.0);
+INSERT INTO run_metric VALUES(5,1,0,0.00086957099847495555877);
+INSERT INTO run_metric VALUES(5,2,1,0.00073399999999999995196);
+INSERT INTO run_metric VALUES(5,3,2,0.0);
+INSERT INTO run_metric VALUES(5,4,3,9720.0);
+INSERT INTO run_metric VALUES(5,5,4,1.0);
+INSERT INTO run_metric VALUES(5,6,5,4.0);
+INSERT INTO run_metric VALUES(5,7,6,90.0);
+INSERT INTO run_metric VALUES(6,1,0,0.0007403590025205630809);
+INSERT INTO run_metric VALUES(6,2,1,0.00068499999999999995354);
+INSERT INTO run_metric VALUES(6,3,2,0.0);
+INSERT INTO run_metric VALUES(6,4,3,9984.0);
+INSERT INTO run_metric VALUES(6,5,4,1.0);
+INSERT INTO run_metric VALUES(6,6,5,1.0);
+INSERT INTO run_metric VALUES(6,7,6,90.0);
+INSERT INTO run_metric VALUES(7,1,0,0.0023555690022476483136);
+INSERT INTO run_metric VALUES(7,2,1,0.00062599999999999992889);
+INSERT INTO run_metric VALUES(7,3,2,0.0);
+INSERT INTO run_metric VALUES(7,4,3,9984.0);
+INSERT INTO run_metric VALUES(7,5,4,1.0);
+INSERT INTO run_metric VALUES(7,6,5,1.0);
+INSERT INTO run_metric VALUES(7,7,6,90.0);
+INSERT INTO run_metric VALUES(8,1,0,0.0038515809974342118948);
+INSERT INTO run_metric VALUES(8,2,1,0.0);
+INSERT INTO run_metric VALUES(8,3,2,0.00075599999999999994461);
+INSERT INTO run_metric VALUES(8,4,3,9984.0);
+INSERT INTO run_metric VALUES(8,5,4,1.0);
+INSERT INTO run_metric VALUES(8,6,5,0.0);
+INSERT INTO run_metric VALUES(8,7,6,90.0);
+CREATE TABLE tag (session_id INTEGER NOT NULL REFERENCES session (id), pos INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL, PRIMARY KEY (session_id, pos)) WITHOUT ROWID;
+CREATE TABLE resume_claim ( session_id INTEGER PRIMARY KEY REFERENCES session (id), by_session INTEGER NOT NULL REFERENCES session (id));
+CREATE INDEX env_item_key ON env_item (key);
+CREATE INDEX session_campaign ON session (campaign_id, started);
+CREATE INDEX session_resumes ON session (resumes);
+CREATE INDEX session_variant_variant ON session_variant (variant_id);
+CREATE INDEX run_session ON run (session_id, seq);
+CREATE INDEX run_variant ON run (variant_id, id);
+CREATE INDEX tag_key ON tag (key);
+COMMIT;
