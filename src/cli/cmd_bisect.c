@@ -22,8 +22,8 @@
  * measured stored; 3 internal failure; 128 + the signal when
  * interrupted, after the report of what was measured.
  */
-/* nftw(3) and struct FTW are X/Open. */
-#define _XOPEN_SOURCE 700
+/* nftw(3) and struct FTW (X/Open, which _GNU_SOURCE includes). */
+#define _GNU_SOURCE
 
 #include <errno.h>
 #include <ftw.h>
