@@ -56,6 +56,9 @@ struct pr_explain_input {
 	const char *const *units; /* nmetrics units (may be NULL) */
 	struct pr_explain_side base, new_;
 	double conf; /* 0.95 when 0 */
+	/* What the replicates are, in words, for the report ("boots");
+	 * NULL: "runs".  Not used by the computation. */
+	const char *unit;
 };
 
 struct pr_explain_item {
@@ -118,5 +121,24 @@ enum pr_status pr_explain_compute(const struct pr_explain_input *in,
 enum pr_status pr_report_explain(struct pr_report_model *m, const char *key,
     int flags, const struct pr_explain *e, const struct pr_explain_input *in,
     const char *const *notes, size_t nnotes, struct pr_error *err);
+
+struct pr_store_variant_data;
+
+/*
+ * The explanation of a stored pair of variants (`perfreg compare
+ * --campaign`, perfreg/store.h) added to m as pr_report_explain's
+ * section: the primary metric `primary` against every other metric of
+ * both sides but the nskip names in skip (the other primary metrics),
+ * the unit the comparison's: each boot's mean when boots (aligned by
+ * boot), else each run (a metric then only when it was stored with
+ * every run the primary was).  Adds nothing (PR_OK) when the sides have
+ * no monitor figure in common ("mon.*": stored by `run --campaign
+ * --monitor`) or
+ * fewer than 2 units a side.  PR_ENOMEM.
+ */
+enum pr_status pr_report_store_explain(struct pr_report_model *m,
+    const char *key, int flags, const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, int boots, const char *primary,
+    const char *const *skip, size_t nskip, struct pr_error *err);
 
 #endif /* PERFREG_EXPLAIN_H */

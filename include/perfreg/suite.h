@@ -239,4 +239,33 @@ enum pr_status pr_suite_compare(struct pr_dataset *bd, size_t nb,
 
 void pr_suite_cmp_release(struct pr_suite_cmp *c);
 
+/*
+ * The figures of the results r[0..n), in their order (a skipped probe
+ * has none), into *fig (the caller's, free(); names borrowed from r)
+ * and *nfig.  Errors: PR_ENOMEM.
+ */
+enum pr_status pr_suite_figures(const struct pr_suite_result *r, size_t n,
+    struct pr_suite_figure **fig, size_t *nfig, struct pr_error *err);
+
+/* The mean of a figure's samples in one session and the half-width of
+ * its 95% Student interval in percent of the mean (+inf for fewer than
+ * two samples or a zero mean): what a probe's line shows. */
+void pr_suite_figure_stats(const struct pr_metric *m, double *mean,
+    double *halfwidth_pct);
+
+/* What a comparison found, figure by figure. */
+struct pr_suite_counts {
+	size_t figures;      /* compared */
+	size_t regressions;  /* verdict regression */
+	size_t improvements; /* verdict improvement */
+	size_t unchanged;    /* equivalent: the interval inside the band */
+	size_t inconclusive; /* the rest, the untested among them */
+};
+
+void pr_suite_count(const struct pr_suite_cmp *c, struct pr_suite_counts *out);
+
+/* 1 when figure i of c is shown by default: a regression or an
+ * improvement. */
+int pr_suite_changed(const struct pr_suite_cmp *c, size_t i);
+
 #endif /* PERFREG_SUITE_H */

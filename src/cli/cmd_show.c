@@ -18,6 +18,7 @@
 #include "cli/cmd.h"
 #include "perfreg/dataset.h"
 #include "perfreg/describe.h"
+#include "perfreg/monitor.h"
 #include "perfreg/primary.h"
 #include "perfreg/report.h"
 #include "perfreg/sample.h"
@@ -245,8 +246,11 @@ variant_roles(const struct pr_store_variant_data *d, enum pr_role **role,
 	return st;
 }
 
-/* The median of each metric of one variant and its role, text and
- * JSON. */
+/*
+ * The median of each metric of one variant and its role, text and JSON.
+ * The monitors' figures (perfreg/monitor.h, "mon.*") are counted in one
+ * line of text, not listed; JSON lists them with "monitor": true.
+ */
 static enum pr_status
 variant_metrics(struct show *sh, struct pr_str campaign,
     const struct pr_store_variant_info *v, json_t *jm)
@@ -254,8 +258,9 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 	struct pr_store_variant_data d;
 	enum pr_role *role = NULL;
 	enum pr_status st;
-	size_t i, k;
+	size_t i, k, nmon = 0;
 	double med, *v2;
+	int mon;
 
 	memset(&d, 0, sizeof(d));
 	if ((st = pr_store_load_variant(sh->st, campaign, v->name, &d,
@@ -263,6 +268,11 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 		return st;
 	st = variant_roles(&d, &role, &sh->err);
 	for (i = 0; i < d.nm && st == PR_OK; i++) {
+		mon = pr_monitor_is_metric(d.m[i].name);
+		if (mon && jm == NULL) {
+			nmon++;
+			continue;
+		}
 		if ((v2 = malloc((d.m[i].n + 1) * sizeof(*v2))) == NULL) {
 			st = pr_error_set(&sh->err, PR_ENOMEM, "out of memory");
 			break;
@@ -273,12 +283,14 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 		med = pr_median_sorted(v2, d.m[i].n);
 		free(v2);
 		if (jm != NULL) {
-			json_t *o = json_pack("{s:o,s:o,s:o,s:f,s:I,s:I,s:s}",
-			    "variant", cli_str_json(v->name), "metric",
-			    text_json(d.m[i].name), "unit",
-			    text_json(d.m[i].unit), "median", med, "n",
-			    (json_int_t)d.m[i].n, "boots", (json_int_t)d.nboots,
-			    "role", pr_role_str(role[i]));
+			json_t *o =
+			    json_pack("{s:o,s:o,s:o,s:f,s:I,s:I,s:s,s:b}",
+				"variant", cli_str_json(v->name), "metric",
+				text_json(d.m[i].name), "unit",
+				text_json(d.m[i].unit), "median", med, "n",
+				(json_int_t)d.m[i].n, "boots",
+				(json_int_t)d.nboots, "role",
+				pr_role_str(role[i]), "monitor", mon);
 			if (o == NULL || json_array_append_new(jm, o) != 0)
 				st = pr_error_set(&sh->err, PR_ENOMEM,
 				    "out of memory");
@@ -298,6 +310,12 @@ variant_metrics(struct show *sh, struct pr_str campaign,
 		    d.m[i].n, d.nboots, d.nboots == 1 ? "" : "s",
 		    role[i] == PR_ROLE_PRIMARY ? ", primary" : "");
 	}
+	if (st == PR_OK && nmon > 0 &&
+	    (st = pr_buf_adds(&sh->out, "  ", &sh->err)) == PR_OK &&
+	    (st = pad(&sh->out, v->name, 20, &sh->err)) == PR_OK)
+		st = pr_buf_addf(&sh->out, &sh->err,
+		    " and %zu monitor figure%s (mon.*, in --json)\n", nmon,
+		    nmon == 1 ? "" : "s");
 	free(role);
 	pr_store_variant_data_release(&d);
 	return st;

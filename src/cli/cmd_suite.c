@@ -14,7 +14,6 @@
  * error, 130 interrupted (what finished is stored).
  */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/env.h"
 #include "perfreg/history.h"
@@ -30,6 +30,8 @@
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
 #include "perfreg/report_cp.h"
+#include "perfreg/report_model.h"
+#include "perfreg/report_suite.h"
 #include "perfreg/spawn.h"
 #include "perfreg/store.h"
 #include "perfreg/suite.h"
@@ -70,11 +72,12 @@ extern const struct cmd_entry cmd_suite_ab_entry;
 struct suite_cli {
 	struct pr_suite_opts so;
 	int budget_set, json, no_store, gate, worker, rounds_set, all;
-	int markdown;
+	int markdown, csv;
 	double t_start; /* when the command began */
 	size_t processes;
 	const char *baseline;
 	const char *db, *a, *b;
+	const char *html; /* --html file */
 	int tty;
 	double last_progress;
 };
@@ -152,6 +155,9 @@ set_baseline(void *base, const struct opt *o, const char *arg)
 	OPT_FLAG(0, "markdown", \
 	    "the comparison as Markdown, for a bug report", struct suite_cli, \
 	    markdown, 1)
+#define ROW_CSV \
+	OPT_FLAG(0, "csv", "the comparison as CSV, every figure", \
+	    struct suite_cli, csv, 1)
 #define ROW_JSON \
 	OPT_FLAG(0, "json", "one JSON object with every figure", \
 	    struct suite_cli, json, 1)
@@ -175,7 +181,9 @@ static const struct opt options[] = {
 	ROW_FAIL,
 	ROW_ALL,
 	ROW_MARKDOWN,
+	ROW_CSV,
 	ROW_JSON,
+	CLI_OPT_HTML(struct suite_cli, html),
 	OPT_END(),
 };
 
@@ -206,7 +214,9 @@ static const struct opt ab_options[] = {
 	ROW_FAIL,
 	ROW_ALL,
 	ROW_MARKDOWN,
+	ROW_CSV,
 	ROW_JSON,
+	CLI_OPT_HTML(struct suite_cli, html),
 	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
 	{ .kind = OPTK_FLAG,
 	    .lname = "worker",
@@ -260,105 +270,84 @@ list_probes(void)
 	return PR_EXIT_OK;
 }
 
-/* The figures of each probe: mean, interval half-width, samples. */
-static enum pr_status
-figures_text(const struct pr_suite_result *r, size_t n, struct pr_buf *b,
-    struct pr_error *err)
-{
-	const struct pr_metric *m;
-	enum pr_status st = PR_OK;
-	const char *line;
-	struct timespec res, cres;
-	double mean, h;
-	size_t i, k, j, len;
+/*
+ * A report while it is built and rendered: the model, and what its
+ * sections borrow (the comparison and its figures, the environment diff,
+ * the base session's snapshot and the names of the two sessions).
+ */
+struct suite_report {
+	struct pr_report_model m;
+	struct pr_suite_cmp sc;
+	struct pr_suite_figure *fig;
+	struct pr_env benv;
+	struct pr_envdiff diff;
+	char ea[64], eb[64];
+};
 
-	clock_getres(CLOCK_MONOTONIC, &res);
-	clock_getres(CLOCK_THREAD_CPUTIME_ID, &cres);
-	st = pr_buf_addf(b, err,
-	    "timers: each probe names its own; "
-	    "resolution of CLOCK_MONOTONIC %.0f ns, of CLOCK_THREAD_CPUTIME_ID "
-	    "%.0f ns\neach figure is the mean of the samples, +- the "
-	    "half-width of its 95%% interval\n\n",
-	    (double)res.tv_sec * 1e9 + (double)res.tv_nsec,
-	    (double)cres.tv_sec * 1e9 + (double)cres.tv_nsec);
-	for (i = 0; i < n && st == PR_OK; i++) {
-		if (r[i].skipped != NULL) {
-			st = pr_buf_addf(b, err, "%s: not run here: %s\n",
-			    r[i].label, r[i].skipped);
-			continue;
-		}
-		st = pr_buf_addf(b, err,
-		    "%s: %zu samples in %.1f s, %s "
-		    "(timer %s)\n",
-		    r[i].label, r[i].samples, r[i].elapsed_s,
-		    r[i].converged    ? "every figure within the target"
-			: r[i].capped ? "the most samples a probe takes"
-				      : "its share of the budget spent",
-		    r[i].probe->timer);
-		for (line = r[i].notes;
-		     st == PR_OK && line != NULL && *line != '\0';
-		     line += len + (line[len] == '\n')) {
-			len = strcspn(line, "\n");
-			st = pr_buf_addf(b, err, "  note: %.*s\n", (int)len,
-			    line);
-		}
-		for (k = 0; k < r[i].data.n && st == PR_OK; k++) {
-			m = &r[i].data.metrics[k];
-			mean = 0;
-			for (j = 0; j < m->values.n; j++)
-				mean +=
-				    (m->values.v[j] - mean) / (double)(j + 1);
-			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
-			st = pr_buf_addf(b, err,
-			    "  %-36s %14.6g %-6s %s%.2f%%"
-			    "  (%s is better)\n",
-			    m->name, mean, m->unit, isfinite(h) ? "+-" : "",
-			    isfinite(h) ? h : 0.0,
-			    m->better == PR_BETTER_HIGHER ? "higher" : "lower");
-		}
-	}
-	return st;
+static void
+suite_report_init(struct suite_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	pr_report_model_init(&r->m);
+	pr_env_init(&r->benv);
 }
 
-static json_t *
-figures_json(const struct pr_suite_result *r, size_t n)
+static void
+suite_report_release(struct suite_report *r)
 {
-	json_t *arr = json_array(), *o, *ms, *mo;
-	const struct pr_metric *m;
-	double mean, h;
-	size_t i, k, j;
+	pr_report_model_release(&r->m);
+	pr_suite_cmp_release(&r->sc);
+	free(r->fig);
+	pr_envdiff_release(&r->diff);
+	pr_env_release(&r->benv);
+	memset(r, 0, sizeof(*r));
+}
 
-	for (i = 0; arr != NULL && i < n; i++) {
-		ms = json_array();
-		for (k = 0; ms != NULL && k < r[i].data.n; k++) {
-			m = &r[i].data.metrics[k];
-			mean = 0;
-			for (j = 0; j < m->values.n; j++)
-				mean +=
-				    (m->values.v[j] - mean) / (double)(j + 1);
-			h = pr_suite_halfwidth_pct(m->values.v, m->values.n);
-			mo = json_pack("{s:s,s:s,s:s,s:f,s:o,s:I}", "name",
-			    m->name, "unit", m->unit, "better",
-			    m->better == PR_BETTER_HIGHER ? "higher" : "lower",
-			    "mean", mean, "halfwidth_pct",
-			    isfinite(h) ? json_real(h) : json_null(), "n",
-			    (json_int_t)m->values.n);
-			if (mo == NULL || json_array_append_new(ms, mo) != 0)
-				goto fail;
-		}
-		o = json_pack("{s:s,s:I,s:f,s:b,s:b,s:s,s:s?,s:s,s:o}", "probe",
-		    r[i].label, "samples", (json_int_t)r[i].samples,
-		    "elapsed_s", r[i].elapsed_s, "converged", r[i].converged,
-		    "capped", r[i].capped, "notes",
-		    r[i].notes != NULL ? r[i].notes : "", "skipped",
-		    r[i].skipped, "timer", r[i].probe->timer, "metrics", ms);
-		if (o == NULL || json_array_append_new(arr, o) != 0)
-			goto fail;
+/* Renders the model as the options ask and writes it out; with --html
+ * also (or with "-" instead) the page, titled title. */
+static int
+suite_report_write(const struct suite_cli *c, struct suite_report *rep,
+    const char *title)
+{
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_error err;
+	int rc;
+
+	if (c->html != NULL &&
+	    ((rc = cli_html_model("suite", c->html, &rep->m, title)) !=
+		    PR_EXIT_OK ||
+		strcmp(c->html, "-") == 0))
+		return rc;
+	pr_error_clear(&err);
+	if (pr_report_model_render(&out, &rep->m,
+		c->json           ? PR_REPORT_JSON
+		    : c->csv      ? PR_REPORT_CSV
+		    : c->markdown ? PR_REPORT_MARKDOWN
+				  : PR_REPORT_TEXT,
+		&err) != PR_OK) {
+		cli_error(&err);
+		pr_buf_release(&out);
+		return PR_EXIT_INTERNAL;
 	}
-	return arr;
-fail:
-	json_decref(arr);
-	return NULL;
+	rc = cli_write(&out);
+	pr_buf_release(&out);
+	return rc;
+}
+
+/* Adds a paragraph (see pr_report_suite_para); PR_EXIT_*. */
+static int
+para(struct suite_report *rep, const char *key, int flags, int blank,
+    size_t indent, const char *text)
+{
+	struct pr_error err;
+
+	pr_error_clear(&err);
+	if (pr_report_suite_para(&rep->m, key, flags, blank, indent, text,
+		&err) != PR_OK) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	return PR_EXIT_OK;
 }
 
 /* The most history notes the text shows; the rest are counted. */
@@ -368,23 +357,23 @@ fail:
  * What the session just stored says about the suite's history of each
  * figure (the session is a point, as in `perfreg history suite`): the
  * changes it confirms and the ones it may start (perfreg/report_cp.h's
- * pr_history_note).  Into out as a section of text (at most
- * HISTORY_NOTES_SHOWN lines and a count of the rest) or, with root, as
- * an array "history" of the lines.  A history that cannot be read is
- * left out: the session is stored, and the note is a bonus.
+ * pr_history_note), as a section of text (at most HISTORY_NOTES_SHOWN
+ * lines and a count of the rest) and, in JSON, an array "history" of
+ * every line.  A history that cannot be read is left out: the session is
+ * stored, and the note is a bonus.
  */
 static int
 history_notes(struct pr_store *st, int64_t session,
-    const struct pr_suite_result *r, size_t n, json_t *root, struct pr_buf *out)
+    const struct pr_suite_result *r, size_t n, struct suite_report *rep)
 {
 	struct pr_buf notes = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_buf text = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_history_query q;
 	struct pr_history *hs = NULL;
 	struct pr_error err;
 	const char **names = NULL;
-	size_t i, j, lines = 0, shown = 0;
-	const char *p, *e;
-	json_t *arr = NULL;
+	size_t i, j, lines = 0;
+	char *p, *e;
 	int rc = PR_EXIT_OK;
 	char what[300];
 
@@ -424,45 +413,40 @@ history_notes(struct pr_store *st, int64_t session,
 	}
 	free(hs);
 	free(names);
-	if (rc != PR_EXIT_OK) {
-		cli_errorf("out of memory");
-		pr_buf_release(&notes);
-		return rc;
-	}
-	if (root != NULL && (arr = json_array()) == NULL)
+	if (rc == PR_EXIT_OK && pr_buf_adds(&notes, "", &err) != PR_OK)
+		rc = PR_EXIT_INTERNAL;
+	if (rc == PR_EXIT_OK &&
+	    pr_report_model_list(&rep->m, "history", 0, &err) != PR_OK)
 		rc = PR_EXIT_INTERNAL;
 	for (p = notes.data;
 	     rc == PR_EXIT_OK && p != NULL && (e = strchr(p, '\n')) != NULL;
 	     p = e + 1) {
+		*e = '\0';
+		if (pr_report_suite_para(&rep->m, "history",
+			PR_SECTION_LIST | PR_SECTION_NO_TEXT, 0, 0, p,
+			&err) != PR_OK)
+			rc = PR_EXIT_INTERNAL;
+		else if (lines < HISTORY_NOTES_SHOWN &&
+		    pr_buf_addf(&text, &err, "%s  %s\n",
+			lines == 0 ? "history:\n" : "", p) != PR_OK)
+			rc = PR_EXIT_INTERNAL;
 		lines++;
-		if (arr != NULL) {
-			if (json_array_append_new(arr,
-				json_stringn(p, (size_t)(e - p))) != 0)
-				rc = PR_EXIT_INTERNAL;
-		} else if (shown < HISTORY_NOTES_SHOWN) {
-			if ((shown == 0 &&
-				pr_buf_adds(out, "\nhistory:\n", &err) !=
-				    PR_OK) ||
-			    pr_buf_addf(out, &err, "  %.*s\n", (int)(e - p),
-				p) != PR_OK)
-				rc = PR_EXIT_INTERNAL;
-			shown++;
-		}
 	}
-	if (rc == PR_EXIT_OK && arr == NULL && lines > shown &&
-	    pr_buf_addf(out, &err,
+	if (rc == PR_EXIT_OK && lines > HISTORY_NOTES_SHOWN &&
+	    pr_buf_addf(&text, &err,
 		"  and %zu more (perfreg history suite --variant PROBE "
 		"--metric FIGURE)\n",
-		lines - shown) != PR_OK)
+		lines - HISTORY_NOTES_SHOWN) != PR_OK)
 		rc = PR_EXIT_INTERNAL;
-	if (rc == PR_EXIT_OK && arr != NULL &&
-	    json_object_set_new(root, "history", arr) != 0)
+	if (rc == PR_EXIT_OK && text.len > 0 &&
+	    (pr_buf_adds(&text, "", &err) != PR_OK ||
+		pr_report_suite_para(&rep->m, NULL, 0, 1, 4, text.data, &err) !=
+		    PR_OK))
 		rc = PR_EXIT_INTERNAL;
-	else if (rc != PR_EXIT_OK)
-		json_decref(arr);
 	if (rc != PR_EXIT_OK)
 		cli_errorf("out of memory");
 	pr_buf_release(&notes);
+	pr_buf_release(&text);
 	return rc;
 }
 
@@ -794,309 +778,109 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 	return PR_EXIT_OK;
 }
 
-/* The part of a figure's name before its last dot ("crypto.aes-128-gcm"
- * of "crypto.aes-128-gcm.16B"): its length. */
-static size_t
-group_len(const char *name)
-{
-	/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): every figure has a name */
-	const char *dot = strrchr(name, '.');
-
-	return dot != NULL ? (size_t)(dot - name) : strlen(name);
-}
-
 /*
- * Appends the figures of rm[0..n) with verdict v, grouped by name
- * ("crypto.aes-128-gcm 16B..16384B -92%; copy.memcpy.64B +30%"), the
- * change as one figure when they agree within 5 points, else a range.
- */
-static enum pr_status
-changed_list(const struct pr_report_metric *rm, size_t n, enum pr_verdict v,
-    struct pr_buf *out, struct pr_error *err)
-{
-	size_t i, k, g, first, last, count;
-	double lo, hi;
-	enum pr_status st = PR_OK;
-	int any = 0;
-
-	for (i = 0; i < n && st == PR_OK; i++) {
-		if (rm[i].cmp.verdict != v)
-			continue;
-		g = group_len(rm[i].name);
-		/* A group is said once, where its first figure is. */
-		for (k = 0; k < i; k++)
-			if (rm[k].cmp.verdict == v &&
-			    group_len(rm[k].name) == g &&
-			    strncmp(rm[k].name, rm[i].name, g) == 0)
-				break;
-		if (k < i)
-			continue;
-		first = last = i;
-		count = 0;
-		lo = hi = rm[i].cmp.change_pct;
-		for (k = i; k < n; k++)
-			if (rm[k].cmp.verdict == v &&
-			    group_len(rm[k].name) == g &&
-			    strncmp(rm[k].name, rm[i].name, g) == 0) {
-				last = k;
-				count++;
-				if (rm[k].cmp.change_pct < lo)
-					lo = rm[k].cmp.change_pct;
-				if (rm[k].cmp.change_pct > hi)
-					hi = rm[k].cmp.change_pct;
-			}
-		st = pr_buf_adds(out, any ? "; " : "", err);
-		if (st == PR_OK && count == 1)
-			st = cli_str_escape(out, pr_str_c(rm[i].name), err);
-		else if (st == PR_OK) {
-			st = pr_buf_addf(out, err, "%.*s ", (int)g, rm[i].name);
-			if (st == PR_OK)
-				st = cli_str_escape(out,
-				    pr_str_c(rm[first].name + g + 1), err);
-			if (st == PR_OK)
-				st = pr_buf_addf(out, err, "%s",
-				    count == 2 ? "," : "..");
-			if (st == PR_OK)
-				st = cli_str_escape(out,
-				    pr_str_c(rm[last].name + g + 1), err);
-		}
-		if (st == PR_OK)
-			st = hi - lo < 5
-			    ? pr_buf_addf(out, err, " %+.0f%%", (lo + hi) / 2)
-			    : pr_buf_addf(out, err, " %+.0f%%..%+.0f%%", lo,
-				  hi);
-		any = 1;
-	}
-	return st;
-}
-
-/* The summary line: "83 figures: 2 regressions (...), 0 improvements,
- * 78 unchanged, 3 inconclusive". */
-static enum pr_status
-summary_line(const struct pr_report_metric *rm, size_t n, struct pr_buf *out,
-    struct pr_error *err)
-{
-	size_t i, reg = 0, imp = 0, eq = 0, inc = 0;
-	enum pr_status st;
-
-	for (i = 0; i < n; i++)
-		switch (rm[i].cmp.verdict) {
-		case PR_VERDICT_REGRESSION:
-			reg++;
-			break;
-		case PR_VERDICT_IMPROVEMENT:
-			imp++;
-			break;
-		case PR_VERDICT_EQUIVALENT:
-			eq++;
-			break;
-		default:
-			inc++;
-			break;
-		}
-	st = pr_buf_addf(out, err, "%zu figures: %zu regression%s", n, reg,
-	    reg == 1 ? "" : "s");
-	if (st == PR_OK && reg > 0 &&
-	    ((st = pr_buf_adds(out, " (", err)) != PR_OK ||
-		(st = changed_list(rm, n, PR_VERDICT_REGRESSION, out, err)) !=
-		    PR_OK ||
-		(st = pr_buf_adds(out, ")", err)) != PR_OK))
-		return st;
-	if (st == PR_OK)
-		st = pr_buf_addf(out, err, ", %zu improvement%s", imp,
-		    imp == 1 ? "" : "s");
-	if (st == PR_OK && imp > 0 &&
-	    ((st = pr_buf_adds(out, " (", err)) != PR_OK ||
-		(st = changed_list(rm, n, PR_VERDICT_IMPROVEMENT, out, err)) !=
-		    PR_OK ||
-		(st = pr_buf_adds(out, ")", err)) != PR_OK))
-		return st;
-	if (st == PR_OK)
-		st = pr_buf_addf(out, err,
-		    ", %zu unchanged (equivalent within the band), %zu "
-		    "inconclusive\n",
-		    eq, inc);
-	return st;
-}
-
-/* What a comparison shows: every figure, in Markdown. */
-#define SHOW_ALL 1
-#define SHOW_MARKDOWN 2
-
-static int
-show_flags(const struct suite_cli *c)
-{
-	return (c->all ? SHOW_ALL : 0) | (c->markdown ? SHOW_MARKDOWN : 0);
-}
-
-/*
- * The session-level table: for every figure of this run, the means of
- * the base sessions bd[0..nb) against those of the new side nd[0..nn),
- * all figures decided together by the moderated t (pr_suite_compare).
+ * The comparison of the base sessions (or processes) bd[0..nb) with the
+ * new ones nd[0..nn), every figure of r's probes decided together by
+ * pr_suite_compare with its defaults (the moderated t, Benjamini-
+ * Hochberg across the figures: what bench/suite-sim measured), added to
+ * rep.  *gated says whether a figure regressed; with gate each
+ * regression is also said on stderr.
  */
 static int
-session_table(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
-    size_t nn, const char *bname, const char *nname,
-    const struct pr_suite_result *r, size_t n, const char *units, int json,
-    int show, int gate, struct pr_buf *out, int *gated)
+compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
+    struct pr_dataset *nd, size_t nn, const char *bname, const char *nname,
+    const struct pr_suite_result *r, size_t n, const char *unit,
+    const char *intro, const struct suite_cli *c, int json_inline, int *gated)
 {
-	struct pr_report_metric *rm = NULL, *shown = NULL;
-	struct pr_suite_figure *fig = NULL;
-	struct pr_moderated_opts mo;
-	struct pr_suite_cmp sc;
-	struct pr_report report;
+	struct pr_report_suite_cmp pc;
 	struct pr_error err;
-	const struct pr_metric *m;
-	double *v;
+	size_t i, nf = 0;
 	char words[96];
-	size_t i, k, nf = 0, total = 0, holm = 0;
-	int rc = PR_EXIT_INTERNAL;
 
 	*gated = PR_EXIT_OK;
-	memset(&sc, 0, sizeof(sc));
 	pr_error_clear(&err);
-	pr_moderated_opts_init(&mo);
-	/* Holm, which the report names, until its renderers name BH. */
-	mo.adjust = PR_ADJUST_HOLM;
-	for (i = 0; i < n; i++)
-		total += r[i].data.n;
-	fig = calloc(total + 1, sizeof(*fig));
-	rm = calloc(total + 1, sizeof(*rm));
-	shown = calloc(total + 1, sizeof(*shown));
-	if (fig == NULL || rm == NULL || shown == NULL) {
+	if (pr_suite_figures(r, n, &rep->fig, &nf, &err) != PR_OK) {
 		cli_errorf("out of memory");
-		goto out;
+		return PR_EXIT_INTERNAL;
 	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < r[i].data.n; k++) {
-			m = &r[i].data.metrics[k];
-			fig[nf].name = m->name;
-			fig[nf].unit = m->unit;
-			fig[nf].better = m->better;
-			nf++;
-		}
-	if (nf == 0) {
-		rc = PR_EXIT_OK;
-		goto out;
-	}
-	if (pr_suite_compare(bd, nb, nd, nn, fig, nf, &mo, &sc, &err) !=
-	    PR_OK) {
+	if (nf == 0)
+		return PR_EXIT_OK;
+	if (pr_suite_compare(bd, nb, nd, nn, rep->fig, nf, NULL, &rep->sc,
+		&err) != PR_OK) {
 		cli_errorf("suite: %s", err.msg);
-		rc = PR_EXIT_USAGE;
-		goto out;
+		return PR_EXIT_USAGE;
 	}
-	if (sc.n == 0) {
-		rc = PR_EXIT_OK;
-		goto out;
-	}
-	for (i = 0; i < sc.n; i++) {
-		v = &sc.values[i * sc.base_stride];
-		rm[i].name = fig[sc.index[i]].name;
-		rm[i].unit = fig[sc.index[i]].unit;
-		rm[i].base_values = v;
-		rm[i].base_n = sc.kb[i];
-		rm[i].new_values = v + sc.nb;
-		rm[i].new_n = sc.kn[i];
-		rm[i].cmp = sc.cmp[i];
-		if (sc.cmp[i].tested && (size_t)sc.cmp[i].holm_m > holm)
-			holm = (size_t)sc.cmp[i].holm_m;
-		if (sc.cmp[i].verdict != PR_VERDICT_REGRESSION)
+	if (rep->sc.n == 0)
+		return PR_EXIT_OK;
+	for (i = 0; i < rep->sc.n; i++) {
+		const struct pr_comparison *x = &rep->sc.cmp[i];
+		const struct pr_suite_figure *f = &rep->fig[rep->sc.index[i]];
+
+		if (x->verdict != PR_VERDICT_REGRESSION)
 			continue;
 		*gated = PR_EXIT_REGRESSION;
-		if (!gate)
+		if (!c->gate)
 			continue;
-		pr_report_change_words(words, sizeof(words),
-		    sc.cmp[i].change_pct, sc.cmp[i].better, rm[i].name,
-		    rm[i].unit);
-		cli_errorf("regression in '%s': %s", rm[i].name, words);
+		pr_report_change_words(words, sizeof(words), x->change_pct,
+		    x->better, f->name, f->unit);
+		cli_errorf("regression in '%s': %s", f->name, words);
 	}
-	/* For a person: the summary first, then the figures that changed
-	 * (every one with --all); JSON has them all. */
-	for (i = 0, k = 0; i < sc.n; i++)
-		if (json || (show & SHOW_ALL) ||
-		    rm[i].cmp.verdict == PR_VERDICT_REGRESSION ||
-		    rm[i].cmp.verdict == PR_VERDICT_IMPROVEMENT)
-			shown[k++] = rm[i];
-	if (!json &&
-	    (summary_line(rm, sc.n, out, &err) != PR_OK ||
-		pr_buf_adds(out,
-		    k == 0 ? "(--all prints every figure)\n" : "\n",
-		    &err) != PR_OK))
-		goto out;
-	if (k == 0) {
-		rc = PR_EXIT_OK;
-		goto out;
-	}
-	memset(&report, 0, sizeof(report));
-	report.base_source = bname;
-	report.new_source = nname;
-	report.conf = mo.conf;
-	report.equivalence_pct = mo.equivalence_pct;
-	report.holm_m = holm;
-	report.metrics = shown;
-	report.n = k;
-	report.units = units;
-	if (pr_report_compare(out, &report,
-		json                       ? PR_REPORT_JSON
-		    : show & SHOW_MARKDOWN ? PR_REPORT_MARKDOWN
-					   : PR_REPORT_TEXT,
-		&err) != PR_OK) {
+	memset(&pc, 0, sizeof(pc));
+	pc.cmp = &rep->sc;
+	pc.fig = rep->fig;
+	pc.base_name = bname;
+	pc.new_name = nname;
+	pc.unit = unit;
+	pc.intro = intro;
+	pc.all = c->all;
+	pc.json_inline = json_inline;
+	if (pr_report_suite_compare(&rep->m, &pc, &err) != PR_OK) {
 		cli_error(&err);
-		goto out;
+		return PR_EXIT_INTERNAL;
 	}
-	rc = PR_EXIT_OK;
-out:
-	pr_suite_cmp_release(&sc);
-	free(fig);
-	free(rm);
-	free(shown);
-	return rc;
+	return PR_EXIT_OK;
 }
 
-/* The sentence that says what is compared with what. */
+/* The sentence that says what is compared with what, into b. */
 static enum pr_status
-plan_header(const struct pr_suite_plan *p, const char *bname, const char *nname,
-    const char *kind, struct pr_buf *out, struct pr_error *err)
+plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
+    const char *kind, struct pr_buf *b, struct pr_error *err)
 {
 	switch (p->kind) {
 	case PR_SUITE_PLAN_CHANGE:
-		return pr_buf_addf(out, err,
-		    "\nthe configuration changed: configuration %s (%s)\n"
-		    "against the previous configuration, %s (%s), %s "
-		    "sessions only\n",
+		return pr_buf_addf(b, err,
+		    "the configuration changed: configuration %s (%s) against "
+		    "the previous configuration, %s (%s), %s sessions only; "
+		    "the unit is the session",
 		    p->config, nname, p->base_config, bname, kind);
 	case PR_SUITE_PLAN_STABILITY:
-		return pr_buf_addf(out, err,
-		    "\nstability check: nothing in the environment changed "
-		    "(configuration %s):\n%s against this configuration's "
-		    "earlier %s sessions (%s)\n",
+		return pr_buf_addf(b, err,
+		    "stability check: nothing in the environment changed "
+		    "(configuration %s): %s against this configuration's "
+		    "earlier %s sessions (%s); the unit is the session",
 		    p->config, nname, kind, bname);
 	case PR_SUITE_PLAN_CHOSEN:
-		return pr_buf_addf(out, err,
-		    "\n%s (configuration %s)\nagainst the --baseline, %s "
-		    "(configuration %s)\n",
+		return pr_buf_addf(b, err,
+		    "%s (configuration %s) against the --baseline, %s "
+		    "(configuration %s); the unit is the session",
 		    nname, p->config, bname, p->base_config);
 	case PR_SUITE_PLAN_NONE:
 		break;
 	}
-	return PR_OK;
+	return pr_buf_adds(b, "", err);
 }
 
-/* The comparison the plan says and the environment diff. */
+/* The comparison the plan says and the environment diff, into rep. */
 static int
 against_plan(struct pr_store *st, const struct pr_suite_plan *p,
     const struct pr_suite_result *r, size_t n, const struct pr_env *env,
-    int quick, int json, int show, int gate, json_t *root, struct pr_buf *out,
-    int *gated)
+    const struct suite_cli *c, struct suite_report *rep, int *gated)
 {
-	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX], bp, np;
-	struct pr_buf rep = PR_BUF_INIT(OUTPUT_MAX);
-	struct pr_env benv;
-	struct pr_envdiff diff;
+	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX];
+	struct pr_buf intro = PR_BUF_INIT(1 << 16);
+	struct pr_buf line = PR_BUF_INIT(1 << 16);
 	struct pr_error err;
-	json_error_t je;
-	json_t *j;
-	const char *kind = quick ? "--quick" : "full";
+	const char *kind = c->so.quick ? "--quick" : "full";
 	char bname[96], nname[96];
 	size_t h, nb = p->nbase, nn = p->nnew;
 	int found = 0, rc = PR_EXIT_INTERNAL;
@@ -1107,17 +891,13 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 		pr_dataset_init(&bd[h]);
 		pr_dataset_init(&nd[h]);
 	}
-	pr_dataset_init(&bp);
-	pr_dataset_init(&np);
-	pr_env_init(&benv);
-	memset(&diff, 0, sizeof(diff));
 	pr_error_clear(&err);
 	if ((rc = load_sessions(st, p->base, nb, r, n, bd)) != PR_EXIT_OK ||
 	    (rc = load_sessions(st, p->new_, nn, r, n, nd)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
-	if (pr_store_session_env(st, p->base[nb - 1], &benv, &found, &err) !=
-	    PR_OK) {
+	if (pr_store_session_env(st, p->base[nb - 1], &rep->benv, &found,
+		&err) != PR_OK) {
 		cli_errorf("suite: session %lld: %s",
 		    (long long)p->base[nb - 1], err.msg);
 		rc = PR_EXIT_USAGE;
@@ -1125,63 +905,50 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	}
 	name_sessions(bname, sizeof(bname), p->base, nb);
 	name_sessions(nname, sizeof(nname), p->new_, nn);
-	if (!json && plan_header(p, bname, nname, kind, out, &err) != PR_OK)
+	if (plan_intro(p, bname, nname, kind, &intro, &err) != PR_OK)
 		goto out;
 	/* Sessions are the unit from one a side on: with one each, the
-	 * moderated t's documented bound decides and says so in every
-	 * verdict. */
-	if ((rc = session_table(bd, nb, nd, nn, bname, nname, r, n, "sessions",
-		 json, show, gate, json ? &rep : out, gated)) != PR_EXIT_OK)
+	 * moderated t's documented bound decides and says so. */
+	if ((rc = compare_into(rep, bd, nb, nd, nn, bname, nname, r, n,
+		 "session", intro.data, c, 0, gated)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
-	if (json && rep.len > 0 &&
-	    ((j = json_loadb(rep.data, rep.len, 0, &je)) == NULL ||
-		json_object_set_new(root, "comparison", j) != 0))
-		goto out;
 	if (found && env != NULL) {
-		snprintf(bname, sizeof(bname), "session %lld",
+		snprintf(rep->ea, sizeof(rep->ea), "session %lld",
 		    (long long)p->base[nb - 1]);
-		snprintf(nname, sizeof(nname), "session %lld",
+		snprintf(rep->eb, sizeof(rep->eb), "session %lld",
 		    (long long)p->new_[nn - 1]);
-		if (pr_env_diff(&benv, env, &diff, &err) != PR_OK)
+		if (pr_env_diff(&rep->benv, env, &rep->diff, &err) != PR_OK)
 			goto out;
-		if (json) {
-			pr_buf_reset(&rep);
-			if (pr_envdiff_to_json(&diff, &rep, &err) != PR_OK ||
-			    (j = json_loadb(rep.data, rep.len, 0, &je)) ==
-				NULL ||
-			    json_object_set_new(root, "env_diff", j) != 0)
-				goto out;
-		} else if (p->kind == PR_SUITE_PLAN_STABILITY) {
-			if (pr_buf_addf(out, &err,
-				"\nenvironment: unchanged since %s: no item "
-				"that moves performance differs "
-				"(configuration %s)\n",
-				bname, p->config) != PR_OK)
-				goto out;
-		} else if (pr_buf_addf(out, &err,
-			       "\nenvironment: what differs "
-			       "between %s and %s\n",
-			       bname, nname) != PR_OK ||
-		    pr_envdiff_format_text(&diff, bname, nname, 20, out,
-			&err) != PR_OK) {
+		if (p->kind == PR_SUITE_PLAN_STABILITY
+			? pr_buf_addf(&line, &err,
+			      "environment: unchanged since %s: no item that "
+			      "moves performance differs",
+			      rep->ea) != PR_OK
+			: pr_buf_addf(&line, &err,
+			      "environment: what differs between %s and %s",
+			      rep->ea, rep->eb) != PR_OK)
 			goto out;
-		}
+		if ((rc = para(rep, NULL, 0, 1, 2, line.data)) != PR_EXIT_OK)
+			goto out;
+		rc = PR_EXIT_INTERNAL;
+		if (pr_report_model_envdiff(&rep->m, "env_diff",
+			p->kind == PR_SUITE_PLAN_STABILITY ? PR_SECTION_NO_TEXT
+							   : 0,
+			&rep->diff, rep->ea, rep->eb, 20, &err) != PR_OK)
+			goto out;
 	}
 	rc = PR_EXIT_OK;
 out:
 	if (rc == PR_EXIT_INTERNAL)
 		cli_errorf("suite: %s",
 		    err.msg[0] != '\0' ? err.msg : "out of memory");
-	pr_buf_release(&rep);
-	pr_envdiff_release(&diff);
-	pr_env_release(&benv);
+	pr_buf_release(&intro);
+	pr_buf_release(&line);
 	for (h = 0; h < HISTORY_MAX; h++) {
 		pr_dataset_release(&bd[h]);
 		pr_dataset_release(&nd[h]);
 	}
-	pr_dataset_release(&bp);
-	pr_dataset_release(&np);
 	return rc;
 }
 
@@ -1240,40 +1007,44 @@ make_plan(struct pr_store *st, int64_t session, const char *want,
 	return PR_EXIT_OK;
 }
 
-static json_t *
-ids_json(const int64_t *v, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; a != NULL && i < n; i++)
-		if (json_array_append_new(a, json_integer(v[i])) != 0) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
-}
-
 /* The plan in --json: "baseline" (the latest base session, or null),
  * "plan" {"kind", "configuration", "base_configuration",
  * "base_sessions", "new_sessions"}. */
 static int
-plan_json(const struct pr_suite_plan *p, json_t *root)
+plan_model(const struct pr_suite_plan *p, struct suite_report *rep)
 {
 	static const char *const kinds[] = { "first", "stability", "change",
 		"chosen" };
-	json_t *o;
+	struct pr_report_model *g;
+	struct pr_error err;
+	size_t i;
+	int ok;
 
-	if (json_object_set_new(root, "baseline",
-		p->nbase > 0 ? json_integer(p->base[p->nbase - 1])
-			     : json_null()) != 0)
-		return -1;
-	o = json_pack("{s:s,s:s,s:s?,s:o,s:o}", "kind", kinds[p->kind],
-	    "configuration", p->config, "base_configuration",
-	    p->nbase > 0 ? p->base_config : NULL, "base_sessions",
-	    ids_json(p->base, p->nbase), "new_sessions",
-	    ids_json(p->new_, p->nnew));
-	return o == NULL || json_object_set_new(root, "plan", o) != 0 ? -1 : 0;
+	pr_error_clear(&err);
+	ok = pr_report_model_integer(&rep->m, "baseline", PR_SECTION_NO_CSV,
+		 p->nbase > 0, p->nbase > 0 ? p->base[p->nbase - 1] : 0,
+		 &err) == PR_OK &&
+	    pr_report_model_group(&rep->m, "plan", PR_SECTION_NO_TEXT, &g,
+		&err) == PR_OK &&
+	    pr_report_model_string(g, "kind", 0, kinds[p->kind], &err) ==
+		PR_OK &&
+	    pr_report_model_string(g, "configuration", 0, p->config, &err) ==
+		PR_OK &&
+	    pr_report_model_string(g, "base_configuration", 0,
+		p->nbase > 0 ? p->base_config : NULL, &err) == PR_OK &&
+	    pr_report_model_list(g, "base_sessions", 0, &err) == PR_OK;
+	for (i = 0; ok && i < p->nbase; i++)
+		ok = pr_report_model_integer(g, "base_sessions",
+			 PR_SECTION_LIST, 1, p->base[i], &err) == PR_OK;
+	ok = ok && pr_report_model_list(g, "new_sessions", 0, &err) == PR_OK;
+	for (i = 0; ok && i < p->nnew; i++)
+		ok = pr_report_model_integer(g, "new_sessions", PR_SECTION_LIST,
+			 1, p->new_[i], &err) == PR_OK;
+	if (!ok) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	return PR_EXIT_OK;
 }
 
 /* One series of `suite history`: a host, a kind, a configuration. */
@@ -1365,22 +1136,25 @@ make_series(const struct history *h, size_t *ns)
 	return v;
 }
 
-/* `suite history`: this database's suite sessions by configuration. */
+/* `suite history`: this database's suite sessions by configuration, as
+ * a report: text a paragraph a series, JSON {"configurations": [...]}. */
 static int
 run_history(struct suite_cli *c)
 {
-	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_buf ch = PR_BUF_INIT(1 << 20);
+	struct pr_buf line = PR_BUF_INIT(1 << 20);
 	struct pr_store *st = NULL;
 	struct series *v = NULL;
+	struct suite_report rep;
+	struct pr_report_model *g;
 	struct history h;
 	struct pr_error err;
-	json_t *root = NULL, *arr = NULL, *o, *ids;
 	size_t i, k, nv = 0;
-	int rc, unfinished = 0;
+	int rc, unfinished = 0, ok;
 	char t0[32], t1[32];
 
 	memset(&h, 0, sizeof(h));
+	suite_report_init(&rep);
 	pr_error_clear(&err);
 	if ((rc = cli_store_open("suite history", c->db, PR_STORE_READ, &st)) !=
 	    PR_EXIT_OK)
@@ -1388,15 +1162,12 @@ run_history(struct suite_cli *c)
 	if ((rc = history_load(st, &h)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
-	if ((v = make_series(&h, &nv)) == NULL)
+	if ((v = make_series(&h, &nv)) == NULL ||
+	    pr_report_model_list(&rep.m, "configurations", 0, &err) != PR_OK)
 		goto oom;
-	if (c->json &&
-	    ((root = json_object()) == NULL || (arr = json_array()) == NULL ||
-		json_object_set(root, "configurations", arr) != 0))
-		goto oom;
-	if (!c->json && nv == 0 &&
-	    pr_buf_adds(&out, "no suite session stored\n", &err) != PR_OK)
-		goto oom;
+	if (nv == 0 &&
+	    para(&rep, NULL, 0, 0, 0, "no suite session stored") != PR_EXIT_OK)
+		goto out;
 	for (k = 0; k < nv; k++) {
 		if (v[k].prev != 0 &&
 		    (rc = config_changes(st, v[k].prev, h.s[v[k].first].id,
@@ -1405,71 +1176,71 @@ run_history(struct suite_cli *c)
 		rc = PR_EXIT_INTERNAL;
 		cli_time(h.s[v[k].first].started, t0, sizeof(t0));
 		cli_time(h.s[v[k].last].started, t1, sizeof(t1));
-		if (c->json) {
-			if ((ids = json_array()) == NULL)
-				goto oom;
-			for (i = v[k].first; i <= v[k].last; i++)
-				if (strcmp(h.config[i], v[k].config) == 0 &&
-				    strcmp(h.s[i].host, v[k].host) == 0 &&
-				    str_is(tag_of(&h.s[i], "suite"),
-					v[k].kind) &&
-				    json_array_append_new(ids,
-					json_integer(h.s[i].id)) != 0) {
-					json_decref(ids);
-					goto oom;
-				}
-			o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:s?}",
-			    "configuration", v[k].config, "kind", v[k].kind,
-			    "host", v[k].host, "sessions", ids, "first", t0,
-			    "last", t1, "changed",
-			    v[k].prev != 0 ? ch.data : NULL);
-			if (o == NULL || json_array_append_new(arr, o) != 0)
-				goto oom;
-			continue;
-		}
-		if (pr_buf_addf(&out, &err, "configuration %s, %s sessions of ",
-			v[k].config, v[k].kind) != PR_OK ||
-		    cli_str_escape(&out, pr_str_c(v[k].host), &err) != PR_OK ||
-		    pr_buf_addf(&out, &err, ", %s to %s:", t0, t1) != PR_OK)
-			goto oom;
-		for (i = v[k].first; i <= v[k].last; i++)
-			if (strcmp(h.config[i], v[k].config) == 0 &&
-			    strcmp(h.s[i].host, v[k].host) == 0 &&
-			    str_is(tag_of(&h.s[i], "suite"), v[k].kind) &&
-			    pr_buf_addf(&out, &err, " %lld%s",
+		pr_buf_reset(&line);
+		ok = pr_report_model_group(&rep.m, "configurations",
+			 PR_SECTION_LIST, &g, &err) == PR_OK &&
+		    pr_report_model_string(g, "configuration", 0, v[k].config,
+			&err) == PR_OK &&
+		    pr_report_model_string(g, "kind", 0, v[k].kind, &err) ==
+			PR_OK &&
+		    pr_report_model_string(g, "host", 0, v[k].host, &err) ==
+			PR_OK &&
+		    pr_report_model_list(g, "sessions", 0, &err) == PR_OK &&
+		    pr_buf_addf(&line, &err,
+			"configuration %s, %s sessions of %s, %s to %s:",
+			v[k].config, v[k].kind, v[k].host, t0, t1) == PR_OK;
+		for (i = v[k].first; ok && i <= v[k].last; i++) {
+			if (strcmp(h.config[i], v[k].config) != 0 ||
+			    strcmp(h.s[i].host, v[k].host) != 0 ||
+			    !str_is(tag_of(&h.s[i], "suite"), v[k].kind))
+				continue;
+			if (strcmp(h.s[i].status, "done") != 0)
+				unfinished = 1;
+			ok =
+			    pr_report_model_integer(g, "sessions",
+				PR_SECTION_LIST, 1, h.s[i].id, &err) == PR_OK &&
+			    pr_buf_addf(&line, &err, " %lld%s",
 				(long long)h.s[i].id,
 				strcmp(h.s[i].status, "done") == 0
 				    ? ""
-				    : (unfinished = 1, "*")) != PR_OK)
-				goto oom;
-		if (pr_buf_adds(&out, "\n", &err) != PR_OK)
+				    : "*") == PR_OK;
+		}
+		ok = ok &&
+		    pr_report_model_string(g, "first", 0, t0, &err) == PR_OK &&
+		    pr_report_model_string(g, "last", 0, t1, &err) == PR_OK &&
+		    pr_report_model_string(g, "changed", 0,
+			v[k].prev != 0 ? ch.data : NULL, &err) == PR_OK;
+		if (ok && v[k].prev != 0)
+			ok = pr_buf_addf(&line, &err,
+				 "\n  changed since session %lld: %s",
+				 (long long)v[k].prev,
+				 ch.data != NULL && ch.data[0] != '\0'
+				     ? ch.data
+				     : "unknown (a snapshot is missing)") ==
+			    PR_OK;
+		if (!ok)
 			goto oom;
-		if (v[k].prev != 0 &&
-		    pr_buf_addf(&out, &err,
-			"  changed since session %lld: %s\n",
-			(long long)v[k].prev,
-			ch.data != NULL && ch.data[0] != '\0'
-			    ? ch.data
-			    : "unknown (a snapshot is missing)") != PR_OK)
+		/* The series in words: text only (no key). */
+		if (pr_report_suite_para(g, NULL, 0, 0, 4, line.data, &err) !=
+		    PR_OK)
 			goto oom;
 	}
 	if (unfinished &&
-	    pr_buf_adds(&out,
-		"(* not finished: interrupted or failed, never compared)\n",
-		&err) != PR_OK)
-		goto oom;
-	rc = c->json ? cli_write_json(root) : cli_write(&out);
+	    para(&rep, NULL, 0, 0, 0,
+		"(* not finished: interrupted or failed, never compared)") !=
+		PR_EXIT_OK)
+		goto out;
+	rc = suite_report_write(c, &rep, "perfreg suite history");
 	goto out;
 oom:
 	cli_errorf("out of memory");
 	rc = PR_EXIT_INTERNAL;
 out:
-	json_decref(arr);
-	json_decref(root);
 	free(v);
 	history_free(&h);
+	suite_report_release(&rep);
 	pr_buf_release(&ch);
-	pr_buf_release(&out);
+	pr_buf_release(&line);
 	pr_store_close(st);
 	return rc;
 }
@@ -1509,7 +1280,7 @@ select_probes(int argc, char **argv, int first, const struct pr_probe ***out,
 	return PR_EXIT_OK;
 }
 
-/* What the output says when there is nothing to compare with. */
+/* What the output says when there is nothing to compare with, into b. */
 static enum pr_status
 first_of_kind(const struct history *h, int64_t session, int quick,
     const char *config, struct pr_buf *out, struct pr_error *err)
@@ -1524,7 +1295,7 @@ first_of_kind(const struct history *h, int64_t session, int quick,
 		    str_is(tag_of(&h->s[i], "suite"), quick ? "full" : "quick"))
 			other++;
 	if (pr_buf_addf(out, err,
-		"\nstored as session %lld, the first %s suite session of "
+		"stored as session %lld, the first %s suite session of "
 		"configuration %s on this host: the baseline of its %s "
 		"sessions",
 		(long long)session, kind, config, kind) != PR_OK)
@@ -1537,23 +1308,55 @@ first_of_kind(const struct history *h, int64_t session, int quick,
 		return PR_ENOMEM;
 	return pr_buf_addf(out, err,
 	    "; run `perfreg suite%s` again to check that the figures are "
-	    "stable, and after an update to see what changed\n",
+	    "stable, and after an update to see what changed",
 	    quick ? " --quick" : "");
+}
+
+/* The resolutions of the probes' clocks, in nanoseconds. */
+static void
+clock_resolutions(double *mono_ns, double *cpu_ns)
+{
+	struct timespec res, cres;
+
+	clock_getres(CLOCK_MONOTONIC, &res);
+	clock_getres(CLOCK_THREAD_CPUTIME_ID, &cres);
+	*mono_ns = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
+	*cpu_ns = (double)cres.tv_sec * 1e9 + (double)cres.tv_nsec;
+}
+
+/* Adds each probe's figures (in text only when shown). */
+static int
+probes_into(struct suite_report *rep, const struct pr_suite_result *r, size_t n,
+    int shown)
+{
+	struct pr_error err;
+	double mono, cpu;
+
+	clock_resolutions(&mono, &cpu);
+	pr_error_clear(&err);
+	if (pr_report_suite_probes(&rep->m, "probes",
+		PR_SECTION_NO_CSV | (shown ? 0 : PR_SECTION_NO_TEXT), r, n,
+		mono, cpu, &err) != PR_OK) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	return PR_EXIT_OK;
 }
 
 static int
 run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 {
 	struct pr_suite_result *r = NULL;
-	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_buf line = PR_BUF_INIT(1 << 20);
 	struct pr_store *st = NULL;
 	struct pr_suite_plan plan;
+	struct suite_report rep;
 	struct history hist;
 	struct pr_env env;
 	struct pr_env_opts eo;
 	struct pr_error err;
+	struct pr_report_model *g;
 	enum pr_status s;
-	json_t *root = NULL, *j;
 	int64_t session = 0;
 	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
@@ -1565,6 +1368,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 
 	pr_env_init(&env);
 	pr_error_clear(&err);
+	suite_report_init(&rep);
 	memset(&plan, 0, sizeof(plan));
 	memset(&hist, 0, sizeof(hist));
 	floor_s =
@@ -1628,100 +1432,100 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	    (rc = store_results(st, r, nr, &env, c->so.quick, config, &session,
 		 cut ? "interrupted" : "done")) != PR_EXIT_OK) {
 		/* Not stored, but measured: show the figures even so. */
-		if (!c->json && figures_text(r, nr, &out, &err) == PR_OK)
-			(void)cli_write(&out);
+		if (!c->json && probes_into(&rep, r, nr, 1) == PR_EXIT_OK)
+			(void)suite_report_write(c, &rep, "perfreg suite");
 		goto out;
 	}
-	if (c->json && (root = json_object()) == NULL) {
+	if (st != NULL && !cut &&
+	    (rc = make_plan(st, session, c->baseline,
+		 c->so.quick ? "quick" : "full", config, r, nr, &hist,
+		 &plan)) != PR_EXIT_OK)
+		goto out;
+	/*
+	 * For a person: the summary line first, then what is compared, the
+	 * figures that changed and the environment diff; each probe's
+	 * figures after them with --all, or when nothing is compared.
+	 */
+	if (plan.kind != PR_SUITE_PLAN_NONE) {
+		if ((rc = against_plan(st, &plan, r, nr, &env, c, &rep,
+			 &gated)) != PR_EXIT_OK)
+			goto out;
+	} else if (st != NULL && !cut) {
+		if (first_of_kind(&hist, session, c->so.quick, config, &line,
+			&err) != PR_OK) {
+			cli_errorf("out of memory");
+			rc = PR_EXIT_INTERNAL;
+			goto out;
+		}
+		if ((rc = para(&rep, NULL, 0, 0, 0, line.data)) != PR_EXIT_OK)
+			goto out;
+	}
+	/* An empty line between the comparison and the probes' figures. */
+	if (plan.kind != PR_SUITE_PLAN_NONE && c->all &&
+	    (rc = para(&rep, NULL, 0, 1, 0, "")) != PR_EXIT_OK)
+		goto out;
+	if ((rc = probes_into(&rep, r, nr,
+		 st == NULL || cut || c->all ||
+		     plan.kind == PR_SUITE_PLAN_NONE)) != PR_EXIT_OK)
+		goto out;
+	pr_error_clear(&err);
+	if (pr_report_model_integer(&rep.m, "session", 0, session != 0, session,
+		&err) != PR_OK ||
+	    pr_report_model_string(&rep.m, "configuration", 0, config, &err) !=
+		PR_OK) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	if (root != NULL) {
-		j = figures_json(r, nr);
-		if (j == NULL || json_object_set_new(root, "probes", j) != 0 ||
-		    json_object_set_new(root, "session",
-			session != 0 ? json_integer(session) : json_null()) !=
-			0 ||
-		    json_object_set_new(root, "configuration",
-			json_string(config)) != 0) {
-			cli_errorf("out of memory");
-			rc = PR_EXIT_INTERNAL;
-			goto out;
-		}
-	} else if ((st == NULL || cut || c->all) &&
-	    figures_text(r, nr, &out, &err) != PR_OK) {
-		/* Each probe's figures: with --all, or when nothing is
-		 * compared; a comparison shows what changed. */
-		cli_error(&err);
-		rc = PR_EXIT_INTERNAL;
-		goto out;
-	}
 	if (st != NULL && !cut) {
-		if ((rc = make_plan(st, session, c->baseline,
-			 c->so.quick ? "quick" : "full", config, r, nr, &hist,
-			 &plan)) != PR_EXIT_OK)
+		if ((rc = plan_model(&plan, &rep)) != PR_EXIT_OK)
 			goto out;
-		if (root == NULL && plan.kind == PR_SUITE_PLAN_NONE &&
-		    !c->all && figures_text(r, nr, &out, &err) != PR_OK) {
-			cli_error(&err);
-			rc = PR_EXIT_INTERNAL;
-			goto out;
-		}
-		if (plan.kind != PR_SUITE_PLAN_NONE)
-			rc = against_plan(st, &plan, r, nr, &env, c->so.quick,
-			    c->json, show_flags(c), c->gate, root, &out,
-			    &gated);
-		else if (!c->json)
-			rc = first_of_kind(&hist, session, c->so.quick, config,
-				 &out, &err) == PR_OK
-			    ? PR_EXIT_OK
-			    : PR_EXIT_INTERNAL;
-		if (rc != PR_EXIT_OK)
-			goto out;
-		if (root != NULL && plan_json(&plan, root) != 0) {
-			cli_errorf("out of memory");
-			rc = PR_EXIT_INTERNAL;
-			goto out;
-		}
-		if ((rc = history_notes(st, session, r, nr, root, &out)) !=
+		if ((rc = history_notes(st, session, r, nr, &rep)) !=
 		    PR_EXIT_OK)
 			goto out;
 	}
 	/* What the budget went to: the command so far, whole. */
 	total = mono_now() - c->t_start;
 	over = total > budget + MARGIN_S + MARGIN_SHARE * budget;
-	if (root != NULL
-		? json_object_set_new(root, "timing",
-		      json_pack("{s:f,s:f,s:f,s:b}", "budget_s", budget,
-			  "probes_s", t_probes, "total_s", total, "over",
-			  over)) != 0
-		: pr_buf_addf(&out, &err,
-		      "\ntime: %.1f s of the %g s budget: the probes %.1f s, "
-		      "set-up, storing and comparing %.1f s%s\n",
-		      total, budget, t_probes, total - t_probes,
-		      over ? "; over the budget and its margin because the "
-			     "probes' set-up and their floor of samples took "
-			     "longer"
-			   : "") != PR_OK) {
+	pr_buf_reset(&line);
+	if (pr_buf_addf(&line, &err,
+		"time: %.1f s of the %g s budget: the probes %.1f s, set-up, "
+		"storing and comparing %.1f s%s",
+		total, budget, t_probes, total - t_probes,
+		over ? "; over the budget and its margin because the probes' "
+		       "set-up and their floor of samples took longer"
+		     : "") != PR_OK ||
+	    pr_report_model_group(&rep.m, "timing", PR_SECTION_NO_TEXT, &g,
+		&err) != PR_OK ||
+	    pr_report_model_real(g, "budget_s", 0, 1, budget, &err) != PR_OK ||
+	    pr_report_model_real(g, "probes_s", 0, 1, t_probes, &err) !=
+		PR_OK ||
+	    pr_report_model_real(g, "total_s", 0, 1, total, &err) != PR_OK ||
+	    pr_report_model_bool(g, "over", 0, over, &err) != PR_OK) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	if (root != NULL) {
-		if ((rc = cli_write_json(root)) != PR_EXIT_OK)
-			goto out;
-	} else if ((rc = cli_write(&out)) != PR_EXIT_OK) {
+	if ((rc = para(&rep, NULL, 0, 1, 2, line.data)) != PR_EXIT_OK)
+		goto out;
+	pr_buf_reset(&line);
+	if (pr_buf_addf(&line, &err, "perfreg suite: session %lld",
+		(long long)session) != PR_OK) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
+	if ((rc = suite_report_write(c, &rep,
+		 session != 0 ? line.data : "perfreg suite")) != PR_EXIT_OK)
+		goto out;
 	rc = cut ? EXIT_INTERRUPTED : c->gate ? gated : PR_EXIT_OK;
 out:
-	json_decref(root);
+	suite_report_release(&rep);
 	pr_suite_plan_release(&plan);
 	history_free(&hist);
 	pr_suite_results_free(r, nr);
 	pr_env_release(&env);
-	pr_buf_release(&out);
+	pr_buf_release(&line);
 	pr_store_close(st);
 	return rc;
 }
@@ -1960,7 +1764,8 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 {
 	struct pr_dataset da[AB_PROCESSES_MAX], db[AB_PROCESSES_MAX];
 	struct pr_suite_result *r = NULL, tmpl;
-	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_buf intro = PR_BUF_INIT(1 << 16);
+	struct suite_report rep;
 	const struct pr_probe *p;
 	struct pr_error err;
 	char an[128], bn[128];
@@ -1985,6 +1790,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	if (!c->rounds_set)
 		c->so.rounds = AB_ROUNDS;
 	pr_error_clear(&err);
+	suite_report_init(&rep);
 	if (c->worker) {
 		/* One process's share: samples out, no report. */
 		s = pr_suite_ab(p, c->a, c->b, &c->so, &r, &err);
@@ -2007,28 +1813,29 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 		fputs("\r\033[K", stderr);
 	snprintf(an, sizeof(an), "A: %s %s", p->name, c->a);
 	snprintf(bn, sizeof(bn), "B: %s %s", p->name, c->b);
-	if (!c->json &&
-	    pr_buf_addf(&out, &err,
+	if (pr_buf_addf(&intro, &err,
 		"%s, B against A: %zu processes, each %zu rounds of A and B "
 		"interleaved (%.1f s in all); the unit is the process, each "
-		"one's mean a value\n\n",
+		"one's mean a value",
 		p->name, c->processes, c->so.rounds, elapsed) != PR_OK) {
+		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.data = da[0];
 	tmpl.label = "A";
-	rc = session_table(da, c->processes, db, c->processes, an, bn, &tmpl, 1,
-	    "processes", c->json, show_flags(c), c->gate, &out, &gated);
+	rc = compare_into(&rep, da, c->processes, db, c->processes, an, bn,
+	    &tmpl, 1, "process", intro.data, c, 1, &gated);
 	if (rc == PR_EXIT_OK)
-		rc = cli_write(&out);
+		rc = suite_report_write(c, &rep, "perfreg suite ab");
 	if (rc == PR_EXIT_OK && c->gate)
 		rc = gated;
 out:
 	if (c->tty)
 		fputs("\r\033[K", stderr);
-	pr_buf_release(&out);
+	suite_report_release(&rep);
+	pr_buf_release(&intro);
 	for (i = 0; i < AB_PROCESSES_MAX; i++) {
 		pr_dataset_release(&da[i]);
 		pr_dataset_release(&db[i]);

@@ -2,6 +2,9 @@
  * cli/run_store.c - `perfreg run --campaign`: a session recorded in the
  * results database as it runs (every finished run committed before the
  * next starts, perfreg/store.h), and the lookup behind --resume.
+ * With --monitor a run's monitor figures are stored as metrics of the
+ * run beside its own, under their reserved "mon." names
+ * (perfreg/monitor.h, doc/schema.md): no schema of their own.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -243,12 +246,40 @@ out:
 	return rc;
 }
 
+/* The run's metrics, then its monitors' figures, into out (copies,
+ * flags kept): what is stored of a run with monitors. */
+static enum pr_status
+stored_metrics(const struct pr_run *r, struct pr_dataset *out,
+    struct pr_error *err)
+{
+	const struct pr_dataset *ds[2] = { &r->metrics, &r->monitors };
+	const struct pr_metric *src;
+	struct pr_metric *m;
+	enum pr_status st;
+	size_t k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < ds[k]->n; i++) {
+			src = &ds[k]->metrics[i];
+			if ((st = pr_dataset_get(out, src->name, src->unit,
+				 src->better, &m, err)) != PR_OK ||
+			    (m->values.n == 0 &&
+				(st = pr_sample_copy(&m->values, &src->values,
+				     err)) != PR_OK))
+				return st;
+			m->flags |= src->flags;
+		}
+	return PR_OK;
+}
+
 void
 run_store_add(struct run_store *rs, const struct pr_session *s,
     const struct pr_run *r)
 {
+	struct pr_dataset all;
 	struct pr_store_run sr;
 	struct pr_error err;
+	enum pr_status st;
 
 	if (rs->st == NULL || rs->failed)
 		return;
@@ -270,7 +301,21 @@ run_store_add(struct run_store *rs, const struct pr_session *s,
 	sr.start_s = r->start_s;
 	sr.metrics = &r->metrics;
 	pr_error_clear(&err);
-	if (pr_store_add_run(rs->st, rs->session, &sr, &err) != PR_OK) {
+	pr_dataset_init(&all);
+	if (r->monitors.n > 0) {
+		if (stored_metrics(r, &all, &err) != PR_OK) {
+			pr_dataset_release(&all);
+			rs->failed = 1;
+			snprintf(rs->msg, sizeof(rs->msg),
+			    "run %zu could not be stored: %s", r->seq + 1,
+			    err.msg);
+			return;
+		}
+		sr.metrics = &all;
+	}
+	st = pr_store_add_run(rs->st, rs->session, &sr, &err);
+	pr_dataset_release(&all);
+	if (st != PR_OK) {
 		rs->failed = 1;
 		snprintf(rs->msg, sizeof(rs->msg),
 		    "%s: run %zu could not be "

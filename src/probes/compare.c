@@ -138,3 +138,76 @@ fail:
 	pr_suite_cmp_release(out);
 	return st;
 }
+
+enum pr_status
+pr_suite_figures(const struct pr_suite_result *r, size_t n,
+    struct pr_suite_figure **fig, size_t *nfig, struct pr_error *err)
+{
+	const struct pr_metric *m;
+	size_t i, k, total = 0, nf = 0;
+	struct pr_suite_figure *f;
+
+	*fig = NULL;
+	*nfig = 0;
+	for (i = 0; i < n; i++)
+		if (r[i].skipped == NULL)
+			total += r[i].data.n;
+	if ((f = calloc(total + 1, sizeof(*f))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		if (r[i].skipped != NULL)
+			continue;
+		for (k = 0; k < r[i].data.n; k++) {
+			m = &r[i].data.metrics[k];
+			f[nf].name = m->name;
+			f[nf].unit = m->unit;
+			f[nf].better = m->better;
+			nf++;
+		}
+	}
+	*fig = f;
+	*nfig = nf;
+	return PR_OK;
+}
+
+void
+pr_suite_figure_stats(const struct pr_metric *m, double *mean,
+    double *halfwidth_pct)
+{
+	double se;
+
+	session_stats(m->values.v, m->values.n, mean, &se);
+	*halfwidth_pct = pr_suite_halfwidth_pct(m->values.v, m->values.n);
+}
+
+int
+pr_suite_changed(const struct pr_suite_cmp *c, size_t i)
+{
+	return i < c->n &&
+	    (c->cmp[i].verdict == PR_VERDICT_REGRESSION ||
+		c->cmp[i].verdict == PR_VERDICT_IMPROVEMENT);
+}
+
+void
+pr_suite_count(const struct pr_suite_cmp *c, struct pr_suite_counts *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->figures = c->n;
+	for (i = 0; i < c->n; i++)
+		switch (c->cmp[i].verdict) {
+		case PR_VERDICT_REGRESSION:
+			out->regressions++;
+			break;
+		case PR_VERDICT_IMPROVEMENT:
+			out->improvements++;
+			break;
+		case PR_VERDICT_EQUIVALENT:
+			out->unchanged++;
+			break;
+		default:
+			out->inconclusive++;
+			break;
+		}
+}

@@ -28,6 +28,8 @@
 #include <jansson.h>
 
 #include "perfreg/campaign.h"
+#include "perfreg/explain.h"
+#include "perfreg/monitor.h"
 #include "perfreg/nested.h"
 #include "perfreg/report_campaign.h"
 #include "report/internal.h"
@@ -492,7 +494,8 @@ within_part(struct within *w, const struct pr_report_campaign *c,
 
 /*
  * The dataset of one variant: each boot's mean when boots (boot level),
- * else every run.
+ * else every run.  The monitors' figures ("mon.*", perfreg/monitor.h)
+ * are left out: the explanation ranks them (pr_report_store_explain).
  */
 static enum pr_status
 side_dataset(const struct pr_store_variant_data *d, int boots,
@@ -505,6 +508,8 @@ side_dataset(const struct pr_store_variant_data *d, int boots,
 
 	for (i = 0; i < d->nm && st == PR_OK; i++) {
 		m = &d->m[i];
+		if (pr_monitor_is_metric(m->name))
+			continue;
 		for (k = 0; !boots && k < m->n && st == PR_OK; k++)
 			st = pr_dataset_add(out, m->name, m->unit, m->better,
 			    m->value[k], err);
@@ -518,6 +523,29 @@ side_dataset(const struct pr_store_variant_data *d, int boots,
 			    mean, err);
 		}
 	}
+	return st;
+}
+
+/* The explanation of the comparison r by the monitors' figures, against
+ * its first primary metric (perfreg/explain.h). */
+static enum pr_status
+explain_part(struct pr_report_model *g, const struct pr_report *r,
+    const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, int boots, struct pr_error *err)
+{
+	const char **skip;
+	enum pr_status st;
+	size_t i;
+
+	if (r->n == 0)
+		return PR_OK;
+	if ((skip = calloc(r->n, sizeof(*skip))) == NULL)
+		return nomem(err);
+	for (i = 1; i < r->n; i++)
+		skip[i - 1] = r->metrics[i].name;
+	st = pr_report_store_explain(g, "explanation", 0, bd, nd, boots,
+	    r->metrics[0].name, skip, r->n - 1, err);
+	free(skip);
 	return st;
 }
 
@@ -653,6 +681,8 @@ pair_body(struct pr_report_model *g, struct pr_report_campaign *c,
 	if ((st = pr_report_model_comparison(g, "report", 0, &k->res.report,
 		 err)) != PR_OK ||
 	    (st = pr_report_model_csv_columns(g, csv_head, k->cell, 2, err)) !=
+		PR_OK ||
+	    (st = explain_part(g, &k->res.report, bd, nd, boots, err)) !=
 		PR_OK ||
 	    (st = variance_part(g, c, bd, nd, err)) != PR_OK ||
 	    (st = env_first(g, c, bd, nd, bn, nn, k, err)) != PR_OK)

@@ -199,3 +199,30 @@ report_md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
 	}
 	return PR_OK;
 }
+
+enum pr_status
+report_esc(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	return pr_report_escape(out, s, strlen(s), 0, err);
+}
+
+enum pr_status
+report_md(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	enum pr_status st;
+	char *e;
+
+	if ((e = pr_report_escape_str(s, 0)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	st = report_md_escape(out, e, err);
+	free(e);
+	return st;
+}
+
+enum pr_status
+report_word(struct pr_buf *out, const char *s, enum pr_report_format f,
+    struct pr_error *err)
+{
+	return f == PR_REPORT_MARKDOWN ? report_md(out, s, err)
+				       : report_esc(out, s, err);
+}

@@ -28,6 +28,7 @@
 #include "perfreg/explain.h"
 #include "perfreg/monitor.h"
 #include "perfreg/report_run.h"
+#include "perfreg/store.h"
 #include "perfreg/ttest.h"
 #include "perfreg/verdict.h"
 #include "report/internal.h"
@@ -297,6 +298,7 @@ struct explain_data {
 	char **notes;
 	size_t nnotes;
 	double conf;
+	char *unit; /* the replicates, in words */
 };
 
 static void
@@ -317,6 +319,7 @@ explain_free(void *data)
 	free(d->units);
 	free(d->notes);
 	free(d->primary);
+	free(d->unit);
 	pr_explain_release(&d->e);
 	free(d);
 }
@@ -405,9 +408,12 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    (st = pr_buf_adds(out, " ", err)) != PR_OK ||
 	    (st = pct(out, e->primary_change, err)) != PR_OK ||
 	    (st = pr_buf_addf(out, err,
-		 "; %zu of %zu side metrics changed (Welch's t, "
+		 "; %zu of %zu side metrics changed (Welch's t%s%s, "
 		 "Benjamini-Hochberg at a %.3g%% false discovery rate)",
-		 e->nchanged, e->n, 100 * (1 - d->conf))) != PR_OK)
+		 e->nchanged, e->n,
+		 strcmp(d->unit, "runs") != 0 ? " on the " : "",
+		 strcmp(d->unit, "runs") != 0 ? d->unit : "",
+		 100 * (1 - d->conf))) != PR_OK)
 		return st;
 	if (e->nchanged == 0)
 		st = pr_buf_adds(out,
@@ -500,6 +506,7 @@ explain_json(const void *data, struct pr_error *err)
 			    "change from the pooled within-side regression")) !=
 		0 ||
 	    jset(o, "fdr", json_real(round((1 - d->conf) * 1e9) / 1e9)) != 0 ||
+	    jset(o, "unit", json_string(d->unit)) != 0 ||
 	    jset(o, "tested", json_integer((json_int_t)e->n)) != 0 ||
 	    jset(o, "changed", json_integer((json_int_t)e->nchanged)) != 0)
 		goto nomem;
@@ -553,6 +560,8 @@ pr_report_explain(struct pr_report_model *m, const char *key, int flags,
 	d->conf = in->conf > 0 ? in->conf : 0.95;
 	d->nmetrics = in->nmetrics;
 	if ((d->primary = copy_str(in->primary != NULL ? in->primary : "")) ==
+		NULL ||
+	    (d->unit = copy_str(in->unit != NULL ? in->unit : "runs")) ==
 		NULL ||
 	    (d->names = calloc(in->nmetrics + 1, sizeof(*d->names))) == NULL ||
 	    (d->units = calloc(in->nmetrics + 1, sizeof(*d->units))) == NULL ||
@@ -745,5 +754,163 @@ out:
 	run_names_release(&rn);
 	free(pb);
 	free(pn);
+	return st;
+}
+
+/* ---------------------------------------------------------------- *
+ * The explanation of a stored pair of variants
+ * ---------------------------------------------------------------- */
+
+static const struct pr_store_series *
+series_named(const struct pr_store_variant_data *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nm; i++)
+		if (strcmp(d->m[i].name, name) == 0)
+			return &d->m[i];
+	return NULL;
+}
+
+/*
+ * The units of series m of d into v (d->nboots values with boots: each
+ * boot's mean, NaN for a boot without a value; else m's values, which
+ * must line up with the primary's p: same count and boots), *n their
+ * count.  -1 when the series does not line up.
+ */
+static int
+units_of(const struct pr_store_variant_data *d, const struct pr_store_series *m,
+    const struct pr_store_series *p, int boots, double *v, size_t *n)
+{
+	size_t k, j, b, c;
+
+	if (!boots) {
+		if (m->n != p->n ||
+		    (m->n > 0 &&
+			memcmp(m->boot, p->boot, m->n * sizeof(*m->boot)) != 0))
+			return -1;
+		memcpy(v, m->value, m->n * sizeof(*v));
+		*n = m->n;
+		return 0;
+	}
+	for (b = 0; b < d->nboots; b++)
+		v[b] = NAN;
+	for (k = 0; k < m->n; k = j) {
+		double mean = 0;
+
+		b = m->boot[k];
+		for (j = k, c = 0; j < m->n && m->boot[j] == b; j++, c++)
+			mean += (m->value[j] - mean) / (double)(c + 1);
+		if (b < d->nboots)
+			v[b] = mean;
+	}
+	*n = d->nboots;
+	return 0;
+}
+
+static int
+skipped(const char *name, const char *const *skip, size_t nskip)
+{
+	size_t i;
+
+	for (i = 0; i < nskip; i++)
+		if (strcmp(skip[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+enum pr_status
+pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
+    const struct pr_store_variant_data *bd,
+    const struct pr_store_variant_data *nd, int boots, const char *primary,
+    const char *const *skip, size_t nskip, struct pr_error *err)
+{
+	const struct pr_store_series *pb = series_named(bd, primary),
+				     *pn = series_named(nd, primary), *xb, *xn;
+	const struct pr_store_variant_data *sd[2] = { bd, nd };
+	const struct pr_store_series *ps[2] = { pb, pn };
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error why;
+	const char **names = NULL, **units = NULL;
+	double *y[2] = { NULL, NULL }, **x[2] = { NULL, NULL };
+	size_t i, k, s, nm = 0, ny[2] = { 0, 0 }, cap[2], nx;
+	enum pr_status st = PR_OK;
+	int mon = 0;
+
+	if (pb == NULL || pn == NULL)
+		return PR_OK;
+	for (i = 0; i < bd->nm && !mon; i++)
+		mon = pr_monitor_is_metric(bd->m[i].name) &&
+		    series_named(nd, bd->m[i].name) != NULL;
+	if (!mon)
+		return PR_OK;
+	pr_explain_init(&e);
+	for (s = 0; s < 2; s++)
+		cap[s] = (boots ? sd[s]->nboots : ps[s]->n) + 1;
+	names = calloc(bd->nm + 1, sizeof(*names));
+	units = calloc(bd->nm + 1, sizeof(*units));
+	for (s = 0; s < 2; s++) {
+		y[s] = malloc(cap[s] * sizeof(double));
+		x[s] = calloc(bd->nm + 1, sizeof(double *));
+	}
+	if (names == NULL || units == NULL || y[0] == NULL || y[1] == NULL ||
+	    x[0] == NULL || x[1] == NULL)
+		goto nomem;
+	for (s = 0; s < 2; s++)
+		(void)units_of(sd[s], ps[s], ps[s], boots, y[s], &ny[s]);
+	for (i = 0; i < bd->nm; i++) {
+		xb = &bd->m[i];
+		if (strcmp(xb->name, primary) == 0 ||
+		    skipped(xb->name, skip, nskip) ||
+		    (xn = series_named(nd, xb->name)) == NULL)
+			continue;
+		for (s = 0; s < 2; s++)
+			if ((x[s][nm] = malloc(cap[s] * sizeof(double))) ==
+			    NULL)
+				goto nomem;
+		if (units_of(bd, xb, pb, boots, x[0][nm], &nx) != 0 ||
+		    units_of(nd, xn, pn, boots, x[1][nm], &nx) != 0) {
+			free(x[0][nm]);
+			free(x[1][nm]);
+			x[0][nm] = x[1][nm] = NULL;
+			continue;
+		}
+		names[nm] = xb->name;
+		units[nm++] = xb->unit;
+	}
+	memset(&in, 0, sizeof(in));
+	in.primary = primary;
+	in.nmetrics = nm;
+	in.names = names;
+	in.units = units;
+	in.base.primary = y[0];
+	in.base.metric = (const double *const *)x[0];
+	in.base.n = ny[0];
+	in.new_.primary = y[1];
+	in.new_.metric = (const double *const *)x[1];
+	in.new_.n = ny[1];
+	in.conf = 0.95;
+	in.unit = boots ? "boots" : "runs";
+	pr_error_clear(&why);
+	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
+		st = pr_report_explain(m, key, flags, &e, &in, NULL, 0, err);
+	else if (st == PR_ENOMEM)
+		goto nomem;
+	else
+		st = PR_OK; /* too few units: no explanation */
+	pr_explain_release(&e);
+	goto out;
+nomem:
+	st = pr_error_set(err, PR_ENOMEM, "out of memory");
+out:
+	for (s = 0; s < 2; s++) {
+		for (k = 0; x[s] != NULL && k < bd->nm; k++)
+			free(x[s][k]);
+		free(x[s]);
+		free(y[s]);
+	}
+	free(names);
+	free(units);
 	return st;
 }

@@ -56,6 +56,17 @@ enum pr_status report_model_writer(struct pr_report_model *m, const char *key,
 enum pr_status report_md_escape(struct pr_buf *out, const char *s,
     struct pr_error *err);
 
+/* Append s from outside for a terminal (report_esc: control bytes as
+ * pr_report_escape writes them, no newline or tab kept), for Markdown
+ * (report_md: the same, then report_md_escape), or as format f wants it
+ * (report_word: Markdown for PR_REPORT_MARKDOWN, else text). */
+enum pr_status report_esc(struct pr_buf *out, const char *s,
+    struct pr_error *err);
+enum pr_status report_md(struct pr_buf *out, const char *s,
+    struct pr_error *err);
+enum pr_status report_word(struct pr_buf *out, const char *s,
+    enum pr_report_format f, struct pr_error *err);
+
 /* Appends root dumped with the jansson flags and a newline to out, and
  * drops the reference to root (model.c). */
 enum pr_status report_json_dump(struct pr_buf *out, json_t *root, size_t flags,

@@ -32,33 +32,25 @@
 /* How much of a failed run's output the text shows. */
 #define SHOWN_OUTPUT 300
 
-/* Appends s escaped for a terminal (no newline or tab kept). */
+/* Appends s escaped for a terminal, for Markdown, or as f wants it
+ * (report/internal.h). */
 static enum pr_status
 esc(struct pr_buf *out, const char *s, struct pr_error *err)
 {
-	return pr_report_escape(out, s, strlen(s), 0, err);
+	return report_esc(out, s, err);
 }
 
-/* Appends s escaped for Markdown: control bytes, then Markdown's own. */
 static enum pr_status
 md(struct pr_buf *out, const char *s, struct pr_error *err)
 {
-	enum pr_status st;
-	char *e;
-
-	if ((e = pr_report_escape_str(s, 0)) == NULL)
-		return pr_error_set(err, PR_ENOMEM, "out of memory");
-	st = report_md_escape(out, e, err);
-	free(e);
-	return st;
+	return report_md(out, s, err);
 }
 
-/* Appends s as text or Markdown wants it. */
 static enum pr_status
 word(struct pr_buf *out, const char *s, enum pr_report_format f,
     struct pr_error *err)
 {
-	return f == PR_REPORT_MARKDOWN ? md(out, s, err) : esc(out, s, err);
+	return report_word(out, s, f, err);
 }
 
 /* Appends s left-aligned in a column of width (text), or as is. */

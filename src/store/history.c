@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "perfreg/history.h"
+#include "perfreg/monitor.h"
 #include "core/banned.h"
 
 void
@@ -64,14 +65,16 @@ struct walk {
 };
 
 /* The default metric of the first counted run: the first figure of the
- * benchmark's own, else wall_s; NULL when it has neither. */
+ * benchmark's own (never a monitor's, "mon.*"), else wall_s; NULL when
+ * it has neither. */
 static const char *
 default_metric(const struct pr_store_run_rec *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->nm; i++)
-		if (!runner_metric(r->metric_names[i]))
+		if (!runner_metric(r->metric_names[i]) &&
+		    !pr_monitor_is_metric(r->metric_names[i]))
 			return r->metric_names[i];
 	for (i = 0; i < r->nm; i++)
 		if (strcmp(r->metric_names[i], "wall_s") == 0)

@@ -24,6 +24,19 @@ has() { # file pattern what
 	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
 }
 
+# Like has, on the text with its lines joined (sentences are wrapped at
+# 100 columns).
+hasf() { # file pattern what
+	tr '\n' ' ' < "$1" | tr -s ' ' > "$1.flat"
+	grep -q -- "$2" "$1.flat" || fail "$3: no '$2' in $(cat "$1")"
+}
+
+# Every line at most 100 columns.
+narrow() { # file what
+	awk 'length($0) > 100 { print FILENAME ":" NR ": " length($0) ": " $0; bad = 1 }
+	    END { exit bad }' "$1" >&2 || fail "$2: lines wider than 100 columns"
+}
+
 "$P" suite list > "$tmp/out" || fail "suite list: status $?"
 for p in copy crypto pipe-digest handoff random syscall fault tcp; do
 	has "$tmp/out" "^$p " "suite list names $p"
@@ -35,20 +48,25 @@ done
 has "$tmp/out" "^timers: each probe names its own; resolution of CLOCK_MONOTONIC" "timers named"
 has "$tmp/out" "syscall.getppid .* ns/call" "getppid figure with unit"
 has "$tmp/out" "(lower is better)" "direction"
-has "$tmp/out" "the first quick suite session of configuration [0-9a-f]\{8\} on this host" \
+hasf "$tmp/out" "the first quick suite session of configuration [0-9a-f]\{8\} on this host" \
     "first session is the baseline of its kind"
-has "$tmp/out" "run \`perfreg suite --quick\` again" "the hint names --quick"
+hasf "$tmp/out" "run \`perfreg suite --quick\` again" "the hint names --quick"
+head -1 "$tmp/out" | grep -q "^stored as session 1, the first quick suite session" ||
+    fail "the first session: what it is comes first: $(head -1 "$tmp/out")"
+narrow "$tmp/out" "first session"
 "$P" suite run syscall --quick --budget 2 --db "$db" --all > "$tmp/out" \
     2> "$tmp/err" || fail "second suite run: $(cat "$tmp/err")"
-has "$tmp/out" "^stability check: nothing in the environment changed (configuration [0-9a-f]*):$" \
-    "stability check"
-has "$tmp/out" "^session 2 against this configuration's earlier --quick sessions (session 1)$" \
-    "compared with session 1"
-has "$tmp/out" "^2 figures: [0-9]* regressions*, [0-9]* improvements*, [0-9]* unchanged (equivalent within the band), [0-9]* inconclusive$" \
-    "the summary line"
-has "$tmp/out" "^method: one session a side: the log ratio against a bound on the between-session noise" \
+hasf "$tmp/out" "^[^ ]* figures*: .* stability check: nothing in the environment changed (configuration [0-9a-f]*): session 2 against this configuration's earlier --quick sessions (session 1); the unit is the session" \
+    "stability check, compared with session 1, after the summary"
+head -1 "$tmp/out" | grep -q "^2 figures: [0-9]* regressions*, [0-9]* improvements*, [0-9]* unchanged (within 1%), [0-9]* inconclusive$" ||
+    fail "the summary line first: $(head -1 "$tmp/out")"
+hasf "$tmp/out" "method: the between-session noise cannot be estimated (one session a side, or too few figures to learn it from): each figure's log ratio against a bound" \
     "one session a side: the bound decides, and the method says so"
-has "$tmp/out" "^syscall.getppid .*ns/call" "verdict row"
+hasf "$tmp/out" "note: the between-session noise cannot be estimated (one session a side, .*: all 2 figures" \
+    "the note of one session a side, said once"
+has "$tmp/out" "^syscall$" "the group's heading"
+has "$tmp/out" "^  getppid .*ns/call" "verdict row"
+narrow "$tmp/out" "second session, --all"
 has "$tmp/out" "^environment: unchanged since session 1: no item that moves performance differs" \
     "environment unchanged"
 "$P" suite run syscall --quick --budget 2 --db "$db" --json > "$tmp/out" \
@@ -61,19 +79,21 @@ done
 # From the third session on, sessions are the unit.
 "$P" suite run syscall --quick --budget 2 --db "$db" --all > "$tmp/out" \
     2> "$tmp/err" || fail "fourth suite run: $(cat "$tmp/err")"
-has "$tmp/out" "^session 4 against this configuration's earlier --quick sessions (3 sessions, 1 to 3)$" \
+hasf "$tmp/out" "session 4 against this configuration's earlier --quick sessions (3 sessions, 1 to 3)" \
     "session-level comparison"
-has "$tmp/out" "^syscall.getppid .* 3+1 *$" "one value a session"
+hasf "$tmp/out" "base is 3 sessions, 1 to 3, new is session 4" "one value a session"
 has "$tmp/json3" '"new_file": "session 3"' "third session: json"
-has "$tmp/out" "^method: the moderated t (empirical Bayes across figures) on the log session means" \
+has "$tmp/json3" '"line": "2 figures: ' "third session: json summary"
+hasf "$tmp/out" "method: the moderated t of Smyth (2004), as limma computes it, on the log session means" \
     "two sessions and more: the moderated t"
+hasf "$tmp/out" "p adjusted by Benjamini-Hochberg over 2 figures" "BH, named"
 "$P" show --db "$db" suite > "$tmp/out" || fail "show suite"
 has "$tmp/out" "^  syscall  *4  *1 " "suite sessions stored as campaign suite"
 has "$tmp/out" "suite=quick" "suite sessions tagged"
 # --baseline picks a session; a missing one is an error.
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 1 \
     > "$tmp/out" 2>&1 || fail "--baseline 1"
-has "$tmp/out" "^against the --baseline, session 1 " "--baseline 1"
+hasf "$tmp/out" "against the --baseline, session 1 " "--baseline 1"
 n0=$(sqlite3 "$db" 'SELECT count(*) FROM session')
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 99 \
     > /dev/null 2> "$tmp/err"
@@ -98,11 +118,18 @@ for i in 1 2; do
 done
 PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
     --db "$cdb" > "$tmp/out" 2> "$tmp/err" || fail "config 2: $(cat "$tmp/err")"
-has "$tmp/out" "^the configuration changed: configuration [0-9a-f]* (session 3)$" \
-    "a change of configuration"
-has "$tmp/out" "^against the previous configuration, [0-9a-f]* (2 sessions, 1 to 2), --quick sessions only$" \
-    "the previous configuration"
+hasf "$tmp/out" "the configuration changed: configuration [0-9a-f]* (session 3) against the previous configuration, [0-9a-f]* (2 sessions, 1 to 2), --quick sessions only" \
+    "a change of configuration, against the previous configuration"
 has "$tmp/out" "kernel.release .*-> 9.9.9-test" "the diff names the kernel"
+# For a person: the summary first, then what is compared, the method,
+# then the environment diff; every line within 100 columns.
+head -1 "$tmp/out" | grep -q "^2 figures: " ||
+    fail "config change: the summary line first: $(head -1 "$tmp/out")"
+awk '/^the configuration changed/ { c = NR } /^method: / { m = NR }
+    /^environment: what differs/ { e = NR }
+    END { exit !(c > 1 && e > c && (m == 0 || (m > c && e > m))) }' "$tmp/out" ||
+    fail "config change: summary, plan, method, environment out of order: $(cat "$tmp/out")"
+narrow "$tmp/out" "config change"
 PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
     --db "$cdb" --json > "$tmp/out" 2> "$tmp/err" || fail "config 2 again: $(cat "$tmp/err")"
 has "$tmp/out" '"kind": "change"' "the second session after the change"
@@ -112,8 +139,8 @@ has "$tmp/flat" '"base_sessions":\[1,2\],"new_sessions":\[3,4\]' \
 # A full session after quick ones is the first of its own series.
 PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --budget 1 --db "$cdb" \
     > "$tmp/out" 2> "$tmp/err" || fail "full: $(cat "$tmp/err")"
-has "$tmp/out" "the first full suite session of configuration" "full after quick"
-has "$tmp/out" "the 4 --quick sessions are a series of their own" "series kept apart"
+hasf "$tmp/out" "the first full suite session of configuration" "full after quick"
+hasf "$tmp/out" "the 4 --quick sessions are a series of their own" "series kept apart"
 grep -q "baseline of this host" "$tmp/out" && fail "full calls itself the baseline of this host"
 # suite history lists configurations with their sessions.
 "$P" suite history --db "$cdb" > "$tmp/out" 2> "$tmp/err" || fail "history: $(cat "$tmp/err")"
@@ -129,18 +156,34 @@ c1=$(sed -n 's/^configuration \([0-9a-f]*\), quick sessions of .*: 1 2$/\1/p' "$
 PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
     --db "$cdb" --baseline "$c1" > "$tmp/out" 2> "$tmp/err" ||
     fail "--baseline CONFIG: $(cat "$tmp/err")"
-has "$tmp/out" "against the --baseline, 2 sessions, 1 to 2 (configuration $c1)" \
+hasf "$tmp/out" "against the --baseline, 2 sessions, 1 to 2 (configuration $c1)" \
     "--baseline CONFIG"
 PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 1 \
     --db "$cdb" --baseline suite=full > "$tmp/out" 2> "$tmp/err" ||
     fail "--baseline TAG: $(cat "$tmp/err")"
-has "$tmp/out" "against the --baseline, session 5 " "--baseline TAG"
+hasf "$tmp/out" "against the --baseline, session 5 " "--baseline TAG"
 
 # --markdown: the comparison as a Markdown table, for a bug report.
 "$P" suite run syscall --quick --budget 1 --db "$db" --markdown --all \
     > "$tmp/out" 2> "$tmp/err" || fail "--markdown: $(cat "$tmp/err")"
-has "$tmp/out" "^| metric | base | new | change |" "--markdown table"
+has "$tmp/out" "^| figure | base | new | unit | change |" "--markdown table"
+has "$tmp/out" "^\*\*[0-9]* figures: " "--markdown: the summary first, in bold"
 has "$tmp/out" "^| syscall.getppid | " "--markdown row"
+# --csv: every figure, one line each after the header.
+"$P" suite run syscall --quick --budget 1 --db "$db" --csv \
+    > "$tmp/out" 2> "$tmp/err" || fail "--csv: $(cat "$tmp/err")"
+has "$tmp/out" "^metric," "--csv header"
+has "$tmp/out" "^syscall.getppid," "--csv row"
+# --html: the page, the text report as well (or instead with -).
+"$P" suite run syscall --quick --budget 1 --db "$db" --html "$tmp/s.html" \
+    > "$tmp/out" 2> "$tmp/err" || fail "--html: $(cat "$tmp/err")"
+has "$tmp/s.html" "class=\"panel\"" "--html: a panel per figure"
+has "$tmp/s.html" "syscall.getppid" "--html: the figure named"
+head -1 "$tmp/out" | grep -q "^[0-9]* figures: " || fail "--html: the text report too"
+"$P" suite run syscall --quick --budget 1 --db "$db" --html - \
+    > "$tmp/out" 2> "$tmp/err" || fail "--html -: $(cat "$tmp/err")"
+has "$tmp/out" "^<!DOCTYPE html>" "--html -: the page on standard output"
+grep -q "^[0-9]* figures: " "$tmp/out" && fail "--html -: the text report as well"
 
 # Budgets: one that the probes' floor cannot meet is said at the start;
 # every run says where its time went.  (No time is checked.)
@@ -165,10 +208,11 @@ HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \
 # suite ab: by variant and by size.
 "$P" suite ab syscall --a getppid --b clock_gettime -n 3 --quick --all \
     > "$tmp/out" 2> "$tmp/err" || fail "suite ab syscall: $(cat "$tmp/err")"
-has "$tmp/out" "^syscall, B against A: 10 processes, each 3 rounds of A and B interleaved" \
+hasf "$tmp/out" "syscall, B against A: 10 processes, each 3 rounds of A and B interleaved" \
     "suite ab header"
-has "$tmp/out" "^syscall .* 10+10 *$" "suite ab: one value a process"
+hasf "$tmp/out" "the geometric means of each side's process means" "suite ab: one value a process"
 has "$tmp/out" "^syscall  " "suite ab row without the variant in its name"
+narrow "$tmp/out" "suite ab"
 # The process is the unit: --processes of them, each a fresh perfreg
 # whose samples come back as lines of its own.
 "$P" suite ab syscall --a getppid --b clock_gettime -n 2 --processes 3 \
@@ -184,7 +228,8 @@ has "$tmp/out" "^B	syscall	ns/call	lower	" "worker line of B"
 [ $? -eq 2 ] || fail "suite ab --processes 1: status not 2"
 "$P" suite ab random --a 16 --b 64 -n 2 --quick --all > "$tmp/out" \
     2> "$tmp/err" || fail "suite ab random sizes: $(cat "$tmp/err")"
-has "$tmp/out" "^random.getrandom " "suite ab by size drops the size"
+has "$tmp/out" "^random$" "suite ab by size: the group"
+has "$tmp/out" "^  getrandom " "suite ab by size drops the size"
 "$P" suite ab syscall --a getppid --b nope -n 2 > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "suite ab unknown variant: status not 2"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "suite ab unknown: $(cat "$tmp/err")"

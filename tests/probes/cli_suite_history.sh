@@ -50,8 +50,12 @@ plant() { # the sessions whose values are set to 10^6 ns and a 0.1% spread
 plant "1, 2, 3, 4, 5"
 run "session 6"
 grep -q "^history:" "$tmp/out" || fail "no history section: $(cat "$tmp/out")"
+# Lines wrapped at 100 columns go on indented by 4: join them again.
+awk '/^    [^ ]/ && NR > 1 { sub(/^ +/, ""); line = line " " $0; next }
+    { if (NR > 1) print line; line = $0 } END { print line }' "$tmp/out" \
+    > "$tmp/joined"
 grep -Eq "^  history of syscall\.[a-z_]+: session 6 may start a change \(-(9[0-9]|100)(\.[0-9]*)?%\); 4 more sessions would confirm or rule it out$" \
-    "$tmp/out" || fail "no note of session 6's change: $(cat "$tmp/out")"
+    "$tmp/joined" || fail "no note of session 6's change: $(cat "$tmp/out")"
 plant 6
 run "session 7 --json" --json
 grep -q '"history": \[' "$tmp/out" || fail "--json: no history: $(cat "$tmp/out")"

@@ -11,7 +11,9 @@
  * nothing else; the plan compares a changed configuration's sessions
  * with the previous configuration's (never a mix), an unchanged one's
  * new session with its own earlier sessions, and --baseline's choice
- * with this configuration's sessions.
+ * with this configuration's sessions.  What the report is built from:
+ * the figures of the results, a figure's mean and half-width, the
+ * counts of verdicts and the figures shown by default.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -372,6 +374,92 @@ test_compare_sessions(void **state)
 	pr_dataset_release(&nd[0]);
 }
 
+/*
+ * What the report is built from, decided in the library: the figures of
+ * the results (a skipped probe has none), a figure's mean and
+ * half-width, the counts of verdicts and which figures are shown by
+ * default, with the defaults of the comparison (Benjamini-Hochberg).
+ */
+static void
+test_counts_figures(void **state)
+{
+	struct pr_suite_result r[2];
+	struct pr_suite_figure *fig = NULL;
+	struct pr_dataset bd[3], nd[1];
+	struct pr_suite_counts cnt;
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	const double v[] = { 10, 12, 14 };
+	struct pr_metric m;
+	double mean, h;
+	size_t i, nf = 0;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	session(&r[0].data, 100, 500, 1);
+	session(&r[1].data, 1, 1, 0);
+	r[1].skipped = (char *)"not here";
+	assert_int_equal(pr_suite_figures(r, 2, &fig, &nf, &err), PR_OK);
+	/* The skipped probe's figures are not listed. */
+	assert_int_equal(nf, 3);
+	assert_string_equal(fig[0].name, "fig.a");
+	assert_string_equal(fig[1].name, "fig.b");
+	assert_string_equal(fig[1].unit, "MB/s");
+	assert_int_equal(fig[1].better, PR_BETTER_HIGHER);
+	assert_string_equal(fig[2].name, "fig.c");
+	/* Mean 12, sd 2, n 3: t(0.975, 2) 2 / sqrt(3) / 12 in percent. */
+	memset(&m, 0, sizeof(m));
+	m.values.v = (double *)v;
+	m.values.n = 3;
+	pr_suite_figure_stats(&m, &mean, &h);
+	assert_true(fabs(mean - 12) < 1e-12);
+	assert_true(
+	    fabs(h - 100 * 4.302652729911275 * 2 / sqrt(3) / 12) < 1e-6);
+	m.values.n = 1;
+	pr_suite_figure_stats(&m, &mean, &h);
+	assert_true(fabs(mean - 10) < 1e-12 && isinf(h));
+
+	/* fig.a twice as slow (a regression), fig.b as before, fig.c
+	 * constant in every session (equal: not a change). */
+	session(&bd[0], 100, 500, 1);
+	session(&bd[1], 101, 505, 1);
+	session(&bd[2], 99, 498, 1);
+	session(&nd[0], 200, 502, 1);
+	assert_int_equal(pr_suite_compare(bd, 3, nd, 1, fig, 3, NULL, &sc,
+			     &err),
+	    PR_OK);
+	assert_int_equal(sc.n, 3);
+	/* The defaults adjust by Benjamini-Hochberg over the figures. */
+	assert_true(sc.cmp[0].notes & PR_NOTE_BH);
+	assert_true(sc.cmp[0].holm_m >= 2);
+	pr_suite_count(&sc, &cnt);
+	assert_int_equal(cnt.figures, 3);
+	assert_int_equal(cnt.regressions, 1);
+	assert_int_equal(cnt.improvements, 0);
+	assert_int_equal(cnt.regressions + cnt.improvements + cnt.unchanged +
+		cnt.inconclusive,
+	    3);
+	assert_true(pr_suite_changed(&sc, 0));
+	assert_false(pr_suite_changed(&sc, 1));
+	assert_false(pr_suite_changed(&sc, 3));
+	/* Made an improvement: counted as one. */
+	sc.cmp[1].verdict = PR_VERDICT_IMPROVEMENT;
+	sc.cmp[2].verdict = PR_VERDICT_EQUIVALENT;
+	pr_suite_count(&sc, &cnt);
+	assert_int_equal(cnt.improvements, 1);
+	assert_int_equal(cnt.unchanged, 1);
+	assert_int_equal(cnt.inconclusive, 0);
+	assert_true(pr_suite_changed(&sc, 1));
+	pr_suite_cmp_release(&sc);
+	for (i = 0; i < 3; i++)
+		pr_dataset_release(&bd[i]);
+	pr_dataset_release(&nd[0]);
+	/* The figures' names were borrowed from the results. */
+	free(fig);
+	pr_dataset_release(&r[0].data);
+	pr_dataset_release(&r[1].data);
+}
+
 /* A snapshot with a few items, one of them set to value. */
 static void
 env_with(struct pr_env *e, const char *key, const char *value)
@@ -561,6 +649,7 @@ main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_compare_sessions),
+		cmocka_unit_test(test_counts_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
