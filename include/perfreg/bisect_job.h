@@ -26,7 +26,10 @@
  * confirmed against its parent by the anytime-valid sequential test of
  * `perfreg run --until-decided` (perfreg/seq.h through
  * pr_session_decide), in interleaved rounds, within what is left of the
- * budget; its runs count for the search too.
+ * budget; its runs count for the search too.  "Several changes" is
+ * confirmed the same way, each of its two most probable steps against
+ * its parent: one confirmed makes it the culprit (the search's model has
+ * no rounds, and noise in bursts can show it a second step).
  *
  * The search's prior on the size of a step (perfreg/bisect.h's step_sd)
  * is the change between the two ends as first measured (at least 5%):

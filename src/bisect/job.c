@@ -961,18 +961,24 @@ search(struct pr_bisect_job *j, double t0, struct pr_error *err)
 	}
 }
 
-/* Confirms the culprit against its parent; sets the verdict. */
+/*
+ * Confirms commit hi, the first changed one of lo .. hi, against its
+ * parent (the nearest commit before lo that is not skipped); sets the
+ * verdict.  share: the part of what is left of the budget it may use
+ * (1: all, 2: half).
+ */
 static enum pr_status
-confirm(struct pr_bisect_job *j, double t0, struct pr_error *err)
+confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
+    struct pr_error *err)
 {
 	struct pr_seq_opts so;
 	struct batch b;
 	size_t pos[2], left, i;
 	enum pr_status st;
 
-	j->culprit = j->st.hi;
+	j->culprit = hi;
 	j->parent = 0;
-	for (i = j->st.lo; i-- > 0;)
+	for (i = lo; i-- > 0;)
 		if (j->c[i].built >= 0) {
 			j->parent = i;
 			break;
@@ -987,7 +993,7 @@ confirm(struct pr_bisect_job *j, double t0, struct pr_error *err)
 		 * search goes on (the commit is skipped now). */
 		return PR_EUNDEF;
 	}
-	left = budget_left(j) / 2;
+	left = budget_left(j) / 2 / share;
 	if (left > CONFIRM_ROUNDS_MAX)
 		left = CONFIRM_ROUNDS_MAX;
 	if (left < 2 || out_of_time(j, t0)) {
@@ -1021,6 +1027,74 @@ confirm(struct pr_bisect_job *j, double t0, struct pr_error *err)
 		j->budget_hit = 1;
 		j->verdict = PR_BISECT_V_UNDECIDED;
 		break;
+	}
+	return PR_OK;
+}
+
+/*
+ * "Several changes": each of the two most probable steps is confirmed
+ * against its parent as a single culprit would be, in paired rounds
+ * that drift cannot move (the search's model has no rounds, and noise
+ * that comes in bursts can show it a second step that is not there).
+ * Both confirmed: several changes; one: that one is the culprit;
+ * neither: not confirmed, or undecided within budget.
+ */
+static enum pr_status
+confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
+{
+	struct pr_seq_result r1;
+	enum pr_bisect_verdict v1;
+	size_t k, k1 = 0, k2 = 0, p1, c1, n1;
+	enum pr_status st;
+
+	for (k = 1; k <= j->n; k++)
+		if (j->c[k].built >= 0 &&
+		    (k1 == 0 || j->multi[k] > j->multi[k1]))
+			k1 = k;
+	for (k = 1; k <= j->n; k++)
+		if (k != k1 && j->c[k].built >= 0 &&
+		    (k2 == 0 || j->multi[k] > j->multi[k2]))
+			k2 = k;
+	if (k1 == 0 || k2 == 0) {
+		j->verdict = PR_BISECT_V_SEVERAL;
+		return PR_OK;
+	}
+	st = confirm(j, t0, k1, k1, 2, err);
+	if (st == PR_EUNDEF) {
+		pr_error_clear(err);
+		j->verdict = PR_BISECT_V_UNDECIDED;
+		return PR_OK;
+	}
+	if (st != PR_OK)
+		return st;
+	if (j->interrupted)
+		return PR_OK;
+	v1 = j->verdict;
+	r1 = j->confirm;
+	p1 = j->parent;
+	c1 = j->culprit;
+	n1 = j->confirm_runs;
+	st = confirm(j, t0, k2, k2, 1, err);
+	if (st == PR_EUNDEF) {
+		pr_error_clear(err);
+		j->verdict = PR_BISECT_V_UNDECIDED;
+		return PR_OK;
+	}
+	if (st != PR_OK)
+		return st;
+	if (j->interrupted)
+		return PR_OK;
+	if (v1 == PR_BISECT_V_CULPRIT && j->verdict == PR_BISECT_V_CULPRIT)
+		j->verdict = PR_BISECT_V_SEVERAL;
+	else if (v1 == PR_BISECT_V_CULPRIT ||
+	    (v1 == PR_BISECT_V_UNDECIDED &&
+		j->verdict == PR_BISECT_V_NOT_CONFIRMED)) {
+		/* The first is the change (or the only one still open). */
+		j->verdict = v1;
+		j->confirm = r1;
+		j->parent = p1;
+		j->culprit = c1;
+		j->confirm_runs = n1;
 	}
 	return PR_OK;
 }
@@ -1069,15 +1143,16 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 			j->verdict = PR_BISECT_V_NOT_REPRODUCED;
 			return PR_OK;
 		case PR_BISECT_SEVERAL:
-			j->verdict = PR_BISECT_V_SEVERAL;
-			return PR_OK;
+			if ((st = confirm_two(j, t0, err)) != PR_OK)
+				return st;
+			return update_state(j, err);
 		case PR_BISECT_MEASURING:
 			j->verdict = PR_BISECT_V_UNDECIDED;
 			return PR_OK;
 		case PR_BISECT_CULPRIT:
 			break;
 		}
-		st = confirm(j, t0, err);
+		st = confirm(j, t0, j->st.lo, j->st.hi, 1, err);
 		if (st == PR_EUNDEF)
 			continue;
 		if (st != PR_OK)
