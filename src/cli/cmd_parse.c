@@ -24,6 +24,7 @@
 #include "perfreg/dataset.h"
 #include "perfreg/parse.h"
 #include "perfreg/report.h"
+#include "core/jsonout.h"
 #include "core/banned.h"
 
 extern const struct cmd_entry cmd_parse_entry;
@@ -275,7 +276,7 @@ write_json(const struct parsed *f, size_t nf, struct pr_buf *out)
 	}
 	/* The precision that every value needs to read back exactly. */
 	if (ok)
-		text = json_dumps(root,
+		text = pr_jsonout_dumps(root,
 		    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			JSON_REAL_PRECISION(prec < 15 ? 15 : prec));
 	json_decref(root);

@@ -20,6 +20,7 @@
 
 #include "cli/cmd.h"
 #include "perfreg/report.h"
+#include "core/jsonout.h"
 #include "core/banned.h"
 
 static void
@@ -215,8 +216,17 @@ cli_write(const struct pr_buf *b)
 int
 cli_write_json(json_t *j)
 {
-	if (json_dumpf(j, stdout, JSON_INDENT(2)) != 0 ||
-	    fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+	char *text;
+	int ok;
+
+	if ((text = pr_jsonout_dumps(j, JSON_INDENT(2))) == NULL) {
+		cli_errorf("out of memory writing the JSON output");
+		return PR_EXIT_INTERNAL;
+	}
+	ok = fputs(text, stdout) != EOF && fputc('\n', stdout) != EOF &&
+	    fflush(stdout) == 0;
+	free(text);
+	if (!ok) {
 		cli_errorf("cannot write the output");
 		return PR_EXIT_INTERNAL;
 	}

@@ -12,6 +12,7 @@
 
 #include "perfreg/buf.h"
 #include "perfreg/error.h"
+#include "core/jsonout.h"
 
 /* Appends root to out and drops the reference to root. */
 static inline enum pr_status
@@ -20,7 +21,7 @@ env_json_emit(json_t *root, struct pr_buf *out, struct pr_error *err)
 	enum pr_status st;
 	char *s;
 
-	s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	s = pr_jsonout_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (s == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "perfreg/report_cp.h"
+#include "core/jsonout.h"
 #include "core/banned.h"
 
 #define CHART_COLS 66
@@ -676,7 +677,7 @@ pr_cp_format(const struct pr_cp_report *r, size_t n, enum pr_cp_format f,
 		}
 		if (root == NULL || a == NULL ||
 		    json_object_set_new(root, "series", a) != 0 ||
-		    (s = json_dumps(root,
+		    (s = pr_jsonout_dumps(root,
 			 JSON_INDENT(2) | JSON_REAL_PRECISION(17))) == NULL) {
 			json_decref(root);
 			return pr_error_set(err, PR_ENOMEM, "out of memory");

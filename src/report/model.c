@@ -24,6 +24,7 @@
 
 #include "perfreg/report_model.h"
 #include "report/internal.h"
+#include "core/jsonout.h"
 #include "core/banned.h"
 
 void
@@ -484,7 +485,7 @@ report_json_dump(struct pr_buf *out, json_t *root, size_t flags,
 	enum pr_status st;
 	char *text;
 
-	text = json_dumps(root, flags);
+	text = pr_jsonout_dumps(root, flags);
 	json_decref(root);
 	if (text == NULL)
 		return pr_error_set(err, PR_ENOMEM,

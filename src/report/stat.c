@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "perfreg/report_stat.h"
+#include "core/jsonout.h"
 #include "core/banned.h"
 
 static const double conf_levels[PR_STAT_NCONF] = { 80, 90, 95, 98, 99, 99.5 };
@@ -1188,7 +1189,7 @@ pr_stat_format_json(const struct pr_stat *st, struct pr_buf *out,
 	jset(root, "files", files, &ok);
 	jset(root, "comparisons", cmps, &ok);
 	if (ok)
-		text = json_dumps(root,
+		text = pr_jsonout_dumps(root,
 		    JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			JSON_REAL_PRECISION(15));
 	if (text == NULL)

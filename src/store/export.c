@@ -89,6 +89,16 @@ put_double(struct out *o, double v)
 	put(o, d, (size_t)n);
 }
 
+/* 1 when p[i..n) starts with the UTF-8 of a C1 control (U+0080 to
+ * U+009F), which is written as a \u escape as DEL is, so that an export
+ * shown on a terminal cannot drive it (issue 12). */
+static int
+c1_at(const char *p, size_t i, size_t n)
+{
+	return (unsigned char)p[i] == 0xc2 && i + 1 < n &&
+	    (unsigned char)p[i + 1] >= 0x80 && (unsigned char)p[i + 1] <= 0x9f;
+}
+
 /* The length of p[0..n) as the body of a JSON string (text only). */
 static size_t
 escaped_len(const char *p, size_t n)
@@ -101,8 +111,12 @@ escaped_len(const char *p, size_t n)
 		if (c == '"' || c == '\\' || c == '\b' || c == '\f' ||
 		    c == '\n' || c == '\r' || c == '\t')
 			len += 1;
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			len += 5;
+		else if (c1_at(p, i, n)) {
+			len += 4;
+			i++;
+		}
 	}
 	return len;
 }
@@ -122,7 +136,9 @@ put_escaped(struct out *o, const char *p, size_t n, size_t len)
 	*q++ = '"';
 	for (i = 0; i < n; i++) {
 		c = (unsigned char)p[i];
-		if (c >= 0x20 && c != '"' && c != '\\') {
+		if (c1_at(p, i, n))
+			c = (unsigned char)p[++i];
+		else if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) {
 			*q++ = (char)c;
 			continue;
 		}
