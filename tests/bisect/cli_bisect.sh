@@ -77,8 +77,12 @@ has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "json: culp
     --equivalence 10 --campaign flat -- ./prog > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ $rc -eq 0 ] || fail "flat: exit $rc: $(cat "$tmp/err")"
-has "$tmp/out" "^not reproduced: " "flat: not reproduced"
-grep -q '^culprit' "$tmp/out" && fail "flat: names a culprit"
+# Under a burst of load the search may point at a commit; the
+# confirmation then finds it equivalent to its parent ("not
+# confirmed"): either way no commit is named.
+grep -Eq '^(not reproduced|not confirmed): ' "$tmp/out" ||
+	fail "flat: neither not reproduced nor not confirmed: $(cat "$tmp/out")"
+grep -Eq '^(culprit|several)' "$tmp/out" && fail "flat: names a culprit"
 
 # 3. The commit before the slow one does not build: skipped, and the
 # change is located next to it.
