@@ -152,7 +152,9 @@ enum pr_status pr_parser_add_derive(struct pr_parser *p, const char *spec,
  * be NUL-terminated; the caller keeps it), called name in messages, and
  * appends them to out: a metric already in out gets the new values added
  * (its unit must be the same).  *format (format may be NULL) is set to
- * the format used: a built-in name, or "none".  Unless
+ * the format used: a built-in name, or "none"; also on failure, where a
+ * built-in name says that the input was recognised as that tool's
+ * output (damaged), and "none" that no format recognised it.  Unless
  * PR_PARSE_NO_DERIVE, the derived metrics are then computed over the
  * metrics of this output (not over what out held before).  p may be NULL
  * for a default parser.

@@ -181,6 +181,34 @@ enum pr_status pr_read_dataset_mem(const char *name, const char *data,
     struct pr_error *err);
 
 /*
+ * One side of `perfreg compare`: pr_read_dataset, and the benchmark
+ * outputs that `perfreg parse` reads (perfreg/parse.h: openssl speed,
+ * iperf3 text and -J, GNU, bash and csh time, dd, perf stat...).
+ *
+ * With parse NULL: the formats above first, so that what they read
+ * reads as before.  When they refuse a regular file as malformed
+ * (PR_EPARSE; with o->format PR_FORMAT_AUTO), the file is given to the
+ * parse registry's detection ("auto"): when a benchmark format
+ * recognises it, the file is that tool's output, read as `parse` reads
+ * it (a metric a value per record, the parser's PR_METRIC_RESULT marks
+ * kept), and a failure is that parser's error; when none recognises it,
+ * the first error stands ("expected a number, got 'n/a'").  Standard
+ * input and other files that cannot be read twice get no second try.
+ * With parse a format name of perfreg/parse.h ("auto" included), that
+ * parser alone reads the input.
+ *
+ * o->column keeps one metric of a parsed output (PR_ENOTFOUND, naming
+ * the metrics there are, when it has none of that name); metrics the
+ * tool named without measuring them (no values) are left out.  *used
+ * (used may be NULL) is set to the benchmark format that read the input,
+ * or NULL when a format above did.  On failure out is as it was (but
+ * for PR_ENOMEM while merging).
+ */
+enum pr_status pr_read_any(const char *path, const struct pr_read_opts *o,
+    const char *parse, struct pr_dataset *out, const char **used,
+    struct pr_error *err);
+
+/*
  * Which format the first bytes of an input look like, in this order:
  * - nothing but white space (or len 0): PR_FORMAT_AUTO (no format);
  * - JSON (first character '{'): hyperfine when its first member key among

@@ -41,6 +41,11 @@ struct pr_report_compare_opts {
 	size_t ncolumn;
 	const char *const *primary;
 	size_t nprimary;
+	/* Without primary: the primary metrics stored with the data (the
+	 * --primary of a campaign's sessions, perfreg/store.h), those that
+	 * are metrics of the base (pr_primary_roles_stored); borrowed. */
+	const char *const *stored_primary;
+	size_t nstored_primary;
 	const char *units; /* the report's units (NULL: runs) */
 	/* Gate: a primary regression larger than threshold_pct percent
 	 * sets the result's regression flag and is named in a note. */

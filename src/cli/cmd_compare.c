@@ -24,6 +24,7 @@
 #include "cli/cmd.h"
 #include "perfreg/dataset.h"
 #include "perfreg/env.h"
+#include "perfreg/parse.h"
 #include "perfreg/read.h"
 #include "perfreg/report.h"
 #include "perfreg/report_campaign.h"
@@ -46,9 +47,10 @@ struct compare_opts {
 	int gate;
 	double threshold_pct;
 	const char *campaign, *db;
-	const char *html; /* --html file */
-	const char *host; /* --host */
-	double conf_pct;  /* -c */
+	const char *html;  /* --html file */
+	const char *host;  /* --host */
+	const char *parse; /* --parse: a benchmark format, or NULL */
+	double conf_pct;   /* -c */
 	/* --column (several: read every metric, keep these) and --primary */
 	const char **column, **primary;
 	size_t ncolumn, nprimary;
@@ -158,11 +160,43 @@ parse_format(void *base, const struct opt *opt, const char *arg)
 	return 0;
 }
 
+/* --parse: a benchmark format of perfreg/parse.h, checked here. */
+static int
+parse_bench(void *base, const struct opt *opt, const char *arg)
+{
+	struct compare_opts *o = base;
+	struct pr_parser *p = NULL;
+	struct pr_error err;
+	int rc = 0;
+
+	(void)opt;
+	pr_error_clear(&err);
+	if (pr_parser_new(&p, &err) != PR_OK ||
+	    pr_parser_set_format(p, arg, &err) != PR_OK) {
+		cli_errorf("compare: --parse: %s", err.msg);
+		rc = -1;
+	}
+	pr_parser_free(p);
+	o->parse = arg;
+	return rc;
+}
+
+/* --parse's help, the names from the library's list of formats. */
+static const char parse_help[] = "read both inputs as the output of fmt: "
+				 "auto (detected), "
+#define PR_FORMAT(name) #name ", "
+#include "perfreg/parse_formats.def"
+#undef PR_FORMAT
+				 "as `perfreg parse` reads them (default: "
+				 "detected in a file the --format formats "
+				 "do not read)";
+
 static const struct opt options[] = {
 	OPT_CALL(0, "format", "fmt",
 	    "input format: numbers, csv, hyperfine, gobench or perfreg "
 	    "(default: detected from the content)",
 	    parse_format, 0, 0),
+	OPT_CALL(0, "parse", "fmt", parse_help, parse_bench, 0, 0),
 	OPT_CALL(0, "column", "name",
 	    "compare only the metric (CSV column) name (repeatable: each "
 	    "one named)",
@@ -247,6 +281,7 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	o->db = NULL;
 	o->html = NULL;
 	o->host = NULL;
+	o->parse = NULL;
 	o->conf_pct = 0;
 	if ((first = opt_parse(&cmd_compare_entry, argc, argv, o, &seen)) < 0)
 		return -1;
@@ -271,9 +306,9 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 			    argc - first);
 			return -1;
 		}
-		if (o->read.format != PR_FORMAT_AUTO) {
-			cli_errorf("compare: --format does not go with "
-				   "--campaign");
+		if (o->read.format != PR_FORMAT_AUTO || o->parse != NULL) {
+			cli_errorf("compare: --%s does not go with --campaign",
+			    o->parse != NULL ? "parse" : "format");
 			return -1;
 		}
 		if (o->html != NULL) {
@@ -286,6 +321,11 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	if (argc - first != 2) {
 		cli_usage_error(&cmd_compare_entry,
 		    "expected two inputs, base and new, got %d", argc - first);
+		return -1;
+	}
+	if (o->parse != NULL && o->read.format != PR_FORMAT_AUTO) {
+		cli_errorf("compare: --parse and --format name two formats; "
+			   "give one");
 		return -1;
 	}
 	if (strcmp(argv[first], "-") == 0 &&
@@ -303,7 +343,8 @@ read_side(const char *path, const struct compare_opts *o, struct pr_dataset *d)
 	enum pr_status st;
 
 	pr_error_clear(&err);
-	if ((st = pr_read_dataset(path, &o->read, d, &err)) != PR_OK) {
+	if ((st = pr_read_any(path, &o->read, o->parse, d, NULL, &err)) !=
+	    PR_OK) {
 		cli_error(&err);
 		return cli_exit_for(st);
 	}

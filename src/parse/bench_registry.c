@@ -354,6 +354,9 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 			    list);
 		}
 	}
+	/* Named even when it then fails: the input is that tool's. */
+	if (format != NULL && f != NULL)
+		*format = f->name;
 	pr_dataset_init(&tmp);
 	if (f != NULL && (st = f->parse(&in, &tmp, err)) != PR_OK)
 		goto out;
@@ -383,10 +386,7 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 	if (!(flags & PR_PARSE_NO_DERIVE) &&
 	    (st = pr_parser_derive(p, &tmp, err)) != PR_OK)
 		goto out;
-	if ((st = merge(&in, &tmp, out, err)) != PR_OK)
-		goto out;
-	if (format != NULL && f != NULL)
-		*format = f->name;
+	st = merge(&in, &tmp, out, err);
 out:
 	/* Every error concerns this input: name it where nobody did. */
 	if (st != PR_OK && err != NULL && err->file[0] == '\0')

@@ -80,6 +80,7 @@ struct body_keep {
 	char *bn, *nn;  /* the variants' names (the report's sources) */
 	char *cell_new; /* "new@host" */
 	const char *cell[2];
+	const char **primary; /* the pair's stored primaries (borrowed) */
 };
 
 static const char *const csv_head[2] = { "base", "new" };
@@ -99,6 +100,7 @@ body_free(void *data)
 	free(k->bn);
 	free(k->nn);
 	free(k->cell_new);
+	free(k->primary);
 	free(k);
 }
 
@@ -522,8 +524,40 @@ side_dataset(const struct pr_store_variant_data *d, int boots,
 			st = pr_dataset_add(out, m->name, m->unit, m->better,
 			    mean, err);
 		}
+		/* The parsers' result marks, as the runs were stored. */
+		if (st == PR_OK && m->n > 0)
+			pr_dataset_find(out, m->name)->flags |= m->flags;
 	}
 	return st;
+}
+
+/*
+ * The --primary names stored with the sessions of both variants (full,
+ * not one host's), each once, base's first, into *out (borrowed names;
+ * the array is the caller's).
+ */
+static enum pr_status
+stored_primary(const struct pr_store_variant_data *b,
+    const struct pr_store_variant_data *n, const char ***out, size_t *nout,
+    struct pr_error *err)
+{
+	const struct pr_store_variant_data *side[2] = { b, n };
+	size_t s, i, j;
+
+	*nout = 0;
+	if (b->nprimary + n->nprimary == 0)
+		return PR_OK;
+	if ((*out = calloc(b->nprimary + n->nprimary, sizeof(**out))) == NULL)
+		return nomem(err);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s]->nprimary; i++) {
+			for (j = 0; j < *nout; j++)
+				if (strcmp((*out)[j], side[s]->primary[i]) == 0)
+					break;
+			if (j == *nout)
+				(*out)[(*nout)++] = side[s]->primary[i];
+		}
+	return PR_OK;
 }
 
 /* The explanation of the comparison r by the monitors' figures, against
@@ -657,6 +691,12 @@ pair_body(struct pr_report_model *g, struct pr_report_campaign *c,
 	if (o.verdict.method == PR_METHOD_WELCH)
 		o.verdict.flags |= PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS;
 	o.units = boots ? "boots" : NULL;
+	if (o.nprimary == 0) {
+		if ((st = stored_primary(bv->data, nv->data, &k->primary,
+			 &o.nstored_primary, err)) != PR_OK)
+			return st;
+		o.stored_primary = k->primary;
+	}
 	/* Across hosts the host is the unit: one host alone does not gate. */
 	if (host != NULL && pair_hosts > 1)
 		o.gate = 0;
@@ -738,6 +778,7 @@ variant_subset(const struct pr_store_variant_data *d, const size_t *hob,
 			continue;
 		o = &out->m[out->nm++];
 		o->better = m->better;
+		o->flags = m->flags;
 		if ((o->name = strdup(m->name)) == NULL ||
 		    (o->unit = strdup(m->unit)) == NULL ||
 		    (o->value = malloc(n * sizeof(double))) == NULL ||

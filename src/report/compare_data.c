@@ -295,8 +295,8 @@ pr_report_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
 		goto out;
 	}
 	pr_error_clear(&e);
-	if ((st = pr_primary_roles(base, o->primary, o->nprimary, all, &e)) !=
-	    PR_OK) {
+	if ((st = pr_primary_roles_stored(base, o->primary, o->nprimary,
+		 o->stored_primary, o->nstored_primary, all, &e)) != PR_OK) {
 		st = pr_error_set(err, st == PR_ENOMEM ? st : PR_EINVAL,
 		    "compare: %s in %s", e.msg, bname);
 		goto out;

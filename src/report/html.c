@@ -879,6 +879,7 @@ render_section(struct page *pg, const struct pr_report_section *s)
 {
 	enum pr_status st;
 	const char *t = s->text != NULL ? s->text : "";
+	report_html_fn form;
 
 	switch (s->kind) {
 	case PR_SECTION_TEXT:
@@ -916,8 +917,11 @@ render_section(struct page *pg, const struct pr_report_section *s)
 	case PR_SECTION_WRITER:
 		/* A section with its own writers (run's): its text form,
 		 * preformatted, until it gets pictures of its own. */
-		if (s->writer == NULL || s->writer->text == NULL ||
-		    (s->flags & PR_SECTION_NO_TEXT))
+		if (s->writer == NULL || (s->flags & PR_SECTION_NO_TEXT))
+			return PR_OK;
+		if ((form = report_suite_html(s->writer)) != NULL)
+			return form(pg->out, s->data, pg->err);
+		if (s->writer->text == NULL)
 			return PR_OK;
 		return writer_text(pg, s);
 	}

@@ -45,6 +45,17 @@ struct report_writer {
 	void (*free)(void *data);
 };
 
+/*
+ * The HTML form of the sections written by w, a fragment of the page of
+ * perfreg/report_html.h with every string from outside through
+ * pr_report_html_escape; NULL when w has none (the page then shows the
+ * text form in a <pre>).  report_suite_html (src/report/suite.c)
+ * answers for the suite's writers.
+ */
+typedef enum pr_status (*report_html_fn)(struct pr_buf *out, const void *data,
+    struct pr_error *err);
+report_html_fn report_suite_html(const struct report_writer *w);
+
 /* Adds a section written by w with data (owned by the model from now
  * on: freed with w->free, also when adding fails). */
 enum pr_status report_model_writer(struct pr_report_model *m, const char *key,

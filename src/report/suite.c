@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "perfreg/moderated.h"
+#include "perfreg/report_html.h"
 #include "perfreg/report_suite.h"
 #include "report/internal.h"
 #include "core/banned.h"
@@ -36,6 +37,16 @@
 /* Figures of a group that agree within this many points of percent are
  * given as one change in the summary. */
 #define AGREE_PTS 5.0
+
+/* The HTML forms, at the end of this file. */
+static enum pr_status para_html(struct pr_buf *out, const void *data,
+    struct pr_error *err);
+static enum pr_status probes_html(struct pr_buf *out, const void *data,
+    struct pr_error *err);
+static enum pr_status summary_html(struct pr_buf *out, const void *data,
+    struct pr_error *err);
+static enum pr_status detail_html(struct pr_buf *out, const void *data,
+    struct pr_error *err);
 
 static enum pr_status
 spaces(struct pr_buf *out, size_t n, struct pr_error *err)
@@ -1192,4 +1203,224 @@ pr_report_suite_compare(struct pr_report_model *m,
 		 &d->rep, err)) != PR_OK)
 		return st;
 	return PR_OK;
+}
+
+/* ---------------------------------------------------------------- *
+ * HTML forms (perfreg/report_html.h renders the rest of the page)
+ * ---------------------------------------------------------------- */
+
+/* s from outside, HTML-escaped. */
+static enum pr_status
+hesc(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	return pr_report_html_escape(out, s != NULL ? s : "",
+	    s != NULL ? strlen(s) : 0, 0, err);
+}
+
+/* The len bytes of s as a paragraph of class cls, its lines broken
+ * with <br>. */
+static enum pr_status
+hpara(struct pr_buf *out, const char *cls, const char *s, size_t len,
+    struct pr_error *err)
+{
+	enum pr_status st;
+	const char *p = s, *end = s + len, *nl;
+
+	if ((st = pr_buf_addf(out, err, "<p class=\"%s\">", cls)) != PR_OK)
+		return st;
+	for (; st == PR_OK && p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (p != s && (st = pr_buf_adds(out, "<br>", err)) != PR_OK)
+			break;
+		st = pr_report_html_escape(out, p, (size_t)(nl - p), 0, err);
+		if (nl == end)
+			break;
+	}
+	return st == PR_OK ? pr_buf_adds(out, "</p>\n", err) : st;
+}
+
+static enum pr_status
+para_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct para *d = data;
+
+	if (d->text[0] == '\0')
+		return PR_OK;
+	return hpara(out, "text", d->text, strlen(d->text), err);
+}
+
+static enum pr_status
+probes_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct probes *d = data;
+	const struct pr_suite_result *r;
+	const struct pr_metric *m;
+	enum pr_status st;
+	const char *note;
+	double mean, h;
+	size_t i, k, len;
+
+	st = pr_buf_addf(out, err,
+	    "<section class=\"probes\"><h2>each probe's figures</h2>"
+	    "<p class=\"text\">the mean of the samples &#177; the half-width "
+	    "of its 95%% interval; timers: each probe names its own; "
+	    "resolution of CLOCK_MONOTONIC %.0f ns, CLOCK_THREAD_CPUTIME_ID "
+	    "%.0f ns</p>\n",
+	    d->mono_res_ns, d->cpu_res_ns);
+	for (i = 0; i < d->n && st == PR_OK; i++) {
+		r = &d->r[i];
+		if ((st = pr_buf_adds(out, "<h3>", err)) != PR_OK ||
+		    (st = hesc(out, r->label, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "</h3>\n<p class=\"text\">", err)) !=
+			PR_OK)
+			break;
+		if (r->skipped != NULL) {
+			if ((st = pr_buf_adds(out, "not run here: ", err)) ==
+				PR_OK &&
+			    (st = hesc(out, r->skipped, err)) == PR_OK)
+				st = pr_buf_adds(out, "</p>\n", err);
+			continue;
+		}
+		if ((st = pr_buf_addf(out, err,
+			 "%zu samples in %.1f s, %s (timer ", r->samples,
+			 r->elapsed_s, stopped_why(r))) != PR_OK ||
+		    (st = hesc(out, r->probe->timer, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, ")</p>\n<ul class=\"notes\">",
+			 err)) != PR_OK)
+			break;
+		for (note = r->notes;
+		     st == PR_OK && note != NULL && *note != '\0';
+		     note += len + (note[len] == '\n')) {
+			len = strcspn(note, "\n");
+			if ((st = pr_buf_adds(out, "<li>", err)) == PR_OK &&
+			    (st = pr_report_html_escape(out, note, len, 0,
+				 err)) == PR_OK)
+				st = pr_buf_adds(out, "</li>", err);
+		}
+		if (st == PR_OK)
+			st = pr_buf_adds(out,
+			    "</ul>\n<table class=\"numbers\"><thead><tr>"
+			    "<th>figure</th><th>mean</th><th>unit</th>"
+			    "<th>&#177;</th><th>better</th><th>n</th></tr>"
+			    "</thead><tbody>",
+			    err);
+		for (k = 0; k < r->data.n && st == PR_OK; k++) {
+			m = &r->data.metrics[k];
+			pr_suite_figure_stats(m, &mean, &h);
+			if ((st = pr_buf_adds(out, "<tr><td>", err)) != PR_OK ||
+			    (st = hesc(out, m->name, err)) != PR_OK ||
+			    (st = pr_buf_addf(out, err,
+				 "</td><td class=\"n\">%.6g</td><td>", mean)) !=
+				PR_OK ||
+			    (st = hesc(out, m->unit, err)) != PR_OK)
+				break;
+			st = isfinite(h)
+			    ? pr_buf_addf(out, err,
+				  "</td><td class=\"n\">%.2f%%</td>", h)
+			    : pr_buf_adds(out, "</td><td class=\"n\">-</td>",
+				  err);
+			if (st == PR_OK)
+				st = pr_buf_addf(out, err,
+				    "<td>%s</td><td class=\"n\">%zu</td></tr>",
+				    m->better == PR_BETTER_HIGHER ? "higher"
+								  : "lower",
+				    m->values.n);
+		}
+		if (st == PR_OK)
+			st = pr_buf_adds(out, "</tbody></table>\n", err);
+	}
+	return st == PR_OK ? pr_buf_adds(out, "</section>\n", err) : st;
+}
+
+static enum pr_status
+summary_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct cmp_data *d = data;
+	struct pr_buf b = PR_BUF_INIT(1 << 20);
+	enum pr_status st;
+
+	if ((st = pr_report_suite_summary(&b, d->c, d->fig, err)) == PR_OK &&
+	    (st = pr_buf_adds(out, "<p class=\"headline\"><b>", err)) ==
+		PR_OK &&
+	    (st = pr_report_html_escape(out, b.data != NULL ? b.data : "",
+		 b.len, 0, err)) == PR_OK)
+		st = pr_buf_adds(out, "</b></p>\n", err);
+	pr_buf_release(&b);
+	return st;
+}
+
+/* The intro, the changed figures (every one with all) as a table, the
+ * notes and the method; the comparison section after it has every
+ * figure's panel. */
+static enum pr_status
+detail_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct cmp_data *d = data;
+	const struct pr_suite_cmp *c = d->c;
+	struct pr_buf t = PR_BUF_INIT(1 << 22);
+	enum pr_status st = PR_OK;
+	const char *p, *nl;
+	struct row r;
+	size_t i;
+
+	if (d->intro != NULL)
+		st = hpara(out, "text", d->intro, strlen(d->intro), err);
+	if (st == PR_OK)
+		st = pr_buf_addf(out, err,
+		    "<table class=\"verdicts\"><thead><tr><th>figure</th>"
+		    "<th>base</th><th>new</th><th>unit</th><th>change</th>"
+		    "<th>%g%% interval</th><th>%s</th><th>verdict</th>"
+		    "<th>n</th></tr></thead><tbody>",
+		    c->n > 0 ? 100 * c->cmp[0].conf : 95.0, d->padj);
+	for (i = 0; i < c->n && st == PR_OK; i++) {
+		if (!shown(d, i))
+			continue;
+		make_row(d, i, &r);
+		if ((st = pr_buf_adds(out, "<tr><td>", err)) != PR_OK ||
+		    (st = hesc(out, d->fig[c->index[i]].name, err)) != PR_OK ||
+		    (st = pr_buf_addf(out, err,
+			 "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			 "<td>",
+			 r.base, r.new_)) != PR_OK ||
+		    (st = hesc(out, d->fig[c->index[i]].unit, err)) != PR_OK)
+			break;
+		st = pr_buf_addf(out, err,
+		    "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+		    "<td class=\"n\">%s</td><td class=\"verdict v-%s\">%s</td>"
+		    "<td class=\"n\">%zu+%zu</td></tr>",
+		    r.change, r.ci, r.p, r.verdict, r.verdict, c->kb[i],
+		    c->kn[i]);
+	}
+	if (st == PR_OK)
+		st = pr_buf_adds(out, "</tbody></table>\n", err);
+	/* The notes and the method, as their text says them. */
+	if (st == PR_OK &&
+	    (st = notes(&t, d, PR_REPORT_MARKDOWN, err)) == PR_OK)
+		st = method(&t, d, PR_REPORT_MARKDOWN, err);
+	for (p = t.data; st == PR_OK && p != NULL && *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		if (strncmp(p, "- ", 2) == 0)
+			p += 2;
+		st = hpara(out, "text", p, (size_t)(nl - p), err);
+		if (*nl == '\0')
+			break;
+	}
+	pr_buf_release(&t);
+	return st;
+}
+
+report_html_fn
+report_suite_html(const struct report_writer *w)
+{
+	if (w == &para_writer)
+		return para_html;
+	if (w == &probes_writer)
+		return probes_html;
+	if (w == &summary_writer)
+		return summary_html;
+	if (w == &detail_writer)
+		return detail_html;
+	return NULL;
 }

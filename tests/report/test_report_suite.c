@@ -8,7 +8,8 @@
  * line of the text fits 100 columns, also with a 150-byte name and a
  * long intro; the one-session note is said once; Markdown has the table
  * with every figure's name whole; JSON has the counts and every figure;
- * a control byte in a name never reaches the text.  Deterministic.
+ * a control byte in a name never reaches the text; HTML has a form of
+ * its own for every section.  Deterministic.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "perfreg/report_html.h"
 #include "perfreg/report_model.h"
 #include "perfreg/report_suite.h"
 #include "perfreg/suite.h"
@@ -65,9 +67,9 @@ session(struct pr_dataset *d, double scale, double wiggle)
 }
 
 /* Renders a comparison of 3 base sessions against 1 with aes-128-gcm
- * halved, into a new string (the caller's). */
+ * halved, into a new string (the caller's); f -1: the HTML page. */
 static char *
-render(enum pr_report_format f, int all, size_t nb, struct pr_suite_cmp *sc)
+render(int f, int all, size_t nb, struct pr_suite_cmp *sc)
 {
 	static const double wig[] = { 1.0, 1.001, 0.999, 1.0005 };
 	struct pr_dataset bd[3], nd[1];
@@ -101,7 +103,13 @@ render(enum pr_report_format f, int all, size_t nb, struct pr_suite_cmp *sc)
 			     "and session 4",
 			     &err),
 	    PR_OK);
-	assert_int_equal(pr_report_model_render(&out, &m, f, &err), PR_OK);
+	if (f < 0)
+		assert_int_equal(pr_report_html(&out, &m, "suite", &err),
+		    PR_OK);
+	else
+		assert_int_equal(pr_report_model_render(&out, &m,
+				     (enum pr_report_format)f, &err),
+		    PR_OK);
 	s = strdup(out.data != NULL ? out.data : "");
 	assert_non_null(s);
 	pr_buf_release(&out);
@@ -240,6 +248,32 @@ test_markdown_json(void **state)
 	pr_suite_cmp_release(&sc);
 }
 
+/* The page: every section of the suite in an HTML form of its own (no
+ * text in a <pre>), the verdict a word in a colour, every figure's panel
+ * from the comparison, the control byte made visible. */
+static void
+test_html_forms(void **state)
+{
+	struct pr_suite_cmp sc;
+	char *s;
+
+	(void)state;
+	s = render(-1, 0, 3, &sc);
+	assert_non_null(strstr(s,
+	    "<p class=\"headline\"><b>9 figures: 3 regressions "
+	    "(crypto.aes-128-gcm 16B..16384B -50%)"));
+	assert_non_null(
+	    strstr(s, "<td class=\"verdict v-regression\">regression</td>"));
+	assert_non_null(strstr(s, "<p class=\"text\">stability check: "));
+	assert_non_null(strstr(s, "<p class=\"text\">method: "));
+	assert_null(strstr(s, "<pre"));
+	assert_non_null(strstr(s, "class=\"panel\""));
+	assert_null(strchr(s, '\x1b'));
+	assert_non_null(strstr(s, "^[[2J"));
+	free(s);
+	pr_suite_cmp_release(&sc);
+}
+
 /* A paragraph is wrapped at spaces, a word longer than a line cut. */
 static void
 test_para(void **state)
@@ -276,6 +310,7 @@ main(void)
 		cmocka_unit_test(test_one_session_note),
 		cmocka_unit_test(test_markdown_json),
 		cmocka_unit_test(test_para),
+		cmocka_unit_test(test_html_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
