@@ -12,7 +12,11 @@
  *    per algorithm and block size, iperf3's receiver bitrate, hyperfine's
  *    time, the elapsed time of time and perf stat, dd's rate, Go's time
  *    per operation, a --metric or --derive figure) whose direction is
- *    known;
+ *    known; but where the run's own wall time (wall_s) was measured,
+ *    time's and perf stat's "elapsed" (in s) is not one: it is the same
+ *    quantity, seen by the tool at 0.01 s (time) where perfreg's clock
+ *    gives nanoseconds, so wall_s (rule 3) is primary instead and elapsed
+ *    a side metric (a dd rate beside it stays primary);
  * 3. else the wall time of the run (wall_s), when there is one;
  * 4. else every metric whose direction is known (the columns of a CSV
  *    file, numbers compared as they are), and when none is known, every

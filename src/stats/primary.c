@@ -58,6 +58,22 @@ is_wall(const struct pr_metric *m)
 	return strcmp(m->name, "wall_s") == 0;
 }
 
+/* time's and perf stat's elapsed: the wall time of the command as the
+ * tool saw it, the quantity wall_s measures too. */
+static int
+is_tool_wall(const struct pr_metric *m)
+{
+	return strcmp(m->name, "elapsed") == 0 && strcmp(m->unit, "s") == 0;
+}
+
+/* A result, unless it is the tool's wall time and perfreg measured the
+ * run's own (wall_s, to the nanosecond; time gives 0.01 s). */
+static int
+is_result_beside_wall(const struct pr_metric *m)
+{
+	return is_result(m) && !is_tool_wall(m);
+}
+
 static int
 is_directed(const struct pr_metric *m)
 {
@@ -95,8 +111,12 @@ pr_primary_roles(const struct pr_dataset *d, const char *const *names, size_t n,
 					role[i] = PR_ROLE_PRIMARY;
 		return PR_OK;
 	}
-	if (mark(d, role, is_result) == 0 && mark(d, role, is_wall) == 0 &&
-	    mark(d, role, is_directed) == 0)
+	for (i = 0; i < d->n &&
+	     !(is_wall(&d->metrics[i]) && d->metrics[i].values.n > 0);
+	     i++)
+		;
+	if (mark(d, role, i < d->n ? is_result_beside_wall : is_result) == 0 &&
+	    mark(d, role, is_wall) == 0 && mark(d, role, is_directed) == 0)
 		mark(d, role, is_any);
 	return PR_OK;
 }

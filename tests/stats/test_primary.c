@@ -286,6 +286,50 @@ test_chosen(void **state)
 	pr_dataset_release(&d);
 }
 
+/* Beside perfreg's own wall_s (run --parse time), time's elapsed, the
+ * same quantity at 0.01 s, is a side metric and wall_s primary; a dd
+ * rate stays primary; without wall_s (a file) elapsed is primary. */
+static void
+test_tool_wall(void **state)
+{
+	struct pr_dataset d;
+	struct pr_error err;
+	enum pr_role *role;
+
+	(void)state;
+	role = parse_roles(&d, "examples/002-caam/tasklet-time.txt", "time",
+	    NULL, NULL);
+	assert_int_equal(role_of(&d, role, "elapsed"), PR_ROLE_PRIMARY);
+	free(role);
+	assert_int_equal(pr_dataset_add(&d, "wall_s", "s", PR_BETTER_LOWER, 4.9,
+			     &err),
+	    PR_OK);
+	role = calloc(d.n + 1, sizeof(*role));
+	assert_non_null(role);
+	assert_int_equal(pr_primary_roles(&d, NULL, 0, role, &err), PR_OK);
+	assert_int_equal(role_of(&d, role, "wall_s"), PR_ROLE_PRIMARY);
+	assert_int_equal(role_of(&d, role, "elapsed"), PR_ROLE_SIDE);
+	assert_int_equal(count(&d, role, PR_ROLE_PRIMARY), 1);
+	free(role);
+	pr_dataset_release(&d);
+
+	role =
+	    parse_roles(&d, "tests/data/time/tcsh-time.txt", NULL, NULL, NULL);
+	free(role);
+	assert_int_equal(pr_dataset_add(&d, "wall_s", "s", PR_BETTER_LOWER,
+			     0.05, &err),
+	    PR_OK);
+	role = calloc(d.n + 1, sizeof(*role));
+	assert_non_null(role);
+	assert_int_equal(pr_primary_roles(&d, NULL, 0, role, &err), PR_OK);
+	assert_int_equal(role_of(&d, role, "dd_rate"), PR_ROLE_PRIMARY);
+	assert_int_equal(role_of(&d, role, "elapsed"), PR_ROLE_SIDE);
+	assert_int_equal(role_of(&d, role, "wall_s"), PR_ROLE_SIDE);
+	assert_int_equal(count(&d, role, PR_ROLE_PRIMARY), 1);
+	free(role);
+	pr_dataset_release(&d);
+}
+
 /* The primaries stored with a campaign's sessions: used when the user
  * names none, left out when the data lack them, the rules when none of
  * them is there; the user's names override them. */
@@ -475,6 +519,7 @@ main(void)
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_chosen),
 		cmocka_unit_test(test_stored),
+		cmocka_unit_test(test_tool_wall),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_families),
 	};
