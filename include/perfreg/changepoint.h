@@ -56,6 +56,11 @@
  * below -100% (a trend extrapolated past zero) is then given as the change
  * of the two segments' levels, and an interval ends at -100%.
  *
+ * The noise may be given instead (pr_cp_opts.noise_sd): for a stored
+ * history, the spread between repeated sessions of one commit measures it
+ * without any change between them (pr_cp_replicate_sd); it then replaces
+ * sigma above, in the penalty, the threshold's scale and the weights.
+ *
  * Points may carry their own variance (a session mean's squared standard
  * error): then w_i = 1 / (tau^2 + v_i), normalised to mean 1, tau^2 the
  * noise the points' own variances do not explain (sigma^2 - mean v, at
@@ -87,11 +92,27 @@ struct pr_cp_opts {
 	double conf;            /* interval confidence, (0, 1) */
 	double equivalence_pct; /* changes inside +-this are dropped, >= 0 */
 	enum pr_better better;  /* direction of the series' figure */
+	double noise_sd;        /* the noise when known (> 0), else 0: learnt */
+	size_t noise_df; /* the degrees of freedom of noise_sd (reported) */
 };
 
+/* The fewest degrees of freedom of repeated measurements for their noise
+ * to be taken instead of the series' own estimate (perfreg history). */
+#define PR_CP_REPLICATE_DF_MIN 5
+
 /* Fills *o with the defaults: alpha 0.01, min_segment 5, conf 0.95,
- * equivalence 1%, direction unknown. */
+ * equivalence 1%, direction unknown, the noise learnt from the series. */
 void pr_cp_opts_init(struct pr_cp_opts *o);
+
+/*
+ * The noise of repeated measurements: the pooled standard deviation of
+ * y[0..n-1] within each run of adjacent points with equal, non-NULL
+ * keys (the sessions of one commit), sqrt(sum of squares about each
+ * run's mean / df), into *sd, and its degrees of freedom df (the points
+ * in such runs minus the runs) into *df; both 0 when no key repeats.
+ */
+void pr_cp_replicate_sd(const double *y, const char *const *key, size_t n,
+    double *sd, size_t *df);
 
 /* Bits of pr_cp_change.defined. */
 enum {
@@ -137,7 +158,9 @@ struct pr_cp_result {
 	struct pr_cp_spike *spikes; /* in order of index */
 	size_t nspikes;
 	struct pr_cp_tail tail;
-	double sigma;      /* the noise from neighbour differences */
+	double sigma;      /* the noise: from neighbour differences, or
+			      the one given (noise_given) */
+	int noise_given;   /* sigma is pr_cp_opts.noise_sd */
 	double threshold;  /* z* */
 	size_t candidates; /* changes step 2 found before confirmation */
 	int constant;      /* no noise: every point is the one before plus

@@ -59,7 +59,11 @@ double pr_t_quantile(double p, double df);
 
 /*
  * Regularized incomplete beta I_x(a, b) for finite a, b > 0 and x in
- * [0, 1]; NaN outside that domain.
+ * [0, 1]; NaN outside that domain.  The value on the side of the
+ * continued fraction, x below (a + 1) / (a + b + 2), is accurate
+ * relative; the other side is 1 minus it, accurate to about 1e-13
+ * absolute where a or b is far below 1 (I_x(1e-10, 1e-310) at x = 0.9 is
+ * 1e-300, and comes out as 0; tests/stats/data/distrib_extreme.txt).
  */
 double pr_betainc(double a, double b, double x);
 /* Its complement 1 - I_x(a, b), computed without cancellation. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli/cli_html.h"
+#include "cli/cli_cp.h"
 #include "cli/cmd.h"
 #include "perfreg/changepoint.h"
 #include "perfreg/report_cp.h"
@@ -53,17 +54,7 @@ static const struct opt options[] = {
 	    struct cp_cli, higher, 1),
 	OPT_FLAG(0, "lower-is-better", "a rise is a regression (times)",
 	    struct cp_cli, lower, 1),
-	OPT_DOUBLE(0, "alpha", "rate",
-	    "false-alarm rate over a series without change (default 0.01)",
-	    struct cp_cli, cp.alpha, 0, 0.5, OPT_LO_OPEN, "a rate in (0, 0.5]"),
-	OPT_INT(0, "min-segment", "n",
-	    "points a level must hold to be confirmed (default 5)",
-	    struct cp_cli, min_segment, 2, 1000000, NULL),
-	OPT_DOUBLE(0, "equivalence", "pct",
-	    "changes whose interval lies within +-pct are not reported "
-	    "(default 1)",
-	    struct cp_cli, cp.equivalence_pct, 0, 100, OPT_HI_OPEN,
-	    "a percentage from 0 to 100 (excluded)"),
+	CLI_CP_DETECTOR_ROWS(struct cp_cli, "series", "points"),
 	OPT_DOUBLE(0, "confidence", "pct",
 	    "the intervals' confidence (default 95)", struct cp_cli, cp.conf,
 	    50, 100, OPT_HI_OPEN | OPT_PCT_SIGN,
@@ -72,15 +63,7 @@ static const struct opt options[] = {
 	    "exit 1 when a change is a regression (needs a direction)",
 	    struct cp_cli, fail, 1),
 	OPT_GROUP(),
-	OPT_FLAG(0, "json", "a JSON object with every figure", struct cp_cli,
-	    json, 1),
-	OPT_FLAG(0, "csv", "CSV, one row a change, spike or possible change",
-	    struct cp_cli, csv, 1),
-	OPT_FLAG(0, "markdown", "markdown tables, for a bug report",
-	    struct cp_cli, markdown, 1),
-	CLI_OPT_HTML(struct cp_cli, html),
-	OPT_FLAG(0, "no-chart", "leave the text chart out", struct cp_cli,
-	    no_chart, 1),
+	CLI_CP_OUTPUT_ROWS(struct cp_cli),
 	OPT_END(),
 };
 

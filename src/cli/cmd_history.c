@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/cli_cp.h"
 #include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/changepoint.h"
@@ -73,30 +74,11 @@ static const struct opt options[] = {
 	    "only sessions started on or after YYYY-MM-DD (UTC)",
 	    struct hist_cli, since, OPT_NONEMPTY, "a date YYYY-MM-DD"),
 	OPT_GROUP(),
-	OPT_DOUBLE(0, "alpha", "rate",
-	    "false-alarm rate over a history without change (default 0.01)",
-	    struct hist_cli, cp.alpha, 0, 0.5, OPT_LO_OPEN,
-	    "a rate in (0, 0.5]"),
-	OPT_INT(0, "min-segment", "n",
-	    "sessions a level must hold to be confirmed (default 5)",
-	    struct hist_cli, min_segment, 2, 1000000, NULL),
-	OPT_DOUBLE(0, "equivalence", "pct",
-	    "changes whose interval lies within +-pct are not reported "
-	    "(default 1)",
-	    struct hist_cli, cp.equivalence_pct, 0, 100, OPT_HI_OPEN,
-	    "a percentage from 0 to 100 (excluded)"),
+	CLI_CP_DETECTOR_ROWS(struct hist_cli, "history", "sessions"),
 	OPT_FLAG(0, "fail-on-regression",
 	    "exit 1 when a change is a regression", struct hist_cli, fail, 1),
 	OPT_GROUP(),
-	OPT_FLAG(0, "json", "a JSON object with every figure", struct hist_cli,
-	    json, 1),
-	OPT_FLAG(0, "csv", "CSV, one row a change, spike or possible change",
-	    struct hist_cli, csv, 1),
-	OPT_FLAG(0, "markdown", "markdown tables, for a bug report",
-	    struct hist_cli, markdown, 1),
-	CLI_OPT_HTML(struct hist_cli, html),
-	OPT_FLAG(0, "no-chart", "leave the text chart out", struct hist_cli,
-	    no_chart, 1),
+	CLI_CP_OUTPUT_ROWS(struct hist_cli),
 	OPT_END(),
 };
 
@@ -386,6 +368,27 @@ exec_history(int argc, char **argv)
 		}
 	}
 	o.cp.better = h.better;
+	/* Sessions of one commit (or tag value) repeat one measurement:
+	 * their spread is the noise, where there are enough of them. */
+	if (by_commit || by_tag != NULL) {
+		const char **keys = calloc(npts, sizeof(*keys));
+		double sd;
+		size_t df;
+
+		if (keys == NULL) {
+			cli_errorf("out of memory");
+			status = PR_EXIT_INTERNAL;
+			goto out;
+		}
+		for (i = 0; i < npts; i++)
+			keys[i] = pts[i].key;
+		pr_cp_replicate_sd(series.y, keys, npts, &sd, &df);
+		free(keys);
+		if (df >= PR_CP_REPLICATE_DF_MIN && sd > 0) {
+			o.cp.noise_sd = sd;
+			o.cp.noise_df = df;
+		}
+	}
 	if ((rc = pr_cp_detect(series.y, var, npts, &o.cp, &res, &err)) !=
 	    PR_OK) {
 		cli_errorf("history: %s", err.msg);

@@ -348,12 +348,15 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 	const struct pr_cp_result *res = r->result;
 	size_t k;
 	enum pr_status st;
-	char sig[32], conf[32];
+	char sig[64], conf[32];
 
 	int lw = r->series->labelled ? LABEL_SHOW : 0;
 	char interval[48];
 
 	fmt_num(sig, sizeof(sig), res->sigma);
+	if (res->noise_given)
+		snprintf(sig + strlen(sig), sizeof(sig) - strlen(sig),
+		    " from repeats, %zu df", r->opts->noise_df);
 	snprintf(conf, sizeof(conf), "%.10g", r->opts->conf * 100);
 	snprintf(interval, sizeof(interval), "%s%% interval", conf);
 	if ((st = md ? pr_buf_adds(b, "### ", err) : PR_OK) != PR_OK ||
@@ -613,6 +616,11 @@ json_one(const struct pr_cp_report *r)
 	    jset(o, "points", json_integer((json_int_t)res->n)) &&
 	    jset(o, "constant", json_boolean(res->constant)) &&
 	    jset(o, "noise_sd", json_real(res->sigma)) &&
+	    jset(o, "noise_from",
+		json_string(res->noise_given ? "repeats" : "neighbours")) &&
+	    jset(o, "noise_df",
+		json_integer(
+		    (json_int_t)(res->noise_given ? r->opts->noise_df : 0))) &&
 	    jset(o, "threshold_z", json_real(res->threshold)) &&
 	    jset(o, "alpha", json_real(r->opts->alpha)) &&
 	    jset(o, "min_segment",

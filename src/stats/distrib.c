@@ -49,6 +49,7 @@
 #include <math.h>
 
 #include "perfreg/distrib.h"
+#include "stats/nsum.h"
 
 #include "core/banned.h"
 
@@ -303,17 +304,25 @@ lpowterm(double a, double b, double x, double y, double lx, double ly)
 	return a * lx + b * ly - pr_lbeta(a, b);
 }
 
-/* Adds x to the compensated sum (*sum, *comp) (Neumaier). */
-static void
-nsum(double *sum, double *comp, double x)
+/*
+ * log(x^a y^b / (a B(a, b))), the prefactor of the continued fraction
+ * with its 1 / a: for a below 1 from log(a B(a, b)) = lgamma(a + 1) +
+ * lgamma(b) - lgamma(a + b), so that a subnormal a (the t distribution at
+ * a subnormal df) neither overflows 1 / a nor leaves x^a y^b / B(a, b) a
+ * subnormal with few digits (issue 12: pr_t_cdf(3, 2.8e-310) was -inf).
+ */
+static double
+lpowterm_a(double a, double b, double x, double y, double lx, double ly)
 {
-	double t = *sum + x;
+	double lab;
 
-	if (fabs(*sum) >= fabs(x))
-		*comp += (*sum - t) + x;
+	if (a >= 1)
+		return lpowterm(a, b, x, y, lx, ly) - log(a);
+	if (b >= 10)
+		lab = lgam(a + 1) + lgamratio(a, b);
 	else
-		*comp += (x - t) + *sum;
-	*sum = t;
+		lab = lgam(a + 1) + lgam(b) - lgam(a + b);
+	return a * lx + b * ly - lab;
 }
 
 /*
@@ -394,7 +403,9 @@ betacf(double a, double b, double x, double y)
 		 * Integer parts are summed first: a + 2m - 2 written as
 		 * (a + 2m) - 2 would cancel to a with a rounding error of
 		 * 2m ulps, a large relative error when a is small.  Quotients
-		 * are taken pairwise so that a and b up to 1e300 fit.
+		 * are taken pairwise so that a and b up to 1e300 fit, and
+		 * a / s before (a + m) / s, which overflows when a and b
+		 * are both subnormal.
 		 */
 		m = (double)j;
 		a2m = a + 2 * m;
@@ -405,7 +416,7 @@ betacf(double a, double b, double x, double y)
 		q = ((a + m) / a2m) * ((s + m) / (a + (2 * m + 1)));
 		kdodd = k *
 		    ((((1 + 3 * m) * (a / a2m) + (2 * m + 4 * m * m) / a2m) -
-			 m * (a / a2m) * ((a + m) / s)) /
+			 m * ((a / s) * ((a + m) / a2m))) /
 			    (a + (2 * m + 1)) +
 			q * (lam / s));
 		beta = kd2m + kdodd;
@@ -477,8 +488,8 @@ ibeta(double a, double b, double x, double y, double *w, double *wc)
 		y = v;
 		swap = 1;
 	}
-	lp = lpowterm(a, b, x, y, logx(x, y), logx(y, x));
-	v = exp(lp) * betacf(a, b, x, y) / a;
+	lp = lpowterm_a(a, b, x, y, logx(x, y), logx(y, x));
+	v = exp(lp) * betacf(a, b, x, y);
 	if (v > 1)
 		v = 1;
 	if (swap) {
@@ -533,10 +544,10 @@ log_ibeta(double a, double b, double u, double *li, double *ldl)
 	ly = x < 0.5 ? log1p(-x) : log(y);
 	lp = lpowterm(a, b, x, y, u, ly);
 	if (!cfswap(a, b, x, y)) {
-		*li = lp + log(betacf(a, b, x, y) / a);
+		*li = lpowterm_a(a, b, x, y, u, ly) + log(betacf(a, b, x, y));
 	} else {
 		/* Here I is the larger side: 1 - its complement. */
-		v = exp(lpowterm(b, a, y, x, ly, u)) * betacf(b, a, y, x) / b;
+		v = exp(lpowterm_a(b, a, y, x, ly, u)) * betacf(b, a, y, x);
 		*li = log1p(-fmin(v, 1));
 	}
 	*ldl = lp - ly - *li;
@@ -643,6 +654,21 @@ pr_betainc_inv(double a, double b, double p)
 
 /* ---- Student's t ----------------------------------------------------- */
 
+/*
+ * df / 2, the first parameter of the incomplete beta of the t
+ * distribution.  Half the smallest subnormal rounds to 0, outside the
+ * beta's domain; it is taken as the smallest subnormal instead, which
+ * changes no result: at such a df P(T > t) is 1/2 to double precision
+ * for every finite t, and every quantile but the median is infinite.
+ */
+static double
+hdf(double df)
+{
+	double h = 0.5 * df;
+
+	return h > 0 ? h : DBL_TRUE_MIN;
+}
+
 /* Beyond this t^2 / df, x = df / (df + t^2) is too close to underflow. */
 #define T_R2_BIG 1e280
 
@@ -663,15 +689,15 @@ t_tail_log(double t, double df, double *lsf, double *lslope)
 	if (r2 < T_R2_BIG) {
 		x = 1 / (1 + r2);
 		y = r2 / (1 + r2);
-		ibeta(0.5 * df, 0.5, x, y, &w, &wc);
+		ibeta(hdf(df), 0.5, x, y, &w, &wc);
 		*lsf = log(0.5 * w);
-		*lslope = log(t) - pr_lbeta(0.5 * df, 0.5) - 0.5 * log(df) -
+		*lslope = log(t) - pr_lbeta(hdf(df), 0.5) - 0.5 * log(df) -
 		    0.5 * (df + 1) * log1p(r2) - *lsf;
 		return;
 	}
 	lr = log(t) - 0.5 * log(df);
 	u = -(2 * lr + log1p(exp(-2 * lr)));
-	log_ibeta(0.5 * df, 0.5, u, &li, &ldl);
+	log_ibeta(hdf(df), 0.5, u, &li, &ldl);
 	*lsf = li - M_LN2;
 	/* d log x / d log t = -2 y, and y = 1 here. */
 	*lslope = ldl + M_LN2;
@@ -686,7 +712,7 @@ t_upper(double t, double df)
 	r = t / sqrt(df);
 	r2 = r * r;
 	if (r2 < T_R2_BIG) {
-		ibeta(0.5 * df, 0.5, 1 / (1 + r2), r2 / (1 + r2), &w, &wc);
+		ibeta(hdf(df), 0.5, 1 / (1 + r2), r2 / (1 + r2), &w, &wc);
 		return 0.5 * w;
 	}
 	if (isinf(t))
@@ -751,10 +777,10 @@ pr_t_quantile(double p, double df)
 	lq = log(q);
 	if (q < 0.25) {
 		/* 2q = I_x(df/2, 1/2), x = df / (df + t^2). */
-		ibeta_inv(0.5 * df, 0.5, 2 * q, 1 - 2 * q, &x, &y);
+		ibeta_inv(hdf(df), 0.5, 2 * q, 1 - 2 * q, &x, &y);
 	} else {
 		/* 1 - 2q (exact here) = I_y(1/2, df/2), y = t^2/(df+t^2). */
-		ibeta_inv(0.5, 0.5 * df, 1 - 2 * q, 2 * q, &y, &x);
+		ibeta_inv(0.5, hdf(df), 1 - 2 * q, 2 * q, &y, &x);
 	}
 	if (x > 1 / T_R2_BIG) {
 		t = sqrt(df) * sqrt(y) / sqrt(x);
@@ -764,8 +790,7 @@ pr_t_quantile(double p, double df)
 		 * 2q ~ x^(df/2) / ((df/2) B(df/2, 1/2)), x ~ df / t^2.
 		 */
 		t = exp(0.5 * log(df) -
-		    (log(2 * q) + log(0.5 * df) + pr_lbeta(0.5 * df, 0.5)) /
-			df);
+		    (log(2 * q) + log(hdf(df)) + pr_lbeta(hdf(df), 0.5)) / df);
 		if (!(t < DBL_MAX))
 			t = DBL_MAX;
 	}
@@ -782,12 +807,19 @@ pr_t_quantile(double p, double df)
 		else
 			thi = t;
 		step = (lsf - lq) / exp(lslope);
-		if (!isfinite(step))
+		/*
+		 * An infinite step (the slope underflows at a subnormal df)
+		 * is a large one: cut to a factor e^700 like the others, so
+		 * that a quantile beyond DBL_MAX still gives inf below.
+		 */
+		if (isnan(step))
 			break;
 		if (fabs(step) <= 2 * DBL_EPSILON)
 			break;
 		if (step > 700)
 			step = 700;
+		else if (step < -700)
+			step = -700;
 		if (tlo == DBL_MAX && step > 0)
 			return upper ? INFINITY : -INFINITY; /* beyond range */
 		t *= exp(step);

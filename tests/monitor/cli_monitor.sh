@@ -6,7 +6,8 @@
 # of the run under their reserved "mon." names: `show` counts them in
 # one line and lists them in --json with "monitor": true, `history`
 # keeps wall_s as its default metric, `compare --campaign` leaves them
-# out of its table and ranks them in its explanation.  Only /proc/stat
+# out of its table and ranks them in its explanation, on the runs, or on
+# the boots' means when each variant ran in two boots (PERFREG_BOOT_ID).  Only /proc/stat
 # is monitored where a source is needed (every Linux has it; perf may be
 # refused); no figure's size is checked, only that it is there.
 #
@@ -114,6 +115,23 @@ has "$tmp/cmp.txt" "^explanation: wall_s " "compare --campaign's explanation"
     fail "compare --campaign c a n: $(cat "$tmp/cmpn.err")"
 hasnt "$tmp/cmpn.txt" "^explanation" "compare with a variant without monitors"
 hasnt "$tmp/cmpn.err" "mon\." "compare --campaign's warnings, a against n"
+
+# Two boots a variant (emulated by PERFREG_BOOT_ID): the boot level, and
+# the explanation on the boots' means.
+for b in boot-1 boot-2; do
+	for v in a b; do
+		PERFREG_BOOT_ID=$b "$P" run --db "$tmp/boots.db" --campaign k \
+		    --variant $v -n 2 --warmup 0 --monitor stat -- true \
+		    > /dev/null 2> "$tmp/err" ||
+		    fail "run --campaign k --variant $v in $b: $(cat "$tmp/err")"
+	done
+done
+"$P" compare --db "$tmp/boots.db" --campaign k --json > "$tmp/boots.json" \
+    2> "$tmp/err" || fail "compare --campaign k --json: $(cat "$tmp/err")"
+[ "$(json "$tmp/boots.json" "[(x['level'], x['explanation']['unit'], x['explanation']['metrics'][0]['n_base']) for x in d['comparisons']]")" = "[('boot', 'boots', 2)]" ] ||
+    fail "compare --campaign at the boot level: $(json "$tmp/boots.json" "[(x.get('level'), x.get('explanation', {}).get('unit')) for x in d['comparisons']]")"
+"$P" compare --db "$tmp/boots.db" --campaign k > "$tmp/boots.txt" 2>&1
+has "$tmp/boots.txt" "(Welch's t on the boots, " "the explanation's unit in text"
 
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s)" >&2

@@ -6,22 +6,20 @@
 #   same pipeline with an extra hand-off stage (dd obs=512: a write per
 #   512 bytes); the extra stage multiplies the context switches and the
 #   system time (several hundred percent), far more than the user time.
-#   Checked: both are named as changed, with increases above +100%, and
-#   among the command's own figures (not system-wide) the two largest
-#   changes are context switches or system time.
+#   Checked: both are named as changed, with increases above +100%.
 # - fresh memory: dd with one 64 MiB buffer against 64 reads into a 1 MiB
 #   one (the same bytes): the big buffer is faulted in page by page, some
-#   60 times the page faults.  Checked: the child's page faults are named
-#   as changed, with the largest change of its own figures (above
-#   +1000%).
+#   48 times the page faults.  Checked: the child's page faults are named
+#   as changed, with an increase above +1000%.
 # The ranking by the share of the change is not asserted: on this loaded
 # machine it is not stable in either case.  In the first the load moves
 # the system-wide figures with the wall time (timer interrupts, the
 # scheduler's softirqs: r near 1, a share near 1) and puts them first;
 # in the second the page faults are the same number in every run of a
 # side, so their within-side slope, and with it their share, is noise
-# (it ranked them first in 2 of 3 sessions, last in the third).  No
-# time is checked.  Skipped (77) when perf_event_open is
+# (it ranked them first in 2 of 3 sessions, last in the third).  Nor is
+# the order of the changes: a figure near 0 on the base side (sys_s of
+# dd into /dev/null) can change by +8000%.  No time is checked.  Skipped (77) when perf_event_open is
 # refused (no mon.perf figures) or openssl is missing.
 #
 # usage: cli_realcase.sh PERFREG
@@ -42,7 +40,7 @@ command -v openssl > /dev/null 2>&1 || { echo "SKIP: no openssl"; exit 77; }
     a='dd if=/dev/zero bs=1M count=30 2>/dev/null | openssl dgst -sha256 >/dev/null' \
     b='dd if=/dev/zero bs=1M count=30 2>/dev/null | dd obs=512 2>/dev/null | openssl dgst -sha256 >/dev/null' \
     > "$tmp/pipe.json" 2> "$tmp/err" || fail "pipeline run: $(cat "$tmp/err")"
-python3 - "$tmp/pipe.json" > "$tmp/pipe.out" <<'EOF' || fail "pipeline: $(cat "$tmp/pipe.out")"
+python3 - "$tmp/pipe.json" > "$tmp/pipe.out" 2>&1 <<'EOF' || fail "pipeline: $(cat "$tmp/pipe.out")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 e = d["explanation"]
@@ -54,16 +52,9 @@ ctx = [n for n in ("mon.perf.context_switches", "ctxsw_vol") if n in by]
 sysm = [n for n in ("sys_s", "mon.stat.cpu_system_s") if n in by]
 bad = []
 for group, what in ((ctx, "context switches"), (sysm, "system time")):
-    if not any(by[n]["changed"] and by[n]["change"] > 1 for n in group):
+    if not any(by[n]["changed"] and (by[n]["change"] or 0) > 1 for n in group):
         bad.append("%s not named with more than +100%%: %s" % (what,
             [(n, by[n]["change"], by[n]["changed"]) for n in group]))
-own = sorted((m for m in e["metrics"] if m["changed"] and not m["system_wide"]),
-             key=lambda m: -m["change"])
-top = [m["metric"] for m in own[:2]]
-ok = ("mon.perf.context_switches", "ctxsw_vol", "ctxsw_invol", "sys_s")
-if len(top) < 2 or not all(t in ok for t in top):
-    bad.append("the two largest changes of the command's own figures: %s"
-               % [(m["metric"], round(m["change"], 2)) for m in own[:4]])
 print("; ".join(bad) if bad else "ok")
 sys.exit(1 if bad else 0)
 EOF
@@ -76,14 +67,13 @@ fi
     a='dd if=/dev/zero bs=1M count=64 of=/dev/null' \
     b='dd if=/dev/zero bs=64M count=1 of=/dev/null' \
     > "$tmp/fault.json" 2> "$tmp/err" || fail "page-fault run: $(cat "$tmp/err")"
-python3 - "$tmp/fault.json" > "$tmp/fault.out" <<'EOF' || fail "page faults: $(cat "$tmp/fault.out")"
+python3 - "$tmp/fault.json" > "$tmp/fault.out" 2>&1 <<'EOF' || fail "page faults: $(cat "$tmp/fault.out")"
 import json, sys
 e = json.load(open(sys.argv[1]))["explanation"]
-own = sorted((m for m in e["metrics"] if m["changed"] and not m["system_wide"]),
-             key=lambda m: -m["change"])
-if not own or own[0]["metric"] != "mon.perf.page_faults" or own[0]["change"] < 10:
-    print("the largest changes of the command's own figures: %s"
-          % [(m["metric"], round(m["change"], 2)) for m in own[:3]])
+pf = [m for m in e["metrics"] if m["metric"] == "mon.perf.page_faults"]
+if not pf or not pf[0]["changed"] or (pf[0]["change"] or 0) < 10:
+    print("page faults not named with more than +1000%%: %s"
+          % [(m["metric"], m["change"], m["changed"]) for m in pf])
     sys.exit(1)
 print("ok")
 EOF

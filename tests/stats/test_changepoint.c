@@ -11,7 +11,8 @@
  * one in C on longer series, a deterministic simulation of series without
  * change (false alarms near alpha, never far above), single outliers that
  * are spikes and never change points, a planted step found where it was
- * planted, the possible change at the end, and the errors.
+ * planted, the possible change at the end, and the errors; the O(1) step
+ * test of the backward elimination against the direct one.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,6 +28,7 @@
 #include "perfreg/changepoint.h"
 #include "perfreg/error.h"
 #include "perfreg/rng.h"
+#include "stats/cp_step.h"
 
 #define FIXTURE "tests/stats/data/changepoint.txt"
 #define MAXTOK 4096
@@ -549,6 +551,67 @@ test_errors(void **state)
 	pr_cp_result_release(&r); /* a released result releases again */
 }
 
+/*
+ * The O(1) step test from prefix sums (the backward elimination's, issue
+ * 14) against the direct one on random windows of a random walk far from
+ * 0, a white noise with steps, and a tiny noise on a large level (where
+ * the direct test, before it took the values about the window's first,
+ * was off by 1e-4 against numpy's lstsq): they must agree to rounding.
+ */
+static void
+test_step_fast(void **state)
+{
+	enum { N = 3000 };
+	struct pr_rng rng;
+	double *y = malloc(N * sizeof(*y)), worst = 0;
+	size_t i, k, tested = 0;
+	int kind;
+
+	(void)state;
+	assert_non_null(y);
+	pr_rng_seed(&rng, 11);
+	for (kind = 0; kind < 3; kind++) {
+		double acc = 1e6;
+
+		for (i = 0; i < N; i++) {
+			acc += pr_rng_normal(&rng);
+			if (kind == 0)
+				y[i] = acc;
+			else if (kind == 1)
+				y[i] = pr_rng_normal(&rng) +
+				    (double)(i / 300 % 2) * 2;
+			else
+				y[i] = 1e9 + 1e-3 * pr_rng_normal(&rng) +
+				    (i >= N / 2 ? 1e-3 : 0);
+		}
+		for (k = 0; k < 400; k++) {
+			size_t a = (size_t)pr_rng_below(&rng, N - 3);
+			size_t b =
+			    a + 3 + (size_t)pr_rng_below(&rng, N - a - 2);
+			size_t c =
+			    a + 1 + (size_t)pr_rng_below(&rng, b - a - 1);
+			double slow = pr_cp_step_z2(y, N, a, c, b, 0);
+			double fast = pr_cp_step_z2(y, N, a, c, b, 1);
+			double e;
+
+			assert_true(fast >= 0);
+			/* Three points leave no residual: both are rounding
+			 * over rounding there. */
+			if (b - a < 6)
+				continue;
+			e = fabs(fast - slow) / fmax(slow, 1e-3);
+			if (e > worst)
+				worst = e;
+			tested++;
+		}
+	}
+	print_message("step test from sums: %zu windows, worst error %.3g\n",
+	    tested, worst);
+	assert_true(tested > 1000);
+	assert_true(worst < 1e-6);
+	free(y);
+}
+
 int
 main(void)
 {
@@ -561,6 +624,7 @@ main(void)
 		cmocka_unit_test(test_pct_floor),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_step_fast),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,29 +12,10 @@
 # usage: cli_history.sh PERFREG
 set -u
 P=$1
-# KEEP_TMP=DIR keeps the files there for a look after a failure.
-tmp=${KEEP_TMP:-$(mktemp -d)}
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-fails=0
-unset PERFREG_DB XDG_DATA_HOME
+. "$(dirname "$0")/testlib.sh"
 export PERFREG_DB="$tmp/perfreg.db"
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com
 export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
-
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-has() { # file pattern what
-	grep -q -- "$2" "$1" || fail "$3: no '$2' in $(cat "$1")"
-}
-
-one_line_error() { # file what
-	n=$(wc -l < "$1")
-	[ "$n" -eq 1 ] || fail "$2: expected one line on stderr, got $n: $(cat "$1")"
-	has "$1" "^perfreg: " "$2"
-}
 
 repo=$tmp/repo
 mkdir "$repo" && git -C "$repo" init -q -b main || exit 2
@@ -131,6 +112,70 @@ has "$tmp/err" "is not on the first-parent history of HEAD" "commit not an ances
 "$P" history slow --since 2999-01-01 >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--since after every session: exit 2"
 has "$tmp/err" "0 sessions of .slow. ran variant .bench. in the time given" "--since after every session"
+
+# Repeated sessions of one build (tag build=bNN, 3 sessions each, 10
+# builds): their spread is the noise (noise_from "repeats", 20 degrees of
+# freedom, the pooled standard deviation that Python computes here), and
+# the +10% from build b06 on is found at its first session; by time the
+# tag plays no part and the noise is the neighbours' again.
+python3 - "$tmp/rep.jsonl" "$tmp/rep.sd" <<'PY'
+import json, math, sys
+noise = [0.31, -0.52, 0.18, 0.07, -0.26, 0.44, -0.13, 0.58, -0.35, 0.22,
+         -0.48, 0.09, 0.36, -0.17, -0.05, 0.51, -0.29, 0.12, -0.41, 0.27,
+         0.03, -0.55, 0.39, -0.08, 0.16, -0.33, 0.47, -0.21, 0.05, -0.12]
+out = [{"format": "perfreg-export", "version": 1, "schema": 2},
+       {"type": "campaign", "name": "rep"},
+       {"type": "variant", "campaign": "rep", "name": "a", "command": "x"}]
+ss, df, key = 0.0, 0, 0
+for b in range(10):
+    vals = []
+    for r in range(3):
+        key += 1
+        v = (100.0 if b < 6 else 110.0) + noise[3 * b + r]
+        vals.append(v)
+        out.append({"type": "session", "campaign": "rep", "key": key,
+                    "host": "h", "boot_id": "b", "started": 1.7e9 + 60 * key,
+                    "elapsed_s": 1.0, "status": "done", "args": None,
+                    "resumes": None, "variants": [["a", "x"]],
+                    "tags": [["build", "b%02d" % b]], "env": None})
+        for seq, d in enumerate((-0.01, 0.01)):
+            out.append({"type": "run", "session": key, "variant": "a",
+                        "round": seq, "seq": seq, "warmup": False,
+                        "ok": True, "outcome": "ok", "exit_status": 0,
+                        "signal": 0, "reason": "", "failed_in": None,
+                        "truncated": False, "start_s": 0.1 * seq,
+                        "metrics": [["m", "s", "lower", v + d]],
+                        "output": ""})
+    m = sum(vals) / 3
+    ss += sum((v - m) ** 2 for v in vals)
+    df += 2
+out.append({"type": "end", "campaigns": 1, "sessions": 30, "runs": 60})
+open(sys.argv[1], "w").write("".join(json.dumps(o) + "\n" for o in out))
+open(sys.argv[2], "w").write("%.17g\n" % math.sqrt(ss / df))
+PY
+"$P" import --db "$tmp/rep.db" "$tmp/rep.jsonl" >/dev/null 2>"$tmp/err" ||
+    fail "repeats: import: $(cat "$tmp/err")"
+"$P" history rep --db "$tmp/rep.db" --by tag:build --json >"$tmp/out" 2>"$tmp/err" ||
+    fail "repeats: history --json: $(cat "$tmp/err")"
+python3 - "$tmp/out" "$(cat "$tmp/rep.sd")" <<'PY' || fail "repeats: the noise of the repeated sessions"
+import json, sys
+s = json.load(open(sys.argv[1]))["series"][0]
+want = float(sys.argv[2])
+ok = (s["noise_from"] == "repeats" and s["noise_df"] == 20 and
+      abs(s["noise_sd"] - want) <= 1e-9 * want and
+      [c["point"] for c in s["changes"]] == [19])
+if not ok:
+    print("FAIL: noise %s %s %r (want %r), changes %r" % (
+        s["noise_from"], s["noise_df"], s["noise_sd"], want,
+        [c["point"] for c in s["changes"]]))
+    sys.exit(1)
+PY
+"$P" history rep --db "$tmp/rep.db" --by tag:build >"$tmp/out" 2>"$tmp/err" ||
+    fail "repeats: history: $(cat "$tmp/err")"
+has "$tmp/out" "from repeats, 20 df" "repeats: the text names the noise's source"
+"$P" history rep --db "$tmp/rep.db" --json >"$tmp/out" 2>"$tmp/err" ||
+    fail "repeats: history by time: $(cat "$tmp/err")"
+has "$tmp/out" '"noise_from": "neighbours"' "repeats: by time the noise is the neighbours'"
 
 [ $fails -eq 0 ] && echo "cli_history: all passed"
 exit $fails

@@ -1,8 +1,9 @@
 # tests/store/testlib.sh - what the shell tests of the store share
 # (sourced): a temporary directory removed on exit, a failure counter,
 # and checks of files and error messages.  Sets tmp and fails.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# KEEP_TMP=DIR keeps the files there for a look after a failure.
+tmp=${KEEP_TMP:-$(mktemp -d)}
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 fails=0
 unset PERFREG_DB XDG_DATA_HOME
 
