@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "perfreg/report_cp.h"
+#include "report/internal.h"
 #include "core/jsonout.h"
 #include "core/banned.h"
 
@@ -131,30 +132,6 @@ fmt_num(char *buf, size_t size, double v)
 	snprintf(buf, size, "%.4g", v);
 }
 
-static void
-fmt_pct(char *buf, size_t size, double v)
-{
-	double a = fabs(v);
-
-	if (a >= 100)
-		snprintf(buf, size, "%+.0f%%", v);
-	else if (a >= 10)
-		snprintf(buf, size, "%+.1f%%", v);
-	else
-		snprintf(buf, size, "%+.2f%%", v);
-}
-
-static void
-fmt_p(char *buf, size_t size, double p)
-{
-	if (p < 1e-4)
-		snprintf(buf, size, "<0.0001");
-	else if (p >= 0.995)
-		snprintf(buf, size, "1");
-	else
-		snprintf(buf, size, "%.2g", p);
-}
-
 static const char *
 verdict_word(const struct pr_cp_change *c)
 {
@@ -183,8 +160,8 @@ fmt_interval(char *buf, size_t size, const struct pr_cp_change *c)
 	char a[32], b[32];
 
 	if (c->defined & PR_CP_PCT) {
-		fmt_pct(a, sizeof(a), c->ci_lo_pct);
-		fmt_pct(b, sizeof(b), c->ci_hi_pct);
+		report_fmt_pct(a, sizeof(a), c->ci_lo_pct);
+		report_fmt_pct(b, sizeof(b), c->ci_hi_pct);
 	} else {
 		fmt_num(a, sizeof(a), c->step_lo);
 		fmt_num(b, sizeof(b), c->step_hi);
@@ -196,7 +173,7 @@ static void
 fmt_change(char *buf, size_t size, const struct pr_cp_change *c)
 {
 	if (c->defined & PR_CP_PCT)
-		fmt_pct(buf, size, c->change_pct);
+		report_fmt_pct(buf, size, c->change_pct);
 	else
 		snprintf(buf, size, "%+.4g", c->step);
 }
@@ -400,7 +377,7 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 		fmt_num(af, sizeof(af), c->after);
 		fmt_change(ch, sizeof(ch), c);
 		fmt_interval(iv, sizeof(iv), c);
-		fmt_p(p, sizeof(p), c->p_adjusted);
+		report_fmt_p(p, sizeof(p), 1, c->p_adjusted);
 		if (md) {
 			st = pr_buf_addf(b, err, "| %zu | ", c->index + 1);
 			if (st == PR_OK)
@@ -459,7 +436,7 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 		char ch[32];
 
 		if (res->tail.have_pct)
-			fmt_pct(ch, sizeof(ch), res->tail.change_pct);
+			report_fmt_pct(ch, sizeof(ch), res->tail.change_pct);
 		else
 			snprintf(ch, sizeof(ch), "%+.4g", res->tail.step);
 		st = pr_buf_addf(b, err, "\npossible change at point %zu",
@@ -742,7 +719,7 @@ pr_cp_session_note(const char *what, const double *y, const double *var,
 			continue;
 		fmt_change(ch, sizeof(ch), c);
 		fmt_interval(iv, sizeof(iv), c);
-		fmt_p(p, sizeof(p), c->p_adjusted);
+		report_fmt_p(p, sizeof(p), 1, c->p_adjusted);
 		st = pr_buf_adds(out, "history of ", err);
 		if (st == PR_OK)
 			st = put_text(out, what, strlen(what), 0, err);
@@ -755,7 +732,7 @@ pr_cp_session_note(const char *what, const double *y, const double *var,
 	}
 	if (st == PR_OK && now.tail.possible) {
 		if (now.tail.have_pct)
-			fmt_pct(ch, sizeof(ch), now.tail.change_pct);
+			report_fmt_pct(ch, sizeof(ch), now.tail.change_pct);
 		else
 			snprintf(ch, sizeof(ch), "%+.4g", now.tail.step);
 		st = pr_buf_adds(out, "history of ", err);

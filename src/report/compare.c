@@ -43,99 +43,11 @@ defined(double x)
 	return isfinite(x);
 }
 
-/* An absolute percentage with a precision that suits its size. */
-static void
-fmt_abs_pct(char *buf, size_t size, double x)
-{
-	x = fabs(x);
-	if (x >= 99.5)
-		snprintf(buf, size, "%.0f%%", x);
-	else if (x >= 0.995)
-		snprintf(buf, size, "%.1f%%", x);
-	else if (x >= 0.0995)
-		snprintf(buf, size, "%.2f%%", x);
-	else if (x > 0)
-		snprintf(buf, size, "%.2g%%", x);
-	else
-		snprintf(buf, size, "0%%");
-}
-
-/* A signed percentage: "+8.3%", "-0.25%", "0%"; "-" when undefined. */
-static void
-fmt_pct(char *buf, size_t size, double x)
-{
-	char a[48];
-
-	if (!defined(x)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	fmt_abs_pct(a, sizeof(a), x);
-	if (strcmp(a, "0%") == 0)
-		snprintf(buf, size, "%s", a);
-	else
-		snprintf(buf, size, "%c%s", x < 0 ? '-' : '+', a);
-}
-
-static void
-fmt_interval(char *buf, size_t size, int have, double lo, double hi)
-{
-	char a[48], b[48];
-
-	if (!have || !defined(lo) || !defined(hi)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	fmt_pct(a, sizeof(a), lo);
-	fmt_pct(b, sizeof(b), hi);
-	snprintf(buf, size, "[%s, %s]", a, b);
-}
-
-/* A p-value with two significant digits, never in exponent form. */
-static void
-fmt_p(char *buf, size_t size, int have, double p)
-{
-	if (!have || !defined(p)) {
-		snprintf(buf, size, "-");
-		return;
-	}
-	if (p < 0.0001)
-		snprintf(buf, size, "<0.0001");
-	else if (p >= 0.995)
-		snprintf(buf, size, "1");
-	else if (p >= 0.1)
-		snprintf(buf, size, "%.2f", p);
-	else if (p >= 0.01)
-		snprintf(buf, size, "%.3f", p);
-	else if (p >= 0.001)
-		snprintf(buf, size, "%.4f", p);
-	else
-		snprintf(buf, size, "%.5f", p);
-}
-
 /* The confidence as a percentage: 0.95 -> "95", 0.995 -> "99.5". */
 static void
 fmt_conf(char *buf, size_t size, double conf)
 {
 	snprintf(buf, size, "%.10g", conf * 100.0);
-}
-
-/* The shortest %g form that strtod reads back as x (CSV fields). */
-static void
-fmt_exact(char *buf, size_t size, double x)
-{
-	int prec;
-
-	if (!defined(x)) {
-		if (size > 0)
-			buf[0] = '\0';
-		return;
-	}
-	for (prec = 15; prec <= 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
-			return;
-	}
 }
 
 static int
@@ -331,7 +243,7 @@ pr_report_change_words(char *buf, size_t size, double change_pct,
 		snprintf(buf, size, "change undefined");
 		return buf;
 	}
-	fmt_abs_pct(a, sizeof(a), change_pct);
+	report_fmt_abs_pct(a, sizeof(a), change_pct);
 	if (strcmp(a, "0%") == 0) {
 		snprintf(buf, size, "0%% change");
 		return buf;
@@ -490,10 +402,11 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 	size_t len = 0;
 
 	fmt_conf(conf, sizeof(conf), r->conf);
-	fmt_interval(iv, sizeof(iv), f->have_ci, c->ci_lo_pct, c->ci_hi_pct);
-	fmt_p(p, sizeof(p), f->have_p, c->p_value);
-	fmt_p(padj, sizeof(padj), f->have_padj, c->p_adjusted);
-	fmt_abs_pct(eq, sizeof(eq), r->equivalence_pct);
+	report_fmt_interval(iv, sizeof(iv), f->have_ci, c->ci_lo_pct,
+	    c->ci_hi_pct);
+	report_fmt_p(p, sizeof(p), f->have_p, c->p_value);
+	report_fmt_p(padj, sizeof(padj), f->have_padj, c->p_adjusted);
+	report_fmt_abs_pct(eq, sizeof(eq), r->equivalence_pct);
 
 	if (!f->tested) {
 		if (c->base.n < 2 && c->new.n < 2)
@@ -902,12 +815,13 @@ table_fill(struct table *t, const struct pr_report *r, const struct facts *fs,
 
 		t->name[i + 1] = (char *)f->m->name;
 		fmt_sides(row[COL_BASE], row[COL_NEW], CELL_MAX, f, pm);
-		fmt_pct(row[COL_CHANGE], CELL_MAX,
+		report_fmt_pct(row[COL_CHANGE], CELL_MAX,
 		    f->have_change ? c->change_pct : NAN);
-		fmt_interval(row[COL_CI], CELL_MAX, f->have_ci, c->ci_lo_pct,
-		    c->ci_hi_pct);
-		fmt_p(row[COL_P], CELL_MAX, f->have_p, c->p_value);
-		fmt_p(row[COL_PADJ], CELL_MAX, f->have_padj, c->p_adjusted);
+		report_fmt_interval(row[COL_CI], CELL_MAX, f->have_ci,
+		    c->ci_lo_pct, c->ci_hi_pct);
+		report_fmt_p(row[COL_P], CELL_MAX, f->have_p, c->p_value);
+		report_fmt_p(row[COL_PADJ], CELL_MAX, f->have_padj,
+		    c->p_adjusted);
 		snprintf(row[COL_VERDICT], CELL_MAX, "%s",
 		    f->tested ? pr_verdict_str(c->verdict) : "no test");
 		snprintf(row[COL_N], CELL_MAX, "%zu+%zu", c->base.n, c->new.n);
@@ -1115,7 +1029,7 @@ csv_num(struct pr_buf *out, int have, double x, struct pr_error *err)
 
 	num[0] = '\0';
 	if (have)
-		fmt_exact(num, sizeof(num), x);
+		report_fmt_exact(num, sizeof(num), x);
 	return csv_str(out, num, 0, err);
 }
 

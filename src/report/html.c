@@ -134,15 +134,15 @@ addf(struct page *pg, const char *fmt, ...)
 	return st;
 }
 
-/* A figure for a table: 5 significant digits, or a signed percentage
- * with two decimals when percent; "-" when undefined. */
+/* A figure for a table: 5 significant digits, or a percentage as every
+ * report writes it (report_fmt_pct); "-" when undefined. */
 static const char *
 fig(char *buf, size_t size, int have, double x, int percent)
 {
 	if (!have || !isfinite(x))
 		snprintf(buf, size, "-");
 	else if (percent)
-		snprintf(buf, size, "%+.2f%%", x);
+		report_fmt_pct(buf, size, x);
 	else
 		snprintf(buf, size, "%.5g", x);
 	return buf;

@@ -92,4 +92,19 @@ enum pr_status report_note_add(char ***note, size_t *n, struct pr_error *err,
 int report_compare_wanted(const struct pr_report_compare_opts *o,
     const char *name);
 
+/*
+ * The number formatters of every report (num.c), into buf of size
+ * bytes: a change in percent, signed ("+8.3%", "0%") or its size only
+ * ("8.3%"), "-" when not finite; an interval "[lo%, hi%]", "-" unless
+ * have and both ends finite; a p-value ("0.068", "<0.0001", "1"), "-"
+ * unless have and finite; the shortest %g that strtod reads back as x,
+ * empty when not finite.
+ */
+void report_fmt_pct(char *buf, size_t size, double x);
+void report_fmt_abs_pct(char *buf, size_t size, double x);
+void report_fmt_interval(char *buf, size_t size, int have, double lo,
+    double hi);
+void report_fmt_p(char *buf, size_t size, int have, double p);
+void report_fmt_exact(char *buf, size_t size, double x);
+
 #endif /* PERFREG_REPORT_INTERNAL_H */

@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "perfreg/report_stat.h"
+#include "report/internal.h"
 #include "core/jsonout.h"
 #include "core/banned.h"
 
@@ -724,33 +725,6 @@ relative(const struct pr_stat *st, size_t i, struct pr_buf *out,
 	    m->pooled_sd);
 }
 
-/* A percentage with three significant digits, or "-" when undefined. */
-static void
-fmt_pct(char *b, size_t size, double x)
-{
-	if (!isfinite(x))
-		snprintf(b, size, "-");
-	else if (x == 0)
-		snprintf(b, size, "0%%");
-	else if (fabs(x) >= 100)
-		snprintf(b, size, "%+.0f%%", x);
-	else
-		snprintf(b, size, "%+.3g%%", x);
-}
-
-/*
- * A p-value with two significant digits; below 1e-16, where the tail of
- * the distribution is past the precision of its computation, a bound.
- */
-static void
-fmt_p(char *b, size_t size, double p)
-{
-	if (p < 1e-16)
-		snprintf(b, size, "< 1e-16");
-	else
-		snprintf(b, size, "%.2g", p);
-}
-
 static enum pr_status
 verdict_line(const struct pr_stat *st, const struct pr_comparison *c,
     struct pr_buf *out, struct pr_error *err)
@@ -821,10 +795,10 @@ change_line(const struct pr_stat *st, const struct pr_comparison *c,
 		    "\tchange   - (no percentage: the "
 		    "mean of %s is 0)\n",
 		    name_of(st, 0));
-	fmt_pct(chg, sizeof(chg), c->change_pct);
+	report_fmt_pct(chg, sizeof(chg), c->change_pct);
 	if (c->tested && c->have_ci) {
-		fmt_pct(lo, sizeof(lo), c->ci_lo_pct);
-		fmt_pct(hi, sizeof(hi), c->ci_hi_pct);
+		report_fmt_pct(lo, sizeof(lo), c->ci_lo_pct);
+		report_fmt_pct(hi, sizeof(hi), c->ci_hi_pct);
 		return pr_buf_addf(out, err,
 		    "\tchange   %s [%s, %s] at %.1f%% "
 		    "confidence\n",
@@ -895,11 +869,11 @@ perfreg_lines(const struct pr_stat *st, size_t i, struct pr_buf *out,
 			return rc;
 		return pr_buf_addc(out, '\n', err);
 	}
-	fmt_p(p, sizeof(p), c->p_value);
+	report_fmt_p(p, sizeof(p), 1, c->p_value);
 	rc = pr_buf_addf(out, err, "\tmethod   %s\n\tp        %s",
 	    method_words(c), p);
 	if (rc == PR_OK && (c->notes & PR_NOTE_HOLM) && c->holm_m > 1) {
-		fmt_p(p, sizeof(p), c->p_adjusted);
+		report_fmt_p(p, sizeof(p), 1, c->p_adjusted);
 		rc = pr_buf_addf(out, err,
 		    "; %s after Holm's correction for "
 		    "%d comparisons",
