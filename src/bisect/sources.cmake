@@ -1,1 +1,2 @@
 list(APPEND PR_LIB_SOURCES src/bisect/bisect.c)
+list(APPEND PR_LIB_SOURCES src/bisect/job.c)

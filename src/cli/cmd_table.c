@@ -13,6 +13,7 @@
 	X(env) \
 	X(env_diff) \
 	X(run) \
+	X(bisect) \
 	X(parse) \
 	X(stat) \
 	X(suite) \

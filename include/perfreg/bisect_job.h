@@ -1,0 +1,195 @@
+/*
+ * perfreg/bisect_job.h - a whole bisection in a git repository, the
+ * library behind `perfreg bisect`: the range of commits, their work
+ * trees and builds, the interleaved runs of the benchmark, the search of
+ * perfreg/bisect.h, and the confirmation of its culprit.
+ *
+ * The suspects are the first-parent commits after `good` up to `bad`
+ * (`git rev-list --first-parent good..bad`); good must be an ancestor of
+ * bad on bad's first-parent line.  Position 0 is good, n is bad.  A
+ * commit is checked out, when it is first needed, into a work tree of
+ * its own (`git worktree add --detach`) under the caller's directory
+ * `workdir`, never the user's work tree (which may be dirty); the build
+ * command runs there once (`/bin/sh -c`, with its own timeout; its output
+ * is kept); a build that fails or times out makes the commit skipped.
+ * pr_bisect_job_cleanup removes every work tree it made.
+ *
+ * Measuring: each step of the search (pr_bisect_next: a commit and a
+ * number of runs) is one session of the runner (perfreg/runner.h: its
+ * accounting, timeouts and parsers) whose variants are the commit and
+ * the two ends of the current bracket (the nearest measured commits on
+ * either side of the most probable change), run in rounds shuffled by
+ * the seed, so that drift falls on all of them alike; every successful
+ * run's value of the metric goes to the search.  The search stops when
+ * it decides (`confidence`), when nothing is left to learn, or at the
+ * budget (max_runs runs in all, max_time_s seconds).  A culprit is then
+ * confirmed against its parent by the anytime-valid sequential test of
+ * `perfreg run --until-decided` (perfreg/seq.h through
+ * pr_session_decide), in interleaved rounds, within what is left of the
+ * budget; its runs count for the search too.  "Several changes" is
+ * confirmed the same way, each of its two most probable steps against
+ * its parent: one confirmed makes it the culprit (the search's model has
+ * no rounds, and noise in bursts can show it a second step).
+ *
+ * The search's prior on the size of a step (perfreg/bisect.h's step_sd)
+ * is the change between the two ends as first measured (at least 5%):
+ * the change being bisected, so that a large one is not taken for two
+ * smaller ones.
+ *
+ * The metric is `metric` when given, else the first primary metric of
+ * the good end's runs (perfreg/primary.h: a parser's result, else
+ * wall_s).  A successful run without it is an error (PR_ENOTFOUND); a
+ * commit whose runs all fail (three failures, no success) is skipped,
+ * except an end, which is an error.
+ *
+ * Resuming: values and skipped commits measured before (a stored
+ * bisection) are given with pr_bisect_job_prior and
+ * pr_bisect_job_prior_skip before pr_bisect_job_run; they count as if
+ * measured now, so nothing is measured twice.
+ *
+ * The library never prints: progress and storing go through the hooks.
+ * Ownership: the job owns its commits and strings; the hooks' pointers
+ * are borrowed for the call.  Not thread-safe.
+ */
+#ifndef PERFREG_BISECT_JOB_H
+#define PERFREG_BISECT_JOB_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfreg/bisect.h"
+#include "perfreg/error.h"
+#include "perfreg/parse.h"
+#include "perfreg/runner.h"
+#include "perfreg/seq.h"
+
+struct pr_bisect_commit {
+	char hash[41];
+	char *subject;      /* the first line of its message (from outside) */
+	char *dir;          /* its work tree, NULL until checked out */
+	int built;          /* 0 not yet, 1 built, -1 skipped */
+	char *skip_reason;  /* why it was skipped, one line, or NULL */
+	char *build_output; /* the build's output (stdout then stderr) */
+	double build_s;     /* the build's wall time */
+	double *v;          /* the metric's values, in order */
+	size_t n, cap;
+	size_t failed; /* failed runs */
+	size_t prior;  /* of v, values given by pr_bisect_job_prior */
+};
+
+enum pr_bisect_verdict {
+	PR_BISECT_V_NONE = 0,      /* not run, or interrupted */
+	PR_BISECT_V_CULPRIT,       /* found and confirmed */
+	PR_BISECT_V_NOT_CONFIRMED, /* found; the A/B says no change */
+	PR_BISECT_V_NOT_REPRODUCED,
+	PR_BISECT_V_SEVERAL,
+	PR_BISECT_V_UNDECIDED /* budget, or nothing left to learn */
+};
+
+struct pr_bisect_job;
+
+struct pr_bisect_job_opts {
+	const char *repo; /* a directory inside the repository */
+	const char *good, *bad;
+	const char *build;      /* shell command, or NULL */
+	double build_timeout_s; /* 0: none */
+	char *const *bench;     /* the benchmark's words, NULL-terminated */
+	const char *metric;     /* NULL: the first primary metric */
+	const struct pr_parser *parser; /* NULL: no parsing */
+	size_t max_runs;      /* runs in all, search and confirmation */
+	double max_time_s;    /* 0: no limit */
+	double run_timeout_s; /* 0: none */
+	double confidence;    /* in (0.5, 1) */
+	double equiv_pct;     /* "not reproduced" band, > 0 */
+	uint64_t seed;
+	const char *workdir; /* an existing directory the job may fill */
+	volatile sig_atomic_t *cancel;
+	/* After every run (warm-ups and failures included) of commit pos;
+	 * a non-zero return stops the job with PR_EIO and the message the
+	 * hook wrote to err. */
+	int (*on_run)(void *arg, const struct pr_bisect_job *j, size_t pos,
+	    const struct pr_session *s, const struct pr_run *r,
+	    struct pr_error *err);
+	/* After every build (or checkout without --build), skipped or not. */
+	int (*on_build)(void *arg, const struct pr_bisect_job *j, size_t pos,
+	    struct pr_error *err);
+	void *arg;
+};
+
+/* 2,000 runs, no time limit, 95%, 1%, 600 s build timeout, seed 1. */
+void pr_bisect_job_opts_init(struct pr_bisect_job_opts *o);
+
+struct pr_bisect_job {
+	struct pr_bisect_job_opts o; /* as given (strings borrowed) */
+	char *toplevel;              /* the repository's top directory */
+	struct pr_bisect_commit *c;  /* n + 1 positions */
+	size_t n;
+	char *metric;      /* the metric bisected (owned) */
+	int metric_better; /* enum pr_better of the metric */
+	struct pr_bisect *search;
+	struct pr_bisect_state st; /* the last state */
+	int have_state;
+	double *single, *multi;  /* the last posterior, n + 1 each */
+	size_t runs, runs_prior; /* values measured in all, given before */
+	size_t runs_failed;
+	size_t builds; /* builds (checkouts) made now */
+	size_t rounds; /* shuffled rounds run now */
+	size_t seq;    /* runs started now (a counter for hooks) */
+	double elapsed_s;
+	double run_cost_s, build_cost_s; /* measured */
+	double step_sd; /* the prior scale of a step (log units) */
+	enum pr_bisect_verdict verdict;
+	int interrupted;
+	int budget_hit; /* the search or confirmation stopped at the budget */
+	/* The confirmation: parent and culprit positions, the decision. */
+	int confirmed_tried;
+	size_t parent, culprit;
+	struct pr_seq_result confirm;
+	size_t confirm_runs;
+};
+
+/*
+ * Checks the repository and the revisions and lists the range: *out is
+ * the caller's (pr_bisect_job_free).  PR_EINVAL with one line for "not a
+ * git repository", an unknown revision, good = bad, good not an ancestor
+ * of bad on its first-parent line, an empty benchmark; PR_EIO when git
+ * cannot run; PR_ENOMEM.
+ */
+enum pr_status pr_bisect_job_new(const struct pr_bisect_job_opts *o,
+    struct pr_bisect_job **out, struct pr_error *err);
+
+/* The position of the commit whose hash starts with hash (at least 7
+ * hex digits), or (size_t)-1. */
+size_t pr_bisect_job_find(const struct pr_bisect_job *j, const char *hash);
+
+/* A value measured before (see Resuming); PR_EINVAL for a bad pos or a
+ * value that is not finite and > 0. */
+enum pr_status pr_bisect_job_prior(struct pr_bisect_job *j, size_t pos,
+    double value, struct pr_error *err);
+/* A commit skipped before, with its reason (copied). */
+enum pr_status pr_bisect_job_prior_skip(struct pr_bisect_job *j, size_t pos,
+    const char *reason, struct pr_error *err);
+
+/*
+ * Runs the bisection (see above) and sets the verdict.  PR_OK when it
+ * ran to a verdict, to the budget or was interrupted (j->interrupted);
+ * errors: an end that cannot be built or measured, a run without the
+ * metric (PR_ENOTFOUND, PR_EINVAL, naming the commit), git failing
+ * (PR_EIO), a hook's error; what was measured stays in j and went
+ * through the hooks.
+ */
+enum pr_status pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err);
+
+/* Removes the work trees the job made (`git worktree remove --force`,
+ * then `git worktree prune`); safe to call twice. */
+void pr_bisect_job_cleanup(struct pr_bisect_job *j);
+
+/* Cleans up and frees j; NULL is a no-op. */
+void pr_bisect_job_free(struct pr_bisect_job *j);
+
+/* "culprit", "not confirmed", "not reproduced", "several changes",
+ * "undecided within budget", "interrupted" (static). */
+const char *pr_bisect_verdict_str(enum pr_bisect_verdict v);
+
+#endif /* PERFREG_BISECT_JOB_H */

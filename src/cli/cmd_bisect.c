@@ -1,0 +1,853 @@
+/*
+ * cli/cmd_bisect.c - `perfreg bisect --good REV --bad REV [options] --
+ * BENCH...`: finds the commit that changed the benchmark's figure,
+ * through the noise, and confirms it against its parent.
+ *
+ * The bisection is the library's (perfreg/bisect_job.h: the range, the
+ * work trees, the builds, the interleaved runs, the search and the
+ * confirmation); this file reads the options, makes the directory of the
+ * work trees (under $TMPDIR, removed at the end), stores the bisection
+ * as it runs (a campaign per bisection, a variant per commit, named by
+ * its hash, every run committed before the next starts; a failed build
+ * as a failed run of that commit), continues a stored one with
+ * --resume (its values given back to the search, so nothing is measured
+ * twice), takes the environment snapshot at the start and says when it
+ * changed by the end, turns SIGINT, SIGTERM and SIGHUP into a clean stop,
+ * and writes the report through the report model.
+ *
+ * Exit status: 0 a verdict (culprit, not confirmed, not reproduced,
+ * several changes, undecided within budget); 2 bad usage or bad input
+ * (not a repository, unknown revisions, not ancestors, good = bad, an
+ * end that does not build, a run without the metric), with what was
+ * measured stored; 3 internal failure; 128 + the signal when
+ * interrupted, after the report of what was measured.
+ */
+/* nftw(3) and struct FTW (X/Open, which _GNU_SOURCE includes). */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "perfreg/bisect_job.h"
+#include "perfreg/env.h"
+#include "perfreg/parse.h"
+#include "perfreg/report_bisect.h"
+#include "perfreg/report_model.h"
+#include "perfreg/spawn.h"
+#include "perfreg/store.h"
+#include "core/banned.h"
+
+extern const struct cmd_entry cmd_bisect_entry;
+
+#define REPORT_MAX ((size_t)64 << 20)
+#define WORKDIR_PREFIX "perfreg-bisect-"
+#define HOST_MAX 256
+#define BOOT_MAX 64
+
+struct bisect_cli {
+	const char *good, *bad, *build, *metric, *parse, *repo, *campaign;
+	const char *db, *seed_arg;
+	size_t max_runs;
+	double max_time_s, build_timeout_s, timeout_s, conf_pct, equiv_pct;
+	int json, markdown, resume;
+};
+
+/* The store of one bisection: the session is begun at the first event
+ * (the metric is known by then), a variant id per commit. */
+struct bstore {
+	struct pr_store *st;
+	const char *campaign;
+	int64_t session, resumes;
+	int64_t *vid; /* per position, 0 until made */
+	size_t seq;
+	char *args_json;
+	const char *workdir;
+	struct pr_env env; /* the snapshot of the start */
+	int have_env;
+	double started;
+};
+
+static volatile sig_atomic_t interrupted, stop_signal;
+
+static void
+on_stop_signal(int sig)
+{
+	stop_signal = sig;
+	interrupted = 1;
+}
+
+static const struct opt options[] = {
+	OPT_STRING(0, "good", "rev",
+	    "a revision where the figure is as it "
+	    "should be",
+	    struct bisect_cli, good, OPT_NONEMPTY | OPT_INSYN, NULL),
+	OPT_STRING(0, "bad", "rev", "a later revision where it changed",
+	    struct bisect_cli, bad, OPT_NONEMPTY | OPT_INSYN, NULL),
+	OPT_STRING(0, "repo", "dir",
+	    "the git repository (default: the "
+	    "current directory)",
+	    struct bisect_cli, repo, OPT_NONEMPTY, NULL),
+	OPT_STRING(0, "build", "cmd",
+	    "build each commit with this shell "
+	    "command, in its work tree; a failed "
+	    "build skips the commit",
+	    struct bisect_cli, build, OPT_NONEMPTY, NULL),
+	OPT_DOUBLE(0, "build-timeout", "s",
+	    "a build's time limit (default "
+	    "600; 0: none)",
+	    struct bisect_cli, build_timeout_s, 0, 1e9, 0, "seconds"),
+	OPT_STRING(0, "metric", "name",
+	    "the figure to bisect (default: the "
+	    "primary metric, else wall_s); "
+	    "NAME=REGEX defines it from the output",
+	    struct bisect_cli, metric, OPT_NONEMPTY, NULL),
+	OPT_STRING(0, "parse", "format",
+	    "read the benchmark's output as "
+	    "this format (see 'perfreg parse "
+	    "--help')",
+	    struct bisect_cli, parse, OPT_NONEMPTY, NULL),
+	OPT_GROUP(),
+	OPT_INT(0, "max-runs", "n",
+	    "runs in all, search and confirmation "
+	    "(default 2000)",
+	    struct bisect_cli, max_runs, 6, 100000000, "a number of runs"),
+	OPT_DOUBLE(0, "max-time", "s",
+	    "stop measuring after this long "
+	    "(default: no limit)",
+	    struct bisect_cli, max_time_s, 0, 1e9, OPT_LO_OPEN, "seconds"),
+	OPT_DOUBLE(0, "timeout", "s", "a run's time limit (default: none)",
+	    struct bisect_cli, timeout_s, 0, 1e9, 0, "seconds"),
+	OPT_DOUBLE(0, "confidence", "p",
+	    "posterior mass that names a "
+	    "commit, and the confirmation's "
+	    "level (default 95%)",
+	    struct bisect_cli, conf_pct, 50, 100,
+	    OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage"),
+	OPT_DOUBLE(0, "equivalence", "pct",
+	    "ends closer than this are "
+	    "\"not reproduced\" (default 1%)",
+	    struct bisect_cli, equiv_pct, 0, 100,
+	    OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage"),
+	OPT_STRING(0, "seed", "n", "seed of the shuffled order (default 1)",
+	    struct bisect_cli, seed_arg, 0, NULL),
+	OPT_GROUP(),
+	OPT_STRING(0, "campaign", "name",
+	    "store it as this campaign "
+	    "(default: bisect-GOOD-BAD, short "
+	    "hashes)",
+	    struct bisect_cli, campaign, OPT_NONEMPTY, NULL),
+	OPT_FLAG(0, "resume",
+	    "continue the campaign's bisection that was "
+	    "cut short, measuring nothing twice",
+	    struct bisect_cli, resume, 1),
+	CLI_OPT_DB(struct bisect_cli, db),
+	OPT_GROUP(),
+	OPT_FLAG(0, "json", "write the report as JSON", struct bisect_cli, json,
+	    1),
+	OPT_FLAG(0, "markdown", "write the report as Markdown",
+	    struct bisect_cli, markdown, 1),
+	OPT_END(),
+};
+
+static double
+unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* perfreg's arguments as a JSON array (what --resume runs again). */
+static char *
+args_to_json(int argc, char **argv)
+{
+	json_t *a = json_array();
+	char *s = NULL;
+	int i;
+
+	for (i = 0; a != NULL && i < argc; i++)
+		if (json_array_append_new(a, json_string(argv[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	if (a != NULL)
+		s = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return s;
+}
+
+static int
+rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* Removes a work tree directory perfreg made (its name says so). */
+static void
+remove_workdir(const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+
+	base = base != NULL ? base + 1 : dir;
+	if (strncmp(base, WORKDIR_PREFIX, strlen(WORKDIR_PREFIX)) != 0)
+		return;
+	(void)nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Begins the stored session at the first event. */
+static int
+store_begin(struct bstore *b, const struct pr_bisect_job *j,
+    struct pr_error *err)
+{
+	struct pr_store_session_new sn;
+	struct pr_store_tag t[4];
+	struct pr_store_session_info si;
+	char host[HOST_MAX], boot[BOOT_MAX];
+	size_t nt = 0;
+
+	if (b->session != 0)
+		return 0;
+	if ((b->vid = calloc(j->n + 1, sizeof(*b->vid))) == NULL) {
+		pr_error_set(err, PR_ENOMEM, "out of memory");
+		return -1;
+	}
+	t[nt].key = pr_str_c("bisect.good");
+	t[nt++].value = pr_str_c(j->c[0].hash);
+	t[nt].key = pr_str_c("bisect.bad");
+	t[nt++].value = pr_str_c(j->c[j->n].hash);
+	t[nt].key = pr_str_c("bisect.workdir");
+	t[nt++].value = pr_str_c(b->workdir);
+	if (j->metric != NULL) {
+		t[nt].key = pr_str_c("bisect.metric");
+		t[nt++].value = pr_str_c(j->metric);
+	}
+	cli_hostname(host, sizeof(host));
+	cli_boot_id(boot, sizeof(boot));
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c(b->campaign);
+	sn.host = host;
+	sn.boot_id = boot;
+	sn.args_json = b->args_json;
+	sn.started = b->started;
+	sn.env = b->have_env ? &b->env : NULL;
+	sn.tags = t;
+	sn.ntags = nt;
+	sn.resumes = b->resumes;
+	sn.pid = (int64_t)getpid();
+	if (pr_store_session_begin(b->st, &sn, &b->session, err) != PR_OK)
+		return -1;
+	if (b->resumes != 0) {
+		memset(&si, 0, sizeof(si));
+		if (pr_store_session_get(b->st, b->resumes, &si, err) != PR_OK)
+			return -1;
+		if (pr_store_session_end(b->st, b->resumes, "resumed",
+			si.elapsed_s, err) != PR_OK) {
+			pr_store_session_info_release(&si);
+			return -1;
+		}
+		pr_store_session_info_release(&si);
+	}
+	return 0;
+}
+
+static int
+variant_id(struct bstore *b, const struct pr_bisect_job *j, size_t pos,
+    struct pr_error *err)
+{
+	if (b->vid[pos] == 0 &&
+	    pr_store_session_variant(b->st, b->session,
+		pr_str_c(j->c[pos].hash), j->c[pos].subject, &b->vid[pos],
+		err) != PR_OK)
+		return -1;
+	return 0;
+}
+
+static int
+hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
+    const struct pr_session *s, const struct pr_run *r, struct pr_error *err)
+{
+	struct bstore *b = arg;
+	struct pr_store_run sr;
+
+	(void)s;
+	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
+		return -1;
+	memset(&sr, 0, sizeof(sr));
+	sr.variant = b->vid[pos];
+	sr.round = j->rounds + r->round;
+	sr.seq = b->seq++;
+	sr.warmup = r->warmup;
+	sr.ok = r->ok;
+	sr.outcome = pr_spawn_outcome_str(r->outcome);
+	sr.exit_status = r->exit_status;
+	sr.signal = r->signal;
+	sr.reason = pr_str_c(r->reason);
+	sr.failed_in = r->failed_in;
+	sr.output.p = r->output;
+	sr.output.n = r->output != NULL ? r->output_len : 0;
+	sr.truncated = r->truncated;
+	sr.start_s = unix_now() - b->started;
+	sr.metrics = &r->metrics;
+	return pr_store_add_run(b->st, b->session, &sr, err) == PR_OK ? 0 : -1;
+}
+
+/* A failed build is stored as a failed run of its commit ("prepare":
+ * the benchmark did not run), with the build's output. */
+static int
+hook_build(void *arg, const struct pr_bisect_job *j, size_t pos,
+    struct pr_error *err)
+{
+	struct bstore *b = arg;
+	const struct pr_bisect_commit *c = &j->c[pos];
+	struct pr_store_run sr;
+
+	if (c->built >= 0)
+		return 0;
+	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
+		return -1;
+	memset(&sr, 0, sizeof(sr));
+	sr.variant = b->vid[pos];
+	sr.round = j->rounds;
+	sr.seq = b->seq++;
+	sr.outcome = "exit";
+	sr.exit_status = -1;
+	sr.reason = pr_str_c(c->skip_reason);
+	sr.failed_in = "prepare";
+	sr.output = pr_str_c(c->build_output);
+	sr.start_s = unix_now() - b->started;
+	return pr_store_add_run(b->st, b->session, &sr, err) == PR_OK ? 0 : -1;
+}
+
+/* What --resume gives back: every stored run of the chain of sessions. */
+struct prior {
+	struct pr_bisect_job *j;
+	size_t *failed;
+	int bad;
+	struct pr_error err;
+};
+
+static int
+prior_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
+{
+	struct prior *p = arg;
+	char hash[41];
+	size_t pos, i;
+
+	if (r->warmup || r->variant.n != 40)
+		return 0;
+	memcpy(hash, r->variant.p, 40);
+	hash[40] = '\0';
+	if ((pos = pr_bisect_job_find(p->j, hash)) == (size_t)-1)
+		return 0;
+	if (!r->ok) {
+		if (r->failed_in != NULL &&
+		    strcmp(r->failed_in, "prepare") == 0 && pos > 0 &&
+		    pos < p->j->n)
+			return pr_bisect_job_prior_skip(p->j, pos, r->reason.p,
+				   err) == PR_OK
+			    ? 0
+			    : -1;
+		if (r->outcome == NULL ||
+		    strcmp(r->outcome, "interrupted") != 0)
+			p->failed[pos]++;
+		return 0;
+	}
+	for (i = 0; i < r->nm; i++)
+		if (strcmp(r->metric_names[i], p->j->metric) == 0)
+			return pr_bisect_job_prior(p->j, pos,
+				   r->metric_values[i], err) == PR_OK
+			    ? 0
+			    : -1;
+	return 0;
+}
+
+/* The chain of sessions that --resume continues, oldest first, into
+ * *ids; the oldest's snapshot is where the environment is compared. */
+static int
+load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
+    int64_t *first, struct pr_error *err)
+{
+	struct pr_store_session_info si;
+	struct prior p;
+	int64_t id = last;
+	size_t i, guard = 0;
+	int rc = -1;
+
+	memset(&p, 0, sizeof(p));
+	p.j = j;
+	if ((p.failed = calloc(j->n + 1, sizeof(size_t))) == NULL) {
+		pr_error_set(err, PR_ENOMEM, "out of memory");
+		return -1;
+	}
+	*first = last;
+	while (id != 0 && guard++ < 100000) {
+		memset(&si, 0, sizeof(si));
+		if (pr_store_session_get(st, id, &si, err) != PR_OK)
+			goto out;
+		if (pr_store_each_run(st, id, prior_run, &p, err) != PR_OK) {
+			pr_store_session_info_release(&si);
+			goto out;
+		}
+		*first = id;
+		id = si.resumes;
+		pr_store_session_info_release(&si);
+	}
+	for (i = 1; i < j->n; i++)
+		if (j->c[i].n == 0 && p.failed[i] >= 3 &&
+		    pr_bisect_job_prior_skip(j, i,
+			"the benchmark failed (in the earlier session)",
+			err) != PR_OK)
+			goto out;
+	rc = 0;
+out:
+	free(p.failed);
+	return rc;
+}
+
+/* The stored arguments of the session --resume continues, as an argv
+ * (the caller frees each and the array). */
+static int
+stored_args(const char *json, char ***out, int *argc)
+{
+	json_t *a = json_loads(json, 0, NULL);
+	char **v;
+	size_t i, n;
+
+	if (a == NULL || !json_is_array(a)) {
+		json_decref(a);
+		return -1;
+	}
+	n = json_array_size(a);
+	if ((v = calloc(n + 2, sizeof(*v))) == NULL) {
+		json_decref(a);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(a, i));
+
+		if (s == NULL || (v[i] = strdup(s)) == NULL) {
+			while (i-- > 0)
+				free(v[i]);
+			free(v);
+			json_decref(a);
+			return -1;
+		}
+	}
+	json_decref(a);
+	*out = v;
+	*argc = (int)n;
+	return 0;
+}
+
+static void
+free_args(char **v, int n)
+{
+	int i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The environment now against the snapshot of the start: a warning and
+ * the diff when something changed. */
+static int
+env_check(struct pr_report_model *m, const struct pr_env *start,
+    struct pr_envdiff *d, int *have)
+{
+	struct pr_env_opts eo;
+	struct pr_env now;
+	struct pr_error err;
+	size_t i;
+
+	*have = 0;
+	pr_env_init(&now);
+	pr_env_opts_init(&eo);
+	pr_error_clear(&err);
+	if (pr_env_capture(&now, &eo, &err) != PR_OK ||
+	    pr_env_diff(start, &now, d, &err) != PR_OK) {
+		pr_env_release(&now);
+		return 0; /* nothing to say: the snapshot failed */
+	}
+	pr_env_release(&now);
+	*have = 1;
+	for (i = 0; i < d->n; i++)
+		if (strncmp(d->items[i].key, "proc.", 5) != 0)
+			break;
+	if (d->n == 0)
+		return 0;
+	if (pr_report_model_textf(m, PR_SECTION_WARNING, "warnings",
+		PR_SECTION_LIST, &err,
+		"the environment changed during the bisection (%zu item%s, "
+		"first %s): the figures before and after may not compare",
+		d->n, d->n == 1 ? "" : "s", d->items[0].key) != PR_OK ||
+	    pr_report_model_envdiff(m, "env_changes", 0, d, "start", "end", 5,
+		&err) != PR_OK) {
+		cli_error(&err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
+    int64_t resumes, const char *stored_metric, char *args_json)
+{
+	struct pr_bisect_job_opts o;
+	struct pr_bisect_job *j = NULL;
+	struct pr_parser *parser = NULL;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_envdiff ed;
+	struct pr_env_opts eo;
+	struct pr_error err;
+	struct bstore b;
+	struct pr_buf out;
+	struct sigaction sa, old[3];
+	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	char *tmp = NULL, *metric_name = NULL, campaign[128];
+	const char *tmpdir;
+	enum pr_status st;
+	int rc = PR_EXIT_INTERNAL, have_ed = 0, i, handlers = 0;
+	int64_t oldest = 0;
+	uint64_t seed = 1;
+
+	memset(&b, 0, sizeof(b));
+	memset(&ed, 0, sizeof(ed));
+	pr_env_init(&b.env);
+	pr_buf_init(&out, REPORT_MAX);
+	pr_error_clear(&err);
+	if (c->seed_arg != NULL &&
+	    cli_parse_seed("bisect", c->seed_arg, &seed) != 0) {
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	pr_bisect_job_opts_init(&o);
+	o.repo = c->repo != NULL ? c->repo : ".";
+	o.good = c->good;
+	o.bad = c->bad;
+	o.build = c->build;
+	o.build_timeout_s = c->build_timeout_s;
+	o.bench = argv + first;
+	o.max_runs = c->max_runs;
+	o.max_time_s = c->max_time_s;
+	o.run_timeout_s = c->timeout_s;
+	o.confidence = c->conf_pct / 100;
+	o.equiv_pct = c->equiv_pct;
+	o.seed = seed;
+	o.cancel = &interrupted;
+	if (c->parse != NULL || (c->metric != NULL && strchr(c->metric, '='))) {
+		if (pr_parser_new(&parser, &err) != PR_OK)
+			goto lib_error;
+		if (pr_parser_set_format(parser,
+			c->parse != NULL ? c->parse : "none", &err) != PR_OK) {
+			rc = cli_usage_error(&cmd_bisect_entry, "--parse: %s",
+			    err.msg);
+			goto out;
+		}
+	}
+	if (c->metric != NULL && strchr(c->metric, '=') != NULL) {
+		if (pr_parser_add_metric(parser, c->metric, &err) != PR_OK) {
+			rc = cli_usage_error(&cmd_bisect_entry, "--metric: %s",
+			    err.msg);
+			goto out;
+		}
+		metric_name = strndup(c->metric, strcspn(c->metric, "="));
+		if (metric_name == NULL)
+			goto nomem;
+		o.metric = metric_name;
+	} else {
+		o.metric = c->metric != NULL ? c->metric : stored_metric;
+	}
+	o.parser = parser;
+	tmpdir = getenv("TMPDIR");
+	if (tmpdir == NULL || tmpdir[0] == '\0')
+		tmpdir = "/tmp";
+	if ((tmp = malloc(strlen(tmpdir) + sizeof(WORKDIR_PREFIX) + 8)) == NULL)
+		goto nomem;
+	snprintf(tmp, strlen(tmpdir) + sizeof(WORKDIR_PREFIX) + 8,
+	    "%s/" WORKDIR_PREFIX "XXXXXX", tmpdir);
+	if (mkdtemp(tmp) == NULL) {
+		cli_errorf("bisect: cannot make a directory in %s: %s", tmpdir,
+		    strerror(errno));
+		rc = PR_EXIT_USAGE;
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	o.workdir = tmp;
+	o.on_run = hook_run;
+	o.on_build = hook_build;
+	o.arg = &b;
+	if ((st = pr_bisect_job_new(&o, &j, &err)) != PR_OK)
+		goto lib_error;
+	if (c->campaign != NULL)
+		snprintf(campaign, sizeof(campaign), "%s", c->campaign);
+	else
+		snprintf(campaign, sizeof(campaign), "bisect-%.12s-%.12s",
+		    j->c[0].hash, j->c[j->n].hash);
+	b.campaign = campaign;
+	b.workdir = tmp;
+	b.started = unix_now();
+	b.resumes = resumes;
+	b.args_json = args_json;
+	if ((rc = cli_store_open("bisect", c->db, PR_STORE_CREATE, &b.st)) !=
+	    PR_EXIT_OK)
+		goto out;
+	rc = PR_EXIT_INTERNAL;
+	if (resumes != 0 && load_priors(b.st, resumes, j, &oldest, &err) != 0)
+		goto lib_error;
+	pr_env_opts_init(&eo);
+	if (oldest != 0) {
+		int found = 0;
+
+		if (pr_store_session_env(b.st, oldest, &b.env, &found, &err) !=
+		    PR_OK)
+			goto lib_error;
+		b.have_env = found;
+	}
+	if (!b.have_env) {
+		pr_env_release(&b.env);
+		pr_env_init(&b.env);
+		b.have_env = pr_env_capture(&b.env, &eo, NULL) == PR_OK;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	handlers = 1;
+	st = pr_bisect_job_run(j, &err);
+	pr_bisect_job_cleanup(j);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	handlers = 0;
+	if (b.session != 0) {
+		struct pr_error e2;
+
+		pr_error_clear(&e2);
+		(void)pr_store_session_end(b.st, b.session,
+		    st != PR_OK          ? "failed"
+			: j->interrupted ? "interrupted"
+			: j->budget_hit  ? "undecided"
+					 : "done",
+		    j->elapsed_s, &e2);
+	}
+	if (st != PR_OK)
+		goto lib_error;
+	if (pr_report_bisect(&m, j, &err) != PR_OK)
+		goto lib_error;
+	if (b.have_env && env_check(&m, &b.env, &ed, &have_ed) != 0)
+		goto out;
+	if (pr_report_model_string(&m, "campaign", PR_SECTION_NO_CSV, campaign,
+		&err) != PR_OK ||
+	    pr_report_model_integer(&m, "session", PR_SECTION_NO_CSV,
+		b.session != 0, b.session, &err) != PR_OK ||
+	    pr_report_model_render(&out, &m,
+		c->json           ? PR_REPORT_JSON
+		    : c->markdown ? PR_REPORT_MARKDOWN
+				  : PR_REPORT_TEXT,
+		&err) != PR_OK)
+		goto lib_error;
+	if ((rc = cli_write(&out)) != PR_EXIT_OK)
+		goto out;
+	rc = j->interrupted ? 128 + (stop_signal ? stop_signal : SIGINT)
+			    : PR_EXIT_OK;
+	goto out;
+nomem:
+	cli_errorf("out of memory");
+	rc = PR_EXIT_INTERNAL;
+	goto out;
+lib_error:
+	cli_errorf("bisect: %s", err.msg);
+	rc = cli_exit_for(err.status);
+	if (j != NULL && j->runs > 0 && b.session != 0)
+		cli_errorf("bisect: the %zu runs measured are stored in "
+			   "campaign '%s' (--resume continues)",
+		    j->runs, campaign);
+out:
+	if (handlers)
+		for (i = 0; i < 3; i++)
+			sigaction(sigs[i], &old[i], NULL);
+	pr_report_model_release(&m);
+	if (have_ed)
+		pr_envdiff_release(&ed);
+	pr_bisect_job_free(j);
+	if (tmp != NULL) {
+		remove_workdir(tmp);
+		free(tmp);
+	}
+	if (b.st != NULL)
+		pr_store_close(b.st);
+	free(b.vid);
+	pr_env_release(&b.env);
+	pr_parser_free(parser);
+	free(metric_name);
+	pr_buf_release(&out);
+	return rc;
+}
+
+static void
+defaults(struct bisect_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->max_runs = 2000;
+	c->build_timeout_s = 600;
+	c->conf_pct = 95;
+	c->equiv_pct = 1;
+}
+
+/* --resume: the unfinished bisection of the campaign on this host. */
+static int
+resume(struct bisect_cli *c)
+{
+	struct pr_store_session_info si;
+	struct pr_store *st = NULL;
+	struct pr_error err;
+	struct bisect_cli c2;
+	char host[HOST_MAX], **v = NULL, **pv = NULL, *metric = NULL;
+	int n = 0, first, rc;
+	size_t i;
+
+	if (c->campaign == NULL)
+		return cli_usage_error(&cmd_bisect_entry,
+		    "--resume needs --campaign NAME (the bisection's campaign, "
+		    "as 'perfreg campaigns' lists it)");
+	if ((rc = cli_store_open("bisect", c->db, PR_STORE_WRITE, &st)) !=
+	    PR_EXIT_OK)
+		return rc;
+	cli_hostname(host, sizeof(host));
+	memset(&si, 0, sizeof(si));
+	pr_error_clear(&err);
+	if (pr_store_find_unfinished(st, pr_str_c(c->campaign), host, &si,
+		&err) != PR_OK) {
+		cli_errorf("bisect: --resume: campaign '%s' has no bisection "
+			   "that was cut short on this host",
+		    c->campaign);
+		pr_store_close(st);
+		return PR_EXIT_USAGE;
+	}
+	for (i = 0; i < si.ntags; i++)
+		if (si.tags[i].key.n == 13 &&
+		    memcmp(si.tags[i].key.p, "bisect.metric", 13) == 0) {
+			free(metric);
+			metric = strdup(si.tags[i].value.p);
+		} else if (si.tags[i].key.n == 14 &&
+		    memcmp(si.tags[i].key.p, "bisect.workdir", 14) == 0)
+			remove_workdir(si.tags[i].value.p);
+	pr_store_close(st);
+	if (si.args_json == NULL || stored_args(si.args_json, &v, &n) != 0) {
+		cli_errorf("bisect: --resume: session %lld of '%s' has no "
+			   "arguments to run again",
+		    (long long)si.id, c->campaign);
+		pr_store_session_info_release(&si);
+		free(metric);
+		return PR_EXIT_USAGE;
+	}
+	/* opt_parse reorders its vector: parse a copy, free v. */
+	if ((pv = calloc((size_t)n + 1, sizeof(*pv))) == NULL) {
+		cli_errorf("out of memory");
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	memcpy(pv, v, (size_t)n * sizeof(*pv));
+	defaults(&c2);
+	if ((first = opt_parse(&cmd_bisect_entry, n, pv, &c2, NULL)) < 0 ||
+	    first >= n) {
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
+	c2.campaign = c->campaign;
+	c2.db = c->db;
+	c2.json = c->json;
+	c2.markdown = c->markdown;
+	rc = bisect_exec(n, pv, &c2, first, si.id, metric, si.args_json);
+out:
+	free(pv);
+	pr_store_session_info_release(&si);
+	free_args(v, n);
+	free(metric);
+	return rc;
+}
+
+static int
+exec_bisect(int argc, char **argv)
+{
+	struct bisect_cli c;
+	char *aj;
+	int first, rc;
+
+	defaults(&c);
+	if ((first = opt_parse(&cmd_bisect_entry, argc, argv, &c, NULL)) < 0)
+		return PR_EXIT_USAGE;
+	if (c.resume)
+		return first < argc ? cli_usage_error(&cmd_bisect_entry,
+					  "--resume runs the stored command; "
+					  "give no benchmark")
+				    : resume(&c);
+	if (c.good == NULL || c.bad == NULL)
+		return cli_usage_error(&cmd_bisect_entry,
+		    "--good REV and --bad REV are needed");
+	if (first >= argc)
+		return cli_usage_error(&cmd_bisect_entry,
+		    "no benchmark command (after --)");
+	if (c.json && c.markdown)
+		return cli_usage_error(&cmd_bisect_entry,
+		    "--json and --markdown exclude each other");
+	if ((aj = args_to_json(argc, argv)) == NULL) {
+		cli_errorf("bisect: warning: an argument is not UTF-8 text: "
+			   "the bisection cannot be resumed");
+	}
+	rc = bisect_exec(argc, argv, &c, first, 0, NULL, aj);
+	free(aj);
+	return rc;
+}
+
+static const char about[] =
+    "Finds the first-parent commit after --good, up to --bad, that changed "
+    "the\n"
+    "benchmark's figure, through the noise: each commit is checked out into a "
+    "work\n"
+    "tree of its own (never yours) and built once with --build; the commit "
+    "under\n"
+    "test and the ends of the current bracket run in shuffled rounds; the "
+    "next\n"
+    "commit and its runs are chosen by expected information per cost, until "
+    "one\n"
+    "commit holds --confidence of the posterior; that commit is then "
+    "confirmed\n"
+    "against its parent by the anytime-valid sequential test of `perfreg run\n"
+    "--until-decided`.  Stored as it runs (a campaign per bisection, a variant "
+    "per\n"
+    "commit); --resume continues one that was cut short.\n";
+
+static const char epilogue[] =
+    "Exit status: 0 a verdict (culprit, not confirmed, not reproduced, "
+    "several\n"
+    "changes, undecided within budget), 2 bad usage or bad input (what was "
+    "measured\n"
+    "stays stored), 3 internal error, 128+N when stopped by signal N.\n";
+
+const struct cmd_entry cmd_bisect_entry = {
+	.name = "bisect",
+	.synopsis = "--good REV --bad REV [options] -- BENCH...\n"
+		    "--resume --campaign NAME [--db TARGET] [--json]",
+	.about = about,
+	.opts = options,
+	.epilogue = epilogue,
+	.exec = exec_bisect,
+};

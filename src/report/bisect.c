@@ -1,0 +1,449 @@
+/*
+ * report/bisect.c - the report of `perfreg bisect` (perfreg/report_bisect.h):
+ * the verdict in one sentence, then the range and metric, the culprit
+ * with the change of its confirmation (the anytime-valid interval of
+ * perfreg/seq.h) and the posterior of its neighbours, or the commits that
+ * hold the mass, the runs and builds used, skipped commits and the
+ * commits measured, as text, Markdown and one JSON object.
+ *
+ * Percentages of a level come from the log scale of the search: a step
+ * of d log units is a change of 100 (e^d - 1) %.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfreg/report.h"
+#include "perfreg/report_bisect.h"
+#include "report/internal.h"
+#include "core/banned.h"
+
+#define NEIGHBOURS 2
+#define MEASURED_SHOWN 12
+
+static double
+pct(double d)
+{
+	return 100 * expm1(d);
+}
+
+/* Appends s (from outside) escaped; in Markdown also for Markdown. */
+static enum pr_status
+put(struct pr_buf *out, const char *s, enum pr_report_format f,
+    struct pr_error *err)
+{
+	char *e;
+	enum pr_status st;
+
+	if (f != PR_REPORT_MARKDOWN)
+		return pr_report_escape(out, s, strlen(s), 0, err);
+	if ((e = pr_report_escape_str(s, 0)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	st = report_md_escape(out, e, err);
+	free(e);
+	return st;
+}
+
+/* "commit 17 3c4d5e6f7a8b" */
+static enum pr_status
+commit_ref(struct pr_buf *out, const struct pr_bisect_job *j, size_t pos,
+    struct pr_error *err)
+{
+	return pr_buf_addf(out, err, "%.12s (%s%zu)", j->c[pos].hash,
+	    pos == 0          ? "good, "
+		: pos == j->n ? "bad, "
+			      : "",
+	    pos);
+}
+
+static const char *
+better_str(int b)
+{
+	return b == 1 ? "higher is better" : "lower is better";
+}
+
+static enum pr_status
+headline(struct pr_buf *out, const struct pr_bisect_job *j, int md,
+    struct pr_error *err)
+{
+	const struct pr_bisect_state *s = &j->st;
+	const struct pr_seq_result *r = &j->confirm;
+	enum pr_status st;
+	size_t c = j->culprit;
+
+	switch (j->verdict) {
+	case PR_BISECT_V_CULPRIT:
+		if ((st = pr_buf_addf(out, err, "%sculprit: %.12s ",
+			 md ? "**" : "", j->c[c].hash)) != PR_OK ||
+		    (st = pr_buf_adds(out, "\"", err)) != PR_OK ||
+		    (st = put(out, j->c[c].subject,
+			 md ? PR_REPORT_MARKDOWN : PR_REPORT_TEXT, err)) !=
+			PR_OK)
+			return st;
+		if ((st = pr_buf_addf(out, err,
+			 "\"%s: %s%.3g%% [%+.3g%%, %+.3g%%] against its "
+			 "parent, %s",
+			 md ? "**" : "", r->change_pct >= 0 ? "+" : "",
+			 r->change_pct, r->lo_pct, r->hi_pct,
+			 pr_seq_decision_str(r->decision))) != PR_OK)
+			return st;
+		/* Next to skipped commits the change is known to a range. */
+		if (j->parent + 1 < c)
+			st = pr_buf_addf(out, err,
+			    " (or one of the %zu skipped commits before it)",
+			    c - j->parent - 1);
+		return st;
+	case PR_BISECT_V_NOT_CONFIRMED:
+		return pr_buf_addf(out, err,
+		    "not confirmed: the search pointed at %.12s, but it and "
+		    "its "
+		    "parent are equivalent (%+.3g%% [%+.3g%%, %+.3g%%], within "
+		    "+-%g%%)",
+		    j->c[c].hash, r->change_pct, r->lo_pct, r->hi_pct,
+		    j->o.equiv_pct);
+	case PR_BISECT_V_NOT_REPRODUCED:
+		return pr_buf_addf(out, err,
+		    "not reproduced: --good and --bad do not differ (%+.3g%%, "
+		    "within +-%g%%); no commit to name",
+		    pct(s->ends_log), j->o.equiv_pct);
+	case PR_BISECT_V_SEVERAL:
+		return pr_buf_addf(out, err,
+		    "several changes: more than one commit moved %s "
+		    "(P = %.3f); the commits holding the mass are listed below",
+		    j->metric, s->p_multi);
+	case PR_BISECT_V_UNDECIDED:
+		if (s->lo == s->hi)
+			return pr_buf_addf(out, err,
+			    "undecided within budget: most likely %.12s "
+			    "(P = %.3f, needs %.2f)",
+			    j->c[s->hi].hash, s->p_loc, j->o.confidence);
+		return pr_buf_addf(out, err,
+		    "undecided within budget: most likely between %.12s and "
+		    "%.12s (P = %.3f, needs %.2f)",
+		    j->c[s->lo].hash, j->c[s->hi].hash, s->p_loc,
+		    j->o.confidence);
+	case PR_BISECT_V_NONE:
+		break;
+	}
+	return pr_buf_adds(out, "interrupted: no verdict yet", err);
+}
+
+/* The commits with the most posterior mass (single and multi), up to
+ * k, into idx; returns how many. */
+static size_t
+top_commits(const struct pr_bisect_job *j, size_t *idx, size_t k)
+{
+	size_t i, m = 0, w;
+	double p;
+
+	for (i = 1; i <= j->n && j->single != NULL; i++) {
+		p = j->single[i] + j->multi[i];
+		if (p < 0.05)
+			continue;
+		for (w = m;
+		     w > 0 && j->single[idx[w - 1]] + j->multi[idx[w - 1]] < p;
+		     w--)
+			if (w < k)
+				idx[w] = idx[w - 1];
+		if (w < k) {
+			idx[w] = i;
+			if (m < k)
+				m++;
+		}
+	}
+	return m;
+}
+
+static enum pr_status
+body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
+    struct pr_error *err)
+{
+	const struct pr_bisect_job *j = data;
+	const struct pr_bisect_state *s = &j->st;
+	const char *item = f == PR_REPORT_MARKDOWN ? "- " : "";
+	enum pr_status st;
+	size_t i, lo, hi, measured = 0, skipped = 0, shown = 0, top[8], nt;
+	double mean;
+
+	if ((st = pr_buf_addf(out, err,
+		 "%srange: %zu commits after %.12s up to %.12s (first "
+		 "parents); metric ",
+		 item, j->n, j->c[0].hash, j->c[j->n].hash)) != PR_OK ||
+	    (st = put(out, j->metric != NULL ? j->metric : "-", f, err)) !=
+		PR_OK ||
+	    (st = pr_buf_addf(out, err, " (%s)\n",
+		 better_str(j->metric_better))) != PR_OK)
+		return st;
+	if (j->confirmed_tried &&
+	    (st = pr_buf_addf(out, err,
+		 "%sconfirmation: %.12s against its parent %.12s, %zu "
+		 "interleaved rounds, anytime-valid sequential t test at "
+		 "%.0f%%: %s, %+.3g%% [%+.3g%%, %+.3g%%]\n",
+		 item, j->c[j->culprit].hash, j->c[j->parent].hash,
+		 j->confirm_runs, 100 * j->o.confidence,
+		 pr_seq_decision_str(j->confirm.decision),
+		 j->confirm.change_pct, j->confirm.lo_pct,
+		 j->confirm.hi_pct)) != PR_OK)
+		return st;
+	if (j->have_state && j->single != NULL) {
+		if ((st = pr_buf_addf(out, err,
+			 "%sposterior: no change %.3f, several changes %.3f",
+			 item, s->p_none, s->p_multi)) != PR_OK)
+			return st;
+		if (j->verdict == PR_BISECT_V_SEVERAL ||
+		    j->verdict == PR_BISECT_V_UNDECIDED) {
+			nt = top_commits(j, top, 8);
+			for (i = 0; i < nt && st == PR_OK; i++)
+				st = pr_buf_addf(out, err, "%s%.12s (%zu) %.3f",
+				    i == 0 ? "; most mass: " : ", ",
+				    j->c[top[i]].hash, top[i],
+				    j->single[top[i]] + j->multi[top[i]]);
+		} else if (s->lo >= 1) {
+			lo = s->lo > NEIGHBOURS ? s->lo - NEIGHBOURS : 1;
+			hi = s->hi + NEIGHBOURS <= j->n ? s->hi + NEIGHBOURS
+							: j->n;
+			for (i = lo; i <= hi && st == PR_OK; i++)
+				st = pr_buf_addf(out, err, "%s%zu %.3f",
+				    i == lo ? "; first bad commit: " : ", ", i,
+				    j->single[i]);
+		}
+		if (st == PR_OK)
+			st = pr_buf_addc(out, '\n', err);
+		if (st != PR_OK)
+			return st;
+	}
+	for (i = 0; i <= j->n; i++) {
+		measured += j->c[i].n > 0;
+		skipped += j->c[i].built < 0;
+	}
+	if ((st = pr_buf_addf(out, err,
+		 "%sruns: %zu at %zu commits (%zu failed), builds: %zu, "
+		 "skipped: %zu; %.1f s (a run %.3g s, a build %.3g s)\n",
+		 item, j->runs, measured, j->runs_failed, j->builds, skipped,
+		 j->elapsed_s, j->run_cost_s, j->build_cost_s)) != PR_OK)
+		return st;
+	if (j->runs_prior > 0 &&
+	    (st = pr_buf_addf(out, err,
+		 "%sresumed: %zu of the runs were measured before\n", item,
+		 j->runs_prior)) != PR_OK)
+		return st;
+	for (i = 0; i <= j->n; i++) {
+		if (j->c[i].built >= 0)
+			continue;
+		if ((st = pr_buf_addf(out, err, "%sskipped ", item)) != PR_OK ||
+		    (st = commit_ref(out, j, i, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, ": ", err)) != PR_OK ||
+		    (st = put(out,
+			 j->c[i].skip_reason != NULL ? j->c[i].skip_reason
+						     : "skipped",
+			 f, err)) != PR_OK ||
+		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
+			return st;
+	}
+	for (i = 0; i <= j->n && shown < MEASURED_SHOWN; i++) {
+		size_t k;
+
+		if (j->c[i].n == 0)
+			continue;
+		mean = 0;
+		for (k = 0; k < j->c[i].n; k++)
+			mean += log(j->c[i].v[k]);
+		mean = exp(mean / (double)j->c[i].n);
+		if ((st = pr_buf_addf(out, err, "%s%s", item,
+			 shown == 0 || f == PR_REPORT_MARKDOWN
+			     ? "measured "
+			     : "         ")) != PR_OK ||
+		    (st = commit_ref(out, j, i, err)) != PR_OK ||
+		    (st = pr_buf_addf(out, err,
+			 ": %zu runs, geometric mean %.4g ", j->c[i].n,
+			 mean)) != PR_OK ||
+		    (st = pr_buf_adds(out, "\"", err)) != PR_OK ||
+		    (st = put(out, j->c[i].subject, f, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "\"\n", err)) != PR_OK)
+			return st;
+		shown++;
+	}
+	return PR_OK;
+}
+
+static int
+jset(json_t *o, const char *key, json_t *v)
+{
+	return v == NULL || json_object_set_new(o, key, v) != 0 ? -1 : 0;
+}
+
+/* A string from outside: as it is when UTF-8, else escaped (cat -v). */
+static json_t *
+jtext(const char *s)
+{
+	json_t *v;
+	char *e;
+
+	if (s == NULL)
+		return json_null();
+	if ((v = json_string(s)) != NULL)
+		return v;
+	if ((e = pr_report_escape_str(s, 0)) == NULL)
+		return NULL;
+	v = json_string(e);
+	free(e);
+	return v;
+}
+
+static json_t *
+jcommit(const struct pr_bisect_job *j, size_t pos)
+{
+	json_t *o = json_object();
+
+	if (o == NULL || jset(o, "position", json_integer((json_int_t)pos)) ||
+	    jset(o, "hash", json_string(j->c[pos].hash)) ||
+	    jset(o, "subject", jtext(j->c[pos].subject))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
+body_json(const void *data, struct pr_error *err)
+{
+	const struct pr_bisect_job *j = data;
+	const struct pr_bisect_state *s = &j->st;
+	json_t *o = json_object(), *a, *c, *x;
+	size_t i, k, top[8], nt;
+	double mean;
+	int bad = 0;
+
+	if (o == NULL)
+		goto nomem;
+	bad |=
+	    jset(o, "verdict", json_string(pr_bisect_verdict_str(j->verdict)));
+	bad |= jset(o, "metric", jtext(j->metric));
+	bad |= jset(o, "better",
+	    json_string(j->metric_better == 1 ? "higher" : "lower"));
+	bad |= jset(o, "good", jcommit(j, 0));
+	bad |= jset(o, "bad", jcommit(j, j->n));
+	bad |= jset(o, "commits", json_integer((json_int_t)j->n));
+	if (j->verdict == PR_BISECT_V_CULPRIT ||
+	    j->verdict == PR_BISECT_V_NOT_CONFIRMED ||
+	    (j->verdict == PR_BISECT_V_UNDECIDED && j->confirmed_tried)) {
+		c = jcommit(j, j->culprit);
+		bad |= jset(o, "culprit", c);
+		if (c != NULL) {
+			bad |= jset(c, "parent", jcommit(j, j->parent));
+			bad |= jset(c, "decision",
+			    json_string(
+				pr_seq_decision_str(j->confirm.decision)));
+			bad |= jset(c, "change_pct",
+			    json_real(j->confirm.change_pct));
+			x = json_array();
+			bad |= jset(c, "ci_pct", x);
+			if (x != NULL) {
+				bad |= json_array_append_new(x,
+				    j->confirm.bounded
+					? json_real(j->confirm.lo_pct)
+					: json_null());
+				bad |= json_array_append_new(x,
+				    j->confirm.bounded
+					? json_real(j->confirm.hi_pct)
+					: json_null());
+			}
+			bad |= jset(c, "rounds",
+			    json_integer((json_int_t)j->confirm_runs));
+			bad |= jset(c, "method",
+			    json_string("anytime-valid sequential t test"));
+		}
+	} else {
+		bad |= jset(o, "culprit", json_null());
+	}
+	if (j->have_state) {
+		x = json_object();
+		bad |= jset(o, "posterior", x);
+		if (x != NULL) {
+			bad |= jset(x, "none", json_real(s->p_none));
+			bad |= jset(x, "several", json_real(s->p_multi));
+			bad |= jset(x, "location_p", json_real(s->p_loc));
+			bad |= jset(x, "location",
+			    json_pack("[II]", (json_int_t)s->lo,
+				(json_int_t)s->hi));
+			bad |= jset(x, "ends_change_pct",
+			    json_real(pct(s->ends_log)));
+			a = json_array();
+			bad |= jset(x, "commits", a);
+			nt = top_commits(j, top, 8);
+			for (i = 0; a != NULL && i < nt; i++) {
+				c = jcommit(j, top[i]);
+				bad |= json_array_append_new(a, c);
+				if (c != NULL) {
+					bad |= jset(c, "p_single",
+					    json_real(j->single[top[i]]));
+					bad |= jset(c, "p_several",
+					    json_real(j->multi[top[i]]));
+				}
+			}
+		}
+	}
+	bad |= jset(o, "runs", json_integer((json_int_t)j->runs));
+	bad |= jset(o, "runs_failed", json_integer((json_int_t)j->runs_failed));
+	bad |= jset(o, "runs_before", json_integer((json_int_t)j->runs_prior));
+	bad |= jset(o, "builds", json_integer((json_int_t)j->builds));
+	bad |= jset(o, "elapsed_s", json_real(j->elapsed_s));
+	bad |= jset(o, "budget_reached", json_boolean(j->budget_hit));
+	bad |= jset(o, "interrupted", json_boolean(j->interrupted));
+	a = json_array();
+	bad |= jset(o, "skipped", a);
+	for (i = 0; a != NULL && i <= j->n; i++) {
+		if (j->c[i].built >= 0)
+			continue;
+		c = jcommit(j, i);
+		bad |= json_array_append_new(a, c);
+		if (c != NULL)
+			bad |= jset(c, "reason", jtext(j->c[i].skip_reason));
+	}
+	a = json_array();
+	bad |= jset(o, "measured", a);
+	for (i = 0; a != NULL && i <= j->n; i++) {
+		if (j->c[i].n == 0)
+			continue;
+		mean = 0;
+		for (k = 0; k < j->c[i].n; k++)
+			mean += log(j->c[i].v[k]);
+		c = jcommit(j, i);
+		bad |= json_array_append_new(a, c);
+		if (c != NULL) {
+			bad |= jset(c, "runs",
+			    json_integer((json_int_t)j->c[i].n));
+			bad |= jset(c, "geomean",
+			    json_real(exp(mean / (double)j->c[i].n)));
+		}
+	}
+	if (bad)
+		goto nomem;
+	return o;
+nomem:
+	json_decref(o);
+	pr_error_set(err, PR_ENOMEM, "out of memory writing the JSON report");
+	return NULL;
+}
+
+static const struct report_writer bisect_writer = { body_text, body_json,
+	NULL };
+
+enum pr_status
+pr_report_bisect(struct pr_report_model *m, const struct pr_bisect_job *j,
+    struct pr_error *err)
+{
+	struct pr_buf h;
+	enum pr_status st;
+
+	pr_buf_init(&h, (size_t)1 << 16);
+	if ((st = headline(&h, j, 0, err)) == PR_OK)
+		st = pr_report_model_textf(m, PR_SECTION_HEADLINE, "headline",
+		    0, err, "%s", h.data);
+	pr_buf_release(&h);
+	if (st != PR_OK)
+		return st;
+	return report_model_writer(m, NULL, PR_SECTION_INLINE, &bisect_writer,
+	    (void *)j, err);
+}

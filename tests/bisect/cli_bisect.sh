@@ -1,0 +1,188 @@
+#!/bin/sh
+# tests/bisect/cli_bisect.sh PERFREG - `perfreg bisect` on real git
+# repositories this script makes: a small C program over 40 commits,
+# each a small edit, one of which makes its loop do 3 times the work.
+# The figure bisected is the work the program reports, with 2% noise of
+# its own (normal, from its pid and clock): its wall time on a loaded
+# 2-core machine comes in bursts that made the search see steps of 1% and
+# fail 3 of 6 full test runs at load 13, so the test takes the machine's
+# load out and keeps real noise in (the method under bursty noise is
+# bench/bisect-sim's to measure).  Checks that the
+# bisection names that commit (and leaves the user's dirty work tree and
+# the work-tree list as they were), that a range without it is "not
+# reproduced", that a commit that does not build is skipped, that
+# --resume after SIGKILL finishes with nothing measured twice, and that
+# bad input is one line and exit 2 with what was measured kept.
+set -u
+perfreg=$1
+. "$(dirname "$0")/../store/testlib.sh"
+export TMPDIR="$tmp/tmpdir" PERFREG_DB="$tmp/db.sqlite"
+mkdir -p "$TMPDIR"
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
+    GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+    GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
+BUILD='cc -O2 -o prog prog.c'
+WORK='work=^work: ([0-9.]+)$:s:lower'
+
+# make_repo DIR SLOW BROKEN: 40 commits; from commit SLOW on the loop
+# runs 3 times longer; commit BROKEN (0: none) does not compile.
+make_repo() {
+	mkdir -p "$1" && git -C "$1" init -q -b main || return 1
+	i=0
+	while [ $i -le 40 ]; do
+		f=1
+		[ "$2" -gt 0 ] && [ $i -ge "$2" ] && f=3
+		{
+			echo "/* version $i */"
+			echo '#include <stdio.h>'
+			echo '#include <time.h>'
+			echo '#include <unistd.h>'
+			echo "int main(void) { volatile unsigned x = $i; unsigned long k, n = 1000000UL * $f;"
+			[ "$3" -gt 0 ] && [ $i -eq "$3" ] && echo 'this does not compile'
+			echo ' struct timespec ts; double z = 0; unsigned s; int j;'
+			echo ' for (k = 0; k < n; k++) x = x * 1103515245u + 12345u;'
+			echo ' clock_gettime(CLOCK_REALTIME, &ts);'
+			echo ' s = (unsigned)getpid() * 2654435761u ^ (unsigned)ts.tv_nsec;'
+			echo ' for (j = 0; j < 12; j++) { s = s * 1103515245u + 12345u; z += (s >> 8) / 16777216.0; }'
+			printf '%s\n' ' printf("%u\nwork: %.6f\n", x, n / 1e6 * (1 + 0.02 * (z - 6))); return 0; }'
+		} > "$1/prog.c"
+		git -C "$1" add prog.c &&
+		git -C "$1" commit -q -m "edit $i" || return 1
+		[ $i -eq 0 ] && git -C "$1" tag c0
+		[ $i -eq 20 ] && git -C "$1" tag c20
+		i=$((i + 1))
+	done
+}
+
+make_repo "$tmp/a" 23 0 || { echo "FAIL: cannot make the repository"; exit 1; }
+slow=$(git -C "$tmp/a" rev-parse --short=12 'HEAD~17')
+git -C "$tmp/a" log -1 --format=%s "$slow" | grep -q 'edit 23$' ||
+	fail "the planted commit is not 'edit 23'"
+
+# 1. The culprit, from a dirty work tree that stays as it is.
+echo '/* my uncommitted work */' >> "$tmp/a/prog.c"
+cp "$tmp/a/prog.c" "$tmp/dirty.c"
+"$perfreg" bisect --repo "$tmp/a" --good c0 --bad main --build "$BUILD" \
+    --campaign found --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "found: exit $rc: $(cat "$tmp/err")"
+has "$tmp/out" "^culprit: $slow \"edit 23\": +" "found: names the slow commit"
+has "$tmp/out" "regression" "found: a regression"
+has "$tmp/out" "confirmation: $slow against its parent" "found: confirmed"
+cmp -s "$tmp/a/prog.c" "$tmp/dirty.c" || fail "found: the user's work tree changed"
+[ "$(git -C "$tmp/a" worktree list | wc -l)" -eq 1 ] ||
+	fail "found: work trees left: $(git -C "$tmp/a" worktree list)"
+[ -z "$(ls "$TMPDIR")" ] || fail "found: left in TMPDIR: $(ls "$TMPDIR")"
+"$perfreg" show found > "$tmp/show" 2>&1 || fail "found: show: $(cat "$tmp/show")"
+has "$tmp/show" "$slow" "found: show lists the culprit's variant"
+git -C "$tmp/a" checkout -q -- prog.c
+
+# The same in JSON: the verdict, the culprit, the runs stored.
+"$perfreg" bisect --repo "$tmp/a" --good c0 --bad main --build "$BUILD" \
+    --db "$tmp/json.sqlite" --json --metric "$WORK" -- ./prog > "$tmp/json" 2> "$tmp/err" ||
+	fail "json: $(cat "$tmp/err")"
+has "$tmp/json" '"verdict": "culprit"' "json: verdict"
+has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "json: culprit hash"
+
+# 2. No slow commit between c0 and c20: not reproduced.
+"$perfreg" bisect --repo "$tmp/a" --good c0 --bad c20 --build "$BUILD" \
+    --equivalence 10 --campaign flat --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "flat: exit $rc: $(cat "$tmp/err")"
+# Under a burst of load the search may point at a commit; the
+# confirmation then finds it equivalent to its parent ("not
+# confirmed"): either way no commit is named.
+grep -Eq '^(not reproduced|not confirmed): ' "$tmp/out" ||
+	fail "flat: neither not reproduced nor not confirmed: $(cat "$tmp/out")"
+grep -Eq '^(culprit|several)' "$tmp/out" && fail "flat: names a culprit"
+
+# 3. The commit before the slow one does not build: skipped, and the
+# change is located next to it.
+make_repo "$tmp/b" 23 22 || { echo "FAIL: cannot make repository b"; exit 1; }
+broken=$(git -C "$tmp/b" rev-parse --short=12 'HEAD~18')
+slowb=$(git -C "$tmp/b" rev-parse --short=12 'HEAD~17')
+"$perfreg" bisect --repo "$tmp/b" --good c0 --bad main --build "$BUILD" \
+    --campaign skip --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "skip: exit $rc: $(cat "$tmp/err")"
+has "$tmp/out" "^skipped $broken (22): build failed: exit status 1" "skip: the broken commit"
+has "$tmp/out" "^culprit: $slowb " "skip: the slow commit"
+
+# 4. --resume after SIGKILL: nothing measured twice.  The benchmark
+# counts its runs in a file; the bisection is killed after 15 runs.
+log="$tmp/runs.log"
+: > "$log"
+"$perfreg" bisect --repo "$tmp/a" --good c0 --bad main --build "$BUILD" \
+    --campaign killed --metric "$WORK" -- sh -c "./prog && echo run >> '$log'" \
+    > /dev/null 2> "$tmp/err" &
+pid=$!
+n=0
+while [ "$(wc -l < "$log")" -lt 15 ] && [ $n -lt 600 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -9 $pid
+wait $pid 2> /dev/null
+before=$(wc -l < "$log")
+"$perfreg" bisect --resume --campaign killed --json > "$tmp/json" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "resume: exit $rc: $(cat "$tmp/err")"
+has "$tmp/json" '"verdict": "culprit"' "resume: verdict"
+has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "resume: culprit"
+runs=$(sed -n 's/^  "runs": \([0-9]*\),$/\1/p' "$tmp/json")
+prior=$(sed -n 's/^  "runs_before": \([0-9]*\),$/\1/p' "$tmp/json")
+total=$(wc -l < "$log")
+[ -n "$runs" ] && [ -n "$prior" ] || fail "resume: no runs in $(cat "$tmp/json")"
+# Every run the benchmark made is counted once; the run killed with
+# perfreg may have finished unrecorded.
+[ "${prior:-0}" -ge $((before - 1)) ] && [ "${prior:-0}" -le "$before" ] ||
+	fail "resume: $prior runs given back, $before made before the kill"
+[ $((total - ${runs:-0})) -ge 0 ] && [ $((total - ${runs:-0})) -le 1 ] ||
+	fail "resume: the benchmark ran $total times for $runs runs"
+[ "$(git -C "$tmp/a" worktree list | wc -l)" -eq 1 ] ||
+	fail "resume: work trees left: $(git -C "$tmp/a" worktree list)"
+[ -z "$(ls "$TMPDIR")" ] || fail "resume: left in TMPDIR: $(ls "$TMPDIR")"
+"$perfreg" bisect --resume --campaign killed > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "resume twice: not exit 2"
+one_line_error "$tmp/err" "resume twice"
+
+# 5. Bad input: one line, exit 2.
+bad() { # what pattern args...
+	what=$1
+	pat=$2
+	shift 2
+	"$perfreg" bisect "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "$what: exit $rc, not 2: $(cat "$tmp/err")"
+	one_line_error "$tmp/err" "$what"
+	has "$tmp/err" "$pat" "$what"
+}
+mkdir -p "$tmp/plain"
+git -C "$tmp/a" branch -q side c20
+git -C "$tmp/a" checkout -q side
+echo '/* side */' >> "$tmp/a/prog.c"
+git -C "$tmp/a" commit -q -a -m side
+git -C "$tmp/a" checkout -q main
+bad "not a repository" "not a git repository" --repo "$tmp/plain" --good a --bad b -- ./prog
+bad "unknown revision" "unknown revision 'nosuch'" --repo "$tmp/a" --good nosuch --bad main -- ./prog
+bad "option-like revision" "unknown revision" --repo "$tmp/a" --good --bad=x --bad main -- ./prog
+bad "good = bad" "same commit" --repo "$tmp/a" --good main --bad main -- ./prog
+bad "swapped" "descendant of --bad" --repo "$tmp/a" --good main --bad c0 -- ./prog
+bad "not ancestors" "not an ancestor" --repo "$tmp/a" --good side --bad main -- ./prog
+bad "no benchmark" "no benchmark" --repo "$tmp/a" --good c0 --bad main
+bad "hanging build" "timed out after 1 s" --repo "$tmp/a" --good c0 --bad main \
+    --build 'sleep 60' --build-timeout 1 -- ./prog
+[ -z "$(ls "$TMPDIR")" ] || fail "hanging build: left in TMPDIR: $(ls "$TMPDIR")"
+[ "$(git -C "$tmp/a" worktree list | wc -l)" -eq 1 ] ||
+	fail "hanging build: work trees left"
+# A metric the benchmark does not give: exit 2, and the run is stored.
+bad "missing metric" "no metric 'score'" --repo "$tmp/a" --good c0 --bad main \
+    --build "$BUILD" --campaign nometric --metric score -- ./prog
+"$perfreg" campaigns > "$tmp/show" 2>&1
+has "$tmp/show" "nometric" "missing metric: the campaign is stored"
+
+"$perfreg" bisect --help > "$tmp/out" 2>&1 || fail "--help"
+has "$tmp/out" "usage: perfreg bisect" "--help"
+
+[ $fails -eq 0 ] && echo "cli_bisect: all passed"
+exit $((fails > 0))
