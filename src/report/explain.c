@@ -884,7 +884,9 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 	names = calloc(bd->nm + 1, sizeof(*names));
 	units = calloc(bd->nm + 1, sizeof(*units));
 	for (s = 0; s < 2; s++) {
-		y[s] = malloc(cap[s] * sizeof(double));
+		/* Zeroed: clang-analyzer does not follow units_of's copy
+		 * (every value read is written there first). */
+		y[s] = calloc(cap[s], sizeof(double));
 		x[s] = calloc(bd->nm + 1, sizeof(double *));
 	}
 	if (names == NULL || units == NULL || y[0] == NULL || y[1] == NULL ||
@@ -899,8 +901,7 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 		    (xn = series_named(nd, xb->name)) == NULL)
 			continue;
 		for (s = 0; s < 2; s++)
-			if ((x[s][nm] = malloc(cap[s] * sizeof(double))) ==
-			    NULL)
+			if ((x[s][nm] = calloc(cap[s], sizeof(double))) == NULL)
 				goto nomem;
 		if (units_of(bd, xb, pb, boots, x[0][nm], &nx) != 0 ||
 		    units_of(nd, xn, pn, boots, x[1][nm], &nx) != 0) {
