@@ -293,6 +293,10 @@ enum pr_status pr_store_load_variant(struct pr_store *st,
     struct pr_str campaign, struct pr_str variant,
     struct pr_store_variant_data *out, struct pr_error *err);
 void pr_store_variant_data_release(struct pr_store_variant_data *d);
+/* The series called name of d, or NULL (a linear search: d->nm is the
+ * number of metrics of one variant). */
+const struct pr_store_series *pr_store_variant_series(
+    const struct pr_store_variant_data *d, const char *name);
 
 /* The environment snapshot of a session into e (initialised, empty);
  * *found is 0 (and e left empty) when the session has none. */

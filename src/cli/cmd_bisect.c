@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "cli/run_store.h"
 #include "perfreg/bisect_job.h"
 #include "perfreg/env.h"
 #include "perfreg/parse.h"
@@ -285,22 +286,11 @@ hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
 	(void)s;
 	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
 		return -1;
-	memset(&sr, 0, sizeof(sr));
+	run_store_fill(&sr, r);
 	sr.variant = b->vid[pos];
 	sr.round = j->rounds + r->round;
 	sr.seq = b->seq++;
-	sr.warmup = r->warmup;
-	sr.ok = r->ok;
-	sr.outcome = pr_spawn_outcome_str(r->outcome);
-	sr.exit_status = r->exit_status;
-	sr.signal = r->signal;
-	sr.reason = pr_str_c(r->reason);
-	sr.failed_in = r->failed_in;
-	sr.output.p = r->output;
-	sr.output.n = r->output != NULL ? r->output_len : 0;
-	sr.truncated = r->truncated;
 	sr.start_s = unix_now() - b->started;
-	sr.metrics = &r->metrics;
 	return pr_store_add_run(b->st, b->session, &sr, err) == PR_OK ? 0 : -1;
 }
 

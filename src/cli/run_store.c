@@ -273,6 +273,23 @@ stored_metrics(const struct pr_run *r, struct pr_dataset *out,
 }
 
 void
+run_store_fill(struct pr_store_run *sr, const struct pr_run *r)
+{
+	memset(sr, 0, sizeof(*sr));
+	sr->warmup = r->warmup;
+	sr->ok = r->ok;
+	sr->outcome = pr_spawn_outcome_str(r->outcome);
+	sr->exit_status = r->exit_status;
+	sr->signal = r->signal;
+	sr->reason = pr_str_c(r->reason);
+	sr->failed_in = r->failed_in;
+	sr->output.p = r->output;
+	sr->output.n = r->output != NULL ? r->output_len : 0;
+	sr->truncated = r->truncated;
+	sr->metrics = &r->metrics;
+}
+
+void
 run_store_add(struct run_store *rs, const struct pr_session *s,
     const struct pr_run *r)
 {
@@ -284,22 +301,11 @@ run_store_add(struct run_store *rs, const struct pr_session *s,
 	if (rs->st == NULL || rs->failed)
 		return;
 	(void)s;
-	memset(&sr, 0, sizeof(sr));
+	run_store_fill(&sr, r);
 	sr.variant = rs->vid[r->variant];
 	sr.round = r->round;
 	sr.seq = r->seq;
-	sr.warmup = r->warmup;
-	sr.ok = r->ok;
-	sr.outcome = pr_spawn_outcome_str(r->outcome);
-	sr.exit_status = r->exit_status;
-	sr.signal = r->signal;
-	sr.reason = pr_str_c(r->reason);
-	sr.failed_in = r->failed_in;
-	sr.output.p = r->output;
-	sr.output.n = r->output != NULL ? r->output_len : 0;
-	sr.truncated = r->truncated;
 	sr.start_s = r->start_s;
-	sr.metrics = &r->metrics;
 	pr_error_clear(&err);
 	pr_dataset_init(&all);
 	if (r->monitors.n > 0) {

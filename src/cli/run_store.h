@@ -35,6 +35,11 @@ int run_store_begin(struct run_store *rs, const char *db, const char *campaign,
     const char *const *primary, size_t nprimary, char *const *args,
     size_t nargs, int64_t resumes);
 
+/* sr from the run r: its outcome, status, failure, output and metrics (sr
+ * points into r); the variant id, round, sequence number and start time
+ * are the caller's. */
+void run_store_fill(struct pr_store_run *sr, const struct pr_run *r);
+
 /* Stores a finished run; on failure sets rs->failed and rs->msg (the
  * caller stops the session). */
 void run_store_add(struct run_store *rs, const struct pr_session *s,

@@ -195,18 +195,6 @@ nomem:
 
 static const struct report_writer var_writer = { var_text, var_json, var_free };
 
-/* The series called name of d, or NULL. */
-static const struct pr_store_series *
-series_of(const struct pr_store_variant_data *d, const char *name)
-{
-	size_t k;
-
-	for (k = 0; k < d->nm; k++)
-		if (strcmp(d->m[k].name, name) == 0)
-			return &d->m[k];
-	return NULL;
-}
-
 /* How much of a run's variance comes from its boot, metric by metric. */
 static enum pr_status
 variance_part(struct pr_report_model *g, const struct pr_report_campaign *c,
@@ -228,7 +216,7 @@ variance_part(struct pr_report_model *g, const struct pr_report_campaign *c,
 	}
 	for (i = 0; i < bd->nm; i++) {
 		bm = &bd->m[i];
-		if ((nm = series_of(nd, bm->name)) == NULL ||
+		if ((nm = pr_store_variant_series(nd, bm->name)) == NULL ||
 		    !report_compare_wanted(&c->cmp, bm->name))
 			continue;
 		sb.x = bm->value;
@@ -966,8 +954,9 @@ across_part(struct pr_report_model *g, struct pr_report_campaign *c,
 		return st;
 	for (i = 0; i < bd->nm && st == PR_OK; i++) {
 		bm = &bd->m[i];
-		if ((nm = series_of(nd, bm->name)) == NULL || bm->n == 0 ||
-		    nm->n == 0 || !report_compare_wanted(&c->cmp, bm->name))
+		if ((nm = pr_store_variant_series(nd, bm->name)) == NULL ||
+		    bm->n == 0 || nm->n == 0 ||
+		    !report_compare_wanted(&c->cmp, bm->name))
 			continue;
 		free(hostb);
 		free(hostn);

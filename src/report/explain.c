@@ -794,17 +794,6 @@ out:
  * The explanation of a stored pair of variants
  * ---------------------------------------------------------------- */
 
-static const struct pr_store_series *
-series_named(const struct pr_store_variant_data *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < d->nm; i++)
-		if (strcmp(d->m[i].name, name) == 0)
-			return &d->m[i];
-	return NULL;
-}
-
 /*
  * The units of series m of d into v (d->nboots values with boots: each
  * boot's mean, NaN for a boot without a value; else m's values, which
@@ -858,8 +847,9 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
     const struct pr_store_variant_data *nd, int boots, const char *primary,
     const char *const *skip, size_t nskip, struct pr_error *err)
 {
-	const struct pr_store_series *pb = series_named(bd, primary),
-				     *pn = series_named(nd, primary), *xb, *xn;
+	const struct pr_store_series *pb = pr_store_variant_series(bd, primary),
+				     *pn = pr_store_variant_series(nd, primary),
+				     *xb, *xn;
 	const struct pr_store_variant_data *sd[2] = { bd, nd };
 	const struct pr_store_series *ps[2] = { pb, pn };
 	struct pr_explain_input in;
@@ -875,7 +865,7 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 		return PR_OK;
 	for (i = 0; i < bd->nm && !mon; i++)
 		mon = pr_monitor_is_metric(bd->m[i].name) &&
-		    series_named(nd, bd->m[i].name) != NULL;
+		    pr_store_variant_series(nd, bd->m[i].name) != NULL;
 	if (!mon)
 		return PR_OK;
 	pr_explain_init(&e);
@@ -898,7 +888,7 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 		xb = &bd->m[i];
 		if (strcmp(xb->name, primary) == 0 ||
 		    skipped(xb->name, skip, nskip) ||
-		    (xn = series_named(nd, xb->name)) == NULL)
+		    (xn = pr_store_variant_series(nd, xb->name)) == NULL)
 			continue;
 		for (s = 0; s < 2; s++)
 			if ((x[s][nm] = calloc(cap[s], sizeof(double))) == NULL)

@@ -414,6 +414,17 @@ pr_store_variants(struct pr_store *st, struct pr_str campaign,
 	return PR_OK;
 }
 
+const struct pr_store_series *
+pr_store_variant_series(const struct pr_store_variant_data *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nm; i++)
+		if (strcmp(d->m[i].name, name) == 0)
+			return &d->m[i];
+	return NULL;
+}
+
 void
 pr_store_variant_data_release(struct pr_store_variant_data *d)
 {
