@@ -311,11 +311,6 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 			    o->parse != NULL ? "parse" : "format");
 			return -1;
 		}
-		if (o->html != NULL) {
-			cli_errorf("compare: --html does not go with "
-				   "--campaign yet");
-			return -1;
-		}
 		return first;
 	}
 	if (argc - first != 2) {
@@ -397,8 +392,8 @@ write_model(const struct pr_report_model *m, enum pr_report_format f)
 	return rc;
 }
 
-/* Writes the page of m, the comparison of bname and nname, to o->html;
- * an exit status. */
+/* Writes the page of m, the comparison of bname and nname (or of the
+ * campaign: "--campaign" and its name), to o->html; an exit status. */
 static int
 compare_html(const struct pr_report_model *m, const char *bname,
     const char *nname, const struct compare_opts *o)
@@ -756,7 +751,11 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 			continue;
 		rc = campaign_pair(&cc, &cr, &m, &v[a], &v[i]);
 	}
-	if (rc != PR_EXIT_OK || (rc = write_model(&m, o->report)) != PR_EXIT_OK)
+	if (rc == PR_EXIT_OK && o->html != NULL)
+		rc = compare_html(&m, "--campaign", o->campaign, o);
+	if (rc != PR_EXIT_OK ||
+	    ((o->html == NULL || strcmp(o->html, "-") != 0) &&
+		(rc = write_model(&m, o->report)) != PR_EXIT_OK))
 		goto out;
 	rc = cr.regression ? PR_EXIT_REGRESSION : PR_EXIT_OK;
 out:

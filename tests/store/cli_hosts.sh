@@ -77,6 +77,23 @@ assert -85.5 < a["change_pct"] < -83.5, a
 assert c["per_host"][1]["host"]=="host2"' "$tmp/out" ||
     fail "compare big --json: across_hosts"
 
+# The campaign's report as an HTML page too (it was refused): the text
+# report still on stdout, or the page alone with '-'.
+"$P" compare --db "$db" --campaign big --html "$tmp/big.html" \
+    > "$tmp/out" 2> "$tmp/err" || fail "compare big --html: $(cat "$tmp/err")"
+has "$tmp/out" "^b against a across 3 hosts, the host as the unit" \
+    "--html keeps the text"
+has "$tmp/big.html" "<title>perfreg compare --campaign big</title>" \
+    "--html title"
+has "$tmp/big.html" 'class="comparison"' "--html comparison"
+has "$tmp/big.html" "across 3 hosts" "--html across hosts"
+"$P" compare --db "$db" --campaign big --html - > "$tmp/out" 2> "$tmp/err" ||
+    fail "compare big --html -: $(cat "$tmp/err")"
+[ "$(head -n 1 "$tmp/out")" = "<!DOCTYPE html>" ] ||
+    fail "--html -: not a page alone on stdout"
+[ "$(tail -n 1 "$tmp/out")" = "</body></html>" ] ||
+    fail "--html -: something after the page (the text report?)"
+
 "$P" compare --db "$db" --campaign mixed --fail-on-regression \
     > "$tmp/out" 2> "$tmp/err"
 has "$tmp/out" "differs between hosts: regression on 2, " "differs"
