@@ -405,11 +405,13 @@ pr_report_families_apply(struct pr_report *r, struct pr_report_metric *rm,
 		fam->side.side = NULL;
 		fam->side.not_tested = NULL;
 		fam->side.not_tested_value = NULL;
+		fam->side.not_tested_metrics = NULL;
 		fam->side.n_not_tested = 0;
 		r->side = &fam->side;
 	}
 	r->not_tested = fam->nt_name;
 	r->not_tested_value = fam->nt_value;
+	r->not_tested_metrics = rm + fam->np + fam->ns;
 	r->n_not_tested = fam->nnt;
 	return PR_OK;
 }
