@@ -139,6 +139,15 @@ match(struct pr_dataset *base, struct pr_dataset *new, const char *bname,
 				return st;
 			continue;
 		}
+		if (b->values.n == 0 || n->values.n == 0) {
+			if ((st = note(res, err,
+				 "warning: metric '%s' has no values in %s; "
+				 "not compared",
+				 b->name, b->values.n == 0 ? bname : nname)) !=
+			    PR_OK)
+				return st;
+			continue;
+		}
 		if (b->unit[0] != '\0' && n->unit[0] != '\0' &&
 		    strcmp(b->unit, n->unit) != 0)
 			return pr_error_set(err, PR_EINVAL,
@@ -315,6 +324,7 @@ pr_report_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
 	res->report.n = nrows;
 	res->report.units = o->units;
 	res->rm = rm;
+	res->nrm = nrows;
 	rm = NULL;
 	if ((st = pr_report_families_apply(&res->report, res->rm, nrows, role,
 		 &o->verdict, &res->fam, err)) != PR_OK)
@@ -326,6 +336,7 @@ out:
 		/* Only the notes survive a failure. */
 		free(res->rm);
 		res->rm = NULL;
+		res->nrm = 0;
 		pr_report_families_release(&res->fam);
 		memset(&res->report, 0, sizeof(res->report));
 		res->regression = 0;
