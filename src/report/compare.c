@@ -408,14 +408,21 @@ side_change(double b, double n)
 	return 100.0 * (n / b - 1.0);
 }
 
-/* Puts pre in front of the cell buf (truncated to size). */
+/* Puts pre in front of the cell buf (size bytes, cut to fit). */
 static void
 prefix_cell(char *buf, size_t size, const char *pre)
 {
-	char tmp[CELL_MAX];
+	size_t np = strlen(pre), nb = strlen(buf);
 
-	snprintf(tmp, sizeof(tmp), "%s", buf);
-	snprintf(buf, size, "%s%s", pre, tmp);
+	if (size == 0)
+		return;
+	if (np > size - 1)
+		np = size - 1;
+	if (nb > size - 1 - np)
+		nb = size - 1 - np;
+	memmove(buf + np, buf, nb);
+	memcpy(buf, pre, np);
+	buf[np + nb] = '\0';
 }
 
 /*
