@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "cli/run_store.h"
 #include "perfreg/dataset.h"
@@ -74,6 +75,7 @@ struct run_cli {
 	struct pr_parser *parser;
 	int json, markdown;
 	enum pr_report_format format; /* from --json and --markdown */
+	const char *html;             /* --html file */
 	const char *output;
 	struct pr_param params[PARAMS_MAX];
 	char *param_buf[PARAMS_MAX];
@@ -446,6 +448,7 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "markdown",
 	    "the report as Markdown (tables and lists), for a bug report",
 	    struct run_cli, markdown, 1),
+	CLI_OPT_HTML(struct run_cli, html),
 	OPT_GROUP(),
 	OPT_FLAG(0, "until-decided",
 	    "go on in rounds until every chosen metric of every variant is a "
@@ -1182,6 +1185,31 @@ fill_report(struct pr_report_model *m, const struct pr_session *s,
 	return pr_report_run_runs(m, "runs", 0, s, err);
 }
 
+/* Writes the page of m, the report of session s, to --html; an exit
+ * status. */
+static int
+run_html(const struct pr_report_model *m, const struct pr_session *s,
+    const struct run_cli *c)
+{
+	struct pr_buf title = PR_BUF_INIT(1 << 16);
+	struct pr_error err;
+	enum pr_status st;
+	size_t vi;
+	int rc = PR_EXIT_INTERNAL;
+
+	pr_error_clear(&err);
+	st = pr_buf_adds(&title, "perfreg run", &err);
+	for (vi = 0; vi < s->nv && st == PR_OK; vi++)
+		st = pr_buf_addf(&title, &err, "%s%s", vi == 0 ? " " : ", ",
+		    s->v[vi].name);
+	if (st != PR_OK)
+		cli_error(&err);
+	else
+		rc = cli_html_model("run", c->html, m, title.data);
+	pr_buf_release(&title);
+	return rc;
+}
+
 static int
 write_report(struct pr_session *s, const struct run_cli *c)
 {
@@ -1210,14 +1238,20 @@ write_report(struct pr_session *s, const struct run_cli *c)
 	}
 	pr_error_clear(&err);
 	if (fill_report(&m, s, c, vr, nok, &err) != PR_OK ||
-	    pr_report_model_render(&out, &m, c->format, &err) != PR_OK) {
+	    ((c->html == NULL || strcmp(c->html, "-") != 0) &&
+		pr_report_model_render(&out, &m, c->format, &err) != PR_OK)) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	rc2 = cli_write(&out);
-	if (rc2 != PR_EXIT_OK)
+	/* --html: the page first; "-" writes it instead of the report. */
+	if (c->html != NULL && (rc2 = run_html(&m, s, c)) != PR_EXIT_OK)
 		rc = rc2;
+	if (c->html == NULL || strcmp(c->html, "-") != 0) {
+		rc2 = cli_write(&out);
+		if (rc2 != PR_EXIT_OK)
+			rc = rc2;
+	}
 out:
 	pr_report_model_release(&m);
 	for (vi = 0; vi < s->nv; vi++)
