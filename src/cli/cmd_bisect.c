@@ -75,6 +75,9 @@ struct bstore {
 	struct pr_env env; /* the snapshot of the start */
 	int have_env;
 	double started;
+	int tty;          /* progress on stderr (a terminal, not --json) */
+	double shown;     /* when progress was last shown */
+	int progress_out; /* a progress line is on the terminal */
 };
 
 static volatile sig_atomic_t interrupted, stop_signal;
@@ -276,6 +279,49 @@ variant_id(struct bstore *b, const struct pr_bisect_job *j, size_t pos,
 	return 0;
 }
 
+/*
+ * One line of progress on the terminal, rewritten in place at most ten
+ * times a second: runs and builds so far, the commit being measured,
+ * and the most probable first changed commit with its probability.
+ * Only hashes and numbers: nothing from outside reaches the terminal.
+ */
+static void
+progress(struct bstore *b, const struct pr_bisect_job *j, size_t pos)
+{
+	double now;
+
+	if (!b->tty)
+		return;
+	now = unix_now();
+	if (b->progress_out && now - b->shown < 0.1)
+		return;
+	b->shown = now;
+	b->progress_out = 1;
+	fprintf(stderr, "\r\033[Kbisect: %zu runs, %zu builds, at %.12s",
+	    j->runs + j->runs_failed - j->runs_prior, j->builds,
+	    j->c[pos].hash);
+	if (j->have_state && j->st.lo == j->st.hi && j->st.hi <= j->n)
+		fprintf(stderr, "; most likely %.12s (%.0f%%)",
+		    j->c[j->st.hi].hash, 100 * j->st.p_loc);
+	else if (j->have_state && j->st.lo < j->st.hi && j->st.hi <= j->n)
+		fprintf(stderr,
+		    "; most likely %zu commits up to %.12s (%.0f%%)",
+		    j->st.hi - j->st.lo + 1, j->c[j->st.hi].hash,
+		    100 * j->st.p_loc);
+	fflush(stderr);
+}
+
+/* Clears the progress line before anything else is written. */
+static void
+progress_clear(struct bstore *b)
+{
+	if (b->progress_out) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		b->progress_out = 0;
+	}
+}
+
 static int
 hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
     const struct pr_session *s, const struct pr_run *r, struct pr_error *err)
@@ -291,7 +337,10 @@ hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
 	sr.round = j->rounds + r->round;
 	sr.seq = b->seq++;
 	sr.start_s = unix_now() - b->started;
-	return pr_store_add_run(b->st, b->session, &sr, err) == PR_OK ? 0 : -1;
+	if (pr_store_add_run(b->st, b->session, &sr, err) != PR_OK)
+		return -1;
+	progress(b, j, pos);
+	return 0;
 }
 
 /* A failed build is stored as a failed run of its commit ("prepare":
@@ -304,8 +353,10 @@ hook_build(void *arg, const struct pr_bisect_job *j, size_t pos,
 	const struct pr_bisect_commit *c = &j->c[pos];
 	struct pr_store_run sr;
 
-	if (c->built >= 0)
+	if (c->built >= 0) {
+		progress(b, j, pos);
 		return 0;
+	}
 	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
 		return -1;
 	memset(&sr, 0, sizeof(sr));
@@ -328,6 +379,17 @@ struct prior {
 	int bad;
 	struct pr_error err;
 };
+
+/* The search's id of a stored run's round: unique per session and
+ * round (sessions below 2^30), below PR_BISECT_JOB_LIVE_ROUNDS. */
+static uint64_t
+prior_round(const struct pr_store_run_rec *r)
+{
+	if (r->session <= 0 || r->session >= ((int64_t)1 << 30) ||
+	    r->round >= ((size_t)1 << 31))
+		return 0;
+	return ((uint64_t)r->session << 32) + (uint64_t)r->round + 1;
+}
 
 static int
 prior_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
@@ -358,7 +420,8 @@ prior_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 	for (i = 0; i < r->nm; i++)
 		if (strcmp(r->metric_names[i], p->j->metric) == 0)
 			return pr_bisect_job_prior(p->j, pos,
-				   r->metric_values[i], err) == PR_OK
+				   r->metric_values[i], prior_round(r),
+				   err) == PR_OK
 			    ? 0
 			    : -1;
 	return 0;
@@ -595,6 +658,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	b.started = unix_now();
 	b.resumes = resumes;
 	b.args_json = args_json;
+	b.tty = !c->json && isatty(STDERR_FILENO);
 	if ((rc = cli_store_open("bisect", c->db, PR_STORE_CREATE, &b.st)) !=
 	    PR_EXIT_OK)
 		goto out;
@@ -622,6 +686,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 		sigaction(sigs[i], &sa, &old[i]);
 	handlers = 1;
 	st = pr_bisect_job_run(j, &err);
+	progress_clear(&b);
 	pr_bisect_job_cleanup(j);
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);

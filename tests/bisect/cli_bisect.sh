@@ -84,6 +84,25 @@ git -C "$tmp/a" checkout -q -- prog.c
 has "$tmp/json" '"verdict": "culprit"' "json: verdict"
 has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "json: culprit hash"
 
+# Progress goes to a terminal only: none in the pipes above, a line
+# rewritten in place on a terminal (script(1) gives the run one), cleared
+# before the report.
+cr=$(printf '\r')
+grep -q "$cr" "$tmp/err" && fail "progress: written to a pipe"
+if command -v script > /dev/null 2>&1; then
+	script -qec "'$perfreg' bisect --repo '$tmp/a' --good c0 --bad main \
+	    --build '$BUILD' --db '$tmp/tty.sqlite' --metric '$WORK' -- ./prog" \
+	    /dev/null > "$tmp/tty" 2>&1 < /dev/null || fail "tty: $(cat "$tmp/tty")"
+	has "$tmp/tty" "bisect: [0-9]* runs, [0-9]* builds, at [0-9a-f]\{12\}" "tty: progress"
+	has "$tmp/tty" "most likely \([0-9]* commits up to \)\{0,1\}[0-9a-f]\{12\} ([0-9]*%)" "tty: the posterior"
+	has "$tmp/tty" "culprit: $slow " "tty: the report"
+	script -qec "'$perfreg' bisect --repo '$tmp/a' --good c0 --bad main \
+	    --build '$BUILD' --db '$tmp/tty.sqlite' --json --metric '$WORK' -- ./prog" \
+	    /dev/null > "$tmp/tty" 2>&1 < /dev/null || fail "tty json: $(cat "$tmp/tty")"
+	grep -q 'bisect: [0-9]* runs' "$tmp/tty" && fail "tty json: progress with --json"
+	has "$tmp/tty" '"verdict": "culprit"' "tty json: the report"
+fi
+
 # 2. No slow commit between c0 and c20: not reproduced.
 "$perfreg" bisect --repo "$tmp/a" --good c0 --bad c20 --build "$BUILD" \
     --equivalence 10 --campaign flat --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err"
