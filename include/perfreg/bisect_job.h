@@ -166,6 +166,10 @@ struct pr_bisect_job {
 	size_t parent, culprit;
 	struct pr_seq_result confirm;
 	size_t confirm_runs;
+	size_t confirm_before; /* of confirm_runs, rounds given back */
+	/* 1 while a confirmation (of culprit against parent) runs: a
+	 * store can keep its rounds apart (pr_bisect_job_prior_pair). */
+	int confirming;
 	/* Every confirmation's pairs, one entry per (parent, culprit). */
 	struct pr_bisect_pairs *pairs;
 	size_t npairs;

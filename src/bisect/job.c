@@ -1152,13 +1152,17 @@ confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
 	if (p->n > 0 && (st = decide_pairs(p, &so, &res, err)) != PR_OK)
 		return st;
 	if (p->n == 0 || res.decision == PR_SEQ_CONTINUE) {
-		if ((st = run_batch(j, pos, 2, left, &so, p, &b, err)) != PR_OK)
+		j->confirming = 1;
+		st = run_batch(j, pos, 2, left, &so, p, &b, err);
+		j->confirming = 0;
+		if (st != PR_OK)
 			return st;
 		if (p->n > 0 && (st = decide_pairs(p, &so, &res, err)) != PR_OK)
 			return st;
 	}
 	j->confirm = res;
 	j->confirm_runs = res.n;
+	j->confirm_before = p->n - p->now;
 	if (j->interrupted)
 		return PR_OK;
 	switch (res.decision) {
@@ -1208,7 +1212,7 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 {
 	struct pr_seq_result r1;
 	enum pr_bisect_verdict v1;
-	size_t k, k1 = 0, k2 = 0, p1, c1, n1;
+	size_t k, k1 = 0, k2 = 0, p1, c1, n1, b1;
 	enum pr_status st;
 
 	for (k = 1; k <= j->n; k++)
@@ -1244,6 +1248,7 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 	p1 = j->parent;
 	c1 = j->culprit;
 	n1 = j->confirm_runs;
+	b1 = j->confirm_before;
 	st = confirm(j, t0, k2, k2, 1, err);
 	if (st == PR_EUNDEF) {
 		pr_error_clear(err);
@@ -1265,6 +1270,7 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 		j->parent = p1;
 		j->culprit = c1;
 		j->confirm_runs = n1;
+		j->confirm_before = b1;
 	}
 	return PR_OK;
 }

@@ -75,6 +75,12 @@ struct bstore {
 	struct pr_env env; /* the snapshot of the start */
 	int have_env;
 	double started;
+	/* What the current session holds: the search (0) or the
+	 * confirmation (1) of culprit against parent.  Each confirmation
+	 * is a session of its own, tagged bisect.confirm, so that a resume
+	 * can give its rounds back to it. */
+	int phase;
+	size_t ph_parent, ph_culprit;
 	int tty;          /* progress on stderr (a terminal, not --json) */
 	double shown;     /* when progress was last shown */
 	int progress_out; /* a progress line is on the terminal */
@@ -217,17 +223,19 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
     struct pr_error *err)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag t[4];
+	struct pr_store_tag t[5];
 	struct pr_store_session_info si;
-	char host[HOST_MAX], boot[BOOT_MAX];
+	char host[HOST_MAX], boot[BOOT_MAX], pair[90];
 	size_t nt = 0;
 
 	if (b->session != 0)
 		return 0;
-	if ((b->vid = calloc(j->n + 1, sizeof(*b->vid))) == NULL) {
+	if (b->vid == NULL &&
+	    (b->vid = calloc(j->n + 1, sizeof(*b->vid))) == NULL) {
 		pr_error_set(err, PR_ENOMEM, "out of memory");
 		return -1;
 	}
+	memset(b->vid, 0, (j->n + 1) * sizeof(*b->vid));
 	t[nt].key = pr_str_c("bisect.good");
 	t[nt++].value = pr_str_c(j->c[0].hash);
 	t[nt].key = pr_str_c("bisect.bad");
@@ -237,6 +245,12 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
 	if (j->metric != NULL) {
 		t[nt].key = pr_str_c("bisect.metric");
 		t[nt++].value = pr_str_c(j->metric);
+	}
+	if (b->phase) {
+		snprintf(pair, sizeof(pair), "%s %s", j->c[b->ph_parent].hash,
+		    j->c[b->ph_culprit].hash);
+		t[nt].key = pr_str_c("bisect.confirm");
+		t[nt++].value = pr_str_c(pair);
 	}
 	cli_hostname(host, sizeof(host));
 	cli_boot_id(boot, sizeof(boot));
@@ -265,6 +279,33 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
 		pr_store_session_info_release(&si);
 	}
 	return 0;
+}
+
+/*
+ * The session for the run the job makes now: the current one while the
+ * job's phase (search, or the confirmation of one culprit) is the same,
+ * else a new session that resumes it (the old one ends "resumed").
+ */
+static int
+store_phase(struct bstore *b, const struct pr_bisect_job *j,
+    struct pr_error *err)
+{
+	int want = j->confirming;
+
+	if (b->session != 0 &&
+	    (want != b->phase ||
+		(want &&
+		    (b->ph_parent != j->parent ||
+			b->ph_culprit != j->culprit)))) {
+		b->resumes = b->session;
+		b->session = 0;
+	}
+	if (b->session == 0) {
+		b->phase = want;
+		b->ph_parent = j->parent;
+		b->ph_culprit = j->culprit;
+	}
+	return store_begin(b, j, err);
 }
 
 static int
@@ -330,7 +371,7 @@ hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
 	struct pr_store_run sr;
 
 	(void)s;
-	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
+	if (store_phase(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
 		return -1;
 	run_store_fill(&sr, r);
 	sr.variant = b->vid[pos];
@@ -357,7 +398,7 @@ hook_build(void *arg, const struct pr_bisect_job *j, size_t pos,
 		progress(b, j, pos);
 		return 0;
 	}
-	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
+	if (store_phase(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
 		return -1;
 	memset(&sr, 0, sizeof(sr));
 	sr.variant = b->vid[pos];
@@ -378,7 +419,89 @@ struct prior {
 	size_t *failed;
 	int bad;
 	struct pr_error err;
+	/* In a confirmation's session: its two positions, the current
+	 * round's values (0 parent, 1 culprit), and the pairs of every
+	 * such session, tagged with the session's place in the chain
+	 * (0 the newest). */
+	int confirm;
+	size_t cparent, cculprit, round;
+	double val[2];
+	int have[2];
+	size_t sess;
+	struct cpair {
+		size_t sess, parent, culprit;
+		double base, new_;
+	} * pairs;
+	size_t npairs, cap;
 };
+
+/* A confirmation round's values as a pair, once both are read. */
+static int
+prior_pair(struct prior *p, size_t pos, size_t round, double v,
+    struct pr_error *err)
+{
+	int w = pos == p->cparent ? 0 : pos == p->cculprit ? 1 : -1;
+
+	if (!p->confirm || w < 0)
+		return 0;
+	if (round != p->round)
+		p->have[0] = p->have[1] = 0;
+	p->round = round;
+	p->val[w] = v;
+	p->have[w] = 1;
+	if (!(p->have[0] && p->have[1]))
+		return 0;
+	p->have[0] = p->have[1] = 0;
+	if (p->npairs == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct cpair *np = realloc(p->pairs, cap * sizeof(*np));
+
+		if (np == NULL) {
+			pr_error_set(err, PR_ENOMEM, "out of memory");
+			return -1;
+		}
+		p->pairs = np;
+		p->cap = cap;
+	}
+	p->pairs[p->npairs].sess = p->sess;
+	p->pairs[p->npairs].parent = p->cparent;
+	p->pairs[p->npairs].culprit = p->cculprit;
+	p->pairs[p->npairs].base = p->val[0];
+	p->pairs[p->npairs++].new_ = p->val[1];
+	return 0;
+}
+
+/* Whether the session is a confirmation's (tag bisect.confirm "PARENT
+ * CULPRIT", two hashes of this range): sets p->confirm and the two. */
+static void
+prior_session(struct prior *p, const struct pr_store_session_info *si)
+{
+	char a[41], c[41];
+	size_t i, pa, pc;
+
+	p->confirm = 0;
+	p->have[0] = p->have[1] = 0;
+	p->round = (size_t)-1;
+	for (i = 0; i < si->ntags; i++) {
+		const struct pr_str *v = &si->tags[i].value;
+
+		if (si->tags[i].key.n == 14 &&
+		    memcmp(si->tags[i].key.p, "bisect.confirm", 14) == 0 &&
+		    v->n == 81 && v->p[40] == ' ') {
+			memcpy(a, v->p, 40);
+			a[40] = '\0';
+			memcpy(c, v->p + 41, 40);
+			c[40] = '\0';
+			pa = pr_bisect_job_find(p->j, a);
+			pc = pr_bisect_job_find(p->j, c);
+			if (pa != (size_t)-1 && pc != (size_t)-1 && pa < pc) {
+				p->confirm = 1;
+				p->cparent = pa;
+				p->cculprit = pc;
+			}
+		}
+	}
+}
 
 /* The search's id of a stored run's round: unique per session and
  * round (sessions below 2^30), below PR_BISECT_JOB_LIVE_ROUNDS. */
@@ -418,12 +541,13 @@ prior_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 		return 0;
 	}
 	for (i = 0; i < r->nm; i++)
-		if (strcmp(r->metric_names[i], p->j->metric) == 0)
-			return pr_bisect_job_prior(p->j, pos,
-				   r->metric_values[i], prior_round(r),
-				   err) == PR_OK
-			    ? 0
-			    : -1;
+		if (strcmp(r->metric_names[i], p->j->metric) == 0) {
+			if (pr_bisect_job_prior(p->j, pos, r->metric_values[i],
+				prior_round(r), err) != PR_OK)
+				return -1;
+			return prior_pair(p, pos, r->round, r->metric_values[i],
+			    err);
+		}
 	return 0;
 }
 
@@ -436,7 +560,7 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 	struct pr_store_session_info si;
 	struct prior p;
 	int64_t id = last;
-	size_t i, guard = 0;
+	size_t i, k, guard = 0;
 	int rc = -1;
 
 	memset(&p, 0, sizeof(p));
@@ -450,6 +574,7 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 		memset(&si, 0, sizeof(si));
 		if (pr_store_session_get(st, id, &si, err) != PR_OK)
 			goto out;
+		prior_session(&p, &si);
 		if (pr_store_each_run(st, id, prior_run, &p, err) != PR_OK) {
 			pr_store_session_info_release(&si);
 			goto out;
@@ -457,7 +582,17 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 		*first = id;
 		id = si.resumes;
 		pr_store_session_info_release(&si);
+		p.sess++;
 	}
+	/* The confirmations' rounds, oldest session first, each session's
+	 * in its order: the sequences continue from them. */
+	for (k = p.sess; k-- > 0;)
+		for (i = 0; i < p.npairs; i++)
+			if (p.pairs[i].sess == k &&
+			    pr_bisect_job_prior_pair(j, p.pairs[i].parent,
+				p.pairs[i].culprit, p.pairs[i].base,
+				p.pairs[i].new_, err) != PR_OK)
+				goto out;
 	for (i = 1; i < j->n; i++)
 		if (j->c[i].n == 0 && p.failed[i] >= 3 &&
 		    pr_bisect_job_prior_skip(j, i,
@@ -467,6 +602,7 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 	rc = 0;
 out:
 	free(p.failed);
+	free(p.pairs);
 	return rc;
 }
 
