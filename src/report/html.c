@@ -1066,6 +1066,11 @@ static const char style[] =
     ".warning{border-left:4px solid #c60;padding-left:.5em}\n"
     ".text{white-space:pre-wrap}.unit{color:#666}\n"
     ".panel{border-top:1px solid #ccc;margin-top:1em;break-inside:avoid}\n"
+    /* A panel off the screen is not laid out until it comes near: the
+     * page of 1,000 metrics lays out what is shown (bench/README.md).
+     * Printing lays out every one. */
+    ".comparison .panel{content-visibility:auto;"
+    "contain-intrinsic-size:auto 760px}\n"
     ".plots svg{display:block;margin:.3em 0;max-width:100%}\n"
     ".tables{display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start}\n"
     ".values,.cap{font-size:.85em;color:#333;word-wrap:break-word}\n"
