@@ -52,6 +52,12 @@ struct pr_report_metric {
 	 * n 0) to leave them out. */
 	const double *base_values, *new_values;
 	size_t base_n, new_n;
+	/* Optional: when the run of each value started (seconds after the
+	 * session's start), base_n and new_n of them, so that the HTML page
+	 * draws both sides on one time axis in the order they ran
+	 * (interleaving and drift visible).  NULL: each side in the order
+	 * of its values. */
+	const double *base_at, *new_at;
 	struct pr_comparison cmp; /* from pr_compare (and pr_compare_holm) */
 };
 

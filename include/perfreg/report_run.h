@@ -108,4 +108,14 @@ enum pr_status pr_report_run_runs(struct pr_report_model *m, const char *key,
 enum pr_status pr_report_run_line(struct pr_buf *out,
     const struct pr_session *s, const struct pr_run *r, struct pr_error *err);
 
+/*
+ * When each value of metric name of variant vi was measured: *at (the
+ * caller's, free) gets the start of the counted, successful run that gave
+ * each value (pr_run.start_s), n of them in the order of the variant's
+ * values (s->v[vi].data), or NULL (PR_OK) when the runs do not give
+ * exactly n values of it.  PR_ENOMEM.
+ */
+enum pr_status pr_report_run_times(const struct pr_session *s, size_t vi,
+    const char *name, size_t n, double **at, struct pr_error *err);
+
 #endif /* PERFREG_REPORT_RUN_H */

@@ -999,14 +999,50 @@ struct variant_report {
 	struct pr_report_compare_result res;
 	const char **names; /* the metrics compared, for the paired part */
 	size_t nrows;
+	double **at; /* 2 nrows: when each side's values were measured */
 };
 
 static void
 variant_report_release(struct variant_report *v)
 {
+	size_t i;
+
+	for (i = 0; v->at != NULL && i < 2 * v->nrows; i++)
+		free(v->at[i]);
+	free(v->at);
 	pr_report_compare_result_release(&v->res);
 	free(v->names);
 	memset(v, 0, sizeof(*v));
+}
+
+/* The HTML page's order plot: when each value of each row of v was
+ * measured (pr_report_run_times), so that both sides share a time axis.
+ * Returns an exit status. */
+static int
+variant_times(const struct pr_session *s, size_t vi, struct variant_report *v)
+{
+	struct pr_report_metric *m;
+	struct pr_error err;
+	size_t i;
+
+	pr_error_clear(&err);
+	if ((v->at = calloc(2 * v->nrows + 1, sizeof(*v->at))) == NULL) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	for (i = 0; i < v->nrows; i++) {
+		m = &v->res.rm[i];
+		if (pr_report_run_times(s, 0, m->name, m->base_n, &v->at[2 * i],
+			&err) != PR_OK ||
+		    pr_report_run_times(s, vi, m->name, m->new_n,
+			&v->at[2 * i + 1], &err) != PR_OK) {
+			cli_error(&err);
+			return PR_EXIT_INTERNAL;
+		}
+		m->base_at = v->at[2 * i];
+		m->new_at = v->at[2 * i + 1];
+	}
+	return PR_EXIT_OK;
 }
 
 /*
@@ -1065,7 +1101,7 @@ report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
 	}
 	for (i = 0; i < v->nrows; i++)
 		v->names[i] = v->res.rm[i].name;
-	return PR_EXIT_OK;
+	return variant_times(s, vi, v);
 }
 
 /*

@@ -419,30 +419,55 @@ change_plot(struct page *pg, const struct pr_comparison *c, double eq)
 	return add(pg, "</svg>");
 }
 
-/* The values of both sides in the order they were given. */
+/* The x of value i of a side: its run's start on the time axis, or
+ * its index. */
+static double
+order_x(const struct axis *ax, const double *at, size_t i)
+{
+	return axis_at(ax, at != NULL ? at[i] : (double)i);
+}
+
+/* The values of both sides in the order they ran: on one time axis
+ * when the metric says when each run started (run's sessions:
+ * interleaving and drift show), else each side in the order of its
+ * values. */
 static enum pr_status
 order_plot(struct page *pg, const struct pr_report_metric *m)
 {
 	enum pr_status st;
 	struct axis ax, ay;
-	double lo = 0, hi = 0, l2 = 0, h2 = 0;
+	double lo = 0, hi = 0, l2 = 0, h2 = 0, t0 = 0, t1 = 0;
 	size_t i, step, n = m->base_n > m->new_n ? m->base_n : m->new_n;
-	int side;
+	int side,
+	    timed = m->base_at != NULL && m->new_at != NULL &&
+	    extent(m->base_at, m->base_n, &t0, &t1) &&
+	    extent(m->new_at, m->new_n, &l2, &h2);
 
 	if (n < 2 || !extent(m->base_values, m->base_n, &lo, &hi))
 		return PR_OK;
+	if (timed) {
+		t0 = fmin(t0, l2);
+		t1 = fmax(t1, h2);
+	}
 	if (extent(m->new_values, m->new_n, &l2, &h2)) {
 		lo = fmin(lo, l2);
 		hi = fmax(hi, h2);
 	}
-	axis_init(&ax, 0, (double)(n - 1), PLOT_L, PLOT_W - PLOT_R);
+	axis_init(&ax, timed ? t0 : 0, timed ? t1 : (double)(n - 1), PLOT_L,
+	    PLOT_W - PLOT_R);
 	/* Higher values up: the y axis runs from the bottom. */
 	axis_init(&ay, lo, hi, 96, 8);
-	TRY(svg_open(pg, 116, "order", "the values in the order they ran"));
+	TRY(svg_open(pg, 116, timed ? "order time" : "order",
+	    timed ? "both sides' values on one time axis, in the order they "
+		    "ran"
+		  : "the values in the order they ran"));
 	TRY(addf(pg, "<path class=\"axis\" d=\"M%.0f 4V100H%.0f\"/>",
 	    PLOT_L - 4, PLOT_W - PLOT_R));
 	for (side = 0; side < 2; side++) {
 		const double *v = side == 0 ? m->base_values : m->new_values;
+		const double *at = !timed ? NULL
+		    : side == 0           ? m->base_at
+					  : m->new_at;
 		size_t k = side == 0 ? m->base_n : m->new_n;
 
 		if (k == 0)
@@ -453,19 +478,25 @@ order_plot(struct page *pg, const struct pr_report_metric *m)
 		for (i = 0; i < k; i += step)
 			if (isfinite(v[i]))
 				TRY(addf(pg, "%c%.1f %.1f", i == 0 ? 'M' : 'L',
-				    axis_at(&ax, (double)i),
-				    axis_at(&ay, v[i])));
+				    order_x(&ax, at, i), axis_at(&ay, v[i])));
 		TRY(addf(pg, "\"/><path class=\"dot %s\" d=\"",
 		    side == 0 ? "base" : "new"));
 		for (i = 0; i < k; i += step)
 			if (isfinite(v[i]))
 				TRY(addf(pg, "M%.1f %.1fh0",
-				    axis_at(&ax, (double)i),
-				    axis_at(&ay, v[i])));
+				    order_x(&ax, at, i), axis_at(&ay, v[i])));
 		TRY(add(pg, "\"/>"));
 	}
-	TRY(svg_label(pg, PLOT_L, 112, "start", "first"));
-	TRY(svg_label(pg, PLOT_W - PLOT_R, 112, "end", "last"));
+	if (timed) {
+		char b[32];
+
+		snprintf(b, sizeof(b), "%.3g s later", t1 - t0);
+		TRY(svg_label(pg, PLOT_L, 112, "start", "first run"));
+		TRY(svg_label(pg, PLOT_W - PLOT_R, 112, "end", b));
+	} else {
+		TRY(svg_label(pg, PLOT_L, 112, "start", "first"));
+		TRY(svg_label(pg, PLOT_W - PLOT_R, 112, "end", "last"));
+	}
 	return add(pg, "</svg>");
 }
 

@@ -1176,6 +1176,42 @@ report_run_html(const struct report_writer *w)
 }
 
 enum pr_status
+pr_report_run_times(const struct pr_session *s, size_t vi, const char *name,
+    size_t n, double **at, struct pr_error *err)
+{
+	const struct pr_run *r;
+	const struct pr_metric *mt;
+	size_t i, j, k, got = 0;
+
+	*at = NULL;
+	if (vi >= s->nv || n == 0)
+		return PR_OK;
+	if ((*at = malloc(n * sizeof(**at))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < s->nruns; i++) {
+		r = &s->runs[i];
+		if (r->variant != vi || !r->ok || r->warmup)
+			continue;
+		for (k = 0; k < r->metrics.n; k++) {
+			mt = &r->metrics.metrics[k];
+			/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): a dataset's metrics all have names */
+			if (strcmp(mt->name, name) != 0)
+				continue;
+			if (got + mt->values.n > n)
+				goto unaligned;
+			for (j = 0; j < mt->values.n; j++)
+				(*at)[got++] = r->start_s;
+		}
+	}
+	if (got == n)
+		return PR_OK;
+unaligned:
+	free(*at);
+	*at = NULL;
+	return PR_OK;
+}
+
+enum pr_status
 pr_report_run_line(struct pr_buf *out, const struct pr_session *s,
     const struct pr_run *r, struct pr_error *err)
 {

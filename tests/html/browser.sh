@@ -185,6 +185,8 @@ hostile "$OUT/run.dom" run
 check "run: the variant's name shown as text" \
     grep -q -F '&lt;script&gt;alert(6)&lt;/script&gt;' "$OUT/run.dom"
 check "run: the text report as well" grep -q '^wall_s' "$tmp/run.txt"
+check "run: both sides' runs on one time axis" \
+    grep -q '<svg class="order time"' "$OUT/run.dom"
 "$PERFREG" run -n 3 --warmup 0 --monitor none --html - a=true b=true \
     >"$tmp/run-stdout.html" 2>/dev/null
 check "run --html -: the page alone on stdout" \

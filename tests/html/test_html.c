@@ -24,6 +24,7 @@
 
 #include "perfreg/bisect_job.h"
 #include "perfreg/buf.h"
+#include "perfreg/dataset.h"
 #include "perfreg/explain.h"
 #include "perfreg/report_bisect.h"
 #include "perfreg/report_html.h"
@@ -424,6 +425,131 @@ test_hostile_sections(void **state)
 	pr_report_model_release(&m);
 }
 
+/* The x coordinates of the first k dots of the path of class cls after
+ * s, into x; how many were read. */
+static size_t
+dots_x(const char *s, const char *cls, double *x, size_t k)
+{
+	char key[64];
+	const char *p;
+	size_t i = 0;
+
+	snprintf(key, sizeof(key), "class=\"%s\" d=\"", cls);
+	if ((p = strstr(s, key)) == NULL)
+		return 0;
+	p += strlen(key);
+	while (i < k && *p == 'M') {
+		x[i++] = strtod(p + 1, (char **)&p);
+		while (*p != '\0' && *p != 'M' && *p != '"')
+			p++;
+	}
+	return i;
+}
+
+/*
+ * Both sides on one time axis (run's sessions): the order plot puts each
+ * value at its run's start, so that shuffled rounds show interleaved -
+ * base, new, base, new - where the order of the values alone would draw
+ * both sides' first runs at the same x.
+ */
+static void
+test_order_time(void **state)
+{
+	static const double bat[] = { 0.0, 2.0, 4.0, 6.0 };
+	static const double nat[] = { 1.0, 3.0, 5.0, 7.0 };
+	struct pr_report_metric rm[1];
+	struct pr_report r;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	const char *svg;
+	double bx[2], nx[2];
+	char *p;
+
+	(void)state;
+	metric(&rm[0], "wall_s", "s", PR_VERDICT_REGRESSION);
+	rm[0].base_at = bat;
+	rm[0].new_at = nat;
+	memset(&r, 0, sizeof(r));
+	r.conf = 0.95;
+	r.equivalence_pct = 1;
+	r.metrics = rm;
+	r.n = 1;
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, "order");
+	assert_safe(p);
+	assert_non_null(svg = strstr(p, "<svg class=\"order time\""));
+	assert_int_equal(dots_x(svg, "dot base", bx, 2), 2);
+	assert_int_equal(dots_x(svg, "dot new", nx, 2), 2);
+	assert_true(bx[0] < nx[0] && nx[0] < bx[1] && bx[1] < nx[1]);
+	assert_non_null(strstr(svg, "7 s later"));
+	free(p);
+	pr_report_model_release(&m);
+	/* Without the times: each side in the order of its values. */
+	rm[0].base_at = rm[0].new_at = NULL;
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, "order");
+	assert_null(strstr(p, "order time"));
+	assert_non_null(svg = strstr(p, "<svg class=\"order\""));
+	assert_int_equal(dots_x(svg, "dot base", bx, 1), 1);
+	assert_int_equal(dots_x(svg, "dot new", nx, 1), 1);
+	assert_true(bx[0] == nx[0]);
+	free(p);
+	pr_report_model_release(&m);
+}
+
+/* pr_report_run_times: a counted, successful run's start for each of
+ * its values of the metric, in order; warm-ups, failed runs and other
+ * variants left out; NULL when the values do not line up. */
+static void
+test_run_times(void **state)
+{
+	struct pr_variant v[2];
+	struct pr_run run[5];
+	struct pr_session s;
+	double *at = NULL;
+	size_t i;
+
+	(void)state;
+	memset(v, 0, sizeof(v));
+	memset(run, 0, sizeof(run));
+	for (i = 0; i < 5; i++) {
+		pr_dataset_init(&run[i].metrics);
+		assert_int_equal(pr_dataset_add(&run[i].metrics, "wall_s", "s",
+				     PR_BETTER_LOWER, 1.0 + (double)i, NULL),
+		    PR_OK);
+		run[i].ok = 1;
+		run[i].start_s = 0.5 * (double)i;
+	}
+	run[0].warmup = 1;
+	run[2].variant = 1;
+	run[3].ok = 0;
+	memset(&s, 0, sizeof(s));
+	s.v = v;
+	s.nv = 2;
+	s.runs = run;
+	s.nruns = 5;
+	assert_int_equal(pr_report_run_times(&s, 0, "wall_s", 2, &at, NULL),
+	    PR_OK);
+	assert_non_null(at);
+	assert_true(at[0] == 0.5 && at[1] == 2.0);
+	free(at);
+	assert_int_equal(pr_report_run_times(&s, 1, "wall_s", 1, &at, NULL),
+	    PR_OK);
+	assert_non_null(at);
+	assert_true(at[0] == 1.0);
+	free(at);
+	/* Values that do not line up: no times. */
+	assert_int_equal(pr_report_run_times(&s, 0, "wall_s", 3, &at, NULL),
+	    PR_OK);
+	assert_null(at);
+	assert_int_equal(pr_report_run_times(&s, 0, "user_s", 2, &at, NULL),
+	    PR_OK);
+	assert_null(at);
+	for (i = 0; i < 5; i++)
+		pr_dataset_release(&run[i].metrics);
+}
+
 static void
 test_hostile_series(void **state)
 {
@@ -521,6 +647,8 @@ main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_hostile_series),
 		cmocka_unit_test(test_hostile_sections),
+		cmocka_unit_test(test_order_time),
+		cmocka_unit_test(test_run_times),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_limit),
 	};
