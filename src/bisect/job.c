@@ -1141,6 +1141,24 @@ search(struct pr_bisect_job *j, double t0, struct pr_error *err)
 	}
 }
 
+/* The verdict a confirmation's decision gives: a change (either way)
+ * confirms, equivalence does not, anything else is undecided. */
+static enum pr_bisect_verdict
+verdict_of(enum pr_seq_decision d)
+{
+	switch (d) {
+	case PR_SEQ_REGRESSION:
+	case PR_SEQ_IMPROVEMENT:
+		return PR_BISECT_V_CULPRIT;
+	case PR_SEQ_EQUIVALENT:
+		return PR_BISECT_V_NOT_CONFIRMED;
+	case PR_SEQ_CONTINUE:
+	case PR_SEQ_INCONCLUSIVE:
+		break;
+	}
+	return PR_BISECT_V_UNDECIDED;
+}
+
 /*
  * Confirms commit hi, the first changed one of lo .. hi, against its
  * parent (the nearest commit before lo that is not skipped); sets the
@@ -1214,23 +1232,12 @@ confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
 	j->confirm_before = p->n - p->now;
 	if (j->interrupted)
 		return PR_OK;
-	switch (res.decision) {
-	case PR_SEQ_REGRESSION:
-	case PR_SEQ_IMPROVEMENT:
-		j->verdict = PR_BISECT_V_CULPRIT;
-		break;
-	case PR_SEQ_EQUIVALENT:
-		j->verdict = PR_BISECT_V_NOT_CONFIRMED;
-		break;
-	default:
-		/* At its cap of rounds with budget left, the search has
-		 * another look (budget_hit stays 0); else the budget is
-		 * spent. */
-		j->verdict = PR_BISECT_V_UNDECIDED;
-		if (!capped || budget_left(j) < 4 || out_of_time(j, t0))
-			j->budget_hit = 1;
-		break;
-	}
+	/* Undecided at its cap of rounds with budget left, the search has
+	 * another look (budget_hit stays 0); else the budget is spent. */
+	j->verdict = verdict_of(res.decision);
+	if (j->verdict == PR_BISECT_V_UNDECIDED &&
+	    (!capped || budget_left(j) < 4 || out_of_time(j, t0)))
+		j->budget_hit = 1;
 	return PR_OK;
 }
 
@@ -1460,19 +1467,9 @@ pr_bisect_job_step(struct pr_bisect_job *j, struct pr_error *err)
 		return st;
 	j->confirm = res;
 	j->confirm_runs = res.n;
-	switch (res.decision) {
-	case PR_SEQ_REGRESSION:
-	case PR_SEQ_IMPROVEMENT:
-		j->verdict = PR_BISECT_V_CULPRIT;
-		break;
-	case PR_SEQ_EQUIVALENT:
-		j->verdict = PR_BISECT_V_NOT_CONFIRMED;
-		break;
-	default:
+	j->verdict = verdict_of(res.decision);
+	if (j->verdict == PR_BISECT_V_UNDECIDED)
 		j->budget_hit = 1;
-		j->verdict = PR_BISECT_V_UNDECIDED;
-		break;
-	}
 	return PR_OK;
 }
 
