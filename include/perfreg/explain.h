@@ -21,7 +21,9 @@
  * of the primary's, from how the two move together run by run.  The
  * rank is by share (largest first), then by |r|.  A metric that changed
  * but does not move with the primary (r near 0) ranks last: it changed
- * beside the primary, not with it.  Under no change anywhere (A/A) BH
+ * beside the primary, not with it.  A metric with next to no spread
+ * within the sides (no_spread) has no measurable share: those rank
+ * after the others that changed, by the size of their own change.  Under no change anywhere (A/A) BH
  * keeps the list empty in at least conf of the sessions
  * (bench/explain-sim).
  *
@@ -47,6 +49,13 @@ struct pr_explain_side {
 	const double *primary;       /* n values */
 	const double *const *metric; /* nmetrics arrays of n values */
 	size_t n;
+	/* Each run's wall time in seconds (n values), or NULL.  With it,
+	 * the system-wide counters (pr_monitor_is_rate) are taken per
+	 * second of their run: a machine's timer interrupts or other
+	 * processes' context switches grow with any run's length, so that
+	 * as counts they move with a slower run whatever slowed it, and
+	 * would be ranked first for nothing. */
+	const double *seconds;
 };
 
 struct pr_explain_input {
@@ -71,6 +80,12 @@ struct pr_explain_item {
 	double r;              /* pooled within-side correlation */
 	double share;          /* of the primary change; NaN if undefined */
 	int changed;           /* p_adj <= 1 - conf */
+	int per_second;        /* taken per second of its run (seconds) */
+	/* Next to no spread within the sides: the pooled within-side
+	 * standard deviation is below 1% of the change (a deterministic
+	 * count: a command's page faults), so that its co-movement with
+	 * the primary, and its share, cannot be measured (share NaN). */
+	int no_spread;
 };
 
 struct pr_explain {

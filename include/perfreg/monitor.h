@@ -217,4 +217,12 @@ enum pr_status pr_monitor_end(struct pr_monitor *m, struct pr_dataset *out,
 /* Is this metric a monitor's (its name starts with PR_MON_PREFIX)? */
 int pr_monitor_is_metric(const char *name);
 
+/*
+ * Is this a system-wide counter (a monitor's figure but the child's own
+ * mon.perf.* and the gauges mon.stat.procs_running, procs_blocked and
+ * mon.vm.nr_*)?  Such a figure grows with the length of a run whatever
+ * the run did, and the explanation takes it per second of its run.
+ */
+int pr_monitor_is_rate(const char *name);
+
 #endif /* PERFREG_MONITOR_H */

@@ -522,3 +522,18 @@ pr_monitor_is_metric(const char *name)
 {
 	return strncmp(name, PR_MON_PREFIX, strlen(PR_MON_PREFIX)) == 0;
 }
+
+int
+pr_monitor_is_rate(const char *name)
+{
+	static const char *const not [] = { PR_MON_PREFIX "perf.",
+		PR_MON_PREFIX "stat.procs_", PR_MON_PREFIX "vm.nr_" };
+	size_t i;
+
+	if (!pr_monitor_is_metric(name))
+		return 0;
+	for (i = 0; i < sizeof(not ) / sizeof(not [0]); i++)
+		if (strncmp(name, not [i], strlen(not [i])) == 0)
+			return 0;
+	return 1;
+}
