@@ -156,4 +156,37 @@ enum pr_status pr_report_store_explain(struct pr_report_model *m,
     const struct pr_store_variant_data *nd, int boots, const char *primary,
     const char *const *skip, size_t nskip, struct pr_error *err);
 
+struct pr_dataset;
+
+/*
+ * Copies into out (initialised by the caller) every metric of in but the
+ * monitors' figures ("mon.*"), with its unit, direction, flags and
+ * values in order: what `perfreg compare` on files tabulates, when the
+ * inputs carry monitor figures, which the explanation ranks instead.
+ * PR_ENOMEM.
+ */
+enum pr_status pr_explain_strip_monitors(const struct pr_dataset *in,
+    struct pr_dataset *out, struct pr_error *err);
+
+/* Whether base and new have a monitor figure ("mon.*") in common. */
+int pr_explain_has_monitors(struct pr_dataset *base, struct pr_dataset *new_);
+
+/*
+ * The explanation of two inputs of `perfreg compare` (files whose runs
+ * carry several metrics: a CSV with a row a run, perfreg JSON with a
+ * value a run in each metric, exported runs of `run --monitor`) added to
+ * m as pr_report_explain's section: the first metric of the comparison
+ * r (its first primary metric) against every other metric of both sides
+ * but r's other rows (the other primary metrics), the k-th value of each metric being the
+ * k-th run's, so that a metric is taken only when it has as many values
+ * as the primary on each side; the system-wide counters per second of
+ * wall_s where the inputs have it, run for run.  The datasets must be
+ * in input order (not sorted by a comparison: give the inputs, not the
+ * compared copies).  Adds nothing (PR_OK) when the sides have no
+ * monitor figure in common or fewer than 2 runs a side.  PR_ENOMEM.
+ */
+enum pr_status pr_report_dataset_explain(struct pr_report_model *m,
+    const char *key, int flags, struct pr_dataset *base,
+    struct pr_dataset *new_, const struct pr_report *r, struct pr_error *err);
+
 #endif /* PERFREG_EXPLAIN_H */

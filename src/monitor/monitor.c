@@ -306,8 +306,8 @@ pr_monitor_parse_set(const char *spec, unsigned *set, struct pr_error *err)
 		if (i == sizeof(setnames) / sizeof(setnames[0]))
 			return pr_error_set(err, PR_EINVAL,
 			    "unknown monitor '%.*s' (perf, stat, softirqs, "
-			    "interrupts, vmstat, schedstat, system, all, "
-			    "default or none)",
+			    "interrupts, interrupts-full, vmstat, schedstat, "
+			    "system, all, default or none)",
 			    (int)(e - p > 64 ? 64 : e - p), p);
 		*set |= setnames[i].set;
 		if (*e == '\0')

@@ -1020,3 +1020,133 @@ out:
 	free(units);
 	return st;
 }
+
+/* ---------------------------------------------------------------- *
+ * The explanation of two inputs of `perfreg compare`
+ * ---------------------------------------------------------------- */
+
+enum pr_status
+pr_explain_strip_monitors(const struct pr_dataset *in, struct pr_dataset *out,
+    struct pr_error *err)
+{
+	const struct pr_metric *a;
+	struct pr_metric *b;
+	enum pr_status st;
+	size_t i, k;
+
+	for (i = 0; i < in->n; i++) {
+		a = &in->metrics[i];
+		if (pr_monitor_is_metric(a->name))
+			continue;
+		if ((st = pr_dataset_get(out, a->name, a->unit, a->better, &b,
+			 err)) != PR_OK)
+			return st;
+		b->flags |= a->flags;
+		for (k = 0; k < a->values.n; k++)
+			if ((st = pr_sample_push(&b->values, a->values.v[k],
+				 err)) != PR_OK)
+				return st;
+	}
+	return PR_OK;
+}
+
+int
+pr_explain_has_monitors(struct pr_dataset *base, struct pr_dataset *new_)
+{
+	size_t i;
+
+	for (i = 0; i < base->n; i++)
+		if (pr_monitor_is_metric(base->metrics[i].name) &&
+		    pr_dataset_find(new_, base->metrics[i].name) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The values of metric name of d when it has n (the primary's), else
+ * NULL: borrowed. */
+static const double *
+aligned(struct pr_dataset *d, const char *name, size_t n)
+{
+	struct pr_metric *x = pr_dataset_find(d, name);
+
+	return x != NULL && x->values.n == n ? x->values.v : NULL;
+}
+
+/* Whether name is one of the rows of r after the first. */
+static int
+other_row(const struct pr_report *r, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < r->n; i++)
+		if (strcmp(r->metrics[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+enum pr_status
+pr_report_dataset_explain(struct pr_report_model *m, const char *key, int flags,
+    struct pr_dataset *base, struct pr_dataset *new_, const struct pr_report *r,
+    struct pr_error *err)
+{
+	const char *primary = r->n > 0 ? r->metrics[0].name : "";
+	struct pr_metric *pb = pr_dataset_find(base, primary),
+			 *pn = pr_dataset_find(new_, primary);
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error why;
+	const char **names = NULL, **units = NULL;
+	const double **xb = NULL, **xn = NULL;
+	size_t i, nm = 0;
+	enum pr_status st = PR_OK;
+
+	if (pb == NULL || pn == NULL || !pr_explain_has_monitors(base, new_))
+		return PR_OK;
+	names = calloc(base->n + 1, sizeof(*names));
+	units = calloc(base->n + 1, sizeof(*units));
+	xb = calloc(base->n + 1, sizeof(*xb));
+	xn = calloc(base->n + 1, sizeof(*xn));
+	if (names == NULL || units == NULL || xb == NULL || xn == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < base->n; i++) {
+		const char *name = base->metrics[i].name;
+
+		if (strcmp(name, primary) == 0 || other_row(r, name) ||
+		    (xb[nm] = aligned(base, name, pb->values.n)) == NULL ||
+		    (xn[nm] = aligned(new_, name, pn->values.n)) == NULL)
+			continue;
+		names[nm] = name;
+		units[nm++] = base->metrics[i].unit;
+	}
+	memset(&in, 0, sizeof(in));
+	in.primary = primary;
+	in.nmetrics = nm;
+	in.names = names;
+	in.units = units;
+	in.base.primary = pb->values.v;
+	in.base.metric = xb;
+	in.base.n = pb->values.n;
+	in.new_.primary = pn->values.v;
+	in.new_.metric = xn;
+	in.new_.n = pn->values.n;
+	in.base.seconds = aligned(base, "wall_s", pb->values.n);
+	in.new_.seconds = aligned(new_, "wall_s", pn->values.n);
+	in.conf = 0.95;
+	pr_explain_init(&e);
+	pr_error_clear(&why);
+	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
+		st = pr_report_explain(m, key, flags, &e, &in, NULL, 0, err);
+	else if (st == PR_ENOMEM)
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+	else
+		st = PR_OK; /* too few runs: no explanation */
+	pr_explain_release(&e);
+out:
+	free(names);
+	free(units);
+	free(xb);
+	free(xn);
+	return st;
+}
