@@ -78,13 +78,16 @@ struct pr_report {
 	 * adjusted p is "p BH", its holm_m the family's size).
 	 * not_tested[i] (n_not_tested of them) are the metrics whose values
 	 * are all not_tested_value[i] on both sides, said once ("avgtext,
-	 * swaps: constant 0, not tested"; JSON "not_tested").  All
-	 * borrowed; NULL and 0 when there are none.
+	 * swaps: constant 0, not tested"; JSON "not_tested").  When
+	 * not_tested_metrics is not NULL it holds those metrics too (the
+	 * same order), and CSV gives each a row saying why it was not
+	 * tested.  All borrowed; NULL and 0 when there are none.
 	 */
 	const struct pr_report *side;
 	int side_bh;
 	const char *const *not_tested;
 	const double *not_tested_value;
+	const struct pr_report_metric *not_tested_metrics;
 	size_t n_not_tested;
 };
 

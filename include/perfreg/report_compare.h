@@ -68,6 +68,7 @@ struct pr_report_families {
 struct pr_report_compare_result {
 	struct pr_report report;
 	struct pr_report_metric *rm; /* report.metrics (owned) */
+	size_t nrm; /* rows of rm: primary, side, then not tested */
 	struct pr_report_families fam;
 	/* Lines for the error stream, in order (owned), without a
 	 * program-name prefix: "warning: ..." and "regression in ...". */
@@ -83,7 +84,8 @@ void pr_report_compare_opts_init(struct pr_report_compare_opts *o);
 /*
  * Compares base (named bname in the report and messages) with new
  * (nname) into res (zeroed first).  Metrics are matched by name in the
- * order of base; one found on one side only gets a warning note.
+ * order of base; one found on one side only, or without values on a
+ * side, gets a warning note.
  * Fails with PR_EINVAL (err says why, as "perfreg: " would follow it)
  * for units or directions that disagree, a --column or --primary name
  * that is not in both, no metric in common or a comparison that cannot

@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "cli/run_store.h"
 #include "perfreg/bisect_job.h"
@@ -60,6 +61,7 @@ struct bisect_cli {
 	size_t max_runs;
 	double max_time_s, build_timeout_s, timeout_s, conf_pct, equiv_pct;
 	int json, markdown, resume;
+	const char *html; /* --html file */
 };
 
 /* The store of one bisection: the session is begun at the first event
@@ -156,6 +158,7 @@ static const struct opt options[] = {
 	    1),
 	OPT_FLAG(0, "markdown", "write the report as Markdown",
 	    struct bisect_cli, markdown, 1),
+	CLI_OPT_HTML(struct bisect_cli, html),
 	OPT_END(),
 };
 
@@ -647,13 +650,25 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 		&err) != PR_OK ||
 	    pr_report_model_integer(&m, "session", PR_SECTION_NO_CSV,
 		b.session != 0, b.session, &err) != PR_OK ||
-	    pr_report_model_render(&out, &m,
-		c->json           ? PR_REPORT_JSON
-		    : c->markdown ? PR_REPORT_MARKDOWN
-				  : PR_REPORT_TEXT,
-		&err) != PR_OK)
+	    ((c->html == NULL || strcmp(c->html, "-") != 0) &&
+		pr_report_model_render(&out, &m,
+		    c->json           ? PR_REPORT_JSON
+			: c->markdown ? PR_REPORT_MARKDOWN
+				      : PR_REPORT_TEXT,
+		    &err) != PR_OK))
 		goto lib_error;
-	if ((rc = cli_write(&out)) != PR_EXIT_OK)
+	/* --html: the page; "-" writes it instead of the report. */
+	if (c->html != NULL) {
+		char title[64];
+
+		snprintf(title, sizeof(title), "perfreg bisect %.12s..%.12s",
+		    j->c[0].hash, j->c[j->n].hash);
+		if ((rc = cli_html_model("bisect", c->html, &m, title)) !=
+		    PR_EXIT_OK)
+			goto out;
+	}
+	if ((c->html == NULL || strcmp(c->html, "-") != 0) &&
+	    (rc = cli_write(&out)) != PR_EXIT_OK)
 		goto out;
 	rc = j->interrupted ? 128 + (stop_signal ? stop_signal : SIGINT)
 			    : PR_EXIT_OK;
@@ -765,6 +780,7 @@ resume(struct bisect_cli *c)
 	c2.db = c->db;
 	c2.json = c->json;
 	c2.markdown = c->markdown;
+	c2.html = c->html;
 	rc = bisect_exec(n, pv, &c2, first, si.id, metric, si.args_json);
 out:
 	free(pv);
@@ -834,8 +850,9 @@ static const char epilogue[] =
 
 const struct cmd_entry cmd_bisect_entry = {
 	.name = "bisect",
-	.synopsis = "--good REV --bad REV [options] -- BENCH...\n"
-		    "--resume --campaign NAME [--db TARGET] [--json]",
+	.synopsis =
+	    "--good REV --bad REV [options] -- BENCH...\n"
+	    "--resume --campaign NAME [--db TARGET] [--json] [--html FILE]",
 	.about = about,
 	.opts = options,
 	.epilogue = epilogue,

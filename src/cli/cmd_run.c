@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "cli/run_store.h"
 #include "perfreg/dataset.h"
@@ -74,6 +75,7 @@ struct run_cli {
 	struct pr_parser *parser;
 	int json, markdown;
 	enum pr_report_format format; /* from --json and --markdown */
+	const char *html;             /* --html file */
 	const char *output;
 	struct pr_param params[PARAMS_MAX];
 	char *param_buf[PARAMS_MAX];
@@ -446,6 +448,7 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "markdown",
 	    "the report as Markdown (tables and lists), for a bug report",
 	    struct run_cli, markdown, 1),
+	CLI_OPT_HTML(struct run_cli, html),
 	OPT_GROUP(),
 	OPT_FLAG(0, "until-decided",
 	    "go on in rounds until every chosen metric of every variant is a "
@@ -805,10 +808,6 @@ on_run(const struct pr_session *s, const struct pr_run *r, void *arg)
 		progress(s, r, c);
 }
 
-struct row {
-	struct pr_sample b, n;
-};
-
 /*
  * The roles of the baseline's metrics (perfreg/primary.h), into *role
  * (the caller frees it); PR_ENOTFOUND for a --primary name that is not
@@ -829,71 +828,6 @@ run_roles(const struct pr_session *s, const struct run_cli *c,
 		*role = NULL;
 	}
 	return st;
-}
-
-/*
- * Compares variant vi with the baseline on every metric both have
- * values of; fills rm (n rows, uncorrected) and role (each row's, from
- * the baseline's metric, perfreg/primary.h).  Returns an exit status.
- */
-static int
-compare_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
-    struct row *rows, struct pr_comparison *cmp, struct pr_report_metric *rm,
-    size_t *nrows, enum pr_role *role)
-{
-	enum pr_role *all = NULL;
-	struct pr_dataset *bd = &s->v[0].data, *nd = &s->v[vi].data;
-	struct pr_metric *bm, *nm;
-	struct pr_verdict_opts vo;
-	struct pr_error err;
-	size_t i, k = 0;
-
-	pr_verdict_opts_init(&vo);
-	pr_error_clear(&err);
-	if (run_roles(s, c, &all, &err) != PR_OK) {
-		cli_errorf("run: %s", err.msg);
-		return err.status == PR_ENOMEM ? PR_EXIT_INTERNAL
-					       : PR_EXIT_USAGE;
-	}
-	for (i = 0; i < bd->n; i++) {
-		bm = &bd->metrics[i];
-		nm = pr_dataset_find(nd, bm->name);
-		if (nm == NULL || bm->values.n == 0 || nm->values.n == 0)
-			continue;
-		role[k] = all[i];
-		pr_error_clear(&err);
-		if (pr_sample_copy(&rows[k].b, &bm->values, &err) != PR_OK ||
-		    pr_sample_copy(&rows[k].n, &nm->values, &err) != PR_OK) {
-			cli_error(&err);
-			free(all);
-			return PR_EXIT_INTERNAL;
-		}
-		pr_sample_sort(&rows[k].b);
-		pr_sample_sort(&rows[k].n);
-		memset(&rm[k], 0, sizeof(rm[k]));
-		rm[k].name = bm->name;
-		rm[k].unit = bm->unit;
-		rm[k].base_values = bm->values.v;
-		rm[k].base_n = bm->values.n;
-		rm[k].new_values = nm->values.v;
-		rm[k].new_n = nm->values.n;
-		rm[k].better_assumed = bm->better == PR_BETTER_UNKNOWN;
-		if (pr_compare(rows[k].b.v, rows[k].b.n, rows[k].n.v,
-			rows[k].n.n,
-			rm[k].better_assumed ? PR_BETTER_LOWER : bm->better,
-			&vo, &cmp[k], &err) != PR_OK) {
-			pr_sample_release(&rows[k].b);
-			pr_sample_release(&rows[k].n);
-			cli_errorf("run: metric '%s': %s", bm->name, err.msg);
-			continue;
-		}
-		k++;
-	}
-	*nrows = k;
-	for (i = 0; i < k; i++)
-		rm[i].cmp = cmp[i];
-	free(all);
-	return PR_EXIT_OK;
 }
 
 /*
@@ -1059,86 +993,78 @@ sequential_add(struct pr_report_model *m, const char *key, int flags,
 }
 
 /* One variant's comparison with the baseline: what its report section
- * borrows, alive until the report is written. */
+ * borrows, alive until the report is written.  res holds pointers into
+ * itself, so a variant_report is never copied. */
 struct variant_report {
-	struct row *rows;
-	struct pr_report_metric *rm;
-	struct pr_comparison *cmp;
+	struct pr_report_compare_result res;
 	const char **names; /* the metrics compared, for the paired part */
 	size_t nrows;
-	struct pr_report report;
-	/* The primary, side and untested metrics (perfreg/primary.h); the
-	 * report points into fam, so a variant_report is never copied. */
-	enum pr_role *role;
-	struct pr_report_families fam;
 };
 
 static void
 variant_report_release(struct variant_report *v)
 {
-	size_t i;
-
-	for (i = 0; v->rows != NULL && i < v->nrows; i++) {
-		pr_sample_release(&v->rows[i].b);
-		pr_sample_release(&v->rows[i].n);
-	}
-	free(v->rows);
-	free(v->rm);
-	free(v->cmp);
+	pr_report_compare_result_release(&v->res);
 	free(v->names);
-	free(v->role);
-	pr_report_families_release(&v->fam);
 	memset(v, 0, sizeof(*v));
 }
 
-/* Compares variant vi with the baseline into v; returns an exit status
- * (v->nrows is 0 unless PR_EXIT_OK). */
+/*
+ * Compares variant vi with the baseline into v as compare compares two
+ * files (perfreg/report_compare.h): every metric both have values of,
+ * paired by name in the baseline's order, the primary metrics of
+ * --primary or the usual rule, the families corrected.  Returns an exit
+ * status (v->nrows is 0 unless PR_EXIT_OK).
+ */
 static int
 report_variant(struct pr_session *s, const struct run_cli *c, size_t vi,
     struct variant_report *v)
 {
-	struct pr_verdict_opts vo;
+	struct pr_dataset *bd = &s->v[0].data, *nd = &s->v[vi].data;
+	struct pr_report_compare_opts o;
+	struct pr_metric *nm;
+	enum pr_role *role;
 	struct pr_error err;
-	size_t i, nm = s->v[0].data.n;
-	int rc;
+	size_t i, both = 0;
 
-	v->rows = calloc(nm + 1, sizeof(*v->rows));
-	v->rm = calloc(nm + 1, sizeof(*v->rm));
-	v->cmp = calloc(nm + 1, sizeof(*v->cmp));
-	v->names = calloc(nm + 1, sizeof(*v->names));
-	v->role = calloc(nm + 1, sizeof(*v->role));
-	if (v->rows == NULL || v->rm == NULL || v->cmp == NULL ||
-	    v->names == NULL || v->role == NULL) {
-		cli_errorf("out of memory");
-		return PR_EXIT_INTERNAL;
+	pr_error_clear(&err);
+	if (run_roles(s, c, &role, &err) != PR_OK) {
+		cli_errorf("run: %s", err.msg);
+		return err.status == PR_ENOMEM ? PR_EXIT_INTERNAL
+					       : PR_EXIT_USAGE;
 	}
-	rc = compare_variant(s, c, vi, v->rows, v->cmp, v->rm, &v->nrows,
-	    v->role);
-	if (rc != PR_EXIT_OK)
-		return rc;
-	if (v->nrows == 0) {
+	free(role);
+	for (i = 0; i < bd->n; i++)
+		if (bd->metrics[i].values.n > 0 &&
+		    (nm = pr_dataset_find(nd, bd->metrics[i].name)) != NULL &&
+		    nm->values.n > 0)
+			both++;
+	if (both == 0) {
 		cli_errorf("run: nothing to compare between '%s' and '%s' "
 			   "(no successful runs on one side)",
 		    s->v[0].name, s->v[vi].name);
 		return PR_EXIT_USAGE;
 	}
-	memset(&v->report, 0, sizeof(v->report));
-	v->report.base_source = s->v[0].name;
-	v->report.new_source = s->v[vi].name;
-	v->report.conf = 0.95;
-	v->report.equivalence_pct = 1.0;
-	v->report.metrics = v->rm;
-	v->report.n = v->nrows;
-	pr_verdict_opts_init(&vo);
-	pr_error_clear(&err);
-	if (pr_report_families_apply(&v->report, v->rm, v->nrows, v->role, &vo,
-		&v->fam, &err) != PR_OK) {
-		cli_error(&err);
-		return PR_EXIT_INTERNAL;
+	pr_report_compare_opts_init(&o);
+	o.primary = (const char *const *)c->primary;
+	o.nprimary = c->nprimary;
+	/* The notes (a metric of one variant only) are not shown: a
+	 * variant's runs can fail where the baseline's did not. */
+	if (pr_report_compare_datasets(bd, nd, s->v[0].name, s->v[vi].name, &o,
+		&v->res, &err) != PR_OK) {
+		cli_errorf("run: %s", err.msg);
+		return err.status == PR_ENOMEM ? PR_EXIT_INTERNAL
+					       : PR_EXIT_USAGE;
 	}
 	/* The paired part follows the table's order. */
+	v->nrows = v->res.nrm;
+	if ((v->names = calloc(v->nrows + 1, sizeof(*v->names))) == NULL) {
+		cli_errorf("out of memory");
+		v->nrows = 0;
+		return PR_EXIT_INTERNAL;
+	}
 	for (i = 0; i < v->nrows; i++)
-		v->names[i] = v->rm[i].name;
+		v->names[i] = v->res.rm[i].name;
 	return PR_EXIT_OK;
 }
 
@@ -1244,7 +1170,7 @@ fill_report(struct pr_report_model *m, const struct pr_session *s,
 			(st = sequential_add(g, NULL, 0, s, c, vi, err)) !=
 			    PR_OK) ||
 		    (st = pr_report_model_comparison(g, NULL, PR_SECTION_INLINE,
-			 &vr[vi].report, err)) != PR_OK ||
+			 &vr[vi].res.report, err)) != PR_OK ||
 		    (st = pr_report_run_paired(g, "paired", 0, s, vi,
 			 vr[vi].names, vr[vi].nrows, err)) != PR_OK ||
 		    (st = explain_add(g, s, c, vi, err)) != PR_OK ||
@@ -1257,6 +1183,31 @@ fill_report(struct pr_report_model *m, const struct pr_session *s,
 		 err)) != PR_OK)
 		return st;
 	return pr_report_run_runs(m, "runs", 0, s, err);
+}
+
+/* Writes the page of m, the report of session s, to --html; an exit
+ * status. */
+static int
+run_html(const struct pr_report_model *m, const struct pr_session *s,
+    const struct run_cli *c)
+{
+	struct pr_buf title = PR_BUF_INIT(1 << 16);
+	struct pr_error err;
+	enum pr_status st;
+	size_t vi;
+	int rc = PR_EXIT_INTERNAL;
+
+	pr_error_clear(&err);
+	st = pr_buf_adds(&title, "perfreg run", &err);
+	for (vi = 0; vi < s->nv && st == PR_OK; vi++)
+		st = pr_buf_addf(&title, &err, "%s%s", vi == 0 ? " " : ", ",
+		    s->v[vi].name);
+	if (st != PR_OK)
+		cli_error(&err);
+	else
+		rc = cli_html_model("run", c->html, m, title.data);
+	pr_buf_release(&title);
+	return rc;
 }
 
 static int
@@ -1287,14 +1238,20 @@ write_report(struct pr_session *s, const struct run_cli *c)
 	}
 	pr_error_clear(&err);
 	if (fill_report(&m, s, c, vr, nok, &err) != PR_OK ||
-	    pr_report_model_render(&out, &m, c->format, &err) != PR_OK) {
+	    ((c->html == NULL || strcmp(c->html, "-") != 0) &&
+		pr_report_model_render(&out, &m, c->format, &err) != PR_OK)) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	rc2 = cli_write(&out);
-	if (rc2 != PR_EXIT_OK)
+	/* --html: the page first; "-" writes it instead of the report. */
+	if (c->html != NULL && (rc2 = run_html(&m, s, c)) != PR_EXIT_OK)
 		rc = rc2;
+	if (c->html == NULL || strcmp(c->html, "-") != 0) {
+		rc2 = cli_write(&out);
+		if (rc2 != PR_EXIT_OK)
+			rc = rc2;
+	}
 out:
 	pr_report_model_release(&m);
 	for (vi = 0; vi < s->nv; vi++)

@@ -430,6 +430,13 @@ nomem:
 static const struct report_writer bisect_writer = { body_text, body_json,
 	NULL };
 
+/* The page's form of the bisection is html.c's. */
+report_html_fn
+report_bisect_html(const struct report_writer *w)
+{
+	return w == &bisect_writer ? report_html_bisect : NULL;
+}
+
 enum pr_status
 pr_report_bisect(struct pr_report_model *m, const struct pr_bisect_job *j,
     struct pr_error *err)

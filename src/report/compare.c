@@ -303,7 +303,9 @@ method_what(enum pr_method m)
 		       "their ratio";
 	case PR_METHOD_MWU:
 		return "Mann-Whitney U, with the Hodges-Lehmann estimate and "
-		       "interval for the ratio";
+		       "interval for the ratio (HL: the median of the ratios "
+		       "of each new value to each base value) and the "
+		       "medians as base and new";
 	case PR_METHOD_MODERATED:
 		return "the moderated t (empirical Bayes across figures) on "
 		       "the log session means, with its interval for their "
@@ -316,6 +318,25 @@ method_what(enum pr_method m)
 		break;
 	}
 	return "no test";
+}
+
+/* What change_pct estimates, for machines (CSV and JSON "estimate"). */
+static const char *
+estimate_slug(enum pr_method m)
+{
+	switch (m) {
+	case PR_METHOD_MWU:
+		return "hodges-lehmann";
+	case PR_METHOD_MODERATED:
+	case PR_METHOD_SESSION_BOUND:
+		return "ratio-of-geometric-means";
+	case PR_METHOD_AUTO:
+	case PR_METHOD_STUDENT:
+	case PR_METHOD_WELCH:
+	case PR_METHOD_NONE:
+		break;
+	}
+	return "ratio-of-means";
 }
 
 /* ---------------------------------------------------------------- *
@@ -333,6 +354,7 @@ struct facts {
 	int have_change, have_p, have_padj, have_ci;
 	int base_sd, new_sd; /* the standard deviation is defined */
 	char words[96];
+	char why[64]; /* why it was not tested ("" when tested) */
 };
 
 static void
@@ -360,17 +382,59 @@ get_facts(const struct pr_report_metric *m, struct facts *f)
 	    defined(c->new.stddev);
 	pr_report_change_words(f->words, sizeof(f->words),
 	    f->have_change ? c->change_pct : NAN, f->better, m->name, f->unit);
+	/* The same cases as the sentence of an untested metric. */
+	f->why[0] = '\0';
+	if (f->tested)
+		return;
+	if (c->base.n < 2 && c->new.n < 2)
+		snprintf(f->why, sizeof(f->why), "one value per side");
+	else if (c->base.n >= 2 && (c->notes & PR_NOTE_DEGENERATE))
+		snprintf(f->why, sizeof(f->why),
+		    "the base values are all equal");
+	else
+		snprintf(f->why, sizeof(f->why), "one value in %s",
+		    c->base.n < 2 ? "base" : "new");
+}
+
+/*
+ * The change from base to new of one figure of the sides (the median or
+ * the mean) in percent, NAN when it has none (a base <= 0 or undefined).
+ */
+static double
+side_change(double b, double n)
+{
+	if (!defined(b) || !defined(n) || !(b > 0))
+		return NAN;
+	return 100.0 * (n / b - 1.0);
+}
+
+/* Puts pre in front of the cell buf (size bytes, cut to fit). */
+static void
+prefix_cell(char *buf, size_t size, const char *pre)
+{
+	size_t np = strlen(pre), nb = strlen(buf);
+
+	if (size == 0)
+		return;
+	if (np > size - 1)
+		np = size - 1;
+	if (nb > size - 1 - np)
+		nb = size - 1 - np;
+	memmove(buf + np, buf, nb);
+	memcpy(buf, pre, np);
+	buf[np + nb] = '\0';
 }
 
 /*
  * The base and new cells of a row: means with their spread, or medians
- * for Mann-Whitney.  When both fall in the same SI scale they get the
- * same decimals (those of the larger), so that they line up: "100.5"
- * and "96.5", not "96.50".
+ * for Mann-Whitney, which mark says with "med " in front when the header
+ * does not.  When both fall in the same SI scale they get the same
+ * decimals (those of the larger), so that they line up: "100.5" and
+ * "96.5", not "96.50".
  */
 static void
 fmt_sides(char *bbuf, char *nbuf, size_t size, const struct facts *f,
-    const char *pm)
+    const char *pm, int mark)
 {
 	const struct pr_summary *b = &f->c->base, *n = &f->c->new;
 	double bx = f->use_median ? b->median : b->mean;
@@ -386,6 +450,10 @@ fmt_sides(char *bbuf, char *nbuf, size_t size, const struct facts *f,
 	    f->unit, pm, bf, bp, d);
 	fmt_scaled(nbuf, size, nx, f->new_sd && !f->use_median, n->stddev,
 	    f->unit, pm, nf, np, d);
+	if (mark && f->use_median) {
+		prefix_cell(bbuf, size, "med ");
+		prefix_cell(nbuf, size, "med ");
+	}
 }
 
 /*
@@ -398,8 +466,14 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 {
 	const struct pr_comparison *c = f->c;
 	char conf[32], iv[112], p[32], padj[32], eq[48], fig[320];
+	char words[128];
 	enum pr_status st;
 	size_t len = 0;
+
+	/* A rank test's change is the Hodges-Lehmann estimate: say so. */
+	snprintf(words, sizeof(words), "%s%s", f->words,
+	    f->tested && f->use_median ? " by the Hodges-Lehmann estimate"
+				       : "");
 
 	fmt_conf(conf, sizeof(conf), r->conf);
 	report_fmt_interval(iv, sizeof(iv), f->have_ci, c->ci_lo_pct,
@@ -413,17 +487,17 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 			return pr_buf_addf(out, err,
 			    "%s in one run per side; "
 			    "no test is possible without repeated runs",
-			    f->words);
+			    words);
 		if (c->base.n >= 2 && (c->notes & PR_NOTE_DEGENERATE))
 			return pr_buf_addf(out, err,
 			    "%s, but the base values "
 			    "are all equal: their spread, and so the noise, "
 			    "is unknown, and no test is possible",
-			    f->words);
+			    words);
 		return pr_buf_addf(out, err,
 		    "%s, but with one value in %s "
 		    "no test is possible without repeated runs on both sides",
-		    f->words, c->base.n < 2 ? "base" : "new");
+		    words, c->base.n < 2 ? "base" : "new");
 	}
 	/* The figures behind the verdict, as far as they are defined. */
 	fig[0] = '\0';
@@ -441,32 +515,32 @@ add_sentence(struct pr_buf *out, const struct pr_report *r,
 	case PR_VERDICT_REGRESSION:
 	case PR_VERDICT_IMPROVEMENT:
 		return pr_buf_addf(out, err, "%s: %s%s%s",
-		    pr_verdict_str(c->verdict), f->words, len > 0 ? "; " : "",
+		    pr_verdict_str(c->verdict), words, len > 0 ? "; " : "",
 		    fig);
 	case PR_VERDICT_EQUIVALENT:
 		if (!f->have_ci)
 			return pr_buf_addf(out, err, "%s: %s",
-			    pr_verdict_str(c->verdict), f->words);
+			    pr_verdict_str(c->verdict), words);
 		if (c->notes & PR_NOTE_NEGLIGIBLE)
 			return pr_buf_addf(out, err,
 			    "%s: %s, a change that is "
 			    "significant (p %s %s) but negligible: the %s%% "
 			    "interval %s lies inside [-%s, +%s]",
-			    pr_verdict_str(c->verdict), f->words,
+			    pr_verdict_str(c->verdict), words,
 			    p[0] == '<' ? "<" : "=", p[0] == '<' ? p + 1 : p,
 			    conf, iv, eq, eq);
 		return pr_buf_addf(out, err,
 		    "%s: %s, and the %s%% interval %s "
 		    "lies inside [-%s, +%s]",
-		    pr_verdict_str(c->verdict), f->words, conf, iv, eq, eq);
+		    pr_verdict_str(c->verdict), words, conf, iv, eq, eq);
 	case PR_VERDICT_INCONCLUSIVE:
 		break;
 	}
 	if ((st = pr_buf_addf(out, err,
 		 "%s: %s, not established at %s%% "
 		 "confidence%s%s",
-		 pr_verdict_str(c->verdict), f->words, conf,
-		 len > 0 ? "; " : "", fig)) != PR_OK)
+		 pr_verdict_str(c->verdict), words, conf, len > 0 ? "; " : "",
+		 fig)) != PR_OK)
 		return st;
 	if (c->runs_needed > 0)
 		return pr_buf_addf(out, err,
@@ -548,6 +622,55 @@ spread_note(struct pr_buf *line, const struct facts *f, struct pr_error *err)
 	return PR_OK;
 }
 
+/*
+ * A rank test's note when the medians or the means of the two sides
+ * moved against its Hodges-Lehmann change (the median of the ratios of
+ * each new value to each base value can rise while the medians fall,
+ * and skewed values move the means against both): the figures, so that
+ * the change shown is not taken for theirs.
+ */
+static enum pr_status
+contrary_note(const struct facts *f, note_fn fn, struct pr_buf *out,
+    struct pr_buf *line, struct pr_error *err)
+{
+	const struct pr_comparison *c = f->c;
+	double hl = c->change_pct;
+	double med = side_change(c->base.median, c->new.median);
+	double mean = side_change(c->base.mean, c->new.mean);
+	int cmed = defined(med) && med * hl < 0;
+	int cmean = defined(mean) && mean * hl < 0;
+	char a[CELL_MAX], b[CELL_MAX], pct[32], hpct[32];
+	struct facts g = *f;
+	enum pr_status st;
+
+	if (!cmed && !cmean)
+		return PR_OK;
+	pr_buf_reset(line);
+	report_fmt_pct(hpct, sizeof(hpct), hl);
+	if ((st = pr_buf_addf(line, err,
+		 "%s: the change shown, %s, is the Hodges-Lehmann estimate "
+		 "the Mann-Whitney test is about (the median of the ratios "
+		 "of each new value to each base value), but",
+		 f->m->name, hpct)) != PR_OK)
+		return st;
+	/* The medians, then the means, each as the table would show it. */
+	fmt_sides(a, b, sizeof(a), f, "+-", 0);
+	report_fmt_pct(pct, sizeof(pct), med);
+	if (cmed &&
+	    (st = pr_buf_addf(line, err, " the medians moved %s (%s -> %s)%s",
+		 pct, a, b, cmean ? " and" : "")) != PR_OK)
+		return st;
+	g.use_median = 0;
+	g.base_sd = g.new_sd = 0;
+	fmt_sides(a, b, sizeof(a), &g, "+-", 0);
+	report_fmt_pct(pct, sizeof(pct), mean);
+	if (cmean &&
+	    (st = pr_buf_addf(line, err, " the means moved %s (%s -> %s)", pct,
+		 a, b)) != PR_OK)
+		return st;
+	return fn(out, "note", line->data, err);
+}
+
 /* The other notes of the verdict module about one metric, one a line. */
 static enum pr_status
 method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
@@ -568,6 +691,9 @@ method_notes(const struct facts *f, note_fn fn, struct pr_buf *out,
 		    (st = fn(out, "note", line->data, err)) != PR_OK)
 			return st;
 	}
+	if (f->tested && f->use_median && f->have_change &&
+	    (st = contrary_note(f, fn, out, line, err)) != PR_OK)
+		return st;
 	if (f->tested && (c->notes & PR_NOTE_FALLBACK)) {
 		pr_buf_reset(line);
 		if ((st = pr_buf_addf(line, err,
@@ -788,6 +914,7 @@ table_fill(struct table *t, const struct pr_report *r, const struct facts *fs,
 {
 	size_t i;
 	char conf[32];
+	int all_median = 1; /* every row shows medians and HL */
 
 	t->rows = r->n + 1;
 	t->cell = calloc(t->rows, sizeof(*t->cell));
@@ -798,10 +925,19 @@ table_fill(struct table *t, const struct pr_report *r, const struct facts *fs,
 		return PR_ENOMEM;
 	}
 	fmt_conf(conf, sizeof(conf), r->conf);
+	for (i = 0; i < r->n; i++)
+		all_median = all_median && fs[i].use_median;
+	/*
+	 * A rank test is about the medians and the Hodges-Lehmann change:
+	 * the header says so when every row is one, else each such row.
+	 */
 	t->name[0] = (char *)"metric";
-	snprintf(t->cell[0][COL_BASE], CELL_MAX, "base");
-	snprintf(t->cell[0][COL_NEW], CELL_MAX, "new");
-	snprintf(t->cell[0][COL_CHANGE], CELL_MAX, "change");
+	snprintf(t->cell[0][COL_BASE], CELL_MAX,
+	    all_median ? "base median" : "base");
+	snprintf(t->cell[0][COL_NEW], CELL_MAX,
+	    all_median ? "new median" : "new");
+	snprintf(t->cell[0][COL_CHANGE], CELL_MAX,
+	    all_median ? "HL change" : "change");
 	snprintf(t->cell[0][COL_CI], CELL_MAX, "%s%% interval", conf);
 	snprintf(t->cell[0][COL_P], CELL_MAX, "p");
 	snprintf(t->cell[0][COL_PADJ], CELL_MAX, "%s",
@@ -814,9 +950,12 @@ table_fill(struct table *t, const struct pr_report *r, const struct facts *fs,
 		char(*row)[CELL_MAX] = t->cell[i + 1];
 
 		t->name[i + 1] = (char *)f->m->name;
-		fmt_sides(row[COL_BASE], row[COL_NEW], CELL_MAX, f, pm);
+		fmt_sides(row[COL_BASE], row[COL_NEW], CELL_MAX, f, pm,
+		    !all_median);
 		report_fmt_pct(row[COL_CHANGE], CELL_MAX,
 		    f->have_change ? c->change_pct : NAN);
+		if (!all_median && f->use_median)
+			prefix_cell(row[COL_CHANGE], CELL_MAX, "HL ");
 		report_fmt_interval(row[COL_CI], CELL_MAX, f->have_ci,
 		    c->ci_lo_pct, c->ci_hi_pct);
 		report_fmt_p(row[COL_P], CELL_MAX, f->have_p, c->p_value);
@@ -1049,6 +1188,72 @@ csv_side(struct pr_buf *out, const struct pr_summary *s, int sd_have,
 }
 
 /*
+ * One CSV line of metric f, after the ncsv extra cells, in the family
+ * named family ("primary", "side" or "none").  A metric not tested
+ * because it is constant (nt not NULL: its value) says so instead of a
+ * verdict, as the text does.
+ */
+static enum pr_status
+csv_row(struct pr_buf *out, const struct facts *f, const char *family,
+    const double *nt, const char *const *cell, size_t ncsv,
+    struct pr_error *err)
+{
+	const struct pr_comparison *c = f->c;
+	int tested = f->tested && nt == NULL;
+	enum pr_status st;
+	size_t k;
+	char n[32], why[64];
+
+	for (k = 0; k < ncsv; k++)
+		if ((st = csv_str(out, cell[k], 1, err)) != PR_OK ||
+		    (st = pr_buf_addc(out, ',', err)) != PR_OK)
+			return st;
+	snprintf(n, sizeof(n), "%zu", c->runs_needed);
+	if (nt != NULL)
+		snprintf(why, sizeof(why), "constant %.6g", *nt);
+	else
+		snprintf(why, sizeof(why), "%s", f->why);
+	if ((st = csv_str(out, f->m->name, 1, err)) != PR_OK ||
+	    (st = csv_str(out, f->unit, 0, err)) != PR_OK ||
+	    (st = csv_str(out, better_word(f->better), 0, err)) != PR_OK ||
+	    (st = csv_str(out, f->assumed ? "1" : "0", 0, err)) != PR_OK ||
+	    (st = csv_side(out, &c->base, f->base_sd, err)) != PR_OK ||
+	    (st = csv_side(out, &c->new, f->new_sd, err)) != PR_OK ||
+	    (st = csv_num(out, f->have_change, c->change_pct, err)) != PR_OK ||
+	    (st = csv_num(out, tested && f->have_ci, c->ci_lo_pct, err)) !=
+		PR_OK ||
+	    (st = csv_num(out, tested && f->have_ci, c->ci_hi_pct, err)) !=
+		PR_OK ||
+	    (st = csv_num(out, tested && f->have_p, c->p_value, err)) !=
+		PR_OK ||
+	    (st = csv_num(out, tested && f->have_padj, c->p_adjusted, err)) !=
+		PR_OK ||
+	    (st = csv_str(out,
+		 nt != NULL ? "not tested" : pr_verdict_str(c->verdict), 0,
+		 err)) != PR_OK ||
+	    (st = csv_str(out,
+		 pr_report_method_slug(tested ? c->method : PR_METHOD_NONE), 0,
+		 err)) != PR_OK ||
+	    (st = csv_str(out, tested ? "1" : "0", 0, err)) != PR_OK ||
+	    (st = csv_str(out, nt == NULL && c->runs_needed > 0 ? n : "", 0,
+		 err)) != PR_OK ||
+	    (st = csv_str(out, f->words, 0, err)) != PR_OK ||
+	    (st = csv_str(out, family, 0, err)) != PR_OK ||
+	    (st = csv_str(out,
+		 nt != NULL
+		     ? ""
+		     : estimate_slug(tested ? c->method : PR_METHOD_NONE),
+		 0, err)) != PR_OK ||
+	    (st = csv_str(out,
+		 nt != NULL ? ""
+			    : (tested && f->use_median ? "median" : "mean"),
+		 0, err)) != PR_OK ||
+	    (st = csv_str(out, why, 0, err)) != PR_OK)
+		return st;
+	return pr_buf_addc(out, '\n', err);
+}
+
+/*
  * The CSV form: the header line when header, then a line per metric,
  * each after the ncsv extra columns (headers head, values cell).
  */
@@ -1059,7 +1264,6 @@ write_csv(struct pr_buf *out, const struct pr_report *r, const struct facts *fs,
 {
 	enum pr_status st;
 	size_t i, k;
-	char n[32];
 
 	for (k = 0; header && k < ncsv; k++)
 		if ((st = csv_str(out, head[k], 1, err)) != PR_OK ||
@@ -1071,47 +1275,30 @@ write_csv(struct pr_buf *out, const struct pr_report *r, const struct facts *fs,
 		 "base_n,base_mean,base_median,base_stddev,"
 		 "new_n,new_mean,new_median,new_stddev,"
 		 "change_pct,ci_low_pct,ci_high_pct,p_value,p_adjusted,"
-		 "verdict,method,tested,runs_needed,words\n",
+		 "verdict,method,tested,runs_needed,words,"
+		 "family,estimate,center,why_not_tested\n",
 		 err)) != PR_OK)
 		return st;
-	for (i = 0; i < r->n; i++) {
-		const struct facts *f = &fs[i];
-		const struct pr_comparison *c = f->c;
+	for (i = 0; i < r->n; i++)
+		if ((st = csv_row(out, &fs[i], r->side_bh ? "side" : "primary",
+			 NULL, cell, ncsv, err)) != PR_OK)
+			return st;
+	return PR_OK;
+}
 
-		for (k = 0; k < ncsv; k++)
-			if ((st = csv_str(out, cell[k], 1, err)) != PR_OK ||
-			    (st = pr_buf_addc(out, ',', err)) != PR_OK)
-				return st;
-		snprintf(n, sizeof(n), "%zu", c->runs_needed);
-		if ((st = csv_str(out, f->m->name, 1, err)) != PR_OK ||
-		    (st = csv_str(out, f->unit, 0, err)) != PR_OK ||
-		    (st = csv_str(out, better_word(f->better), 0, err)) !=
-			PR_OK ||
-		    (st = csv_str(out, f->assumed ? "1" : "0", 0, err)) !=
-			PR_OK ||
-		    (st = csv_side(out, &c->base, f->base_sd, err)) != PR_OK ||
-		    (st = csv_side(out, &c->new, f->new_sd, err)) != PR_OK ||
-		    (st = csv_num(out, f->have_change, c->change_pct, err)) !=
-			PR_OK ||
-		    (st = csv_num(out, f->have_ci, c->ci_lo_pct, err)) !=
-			PR_OK ||
-		    (st = csv_num(out, f->have_ci, c->ci_hi_pct, err)) !=
-			PR_OK ||
-		    (st = csv_num(out, f->have_p, c->p_value, err)) != PR_OK ||
-		    (st = csv_num(out, f->have_padj, c->p_adjusted, err)) !=
-			PR_OK ||
-		    (st = csv_str(out, pr_verdict_str(c->verdict), 0, err)) !=
-			PR_OK ||
-		    (st = csv_str(out,
-			 pr_report_method_slug(
-			     f->tested ? c->method : PR_METHOD_NONE),
-			 0, err)) != PR_OK ||
-		    (st = csv_str(out, f->tested ? "1" : "0", 0, err)) !=
-			PR_OK ||
-		    (st = csv_str(out, c->runs_needed > 0 ? n : "", 0, err)) !=
-			PR_OK ||
-		    (st = csv_str(out, f->words, 0, err)) != PR_OK ||
-		    (st = pr_buf_addc(out, '\n', err)) != PR_OK)
+/* The rows of the metrics not tested because they are constant. */
+static enum pr_status
+write_csv_not_tested(struct pr_buf *out, const struct pr_report *r,
+    const char *const *cell, size_t ncsv, struct pr_error *err)
+{
+	struct facts f;
+	enum pr_status st;
+	size_t i;
+
+	for (i = 0; i < r->n_not_tested && r->not_tested_metrics != NULL; i++) {
+		get_facts(&r->not_tested_metrics[i], &f);
+		if ((st = csv_row(out, &f, "none", &r->not_tested_value[i],
+			 cell, ncsv, err)) != PR_OK)
 			return st;
 	}
 	return PR_OK;
@@ -1202,7 +1389,15 @@ json_metric(const struct pr_report *r, const struct facts *f,
 				   : json_null()) &&
 	    jset(o, "words", json_string(f->words)) &&
 	    jset(o, "summary",
-		json_string(sentence.data != NULL ? sentence.data : ""));
+		json_string(sentence.data != NULL ? sentence.data : "")) &&
+	    jset(o, "family", json_string(r->side_bh ? "side" : "primary")) &&
+	    jset(o, "estimate",
+		json_string(
+		    estimate_slug(f->tested ? c->method : PR_METHOD_NONE))) &&
+	    jset(o, "center",
+		json_string(f->tested && f->use_median ? "median" : "mean")) &&
+	    jset(o, "why_not_tested",
+		f->tested ? json_null() : json_string(f->why));
 	/* ci is o's now, or not used when an earlier field failed. */
 	json_decref(ci);
 	pr_buf_release(&sentence);
@@ -1488,8 +1683,11 @@ report_compare_csv(struct pr_buf *out, const struct pr_report *r,
 		get_facts(&r->metrics[i], &fs[i]);
 	st = write_csv(out, r, fs, head, cell, ncsv, header, err);
 	free(fs);
-	/* The side metrics follow as more rows of the same table. */
+	/* The side metrics follow as more rows of the same table, then
+	 * those not tested. */
 	if (st == PR_OK && r->side != NULL && r->side->n > 0)
 		st = report_compare_csv(out, r->side, head, cell, ncsv, 0, err);
+	if (st == PR_OK)
+		st = write_csv_not_tested(out, r, cell, ncsv, err);
 	return st;
 }

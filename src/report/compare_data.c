@@ -139,6 +139,15 @@ match(struct pr_dataset *base, struct pr_dataset *new, const char *bname,
 				return st;
 			continue;
 		}
+		if (b->values.n == 0 || n->values.n == 0) {
+			if ((st = note(res, err,
+				 "warning: metric '%s' has no values in %s; "
+				 "not compared",
+				 b->name, b->values.n == 0 ? bname : nname)) !=
+			    PR_OK)
+				return st;
+			continue;
+		}
 		if (b->unit[0] != '\0' && n->unit[0] != '\0' &&
 		    strcmp(b->unit, n->unit) != 0)
 			return pr_error_set(err, PR_EINVAL,
@@ -315,6 +324,7 @@ pr_report_compare_datasets(struct pr_dataset *base, struct pr_dataset *new_,
 	res->report.n = nrows;
 	res->report.units = o->units;
 	res->rm = rm;
+	res->nrm = nrows;
 	rm = NULL;
 	if ((st = pr_report_families_apply(&res->report, res->rm, nrows, role,
 		 &o->verdict, &res->fam, err)) != PR_OK)
@@ -326,6 +336,7 @@ out:
 		/* Only the notes survive a failure. */
 		free(res->rm);
 		res->rm = NULL;
+		res->nrm = 0;
 		pr_report_families_release(&res->fam);
 		memset(&res->report, 0, sizeof(res->report));
 		res->regression = 0;
@@ -405,11 +416,13 @@ pr_report_families_apply(struct pr_report *r, struct pr_report_metric *rm,
 		fam->side.side = NULL;
 		fam->side.not_tested = NULL;
 		fam->side.not_tested_value = NULL;
+		fam->side.not_tested_metrics = NULL;
 		fam->side.n_not_tested = 0;
 		r->side = &fam->side;
 	}
 	r->not_tested = fam->nt_name;
 	r->not_tested_value = fam->nt_value;
+	r->not_tested_metrics = rm + fam->np + fam->ns;
 	r->n_not_tested = fam->nnt;
 	return PR_OK;
 }

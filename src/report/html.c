@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfreg/bisect_job.h"
 #include "perfreg/distrib.h"
 #include "perfreg/report_html.h"
 #include "perfreg/verdict.h"
@@ -669,19 +670,63 @@ panel(struct page *pg, const struct pr_report *r,
 	    pg->table);
 }
 
+/* The not-tested metrics of r, said once ("constant 0"). */
 static enum pr_status
-comparison(struct page *pg, const struct pr_report *r)
+not_tested(struct page *pg, const struct pr_report *r)
+{
+	enum pr_status st;
+	size_t i;
+	char x[32];
+
+	if (r->n_not_tested == 0 || r->not_tested == NULL)
+		return PR_OK;
+	TRY(add(pg, "<p class=\"cap\">not tested, one value on both sides:"));
+	for (i = 0; i < r->n_not_tested; i++) {
+		TRY(add(pg, i == 0 ? " " : "; "));
+		TRY(esc(pg, r->not_tested[i]));
+		if (r->not_tested_value != NULL)
+			TRY(addf(pg, " (constant %s)",
+			    num(x, sizeof(x), 1, r->not_tested_value[i])));
+	}
+	return add(pg, "</p>");
+}
+
+/* The table and the panels of one family (r's metrics, not its side). */
+static enum pr_status
+family(struct page *pg, const struct pr_report *r)
 {
 	enum pr_status st;
 	size_t i, first = pg->metric + 1;
 
 	pg->table++;
-	TRY(add(pg, "<section class=\"comparison\">"));
 	TRY(summary_line(pg, r));
 	TRY(verdict_table(pg, r, first));
 	for (i = 0; i < r->n; i++)
 		TRY(panel(pg, r, &r->metrics[i], first + i));
 	pg->metric += r->n;
+	return PR_OK;
+}
+
+/* A comparison: its primary metrics, then its side metrics (a family of
+ * their own, perfreg/report.h) under their heading. */
+static enum pr_status
+comparison(struct page *pg, const struct pr_report *r)
+{
+	const struct pr_report *side = r->side;
+	enum pr_status st;
+
+	TRY(add(pg, "<section class=\"comparison\">"));
+	TRY(family(pg, r));
+	if (side != NULL && side->n > 0) {
+		TRY(addf(pg,
+		    "<h3 class=\"family\">side metrics, a family of their "
+		    "own (%s)</h3>",
+		    side->side_bh ? "Benjamini-Hochberg" : "Holm"));
+		TRY(family(pg, side));
+	}
+	TRY(not_tested(pg, r));
+	if (side != NULL)
+		TRY(not_tested(pg, side));
 	return add(pg, "</section>");
 }
 
@@ -763,6 +808,213 @@ envdiff(struct page *pg, const struct pr_report_section *s)
 	return add(pg, "</section>");
 }
 
+/* ---- bisection ---- */
+
+/* A sequential decision as a verdict cell: its word and colour
+ * ("undecided" while the test goes on). */
+static enum pr_status
+seq_cell(struct page *pg, enum pr_seq_decision d)
+{
+	switch (d) {
+	case PR_SEQ_REGRESSION:
+		return verdict_cell(pg, "td", PR_VERDICT_REGRESSION, NULL);
+	case PR_SEQ_IMPROVEMENT:
+		return verdict_cell(pg, "td", PR_VERDICT_IMPROVEMENT, NULL);
+	case PR_SEQ_EQUIVALENT:
+		return verdict_cell(pg, "td", PR_VERDICT_EQUIVALENT, NULL);
+	case PR_SEQ_INCONCLUSIVE:
+		return verdict_cell(pg, "td", PR_VERDICT_INCONCLUSIVE, NULL);
+	case PR_SEQ_CONTINUE:
+		break;
+	}
+	return verdict_cell(pg, "td", PR_VERDICT_INCONCLUSIVE, "undecided");
+}
+
+/* The posterior mass of commit i (a first bad commit: the single change
+ * or one of several); 0 without a posterior. */
+static double
+bisect_mass(const struct pr_bisect_job *j, size_t i)
+{
+	if (!j->have_state || j->single == NULL || j->multi == NULL || i == 0)
+		return 0;
+	return j->single[i] + j->multi[i];
+}
+
+/* Commits on the x axis: each run at its commit as a dot (log scale,
+ * as the search sees it), the posterior mass of each commit as a bar
+ * below, the culprit and its parent marked. */
+static enum pr_status
+bisect_chart(struct page *pg, const struct pr_bisect_job *j)
+{
+	enum pr_status st;
+	struct axis ax, ay;
+	double lo = 0, hi = 0, x, m, l;
+	size_t i, k, step;
+	int any = 0;
+	char a[32], b[32];
+
+	for (i = 0; i <= j->n; i++)
+		for (k = 0; k < j->c[i].n; k++) {
+			if (!(j->c[i].v[k] > 0) || !isfinite(j->c[i].v[k]))
+				continue;
+			l = log(j->c[i].v[k]);
+			if (!any || l < lo)
+				lo = l;
+			if (!any || l > hi)
+				hi = l;
+			any = 1;
+		}
+	if (!any)
+		return PR_OK;
+	axis_init(&ax, 0, (double)(j->n > 0 ? j->n : 1), PLOT_L,
+	    PLOT_W - PLOT_R);
+	axis_init(&ay, lo, hi, 112, 8);
+	TRY(svg_open(pg, 196, "bisect",
+	    "the runs at each commit, and the posterior of the first bad "
+	    "commit"));
+	TRY(addf(pg,
+	    "<path class=\"axis\" d=\"M%.0f 4V116H%.0fM%.0f 176H%.0f\"/>",
+	    PLOT_L - 4, PLOT_W - PLOT_R, PLOT_L - 4, PLOT_W - PLOT_R));
+	if (j->confirmed_tried || j->verdict == PR_BISECT_V_CULPRIT)
+		TRY(addf(pg, "<path class=\"cp\" d=\"M%.1f 4V176\"/>",
+		    axis_at(&ax, (double)j->culprit - 0.5)));
+	/* The mass, as bars from the bottom line up to 40 units for 1. */
+	TRY(add(pg, "<path class=\"mass\" d=\""));
+	for (i = 1; i <= j->n; i++)
+		if ((m = bisect_mass(j, i)) > 0.001 && isfinite(m))
+			TRY(addf(pg, "M%.1f 176V%.1f", axis_at(&ax, (double)i),
+			    176 - 40 * fmin(m, 1)));
+	TRY(add(pg, "\"/><path class=\"dot base\" d=\""));
+	for (i = 0; i <= j->n; i++) {
+		step = dot_step(j->c[i].n);
+		x = axis_at(&ax, (double)i);
+		for (k = 0; k < j->c[i].n; k += step)
+			if (j->c[i].v[k] > 0 && isfinite(j->c[i].v[k]))
+				TRY(addf(pg, "M%.1f %.1fh0",
+				    x +
+					(double)(((uint32_t)k * 2654435761u) >>
+					    28) /
+					    15.0 * 4 -
+					2,
+				    axis_at(&ay, log(j->c[i].v[k]))));
+	}
+	TRY(add(pg, "\"/>"));
+	TRY(svg_label(pg, 4, 12, "start", num(b, sizeof(b), 1, exp(hi))));
+	TRY(svg_label(pg, 4, 112, "start", num(a, sizeof(a), 1, exp(lo))));
+	TRY(svg_label(pg, 4, 160, "start", "P"));
+	TRY(svg_label(pg, PLOT_L, 190, "start", "good"));
+	TRY(svg_label(pg, PLOT_W - PLOT_R, 190, "end", "bad"));
+	return add(pg, "</svg>");
+}
+
+/* A commit: its short hash and subject (from outside: escaped). */
+static enum pr_status
+bisect_commit(struct page *pg, const struct pr_bisect_job *j, size_t i)
+{
+	enum pr_status st;
+
+	TRY(addf(pg,
+	    "<td><code>%.12s</code></td><td class=\"n\">%zu%s</td><td>",
+	    j->c[i].hash, i,
+	    i == 0          ? " (good)"
+		: i == j->n ? " (bad)"
+			    : ""));
+	TRY(esc(pg, j->c[i].subject));
+	return add(pg, "</td>");
+}
+
+enum pr_status
+report_html_bisect(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct pr_bisect_job *j = data;
+	struct page pg = { out, err, 0, 0 };
+	enum pr_status st;
+	size_t i, k, measured = 0, skipped = 0;
+	double mean;
+	char a[48], b[48];
+
+	for (i = 0; i <= j->n; i++) {
+		measured += j->c[i].n > 0;
+		skipped += j->c[i].built < 0;
+	}
+	TRY(add(&pg,
+	    "<section class=\"panel\" id=\"bisect\"><h3>bisection of "));
+	TRY(esc(&pg, j->metric != NULL ? j->metric : "-"));
+	TRY(addf(&pg,
+	    " (%s is better)</h3><p>%zu commits after <code>%.12s</code> up "
+	    "to <code>%.12s</code> (first parents); %zu runs at %zu commits "
+	    "(%zu failed), %zu builds, %zu skipped; %.1f s</p>",
+	    j->metric_better == 1 ? "higher" : "lower", j->n, j->c[0].hash,
+	    j->c[j->n].hash, j->runs, measured, j->runs_failed, j->builds,
+	    skipped, j->elapsed_s));
+	if (j->confirmed_tried) {
+		TRY(addf(&pg,
+		    "<table class=\"confirm\"><thead><tr><th>confirmation"
+		    "</th><th>against its parent</th><th>rounds</th>"
+		    "<th>change</th><th>%.0f%% confidence sequence</th>"
+		    "<th>decision</th></tr></thead><tbody><tr>"
+		    "<td><code>%.12s</code></td><td><code>%.12s</code></td>"
+		    "<td class=\"n\">%zu</td>",
+		    100 * j->o.confidence, j->c[j->culprit].hash,
+		    j->c[j->parent].hash, j->confirm_runs));
+		TRY(addf(&pg, "<td class=\"n\">%s</td><td class=\"n\">",
+		    pct(a, sizeof(a), 1, j->confirm.change_pct)));
+		if (j->confirm.bounded)
+			TRY(addf(&pg, "[%s, %s]",
+			    pct(a, sizeof(a), 1, j->confirm.lo_pct),
+			    pct(b, sizeof(b), 1, j->confirm.hi_pct)));
+		else
+			TRY(add(&pg, "no bound yet"));
+		TRY(add(&pg, "</td>"));
+		TRY(seq_cell(&pg, j->confirm.decision));
+		TRY(add(&pg, "</tr></tbody></table>"));
+	}
+	if (j->have_state)
+		TRY(addf(&pg,
+		    "<p>posterior: no change %.3f, several changes %.3f; the "
+		    "first bad commit in positions %zu..%zu with P = %.3f</p>",
+		    j->st.p_none, j->st.p_multi, j->st.lo, j->st.hi,
+		    j->st.p_loc));
+	TRY(add(&pg,
+	    "<p class=\"cap\">each run a dot at its commit (log scale), "
+	    "the posterior mass of each commit being the first bad one a "
+	    "bar below, dashed: the commit confirmed</p><div "
+	    "class=\"plots\">"));
+	TRY(bisect_chart(&pg, j));
+	TRY(add(&pg,
+	    "</div><table class=\"search sortable\"><thead><tr><th>commit"
+	    "</th><th>position</th><th>subject</th><th>runs</th>"
+	    "<th>geometric mean</th><th>P first bad</th><th>note</th>"
+	    "</tr></thead><tbody>"));
+	for (i = 0; i <= j->n; i++) {
+		if (j->c[i].n == 0 && j->c[i].built >= 0 &&
+		    bisect_mass(j, i) < 0.001)
+			continue;
+		mean = 0;
+		for (k = 0; k < j->c[i].n; k++)
+			mean += log(j->c[i].v[k]);
+		TRY(add(&pg, "<tr>"));
+		TRY(bisect_commit(&pg, j, i));
+		TRY(addf(&pg,
+		    "<td class=\"n\">%zu</td><td class=\"n\">%s</td><td "
+		    "class=\"n\">%s</td><td>",
+		    j->c[i].n,
+		    num(a, sizeof(a), j->c[i].n > 0,
+			exp(mean / (double)(j->c[i].n > 0 ? j->c[i].n : 1))),
+		    num(b, sizeof(b), j->have_state && i > 0,
+			bisect_mass(j, i))));
+		if (j->c[i].built < 0) {
+			TRY(add(&pg, "skipped: "));
+			TRY(esc(&pg,
+			    j->c[i].skip_reason != NULL ? j->c[i].skip_reason
+							: "skipped"));
+		} else if (j->c[i].prior > 0)
+			TRY(addf(&pg, "%zu measured before", j->c[i].prior));
+		TRY(add(&pg, "</td></tr>"));
+	}
+	return add(&pg, "</tbody></table></section>\n");
+}
+
 /* ---- the page ---- */
 
 static const char style[] =
@@ -800,6 +1052,7 @@ static const char style[] =
     "svg .level{stroke:#111;stroke-width:2;fill:none}\n"
     "svg .lvci{fill:#111;fill-opacity:.12}\n"
     "svg .spike{stroke:#900;stroke-width:7;stroke-linecap:square}\n"
+    "svg .mass{stroke:#555;stroke-width:5}\n"
     "tr.relevant td:first-child{font-weight:600}\n"
     "@media print{.back{display:none}a{color:inherit;"
     "text-decoration:none}}\n"
@@ -874,6 +1127,23 @@ writer_text(struct page *pg, const struct pr_report_section *s)
 static enum pr_status render_model(struct page *pg,
     const struct pr_report_model *m);
 
+/* The HTML form of the sections of writer w (report/internal.h), or
+ * NULL: each module that has writers answers for its own. */
+static report_html_fn
+html_form(const struct report_writer *w)
+{
+	static report_html_fn (*const lookup[])(
+	    const struct report_writer *) = { report_suite_html,
+		report_bisect_html };
+	report_html_fn f;
+	size_t i;
+
+	for (i = 0; i < sizeof(lookup) / sizeof(lookup[0]); i++)
+		if ((f = lookup[i](w)) != NULL)
+			return f;
+	return NULL;
+}
+
 static enum pr_status
 render_section(struct page *pg, const struct pr_report_section *s)
 {
@@ -919,7 +1189,7 @@ render_section(struct page *pg, const struct pr_report_section *s)
 		 * preformatted, until it gets pictures of its own. */
 		if (s->writer == NULL || (s->flags & PR_SECTION_NO_TEXT))
 			return PR_OK;
-		if ((form = report_suite_html(s->writer)) != NULL)
+		if ((form = html_form(s->writer)) != NULL)
 			return form(pg->out, s->data, pg->err);
 		if (s->writer->text == NULL)
 			return PR_OK;

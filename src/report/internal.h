@@ -50,11 +50,19 @@ struct report_writer {
  * perfreg/report_html.h with every string from outside through
  * pr_report_html_escape; NULL when w has none (the page then shows the
  * text form in a <pre>).  report_suite_html (src/report/suite.c)
- * answers for the suite's writers.
+ * answers for the suite's writers; src/report/html.c asks each module's
+ * function in turn.
  */
 typedef enum pr_status (*report_html_fn)(struct pr_buf *out, const void *data,
     struct pr_error *err);
 report_html_fn report_suite_html(const struct report_writer *w);
+/* The same for the writers of bisect.c. */
+report_html_fn report_bisect_html(const struct report_writer *w);
+
+/* The HTML forms that html.c writes for other modules' data: the
+ * bisection of a struct pr_bisect_job (bisect.c's section). */
+enum pr_status report_html_bisect(struct pr_buf *out, const void *data,
+    struct pr_error *err);
 
 /* Adds a section written by w with data (owned by the model from now
  * on: freed with w->free, also when adding fails). */

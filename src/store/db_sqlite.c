@@ -247,6 +247,40 @@ on_busy(void *arg, int count)
 }
 
 /*
+ * sq_exec for a statement that SQLite may refuse with SQLITE_BUSY without
+ * calling the busy handler: the switch to WAL reads the header and then
+ * upgrades that read to a write, and SQLite gives up such an upgrade at
+ * once when another connection holds the write lock (waiting could
+ * deadlock a caller that holds its read).  Here nothing else is held, so
+ * it is safe to try again, every millisecond until db->busy_ms have
+ * passed, as on_busy does for the others.
+ */
+static enum pr_status
+sq_exec_waiting(struct pr_db *db, const char *sql, struct pr_error *err)
+{
+	static const struct timespec ms = { 0, 1000000 };
+	struct timespec first = { 0, 0 }, now;
+	int rc, tries = 0;
+
+	for (;;) {
+		rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (tries++ == 0)
+			first = now;
+		else if ((double)(now.tv_sec - first.tv_sec) * 1e3 +
+			(double)(now.tv_nsec - first.tv_nsec) / 1e6 >=
+		    db->busy_ms)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	if (rc != SQLITE_OK)
+		return sqlerr(db, rc, err);
+	return PR_OK;
+}
+
+/*
  * Opens name (a path or a URI) on db and sets the connection up as the
  * paragraph at the top says.  *raw is SQLite's result code of the step
  * that failed (SQLITE_OK when none did).
@@ -286,8 +320,9 @@ sq_connect(struct pr_db *db, const char *name, int flags, int *raw,
 	    ";",
 	    err);
 	if (rc == PR_OK && !(flags & PR_DB_READONLY))
+		rc = sq_exec_waiting(db, "PRAGMA journal_mode=WAL;", err);
+	if (rc == PR_OK && !(flags & PR_DB_READONLY))
 		rc = sq_exec(db,
-		    "PRAGMA journal_mode=WAL;"
 		    "PRAGMA synchronous=NORMAL;"
 		    "PRAGMA wal_autocheckpoint=4000;"
 		    "PRAGMA journal_size_limit=67108864;",

@@ -160,5 +160,72 @@ if "$PERFREG" history --help 2>&1 | grep -q -- '--html'; then
 	unset PERFREG_DB
 fi
 
+# hostile FILE WHAT: no attribute or element made by input in FILE's DOM.
+hostile() {
+	check "$2: no attribute made by input" \
+	    [ "$(count "$1" ' onload="')" -eq 0 ]
+	check "$2: no element made by input" \
+	    [ "$(count "$1" '<svg onload')" -eq 0 ]
+	check "$2: no script made by input" \
+	    [ "$(count "$1" '<script>alert')" -eq 0 ]
+}
+
+# run: two variants with a hostile name and command; the panels are the
+# metrics the comparison tested (one verdict cell each), whatever this
+# machine's runs make constant.
+"$PERFREG" run -n 5 --warmup 0 --monitor none --shell \
+    --html "$OUT/run.html" 'a=sleep 0.01' \
+    '<script>alert(6)</script>=sleep 0.02 # "onload=alert(7) </svg><svg onload=alert(8)>' \
+    >"$tmp/run.txt" 2>"$tmp/err"
+check "run: exit 0: $(cat "$tmp/err")" [ $? -eq 0 ]
+tested=$(count "$OUT/run.html" '<td class="verdict ')
+check "run: a verdict cell per tested metric" [ "$tested" -ge 1 ]
+load run "$OUT/run.html" "$tested" "$tested"
+hostile "$OUT/run.dom" run
+check "run: the variant's name shown as text" \
+    grep -q -F '&lt;script&gt;alert(6)&lt;/script&gt;' "$OUT/run.dom"
+check "run: the text report as well" grep -q '^wall_s' "$tmp/run.txt"
+"$PERFREG" run -n 3 --warmup 0 --monitor none --html - a=true b=true \
+    >"$tmp/run-stdout.html" 2>/dev/null
+check "run --html -: the page alone on stdout" \
+    [ "$(head -c 15 "$tmp/run-stdout.html")" = '<!DOCTYPE html>' ]
+
+# bisect: a repository of 13 commits whose 8th triples the figure and has
+# a hostile subject.
+if command -v git >/dev/null 2>&1; then
+	r=$tmp/repo
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
+	    GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+	    GIT_CONFIG_NOSYSTEM=1 HOME="$tmp" PERFREG_DB="$tmp/bisect.db"
+	git init -q -b main "$r" || exit 2
+	i=0
+	while [ $i -le 12 ]; do
+		f=1
+		[ $i -ge 7 ] && f=3
+		printf '# version %s\necho "work: %s.$(($$ %% 7))"\n' $i $f \
+		    >"$r/prog.sh"
+		subj="edit $i"
+		[ $i -eq 7 ] &&
+		    subj='<script>alert(9)</script> "onload=alert(10) </svg><svg onload=alert(11)>'
+		git -C "$r" add prog.sh && git -C "$r" commit -q -m "$subj" ||
+		    exit 2
+		[ $i -eq 0 ] && git -C "$r" tag c0
+		i=$((i + 1))
+	done
+	"$PERFREG" bisect --repo "$r" --good c0 --bad main --build true \
+	    --metric 'work=^work: ([0-9.]+)$:s:lower' \
+	    --html "$OUT/bisect.html" -- sh prog.sh >"$tmp/bisect.txt" \
+	    2>"$tmp/err"
+	check "bisect: exit 0: $(cat "$tmp/err")" [ $? -eq 0 ]
+	check "bisect: the culprit in the text report" \
+	    grep -q '^culprit: ' "$tmp/bisect.txt"
+	load bisect "$OUT/bisect.html" 1 1
+	hostile "$OUT/bisect.dom" bisect
+	check "bisect: the subject shown as text" \
+	    grep -q -F '&lt;script&gt;alert(9)&lt;/script&gt;' \
+	    "$OUT/bisect.dom"
+	unset PERFREG_DB
+fi
+
 [ $fail -eq 0 ] && echo "html_browser: pages and screenshots in $OUT"
 exit $fail

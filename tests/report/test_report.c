@@ -404,7 +404,7 @@ test_csv(void **state)
 	m[1].name = "16 bytes, \"aligned\"";
 	s = render(&r, PR_REPORT_CSV);
 	want = csv_fields(s);
-	assert_int_equal(want, 22);
+	assert_int_equal(want, 26);
 	assert_memory_equal(s, "metric,unit,better,", 19);
 	for (line = strchr(s, '\n') + 1; *line != '\0';
 	     line = strchr(line, '\n') + 1) {
@@ -416,6 +416,11 @@ test_csv(void **state)
 	    "\n\"16 bytes, \"\"aligned\"\"\",bytes/s,"
 	    "higher,0,1,586200,586200,,1,564750,564750,,-3.659,,,,,"
 	    "inconclusive,none,0,,"));
+	/* Every row names its family, what the change estimates and, when
+	 * untested, why. */
+	assert_non_null(strstr(s,
+	    ",throughput 3.7% lower,primary,ratio-of-means,mean,"
+	    "one value per side\n"));
 	assert_non_null(strstr(s,
 	    "\nelapsed,s,lower,0,3,4.953333,4.953333,"
 	    "0.18009,3,"));
@@ -577,8 +582,8 @@ test_notes(void **state)
 	m[2].cmp.new.stddev = 0.01;
 	s = render(&r, PR_REPORT_TEXT);
 	/* Mann-Whitney rows show medians, without a +- spread. */
-	assert_non_null(strstr(s, "  4.870 s  "));
-	assert_non_null(strstr(s, "  5.300 s  "));
+	assert_non_null(strstr(s, "  med 4.870 s  "));
+	assert_non_null(strstr(s, "  med 5.300 s  "));
 	assert_non_null(strstr(s,
 	    "note: elapsed: the values are skewed or "
 	    "heavy-tailed, so the Mann-Whitney test on the medians decides"));
@@ -611,6 +616,91 @@ test_notes(void **state)
 	x = json_array_get(get(root, "metrics"), 0);
 	assert_string_equal(json_string_value(get(x, "method")), "mwu");
 	json_decref(root);
+	free(s);
+}
+
+/*
+ * A Mann-Whitney row among t rows, whose means fell while its medians
+ * and its Hodges-Lehmann change rose: the row marks its medians and its
+ * change, the sentence names the estimate, a note gives the means that
+ * moved the other way, and CSV and JSON say what the change estimates
+ * and which figure of the sides the test is about.
+ */
+static void
+test_rank_estimate(void **state)
+{
+	struct pr_report_metric m[3];
+	struct pr_report r;
+	json_t *root, *x;
+	char *s;
+
+	(void)state;
+	build(&r, m);
+	m[0].cmp.method = PR_METHOD_MWU;
+	m[0].cmp.base.mean = 6.3170;
+	m[0].cmp.base.median = 6.0180;
+	m[0].cmp.new.mean = 6.1980;
+	m[0].cmp.new.median = 6.1980;
+	m[0].cmp.change_pct = 3.0;
+	s = render(&r, PR_REPORT_TEXT);
+	/* Mixed with t rows, the header stays and the row is marked. */
+	assert_non_null(strstr(s, "metric "));
+	assert_null(strstr(s, "base median"));
+	assert_non_null(strstr(s, "  med 6.018 s  "));
+	assert_non_null(strstr(s, "  med 6.198 s  HL +3.0%  "));
+	assert_non_null(strstr(s, "  7.240 +- 0.018  "));
+	assert_non_null(strstr(s,
+	    "elapsed: regression: 3.0% slower by the Hodges-Lehmann "
+	    "estimate; "));
+	assert_non_null(strstr(s,
+	    "note: elapsed: the change shown, +3.0%, is the Hodges-Lehmann "
+	    "estimate the Mann-Whitney test is about (the median of the "
+	    "ratios of each new value to each base value), but the means "
+	    "moved -1.9% (6.317 s -> 6.198 s)\n"));
+	free(s);
+	s = render(&r, PR_REPORT_MARKDOWN);
+	assert_non_null(strstr(s, "| med 6.018 s | med 6.198 s | HL +3.0% |"));
+	free(s);
+	s = render(&r, PR_REPORT_CSV);
+	assert_non_null(strstr(s,
+	    "\nelapsed,s,lower,0,3,6.317,6.018,0.18009,3,6.198,6.198,"));
+	assert_non_null(
+	    strstr(s, ",3.0% slower,primary,hodges-lehmann,median,\n"));
+	assert_non_null(
+	    strstr(s, ",0.50% lower (better),primary,ratio-of-means,mean,\n"));
+	free(s);
+	s = render(&r, PR_REPORT_JSON);
+	root = json_loads(s, 0, NULL);
+	assert_non_null(root);
+	x = json_array_get(get(root, "metrics"), 0);
+	assert_string_equal(json_string_value(get(x, "estimate")),
+	    "hodges-lehmann");
+	assert_string_equal(json_string_value(get(x, "center")), "median");
+	assert_string_equal(json_string_value(get(x, "family")), "primary");
+	assert_true(json_is_null(get(x, "why_not_tested")));
+	x = json_array_get(get(root, "metrics"), 1);
+	assert_string_equal(json_string_value(get(x, "why_not_tested")),
+	    "one value per side");
+	assert_string_equal(json_string_value(get(x, "center")), "mean");
+	json_decref(root);
+	free(s);
+
+	/* Medians that moved against the change are named too. */
+	m[0].cmp.new.median = 5.9;
+	s = render(&r, PR_REPORT_TEXT);
+	assert_non_null(strstr(s,
+	    "base value), but the medians moved -2.0% (6.018 s -> 5.900 s) "
+	    "and the means moved"));
+	free(s);
+	/* Every row a rank test's: the header says it once. */
+	m[1].cmp.method = PR_METHOD_MWU;
+	m[1].cmp.tested = 1;
+	m[2].cmp.method = PR_METHOD_MWU;
+	s = render(&r, PR_REPORT_TEXT);
+	assert_non_null(strstr(s, "base median"));
+	assert_non_null(strstr(s, "new median"));
+	assert_non_null(strstr(s, "HL change"));
+	assert_null(strstr(s, " med "));
 	free(s);
 }
 
@@ -655,6 +745,7 @@ main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_rank_estimate),
 		cmocka_unit_test(test_errors),
 	};
 
