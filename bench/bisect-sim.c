@@ -9,12 +9,29 @@
  * commit's level times one draw of a noise model of bench/noise.h (normal
  * 2%, t3 scaled to 2%, bimodal 80% at 1.0 and 20% at 1.10, normal 2% on a
  * drift of +4% per 500 runs of the trial, in the order the method
- * takes them).  Each method sees only the values it asks for and reports
- * a culprit commit, "no change", "several" or nothing (budget):
+ * takes them), and "bursty": normal 2% with bursts of load (a burst
+ * starts at a run with probability 2%, lasts a geometric number of runs
+ * of mean 10, so that it begins and ends inside rounds as often as
+ * between them, and slows each of its runs by a factor drawn once from
+ * 1.05 .. 1.20).  Each method sees only the values it asks for and
+ * reports a culprit commit, "no change", "several" or nothing (budget):
  *
  *   perfreg   perfreg/bisect.h with its defaults (confidence 0.95, build
  *             cost 30 runs), one measurement after another as
  *             pr_bisect_next proposes, up to 3000 runs;
+ *   job-old   the schedule of `perfreg bisect` (src/bisect/job.c) as the
+ *             last session left it: each measurement runs the commit and
+ *             the bracket's two ends in shuffled rounds (the ends first,
+ *             3 rounds), the search not told the rounds, a culprit
+ *             confirmed against its parent by perfreg/seq.h's sequential
+ *             test on paired rounds, up to 400 rounds, "several"
+ *             confirmed in order of posterior mass;
+ *   job-new   the same schedule as the command has it now: the search
+ *             pairs each round's values (pr_bisect_add_round), a
+ *             confirmation stops at 100 rounds and goes back to the
+ *             search, its sequence continuing when the same commit is
+ *             named again, "several" confirmed larger step first (a
+ *             confirmed culprit, "not confirmed" counted as none);
  *   pinpoint  Chromium Pinpoint's rule as documented: each commit it
  *             compares gets 10 attempts, then 20, 40, 80, 160 while the
  *             two are not different; different when min(Mann-Whitney p,
@@ -36,7 +53,10 @@
  * runs and builds (distinct commits measured, ends included).
  *
  * Usage: bisect-sim [-t TRIALS] [-T TRIALS_FOR_1024] [-s SEED] [-q] [-n N]
- * (-q: only N = 16 and 128; -n: only that N of 16, 128, 1024).
+ * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
+ * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
+ * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
+ * plain).
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,10 +69,13 @@
 #include "perfreg/describe.h"
 #include "perfreg/mwu.h"
 #include "perfreg/rng.h"
+#include "perfreg/seq.h"
 #include "perfreg/ttest.h"
 
 #define MAX_RUNS 3000
 #define DRIFT_ROUNDS 250
+#define BURST_START 0.02
+#define BURST_LEN 10.0
 
 enum result { R_CULPRIT, R_NONE, R_SEVERAL, R_UNDECIDED };
 
@@ -60,6 +83,7 @@ struct truth {
 	size_t n, k1, k2; /* k = 0: no step */
 	double step;
 	enum noise_model noise;
+	int bursty; /* bursts of load on top of the noise (see sim_run) */
 };
 
 /* One trial's state: the samples each method asked for. */
@@ -69,6 +93,8 @@ struct sim {
 	double **y;
 	size_t *ny, *cap;
 	size_t runs, builds;
+	size_t burst_left; /* runs left in the current burst */
+	double burst;      /* its slowdown factor */
 };
 
 static double
@@ -94,6 +120,8 @@ sim_init(struct sim *s, const struct truth *t, struct pr_rng *rng)
 	if (!s->y || !s->ny || !s->cap)
 		abort();
 	s->runs = s->builds = 0;
+	s->burst_left = 0;
+	s->burst = 1;
 }
 
 static void
@@ -120,6 +148,23 @@ sim_run(struct sim *s, size_t pos)
 		    DRIFT_ROUNDS);
 	while (z <= 0);
 	v = level(s->t, pos) * z;
+	if (s->t->bursty) {
+		/* Bursts of load: one starts at a run with probability
+		 * BURST_START, lasts a geometric number of runs of mean
+		 * BURST_LEN (so it starts and ends within rounds as often
+		 * as between them) and slows every run by 5% to 20%. */
+		if (s->burst_left == 0 &&
+		    pr_rng_uniform(s->rng) < BURST_START) {
+			s->burst_left = 1;
+			while (pr_rng_uniform(s->rng) > 1.0 / BURST_LEN)
+				s->burst_left++;
+			s->burst = 1.05 + 0.15 * pr_rng_uniform(s->rng);
+		}
+		if (s->burst_left > 0) {
+			v *= s->burst;
+			s->burst_left--;
+		}
+	}
 
 	if (s->ny[pos] == 0)
 		s->builds++;
@@ -140,6 +185,25 @@ sim_fill(struct sim *s, size_t pos, size_t r)
 {
 	while (s->ny[pos] < r)
 		sim_run(s, pos);
+}
+
+/* The step at commit k as measured: mean log of the nearest measured
+ * commit at or after k less that of the nearest before it (job.c's). */
+static double
+sim_step(const struct sim *s, size_t k)
+{
+	size_t lo = k, hi = k, i;
+	double a = 0, b = 0;
+
+	while (lo > 0 && (lo == k || s->ny[lo] == 0))
+		lo--;
+	while (hi < s->t->n && s->ny[hi] == 0)
+		hi++;
+	for (i = 0; i < s->ny[lo]; i++)
+		a += log(s->y[lo][i]) / (double)s->ny[lo];
+	for (i = 0; i < s->ny[hi]; i++)
+		b += log(s->y[hi][i]) / (double)s->ny[hi];
+	return b - a;
 }
 
 static enum result
@@ -182,6 +246,255 @@ m_perfreg(struct sim *s, size_t *culprit)
 	}
 	pr_bisect_free(b);
 	return res;
+}
+
+/*
+ * The job's schedule (src/bisect/job.c): each measurement the search
+ * proposes runs that commit and the two ends of the current bracket in
+ * shuffled rounds, the ends first in 3 rounds; a culprit is confirmed
+ * against its parent by the sequential test of perfreg/seq.h on the
+ * pairs of interleaved rounds.  `paired`: the search pairs the values of
+ * a round (pr_bisect_add_round), confirmations stop at 100 rounds and
+ * go back to the search (continuing their sequence), and "several" is
+ * confirmed larger step first: the method now.  Else the method of the
+ * last session: no rounds in the search, one confirmation of up to 400
+ * rounds, "several" in order of posterior mass.
+ */
+struct inter {
+	struct sim *s;
+	struct pr_bisect *b;
+	uint64_t round;
+	int paired;
+};
+
+/* rounds rounds of the k commits pos[], each round shuffled. */
+static void
+inter_rounds(struct inter *in, const size_t *pos, size_t k, size_t rounds)
+{
+	size_t r, i, order[3];
+
+	for (r = 0; r < rounds && in->s->runs < MAX_RUNS; r++) {
+		in->round++;
+		for (i = 0; i < k; i++)
+			order[i] = pos[i];
+		for (i = k; i > 1; i--) {
+			size_t w = (size_t)pr_rng_below(in->s->rng, i), x;
+
+			x = order[i - 1];
+			order[i - 1] = order[w];
+			order[w] = x;
+		}
+		for (i = 0; i < k; i++)
+			if (pr_bisect_add_round(in->b, order[i],
+				sim_run(in->s, order[i]),
+				in->paired ? in->round : 0, NULL) != PR_OK)
+				abort();
+	}
+}
+
+/* The nearest measured commits around the most probable change. */
+static void
+inter_bracket(const struct sim *s, const struct pr_bisect_state *ss, size_t *g,
+    size_t *bd)
+{
+	size_t i;
+
+	*g = 0;
+	*bd = s->t->n;
+	for (i = ss->lo; i-- > 0;)
+		if (s->ny[i] > 0) {
+			*g = i;
+			break;
+		}
+	for (i = ss->hi; i <= s->t->n; i++)
+		if (s->ny[i] > 0) {
+			*bd = i;
+			break;
+		}
+}
+
+/* A confirmation of commit c against c - 1, continuing the sequence q
+ * (pairs so far in *nq); returns the decision. */
+static enum pr_seq_decision
+inter_confirm(struct inter *in, size_t c, struct pr_seq *q, size_t cap)
+{
+	struct pr_seq_result res;
+	size_t r, i;
+
+	for (r = 0; r < cap && in->s->runs + 2 <= MAX_RUNS; r++) {
+		size_t first = (size_t)pr_rng_below(in->s->rng, 2);
+		double v[2];
+
+		in->round++;
+		for (i = 0; i < 2; i++) {
+			size_t which = i == 0 ? first : 1 - first;
+			size_t pos = c - 1 + which;
+
+			v[which] = sim_run(in->s, pos);
+			if (pr_bisect_add_round(in->b, pos, v[which],
+				in->paired ? in->round : 0, NULL) != PR_OK)
+				abort();
+		}
+		if (pr_seq_update_pair(q, v[0], v[1], NULL) != PR_OK)
+			abort();
+		pr_seq_query(q, &res);
+		if (res.decision != PR_SEQ_CONTINUE)
+			return res.decision;
+	}
+	return PR_SEQ_CONTINUE;
+}
+
+static void
+seq_start(struct pr_seq *q)
+{
+	struct pr_seq_opts so;
+
+	pr_seq_opts_init(&so);
+	so.alpha = 0.05;
+	so.equivalence_pct = 1;
+	so.max_runs = MAX_RUNS;
+	if (pr_seq_init(q, &so, NULL) != PR_OK)
+		abort();
+}
+
+static enum result
+m_inter(struct sim *s, size_t *culprit, int paired)
+{
+	struct pr_bisect_opts o;
+	struct pr_bisect_step st;
+	struct pr_bisect_state ss;
+	struct inter in;
+	struct pr_seq *qs;
+	enum result res = R_UNDECIDED;
+	size_t ends[2], n = s->t->n, pos[3], k, g, bd, i;
+	size_t cap = paired ? 100 : 400;
+	int confirmations = 0;
+
+	pr_bisect_opts_init(&o, n);
+	memset(&in, 0, sizeof(in));
+	in.s = s;
+	in.paired = paired;
+	if (pr_bisect_new(&o, &in.b, NULL) != PR_OK)
+		abort();
+	/* One sequence per commit confirmed against its parent. */
+	qs = calloc(n + 1, sizeof(*qs));
+	if (qs == NULL)
+		abort();
+	for (i = 0; i <= n; i++)
+		seq_start(&qs[i]);
+	ends[0] = 0;
+	ends[1] = n;
+	inter_rounds(&in, ends, 2, 3);
+	while (s->runs < MAX_RUNS) {
+		if (pr_bisect_state(in.b, &ss, NULL) != PR_OK)
+			abort();
+		if (ss.outcome == PR_BISECT_NONE) {
+			res = R_NONE;
+			break;
+		}
+		if (ss.outcome == PR_BISECT_CULPRIT ||
+		    ss.outcome == PR_BISECT_SEVERAL) {
+			size_t c[2] = { ss.hi, 0 }, nc = 1, m;
+			enum pr_seq_decision d[2] = { PR_SEQ_CONTINUE,
+				PR_SEQ_CONTINUE };
+			int again = 0;
+
+			if (ss.outcome == PR_BISECT_SEVERAL) {
+				double *multi = calloc(n + 1, sizeof(double));
+
+				if (multi == NULL ||
+				    pr_bisect_posterior(in.b, NULL, multi,
+					NULL) != PR_OK)
+					abort();
+				c[0] = c[1] = 0;
+				for (i = 1; i <= n; i++)
+					if (c[0] == 0 || multi[i] > multi[c[0]])
+						c[0] = i;
+				for (i = 1; i <= n; i++)
+					if (i != c[0] &&
+					    (c[1] == 0 ||
+						multi[i] > multi[c[1]]))
+						c[1] = i;
+				free(multi);
+				nc = 2;
+				if (paired &&
+				    fabs(sim_step(s, c[1])) >
+					fabs(sim_step(s, c[0]))) {
+					size_t x = c[0];
+
+					c[0] = c[1];
+					c[1] = x;
+				}
+			}
+			for (m = 0; m < nc; m++) {
+				d[m] = inter_confirm(&in, c[m], &qs[c[m]],
+				    nc == 2 && m == 0 ? cap / 2 : cap);
+				if (d[m] == PR_SEQ_CONTINUE && paired)
+					again = 1;
+			}
+			confirmations++;
+			if (nc == 1 &&
+			    (d[0] == PR_SEQ_REGRESSION ||
+				d[0] == PR_SEQ_IMPROVEMENT)) {
+				*culprit = c[0];
+				res = R_CULPRIT;
+				break;
+			}
+			if (nc == 2) {
+				int y0 = d[0] == PR_SEQ_REGRESSION ||
+				    d[0] == PR_SEQ_IMPROVEMENT;
+				int y1 = d[1] == PR_SEQ_REGRESSION ||
+				    d[1] == PR_SEQ_IMPROVEMENT;
+
+				if (y0 && y1) {
+					res = R_SEVERAL;
+					break;
+				}
+				if (y0 || y1) {
+					*culprit = y0 ? c[0] : c[1];
+					res = R_CULPRIT;
+					break;
+				}
+			}
+			if (!again || confirmations > 30) {
+				/* Not confirmed (equivalent), or undecided. */
+				res =
+				    (d[0] == PR_SEQ_EQUIVALENT &&
+					(nc == 1 || d[1] == PR_SEQ_EQUIVALENT))
+				    ? R_NONE
+				    : R_UNDECIDED;
+				break;
+			}
+			continue;
+		}
+		if (pr_bisect_next(in.b, &st, NULL) != PR_OK)
+			break;
+		inter_bracket(s, &ss, &g, &bd);
+		k = 0;
+		pos[k++] = st.pos;
+		if (g != st.pos)
+			pos[k++] = g;
+		if (bd != st.pos && bd != g)
+			pos[k++] = bd;
+		inter_rounds(&in, pos, k, st.runs);
+	}
+	for (i = 0; i <= n; i++)
+		pr_seq_release(&qs[i]);
+	free(qs);
+	pr_bisect_free(in.b);
+	return res;
+}
+
+static enum result
+m_inter_old(struct sim *s, size_t *culprit)
+{
+	return m_inter(s, culprit, 0);
+}
+
+static enum result
+m_inter_new(struct sim *s, size_t *culprit)
+{
+	return m_inter(s, culprit, 1);
 }
 
 static int
@@ -334,24 +647,31 @@ struct tally {
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-static const char *const method_name[] = { "perfreg", "pinpoint", "plain" };
-static const method_fn methods[] = { m_perfreg, m_pinpoint, m_plain };
+#define NMETHODS 5
+static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
+	"job-new", "pinpoint", "plain" };
+static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
+	m_inter_new, m_pinpoint, m_plain };
+static unsigned method_mask = (1u << NMETHODS) - 1;
 
 static void
-cell(size_t n, double step, int nsteps, enum noise_model noise, size_t trials,
-    uint64_t seed)
+cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
+    size_t trials, uint64_t seed)
 {
-	struct tally tl[3];
+	struct tally tl[NMETHODS];
 	size_t m, i;
 
 	memset(tl, 0, sizeof(tl));
-	for (m = 0; m < 3; m++) {
+	for (m = 0; m < NMETHODS; m++) {
 		struct pr_rng rng;
+
+		if (!(method_mask & (1u << m)))
+			continue;
 
 		/* The same ranges and noise stream start for every method. */
 		pr_rng_seed(&rng, seed);
 		for (i = 0; i < trials; i++) {
-			struct truth t = { n, 0, 0, step, noise };
+			struct truth t = { n, 0, 0, step, noise, bursty };
 			struct sim s;
 			size_t culprit = 0;
 			enum result r;
@@ -389,12 +709,14 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, size_t trials,
 			sim_free(&s);
 		}
 	}
-	for (m = 0; m < 3; m++) {
+	for (m = 0; m < NMETHODS; m++) {
 		double k = (double)tl[m].trials;
 
+		if (!(method_mask & (1u << m)))
+			continue;
 		printf("%5zu %-9s %-3s %-12s %-8s %6.1f%% %6.1f%% %6.1f%% "
 		       "%6.1f%% %6.1f%% %8.1f %6.2f\n",
-		    n, noise_model_name[noise],
+		    n, bursty ? "bursty" : noise_model_name[noise],
 		    nsteps == 0 ? "-" : (step > 0.03 ? "4%" : "2%"),
 		    nsteps == 0 ? "none" : (nsteps == 1 ? "one" : "two"),
 		    method_name[m],
@@ -423,10 +745,16 @@ main(int argc, char **argv)
 	size_t trials = 2000, trials_big = 2000, si, ni;
 	uint64_t seed = 15;
 	size_t only = 0;
-	int c, quick = 0;
+	int c, quick = 0, bursty_only = 0;
 
-	while ((c = getopt(argc, argv, "t:T:s:qn:")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:s:qn:bm:")) != -1) {
 		switch (c) {
+		case 'b':
+			bursty_only = 1;
+			break;
+		case 'm':
+			method_mask = (unsigned)strtoul(optarg, NULL, 0);
+			break;
 		case 't':
 			trials = strtoul(optarg, NULL, 10);
 			break;
@@ -445,7 +773,7 @@ main(int argc, char **argv)
 		default:
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
-			    "[-s SEED] [-q] [-n N]\n");
+			    "[-s SEED] [-q] [-n N] [-b] [-m MASK]\n");
 			return 2;
 		}
 	}
@@ -457,14 +785,20 @@ main(int argc, char **argv)
 		if (only != 0 && n != only)
 			continue;
 
-		for (ni = 0; ni < 4; ni++) {
-			cell(n, 0.02, 1, noises[ni], tr, seed + 100 * si + ni);
-			cell(n, 0.04, 1, noises[ni], tr,
-			    seed + 100 * si + 10 + ni);
-			cell(n, 0, 0, noises[ni], tr,
-			    seed + 100 * si + 20 + ni);
+		for (ni = 0; ni < 5; ni++) {
+			/* The fifth: normal 2% with bursts of load. */
+			enum noise_model nm =
+			    ni < 4 ? noises[ni] : NOISE_NORMAL2;
+			int bu = ni == 4;
+
+			if (bursty_only && !bu)
+				continue;
+			cell(n, 0.02, 1, nm, bu, tr, seed + 100 * si + ni);
+			cell(n, 0.04, 1, nm, bu, tr, seed + 100 * si + 10 + ni);
+			cell(n, 0, 0, nm, bu, tr, seed + 100 * si + 20 + ni);
 		}
-		cell(n, 0.04, 2, NOISE_NORMAL2, tr, seed + 100 * si + 30);
+		cell(n, 0.04, 2, NOISE_NORMAL2, bursty_only, tr,
+		    seed + 100 * si + 30);
 	}
 	return 0;
 }

@@ -7,9 +7,14 @@
 # left out on purpose: perfreg averages the two middle values of an even
 # count, ministat does not).
 #
-# Usage: bench/stat-vs-ministat.sh [-r RUNS] [-s SHAPES] [-k] [VALUES...]
+# Usage: bench/stat-vs-ministat.sh [-r RUNS] [-s SHAPES] [-c CMDS] [-k]
+#                                   [VALUES...]
 #   VALUES  values per file, default 100000 1000000 10000000
 #   -r      runs of each tool per size, default 5
+#   -c      the perfreg commands timed against ministat, default "stat";
+#           "stat compare" also times `perfreg compare A B` on the same
+#           files in the same interleaved rounds (its figures are its
+#           own, so only stat's are checked against ministat's)
 #   -s      the number formats, default "f6 g17 int": f6 run times in
 #           seconds with 6 decimals (9 bytes a value), g17 doubles
 #           around 100 printed in full with %.17g (19 bytes, what a
@@ -34,12 +39,21 @@ set -eu
 runs=5
 keep=0
 shapes="f6 g17 int"
-while getopts r:s:k opt; do
+cmds=stat
+while getopts r:s:c:k opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
 	s) shapes=$OPTARG ;;
+	c) cmds=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: $0 [-r RUNS] [-s SHAPES] [-k] [VALUES...]" >&2
+	*) echo "usage: $0 [-r RUNS] [-s SHAPES] [-c CMDS] [-k] [VALUES...]" >&2
+		exit 2 ;;
+	esac
+done
+for c in $cmds; do
+	case $c in
+	stat | compare) ;;
+	*) echo "$0: -c: unknown command '$c' (stat or compare)" >&2
 		exit 2 ;;
 	esac
 done
@@ -145,64 +159,80 @@ figures() {
 }
 
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%5s %10s %10s %10s %7s %9s %9s %7s %8s  %s\n' "shape" "values" \
-    "perfreg s" "ministat s" "time" "perfreg" "ministat" "memory" "bytes" \
-    "figures"
-printf '%5s %10s %10s %10s %7s %9s %9s %7s %8s\n' "" "per file" "" "" \
-    "ratio" "MiB" "MiB" "ratio" "a value"
+printf '%7s %5s %10s %10s %10s %7s %9s %9s %7s %8s  %s\n' "command" \
+    "shape" "values" "perfreg s" "ministat s" "time" "perfreg" "ministat" \
+    "memory" "bytes" "figures"
+printf '%7s %5s %10s %10s %10s %7s %9s %9s %7s %8s\n' "" "" "per file" "" \
+    "" "ratio" "MiB" "MiB" "ratio" "a value"
 status=0
 : >"$dir/last"
 for shape in $shapes; do
 for n in "$@"; do
 	gen "$shape" "$n" 1 1.50 >"$dir/a.txt"
 	gen "$shape" "$n" 2 1.52 >"$dir/b.txt"
-	: >"$dir/p.times"
 	: >"$dir/m.times"
+	for c in $cmds; do
+		: >"$dir/p.$c.times"
+	done
+	# One round: each perfreg command, then ministat.
 	i=0
 	while [ "$i" -lt "$runs" ]; do
-		run "$PERFREG" stat "$dir/a.txt" "$dir/b.txt" >>"$dir/p.times"
-		figures "$dir/out.txt" >"$dir/p.fig"
+		for c in $cmds; do
+			run "$PERFREG" "$c" "$dir/a.txt" "$dir/b.txt" \
+			    >>"$dir/p.$c.times"
+			[ "$c" = stat ] && figures "$dir/out.txt" >"$dir/p.fig"
+		done
 		run ministat "$dir/a.txt" "$dir/b.txt" >>"$dir/m.times"
 		figures "$dir/out.txt" >"$dir/m.fig"
 		i=$((i + 1))
 	done
-	awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' "$dir/p.times" \
-	    >"$dir/p.s"
 	awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' "$dir/m.times" \
 	    >"$dir/m.s"
-	ps=$(median "$dir/p.s" 1)
 	ms=$(median "$dir/m.s" 1)
-	pk=$(median "$dir/p.s" 2)
 	mk=$(median "$dir/m.s" 2)
-	if [ -s "$dir/p.fig" ] && cmp -s "$dir/p.fig" "$dir/m.fig"; then
-		same=identical
-	else
-		same=DIFFERENT
-		status=1
-		diff "$dir/m.fig" "$dir/p.fig" | sed 's/^/    /' >&2 || :
-	fi
-	awk -v sh="$shape" -v n="$n" -v ps="$ps" -v ms="$ms" -v pk="$pk" \
-	    -v mk="$mk" -v same="$same" 'BEGIN {
-		printf "%5s %10d %10.3f %10.3f %7.3f %9.1f %9.1f %7.3f %8.2f" \
-		    "  %s\n", sh, n, ps, ms, ps / ms, pk / 1024, mk / 1024,
-		    pk / mk, pk * 1024 / (16 * n), same
-	}'
-	last="$shape $n $ps $ms $pk $same"
+	for c in $cmds; do
+		awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' \
+		    "$dir/p.$c.times" >"$dir/p.s"
+		ps=$(median "$dir/p.s" 1)
+		pk=$(median "$dir/p.s" 2)
+		if [ "$c" != stat ]; then
+			same="(not checked)"
+		elif [ -s "$dir/p.fig" ] && cmp -s "$dir/p.fig" "$dir/m.fig"
+		then
+			same=identical
+		else
+			same=DIFFERENT
+			status=1
+			diff "$dir/m.fig" "$dir/p.fig" | sed 's/^/    /' >&2 || :
+		fi
+		awk -v c="$c" -v sh="$shape" -v n="$n" -v ps="$ps" -v ms="$ms" \
+		    -v pk="$pk" -v mk="$mk" -v same="$same" 'BEGIN {
+			printf "%7s %5s %10d %10.3f %10.3f %7.3f %9.1f %9.1f" \
+			    " %7.3f %8.2f  %s\n", c, sh, n, ps, ms, ps / ms,
+			    pk / 1024, mk / 1024, pk / mk, pk * 1024 / (16 * n),
+			    same
+		}'
+		echo "$c $shape $n $ps $ms $pk $same" >"$dir/last.$c"
+	done
 done
-echo "$last" >>"$dir/last"
+for c in $cmds; do
+	cat "$dir/last.$c" >>"$dir/last"
+done
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# The targets, judged at the last size given, for each shape.
+# The targets, judged at the last size given, for each command and shape.
 awk -v runs="$runs" '{
-	n = $2; t = $3 / $4; m = $5 * 1024 / (16 * n)
-	printf "\n%s at %d values per file (median of %d runs):\n", $1, n,
-	    runs
+	n = $3; t = $4 / $5; m = $6 * 1024 / (16 * n)
+	printf "\n%s, %s at %d values per file (median of %d runs):\n", $1,
+	    $2, n, runs
 	printf "  time:    perfreg takes %.3f of ministat'"'"'s time " \
 	    "(target <= 0.10): %s\n", t, t <= 0.10 ? "met" : "NOT met"
 	printf "  memory:  %.2f times the 8 bytes a value held " \
 	    "(target <= 1.1): %s\n", m, m <= 1.1 ? "met" : "NOT met"
-	printf "  figures: %s\n", $6
+	$1 = $2 = $3 = $4 = $5 = $6 = ""
+	sub(/^ +/, "")
+	printf "  figures: %s\n", $0
 	if (n < 10000000)
 		printf "(the targets are set for 10^7 values per file)\n"
 }' "$dir/last"

@@ -21,7 +21,16 @@
  * default: heavy tails and outliers weigh little) around the commit's
  * level, with one scale for the whole range, estimated with the levels
  * by maximum likelihood (EM, the scale with n - (commits tested) degrees
- * of freedom).  Each tested commit is then summarised by its robust level
+ * of freedom).  Samples may come in rounds (pr_bisect_add_round: the runs
+ * of several commits interleaved one after another): then each round of
+ * two or more samples has an effect of its own, fitted with the levels,
+ * so that a burst of load that slows a whole round moves no level (the
+ * pairing of interleaved runs, as the confirmation's paired test uses
+ * it), and the scale has n - T - R degrees of freedom (R such rounds).
+ * The fit is paired only while at least one degree of freedom is left.
+ * The levels' summaries below stay independent with v_j from n_j: exact
+ * for the differences of commits measured together in complete rounds
+ * (each batch of the search), an approximation across batches.  Each tested commit is then summarised by its robust level
  * m_j and that level's variance v_j = s^2 (nu + 3) / ((nu + 1) n_j) (the
  * inverse Fisher information of a t location), a Gaussian (Laplace)
  * approximation of its likelihood.  Given those summaries the marginal
@@ -52,6 +61,7 @@
 #define PERFREG_BISECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perfreg/error.h"
 
@@ -92,6 +102,13 @@ void pr_bisect_free(struct pr_bisect *b);
  */
 enum pr_status pr_bisect_add(struct pr_bisect *b, size_t pos, double value,
     struct pr_error *err);
+/*
+ * The same, for a sample taken in round `round` (the caller's id of a
+ * round of interleaved runs, unique for the search; 0: no round, as
+ * pr_bisect_add).
+ */
+enum pr_status pr_bisect_add_round(struct pr_bisect *b, size_t pos,
+    double value, uint64_t round, struct pr_error *err);
 /*
  * Marks commit pos as impossible to measure (its build failed): it is
  * never proposed again, and a change next to it can only be located to

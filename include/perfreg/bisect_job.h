@@ -24,12 +24,17 @@
  * it decides (`confidence`), when nothing is left to learn, or at the
  * budget (max_runs runs in all, max_time_s seconds).  A culprit is then
  * confirmed against its parent by the anytime-valid sequential test of
- * `perfreg run --until-decided` (perfreg/seq.h through
- * pr_session_decide), in interleaved rounds, within what is left of the
- * budget; its runs count for the search too.  "Several changes" is
- * confirmed the same way, each of its two most probable steps against
- * its parent: one confirmed makes it the culprit (the search's model has
- * no rounds, and noise in bursts can show it a second step).
+ * `perfreg run --until-decided` (perfreg/seq.h), in interleaved rounds,
+ * at most 100 rounds at a time and within half of what is left of the
+ * budget; its runs count for the search too.  A confirmation still
+ * undecided after its 100 rounds goes back to the search (which has its
+ * runs now), and when that names the same commit again, its sequence
+ * continues where it stopped (every pair kept: anytime-valid).
+ * "Several changes" is confirmed the same way, each of its two most
+ * probable steps against its parent, the larger step first: one
+ * confirmed makes it the culprit (noise in bursts can show the search a
+ * second step that is not there).  The search's model pairs the values
+ * of each round (perfreg/bisect.h), as the confirmation does.
  *
  * The search's prior on the size of a step (perfreg/bisect.h's step_sd)
  * is the change between the two ends as first measured (at least 5%):
@@ -73,9 +78,23 @@ struct pr_bisect_commit {
 	char *build_output; /* the build's output (stdout then stderr) */
 	double build_s;     /* the build's wall time */
 	double *v;          /* the metric's values, in order */
+	uint64_t *rd;       /* each value's round id for the search (0:
+			     * none; see pr_bisect_job_prior) */
 	size_t n, cap;
 	size_t failed; /* failed runs */
 	size_t prior;  /* of v, values given by pr_bisect_job_prior */
+};
+
+/* The confirmation's rounds of one parent and culprit: the pairs of
+ * values in round order (base the parent's); a later confirmation of
+ * the same two commits continues their sequence (anytime-valid: it may
+ * stop and go on). */
+struct pr_bisect_pairs {
+	size_t parent, culprit;
+	double *base, *new_;
+	size_t n, cap;
+	size_t now;        /* of n, pairs measured now */
+	double resolution; /* the metric's grid (0: unknown) */
 };
 
 enum pr_bisect_verdict {
@@ -147,6 +166,13 @@ struct pr_bisect_job {
 	size_t parent, culprit;
 	struct pr_seq_result confirm;
 	size_t confirm_runs;
+	size_t confirm_before; /* of confirm_runs, rounds given back */
+	/* 1 while a confirmation (of culprit against parent) runs: a
+	 * store can keep its rounds apart (pr_bisect_job_prior_pair). */
+	int confirming;
+	/* Every confirmation's pairs, one entry per (parent, culprit). */
+	struct pr_bisect_pairs *pairs;
+	size_t npairs;
 };
 
 /*
@@ -163,10 +189,26 @@ enum pr_status pr_bisect_job_new(const struct pr_bisect_job_opts *o,
  * hex digits), or (size_t)-1. */
 size_t pr_bisect_job_find(const struct pr_bisect_job *j, const char *hash);
 
-/* A value measured before (see Resuming); PR_EINVAL for a bad pos or a
- * value that is not finite and > 0. */
+/*
+ * A value measured before (see Resuming), in round `round`: an id the
+ * caller makes unique for each stored round of interleaved runs, below
+ * PR_BISECT_JOB_LIVE_ROUNDS (0: none); values of one round are paired in
+ * the search's model (perfreg/bisect.h).  PR_EINVAL for a bad pos or a
+ * value that is not finite and > 0.
+ */
 enum pr_status pr_bisect_job_prior(struct pr_bisect_job *j, size_t pos,
-    double value, struct pr_error *err);
+    double value, uint64_t round, struct pr_error *err);
+
+/* The round ids of the runs the job makes now start here (2^62). */
+#define PR_BISECT_JOB_LIVE_ROUNDS ((uint64_t)1 << 62)
+/* A round of an earlier confirmation of culprit against parent (both
+ * positions): its two values, in round order; the next confirmation of
+ * the two continues from them.  The values must also be given with
+ * pr_bisect_job_prior (the search counts them).  PR_EINVAL for bad
+ * positions or values. */
+enum pr_status pr_bisect_job_prior_pair(struct pr_bisect_job *j, size_t parent,
+    size_t culprit, double base, double new_, struct pr_error *err);
+
 /* A commit skipped before, with its reason (copied). */
 enum pr_status pr_bisect_job_prior_skip(struct pr_bisect_job *j, size_t pos,
     const char *reason, struct pr_error *err);

@@ -71,8 +71,18 @@
  * the pooled df assumes (9% of A/A histories at k = 10): the test's df is
  * at most PR_MODERATED_DF_MAX (3).  bench/README.md has the rates.
  *
- * One session on each side for every figure (k_b = k_n = 1, nothing to
- * estimate s0^2 from) and no prior: the between-session noise is unknown,
+ * Fewer than two figures with d_j > 0 (one figure alone, as `suite ab`
+ * with one tested figure, or one session on each side for every figure)
+ * and no prior: s0^2 cannot be estimated.  A figure with two or more
+ * sessions on each side is then tested on its own, by Welch's t on its
+ * log session means (B. L. Welch, Biometrika 34, 1947; perfreg/ttest.h):
+ * D_j the difference of the mean logs, the Welch-Satterthwaite df (no
+ * cap: the units are independent replicates, as the processes of `suite
+ * ab` are), the interval exp(D_j +- q se) - 1 (method PR_METHOD_WELCH;
+ * checked against scipy in tests/stats/gen_moderated_welch.py); when its
+ * log values have no spread on either side it is untested.  A figure
+ * with one session on a side (k_b = k_n = 1 for every figure: nothing to
+ * estimate anything from): the between-session noise is unknown,
  * and the figures are decided against a documented bound instead
  * (method PR_METHOD_SESSION_BOUND, note PR_NOTE_ONE_SESSION on every
  * figure): the between-session standard deviation of a log session mean
@@ -174,6 +184,7 @@ struct pr_moderated_fit {
 	double var_prior;       /* s0^2 used; 0 for the bound */
 	int prior_given;        /* opts.prior was used */
 	int one_session;        /* the bound rule (method SESSION_BOUND) */
+	size_t welch;           /* figures tested by Welch's t alone */
 	int scaled;             /* the figures had within-session errors */
 };
 
@@ -192,16 +203,19 @@ struct pr_moderated_stat {
 /*
  * Decides m figures together as above.  out[m] receives, per figure, a
  * comparison in pr_compare's form: base and new summarise the session
- * means (n = k_b, k_n), better as given, method PR_METHOD_MODERATED or
- * PR_METHOD_SESSION_BOUND (PR_METHOD_NONE when untested), tested,
+ * means (n = k_b, k_n), better as given, method PR_METHOD_MODERATED,
+ * PR_METHOD_WELCH or PR_METHOD_SESSION_BOUND (PR_METHOD_NONE when
+ * untested), tested,
  * have_change and change_pct, have_ci and the interval (in percent),
  * p_value, p_adjusted, holm_m (the family size), verdict, direction (the
  * sign of D_j), notes, conf, equivalence_pct; primary_t holds the test
  * in log units (diff D_j, se w_j s~_j sqrt(1/k_b + 1/k_n), t, df, p, the
- * interval of D_j as ci_lo, ci_hi, pooled_sd w_j s~_j); runs_needed,
+ * interval of D_j as ci_lo, ci_hi, pooled_sd w_j s~_j; Welch's test
+ * as perfreg/ttest.h fills it, pooled_sd 0); runs_needed,
  * rel_sd and every secondary figure 0.  stat (NULL or m entries) gets the
  * moderated figures, fit (NULL allowed) the summary.  Untested figures
- * (a value <= 0, or one session each side without errors to bound it)
+ * (a value <= 0, one session each side without errors to bound it, or
+ * Welch's test on log values without spread)
  * have verdict inconclusive, p 1 and holm_m 0 and stay out of the family
  * and of the prior.
  *

@@ -93,6 +93,12 @@
 #define PR_VERDICT_PERM_MAX 4000
 #define PR_VERDICT_POWER 0.8
 #define PR_VERDICT_RUNS_MAX 1000000000
+/* Above this many values on a side the secondary Mann-Whitney test and
+ * Hodges-Lehmann shift are left out, as with PR_VERDICT_NO_RANKS (unless
+ * the primary method needs them): the shift's search makes dozens of
+ * passes over both sides, about 1.7 s of CPU at 10^7 values a side, for
+ * figures no report shows.  So a comparison's work stays O(n) passes. */
+#define PR_VERDICT_RANKS_MAX 1000000
 
 enum pr_verdict {
 	PR_VERDICT_INCONCLUSIVE = 0,
@@ -244,9 +250,11 @@ struct pr_comparison {
  * Hodges-Lehmann ratio and the bootstrap; none for the t test) cannot be
  * had.  Work: O(nb + nn) for the t test; the maximum test adds
  * PR_VERDICT_PERMS * min(nb + nn, PR_VERDICT_PERM_MAX) steps; the
- * secondary figures add O(n log n) (Hodges-Lehmann) and the bounded
- * bootstrap of pr_ratio_ci.  Deterministic: the same data and options
- * give the same result.
+ * secondary figures add O(n log n) (Hodges-Lehmann, up to
+ * PR_VERDICT_RANKS_MAX values a side) and the bounded bootstrap of
+ * pr_ratio_ci.  From 2^18 values in all, with more than one CPU, the new
+ * side is checked and described on a second thread (same figures).
+ * Deterministic: the same data and options give the same result.
  */
 enum pr_status pr_compare(const double *base, size_t nb, const double *new_,
     size_t nn, enum pr_better better, const struct pr_verdict_opts *o,

@@ -27,9 +27,18 @@
 #define EM_TOL 1e-12
 #define SCALE_FLOOR 1e-7 /* log units: 0.1 ppm */
 #define MI_GRID 241
+#define NO_ROUND ((size_t)-1)
+
+/* A round of interleaved runs: its caller's id, its runs, its effect. */
+struct round {
+	uint64_t id;
+	size_t k;
+	double u; /* fitted effect (log), 0 while k < 2 */
+};
 
 struct pos {
-	double *y; /* log values */
+	double *y;  /* log values */
+	size_t *rd; /* each value's round (index in rounds), or NO_ROUND */
 	size_t n, cap;
 	int skipped;
 	double m; /* fitted level (log) */
@@ -42,6 +51,10 @@ struct pr_bisect {
 	size_t total;
 	size_t measured;
 	int dirty;
+	struct round *rounds;
+	size_t nrounds, rcap;
+	size_t unrounded; /* values added without a round */
+	int paired;       /* the last fit used the rounds' effects */
 
 	/* The last fit, valid when !dirty. */
 	double s;    /* scale */
@@ -52,6 +65,7 @@ struct pr_bisect {
 	double *w, *s1, *s2; /* prefix sums of 1/v, m/v, m^2/v (T + 1) */
 	double *lp_single;   /* log posterior of each gap (T - 1) */
 	double *lp_pair;     /* log posterior of gap pairs g1 <= g2, (T-1)^2 */
+	double *rsw, *rswy;  /* per round: sums of weights, weighted values */
 	double lp_none, lp_multi, lp_single_all;
 	int fitted;
 };
@@ -85,6 +99,9 @@ free_fit(struct pr_bisect *b)
 	free(b->s2);
 	free(b->lp_single);
 	free(b->lp_pair);
+	free(b->rsw);
+	free(b->rswy);
+	b->rsw = b->rswy = NULL;
 }
 
 void
@@ -95,9 +112,12 @@ pr_bisect_free(struct pr_bisect *b)
 	if (b == NULL)
 		return;
 	if (b->p != NULL)
-		for (i = 0; i <= b->o.n; i++)
+		for (i = 0; i <= b->o.n; i++) {
 			free(b->p[i].y);
+			free(b->p[i].rd);
+		}
 	free(b->p);
+	free(b->rounds);
 	free_fit(b);
 	free(b);
 }
@@ -152,11 +172,48 @@ pr_bisect_new(const struct pr_bisect_opts *o, struct pr_bisect **out,
 	return PR_OK;
 }
 
+/* The index of round id in b->rounds, added when new (searched from
+ * the end: a caller adds its rounds in order). */
+static enum pr_status
+round_index(struct pr_bisect *b, uint64_t id, size_t *out, struct pr_error *err)
+{
+	size_t i;
+
+	for (i = b->nrounds; i-- > 0;)
+		if (b->rounds[i].id == id) {
+			*out = i;
+			return PR_OK;
+		}
+	if (b->nrounds == b->rcap) {
+		size_t cap = b->rcap ? 2 * b->rcap : 64;
+		struct round *r = realloc(b->rounds, cap * sizeof(*r));
+
+		if (r == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		b->rounds = r;
+		b->rcap = cap;
+	}
+	b->rounds[b->nrounds].id = id;
+	b->rounds[b->nrounds].k = 0;
+	b->rounds[b->nrounds].u = 0;
+	*out = b->nrounds++;
+	return PR_OK;
+}
+
 enum pr_status
 pr_bisect_add(struct pr_bisect *b, size_t pos, double value,
     struct pr_error *err)
 {
+	return pr_bisect_add_round(b, pos, value, 0, err);
+}
+
+enum pr_status
+pr_bisect_add_round(struct pr_bisect *b, size_t pos, double value,
+    uint64_t round, struct pr_error *err)
+{
 	struct pos *p;
+	size_t ri = NO_ROUND;
+	enum pr_status st;
 
 	if (pos > b->o.n)
 		return pr_error_set(err, PR_EINVAL,
@@ -171,12 +228,24 @@ pr_bisect_add(struct pr_bisect *b, size_t pos, double value,
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 8;
 		double *y = realloc(p->y, cap * sizeof(*y));
+		size_t *rd;
 
 		if (y == NULL)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		p->y = y;
+		rd = realloc(p->rd, cap * sizeof(*rd));
+		if (rd == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		p->rd = rd;
 		p->cap = cap;
 	}
+	if (round != 0 && (st = round_index(b, round, &ri, err)) != PR_OK)
+		return st;
+	if (ri != NO_ROUND)
+		b->rounds[ri].k++;
+	else
+		b->unrounded++;
+	p->rd[p->n] = ri;
 	p->y[p->n++] = log(value);
 	if (p->n == 1)
 		b->measured++;
@@ -229,19 +298,92 @@ logsumexp2(double a, double b)
 	return m + log(exp(a - m) + exp(b - m));
 }
 
+/* The effect of the round of value i of p: 0 without a round, in a
+ * round of one value, or when the fit is not paired. */
+static double
+ueff(const struct pr_bisect *b, const struct pos *p, size_t i)
+{
+	size_t r = p->rd[i];
+
+	return b->paired && r != NO_ROUND ? b->rounds[r].u : 0;
+}
+
 /*
- * EM for the t model: each commit's level and one scale.  The weights are
- * the E step; the levels are weighted means and the scale the weighted
- * mean square with n - T degrees of freedom.  Returns the degrees of
- * freedom.
+ * The rounds' step of the EM (paired fits): each round's effect is the
+ * weighted mean of its values less their commits' levels, for rounds of
+ * two or more values.  Without values outside rounds the effects are
+ * centred (a common shift of every level and every effect fits the same:
+ * the levels' differences are what counts).  Returns how far an effect
+ * moved.
+ */
+static double
+fit_rounds(struct pr_bisect *b, double s2)
+{
+	double nu = b->o.nu, moved = 0, ubar = 0;
+	size_t k, j, r, nr = 0;
+
+	for (r = 0; r < b->nrounds; r++)
+		b->rsw[r] = b->rswy[r] = 0;
+	for (k = 0; k < b->T; k++) {
+		const struct pos *p = &b->p[b->tested[k]];
+
+		for (j = 0; j < p->n; j++) {
+			double res, w;
+
+			r = p->rd[j];
+			if (r == NO_ROUND || b->rounds[r].k < 2)
+				continue;
+			res = p->y[j] - p->m - b->rounds[r].u;
+			w = (nu + 1) / (nu + res * res / s2);
+			b->rsw[r] += w;
+			b->rswy[r] += w * (p->y[j] - p->m);
+		}
+	}
+	for (r = 0; r < b->nrounds; r++) {
+		double u;
+
+		if (b->rounds[r].k < 2 || b->rsw[r] <= 0)
+			continue;
+		u = b->rswy[r] / b->rsw[r];
+		moved = fmax(moved, fabs(u - b->rounds[r].u));
+		b->rounds[r].u = u;
+		ubar += u;
+		nr++;
+	}
+	if (b->unrounded == 0 && nr > 0) {
+		ubar /= (double)nr;
+		for (r = 0; r < b->nrounds; r++)
+			if (b->rounds[r].k >= 2)
+				b->rounds[r].u -= ubar;
+		for (k = 0; k < b->T; k++)
+			b->p[b->tested[k]].m += ubar;
+	}
+	return moved;
+}
+
+/*
+ * EM for the t model: each commit's level, each round's effect (paired
+ * fits) and one scale.  The weights are the E step; the levels and the
+ * effects are weighted means and the scale the weighted mean square with
+ * n - T - R degrees of freedom (R rounds of two or more values).  The
+ * fit is paired when there are such rounds and at least one degree of
+ * freedom is left with them; else it is the plain fit.  Returns the
+ * degrees of freedom.
  */
 static double
 fit_levels(struct pr_bisect *b)
 {
 	double nu = b->o.nu, s2, prev;
-	size_t i, j, k, df;
-	int it;
+	size_t i, j, k, df, r, R2 = 0;
+	int it, maxit;
 
+	for (r = 0; r < b->nrounds; r++)
+		if (b->rounds[r].k >= 2)
+			R2++;
+	b->paired = R2 > 0 && b->total > b->T + R2;
+	if (!b->paired)
+		R2 = 0;
+	maxit = b->paired ? 20 * EM_MAX_ITER : EM_MAX_ITER;
 	/* Start: each new commit at its mean; the scale from the means. */
 	s2 = 0;
 	for (k = 0; k < b->T; k++) {
@@ -251,19 +393,22 @@ fit_levels(struct pr_bisect *b)
 			double sum = 0;
 
 			for (i = 0; i < p->n; i++)
-				sum += p->y[i];
+				sum += p->y[i] - ueff(b, p, i);
 			p->m = sum / (double)p->n;
 			p->have_m = 1;
 		}
 	}
-	df = b->total > b->T ? b->total - b->T : 0;
+	df = b->total > b->T + R2 ? b->total - b->T - R2 : 0;
 	if (df == 0)
 		return 0;
 	for (k = 0; k < b->T; k++) {
 		struct pos *p = &b->p[b->tested[k]];
 
-		for (i = 0; i < p->n; i++)
-			s2 += (p->y[i] - p->m) * (p->y[i] - p->m);
+		for (i = 0; i < p->n; i++) {
+			double res = p->y[i] - p->m - ueff(b, p, i);
+
+			s2 += res * res;
+		}
 	}
 	s2 /= (double)df;
 	if (b->s > 0)
@@ -271,7 +416,7 @@ fit_levels(struct pr_bisect *b)
 	if (s2 < SCALE_FLOOR * SCALE_FLOOR)
 		s2 = SCALE_FLOOR * SCALE_FLOOR;
 	prev = s2;
-	for (it = 0; it < EM_MAX_ITER; it++) {
+	for (it = 0; it < maxit; it++) {
 		double ss = 0, moved = 0;
 
 		for (k = 0; k < b->T; k++) {
@@ -279,24 +424,27 @@ fit_levels(struct pr_bisect *b)
 			double sw = 0, swy = 0, m;
 
 			for (j = 0; j < p->n; j++) {
-				double r = p->y[j] - p->m;
-				double w = (nu + 1) / (nu + r * r / s2);
+				double u = ueff(b, p, j);
+				double res = p->y[j] - p->m - u;
+				double w = (nu + 1) / (nu + res * res / s2);
 
 				sw += w;
-				swy += w * p->y[j];
+				swy += w * (p->y[j] - u);
 			}
 			m = swy / sw;
 			moved = fmax(moved, fabs(m - p->m));
 			p->m = m;
 		}
+		if (b->paired)
+			moved = fmax(moved, fit_rounds(b, s2));
 		for (k = 0; k < b->T; k++) {
 			struct pos *p = &b->p[b->tested[k]];
 
 			for (j = 0; j < p->n; j++) {
-				double r = p->y[j] - p->m;
-				double w = (nu + 1) / (nu + r * r / s2);
+				double res = p->y[j] - p->m - ueff(b, p, j);
+				double w = (nu + 1) / (nu + res * res / s2);
 
-				ss += w * r * r;
+				ss += w * res * res;
 			}
 		}
 		s2 = ss / (double)df;
@@ -381,8 +529,10 @@ alloc_fit(struct pr_bisect *b, struct pr_error *err)
 	b->s2 = malloc((n + 1) * sizeof(double));
 	b->lp_single = malloc(g * sizeof(double));
 	b->lp_pair = malloc(g * g * sizeof(double));
+	b->rsw = malloc((b->nrounds + 1) * sizeof(double));
+	b->rswy = malloc((b->nrounds + 1) * sizeof(double));
 	if (!b->tested || !b->mc || !b->v || !b->w || !b->s1 || !b->s2 ||
-	    !b->lp_single || !b->lp_pair)
+	    !b->lp_single || !b->lp_pair || !b->rsw || !b->rswy)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	return PR_OK;
 }

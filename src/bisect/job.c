@@ -29,7 +29,7 @@
 #define BUILD_OUTPUT_MAX ((size_t)1 << 20)
 #define RANGE_MAX 1000000
 #define FAIL_SKIP 3
-#define CONFIRM_ROUNDS_MAX 400
+#define CONFIRM_ROUNDS_MAX 100
 #define BATCH_VARIANTS 3
 
 void
@@ -240,6 +240,7 @@ commit_release(struct pr_bisect_commit *c)
 	free(c->skip_reason);
 	free(c->build_output);
 	free(c->v);
+	free(c->rd);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -410,11 +411,13 @@ pr_bisect_job_find(const struct pr_bisect_job *j, const char *hash)
 
 /* Appends a value to commit pos, and to the search when there is one. */
 static enum pr_status
-push_value(struct pr_bisect_job *j, size_t pos, double v, struct pr_error *err)
+push_value(struct pr_bisect_job *j, size_t pos, double v, uint64_t round,
+    struct pr_error *err)
 {
 	struct pr_bisect_commit *c = &j->c[pos];
 	enum pr_status st;
 	double *nv;
+	uint64_t *nr;
 
 	if (!(isfinite(v) && v > 0))
 		return pr_error_set(err, PR_EINVAL,
@@ -425,10 +428,14 @@ push_value(struct pr_bisect_job *j, size_t pos, double v, struct pr_error *err)
 		if ((nv = realloc(c->v, c->cap * sizeof(*nv))) == NULL)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		c->v = nv;
+		if ((nr = realloc(c->rd, c->cap * sizeof(*nr))) == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		c->rd = nr;
 	}
 	if (j->search != NULL &&
-	    (st = pr_bisect_add(j->search, pos, v, err)) != PR_OK)
+	    (st = pr_bisect_add_round(j->search, pos, v, round, err)) != PR_OK)
 		return st;
+	c->rd[c->n] = round;
 	c->v[c->n++] = v;
 	j->runs++;
 	return PR_OK;
@@ -436,13 +443,15 @@ push_value(struct pr_bisect_job *j, size_t pos, double v, struct pr_error *err)
 
 enum pr_status
 pr_bisect_job_prior(struct pr_bisect_job *j, size_t pos, double value,
-    struct pr_error *err)
+    uint64_t round, struct pr_error *err)
 {
 	enum pr_status st;
 
 	if (pos > j->n || j->c[pos].built < 0)
 		return pr_error_set(err, PR_EINVAL, "bad position %zu", pos);
-	if ((st = push_value(j, pos, value, err)) != PR_OK)
+	if (round >= PR_BISECT_JOB_LIVE_ROUNDS)
+		return pr_error_set(err, PR_EINVAL, "bad round id");
+	if ((st = push_value(j, pos, value, round, err)) != PR_OK)
 		return st;
 	j->c[pos].prior++;
 	j->runs_prior++;
@@ -576,6 +585,102 @@ out:
 }
 
 /* One batch of interleaved runs: the runner's session over pos[0..k). */
+/* The pairs of (parent, culprit), added when new; NULL: no memory. */
+static struct pr_bisect_pairs *
+pairs_for(struct pr_bisect_job *j, size_t parent, size_t culprit)
+{
+	struct pr_bisect_pairs *p;
+	size_t i;
+
+	for (i = 0; i < j->npairs; i++)
+		if (j->pairs[i].parent == parent &&
+		    j->pairs[i].culprit == culprit)
+			return &j->pairs[i];
+	p = realloc(j->pairs, (j->npairs + 1) * sizeof(*p));
+	if (p == NULL)
+		return NULL;
+	j->pairs = p;
+	p = &j->pairs[j->npairs++];
+	memset(p, 0, sizeof(*p));
+	p->parent = parent;
+	p->culprit = culprit;
+	return p;
+}
+
+static enum pr_status
+pairs_add(struct pr_bisect_pairs *p, double base, double new_,
+    struct pr_error *err)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 32;
+		double *b = realloc(p->base, cap * sizeof(*b)), *n;
+
+		if (b == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		p->base = b;
+		if ((n = realloc(p->new_, cap * sizeof(*n))) == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		p->new_ = n;
+		p->cap = cap;
+	}
+	p->base[p->n] = base;
+	p->new_[p->n++] = new_;
+	return PR_OK;
+}
+
+enum pr_status
+pr_bisect_job_prior_pair(struct pr_bisect_job *j, size_t parent, size_t culprit,
+    double base, double new_, struct pr_error *err)
+{
+	struct pr_bisect_pairs *p;
+
+	if (parent >= culprit || culprit > j->n)
+		return pr_error_set(err, PR_EINVAL,
+		    "bad confirmation positions %zu, %zu", parent, culprit);
+	if (!(isfinite(base) && base > 0 && isfinite(new_) && new_ > 0))
+		return pr_error_set(err, PR_EINVAL,
+		    "a confirmation's values must be finite and > 0");
+	if ((p = pairs_for(j, parent, culprit)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	return pairs_add(p, base, new_, err);
+}
+
+/*
+ * The sequential decision on every pair of p, in round order, fed to a
+ * fresh sequence with the options o (as pr_session_decide does for one
+ * session's rounds).  The floor on the spread is the one the metric's
+ * grid can hide.  PR_ENOTFOUND without pairs.
+ */
+static enum pr_status
+decide_pairs(const struct pr_bisect_pairs *p, const struct pr_seq_opts *o,
+    struct pr_seq_result *out, struct pr_error *err)
+{
+	struct pr_seq_opts so = *o;
+	struct pr_seq q;
+	double h = p->resolution, mb = 0, mn = 0;
+	size_t i;
+	enum pr_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (p->n == 0)
+		return pr_error_set(err, PR_ENOTFOUND, "no pairs yet");
+	for (i = 0; i < p->n; i++) {
+		mb += p->base[i] / (double)p->n;
+		mn += p->new_[i] / (double)p->n;
+	}
+	if (so.sd_floor == 0 && h > 0)
+		so.sd_floor =
+		    sqrt(h * h / 12 * (1 / (mb * mb) + 1 / (mn * mn)));
+	if ((st = pr_seq_init(&q, &so, err)) != PR_OK)
+		return st;
+	for (i = 0; i < p->n && st == PR_OK; i++)
+		st = pr_seq_update_pair(&q, p->base[i], p->new_[i], err);
+	if (st == PR_OK)
+		pr_seq_query(&q, out);
+	pr_seq_release(&q);
+	return st;
+}
+
 struct batch {
 	struct pr_bisect_job *j;
 	const size_t *pos;
@@ -584,8 +689,13 @@ struct batch {
 	struct pr_error err;
 	double wall_sum;
 	size_t wall_n;
-	/* The confirmation: its sequential options, and the decision. */
+	/* The confirmation: its sequential options, its pairs, the values
+	 * of the current round (variants 0 and 1), and the decision. */
 	const struct pr_seq_opts *seq;
+	struct pr_bisect_pairs *pairs;
+	size_t cur_round;
+	double val[2];
+	int have[2];
 	struct pr_seq_result res;
 	int decided;
 	double t0; /* when the batch started */
@@ -649,7 +759,24 @@ on_run(const struct pr_session *s, const struct pr_run *r, void *arg)
 		if (st == PR_OK)
 			j->metric_better = (int)m->better;
 		if (st == PR_OK)
-			st = push_value(j, pos, m->values.v[0], &b->err);
+			st = push_value(j, pos, m->values.v[0],
+			    PR_BISECT_JOB_LIVE_ROUNDS + j->rounds + r->round +
+				1,
+			    &b->err);
+		if (st == PR_OK && b->pairs != NULL && r->variant < 2) {
+			/* A confirmation round's pair, once both ran. */
+			if (r->round != b->cur_round)
+				b->have[0] = b->have[1] = 0;
+			b->cur_round = r->round;
+			b->val[r->variant] = m->values.v[0];
+			b->have[r->variant] = 1;
+			if (b->have[0] && b->have[1]) {
+				st = pairs_add(b->pairs, b->val[0], b->val[1],
+				    &b->err);
+				b->pairs->now++;
+				b->have[0] = b->have[1] = 0;
+			}
+		}
 	} else if (!r->warmup) {
 		j->c[pos].failed++;
 		j->runs_failed++;
@@ -689,10 +816,10 @@ should_stop(const struct pr_session *s, void *arg)
 
 	if (b->failed)
 		return -1;
-	if (b->seq != NULL) {
+	if (b->seq != NULL && b->pairs != NULL) {
 		pr_error_clear(&e);
-		if (pr_session_decide(s, 1, b->j->metric, b->seq, &b->res,
-			&e) == PR_OK &&
+		b->pairs->resolution = pr_session_resolution(s, b->j->metric);
+		if (decide_pairs(b->pairs, b->seq, &b->res, &e) == PR_OK &&
 		    b->res.decision != PR_SEQ_CONTINUE) {
 			b->decided = 1;
 			return 1;
@@ -710,7 +837,8 @@ should_stop(const struct pr_session *s, void *arg)
  */
 static enum pr_status
 run_batch(struct pr_bisect_job *j, const size_t *pos, size_t k, size_t rounds,
-    const struct pr_seq_opts *seq, struct batch *b, struct pr_error *err)
+    const struct pr_seq_opts *seq, struct pr_bisect_pairs *pairs,
+    struct batch *b, struct pr_error *err)
 {
 	struct pr_runner_opts ro;
 	struct pr_session s;
@@ -725,6 +853,8 @@ run_batch(struct pr_bisect_job *j, const size_t *pos, size_t k, size_t rounds,
 	b->pos = pos;
 	b->k = k;
 	b->seq = seq;
+	b->pairs = pairs;
+	b->cur_round = (size_t)-1;
 	pr_error_clear(&b->err);
 	pr_session_init(&s);
 	pr_buf_init(&cmd, (size_t)1 << 20);
@@ -844,8 +974,8 @@ make_search(struct pr_bisect_job *j, struct pr_error *err)
 		    (st = pr_bisect_skip(j->search, i, err)) != PR_OK)
 			return st;
 		for (k = 0; k < j->c[i].n; k++)
-			if ((st = pr_bisect_add(j->search, i, j->c[i].v[k],
-				 err)) != PR_OK)
+			if ((st = pr_bisect_add_round(j->search, i,
+				 j->c[i].v[k], j->c[i].rd[k], err)) != PR_OK)
 				return st;
 	}
 	return PR_OK;
@@ -956,7 +1086,8 @@ search(struct pr_bisect_job *j, double t0, struct pr_error *err)
 			j->budget_hit = 1;
 			return PR_OK;
 		}
-		if ((st = run_batch(j, pos, k, rounds, NULL, &b, err)) != PR_OK)
+		if ((st = run_batch(j, pos, k, rounds, NULL, NULL, &b, err)) !=
+		    PR_OK)
 			return st;
 	}
 }
@@ -972,9 +1103,12 @@ confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
     struct pr_error *err)
 {
 	struct pr_seq_opts so;
+	struct pr_seq_result res;
+	struct pr_bisect_pairs *p;
 	struct batch b;
 	size_t pos[2], left, i;
 	enum pr_status st;
+	int capped;
 
 	j->culprit = hi;
 	j->parent = 0;
@@ -994,28 +1128,44 @@ confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
 		return PR_EUNDEF;
 	}
 	left = budget_left(j) / 2 / share;
-	if (left > CONFIRM_ROUNDS_MAX)
+	capped = left > CONFIRM_ROUNDS_MAX;
+	if (capped)
 		left = CONFIRM_ROUNDS_MAX;
 	if (left < 2 || out_of_time(j, t0)) {
 		j->budget_hit = 1;
 		j->verdict = PR_BISECT_V_UNDECIDED;
 		return PR_OK;
 	}
+	if ((p = pairs_for(j, j->parent, j->culprit)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	pr_seq_opts_init(&so);
 	so.alpha = 1 - j->o.confidence;
 	so.equivalence_pct = j->o.equiv_pct;
 	so.better = (enum pr_better)j->metric_better;
-	so.max_runs = left;
+	so.max_runs = p->n + left;
 	pos[0] = j->parent;
 	pos[1] = j->culprit;
 	j->confirmed_tried = 1;
-	if ((st = run_batch(j, pos, 2, left, &so, &b, err)) != PR_OK)
+	/* An earlier confirmation of the two may have decided already (its
+	 * rounds given back by a resume); else its sequence goes on. */
+	memset(&res, 0, sizeof(res));
+	if (p->n > 0 && (st = decide_pairs(p, &so, &res, err)) != PR_OK)
 		return st;
-	j->confirm = b.res;
-	j->confirm_runs = b.res.n;
+	if (p->n == 0 || res.decision == PR_SEQ_CONTINUE) {
+		j->confirming = 1;
+		st = run_batch(j, pos, 2, left, &so, p, &b, err);
+		j->confirming = 0;
+		if (st != PR_OK)
+			return st;
+		if (p->n > 0 && (st = decide_pairs(p, &so, &res, err)) != PR_OK)
+			return st;
+	}
+	j->confirm = res;
+	j->confirm_runs = res.n;
+	j->confirm_before = p->n - p->now;
 	if (j->interrupted)
 		return PR_OK;
-	switch (b.res.decision) {
+	switch (res.decision) {
 	case PR_SEQ_REGRESSION:
 	case PR_SEQ_IMPROVEMENT:
 		j->verdict = PR_BISECT_V_CULPRIT;
@@ -1024,11 +1174,29 @@ confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
 		j->verdict = PR_BISECT_V_NOT_CONFIRMED;
 		break;
 	default:
-		j->budget_hit = 1;
+		/* At its cap of rounds with budget left, the search has
+		 * another look (budget_hit stays 0); else the budget is
+		 * spent. */
 		j->verdict = PR_BISECT_V_UNDECIDED;
+		if (!capped || budget_left(j) < 4 || out_of_time(j, t0))
+			j->budget_hit = 1;
 		break;
 	}
 	return PR_OK;
+}
+
+/* The step at commit k as measured: the mean log of the nearest
+ * measured commit at or after k less that of the nearest before it. */
+static double
+step_at(const struct pr_bisect_job *j, size_t k)
+{
+	size_t lo = k, hi = k;
+
+	while (lo > 0 && (lo == k || j->c[lo].n == 0))
+		lo--;
+	while (hi < j->n && j->c[hi].n == 0)
+		hi++;
+	return mean_log(&j->c[hi]) - mean_log(&j->c[lo]);
 }
 
 /*
@@ -1044,7 +1212,7 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 {
 	struct pr_seq_result r1;
 	enum pr_bisect_verdict v1;
-	size_t k, k1 = 0, k2 = 0, p1, c1, n1;
+	size_t k, k1 = 0, k2 = 0, p1, c1, n1, b1;
 	enum pr_status st;
 
 	for (k = 1; k <= j->n; k++)
@@ -1058,6 +1226,12 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 	if (k1 == 0 || k2 == 0) {
 		j->verdict = PR_BISECT_V_SEVERAL;
 		return PR_OK;
+	}
+	if (fabs(step_at(j, k2)) > fabs(step_at(j, k1))) {
+		/* The larger step first: the one most likely real. */
+		k = k1;
+		k1 = k2;
+		k2 = k;
 	}
 	st = confirm(j, t0, k1, k1, 2, err);
 	if (st == PR_EUNDEF) {
@@ -1074,6 +1248,7 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 	p1 = j->parent;
 	c1 = j->culprit;
 	n1 = j->confirm_runs;
+	b1 = j->confirm_before;
 	st = confirm(j, t0, k2, k2, 1, err);
 	if (st == PR_EUNDEF) {
 		pr_error_clear(err);
@@ -1095,8 +1270,18 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 		j->parent = p1;
 		j->culprit = c1;
 		j->confirm_runs = n1;
+		j->confirm_before = b1;
 	}
 	return PR_OK;
+}
+
+/* 1 when a confirmation stopped at its cap of rounds with budget left:
+ * the search has another look. */
+static int
+again(const struct pr_bisect_job *j)
+{
+	return j->verdict == PR_BISECT_V_UNDECIDED && !j->budget_hit &&
+	    !j->interrupted;
 }
 
 enum pr_status
@@ -1123,7 +1308,7 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 	if (need == 0 && j->metric == NULL)
 		need = 1; /* the metric is chosen from a run */
 	if (need > 0 &&
-	    (st = run_batch(j, ends, 2, need, NULL, &b, err)) != PR_OK)
+	    (st = run_batch(j, ends, 2, need, NULL, NULL, &b, err)) != PR_OK)
 		return st;
 	if (j->interrupted)
 		return PR_OK;
@@ -1132,8 +1317,9 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 		    "the benchmark gave no value at an end of the range");
 	if ((st = make_search(j, err)) != PR_OK)
 		return st;
-	/* Each skip found while confirming sends the search back. */
-	for (tries = 0; tries <= j->n; tries++) {
+	/* Each skip found while confirming sends the search back, and so
+	 * does a confirmation at its cap of rounds. */
+	for (tries = 0; tries <= j->n + 20; tries++) {
 		if ((st = search(j, t0, err)) != PR_OK)
 			return st;
 		if (j->interrupted)
@@ -1145,6 +1331,8 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 		case PR_BISECT_SEVERAL:
 			if ((st = confirm_two(j, t0, err)) != PR_OK)
 				return st;
+			if (again(j))
+				continue;
 			return update_state(j, err);
 		case PR_BISECT_MEASURING:
 			j->verdict = PR_BISECT_V_UNDECIDED;
@@ -1157,6 +1345,8 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 			continue;
 		if (st != PR_OK)
 			return st;
+		if (again(j))
+			continue;
 		return update_state(j, err);
 	}
 	j->verdict = PR_BISECT_V_UNDECIDED;
@@ -1198,6 +1388,11 @@ pr_bisect_job_free(struct pr_bisect_job *j)
 		for (i = 0; i <= j->n; i++)
 			commit_release(&j->c[i]);
 	free(j->c);
+	for (i = 0; i < j->npairs; i++) {
+		free(j->pairs[i].base);
+		free(j->pairs[i].new_);
+	}
+	free(j->pairs);
 	free(j->toplevel);
 	free(j->metric);
 	free(j->single);

@@ -77,6 +77,15 @@ struct bstore {
 	struct pr_env env; /* the snapshot of the start */
 	int have_env;
 	double started;
+	/* What the current session holds: the search (0) or the
+	 * confirmation (1) of culprit against parent.  Each confirmation
+	 * is a session of its own, tagged bisect.confirm, so that a resume
+	 * can give its rounds back to it. */
+	int phase;
+	size_t ph_parent, ph_culprit;
+	int tty;          /* progress on stderr (a terminal, not --json) */
+	double shown;     /* when progress was last shown */
+	int progress_out; /* a progress line is on the terminal */
 };
 
 static volatile sig_atomic_t interrupted, stop_signal;
@@ -217,17 +226,19 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
     struct pr_error *err)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag t[4];
+	struct pr_store_tag t[5];
 	struct pr_store_session_info si;
-	char host[HOST_MAX], boot[BOOT_MAX];
+	char host[HOST_MAX], boot[BOOT_MAX], pair[90];
 	size_t nt = 0;
 
 	if (b->session != 0)
 		return 0;
-	if ((b->vid = calloc(j->n + 1, sizeof(*b->vid))) == NULL) {
+	if (b->vid == NULL &&
+	    (b->vid = calloc(j->n + 1, sizeof(*b->vid))) == NULL) {
 		pr_error_set(err, PR_ENOMEM, "out of memory");
 		return -1;
 	}
+	memset(b->vid, 0, (j->n + 1) * sizeof(*b->vid));
 	t[nt].key = pr_str_c("bisect.good");
 	t[nt++].value = pr_str_c(j->c[0].hash);
 	t[nt].key = pr_str_c("bisect.bad");
@@ -237,6 +248,12 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
 	if (j->metric != NULL) {
 		t[nt].key = pr_str_c("bisect.metric");
 		t[nt++].value = pr_str_c(j->metric);
+	}
+	if (b->phase) {
+		snprintf(pair, sizeof(pair), "%s %s", j->c[b->ph_parent].hash,
+		    j->c[b->ph_culprit].hash);
+		t[nt].key = pr_str_c("bisect.confirm");
+		t[nt++].value = pr_str_c(pair);
 	}
 	cli_hostname(host, sizeof(host));
 	cli_boot_id(boot, sizeof(boot));
@@ -267,6 +284,33 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
 	return 0;
 }
 
+/*
+ * The session for the run the job makes now: the current one while the
+ * job's phase (search, or the confirmation of one culprit) is the same,
+ * else a new session that resumes it (the old one ends "resumed").
+ */
+static int
+store_phase(struct bstore *b, const struct pr_bisect_job *j,
+    struct pr_error *err)
+{
+	int want = j->confirming;
+
+	if (b->session != 0 &&
+	    (want != b->phase ||
+		(want &&
+		    (b->ph_parent != j->parent ||
+			b->ph_culprit != j->culprit)))) {
+		b->resumes = b->session;
+		b->session = 0;
+	}
+	if (b->session == 0) {
+		b->phase = want;
+		b->ph_parent = j->parent;
+		b->ph_culprit = j->culprit;
+	}
+	return store_begin(b, j, err);
+}
+
 static int
 variant_id(struct bstore *b, const struct pr_bisect_job *j, size_t pos,
     struct pr_error *err)
@@ -279,6 +323,49 @@ variant_id(struct bstore *b, const struct pr_bisect_job *j, size_t pos,
 	return 0;
 }
 
+/*
+ * One line of progress on the terminal, rewritten in place at most ten
+ * times a second: runs and builds so far, the commit being measured,
+ * and the most probable first changed commit with its probability.
+ * Only hashes and numbers: nothing from outside reaches the terminal.
+ */
+static void
+progress(struct bstore *b, const struct pr_bisect_job *j, size_t pos)
+{
+	double now;
+
+	if (!b->tty)
+		return;
+	now = unix_now();
+	if (b->progress_out && now - b->shown < 0.1)
+		return;
+	b->shown = now;
+	b->progress_out = 1;
+	fprintf(stderr, "\r\033[Kbisect: %zu runs, %zu builds, at %.12s",
+	    j->runs + j->runs_failed - j->runs_prior, j->builds,
+	    j->c[pos].hash);
+	if (j->have_state && j->st.lo == j->st.hi && j->st.hi <= j->n)
+		fprintf(stderr, "; most likely %.12s (%.0f%%)",
+		    j->c[j->st.hi].hash, 100 * j->st.p_loc);
+	else if (j->have_state && j->st.lo < j->st.hi && j->st.hi <= j->n)
+		fprintf(stderr,
+		    "; most likely %zu commits up to %.12s (%.0f%%)",
+		    j->st.hi - j->st.lo + 1, j->c[j->st.hi].hash,
+		    100 * j->st.p_loc);
+	fflush(stderr);
+}
+
+/* Clears the progress line before anything else is written. */
+static void
+progress_clear(struct bstore *b)
+{
+	if (b->progress_out) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		b->progress_out = 0;
+	}
+}
+
 static int
 hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
     const struct pr_session *s, const struct pr_run *r, struct pr_error *err)
@@ -287,14 +374,17 @@ hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
 	struct pr_store_run sr;
 
 	(void)s;
-	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
+	if (store_phase(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
 		return -1;
 	run_store_fill(&sr, r);
 	sr.variant = b->vid[pos];
 	sr.round = j->rounds + r->round;
 	sr.seq = b->seq++;
 	sr.start_s = unix_now() - b->started;
-	return pr_store_add_run(b->st, b->session, &sr, err) == PR_OK ? 0 : -1;
+	if (pr_store_add_run(b->st, b->session, &sr, err) != PR_OK)
+		return -1;
+	progress(b, j, pos);
+	return 0;
 }
 
 /* A failed build is stored as a failed run of its commit ("prepare":
@@ -307,9 +397,11 @@ hook_build(void *arg, const struct pr_bisect_job *j, size_t pos,
 	const struct pr_bisect_commit *c = &j->c[pos];
 	struct pr_store_run sr;
 
-	if (c->built >= 0)
+	if (c->built >= 0) {
+		progress(b, j, pos);
 		return 0;
-	if (store_begin(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
+	}
+	if (store_phase(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
 		return -1;
 	memset(&sr, 0, sizeof(sr));
 	sr.variant = b->vid[pos];
@@ -330,7 +422,100 @@ struct prior {
 	size_t *failed;
 	int bad;
 	struct pr_error err;
+	/* In a confirmation's session: its two positions, the current
+	 * round's values (0 parent, 1 culprit), and the pairs of every
+	 * such session, tagged with the session's place in the chain
+	 * (0 the newest). */
+	int confirm;
+	size_t cparent, cculprit, round;
+	double val[2];
+	int have[2];
+	size_t sess;
+	struct cpair {
+		size_t sess, parent, culprit;
+		double base, new_;
+	} * pairs;
+	size_t npairs, cap;
 };
+
+/* A confirmation round's values as a pair, once both are read. */
+static int
+prior_pair(struct prior *p, size_t pos, size_t round, double v,
+    struct pr_error *err)
+{
+	int w = pos == p->cparent ? 0 : pos == p->cculprit ? 1 : -1;
+
+	if (!p->confirm || w < 0)
+		return 0;
+	if (round != p->round)
+		p->have[0] = p->have[1] = 0;
+	p->round = round;
+	p->val[w] = v;
+	p->have[w] = 1;
+	if (!(p->have[0] && p->have[1]))
+		return 0;
+	p->have[0] = p->have[1] = 0;
+	if (p->npairs == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct cpair *np = realloc(p->pairs, cap * sizeof(*np));
+
+		if (np == NULL) {
+			pr_error_set(err, PR_ENOMEM, "out of memory");
+			return -1;
+		}
+		p->pairs = np;
+		p->cap = cap;
+	}
+	p->pairs[p->npairs].sess = p->sess;
+	p->pairs[p->npairs].parent = p->cparent;
+	p->pairs[p->npairs].culprit = p->cculprit;
+	p->pairs[p->npairs].base = p->val[0];
+	p->pairs[p->npairs++].new_ = p->val[1];
+	return 0;
+}
+
+/* Whether the session is a confirmation's (tag bisect.confirm "PARENT
+ * CULPRIT", two hashes of this range): sets p->confirm and the two. */
+static void
+prior_session(struct prior *p, const struct pr_store_session_info *si)
+{
+	char a[41], c[41];
+	size_t i, pa, pc;
+
+	p->confirm = 0;
+	p->have[0] = p->have[1] = 0;
+	p->round = (size_t)-1;
+	for (i = 0; i < si->ntags; i++) {
+		const struct pr_str *v = &si->tags[i].value;
+
+		if (si->tags[i].key.n == 14 &&
+		    memcmp(si->tags[i].key.p, "bisect.confirm", 14) == 0 &&
+		    v->n == 81 && v->p[40] == ' ') {
+			memcpy(a, v->p, 40);
+			a[40] = '\0';
+			memcpy(c, v->p + 41, 40);
+			c[40] = '\0';
+			pa = pr_bisect_job_find(p->j, a);
+			pc = pr_bisect_job_find(p->j, c);
+			if (pa != (size_t)-1 && pc != (size_t)-1 && pa < pc) {
+				p->confirm = 1;
+				p->cparent = pa;
+				p->cculprit = pc;
+			}
+		}
+	}
+}
+
+/* The search's id of a stored run's round: unique per session and
+ * round (sessions below 2^30), below PR_BISECT_JOB_LIVE_ROUNDS. */
+static uint64_t
+prior_round(const struct pr_store_run_rec *r)
+{
+	if (r->session <= 0 || r->session >= ((int64_t)1 << 30) ||
+	    r->round >= ((size_t)1 << 31))
+		return 0;
+	return ((uint64_t)r->session << 32) + (uint64_t)r->round + 1;
+}
 
 static int
 prior_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
@@ -359,11 +544,13 @@ prior_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 		return 0;
 	}
 	for (i = 0; i < r->nm; i++)
-		if (strcmp(r->metric_names[i], p->j->metric) == 0)
-			return pr_bisect_job_prior(p->j, pos,
-				   r->metric_values[i], err) == PR_OK
-			    ? 0
-			    : -1;
+		if (strcmp(r->metric_names[i], p->j->metric) == 0) {
+			if (pr_bisect_job_prior(p->j, pos, r->metric_values[i],
+				prior_round(r), err) != PR_OK)
+				return -1;
+			return prior_pair(p, pos, r->round, r->metric_values[i],
+			    err);
+		}
 	return 0;
 }
 
@@ -376,7 +563,7 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 	struct pr_store_session_info si;
 	struct prior p;
 	int64_t id = last;
-	size_t i, guard = 0;
+	size_t i, k, guard = 0;
 	int rc = -1;
 
 	memset(&p, 0, sizeof(p));
@@ -390,6 +577,7 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 		memset(&si, 0, sizeof(si));
 		if (pr_store_session_get(st, id, &si, err) != PR_OK)
 			goto out;
+		prior_session(&p, &si);
 		if (pr_store_each_run(st, id, prior_run, &p, err) != PR_OK) {
 			pr_store_session_info_release(&si);
 			goto out;
@@ -397,7 +585,17 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 		*first = id;
 		id = si.resumes;
 		pr_store_session_info_release(&si);
+		p.sess++;
 	}
+	/* The confirmations' rounds, oldest session first, each session's
+	 * in its order: the sequences continue from them. */
+	for (k = p.sess; k-- > 0;)
+		for (i = 0; i < p.npairs; i++)
+			if (p.pairs[i].sess == k &&
+			    pr_bisect_job_prior_pair(j, p.pairs[i].parent,
+				p.pairs[i].culprit, p.pairs[i].base,
+				p.pairs[i].new_, err) != PR_OK)
+				goto out;
 	for (i = 1; i < j->n; i++)
 		if (j->c[i].n == 0 && p.failed[i] >= 3 &&
 		    pr_bisect_job_prior_skip(j, i,
@@ -407,6 +605,7 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 	rc = 0;
 out:
 	free(p.failed);
+	free(p.pairs);
 	return rc;
 }
 
@@ -598,6 +797,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	b.started = unix_now();
 	b.resumes = resumes;
 	b.args_json = args_json;
+	b.tty = !c->json && isatty(STDERR_FILENO);
 	if ((rc = cli_store_open("bisect", c->db, PR_STORE_CREATE, &b.st)) !=
 	    PR_EXIT_OK)
 		goto out;
@@ -625,6 +825,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 		sigaction(sigs[i], &sa, &old[i]);
 	handlers = 1;
 	st = pr_bisect_job_run(j, &err);
+	progress_clear(&b);
 	pr_bisect_job_cleanup(j);
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);

@@ -1460,8 +1460,10 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		if ((rc = para(&rep, NULL, 0, 0, 0, line.data)) != PR_EXIT_OK)
 			goto out;
 	}
-	/* An empty line between the comparison and the probes' figures. */
-	if (plan.kind != PR_SUITE_PLAN_NONE && c->all &&
+	/* An empty line between the comparison (or a first session's
+	 * paragraph) and the probes' figures. */
+	if (((plan.kind != PR_SUITE_PLAN_NONE && c->all) ||
+		(plan.kind == PR_SUITE_PLAN_NONE && st != NULL && !cut)) &&
 	    (rc = para(&rep, NULL, 0, 1, 0, "")) != PR_EXIT_OK)
 		goto out;
 	if ((rc = probes_into(&rep, r, nr,

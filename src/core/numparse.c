@@ -45,6 +45,12 @@
 
 __extension__ typedef unsigned __int128 u128;
 
+/* The scanner's and the conversion's helpers are forced inline: gcc
+ * keeps digits_fast, convert and lemire out of line at -O2, and calling
+ * them cost a fifth of the time of a short number (bench/numparse-bench,
+ * 2026-12-01: %.17g 32.0 -> 27.4 ns, integers 11.7 -> 9.3 ns). */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* Numbers up to this many characters are copied to the stack for strtod. */
 #define STACK_COPY 128
 /* Exponents are clamped here while scanned; far beyond any double's. */
@@ -119,7 +125,7 @@ clz64(uint64_t x)
  * Assembling the word byte by byte keeps it independent of the host's
  * byte order; compilers make it one load on little-endian machines.
  */
-static uint64_t
+ALWAYS_INLINE uint64_t
 load8(const char *p)
 {
 	const unsigned char *u = (const unsigned char *)p;
@@ -129,7 +135,7 @@ load8(const char *p)
 	    (uint64_t)u[6] << 48 | (uint64_t)u[7] << 56;
 }
 
-static int
+ALWAYS_INLINE int
 all8(uint64_t v)
 {
 	return ((v + 0x4646464646464646ULL) | (v - 0x3030303030303030ULL)) &
@@ -138,7 +144,7 @@ all8(uint64_t v)
 	    : 1;
 }
 
-static uint64_t
+ALWAYS_INLINE uint64_t
 eight(uint64_t v)
 {
 	v -= 0x3030303030303030ULL;
@@ -149,7 +155,7 @@ eight(uint64_t v)
 	    32;
 }
 
-static uint32_t
+ALWAYS_INLINE uint32_t
 load4(const char *p)
 {
 	const unsigned char *u = (const unsigned char *)p;
@@ -158,13 +164,13 @@ load4(const char *p)
 	    (uint32_t)u[3] << 24;
 }
 
-static int
+ALWAYS_INLINE int
 all4(uint32_t v)
 {
 	return ((v + 0x46464646U) | (v - 0x30303030U)) & 0x80808080U ? 0 : 1;
 }
 
-static uint32_t
+ALWAYS_INLINE uint32_t
 four(uint32_t v)
 {
 	v -= 0x30303030U;
@@ -177,7 +183,7 @@ four(uint32_t v)
  * within the 19 significant digits a uint64_t holds; the caller's loop
  * takes the rest one by one.  Returns how many were taken.
  */
-static int
+ALWAYS_INLINE int
 digits_fast(const char **pp, const char *end, uint64_t *w, int nd)
 {
 	const char *p = *pp;
@@ -204,7 +210,7 @@ digits_fast(const char **pp, const char *end, uint64_t *w, int nd)
  * when the rounding cannot be decided here (the caller then asks strtod).
  * See the paragraph at the top of the file for the error argument.
  */
-static int
+ALWAYS_INLINE int
 lemire(uint64_t w, long q, uint64_t *bits)
 {
 	const struct pow5 *t;
@@ -264,7 +270,7 @@ lemire(uint64_t w, long q, uint64_t *bits)
 }
 
 /* The double nearest to w * 10^q, w > 0; 0 when undecided. */
-static int
+ALWAYS_INLINE int
 convert(uint64_t w, long q, double *out)
 {
 	uint64_t bits;

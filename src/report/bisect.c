@@ -162,6 +162,7 @@ body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	const struct pr_bisect_job *j = data;
 	const struct pr_bisect_state *s = &j->st;
 	const char *item = f == PR_REPORT_MARKDOWN ? "- " : "";
+	char before[64] = "";
 	enum pr_status st;
 	size_t i, lo, hi, measured = 0, skipped = 0, shown = 0, top[8], nt;
 	double mean;
@@ -175,13 +176,16 @@ body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    (st = pr_buf_addf(out, err, " (%s)\n",
 		 better_str(j->metric_better))) != PR_OK)
 		return st;
+	if (j->confirmed_tried && j->confirm_before > 0)
+		snprintf(before, sizeof(before), " (%zu before a resume)",
+		    j->confirm_before);
 	if (j->confirmed_tried &&
 	    (st = pr_buf_addf(out, err,
 		 "%sconfirmation: %.12s against its parent %.12s, %zu "
-		 "interleaved rounds, anytime-valid sequential t test at "
+		 "interleaved rounds%s, anytime-valid sequential t test at "
 		 "%.0f%%: %s, %+.3g%% [%+.3g%%, %+.3g%%]\n",
 		 item, j->c[j->culprit].hash, j->c[j->parent].hash,
-		 j->confirm_runs, 100 * j->o.confidence,
+		 j->confirm_runs, before, 100 * j->o.confidence,
 		 pr_seq_decision_str(j->confirm.decision),
 		 j->confirm.change_pct, j->confirm.lo_pct,
 		 j->confirm.hi_pct)) != PR_OK)
@@ -351,6 +355,8 @@ body_json(const void *data, struct pr_error *err)
 			}
 			bad |= jset(c, "rounds",
 			    json_integer((json_int_t)j->confirm_runs));
+			bad |= jset(c, "rounds_before",
+			    json_integer((json_int_t)j->confirm_before));
 			bad |= jset(c, "method",
 			    json_string("anytime-valid sequential t test"));
 		}

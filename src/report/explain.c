@@ -632,6 +632,138 @@ nomem:
 static const struct report_writer explain_writer = { explain_text, explain_json,
 	explain_free };
 
+/* A relative change (a fraction) as "+8.3%", "-" when undefined. */
+static const char *
+hfrac(char *buf, size_t size, double x)
+{
+	if (!isfinite(x))
+		snprintf(buf, size, "-");
+	else
+		report_fmt_pct(buf, size, 100 * x);
+	return buf;
+}
+
+/* One row of the explanation's table. */
+static enum pr_status
+item_html(struct pr_buf *out, const struct explain_data *d,
+    const struct pr_explain_item *it, size_t rank, struct pr_error *err)
+{
+	enum pr_status st;
+	char a[32], b[48], p[32], q[32];
+
+	if (rank > 0)
+		st = pr_buf_addf(out, err,
+		    "<tr class=\"changed\"><td "
+		    "class=\"n\">%zu</td><td>",
+		    rank);
+	else
+		st = pr_buf_adds(out, "<tr><td class=\"n\">-</td><td>", err);
+	if (st != PR_OK ||
+	    (st = report_html_esc(out, d->names[it->metric], err)) != PR_OK)
+		return st;
+	if (d->units[it->metric] != NULL && d->units[it->metric][0] != '\0' &&
+	    ((st = pr_buf_adds(out, " <span class=\"unit\">", err)) != PR_OK ||
+		(st = report_html_esc(out, d->units[it->metric], err)) !=
+		    PR_OK ||
+		(st = pr_buf_adds(out, "</span>", err)) != PR_OK))
+		return st;
+	report_fmt_interval(b, sizeof(b), isfinite(it->lo) && isfinite(it->hi),
+	    100 * it->lo, 100 * it->hi);
+	report_fmt_p(p, sizeof(p), 1, it->p);
+	report_fmt_p(q, sizeof(q), 1, it->p_adj);
+	if ((st = pr_buf_addf(out, err,
+		 "%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+		 "<td class=\"n\">%.4g &#8594; %.4g</td><td class=\"n\">%s</td>"
+		 "<td class=\"n\">%s</td><td class=\"n\">%.2f</td>",
+		 system_wide(d->names[it->metric]) ? " (system-wide)" : "",
+		 hfrac(a, sizeof(a), it->change), b, it->base_mean,
+		 it->new_mean, p, q, fabs(it->r) < 0.005 ? 0.0 : it->r)) !=
+	    PR_OK)
+		return st;
+	if (isfinite(it->share))
+		return pr_buf_addf(out, err, "<td class=\"n\">%.0f%%</td></tr>",
+		    fabs(it->share) < 0.005 ? 0.0 : 100 * it->share);
+	return pr_buf_adds(out, "<td class=\"n\">-</td></tr>", err);
+}
+
+static enum pr_status
+explain_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct explain_data *d = data;
+	const struct pr_explain *e = &d->e;
+	static const char head[] =
+	    "<thead><tr><th>rank</th><th>metric</th><th>change</th>"
+	    "<th>95% interval</th><th>base &#8594; new</th><th>p</th>"
+	    "<th>p BH</th><th>r with the primary</th><th>share of its "
+	    "change</th></tr></thead><tbody>";
+	enum pr_status st;
+	size_t k;
+	char a[32];
+
+	if ((st = pr_buf_adds(out,
+		 "<section class=\"explanation\"><h3>explanation</h3><p>",
+		 err)) != PR_OK ||
+	    (st = report_html_esc(out, d->primary, err)) != PR_OK ||
+	    (st = pr_buf_addf(out, err,
+		 " %s; %zu of %zu side metrics changed (Welch's t%s",
+		 hfrac(a, sizeof(a), e->primary_change), e->nchanged, e->n,
+		 strcmp(d->unit, "runs") != 0 ? " on the " : "")) != PR_OK ||
+	    (strcmp(d->unit, "runs") != 0 &&
+		(st = report_html_esc(out, d->unit, err)) != PR_OK) ||
+	    (st = pr_buf_addf(out, err,
+		 ", Benjamini-Hochberg at a %.3g%% false discovery rate)%s</p>",
+		 100 * (1 - d->conf),
+		 e->nchanged == 0
+		     ? ": nothing beside it explains the change"
+		     : ", ranked by the share of the change they account "
+		       "for")) != PR_OK)
+		return st;
+	if (e->nchanged > 0) {
+		if ((st = pr_buf_addf(out, err,
+			 "<table class=\"explain sortable\">%s", head)) !=
+		    PR_OK)
+			return st;
+		for (k = 0; k < e->nchanged; k++)
+			if ((st = item_html(out, d, &e->items[k], k + 1,
+				 err)) != PR_OK)
+				return st;
+		if ((st = pr_buf_adds(out, "</tbody></table>", err)) != PR_OK)
+			return st;
+	}
+	/* The others, closed: they explain nothing, but they were tested. */
+	if (e->n > e->nchanged) {
+		if ((st = pr_buf_addf(out, err,
+			 "<details><summary>the %zu other side metrics tested"
+			 "</summary><table class=\"explain sortable\">%s",
+			 e->n - e->nchanged, head)) != PR_OK)
+			return st;
+		for (k = e->nchanged; k < e->n; k++)
+			if ((st = item_html(out, d, &e->items[k], 0, err)) !=
+			    PR_OK)
+				return st;
+		if ((st = pr_buf_adds(out, "</tbody></table></details>",
+			 err)) != PR_OK)
+			return st;
+	}
+	if ((st = pr_buf_adds(out, "<p>work/efficiency: ", err)) != PR_OK ||
+	    (st = report_html_esc(out, e->split, err)) != PR_OK ||
+	    (st = pr_buf_adds(out, "</p>", err)) != PR_OK)
+		return st;
+	for (k = 0; k < d->nnotes; k++)
+		if ((st = pr_buf_adds(out, "<p class=\"cap\">note: ", err)) !=
+			PR_OK ||
+		    (st = report_html_esc(out, d->notes[k], err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "</p>", err)) != PR_OK)
+			return st;
+	return pr_buf_adds(out, "</section>\n", err);
+}
+
+report_html_fn
+report_explain_html(const struct report_writer *w)
+{
+	return w == &explain_writer ? explain_html : NULL;
+}
+
 /* A copy of s, or NULL (also for a NULL s). */
 static char *
 copy_str(const char *s)

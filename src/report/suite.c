@@ -978,6 +978,11 @@ method(struct pr_buf *out, const struct cmp_data *d, enum pr_report_format f,
 		    "figure's log ratio against a bound, %g times the noise "
 		    "of its samples",
 		    d->unit, d->unit, PR_MODERATED_ONE_RATIO);
+	else if (mth == PR_METHOD_WELCH)
+		st = pr_buf_addf(&b, err,
+		    "method: Welch's t on each figure's log %s means (too few "
+		    "figures to borrow the between-%s variance from)",
+		    d->unit, d->unit);
 	else if (mth == PR_METHOD_MODERATED)
 		st = pr_buf_addf(&b, err,
 		    "method: the moderated t of Smyth (2004), as limma "

@@ -27,6 +27,7 @@
 #include "perfreg/distrib.h"
 #include "perfreg/moderated.h"
 #include "perfreg/sample.h"
+#include "perfreg/ttest.h"
 
 #include "core/banned.h"
 
@@ -333,6 +334,54 @@ set_change(struct pr_comparison *c, double d, double half)
 	}
 }
 
+/*
+ * Welch's t on the log values of figure f (kb, kn >= 2), when the prior
+ * cannot be had (moderated.h): the test, the change and its interval into
+ * c.  A figure whose log values have no spread on either side is not
+ * tested (there is nothing to test its change against).  tmp holds
+ * kb + kn doubles.
+ */
+static enum pr_status
+welch_figure(const struct pr_moderated_figure *f, double conf, double *tmp,
+    struct pr_comparison *c, struct pr_moderated_stat *sv, struct pr_error *err)
+{
+	struct pr_summary a, b;
+	struct pr_ttest *t = &c->primary_t;
+	enum pr_status st;
+	size_t j;
+
+	for (j = 0; j < f->kb; j++)
+		tmp[j] = log(f->base[j]);
+	for (j = 0; j < f->kn; j++)
+		tmp[f->kb + j] = log(f->new_[j]);
+	pr_sort_doubles(tmp, f->kb);
+	pr_sort_doubles(tmp + f->kb, f->kn);
+	if ((st = pr_summary_compute(tmp, f->kb, &a, err)) != PR_OK ||
+	    (st = pr_summary_compute(tmp + f->kb, f->kn, &b, err)) != PR_OK ||
+	    (st = pr_ttest_welch(&a, &b, conf, t, err)) != PR_OK)
+		return st;
+	sv->scale = 1;
+	sv->df = t->df;
+	sv->df_total = t->df;
+	sv->logfc = t->diff;
+	if (t->degenerate) {
+		c->tested = 0;
+		c->notes |= PR_NOTE_UNTESTED | PR_NOTE_NO_CI;
+		set_change(c, t->diff, 0);
+		c->have_ci = 0;
+		c->ci_lo_pct = c->ci_hi_pct = 0;
+		return PR_OK;
+	}
+	c->method = PR_METHOD_WELCH;
+	if (t->p > 1)
+		t->p = 1;
+	c->p_value = c->p_adjusted = t->p;
+	set_change(c, t->diff, t->ci_hi - t->diff);
+	sv->t = t->t;
+	sv->p = t->p;
+	return PR_OK;
+}
+
 /* The adjustment across the tested figures, then the verdicts. */
 static enum pr_status
 adjust(struct pr_comparison *c, size_t m, enum pr_adjust how,
@@ -384,7 +433,7 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 	double *tmp = NULL, *var = NULL, *df = NULL, d0 = 0, s0 = 0, pooled = 0;
 	double mb, mn, ss, q, sd, half, postv;
 	size_t i, kmax = 1, nfit = 0;
-	int scaled = 1, bound;
+	int scaled = 1, bound, noprior;
 	enum pr_status st;
 
 	if (out != NULL && m > 0)
@@ -411,7 +460,7 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 			scaled = 0;
 	}
 	sv = stat != NULL ? stat : calloc(m, sizeof(*sv));
-	tmp = malloc(kmax * sizeof(*tmp));
+	tmp = malloc(2 * kmax * sizeof(*tmp));
 	var = malloc(2 * m * sizeof(*var));
 	if (sv == NULL || tmp == NULL || var == NULL) {
 		st = pr_error_set(err, PR_ENOMEM,
@@ -455,8 +504,13 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 		pooled += sv[i].df;
 		nfit += sv[i].df > 0;
 	}
-	/* The prior: the caller's, or from the figures, or none (bound). */
+	/*
+	 * The prior: the caller's, or from the figures, or none: then a
+	 * figure with two or more sessions a side is tested on its own
+	 * (Welch), the others against the bound.
+	 */
 	bound = 0;
+	noprior = 0;
 	if (o->prior != NULL) {
 		d0 = o->prior->df;
 		s0 = o->prior->var;
@@ -467,9 +521,8 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 			goto fail;
 		fv.fitted = nfit;
 	} else {
-		bound = 1;
+		noprior = 1;
 	}
-	fv.one_session = bound;
 	fv.df_prior_fitted = d0;
 	/* The caps (moderated.h): a prior borrowed with fewer df. */
 	if (d0 > o->df_prior_max)
@@ -483,7 +536,15 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 
 		if (!c->tested)
 			continue;
-		if (bound) {
+		if (noprior && f[i].kb >= 2 && f[i].kn >= 2) {
+			if ((st = welch_figure(&f[i], o->conf, tmp, c, &sv[i],
+				 err)) != PR_OK)
+				goto fail;
+			fv.welch++;
+			continue;
+		}
+		if (noprior) {
+			bound = 1;
 			c->notes |= PR_NOTE_ONE_SESSION;
 			if (!scaled) {
 				c->tested = 0;
@@ -533,6 +594,7 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 		sv[i].t = t->t;
 		sv[i].p = t->p;
 	}
+	fv.one_session = bound;
 	for (i = 0; i < m; i++)
 		fv.tested += out[i].tested != 0;
 	if ((st = adjust(out, m, o->adjust, err)) != PR_OK)

@@ -113,9 +113,11 @@
  * p-values of the m tested comparisons.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfreg/describe.h"
 #include "perfreg/distrib.h"
@@ -253,6 +255,74 @@ check_sorted(const double *x, size_t n, const char *name, struct pr_error *err)
 			    "%s values are not sorted at %zu", name, i + 1);
 	}
 	return PR_OK;
+}
+
+/*
+ * What pr_compare first learns of each side: that it is sorted and
+ * finite, its summary and its grid step, four passes over the values.
+ * With DESCRIBE_PAR_MIN values or more in all and more than one CPU
+ * online, the new side is described on a second thread while the caller
+ * describes the base: the same functions on the same data, so the same
+ * figures, in about half the wall time at 10^7 values a side.  The error
+ * reported is the one the sequential order (both checks, then both
+ * summaries) would meet first.
+ */
+#define DESCRIBE_PAR_MIN ((size_t)1 << 18)
+
+struct side {
+	const double *x;
+	size_t n;
+	const char *name;
+	struct pr_summary *sum; /* filled */
+	double grid;            /* filled */
+	enum pr_status check, st;
+	struct pr_error err;
+};
+
+static void
+describe_side(struct side *s)
+{
+	s->st = PR_OK;
+	s->grid = 0;
+	pr_error_clear(&s->err);
+	if ((s->check = check_sorted(s->x, s->n, s->name, &s->err)) != PR_OK)
+		return;
+	if ((s->st = pr_summary_compute(s->x, s->n, s->sum, &s->err)) != PR_OK)
+		return;
+	s->grid = grid_step(s->x, s->n);
+}
+
+static void *
+describe_thread(void *arg)
+{
+	describe_side(arg);
+	return NULL;
+}
+
+static enum pr_status
+describe_both(struct side *a, struct side *b, struct pr_error *err)
+{
+	const struct side *bad = NULL;
+	pthread_t tid;
+	int threaded = 0;
+
+	if ((a->n >= DESCRIBE_PAR_MIN || b->n >= DESCRIBE_PAR_MIN - a->n) &&
+	    sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = pthread_create(&tid, NULL, describe_thread, b) == 0;
+	describe_side(a);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else
+		describe_side(b);
+	if (a->check != PR_OK || (b->check == PR_OK && a->st != PR_OK))
+		bad = a;
+	else if (b->check != PR_OK || b->st != PR_OK)
+		bad = b;
+	if (bad == NULL)
+		return PR_OK;
+	if (err != NULL)
+		*err = bad->err;
+	return bad->check != PR_OK ? bad->check : bad->st;
 }
 
 /*
@@ -797,7 +867,8 @@ secondary(struct pr_comparison *c, const double *base, size_t nb,
 			      &c->student, NULL) == PR_OK;
 	c->have_welch = pr_ttest_welch(&c->base, &c->new, c->conf, &c->welch,
 			    NULL) == PR_OK;
-	if (o->flags & PR_VERDICT_NO_RANKS)
+	if ((o->flags & PR_VERDICT_NO_RANKS) || nb > PR_VERDICT_RANKS_MAX ||
+	    nn > PR_VERDICT_RANKS_MAX)
 		goto ratios;
 	if (!c->have_mwu) {
 		st = pr_mwu_test(base, nb, new_, nn, &c->mwu, err);
@@ -869,6 +940,7 @@ pr_compare(const double *base, size_t nb, const double *new_, size_t nn,
     struct pr_comparison *out, struct pr_error *err)
 {
 	struct pr_verdict_opts def;
+	struct side sa, sn;
 	enum pr_method method;
 	enum pr_status st;
 	double ha, hb, q1, q2;
@@ -885,21 +957,26 @@ pr_compare(const double *base, size_t nb, const double *new_, size_t nn,
 		    "comparison needs at least one value a side, got %zu "
 		    "and %zu",
 		    nb, nn);
-	if ((st = check_opts(o, better, err)) != PR_OK ||
-	    (st = check_sorted(base, nb, "base", err)) != PR_OK ||
-	    (st = check_sorted(new_, nn, "new", err)) != PR_OK)
+	if ((st = check_opts(o, better, err)) != PR_OK)
 		return st;
+	sa.x = base;
+	sa.n = nb;
+	sa.name = "base";
+	sa.sum = &out->base;
+	sn.x = new_;
+	sn.n = nn;
+	sn.name = "new";
+	sn.sum = &out->new;
+	if ((st = describe_both(&sa, &sn, err)) != PR_OK)
+		goto fail;
 	out->better = better;
 	out->conf = o->conf;
 	out->equivalence_pct = o->equivalence_pct;
 	if (better == PR_BETTER_UNKNOWN)
 		out->notes |= PR_NOTE_DIRECTION_ASSUMED;
-	if ((st = pr_summary_compute(base, nb, &out->base, err)) != PR_OK ||
-	    (st = pr_summary_compute(new_, nn, &out->new, err)) != PR_OK)
-		goto fail;
 	/* The grids are nested powers of 10: the joint one is the finer. */
-	ha = grid_step(base, nb);
-	hb = grid_step(new_, nn);
+	ha = sa.grid;
+	hb = sn.grid;
 	out->resolution = ha < hb ? ha : hb;
 	ha = hb = out->resolution;
 	if (nmin < 2) {

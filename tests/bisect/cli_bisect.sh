@@ -11,8 +11,10 @@
 # bisection names that commit (and leaves the user's dirty work tree and
 # the work-tree list as they were), that a range without it is "not
 # reproduced", that a commit that does not build is skipped, that
-# --resume after SIGKILL finishes with nothing measured twice, and that
-# bad input is one line and exit 2 with what was measured kept.
+# --resume after SIGKILL finishes with nothing measured twice (and a
+# confirmation cut short continues from its stored rounds), that progress
+# goes to a terminal only, and that bad input is one line and exit 2 with
+# what was measured kept.
 set -u
 perfreg=$1
 . "$(dirname "$0")/../store/testlib.sh"
@@ -84,6 +86,25 @@ git -C "$tmp/a" checkout -q -- prog.c
 has "$tmp/json" '"verdict": "culprit"' "json: verdict"
 has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "json: culprit hash"
 
+# Progress goes to a terminal only: none in the pipes above, a line
+# rewritten in place on a terminal (script(1) gives the run one), cleared
+# before the report.
+cr=$(printf '\r')
+grep -q "$cr" "$tmp/err" && fail "progress: written to a pipe"
+if command -v script > /dev/null 2>&1; then
+	script -qec "'$perfreg' bisect --repo '$tmp/a' --good c0 --bad main \
+	    --build '$BUILD' --db '$tmp/tty.sqlite' --metric '$WORK' -- ./prog" \
+	    /dev/null > "$tmp/tty" 2>&1 < /dev/null || fail "tty: $(cat "$tmp/tty")"
+	has "$tmp/tty" "bisect: [0-9]* runs, [0-9]* builds, at [0-9a-f]\{12\}" "tty: progress"
+	has "$tmp/tty" "most likely \([0-9]* commits up to \)\{0,1\}[0-9a-f]\{12\} ([0-9]*%)" "tty: the posterior"
+	has "$tmp/tty" "culprit: $slow " "tty: the report"
+	script -qec "'$perfreg' bisect --repo '$tmp/a' --good c0 --bad main \
+	    --build '$BUILD' --db '$tmp/tty.sqlite' --json --metric '$WORK' -- ./prog" \
+	    /dev/null > "$tmp/tty" 2>&1 < /dev/null || fail "tty json: $(cat "$tmp/tty")"
+	grep -q 'bisect: [0-9]* runs' "$tmp/tty" && fail "tty json: progress with --json"
+	has "$tmp/tty" '"verdict": "culprit"' "tty json: the report"
+fi
+
 # 2. No slow commit between c0 and c20: not reproduced.
 "$perfreg" bisect --repo "$tmp/a" --good c0 --bad c20 --build "$BUILD" \
     --equivalence 10 --campaign flat --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err"
@@ -145,6 +166,41 @@ total=$(wc -l < "$log")
 "$perfreg" bisect --resume --campaign killed > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] || fail "resume twice: not exit 2"
 one_line_error "$tmp/err" "resume twice"
+
+# 4b. Killed during the confirmation: the resumed confirmation continues
+# from its stored rounds.  Runs of commits 22 and 23 (the parent and the
+# culprit) take 0.1 s more and are counted in clog, so that the kill
+# comes after 4 runs of the confirmation (its session, tagged
+# bisect.confirm, is what `show` lists first).
+clog="$tmp/confirm.log"
+: > "$clog"
+"$perfreg" bisect --repo "$tmp/a" --good c0 --bad main --build "$BUILD" \
+    --campaign killed2 --metric "$WORK" -- sh -c "./prog &&
+	if grep -q 'version 2[23] \*/' prog.c; then echo c >> '$clog'; sleep 0.1; fi" \
+    > /dev/null 2> "$tmp/err" &
+pid=$!
+n=0
+while kill -0 $pid 2> /dev/null && [ $n -lt 1200 ]; do
+	"$perfreg" show killed2 2> /dev/null | grep -q 'bisect\.confirm=' && break
+	sleep 0.05
+	n=$((n + 1))
+done
+n0=$(wc -l < "$clog")
+while kill -0 $pid 2> /dev/null && [ "$(wc -l < "$clog")" -lt $((n0 + 4)) ]; do
+	sleep 0.02
+done
+if kill -9 $pid 2> /dev/null; then
+	wait $pid 2> /dev/null
+	"$perfreg" bisect --resume --campaign killed2 --json > "$tmp/json" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] || fail "resume confirmation: exit $rc: $(cat "$tmp/err")"
+	has "$tmp/json" '"verdict": "culprit"' "resume confirmation: verdict"
+	before=$(sed -n 's/^ *"rounds_before": \([0-9]*\),$/\1/p' "$tmp/json")
+	[ "${before:-0}" -ge 1 ] ||
+		fail "resume confirmation: no rounds given back: $(cat "$tmp/json")"
+else
+	fail "resume confirmation: the bisection ended before the kill"
+fi
 
 # 5. Bad input: one line, exit 2.
 bad() { # what pattern args...

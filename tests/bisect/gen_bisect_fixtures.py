@@ -16,7 +16,15 @@ marginal likelihood is the dense Gaussian integral
 
 in closed form (numpy.linalg), X having one column per step (a step
 column is 1 at the tested commits at or after it).  Two steps between the
-same two tested commits are one column of variance 2 tau^2.  Deterministic
+same two tested commits are one column of variance 2 tau^2.
+
+Samples in rounds (the "yr" lines: value, round pairs): every round of two
+or more samples gets an effect u_r, and the fit solves, besides the
+commits' equations, sum over the round's samples of w (y - m_j - u_r) = 0
+per round, with the scale's degrees of freedom n - T - R (the paired fit
+of perfreg/bisect.h, used while n - T - R >= 1); when every sample is in
+a round, the first round's effect is fixed at 0 (levels and effects are
+known only up to a common shift, which moves no difference of levels).  Deterministic
 (fixed seeds).
 """
 import math
@@ -29,33 +37,61 @@ from scipy.special import logsumexp
 OUT = "tests/bisect/data/posterior.txt"
 
 
-def fit(ys, nu):
-    """Levels and scale: sum_i w (y - m_j) = 0 per commit, and
-    sum w r^2 = (n - T) s^2, with w = (nu + 1) / (nu + r^2 / s^2)."""
+def fit(ys, nu, rds=None):
+    """Levels and scale: sum_i w (y - m_j - u_r) = 0 per commit (and per
+    round of two or more samples), and sum w r^2 = (n - T - R) s^2, with
+    w = (nu + 1) / (nu + r^2 / s^2)."""
     T = len(ys)
     n = sum(len(y) for y in ys)
-    df = n - T
+    if rds is None:
+        rds = [[None] * len(y) for y in ys]
+    cnt = {}
+    for rd in rds:
+        for r in rd:
+            if r is not None:
+                cnt[r] = cnt.get(r, 0) + 1
+    rounds = sorted(r for r, c in cnt.items() if c >= 2)
+    if n - T - len(rounds) < 1:
+        rounds = []
+    R = len(rounds)
+    df = n - T - R
+    allin = all(r is not None for rd in rds for r in rd)
+    free = rounds[1:] if (allin and R > 0) else rounds
+    idx = {r: i for i, r in enumerate(free)}
+    F = len(free)
     m0 = [float(np.mean(y)) for y in ys]
     s0 = math.sqrt(sum(float(np.sum((y - m) ** 2)) for y, m in zip(ys, m0)) / df)
     s0 = max(s0, 1e-7)
 
+    def effects(x):
+        us = x[T:T + F]
+        return [np.array([us[idx[r]] if r in idx else 0.0 for r in rd])
+                for rd in rds]
+
     def eqs(x):
-        ms, ls = x[:T], x[T]
+        ms, ls = x[:T], x[T + F]
         s2 = math.exp(2 * ls)
+        uu = effects(x)
         out = []
+        racc = [0.0] * F
         tot = 0.0
-        for y, m in zip(ys, ms):
-            r = y - m
+        for y, m, u, rd in zip(ys, ms, uu, rds):
+            r = y - m - u
             w = (nu + 1) / (nu + r * r / s2)
             out.append(float(np.sum(w * r)) / s0)
             tot += float(np.sum(w * r * r))
+            for wi, ri, rr in zip(w, r, rd):
+                if rr in idx:
+                    racc[idx[rr]] += wi * ri
+        out += [a / s0 for a in racc]
         out.append(tot / (df * s2) - 1)
         return out
 
-    x = fsolve(eqs, m0 + [math.log(s0)], xtol=1e-14, maxfev=100000)
+    x = fsolve(eqs, m0 + [0.0] * F + [math.log(s0)], xtol=1e-14,
+               maxfev=100000)
     res = max(abs(e) for e in eqs(x))
     assert res < 1e-10, res
-    return list(x[:T]), math.exp(x[T]), df
+    return list(x[:T]), math.exp(x[T + F]), df
 
 
 def lml(mc, v, cols):
@@ -78,10 +114,11 @@ def lml(mc, v, cols):
         - 0.5 * math.log(A) - 0.5 * q
 
 
-def posterior(n, data, skipped, nu, tau, pn, pm):
+def posterior(n, data, skipped, nu, tau, pn, pm, rounds=None):
     tested = sorted(data)
     ys = [np.log(np.array(data[p], dtype=float)) for p in tested]
-    ms, s, df = fit(ys, nu)
+    rds = None if rounds is None else [rounds[p] for p in tested]
+    ms, s, df = fit(ys, nu, rds)
     infl = df / (df - 2) if df > 3 else 3.0
     T = len(tested)
     v = np.array([s * s * (nu + 3) / ((nu + 1) * len(y)) * infl for y in ys])
@@ -134,12 +171,19 @@ def posterior(n, data, skipped, nu, tau, pn, pm):
     return s, p_none, p_multi, single, multi
 
 
-def case(out, name, n, data, skipped=(), nu=4.0, tau=0.05, pn=0.1, pm=0.1):
+def case(out, name, n, data, skipped=(), nu=4.0, tau=0.05, pn=0.1, pm=0.1,
+         rounds=None):
     s, p_none, p_multi, single, multi = posterior(n, data, skipped, nu, tau,
-                                                  pn, pm)
+                                                  pn, pm, rounds)
     out.append("case %s %d %r %r %r %r" % (name, n, nu, tau, pn, pm))
     for p in sorted(data):
-        out.append("y %d %s" % (p, " ".join(repr(float(x)) for x in data[p])))
+        if rounds is None:
+            out.append("y %d %s" % (p, " ".join(repr(float(x))
+                                                for x in data[p])))
+        else:
+            out.append("yr %d %s" % (p, " ".join(
+                "%r %d" % (float(x), 0 if r is None else r)
+                for x, r in zip(data[p], rounds[p]))))
     for p in skipped:
         out.append("skip %d" % p)
     out.append("scale %r" % s)
@@ -163,6 +207,23 @@ def levels(rng, n, tested, steps, cv, runs, tails=None):
             e = rng.standard_t(tails, runs) * cv
         data[p] = list(lev * np.exp(e))
     return data
+
+
+def rounds_case(rng, n, batches, steps, cv, runs, tails=None):
+    """Each batch of commits runs `runs` rounds, one value of each commit a
+    round; one round in three is slowed as a whole (a burst)."""
+    data, rds = {}, {}
+    rid = 0
+    for batch in batches:
+        for _ in range(runs):
+            rid += 1
+            burst = 1.0 + (rng.uniform(0.03, 0.08) if rng.uniform() < 1 / 3
+                           else 0.0)
+            one = levels(rng, n, batch, steps, cv, 1, tails)
+            for p in batch:
+                data.setdefault(p, []).append(one[p][0] * burst)
+                rds.setdefault(p, []).append(rid)
+    return data, rds
 
 
 def main():
@@ -195,6 +256,20 @@ def main():
     # No multi prior.
     case(out, "nomulti", 6, levels(rng, 6, [0, 6, 3], [(2, 1.1)], 0.03, 4),
          pm=0.0)
+    # Interleaved rounds with bursts: batches of (commit, bracket ends)
+    # run in rounds, some rounds slowed as a whole by 3-8%.
+    d, rd = rounds_case(rng, 32, [[0, 32], [0, 16, 32], [0, 8, 16],
+                                  [8, 12, 16]], [(11, 1.03)], 0.01, 4)
+    case(out, "rounds_burst", 32, d, rounds=rd)
+    # Rounds beside values without a round (earlier, unpaired), a round
+    # of one value (its pair failed), t noise.
+    d, rd = rounds_case(rng, 20, [[0, 20], [0, 10, 20], [10, 15, 20]],
+                        [(13, 1.05)], 0.02, 3, tails=3)
+    d[0] += list(levels(rng, 20, [0], [], 0.02, 3)[0])
+    rd[0] += [None, None, None]
+    d[15].append(float(np.exp(rng.normal(0, 0.02)) * 1.05))
+    rd[15].append(999)
+    case(out, "rounds_mixed", 20, d, rounds=rd, nu=3.0)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         f.write("\n".join(out) + "\n")

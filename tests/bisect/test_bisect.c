@@ -122,6 +122,16 @@ test_fixture(void **state)
 						     (size_t)vals[0], vals[k],
 						     NULL),
 				    PR_OK);
+		} else if (strncmp(line, "yr ", 3) == 0) {
+			size_t m = numbers(line, vals, MAXN);
+
+			/* Value, round pairs (round 0: none). */
+			for (k = 1; k + 1 < m; k += 2)
+				assert_int_equal(pr_bisect_add_round(b,
+						     (size_t)vals[0], vals[k],
+						     (uint64_t)vals[k + 1],
+						     NULL),
+				    PR_OK);
 		} else if (strncmp(line, "skip ", 5) == 0) {
 			assert_int_equal(pr_bisect_skip(b,
 					     (size_t)strtoul(line + 5, NULL,
@@ -153,7 +163,7 @@ test_fixture(void **state)
 	}
 	free(line);
 	fclose(f);
-	assert_int_equal(cases, 9);
+	assert_int_equal(cases, 11);
 }
 
 /* Adds r runs of level lev (times exp(noise)) at pos. */
@@ -259,6 +269,74 @@ test_decisions(void **state)
 	assert_int_equal(st.hi, 12);
 	assert_true(st.p_loc > 0.9);
 	pr_bisect_free(b);
+}
+
+/*
+ * Rounds of (commits pos[0..k), levels lev[]) with ids from *id, each
+ * round's values times burst (a burst of load over the whole round).
+ * With paired 0 the values are added without their rounds.
+ */
+static void
+batch(struct pr_bisect *b, struct pr_rng *rng, const size_t *pos,
+    const double *lev, size_t k, unsigned rounds, double burst, int paired,
+    uint64_t *id)
+{
+	unsigned r;
+	size_t i;
+
+	for (r = 0; r < rounds; r++) {
+		++*id;
+		for (i = 0; i < k; i++)
+			assert_int_equal(pr_bisect_add_round(b, pos[i],
+					     lev[i] * burst *
+						 exp(0.005 *
+						     pr_rng_normal(rng)),
+					     paired ? *id : 0, NULL),
+			    PR_OK);
+	}
+}
+
+/*
+ * The defect seen at load 12-14: a burst of load over the rounds of one
+ * batch (commit 4 with the ends) made commit 4 look as slow as the bad
+ * end, and the search put the change at or before it; the true step is
+ * at 6.  With the rounds paired, the burst moves no level.
+ */
+static void
+test_paired_burst(void **state)
+{
+	static const size_t ends[] = { 0, 8 }, mid[] = { 4, 0, 8 };
+	static const size_t late[] = { 6, 4, 8 };
+	static const double lev_ends[] = { 1, 1.03 },
+			    lev_mid[] = { 1, 1, 1.03 };
+	static const double lev_late[] = { 1.03, 1, 1.03 };
+	static double single[MAXN];
+	int paired;
+	double after[2];
+
+	(void)state;
+	for (paired = 0; paired < 2; paired++) {
+		struct pr_bisect *b = make(8);
+		struct pr_rng rng;
+		uint64_t id = 0;
+		size_t k;
+
+		pr_rng_seed(&rng, 3);
+		batch(b, &rng, ends, lev_ends, 2, 6, 1, paired, &id);
+		batch(b, &rng, mid, lev_mid, 3, 6, 1.08, paired, &id);
+		batch(b, &rng, late, lev_late, 3, 6, 1, paired, &id);
+		assert_int_equal(pr_bisect_posterior(b, single, NULL, NULL),
+		    PR_OK);
+		after[paired] = 0;
+		for (k = 5; k <= 8; k++)
+			after[paired] += single[k];
+		check_sums(b, 8);
+		pr_bisect_free(b);
+	}
+	/* Unpaired, the change is put at 1 .. 4 (wrong); paired, at 5 .. 8
+	 * (where commit 6 is). */
+	assert_true(after[0] < 0.5);
+	assert_true(after[1] > 0.95);
 }
 
 static void
@@ -381,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_decisions),
 		cmocka_unit_test(test_next),
+		cmocka_unit_test(test_paired_burst),
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_loop),
 	};

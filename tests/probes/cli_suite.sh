@@ -54,6 +54,9 @@ hasf "$tmp/out" "run \`perfreg suite --quick\` again" "the hint names --quick"
 head -1 "$tmp/out" | grep -q "^stored as session 1, the first quick suite session" ||
     fail "the first session: what it is comes first: $(head -1 "$tmp/out")"
 narrow "$tmp/out" "first session"
+# The first session's paragraph and the timers are apart.
+awk '/^timers:/ { exit prev != "" } { prev = $0 }' "$tmp/out" ||
+    fail "first session: no blank line before 'timers:': $(cat "$tmp/out")"
 "$P" suite run syscall --quick --budget 2 --db "$db" --all > "$tmp/out" \
     2> "$tmp/err" || fail "second suite run: $(cat "$tmp/err")"
 hasf "$tmp/out" "^[^ ]* figures*: .* stability check: nothing in the environment changed (configuration [0-9a-f]*): session 2 against this configuration's earlier --quick sessions (session 1); the unit is the session" \
@@ -219,6 +222,10 @@ narrow "$tmp/out" "suite ab"
     --quick --json > "$tmp/out" 2> "$tmp/err" || fail "suite ab --processes: $(cat "$tmp/err")"
 tr -d ' \n' < "$tmp/out" > "$tmp/flat"
 has "$tmp/flat" '"base":{"n":3,' "suite ab --processes 3: three values a side"
+# One figure: the prior of the moderated t needs two, so Welch's t on the
+# process means decides it, not the one-session bound.
+has "$tmp/flat" '"method":"welch"' "suite ab, one figure: Welch's t"
+grep -q 'session-bound' "$tmp/flat" && fail "suite ab, one figure: decided by the bound"
 "$P" suite ab syscall --a getppid --b clock_gettime -n 2 --worker \
     > "$tmp/out" 2> "$tmp/err" || fail "suite ab --worker: $(cat "$tmp/err")"
 has "$tmp/out" "^A	syscall	ns/call	lower	[0-9.e+-]* [0-9.e+-]*$" "worker line of A"

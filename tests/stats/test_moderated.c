@@ -16,6 +16,10 @@
  * Tolerances: 1e-9 relative (limma's trigammaInverse stops at a relative
  * step of 1e-8, after which its error is below 1e-15; the rest is
  * arithmetic), p-values 1e-9 relative or 1e-300 absolute.
+ *
+ * tests/stats/data/moderated_welch.txt (tests/stats/gen_moderated_welch.py,
+ * scipy) holds the one-figure case: Welch's t on the log unit means when
+ * the prior cannot be estimated.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -610,6 +614,129 @@ test_errors(void **state)
 	assert_int_equal(pr_moderated_prior_fit(f, 1, &pr, &err), PR_EINVAL);
 }
 
+#define WELCH_FIXTURE "tests/stats/data/moderated_welch.txt"
+#define WELCH_MAX 64
+
+/* Reads "b ..." or "n ..." values into v (at most WELCH_MAX). */
+static size_t
+welch_values(char *line, char tag, double *v)
+{
+	char *p = line + 2;
+	size_t k = 0;
+
+	if (line[0] != tag || line[1] != ' ')
+		fail_msg("%s: expected '%c' values, got '%.40s'", WELCH_FIXTURE,
+		    tag, line);
+	while (*p != '\0' && *p != '\n' && k < WELCH_MAX) {
+		v[k++] = num(&p);
+		while (*p == ' ')
+			p++;
+	}
+	return k;
+}
+
+/*
+ * One figure alone (the prior needs two): Welch's t on its log unit
+ * means, against scipy (tests/stats/gen_moderated_welch.py).  Before,
+ * every such figure was decided by the one-session bound, whatever the
+ * units a side (issue 10: `suite ab syscall` with 10 processes a side).
+ */
+static void
+test_welch_fixture(void **state)
+{
+	char line[8192], name[64], better[32], verdict[32], *p;
+	double b[WELCH_MAX], n[WELCH_MAX], se[2 * WELCH_MAX];
+	struct pr_moderated_figure f[2];
+	struct pr_comparison c[2];
+	struct pr_moderated_fit fit;
+	struct pr_moderated_opts o;
+	struct pr_moderated_prior prior = { 4, 1 };
+	struct pr_error err;
+	size_t j, cases = 0;
+	FILE *fp = fopen(WELCH_FIXTURE, "r");
+
+	(void)state;
+	if (fp == NULL)
+		fail_msg("cannot open %s (run from the repository root)",
+		    WELCH_FIXTURE);
+	for (j = 0; j < 2 * WELCH_MAX; j++)
+		se[j] = 0.01;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (line[0] == '#' ||
+		    sscanf(line, "case %63s %31s", name, better) != 2)
+			continue;
+		memset(f, 0, sizeof(f));
+		f[0].name = name;
+		f[0].better = better_of(better);
+		if (fgets(line, sizeof(line), fp) == NULL)
+			fail_msg("%s: %s: no base values", WELCH_FIXTURE, name);
+		f[0].kb = welch_values(line, 'b', b);
+		if (fgets(line, sizeof(line), fp) == NULL)
+			fail_msg("%s: %s: no new values", WELCH_FIXTURE, name);
+		f[0].kn = welch_values(line, 'n', n);
+		f[0].base = b;
+		f[0].new_ = n;
+		f[0].base_se = se;
+		f[0].new_se = se + WELCH_MAX;
+		if (fgets(line, sizeof(line), fp) == NULL ||
+		    strncmp(line, "expect ", 7) != 0)
+			fail_msg("%s: %s: no expect line", WELCH_FIXTURE, name);
+		assert_int_equal(pr_moderated_compare(f, 1, NULL, c, NULL, &fit,
+				     &err),
+		    PR_OK);
+		assert_false(fit.one_session);
+		p = line + 7;
+		if (strncmp(p, "untested ", 9) == 0) {
+			p += 9;
+			assert_int_equal(c[0].tested, 0);
+			assert_true(c[0].notes & PR_NOTE_UNTESTED);
+			assert_int_equal(c[0].verdict, PR_VERDICT_INCONCLUSIVE);
+			near(c[0].change_pct, num(&p), TOL, "change", __LINE__);
+			cases++;
+			continue;
+		}
+		assert_int_equal(fit.welch, 1);
+		assert_int_equal(c[0].tested, 1);
+		assert_int_equal(c[0].method, PR_METHOD_WELCH);
+		near(c[0].change_pct, num(&p), TOL, "change", __LINE__);
+		near(c[0].ci_lo_pct, num(&p), TOL, "interval low", __LINE__);
+		near(c[0].ci_hi_pct, num(&p), TOL, "interval high", __LINE__);
+		near(c[0].primary_t.t, num(&p), TOL, "t", __LINE__);
+		near(c[0].primary_t.df, num(&p), TOL, "df", __LINE__);
+		near(c[0].p_value, num(&p), TOL, "p", __LINE__);
+		near(c[0].p_adjusted, c[0].p_value, 0, "p adjusted", __LINE__);
+		if (sscanf(p, " %31s", verdict) != 1)
+			fail_msg("%s: %s: no verdict", WELCH_FIXTURE, name);
+		if (strcmp(pr_verdict_str(c[0].verdict), verdict) != 0)
+			fail_msg("%s: %s: verdict %s, want %s", WELCH_FIXTURE,
+			    name, pr_verdict_str(c[0].verdict), verdict);
+		assert_true(c[0].ci_lo_pct > -100);
+		/* Beside a figure of one session a side: the same test
+		 * for it, the bound for the other. */
+		f[1] = f[0];
+		f[1].name = "other";
+		f[1].kb = f[1].kn = 1;
+		assert_int_equal(pr_moderated_compare(f, 2, NULL, c + 0, NULL,
+				     &fit, &err),
+		    PR_OK);
+		assert_int_equal(c[0].method, PR_METHOD_WELCH);
+		assert_int_equal(c[1].method, PR_METHOD_SESSION_BOUND);
+		assert_true(fit.one_session);
+		assert_int_equal(fit.welch, 1);
+		/* A prior from this host's history: the moderated t. */
+		pr_moderated_opts_init(&o);
+		o.prior = &prior;
+		assert_int_equal(pr_moderated_compare(f, 1, &o, c, NULL, &fit,
+				     &err),
+		    PR_OK);
+		assert_int_equal(c[0].method, PR_METHOD_MODERATED);
+		assert_int_equal(fit.welch, 0);
+		cases++;
+	}
+	fclose(fp);
+	assert_true(cases >= 10);
+}
+
 int
 main(void)
 {
@@ -620,6 +747,7 @@ main(void)
 		cmocka_unit_test(test_scale_and_drop),
 		cmocka_unit_test(test_one_session),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_welch_fixture),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

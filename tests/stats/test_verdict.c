@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "perfreg/describe.h"
 #include "perfreg/error.h"
 #include "perfreg/ratio.h"
 #include "perfreg/rng.h"
@@ -686,6 +687,130 @@ test_large(void **state)
 	free(b);
 }
 
+/* The figures of one side equal pr_summary_compute's, bit for bit. */
+static void
+same_summary(const struct pr_summary *got, const double *x, size_t n)
+{
+	struct pr_summary want;
+
+	assert_int_equal(pr_summary_compute(x, n, &want, NULL), PR_OK);
+	assert_int_equal(got->n, want.n);
+	assert_int_equal(got->defined, want.defined);
+	assert_memory_equal(&got->min, &want.min, sizeof(double));
+	assert_memory_equal(&got->max, &want.max, sizeof(double));
+	assert_memory_equal(&got->mean, &want.mean, sizeof(double));
+	assert_memory_equal(&got->median, &want.median, sizeof(double));
+	assert_memory_equal(&got->q1, &want.q1, sizeof(double));
+	assert_memory_equal(&got->q3, &want.q3, sizeof(double));
+	assert_memory_equal(&got->stddev, &want.stddev, sizeof(double));
+	assert_memory_equal(&got->var, &want.var, sizeof(double));
+	assert_memory_equal(&got->mad, &want.mad, sizeof(double));
+	assert_memory_equal(&got->cv, &want.cv, sizeof(double));
+}
+
+/*
+ * From 2^18 values in all, pr_compare describes the new side on a second
+ * thread: the same summaries and grid step as one thread's, and the
+ * error the sequential order meets first (base before new, checks before
+ * summaries).
+ */
+static void
+test_large_described_concurrently(void **state)
+{
+	size_t n = (size_t)1 << 18, small = 7, i;
+	double *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b)), t;
+	struct pr_verdict_opts o;
+	struct pr_comparison c;
+	struct pr_error err;
+	struct pr_rng rng;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	pr_rng_seed(&rng, 16);
+	/* Milliseconds with three decimals: a grid step of 0.001. */
+	for (i = 0; i < n; i++) {
+		a[i] = round(1000 * (1.5 + 0.015 * pr_rng_normal(&rng))) / 1000;
+		b[i] =
+		    round(1000 * (1.52 + 0.015 * pr_rng_normal(&rng))) / 1000;
+	}
+	pr_sort_doubles(a, n);
+	pr_sort_doubles(b, n);
+	pr_verdict_opts_init(&o);
+	o.flags = PR_VERDICT_PRIMARY_ONLY;
+	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_OK);
+	same_summary(&c.base, a, n);
+	same_summary(&c.new, b, n);
+	assert_true(c.resolution == 0.001);
+	assert_int_equal(c.verdict, PR_VERDICT_REGRESSION);
+	/* A small base beside a large new side takes the thread too. */
+	assert_int_equal(pr_compare(a + n / 2, small, b, n, PR_BETTER_LOWER, &o,
+			     &c, &err),
+	    PR_OK);
+	same_summary(&c.base, a + n / 2, small);
+	same_summary(&c.new, b, n);
+	/* Errors: the new side's only; then the base's before the new's. */
+	b[n - 2] = b[n - 1] + 1;
+	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
+	assert_non_null(strstr(err.msg, "new values are not sorted"));
+	assert_int_equal(c.base.n, 0);
+	t = a[1];
+	a[1] = a[0] - 1;
+	a[0] = t;
+	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
+	assert_non_null(strstr(err.msg, "base values are not sorted at 2"));
+	b[n - 1] = NAN;
+	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c, &err),
+	    PR_EINVAL);
+	assert_non_null(strstr(err.msg, "base values are not sorted at 2"));
+	free(a);
+	free(b);
+}
+
+/*
+ * Above PR_VERDICT_RANKS_MAX values a side the secondary rank figures
+ * are left out (bounded work); the primary test and the ratio intervals
+ * are still there.
+ */
+static void
+test_ranks_bounded(void **state)
+{
+	size_t n = PR_VERDICT_RANKS_MAX + 1, i;
+	double *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	struct pr_comparison c;
+	struct pr_error err;
+	struct pr_rng rng;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	pr_rng_seed(&rng, 61);
+	for (i = 0; i < n; i++) {
+		a[i] = 1 + 0.01 * pr_rng_normal(&rng);
+		b[i] = 1.02 + 0.01 * pr_rng_normal(&rng);
+	}
+	pr_sort_doubles(a, n);
+	pr_sort_doubles(b, n);
+	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, NULL, &c,
+			     &err),
+	    PR_OK);
+	assert_int_equal(c.verdict, PR_VERDICT_REGRESSION);
+	assert_true(c.have_student && c.have_welch);
+	assert_false(c.have_mwu);
+	assert_false(c.have_hl);
+	assert_true(c.have_ratio_means && c.have_ratio_medians);
+	/* One value fewer on one side is not enough. */
+	assert_int_equal(pr_compare(a, n, b, n - 1, PR_BETTER_LOWER, NULL, &c,
+			     &err),
+	    PR_OK);
+	assert_false(c.have_hl);
+	free(a);
+	free(b);
+}
+
 static void
 test_opposite_signs(void **state)
 {
@@ -821,6 +946,8 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_large_described_concurrently),
+		cmocka_unit_test(test_ranks_bounded),
 		cmocka_unit_test(test_opposite_signs),
 		cmocka_unit_test(test_negative_percent),
 		cmocka_unit_test(test_interval_above_minus_100),
