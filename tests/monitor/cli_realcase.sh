@@ -98,7 +98,14 @@ EOF
 # Checked: wall_s slower, the involuntary context switches (rusage's
 # ctxsw_invol, or the child's perf context switches, which count them
 # too) named as changed by more than +50% and among the first 10 shown.
-cpu=$(taskset -pc $$ 2> /dev/null | sed 's/.*: *//; s/[,-].*//')
+# Only with PERFREG_TEST_CONTENTION=1: under `ctest -j2` beside another
+# CPU-heavy test the two hogs slowed the loop by +15% instead of +200%
+# (the CPU's share is split among all the runnable tasks, and the other
+# test's count with ours), so that the case is not deterministic enough
+# for CI yet.
+cpu=
+[ "${PERFREG_TEST_CONTENTION:-0}" = 1 ] &&
+    cpu=$(taskset -pc $$ 2> /dev/null | sed 's/.*: *//; s/[,-].*//')
 if [ -n "$cpu" ]; then
 	loop="awk 'BEGIN { for (i = 0; i < 3e6; i++) s += i }'"
 	hog="taskset -c $cpu sh -c 'while :; do :; done'"
@@ -127,7 +134,7 @@ print("; ".join(bad) if bad else "ok")
 sys.exit(1 if bad else 0)
 EOF
 else
-	echo "cli_realcase: no taskset: the CPU contention case not run"
+	echo "cli_realcase: the CPU contention case not run (PERFREG_TEST_CONTENTION=1 and taskset)"
 fi
 
 if [ "$fails" -ne 0 ]; then
