@@ -905,6 +905,148 @@ nomem:
 static const struct report_writer across_writer = { across_text, across_json,
 	across_free };
 
+/* ---------------------------------------------------------------- *
+ * The HTML forms of the sections above (perfreg/report_html.h)
+ * ---------------------------------------------------------------- */
+
+static enum pr_status
+var_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct var_rows *v = data;
+	enum pr_status st;
+	size_t i;
+
+	if (v->n == 0)
+		return PR_OK;
+	if ((st = pr_buf_adds(out,
+		 "<table class=\"variance\"><caption>share of a run's "
+		 "variance that comes from its boot</caption><thead><tr>"
+		 "<th>metric</th><th>base</th><th>new</th></tr></thead>"
+		 "<tbody>",
+		 err)) != PR_OK)
+		return st;
+	for (i = 0; i < v->n; i++) {
+		if ((st = report_html_row(out, v->r[i].name, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "</td>", err)) != PR_OK ||
+		    (st = v->r[i].have_b
+			    ? pr_buf_addf(out, err,
+				  "<td class=\"n\">%.1f%%</td>",
+				  100 * v->r[i].b)
+			    : pr_buf_adds(out, "<td class=\"n\">-</td>",
+				  err)) != PR_OK ||
+		    (st = v->r[i].have_n
+			    ? pr_buf_addf(out, err,
+				  "<td class=\"n\">%.1f%%</td></tr>",
+				  100 * v->r[i].n)
+			    : pr_buf_adds(out, "<td class=\"n\">-</td></tr>",
+				  err)) != PR_OK)
+			return st;
+	}
+	return pr_buf_adds(out, "</tbody></table>\n", err);
+}
+
+static enum pr_status
+within_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct within *w = data;
+	const struct within_e *e;
+	enum pr_status st;
+	size_t i;
+	char what[160];
+
+	for (i = 0; i < w->n; i++) {
+		e = &w->e[i];
+		if (e->boot_a != e->boot_b)
+			snprintf(what, sizeof(what),
+			    "between boots %ld and %ld (sessions %lld and "
+			    "%lld)",
+			    e->boot_a, e->boot_b, (long long)e->session_a,
+			    (long long)e->session_b);
+		else
+			snprintf(what, sizeof(what),
+			    "in boot %ld between sessions %lld and %lld",
+			    e->boot_b, (long long)e->session_a,
+			    (long long)e->session_b);
+		if ((st = pr_buf_adds(out,
+			 "<p class=\"warning\">the environment differs within "
+			 "variant ",
+			 err)) != PR_OK ||
+		    (st = report_html_esc(out, e->variant, err)) != PR_OK ||
+		    (st = pr_buf_addf(out, err, " %s</p>", what)) != PR_OK ||
+		    (st = report_html_envdiff(out, &e->diff, e->na, e->nb, 20,
+			 err)) != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+static enum pr_status
+across_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct across_rows *a = data;
+	const struct across_row *r;
+	enum pr_status st;
+	size_t i;
+	char c[32], ci[64], p[32];
+
+	if (a->n == 0)
+		return PR_OK;
+	if ((st = pr_buf_adds(out, "<section class=\"across\"><h3>", err)) !=
+		PR_OK ||
+	    (st = report_html_esc(out, a->nn, err)) != PR_OK ||
+	    (st = pr_buf_adds(out, " against ", err)) != PR_OK ||
+	    (st = report_html_esc(out, a->bn, err)) != PR_OK ||
+	    (st = pr_buf_addf(out, err,
+		 " across %zu hosts</h3><p class=\"cap\">the host as the unit: "
+		 "a one-sample t on the hosts' log-ratios of their means</p>"
+		 "<table class=\"across sortable\"><thead><tr><th>metric</th>"
+		 "<th>change</th><th>95%% interval</th><th>p</th>"
+		 "<th>verdict</th><th>hosts</th><th>the hosts</th></tr>"
+		 "</thead><tbody>",
+		 a->r[0].nhosts)) != PR_OK)
+		return st;
+	for (i = 0; i < a->n; i++) {
+		r = &a->r[i];
+		if ((st = report_html_row(out, r->name, err)) != PR_OK)
+			return st;
+		if (r->c.tested) {
+			report_fmt_pct(c, sizeof(c), r->c.change_pct);
+			report_fmt_interval(ci, sizeof(ci), 1, r->c.ci_lo_pct,
+			    r->c.ci_hi_pct);
+			report_fmt_p(p, sizeof(p), 1, r->c.p_value);
+			st = pr_buf_addf(out, err,
+			    "</td><td class=\"n\">%s</td><td class=\"n\">%s"
+			    "</td><td class=\"n\">%s</td><td class=\"verdict "
+			    "v-%s\">%s</td>",
+			    c, ci, p, pr_verdict_str(r->c.verdict),
+			    pr_verdict_str(r->c.verdict));
+		} else
+			st = pr_buf_addf(out, err,
+			    "</td><td colspan=\"4\">untested (%s)</td>",
+			    r->nhosts < 2 ? "fewer than 2 hosts ran both"
+					  : "no spread or a mean <= 0");
+		if (st != PR_OK ||
+		    (st = pr_buf_addf(out, err, "<td class=\"n\">%zu</td><td>",
+			 r->nhosts)) != PR_OK ||
+		    (st = report_html_esc(out, r->summary, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "</td></tr>", err)) != PR_OK)
+			return st;
+	}
+	return pr_buf_adds(out, "</tbody></table></section>\n", err);
+}
+
+report_html_fn
+report_campaign_html(const struct report_writer *w)
+{
+	if (w == &var_writer)
+		return var_html;
+	if (w == &within_writer)
+		return within_html;
+	if (w == &across_writer)
+		return across_html;
+	return NULL;
+}
+
 /* The host of each value of series m of a side whose boots have hosts
  * hob. */
 static void

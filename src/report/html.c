@@ -105,13 +105,29 @@ pr_report_html_escape(struct pr_buf *out, const char *s, size_t len, int flags,
 	return st;
 }
 
+enum pr_status
+report_html_esc(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	if (s == NULL)
+		return PR_OK;
+	return pr_report_html_escape(out, s, strlen(s), 0, err);
+}
+
+enum pr_status
+report_html_row(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if ((st = pr_buf_adds(out, "<tr><td>", err)) != PR_OK)
+		return st;
+	return report_html_esc(out, s, err);
+}
+
 /* s (may be NULL: nothing) escaped, on one line. */
 static enum pr_status
 esc(struct page *pg, const char *s)
 {
-	if (s == NULL)
-		return PR_OK;
-	return pr_report_html_escape(pg->out, s, strlen(s), 0, pg->err);
+	return report_html_esc(pg->out, s, pg->err);
 }
 
 static enum pr_status
@@ -755,18 +771,20 @@ log_lines(struct page *pg, const char *side, char *const *l, size_t n,
 }
 
 static enum pr_status
-envdiff(struct page *pg, const struct pr_report_section *s)
+envdiff_table(struct page *pg, const struct pr_envdiff *d, const char *na,
+    const char *nb, size_t log_max)
 {
-	const struct pr_envdiff *d = s->envdiff;
-	size_t i, max = s->log_max > 0 ? s->log_max : 50;
+	size_t i, max = log_max > 0 ? log_max : 50;
 	enum pr_status st;
 
+	na = na != NULL ? na : "A";
+	nb = nb != NULL ? nb : "B";
 	TRY(add(pg,
 	    "<section class=\"envdiff\"><h2>environment: what differs "
 	    "between "));
-	TRY(esc(pg, s->name_a != NULL ? s->name_a : "A"));
+	TRY(esc(pg, na));
 	TRY(add(pg, " and "));
-	TRY(esc(pg, s->name_b != NULL ? s->name_b : "B"));
+	TRY(esc(pg, nb));
 	TRY(add(pg, "</h2>"));
 	if (d->n == 0) {
 		TRY(add(pg, "<p>nothing in the environment differs.</p>"));
@@ -801,11 +819,24 @@ envdiff(struct page *pg, const struct pr_report_section *s)
 		TRY(add(pg,
 		    "<p>the kernel logs were not compared: one was "
 		    "unavailable.</p>"));
-	TRY(log_lines(pg, s->name_a != NULL ? s->name_a : "A", d->log_a,
-	    d->nlog_a, max));
-	TRY(log_lines(pg, s->name_b != NULL ? s->name_b : "B", d->log_b,
-	    d->nlog_b, max));
+	TRY(log_lines(pg, na, d->log_a, d->nlog_a, max));
+	TRY(log_lines(pg, nb, d->log_b, d->nlog_b, max));
 	return add(pg, "</section>");
+}
+
+static enum pr_status
+envdiff(struct page *pg, const struct pr_report_section *s)
+{
+	return envdiff_table(pg, s->envdiff, s->name_a, s->name_b, s->log_max);
+}
+
+enum pr_status
+report_html_envdiff(struct pr_buf *out, const struct pr_envdiff *d,
+    const char *na, const char *nb, size_t log_max, struct pr_error *err)
+{
+	struct page pg = { out, err, 0, 0 };
+
+	return envdiff_table(&pg, d, na, nb, log_max);
 }
 
 /* ---- bisection ---- */
@@ -1134,7 +1165,8 @@ html_form(const struct report_writer *w)
 {
 	static report_html_fn (*const lookup[])(
 	    const struct report_writer *) = { report_suite_html,
-		report_bisect_html };
+		report_bisect_html, report_run_html, report_explain_html,
+		report_campaign_html };
 	report_html_fn f;
 	size_t i;
 

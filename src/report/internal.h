@@ -56,8 +56,25 @@ struct report_writer {
 typedef enum pr_status (*report_html_fn)(struct pr_buf *out, const void *data,
     struct pr_error *err);
 report_html_fn report_suite_html(const struct report_writer *w);
-/* The same for the writers of bisect.c. */
+/* The same for the writers of bisect.c, run.c, explain.c and
+ * campaign.c. */
 report_html_fn report_bisect_html(const struct report_writer *w);
+report_html_fn report_run_html(const struct report_writer *w);
+report_html_fn report_explain_html(const struct report_writer *w);
+report_html_fn report_campaign_html(const struct report_writer *w);
+
+/* For those forms (html.c): s from outside (NULL: nothing) escaped as
+ * pr_report_html_escape does, on one line; an environment diff as the
+ * page's table (A = na, B = nb, at most log_max kernel log lines a
+ * side). */
+enum pr_status report_html_esc(struct pr_buf *out, const char *s,
+    struct pr_error *err);
+/* "<tr><td>" and s escaped: a table row's first cell, left open. */
+enum pr_status report_html_row(struct pr_buf *out, const char *s,
+    struct pr_error *err);
+enum pr_status report_html_envdiff(struct pr_buf *out,
+    const struct pr_envdiff *d, const char *na, const char *nb, size_t log_max,
+    struct pr_error *err);
 
 /* The HTML forms that html.c writes for other modules' data: the
  * bisection of a struct pr_bisect_job (bisect.c's section). */
@@ -85,6 +102,16 @@ enum pr_status report_md(struct pr_buf *out, const char *s,
     struct pr_error *err);
 enum pr_status report_word(struct pr_buf *out, const char *s,
     enum pr_report_format f, struct pr_error *err);
+
+/* Appends s from outside as one CSV cell: control bytes as
+ * pr_report_escape writes them, then pr_report_csv_cell. */
+enum pr_status report_csv_esc(struct pr_buf *out, const char *s,
+    struct pr_error *err);
+/* A JSON string of s with every byte outside a well-formed UTF-8
+ * sequence (RFC 3629: no overlong forms, no surrogates, at most
+ * U+10FFFF) replaced by U+FFFD, so that jansson takes any name; jansson
+ * escapes the controls.  A new reference, NULL when out of memory. */
+json_t *report_json_str(const char *s);
 
 /* Appends root dumped with the jansson flags and a newline to out, and
  * drops the reference to root (model.c). */

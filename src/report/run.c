@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "perfreg/describe.h"
+#include "perfreg/report_html.h"
 #include "perfreg/report_run.h"
 #include "perfreg/sample.h"
 #include "report/internal.h"
@@ -891,6 +892,287 @@ pr_report_run_runs(struct pr_report_model *m, const char *key, int flags,
     const struct pr_session *s, struct pr_error *err)
 {
 	return report_model_writer(m, key, flags, &runs_writer, (void *)s, err);
+}
+
+/* ---------------------------------------------------------------- *
+ * The HTML forms (perfreg/report_html.h): tables of the same rows,
+ * every string from outside through report_html_esc
+ * ---------------------------------------------------------------- */
+
+/* "+8.3%" or "-" into buf. */
+static const char *
+hpct(char *buf, size_t size, int have, double x)
+{
+	if (!have || !isfinite(x))
+		snprintf(buf, size, "-");
+	else
+		report_fmt_pct(buf, size, x);
+	return buf;
+}
+
+static enum pr_status
+session_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct pr_session *s = data;
+	enum pr_status st;
+	size_t i;
+
+	if ((st = pr_buf_adds(out,
+		 "<section class=\"session\"><table class=\"variants\"><thead>"
+		 "<tr><th></th><th>name</th><th>command</th><th>runs ok</th>"
+		 "<th>failed</th></tr></thead><tbody>",
+		 err)) != PR_OK)
+		return st;
+	for (i = 0; i < s->nv; i++)
+		if ((st = pr_buf_addf(out, err, "<tr><td>%s</td><td>",
+			 i == 0 ? "baseline" : "variant")) != PR_OK ||
+		    (st = report_html_esc(out, s->v[i].name, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "</td><td><code>", err)) != PR_OK ||
+		    (st = report_html_esc(out, s->v[i].command, err)) !=
+			PR_OK ||
+		    (st = pr_buf_addf(out, err,
+			 "</code></td><td class=\"n\">%zu</td><td "
+			 "class=\"n\">%zu</td></tr>",
+			 s->v[i].runs_ok, s->v[i].runs_failed)) != PR_OK)
+			return st;
+	if ((st = pr_buf_addf(out, err,
+		 "</tbody></table><p>session: %zu rounds of %zu, %s order, "
+		 "seed %llu, %zu warm-up round%s, %zu runs in %.3f s; "
+		 "stopped: %s; timer CLOCK_MONOTONIC, resolution %.3g s; "
+		 "perfreg's own time per run %.3g s (not in the "
+		 "measurements)</p>",
+		 s->rounds_done, s->opts.runs, pr_order_str(s->opts.order),
+		 (unsigned long long)s->opts.seed, s->opts.warmup,
+		 s->opts.warmup == 1 ? "" : "s", s->nruns, s->elapsed_s,
+		 pr_stop_str(s->stop), s->clock_res_s, s->overhead_s)) != PR_OK)
+		return st;
+	if (s->opts.order == PR_ORDER_SEQUENTIAL && s->nv > 1 &&
+	    (st = pr_buf_adds(out,
+		 "<p class=\"warning\"><b>note:</b> sequential order (every "
+		 "run of one variant, then the next): drift of the machine's "
+		 "speed falls on one side and can look like a change</p>",
+		 err)) != PR_OK)
+		return st;
+	return pr_buf_adds(out, "</section>\n", err);
+}
+
+static enum pr_status
+summaries_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct summaries *d = data;
+	const struct summary_row *r;
+	enum pr_status st;
+	size_t i;
+
+	if ((st = pr_buf_adds(out,
+		 "<table class=\"summaries sortable\"><thead><tr><th>metric"
+		 "</th><th>mean</th><th>unit</th><th>median</th><th>min</th>"
+		 "<th>max</th><th>n</th></tr></thead><tbody>",
+		 err)) != PR_OK)
+		return st;
+	for (i = 0; i < d->n; i++) {
+		r = &d->row[i];
+		if ((st = report_html_row(out, r->name, err)) != PR_OK ||
+		    (st = pr_buf_addf(out, err,
+			 "</td><td class=\"n\">%.6g</td><td>", r->sum.mean)) !=
+			PR_OK ||
+		    (st = report_html_esc(out, r->unit, err)) != PR_OK ||
+		    (st = pr_buf_addf(out, err,
+			 "</td><td class=\"n\">%.6g</td><td class=\"n\">%.6g"
+			 "</td><td class=\"n\">%.6g</td><td class=\"n\">%zu"
+			 "</td></tr>",
+			 r->sum.median, r->sum.min, r->sum.max, r->sum.n)) !=
+			PR_OK)
+			return st;
+	}
+	return pr_buf_adds(out, "</tbody></table>\n", err);
+}
+
+static enum pr_status
+paired_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct rows *d = data;
+	const struct row *r;
+	enum pr_status st;
+	const char *rem;
+	size_t i;
+	char a[32], b[32], c[32];
+
+	if ((st = pr_buf_addf(out, err,
+		 "<h3>paired, round by round</h3><p class=\"cap\">%s order; "
+		 "the mean of the per-round log-ratios ",
+		 pr_order_str(d->order))) != PR_OK ||
+	    (st = report_html_esc(out, d->one, err)) != PR_OK ||
+	    (st = pr_buf_adds(out, "/", err)) != PR_OK ||
+	    (st = report_html_esc(out, d->two, err)) != PR_OK ||
+	    (st = pr_buf_adds(out,
+		 ", one-sample t</p><table class=\"paired sortable\"><thead>"
+		 "<tr><th>metric</th><th>change</th><th>95% interval</th>"
+		 "<th>p</th><th>pairs</th><th>note</th></tr></thead><tbody>",
+		 err)) != PR_OK)
+		return st;
+	for (i = 0; i < d->n; i++) {
+		r = &d->row[i];
+		if ((st = report_html_row(out, r->name, err)) != PR_OK)
+			return st;
+		if (r->undefined != NULL) {
+			if ((st = pr_buf_addf(out, err,
+				 "</td><td class=\"n\">-</td><td "
+				 "class=\"n\">-</td><td class=\"n\">-</td>"
+				 "<td class=\"n\">%zu</td><td>undefined: ",
+				 r->pairs)) != PR_OK ||
+			    (st = report_html_esc(out, r->undefined, err)) !=
+				PR_OK ||
+			    (st = pr_buf_adds(out, "</td></tr>", err)) != PR_OK)
+				return st;
+			continue;
+		}
+		rem = r->p.have_ci ? paired_remark(&r->p) : "no interval";
+		report_fmt_interval(b, sizeof(b), r->p.have_ci, r->p.ci_lo_pct,
+		    r->p.ci_hi_pct);
+		report_fmt_p(c, sizeof(c), r->p.have_ci && r->p.have_t,
+		    r->p.p_value);
+		if ((st = pr_buf_addf(out, err,
+			 "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			 "<td class=\"n\">%s</td><td class=\"n\">%zu</td>"
+			 "<td>%s</td></tr>",
+			 hpct(a, sizeof(a), 1, r->p.change_pct), b, c, r->pairs,
+			 rem != NULL ? rem : "")) != PR_OK)
+			return st;
+	}
+	return pr_buf_adds(out, "</tbody></table>\n", err);
+}
+
+/* A sequential decision's verdict colour ("undecided" is
+ * inconclusive's). */
+static const char *
+decision_class(const struct pr_seq_result *r)
+{
+	return r->decision == PR_SEQ_CONTINUE
+	    ? "inconclusive"
+	    : pr_seq_decision_str(r->decision);
+}
+
+static enum pr_status
+seq_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct rows *d = data;
+	const struct row *r;
+	enum pr_status st;
+	size_t i;
+	char a[32], b[48];
+
+	if ((st = pr_buf_adds(out, "<h3>until decided</h3><p class=\"cap\">",
+		 err)) != PR_OK ||
+	    (st = report_html_esc(out, d->one, err)) != PR_OK ||
+	    (st = pr_buf_addf(out, err,
+		 ", per round; anytime-valid: the chance that any decision "
+		 "below is wrong is at most %.3g%%, however the session "
+		 "stopped; ",
+		 100 * d->alpha)) != PR_OK ||
+	    (st = report_html_esc(out, d->two, err)) != PR_OK ||
+	    (st = pr_buf_addf(out, err,
+		 "</p><table class=\"sequential\"><thead><tr><th>metric</th>"
+		 "<th>decision</th><th>change</th><th>%.3g%% confidence "
+		 "sequence</th><th>rounds</th></tr></thead><tbody>",
+		 100 * (1 - d->alpha))) != PR_OK)
+		return st;
+	for (i = 0; i < d->n; i++) {
+		r = &d->row[i];
+		if ((st = report_html_row(out, r->name, err)) != PR_OK)
+			return st;
+		if (r->undefined != NULL) {
+			if ((st = pr_buf_adds(out,
+				 "</td><td colspan=\"4\">undefined: ", err)) !=
+				PR_OK ||
+			    (st = report_html_esc(out, r->undefined, err)) !=
+				PR_OK ||
+			    (st = pr_buf_adds(out, "</td></tr>", err)) != PR_OK)
+				return st;
+			continue;
+		}
+		if (r->r.bounded)
+			report_fmt_interval(b, sizeof(b), 1, r->r.lo_pct,
+			    r->r.hi_pct);
+		else
+			snprintf(b, sizeof(b), "no bound yet");
+		/* A span, not a verdict cell: the page's verdict cells are
+		 * its comparisons' rows. */
+		if ((st = pr_buf_addf(out, err,
+			 "</td><td><span class=\"verdict v-%s\">%s</span></td>"
+			 "<td class=\"n\">%s</td><td class=\"n\">%s</td>"
+			 "<td class=\"n\">%zu%s</td></tr>",
+			 decision_class(&r->r), decision_word(&r->r),
+			 hpct(a, sizeof(a), 1, r->r.change_pct), b, r->r.n,
+			 r->r.quantised ? " (spread at the resolution floor)"
+					: "")) != PR_OK)
+			return st;
+	}
+	return pr_buf_adds(out,
+	    "</tbody></table><p class=\"cap\">the tables below analyse the "
+	    "same runs as if their number had been fixed in advance; after a "
+	    "sequential stop their p-values describe, the decisions above "
+	    "decide</p>\n",
+	    err);
+}
+
+static enum pr_status
+runs_html(struct pr_buf *out, const void *data, struct pr_error *err)
+{
+	const struct pr_session *s = data;
+	const struct pr_run *r;
+	enum pr_status st;
+	size_t i, shown;
+
+	for (i = 0; i < s->nruns; i++) {
+		r = &s->runs[i];
+		if (r->ok || r->outcome == PR_SPAWN_INTERRUPTED)
+			continue;
+		if ((st = pr_buf_adds(out,
+			 "<p class=\"warning\"><b>failed:</b> ", err)) !=
+			PR_OK ||
+		    (st = report_html_esc(out, s->v[r->variant].name, err)) !=
+			PR_OK ||
+		    (st = pr_buf_addf(out, err,
+			 ", %s run %zu: ", r->warmup ? "warm-up" : "counted",
+			 r->round + 1)) != PR_OK ||
+		    (st = report_html_esc(out, r->reason, err)) != PR_OK ||
+		    (st = pr_buf_adds(out, "</p>", err)) != PR_OK)
+			return st;
+		if (r->output_len == 0)
+			continue;
+		shown =
+		    r->output_len < SHOWN_OUTPUT ? r->output_len : SHOWN_OUTPUT;
+		/* A tab as ^I, as every control byte on the page. */
+		if ((st = pr_buf_adds(out, "<pre class=\"output\">", err)) !=
+			PR_OK ||
+		    (st = pr_report_html_escape(out, r->output, shown,
+			 PR_ESCAPE_NEWLINE, err)) != PR_OK ||
+		    (shown < r->output_len &&
+			(st = pr_buf_addf(out, err,
+			     "\n... (%zu bytes of output%s)", r->output_len,
+			     r->truncated ? ", and more not kept" : "")) !=
+			    PR_OK) ||
+		    (st = pr_buf_adds(out, "</pre>\n", err)) != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+report_html_fn
+report_run_html(const struct report_writer *w)
+{
+	if (w == &session_writer)
+		return session_html;
+	if (w == &summaries_writer)
+		return summaries_html;
+	if (w == &paired_writer)
+		return paired_html;
+	if (w == &seq_writer)
+		return seq_html;
+	if (w == &runs_writer)
+		return runs_html;
+	return NULL;
 }
 
 enum pr_status

@@ -16,14 +16,20 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "perfreg/bisect_job.h"
 #include "perfreg/buf.h"
+#include "perfreg/explain.h"
+#include "perfreg/report_bisect.h"
 #include "perfreg/report_html.h"
 #include "perfreg/report_model.h"
+#include "perfreg/report_run.h"
+#include "perfreg/runner.h"
 
 /* Everything a page must not let through, in one string. */
 #define HOSTILE \
@@ -263,6 +269,161 @@ test_hostile(void **state)
 	pr_report_model_release(&m);
 }
 
+/*
+ * The sections with HTML forms of their own - run's session, decisions
+ * and failed runs, the explanation, the bisection - with hostile input in
+ * every string they show: each is a table or paragraphs of its own (no
+ * section falls back to its text in a <pre>), and all of it escaped.
+ */
+static void
+test_hostile_sections(void **state)
+{
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_variant v[2];
+	struct pr_run run;
+	struct pr_session s;
+	struct pr_report_seq_row qr[2];
+	struct pr_report_seq q;
+	struct pr_explain e;
+	struct pr_explain_item it[2];
+	struct pr_explain_input in;
+	struct pr_bisect_job j;
+	struct pr_bisect_commit c[3];
+	double single[3] = { 0, 0.02, 0.97 }, multi[3] = { 0, 0.005, 0.005 };
+	double cv0[3] = { 1.0, 1.02, 0.99 }, cv2[3] = { 3.0, 3.1, 2.95 };
+	const char *names[2] = { HOSTILE, "mon.irq." HOSTILE };
+	const char *notes[1] = { HOSTILE };
+	char out[] = "error: " HOSTILE "\nsecond line\t" HOSTILE "\n";
+	char *p;
+	size_t i;
+
+	(void)state;
+	memset(v, 0, sizeof(v));
+	v[0].name = v[0].command = (char *)HOSTILE;
+	v[1].name = (char *)"new " HOSTILE;
+	v[1].command = (char *)"sleep 1 # " HOSTILE;
+	v[1].runs_failed = 1;
+	memset(&run, 0, sizeof(run));
+	run.variant = 1;
+	run.reason = (char *)HOSTILE;
+	run.failed_in = "command";
+	run.outcome = PR_SPAWN_EXIT;
+	run.exit_status = 3;
+	run.output = out;
+	run.output_len = strlen(out);
+	memset(&s, 0, sizeof(s));
+	s.v = v;
+	s.nv = 2;
+	s.runs = &run;
+	s.nruns = 1;
+	s.opts.runs = 3;
+	s.opts.order = PR_ORDER_SEQUENTIAL;
+	memset(qr, 0, sizeof(qr));
+	qr[0].name = HOSTILE;
+	qr[0].r.decision = PR_SEQ_REGRESSION;
+	qr[0].r.n = 8;
+	qr[0].r.change_pct = 12;
+	qr[0].r.bounded = 1;
+	qr[0].r.lo_pct = 3;
+	qr[0].r.hi_pct = 20;
+	qr[1].name = HOSTILE;
+	qr[1].undefined = HOSTILE;
+	memset(&q, 0, sizeof(q));
+	q.method = q.stopped = HOSTILE;
+	q.alpha = 0.05;
+	q.rows = qr;
+	q.n = 2;
+	pr_explain_init(&e);
+	memset(it, 0, sizeof(it));
+	for (i = 0; i < 2; i++) {
+		it[i].metric = i;
+		it[i].nb = it[i].nn = 5;
+		it[i].base_mean = 10;
+		it[i].new_mean = 20;
+		it[i].change = 1;
+		it[i].lo = 0.5;
+		it[i].hi = 1.5;
+		it[i].p = it[i].p_adj = 0.001;
+		it[i].r = 0.9;
+		it[i].share = 0.8;
+		it[i].changed = i == 0;
+	}
+	e.items = it;
+	e.n = 2;
+	e.nchanged = 1;
+	e.primary_change = 0.5;
+	snprintf(e.split, sizeof(e.split), "%s", HOSTILE);
+	memset(&in, 0, sizeof(in));
+	in.primary = HOSTILE;
+	in.nmetrics = 2;
+	in.names = names;
+	in.units = names;
+	in.unit = HOSTILE;
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < 3; i++) {
+		snprintf(c[i].hash, sizeof(c[i].hash), "%040zu", i);
+		c[i].subject = (char *)HOSTILE;
+		c[i].built = 1;
+	}
+	c[0].v = cv0;
+	c[0].n = 3;
+	c[1].built = -1;
+	c[1].skip_reason = (char *)HOSTILE;
+	c[2].v = cv2;
+	c[2].n = 3;
+	memset(&j, 0, sizeof(j));
+	j.c = c;
+	j.n = 2;
+	j.metric = (char *)HOSTILE;
+	j.have_state = 1;
+	j.single = single;
+	j.multi = multi;
+	j.st.lo = j.st.hi = 2;
+	j.st.p_loc = 0.97;
+	j.verdict = PR_BISECT_V_CULPRIT;
+	j.confirmed_tried = 1;
+	j.parent = 0;
+	j.culprit = 2;
+	j.confirm.decision = PR_SEQ_REGRESSION;
+	j.confirm.change_pct = 200;
+	j.confirm.bounded = 1;
+	j.confirm.lo_pct = 150;
+	j.confirm.hi_pct = 250;
+	j.confirm_runs = 6;
+	j.o.confidence = 0.95;
+	assert_int_equal(pr_report_run_session(&m, NULL, 0, &s, NULL), PR_OK);
+	assert_int_equal(pr_report_run_sequential(&m, NULL, 0, &q, NULL),
+	    PR_OK);
+	assert_int_equal(pr_report_explain(&m, NULL, 0, &e, &in, notes, 1,
+			     NULL),
+	    PR_OK);
+	assert_int_equal(pr_report_run_runs(&m, NULL, 0, &s, NULL), PR_OK);
+	assert_int_equal(pr_report_bisect(&m, &j, NULL), PR_OK);
+	p = page_of(&m, "sections");
+	assert_safe(p);
+	/* Each section in its own form, none as text in a <pre>. */
+	assert_null(strstr(p, "<pre class=\"text\">"));
+	assert_int_equal(count(p, "<table class=\"variants\">"), 1);
+	assert_int_equal(count(p, "<table class=\"sequential\">"), 1);
+	assert_int_equal(count(p, "<section class=\"explanation\">"), 1);
+	assert_int_equal(count(p, "<tr class=\"changed\">"), 1);
+	assert_int_equal(count(p, "<pre class=\"output\">"), 1);
+	assert_int_equal(count(p, "<section class=\"panel\" id=\"bisect\">"),
+	    1);
+	assert_int_equal(count(p, "<svg class=\"bisect\""), 1);
+	/* The bisection's confirmation is its one verdict cell; the
+	 * decisions of --until-decided are words in a span. */
+	assert_int_equal(count(p, "<td class=\"verdict v-regression\">"), 1);
+	assert_int_equal(count(p, "<span class=\"verdict v-regression\">"), 1);
+	assert_non_null(strstr(p, "sequential order"));
+	/* The input is there, shown as text, the output's lines kept. */
+	assert_true(count(p, "&lt;script&gt;alert(1)&lt;/script&gt;") >= 15);
+	assert_true(count(p, "^[[2J^G^A^?M-^?") >= 15);
+	assert_non_null(strstr(p, "\nsecond line"));
+	free(p);
+	pr_report_model_release(&m);
+}
+
 static void
 test_hostile_series(void **state)
 {
@@ -359,6 +520,7 @@ main(void)
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_hostile_series),
+		cmocka_unit_test(test_hostile_sections),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_limit),
 	};

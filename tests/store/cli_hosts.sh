@@ -87,6 +87,11 @@ has "$tmp/big.html" "<title>perfreg compare --campaign big</title>" \
     "--html title"
 has "$tmp/big.html" 'class="comparison"' "--html comparison"
 has "$tmp/big.html" "across 3 hosts" "--html across hosts"
+# The per-host and across-hosts parts as tables of their own, not text.
+has "$tmp/big.html" '<table class="across sortable">' "--html across-hosts table"
+has "$tmp/big.html" '<table class="variance">' "--html boot variance table"
+grep -q '<pre class="text">' "$tmp/big.html" &&
+    fail "--html: a part of the campaign still as text in a <pre>"
 "$P" compare --db "$db" --campaign big --html - > "$tmp/out" 2> "$tmp/err" ||
     fail "compare big --html -: $(cat "$tmp/err")"
 [ "$(head -n 1 "$tmp/out")" = "<!DOCTYPE html>" ] ||
