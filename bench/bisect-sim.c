@@ -56,7 +56,8 @@
  * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain).
+ * plain; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * bimodal, 3 drift, 4 bursty, without the two-step cell).
  */
 #include <math.h>
 #include <stdio.h>
@@ -745,10 +746,13 @@ main(int argc, char **argv)
 	size_t trials = 2000, trials_big = 2000, si, ni;
 	uint64_t seed = 15;
 	size_t only = 0;
-	int c, quick = 0, bursty_only = 0;
+	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
-	while ((c = getopt(argc, argv, "t:T:s:qn:bm:")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:")) != -1) {
 		switch (c) {
+		case 'o':
+			noise_only = (int)strtol(optarg, NULL, 10);
+			break;
 		case 'b':
 			bursty_only = 1;
 			break;
@@ -773,7 +777,8 @@ main(int argc, char **argv)
 		default:
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
-			    "[-s SEED] [-q] [-n N] [-b] [-m MASK]\n");
+			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
+			    "NOISE]\n");
 			return 2;
 		}
 	}
@@ -791,14 +796,16 @@ main(int argc, char **argv)
 			    ni < 4 ? noises[ni] : NOISE_NORMAL2;
 			int bu = ni == 4;
 
-			if (bursty_only && !bu)
+			if ((bursty_only && !bu) ||
+			    (noise_only >= 0 && (int)ni != noise_only))
 				continue;
 			cell(n, 0.02, 1, nm, bu, tr, seed + 100 * si + ni);
 			cell(n, 0.04, 1, nm, bu, tr, seed + 100 * si + 10 + ni);
 			cell(n, 0, 0, nm, bu, tr, seed + 100 * si + 20 + ni);
 		}
-		cell(n, 0.04, 2, NOISE_NORMAL2, bursty_only, tr,
-		    seed + 100 * si + 30);
+		if (noise_only < 0)
+			cell(n, 0.04, 2, NOISE_NORMAL2, bursty_only, tr,
+			    seed + 100 * si + 30);
 	}
 	return 0;
 }

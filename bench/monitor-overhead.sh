@@ -14,8 +14,8 @@
 # Each round runs three sessions of N runs of CMD, each `perfreg run -n N
 # --warmup 1 --json`:
 #   none  --monitor none, the command itself;
-#   mon   --monitor all (the default: perf counters and the system-wide
-#         /proc set);
+#   mon   --monitor default (perf counters and the system-wide /proc set,
+#         the interrupts counted from /proc/stat's intr line);
 #   perf  --monitor none, the command wrapped in `perf stat -e
 #         task-clock,context-switches,cpu-migrations,page-faults -x, -o
 #         /dev/null --`.
@@ -75,7 +75,7 @@ while [ "$r" -le "$reps" ]; do
 	for t in $1 $2 $3; do
 		case $t in
 		none) set -- $(session none none "$cmd"); wn=$1; on=$2 ;;
-		mon) set -- $(session mon all "$cmd"); wm=$1; om=$2 ;;
+		mon) set -- $(session mon default "$cmd"); wm=$1; om=$2 ;;
 		perf) set -- $(session perf none "$pcmd"); wp=$1; op=$2 ;;
 		esac
 	done
@@ -95,16 +95,16 @@ while [ "$r" -le "$reps" ]; do
 done
 echo "median mon/none:  $(median < "$tmp/r_mon")   (total time per run)"
 echo "median perf/none: $(median < "$tmp/r_perf")"
-echo "median overhead of --monitor all on a 10 ms run: $(median < "$tmp/o_mon") %"
+echo "median overhead of --monitor default on a 10 ms run: $(median < "$tmp/o_mon") %"
 echo "median overhead of perf stat on a 10 ms run:     $(median < "$tmp/o_perf") %"
 echo "median command wall time, none / mon: $(median < "$tmp/w_none") / $(median < "$tmp/w_mon") us"
 echo "median time per run outside the command, none / mon: $(median < "$tmp/own_none") / $(median < "$tmp/own_mon") us"
 echo "perfreg's own time per run by source (/bin/true, $n runs; the reads before and after each run):"
-for m in none perf stat softirqs interrupts vmstat schedstat all; do
+for m in none perf stat softirqs interrupts interrupts-full vmstat schedstat default all; do
 	"$perfreg" run -n "$n" --warmup 0 --monitor "$m" --json t=/bin/true \
 	    2> /dev/null | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
-print('  %-10s %7.1f us' % ('$m', d['session']['overhead_s'] * 1e6))"
+print('  %-15s %7.1f us' % ('$m', d['session']['overhead_s'] * 1e6))"
 done
 echo "load average at the end: $(loadavg)"

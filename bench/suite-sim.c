@@ -29,10 +29,37 @@
  *   independent, here Welch's test on the session summaries reduced to
  *   its large-sample form z = D / sqrt(w_b^2 + w_n^2), with Holm.
  *
- * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] MODEL.  Deterministic
- * for a seed.  It prints a table per rule; no timing.  -d K prints, for
- * the A/A histories with K earlier sessions, how often each figure was
- * called by the new rule (which figures make the false calls).
+ * Processes (-P P): the same model with a process level.  A session runs
+ * each probe in P processes, each with 1/P of the samples; a share PHI of
+ * a figure's between-session variance tau^2 is the process's (placement,
+ * alignment, pages: issue 10, item 7), the rest the session's:
+ *   y_ijq = level_j + tau_j sqrt(1 - PHI) (sqrt(rho_p) a_ip +
+ *           sqrt(1 - rho_p) e_ij) + tau_j sqrt(PHI) (sqrt(rho_p) b_ipq +
+ *           sqrt(1 - rho_p) u_ijq) + sqrt(P) w_ijq z_ijq,
+ * the process's log mean, q = 1..P (b the probe's process effect, u the
+ * figure's).  With one process (P = 1, what the suite does now) the two
+ * levels cannot be told apart and the session reports exp(y) and the
+ * within-session error w, as above: the fitted model is this one at any
+ * PHI.  With P processes the session reports the mean of its process
+ * means and the standard error of its log from them (sd / sqrt(P) /
+ * mean, P - 1 df), the design for the main suite.  The same total of
+ * samples (the processes' own set-up is not modelled).  The tables are
+ * those of the new rule (BH), one process against P, for PHI 0, 0.5 and
+ * 0.9 (or -f PHI).
+ *
+ * -O PROBE:SHARE:FACTOR (with -P): besides, in a share of the processes
+ * every figure of PROBE is FACTOR times slower (a time times FACTOR, a
+ * throughput divided by it), as issue 10 saw memcpy's small sizes 2-8
+ * times slower in 13 of 64 processes; -A prints the A/A tables only.
+ *
+ * -D DF: the cap on the moderated test's degrees of freedom instead of
+ * PR_MODERATED_DF_MAX (for measuring what the cap costs and buys).
+ *
+ * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF]
+ * [-P P [-f PHI] [-O PROBE:SHARE:FACTOR] [-A]] MODEL.
+ * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
+ * prints, for the A/A histories with K earlier sessions, how often each
+ * figure was called by the new rule (which figures make the false calls).
  */
 #include <math.h>
 #include <stdio.h>
@@ -132,6 +159,8 @@ load(const char *path, struct model *md)
 struct hist {
 	double x[MAXFIG][MAXK + 1];
 	double se[MAXFIG][MAXK + 1];
+	double pe[MAXPROBE][64]; /* the probes' process effects */
+	int slow[64];            /* -O: process q is a slow one */
 };
 
 static void
@@ -160,6 +189,113 @@ session(const struct model *md, struct pr_rng *r, struct hist *h, size_t i,
 		h->x[j][i] = exp(y);
 		h->se[j][i] = w;
 	}
+}
+
+/* -O PROBE:SHARE:FACTOR: a share of the processes in which every figure
+ * of the probe is FACTOR times slower (issue 10, item 7: in 13 of 64
+ * processes memcpy's small sizes ran 2-8 times slower throughout). */
+static int slow_probe = -1;
+static double slow_share, slow_factor = 1;
+
+/* The log offset of figure f in process q of h. */
+static double
+slow_offset(const struct fig *f, const struct hist *h, size_t q)
+{
+	double s;
+
+	if (f->probe != slow_probe || !h->slow[q])
+		return 0;
+	s = log(slow_factor);
+	return f->better == PR_BETTER_HIGHER ? -s : s;
+}
+
+/*
+ * Session i of a history with P processes and process share phi (see
+ * the top); P = 1 is session() with the levels merged.
+ */
+static void
+session_proc(const struct model *md, struct pr_rng *r, struct hist *h, size_t i,
+    size_t np, double phi, int shift_probe, double shift)
+{
+	double a[MAXPROBE], y0, y, w, s, m, ss, d, top;
+	double xq[64];
+	size_t j, p, q;
+
+	for (p = 0; p < md->np; p++)
+		a[p] = pr_rng_normal(r);
+	for (j = 0; j < md->m; j++) {
+		const struct fig *f = &md->f[j];
+		double rho = md->rho[f->probe];
+
+		y0 = f->level +
+		    f->tau * sqrt(1 - phi) *
+			(sqrt(rho) * a[f->probe] +
+			    sqrt(1 - rho) * pr_rng_normal(r));
+		if (f->probe == shift_probe) {
+			s = log1p(shift);
+			y0 += f->better == PR_BETTER_HIGHER ? -s : s;
+		}
+		if (np == 1) {
+			w = f->w * exp(f->sw * pr_rng_normal(r));
+			y = y0 +
+			    f->tau * sqrt(phi) *
+				(sqrt(rho) * pr_rng_normal(r) +
+				    sqrt(1 - rho) * pr_rng_normal(r)) +
+			    w * pr_rng_normal(r) + slow_offset(f, h, 0);
+			h->x[j][i] = exp(y);
+			h->se[j][i] = w;
+			continue;
+		}
+		/*
+		 * The process means in logs, their mean and the standard
+		 * error of its log from values relative to the largest, so
+		 * that nothing overflows; a log beyond +-300 (only the
+		 * heaviest within-process errors of handoff.spin.p50, SW
+		 * 1.55, reach it) is clamped there.
+		 */
+		top = -INFINITY;
+		for (q = 0; q < np; q++) {
+			w = f->w * sqrt((double)np) *
+			    exp(f->sw * pr_rng_normal(r));
+			/* The probe's process effect: the same draw for
+			 * every figure of probe p in process q. */
+			y = y0 +
+			    f->tau * sqrt(phi) *
+				(sqrt(rho) * h->pe[f->probe][q] +
+				    sqrt(1 - rho) * pr_rng_normal(r)) +
+			    w * pr_rng_normal(r) + slow_offset(f, h, q);
+			xq[q] = fmin(fmax(y, -300), 300);
+			top = fmax(top, xq[q]);
+		}
+		m = 0;
+		for (q = 0; q < np; q++) {
+			xq[q] = exp(xq[q] - top);
+			m += (xq[q] - m) / (double)(q + 1);
+		}
+		ss = 0;
+		for (q = 0; q < np; q++) {
+			d = xq[q] / m - 1;
+			ss += d * d;
+		}
+		h->x[j][i] = exp(fmin(fmax(top + log(m), -300), 300));
+		h->se[j][i] = sqrt(ss / (double)(np - 1) / (double)np);
+	}
+}
+
+/* Draws the probes' process effects of one session into h->pe. */
+static void
+process_effects(const struct model *md, struct pr_rng *r, struct hist *h,
+    size_t np)
+{
+	size_t p, q;
+
+	for (p = 0; p < md->np; p++)
+		for (q = 0; q < np; q++)
+			h->pe[p][q] = pr_rng_normal(r);
+	/* Drawn only with -O, so that the other tables keep their
+	 * stream. */
+	for (q = 0; q < np; q++)
+		h->slow[q] = slow_probe >= 0 && pr_rng_uniform(r) < slow_share;
 }
 
 struct counts {
@@ -243,6 +379,11 @@ old_rule(const struct model *md, struct hist *h, size_t k,
 	pr_compare_holm(c, md->m, &vo);
 }
 
+/* -D: the cap on the test's df (0: the library's default). */
+static double df_max_opt;
+/* -A: the process tables' A/A part only. */
+static int aa_only;
+
 static void
 new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
     struct pr_comparison *c)
@@ -254,6 +395,8 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
 
 	pr_moderated_opts_init(&o);
 	o.adjust = adj;
+	if (df_max_opt > 0)
+		o.df_max = df_max_opt;
 	for (j = 0; j < md->m; j++) {
 		memset(&f[j], 0, sizeof(f[j]));
 		f[j].name = md->f[j].name;
@@ -299,6 +442,107 @@ cell(const struct model *md, size_t k, int sp, double shift, long nh,
 	}
 }
 
+/* One cell of the process tables: the new rule (BH) on histories whose
+ * sessions have np processes and share phi. */
+static void
+cell_proc(const struct model *md, size_t k, int sp, double shift, long nh,
+    uint64_t seed, size_t np, double phi, struct counts *n)
+{
+	static struct hist h;
+	static struct pr_comparison c[MAXFIG];
+	struct pr_rng r;
+	long t;
+	size_t i;
+
+	memset(n, 0, sizeof(*n));
+	pr_rng_seed(&r, seed);
+	for (t = 0; t < nh; t++) {
+		for (i = 0; i <= k; i++) {
+			process_effects(md, &r, &h, np);
+			session_proc(md, &r, &h, i, np, phi, i == k ? sp : -1,
+			    i == k ? shift : 0);
+		}
+		new_rule(md, &h, k, PR_ADJUST_BH, c);
+		tally(md, c, sp, n);
+	}
+}
+
+/* The tables of -P: one process against np, for each share. */
+static void
+process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
+    double phi_only)
+{
+	static const size_t ks[] = { 1, 2, 3, 5, 10 };
+	static const double shifts[] = { 0.10, 0.50 };
+	double phis[3] = { 0, 0.5, 0.9 };
+	size_t nphi = 3, fi, ki, si, p, pi;
+	size_t procs[2];
+	struct counts n;
+
+	procs[0] = 1;
+	procs[1] = np;
+	if (phi_only >= 0) {
+		phis[0] = phi_only;
+		nphi = 1;
+	}
+	printf("suite-sim: %zu figures in %zu probes, %ld histories a "
+	       "cell, seed %llu; new rule (BH), 1 process a session "
+	       "against %zu\n",
+	    md->m, md->np, nh, (unsigned long long)seed, np);
+	for (fi = 0; fi < nphi; fi++) {
+		printf("\nprocess share of the between-session variance %.2f\n",
+		    phis[fi]);
+		printf("A/A: share of histories with any regression or "
+		       "improvement (target <= 5%%)\n");
+		printf("%-12s", "processes");
+		for (ki = 0; ki < 5; ki++)
+			printf(" %8zu", ks[ki]);
+		printf("\n");
+		for (pi = 0; pi < 2; pi++) {
+			printf("%-12zu", procs[pi]);
+			for (ki = 0; ki < 5; ki++) {
+				cell_proc(md, ks[ki], -1, 0, nh, seed + ki,
+				    procs[pi], phis[fi], &n);
+				printf(" %7.2f%%",
+				    100.0 * (double)n.any / (double)nh);
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+		for (si = 0; si < 2 && !aa_only; si++) {
+			printf("power: every figure of one probe %.0f%% "
+			       "slower, share of histories with one called "
+			       "a regression (mean share of its figures "
+			       "called)\n",
+			    100 * shifts[si]);
+			printf("%-12s %-9s", "probe", "processes");
+			for (ki = 0; ki < 5; ki++)
+				printf(" %11zu", ks[ki]);
+			printf("\n");
+			for (p = 0; p < md->np; p++)
+				for (pi = 0; pi < 2; pi++) {
+					printf("%-12s %-9zu",
+					    pi == 0 ? md->probe[p] : "",
+					    procs[pi]);
+					for (ki = 0; ki < 5; ki++) {
+						cell_proc(md, ks[ki], (int)p,
+						    shifts[si], nh,
+						    seed + 100 * (p + 1) +
+							10 * si + ki,
+						    procs[pi], phis[fi], &n);
+						printf(" %5.1f%% (%3.0f%%)",
+						    100.0 * (double)n.found /
+							(double)nh,
+						    100.0 * n.share /
+							(double)nh);
+					}
+					printf("\n");
+					fflush(stdout);
+				}
+		}
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -312,8 +556,11 @@ main(int argc, char **argv)
 	int opt, r;
 
 	int diag = 0;
+	long procs = 0;
+	double phi = -1;
+	const char *slow_arg = NULL;
 
-	while ((opt = getopt(argc, argv, "n:s:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:O:A")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -324,19 +571,61 @@ main(int argc, char **argv)
 		case 'd':
 			diag = atoi(optarg);
 			break;
+		case 'P':
+			procs = strtol(optarg, NULL, 10);
+			break;
+		case 'f':
+			phi = strtod(optarg, NULL);
+			break;
+		case 'D':
+			df_max_opt = strtod(optarg, NULL);
+			break;
+		case 'O':
+			slow_arg = optarg;
+			break;
+		case 'A':
+			aa_only = 1;
+			break;
 		default:
 			fprintf(stderr,
 			    "usage: suite-sim [-n histories] [-s seed] [-d k] "
-			    "model\n");
+			    "[-D df] [-P processes [-f share] [-O "
+			    "probe:share:factor] "
+			    "[-A]] model\n");
 			return 2;
 		}
 	}
 	if (optind != argc - 1 || nh < 1 || diag < 0 || diag > MAXK ||
+	    procs < 0 || procs == 1 || procs > 64 || phi > 1 ||
+	    df_max_opt < 0 || (phi < 0 && phi != -1) ||
 	    load(argv[optind], &md) != 0) {
 		fprintf(stderr,
-		    "usage: suite-sim [-n histories] [-s seed] [-d k] "
-		    "model\n");
+		    "usage: suite-sim [-n histories] [-s seed] [-d k] [-D df] "
+		    "[-P processes (2..64) [-f share (0..1)] "
+		    "[-O probe:share:factor] [-A]] model\n");
 		return 2;
+	}
+	if (slow_arg != NULL && procs == 0) {
+		fprintf(stderr, "suite-sim: -O goes with -P\n");
+		return 2;
+	}
+	if (slow_arg != NULL) {
+		char name[32];
+
+		if (sscanf(slow_arg, "%31[^:]:%lf:%lf", name, &slow_share,
+			&slow_factor) != 3 ||
+		    (slow_probe = find_probe(&md, name, 0)) < 0 ||
+		    !(slow_share >= 0 && slow_share <= 1) ||
+		    !(slow_factor >= 1)) {
+			fprintf(stderr,
+			    "suite-sim: -O PROBE:SHARE:FACTOR, a probe of the "
+			    "model, 0 <= SHARE <= 1, FACTOR >= 1\n");
+			return 2;
+		}
+	}
+	if (procs > 0) {
+		process_tables(&md, nh, seed, (size_t)procs, phi);
+		return 0;
 	}
 	if (diag > 0) {
 		static struct hist h;

@@ -123,6 +123,9 @@ struct pr_bisect_job_opts {
 	double equiv_pct;     /* "not reproduced" band, > 0 */
 	uint64_t seed;
 	const char *workdir; /* an existing directory the job may fill */
+	/* 1: one step for `git bisect run` (pr_bisect_job_step): bad is
+	 * the commit under test, good any ancestor of it; no range. */
+	int step_only;
 	volatile sig_atomic_t *cancel;
 	/* After every run (warm-ups and failures included) of commit pos;
 	 * a non-zero return stops the job with PR_EIO and the message the
@@ -222,6 +225,19 @@ enum pr_status pr_bisect_job_prior_skip(struct pr_bisect_job *j, size_t pos,
  * through the hooks.
  */
 enum pr_status pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err);
+
+/*
+ * One step of someone else's bisection (`git bisect run`): the commit
+ * under test (position 1, o.bad) against o.good (0), both checked out and
+ * built as above, in interleaved rounds decided by the same sequential
+ * test as a confirmation, within max_runs.  Sets the verdict: CULPRIT (a
+ * change: j->confirm.decision says which way), NOT_CONFIRMED
+ * (equivalent), UNDECIDED (budget), NONE with c[1].built < 0 when the
+ * commit under test does not build or its benchmark fails (skip).
+ * Errors as pr_bisect_job_run; needs o.step_only.
+ */
+enum pr_status pr_bisect_job_step(struct pr_bisect_job *j,
+    struct pr_error *err);
 
 /* Removes the work trees the job made (`git worktree remove --force`,
  * then `git worktree prune`); safe to call twice. */

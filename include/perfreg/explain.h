@@ -21,7 +21,9 @@
  * of the primary's, from how the two move together run by run.  The
  * rank is by share (largest first), then by |r|.  A metric that changed
  * but does not move with the primary (r near 0) ranks last: it changed
- * beside the primary, not with it.  Under no change anywhere (A/A) BH
+ * beside the primary, not with it.  A metric with next to no spread
+ * within the sides (no_spread) has no measurable share: those rank
+ * after the others that changed, by the size of their own change.  Under no change anywhere (A/A) BH
  * keeps the list empty in at least conf of the sessions
  * (bench/explain-sim).
  *
@@ -47,6 +49,13 @@ struct pr_explain_side {
 	const double *primary;       /* n values */
 	const double *const *metric; /* nmetrics arrays of n values */
 	size_t n;
+	/* Each run's wall time in seconds (n values), or NULL.  With it,
+	 * the system-wide counters (pr_monitor_is_rate) are taken per
+	 * second of their run: a machine's timer interrupts or other
+	 * processes' context switches grow with any run's length, so that
+	 * as counts they move with a slower run whatever slowed it, and
+	 * would be ranked first for nothing. */
+	const double *seconds;
 };
 
 struct pr_explain_input {
@@ -71,6 +80,12 @@ struct pr_explain_item {
 	double r;              /* pooled within-side correlation */
 	double share;          /* of the primary change; NaN if undefined */
 	int changed;           /* p_adj <= 1 - conf */
+	int per_second;        /* taken per second of its run (seconds) */
+	/* Next to no spread within the sides: the pooled within-side
+	 * standard deviation is below 1% of the change (a deterministic
+	 * count: a command's page faults), so that its co-movement with
+	 * the primary, and its share, cannot be measured (share NaN). */
+	int no_spread;
 };
 
 struct pr_explain {
@@ -140,5 +155,38 @@ enum pr_status pr_report_store_explain(struct pr_report_model *m,
     const char *key, int flags, const struct pr_store_variant_data *bd,
     const struct pr_store_variant_data *nd, int boots, const char *primary,
     const char *const *skip, size_t nskip, struct pr_error *err);
+
+struct pr_dataset;
+
+/*
+ * Copies into out (initialised by the caller) every metric of in but the
+ * monitors' figures ("mon.*"), with its unit, direction, flags and
+ * values in order: what `perfreg compare` on files tabulates, when the
+ * inputs carry monitor figures, which the explanation ranks instead.
+ * PR_ENOMEM.
+ */
+enum pr_status pr_explain_strip_monitors(const struct pr_dataset *in,
+    struct pr_dataset *out, struct pr_error *err);
+
+/* Whether base and new have a monitor figure ("mon.*") in common. */
+int pr_explain_has_monitors(struct pr_dataset *base, struct pr_dataset *new_);
+
+/*
+ * The explanation of two inputs of `perfreg compare` (files whose runs
+ * carry several metrics: a CSV with a row a run, perfreg JSON with a
+ * value a run in each metric, exported runs of `run --monitor`) added to
+ * m as pr_report_explain's section: the first metric of the comparison
+ * r (its first primary metric) against every other metric of both sides
+ * but r's other rows (the other primary metrics), the k-th value of each metric being the
+ * k-th run's, so that a metric is taken only when it has as many values
+ * as the primary on each side; the system-wide counters per second of
+ * wall_s where the inputs have it, run for run.  The datasets must be
+ * in input order (not sorted by a comparison: give the inputs, not the
+ * compared copies).  Adds nothing (PR_OK) when the sides have no
+ * monitor figure in common or fewer than 2 runs a side.  PR_ENOMEM.
+ */
+enum pr_status pr_report_dataset_explain(struct pr_report_model *m,
+    const char *key, int flags, struct pr_dataset *base,
+    struct pr_dataset *new_, const struct pr_report *r, struct pr_error *err);
 
 #endif /* PERFREG_EXPLAIN_H */

@@ -22,4 +22,15 @@
 enum pr_status pr_report_bisect(struct pr_report_model *m,
     const struct pr_bisect_job *j, struct pr_error *err);
 
+/* What a step of `git bisect run` answers (pr_bisect_job_step): 0 good,
+ * 1 bad, 125 skip (git's exit codes). */
+int pr_report_bisect_step_answer(const struct pr_bisect_job *j);
+
+/* The report of a step: a headline ("bad: HASH "subject": +5.2% [...]
+ * against --good HASH, regression (7 interleaved rounds)") and, in JSON,
+ * answer, exit, commit, subject, good, decision, change_pct, ci_pct,
+ * rounds and reason (why a skip). */
+enum pr_status pr_report_bisect_step(struct pr_report_model *m,
+    const struct pr_bisect_job *j, struct pr_error *err);
+
 #endif /* PERFREG_REPORT_BISECT_H */

@@ -326,6 +326,38 @@ list_range(struct pr_bisect_job *j, const char *good, const char *bad,
 	return PR_OK;
 }
 
+/* The two commits of a step: good (0) and the commit under test (1),
+ * with their subjects. */
+static enum pr_status
+two_commits(struct pr_bisect_job *j, const char *good, const char *bad,
+    struct pr_error *err)
+{
+	const char *args[] = { "log", "-1", "--format=%s", NULL, NULL };
+	enum pr_status st;
+	size_t i;
+	int ok;
+
+	if ((j->c = calloc(2, sizeof(*j->c))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	j->n = 1;
+	memcpy(j->c[0].hash, good, 41);
+	memcpy(j->c[1].hash, bad, 41);
+	for (i = 0; i < 2; i++) {
+		char *subj = NULL;
+
+		args[3] = j->c[i].hash;
+		if ((st = git(j->toplevel, args, &subj, &ok, NULL, 0, err)) !=
+		    PR_OK)
+			return st;
+		if (subj != NULL)
+			subj[strcspn(subj, "\n")] = '\0';
+		j->c[i].subject = subj != NULL ? subj : strdup("");
+		if (j->c[i].subject == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	return PR_OK;
+}
+
 enum pr_status
 pr_bisect_job_new(const struct pr_bisect_job_opts *o,
     struct pr_bisect_job **out, struct pr_error *err)
@@ -373,6 +405,23 @@ pr_bisect_job_new(const struct pr_bisect_job_opts *o,
 		    "--good '%s' and --bad '%s' are the same commit (%.12s)",
 		    o->good, o->bad, good);
 		goto fail;
+	}
+	if (o->step_only) {
+		if ((anc = is_ancestor(top, good, bad, err)) < 0) {
+			st = err != NULL ? err->status : PR_EIO;
+			goto fail;
+		}
+		if (!anc) {
+			st = pr_error_set(err, PR_EINVAL,
+			    "--good %.12s is not an ancestor of the commit "
+			    "under test %.12s",
+			    good, bad);
+			goto fail;
+		}
+		if ((st = two_commits(j, good, bad, err)) != PR_OK)
+			goto fail;
+		*out = j;
+		return PR_OK;
 	}
 	if ((anc = is_ancestor(top, good, bad, err)) < 0) {
 		st = err != NULL ? err->status : PR_EIO;
@@ -485,7 +534,7 @@ skip_now(struct pr_bisect_job *j, size_t pos, const char *reason,
 {
 	struct pr_bisect_commit *c = &j->c[pos];
 
-	if (pos == 0 || pos == j->n)
+	if (pos == 0 || (pos == j->n && !j->o.step_only))
 		return pr_error_set(err, PR_EINVAL, "%s %.12s: %s",
 		    pos == 0 ? "--good" : "--bad", c->hash, reason);
 	c->built = -1;
@@ -1092,6 +1141,24 @@ search(struct pr_bisect_job *j, double t0, struct pr_error *err)
 	}
 }
 
+/* The verdict a confirmation's decision gives: a change (either way)
+ * confirms, equivalence does not, anything else is undecided. */
+static enum pr_bisect_verdict
+verdict_of(enum pr_seq_decision d)
+{
+	switch (d) {
+	case PR_SEQ_REGRESSION:
+	case PR_SEQ_IMPROVEMENT:
+		return PR_BISECT_V_CULPRIT;
+	case PR_SEQ_EQUIVALENT:
+		return PR_BISECT_V_NOT_CONFIRMED;
+	case PR_SEQ_CONTINUE:
+	case PR_SEQ_INCONCLUSIVE:
+		break;
+	}
+	return PR_BISECT_V_UNDECIDED;
+}
+
 /*
  * Confirms commit hi, the first changed one of lo .. hi, against its
  * parent (the nearest commit before lo that is not skipped); sets the
@@ -1165,23 +1232,12 @@ confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
 	j->confirm_before = p->n - p->now;
 	if (j->interrupted)
 		return PR_OK;
-	switch (res.decision) {
-	case PR_SEQ_REGRESSION:
-	case PR_SEQ_IMPROVEMENT:
-		j->verdict = PR_BISECT_V_CULPRIT;
-		break;
-	case PR_SEQ_EQUIVALENT:
-		j->verdict = PR_BISECT_V_NOT_CONFIRMED;
-		break;
-	default:
-		/* At its cap of rounds with budget left, the search has
-		 * another look (budget_hit stays 0); else the budget is
-		 * spent. */
-		j->verdict = PR_BISECT_V_UNDECIDED;
-		if (!capped || budget_left(j) < 4 || out_of_time(j, t0))
-			j->budget_hit = 1;
-		break;
-	}
+	/* Undecided at its cap of rounds with budget left, the search has
+	 * another look (budget_hit stays 0); else the budget is spent. */
+	j->verdict = verdict_of(res.decision);
+	if (j->verdict == PR_BISECT_V_UNDECIDED &&
+	    (!capped || budget_left(j) < 4 || out_of_time(j, t0)))
+		j->budget_hit = 1;
 	return PR_OK;
 }
 
@@ -1350,6 +1406,70 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 		return update_state(j, err);
 	}
 	j->verdict = PR_BISECT_V_UNDECIDED;
+	return PR_OK;
+}
+
+enum pr_status
+pr_bisect_job_step(struct pr_bisect_job *j, struct pr_error *err)
+{
+	struct pr_seq_opts so;
+	struct pr_seq_result res;
+	struct pr_bisect_pairs *p;
+	struct batch b;
+	size_t pos[2] = { 0, 1 }, left;
+	enum pr_status st;
+
+	if (!j->o.step_only || j->n != 1)
+		return pr_error_set(err, PR_EINVAL, "not a step");
+	j->verdict = PR_BISECT_V_NONE;
+	j->parent = 0;
+	j->culprit = 1;
+	if ((st = ensure_built(j, 0, err)) != PR_OK ||
+	    (st = ensure_built(j, 1, err)) != PR_OK)
+		return st;
+	if (j->interrupted || j->c[1].built < 0)
+		return PR_OK;
+	/* The metric and its direction come from a run: one round of the
+	 * two first when they are not known (not part of the test). */
+	if (j->metric == NULL) {
+		if ((st = run_batch(j, pos, 2, 1, NULL, NULL, &b, err)) !=
+		    PR_OK)
+			return st;
+		if (j->interrupted || j->c[1].built < 0)
+			return PR_OK;
+		if (j->c[0].n == 0)
+			return pr_error_set(err, PR_EINVAL,
+			    "the benchmark gave no value at --good");
+	}
+	left = budget_left(j) / 2;
+	if (left < 2) {
+		j->budget_hit = 1;
+		j->verdict = PR_BISECT_V_UNDECIDED;
+		return PR_OK;
+	}
+	if ((p = pairs_for(j, 0, 1)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	pr_seq_opts_init(&so);
+	so.alpha = 1 - j->o.confidence;
+	so.equivalence_pct = j->o.equiv_pct;
+	so.better = (enum pr_better)j->metric_better;
+	so.max_runs = left;
+	j->confirmed_tried = 1;
+	j->confirming = 1;
+	st = run_batch(j, pos, 2, left, &so, p, &b, err);
+	j->confirming = 0;
+	if (st != PR_OK)
+		return st;
+	if (j->interrupted || j->c[1].built < 0)
+		return PR_OK;
+	memset(&res, 0, sizeof(res));
+	if (p->n > 0 && (st = decide_pairs(p, &so, &res, err)) != PR_OK)
+		return st;
+	j->confirm = res;
+	j->confirm_runs = res.n;
+	j->verdict = verdict_of(res.decision);
+	if (j->verdict == PR_BISECT_V_UNDECIDED)
+		j->budget_hit = 1;
 	return PR_OK;
 }
 

@@ -49,6 +49,7 @@
 #include "core/banned.h"
 
 extern const struct cmd_entry cmd_bisect_entry;
+extern const struct cmd_entry cmd_bisect_run_step_entry;
 
 #define REPORT_MAX ((size_t)64 << 20)
 #define WORKDIR_PREFIX "perfreg-bisect-"
@@ -62,6 +63,7 @@ struct bisect_cli {
 	double max_time_s, build_timeout_s, timeout_s, conf_pct, equiv_pct;
 	int json, markdown, resume;
 	const char *html; /* --html file */
+	int step;         /* `bisect run-step`: one commit for git bisect run */
 };
 
 /* The store of one bisection: the session is begun at the first event
@@ -168,6 +170,60 @@ static const struct opt options[] = {
 	OPT_FLAG(0, "markdown", "write the report as Markdown",
 	    struct bisect_cli, markdown, 1),
 	CLI_OPT_HTML(struct bisect_cli, html),
+	OPT_END(),
+};
+
+static const struct opt step_options[] = {
+	OPT_STRING(0, "good", "rev",
+	    "the reference: a revision where the figure is as it should be",
+	    struct bisect_cli, good, OPT_NONEMPTY | OPT_INSYN, NULL),
+	OPT_STRING(0, "repo", "dir",
+	    "the git repository, whose HEAD is the commit under test "
+	    "(default: the current directory)",
+	    struct bisect_cli, repo, OPT_NONEMPTY, NULL),
+	OPT_STRING(0, "build", "cmd",
+	    "build both commits with this shell command, each in a work "
+	    "tree of its own; HEAD failing to build is a skip (125)",
+	    struct bisect_cli, build, OPT_NONEMPTY, NULL),
+	OPT_DOUBLE(0, "build-timeout", "s",
+	    "a build's time limit (default 600; 0: none)", struct bisect_cli,
+	    build_timeout_s, 0, 1e9, 0, "seconds"),
+	OPT_STRING(0, "metric", "name",
+	    "the figure (default: the primary metric, else wall_s); "
+	    "NAME=REGEX defines it from the output",
+	    struct bisect_cli, metric, OPT_NONEMPTY, NULL),
+	OPT_STRING(0, "parse", "format",
+	    "read the benchmark's output as this format", struct bisect_cli,
+	    parse, OPT_NONEMPTY, NULL),
+	OPT_GROUP(),
+	OPT_INT(0, "max-runs", "n",
+	    "runs of both commits in all (default 200); undecided by then is "
+	    "a skip",
+	    struct bisect_cli, max_runs, 6, 100000000, "a number of runs"),
+	OPT_DOUBLE(0, "max-time", "s",
+	    "stop measuring after this long (default: no limit)",
+	    struct bisect_cli, max_time_s, 0, 1e9, OPT_LO_OPEN, "seconds"),
+	OPT_DOUBLE(0, "timeout", "s", "a run's time limit (default: none)",
+	    struct bisect_cli, timeout_s, 0, 1e9, 0, "seconds"),
+	OPT_DOUBLE(0, "confidence", "p",
+	    "one minus the error rate of the test (default 95%)",
+	    struct bisect_cli, conf_pct, 50, 100,
+	    OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage"),
+	OPT_DOUBLE(0, "equivalence", "pct",
+	    "a change within this is good (default 1%)", struct bisect_cli,
+	    equiv_pct, 0, 100, OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN,
+	    "a percentage"),
+	OPT_STRING(0, "seed", "n", "seed of the shuffled order (default 1)",
+	    struct bisect_cli, seed_arg, 0, NULL),
+	OPT_GROUP(),
+	OPT_STRING(0, "campaign", "name",
+	    "store it as this campaign (default: bisect-run-GOOD, a short "
+	    "hash)",
+	    struct bisect_cli, campaign, OPT_NONEMPTY, NULL),
+	CLI_OPT_DB(struct bisect_cli, db),
+	OPT_GROUP(),
+	OPT_FLAG(0, "json", "write the answer as JSON", struct bisect_cli, json,
+	    1),
 	OPT_END(),
 };
 
@@ -742,6 +798,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	o.equiv_pct = c->equiv_pct;
 	o.seed = seed;
 	o.cancel = &interrupted;
+	o.step_only = c->step;
 	if (c->parse != NULL || (c->metric != NULL && strchr(c->metric, '='))) {
 		if (pr_parser_new(&parser, &err) != PR_OK)
 			goto lib_error;
@@ -789,6 +846,9 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 		goto lib_error;
 	if (c->campaign != NULL)
 		snprintf(campaign, sizeof(campaign), "%s", c->campaign);
+	else if (c->step)
+		snprintf(campaign, sizeof(campaign), "bisect-run-%.12s",
+		    j->c[0].hash);
 	else
 		snprintf(campaign, sizeof(campaign), "bisect-%.12s-%.12s",
 		    j->c[0].hash, j->c[j->n].hash);
@@ -824,7 +884,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	handlers = 1;
-	st = pr_bisect_job_run(j, &err);
+	st = c->step ? pr_bisect_job_step(j, &err) : pr_bisect_job_run(j, &err);
 	progress_clear(&b);
 	pr_bisect_job_cleanup(j);
 	for (i = 0; i < 3; i++)
@@ -843,7 +903,8 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	}
 	if (st != PR_OK)
 		goto lib_error;
-	if (pr_report_bisect(&m, j, &err) != PR_OK)
+	if ((c->step ? pr_report_bisect_step(&m, j, &err)
+		     : pr_report_bisect(&m, j, &err)) != PR_OK)
 		goto lib_error;
 	if (b.have_env && env_check(&m, &b.env, &ed, &have_ed) != 0)
 		goto out;
@@ -872,6 +933,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	    (rc = cli_write(&out)) != PR_EXIT_OK)
 		goto out;
 	rc = j->interrupted ? 128 + (stop_signal ? stop_signal : SIGINT)
+	    : c->step       ? pr_report_bisect_step_answer(j)
 			    : PR_EXIT_OK;
 	goto out;
 nomem:
@@ -1024,6 +1086,40 @@ exec_bisect(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * `bisect run-step`: git bisect run's answer for its HEAD.  Every
+ * failure exits 255, which makes git bisect stop: any of 1 .. 127 but
+ * 125 would mark the commit bad.
+ */
+static int
+exec_run_step(int argc, char **argv)
+{
+	struct bisect_cli c;
+	int first, rc;
+
+	defaults(&c);
+	c.max_runs = 200;
+	c.step = 1;
+	if ((first = opt_parse(&cmd_bisect_run_step_entry, argc, argv, &c,
+		 NULL)) < 0)
+		return 255;
+	if (c.good == NULL) {
+		(void)cli_usage_error(&cmd_bisect_run_step_entry,
+		    "--good REV is needed");
+		return 255;
+	}
+	if (first >= argc) {
+		(void)cli_usage_error(&cmd_bisect_run_step_entry,
+		    "no benchmark command (after --)");
+		return 255;
+	}
+	c.bad = "HEAD";
+	rc = bisect_exec(argc, argv, &c, first, 0, NULL, NULL);
+	if (rc == 0 || rc == 1 || rc == 125 || rc >= 128)
+		return rc;
+	return 255;
+}
+
 static const char about[] =
     "Finds the first-parent commit after --good, up to --bad, that changed "
     "the\n"
@@ -1058,4 +1154,33 @@ const struct cmd_entry cmd_bisect_entry = {
 	.opts = options,
 	.epilogue = epilogue,
 	.exec = exec_bisect,
+};
+
+static const char step_about[] =
+    "One step of `git bisect run`: measures the repository's HEAD (the "
+    "commit\n"
+    "git bisect checked out) against --good, each checked out into a work "
+    "tree\n"
+    "of its own (never yours) and built there with --build, in interleaved\n"
+    "rounds decided by the anytime-valid sequential test of `perfreg run\n"
+    "--until-decided`; stored as a campaign (a variant per commit).  Use:\n"
+    "  git bisect start BAD GOOD\n"
+    "  git bisect run perfreg bisect run-step --good GOOD -- ./bench\n";
+
+static const char step_epilogue[] =
+    "Exit status (what git bisect run expects): 0 good (equivalent within\n"
+    "--equivalence, or better), 1 bad (a regression), 125 skip (HEAD does "
+    "not\n"
+    "build, its benchmark fails, or undecided within --max-runs), 255 for "
+    "bad\n"
+    "usage, bad input or an internal error (git bisect stops), 128+N when\n"
+    "stopped by signal N.\n";
+
+const struct cmd_entry cmd_bisect_run_step_entry = {
+	.name = "bisect run-step",
+	.synopsis = "--good REV [options] -- BENCH...",
+	.about = step_about,
+	.opts = step_options,
+	.epilogue = step_epilogue,
+	.exec = exec_run_step,
 };

@@ -24,6 +24,7 @@
 #include "cli/cmd.h"
 #include "perfreg/dataset.h"
 #include "perfreg/env.h"
+#include "perfreg/explain.h"
 #include "perfreg/parse.h"
 #include "perfreg/read.h"
 #include "perfreg/report.h"
@@ -779,7 +780,7 @@ static int
 compare_files(const struct compare_opts *o, const char *bpath,
     const char *npath)
 {
-	struct pr_dataset base, new;
+	struct pr_dataset base, new, cb, cn;
 	struct pr_report_compare_opts co;
 	struct pr_report_compare_result res;
 	struct pr_report_model m = PR_REPORT_MODEL_INIT;
@@ -787,18 +788,30 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	enum pr_status st;
 	const char *bname = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
 	const char *nname = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
-	int rc;
+	int rc, mon;
 
 	memset(&res, 0, sizeof(res));
 	pr_dataset_init(&base);
 	pr_dataset_init(&new);
+	pr_dataset_init(&cb);
+	pr_dataset_init(&cn);
 	pr_error_clear(&err);
 	if ((rc = read_side(bpath, o, &base)) != PR_EXIT_OK ||
 	    (rc = read_side(npath, o, &new)) != PR_EXIT_OK)
 		goto out;
 	cmp_opts(o, &co);
-	st = pr_report_compare_datasets(&base, &new, bname, nname, &co, &res,
-	    &err);
+	/* Monitor figures (run --monitor's, exported) go to the
+	 * explanation, not the table; the inputs stay in run order for it. */
+	mon = pr_explain_has_monitors(&base, &new);
+	if (mon &&
+	    (pr_explain_strip_monitors(&base, &cb, &err) != PR_OK ||
+		pr_explain_strip_monitors(&new, &cn, &err) != PR_OK)) {
+		cli_error(&err);
+		rc = PR_EXIT_INTERNAL;
+		goto out;
+	}
+	st = pr_report_compare_datasets(mon ? &cb : &base, mon ? &cn : &new,
+	    bname, nname, &co, &res, &err);
 	print_notes(res.note, res.nnote, 0);
 	if (st != PR_OK) {
 		cli_errorf("%s", err.msg);
@@ -807,7 +820,10 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	}
 	/* JSON: the comparison's members are the document's. */
 	if (pr_report_model_comparison(&m, "comparison", PR_SECTION_INLINE,
-		&res.report, &err) != PR_OK) {
+		&res.report, &err) != PR_OK ||
+	    (mon &&
+		pr_report_dataset_explain(&m, "explanation", 0, &base, &new,
+		    &res.report, &err) != PR_OK)) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -824,6 +840,8 @@ out:
 	pr_report_compare_result_release(&res);
 	pr_dataset_release(&base);
 	pr_dataset_release(&new);
+	pr_dataset_release(&cb);
+	pr_dataset_release(&cn);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 	X(env_diff) \
 	X(run) \
 	X(bisect) \
+	X(bisect_run_step) \
 	X(parse) \
 	X(stat) \
 	X(suite) \

@@ -10,6 +10,12 @@
  * pr_monitor_new with a note; one that fails in a single run gives no
  * figures for that run, which the explanation then sees as missing
  * values, never as zeros.
+ *
+ * The files are opened once, at pr_monitor_new, and read with pread
+ * from offset 0 around each run (a /proc file is written anew by each
+ * read from its start), so that a run costs no open or close.  The
+ * default interrupts source takes its counts from /proc/stat, which is
+ * read once a reading for both it and the stat source.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,17 +35,18 @@
 #define NOTES_MAX 8
 #define NOTE_LEN 256
 
-/* The /proc sources: their flag, file and parser (NULL: /proc/stat's,
- * which also takes the clock tick). */
+/* The /proc files read around each run: the sources that need them,
+ * and the parser (NULL: /proc/stat's, which also takes the clock tick
+ * and gives the default interrupts source its counts). */
 static const struct procsrc {
-	enum pr_monitor_source src;
+	unsigned src;
 	const char *file;
 	enum pr_status (*parse)(const char *, size_t, struct pr_mon_snap *,
 	    struct pr_error *);
 } procsrcs[] = {
-	{ PR_MON_STAT, "stat", NULL },
+	{ PR_MON_STAT | PR_MON_INTERRUPTS, "stat", NULL },
 	{ PR_MON_SOFTIRQS, "softirqs", pr_mon_parse_softirqs },
-	{ PR_MON_INTERRUPTS, "interrupts", pr_mon_parse_interrupts },
+	{ PR_MON_INTERRUPTS_FULL, "interrupts", pr_mon_parse_interrupts },
 	{ PR_MON_VMSTAT, "vmstat", pr_mon_parse_vmstat },
 	{ PR_MON_SCHEDSTAT, "schedstat", pr_mon_parse_schedstat },
 };
@@ -55,7 +62,8 @@ static const struct {
 	{ "interrupts", PR_MON_INTERRUPTS },
 	{ "vmstat", PR_MON_VMSTAT },
 	{ "schedstat", PR_MON_SCHEDSTAT },
-	{ "system", PR_MON_ALL & ~(unsigned)PR_MON_PERF },
+	{ "interrupts-full", PR_MON_INTERRUPTS_FULL },
+	{ "system", PR_MON_DEFAULT & ~(unsigned)PR_MON_PERF },
 	{ "all", PR_MON_ALL },
 	{ "default", PR_MON_DEFAULT },
 	{ "none", 0 },
@@ -66,6 +74,8 @@ struct pr_monitor {
 	char *root;
 	struct pr_mon_perf *perf;
 	struct pr_mon_snap before, after;
+	struct pr_mon_irqnames irqs; /* PR_MON_INTERRUPTS' names */
+	int fd[NPROCSRC];            /* -1: not read */
 	struct pr_buf file;
 	double clk_tck;   /* USER_HZ */
 	double max_scale; /* largest multiplexing scale seen */
@@ -248,6 +258,28 @@ pr_mon_read_file(const char *root, const char *name, struct pr_buf *b)
 	return got < 0 ? -1 : 0;
 }
 
+/* Reads the whole of the open file fd from its start into b (cleared
+ * first), at most its cap.  0, or -1. */
+static int
+pread_file(int fd, struct pr_buf *b)
+{
+	ssize_t got;
+
+	pr_buf_reset(b);
+	for (;;) {
+		if (pr_buf_grow(b, 16384, NULL) != PR_OK)
+			return -1;
+		got = pread(fd, b->data + b->len, b->cap - 1 - b->len,
+		    (off_t)b->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		b->len += (size_t)got;
+	}
+	return got < 0 ? -1 : 0;
+}
+
 static void
 note(struct pr_monitor *m, const char *text)
 {
@@ -274,8 +306,8 @@ pr_monitor_parse_set(const char *spec, unsigned *set, struct pr_error *err)
 		if (i == sizeof(setnames) / sizeof(setnames[0]))
 			return pr_error_set(err, PR_EINVAL,
 			    "unknown monitor '%.*s' (perf, stat, softirqs, "
-			    "interrupts, vmstat, schedstat, system, all, "
-			    "default or none)",
+			    "interrupts, interrupts-full, vmstat, schedstat, "
+			    "system, all, default or none)",
 			    (int)(e - p > 64 ? 64 : e - p), p);
 		*set |= setnames[i].set;
 		if (*e == '\0')
@@ -289,7 +321,7 @@ pr_monitor_source_name(enum pr_monitor_source src)
 {
 	size_t i;
 
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 7; i++)
 		if (setnames[i].set == (unsigned)src)
 			return setnames[i].name;
 	return "?";
@@ -314,19 +346,46 @@ pr_monitor_new(unsigned set, const char *proc_root, struct pr_monitor **out,
 	pr_mon_snap_init(&m->after);
 	m->clk_tck = (tck = sysconf(_SC_CLK_TCK)) > 0 ? (double)tck : 100;
 	m->active = set & PR_MON_ALL;
+	if (m->active & PR_MON_INTERRUPTS_FULL)
+		m->active &= ~(unsigned)PR_MON_INTERRUPTS;
 	m->max_scale = 1;
+	pr_mon_irqnames_init(&m->irqs);
+	for (i = 0; i < NPROCSRC; i++)
+		m->fd[i] = -1;
+	if ((m->active & PR_MON_INTERRUPTS) &&
+	    (pr_mon_read_file(m->root, "interrupts", &m->file) != 0 ||
+		pr_mon_irqnames_parse(m->file.data, m->file.len, &m->irqs,
+		    err) != PR_OK)) {
+		m->active &= ~(unsigned)PR_MON_INTERRUPTS;
+		pr_mon_irqnames_release(&m->irqs);
+		note(m,
+		    "monitor interrupts absent: /proc/interrupts cannot be "
+		    "read");
+	}
 	for (i = 0; i < NPROCSRC; i++) {
+		char path[4096], t[NOTE_LEN];
+		unsigned lost;
+		int n;
+
 		if (!(m->active & procsrcs[i].src))
 			continue;
-		if (pr_mon_read_file(m->root, procsrcs[i].file, &m->file) !=
-		    0) {
-			char t[NOTE_LEN];
-
-			m->active &= ~(unsigned)procsrcs[i].src;
+		n = snprintf(path, sizeof(path), "%s/%s", m->root,
+		    procsrcs[i].file);
+		if (n >= 0 && (size_t)n < sizeof(path))
+			m->fd[i] = open(path, O_RDONLY | O_CLOEXEC);
+		if (m->fd[i] >= 0 && pread_file(m->fd[i], &m->file) == 0)
+			continue;
+		if (m->fd[i] >= 0)
+			close(m->fd[i]);
+		m->fd[i] = -1;
+		lost = m->active & procsrcs[i].src;
+		m->active &= ~procsrcs[i].src;
+		for (n = 0; n < 7; n++) {
+			if (!(lost & setnames[n].set))
+				continue;
 			snprintf(t, sizeof(t),
 			    "monitor %s absent: /proc/%s cannot be read",
-			    pr_monitor_source_name(procsrcs[i].src),
-			    procsrcs[i].file);
+			    setnames[n].name, procsrcs[i].file);
 			note(m, t);
 		}
 	}
@@ -348,9 +407,15 @@ pr_monitor_new(unsigned set, const char *proc_root, struct pr_monitor **out,
 void
 pr_monitor_free(struct pr_monitor *m)
 {
+	size_t i;
+
 	if (m == NULL)
 		return;
 	pr_mon_perf_close(m->perf);
+	for (i = 0; i < NPROCSRC; i++)
+		if (m->fd[i] >= 0)
+			close(m->fd[i]);
+	pr_mon_irqnames_release(&m->irqs);
 	pr_mon_snap_release(&m->before);
 	pr_mon_snap_release(&m->after);
 	pr_buf_release(&m->file);
@@ -379,17 +444,23 @@ pr_monitor_note(const struct pr_monitor *m, size_t i)
 static enum pr_status
 read_proc(struct pr_monitor *m, struct pr_mon_snap *s, struct pr_error *err)
 {
-	enum pr_status st;
+	enum pr_status st = PR_OK;
 	size_t i;
 
 	for (i = 0; i < NPROCSRC; i++) {
-		if (!(m->active & procsrcs[i].src) ||
-		    pr_mon_read_file(m->root, procsrcs[i].file, &m->file) != 0)
+		if (m->fd[i] < 0 || pread_file(m->fd[i], &m->file) != 0)
 			continue;
-		st = procsrcs[i].parse != NULL
-		    ? procsrcs[i].parse(m->file.data, m->file.len, s, err)
-		    : pr_mon_parse_stat(m->file.data, m->file.len, m->clk_tck,
-			  s, err);
+		if (procsrcs[i].parse != NULL) {
+			st = procsrcs[i].parse(m->file.data, m->file.len, s,
+			    err);
+		} else {
+			if (m->active & PR_MON_STAT)
+				st = pr_mon_parse_stat(m->file.data,
+				    m->file.len, m->clk_tck, s, err);
+			if (st == PR_OK && (m->active & PR_MON_INTERRUPTS))
+				st = pr_mon_parse_stat_intr(m->file.data,
+				    m->file.len, &m->irqs, s, err);
+		}
 		if (st != PR_OK)
 			return st;
 	}
@@ -450,4 +521,19 @@ int
 pr_monitor_is_metric(const char *name)
 {
 	return strncmp(name, PR_MON_PREFIX, strlen(PR_MON_PREFIX)) == 0;
+}
+
+int
+pr_monitor_is_rate(const char *name)
+{
+	static const char *const not [] = { PR_MON_PREFIX "perf.",
+		PR_MON_PREFIX "stat.procs_", PR_MON_PREFIX "vm.nr_" };
+	size_t i;
+
+	if (!pr_monitor_is_metric(name))
+		return 0;
+	for (i = 0; i < sizeof(not ) / sizeof(not [0]); i++)
+		if (strncmp(name, not [i], strlen(not [i])) == 0)
+			return 0;
+	return 1;
 }

@@ -11,8 +11,10 @@
  * only for the other formats.  Standard input and pipes cannot be read
  * twice: they are loaded whole (up to PR_READ_FILE_MAX), and when they
  * hold numbers, the loaded copy is handed to pr_read_numbers through an
- * unlinked temporary file (see numbers_from_memory).
+ * anonymous memory file (memfd_create: no directory, no TMPDIR read;
+ * see numbers_from_memory).
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -309,30 +312,23 @@ fill(struct loader *ld, size_t want, size_t max, struct pr_error *err)
 
 /*
  * pr_read_numbers reads from a path.  An input that is already in memory
- * is written to an unlinked temporary file and read back through its
- * /dev/fd path; messages then get the input's own name.
+ * is written to an anonymous memory file and read back through its
+ * /dev/fd path; messages then get the input's own name.  The library
+ * reads no environment (TMPDIR), so no directory is involved.
  */
 static enum pr_status
 numbers_from_memory(const struct pr_input *in, struct pr_sample *to,
     struct pr_error *err)
 {
-	char tmpl[4096], path[64];
-	const char *dir = getenv("TMPDIR");
+	char path[64];
 	size_t off = 0;
 	ssize_t w;
 	enum pr_status st;
 	int fd;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/perfreg.XXXXXX", dir) >=
-	    sizeof(tmpl))
-		return pr_error_at(err, PR_EIO, in->name, 0, 0,
-		    "TMPDIR too long");
-	if ((fd = mkstemp(tmpl)) < 0)
+	if ((fd = memfd_create("perfreg-input", MFD_CLOEXEC)) < 0)
 		return sys_fail(err, in->name, "cannot create a temporary file",
 		    errno);
-	unlink(tmpl);
 	while (off < in->len) {
 		w = write(fd, in->data + off, in->len - off);
 		if (w < 0 && errno == EINTR)

@@ -460,3 +460,93 @@ pr_report_bisect(struct pr_report_model *m, const struct pr_bisect_job *j,
 	return report_model_writer(m, NULL, PR_SECTION_INLINE, &bisect_writer,
 	    (void *)j, err);
 }
+
+int
+pr_report_bisect_step_answer(const struct pr_bisect_job *j)
+{
+	if (j->c[1].built < 0)
+		return 125;
+	if (j->verdict == PR_BISECT_V_CULPRIT)
+		return j->confirm.decision == PR_SEQ_REGRESSION ? 1 : 0;
+	if (j->verdict == PR_BISECT_V_NOT_CONFIRMED)
+		return 0;
+	return 125;
+}
+
+enum pr_status
+pr_report_bisect_step(struct pr_report_model *m, const struct pr_bisect_job *j,
+    struct pr_error *err)
+{
+	const struct pr_seq_result *r = &j->confirm;
+	int ans = pr_report_bisect_step_answer(j);
+	const char *word = ans == 1 ? "bad" : ans == 0 ? "good" : "skip";
+	struct pr_buf h;
+	enum pr_status st;
+
+	pr_buf_init(&h, (size_t)1 << 16);
+	if ((st = pr_buf_addf(&h, err, "%s: %.12s \"", word, j->c[1].hash)) !=
+		PR_OK ||
+	    (st = put(&h, j->c[1].subject, PR_REPORT_TEXT, err)) != PR_OK ||
+	    (st = pr_buf_adds(&h, "\"", err)) != PR_OK)
+		goto out;
+	if (j->c[1].built < 0) {
+		if ((st = pr_buf_adds(&h, ": ", err)) == PR_OK)
+			st = put(&h,
+			    j->c[1].skip_reason != NULL ? j->c[1].skip_reason
+							: "skipped",
+			    PR_REPORT_TEXT, err);
+	} else if (!j->confirmed_tried || r->n == 0) {
+		st = pr_buf_adds(&h, ": not measured (interrupted)", err);
+	} else {
+		st = pr_buf_addf(&h, err,
+		    ": %+.3g%% [%+.3g%%, %+.3g%%] against --good %.12s, %s "
+		    "(%zu interleaved rounds)",
+		    r->change_pct, r->lo_pct, r->hi_pct, j->c[0].hash,
+		    j->verdict == PR_BISECT_V_UNDECIDED
+			? "undecided within budget"
+			: pr_seq_decision_str(r->decision),
+		    r->n);
+	}
+	if (st == PR_OK)
+		st = pr_report_model_textf(m, PR_SECTION_HEADLINE, "headline",
+		    0, err, "%s", h.data);
+	if (st == PR_OK)
+		st = pr_report_model_string(m, "answer", PR_SECTION_NO_TEXT,
+		    word, err);
+	if (st == PR_OK)
+		st = pr_report_model_integer(m, "exit", PR_SECTION_NO_TEXT, 1,
+		    ans, err);
+	if (st == PR_OK)
+		st = pr_report_model_string(m, "commit", PR_SECTION_NO_TEXT,
+		    j->c[1].hash, err);
+	if (st == PR_OK)
+		st = pr_report_model_string(m, "subject", PR_SECTION_NO_TEXT,
+		    j->c[1].subject, err);
+	if (st == PR_OK)
+		st = pr_report_model_string(m, "good", PR_SECTION_NO_TEXT,
+		    j->c[0].hash, err);
+	if (st == PR_OK)
+		st = pr_report_model_string(m, "decision", PR_SECTION_NO_TEXT,
+		    j->confirmed_tried && r->n > 0
+			? pr_seq_decision_str(r->decision)
+			: NULL,
+		    err);
+	if (st == PR_OK)
+		st = pr_report_model_real(m, "change_pct", PR_SECTION_NO_TEXT,
+		    r->n > 0, r->change_pct, err);
+	if (st == PR_OK)
+		st = pr_report_model_real(m, "ci_lo_pct", PR_SECTION_NO_TEXT,
+		    r->bounded, r->lo_pct, err);
+	if (st == PR_OK)
+		st = pr_report_model_real(m, "ci_hi_pct", PR_SECTION_NO_TEXT,
+		    r->bounded, r->hi_pct, err);
+	if (st == PR_OK)
+		st = pr_report_model_integer(m, "rounds", PR_SECTION_NO_TEXT, 1,
+		    (int64_t)r->n, err);
+	if (st == PR_OK)
+		st = pr_report_model_string(m, "reason", PR_SECTION_NO_TEXT,
+		    j->c[1].built < 0 ? j->c[1].skip_reason : NULL, err);
+out:
+	pr_buf_release(&h);
+	return st;
+}

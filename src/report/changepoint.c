@@ -3,10 +3,13 @@
  * CSV and JSON (perfreg/report_cp.h).
  *
  * Labels and names come from the user's input: every one goes through
- * put_text (control bytes and DEL as \xNN, and for markdown '|' as \|),
- * put_csv (always quoted, a leading = + - @ tab or CR neutralised with a
- * quote, as OWASP advises for CSV injection) or json_label (invalid UTF-8
- * replaced by U+FFFD, jansson escapes the rest).
+ * the escapers that every report uses (report/escape.c): report_esc
+ * (control bytes as cat -v writes them, "^[" for ESC), report_md (the
+ * same, then '|', '*', '`' and '\\' escaped), report_csv_esc (the same,
+ * then a cell quoted when it must be, a leading = + - @ tab or CR
+ * neutralised with a quote, as OWASP advises for CSV injection) or
+ * report_json_str (invalid UTF-8 replaced by U+FFFD, jansson escapes the
+ * rest).
  */
 #include <assert.h>
 #include <math.h>
@@ -25,105 +28,11 @@
 #define CHART_ROWS 10
 #define LABEL_SHOW 24 /* a label's bytes in a text table */
 
-/* Appends s (n bytes) with every control byte escaped; md: '|' too. */
+/* Appends s from outside for text, or for Markdown when md. */
 static enum pr_status
-put_text(struct pr_buf *b, const char *s, size_t n, int md,
-    struct pr_error *err)
+put_text(struct pr_buf *b, const char *s, int md, struct pr_error *err)
 {
-	size_t i;
-	enum pr_status st = PR_OK;
-
-	for (i = 0; i < n && st == PR_OK; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f)
-			st = pr_buf_addf(b, err, "\\x%02x", c);
-		else if (md && c == '|')
-			st = pr_buf_adds(b, "\\|", err);
-		else if (md && c == '\\')
-			st = pr_buf_adds(b, "\\\\", err);
-		else
-			st = pr_buf_addc(b, (char)c, err);
-	}
-	return st;
-}
-
-static enum pr_status
-put_csv(struct pr_buf *b, const char *s, struct pr_error *err)
-{
-	enum pr_status st = pr_buf_addc(b, '"', err);
-
-	if (st == PR_OK && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0')
-		st = pr_buf_addc(b, '\'', err);
-	for (; st == PR_OK && *s; s++) {
-		if (*s == '"')
-			st = pr_buf_adds(b, "\"\"", err);
-		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			st = pr_buf_addf(b, err, "\\x%02x", (unsigned char)*s);
-		else
-			st = pr_buf_addc(b, *s, err);
-	}
-	return st == PR_OK ? pr_buf_addc(b, '"', err) : st;
-}
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	unsigned long cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/* A JSON string of s with invalid UTF-8 replaced by U+FFFD. */
-static json_t *
-json_label(const char *s)
-{
-	size_t n = strlen(s), i = 0, o = 0;
-	char *t = malloc(3 * n + 1);
-	json_t *j;
-
-	if (t == NULL)
-		return NULL;
-	while (i < n) {
-		size_t l = utf8_len((const unsigned char *)s + i, n - i);
-
-		if (l == 0) {
-			/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): json_stringn takes the length */
-			memcpy(t + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		} else {
-			/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): json_stringn takes the length */
-			memcpy(t + o, s + i, l);
-			o += l;
-			i += l;
-		}
-	}
-	j = json_stringn(t, o);
-	free(t);
-	return j;
+	return md ? report_md(b, s, err) : report_esc(b, s, err);
 }
 
 static void
@@ -314,7 +223,7 @@ put_label(struct pr_buf *b, const struct pr_cp_report *r, const char *lab,
 		return PR_OK;
 	st = pr_buf_adds(b, " (", err);
 	if (st == PR_OK)
-		st = put_text(b, lab, strlen(lab), md, err);
+		st = put_text(b, lab, md, err);
 	return st == PR_OK ? pr_buf_addc(b, ')', err) : st;
 }
 
@@ -337,7 +246,7 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 	snprintf(conf, sizeof(conf), "%.10g", r->opts->conf * 100);
 	snprintf(interval, sizeof(interval), "%s%% interval", conf);
 	if ((st = md ? pr_buf_adds(b, "### ", err) : PR_OK) != PR_OK ||
-	    (st = put_text(b, r->name, strlen(r->name), md, err)) != PR_OK)
+	    (st = put_text(b, r->name, md, err)) != PR_OK)
 		return st;
 	/* The detector finds no noise when every point is the one before
 	 * plus the same amount: all equal, or a straight line. */
@@ -381,7 +290,7 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 		if (md) {
 			st = pr_buf_addf(b, err, "| %zu | ", c->index + 1);
 			if (st == PR_OK)
-				st = put_text(b, lab, ll, 1, err);
+				st = put_text(b, lab, 1, err);
 			if (st == PR_OK)
 				st = pr_buf_addf(b, err,
 				    " | %s | %s | %s | %s | %s | %s |\n", be,
@@ -393,7 +302,7 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 			struct pr_buf lb =
 			    PR_BUF_INIT(4 * PR_SERIES_LABEL_MAX + 8);
 
-			st = put_text(&lb, lab, ll, 0, err);
+			st = put_text(&lb, lab, 0, err);
 			ll = st == PR_OK ? lb.len : 0;
 			if (ll > (size_t)lw)
 				ll = (size_t)lw;
@@ -475,12 +384,13 @@ csv_all(const struct pr_cp_report *r, size_t n, struct pr_buf *b,
 			const struct pr_cp_change *c = &res->changes[k];
 			int pct = (c->defined & PR_CP_PCT) != 0;
 
-			st = put_csv(b, r[i].name, err);
+			st = report_csv_esc(b, r[i].name, err);
 			if (st == PR_OK)
 				st = pr_buf_addf(b, err, ",change,%zu,",
 				    c->index + 1);
 			if (st == PR_OK)
-				st = put_csv(b, label_of(&r[i], c->index), err);
+				st = report_csv_esc(b,
+				    label_of(&r[i], c->index), err);
 			if (st == PR_OK && pct)
 				st = pr_buf_addf(b, err,
 				    ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%."
@@ -498,25 +408,25 @@ csv_all(const struct pr_cp_report *r, size_t n, struct pr_buf *b,
 		for (k = 0; st == PR_OK && k < res->nspikes; k++) {
 			const struct pr_cp_spike *sp = &res->spikes[k];
 
-			st = put_csv(b, r[i].name, err);
+			st = report_csv_esc(b, r[i].name, err);
 			if (st == PR_OK)
 				st = pr_buf_addf(b, err, ",spike,%zu,",
 				    sp->index + 1);
 			if (st == PR_OK)
-				st =
-				    put_csv(b, label_of(&r[i], sp->index), err);
+				st = report_csv_esc(b,
+				    label_of(&r[i], sp->index), err);
 			if (st == PR_OK)
 				st = pr_buf_addf(b, err,
 				    ",%.17g,%.17g,,,,,,spike\n", sp->expected,
 				    sp->value);
 		}
 		if (st == PR_OK && res->tail.possible) {
-			st = put_csv(b, r[i].name, err);
+			st = report_csv_esc(b, r[i].name, err);
 			if (st == PR_OK)
 				st = pr_buf_addf(b, err, ",possible,%zu,",
 				    res->tail.index + 1);
 			if (st == PR_OK)
-				st = put_csv(b,
+				st = report_csv_esc(b,
 				    label_of(&r[i], res->tail.index), err);
 			if (st == PR_OK && res->tail.have_pct)
 				st = pr_buf_addf(b, err,
@@ -551,7 +461,7 @@ json_one(const struct pr_cp_report *r)
 
 		ok = e &&
 		    jset(e, "point", json_integer((json_int_t)c->index + 1)) &&
-		    jset(e, "label", json_label(label_of(r, c->index))) &&
+		    jset(e, "label", report_json_str(label_of(r, c->index))) &&
 		    jset(e, "before", json_real(c->before)) &&
 		    jset(e, "after", json_real(c->after)) &&
 		    jset(e, "step", json_real(c->step)) &&
@@ -581,7 +491,7 @@ json_one(const struct pr_cp_report *r)
 
 		ok = e &&
 		    jset(e, "point", json_integer((json_int_t)s->index + 1)) &&
-		    jset(e, "label", json_label(label_of(r, s->index))) &&
+		    jset(e, "label", report_json_str(label_of(r, s->index))) &&
 		    jset(e, "value", json_real(s->value)) &&
 		    jset(e, "expected", json_real(s->expected)) &&
 		    jset(e, "z", json_real(s->z)) &&
@@ -589,7 +499,7 @@ json_one(const struct pr_cp_report *r)
 		if (!ok && e)
 			json_decref(e);
 	}
-	ok = ok && jset(o, "name", json_label(r->name)) &&
+	ok = ok && jset(o, "name", report_json_str(r->name)) &&
 	    jset(o, "points", json_integer((json_int_t)res->n)) &&
 	    jset(o, "constant", json_boolean(res->constant)) &&
 	    jset(o, "noise_sd", json_real(res->sigma)) &&
@@ -618,7 +528,7 @@ json_one(const struct pr_cp_report *r)
 		    jset(t, "point",
 			json_integer((json_int_t)res->tail.index + 1)) &&
 		    jset(t, "label",
-			json_label(label_of(r, res->tail.index))) &&
+			report_json_str(label_of(r, res->tail.index))) &&
 		    jset(t, "needs",
 			json_integer((json_int_t)res->tail.needs)) &&
 		    jset(t, "step", json_real(res->tail.step)) &&
@@ -722,7 +632,7 @@ pr_cp_session_note(const char *what, const double *y, const double *var,
 		report_fmt_p(p, sizeof(p), 1, c->p_adjusted);
 		st = pr_buf_adds(out, "history of ", err);
 		if (st == PR_OK)
-			st = put_text(out, what, strlen(what), 0, err);
+			st = put_text(out, what, 0, err);
 		if (st == PR_OK)
 			st = pr_buf_addf(out, err,
 			    ": session %lld confirms a change that starts at "
@@ -737,7 +647,7 @@ pr_cp_session_note(const char *what, const double *y, const double *var,
 			snprintf(ch, sizeof(ch), "%+.4g", now.tail.step);
 		st = pr_buf_adds(out, "history of ", err);
 		if (st == PR_OK)
-			st = put_text(out, what, strlen(what), 0, err);
+			st = put_text(out, what, 0, err);
 		if (st == PR_OK && now.tail.index + 1 == n)
 			st = pr_buf_addf(out, err,
 			    ": session %lld may start a change (%s)",

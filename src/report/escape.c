@@ -1,7 +1,10 @@
 /*
- * report/escape.c - bytes from outside made safe for a terminal and for a
- * spreadsheet (perfreg/report.h): control bytes written as `cat -v`
- * writes them, CSV cells quoted and disarmed against formula injection.
+ * report/escape.c - bytes from outside made safe for a terminal, for a
+ * spreadsheet and for JSON (perfreg/report.h, report/internal.h): control
+ * bytes written as `cat -v` writes them, CSV cells quoted and disarmed
+ * against formula injection, invalid UTF-8 in a JSON string replaced by
+ * U+FFFD.  Every writer of src/report uses these, so that hostile input
+ * looks the same in every report.
  *
  * Invariants: printable ASCII and valid UTF-8 outside the C1 range pass
  * unchanged, so that an ordinary name ("µs", "copy.memcpy.64B") is
@@ -11,6 +14,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "perfreg/report.h"
 #include "report/internal.h"
@@ -206,17 +211,26 @@ report_esc(struct pr_buf *out, const char *s, struct pr_error *err)
 	return pr_report_escape(out, s, strlen(s), 0, err);
 }
 
-enum pr_status
-report_md(struct pr_buf *out, const char *s, struct pr_error *err)
+/* s through pr_report_escape, then through then (Markdown, CSV). */
+static enum pr_status
+escaped_then(struct pr_buf *out, const char *s,
+    enum pr_status (*then)(struct pr_buf *, const char *, struct pr_error *),
+    struct pr_error *err)
 {
 	enum pr_status st;
 	char *e;
 
 	if ((e = pr_report_escape_str(s, 0)) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
-	st = report_md_escape(out, e, err);
+	st = then(out, e, err);
 	free(e);
 	return st;
+}
+
+enum pr_status
+report_md(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	return escaped_then(out, s, report_md_escape, err);
 }
 
 enum pr_status
@@ -225,4 +239,41 @@ report_word(struct pr_buf *out, const char *s, enum pr_report_format f,
 {
 	return f == PR_REPORT_MARKDOWN ? report_md(out, s, err)
 				       : report_esc(out, s, err);
+}
+
+enum pr_status
+report_csv_esc(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	return escaped_then(out, s, pr_report_csv_cell, err);
+}
+
+json_t *
+report_json_str(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, o = 0, l;
+	json_t *j;
+	char *t;
+
+	/* Most strings are valid: no copy for them. */
+	for (; i < n && (l = utf8_len(p + i, n - i)) > 0; i += l)
+		;
+	if (i == n)
+		return json_stringn(s, n);
+	if ((t = malloc(3 * n + 1)) == NULL)
+		return NULL;
+	for (i = 0; i<n; i += l> 0 ? l : 1) {
+		if ((l = utf8_len(p + i, n - i)) == 0) {
+			/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): json_stringn takes the length */
+			memcpy(t + o, "\xef\xbf\xbd", 3);
+			o += 3;
+		} else {
+			/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): json_stringn takes the length */
+			memcpy(t + o, s + i, l);
+			o += l;
+		}
+	}
+	j = json_stringn(t, o);
+	free(t);
+	return j;
 }

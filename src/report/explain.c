@@ -169,6 +169,15 @@ byrank(const void *pa, const void *pb)
 		return b->changed - a->changed;
 	if (!a->changed)
 		return (a->p > b->p) - (a->p < b->p);
+	if (a->no_spread != b->no_spread)
+		return a->no_spread - b->no_spread;
+	if (a->no_spread) {
+		sa = isfinite(a->change) ? fabs(a->change) : INFINITY;
+		sb = isfinite(b->change) ? fabs(b->change) : INFINITY;
+		if (sa != sb)
+			return sa < sb ? 1 : -1;
+		return (a->metric > b->metric) - (a->metric < b->metric);
+	}
 	sa = isfinite(a->share) ? a->share : -INFINITY;
 	sb = isfinite(b->share) ? b->share : -INFINITY;
 	if (sa != sb)
@@ -176,6 +185,19 @@ byrank(const void *pa, const void *pb)
 	if (fabs(a->r) != fabs(b->r))
 		return fabs(a->r) < fabs(b->r) ? 1 : -1;
 	return (a->metric > b->metric) - (a->metric < b->metric);
+}
+
+/* x[i] per second of its run, secs[i]: NaN where either is missing or
+ * the time is not above 0. */
+static void
+per_second(const double *x, const double *secs, size_t n, double *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		out[i] = isfinite(x[i]) && isfinite(secs[i]) && secs[i] > 0
+		    ? x[i] / secs[i]
+		    : NAN;
 }
 
 static int
@@ -253,7 +275,7 @@ pr_explain_compute(const struct pr_explain_input *in, struct pr_explain *e,
     struct pr_error *err)
 {
 	double conf = in->conf > 0 ? in->conf : 0.95, alpha = 1 - conf;
-	double *p = NULL, *adj = NULL, mb, mn, v;
+	double *p = NULL, *adj = NULL, *rb = NULL, *rnw = NULL, mb, mn, v;
 	size_t j, k, nb, nn, ii = (size_t)-1, ci = (size_t)-1;
 	enum pr_status st = PR_OK;
 
@@ -274,24 +296,42 @@ pr_explain_compute(const struct pr_explain_input *in, struct pr_explain *e,
 		st = pr_error_set(err, PR_ENOMEM, "out of memory");
 		goto out;
 	}
+	if (in->base.seconds != NULL && in->new_.seconds != NULL &&
+	    ((rb = malloc((in->base.n + 1) * sizeof(*rb))) == NULL ||
+		(rnw = malloc((in->new_.n + 1) * sizeof(*rnw))) == NULL)) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (j = 0; j < in->nmetrics; j++) {
 		struct pr_explain_item *it = &e->items[e->n];
+		const double *xb = in->base.metric[j], *xn = in->new_.metric[j];
 		double sxy = 0, sxx = 0, syy = 0;
+		size_t df;
+		int rate = rb != NULL && pr_monitor_is_rate(in->names[j]);
 
 		if (endswith(in->names[j], "instructions"))
 			ii = j;
 		else if (endswith(in->names[j], "cycles"))
 			ci = j;
-		if (change(in->base.metric[j], in->base.n, in->new_.metric[j],
-			in->new_.n, conf, it) != 0)
+		if (rate) {
+			per_second(xb, in->base.seconds, in->base.n, rb);
+			per_second(xn, in->new_.seconds, in->new_.n, rnw);
+			xb = rb;
+			xn = rnw;
+		}
+		if (change(xb, in->base.n, xn, in->new_.n, conf, it) != 0)
 			continue;
 		it->metric = j;
-		within(in->base.metric[j], in->base.primary, in->base.n, &sxy,
-		    &sxx, &syy);
-		within(in->new_.metric[j], in->new_.primary, in->new_.n, &sxy,
-		    &sxx, &syy);
+		it->per_second = rate;
+		within(xb, in->base.primary, in->base.n, &sxy, &sxx, &syy);
+		within(xn, in->new_.primary, in->new_.n, &sxy, &sxx, &syy);
 		it->r = sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
-		it->share = sxx > 0 && mn != mb
+		/* The pooled within-side spread against the change: below
+		 * 1% the slope is that of rounding, not of co-movement. */
+		df = it->nb + it->nn > 2 ? it->nb + it->nn - 2 : 1;
+		it->no_spread = !(sqrt(sxx / (double)df) >=
+		    0.01 * fabs(it->new_mean - it->base_mean));
+		it->share = !it->no_spread && sxx > 0 && mn != mb
 		    ? sxy / sxx * (it->new_mean - it->base_mean) / (mn - mb)
 		    : NAN;
 		p[e->n++] = it->p;
@@ -313,6 +353,8 @@ split:
 out:
 	free(p);
 	free(adj);
+	free(rb);
+	free(rnw);
 	if (st != PR_OK)
 		pr_explain_release(e);
 	return st;
@@ -404,14 +446,22 @@ item_text(struct pr_buf *out, const struct explain_data *d,
 
 	if ((st = pr_buf_adds(out, md ? "- " : "  ", err)) != PR_OK ||
 	    (st = word(out, d->names[it->metric], md, err)) != PR_OK ||
-	    (st = pr_buf_adds(out, " ", err)) != PR_OK ||
+	    (st = pr_buf_adds(out, it->per_second ? "/s " : " ", err)) !=
+		PR_OK ||
 	    (st = pct(out, it->change, err)) != PR_OK ||
 	    (st = pr_buf_adds(out, " [", err)) != PR_OK ||
 	    (st = pct(out, it->lo, err)) != PR_OK ||
 	    (st = pr_buf_adds(out, ", ", err)) != PR_OK ||
 	    (st = pct(out, it->hi, err)) != PR_OK ||
-	    (st = pr_buf_addf(out, err, "] (%.4g -> %.4g), r = %.2f with ",
-		 it->base_mean, it->new_mean,
+	    (st = pr_buf_addf(out, err, "] (%.4g -> %.4g)", it->base_mean,
+		 it->new_mean)) != PR_OK)
+		return st;
+	if (it->no_spread)
+		return pr_buf_adds(out,
+		    ", next to the same in every run of a side: its share "
+		    "of the change cannot be measured\n",
+		    err);
+	if ((st = pr_buf_addf(out, err, ", r = %.2f with ",
 		 fabs(it->r) < 0.005 ? 0.0 : it->r)) != PR_OK ||
 	    (st = word(out, d->primary, md, err)) != PR_OK)
 		return st;
@@ -430,10 +480,12 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	int md = f == PR_REPORT_MARKDOWN;
 	const char *pre = md ? "- " : "  ";
 	enum pr_status st;
-	size_t k, shown = 0, sys = 0;
+	size_t k, shown = 0, sys = 0, rates = 0;
 
-	for (k = 0; k < e->nchanged; k++)
+	for (k = 0; k < e->nchanged; k++) {
 		sys += system_wide(d->names[e->items[k].metric]);
+		rates += e->items[k].per_second;
+	}
 	if ((st = pr_buf_adds(out,
 		 md ? "\n**Explanation**: " : "\nexplanation: ", err)) !=
 		PR_OK ||
@@ -453,11 +505,13 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 		    ": nothing beside it explains the change\n", err);
 	else
 		st = pr_buf_addf(out, err,
-		    ", ranked by the share of the change they account for%s\n",
+		    ", ranked by the share of the change they account "
+		    "for%s%s\n",
 		    sys ? "; the mon.stat, softirq, irq, vm and sched figures "
 			  "are system-wide (they include the machine's other "
 			  "processes)"
-			: "");
+			: "",
+		    rates ? ", their counts per second of the run (/s)" : "");
 	if (st != PR_OK || (md && (st = pr_buf_addc(out, '\n', err)) != PR_OK))
 		return st;
 	for (k = 0; k < e->nchanged && shown < PR_EXPLAIN_TOP; k++, shown++)
@@ -496,7 +550,12 @@ item_json(const struct explain_data *d, const struct pr_explain_item *m)
 {
 	json_t *it = json_object();
 	const char *name = d->names[m->metric], *unit = d->units[m->metric];
+	char rate[128];
 
+	if (unit != NULL && m->per_second) {
+		snprintf(rate, sizeof(rate), "%.100s/s", unit);
+		unit = rate;
+	}
 	if (it == NULL || jset(it, "metric", json_string(name)) != 0 ||
 	    (unit != NULL && jset(it, "unit", json_string(unit)) != 0) ||
 	    jset(it, "system_wide", json_boolean(system_wide(name))) != 0 ||
@@ -511,6 +570,8 @@ item_json(const struct explain_data *d, const struct pr_explain_item *m)
 	    jset(it, "p_bh", num(m->p_adj)) != 0 ||
 	    jset(it, "r", num(m->r)) != 0 ||
 	    jset(it, "share", num(m->share)) != 0 ||
+	    jset(it, "per_second", json_boolean(m->per_second)) != 0 ||
+	    jset(it, "no_spread", json_boolean(m->no_spread)) != 0 ||
 	    jset(it, "changed", json_boolean(m->changed)) != 0) {
 		json_decref(it);
 		return NULL;
@@ -845,7 +906,7 @@ pr_report_run_explain(struct pr_report_model *m, const char *key, int flags,
 	struct pr_explain_input in;
 	struct pr_explain e;
 	struct run_names rn;
-	double *pb = NULL, *pn = NULL;
+	double *pb = NULL, *pn = NULL, *wb = NULL, *wn = NULL;
 	const char *primary = NULL;
 	size_t i, j, k, cap = bd->n + 1, nb, nn;
 	enum pr_status st = PR_OK;
@@ -885,7 +946,9 @@ pr_report_run_explain(struct pr_report_model *m, const char *key, int flags,
 	rn.new_ = calloc(rn.n + 1, sizeof(*rn.new_));
 	if (rn.base == NULL || rn.new_ == NULL ||
 	    (pb = run_values(s, 0, primary, &nb)) == NULL ||
-	    (pn = run_values(s, vi, primary, &nn)) == NULL)
+	    (pn = run_values(s, vi, primary, &nn)) == NULL ||
+	    (wb = run_values(s, 0, "wall_s", &nb)) == NULL ||
+	    (wn = run_values(s, vi, "wall_s", &nn)) == NULL)
 		goto nomem;
 	for (k = 0; k < rn.n; k++)
 		if ((rn.base[k] = run_values(s, 0, rn.names[k], &nb)) == NULL ||
@@ -902,6 +965,8 @@ pr_report_run_explain(struct pr_report_model *m, const char *key, int flags,
 	in.new_.primary = pn;
 	in.new_.metric = (const double *const *)rn.new_;
 	in.new_.n = nn;
+	in.base.seconds = wb;
+	in.new_.seconds = wn;
 	in.conf = 0.95;
 	pr_error_clear(&why);
 	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
@@ -919,6 +984,8 @@ out:
 	run_names_release(&rn);
 	free(pb);
 	free(pn);
+	free(wb);
+	free(wn);
 	return st;
 }
 
@@ -989,9 +1056,10 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 	struct pr_error why;
 	const char **names = NULL, **units = NULL;
 	double *y[2] = { NULL, NULL }, **x[2] = { NULL, NULL };
+	double *secs[2] = { NULL, NULL };
 	size_t i, k, s, nm = 0, ny[2] = { 0, 0 }, cap[2], nx;
 	enum pr_status st = PR_OK;
-	int mon = 0;
+	int mon = 0, wall = 1;
 
 	if (pb == NULL || pn == NULL)
 		return PR_OK;
@@ -1016,6 +1084,17 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 		goto nomem;
 	for (s = 0; s < 2; s++)
 		(void)units_of(sd[s], ps[s], ps[s], boots, y[s], &ny[s]);
+	/* The wall time of each unit, for the system-wide counters' rates:
+	 * a boot's rate is its mean count over its mean time. */
+	for (s = 0; s < 2 && wall; s++) {
+		const struct pr_store_series *w =
+		    pr_store_variant_series(sd[s], "wall_s");
+
+		if (w == NULL ||
+		    (secs[s] = calloc(cap[s], sizeof(double))) == NULL ||
+		    units_of(sd[s], w, ps[s], boots, secs[s], &nx) != 0)
+			wall = 0;
+	}
 	for (i = 0; i < bd->nm; i++) {
 		xb = &bd->m[i];
 		if (strcmp(xb->name, primary) == 0 ||
@@ -1046,6 +1125,8 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 	in.new_.primary = y[1];
 	in.new_.metric = (const double *const *)x[1];
 	in.new_.n = ny[1];
+	in.base.seconds = wall ? secs[0] : NULL;
+	in.new_.seconds = wall ? secs[1] : NULL;
 	in.conf = 0.95;
 	in.unit = boots ? "boots" : "runs";
 	pr_error_clear(&why);
@@ -1065,8 +1146,139 @@ out:
 			free(x[s][k]);
 		free(x[s]);
 		free(y[s]);
+		free(secs[s]);
 	}
 	free(names);
 	free(units);
+	return st;
+}
+
+/* ---------------------------------------------------------------- *
+ * The explanation of two inputs of `perfreg compare`
+ * ---------------------------------------------------------------- */
+
+enum pr_status
+pr_explain_strip_monitors(const struct pr_dataset *in, struct pr_dataset *out,
+    struct pr_error *err)
+{
+	const struct pr_metric *a;
+	struct pr_metric *b;
+	enum pr_status st;
+	size_t i, k;
+
+	for (i = 0; i < in->n; i++) {
+		a = &in->metrics[i];
+		if (pr_monitor_is_metric(a->name))
+			continue;
+		if ((st = pr_dataset_get(out, a->name, a->unit, a->better, &b,
+			 err)) != PR_OK)
+			return st;
+		b->flags |= a->flags;
+		for (k = 0; k < a->values.n; k++)
+			if ((st = pr_sample_push(&b->values, a->values.v[k],
+				 err)) != PR_OK)
+				return st;
+	}
+	return PR_OK;
+}
+
+int
+pr_explain_has_monitors(struct pr_dataset *base, struct pr_dataset *new_)
+{
+	size_t i;
+
+	for (i = 0; i < base->n; i++)
+		if (pr_monitor_is_metric(base->metrics[i].name) &&
+		    pr_dataset_find(new_, base->metrics[i].name) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The values of metric name of d when it has n (the primary's), else
+ * NULL: borrowed. */
+static const double *
+aligned(struct pr_dataset *d, const char *name, size_t n)
+{
+	struct pr_metric *x = pr_dataset_find(d, name);
+
+	return x != NULL && x->values.n == n ? x->values.v : NULL;
+}
+
+/* Whether name is one of the rows of r after the first. */
+static int
+other_row(const struct pr_report *r, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < r->n; i++)
+		if (strcmp(r->metrics[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+enum pr_status
+pr_report_dataset_explain(struct pr_report_model *m, const char *key, int flags,
+    struct pr_dataset *base, struct pr_dataset *new_, const struct pr_report *r,
+    struct pr_error *err)
+{
+	const char *primary = r->n > 0 ? r->metrics[0].name : "";
+	struct pr_metric *pb = pr_dataset_find(base, primary),
+			 *pn = pr_dataset_find(new_, primary);
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error why;
+	const char **names = NULL, **units = NULL;
+	const double **xb = NULL, **xn = NULL;
+	size_t i, nm = 0;
+	enum pr_status st = PR_OK;
+
+	if (pb == NULL || pn == NULL || !pr_explain_has_monitors(base, new_))
+		return PR_OK;
+	names = calloc(base->n + 1, sizeof(*names));
+	units = calloc(base->n + 1, sizeof(*units));
+	xb = calloc(base->n + 1, sizeof(*xb));
+	xn = calloc(base->n + 1, sizeof(*xn));
+	if (names == NULL || units == NULL || xb == NULL || xn == NULL) {
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < base->n; i++) {
+		const char *name = base->metrics[i].name;
+
+		if (strcmp(name, primary) == 0 || other_row(r, name) ||
+		    (xb[nm] = aligned(base, name, pb->values.n)) == NULL ||
+		    (xn[nm] = aligned(new_, name, pn->values.n)) == NULL)
+			continue;
+		names[nm] = name;
+		units[nm++] = base->metrics[i].unit;
+	}
+	memset(&in, 0, sizeof(in));
+	in.primary = primary;
+	in.nmetrics = nm;
+	in.names = names;
+	in.units = units;
+	in.base.primary = pb->values.v;
+	in.base.metric = xb;
+	in.base.n = pb->values.n;
+	in.new_.primary = pn->values.v;
+	in.new_.metric = xn;
+	in.new_.n = pn->values.n;
+	in.base.seconds = aligned(base, "wall_s", pb->values.n);
+	in.new_.seconds = aligned(new_, "wall_s", pn->values.n);
+	in.conf = 0.95;
+	pr_explain_init(&e);
+	pr_error_clear(&why);
+	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
+		st = pr_report_explain(m, key, flags, &e, &in, NULL, 0, err);
+	else if (st == PR_ENOMEM)
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+	else
+		st = PR_OK; /* too few runs: no explanation */
+	pr_explain_release(&e);
+out:
+	free(names);
+	free(units);
+	free(xb);
+	free(xn);
 	return st;
 }

@@ -103,6 +103,16 @@ enum pr_status report_md(struct pr_buf *out, const char *s,
 enum pr_status report_word(struct pr_buf *out, const char *s,
     enum pr_report_format f, struct pr_error *err);
 
+/* Appends s from outside as one CSV cell: control bytes as
+ * pr_report_escape writes them, then pr_report_csv_cell. */
+enum pr_status report_csv_esc(struct pr_buf *out, const char *s,
+    struct pr_error *err);
+/* A JSON string of s with every byte outside a well-formed UTF-8
+ * sequence (RFC 3629: no overlong forms, no surrogates, at most
+ * U+10FFFF) replaced by U+FFFD, so that jansson takes any name; jansson
+ * escapes the controls.  A new reference, NULL when out of memory. */
+json_t *report_json_str(const char *s);
+
 /* Appends root dumped with the jansson flags and a newline to out, and
  * drops the reference to root (model.c). */
 enum pr_status report_json_dump(struct pr_buf *out, json_t *root, size_t flags,

@@ -921,56 +921,6 @@ pr_stat_format_text(const struct pr_stat *st, struct pr_buf *out,
 /* ---------------------------------------------------------------- JSON */
 
 /*
- * A copy of s with every byte that does not belong to a well-formed UTF-8
- * sequence (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF)
- * replaced by U+FFFD, so that jansson accepts any file name.
- */
-static char *
-utf8_clean(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0, o = 0, len, k;
-	unsigned cp, min;
-	char *r = malloc(3 * n + 1);
-
-	if (r == NULL)
-		return NULL;
-	while (i < n) {
-		if (p[i] < 0x80) {
-			r[o++] = (char)p[i++];
-			continue;
-		}
-		if ((p[i] & 0xe0) == 0xc0) {
-			len = 2, cp = p[i] & 0x1f, min = 0x80;
-		} else if ((p[i] & 0xf0) == 0xe0) {
-			len = 3, cp = p[i] & 0x0f, min = 0x800;
-		} else if ((p[i] & 0xf8) == 0xf0) {
-			len = 4, cp = p[i] & 0x07, min = 0x10000;
-		} else
-			len = 0, cp = 0, min = 1;
-		for (k = 1; len > 0 && k < len; k++) {
-			if (i + k >= n || (p[i + k] & 0xc0) != 0x80) {
-				len = 0;
-				break;
-			}
-			cp = cp << 6 | (p[i + k] & 0x3f);
-		}
-		if (len == 0 || cp < min || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff)) {
-			memcpy(r + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-			continue;
-		}
-		memcpy(r + o, p + i, len);
-		o += len;
-		i += len;
-	}
-	r[o] = '\0';
-	return r;
-}
-
-/*
  * Builders that remember an allocation failure in *ok instead of making
  * every caller check: a NULL value is never stored, and the report is
  * dropped at the end if anything failed.
@@ -1008,19 +958,11 @@ jnum(double x, int defined)
 	return json_real(x);
 }
 
+/* A string from outside: invalid UTF-8 becomes U+FFFD (escape.c). */
 static json_t *
 jstr(const char *s)
 {
-	json_t *v;
-	char *clean;
-
-	if ((v = json_string(s)) != NULL)
-		return v;
-	if ((clean = utf8_clean(s)) == NULL)
-		return NULL;
-	v = json_string(clean);
-	free(clean);
-	return v;
+	return report_json_str(s);
 }
 
 static json_t *

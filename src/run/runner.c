@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfreg/monitor.h"
 #include "perfreg/rng.h"
 #include "perfreg/runner.h"
 #include "perfreg/seq.h"
@@ -318,6 +319,7 @@ parse_run(struct pr_session *s, struct pr_variant *v, struct pr_run *r,
 	struct pr_error perr;
 	char name[PR_ERROR_FILE_MAX], msg[PR_ERROR_MSG_MAX + 64];
 	enum pr_status st;
+	size_t i;
 
 	snprintf(name, sizeof(name), "%s (%s run %zu)", v->name,
 	    r->warmup ? "warm-up" : "counted", r->round + 1);
@@ -341,6 +343,17 @@ parse_run(struct pr_session *s, struct pr_variant *v, struct pr_run *r,
 		return fail_run(r, res, "parse", "cannot derive metrics: ", msg,
 		    err);
 	}
+	/* The monitors' prefix is reserved: a benchmark's own "mon.x" would
+	 * be stored, compared and explained as a monitor's figure. */
+	for (i = 0; i < r->metrics.n; i++)
+		if (pr_monitor_is_metric(r->metrics.metrics[i].name)) {
+			snprintf(msg, sizeof(msg),
+			    "metric '%.64s' has the prefix '" PR_MON_PREFIX
+			    "', which is the monitors' (rename it: --metric "
+			    "NAME=REGEX, --derive NAME=EXPR)",
+			    r->metrics.metrics[i].name);
+			return fail_run(r, res, "parse", "", msg, err);
+		}
 	return PR_OK;
 }
 

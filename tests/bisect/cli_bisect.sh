@@ -105,6 +105,49 @@ if command -v script > /dev/null 2>&1; then
 	has "$tmp/tty" '"verdict": "culprit"' "tty json: the report"
 fi
 
+# 1b. git bisect run with `perfreg bisect run-step`: git names the slow
+# commit; each step stored (the campaign lists the commits tested).
+(cd "$tmp/a" && git bisect start main c0 > /dev/null 2>&1 &&
+	git bisect run "$perfreg" bisect run-step --good c0 --build "$BUILD" \
+	    --equivalence 10 --campaign steps --metric "$WORK" -- ./prog \
+	    > "$tmp/gbr" 2>&1)
+rc=$?
+[ $rc -eq 0 ] || fail "git bisect run: exit $rc: $(tail -5 "$tmp/gbr")"
+has "$tmp/gbr" "^$(git -C "$tmp/a" rev-parse "$slow") is the first bad commit" \
+    "git bisect run: the slow commit"
+has "$tmp/gbr" '^bad: [0-9a-f]\{12\} "edit [0-9]*": +[0-9.]*% .* regression' "git bisect run: a bad step"
+has "$tmp/gbr" '^good: [0-9a-f]\{12\} "edit [0-9]*": .* equivalent' "git bisect run: a good step"
+"$perfreg" show steps > "$tmp/show" 2>&1 || fail "run-step: show: $(cat "$tmp/show")"
+has "$tmp/show" "$(git -C "$tmp/a" rev-parse c0)" "run-step: the good side is stored"
+git -C "$tmp/a" bisect reset -q > /dev/null 2>&1
+[ "$(git -C "$tmp/a" worktree list | wc -l)" -eq 1 ] ||
+	fail "run-step: work trees left: $(git -C "$tmp/a" worktree list)"
+# The JSON answer, and a commit that does not build: skip (125).
+"$perfreg" bisect run-step --repo "$tmp/a" --good c0 --equivalence 10 \
+    --db "$tmp/step.sqlite" --json --metric "$WORK" --build "$BUILD" -- ./prog \
+    > "$tmp/json" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || fail "run-step json: exit $rc, not 1: $(cat "$tmp/err")"
+has "$tmp/json" '"answer": "bad"' "run-step json: answer"
+has "$tmp/json" '"exit": 1' "run-step json: exit"
+cp "$tmp/a/prog.c" "$tmp/saved.c"
+echo 'this does not compile' >> "$tmp/a/prog.c"
+git -C "$tmp/a" commit -q -a -m broken
+"$perfreg" bisect run-step --repo "$tmp/a" --good c0 --db "$tmp/step.sqlite" \
+    --metric "$WORK" --build "$BUILD" -- ./prog > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 125 ] || fail "run-step broken: exit $rc, not 125: $(cat "$tmp/out" "$tmp/err")"
+has "$tmp/out" '^skip: [0-9a-f]\{12\} "broken": build failed' "run-step broken: why"
+git -C "$tmp/a" reset -q --hard HEAD~1
+cmp -s "$tmp/a/prog.c" "$tmp/saved.c" || fail "run-step: cannot undo the broken commit"
+# Bad usage and bad input stop git bisect: 255, one line.
+"$perfreg" bisect run-step --repo "$tmp/a" -- ./prog > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 255 ] || fail "run-step no --good: not 255"
+one_line_error "$tmp/err" "run-step no --good"
+"$perfreg" bisect run-step --repo "$tmp/a" --good nosuch -- ./prog > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 255 ] || fail "run-step unknown --good: not 255"
+one_line_error "$tmp/err" "run-step unknown --good"
+
 # 2. No slow commit between c0 and c20: not reproduced.
 "$perfreg" bisect --repo "$tmp/a" --good c0 --bad c20 --build "$BUILD" \
     --equivalence 10 --campaign flat --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err"

@@ -4,7 +4,9 @@
  * FUZZ_READER: stat, softirqs, interrupts, vmstat or schedstat
  * (fuzz_monitor_<reader>).  The input is the file's text; the reader
  * must succeed (only memory can fail it) and give finite figures whose
- * names start with "mon." and hold no control character or blank.
+ * names start with "mon." and hold no control character or blank.  The
+ * stat target runs the intr line's reader too (with IRQs 0, 1 and 41
+ * named), the interrupts target the reader of the lines' names.
  * scripts/fuzz.sh builds and runs them (seeds: tests/data/proc).
  */
 #include <math.h>
@@ -25,19 +27,36 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *buf = (const char *)data;
+	struct pr_mon_irqnames names;
 	struct pr_mon_snap s;
 	struct pr_error err;
 	enum pr_status st;
 	size_t i, j;
 
 	pr_mon_snap_init(&s);
-	if (strcmp(FUZZ_READER, "stat") == 0)
+	pr_mon_irqnames_init(&names);
+	if (strcmp(FUZZ_READER, "stat") == 0) {
+		static const char irqs[] =
+		    "  CPU0\n 0: 1 a\n 1: 2 b\n41: 3 c\n";
+
+		if (pr_mon_irqnames_parse(irqs, sizeof(irqs) - 1, &names,
+			&err) != PR_OK ||
+		    names.names.n != 3)
+			abort();
 		st = pr_mon_parse_stat(buf, size, 100, &s, &err);
-	else if (strcmp(FUZZ_READER, "softirqs") == 0)
+		if (st == PR_OK)
+			st =
+			    pr_mon_parse_stat_intr(buf, size, &names, &s, &err);
+	} else if (strcmp(FUZZ_READER, "softirqs") == 0) {
 		st = pr_mon_parse_softirqs(buf, size, &s, &err);
-	else if (strcmp(FUZZ_READER, "interrupts") == 0)
+	} else if (strcmp(FUZZ_READER, "interrupts") == 0) {
 		st = pr_mon_parse_interrupts(buf, size, &s, &err);
-	else if (strcmp(FUZZ_READER, "vmstat") == 0)
+		if (st == PR_OK)
+			st = pr_mon_irqnames_parse(buf, size, &names, &err);
+		for (i = 0; st == PR_OK && i < names.names.n; i++)
+			if (strncmp(names.names.v[i].name, "mon.irq.", 8) != 0)
+				abort();
+	} else if (strcmp(FUZZ_READER, "vmstat") == 0)
 		st = pr_mon_parse_vmstat(buf, size, &s, &err);
 	else
 		st = pr_mon_parse_schedstat(buf, size, &s, &err);
@@ -53,5 +72,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 	}
 	pr_mon_snap_release(&s);
+	pr_mon_irqnames_release(&names);
 	return 0;
 }

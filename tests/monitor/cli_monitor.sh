@@ -9,7 +9,8 @@
 # out of its table and ranks them in its explanation, on the runs, or on
 # the boots' means when each variant ran in two boots (PERFREG_BOOT_ID).  Only /proc/stat
 # is monitored where a source is needed (every Linux has it; perf may be
-# refused); no figure's size is checked, only that it is there.
+# refused); no figure's size is checked, only that it is there.  A
+# benchmark's own metric under the reserved prefix fails its runs.
 #
 # usage: cli_monitor.sh PERFREG
 set -u
@@ -38,6 +39,15 @@ hasnt() { # file pattern what
 json() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
+
+# A benchmark's own metric named like a monitor's is refused, with the
+# reason, in every run (it would be stored and explained as a monitor).
+"$P" run -n 2 --warmup 0 --monitor none --metric 'mon.x=v=([0-9]+)' \
+    t='echo v=3' > "$tmp/own.out" 2> "$tmp/own.err"
+[ $? -eq 2 ] || fail "run --metric mon.x: not exit 2"
+has "$tmp/own.out" "metric 'mon.x' has the prefix 'mon.', which is the monitors'" \
+    "run --metric mon.x"
+hasnt "$tmp/own.out" "0 failed" "run --metric mon.x"
 
 # run without --campaign: JSON and --output.  10 runs a side: a
 # system-wide figure of 3 runs of `true` can be the same in every run of

@@ -150,6 +150,61 @@ test_interrupts(void **state)
 	pr_mon_snap_release(&s);
 }
 
+/*
+ * The default interrupts source: the names of the numbered lines from
+ * the captured /proc/interrupts, the counts from the captured
+ * /proc/stat's intr line (the two were captured together: the numbered
+ * lines' counts agree, 2,366,089 in all), and the CPU-local rest,
+ * 18,388,783 - 2,366,089 = 16,022,694 (`awk` over the two files).
+ */
+static void
+test_stat_intr(void **state)
+{
+	struct pr_mon_irqnames names;
+	struct pr_mon_snap s;
+	struct pr_error err;
+	size_t len, slen;
+	char *buf = slurp("interrupts", &len), *stat = slurp("stat", &slen);
+	static const char noline[] = "cpu 1 2 3 4 5 6 7 8\nctxt 5\n";
+	static const char bad[] = "intr 100 1 2 x 4\n";
+
+	(void)state;
+	pr_mon_irqnames_init(&names);
+	assert_int_equal(pr_mon_irqnames_parse(buf, len, &names, &err), PR_OK);
+	/* The 19 numbered lines, IRQs 24 to 43 (27 has none). */
+	assert_int_equal(names.names.n, 19);
+	assert_int_equal(names.irq[0], 24);
+	assert_int_equal(names.irq[18], 43);
+	assert_string_equal(names.names.v[1].name, "mon.irq.ACPI:Ged#25");
+	pr_mon_snap_init(&s);
+	assert_int_equal(pr_mon_parse_stat_intr(stat, slen, &names, &s, &err),
+	    PR_OK);
+	assert_int_equal(s.n, 19 + 1);
+	assert_true(val(&s, "mon.irq.virtio3-rx") == 11608);
+	assert_true(val(&s, "mon.irq.virtio1-req.0") == 2311157);
+	assert_true(val(&s, "mon.irq.ACPI:Ged") == 1);
+	assert_true(val(&s, "mon.irq.ACPI:Ged#25") == 1);
+	assert_true(val(&s, "mon.irq.ttyS0") == 14);
+	assert_true(val(&s, "mon.irq.cpu_local") == 16022694);
+	assert_null(find(&s, "mon.irq.LOC"));
+
+	/* No intr line: nothing; a word that is not a number: the counts
+	 * before it, no total. */
+	pr_mon_snap_clear(&s);
+	assert_int_equal(pr_mon_parse_stat_intr(noline, sizeof(noline) - 1,
+			     &names, &s, &err),
+	    PR_OK);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(pr_mon_parse_stat_intr(bad, sizeof(bad) - 1, &names,
+			     &s, &err),
+	    PR_OK);
+	assert_int_equal(s.n, 0);
+	pr_mon_snap_release(&s);
+	pr_mon_irqnames_release(&names);
+	free(buf);
+	free(stat);
+}
+
 static void
 test_vmstat_schedstat(void **state)
 {
@@ -322,7 +377,14 @@ test_set(void **state)
 	    PR_OK);
 	assert_int_equal(set, PR_MON_PERF | PR_MON_SOFTIRQS);
 	assert_int_equal(pr_monitor_parse_set("system", &set, &err), PR_OK);
-	assert_int_equal(set, PR_MON_ALL & ~(unsigned)PR_MON_PERF);
+	assert_int_equal(set,
+	    PR_MON_ALL & ~(unsigned)(PR_MON_PERF | PR_MON_INTERRUPTS_FULL));
+	assert_int_equal(pr_monitor_parse_set("interrupts-full", &set, &err),
+	    PR_OK);
+	assert_int_equal(set, PR_MON_INTERRUPTS_FULL);
+	assert_int_equal(pr_monitor_parse_set("all", &set, &err), PR_OK);
+	assert_int_equal(set, PR_MON_ALL);
+	assert_false(PR_MON_DEFAULT & PR_MON_INTERRUPTS_FULL);
 	assert_int_equal(pr_monitor_parse_set("perf,bogus", &set, &err),
 	    PR_EINVAL);
 	assert_non_null(strstr(err.msg, "'bogus'"));
@@ -367,8 +429,35 @@ test_missing_proc(void **state)
 	assert_non_null(pr_dataset_find(&d, "mon.irq.LOC"));
 	assert_non_null(pr_dataset_find(&d, "mon.softirq.NET_RX"));
 	assert_non_null(pr_dataset_find(&d, "mon.vm.pgfault"));
+	assert_null(pr_dataset_find(&d, "mon.irq.cpu_local"));
 	pr_monitor_free(m);
 	pr_dataset_release(&d);
+
+	/* The default set: the interrupts by IRQ from /proc/stat, the
+	 * CPU-local ones as one figure, not by kind. */
+	pr_dataset_init(&d);
+	assert_int_equal(pr_monitor_new(PR_MON_DEFAULT & ~(unsigned)PR_MON_PERF,
+			     "tests/data/proc", &m, &err),
+	    PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), 0);
+	assert_int_equal(pr_monitor_begin(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_end(m, &d, &err), PR_OK);
+	assert_true(
+	    pr_dataset_find(&d, "mon.irq.virtio3-rx")->values.v[0] == 0);
+	assert_true(pr_dataset_find(&d, "mon.irq.cpu_local")->values.v[0] == 0);
+	assert_null(pr_dataset_find(&d, "mon.irq.LOC"));
+	assert_non_null(pr_dataset_find(&d, "mon.stat.ctxt"));
+	pr_monitor_free(m);
+	pr_dataset_release(&d);
+
+	/* Only the interrupts, of a /proc without interrupts: absent. */
+	assert_int_equal(pr_monitor_new(PR_MON_INTERRUPTS,
+			     "tests/data/proc/no-such-dir", &m, &err),
+	    PR_OK);
+	assert_int_equal(pr_monitor_active(m), 0);
+	assert_int_equal(pr_monitor_nnotes(m), 1);
+	assert_non_null(strstr(pr_monitor_note(m, 0), "monitor interrupts"));
+	pr_monitor_free(m);
 }
 
 static double
@@ -509,6 +598,7 @@ main(void)
 		cmocka_unit_test(test_stat),
 		cmocka_unit_test(test_softirqs),
 		cmocka_unit_test(test_interrupts),
+		cmocka_unit_test(test_stat_intr),
 		cmocka_unit_test(test_vmstat_schedstat),
 		cmocka_unit_test(test_cut_and_damaged),
 		cmocka_unit_test(test_names_and_delta),

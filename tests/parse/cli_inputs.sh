@@ -2,7 +2,8 @@
 # tests/parse/cli_inputs.sh - inputs that never end or never come
 # (issue 12): a FIFO that no one writes, given to stat, compare and parse,
 # must still stop on Ctrl-C (SIGINT).  (The memory cap an endless pipe
-# meets is tested in test_numbers.)  Usage: cli_inputs.sh PERFREG
+# meets is tested in test_numbers.)  Numbers from a pipe do not depend
+# on TMPDIR.  Usage: cli_inputs.sh PERFREG
 set -u
 perfreg=$1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/perfreg-inputs.XXXXXX") || exit 1
@@ -39,6 +40,19 @@ for args in "stat $dir/fifo" "compare $dir/fifo $dir/fifo" \
 		fail=1
 	fi
 done
+
+# Numbers from a pipe are read through a memory file, not one under
+# TMPDIR: the library reads no environment, so a TMPDIR that does not
+# exist changes nothing (it used to fail: "cannot create a temporary
+# file").
+printf '1\n2\n3\n' >"$dir/three.txt"
+out=$(printf '1\n2\n3\n' |
+    TMPDIR="$dir/none" "$perfreg" compare --json - "$dir/three.txt" 2>&1)
+st=$?
+if [ "$st" -ne 0 ] || [ "$(printf '%s' "$out" | grep -c '"n": 3')" -ne 2 ]; then
+	echo "FAIL: compare - with TMPDIR missing: exit $st: $out" >&2
+	fail=1
+fi
 
 [ $fail -eq 0 ] && echo "cli_inputs: all passed"
 exit $fail

@@ -17,7 +17,10 @@
  * outside escaped, the top 10 and "N more in --json", the notes; and
  * built from a session of `perfreg run` (pr_report_run_explain): the
  * primary taken from the roles, the side metrics and the monitors' figures
- * of the counted runs, nothing without monitors.  Fixed seeds throughout.
+ * of the counted runs, nothing without monitors.  System-wide counters
+ * per second of their run (a timer that ticks with any run's length is
+ * no explanation), and metrics with no spread within the sides ranked
+ * by their own change, after the others.  Fixed seeds throughout.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -188,8 +191,8 @@ test_aa(void **state)
 	in.primary = "elapsed";
 	in.nmetrics = K;
 	in.names = names;
-	in.base = (struct pr_explain_side){ pb, mb, N };
-	in.new_ = (struct pr_explain_side){ pn, mn, N };
+	in.base = (struct pr_explain_side){ pb, mb, N, NULL };
+	in.new_ = (struct pr_explain_side){ pn, mn, N, NULL };
 	for (s = 0; s < S; s++) {
 		for (i = 0; i < N; i++) {
 			pb[i] = 10 + pr_rng_normal(&r);
@@ -238,8 +241,8 @@ test_split(void **state)
 	in.primary = "elapsed";
 	in.nmetrics = 2;
 	in.names = names;
-	in.base = (struct pr_explain_side){ ybase, mb, N };
-	in.new_ = (struct pr_explain_side){ ynew, mn, N };
+	in.base = (struct pr_explain_side){ ybase, mb, N, NULL };
+	in.new_ = (struct pr_explain_side){ ynew, mn, N, NULL };
 	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
 	assert_true(e.has_split);
 	assert_false(e.work_changed);
@@ -339,6 +342,160 @@ test_interval_positive(void **state)
 	assert_true(fabs(e.items[i].change + 0.92) < 1e-12);
 	assert_true(fabs(e.items[i].lo + 0.92837819643796315) < 1e-9);
 	assert_true(fabs(e.items[i].hi + 0.9095175300712961) < 1e-9);
+	pr_explain_release(&e);
+}
+
+/* The rank of metric j in e (e->n when it was not tested). */
+static size_t
+rank_of(const struct pr_explain *e, size_t j)
+{
+	size_t k;
+
+	for (k = 0; k < e->n && e->items[k].metric != j; k++)
+		;
+	return k;
+}
+
+/*
+ * System-wide counters per second of their run.  The wall time goes
+ * from about 1 s to about 2 s; mon.irq.LOC is a timer that ticks 1,000
+ * times a second whatever the run does (its count doubles with the
+ * wall time, r near 1); mon.stat.ctxt's rate goes from 5,000 to 8,000 a
+ * second (+60%: the planted cause; sd 800 a run); mon.perf.context_switches is the
+ * child's own and stays a count.  As counts, LOC ranks first; per
+ * second, LOC has not changed and ctxt has, by about +60%.
+ */
+static void
+test_per_second(void **state)
+{
+	static double w0[N], w1[N], l0[N], l1[N], c0[N], c1[N], p0[N], p1[N];
+	const double *mb[3] = { l0, c0, p0 }, *mn[3] = { l1, c1, p1 };
+	static const char *const names[3] = { "mon.irq.LOC", "mon.stat.ctxt",
+		"mon.perf.context_switches" };
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error err;
+	struct pr_rng r;
+	size_t i, k;
+	char *t;
+
+	(void)state;
+	pr_rng_seed(&r, 7);
+	for (i = 0; i < N; i++) {
+		w0[i] = 1 + 0.05 * pr_rng_normal(&r);
+		w1[i] = 2 + 0.1 * pr_rng_normal(&r);
+		l0[i] = 1000 * w0[i] + 5 * pr_rng_normal(&r);
+		l1[i] = 1000 * w1[i] + 5 * pr_rng_normal(&r);
+		c0[i] = (5000 + 800 * pr_rng_normal(&r)) * w0[i];
+		c1[i] = (8000 + 800 * pr_rng_normal(&r)) * w1[i];
+		p0[i] = 100 + 10 * pr_rng_normal(&r);
+		p1[i] = 300 + 10 * pr_rng_normal(&r);
+	}
+	memset(&in, 0, sizeof(in));
+	in.primary = "wall_s";
+	in.nmetrics = 3;
+	in.names = names;
+	in.base = (struct pr_explain_side){ w0, mb, N, NULL };
+	in.new_ = (struct pr_explain_side){ w1, mn, N, NULL };
+
+	/* Counts: the timer's doubling looks like the best explanation. */
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_int_equal(e.items[0].metric, 0);
+	assert_true(e.items[0].changed);
+	assert_false(e.items[0].per_second);
+	pr_explain_release(&e);
+
+	in.base.seconds = w0;
+	in.new_.seconds = w1;
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	k = rank_of(&e, 0);
+	assert_true(k < e.n);
+	assert_false(e.items[k].changed);
+	assert_true(e.items[k].per_second);
+	assert_true(fabs(e.items[k].base_mean - 1000) < 10);
+	k = rank_of(&e, 1);
+	assert_true(k < e.nchanged);
+	assert_true(e.items[k].per_second);
+	assert_true(fabs(e.items[k].change - 0.6) < 0.15);
+	k = rank_of(&e, 2);
+	assert_true(k < e.nchanged);
+	assert_false(e.items[k].per_second);
+	assert_true(fabs(e.items[k].change - 2) < 0.1);
+	assert_int_equal(e.nchanged, 2);
+	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, NULL,
+			     0, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_non_null(strstr(t, "\n  mon.stat.ctxt/s +"));
+	assert_non_null(strstr(t, "\n  mon.perf.context_switches +"));
+	assert_non_null(strstr(t, "per second of the run (/s)"));
+	assert_null(strstr(t, "mon.irq.LOC"));
+	free(t);
+	pr_report_model_release(&m);
+	pr_explain_release(&e);
+}
+
+/*
+ * A metric with next to no spread within the sides: "faults" is 150 or
+ * 151 in every base run and 12,000 or 12,001 in every new one (a
+ * deterministic command's page faults), "pages" 10 or 11 against 110 or
+ * 111 (a spread of 0.5 against a change of 100); "a" moves with the primary run by run (y = a / 10 + noise).  The
+ * slope of the primary on faults within the sides is that of the odd and
+ * even runs, noise: faults and pages have no share, and rank after a,
+ * faults (+7,900%) before pages (+952%).
+ */
+static void
+test_no_spread(void **state)
+{
+	static double y0[N], y1[N], f0[N], f1[N], g0[N], g1[N], a0[N], a1[N];
+	const double *mb[3] = { f0, g0, a0 }, *mn[3] = { f1, g1, a1 };
+	static const char *const names[3] = { "faults", "pages", "a" };
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error err;
+	struct pr_rng r;
+	size_t i;
+	char *t;
+
+	(void)state;
+	pr_rng_seed(&r, 11);
+	for (i = 0; i < N; i++) {
+		a0[i] = 100 + 10 * pr_rng_normal(&r);
+		a1[i] = 120 + 10 * pr_rng_normal(&r);
+		y0[i] = a0[i] / 10 + 0.2 * pr_rng_normal(&r);
+		y1[i] = a1[i] / 10 + 0.2 * pr_rng_normal(&r);
+		f0[i] = 150 + (double)(i % 2);
+		f1[i] = 12000 + (double)(i % 2);
+		g0[i] = 10 + (double)(i % 2);
+		g1[i] = 110 + (double)(i % 2);
+	}
+	memset(&in, 0, sizeof(in));
+	in.primary = "elapsed";
+	in.nmetrics = 3;
+	in.names = names;
+	in.base = (struct pr_explain_side){ y0, mb, N, NULL };
+	in.new_ = (struct pr_explain_side){ y1, mn, N, NULL };
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_int_equal(e.nchanged, 3);
+	assert_int_equal(e.items[0].metric, 2);
+	assert_false(e.items[0].no_spread);
+	assert_true(isfinite(e.items[0].share));
+	assert_int_equal(e.items[1].metric, 0);
+	assert_true(e.items[1].no_spread);
+	assert_true(isnan(e.items[1].share));
+	assert_int_equal(e.items[2].metric, 1);
+	assert_true(e.items[2].no_spread);
+	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, NULL,
+			     0, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "(150.5 -> 1.2e+04), next to the same in every run of a side: "
+	    "its share of the change cannot be measured\n"));
+	free(t);
+	pr_report_model_release(&m);
 	pr_explain_release(&e);
 }
 
@@ -654,6 +811,8 @@ main(void)
 		cmocka_unit_test(test_aa),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_interval_positive),
+		cmocka_unit_test(test_per_second),
+		cmocka_unit_test(test_no_spread),
 		cmocka_unit_test(test_section),
 		cmocka_unit_test(test_top_ten),
 		cmocka_unit_test(test_run_session),
