@@ -114,13 +114,24 @@ report_html_esc(struct pr_buf *out, const char *s, struct pr_error *err)
 }
 
 enum pr_status
-report_html_row(struct pr_buf *out, const char *s, struct pr_error *err)
+report_html_table(struct pr_buf *out, const struct report_html_table *t,
+    struct pr_error *err)
 {
-	enum pr_status st;
+	enum pr_status st = PR_OK;
+	size_t i;
 
-	if ((st = pr_buf_adds(out, "<tr><td>", err)) != PR_OK)
+	if (t->head != NULL && (st = pr_buf_adds(out, t->head, err)) != PR_OK)
 		return st;
-	return report_html_esc(out, s, err);
+	for (i = 0; i < t->n && st == PR_OK; i++)
+		if ((st = pr_buf_adds(out, "<tr><td>", err)) == PR_OK &&
+		    (st = report_html_esc(out, t->name(t->data, i), err)) ==
+			PR_OK &&
+		    (st = pr_buf_adds(out, "</td>", err)) == PR_OK &&
+		    (st = t->cells(out, t->data, i, err)) == PR_OK)
+			st = pr_buf_adds(out, "</tr>", err);
+	if (st == PR_OK && t->tail != NULL)
+		st = pr_buf_adds(out, t->tail, err);
+	return st;
 }
 
 /* s (may be NULL: nothing) escaped, on one line. */
