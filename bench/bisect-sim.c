@@ -50,14 +50,18 @@
  * Printed per cell and method: accuracy (the culprit is the first bad
  * commit; with two steps, either of them, and "several" counted apart),
  * the share of false culprits on ranges without a change, and the mean
- * runs and builds (distinct commits measured, ends included).
+ * runs and builds (distinct commits measured, ends included), and
+ * `both`: the share of ranges with two steps where "several" named
+ * exactly the two (perfreg's methods; Pinpoint's and plain bisection's
+ * "several" names none).
  *
  * Usage: bisect-sim [-t TRIALS] [-T TRIALS_FOR_1024] [-s SEED] [-q] [-n N]
  * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
  * plain; -o: only the cells of one noise model, 0 normal, 1 t3, 2
- * bimodal, 3 drift, 4 bursty, without the two-step cell).
+ * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
+ * two-step cell).
  */
 #include <math.h>
 #include <stdio.h>
@@ -241,6 +245,8 @@ m_perfreg(struct sim *s, size_t *culprit)
 			break;
 		}
 		if (ss.outcome == PR_BISECT_SEVERAL) {
+			culprit[0] = ss.pair_hi[0];
+			culprit[1] = ss.pair_hi[1];
 			res = R_SEVERAL;
 			break;
 		}
@@ -293,21 +299,27 @@ inter_rounds(struct inter *in, const size_t *pos, size_t k, size_t rounds)
 	}
 }
 
-/* The nearest measured commits around the most probable change. */
+/* The nearest measured commits around the most probable change, or,
+ * while several changes are being located (P(H_multi) >= 0.95), around
+ * the commit to measure, at (as src/bisect/job.c's bracket). */
 static void
-inter_bracket(const struct sim *s, const struct pr_bisect_state *ss, size_t *g,
-    size_t *bd)
+inter_bracket(const struct sim *s, const struct pr_bisect_state *ss, size_t at,
+    size_t *g, size_t *bd)
 {
-	size_t i;
+	size_t i, lo = ss->lo, hi = ss->hi;
 
+	if (ss->p_multi >= 0.95) {
+		lo = at;
+		hi = at + 1;
+	}
 	*g = 0;
 	*bd = s->t->n;
-	for (i = ss->lo; i-- > 0;)
+	for (i = lo; i-- > 0;)
 		if (s->ny[i] > 0) {
 			*g = i;
 			break;
 		}
-	for (i = ss->hi; i <= s->t->n; i++)
+	for (i = hi; i <= s->t->n; i++)
 		if (s->ny[i] > 0) {
 			*bd = i;
 			break;
@@ -401,22 +413,9 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 			int again = 0;
 
 			if (ss.outcome == PR_BISECT_SEVERAL) {
-				double *multi = calloc(n + 1, sizeof(double));
-
-				if (multi == NULL ||
-				    pr_bisect_posterior(in.b, NULL, multi,
-					NULL) != PR_OK)
-					abort();
-				c[0] = c[1] = 0;
-				for (i = 1; i <= n; i++)
-					if (c[0] == 0 || multi[i] > multi[c[0]])
-						c[0] = i;
-				for (i = 1; i <= n; i++)
-					if (i != c[0] &&
-					    (c[1] == 0 ||
-						multi[i] > multi[c[1]]))
-						c[1] = i;
-				free(multi);
+				/* The two changes the search located. */
+				c[0] = ss.pair_hi[0];
+				c[1] = ss.pair_hi[1];
 				nc = 2;
 				if (paired &&
 				    fabs(sim_step(s, c[1])) >
@@ -448,6 +447,8 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 				    d[1] == PR_SEQ_IMPROVEMENT;
 
 				if (y0 && y1) {
+					culprit[0] = c[0] < c[1] ? c[0] : c[1];
+					culprit[1] = c[0] < c[1] ? c[1] : c[0];
 					res = R_SEVERAL;
 					break;
 				}
@@ -470,7 +471,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 		}
 		if (pr_bisect_next(in.b, &st, NULL) != PR_OK)
 			break;
-		inter_bracket(s, &ss, &g, &bd);
+		inter_bracket(s, &ss, st.pos, &g, &bd);
 		k = 0;
 		pos[k++] = st.pos;
 		if (g != st.pos)
@@ -643,6 +644,7 @@ m_plain(struct sim *s, size_t *culprit)
 
 struct tally {
 	size_t trials, right, several, none, false_culprit, undecided;
+	size_t both; /* "several" naming the two true steps */
 	double runs, builds;
 };
 
@@ -674,7 +676,7 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 		for (i = 0; i < trials; i++) {
 			struct truth t = { n, 0, 0, step, noise, bursty };
 			struct sim s;
-			size_t culprit = 0;
+			size_t culprit[2] = { 0, 0 };
 			enum result r;
 
 			if (nsteps >= 1)
@@ -691,17 +693,21 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 				}
 			}
 			sim_init(&s, &t, &rng);
-			r = methods[m](&s, &culprit);
+			r = methods[m](&s, culprit);
 			tl[m].trials++;
 			tl[m].runs += (double)s.runs;
 			tl[m].builds += (double)s.builds;
 			if (r == R_CULPRIT) {
 				if (nsteps == 0)
 					tl[m].false_culprit++;
-				else if (culprit == t.k1 || culprit == t.k2)
+				else if (culprit[0] == t.k1 ||
+				    culprit[0] == t.k2)
 					tl[m].right++;
 			} else if (r == R_SEVERAL) {
 				tl[m].several++;
+				if (nsteps == 2 && culprit[0] == t.k1 &&
+				    culprit[1] == t.k2)
+					tl[m].both++;
 			} else if (r == R_NONE) {
 				tl[m].none++;
 			} else {
@@ -716,7 +722,7 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 		if (!(method_mask & (1u << m)))
 			continue;
 		printf("%5zu %-9s %-3s %-12s %-8s %6.1f%% %6.1f%% %6.1f%% "
-		       "%6.1f%% %6.1f%% %8.1f %6.2f\n",
+		       "%6.1f%% %6.1f%% %8.1f %6.2f %6.1f%%\n",
 		    n, bursty ? "bursty" : noise_model_name[noise],
 		    nsteps == 0 ? "-" : (step > 0.03 ? "4%" : "2%"),
 		    nsteps == 0 ? "none" : (nsteps == 1 ? "one" : "two"),
@@ -732,7 +738,8 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 			    tl[m].none - tl[m].undecided -
 			    tl[m].false_culprit) /
 			k,
-		    tl[m].runs / k, tl[m].builds / k);
+		    tl[m].runs / k, tl[m].builds / k,
+		    100.0 * (double)tl[m].both / k);
 		fflush(stdout);
 	}
 }
@@ -783,7 +790,7 @@ main(int argc, char **argv)
 		}
 	}
 	printf("    N noise     step range        method   right/FP several "
-	       "  none  undec  wrong     runs builds\n");
+	       "  none  undec  wrong     runs builds   both\n");
 	for (si = 0; si < (quick ? 2u : 3u); si++) {
 		size_t n = sizes[si], tr = n >= 1024 ? trials_big : trials;
 
@@ -803,7 +810,7 @@ main(int argc, char **argv)
 			cell(n, 0.04, 1, nm, bu, tr, seed + 100 * si + 10 + ni);
 			cell(n, 0, 0, nm, bu, tr, seed + 100 * si + 20 + ni);
 		}
-		if (noise_only < 0)
+		if (noise_only < 0 || noise_only == 5)
 			cell(n, 0.04, 2, NOISE_NORMAL2, bursty_only, tr,
 			    seed + 100 * si + 30);
 	}

@@ -52,7 +52,11 @@
  * (the others can only carry less information at the same cost).  Runs at
  * a tested commit whose level is already known better than a side's go
  * to that side's bracket end instead: the comparison is then limited by
- * the side, not by the commit.
+ * the side, not by the commit.  While H_multi holds `confidence` of the
+ * mass, the sides are those of the most probable pair's change that is
+ * not located yet (the candidates the commits between its two tested
+ * neighbours, the prior uniform there), or, both located, the tested
+ * neighbour of either known least well gets more runs.
 
  * Everything here is pure computation: no I/O, no clock, no randomness.
  * A struct pr_bisect is not thread-safe; distinct ones are independent.
@@ -130,7 +134,8 @@ enum pr_bisect_outcome {
 				  * one range) holds it */
 	PR_BISECT_NONE,          /* not reproduced: H_none holds it, or the
 				  * ends are equivalent */
-	PR_BISECT_SEVERAL        /* H_multi holds it: several changes */
+	PR_BISECT_SEVERAL        /* H_multi holds it and its two changes
+				  * are located (pair_lo, pair_hi) */
 };
 
 struct pr_bisect_state {
@@ -148,7 +153,19 @@ struct pr_bisect_state {
 	double p_loc;
 	double p_none;  /* posterior of H_none */
 	double p_multi; /* posterior of H_multi */
-	double scale;   /* the noise scale s, in log units (0: unknown) */
+	/*
+	 * The most probable two locations under H_multi: first bad commits
+	 * in pair_lo[i] .. pair_hi[i] (i = 0 the earlier; the same range
+	 * twice when both changes are most likely between the same two
+	 * tested commits), with joint posterior probability p_pair (0, 0
+	 * and 0 when prior_multi is 0).  SEVERAL when p_pair >= confidence
+	 * and the two ranges are distinct and cannot be narrowed: while
+	 * H_multi holds the mass but its changes are not located yet the
+	 * search goes on locating them (pr_bisect_next).
+	 */
+	size_t pair_lo[2], pair_hi[2];
+	double p_pair;
+	double scale; /* the noise scale s, in log units (0: unknown) */
 	/*
 	 * The step at the most probable location: the difference of the
 	 * levels of its two sides, in log units, and that difference's

@@ -670,13 +670,37 @@ gap_step_mass(const struct pr_bisect *b, size_t g)
 	return p;
 }
 
+/*
+ * The most probable pair of gaps g1 <= g2 of H_multi, and its log
+ * posterior; 0 when H_multi has no mass (no prior, or too few commits).
+ */
+static int
+best_pair(const struct pr_bisect *b, size_t *g1, size_t *g2, double *lp)
+{
+	size_t G = b->T - 1, g, h;
+	int any = 0;
+
+	*g1 = *g2 = 0;
+	*lp = -INFINITY;
+	for (g = 0; g < G; g++)
+		for (h = g; h < G; h++)
+			if (b->lp_pair[g * G + h] > *lp) {
+				*lp = b->lp_pair[g * G + h];
+				*g1 = g;
+				*g2 = h;
+				any = 1;
+			}
+	return any;
+}
+
 enum pr_status
 pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
     struct pr_error *err)
 {
 	enum pr_status rc;
-	size_t g, G, best = 0;
-	double M1, V1, M2, V2, Q, p_best = 0;
+	size_t g, G, best = 0, pg1 = 0, pg2 = 0;
+	double M1, V1, M2, V2, Q, p_best = 0, lpp;
+	int pair, located = 0;
 
 	memset(st, 0, sizeof(*st));
 	rc = refit(b, err);
@@ -696,6 +720,15 @@ pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
 	st->p_loc = p_best > 1 ? 1 : p_best;
 	st->p_none = exp(b->lp_none);
 	st->p_multi = exp(b->lp_multi);
+	pair = best_pair(b, &pg1, &pg2, &lpp);
+	if (pair) {
+		st->pair_lo[0] = b->tested[pg1] + 1;
+		st->pair_hi[0] = b->tested[pg1 + 1];
+		st->pair_lo[1] = b->tested[pg2] + 1;
+		st->pair_hi[1] = b->tested[pg2 + 1];
+		st->p_pair = exp(lpp);
+		located = pg1 != pg2 && gap_final(b, pg1) && gap_final(b, pg2);
+	}
 	st->scale = b->s;
 	seg(b, 0, best + 1, &M1, &V1, &Q);
 	seg(b, best + 1, b->T, &M2, &V2, &Q);
@@ -712,9 +745,10 @@ pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
 	}
 	if (st->p_none >= b->o.confidence || st->ends_equivalent)
 		st->outcome = PR_BISECT_NONE;
-	else if (st->p_multi >= b->o.confidence)
+	else if (located && st->p_pair >= b->o.confidence)
 		st->outcome = PR_BISECT_SEVERAL;
-	else if (st->p_loc >= b->o.confidence && gap_final(b, best))
+	else if (st->p_multi < b->o.confidence &&
+	    st->p_loc >= b->o.confidence && gap_final(b, best))
 		st->outcome = PR_BISECT_CULPRIT;
 	else
 		st->outcome = PR_BISECT_MEASURING;
@@ -817,6 +851,106 @@ tested_index(const struct pr_bisect *b, size_t pos)
 	return lo;
 }
 
+/*
+ * The runs at pos (new: with its build) with the most information per
+ * cost about a side, good with probability q, of levels ma (variance vg)
+ * and mb (vb); into step when better than *best.
+ */
+static void
+best_runs(const struct pr_bisect *b, size_t pos, int isnew, double q, double ma,
+    double vg, double mb, double vb, double *best, struct pr_bisect_step *step)
+{
+	const struct pr_bisect_opts *o = &b->o;
+	double unit = b->s * b->s * (o->nu + 3) / (o->nu + 1) * b->infl;
+	unsigned r;
+
+	for (r = isnew ? o->min_runs : 1; r <= o->max_batch; r *= 2) {
+		double vr = unit / r;
+		double info = mutual_info(q, ma, vg + vr, mb, vb + vr);
+		double cost = r * o->run_cost + (isnew ? o->build_cost : 0);
+
+		if (info / cost > *best) {
+			*best = info / cost;
+			step->pos = pos;
+			step->runs = r;
+			step->build = isnew;
+			step->info_bits = info;
+			step->cost = cost;
+		}
+	}
+}
+
+/* The number of commits in gap g that can still be measured. */
+static size_t
+gap_open(const struct pr_bisect *b, size_t g)
+{
+	size_t i, c = 0;
+
+	for (i = b->tested[g] + 1; i < b->tested[g + 1]; i++)
+		c += !b->p[i].skipped;
+	return c;
+}
+
+/*
+ * The next measurement while H_multi holds most of the mass: locate the
+ * change of the most probable pair (gaps g1 <= g2) that is not located
+ * yet, at the middle of the commits that can be measured in its gap;
+ * both located, more runs at the least known of their tested
+ * neighbours.  The sides are the levels on either side of that change.
+ */
+static void
+next_pair(const struct pr_bisect *b, size_t g1, size_t g2,
+    struct pr_bisect_step *step)
+{
+	const struct pr_bisect_opts *o = &b->o;
+	size_t o1 = gap_open(b, g1), o2 = g2 != g1 ? gap_open(b, g2) : 0;
+	size_t g = o2 > o1 ? g2 : g1, c, i, k, nb[4];
+	double ma, vg, mb, vb, q, dummy, best = 0;
+
+	if (g1 == g2) {
+		seg(b, 0, g1 + 1, &ma, &vg, &dummy);
+		seg(b, g1 + 1, b->T, &mb, &vb, &dummy);
+	} else if (g == g1) {
+		seg(b, 0, g1 + 1, &ma, &vg, &dummy);
+		seg(b, g1 + 1, g2 + 1, &mb, &vb, &dummy);
+	} else {
+		seg(b, g1 + 1, g2 + 1, &ma, &vg, &dummy);
+		seg(b, g2 + 1, b->T, &mb, &vb, &dummy);
+	}
+	if (o1 + o2 > 0) {
+		/* The middle open commit; the first bad one is uniform in
+		 * the gap, so c is on the good side with probability q. */
+		k = (gap_open(b, g) + 1) / 2;
+		for (c = b->tested[g] + 1;; c++)
+			if (!b->p[c].skipped && --k == 0)
+				break;
+		q = (double)(b->tested[g + 1] - c) /
+		    (double)(b->tested[g + 1] - b->tested[g]);
+		best_runs(b, c, 1, q, ma, vg, mb, vb, &best, step);
+		if (best <= 0) {
+			step->pos = c;
+			step->runs = o->min_runs;
+			step->build = 1;
+			step->cost = o->min_runs * o->run_cost + o->build_cost;
+		}
+		return;
+	}
+	nb[0] = g1;
+	nb[1] = g1 + 1;
+	nb[2] = g2;
+	nb[3] = g2 + 1;
+	k = nb[0];
+	for (i = 1; i < 4; i++)
+		if (b->v[nb[i]] > b->v[k])
+			k = nb[i];
+	best_runs(b, b->tested[k], 0, 0.5, ma, vg, mb, vb, &best, step);
+	if (best <= 0) {
+		step->pos = b->tested[k];
+		step->runs = o->min_runs;
+		step->cost = o->min_runs * o->run_cost;
+	}
+}
+
 enum pr_status
 pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
     struct pr_error *err)
@@ -824,9 +958,9 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 	const struct pr_bisect_opts *o = &b->o;
 	size_t n = o->n, c, g, best_new = 0, best_old = 0, gbest = 0;
 	double pgood, denom, qnew = 2, qold = 2, best_score = 0;
-	double ma, vg, mb, vb, qdummy, unit;
+	double ma, vg, mb, vb, qdummy;
 	enum pr_status rc;
-	int have_new = 0, have_old = 0, which;
+	int have_new = 0, have_old = 0;
 
 	memset(step, 0, sizeof(*step));
 	for (c = 0; c <= n; c += n) {
@@ -842,6 +976,10 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 	rc = refit(b, err);
 	if (rc != PR_OK)
 		return rc;
+	if (exp(b->lp_multi) >= o->confidence && best_pair(b, &g, &c, &ma)) {
+		next_pair(b, g, c, step);
+		return PR_OK;
+	}
 	/*
 	 * q_c, the probability that commit c is on the good side given one
 	 * change or none, falls from 1 at c = 0; walk it once.
@@ -883,31 +1021,12 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 			gbest = g;
 	seg(b, 0, gbest + 1, &ma, &vg, &qdummy);
 	seg(b, gbest + 1, b->T, &mb, &vb, &qdummy);
-	unit = b->s * b->s * (o->nu + 3) / (o->nu + 1) * b->infl;
-	for (which = 0; which < 2; which++) {
-		unsigned r;
-		size_t pos = which == 0 ? best_new : best_old;
-		double q = which == 0 ? qnew : qold;
-		int isnew = which == 0;
-
-		if (which == 0 ? !have_new : !have_old)
-			continue;
-		for (r = isnew ? o->min_runs : 1; r <= o->max_batch; r *= 2) {
-			double vr = unit / r;
-			double info = mutual_info(q, ma, vg + vr, mb, vb + vr);
-			double cost =
-			    r * o->run_cost + (isnew ? o->build_cost : 0);
-
-			if (info / cost > best_score) {
-				best_score = info / cost;
-				step->pos = pos;
-				step->runs = r;
-				step->build = isnew;
-				step->info_bits = info;
-				step->cost = cost;
-			}
-		}
-	}
+	if (have_new)
+		best_runs(b, best_new, 1, qnew, ma, vg, mb, vb, &best_score,
+		    step);
+	if (have_old)
+		best_runs(b, best_old, 0, qold, ma, vg, mb, vb, &best_score,
+		    step);
 	if (best_score <= 1e-12)
 		return pr_error_set(err, PR_EUNDEF,
 		    "no measurement left that would add information");
