@@ -27,11 +27,16 @@
  *             test on paired rounds, up to 400 rounds, "several"
  *             confirmed in order of posterior mass;
  *   job-new   the same schedule as the command has it now: the search
- *             pairs each round's values (pr_bisect_add_round), a
+ *             pairs each round's values (pr_bisect_add_round) with a
+ *             random round effect of estimated variance (0 when the
+ *             rounds do not differ: the unpaired fit), a
  *             confirmation stops at 100 rounds and goes back to the
  *             search, its sequence continuing when the same commit is
  *             named again, "several" confirmed larger step first (a
  *             confirmed culprit, "not confirmed" counted as none);
+ *   job-fix   job-new with a fixed effect per round (fixed_rounds: the
+ *             paired fit before the random effect, the price of which
+ *             was 20-60% more runs without bursts);
  *   pinpoint  Chromium Pinpoint's rule as documented: each commit it
  *             compares gets 10 attempts, then 20, 40, 80, 160 while the
  *             two are not different; different when min(Mann-Whitney p,
@@ -59,7 +64,7 @@
  * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * plain, job-fix; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
  * two-step cell).
  */
@@ -384,6 +389,8 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	int confirmations = 0;
 
 	pr_bisect_opts_init(&o, n);
+	/* paired 2: the fixed round effects of before (job-fix). */
+	o.fixed_rounds = paired == 2;
 	memset(&in, 0, sizeof(in));
 	in.s = s;
 	in.paired = paired;
@@ -497,6 +504,12 @@ static enum result
 m_inter_new(struct sim *s, size_t *culprit)
 {
 	return m_inter(s, culprit, 1);
+}
+
+static enum result
+m_inter_fix(struct sim *s, size_t *culprit)
+{
+	return m_inter(s, culprit, 2);
 }
 
 static int
@@ -650,11 +663,11 @@ struct tally {
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-#define NMETHODS 5
+#define NMETHODS 6
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
-	"job-new", "pinpoint", "plain" };
+	"job-new", "pinpoint", "plain", "job-fix" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
-	m_inter_new, m_pinpoint, m_plain };
+	m_inter_new, m_pinpoint, m_plain, m_inter_fix };
 static unsigned method_mask = (1u << NMETHODS) - 1;
 
 static void

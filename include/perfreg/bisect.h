@@ -23,11 +23,19 @@
  * by maximum likelihood (EM, the scale with n - (commits tested) degrees
  * of freedom).  Samples may come in rounds (pr_bisect_add_round: the runs
  * of several commits interleaved one after another): then each round of
- * two or more samples has an effect of its own, fitted with the levels,
- * so that a burst of load that slows a whole round moves no level (the
- * pairing of interleaved runs, as the confirmation's paired test uses
- * it), and the scale has n - T - R degrees of freedom (R such rounds).
- * The fit is paired only while at least one degree of freedom is left.
+ * two or more samples has an effect u_r of its own, so that a burst of
+ * load that slows a whole round moves no level (the pairing of
+ * interleaved runs, as the confirmation's paired test uses it).  The
+ * effects are random, u_r ~ N(0, t), with t estimated: given the t
+ * weights w and the levels, t solves the likelihood equation of the
+ * rounds' weighted mean residuals z_r ~ N(0, t + s^2 / W_r) (W_r the
+ * round's sum of weights), each u_r is z_r shrunk by t / (t + s^2 /
+ * W_r), and the scale has n - T - sum_r h_r degrees of freedom, h_r =
+ * W_r t / (W_r t + s^2).  When the rounds do not differ t = 0 and the
+ * fit is the unpaired one; when they differ much more than the noise it
+ * tends to the paired fit of a fixed effect per round (n - T - R degrees
+ * of freedom; fixed_rounds selects that fit).  Rounds are used only
+ * while n - T - R >= 1 (R such rounds).
  * The levels' summaries below stay independent with v_j from n_j: exact
  * for the differences of commits measured together in complete rounds
  * (each batch of the search), an approximation across batches.  Each tested commit is then summarised by its robust level
@@ -85,6 +93,8 @@ struct pr_bisect_opts {
 	double run_cost;    /* cost of one run, > 0 */
 	unsigned min_runs;  /* runs of a commit in its first measurement */
 	unsigned max_batch; /* most runs the search asks for at once */
+	int fixed_rounds;   /* 1: a fixed effect per round (the paired fit
+			     * of before); 0: a random one (the default) */
 };
 
 /* Fills o with the defaults for a range of n + 1 positions. */
@@ -165,7 +175,9 @@ struct pr_bisect_state {
 	 */
 	size_t pair_lo[2], pair_hi[2];
 	double p_pair;
-	double scale; /* the noise scale s, in log units (0: unknown) */
+	double scale;    /* the noise scale s, in log units (0: unknown) */
+	double round_sd; /* the rounds' sd sqrt(t), in log units (0: the
+			  * rounds do not differ, or no rounds, or fixed) */
 	/*
 	 * The step at the most probable location: the difference of the
 	 * levels of its two sides, in log units, and that difference's

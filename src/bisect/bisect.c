@@ -55,6 +55,8 @@ struct pr_bisect {
 	size_t nrounds, rcap;
 	size_t unrounded; /* values added without a round */
 	int paired;       /* the last fit used the rounds' effects */
+	double tau2;      /* the rounds' variance t (random effects) */
+	double hsum;      /* sum over rounds of h_r = W_r t / (W_r t + s^2) */
 
 	/* The last fit, valid when !dirty. */
 	double s;    /* scale */
@@ -309,18 +311,25 @@ ueff(const struct pr_bisect *b, const struct pos *p, size_t i)
 }
 
 /*
- * The rounds' step of the EM (paired fits): each round's effect is the
- * weighted mean of its values less their commits' levels, for rounds of
- * two or more values.  Without values outside rounds the effects are
- * centred (a common shift of every level and every effect fits the same:
- * the levels' differences are what counts).  Returns how far an effect
- * moved.
+ * The rounds' step of the EM (paired fits), for rounds of two or more
+ * values: z_r, the weighted mean of a round's values less their commits'
+ * levels, with W_r its sum of weights.  Fixed effects: u_r = z_r.
+ * Random effects: one Fisher scoring step of the likelihood equation of
+ * t for z_r ~ N(0, t + c_r), c_r = s^2 / W_r,
+ *
+ *   t' = max(0, sum (z_r^2 - c_r) / (t + c_r)^2 / sum 1 / (t + c_r)^2),
+ *
+ * (0 stays 0 when the equation's left side is <= 0 there), then u_r =
+ * z_r t' / (t' + c_r) and h_r = t' / (t' + c_r).  When every value is in
+ * such a round the effects are centred (a common shift of every level
+ * and every effect fits the same; the random effects' solution has sum
+ * u_r = 0 then).  Returns how far an effect (or the sd of t) moved.
  */
 static double
 fit_rounds(struct pr_bisect *b, double s2)
 {
-	double nu = b->o.nu, moved = 0, ubar = 0;
-	size_t k, j, r, nr = 0;
+	double nu = b->o.nu, moved = 0, ubar = 0, num = 0, den = 0, t;
+	size_t k, j, r, nr = 0, inr = 0;
 
 	for (r = 0; r < b->nrounds; r++)
 		b->rsw[r] = b->rswy[r] = 0;
@@ -337,7 +346,26 @@ fit_rounds(struct pr_bisect *b, double s2)
 			w = (nu + 1) / (nu + res * res / s2);
 			b->rsw[r] += w;
 			b->rswy[r] += w * (p->y[j] - p->m);
+			inr++;
 		}
+	}
+	t = b->tau2;
+	if (!b->o.fixed_rounds) {
+		for (r = 0; r < b->nrounds; r++) {
+			double z, c, q;
+
+			if (b->rounds[r].k < 2 || b->rsw[r] <= 0)
+				continue;
+			z = b->rswy[r] / b->rsw[r];
+			c = s2 / b->rsw[r];
+			q = 1 / ((t + c) * (t + c));
+			num += (z * z - c) * q;
+			den += q;
+		}
+		t = den > 0 && num > 0 ? num / den : 0;
+		moved = fabs(sqrt(t) - sqrt(b->tau2));
+		b->tau2 = t;
+		b->hsum = 0;
 	}
 	for (r = 0; r < b->nrounds; r++) {
 		double u;
@@ -345,12 +373,19 @@ fit_rounds(struct pr_bisect *b, double s2)
 		if (b->rounds[r].k < 2 || b->rsw[r] <= 0)
 			continue;
 		u = b->rswy[r] / b->rsw[r];
+		if (!b->o.fixed_rounds) {
+			double h = t > 0 ? t / (t + s2 / b->rsw[r]) : 0;
+
+			u *= h;
+			b->hsum += h;
+		}
 		moved = fmax(moved, fabs(u - b->rounds[r].u));
 		b->rounds[r].u = u;
 		ubar += u;
 		nr++;
 	}
-	if (b->unrounded == 0 && nr > 0) {
+	if ((b->o.fixed_rounds ? b->unrounded == 0 : inr == b->total) &&
+	    nr > 0) {
 		ubar /= (double)nr;
 		for (r = 0; r < b->nrounds; r++)
 			if (b->rounds[r].k >= 2)
@@ -364,25 +399,27 @@ fit_rounds(struct pr_bisect *b, double s2)
 /*
  * EM for the t model: each commit's level, each round's effect (paired
  * fits) and one scale.  The weights are the E step; the levels and the
- * effects are weighted means and the scale the weighted mean square with
- * n - T - R degrees of freedom (R rounds of two or more values).  The
- * fit is paired when there are such rounds and at least one degree of
- * freedom is left with them; else it is the plain fit.  Returns the
- * degrees of freedom.
+ * effects are weighted means (random effects: shrunk, fit_rounds) and
+ * the scale the weighted mean square with n - T - R degrees of freedom
+ * (R rounds of two or more values; random effects: n - T - sum h_r).
+ * The fit is paired when there are such rounds and n - T - R >= 1; else
+ * it is the plain fit.  Returns the degrees of freedom.
  */
 static double
 fit_levels(struct pr_bisect *b)
 {
-	double nu = b->o.nu, s2, prev;
-	size_t i, j, k, df, r, R2 = 0;
+	double nu = b->o.nu, s2, prev, df;
+	size_t i, j, k, r, R2 = 0;
 	int it, maxit;
 
 	for (r = 0; r < b->nrounds; r++)
 		if (b->rounds[r].k >= 2)
 			R2++;
 	b->paired = R2 > 0 && b->total > b->T + R2;
-	if (!b->paired)
+	if (!b->paired) {
 		R2 = 0;
+		b->tau2 = b->hsum = 0;
+	}
 	maxit = b->paired ? 20 * EM_MAX_ITER : EM_MAX_ITER;
 	/* Start: each new commit at its mean; the scale from the means. */
 	s2 = 0;
@@ -398,9 +435,10 @@ fit_levels(struct pr_bisect *b)
 			p->have_m = 1;
 		}
 	}
-	df = b->total > b->T + R2 ? b->total - b->T - R2 : 0;
-	if (df == 0)
+	if (b->total <= b->T + R2)
 		return 0;
+	df = (double)(b->total - b->T) -
+	    (b->o.fixed_rounds ? (double)R2 : b->hsum);
 	for (k = 0; k < b->T; k++) {
 		struct pos *p = &b->p[b->tested[k]];
 
@@ -410,7 +448,7 @@ fit_levels(struct pr_bisect *b)
 			s2 += res * res;
 		}
 	}
-	s2 /= (double)df;
+	s2 /= df;
 	if (b->s > 0)
 		s2 = b->s * b->s; /* warm start */
 	if (s2 < SCALE_FLOOR * SCALE_FLOOR)
@@ -447,7 +485,9 @@ fit_levels(struct pr_bisect *b)
 				ss += w * res * res;
 			}
 		}
-		s2 = ss / (double)df;
+		if (b->paired && !b->o.fixed_rounds)
+			df = (double)(b->total - b->T) - b->hsum;
+		s2 = ss / df;
 		if (s2 < SCALE_FLOOR * SCALE_FLOOR)
 			s2 = SCALE_FLOOR * SCALE_FLOOR;
 		if (fabs(s2 - prev) <= EM_TOL * prev &&
@@ -456,7 +496,7 @@ fit_levels(struct pr_bisect *b)
 		prev = s2;
 	}
 	b->s = sqrt(s2);
-	return (double)df;
+	return df;
 }
 
 /* The Gaussian summary of tested[a .. c - 1]: mean, variance, residual. */
@@ -730,6 +770,7 @@ pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
 		located = pg1 != pg2 && gap_final(b, pg1) && gap_final(b, pg2);
 	}
 	st->scale = b->s;
+	st->round_sd = b->paired && !b->o.fixed_rounds ? sqrt(b->tau2) : 0;
 	seg(b, 0, best + 1, &M1, &V1, &Q);
 	seg(b, best + 1, b->T, &M2, &V2, &Q);
 	st->step_log = M2 - M1;
