@@ -71,6 +71,10 @@ extern const struct cmd_entry cmd_suite_ab_entry;
  * a 2-core VM, full and --quick: a smaller budget cannot be held. */
 #define PROBE_FLOOR_S 1.5
 #define PROBE_FLOOR_QUICK_S 0.5
+/* A suite worker is killed as hung after this many times the budget
+ * and this many seconds. */
+#define WORKER_TIMEOUT_SHARE 4
+#define WORKER_TIMEOUT_S 300
 /* What starting one more process (a worker) costs. */
 #define PROCESS_START_S 0.1
 /* The margin promised past the budget: MARGIN_S plus MARGIN_SHARE. */
@@ -1685,9 +1689,12 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 		for (j = 0; j < np; j++)
 			argv[k++] = (char *)probes[j]->name;
 		argv[k] = NULL;
-		/* A worker that hangs is killed: its share and a minute. */
-		rc = spawn_worker("suite", exe, argv, share + 60, i, procs,
-		    probes, np, &w, &nw, &wall);
+		/* A worker that hangs is killed, but not one that is only
+		 * slow: on a loaded machine (load 33, nice 19) one process's
+		 * floor took 200 s of a 16 s budget. */
+		rc = spawn_worker("suite", exe, argv,
+		    WORKER_TIMEOUT_SHARE * c->so.budget_s + WORKER_TIMEOUT_S, i,
+		    procs, probes, np, &w, &nw, &wall);
 		if (rc != PR_EXIT_OK)
 			break;
 		pr_error_clear(&err);

@@ -213,7 +213,7 @@ read_result(struct pr_suite_result *r, char **f, size_t nf,
 	size_t i;
 	double worst;
 
-	for (i = 0; i < np; i++)
+	for (i = 0; nf == 10 && i < np; i++)
 		if (strcmp(probes[i]->name, f[2]) == 0)
 			break;
 	if (nf != 10 || i == np)
