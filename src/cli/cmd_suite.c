@@ -90,6 +90,8 @@ struct suite_cli {
 	size_t procs_run;  /* suite: the processes run */
 	double proc_floor; /* suite: a process's measured floor, s */
 	double share;      /* suite run --worker: its budget, s */
+	double late_extra; /* the budget past this process's share, s */
+	int late_said;
 	const char *baseline;
 	const char *db, *a, *b;
 	const char *html; /* --html file */
@@ -1577,6 +1579,12 @@ on_late(double need_s, double left_s, void *arg)
 {
 	struct suite_cli *c = arg;
 
+	/* Only what breaks the whole budget, and once: a first process
+	 * late for its share makes the suite run fewer processes. */
+	left_s += c->late_extra;
+	if (c->late_said || need_s <= left_s)
+		return;
+	c->late_said = 1;
 	note_line(c);
 	cli_errorf("suite: note: running late: the probes left need about "
 		   "%.1f s at the least at this machine's pace (their set-up "
@@ -1610,6 +1618,36 @@ run_as_worker(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	return rc;
 }
 
+/* The first process of run_processes, in perfreg itself, with its share
+ * of the budget (extra_s the rest): its results into *w (*nw of them;
+ * on a failure the last is the probe that failed or was cut short), its
+ * time into *wall_s. */
+static int
+first_process(struct suite_cli *c, const struct pr_probe **probes, size_t np,
+    double share_s, double extra_s, struct pr_suite_result **w, size_t *nw,
+    double *wall_s)
+{
+	struct pr_suite_opts so = c->so;
+	struct pr_error err;
+	enum pr_status s;
+	double t0 = mono_now();
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+
+	so.budget_s = share_s;
+	so.on_late = on_late;
+	c->late_extra = extra_s;
+	pr_error_clear(&err);
+	s = pr_suite_run(probes, np, &so, w, nw, &err);
+	*wall_s = mono_now() - t0;
+	c->late_extra = 0;
+	if (s == PR_OK)
+		return PR_EXIT_OK;
+	if (interrupted)
+		return EXIT_INTERRUPTED;
+	cli_errorf("suite: %s", pr_error_format(&err, eb, sizeof(eb)));
+	return cli_exit_for(s);
+}
+
 /*
  * Runs the probes in `procs` workers one after the other into *out (np
  * results, the caller's, each sample with its process index), each
@@ -1629,7 +1667,7 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 	char exe[4096], budget[32], cpu[32], target[32];
 	char **argv;
 	double t0 = mono_now(), left, share, floor_s = 0, wall, pf;
-	size_t i, nw = 0, j;
+	size_t i, nw = 0, j, keep;
 	int k;
 	int rc;
 
@@ -1689,6 +1727,27 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 		for (j = 0; j < np; j++)
 			argv[k++] = (char *)probes[j]->name;
 		argv[k] = NULL;
+		if (i == 0) {
+			/* The first process is perfreg itself: running
+			 * late is seen, and said, as it happens. */
+			rc = first_process(c, probes, np, share, left - share,
+			    &w, &nw, &wall);
+			/* On a failure the probe that was running is not
+			 * kept. */
+			keep = rc == PR_EXIT_OK ? nw : nw > 0 ? nw - 1 : 0;
+			if (keep > 0 &&
+			    pr_suite_results_merge(r, w, keep, i, &err) !=
+				PR_OK) {
+				cli_errorf("suite: %s", err.msg);
+				rc = PR_EXIT_INTERNAL;
+			}
+			if (rc != PR_EXIT_OK) {
+				pr_suite_results_free(w, nw);
+				w = NULL;
+				break;
+			}
+			goto measured;
+		}
 		/* A worker that hangs is killed, but not one that is only
 		 * slow: on a loaded machine (load 33, nice 19) one process's
 		 * floor took 200 s of a 16 s budget. */
@@ -1707,6 +1766,7 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 			cli_errorf("suite: %s", err.msg);
 			rc = PR_EXIT_INTERNAL;
 		}
+measured:
 		/* What this process could not be cut short of: all but
 		 * the probes' samples past their floors. */
 		pf = wall;

@@ -155,7 +155,6 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 	double t0, tp, ts, deadline, longest, floors = 0;
 	void *state;
 	size_t i, nfloors = 0;
-	int late = 0;
 
 	*out = NULL;
 	*nout = 0;
@@ -234,11 +233,10 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 		floors += r->floor_s;
 		nfloors++;
 		/* Running late: the floors measured here say the probes
-		 * left cannot be run within what is left; said once. */
-		if (!late && o->on_late != NULL && i + 1 < n &&
+		 * left cannot be run within what is left. */
+		if (o->on_late != NULL && i + 1 < n &&
 		    floors / (double)nfloors * (double)(n - i - 1) >
 			t0 + o->budget_s - clk(o)) {
-			late = 1;
 			o->on_late(floors / (double)nfloors *
 				(double)(n - i - 1),
 			    t0 + o->budget_s - clk(o), o->arg);
