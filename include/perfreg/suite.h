@@ -65,10 +65,11 @@ struct pr_suite_opts {
 	void (*on_sample)(const char *probe, size_t k, double elapsed_s,
 	    void *arg);
 	void *arg;
-	/* pr_suite_run: called once, as soon as what the probes cannot be
-	 * cut short of, measured (the mean floor_s of the probes run so
-	 * far), times the probes left exceeds what is left of budget_s:
-	 * need_s that estimate, left_s what is left (perhaps < 0). */
+	/* pr_suite_run: called after each probe (but the last) while what
+	 * the probes cannot be cut short of, measured (the mean floor_s of
+	 * the probes run so far), times the probes left exceeds what is
+	 * left of budget_s: need_s that estimate, left_s what is left
+	 * (perhaps < 0).  The caller decides when to say it. */
 	void (*on_late)(double need_s, double left_s, void *arg);
 	/* pr_suite_run's clock in seconds (called with arg); NULL:
 	 * CLOCK_MONOTONIC.  For tests of the budget. */
