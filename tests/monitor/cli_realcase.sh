@@ -99,14 +99,20 @@ EOF
 # scheduler moves them off the CPU the pinned tasks crowd), the loop's
 # share of a CPU falls from about 2 / (L + 1) to 2 / (L + 1 + k), so
 # that two hogs slowed it +200% on a quiet machine but only +15% at load
-# 18 under `ctest -j2`, when this case ran only with
-# PERFREG_TEST_CONTENTION=1.  Four hogs give (L + 5) / (L + 1): +21% at
-# load 18, x5 on a quiet machine.
+# 18 under `ctest -j2`.  Four hogs give (L + 5) / (L + 1): +21% at load
+# 18, x5 on a quiet machine.
 # Checked: wall_s slower (more than +5%), the involuntary context
 # switches (rusage's ctxsw_invol, or the child's perf context switches,
 # which count them too) named as changed by more than +100% and among
-# the first 10 shown.  Skipped without taskset.
-cpu=$(taskset -pc $$ 2> /dev/null | sed 's/.*: *//; s/[,-].*//')
+# the first 10 shown.  Still only with PERFREG_TEST_CONTENTION=1: beside
+# three CPU hogs at load 29 to 32 (`ctest --repeat until-fail:20`) it
+# passed 18 times and failed the 19th, the involuntary switches +120%
+# but not significant at the 5% false discovery rate (a's runs, sharing
+# their CPU with some 15 other tasks, vary too much for 16 runs).  Next:
+# more hogs and runs, measured the same way before the gate goes.
+cpu=
+[ "${PERFREG_TEST_CONTENTION:-0}" = 1 ] &&
+    cpu=$(taskset -pc $$ 2> /dev/null | sed 's/.*: *//; s/[,-].*//')
 if [ -n "$cpu" ]; then
 	loop="awk 'BEGIN { for (i = 0; i < 3e6; i++) s += i }'"
 	hog="taskset -c $cpu sh -c 'while :; do :; done'"
@@ -136,7 +142,7 @@ print("; ".join(bad) if bad else "ok")
 sys.exit(1 if bad else 0)
 EOF
 else
-	echo "cli_realcase: the CPU contention case not run (no taskset)"
+	echo "cli_realcase: the CPU contention case not run (PERFREG_TEST_CONTENTION=1 and taskset)"
 fi
 
 if [ "$fails" -ne 0 ]; then
