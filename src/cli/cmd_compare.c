@@ -333,13 +333,14 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 }
 
 static int
-read_side(const char *path, const struct compare_opts *o, struct pr_dataset *d)
+read_side(const char *path, const struct compare_opts *o, struct pr_dataset *d,
+    const char **used)
 {
 	struct pr_error err;
 	enum pr_status st;
 
 	pr_error_clear(&err);
-	if ((st = pr_read_any(path, &o->read, o->parse, d, NULL, &err)) !=
+	if ((st = pr_read_any(path, &o->read, o->parse, d, used, &err)) !=
 	    PR_OK) {
 		cli_error(&err);
 		return cli_exit_for(st);
@@ -788,6 +789,7 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	enum pr_status st;
 	const char *bname = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
 	const char *nname = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
+	const char *bused = NULL, *nused = NULL;
 	int rc, mon;
 
 	memset(&res, 0, sizeof(res));
@@ -796,8 +798,8 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	pr_dataset_init(&cb);
 	pr_dataset_init(&cn);
 	pr_error_clear(&err);
-	if ((rc = read_side(bpath, o, &base)) != PR_EXIT_OK ||
-	    (rc = read_side(npath, o, &new)) != PR_EXIT_OK)
+	if ((rc = read_side(bpath, o, &base, &bused)) != PR_EXIT_OK ||
+	    (rc = read_side(npath, o, &new, &nused)) != PR_EXIT_OK)
 		goto out;
 	cmp_opts(o, &co);
 	/* Monitor figures (run --monitor's, exported) go to the
@@ -823,7 +825,11 @@ compare_files(const struct compare_opts *o, const char *bpath,
 		&res.report, &err) != PR_OK ||
 	    (mon &&
 		pr_report_dataset_explain(&m, "explanation", 0, &base, &new,
-		    &res.report, &err) != PR_OK)) {
+		    &res.report, &err) != PR_OK) ||
+	    /* Two tools' outputs: their secondary figures explain. */
+	    (!mon && bused != NULL && nused != NULL &&
+		pr_report_dataset_explain_parsed(&m, "explanation", 0, &base,
+		    &new, &res.report, &err) != PR_OK)) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
