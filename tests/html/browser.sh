@@ -146,12 +146,12 @@ check "closed #m2: loaded" [ $? -eq 0 ]
 check "closed #m2: no console messages" \
     sh -c "! grep -q CONSOLE '$OUT/closed-m2.log'"
 check "closed #m2: the panel a link leads to opened" \
-    grep -q '<section class="panel" id="m2"><details open="">' \
+    grep -q '<section class="panel" id="m2" data-closed=""><details open="">' \
     "$OUT/closed-m2.dom"
 check "closed #m2: its pictures made, the others' not" \
     [ "$(count "$OUT/closed-m2.dom" '<noscript>')" -eq 15 ]
 check "closed #m2: its pictures made in place" \
-    grep -q '<section class="panel" id="m2"><details open=""><summary>.*</summary><p class="cap">each run a dot .*<svg class="strip"' \
+    grep -q '<section class="panel" id="m2" data-closed=""><details open=""><summary>.*</summary><p class="cap">each run a dot .*<svg class="strip"' \
     "$OUT/closed-m2.dom"
 check "closed #m2: its name shown as text" \
     grep -q -F '<h3>&lt;script&gt;alert(12)&lt;/script&gt;"onload=alert(13) x ' \
