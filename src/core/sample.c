@@ -24,11 +24,15 @@
  *   INSERTION_MAX values are finished by insertion sort.
  * Values are finite, so `<` is a total order for the introsort and the
  * insertion sort; the radix sort puts -0 before +0, which `<` calls equal.
+ * pr_sample_sort_both sorts two large samples on two threads (the two
+ * sides of a comparison).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfreg/sample.h"
 #include "core/banned.h"
@@ -354,4 +358,31 @@ pr_sample_sort(struct pr_sample *s)
 	if (!s->sorted)
 		pr_sort_doubles(s->v, s->n);
 	s->sorted = 1;
+}
+
+/* Two samples together at least this large are sorted on two threads. */
+#define SORT_PAR_MIN ((size_t)1 << 18)
+
+static void *
+sort_thread(void *arg)
+{
+	pr_sample_sort(arg);
+	return NULL;
+}
+
+void
+pr_sample_sort_both(struct pr_sample *a, struct pr_sample *b)
+{
+	pthread_t tid;
+	int threaded = 0;
+
+	if (!a->sorted && !b->sorted &&
+	    (a->n >= SORT_PAR_MIN || b->n >= SORT_PAR_MIN - a->n) &&
+	    sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = pthread_create(&tid, NULL, sort_thread, b) == 0;
+	pr_sample_sort(a);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else
+		pr_sample_sort(b);
 }
