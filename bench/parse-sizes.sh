@@ -20,13 +20,8 @@ set -eu
 scale=${1:-1}
 case $scale in '' | *[!0-9]* | 0) echo "usage: $0 [SCALE]" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${PERFREG:-}" ]; then
-	echo "building perfreg (Release) in build/bench ..." >&2
-	cmake -S "$root" -B "$root/build/bench" -DCMAKE_BUILD_TYPE=Release \
-	    -DPERFREG_TESTS=OFF -DPERFREG_WERROR=OFF >/dev/null
-	cmake --build "$root/build/bench" --target perfreg_cli -j 2 >/dev/null
-	PERFREG=$root/build/bench/perfreg
-fi
+. "$root/bench/lib.sh"
+bench_perfreg
 dir=$(mktemp -d "${TMPDIR:-/tmp}/parse-sizes.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 2' HUP INT TERM

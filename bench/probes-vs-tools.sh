@@ -49,10 +49,8 @@ for tool in openssl iperf3 dd awk; do
 	}
 done
 if [ -z "${PROBE_RUN:-}" ]; then
-	echo "building probe-run (Release) in build/bench ..." >&2
-	cmake -S "$root" -B "$root/build/bench" -DCMAKE_BUILD_TYPE=Release \
-	    -DPERFREG_TESTS=OFF -DPERFREG_WERROR=OFF >/dev/null
-	cmake --build "$root/build/bench" -j2 --target probe-run >/dev/null
+	. "$root/bench/lib.sh"
+	bench_build probe-run
 	PROBE_RUN=$root/build/bench/bench/probe-run
 fi
 tmp=$(mktemp -d)

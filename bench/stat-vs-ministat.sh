@@ -76,14 +76,8 @@ for tool in ministat /usr/bin/time awk; do
 		exit 2
 	}
 done
-if [ -z "${PERFREG:-}" ]; then
-	echo "building perfreg (Release) in build/bench ..." >&2
-	cmake -S "$root" -B "$root/build/bench" -DCMAKE_BUILD_TYPE=Release \
-	    -DPERFREG_TESTS=OFF -DPERFREG_WERROR=OFF >/dev/null
-	cmake --build "$root/build/bench" --target perfreg_cli -j 2 >/dev/null
-	PERFREG=$root/build/bench/perfreg
-fi
-[ -x "$PERFREG" ] || { echo "$0: $PERFREG is not executable" >&2; exit 2; }
+. "$root/bench/lib.sh"
+bench_perfreg
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/stat-vs-ministat.XXXXXX")
 if [ "$keep" = 1 ]; then

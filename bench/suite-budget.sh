@@ -51,14 +51,8 @@ command -v python3 >/dev/null 2>&1 ||
     { echo "$0: python3 is missing" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${PERFREG:-}" ]; then
-	echo "building perfreg (Release) in build/bench ..." >&2
-	cmake -S "$root" -B "$root/build/bench" -DCMAKE_BUILD_TYPE=Release \
-	    -DPERFREG_TESTS=OFF -DPERFREG_WERROR=OFF >/dev/null
-	cmake --build "$root/build/bench" --target perfreg_cli -j 2 >/dev/null
-	PERFREG=$root/build/bench/perfreg
-fi
-[ -x "$PERFREG" ] || { echo "$0: $PERFREG is not executable" >&2; exit 2; }
+. "$root/bench/lib.sh"
+bench_perfreg
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/suite-budget.XXXXXX")
 trap 'rm -rf "$dir"' EXIT

@@ -219,6 +219,14 @@ sq_config(void)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/* Milliseconds from *since to *now (both CLOCK_MONOTONIC). */
+static double
+ms_between(const struct timespec *since, const struct timespec *now)
+{
+	return (double)(now->tv_sec - since->tv_sec) * 1e3 +
+	    (double)(now->tv_nsec - since->tv_nsec) / 1e6;
+}
+
 /*
  * SQLite's busy handler: called after the count-th refusal of a lock,
  * it sleeps and asks for another try until db->busy_ms have passed since
@@ -233,14 +241,11 @@ on_busy(void *arg, int count)
 	static const struct timespec ms = { 0, 1000000 };
 	struct pr_db *db = arg;
 	struct timespec now;
-	double waited_ms;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (count == 0)
 		db->busy_since = now;
-	waited_ms = (double)(now.tv_sec - db->busy_since.tv_sec) * 1e3 +
-	    (double)(now.tv_nsec - db->busy_since.tv_nsec) / 1e6;
-	if (waited_ms >= db->busy_ms)
+	if (ms_between(&db->busy_since, &now) >= db->busy_ms)
 		return 0;
 	nanosleep(&ms, NULL);
 	return 1;
@@ -269,9 +274,7 @@ sq_exec_waiting(struct pr_db *db, const char *sql, struct pr_error *err)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (tries++ == 0)
 			first = now;
-		else if ((double)(now.tv_sec - first.tv_sec) * 1e3 +
-			(double)(now.tv_nsec - first.tv_nsec) / 1e6 >=
-		    db->busy_ms)
+		else if (ms_between(&first, &now) >= db->busy_ms)
 			break;
 		nanosleep(&ms, NULL);
 	}
