@@ -27,11 +27,16 @@
  *             test on paired rounds, up to 400 rounds, "several"
  *             confirmed in order of posterior mass;
  *   job-new   the same schedule as the command has it now: the search
- *             pairs each round's values (pr_bisect_add_round), a
+ *             pairs each round's values (pr_bisect_add_round) with a
+ *             random round effect of estimated variance (0 when the
+ *             rounds do not differ: the unpaired fit), a
  *             confirmation stops at 100 rounds and goes back to the
  *             search, its sequence continuing when the same commit is
  *             named again, "several" confirmed larger step first (a
  *             confirmed culprit, "not confirmed" counted as none);
+ *   job-fix   job-new with a fixed effect per round (fixed_rounds: the
+ *             paired fit before the random effect, the price of which
+ *             was 20-60% more runs without bursts);
  *   pinpoint  Chromium Pinpoint's rule as documented: each commit it
  *             compares gets 10 attempts, then 20, 40, 80, 160 while the
  *             two are not different; different when min(Mann-Whitney p,
@@ -50,14 +55,18 @@
  * Printed per cell and method: accuracy (the culprit is the first bad
  * commit; with two steps, either of them, and "several" counted apart),
  * the share of false culprits on ranges without a change, and the mean
- * runs and builds (distinct commits measured, ends included).
+ * runs and builds (distinct commits measured, ends included), and
+ * `both`: the share of ranges with two steps where "several" named
+ * exactly the two (perfreg's methods; Pinpoint's and plain bisection's
+ * "several" names none).
  *
  * Usage: bisect-sim [-t TRIALS] [-T TRIALS_FOR_1024] [-s SEED] [-q] [-n N]
  * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain; -o: only the cells of one noise model, 0 normal, 1 t3, 2
- * bimodal, 3 drift, 4 bursty, without the two-step cell).
+ * plain, job-fix; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
+ * two-step cell).
  */
 #include <math.h>
 #include <stdio.h>
@@ -241,6 +250,8 @@ m_perfreg(struct sim *s, size_t *culprit)
 			break;
 		}
 		if (ss.outcome == PR_BISECT_SEVERAL) {
+			culprit[0] = ss.pair_hi[0];
+			culprit[1] = ss.pair_hi[1];
 			res = R_SEVERAL;
 			break;
 		}
@@ -293,21 +304,27 @@ inter_rounds(struct inter *in, const size_t *pos, size_t k, size_t rounds)
 	}
 }
 
-/* The nearest measured commits around the most probable change. */
+/* The nearest measured commits around the most probable change, or,
+ * while several changes are being located (P(H_multi) >= 0.95), around
+ * the commit to measure, at (as src/bisect/job.c's bracket). */
 static void
-inter_bracket(const struct sim *s, const struct pr_bisect_state *ss, size_t *g,
-    size_t *bd)
+inter_bracket(const struct sim *s, const struct pr_bisect_state *ss, size_t at,
+    size_t *g, size_t *bd)
 {
-	size_t i;
+	size_t i, lo = ss->lo, hi = ss->hi;
 
+	if (ss->p_multi >= 0.95) {
+		lo = at;
+		hi = at + 1;
+	}
 	*g = 0;
 	*bd = s->t->n;
-	for (i = ss->lo; i-- > 0;)
+	for (i = lo; i-- > 0;)
 		if (s->ny[i] > 0) {
 			*g = i;
 			break;
 		}
-	for (i = ss->hi; i <= s->t->n; i++)
+	for (i = hi; i <= s->t->n; i++)
 		if (s->ny[i] > 0) {
 			*bd = i;
 			break;
@@ -372,6 +389,8 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	int confirmations = 0;
 
 	pr_bisect_opts_init(&o, n);
+	/* paired 2: the fixed round effects of before (job-fix). */
+	o.fixed_rounds = paired == 2;
 	memset(&in, 0, sizeof(in));
 	in.s = s;
 	in.paired = paired;
@@ -401,22 +420,9 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 			int again = 0;
 
 			if (ss.outcome == PR_BISECT_SEVERAL) {
-				double *multi = calloc(n + 1, sizeof(double));
-
-				if (multi == NULL ||
-				    pr_bisect_posterior(in.b, NULL, multi,
-					NULL) != PR_OK)
-					abort();
-				c[0] = c[1] = 0;
-				for (i = 1; i <= n; i++)
-					if (c[0] == 0 || multi[i] > multi[c[0]])
-						c[0] = i;
-				for (i = 1; i <= n; i++)
-					if (i != c[0] &&
-					    (c[1] == 0 ||
-						multi[i] > multi[c[1]]))
-						c[1] = i;
-				free(multi);
+				/* The two changes the search located. */
+				c[0] = ss.pair_hi[0];
+				c[1] = ss.pair_hi[1];
 				nc = 2;
 				if (paired &&
 				    fabs(sim_step(s, c[1])) >
@@ -448,6 +454,8 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 				    d[1] == PR_SEQ_IMPROVEMENT;
 
 				if (y0 && y1) {
+					culprit[0] = c[0] < c[1] ? c[0] : c[1];
+					culprit[1] = c[0] < c[1] ? c[1] : c[0];
 					res = R_SEVERAL;
 					break;
 				}
@@ -470,7 +478,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 		}
 		if (pr_bisect_next(in.b, &st, NULL) != PR_OK)
 			break;
-		inter_bracket(s, &ss, &g, &bd);
+		inter_bracket(s, &ss, st.pos, &g, &bd);
 		k = 0;
 		pos[k++] = st.pos;
 		if (g != st.pos)
@@ -496,6 +504,12 @@ static enum result
 m_inter_new(struct sim *s, size_t *culprit)
 {
 	return m_inter(s, culprit, 1);
+}
+
+static enum result
+m_inter_fix(struct sim *s, size_t *culprit)
+{
+	return m_inter(s, culprit, 2);
 }
 
 static int
@@ -643,16 +657,17 @@ m_plain(struct sim *s, size_t *culprit)
 
 struct tally {
 	size_t trials, right, several, none, false_culprit, undecided;
+	size_t both; /* "several" naming the two true steps */
 	double runs, builds;
 };
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-#define NMETHODS 5
+#define NMETHODS 6
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
-	"job-new", "pinpoint", "plain" };
+	"job-new", "pinpoint", "plain", "job-fix" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
-	m_inter_new, m_pinpoint, m_plain };
+	m_inter_new, m_pinpoint, m_plain, m_inter_fix };
 static unsigned method_mask = (1u << NMETHODS) - 1;
 
 static void
@@ -674,7 +689,7 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 		for (i = 0; i < trials; i++) {
 			struct truth t = { n, 0, 0, step, noise, bursty };
 			struct sim s;
-			size_t culprit = 0;
+			size_t culprit[2] = { 0, 0 };
 			enum result r;
 
 			if (nsteps >= 1)
@@ -691,17 +706,21 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 				}
 			}
 			sim_init(&s, &t, &rng);
-			r = methods[m](&s, &culprit);
+			r = methods[m](&s, culprit);
 			tl[m].trials++;
 			tl[m].runs += (double)s.runs;
 			tl[m].builds += (double)s.builds;
 			if (r == R_CULPRIT) {
 				if (nsteps == 0)
 					tl[m].false_culprit++;
-				else if (culprit == t.k1 || culprit == t.k2)
+				else if (culprit[0] == t.k1 ||
+				    culprit[0] == t.k2)
 					tl[m].right++;
 			} else if (r == R_SEVERAL) {
 				tl[m].several++;
+				if (nsteps == 2 && culprit[0] == t.k1 &&
+				    culprit[1] == t.k2)
+					tl[m].both++;
 			} else if (r == R_NONE) {
 				tl[m].none++;
 			} else {
@@ -716,7 +735,7 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 		if (!(method_mask & (1u << m)))
 			continue;
 		printf("%5zu %-9s %-3s %-12s %-8s %6.1f%% %6.1f%% %6.1f%% "
-		       "%6.1f%% %6.1f%% %8.1f %6.2f\n",
+		       "%6.1f%% %6.1f%% %8.1f %6.2f %6.1f%%\n",
 		    n, bursty ? "bursty" : noise_model_name[noise],
 		    nsteps == 0 ? "-" : (step > 0.03 ? "4%" : "2%"),
 		    nsteps == 0 ? "none" : (nsteps == 1 ? "one" : "two"),
@@ -732,7 +751,8 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 			    tl[m].none - tl[m].undecided -
 			    tl[m].false_culprit) /
 			k,
-		    tl[m].runs / k, tl[m].builds / k);
+		    tl[m].runs / k, tl[m].builds / k,
+		    100.0 * (double)tl[m].both / k);
 		fflush(stdout);
 	}
 }
@@ -783,7 +803,7 @@ main(int argc, char **argv)
 		}
 	}
 	printf("    N noise     step range        method   right/FP several "
-	       "  none  undec  wrong     runs builds\n");
+	       "  none  undec  wrong     runs builds   both\n");
 	for (si = 0; si < (quick ? 2u : 3u); si++) {
 		size_t n = sizes[si], tr = n >= 1024 ? trials_big : trials;
 
@@ -803,7 +823,7 @@ main(int argc, char **argv)
 			cell(n, 0.04, 1, nm, bu, tr, seed + 100 * si + 10 + ni);
 			cell(n, 0, 0, nm, bu, tr, seed + 100 * si + 20 + ni);
 		}
-		if (noise_only < 0)
+		if (noise_only < 0 || noise_only == 5)
 			cell(n, 0.04, 2, NOISE_NORMAL2, bursty_only, tr,
 			    seed + 100 * si + 30);
 	}

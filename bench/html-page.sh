@@ -15,14 +15,19 @@
 # first byte of the response (navigation timing's responseStart) to then,
 # and to DOMContentLoaded, into the DOM, which --dump-dom reads back; the
 # median of REPS loads (default 5) is printed.  Paint is not in it:
-# --dump-dom returns before the first frame.
+# --dump-dom returns before the first frame.  Each load also counts the
+# page's elements and its DOM nodes (text nodes included).
 # The anchor is a page of the same data as plain tables without SVG (the
 # form an asv-like summary table has), rendered the same way in the same
-# run: the ratio says what the pictures cost.
+# run: the ratio says what the pictures cost.  With a second perfreg
+# (OLD, an earlier build), its page of the same data is written, timed
+# and rendered in the same run, the pages' loads taking turns so that
+# they share the load, and the ratios new / old are printed.
 #
-# usage: bench/html-page.sh [PERFREG]  (default build/release/perfreg)
+# usage: bench/html-page.sh [PERFREG [OLD]]  (default build/release/perfreg)
 set -eu
 P=${1:-build/release/perfreg}
+OLD=${2:-}
 M=${METRICS:-1000}
 R=${RUNS:-10}
 REPS=${REPS:-5}
@@ -51,9 +56,12 @@ awk -v m="$M" -v r="$R" -v out="$tmp" 'BEGIN {
 }'
 
 echo "== $M metrics, $R runs a side; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-hyperfine -N --warmup 2 --runs 15 --export-json "$tmp/h.json" \
-    "$P compare $tmp/b.csv $tmp/n.csv" \
-    "$P compare --html $tmp/page.html $tmp/b.csv $tmp/n.csv" >/dev/null
+set -- "$P compare $tmp/b.csv $tmp/n.csv" \
+    "$P compare --html $tmp/page.html $tmp/b.csv $tmp/n.csv"
+[ -n "$OLD" ] && set -- "$@" \
+    "$OLD compare --html $tmp/old.html $tmp/b.csv $tmp/n.csv"
+hyperfine -N --warmup 2 --runs 15 --export-json "$tmp/h.json" "$@" \
+    >/dev/null
 python3 - "$tmp/h.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
@@ -62,8 +70,13 @@ print("perfreg compare, text only:   %.1f ms (median of 15)" % (a * 1e3))
 print("perfreg compare --html FILE:  %.1f ms" % (b * 1e3))
 print("page writing (difference):    %.1f ms; ratio %.2f" %
       ((b - a) * 1e3, b / a))
+if len(r) > 2:
+    print("old perfreg compare --html:   %.1f ms (less the text-only "
+          "compare: %.1f ms)" % (r[2]["median"] * 1e3,
+                                 (r[2]["median"] - a) * 1e3))
 EOF
 echo "page size: $(wc -c <"$tmp/page.html") bytes"
+[ -n "$OLD" ] && echo "old page size: $(wc -c <"$tmp/old.html") bytes"
 
 # The anchor: the same verdict table and numbers, as tables only.
 python3 - "$tmp/page.html" "$tmp/plain.html" <<'EOF'
@@ -73,35 +86,49 @@ s = re.sub(r"<svg .*?</svg>", "", s, flags=re.S)
 open(sys.argv[2], "w").write(s)
 EOF
 
-timing='<script>addEventListener("load",function(){var h=document.body.offsetHeight,t=performance.now(),n=performance.getEntriesByType("navigation")[0];document.body.setAttribute("data-bench",[t-n.responseStart,n.domContentLoadedEventEnd-n.responseStart,h].map(function(x){return x.toFixed(1)}).join(" "));});</script>'
-for f in page plain; do
+timing='<script>addEventListener("load",function(){var h=document.body.offsetHeight,t=performance.now(),n=performance.getEntriesByType("navigation")[0],e=document.getElementsByTagName("*").length,w=document.createTreeWalker(document,NodeFilter.SHOW_ALL),k=1;while(w.nextNode())k++;document.body.setAttribute("data-bench",[t-n.responseStart,n.domContentLoadedEventEnd-n.responseStart,h,e,k].map(function(x){return x.toFixed(1)}).join(" "));});</script>'
+pages="page plain"
+[ -n "$OLD" ] && pages="page old plain"
+for f in $pages; do
 	sed "s|</body>|$timing</body>|" "$tmp/$f.html" >"$tmp/$f.t.html"
 done
 
-render() { # FILE: the browser's own figures, "layout dcl height" in ms
+render() { # FILE: the browser's own figures, "layout dcl height elements nodes"
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
 	    --user-data-dir="$tmp/profile" --window-size=1200,900 \
 	    --dump-dom "file://$1" 2>/dev/null |
 	    sed -n 's/.*data-bench="\([^"]*\)".*/\1/p'
 }
-: >"$tmp/page.ms"
-: >"$tmp/plain.ms"
+: >"$tmp/old.ms"
+for f in $pages; do
+	: >"$tmp/$f.ms"
+done
 i=0
 while [ $i -lt "$REPS" ]; do
-	render "$tmp/page.t.html" >>"$tmp/page.ms"
-	render "$tmp/plain.t.html" >>"$tmp/plain.ms"
+	for f in $pages; do
+		render "$tmp/$f.t.html" >>"$tmp/$f.ms"
+	done
 	i=$((i + 1))
 done
-python3 - "$tmp/page.ms" "$tmp/plain.ms" <<'EOF'
+python3 - "$tmp/page.ms" "$tmp/plain.ms" "$tmp/old.ms" <<'EOF'
 import statistics, sys
 def med(f):
     rows = [list(map(float, l.split())) for l in open(f) if l.strip()]
+    if not rows:
+        return None
     return [statistics.median(c) for c in zip(*rows)], len(rows)
-(pa, dp, hp), n = med(sys.argv[1])
-(pb, db, hb), m = med(sys.argv[2])
-print("chromium, page with SVG:   laid out %.0f ms after the first byte "
-      "(DOMContentLoaded %.0f; %.0f px tall), median of %d" % (pa, dp, hp, n))
-print("chromium, tables only:     laid out %.0f ms (DOMContentLoaded %.0f; "
-      "%.0f px), median of %d" % (pb, db, hb, m))
-print("ratio SVG page / tables:   %.2f" % (pa / pb))
+def show(what, r):
+    (t, d, h, e, k), n = r
+    print("chromium, %-15s laid out %.0f ms after the first byte "
+          "(DOMContentLoaded %.0f; %.0f px tall; %d elements, %d nodes), "
+          "median of %d" % (what + ":", t, d, h, e, k, n))
+p, b, o = med(sys.argv[1]), med(sys.argv[2]), med(sys.argv[3])
+show("page with SVG", p)
+show("tables only", b)
+print("ratio SVG page / tables:   %.2f" % (p[0][0] / b[0][0]))
+if o is not None:
+    show("old page", o)
+    print("ratio new page / old page: %.2f laid out, %.2f DOMContentLoaded, "
+          "%.2f nodes" % (p[0][0] / o[0][0], p[0][1] / o[0][1],
+                          p[0][4] / o[0][4]))
 EOF

@@ -29,7 +29,8 @@
 # run are printed per round, and their medians are the result.  Last,
 # each source's cost on its own: perfreg's own time per run (the time
 # of a run's step minus the command's wall time, the monitors' reads in
-# it) with --monitor SOURCE, N runs of /bin/true, against --monitor none.
+# it) with --monitor SOURCE, N runs of /bin/true, against --monitor none;
+# and bench/monitor-cost's reads alone, in wall and CPU time.
 set -eu
 
 build=${1:?usage: monitor-overhead.sh BUILD_DIR [N [ROUNDS [CMD]]]}
@@ -100,11 +101,15 @@ echo "median overhead of perf stat on a 10 ms run:     $(median < "$tmp/o_perf")
 echo "median command wall time, none / mon: $(median < "$tmp/w_none") / $(median < "$tmp/w_mon") us"
 echo "median time per run outside the command, none / mon: $(median < "$tmp/own_none") / $(median < "$tmp/own_mon") us"
 echo "perfreg's own time per run by source (/bin/true, $n runs; the reads before and after each run):"
-for m in none perf stat softirqs interrupts interrupts-full vmstat schedstat default all; do
+for m in none perf stat softirqs interrupts interrupts-full vmstat vmstat-full schedstat default all; do
 	"$perfreg" run -n "$n" --warmup 0 --monitor "$m" --json t=/bin/true \
 	    2> /dev/null | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
 print('  %-15s %7.1f us' % ('$m', d['session']['overhead_s'] * 1e6))"
 done
+if [ -x "$build/bench/monitor-cost" ]; then
+	echo "the reads alone, per run (bench/monitor-cost: 2,000 begin/end pairs a set, no command; CPU time does not grow with the load):"
+	"$build/bench/monitor-cost" -n 2000 | sed 's/^/  /'
+fi
 echo "load average at the end: $(loadavg)"

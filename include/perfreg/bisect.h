@@ -23,11 +23,19 @@
  * by maximum likelihood (EM, the scale with n - (commits tested) degrees
  * of freedom).  Samples may come in rounds (pr_bisect_add_round: the runs
  * of several commits interleaved one after another): then each round of
- * two or more samples has an effect of its own, fitted with the levels,
- * so that a burst of load that slows a whole round moves no level (the
- * pairing of interleaved runs, as the confirmation's paired test uses
- * it), and the scale has n - T - R degrees of freedom (R such rounds).
- * The fit is paired only while at least one degree of freedom is left.
+ * two or more samples has an effect u_r of its own, so that a burst of
+ * load that slows a whole round moves no level (the pairing of
+ * interleaved runs, as the confirmation's paired test uses it).  The
+ * effects are random, u_r ~ N(0, t), with t estimated: given the t
+ * weights w and the levels, t solves the likelihood equation of the
+ * rounds' weighted mean residuals z_r ~ N(0, t + s^2 / W_r) (W_r the
+ * round's sum of weights), each u_r is z_r shrunk by t / (t + s^2 /
+ * W_r), and the scale has n - T - sum_r h_r degrees of freedom, h_r =
+ * W_r t / (W_r t + s^2).  When the rounds do not differ t = 0 and the
+ * fit is the unpaired one; when they differ much more than the noise it
+ * tends to the paired fit of a fixed effect per round (n - T - R degrees
+ * of freedom; fixed_rounds selects that fit).  Rounds are used only
+ * while n - T - R >= 1 (R such rounds).
  * The levels' summaries below stay independent with v_j from n_j: exact
  * for the differences of commits measured together in complete rounds
  * (each batch of the search), an approximation across batches.  Each tested commit is then summarised by its robust level
@@ -52,7 +60,11 @@
  * (the others can only carry less information at the same cost).  Runs at
  * a tested commit whose level is already known better than a side's go
  * to that side's bracket end instead: the comparison is then limited by
- * the side, not by the commit.
+ * the side, not by the commit.  While H_multi holds `confidence` of the
+ * mass, the sides are those of the most probable pair's change that is
+ * not located yet (the candidates the commits between its two tested
+ * neighbours, the prior uniform there), or, both located, the tested
+ * neighbour of either known least well gets more runs.
 
  * Everything here is pure computation: no I/O, no clock, no randomness.
  * A struct pr_bisect is not thread-safe; distinct ones are independent.
@@ -81,6 +93,8 @@ struct pr_bisect_opts {
 	double run_cost;    /* cost of one run, > 0 */
 	unsigned min_runs;  /* runs of a commit in its first measurement */
 	unsigned max_batch; /* most runs the search asks for at once */
+	int fixed_rounds;   /* 1: a fixed effect per round (the paired fit
+			     * of before); 0: a random one (the default) */
 };
 
 /* Fills o with the defaults for a range of n + 1 positions. */
@@ -130,7 +144,8 @@ enum pr_bisect_outcome {
 				  * one range) holds it */
 	PR_BISECT_NONE,          /* not reproduced: H_none holds it, or the
 				  * ends are equivalent */
-	PR_BISECT_SEVERAL        /* H_multi holds it: several changes */
+	PR_BISECT_SEVERAL        /* H_multi holds it and its two changes
+				  * are located (pair_lo, pair_hi) */
 };
 
 struct pr_bisect_state {
@@ -148,7 +163,21 @@ struct pr_bisect_state {
 	double p_loc;
 	double p_none;  /* posterior of H_none */
 	double p_multi; /* posterior of H_multi */
-	double scale;   /* the noise scale s, in log units (0: unknown) */
+	/*
+	 * The most probable two locations under H_multi: first bad commits
+	 * in pair_lo[i] .. pair_hi[i] (i = 0 the earlier; the same range
+	 * twice when both changes are most likely between the same two
+	 * tested commits), with joint posterior probability p_pair (0, 0
+	 * and 0 when prior_multi is 0).  SEVERAL when p_pair >= confidence
+	 * and the two ranges are distinct and cannot be narrowed: while
+	 * H_multi holds the mass but its changes are not located yet the
+	 * search goes on locating them (pr_bisect_next).
+	 */
+	size_t pair_lo[2], pair_hi[2];
+	double p_pair;
+	double scale;    /* the noise scale s, in log units (0: unknown) */
+	double round_sd; /* the rounds' sd sqrt(t), in log units (0: the
+			  * rounds do not differ, or no rounds, or fixed) */
 	/*
 	 * The step at the most probable location: the difference of the
 	 * levels of its two sides, in log units, and that difference's

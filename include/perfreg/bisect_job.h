@@ -30,9 +30,10 @@
  * undecided after its 100 rounds goes back to the search (which has its
  * runs now), and when that names the same commit again, its sequence
  * continues where it stopped (every pair kept: anytime-valid).
- * "Several changes" is confirmed the same way, each of its two most
- * probable steps against its parent, the larger step first: one
- * confirmed makes it the culprit (noise in bursts can show the search a
+ * "Several changes" is confirmed the same way once the search has
+ * located both changes (perfreg/bisect.h), each against its parent, the
+ * larger step first: both confirmed are both named (j->first, the
+ * other in parent .. confirm_before); one confirmed makes it the culprit (noise in bursts can show the search a
  * second step that is not there).  The search's model pairs the values
  * of each round (perfreg/bisect.h), as the confirmation does.
  *
@@ -108,6 +109,15 @@ enum pr_bisect_verdict {
 
 struct pr_bisect_job;
 
+/* One confirmation of a culprit against its parent (positions). */
+struct pr_bisect_confirmation {
+	enum pr_bisect_verdict verdict;
+	size_t parent, culprit;
+	struct pr_seq_result result;
+	size_t runs;   /* its rounds */
+	size_t before; /* of them, given back by a resume */
+};
+
 struct pr_bisect_job_opts {
 	const char *repo; /* a directory inside the repository */
 	const char *good, *bad;
@@ -170,6 +180,9 @@ struct pr_bisect_job {
 	struct pr_seq_result confirm;
 	size_t confirm_runs;
 	size_t confirm_before; /* of confirm_runs, rounds given back */
+	/* Several changes confirmed: the first of the two confirmations
+	 * (culprit 0 otherwise); the other is in parent .. confirm_before. */
+	struct pr_bisect_confirmation first;
 	/* 1 while a confirmation (of culprit against parent) runs: a
 	 * store can keep its rounds apart (pr_bisect_job_prior_pair). */
 	int confirming;
@@ -245,6 +258,11 @@ void pr_bisect_job_cleanup(struct pr_bisect_job *j);
 
 /* Cleans up and frees j; NULL is a no-op. */
 void pr_bisect_job_free(struct pr_bisect_job *j);
+
+/* The job's (last) confirmation: verdict, parent, culprit, result,
+ * rounds. */
+struct pr_bisect_confirmation pr_bisect_job_confirmation(
+    const struct pr_bisect_job *j);
 
 /* "culprit", "not confirmed", "not reproduced", "several changes",
  * "undecided within budget", "interrupted" (static). */

@@ -189,4 +189,16 @@ enum pr_status pr_report_dataset_explain(struct pr_report_model *m,
     const char *key, int flags, struct pr_dataset *base,
     struct pr_dataset *new_, const struct pr_report *r, struct pr_error *err);
 
+/*
+ * As pr_report_dataset_explain, for two benchmark outputs read by a
+ * parser of perfreg/parse.h (pr_read_any's *used: `time`'s user and
+ * system time, `perf stat`'s counters, dd's figures, each a value per
+ * record, a record a run of the tool): the tool's secondary figures are
+ * the side metrics, mon.* figures or not.  Adds nothing when there is no
+ * metric beside the primary ones with as many values as the first.
+ */
+enum pr_status pr_report_dataset_explain_parsed(struct pr_report_model *m,
+    const char *key, int flags, struct pr_dataset *base,
+    struct pr_dataset *new_, const struct pr_report *r, struct pr_error *err);
+
 #endif /* PERFREG_EXPLAIN_H */

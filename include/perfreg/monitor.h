@@ -29,8 +29,14 @@
  *   "RES"), summed over the CPUs; it replaces PR_MON_INTERRUPTS where
  *   both are asked for.  Not in the default set: the kernel takes 50 to
  *   130 us to write the file on a small VM;
- * - PR_MON_VMSTAT (vmstat.c): /proc/vmstat (faults, reclaim, THP, NUMA,
- *   compaction);
+ * - PR_MON_VMSTAT (vmstat.c): the figures of /proc/vmstat that explain
+ *   a slowdown (page faults, paging and swapping, reclaim and its
+ *   stalls, refaults, THP, compaction, migration, NUMA hinting, OOM
+ *   kills: pr_mon_vmstat_explains), about 30 of its 190 lines, so that
+ *   the default set stores a sixth of the figures a run;
+ * - PR_MON_VMSTAT_FULL (vmstat.c): every line of /proc/vmstat, the nr_*
+ *   levels too; it replaces PR_MON_VMSTAT where both are asked for.
+ *   Not in the default set;
  * - PR_MON_SCHEDSTAT (schedstat.c): /proc/schedstat's run time, wait
  *   time and time slices summed over the CPUs, where the kernel has it.
  * Everything but PR_MON_PERF is system-wide: it includes what the other
@@ -72,12 +78,14 @@ enum pr_monitor_source {
 	PR_MON_INTERRUPTS = 1 << 3,
 	PR_MON_VMSTAT = 1 << 4,
 	PR_MON_SCHEDSTAT = 1 << 5,
-	PR_MON_INTERRUPTS_FULL = 1 << 6
+	PR_MON_INTERRUPTS_FULL = 1 << 6,
+	PR_MON_VMSTAT_FULL = 1 << 7
 };
-#define PR_MON_ALL 0x7fu
+#define PR_MON_ALL 0xffu
 /* The default of `perfreg run --monitor`: all but the full
- * /proc/interrupts. */
-#define PR_MON_DEFAULT (PR_MON_ALL & ~(unsigned)PR_MON_INTERRUPTS_FULL)
+ * /proc/interrupts and the full /proc/vmstat. */
+#define PR_MON_DEFAULT \
+	(PR_MON_ALL & ~(unsigned)(PR_MON_INTERRUPTS_FULL | PR_MON_VMSTAT_FULL))
 
 /* Every monitor metric's name starts with this. */
 #define PR_MON_PREFIX "mon."
@@ -139,6 +147,11 @@ enum pr_status pr_mon_parse_interrupts(const char *buf, size_t len,
     struct pr_mon_snap *out, struct pr_error *err);
 enum pr_status pr_mon_parse_vmstat(const char *buf, size_t len,
     struct pr_mon_snap *out, struct pr_error *err);
+/* As pr_mon_parse_vmstat, only the lines pr_mon_vmstat_explains names. */
+enum pr_status pr_mon_parse_vmstat_explain(const char *buf, size_t len,
+    struct pr_mon_snap *out, struct pr_error *err);
+/* Is this /proc/vmstat line name (len bytes) one of the default set's? */
+int pr_mon_vmstat_explains(const char *name, size_t len);
 enum pr_status pr_mon_parse_schedstat(const char *buf, size_t len,
     struct pr_mon_snap *out, struct pr_error *err);
 
@@ -171,7 +184,8 @@ enum pr_status pr_mon_parse_stat_intr(const char *buf, size_t len,
 /*
  * Parses a set: "none", "default", "all", or a comma-separated list of
  * "perf", "stat", "softirqs", "interrupts", "interrupts-full", "vmstat",
- * "schedstat" and "system" (the default set but perf).  PR_EINVAL naming the unknown word.
+ * "vmstat-full", "schedstat" and "system" (the default set but perf).
+ * PR_EINVAL naming the unknown word.
  */
 enum pr_status pr_monitor_parse_set(const char *spec, unsigned *set,
     struct pr_error *err);

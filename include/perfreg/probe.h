@@ -84,14 +84,10 @@ extern const struct pr_probe *const pr_probes[];
 /* The probe called name, or NULL. */
 const struct pr_probe *pr_probe_find(const char *name);
 
-/* The probes (each in src/probes/NAME.c). */
-extern const struct pr_probe pr_probe_copy;
-extern const struct pr_probe pr_probe_crypto;
-extern const struct pr_probe pr_probe_pipe_digest;
-extern const struct pr_probe pr_probe_random;
-extern const struct pr_probe pr_probe_handoff;
-extern const struct pr_probe pr_probe_syscall;
-extern const struct pr_probe pr_probe_fault;
-extern const struct pr_probe pr_probe_tcp;
+/* pr_probe_copy, pr_probe_crypto, ...: one per line of
+ * perfreg/probes.def, each defined in src/probes/NAME.c. */
+#define PR_PROBE(name) extern const struct pr_probe pr_probe_##name;
+#include "perfreg/probes.def"
+#undef PR_PROBE
 
 #endif /* PERFREG_PROBE_H */

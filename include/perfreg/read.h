@@ -216,10 +216,12 @@ enum pr_status pr_read_any(const char *path, const struct pr_read_opts *o,
  * errors are those of reading the paths one after the other: on failure
  * the error is that of the failing path with the lowest index (its index
  * in *failed when failed is not NULL), and every out[i] is empty again.
+ * used (NULL, or n entries) gets each path's benchmark format, as
+ * pr_read_any's used.
  */
 enum pr_status pr_read_any_each(const char *const *paths, size_t n,
     const struct pr_read_opts *o, const char *parse, struct pr_dataset *out,
-    size_t *failed, struct pr_error *err);
+    const char **used, size_t *failed, struct pr_error *err);
 
 /*
  * Which format the first bytes of an input look like, in this order:

@@ -130,9 +130,9 @@ double pr_suite_halfwidth_pct(const double *v, size_t n);
  */
 extern const char *const pr_suite_config_keys[];
 
-/* Bumped whenever a probe changes what or how it measures, so that
- * sessions of older probes form a configuration of their own. */
-#define PR_SUITE_PROBES_VERSION "2"
+/* PR_SUITE_PROBES_VERSION, bumped whenever a probe is added or changes
+ * what or how it measures, is kept beside the list of probes. */
+#include "perfreg/probes.def"
 
 /* 8 hexadecimal digits and the NUL. */
 #define PR_SUITE_CONFIG_LEN 9

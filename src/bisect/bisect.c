@@ -55,6 +55,8 @@ struct pr_bisect {
 	size_t nrounds, rcap;
 	size_t unrounded; /* values added without a round */
 	int paired;       /* the last fit used the rounds' effects */
+	double tau2;      /* the rounds' variance t (random effects) */
+	double hsum;      /* sum over rounds of h_r = W_r t / (W_r t + s^2) */
 
 	/* The last fit, valid when !dirty. */
 	double s;    /* scale */
@@ -309,18 +311,25 @@ ueff(const struct pr_bisect *b, const struct pos *p, size_t i)
 }
 
 /*
- * The rounds' step of the EM (paired fits): each round's effect is the
- * weighted mean of its values less their commits' levels, for rounds of
- * two or more values.  Without values outside rounds the effects are
- * centred (a common shift of every level and every effect fits the same:
- * the levels' differences are what counts).  Returns how far an effect
- * moved.
+ * The rounds' step of the EM (paired fits), for rounds of two or more
+ * values: z_r, the weighted mean of a round's values less their commits'
+ * levels, with W_r its sum of weights.  Fixed effects: u_r = z_r.
+ * Random effects: one Fisher scoring step of the likelihood equation of
+ * t for z_r ~ N(0, t + c_r), c_r = s^2 / W_r,
+ *
+ *   t' = max(0, sum (z_r^2 - c_r) / (t + c_r)^2 / sum 1 / (t + c_r)^2),
+ *
+ * (0 stays 0 when the equation's left side is <= 0 there), then u_r =
+ * z_r t' / (t' + c_r) and h_r = t' / (t' + c_r).  When every value is in
+ * such a round the effects are centred (a common shift of every level
+ * and every effect fits the same; the random effects' solution has sum
+ * u_r = 0 then).  Returns how far an effect (or the sd of t) moved.
  */
 static double
 fit_rounds(struct pr_bisect *b, double s2)
 {
-	double nu = b->o.nu, moved = 0, ubar = 0;
-	size_t k, j, r, nr = 0;
+	double nu = b->o.nu, moved = 0, ubar = 0, num = 0, den = 0, t;
+	size_t k, j, r, nr = 0, inr = 0;
 
 	for (r = 0; r < b->nrounds; r++)
 		b->rsw[r] = b->rswy[r] = 0;
@@ -337,7 +346,26 @@ fit_rounds(struct pr_bisect *b, double s2)
 			w = (nu + 1) / (nu + res * res / s2);
 			b->rsw[r] += w;
 			b->rswy[r] += w * (p->y[j] - p->m);
+			inr++;
 		}
+	}
+	t = b->tau2;
+	if (!b->o.fixed_rounds) {
+		for (r = 0; r < b->nrounds; r++) {
+			double z, c, q;
+
+			if (b->rounds[r].k < 2 || b->rsw[r] <= 0)
+				continue;
+			z = b->rswy[r] / b->rsw[r];
+			c = s2 / b->rsw[r];
+			q = 1 / ((t + c) * (t + c));
+			num += (z * z - c) * q;
+			den += q;
+		}
+		t = den > 0 && num > 0 ? num / den : 0;
+		moved = fabs(sqrt(t) - sqrt(b->tau2));
+		b->tau2 = t;
+		b->hsum = 0;
 	}
 	for (r = 0; r < b->nrounds; r++) {
 		double u;
@@ -345,12 +373,19 @@ fit_rounds(struct pr_bisect *b, double s2)
 		if (b->rounds[r].k < 2 || b->rsw[r] <= 0)
 			continue;
 		u = b->rswy[r] / b->rsw[r];
+		if (!b->o.fixed_rounds) {
+			double h = t > 0 ? t / (t + s2 / b->rsw[r]) : 0;
+
+			u *= h;
+			b->hsum += h;
+		}
 		moved = fmax(moved, fabs(u - b->rounds[r].u));
 		b->rounds[r].u = u;
 		ubar += u;
 		nr++;
 	}
-	if (b->unrounded == 0 && nr > 0) {
+	if ((b->o.fixed_rounds ? b->unrounded == 0 : inr == b->total) &&
+	    nr > 0) {
 		ubar /= (double)nr;
 		for (r = 0; r < b->nrounds; r++)
 			if (b->rounds[r].k >= 2)
@@ -364,25 +399,27 @@ fit_rounds(struct pr_bisect *b, double s2)
 /*
  * EM for the t model: each commit's level, each round's effect (paired
  * fits) and one scale.  The weights are the E step; the levels and the
- * effects are weighted means and the scale the weighted mean square with
- * n - T - R degrees of freedom (R rounds of two or more values).  The
- * fit is paired when there are such rounds and at least one degree of
- * freedom is left with them; else it is the plain fit.  Returns the
- * degrees of freedom.
+ * effects are weighted means (random effects: shrunk, fit_rounds) and
+ * the scale the weighted mean square with n - T - R degrees of freedom
+ * (R rounds of two or more values; random effects: n - T - sum h_r).
+ * The fit is paired when there are such rounds and n - T - R >= 1; else
+ * it is the plain fit.  Returns the degrees of freedom.
  */
 static double
 fit_levels(struct pr_bisect *b)
 {
-	double nu = b->o.nu, s2, prev;
-	size_t i, j, k, df, r, R2 = 0;
+	double nu = b->o.nu, s2, prev, df;
+	size_t i, j, k, r, R2 = 0;
 	int it, maxit;
 
 	for (r = 0; r < b->nrounds; r++)
 		if (b->rounds[r].k >= 2)
 			R2++;
 	b->paired = R2 > 0 && b->total > b->T + R2;
-	if (!b->paired)
+	if (!b->paired) {
 		R2 = 0;
+		b->tau2 = b->hsum = 0;
+	}
 	maxit = b->paired ? 20 * EM_MAX_ITER : EM_MAX_ITER;
 	/* Start: each new commit at its mean; the scale from the means. */
 	s2 = 0;
@@ -398,9 +435,10 @@ fit_levels(struct pr_bisect *b)
 			p->have_m = 1;
 		}
 	}
-	df = b->total > b->T + R2 ? b->total - b->T - R2 : 0;
-	if (df == 0)
+	if (b->total <= b->T + R2)
 		return 0;
+	df = (double)(b->total - b->T) -
+	    (b->o.fixed_rounds ? (double)R2 : b->hsum);
 	for (k = 0; k < b->T; k++) {
 		struct pos *p = &b->p[b->tested[k]];
 
@@ -410,7 +448,7 @@ fit_levels(struct pr_bisect *b)
 			s2 += res * res;
 		}
 	}
-	s2 /= (double)df;
+	s2 /= df;
 	if (b->s > 0)
 		s2 = b->s * b->s; /* warm start */
 	if (s2 < SCALE_FLOOR * SCALE_FLOOR)
@@ -447,7 +485,9 @@ fit_levels(struct pr_bisect *b)
 				ss += w * res * res;
 			}
 		}
-		s2 = ss / (double)df;
+		if (b->paired && !b->o.fixed_rounds)
+			df = (double)(b->total - b->T) - b->hsum;
+		s2 = ss / df;
 		if (s2 < SCALE_FLOOR * SCALE_FLOOR)
 			s2 = SCALE_FLOOR * SCALE_FLOOR;
 		if (fabs(s2 - prev) <= EM_TOL * prev &&
@@ -456,7 +496,7 @@ fit_levels(struct pr_bisect *b)
 		prev = s2;
 	}
 	b->s = sqrt(s2);
-	return (double)df;
+	return df;
 }
 
 /* The Gaussian summary of tested[a .. c - 1]: mean, variance, residual. */
@@ -670,13 +710,37 @@ gap_step_mass(const struct pr_bisect *b, size_t g)
 	return p;
 }
 
+/*
+ * The most probable pair of gaps g1 <= g2 of H_multi, and its log
+ * posterior; 0 when H_multi has no mass (no prior, or too few commits).
+ */
+static int
+best_pair(const struct pr_bisect *b, size_t *g1, size_t *g2, double *lp)
+{
+	size_t G = b->T - 1, g, h;
+	int any = 0;
+
+	*g1 = *g2 = 0;
+	*lp = -INFINITY;
+	for (g = 0; g < G; g++)
+		for (h = g; h < G; h++)
+			if (b->lp_pair[g * G + h] > *lp) {
+				*lp = b->lp_pair[g * G + h];
+				*g1 = g;
+				*g2 = h;
+				any = 1;
+			}
+	return any;
+}
+
 enum pr_status
 pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
     struct pr_error *err)
 {
 	enum pr_status rc;
-	size_t g, G, best = 0;
-	double M1, V1, M2, V2, Q, p_best = 0;
+	size_t g, G, best = 0, pg1 = 0, pg2 = 0;
+	double M1, V1, M2, V2, Q, p_best = 0, lpp;
+	int pair, located = 0;
 
 	memset(st, 0, sizeof(*st));
 	rc = refit(b, err);
@@ -696,7 +760,17 @@ pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
 	st->p_loc = p_best > 1 ? 1 : p_best;
 	st->p_none = exp(b->lp_none);
 	st->p_multi = exp(b->lp_multi);
+	pair = best_pair(b, &pg1, &pg2, &lpp);
+	if (pair) {
+		st->pair_lo[0] = b->tested[pg1] + 1;
+		st->pair_hi[0] = b->tested[pg1 + 1];
+		st->pair_lo[1] = b->tested[pg2] + 1;
+		st->pair_hi[1] = b->tested[pg2 + 1];
+		st->p_pair = exp(lpp);
+		located = pg1 != pg2 && gap_final(b, pg1) && gap_final(b, pg2);
+	}
 	st->scale = b->s;
+	st->round_sd = b->paired && !b->o.fixed_rounds ? sqrt(b->tau2) : 0;
 	seg(b, 0, best + 1, &M1, &V1, &Q);
 	seg(b, best + 1, b->T, &M2, &V2, &Q);
 	st->step_log = M2 - M1;
@@ -712,9 +786,10 @@ pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
 	}
 	if (st->p_none >= b->o.confidence || st->ends_equivalent)
 		st->outcome = PR_BISECT_NONE;
-	else if (st->p_multi >= b->o.confidence)
+	else if (located && st->p_pair >= b->o.confidence)
 		st->outcome = PR_BISECT_SEVERAL;
-	else if (st->p_loc >= b->o.confidence && gap_final(b, best))
+	else if (st->p_multi < b->o.confidence &&
+	    st->p_loc >= b->o.confidence && gap_final(b, best))
 		st->outcome = PR_BISECT_CULPRIT;
 	else
 		st->outcome = PR_BISECT_MEASURING;
@@ -817,6 +892,106 @@ tested_index(const struct pr_bisect *b, size_t pos)
 	return lo;
 }
 
+/*
+ * The runs at pos (new: with its build) with the most information per
+ * cost about a side, good with probability q, of levels ma (variance vg)
+ * and mb (vb); into step when better than *best.
+ */
+static void
+best_runs(const struct pr_bisect *b, size_t pos, int isnew, double q, double ma,
+    double vg, double mb, double vb, double *best, struct pr_bisect_step *step)
+{
+	const struct pr_bisect_opts *o = &b->o;
+	double unit = b->s * b->s * (o->nu + 3) / (o->nu + 1) * b->infl;
+	unsigned r;
+
+	for (r = isnew ? o->min_runs : 1; r <= o->max_batch; r *= 2) {
+		double vr = unit / r;
+		double info = mutual_info(q, ma, vg + vr, mb, vb + vr);
+		double cost = r * o->run_cost + (isnew ? o->build_cost : 0);
+
+		if (info / cost > *best) {
+			*best = info / cost;
+			step->pos = pos;
+			step->runs = r;
+			step->build = isnew;
+			step->info_bits = info;
+			step->cost = cost;
+		}
+	}
+}
+
+/* The number of commits in gap g that can still be measured. */
+static size_t
+gap_open(const struct pr_bisect *b, size_t g)
+{
+	size_t i, c = 0;
+
+	for (i = b->tested[g] + 1; i < b->tested[g + 1]; i++)
+		c += !b->p[i].skipped;
+	return c;
+}
+
+/*
+ * The next measurement while H_multi holds most of the mass: locate the
+ * change of the most probable pair (gaps g1 <= g2) that is not located
+ * yet, at the middle of the commits that can be measured in its gap;
+ * both located, more runs at the least known of their tested
+ * neighbours.  The sides are the levels on either side of that change.
+ */
+static void
+next_pair(const struct pr_bisect *b, size_t g1, size_t g2,
+    struct pr_bisect_step *step)
+{
+	const struct pr_bisect_opts *o = &b->o;
+	size_t o1 = gap_open(b, g1), o2 = g2 != g1 ? gap_open(b, g2) : 0;
+	size_t g = o2 > o1 ? g2 : g1, c, i, k, nb[4];
+	double ma, vg, mb, vb, q, dummy, best = 0;
+
+	if (g1 == g2) {
+		seg(b, 0, g1 + 1, &ma, &vg, &dummy);
+		seg(b, g1 + 1, b->T, &mb, &vb, &dummy);
+	} else if (g == g1) {
+		seg(b, 0, g1 + 1, &ma, &vg, &dummy);
+		seg(b, g1 + 1, g2 + 1, &mb, &vb, &dummy);
+	} else {
+		seg(b, g1 + 1, g2 + 1, &ma, &vg, &dummy);
+		seg(b, g2 + 1, b->T, &mb, &vb, &dummy);
+	}
+	if (o1 + o2 > 0) {
+		/* The middle open commit; the first bad one is uniform in
+		 * the gap, so c is on the good side with probability q. */
+		k = (gap_open(b, g) + 1) / 2;
+		for (c = b->tested[g] + 1;; c++)
+			if (!b->p[c].skipped && --k == 0)
+				break;
+		q = (double)(b->tested[g + 1] - c) /
+		    (double)(b->tested[g + 1] - b->tested[g]);
+		best_runs(b, c, 1, q, ma, vg, mb, vb, &best, step);
+		if (best <= 0) {
+			step->pos = c;
+			step->runs = o->min_runs;
+			step->build = 1;
+			step->cost = o->min_runs * o->run_cost + o->build_cost;
+		}
+		return;
+	}
+	nb[0] = g1;
+	nb[1] = g1 + 1;
+	nb[2] = g2;
+	nb[3] = g2 + 1;
+	k = nb[0];
+	for (i = 1; i < 4; i++)
+		if (b->v[nb[i]] > b->v[k])
+			k = nb[i];
+	best_runs(b, b->tested[k], 0, 0.5, ma, vg, mb, vb, &best, step);
+	if (best <= 0) {
+		step->pos = b->tested[k];
+		step->runs = o->min_runs;
+		step->cost = o->min_runs * o->run_cost;
+	}
+}
+
 enum pr_status
 pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
     struct pr_error *err)
@@ -824,9 +999,9 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 	const struct pr_bisect_opts *o = &b->o;
 	size_t n = o->n, c, g, best_new = 0, best_old = 0, gbest = 0;
 	double pgood, denom, qnew = 2, qold = 2, best_score = 0;
-	double ma, vg, mb, vb, qdummy, unit;
+	double ma, vg, mb, vb, qdummy;
 	enum pr_status rc;
-	int have_new = 0, have_old = 0, which;
+	int have_new = 0, have_old = 0;
 
 	memset(step, 0, sizeof(*step));
 	for (c = 0; c <= n; c += n) {
@@ -842,6 +1017,10 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 	rc = refit(b, err);
 	if (rc != PR_OK)
 		return rc;
+	if (exp(b->lp_multi) >= o->confidence && best_pair(b, &g, &c, &ma)) {
+		next_pair(b, g, c, step);
+		return PR_OK;
+	}
 	/*
 	 * q_c, the probability that commit c is on the good side given one
 	 * change or none, falls from 1 at c = 0; walk it once.
@@ -883,31 +1062,12 @@ pr_bisect_next(struct pr_bisect *b, struct pr_bisect_step *step,
 			gbest = g;
 	seg(b, 0, gbest + 1, &ma, &vg, &qdummy);
 	seg(b, gbest + 1, b->T, &mb, &vb, &qdummy);
-	unit = b->s * b->s * (o->nu + 3) / (o->nu + 1) * b->infl;
-	for (which = 0; which < 2; which++) {
-		unsigned r;
-		size_t pos = which == 0 ? best_new : best_old;
-		double q = which == 0 ? qnew : qold;
-		int isnew = which == 0;
-
-		if (which == 0 ? !have_new : !have_old)
-			continue;
-		for (r = isnew ? o->min_runs : 1; r <= o->max_batch; r *= 2) {
-			double vr = unit / r;
-			double info = mutual_info(q, ma, vg + vr, mb, vb + vr);
-			double cost =
-			    r * o->run_cost + (isnew ? o->build_cost : 0);
-
-			if (info / cost > best_score) {
-				best_score = info / cost;
-				step->pos = pos;
-				step->runs = r;
-				step->build = isnew;
-				step->info_bits = info;
-				step->cost = cost;
-			}
-		}
-	}
+	if (have_new)
+		best_runs(b, best_new, 1, qnew, ma, vg, mb, vb, &best_score,
+		    step);
+	if (have_old)
+		best_runs(b, best_old, 0, qold, ma, vg, mb, vb, &best_score,
+		    step);
 	if (best_score <= 1e-12)
 		return pr_error_set(err, PR_EUNDEF,
 		    "no measurement left that would add information");

@@ -1054,20 +1054,26 @@ budget_left(const struct pr_bisect_job *j)
 }
 
 /* The nearest measured commits on either side of the most probable
- * change: the good one before st.lo, the bad one at or after st.hi. */
+ * change: the good one before st.lo, the bad one at or after st.hi; or,
+ * with at != SIZE_MAX (several changes being located), on either side of
+ * commit at. */
 static void
-bracket(const struct pr_bisect_job *j, size_t *g, size_t *bd)
+bracket(const struct pr_bisect_job *j, size_t at, size_t *g, size_t *bd)
 {
-	size_t i;
+	size_t i, lo = j->st.lo, hi = j->st.hi;
 
+	if (at != SIZE_MAX) {
+		lo = at;
+		hi = at + 1;
+	}
 	*g = 0;
 	*bd = j->n;
-	for (i = j->st.lo; i-- > 0;)
+	for (i = lo; i-- > 0;)
 		if (j->c[i].n > 0 && j->c[i].built >= 0) {
 			*g = i;
 			break;
 		}
-	for (i = j->st.hi; i <= j->n; i++)
+	for (i = hi; i <= j->n; i++)
 		if (j->c[i].n > 0 && j->c[i].built >= 0) {
 			*bd = i;
 			break;
@@ -1112,7 +1118,9 @@ search(struct pr_bisect_job *j, double t0, struct pr_error *err)
 			continue;
 		k = 0;
 		pos[k++] = step.pos;
-		bracket(j, &g, &bd);
+		bracket(j,
+		    j->st.p_multi >= j->o.confidence ? step.pos : SIZE_MAX, &g,
+		    &bd);
 		/* Measured in an earlier session, an end of the bracket
 		 * may not be built in this one. */
 		if ((st = ensure_built(j, g, err)) != PR_OK ||
@@ -1255,79 +1263,80 @@ step_at(const struct pr_bisect_job *j, size_t k)
 	return mean_log(&j->c[hi]) - mean_log(&j->c[lo]);
 }
 
+struct pr_bisect_confirmation
+pr_bisect_job_confirmation(const struct pr_bisect_job *j)
+{
+	struct pr_bisect_confirmation c;
+
+	c.verdict = j->verdict;
+	c.parent = j->parent;
+	c.culprit = j->culprit;
+	c.result = j->confirm;
+	c.runs = j->confirm_runs;
+	c.before = j->confirm_before;
+	return c;
+}
+
+/* The job's confirmation back from c. */
+static void
+restore_confirmation(struct pr_bisect_job *j,
+    const struct pr_bisect_confirmation *c)
+{
+	j->verdict = c->verdict;
+	j->parent = c->parent;
+	j->culprit = c->culprit;
+	j->confirm = c->result;
+	j->confirm_runs = c->runs;
+	j->confirm_before = c->before;
+}
+
 /*
- * "Several changes": each of the two most probable steps is confirmed
- * against its parent as a single culprit would be, in paired rounds
- * that drift cannot move (the search's model has no rounds, and noise
- * that comes in bursts can show it a second step that is not there).
- * Both confirmed: several changes; one: that one is the culprit;
+ * "Several changes": each of the two changes the search located is
+ * confirmed against its parent as a single culprit would be (the larger
+ * step first, the one most likely real, with half of the budget), in
+ * paired rounds that drift cannot move (noise that comes in bursts can
+ * show the search a second step that is not there).  Both confirmed:
+ * several changes (the first in j->first); one: that one is the culprit;
  * neither: not confirmed, or undecided within budget.
  */
 static enum pr_status
 confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 {
-	struct pr_seq_result r1;
-	enum pr_bisect_verdict v1;
-	size_t k, k1 = 0, k2 = 0, p1, c1, n1, b1;
+	size_t lo[2], hi[2], i, x;
 	enum pr_status st;
 
-	for (k = 1; k <= j->n; k++)
-		if (j->c[k].built >= 0 &&
-		    (k1 == 0 || j->multi[k] > j->multi[k1]))
-			k1 = k;
-	for (k = 1; k <= j->n; k++)
-		if (k != k1 && j->c[k].built >= 0 &&
-		    (k2 == 0 || j->multi[k] > j->multi[k2]))
-			k2 = k;
-	if (k1 == 0 || k2 == 0) {
+	memset(&j->first, 0, sizeof(j->first));
+	for (i = 0; i < 2; i++) {
+		lo[i] = j->st.pair_lo[i];
+		hi[i] = j->st.pair_hi[i];
+	}
+	if (fabs(step_at(j, hi[1])) > fabs(step_at(j, hi[0]))) {
+		x = lo[0], lo[0] = lo[1], lo[1] = x;
+		x = hi[0], hi[0] = hi[1], hi[1] = x;
+	}
+	for (i = 0; i < 2; i++) {
+		if (i == 1)
+			j->first = pr_bisect_job_confirmation(j);
+		st = confirm(j, t0, lo[i], hi[i], 2 - i, err);
+		if (st == PR_EUNDEF) {
+			pr_error_clear(err);
+			j->verdict = PR_BISECT_V_UNDECIDED;
+			return PR_OK;
+		}
+		if (st != PR_OK || j->interrupted)
+			return st;
+	}
+	if (j->first.verdict == PR_BISECT_V_CULPRIT &&
+	    j->verdict == PR_BISECT_V_CULPRIT) {
 		j->verdict = PR_BISECT_V_SEVERAL;
 		return PR_OK;
 	}
-	if (fabs(step_at(j, k2)) > fabs(step_at(j, k1))) {
-		/* The larger step first: the one most likely real. */
-		k = k1;
-		k1 = k2;
-		k2 = k;
-	}
-	st = confirm(j, t0, k1, k1, 2, err);
-	if (st == PR_EUNDEF) {
-		pr_error_clear(err);
-		j->verdict = PR_BISECT_V_UNDECIDED;
-		return PR_OK;
-	}
-	if (st != PR_OK)
-		return st;
-	if (j->interrupted)
-		return PR_OK;
-	v1 = j->verdict;
-	r1 = j->confirm;
-	p1 = j->parent;
-	c1 = j->culprit;
-	n1 = j->confirm_runs;
-	b1 = j->confirm_before;
-	st = confirm(j, t0, k2, k2, 1, err);
-	if (st == PR_EUNDEF) {
-		pr_error_clear(err);
-		j->verdict = PR_BISECT_V_UNDECIDED;
-		return PR_OK;
-	}
-	if (st != PR_OK)
-		return st;
-	if (j->interrupted)
-		return PR_OK;
-	if (v1 == PR_BISECT_V_CULPRIT && j->verdict == PR_BISECT_V_CULPRIT)
-		j->verdict = PR_BISECT_V_SEVERAL;
-	else if (v1 == PR_BISECT_V_CULPRIT ||
-	    (v1 == PR_BISECT_V_UNDECIDED &&
-		j->verdict == PR_BISECT_V_NOT_CONFIRMED)) {
+	if (j->first.verdict == PR_BISECT_V_CULPRIT ||
+	    (j->first.verdict == PR_BISECT_V_UNDECIDED &&
+		j->verdict == PR_BISECT_V_NOT_CONFIRMED))
 		/* The first is the change (or the only one still open). */
-		j->verdict = v1;
-		j->confirm = r1;
-		j->parent = p1;
-		j->culprit = c1;
-		j->confirm_runs = n1;
-		j->confirm_before = b1;
-	}
+		restore_confirmation(j, &j->first);
+	memset(&j->first, 0, sizeof(j->first));
 	return PR_OK;
 }
 

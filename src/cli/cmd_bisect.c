@@ -99,69 +99,75 @@ on_stop_signal(int sig)
 	interrupted = 1;
 }
 
+/*
+ * The rows `bisect` and `bisect run-step` share, declared once with each
+ * command's own help where it differs.  --repo, --build, --build-timeout,
+ * --metric and --parse: where the commits are, how each is built and
+ * read.
+ */
+#define BISECT_COMMIT_ROWS(REPO, BUILD, METRIC, PARSE) \
+	OPT_STRING(0, "repo", "dir", REPO, struct bisect_cli, repo, \
+	    OPT_NONEMPTY, NULL), \
+	    OPT_STRING(0, "build", "cmd", BUILD, struct bisect_cli, build, \
+		OPT_NONEMPTY, NULL), \
+	    OPT_DOUBLE(0, "build-timeout", "s", \
+		"a build's time limit (default 600; 0: none)", \
+		struct bisect_cli, build_timeout_s, 0, 1e9, 0, "seconds"), \
+	    OPT_STRING(0, "metric", "name", METRIC, struct bisect_cli, metric, \
+		OPT_NONEMPTY, NULL), \
+	    OPT_STRING(0, "parse", "format", PARSE, struct bisect_cli, parse, \
+		OPT_NONEMPTY, NULL)
+
+/* --max-runs, --max-time, --timeout, --confidence, --equivalence and
+ * --seed: the budget and the test. */
+#define BISECT_BUDGET_ROWS(MAX_RUNS, CONFIDENCE, EQUIVALENCE) \
+	OPT_INT(0, "max-runs", "n", MAX_RUNS, struct bisect_cli, max_runs, 6, \
+	    100000000, "a number of runs"), \
+	    OPT_DOUBLE(0, "max-time", "s", \
+		"stop measuring after this long (default: no limit)", \
+		struct bisect_cli, max_time_s, 0, 1e9, OPT_LO_OPEN, \
+		"seconds"), \
+	    OPT_DOUBLE(0, "timeout", "s", \
+		"a run's time limit (default: none)", struct bisect_cli, \
+		timeout_s, 0, 1e9, 0, "seconds"), \
+	    OPT_DOUBLE(0, "confidence", "p", CONFIDENCE, struct bisect_cli, \
+		conf_pct, 50, 100, OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, \
+		"a percentage"), \
+	    OPT_DOUBLE(0, "equivalence", "pct", EQUIVALENCE, \
+		struct bisect_cli, equiv_pct, 0, 100, \
+		OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage"), \
+	    OPT_STRING(0, "seed", "n", \
+		"seed of the shuffled order (default 1)", struct bisect_cli, \
+		seed_arg, 0, NULL)
+
 static const struct opt options[] = {
 	OPT_STRING(0, "good", "rev",
-	    "a revision where the figure is as it "
-	    "should be",
-	    struct bisect_cli, good, OPT_NONEMPTY | OPT_INSYN, NULL),
+	    "a revision where the figure is as it should be", struct bisect_cli,
+	    good, OPT_NONEMPTY | OPT_INSYN, NULL),
 	OPT_STRING(0, "bad", "rev", "a later revision where it changed",
 	    struct bisect_cli, bad, OPT_NONEMPTY | OPT_INSYN, NULL),
-	OPT_STRING(0, "repo", "dir",
-	    "the git repository (default: the "
-	    "current directory)",
-	    struct bisect_cli, repo, OPT_NONEMPTY, NULL),
-	OPT_STRING(0, "build", "cmd",
-	    "build each commit with this shell "
-	    "command, in its work tree; a failed "
-	    "build skips the commit",
-	    struct bisect_cli, build, OPT_NONEMPTY, NULL),
-	OPT_DOUBLE(0, "build-timeout", "s",
-	    "a build's time limit (default "
-	    "600; 0: none)",
-	    struct bisect_cli, build_timeout_s, 0, 1e9, 0, "seconds"),
-	OPT_STRING(0, "metric", "name",
-	    "the figure to bisect (default: the "
-	    "primary metric, else wall_s); "
+	BISECT_COMMIT_ROWS("the git repository (default: the current "
+			   "directory)",
+	    "build each commit with this shell command, in its work tree; a "
+	    "failed build skips the commit",
+	    "the figure to bisect (default: the primary metric, else wall_s); "
 	    "NAME=REGEX defines it from the output",
-	    struct bisect_cli, metric, OPT_NONEMPTY, NULL),
-	OPT_STRING(0, "parse", "format",
-	    "read the benchmark's output as "
-	    "this format (see 'perfreg parse "
-	    "--help')",
-	    struct bisect_cli, parse, OPT_NONEMPTY, NULL),
+	    "read the benchmark's output as this format (see 'perfreg parse "
+	    "--help')"),
 	OPT_GROUP(),
-	OPT_INT(0, "max-runs", "n",
-	    "runs in all, search and confirmation "
-	    "(default 2000)",
-	    struct bisect_cli, max_runs, 6, 100000000, "a number of runs"),
-	OPT_DOUBLE(0, "max-time", "s",
-	    "stop measuring after this long "
-	    "(default: no limit)",
-	    struct bisect_cli, max_time_s, 0, 1e9, OPT_LO_OPEN, "seconds"),
-	OPT_DOUBLE(0, "timeout", "s", "a run's time limit (default: none)",
-	    struct bisect_cli, timeout_s, 0, 1e9, 0, "seconds"),
-	OPT_DOUBLE(0, "confidence", "p",
-	    "posterior mass that names a "
-	    "commit, and the confirmation's "
-	    "level (default 95%)",
-	    struct bisect_cli, conf_pct, 50, 100,
-	    OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage"),
-	OPT_DOUBLE(0, "equivalence", "pct",
-	    "ends closer than this are "
-	    "\"not reproduced\" (default 1%)",
-	    struct bisect_cli, equiv_pct, 0, 100,
-	    OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage"),
-	OPT_STRING(0, "seed", "n", "seed of the shuffled order (default 1)",
-	    struct bisect_cli, seed_arg, 0, NULL),
+	BISECT_BUDGET_ROWS("runs in all, search and confirmation (default "
+			   "2000)",
+	    "posterior mass that names a commit, and the confirmation's level "
+	    "(default 95%)",
+	    "ends closer than this are \"not reproduced\" (default 1%)"),
 	OPT_GROUP(),
 	OPT_STRING(0, "campaign", "name",
-	    "store it as this campaign "
-	    "(default: bisect-GOOD-BAD, short "
+	    "store it as this campaign (default: bisect-GOOD-BAD, short "
 	    "hashes)",
 	    struct bisect_cli, campaign, OPT_NONEMPTY, NULL),
 	OPT_FLAG(0, "resume",
-	    "continue the campaign's bisection that was "
-	    "cut short, measuring nothing twice",
+	    "continue the campaign's bisection that was cut short, measuring "
+	    "nothing twice",
 	    struct bisect_cli, resume, 1),
 	CLI_OPT_DB(struct bisect_cli, db),
 	OPT_GROUP(),
@@ -177,44 +183,18 @@ static const struct opt step_options[] = {
 	OPT_STRING(0, "good", "rev",
 	    "the reference: a revision where the figure is as it should be",
 	    struct bisect_cli, good, OPT_NONEMPTY | OPT_INSYN, NULL),
-	OPT_STRING(0, "repo", "dir",
-	    "the git repository, whose HEAD is the commit under test "
-	    "(default: the current directory)",
-	    struct bisect_cli, repo, OPT_NONEMPTY, NULL),
-	OPT_STRING(0, "build", "cmd",
-	    "build both commits with this shell command, each in a work "
-	    "tree of its own; HEAD failing to build is a skip (125)",
-	    struct bisect_cli, build, OPT_NONEMPTY, NULL),
-	OPT_DOUBLE(0, "build-timeout", "s",
-	    "a build's time limit (default 600; 0: none)", struct bisect_cli,
-	    build_timeout_s, 0, 1e9, 0, "seconds"),
-	OPT_STRING(0, "metric", "name",
+	BISECT_COMMIT_ROWS("the git repository, whose HEAD is the commit under "
+			   "test (default: the current directory)",
+	    "build both commits with this shell command, each in a work tree "
+	    "of its own; HEAD failing to build is a skip (125)",
 	    "the figure (default: the primary metric, else wall_s); "
 	    "NAME=REGEX defines it from the output",
-	    struct bisect_cli, metric, OPT_NONEMPTY, NULL),
-	OPT_STRING(0, "parse", "format",
-	    "read the benchmark's output as this format", struct bisect_cli,
-	    parse, OPT_NONEMPTY, NULL),
+	    "read the benchmark's output as this format"),
 	OPT_GROUP(),
-	OPT_INT(0, "max-runs", "n",
-	    "runs of both commits in all (default 200); undecided by then is "
-	    "a skip",
-	    struct bisect_cli, max_runs, 6, 100000000, "a number of runs"),
-	OPT_DOUBLE(0, "max-time", "s",
-	    "stop measuring after this long (default: no limit)",
-	    struct bisect_cli, max_time_s, 0, 1e9, OPT_LO_OPEN, "seconds"),
-	OPT_DOUBLE(0, "timeout", "s", "a run's time limit (default: none)",
-	    struct bisect_cli, timeout_s, 0, 1e9, 0, "seconds"),
-	OPT_DOUBLE(0, "confidence", "p",
+	BISECT_BUDGET_ROWS("runs of both commits in all (default 200); "
+			   "undecided by then is a skip",
 	    "one minus the error rate of the test (default 95%)",
-	    struct bisect_cli, conf_pct, 50, 100,
-	    OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN, "a percentage"),
-	OPT_DOUBLE(0, "equivalence", "pct",
-	    "a change within this is good (default 1%)", struct bisect_cli,
-	    equiv_pct, 0, 100, OPT_LO_OPEN | OPT_HI_OPEN | OPT_PCT_SIGN,
-	    "a percentage"),
-	OPT_STRING(0, "seed", "n", "seed of the shuffled order (default 1)",
-	    struct bisect_cli, seed_arg, 0, NULL),
+	    "a change within this is good (default 1%)"),
 	OPT_GROUP(),
 	OPT_STRING(0, "campaign", "name",
 	    "store it as this campaign (default: bisect-run-GOOD, a short "

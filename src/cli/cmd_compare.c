@@ -336,7 +336,7 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 /* Reads both sides at once (pr_read_any_each), into d[0] and d[1]. */
 static int
 read_sides(const char *bpath, const char *npath, const struct compare_opts *o,
-    struct pr_dataset *d)
+    struct pr_dataset *d, const char **used)
 {
 	const char *paths[2] = { bpath, npath };
 	struct pr_error err;
@@ -344,7 +344,7 @@ read_sides(const char *bpath, const char *npath, const struct compare_opts *o,
 	int i;
 
 	pr_error_clear(&err);
-	if ((st = pr_read_any_each(paths, 2, &o->read, o->parse, d, NULL,
+	if ((st = pr_read_any_each(paths, 2, &o->read, o->parse, d, used, NULL,
 		 &err)) != PR_OK) {
 		cli_error(&err);
 		return cli_exit_for(st);
@@ -794,6 +794,7 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	enum pr_status st;
 	const char *bname = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
 	const char *nname = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
+	const char *used[2] = { NULL, NULL };
 	int rc, mon;
 
 	memset(&res, 0, sizeof(res));
@@ -802,12 +803,13 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	pr_dataset_init(&cb);
 	pr_dataset_init(&cn);
 	pr_error_clear(&err);
-	if ((rc = read_sides(bpath, npath, o, side)) != PR_EXIT_OK)
+	if ((rc = read_sides(bpath, npath, o, side, used)) != PR_EXIT_OK)
 		goto out;
 	cmp_opts(o, &co);
-	/* Nothing after the comparison needs the large inputs in run order
-	 * (the explanation reads side[], not the stripped copies). */
-	co.sort_in_place = 1;
+	/* Large inputs may be sorted in place unless the explanation of two
+	 * tools' outputs reads them in run order after the comparison (the
+	 * monitors' explanation reads side[], not the stripped copies). */
+	co.sort_in_place = used[0] == NULL || used[1] == NULL;
 	/* Monitor figures (run --monitor's, exported) go to the
 	 * explanation, not the table; the inputs stay in run order for it. */
 	mon = pr_explain_has_monitors(&side[0], &side[1]);
@@ -831,6 +833,10 @@ compare_files(const struct compare_opts *o, const char *bpath,
 		&res.report, &err) != PR_OK ||
 	    (mon &&
 		pr_report_dataset_explain(&m, "explanation", 0, &side[0],
+		    &side[1], &res.report, &err) != PR_OK) ||
+	    /* Two tools' outputs: their secondary figures explain. */
+	    (!mon && used[0] != NULL && used[1] != NULL &&
+		pr_report_dataset_explain_parsed(&m, "explanation", 0, &side[0],
 		    &side[1], &res.report, &err) != PR_OK)) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;

@@ -409,8 +409,8 @@ static const struct opt options[] = {
 	    struct run_cli, output, 0, NULL),
 	OPT_STRING(0, "monitor", "set",
 	    "side metrics read around each run: none, or a list of perf, "
-	    "stat, softirqs, interrupts, interrupts-full, vmstat, schedstat, "
-	    "system, default, all (default: all but interrupts-full)",
+	    "stat, softirqs, interrupts, interrupts-full, vmstat, vmstat-full, "
+	    "schedstat, system, default, all (default: all but the -full ones)",
 	    struct run_cli, monitor_spec, OPT_NONEMPTY, "a monitor set"),
 	OPT_CALL(0, "output-limit", "bytes",
 	    "output kept per run (default 16M; K, M, G suffixes)", parse_bytes,

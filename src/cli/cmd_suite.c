@@ -1927,12 +1927,9 @@ exec_suite_ab(int argc, char **argv)
 }
 
 static const char about[] =
-    "Runs perfreg's built-in system probes (memory copy, crypto, pipe into "
-    "a\n"
-    "digest, random numbers, thread hand-off, system call, page faults, "
-    "loopback\n"
-    "TCP), each until its figures are known to +-1% or its share of the "
-    "time\n"
+    "Runs perfreg's built-in system probes (`perfreg suite list` names "
+    "them),\n"
+    "each until its figures are known to +-1% or its share of the time\n"
     "budget is spent; stores the session and its environment in the "
     "results\n"
     "database; and compares it with the sessions of the previous\n"

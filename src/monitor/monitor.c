@@ -47,15 +47,18 @@ static const struct procsrc {
 	{ PR_MON_STAT | PR_MON_INTERRUPTS, "stat", NULL },
 	{ PR_MON_SOFTIRQS, "softirqs", pr_mon_parse_softirqs },
 	{ PR_MON_INTERRUPTS_FULL, "interrupts", pr_mon_parse_interrupts },
-	{ PR_MON_VMSTAT, "vmstat", pr_mon_parse_vmstat },
+	{ PR_MON_VMSTAT, "vmstat", pr_mon_parse_vmstat_explain },
+	{ PR_MON_VMSTAT_FULL, "vmstat", pr_mon_parse_vmstat },
 	{ PR_MON_SCHEDSTAT, "schedstat", pr_mon_parse_schedstat },
 };
 #define NPROCSRC (sizeof(procsrcs) / sizeof(procsrcs[0]))
+#define NSOURCES 8
 
 static const struct {
 	const char *name;
 	unsigned set;
 } setnames[] = {
+	/* The NSOURCES sources first, then the sets. */
 	{ "perf", PR_MON_PERF },
 	{ "stat", PR_MON_STAT },
 	{ "softirqs", PR_MON_SOFTIRQS },
@@ -63,6 +66,7 @@ static const struct {
 	{ "vmstat", PR_MON_VMSTAT },
 	{ "schedstat", PR_MON_SCHEDSTAT },
 	{ "interrupts-full", PR_MON_INTERRUPTS_FULL },
+	{ "vmstat-full", PR_MON_VMSTAT_FULL },
 	{ "system", PR_MON_DEFAULT & ~(unsigned)PR_MON_PERF },
 	{ "all", PR_MON_ALL },
 	{ "default", PR_MON_DEFAULT },
@@ -306,8 +310,8 @@ pr_monitor_parse_set(const char *spec, unsigned *set, struct pr_error *err)
 		if (i == sizeof(setnames) / sizeof(setnames[0]))
 			return pr_error_set(err, PR_EINVAL,
 			    "unknown monitor '%.*s' (perf, stat, softirqs, "
-			    "interrupts, interrupts-full, vmstat, schedstat, "
-			    "system, all, default or none)",
+			    "interrupts, interrupts-full, vmstat, vmstat-full, "
+			    "schedstat, system, all, default or none)",
 			    (int)(e - p > 64 ? 64 : e - p), p);
 		*set |= setnames[i].set;
 		if (*e == '\0')
@@ -321,7 +325,7 @@ pr_monitor_source_name(enum pr_monitor_source src)
 {
 	size_t i;
 
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < NSOURCES; i++)
 		if (setnames[i].set == (unsigned)src)
 			return setnames[i].name;
 	return "?";
@@ -348,6 +352,8 @@ pr_monitor_new(unsigned set, const char *proc_root, struct pr_monitor **out,
 	m->active = set & PR_MON_ALL;
 	if (m->active & PR_MON_INTERRUPTS_FULL)
 		m->active &= ~(unsigned)PR_MON_INTERRUPTS;
+	if (m->active & PR_MON_VMSTAT_FULL)
+		m->active &= ~(unsigned)PR_MON_VMSTAT;
 	m->max_scale = 1;
 	pr_mon_irqnames_init(&m->irqs);
 	for (i = 0; i < NPROCSRC; i++)
@@ -380,7 +386,7 @@ pr_monitor_new(unsigned set, const char *proc_root, struct pr_monitor **out,
 		m->fd[i] = -1;
 		lost = m->active & procsrcs[i].src;
 		m->active &= ~procsrcs[i].src;
-		for (n = 0; n < 7; n++) {
+		for (n = 0; n < NSOURCES; n++) {
 			if (!(lost & setnames[n].set))
 				continue;
 			snprintf(t, sizeof(t),

@@ -204,6 +204,7 @@ struct any_each {
 	const struct pr_read_opts *o;
 	const char *parse;
 	struct pr_dataset *out;
+	const char **used;
 	struct results r;
 };
 
@@ -212,19 +213,20 @@ any_one(void *arg, size_t i)
 {
 	struct any_each *a = arg;
 
-	a->r.st[i] = pr_read_any(a->paths[i], a->o, a->parse, &a->out[i], NULL,
-	    &a->r.err[i]);
+	a->r.st[i] = pr_read_any(a->paths[i], a->o, a->parse, &a->out[i],
+	    a->used != NULL ? &a->used[i] : NULL, &a->r.err[i]);
 }
 
 enum pr_status
 pr_read_any_each(const char *const *paths, size_t n,
     const struct pr_read_opts *o, const char *parse, struct pr_dataset *out,
-    size_t *failed, struct pr_error *err)
+    const char **used, size_t *failed, struct pr_error *err)
 {
 	struct any_each a = { .paths = paths,
 		.o = o,
 		.parse = parse,
-		.out = out };
+		.out = out,
+		.used = used };
 	enum pr_status st;
 	size_t i;
 

@@ -63,6 +63,74 @@ better_str(int b)
 	return b == 1 ? "higher is better" : "lower is better";
 }
 
+/* The two confirmed changes in order of position, into c[0], c[1]. */
+static void
+two_changes(const struct pr_bisect_job *j, struct pr_bisect_confirmation *c)
+{
+	c[0] = j->first;
+	c[1] = pr_bisect_job_confirmation(j);
+	if (c[1].culprit < c[0].culprit) {
+		struct pr_bisect_confirmation x = c[0];
+
+		c[0] = c[1];
+		c[1] = x;
+	}
+}
+
+/* "several changes: 2 commits moved METRIC, each confirmed against its
+ * parent: HASH "subject" +X% [lo, hi], HASH ..." */
+static enum pr_status
+several_line(struct pr_buf *out, const struct pr_bisect_job *j, int md,
+    struct pr_error *err)
+{
+	struct pr_bisect_confirmation c[2];
+	enum pr_status st;
+	size_t i;
+
+	two_changes(j, c);
+	if ((st = pr_buf_adds(out, "several changes: 2 commits moved ", err)) !=
+		PR_OK ||
+	    (st = put(out, j->metric, md ? PR_REPORT_MARKDOWN : PR_REPORT_TEXT,
+		 err)) != PR_OK ||
+	    (st = pr_buf_adds(out,
+		 ", each confirmed against its parent: ", err)) != PR_OK)
+		return st;
+	for (i = 0; i < 2; i++) {
+		const struct pr_seq_result *r = &c[i].result;
+
+		if ((st = pr_buf_addf(out, err, "%s%s%.12s%s \"", i ? ", " : "",
+			 md ? "**" : "", j->c[c[i].culprit].hash,
+			 md ? "**" : "")) != PR_OK ||
+		    (st = put(out, j->c[c[i].culprit].subject,
+			 md ? PR_REPORT_MARKDOWN : PR_REPORT_TEXT, err)) !=
+			PR_OK ||
+		    (st = pr_buf_addf(out, err, "\" %+.3g%% [%+.3g%%, %+.3g%%]",
+			 r->change_pct, r->lo_pct, r->hi_pct)) != PR_OK)
+			return st;
+	}
+	return PR_OK;
+}
+
+/* "confirmation: HASH against its parent HASH, N interleaved rounds..." */
+static enum pr_status
+confirmation_line(struct pr_buf *out, const struct pr_bisect_job *j,
+    const char *item, const struct pr_bisect_confirmation *c,
+    struct pr_error *err)
+{
+	char before[64] = "";
+
+	if (c->before > 0)
+		snprintf(before, sizeof(before), " (%zu before a resume)",
+		    c->before);
+	return pr_buf_addf(out, err,
+	    "%sconfirmation: %.12s against its parent %.12s, %zu "
+	    "interleaved rounds%s, anytime-valid sequential t test at "
+	    "%.0f%%: %s, %+.3g%% [%+.3g%%, %+.3g%%]\n",
+	    item, j->c[c->culprit].hash, j->c[c->parent].hash, c->runs, before,
+	    100 * j->o.confidence, pr_seq_decision_str(c->result.decision),
+	    c->result.change_pct, c->result.lo_pct, c->result.hi_pct);
+}
+
 static enum pr_status
 headline(struct pr_buf *out, const struct pr_bisect_job *j, int md,
     struct pr_error *err)
@@ -108,6 +176,8 @@ headline(struct pr_buf *out, const struct pr_bisect_job *j, int md,
 		    "within +-%g%%); no commit to name",
 		    pct(s->ends_log), j->o.equiv_pct);
 	case PR_BISECT_V_SEVERAL:
+		if (j->first.culprit != 0)
+			return several_line(out, j, md, err);
 		return pr_buf_addf(out, err,
 		    "several changes: more than one commit moved %s "
 		    "(P = %.3f); the commits holding the mass are listed below",
@@ -162,7 +232,6 @@ body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	const struct pr_bisect_job *j = data;
 	const struct pr_bisect_state *s = &j->st;
 	const char *item = f == PR_REPORT_MARKDOWN ? "- " : "";
-	char before[64] = "";
 	enum pr_status st;
 	size_t i, lo, hi, measured = 0, skipped = 0, shown = 0, top[8], nt;
 	double mean;
@@ -176,20 +245,20 @@ body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    (st = pr_buf_addf(out, err, " (%s)\n",
 		 better_str(j->metric_better))) != PR_OK)
 		return st;
-	if (j->confirmed_tried && j->confirm_before > 0)
-		snprintf(before, sizeof(before), " (%zu before a resume)",
-		    j->confirm_before);
-	if (j->confirmed_tried &&
-	    (st = pr_buf_addf(out, err,
-		 "%sconfirmation: %.12s against its parent %.12s, %zu "
-		 "interleaved rounds%s, anytime-valid sequential t test at "
-		 "%.0f%%: %s, %+.3g%% [%+.3g%%, %+.3g%%]\n",
-		 item, j->c[j->culprit].hash, j->c[j->parent].hash,
-		 j->confirm_runs, before, 100 * j->o.confidence,
-		 pr_seq_decision_str(j->confirm.decision),
-		 j->confirm.change_pct, j->confirm.lo_pct,
-		 j->confirm.hi_pct)) != PR_OK)
-		return st;
+	if (j->verdict == PR_BISECT_V_SEVERAL && j->first.culprit != 0) {
+		struct pr_bisect_confirmation c[2];
+
+		two_changes(j, c);
+		if ((st = confirmation_line(out, j, item, &c[0], err)) !=
+			PR_OK ||
+		    (st = confirmation_line(out, j, item, &c[1], err)) != PR_OK)
+			return st;
+	} else if (j->confirmed_tried) {
+		struct pr_bisect_confirmation c = pr_bisect_job_confirmation(j);
+
+		if ((st = confirmation_line(out, j, item, &c, err)) != PR_OK)
+			return st;
+	}
 	if (j->have_state && j->single != NULL) {
 		if ((st = pr_buf_addf(out, err,
 			 "%sposterior: no change %.3f, several changes %.3f",
@@ -309,6 +378,42 @@ jcommit(const struct pr_bisect_job *j, size_t pos)
 	return o;
 }
 
+/* A confirmed (or tried) change: the commit, its parent, the decision,
+ * the change and its interval, the rounds; NULL when out of memory. */
+static json_t *
+jconfirmation(const struct pr_bisect_job *j,
+    const struct pr_bisect_confirmation *k)
+{
+	json_t *c = jcommit(j, k->culprit), *x;
+	int bad = 0;
+
+	if (c == NULL)
+		return NULL;
+	bad |= jset(c, "parent", jcommit(j, k->parent));
+	bad |= jset(c, "decision",
+	    json_string(pr_seq_decision_str(k->result.decision)));
+	bad |= jset(c, "change_pct", json_real(k->result.change_pct));
+	x = json_array();
+	bad |= jset(c, "ci_pct", x);
+	if (x != NULL) {
+		bad |= json_array_append_new(x,
+		    k->result.bounded ? json_real(k->result.lo_pct)
+				      : json_null());
+		bad |= json_array_append_new(x,
+		    k->result.bounded ? json_real(k->result.hi_pct)
+				      : json_null());
+	}
+	bad |= jset(c, "rounds", json_integer((json_int_t)k->runs));
+	bad |= jset(c, "rounds_before", json_integer((json_int_t)k->before));
+	bad |=
+	    jset(c, "method", json_string("anytime-valid sequential t test"));
+	if (bad) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
 static json_t *
 body_json(const void *data, struct pr_error *err)
 {
@@ -332,36 +437,23 @@ body_json(const void *data, struct pr_error *err)
 	if (j->verdict == PR_BISECT_V_CULPRIT ||
 	    j->verdict == PR_BISECT_V_NOT_CONFIRMED ||
 	    (j->verdict == PR_BISECT_V_UNDECIDED && j->confirmed_tried)) {
-		c = jcommit(j, j->culprit);
-		bad |= jset(o, "culprit", c);
-		if (c != NULL) {
-			bad |= jset(c, "parent", jcommit(j, j->parent));
-			bad |= jset(c, "decision",
-			    json_string(
-				pr_seq_decision_str(j->confirm.decision)));
-			bad |= jset(c, "change_pct",
-			    json_real(j->confirm.change_pct));
-			x = json_array();
-			bad |= jset(c, "ci_pct", x);
-			if (x != NULL) {
-				bad |= json_array_append_new(x,
-				    j->confirm.bounded
-					? json_real(j->confirm.lo_pct)
-					: json_null());
-				bad |= json_array_append_new(x,
-				    j->confirm.bounded
-					? json_real(j->confirm.hi_pct)
-					: json_null());
-			}
-			bad |= jset(c, "rounds",
-			    json_integer((json_int_t)j->confirm_runs));
-			bad |= jset(c, "rounds_before",
-			    json_integer((json_int_t)j->confirm_before));
-			bad |= jset(c, "method",
-			    json_string("anytime-valid sequential t test"));
-		}
+		struct pr_bisect_confirmation cur =
+		    pr_bisect_job_confirmation(j);
+
+		bad |= jset(o, "culprit", jconfirmation(j, &cur));
 	} else {
 		bad |= jset(o, "culprit", json_null());
+	}
+	/* Several changes confirmed: both, in order of position. */
+	if (j->verdict == PR_BISECT_V_SEVERAL && j->first.culprit != 0) {
+		struct pr_bisect_confirmation two[2];
+
+		two_changes(j, two);
+		a = json_array();
+		bad |= jset(o, "changes", a);
+		for (i = 0; a != NULL && i < 2; i++)
+			bad |=
+			    json_array_append_new(a, jconfirmation(j, &two[i]));
 	}
 	if (j->have_state) {
 		x = json_object();

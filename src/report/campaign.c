@@ -909,40 +909,43 @@ static const struct report_writer across_writer = { across_text, across_json,
  * The HTML forms of the sections above (perfreg/report_html.h)
  * ---------------------------------------------------------------- */
 
+static const char *
+var_name(const void *data, size_t i)
+{
+	return ((const struct var_rows *)data)->r[i].name;
+}
+
+static enum pr_status
+var_cells(struct pr_buf *out, const void *data, size_t i, struct pr_error *err)
+{
+	const struct var_row *r = &((const struct var_rows *)data)->r[i];
+	enum pr_status st;
+
+	if ((st = r->have_b
+		    ? pr_buf_addf(out, err, "<td class=\"n\">%.1f%%</td>",
+			  100 * r->b)
+		    : pr_buf_adds(out, "<td class=\"n\">-</td>", err)) != PR_OK)
+		return st;
+	return r->have_n
+	    ? pr_buf_addf(out, err, "<td class=\"n\">%.1f%%</td>", 100 * r->n)
+	    : pr_buf_adds(out, "<td class=\"n\">-</td>", err);
+}
+
 static enum pr_status
 var_html(struct pr_buf *out, const void *data, struct pr_error *err)
 {
 	const struct var_rows *v = data;
-	enum pr_status st;
-	size_t i;
+	const struct report_html_table t = {
+		"<table class=\"variance\"><caption>share of a run's "
+		"variance that comes from its boot</caption><thead><tr>"
+		"<th>metric</th><th>base</th><th>new</th></tr></thead>"
+		"<tbody>",
+		"</tbody></table>\n", v->n, data, var_name, var_cells
+	};
 
 	if (v->n == 0)
 		return PR_OK;
-	if ((st = pr_buf_adds(out,
-		 "<table class=\"variance\"><caption>share of a run's "
-		 "variance that comes from its boot</caption><thead><tr>"
-		 "<th>metric</th><th>base</th><th>new</th></tr></thead>"
-		 "<tbody>",
-		 err)) != PR_OK)
-		return st;
-	for (i = 0; i < v->n; i++) {
-		if ((st = report_html_row(out, v->r[i].name, err)) != PR_OK ||
-		    (st = pr_buf_adds(out, "</td>", err)) != PR_OK ||
-		    (st = v->r[i].have_b
-			    ? pr_buf_addf(out, err,
-				  "<td class=\"n\">%.1f%%</td>",
-				  100 * v->r[i].b)
-			    : pr_buf_adds(out, "<td class=\"n\">-</td>",
-				  err)) != PR_OK ||
-		    (st = v->r[i].have_n
-			    ? pr_buf_addf(out, err,
-				  "<td class=\"n\">%.1f%%</td></tr>",
-				  100 * v->r[i].n)
-			    : pr_buf_adds(out, "<td class=\"n\">-</td></tr>",
-				  err)) != PR_OK)
-			return st;
-	}
-	return pr_buf_adds(out, "</tbody></table>\n", err);
+	return report_html_table(out, &t, err);
 }
 
 static enum pr_status
@@ -980,14 +983,51 @@ within_html(struct pr_buf *out, const void *data, struct pr_error *err)
 	return PR_OK;
 }
 
+static const char *
+across_name(const void *data, size_t i)
+{
+	return ((const struct across_rows *)data)->r[i].name;
+}
+
+static enum pr_status
+across_cells(struct pr_buf *out, const void *data, size_t i,
+    struct pr_error *err)
+{
+	const struct across_row *r = &((const struct across_rows *)data)->r[i];
+	enum pr_status st;
+	char c[32], ci[64], p[32];
+
+	if (r->c.tested) {
+		report_fmt_pct(c, sizeof(c), r->c.change_pct);
+		report_fmt_interval(ci, sizeof(ci), 1, r->c.ci_lo_pct,
+		    r->c.ci_hi_pct);
+		report_fmt_p(p, sizeof(p), 1, r->c.p_value);
+		st = pr_buf_addf(out, err,
+		    "<td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+		    "class=\"n\">%s</td><td class=\"verdict v-%s\">%s</td>",
+		    c, ci, p, pr_verdict_str(r->c.verdict),
+		    pr_verdict_str(r->c.verdict));
+	} else
+		st = pr_buf_addf(out, err,
+		    "<td colspan=\"4\">untested (%s)</td>",
+		    r->nhosts < 2 ? "fewer than 2 hosts ran both"
+				  : "no spread or a mean <= 0");
+	if (st != PR_OK ||
+	    (st = pr_buf_addf(out, err, "<td class=\"n\">%zu</td><td>",
+		 r->nhosts)) != PR_OK ||
+	    (st = report_html_esc(out, r->summary, err)) != PR_OK)
+		return st;
+	return pr_buf_adds(out, "</td>", err);
+}
+
 static enum pr_status
 across_html(struct pr_buf *out, const void *data, struct pr_error *err)
 {
 	const struct across_rows *a = data;
-	const struct across_row *r;
+	const struct report_html_table t = { NULL,
+		"</tbody></table></section>\n", a->n, data, across_name,
+		across_cells };
 	enum pr_status st;
-	size_t i;
-	char c[32], ci[64], p[32];
 
 	if (a->n == 0)
 		return PR_OK;
@@ -1005,34 +1045,7 @@ across_html(struct pr_buf *out, const void *data, struct pr_error *err)
 		 "</thead><tbody>",
 		 a->r[0].nhosts)) != PR_OK)
 		return st;
-	for (i = 0; i < a->n; i++) {
-		r = &a->r[i];
-		if ((st = report_html_row(out, r->name, err)) != PR_OK)
-			return st;
-		if (r->c.tested) {
-			report_fmt_pct(c, sizeof(c), r->c.change_pct);
-			report_fmt_interval(ci, sizeof(ci), 1, r->c.ci_lo_pct,
-			    r->c.ci_hi_pct);
-			report_fmt_p(p, sizeof(p), 1, r->c.p_value);
-			st = pr_buf_addf(out, err,
-			    "</td><td class=\"n\">%s</td><td class=\"n\">%s"
-			    "</td><td class=\"n\">%s</td><td class=\"verdict "
-			    "v-%s\">%s</td>",
-			    c, ci, p, pr_verdict_str(r->c.verdict),
-			    pr_verdict_str(r->c.verdict));
-		} else
-			st = pr_buf_addf(out, err,
-			    "</td><td colspan=\"4\">untested (%s)</td>",
-			    r->nhosts < 2 ? "fewer than 2 hosts ran both"
-					  : "no spread or a mean <= 0");
-		if (st != PR_OK ||
-		    (st = pr_buf_addf(out, err, "<td class=\"n\">%zu</td><td>",
-			 r->nhosts)) != PR_OK ||
-		    (st = report_html_esc(out, r->summary, err)) != PR_OK ||
-		    (st = pr_buf_adds(out, "</td></tr>", err)) != PR_OK)
-			return st;
-	}
-	return pr_buf_adds(out, "</tbody></table></section>\n", err);
+	return report_html_table(out, &t, err);
 }
 
 report_html_fn

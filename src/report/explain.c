@@ -208,6 +208,19 @@ endswith(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+/* Whether a side metric of in is a monitor's (mon.*): the input came
+ * from `perfreg run --monitor`, not from a tool's own figures. */
+static int
+any_monitor(const struct pr_explain_input *in)
+{
+	size_t j;
+
+	for (j = 0; j < in->nmetrics; j++)
+		if (pr_monitor_is_metric(in->names[j]))
+			return 1;
+	return 0;
+}
+
 /* The work / efficiency split from instructions (ii) and cycles (ci). */
 static void
 split(const struct pr_explain_input *in, size_t ii, size_t ci, double conf,
@@ -346,10 +359,14 @@ pr_explain_compute(const struct pr_explain_input *in, struct pr_explain *e,
 split:
 	if (ii != (size_t)-1 && ci != (size_t)-1)
 		split(in, ii, ci, conf, alpha, e);
-	else
+	else if (any_monitor(in))
 		snprintf(e->split, sizeof(e->split),
 		    "no work/efficiency split: instructions and cycles were "
 		    "not counted (no PMU, or --monitor without perf)");
+	else
+		snprintf(e->split, sizeof(e->split),
+		    "no work/efficiency split: the inputs have no "
+		    "instructions and cycles");
 out:
 	free(p);
 	free(adj);
@@ -1216,10 +1233,11 @@ other_row(const struct pr_report *r, const char *name)
 	return 0;
 }
 
-enum pr_status
-pr_report_dataset_explain(struct pr_report_model *m, const char *key, int flags,
+/* pr_report_dataset_explain, or with need_mon 0 its _parsed form. */
+static enum pr_status
+dataset_explain(struct pr_report_model *m, const char *key, int flags,
     struct pr_dataset *base, struct pr_dataset *new_, const struct pr_report *r,
-    struct pr_error *err)
+    int need_mon, struct pr_error *err)
 {
 	const char *primary = r->n > 0 ? r->metrics[0].name : "";
 	struct pr_metric *pb = pr_dataset_find(base, primary),
@@ -1232,7 +1250,8 @@ pr_report_dataset_explain(struct pr_report_model *m, const char *key, int flags,
 	size_t i, nm = 0;
 	enum pr_status st = PR_OK;
 
-	if (pb == NULL || pn == NULL || !pr_explain_has_monitors(base, new_))
+	if (pb == NULL || pn == NULL ||
+	    (need_mon && !pr_explain_has_monitors(base, new_)))
 		return PR_OK;
 	names = calloc(base->n + 1, sizeof(*names));
 	units = calloc(base->n + 1, sizeof(*units));
@@ -1252,6 +1271,8 @@ pr_report_dataset_explain(struct pr_report_model *m, const char *key, int flags,
 		names[nm] = name;
 		units[nm++] = base->metrics[i].unit;
 	}
+	if (nm == 0)
+		goto out; /* nothing beside the primary metrics */
 	memset(&in, 0, sizeof(in));
 	in.primary = primary;
 	in.nmetrics = nm;
@@ -1281,4 +1302,20 @@ out:
 	free(xb);
 	free(xn);
 	return st;
+}
+
+enum pr_status
+pr_report_dataset_explain(struct pr_report_model *m, const char *key, int flags,
+    struct pr_dataset *base, struct pr_dataset *new_, const struct pr_report *r,
+    struct pr_error *err)
+{
+	return dataset_explain(m, key, flags, base, new_, r, 1, err);
+}
+
+enum pr_status
+pr_report_dataset_explain_parsed(struct pr_report_model *m, const char *key,
+    int flags, struct pr_dataset *base, struct pr_dataset *new_,
+    const struct pr_report *r, struct pr_error *err)
+{
+	return dataset_explain(m, key, flags, base, new_, r, 0, err);
 }

@@ -114,13 +114,24 @@ report_html_esc(struct pr_buf *out, const char *s, struct pr_error *err)
 }
 
 enum pr_status
-report_html_row(struct pr_buf *out, const char *s, struct pr_error *err)
+report_html_table(struct pr_buf *out, const struct report_html_table *t,
+    struct pr_error *err)
 {
-	enum pr_status st;
+	enum pr_status st = PR_OK;
+	size_t i;
 
-	if ((st = pr_buf_adds(out, "<tr><td>", err)) != PR_OK)
+	if (t->head != NULL && (st = pr_buf_adds(out, t->head, err)) != PR_OK)
 		return st;
-	return report_html_esc(out, s, err);
+	for (i = 0; i < t->n && st == PR_OK; i++)
+		if ((st = pr_buf_adds(out, "<tr><td>", err)) == PR_OK &&
+		    (st = report_html_esc(out, t->name(t->data, i), err)) ==
+			PR_OK &&
+		    (st = pr_buf_adds(out, "</td>", err)) == PR_OK &&
+		    (st = t->cells(out, t->data, i, err)) == PR_OK)
+			st = pr_buf_adds(out, "</tr>", err);
+	if (st == PR_OK && t->tail != NULL)
+		st = pr_buf_adds(out, t->tail, err);
+	return st;
 }
 
 /* s (may be NULL: nothing) escaped, on one line. */
@@ -167,6 +178,19 @@ fig(char *buf, size_t size, int have, double x, int percent)
 
 #define num(buf, size, have, x) fig(buf, size, have, x, 0)
 #define pct(buf, size, have, x) fig(buf, size, have, x, 1)
+
+/*
+ * A rank test's row (method Mann-Whitney): its change is the
+ * Hodges-Lehmann estimate, the median of the ratios of each new value to
+ * each base value, and the figures of its two sides are their medians,
+ * as the text, CSV and JSON reports say ("center": "median", "estimate":
+ * "hodges-lehmann"; src/report/compare.c).
+ */
+static int
+rank_row(const struct pr_comparison *c)
+{
+	return c->method == PR_METHOD_MWU;
+}
 
 /* ---- SVG helpers ---- */
 
@@ -297,14 +321,20 @@ mean_half(const struct pr_summary *s, double conf, double *half)
 	return isfinite(*half);
 }
 
-/* The mean of a side as a tick and the interval of the mean as a bar. */
+/* The mean of a side as a tick and the interval of the mean as a bar;
+ * for a rank test (rank) its median as the tick, alone. */
 static enum pr_status
 mean_bar(struct page *pg, const struct axis *ax, const struct pr_summary *s,
-    double conf, double y)
+    double conf, double y, int rank)
 {
 	enum pr_status st;
 	double half, x;
 
+	if (rank)
+		return s->n == 0 || !isfinite(s->median)
+		    ? PR_OK
+		    : addf(pg, "<path class=\"mean\" d=\"M%.1f %.1fv26\"/>",
+			  axis_at(ax, s->median), y - 13);
 	if (s->n == 0 || !isfinite(s->mean))
 		return PR_OK;
 	if (mean_half(s, conf, &half))
@@ -327,6 +357,7 @@ strip_plot(struct page *pg, const struct pr_report_metric *m, double conf)
 	enum pr_status st;
 	struct axis ax;
 	double lo = c->base.min, hi = c->base.max, l2 = 0, h2 = 0;
+	int rank = rank_row(c);
 	char a[32], b[32];
 
 	if (c->new.min < lo)
@@ -341,11 +372,11 @@ strip_plot(struct page *pg, const struct pr_report_metric *m, double conf)
 		lo = fmin(lo, l2);
 		hi = fmax(hi, h2);
 	}
-	if (mean_half(&c->base, conf, &l2)) {
+	if (!rank && mean_half(&c->base, conf, &l2)) {
 		lo = fmin(lo, c->base.mean - l2);
 		hi = fmax(hi, c->base.mean + l2);
 	}
-	if (mean_half(&c->new, conf, &l2)) {
+	if (!rank && mean_half(&c->new, conf, &l2)) {
 		lo = fmin(lo, c->new.mean - l2);
 		hi = fmax(hi, c->new.mean + l2);
 	}
@@ -353,13 +384,14 @@ strip_plot(struct page *pg, const struct pr_report_metric *m, double conf)
 		return PR_OK;
 	axis_init(&ax, lo, hi, PLOT_L, PLOT_W - PLOT_R);
 	TRY(svg_open(pg, 110, "strip",
-	    "each side's values, with the mean and its interval"));
+	    rank ? "each side's values, with the median"
+		 : "each side's values, with the mean and its interval"));
 	TRY(svg_label(pg, 4, 34, "start", "base"));
 	TRY(svg_label(pg, 4, 74, "start", "new"));
 	TRY(strip_dots(pg, &ax, m->base_values, m->base_n, 30, "dot base"));
 	TRY(strip_dots(pg, &ax, m->new_values, m->new_n, 70, "dot new"));
-	TRY(mean_bar(pg, &ax, &c->base, conf, 30));
-	TRY(mean_bar(pg, &ax, &c->new, conf, 70));
+	TRY(mean_bar(pg, &ax, &c->base, conf, 30, rank));
+	TRY(mean_bar(pg, &ax, &c->new, conf, 70, rank));
 	TRY(addf(pg, "<path class=\"axis\" d=\"M%.0f 94H%.0f\"/>", PLOT_L,
 	    PLOT_W - PLOT_R));
 	TRY(svg_label(pg, PLOT_L, 107, "start", num(a, sizeof(a), 1, lo)));
@@ -401,7 +433,7 @@ change_plot(struct page *pg, const struct pr_comparison *c, double eq)
 		    axis_at(&ax, -eq), axis_at(&ax, eq) - axis_at(&ax, -eq)));
 	TRY(addf(pg, "<path class=\"zero\" d=\"M%.1f 14v34\"/>",
 	    axis_at(&ax, 0)));
-	TRY(svg_label(pg, 4, y + 4, "start", "change"));
+	TRY(svg_label(pg, 4, y + 4, "start", rank_row(c) ? "HL" : "change"));
 	if (c->have_ci && isfinite(c->ci_lo_pct) && isfinite(c->ci_hi_pct))
 		TRY(addf(pg,
 		    "<path class=\"ci\" d=\"M%.1f %.1fH%.1fM%.1f %.1fv12M%.1f "
@@ -517,13 +549,16 @@ verdict_cell(struct page *pg, const char *tag, enum pr_verdict v,
 static enum pr_status
 change_words(struct page *pg, const struct pr_report_metric *m)
 {
+	enum pr_status st;
 	char w[128];
 
 	if (!m->cmp.have_change)
 		return add(pg, "change undefined");
 	pr_report_change_words(w, sizeof(w), m->cmp.change_pct, m->cmp.better,
 	    m->name, m->unit);
-	return esc(pg, w);
+	if ((st = esc(pg, w)) != PR_OK || !m->cmp.tested || !rank_row(&m->cmp))
+		return st;
+	return add(pg, " by the Hodges-Lehmann estimate");
 }
 
 static enum pr_status
@@ -559,11 +594,16 @@ summary_line(struct page *pg, const struct pr_report *r)
 	    r->conf * 100, r->equivalence_pct);
 }
 
+/* A side's figures: its mean and sd, or a rank test's median ("med "
+ * in front when the header does not say so). */
 static enum pr_status
-side_cell(struct page *pg, const struct pr_summary *s)
+side_cell(struct page *pg, const struct pr_summary *s, int rank, int mark)
 {
 	char a[32], b[32];
 
+	if (rank)
+		return addf(pg, "<td class=\"n\">%s%s</td>", mark ? "med " : "",
+		    num(a, sizeof(a), s->n > 0, s->median));
 	return addf(pg, "<td class=\"n\">%s &#177; %s</td>",
 	    num(a, sizeof(a), s->n > 0, s->mean),
 	    num(b, sizeof(b), (s->defined & PR_SUM_STDDEV) != 0, s->stddev));
@@ -575,13 +615,20 @@ verdict_table(struct page *pg, const struct pr_report *r, size_t first_id)
 	enum pr_status st;
 	size_t i;
 	char a[48], b[48], p[32];
+	int all = r->n > 0, rank;
 
+	/* A rank test is about the medians and the Hodges-Lehmann change:
+	 * the header says so when every row is one, else each such row. */
+	for (i = 0; i < r->n; i++)
+		all = all && rank_row(&r->metrics[i].cmp);
 	TRY(addf(pg,
 	    "<table class=\"verdicts sortable\"><thead><tr><th>metric</th>"
-	    "<th>base mean &#177; sd</th><th>new mean &#177; sd</th>"
-	    "<th>change</th><th>%g%% interval</th><th>p (adjusted)</th>"
-	    "<th>verdict</th><th>n</th></tr></thead><tbody>",
-	    r->conf * 100));
+	    "<th>%s</th><th>%s</th><th>%s</th><th>%g%% interval</th>"
+	    "<th>p (adjusted)</th><th>verdict</th><th>n</th></tr></thead>"
+	    "<tbody>",
+	    all ? "base median" : "base mean &#177; sd",
+	    all ? "new median" : "new mean &#177; sd",
+	    all ? "HL change" : "change", r->conf * 100));
 	for (i = 0; i < r->n; i++) {
 		const struct pr_report_metric *m = &r->metrics[i];
 		const struct pr_comparison *c = &m->cmp;
@@ -595,11 +642,13 @@ verdict_table(struct page *pg, const struct pr_report *r, size_t first_id)
 			TRY(add(pg, "</span>"));
 		}
 		TRY(add(pg, "</td>"));
-		TRY(side_cell(pg, &c->base));
-		TRY(side_cell(pg, &c->new));
-		TRY(addf(pg, "<td class=\"n\" data-v=\"%.6g\">%s</td>",
+		rank = rank_row(c);
+		TRY(side_cell(pg, &c->base, rank, !all));
+		TRY(side_cell(pg, &c->new, rank, !all));
+		TRY(addf(pg, "<td class=\"n\" data-v=\"%.6g\">%s%s</td>",
 		    c->have_change && isfinite(c->change_pct) ? c->change_pct
 							      : 0.0,
+		    rank && !all ? "HL " : "",
 		    pct(a, sizeof(a), c->have_change, c->change_pct)));
 		TRY(addf(pg, "<td class=\"n\">[%s, %s]</td>",
 		    pct(a, sizeof(a), c->have_ci, c->ci_lo_pct),
@@ -665,7 +714,8 @@ numbers(struct page *pg, const struct pr_report_metric *m)
 	TRY(num_row(pg, "min", a->n > 0, a->min, b->n > 0, b->min));
 	TRY(num_row(pg, "max", a->n > 0, a->max, b->n > 0, b->max));
 	TRY(add(pg, "</tbody></table><table class=\"numbers\"><tbody>"));
-	TRY(addf(pg, "<tr><th>change</th><td>%s</td></tr>",
+	TRY(addf(pg, "<tr><th>%s</th><td>%s</td></tr>",
+	    rank_row(c) ? "HL change" : "change",
 	    pct(x, sizeof(x), c->have_change, c->change_pct)));
 	TRY(addf(pg, "<tr><th>%g%% interval</th><td>[%s, %s]</td></tr>",
 	    c->conf * 100, pct(x, sizeof(x), c->have_ci, c->ci_lo_pct),
@@ -674,8 +724,12 @@ numbers(struct page *pg, const struct pr_report_metric *m)
 	    num(x, sizeof(x), c->tested, c->p_value)));
 	TRY(addf(pg, "<tr><th>p adjusted</th><td>%s</td></tr>",
 	    num(x, sizeof(x), c->tested, c->p_adjusted)));
-	TRY(addf(pg, "<tr><th>method</th><td>%s</td></tr>",
-	    pr_report_method_slug(c->method)));
+	TRY(addf(pg, "<tr><th>method</th><td>%s%s</td></tr>",
+	    pr_report_method_slug(c->method),
+	    rank_row(c) ? ": the change is the Hodges-Lehmann estimate (HL, "
+			  "the median of the ratios of each new value to "
+			  "each base value), the sides' figures their medians"
+			: ""));
 	TRY(addf(pg, "<tr><th>better</th><td>%s%s</td></tr>",
 	    c->better == PR_BETTER_HIGHER ? "higher" : "lower",
 	    m->better_assumed ? " (assumed)" : ""));
@@ -687,6 +741,49 @@ numbers(struct page *pg, const struct pr_report_metric *m)
 	TRY(add(pg, "</tbody></table>"));
 	TRY(values_list(pg, "base", m->base_values, m->base_n));
 	return values_list(pg, "new", m->new_values, m->new_n);
+}
+
+/* The change of a side's figure b -> n in percent; NAN without one. */
+static double
+side_change(double b, double n)
+{
+	if (!isfinite(b) || !isfinite(n) || !(b > 0))
+		return NAN;
+	return 100.0 * (n / b - 1.0);
+}
+
+/* A rank test's note when the medians or the means moved against its
+ * Hodges-Lehmann change, as the text report's: their figures, so that
+ * the change shown is not taken for theirs. */
+static enum pr_status
+contrary(struct page *pg, const struct pr_comparison *c)
+{
+	double hl = c->change_pct,
+	       med = side_change(c->base.median, c->new.median),
+	       mean = side_change(c->base.mean, c->new.mean);
+	int cmed = isfinite(med) && med * hl < 0,
+	    cmean = isfinite(mean) && mean * hl < 0;
+	enum pr_status st;
+	char a[32], b[32], p[32];
+
+	if (!c->tested || !rank_row(c) || !c->have_change || !isfinite(hl) ||
+	    (!cmed && !cmean))
+		return PR_OK;
+	TRY(addf(pg,
+	    "<p class=\"warning\">the change shown, %s, is the "
+	    "Hodges-Lehmann estimate the Mann-Whitney test is about, but",
+	    pct(p, sizeof(p), 1, hl)));
+	if (cmed)
+		TRY(addf(pg, " the medians moved %s (%s &#8594; %s)%s",
+		    pct(p, sizeof(p), 1, med),
+		    num(a, sizeof(a), 1, c->base.median),
+		    num(b, sizeof(b), 1, c->new.median), cmean ? " and" : ""));
+	if (cmean)
+		TRY(addf(pg, " the means moved %s (%s &#8594; %s)",
+		    pct(p, sizeof(p), 1, mean),
+		    num(a, sizeof(a), 1, c->base.mean),
+		    num(b, sizeof(b), 1, c->new.mean)));
+	return add(pg, "</p>");
 }
 
 static enum pr_status
@@ -701,11 +798,20 @@ panel(struct page *pg, const struct pr_report *r,
 	TRY(verdict_cell(pg, "span", m->cmp.verdict, NULL));
 	TRY(add(pg, "</h3><p>"));
 	TRY(change_words(pg, m));
-	TRY(addf(pg,
-	    "</p><p class=\"cap\">each run a dot (base &#9679;, new &#9632;), "
-	    "the mean | and its %g%% interval; the change and its interval; "
-	    "the runs in order</p><div class=\"plots\">",
-	    r->conf * 100));
+	TRY(add(pg, "</p>"));
+	TRY(contrary(pg, &m->cmp));
+	if (rank_row(&m->cmp))
+		TRY(add(pg,
+		    "<p class=\"cap\">each run a dot (base &#9679;, new "
+		    "&#9632;), the median |; the Hodges-Lehmann change and its "
+		    "interval; the runs in order</p><div class=\"plots\">"));
+	else
+		TRY(addf(pg,
+		    "<p class=\"cap\">each run a dot (base &#9679;, new "
+		    "&#9632;), the mean | and its %g%% interval; the change "
+		    "and "
+		    "its interval; the runs in order</p><div class=\"plots\">",
+		    r->conf * 100));
 	TRY(strip_plot(pg, m, r->conf));
 	TRY(change_plot(pg, &m->cmp, r->equivalence_pct));
 	TRY(order_plot(pg, m));

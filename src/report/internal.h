@@ -69,9 +69,23 @@ report_html_fn report_campaign_html(const struct report_writer *w);
  * side). */
 enum pr_status report_html_esc(struct pr_buf *out, const char *s,
     struct pr_error *err);
-/* "<tr><td>" and s escaped: a table row's first cell, left open. */
-enum pr_status report_html_row(struct pr_buf *out, const char *s,
-    struct pr_error *err);
+/*
+ * A table of a row an item, as run's and the campaign's forms write them:
+ * head (the markup up to <tbody>; NULL when the caller wrote it), then for
+ * each i < n "<tr><td>", name(data, i) escaped (from outside), "</td>",
+ * what cells(out, data, i, err) adds (the row's other cells) and "</tr>",
+ * then tail (NULL: nothing).  Stops at the first failure and returns it.
+ */
+struct report_html_table {
+	const char *head, *tail;
+	size_t n;
+	const void *data;
+	const char *(*name)(const void *data, size_t i);
+	enum pr_status (*cells)(struct pr_buf *out, const void *data, size_t i,
+	    struct pr_error *err);
+};
+enum pr_status report_html_table(struct pr_buf *out,
+    const struct report_html_table *t, struct pr_error *err);
 enum pr_status report_html_envdiff(struct pr_buf *out,
     const struct pr_envdiff *d, const char *na, const char *nb, size_t log_max,
     struct pr_error *err);

@@ -956,47 +956,87 @@ session_html(struct pr_buf *out, const void *data, struct pr_error *err)
 	return pr_buf_adds(out, "</section>\n", err);
 }
 
+static const char *
+summary_name(const void *data, size_t i)
+{
+	return ((const struct summaries *)data)->row[i].name;
+}
+
+static enum pr_status
+summary_cells(struct pr_buf *out, const void *data, size_t i,
+    struct pr_error *err)
+{
+	const struct summary_row *r = &((const struct summaries *)data)->row[i];
+	enum pr_status st;
+
+	if ((st = pr_buf_addf(out, err, "<td class=\"n\">%.6g</td><td>",
+		 r->sum.mean)) != PR_OK ||
+	    (st = report_html_esc(out, r->unit, err)) != PR_OK)
+		return st;
+	return pr_buf_addf(out, err,
+	    "</td><td class=\"n\">%.6g</td><td class=\"n\">%.6g"
+	    "</td><td class=\"n\">%.6g</td><td class=\"n\">%zu</td>",
+	    r->sum.median, r->sum.min, r->sum.max, r->sum.n);
+}
+
 static enum pr_status
 summaries_html(struct pr_buf *out, const void *data, struct pr_error *err)
 {
-	const struct summaries *d = data;
-	const struct summary_row *r;
-	enum pr_status st;
-	size_t i;
+	const struct report_html_table t = {
+		"<table class=\"summaries sortable\"><thead><tr><th>metric"
+		"</th><th>mean</th><th>unit</th><th>median</th><th>min</th>"
+		"<th>max</th><th>n</th></tr></thead><tbody>",
+		"</tbody></table>\n", ((const struct summaries *)data)->n, data,
+		summary_name, summary_cells
+	};
 
-	if ((st = pr_buf_adds(out,
-		 "<table class=\"summaries sortable\"><thead><tr><th>metric"
-		 "</th><th>mean</th><th>unit</th><th>median</th><th>min</th>"
-		 "<th>max</th><th>n</th></tr></thead><tbody>",
-		 err)) != PR_OK)
-		return st;
-	for (i = 0; i < d->n; i++) {
-		r = &d->row[i];
-		if ((st = report_html_row(out, r->name, err)) != PR_OK ||
-		    (st = pr_buf_addf(out, err,
-			 "</td><td class=\"n\">%.6g</td><td>", r->sum.mean)) !=
-			PR_OK ||
-		    (st = report_html_esc(out, r->unit, err)) != PR_OK ||
-		    (st = pr_buf_addf(out, err,
-			 "</td><td class=\"n\">%.6g</td><td class=\"n\">%.6g"
-			 "</td><td class=\"n\">%.6g</td><td class=\"n\">%zu"
-			 "</td></tr>",
-			 r->sum.median, r->sum.min, r->sum.max, r->sum.n)) !=
-			PR_OK)
+	return report_html_table(out, &t, err);
+}
+
+/* The name of row i of run's paired and sequential tables. */
+static const char *
+row_name(const void *data, size_t i)
+{
+	return ((const struct rows *)data)->row[i].name;
+}
+
+static enum pr_status
+paired_cells(struct pr_buf *out, const void *data, size_t i,
+    struct pr_error *err)
+{
+	const struct row *r = &((const struct rows *)data)->row[i];
+	enum pr_status st;
+	const char *rem;
+	char a[32], b[32], c[32];
+
+	if (r->undefined != NULL) {
+		if ((st = pr_buf_addf(out, err,
+			 "<td class=\"n\">-</td><td class=\"n\">-</td><td "
+			 "class=\"n\">-</td><td class=\"n\">%zu</td><td>"
+			 "undefined: ",
+			 r->pairs)) != PR_OK ||
+		    (st = report_html_esc(out, r->undefined, err)) != PR_OK)
 			return st;
+		return pr_buf_adds(out, "</td>", err);
 	}
-	return pr_buf_adds(out, "</tbody></table>\n", err);
+	rem = r->p.have_ci ? paired_remark(&r->p) : "no interval";
+	report_fmt_interval(b, sizeof(b), r->p.have_ci, r->p.ci_lo_pct,
+	    r->p.ci_hi_pct);
+	report_fmt_p(c, sizeof(c), r->p.have_ci && r->p.have_t, r->p.p_value);
+	return pr_buf_addf(out, err,
+	    "<td class=\"n\">%s</td><td class=\"n\">%s</td><td "
+	    "class=\"n\">%s</td><td class=\"n\">%zu</td><td>%s</td>",
+	    hpct(a, sizeof(a), 1, r->p.change_pct), b, c, r->pairs,
+	    rem != NULL ? rem : "");
 }
 
 static enum pr_status
 paired_html(struct pr_buf *out, const void *data, struct pr_error *err)
 {
 	const struct rows *d = data;
-	const struct row *r;
+	const struct report_html_table t = { NULL, "</tbody></table>\n", d->n,
+		data, row_name, paired_cells };
 	enum pr_status st;
-	const char *rem;
-	size_t i;
-	char a[32], b[32], c[32];
 
 	if ((st = pr_buf_addf(out, err,
 		 "<h3>paired, round by round</h3><p class=\"cap\">%s order; "
@@ -1011,36 +1051,7 @@ paired_html(struct pr_buf *out, const void *data, struct pr_error *err)
 		 "<th>p</th><th>pairs</th><th>note</th></tr></thead><tbody>",
 		 err)) != PR_OK)
 		return st;
-	for (i = 0; i < d->n; i++) {
-		r = &d->row[i];
-		if ((st = report_html_row(out, r->name, err)) != PR_OK)
-			return st;
-		if (r->undefined != NULL) {
-			if ((st = pr_buf_addf(out, err,
-				 "</td><td class=\"n\">-</td><td "
-				 "class=\"n\">-</td><td class=\"n\">-</td>"
-				 "<td class=\"n\">%zu</td><td>undefined: ",
-				 r->pairs)) != PR_OK ||
-			    (st = report_html_esc(out, r->undefined, err)) !=
-				PR_OK ||
-			    (st = pr_buf_adds(out, "</td></tr>", err)) != PR_OK)
-				return st;
-			continue;
-		}
-		rem = r->p.have_ci ? paired_remark(&r->p) : "no interval";
-		report_fmt_interval(b, sizeof(b), r->p.have_ci, r->p.ci_lo_pct,
-		    r->p.ci_hi_pct);
-		report_fmt_p(c, sizeof(c), r->p.have_ci && r->p.have_t,
-		    r->p.p_value);
-		if ((st = pr_buf_addf(out, err,
-			 "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-			 "<td class=\"n\">%s</td><td class=\"n\">%zu</td>"
-			 "<td>%s</td></tr>",
-			 hpct(a, sizeof(a), 1, r->p.change_pct), b, c, r->pairs,
-			 rem != NULL ? rem : "")) != PR_OK)
-			return st;
-	}
-	return pr_buf_adds(out, "</tbody></table>\n", err);
+	return report_html_table(out, &t, err);
 }
 
 /* A sequential decision's verdict colour ("undecided" is
@@ -1054,13 +1065,45 @@ decision_class(const struct pr_seq_result *r)
 }
 
 static enum pr_status
+seq_cells(struct pr_buf *out, const void *data, size_t i, struct pr_error *err)
+{
+	const struct row *r = &((const struct rows *)data)->row[i];
+	enum pr_status st;
+	char a[32], b[48];
+
+	if (r->undefined != NULL) {
+		if ((st = pr_buf_adds(out,
+			 "<td colspan=\"4\">undefined: ", err)) != PR_OK ||
+		    (st = report_html_esc(out, r->undefined, err)) != PR_OK)
+			return st;
+		return pr_buf_adds(out, "</td>", err);
+	}
+	if (r->r.bounded)
+		report_fmt_interval(b, sizeof(b), 1, r->r.lo_pct, r->r.hi_pct);
+	else
+		snprintf(b, sizeof(b), "no bound yet");
+	/* A span, not a verdict cell: the page's verdict cells are its
+	 * comparisons' rows. */
+	return pr_buf_addf(out, err,
+	    "<td><span class=\"verdict v-%s\">%s</span></td><td "
+	    "class=\"n\">%s</td><td class=\"n\">%s</td><td "
+	    "class=\"n\">%zu%s</td>",
+	    decision_class(&r->r), decision_word(&r->r),
+	    hpct(a, sizeof(a), 1, r->r.change_pct), b, r->r.n,
+	    r->r.quantised ? " (spread at the resolution floor)" : "");
+}
+
+static enum pr_status
 seq_html(struct pr_buf *out, const void *data, struct pr_error *err)
 {
 	const struct rows *d = data;
-	const struct row *r;
+	const struct report_html_table t = { NULL,
+		"</tbody></table><p class=\"cap\">the tables below analyse "
+		"the same runs as if their number had been fixed in advance; "
+		"after a sequential stop their p-values describe, the "
+		"decisions above decide</p>\n",
+		d->n, data, row_name, seq_cells };
 	enum pr_status st;
-	size_t i;
-	char a[32], b[48];
 
 	if ((st = pr_buf_adds(out, "<h3>until decided</h3><p class=\"cap\">",
 		 err)) != PR_OK ||
@@ -1077,43 +1120,7 @@ seq_html(struct pr_buf *out, const void *data, struct pr_error *err)
 		 "sequence</th><th>rounds</th></tr></thead><tbody>",
 		 100 * (1 - d->alpha))) != PR_OK)
 		return st;
-	for (i = 0; i < d->n; i++) {
-		r = &d->row[i];
-		if ((st = report_html_row(out, r->name, err)) != PR_OK)
-			return st;
-		if (r->undefined != NULL) {
-			if ((st = pr_buf_adds(out,
-				 "</td><td colspan=\"4\">undefined: ", err)) !=
-				PR_OK ||
-			    (st = report_html_esc(out, r->undefined, err)) !=
-				PR_OK ||
-			    (st = pr_buf_adds(out, "</td></tr>", err)) != PR_OK)
-				return st;
-			continue;
-		}
-		if (r->r.bounded)
-			report_fmt_interval(b, sizeof(b), 1, r->r.lo_pct,
-			    r->r.hi_pct);
-		else
-			snprintf(b, sizeof(b), "no bound yet");
-		/* A span, not a verdict cell: the page's verdict cells are
-		 * its comparisons' rows. */
-		if ((st = pr_buf_addf(out, err,
-			 "</td><td><span class=\"verdict v-%s\">%s</span></td>"
-			 "<td class=\"n\">%s</td><td class=\"n\">%s</td>"
-			 "<td class=\"n\">%zu%s</td></tr>",
-			 decision_class(&r->r), decision_word(&r->r),
-			 hpct(a, sizeof(a), 1, r->r.change_pct), b, r->r.n,
-			 r->r.quantised ? " (spread at the resolution floor)"
-					: "")) != PR_OK)
-			return st;
-	}
-	return pr_buf_adds(out,
-	    "</tbody></table><p class=\"cap\">the tables below analyse the "
-	    "same runs as if their number had been fixed in advance; after a "
-	    "sequential stop their p-values describe, the decisions above "
-	    "decide</p>\n",
-	    err);
+	return report_html_table(out, &t, err);
 }
 
 static enum pr_status

@@ -16,7 +16,10 @@
  *   Stegun 26.5.8 in its even contraction, evaluated by the modified Lentz
  *   method (Lentz 1976; Thompson and Barnett 1986) on the side
  *   x < (a + 1) / (a + b + 2), where it converges, with the symmetry
- *   I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.  Its terms are
+ *   I_x(a, b) = 1 - I_{1-x}(b, a) on the other side; when the side's
+ *   first argument is at most 1e-3 the value there is near 1, and its
+ *   complement comes from the hypergeometric series (A&S 26.5.4) with
+ *   the log-gamma differences in powers of a (see ibeta_tiny_c).  Its terms are
  *   rewritten around lambda = a - (a + b) x, computed exactly (fma and
  *   compensated sums), so that near the limit no digits are lost to the
  *   rounding of x (see betacf).  The prefactor x^a (1-x)^b / B(a, b) is
@@ -56,6 +59,11 @@
 #define LN_SQRT_2PI 0.91893853320467274178032973640562 /* log(sqrt(2 pi)) */
 #define SQRT_2PI 2.50662827463100050241576528481105
 #define SQRT1_2 0.70710678118654752440084436210485
+#define EULER_GAMMA 0.57721566490153286060651209008240
+/* Up to this first argument of the continued fraction's side, the
+ * complement of I there comes from ibeta_tiny_c: 1 - I would keep about
+ * 1e-16 / a of its digits. */
+#define TINY_A 1e-3
 
 /* ---- normal ---------------------------------------------------------- */
 
@@ -459,14 +467,85 @@ cfswap(double a, double b, double x, double y)
 }
 
 /*
+ * log Gamma(b + a) - log Gamma(b) for 0 < a <= TINY_A, accurate relative
+ * to a psi(b) (not to the logs): for a <= 1e-5 as -log1p(a / b) + a
+ * psi(1 + b) + a^2 psi'(1 + b) / 2 + a^3 psi''(1 + b) / 6, short by
+ * O(a^4), below 1e-16 relative; above, where that is not enough, by the
+ * recurrence up to b + n >= 10, -sum log1p(a / (b + j)) - lgamratio(a,
+ * b + n), whose Stirling terms are differences of about 1e-2 with an
+ * absolute error near 1e-18 (too much against a below 1e-5).
+ */
+static double
+lgam_shift(double a, double b)
+{
+	double sum = 0, bj = b;
+	int j = 0;
+
+	if (a <= 1e-5)
+		return -log1p(a / b) +
+		    a *
+		    (pr_digamma(1 + b) +
+			a *
+			    (0.5 * pr_trigamma(1 + b) +
+				a * pr_tetragamma(1 + b) / 6));
+	while (bj < 10) {
+		sum -= log1p(a / bj);
+		bj = b + (double)++j;
+	}
+	return sum - lgamratio(a, bj);
+}
+
+/*
+ * 1 - I_x(a, b) for a <= TINY_A and a <= b, where I_x(a, b) is within
+ * about a log(1 / x) of 1 and 1 minus it would keep only the digits of
+ * that difference above an ulp of 1 (I_0.9(1, 1e-100) = 2.3e-100 came out
+ * as 0).  From the hypergeometric series (A&S 26.5.4, 15.1.1)
+ *   I_x(a, b) = E (1 + a S),  E = x^a Gamma(a + b) / (Gamma(a + 1) Gamma(b)),
+ *   S = sum_(k >= 1) (1 - b)_k / k! x^k / (a + k),
+ * the complement is -expm1(log E) - E a S.  log E is O(a) and is formed
+ * without differences of large logs: lgam_shift, and log Gamma(1 + a) by
+ * its Taylor series -gamma a + sum_(k >= 2) (-1)^k zeta(k) a^k / k to a^8
+ * (A&S 6.1.33; the next term is below 1e-24 a here).  x lies below
+ * (a + 1) / (a + b + 2) (the continued fraction's side), so b x is at
+ * most about 1 and the terms of S fall like (b x)^k / k!, without
+ * cancellation.  lx is log x.
+ */
+static double
+ibeta_tiny_c(double a, double b, double x, double lx)
+{
+	/* zeta(2..8) / k with the sign (-1)^k. */
+	static const double zk[] = { 0.82246703342411321824,
+		-0.40068563438653142847, 0.27058080842778454788,
+		-0.20738555102867398527, 0.16955717699740818995,
+		-0.14404989676884611812, 0.12550966952474304243 };
+	double g = 0, l, s = 0, t = 1, term;
+	long k;
+	int i;
+
+	for (i = 6; i >= 0; i--)
+		g = a * (zk[i] + g);
+	g = a * (g - EULER_GAMMA);
+	l = a * lx + lgam_shift(a, b) - g;
+	for (k = 1; k < 100000; k++) {
+		t *= ((double)k - b) / (double)k * x;
+		term = t / (a + (double)k);
+		s += term;
+		if (fabs(term) <= 1e-17 * fabs(s))
+			break;
+	}
+	return -expm1(l) - exp(l) * a * s;
+}
+
+/*
  * I_x(a, b) into *w and 1 - I_x(a, b) into *wc, given x and y = 1 - x,
  * each computed so that the smaller of the two is accurate to a few ulps
- * relative.  a, b > 0, 0 <= x <= 1.
+ * relative (the one near 1 from ibeta_tiny_c when the side's first
+ * argument is tiny).  a, b > 0, 0 <= x <= 1.
  */
 static void
 ibeta(double a, double b, double x, double y, double *w, double *wc)
 {
-	double lp, v;
+	double lp, v, vc;
 	int swap = 0;
 
 	if (x <= 0) {
@@ -492,12 +571,13 @@ ibeta(double a, double b, double x, double y, double *w, double *wc)
 	v = exp(lp) * betacf(a, b, x, y);
 	if (v > 1)
 		v = 1;
+	vc = a <= TINY_A && a <= b ? ibeta_tiny_c(a, b, x, logx(x, y)) : 1 - v;
 	if (swap) {
 		*wc = v;
-		*w = 1 - v;
+		*w = vc;
 	} else {
 		*w = v;
-		*wc = 1 - v;
+		*wc = vc;
 	}
 }
 

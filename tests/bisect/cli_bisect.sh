@@ -10,7 +10,8 @@
 # bench/bisect-sim's to measure).  Checks that the
 # bisection names that commit (and leaves the user's dirty work tree and
 # the work-tree list as they were), that a range without it is "not
-# reproduced", that a commit that does not build is skipped, that
+# reproduced", that two slow commits are both named ("several changes"),
+# that a commit that does not build is skipped, that
 # --resume after SIGKILL finishes with nothing measured twice (and a
 # confirmation cut short continues from its stored rounds), that progress
 # goes to a terminal only, and that bad input is one line and exit 2 with
@@ -26,14 +27,16 @@ export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
 BUILD='cc -O2 -o prog prog.c'
 WORK='work=^work: ([0-9.]+)$:s:lower'
 
-# make_repo DIR SLOW BROKEN: 40 commits; from commit SLOW on the loop
-# runs 3 times longer; commit BROKEN (0: none) does not compile.
+# make_repo DIR SLOW BROKEN [SLOW2]: 40 commits; from commit SLOW on the
+# loop runs 3 times longer, from SLOW2 (if given) twice as long again;
+# commit BROKEN (0: none) does not compile.
 make_repo() {
 	mkdir -p "$1" && git -C "$1" init -q -b main || return 1
 	i=0
 	while [ $i -le 40 ]; do
 		f=1
 		[ "$2" -gt 0 ] && [ $i -ge "$2" ] && f=3
+		[ "${4:-0}" -gt 0 ] && [ $i -ge "${4:-0}" ] && f=$((f * 2))
 		{
 			echo "/* version $i */"
 			echo '#include <stdio.h>'
@@ -171,6 +174,32 @@ rc=$?
 [ $rc -eq 0 ] || fail "skip: exit $rc: $(cat "$tmp/err")"
 has "$tmp/out" "^skipped $broken (22): build failed: exit status 1" "skip: the broken commit"
 has "$tmp/out" "^culprit: $slowb " "skip: the slow commit"
+
+# 3b. Two slow commits (11: 3 times the work, 29: twice that): both
+# located and confirmed, "several changes" naming both, in text and JSON.
+make_repo "$tmp/two" 11 0 29 || { echo "FAIL: cannot make repository two"; exit 1; }
+s11=$(git -C "$tmp/two" rev-parse --short=12 'HEAD~29')
+s29=$(git -C "$tmp/two" rev-parse --short=12 'HEAD~11')
+"$perfreg" bisect --repo "$tmp/two" --good c0 --bad main --build "$BUILD" \
+    --campaign two --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "two: exit $rc: $(cat "$tmp/err")"
+has "$tmp/out" "^several changes: 2 commits moved work, each confirmed against its parent: $s11 \"edit 11\" +[0-9.]*% \[.*\], $s29 \"edit 29\" +[0-9.]*% \[" \
+    "two: several changes naming both"
+has "$tmp/out" "^confirmation: $s11 against its parent .*: regression" "two: the first confirmed"
+has "$tmp/out" "^confirmation: $s29 against its parent .*: regression" "two: the second confirmed"
+"$perfreg" bisect --repo "$tmp/two" --good c0 --bad main --build "$BUILD" \
+    --db "$tmp/two.sqlite" --json --metric "$WORK" -- ./prog > "$tmp/json" 2> "$tmp/err" ||
+	fail "two json: $(cat "$tmp/err")"
+has "$tmp/json" '"verdict": "several changes"' "two json: verdict"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [(c["position"], c["hash"], c["decision"]) for c in d["changes"]]
+want = [(11, sys.argv[2], "regression"), (29, sys.argv[3], "regression")]
+sys.exit(0 if got == want else "changes: %r" % (got,))
+' "$tmp/json" "$(git -C "$tmp/two" rev-parse "$s11")" "$(git -C "$tmp/two" rev-parse "$s29")" ||
+	fail "two json: both changes"
 
 # 4. --resume after SIGKILL: nothing measured twice.  The benchmark
 # counts its runs in a file; the bisection is killed after 15 runs.

@@ -19,19 +19,22 @@ column is 1 at the tested commits at or after it).  Two steps between the
 same two tested commits are one column of variance 2 tau^2.
 
 Samples in rounds (the "yr" lines: value, round pairs): every round of two
-or more samples gets an effect u_r, and the fit solves, besides the
-commits' equations, sum over the round's samples of w (y - m_j - u_r) = 0
-per round, with the scale's degrees of freedom n - T - R (the paired fit
-of perfreg/bisect.h, used while n - T - R >= 1); when every sample is in
-a round, the first round's effect is fixed at 0 (levels and effects are
-known only up to a common shift, which moves no difference of levels).  Deterministic
-(fixed seeds).
+or more samples gets an effect u_r (used while n - T - R >= 1).  Random
+effects (the default of perfreg/bisect.h; fit_random below): u_r ~ N(0,
+t) with t estimated, solved nested (fsolve at a given t, brentq for t).
+Fixed effects (`case` lines ending in 1, pr_bisect_opts.fixed_rounds):
+the fit solves, besides the commits' equations, sum over the round's
+samples of w (y - m_j - u_r) = 0 per round, with the scale's degrees of
+freedom n - T - R; when every sample is in a round, the first round's
+effect is fixed at 0 (levels and effects are known only up to a common
+shift, which moves no difference of levels).  Deterministic (fixed
+seeds).
 """
 import math
 import os
 
 import numpy as np
-from scipy.optimize import fsolve
+from scipy.optimize import brentq, fsolve
 from scipy.special import logsumexp
 
 OUT = "tests/bisect/data/posterior.txt"
@@ -94,6 +97,106 @@ def fit(ys, nu, rds=None):
     return list(x[:T]), math.exp(x[T + F]), df
 
 
+def round_sets(rds):
+    """The rounds of two or more samples."""
+    cnt = {}
+    for rd in rds:
+        for r in rd:
+            if r is not None:
+                cnt[r] = cnt.get(r, 0) + 1
+    rounds = sorted(r for r, c in cnt.items() if c >= 2)
+    return rounds
+
+
+def fit_random(ys, nu, rds):
+    """The random round effect (perfreg/bisect.h, the default): u_r ~
+    N(0, t), t estimated.  With w = (nu + 1) / (nu + r^2 / s^2) and r = y
+    - m_j - u_r, the solution of
+        sum_j w (y - m_j - u_r) = 0                      per commit,
+        sum_r w (y - m_j - u_r) = u_r s^2 / t            per round,
+        sum w r^2 = s^2 (n - T - sum_r h_r),  h_r = W_r t / (W_r t + s^2),
+        sum_r (z_r^2 - t - c_r) / (t + c_r)^2 = 0,
+    W_r = sum_r w, z_r = sum_r w (y - m_j) / W_r, c_r = s^2 / W_r (the
+    likelihood equation of t for z_r ~ N(0, t + c_r)); t = 0 (the unpaired
+    fit) when that equation's left side is <= 0 at t = 0.  Solved here
+    nested: fsolve for the rest at a given t, brentq for the root in t
+    (the C iterates: EM steps, one Fisher scoring step of t each)."""
+    T = len(ys)
+    n = sum(len(y) for y in ys)
+    rounds = round_sets(rds)
+    R = len(rounds)
+    ms0, s_un, _ = fit(ys, nu)          # the unpaired fit (t = 0)
+
+    def pieces(ms, us, s2):
+        W = np.zeros(R)
+        S = np.zeros(R)
+        tot = 0.0
+        ceq = []
+        idx = {r: i for i, r in enumerate(rounds)}
+        for y, m, rd in zip(ys, ms, rds):
+            u = np.array([us[idx[r]] if r in idx else 0.0 for r in rd])
+            res = y - m - u
+            w = (nu + 1) / (nu + res * res / s2)
+            ceq.append(float(np.sum(w * res)))
+            tot += float(np.sum(w * res * res))
+            for wi, yi, rr in zip(w, y - m, rd):
+                if rr in idx:
+                    W[idx[rr]] += wi
+                    S[idx[rr]] += wi * yi
+        return W, S, tot, ceq
+
+    if R == 0 or n - T - R < 1:
+        return ms0, s_un, n - T, 0.0
+    W, S, _, _ = pieces(ms0, np.zeros(R), s_un * s_un)
+    z, c = S / W, s_un * s_un / W
+    if float(np.sum((z * z - c) / (c * c))) <= 0:
+        return ms0, s_un, n - T, 0.0
+    ms1, s1, _ = fit(ys, nu, rds)       # the paired fit, as a start
+    W, S, _, _ = pieces(ms1, np.zeros(R), s1 * s1)
+    start = [list(ms1) + list(S / W) + [math.log(s1)]]
+
+    def inner(t):
+        """The levels, effects and scale at round variance t."""
+        def eqs(x):
+            ms, us, s2 = x[:T], x[T:T + R], math.exp(2 * x[T + R])
+            W, S, tot, ceq = pieces(ms, us, s2)
+            out = [e / s1 for e in ceq]
+            out += [((S[i] - W[i] * us[i]) - us[i] * s2 / t) / s1
+                    for i in range(R)]
+            h = W * t / (W * t + s2)
+            out.append(tot / (s2 * (n - T - float(np.sum(h)))) - 1)
+            return out
+
+        x = fsolve(eqs, start[0], xtol=1e-14, maxfev=200000)
+        res = max(abs(e) for e in eqs(x))
+        assert res < 1e-10, res
+        start[0] = list(x)
+        return x
+
+    def score(lt):
+        t = math.exp(lt)
+        x = inner(t)
+        s2 = math.exp(2 * x[T + R])
+        W, S, _, _ = pieces(x[:T], x[T:T + R], s2)
+        z, c = S / W, s2 / W
+        return float(np.sum((z * z - t - c) / (t + c) ** 2)) * t
+
+    # The likelihood equation's root in log t, bracketed from the noise's
+    # variance down and up.
+    lo = hi = math.log(s1 * s1)
+    while score(lo) <= 0:
+        lo -= 2
+    while score(hi) >= 0:
+        hi += 2
+    lt = brentq(score, lo, hi, xtol=1e-15, rtol=1e-15, maxiter=500)
+    t = math.exp(lt)
+    x = inner(t)
+    s2 = math.exp(2 * x[T + R])
+    W, S, _, _ = pieces(x[:T], x[T:T + R], s2)
+    df = n - T - float(np.sum(W * t / (W * t + s2)))
+    return list(x[:T]), math.sqrt(s2), df, t
+
+
 def lml(mc, v, cols):
     """log of int N(m; 1 a + X d, diag v) N(d; 0, diag var) dd da, a flat;
     cols is a list of (indicator vector, variance)."""
@@ -114,11 +217,16 @@ def lml(mc, v, cols):
         - 0.5 * math.log(A) - 0.5 * q
 
 
-def posterior(n, data, skipped, nu, tau, pn, pm, rounds=None):
+def posterior(n, data, skipped, nu, tau, pn, pm, rounds=None, model=0):
     tested = sorted(data)
     ys = [np.log(np.array(data[p], dtype=float)) for p in tested]
     rds = None if rounds is None else [rounds[p] for p in tested]
-    ms, s, df = fit(ys, nu, rds)
+    if rds is not None and model == 0:
+        ms, s, df, t = fit_random(ys, nu, rds)
+        print("  round variance t = %.3g (sd %.3g), df %.4g" %
+              (t, math.sqrt(t), df))
+    else:
+        ms, s, df = fit(ys, nu, rds)
     infl = df / (df - 2) if df > 3 else 3.0
     T = len(tested)
     v = np.array([s * s * (nu + 3) / ((nu + 1) * len(y)) * infl for y in ys])
@@ -172,10 +280,14 @@ def posterior(n, data, skipped, nu, tau, pn, pm, rounds=None):
 
 
 def case(out, name, n, data, skipped=(), nu=4.0, tau=0.05, pn=0.1, pm=0.1,
-         rounds=None):
+         rounds=None, model=0):
+    """model: 0 the random round effect (the default), 1 the fixed one
+    (pr_bisect_opts.fixed_rounds)."""
+    print(name)
     s, p_none, p_multi, single, multi = posterior(n, data, skipped, nu, tau,
-                                                  pn, pm, rounds)
-    out.append("case %s %d %r %r %r %r" % (name, n, nu, tau, pn, pm))
+                                                  pn, pm, rounds, model)
+    out.append("case %s %d %r %r %r %r %d" % (name, n, nu, tau, pn, pm,
+                                              model))
     for p in sorted(data):
         if rounds is None:
             out.append("y %d %s" % (p, " ".join(repr(float(x))
@@ -209,19 +321,22 @@ def levels(rng, n, tested, steps, cv, runs, tails=None):
     return data
 
 
-def rounds_case(rng, n, batches, steps, cv, runs, tails=None):
+def rounds_case(rng, n, batches, steps, cv, runs, tails=None,
+                burst=(0.03, 0.08), share=1 / 3):
     """Each batch of commits runs `runs` rounds, one value of each commit a
-    round; one round in three is slowed as a whole (a burst)."""
+    round; a share of the rounds (a third) is slowed as a whole by a
+    factor drawn from `burst` (3-8%)."""
     data, rds = {}, {}
     rid = 0
     for batch in batches:
         for _ in range(runs):
             rid += 1
-            burst = 1.0 + (rng.uniform(0.03, 0.08) if rng.uniform() < 1 / 3
-                           else 0.0)
+            burst_f = 1.0
+            if rng.uniform() < share and burst[1] > 0:
+                burst_f += rng.uniform(burst[0], burst[1])
             one = levels(rng, n, batch, steps, cv, 1, tails)
             for p in batch:
-                data.setdefault(p, []).append(one[p][0] * burst)
+                data.setdefault(p, []).append(one[p][0] * burst_f)
                 rds.setdefault(p, []).append(rid)
     return data, rds
 
@@ -261,6 +376,7 @@ def main():
     d, rd = rounds_case(rng, 32, [[0, 32], [0, 16, 32], [0, 8, 16],
                                   [8, 12, 16]], [(11, 1.03)], 0.01, 4)
     case(out, "rounds_burst", 32, d, rounds=rd)
+    case(out, "rounds_burst_fixed", 32, d, rounds=rd, model=1)
     # Rounds beside values without a round (earlier, unpaired), a round
     # of one value (its pair failed), t noise.
     d, rd = rounds_case(rng, 20, [[0, 20], [0, 10, 20], [10, 15, 20]],
@@ -270,6 +386,17 @@ def main():
     d[15].append(float(np.exp(rng.normal(0, 0.02)) * 1.05))
     rd[15].append(999)
     case(out, "rounds_mixed", 20, d, rounds=rd, nu=3.0)
+    case(out, "rounds_mixed_fixed", 20, d, rounds=rd, nu=3.0, model=1)
+    # Rounds that do not differ (no burst, normal noise): t = 0, the
+    # unpaired fit; and bursts of 1-2%, about the noise: t between.
+    d, rd = rounds_case(rng, 32, [[0, 32], [0, 16, 32], [0, 8, 16],
+                                  [8, 12, 16]], [(11, 1.03)], 0.01, 4,
+                        burst=(0.0, 0.0))
+    case(out, "rounds_calm", 32, d, rounds=rd)
+    d, rd = rounds_case(rng, 32, [[0, 32], [0, 16, 32], [16, 24, 32],
+                                  [16, 20, 24]], [(21, 1.03)], 0.01, 5,
+                        burst=(0.01, 0.02), share=0.5)
+    case(out, "rounds_mild", 32, d, rounds=rd)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         f.write("\n".join(out) + "\n")

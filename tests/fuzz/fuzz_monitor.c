@@ -56,9 +56,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; st == PR_OK && i < names.names.n; i++)
 			if (strncmp(names.names.v[i].name, "mon.irq.", 8) != 0)
 				abort();
-	} else if (strcmp(FUZZ_READER, "vmstat") == 0)
-		st = pr_mon_parse_vmstat(buf, size, &s, &err);
-	else
+	} else if (strcmp(FUZZ_READER, "vmstat") == 0) {
+		/* The default set's lines and then the whole file. */
+		st = pr_mon_parse_vmstat_explain(buf, size, &s, &err);
+		if (st == PR_OK)
+			st = pr_mon_parse_vmstat(buf, size, &s, &err);
+	} else
 		st = pr_mon_parse_schedstat(buf, size, &s, &err);
 	if (st != PR_OK && st != PR_ELIMIT)
 		abort();

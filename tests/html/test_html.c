@@ -200,6 +200,72 @@ test_structure(void **state)
 	pr_report_model_release(&m);
 }
 
+/* A rank test's row (Mann-Whitney, issue 11): the medians as its sides'
+ * figures and the Hodges-Lehmann change, labelled, as the text report
+ * shows them; the header says so when every row is one; the means
+ * moving the other way are said.  The page used to show such rows with
+ * the means and an unlabelled change. */
+static void
+test_rank_rows(void **state)
+{
+	struct pr_report_metric rm[2];
+	struct pr_report r;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	char *p;
+
+	(void)state;
+	metric(&rm[0], "latency", "ns", PR_VERDICT_REGRESSION);
+	metric(&rm[1], "elapsed", "s", PR_VERDICT_REGRESSION);
+	rm[0].cmp.method = PR_METHOD_MWU;
+	/* The medians rose, the means fell (one slow base run). */
+	rm[0].cmp.base.mean = 6315.6;
+	rm[0].cmp.new.mean = 6198;
+	rm[0].cmp.base.median = 6018;
+	rm[0].cmp.new.median = 6198;
+	rm[0].cmp.change_pct = 3.0;
+	memset(&r, 0, sizeof(r));
+	r.conf = 0.95;
+	r.equivalence_pct = 1;
+	r.metrics = rm;
+	r.n = 2;
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, "t");
+	assert_safe(p);
+	/* Mixed: each rank row marks its cells, the others do not. */
+	assert_non_null(strstr(p, "<th>base mean &#177; sd</th>"));
+	assert_non_null(strstr(p,
+	    "<td class=\"n\">med 6018</td>"
+	    "<td class=\"n\">med 6198</td>"));
+	assert_non_null(strstr(p, ">HL +3.0%</td>"));
+	assert_non_null(strstr(p, ">4.9425 &#177; 0.15</td>"));
+	assert_non_null(strstr(p, ">+8.9%</td>"));
+	assert_int_equal(count(p, ">HL +"), 1);
+	assert_non_null(strstr(p, "slower by the Hodges-Lehmann estimate"));
+	assert_int_equal(count(p, "by the Hodges-Lehmann estimate"), 1);
+	assert_non_null(strstr(p,
+	    "but the means moved -1.9% "
+	    "(6315.6 &#8594; 6198)"));
+	assert_non_null(strstr(p, "<tr><th>HL change</th><td>+3.0%</td>"));
+	assert_int_equal(count(p, "the median |"), 1);
+	free(p);
+	pr_report_model_release(&m);
+
+	/* Every row a rank test's: the header says it once. */
+	r.n = 1;
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, "t");
+	assert_non_null(strstr(p,
+	    "<th>base median</th><th>new median</th>"
+	    "<th>HL change</th>"));
+	assert_non_null(strstr(p, "<td class=\"n\">6018</td>"));
+	assert_null(strstr(p, "med 6018"));
+	assert_null(strstr(p, "HL +3.0%"));
+	free(p);
+	pr_report_model_release(&m);
+}
+
 static void
 test_hostile(void **state)
 {
@@ -645,6 +711,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_rank_rows),
 		cmocka_unit_test(test_hostile_series),
 		cmocka_unit_test(test_hostile_sections),
 		cmocka_unit_test(test_order_time),

@@ -221,6 +221,33 @@ test_vmstat_schedstat(void **state)
 	assert_true(find(&s, "mon.vm.nr_free_pages")->gauge);
 	assert_false(find(&s, "mon.vm.pgfault")->gauge);
 	assert_int_equal(s.n, 192);
+	/* The default set's lines: every figure of the whole file whose
+	 * name the set has, and no other (the capture has all 29 of the
+	 * table; an unsorted table would lose some to the bsearch). */
+	{
+		struct pr_mon_snap e;
+		size_t i, want = 0;
+
+		pr_mon_snap_init(&e);
+		assert_int_equal(pr_mon_parse_vmstat_explain(buf, len, &e,
+				     &err),
+		    PR_OK);
+		for (i = 0; i < s.n; i++)
+			want += pr_mon_vmstat_explains(s.v[i].name + 7,
+			    strlen(s.v[i].name + 7));
+		assert_int_equal(e.n, want);
+		assert_int_equal(e.n, 29);
+		assert_true(val(&e, "mon.vm.pgfault") == 912671436);
+		assert_non_null(find(&e, "mon.vm.pgmajfault"));
+		assert_non_null(find(&e, "mon.vm.workingset_refault_file"));
+		assert_non_null(find(&e, "mon.vm.allocstall_dma32"));
+		assert_null(find(&e, "mon.vm.nr_free_pages"));
+		assert_null(find(&e, "mon.vm.pgalloc_normal"));
+		assert_false(pr_mon_vmstat_explains("pgfaul", 6));
+		assert_false(pr_mon_vmstat_explains("pgfaults", 8));
+		assert_true(pr_mon_vmstat_explains("pgfault 12", 7));
+		pr_mon_snap_release(&e);
+	}
 	pr_mon_snap_release(&s);
 	free(buf);
 
@@ -286,6 +313,9 @@ test_cut_and_damaged(void **state)
 			    PR_OK);
 			assert_int_equal(pr_mon_parse_vmstat(buf, cut, &s,
 					     &err),
+			    PR_OK);
+			assert_int_equal(pr_mon_parse_vmstat_explain(buf, cut,
+					     &s, &err),
 			    PR_OK);
 			assert_int_equal(pr_mon_parse_schedstat(buf, cut, &s,
 					     &err),
@@ -378,7 +408,16 @@ test_set(void **state)
 	assert_int_equal(set, PR_MON_PERF | PR_MON_SOFTIRQS);
 	assert_int_equal(pr_monitor_parse_set("system", &set, &err), PR_OK);
 	assert_int_equal(set,
-	    PR_MON_ALL & ~(unsigned)(PR_MON_PERF | PR_MON_INTERRUPTS_FULL));
+	    PR_MON_ALL &
+		~(unsigned)(PR_MON_PERF | PR_MON_INTERRUPTS_FULL |
+		    PR_MON_VMSTAT_FULL));
+	assert_int_equal(pr_monitor_parse_set("vmstat-full", &set, &err),
+	    PR_OK);
+	assert_int_equal(set, PR_MON_VMSTAT_FULL);
+	assert_false(PR_MON_DEFAULT & PR_MON_VMSTAT_FULL);
+	assert_true(PR_MON_ALL & PR_MON_VMSTAT_FULL);
+	assert_string_equal(pr_monitor_source_name(PR_MON_VMSTAT_FULL),
+	    "vmstat-full");
 	assert_int_equal(pr_monitor_parse_set("interrupts-full", &set, &err),
 	    PR_OK);
 	assert_int_equal(set, PR_MON_INTERRUPTS_FULL);
@@ -429,6 +468,7 @@ test_missing_proc(void **state)
 	assert_non_null(pr_dataset_find(&d, "mon.irq.LOC"));
 	assert_non_null(pr_dataset_find(&d, "mon.softirq.NET_RX"));
 	assert_non_null(pr_dataset_find(&d, "mon.vm.pgfault"));
+	assert_non_null(pr_dataset_find(&d, "mon.vm.nr_free_pages"));
 	assert_null(pr_dataset_find(&d, "mon.irq.cpu_local"));
 	pr_monitor_free(m);
 	pr_dataset_release(&d);
@@ -447,6 +487,10 @@ test_missing_proc(void **state)
 	assert_true(pr_dataset_find(&d, "mon.irq.cpu_local")->values.v[0] == 0);
 	assert_null(pr_dataset_find(&d, "mon.irq.LOC"));
 	assert_non_null(pr_dataset_find(&d, "mon.stat.ctxt"));
+	/* and vmstat's default lines only, not the levels. */
+	assert_non_null(pr_dataset_find(&d, "mon.vm.pgfault"));
+	assert_null(pr_dataset_find(&d, "mon.vm.nr_free_pages"));
+	assert_null(pr_dataset_find(&d, "mon.vm.pgalloc_normal"));
 	pr_monitor_free(m);
 	pr_dataset_release(&d);
 

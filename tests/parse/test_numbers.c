@@ -664,8 +664,8 @@ test_any_each(void **state)
 		pr_dataset_init(&d[k]);
 	}
 	pr_error_clear(&err);
-	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, &failed,
-			     &err),
+	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, NULL,
+			     &failed, &err),
 	    PR_OK);
 	assert_int_equal(failed, 99);
 	assert_int_equal(d[1].n, 2);
@@ -684,8 +684,8 @@ test_any_each(void **state)
 	    write_tmp("anyeach0.txt", "1\n2\noops\n", 9));
 	snprintf(path_store[1], sizeof(path_store[1]), "%s",
 	    write_tmp("anyeach1.txt", "x\n", 2));
-	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, &failed,
-			     &err),
+	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, NULL,
+			     &failed, &err),
 	    PR_EPARSE);
 	assert_int_equal(failed, 0);
 	assert_string_equal(err.file, paths[0]);
@@ -694,8 +694,8 @@ test_any_each(void **state)
 		assert_int_equal(d[k].n, 0);
 	snprintf(path_store[0], sizeof(path_store[0]), "%s",
 	    write_tmp("anyeach0.txt", "1\n2\n", 4));
-	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, &failed,
-			     &err),
+	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, NULL,
+			     &failed, &err),
 	    PR_EPARSE);
 	assert_int_equal(failed, 1);
 	assert_string_equal(err.file, paths[1]);

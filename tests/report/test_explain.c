@@ -17,7 +17,8 @@
  * outside escaped, the top 10 and "N more in --json", the notes; and
  * built from a session of `perfreg run` (pr_report_run_explain): the
  * primary taken from the roles, the side metrics and the monitors' figures
- * of the counted runs, nothing without monitors.  System-wide counters
+ * of the counted runs, nothing without monitors; and from two parsed
+ * tool outputs, the tool's own figures (pr_report_dataset_explain_parsed).  System-wide counters
  * per second of their run (a timer that ticks with any run's length is
  * no explanation), and metrics with no spread within the sides ranked
  * by their own change, after the others.  Fixed seeds throughout.
@@ -34,7 +35,9 @@
 #include <jansson.h>
 
 #include "perfreg/buf.h"
+#include "perfreg/dataset.h"
 #include "perfreg/explain.h"
+#include "perfreg/report.h"
 #include "perfreg/report_model.h"
 #include "perfreg/report_run.h"
 #include "perfreg/rng.h"
@@ -578,6 +581,74 @@ test_section(void **state)
 	pr_explain_release(&e);
 }
 
+/* Two parsed tool outputs (a value a record, a record a run: `time`'s
+ * elapsed, user and sys): the _parsed form explains the primary by the
+ * tool's own figures, where pr_report_dataset_explain wants mon.*
+ * figures and adds nothing. */
+static void
+test_parsed(void **state)
+{
+	static const char *const names[M] = { "user", "sys", "c", "d", "e" };
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_report_metric rm;
+	struct pr_dataset d[2];
+	struct pr_report r;
+	struct pr_error err;
+	size_t s, i, j;
+	char *t;
+
+	(void)state;
+	plant(1);
+	for (s = 0; s < 2; s++) {
+		pr_dataset_init(&d[s]);
+		for (i = 0; i < N; i++) {
+			assert_int_equal(pr_dataset_add(&d[s], "elapsed", "s",
+					     PR_BETTER_LOWER,
+					     (s ? ynew : ybase)[i], &err),
+			    PR_OK);
+			for (j = 0; j < M; j++)
+				assert_int_equal(pr_dataset_add(&d[s], names[j],
+						     "s", PR_BETTER_LOWER,
+						     (s ? xn : xb)[j][i], &err),
+				    PR_OK);
+		}
+	}
+	/* A metric with fewer values than the primary is not aligned. */
+	assert_int_equal(pr_dataset_add(&d[0], "short", "", PR_BETTER_LOWER, 1,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d[1], "short", "", PR_BETTER_LOWER, 9,
+			     &err),
+	    PR_OK);
+	memset(&rm, 0, sizeof(rm));
+	rm.name = "elapsed";
+	memset(&r, 0, sizeof(r));
+	r.metrics = &rm;
+	r.n = 1;
+	assert_int_equal(pr_report_dataset_explain(&m, "explanation", 0, &d[0],
+			     &d[1], &r, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_null(strstr(t, "explanation"));
+	free(t);
+	assert_int_equal(pr_report_dataset_explain_parsed(&m, "explanation", 0,
+			     &d[0], &d[1], &r, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_int_equal(strncmp(t, "\nexplanation: elapsed +", 23), 0);
+	assert_non_null(strstr(t, "of 5 side metrics changed"));
+	/* a (user) accounts for 5/6 of the change: first. */
+	assert_int_equal(strncmp(strstr(t, "\n  ") + 3, "user +", 6), 0);
+	assert_null(strstr(t, "system-wide"));
+	assert_null(strstr(t, "short"));
+	assert_non_null(strstr(t,
+	    "no work/efficiency split: the inputs have no instructions"));
+	free(t);
+	pr_report_model_release(&m);
+	for (s = 0; s < 2; s++)
+		pr_dataset_release(&d[s]);
+}
+
 #define MANY 15
 
 /* Fifteen changed metrics: ten shown, "5 more in --json". */
@@ -814,6 +885,7 @@ main(void)
 		cmocka_unit_test(test_per_second),
 		cmocka_unit_test(test_no_spread),
 		cmocka_unit_test(test_section),
+		cmocka_unit_test(test_parsed),
 		cmocka_unit_test(test_top_ten),
 		cmocka_unit_test(test_run_session),
 	};
