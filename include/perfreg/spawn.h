@@ -101,6 +101,11 @@ struct pr_spawn_opts {
 	 * from posix_spawn).  NULL: argv[0] is looked up in PATH on every
 	 * call.  Ignored with shell. */
 	const char *path;
+	/* The directories argv[0] is looked up in when path is NULL,
+	 * ':'-separated as PATH is (an empty entry is the current
+	 * directory).  pr_spawn_opts_init sets the process's default
+	 * (pr_spawn_set_search).  The library never reads PATH itself. */
+	const char *search;
 	double timeout_s; /* 0: no timeout */
 	/* Bytes kept of each of standard output and error; 0: keep none. */
 	size_t output_limit;
@@ -115,9 +120,21 @@ struct pr_spawn_opts {
 	struct pr_spawner *spawner;
 };
 
-/* Fills o: no shell, no path, no timeout, PR_SPAWN_OUTPUT_DEFAULT, no
- * cancel, no orphan reaping, no spawner. */
+/* Fills o: no shell, no path, the default search path, no timeout,
+ * PR_SPAWN_OUTPUT_DEFAULT, no cancel, no orphan reaping, no spawner. */
 void pr_spawn_opts_init(struct pr_spawn_opts *o);
+
+/* The search path when nobody set one: execvp's default without PATH. */
+#define PR_SPAWN_SEARCH_DEFAULT "/bin:/usr/bin"
+
+/*
+ * Sets the search path that pr_spawn_opts_init puts in the options and
+ * pr_spawn_which uses when given none: search (kept, not copied; it must
+ * stay valid), or PR_SPAWN_SEARCH_DEFAULT for NULL.  The CLI passes its
+ * PATH once at start, before any thread: the library decides nothing
+ * from the environment.  Not thread-safe against concurrent spawns.
+ */
+void pr_spawn_set_search(const char *search);
 
 /*
  * Prepares the spawn attributes once for many runs: the new process
@@ -167,7 +184,7 @@ void pr_spawn_result_init(struct pr_spawn_result *r);
 void pr_spawn_result_release(struct pr_spawn_result *r);
 
 /*
- * Runs argv (argv[0] looked up in PATH; NULL-terminated) or, with
+ * Runs argv (argv[0] looked up in o->search; NULL-terminated) or, with
  * o->shell, `/bin/sh -c argv[0]`, and fills r (initialised by the
  * caller; its previous outputs are released).  o may be NULL for the
  * defaults.
@@ -185,13 +202,14 @@ enum pr_status pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 
 /*
  * Finds the program name as execvp would: a name with a slash as it is,
- * otherwise the first executable regular file of that name in PATH
- * ("/bin:/usr/bin" when PATH is unset).  Returns 0 with *out the path
- * (the caller frees it), or an errno: ENOENT, EACCES (found, not
- * executable), ENAMETOOLONG, ENOMEM.  Looking a program up once and
- * passing it as opts.path saves a walk of PATH per run.
+ * otherwise the first executable regular file of that name in the
+ * directories of search (':'-separated; NULL: the default of
+ * pr_spawn_set_search).  Returns 0 with *out the path (the caller frees
+ * it), or an errno: ENOENT, EACCES (found, not executable),
+ * ENAMETOOLONG, ENOMEM.  Looking a program up once and passing it as
+ * opts.path saves a walk of the search path per run.
  */
-int pr_spawn_which(const char *name, char **out);
+int pr_spawn_which(const char *name, const char *search, char **out);
 
 /* A static name of an outcome: "ok", "exit", "signal", "timeout",
  * "noexec", "interrupted". */

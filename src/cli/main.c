@@ -20,6 +20,7 @@
 
 #include "cli/cmd.h"
 #include "perfreg/report.h"
+#include "perfreg/spawn.h"
 #include "core/jsonout.h"
 #include "core/banned.h"
 
@@ -296,6 +297,9 @@ main(int argc, char **argv)
 	int used;
 
 	setlocale(LC_ALL, "C");
+	/* The library looks commands up where the CLI says: in PATH, as a
+	 * shell would. */
+	pr_spawn_set_search(getenv("PATH"));
 	/* Past the file size limit (ulimit -f), a write fails with EFBIG,
 	 * which the store and the writers report in one line, instead of
 	 * the signal killing perfreg mid-transaction without a word.  A

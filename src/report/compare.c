@@ -805,6 +805,7 @@ add_footer(struct pr_buf *out, const struct pr_report *r,
 	enum pr_method seen[PR_METHOD_NONE + 1];
 	enum pr_status st = PR_OK;
 	size_t i, j, nseen = 0;
+	int rank = 0, means = 0;
 	char conf[32];
 
 	fmt_conf(conf, sizeof(conf), r->conf);
@@ -824,16 +825,37 @@ add_footer(struct pr_buf *out, const struct pr_report *r,
 		    err);
 		goto out;
 	}
-	for (j = 0; j < nseen; j++)
+	for (j = 0; j < nseen; j++) {
+		if (seen[j] == PR_METHOD_MWU)
+			rank = 1;
+		else
+			means = 1;
 		if ((st = pr_buf_addf(&line, err, "%s%s", j > 0 ? "; " : "",
 			 method_what(seen[j]))) != PR_OK)
 			goto out;
-	if ((st = pr_buf_addf(&line, err,
-		 "; two-sided p; %s%% intervals for "
-		 "the change in percent of base; equivalent means inside "
-		 "+-%g%%",
-		 conf, r->equivalence_pct)) != PR_OK ||
-	    (st = fn(out, "method", line.data, err)) != PR_OK)
+	}
+	/* A rank test's row is decided on the Hodges-Lehmann interval,
+	 * not on its medians: the band is said of what the row shows. */
+	if (rank && !means)
+		st = pr_buf_addf(&line, err,
+		    "; two-sided p; %s%% intervals for the Hodges-Lehmann "
+		    "change in percent of base; equivalent means that "
+		    "interval inside +-%g%% (the medians may differ by more)",
+		    conf, r->equivalence_pct);
+	else if (rank)
+		st = pr_buf_addf(&line, err,
+		    "; two-sided p; %s%% intervals for the change in percent "
+		    "of base (on rank-test rows, marked HL, for the "
+		    "Hodges-Lehmann change); equivalent means the interval "
+		    "inside +-%g%%",
+		    conf, r->equivalence_pct);
+	else
+		st = pr_buf_addf(&line, err,
+		    "; two-sided p; %s%% intervals for "
+		    "the change in percent of base; equivalent means inside "
+		    "+-%g%%",
+		    conf, r->equivalence_pct);
+	if (st != PR_OK || (st = fn(out, "method", line.data, err)) != PR_OK)
 		goto out;
 	if (r->holm_m > 1 && r->side_bh) {
 		pr_buf_reset(&line);

@@ -493,7 +493,7 @@ spawn_runner(void *ctx, char *const *argv, char **out, char *w, size_t wsize)
 
 	(void)ctx;
 	*out = NULL;
-	if (pr_spawn_which(argv[0], &path) != 0) {
+	if (pr_spawn_which(argv[0], NULL, &path) != 0) {
 		snprintf(w, wsize, "not installed");
 		return -1;
 	}

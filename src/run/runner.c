@@ -419,11 +419,11 @@ do_run(struct pr_session *s, size_t vi, size_t round, int warmup,
 		one[1] = NULL;
 		st = pr_spawn_run(one, &so, &res, err);
 	} else {
-		/* Walk PATH once, not on every run; a program that is not
-		 * there yet (a setup command may build it) is looked up
-		 * again next time. */
+		/* Walk the search path once, not on every run; a program
+		 * that is not there yet (a setup command may build it) is
+		 * looked up again next time. */
 		if (v->exe == NULL)
-			(void)pr_spawn_which(v->argv[0], &v->exe);
+			(void)pr_spawn_which(v->argv[0], so.search, &v->exe);
 		so.path = v->exe;
 		st = pr_spawn_run(v->argv, &so, &res, err);
 	}

@@ -74,11 +74,21 @@ struct child {
 	double t0, t1;
 };
 
+/* The search path of pr_spawn_set_search. */
+static const char *default_search = PR_SPAWN_SEARCH_DEFAULT;
+
+void
+pr_spawn_set_search(const char *search)
+{
+	default_search = search != NULL ? search : PR_SPAWN_SEARCH_DEFAULT;
+}
+
 void
 pr_spawn_opts_init(struct pr_spawn_opts *o)
 {
 	o->shell = 0;
 	o->path = NULL;
+	o->search = default_search;
 	o->timeout_s = 0;
 	o->output_limit = PR_SPAWN_OUTPUT_DEFAULT;
 	o->cancel = NULL;
@@ -201,15 +211,16 @@ executable(const char *path)
 
 /*
  * Finds name as execvp would (a name with a slash as it is, otherwise
- * the first executable in PATH), so that a missing command is known
- * before spawning: not every posix_spawnp can report a failed exec (it
- * cannot under valgrind, where the child just exits 127).  Returns 0 or
- * an errno (ENOENT, EACCES, ENAMETOOLONG).
+ * the first executable in the directories of path, the caller's search
+ * path, never the environment's PATH), so that a missing command is
+ * known before spawning: not every posix_spawnp can report a failed exec
+ * (it cannot under valgrind, where the child just exits 127).  Returns 0
+ * or an errno (ENOENT, EACCES, ENAMETOOLONG).
  */
 static int
-resolve(const char *name, char *out, size_t size)
+resolve(const char *name, const char *path, char *out, size_t size)
 {
-	const char *path, *p, *end;
+	const char *p, *end;
 	size_t dlen, nlen = strlen(name);
 	int rc, seen_eacces = 0;
 
@@ -221,9 +232,8 @@ resolve(const char *name, char *out, size_t size)
 		memcpy(out, name, nlen + 1);
 		return executable(out);
 	}
-	path = getenv("PATH");
 	if (path == NULL)
-		path = "/bin:/usr/bin";
+		path = default_search;
 	for (p = path;; p = end + 1) {
 		end = strchr(p, ':');
 		if (end == NULL)
@@ -250,13 +260,13 @@ resolve(const char *name, char *out, size_t size)
 }
 
 int
-pr_spawn_which(const char *name, char **out)
+pr_spawn_which(const char *name, const char *search, char **out)
 {
 	char buf[PATH_MAX];
 	int rc;
 
 	*out = NULL;
-	if ((rc = resolve(name, buf, sizeof(buf))) != 0)
+	if ((rc = resolve(name, search, buf, sizeof(buf))) != 0)
 		return rc;
 	*out = strdup(buf);
 	return *out == NULL ? ENOMEM : 0;
@@ -795,7 +805,8 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 		name = av[0];
 		exe = o->path;
 		if (exe == NULL) {
-			if ((rc = resolve(av[0], found, sizeof(found))) != 0) {
+			if ((rc = resolve(av[0], o->search, found,
+				 sizeof(found))) != 0) {
 				r->sys_errno = rc;
 				r->outcome = PR_SPAWN_NOEXEC;
 				goto out;

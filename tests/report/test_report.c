@@ -652,6 +652,11 @@ test_rank_estimate(void **state)
 	assert_non_null(strstr(s,
 	    "elapsed: regression: 3.0% slower by the Hodges-Lehmann "
 	    "estimate; "));
+	/* The footer says what the band is of, on the rank-test row too. */
+	assert_non_null(strstr(s,
+	    "; two-sided p; 95% intervals for the change in percent of base "
+	    "(on rank-test rows, marked HL, for the Hodges-Lehmann change); "
+	    "equivalent means the interval inside +-1%\n"));
 	assert_non_null(strstr(s,
 	    "note: elapsed: the change shown, +3.0%, is the Hodges-Lehmann "
 	    "estimate the Mann-Whitney test is about (the median of the "
@@ -701,6 +706,11 @@ test_rank_estimate(void **state)
 	assert_non_null(strstr(s, "new median"));
 	assert_non_null(strstr(s, "HL change"));
 	assert_null(strstr(s, " med "));
+	assert_non_null(strstr(s,
+	    "; two-sided p; 95% intervals for the Hodges-Lehmann change in "
+	    "percent of base; equivalent means that interval inside +-1% "
+	    "(the medians may differ by more)\n"));
+	assert_null(strstr(s, "equivalent means inside"));
 	free(s);
 }
 

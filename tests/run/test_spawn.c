@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -393,26 +394,95 @@ test_which_path(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(pr_spawn_which("true", &path), 0);
+	assert_int_equal(pr_spawn_which("true", NULL, &path), 0);
 	n = strlen(path);
 	assert_true(n > 5 && path[0] == '/');
 	assert_string_equal(path + n - 5, "/true");
 	free(path);
-	assert_int_equal(pr_spawn_which("perfreg-test-no-such-command", &path),
+	assert_int_equal(pr_spawn_which("perfreg-test-no-such-command", NULL,
+			     &path),
 	    ENOENT);
 	assert_null(path);
-	assert_int_equal(pr_spawn_which("/etc/passwd", &path), EACCES);
-	assert_int_equal(pr_spawn_which("", &path), ENOENT);
+	assert_int_equal(pr_spawn_which("/etc/passwd", NULL, &path), EACCES);
+	assert_int_equal(pr_spawn_which("", NULL, &path), ENOENT);
 
 	/* With a path, argv[0] is only the name the program sees. */
 	pr_spawn_opts_init(&o);
-	assert_int_equal(pr_spawn_which("echo", &path), 0);
+	assert_int_equal(pr_spawn_which("echo", NULL, &path), 0);
 	o.path = path;
 	run(argv, &o, &r);
 	assert_int_equal(r.outcome, PR_SPAWN_OK);
 	assert_string_equal(r.output.data, "hi\n");
 	pr_spawn_result_release(&r);
 	free(path);
+}
+
+/*
+ * The program is looked up in the search path the caller gives (the
+ * options, or the default of pr_spawn_set_search), never in the
+ * environment's PATH: a tool only in a directory of PATH is not found,
+ * and one only in the search path is.
+ */
+static void
+test_search_path(void **state)
+{
+	char dir[] = "/tmp/perfreg-test-search-XXXXXX";
+	char *argv[] = { "perfreg-test-tool", NULL };
+	char tool[64], *path, *old, *saved = NULL;
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(tool, sizeof(tool), "%s/perfreg-test-tool", dir);
+	assert_non_null(f = fopen(tool, "w"));
+	fputs("#!/bin/sh\necho found\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(tool, 0755), 0);
+	if ((old = getenv("PATH")) != NULL)
+		assert_non_null(saved = strdup(old));
+
+	/* PATH names the tool's directory, the search path does not. */
+	assert_int_equal(setenv("PATH", dir, 1), 0);
+	pr_spawn_opts_init(&o);
+	assert_string_equal(o.search, PR_SPAWN_SEARCH_DEFAULT);
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_NOEXEC);
+	assert_int_equal(r.sys_errno, ENOENT);
+	pr_spawn_result_release(&r);
+	assert_int_equal(pr_spawn_which(argv[0], NULL, &path), ENOENT);
+
+	/* The search path names it, PATH does not. */
+	assert_int_equal(setenv("PATH", "/nonexistent", 1), 0);
+	o.search = dir;
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_string_equal(r.output.data, "found\n");
+	pr_spawn_result_release(&r);
+	assert_int_equal(pr_spawn_which(argv[0], dir, &path), 0);
+	assert_string_equal(path, tool);
+	free(path);
+
+	/* The default the CLI sets, taken by pr_spawn_opts_init. */
+	pr_spawn_set_search(dir);
+	pr_spawn_opts_init(&o);
+	assert_string_equal(o.search, dir);
+	run(argv, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	pr_spawn_result_release(&r);
+	assert_int_equal(pr_spawn_which(argv[0], NULL, &path), 0);
+	free(path);
+	pr_spawn_set_search(NULL);
+	assert_int_equal(pr_spawn_which(argv[0], NULL, &path), ENOENT);
+
+	if (saved != NULL)
+		assert_int_equal(setenv("PATH", saved, 1), 0);
+	else
+		unsetenv("PATH");
+	free(saved);
+	assert_int_equal(unlink(tool), 0);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 static void
@@ -516,6 +586,7 @@ main(void)
 		cmocka_unit_test(test_leftover_killed),
 		cmocka_unit_test(test_escaped),
 		cmocka_unit_test(test_which_path),
+		cmocka_unit_test(test_search_path),
 		cmocka_unit_test(test_no_zombies),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_empty),
