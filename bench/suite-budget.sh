@@ -19,9 +19,11 @@
 #
 # Prints each run's wall time (date before and after), the command's own
 # account (--json "timing": total_s, probes_s), the budget plus margin,
-# "held" or "OVER", and whether the note was given; the load average at
-# the start and the end.  Exits 1 when a run went over its budget and
-# margin without the note at its start, 2 on a usage or setup error.
+# "held" or "OVER", the note given ("start": the budget cannot be held,
+# said at the start; "late": running late, said as soon as the measured
+# floors showed it; "no"), and the processes the probes ran in; the load
+# average at the start and the end.  Exits 1 when a run went over its
+# budget and margin without a note, 2 on a usage or setup error.
 # Needs python3 (the JSON) and GNU date (Debian packages python3,
 # coreutils).  A run takes its budget: the default cases take about 3
 # minutes.  This is a benchmark, not a test: it measures this machine.
@@ -60,8 +62,8 @@ trap 'exit 2' HUP INT TERM
 export LC_ALL=C
 
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %3s %8s %8s %8s %8s %8s  %-5s %s\n' "case" "run" "budget" \
-    "+margin" "wall s" "total_s" "probes_s" "kept" "note at start"
+printf '%-6s %3s %8s %8s %8s %8s %8s  %-5s %-5s %s\n' "case" "run" \
+    "budget" "+margin" "wall s" "total_s" "probes_s" "kept" "note" "procs"
 status=0
 for c in "$@"; do
 	if [ "$c" = quick ]; then
@@ -86,7 +88,9 @@ for c in "$@"; do
 			exit 2
 		fi
 		note=no
-		head -n 1 "$dir/err.txt" | grep -q "cannot be held" && note=yes
+		head -n 1 "$dir/err.txt" | grep -q "cannot be held" && note=start
+		[ "$note" = no ] && grep -q "running late" "$dir/err.txt" &&
+		    note=late
 		python3 - "$dir/out.json" "$budget" "$t0" "$t1" "$c" "$i" \
 		    "$note" <<'EOF' || status=1
 import json, sys
@@ -96,8 +100,9 @@ budget = float(budget)
 limit = budget + 0.5 + 0.05 * budget
 wall = (int(t1) - int(t0)) / 1e9
 kept = "held" if wall <= limit else "OVER"
-print("%-6s %3s %8.1f %8.2f %8.2f %8.2f %8.2f  %-5s %s" % (case, run,
-      budget, limit, wall, t["total_s"], t["probes_s"], kept, note))
+print("%-6s %3s %8.1f %8.2f %8.2f %8.2f %8.2f  %-5s %-5s %s" % (case, run,
+      budget, limit, wall, t["total_s"], t["probes_s"], kept, note,
+      t.get("processes", 1)))
 sys.exit(1 if kept == "OVER" and note == "no" else 0)
 EOF
 		i=$((i + 1))

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfreg/buf.h"
 #include "perfreg/dataset.h"
 #include "perfreg/env.h"
 #include "perfreg/error.h"
@@ -45,6 +46,8 @@
 
 /* Samples a probe takes whatever the budget: a mean and its spread. */
 #define PR_SUITE_SAMPLES_FLOOR 2
+/* Processes a suite session (or suite ab) runs at most. */
+#define PR_SUITE_PROCESSES_MAX 64
 
 struct pr_suite_opts {
 	int quick;          /* passed to the probes */
@@ -62,6 +65,12 @@ struct pr_suite_opts {
 	void (*on_sample)(const char *probe, size_t k, double elapsed_s,
 	    void *arg);
 	void *arg;
+	/* pr_suite_run: called after each probe (but the last) while what
+	 * the probes cannot be cut short of, measured (the mean floor_s of
+	 * the probes run so far), times the probes left exceeds what is
+	 * left of budget_s: need_s that estimate, left_s what is left
+	 * (perhaps < 0).  The caller decides when to say it. */
+	void (*on_late)(double need_s, double left_s, void *arg);
 	/* pr_suite_run's clock in seconds (called with arg); NULL:
 	 * CLOCK_MONOTONIC.  For tests of the budget. */
 	double (*now)(void *arg);
@@ -85,6 +94,15 @@ struct pr_suite_result {
 	int capped;       /* 1: max_samples ended it */
 	int budget_cut;   /* 1: its share of the budget ended it */
 	double worst_pct; /* widest half-width seen last, percent */
+	/* Seconds its set-up and its first PR_SUITE_SAMPLES_FLOOR samples
+	 * took (all of it when it took fewer): what the budget cannot cut,
+	 * measured.  Merged: the largest of the processes'. */
+	double floor_s;
+	/* Merged from processes (pr_suite_results_merge): the processes
+	 * that took samples, and each sample's process index ([samples]);
+	 * 0 and NULL for the results of one pr_suite_run. */
+	size_t processes;
+	size_t *process;
 };
 
 /*
@@ -110,6 +128,56 @@ enum pr_status pr_suite_ab(const struct pr_probe *p, const char *a,
     struct pr_error *err);
 
 void pr_suite_results_free(struct pr_suite_result *r, size_t n);
+
+/*
+ * The suite in several processes (src/probes/process.c).  The samples of
+ * one process share its placement in memory, its pages, the alignment
+ * of its buffers and where it started, so they are not independent
+ * replicates (issue 10: in one process of five, memcpy of 64 B ran 2-8
+ * times slower throughout): `perfreg suite` and `suite ab` run their
+ * probes in several fresh processes (workers), and the process is the
+ * unit.
+ *
+ * pr_suite_results_write writes results r[0..n) as text (one record a
+ * line, see process.c) into out: what a worker gives its parent, whole
+ * (label, counts, notes, why skipped, every value bit-exactly).
+ * pr_suite_results_read reads it back into *out (nout results, the
+ * caller's; release with pr_suite_results_free), each probe found by
+ * name among probes[0..np); PR_EPARSE with the line when the text is not
+ * a worker's, PR_ENOMEM.
+ */
+enum pr_status pr_suite_results_write(const struct pr_suite_result *r, size_t n,
+    struct pr_buf *out, struct pr_error *err);
+enum pr_status pr_suite_results_read(const char *text, size_t len,
+    const struct pr_probe *const *probes, size_t np,
+    struct pr_suite_result **out, size_t *nout, struct pr_error *err);
+
+/*
+ * Appends process `process`'s results from[0..n) (the same probes in
+ * the same order as into[0..n)) to into, which starts zeroed (probe set,
+ * data initialised) for process 0: the samples one after the other, each
+ * with its process index in into[i].process; the counts summed; the
+ * notes and whether it was skipped from the first process; converged
+ * only when every process converged.  Errors: PR_EINVAL when the probes
+ * differ, PR_ENOMEM.
+ */
+enum pr_status pr_suite_results_merge(struct pr_suite_result *into,
+    const struct pr_suite_result *from, size_t n, size_t process,
+    struct pr_error *err);
+
+/*
+ * One stored session's samples, grouped by unit (units[u] the samples of
+ * process u), reduced to what pr_suite_compare takes for the session:
+ * with n >= 2 units each figure's unit means (one value per unit that
+ * has the figure), so that the session's value is the mean of its
+ * process means and its standard error comes from the process means;
+ * with one unit its samples as they are (a session of one process, as
+ * every session stored before processes: each of its samples was stored
+ * as a round of its own, so their unit means are the samples).  Appends
+ * to out.  Errors: PR_ENOMEM.
+ */
+enum pr_status pr_suite_unit_means(const struct pr_dataset *units, size_t n,
+    struct pr_dataset *out, struct pr_error *err);
 
 /*
  * The half-width of the 95% Student interval of the mean of the n
@@ -252,6 +320,13 @@ enum pr_status pr_suite_figures(const struct pr_suite_result *r, size_t n,
  * two samples or a zero mean): what a probe's line shows. */
 void pr_suite_figure_stats(const struct pr_metric *m, double *mean,
     double *halfwidth_pct);
+
+/* The same for figure m of result r: with samples from two or more
+ * processes (r->processes, r->process) the mean of its process means and
+ * the half-width from them, the process the unit; else
+ * pr_suite_figure_stats. */
+void pr_suite_result_stats(const struct pr_suite_result *r,
+    const struct pr_metric *m, double *mean, double *halfwidth_pct);
 
 /* What a comparison found, figure by figure. */
 struct pr_suite_counts {

@@ -1,8 +1,10 @@
 /*
  * cli/cmd_suite.c - `perfreg suite`: runs the built-in probes
- * (perfreg/probe.h) with adaptive repetition (perfreg/suite.h), stores
- * the session with its environment snapshot in the results database
- * (campaign "suite", one variant per probe, one run per sample), and
+ * (perfreg/probe.h) with adaptive repetition (perfreg/suite.h), in
+ * several fresh processes (workers: perfreg itself, `suite run
+ * --worker`), stores the session with its environment snapshot in the
+ * results database (campaign "suite", one variant per probe, one run per
+ * sample, its process as its round), and
  * compares it with this host's previous suite session: the verdict
  * table, then what differs in the environment.  `suite list` names the
  * probes; `suite run PROBE...` runs some; `suite ab PROBE --a X --b Y`
@@ -57,6 +59,10 @@ extern const struct cmd_entry cmd_suite_ab_entry;
 #define AB_PROCESSES_MAX 64
 #define AB_PROCESSES 10
 #define AB_ROUNDS 4
+/* suite: processes by default (issue 10 item 7, bench/suite-sim's
+ * process level: 4 processes kept A/A near 0.5% where one gave 12-14%
+ * with slow processes). */
+#define SUITE_PROCESSES 4
 /* The part of the budget kept for capturing the environment, storing
  * and comparing: RESERVE_S plus RESERVE_SHARE of the budget. */
 #define RESERVE_S 0.3
@@ -65,6 +71,12 @@ extern const struct cmd_entry cmd_suite_ab_entry;
  * a 2-core VM, full and --quick: a smaller budget cannot be held. */
 #define PROBE_FLOOR_S 1.5
 #define PROBE_FLOOR_QUICK_S 0.5
+/* A suite worker is killed as hung after this many times the budget
+ * and this many seconds. */
+#define WORKER_TIMEOUT_SHARE 4
+#define WORKER_TIMEOUT_S 300
+/* What starting one more process (a worker) costs. */
+#define PROCESS_START_S 0.1
 /* The margin promised past the budget: MARGIN_S plus MARGIN_SHARE. */
 #define MARGIN_S 0.5
 #define MARGIN_SHARE 0.05
@@ -72,9 +84,14 @@ extern const struct cmd_entry cmd_suite_ab_entry;
 struct suite_cli {
 	struct pr_suite_opts so;
 	int budget_set, json, no_store, gate, worker, rounds_set, all;
-	int markdown, csv;
+	int markdown, csv, processes_set;
 	double t_start; /* when the command began */
 	size_t processes;
+	size_t procs_run;  /* suite: the processes run */
+	double proc_floor; /* suite: a process's measured floor, s */
+	double share;      /* suite run --worker: its budget, s */
+	double late_extra; /* the budget past this process's share, s */
+	int late_said;
 	const char *baseline;
 	const char *db, *a, *b;
 	const char *html; /* --html file */
@@ -158,6 +175,12 @@ set_baseline(void *base, const struct opt *o, const char *arg)
 #define ROW_CSV \
 	OPT_FLAG(0, "csv", "the comparison as CSV, every figure", \
 	    struct suite_cli, csv, 1)
+#define ROW_WORKER \
+	{ \
+		.kind = OPTK_FLAG, .lname = "worker", .help = "", \
+		.offset = offsetof(struct suite_cli, worker), .ival = 1, \
+		.flags = OPT_HIDDEN \
+	}
 #define ROW_JSON \
 	OPT_FLAG(0, "json", "one JSON object with every figure", \
 	    struct suite_cli, json, 1)
@@ -184,6 +207,14 @@ static const struct opt options[] = {
 	ROW_CSV,
 	ROW_JSON,
 	CLI_OPT_HTML(struct suite_cli, html),
+	OPT_INT(0, "processes", "p",
+	    "run the probes in p fresh processes, each a unit (default 4)",
+	    struct suite_cli, processes, 1, PR_SUITE_PROCESSES_MAX, NULL),
+	/* A worker of the suite and its share of the budget: perfreg runs
+	 * itself so (run_processes). */
+	ROW_WORKER,
+	OPT_DOUBLE(0, "share", "s", "", struct suite_cli, share, 0.001, 86400,
+	    OPT_HIDDEN, NULL),
 	OPT_END(),
 };
 
@@ -218,12 +249,7 @@ static const struct opt ab_options[] = {
 	ROW_JSON,
 	CLI_OPT_HTML(struct suite_cli, html),
 	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
-	{ .kind = OPTK_FLAG,
-	    .lname = "worker",
-	    .help = "",
-	    .offset = offsetof(struct suite_cli, worker),
-	    .ival = 1,
-	    .flags = OPT_HIDDEN },
+	ROW_WORKER,
 	OPT_END(),
 };
 
@@ -238,6 +264,7 @@ parse_opts(const struct cmd_entry *e, int argc, char **argv,
 		return -1;
 	c->budget_set = (seen & opt_bit(e->opts, "budget")) != 0;
 	c->rounds_set = (seen & opt_bit(e->opts, "n")) != 0;
+	c->processes_set = (seen & opt_bit(e->opts, "processes")) != 0;
 	if (c->no_store && (c->baseline != NULL || c->db != NULL || c->gate)) {
 		cli_usage_error(e,
 		    "--no-store does not go with --baseline, --db or "
@@ -514,7 +541,10 @@ store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
 			}
 			memset(&sr, 0, sizeof(sr));
 			sr.variant = vid;
-			sr.round = k;
+			/* The round is the sample's process (of one
+			 * process, each sample a round of its own, as
+			 * before processes): loading groups by it. */
+			sr.round = r[i].process != NULL ? r[i].process[k] : k;
 			sr.seq = k;
 			sr.ok = 1;
 			sr.outcome = "ok";
@@ -541,16 +571,64 @@ fail:
 	return PR_EXIT_USAGE;
 }
 
+/* A session's runs grouped by round (its process, or each sample its
+ * own round in a session of one process). */
 struct collect {
-	struct pr_dataset *d;
 	const struct pr_suite_result *r; /* only these probes' runs */
 	size_t n;
+	struct pr_dataset *unit;
+	size_t *round, nunits, cap, last;
 };
+
+static void
+collect_release(struct collect *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nunits; i++)
+		pr_dataset_release(&c->unit[i]);
+	free(c->unit);
+	free(c->round);
+	c->unit = NULL;
+	c->round = NULL;
+	c->nunits = c->cap = c->last = 0;
+}
+
+/* The dataset of round `round`, made when new; NULL when out of
+ * memory. */
+static struct pr_dataset *
+collect_unit(struct collect *c, size_t round)
+{
+	size_t i;
+
+	if (c->last < c->nunits && c->round[c->last] == round)
+		return &c->unit[c->last];
+	for (i = 0; i < c->nunits; i++)
+		if (c->round[i] == round)
+			return &c->unit[c->last = i];
+	if (c->nunits == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16, *nr;
+		struct pr_dataset *nu;
+
+		if ((nr = realloc(c->round, cap * sizeof(*nr))) == NULL)
+			return NULL;
+		c->round = nr;
+		if ((nu = realloc(c->unit, cap * sizeof(*nu))) == NULL)
+			return NULL;
+		c->unit = nu;
+		c->cap = cap;
+	}
+	c->round[c->nunits] = round;
+	pr_dataset_init(&c->unit[c->nunits]);
+	c->last = c->nunits;
+	return &c->unit[c->nunits++];
+}
 
 static int
 collect_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 {
 	struct collect *c = arg;
+	struct pr_dataset *d;
 	size_t i;
 
 	if (!r->ok || r->warmup)
@@ -562,8 +640,12 @@ collect_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 			break;
 	if (i == c->n)
 		return 0;
+	if ((d = collect_unit(c, r->round)) == NULL) {
+		pr_error_set(err, PR_ENOMEM, "out of memory");
+		return 1;
+	}
 	for (i = 0; i < r->nm; i++)
-		if (pr_dataset_add(c->d, r->metric_names[i], r->metric_units[i],
+		if (pr_dataset_add(d, r->metric_names[i], r->metric_units[i],
 			r->metric_better[i], r->metric_values[i], err) != PR_OK)
 			return 1;
 	return 0;
@@ -754,7 +836,9 @@ name_sessions(char *buf, size_t size, const int64_t *id, size_t n)
 	}
 }
 
-/* Reads the runs of the n sessions ids (only r's probes) into d[]. */
+/* Reads the runs of the n sessions ids (only r's probes) into d[]:
+ * each session's samples grouped by process into process means
+ * (pr_suite_unit_means). */
 static int
 load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
     const struct pr_suite_result *r, size_t nr, struct pr_dataset *d)
@@ -764,16 +848,24 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 	size_t h;
 
 	pr_error_clear(&err);
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	c.n = nr;
 	for (h = 0; h < n; h++) {
-		c.d = &d[h];
-		c.r = r;
-		c.n = nr;
 		if (pr_store_each_run(st, ids[h], collect_run, &c, &err) !=
 		    PR_OK) {
+			collect_release(&c);
 			cli_errorf("suite: session %lld: %s", (long long)ids[h],
 			    err.msg);
 			return PR_EXIT_USAGE;
 		}
+		if (pr_suite_unit_means(c.unit, c.nunits, &d[h], &err) !=
+		    PR_OK) {
+			collect_release(&c);
+			cli_errorf("out of memory");
+			return PR_EXIT_INTERNAL;
+		}
+		collect_release(&c);
 	}
 	return PR_EXIT_OK;
 }
@@ -1343,6 +1435,363 @@ probes_into(struct suite_report *rep, const struct pr_suite_result *r, size_t n,
 	return PR_EXIT_OK;
 }
 
+/*
+ * The suite and suite ab in several processes.  The samples of one
+ * process share its placement in memory, the alignment of its buffers,
+ * its pages and the CPU it started on, so they are not independent
+ * replicates: in one process of five memcpy of 64 B ran 2-8 times slower
+ * throughout (issue 10).  The parent runs its workers one after the
+ * other, each a fresh exec of perfreg (`suite run --worker PROBE...` or
+ * `suite ab ... --worker`, a new address space and new pages), each
+ * with its share of the budget; the process is the unit of the
+ * comparison, as the boot is for campaigns.  A worker writes its results
+ * whole (pr_suite_results_write) on its standard output and nothing else
+ * on success; on failure its error on standard error.
+ */
+static int
+worker_write(const struct pr_suite_result *r, size_t n)
+{
+	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
+	struct pr_error err;
+	int rc;
+
+	pr_error_clear(&err);
+	if (pr_suite_results_write(r, n, &out, &err) != PR_OK) {
+		pr_buf_release(&out);
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	rc = cli_write(&out);
+	pr_buf_release(&out);
+	return rc;
+}
+
+/* Starts a worker's argv: `perfreg suite SUB --worker` and the options
+ * every worker gets from c (--quick, --cpu; cpu holds the number);
+ * returns the next index. */
+static int
+worker_argv(const struct suite_cli *c, char **argv, const char *sub, char *cpu,
+    size_t size)
+{
+	int k = 0;
+
+	argv[k++] = (char *)"perfreg";
+	argv[k++] = (char *)"suite";
+	argv[k++] = (char *)sub;
+	argv[k++] = (char *)"--worker";
+	if (c->so.quick)
+		argv[k++] = (char *)"--quick";
+	if (c->so.cpu >= 0) {
+		snprintf(cpu, size, "%d", c->so.cpu);
+		argv[k++] = (char *)"--cpu";
+		argv[k++] = cpu;
+	}
+	return k;
+}
+
+/* This program's path, for its workers. */
+static int
+self_exe(char *exe, size_t size, const char *what)
+{
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", exe, size - 1)) <= 0) {
+		cli_errorf("%s: cannot find perfreg itself: /proc/self/exe: %s",
+		    what, strerror(errno));
+		return PR_EXIT_INTERNAL;
+	}
+	exe[n] = '\0';
+	return PR_EXIT_OK;
+}
+
+/*
+ * Runs worker i (of `of`) as argv and reads its results, of the probes
+ * probes[0..np), into *w (the caller's) and *nw; *wall_s gets its time.
+ * A failure is said (the worker's own line when it gave one) and its
+ * exit status returned: EXIT_INTERRUPTED when interrupted.
+ */
+static int
+spawn_worker(const char *what, const char *exe, char **argv, double timeout_s,
+    size_t i, size_t of, const struct pr_probe *const *probes, size_t np,
+    struct pr_suite_result **w, size_t *nw, double *wall_s)
+{
+	struct pr_spawn_opts so;
+	struct pr_spawn_result sr;
+	struct pr_error err;
+	int rc = PR_EXIT_OK;
+
+	*w = NULL;
+	*nw = 0;
+	pr_spawn_opts_init(&so);
+	so.path = exe;
+	so.cancel = &interrupted;
+	so.timeout_s = timeout_s;
+	so.output_limit = OUTPUT_MAX;
+	pr_spawn_result_init(&sr);
+	pr_error_clear(&err);
+	if (pr_spawn_run(argv, &so, &sr, &err) != PR_OK) {
+		cli_errorf("%s: %s", what, err.msg);
+		rc = PR_EXIT_INTERNAL;
+	} else if (sr.outcome == PR_SPAWN_INTERRUPTED || interrupted) {
+		rc = EXIT_INTERRUPTED;
+	} else if (sr.outcome != PR_SPAWN_OK) {
+		/* The worker said why on its standard error, a line of
+		 * ours. */
+		const char *o = sr.errout.data != NULL ? sr.errout.data : "";
+
+		if (strncmp(o, "perfreg: ", 9) == 0 &&
+		    sr.outcome == PR_SPAWN_EXIT)
+			cli_errorf("%.*s", (int)strcspn(o + 9, "\n"), o + 9);
+		else
+			cli_errorf("%s: process %zu of %zu: %s", what, i + 1,
+			    of, sr.reason);
+		rc = sr.outcome == PR_SPAWN_EXIT && sr.exit_status > 0 &&
+			sr.exit_status < 128
+		    ? sr.exit_status
+		    : PR_EXIT_USAGE;
+	} else if (sr.truncated) {
+		cli_errorf("%s: process %zu: its output went over %zu MiB",
+		    what, i + 1, (size_t)(OUTPUT_MAX >> 20));
+		rc = PR_EXIT_INTERNAL;
+	} else if (pr_suite_results_read(sr.output.data != NULL ? sr.output.data
+								: "",
+		       sr.output.len, probes, np, w, nw, &err) != PR_OK) {
+		cli_errorf("%s: process %zu: %s", what, i + 1, err.msg);
+		rc = PR_EXIT_INTERNAL;
+	}
+	*wall_s = sr.wall_s;
+	pr_spawn_result_release(&sr);
+	return rc;
+}
+
+/* A note on stderr, after clearing the progress line. */
+static void
+note_line(const struct suite_cli *c)
+{
+	if (c->tty)
+		fputs("\r\033[K", stderr);
+}
+
+/* pr_suite_run's on_late: said as soon as the measured floors show the
+ * budget cannot be held. */
+static void
+on_late(double need_s, double left_s, void *arg)
+{
+	struct suite_cli *c = arg;
+
+	/* Only what breaks the whole budget, and once: a first process
+	 * late for its share makes the suite run fewer processes. */
+	left_s += c->late_extra;
+	if (c->late_said || need_s <= left_s)
+		return;
+	c->late_said = 1;
+	note_line(c);
+	cli_errorf("suite: note: running late: the probes left need about "
+		   "%.1f s at the least at this machine's pace (their set-up "
+		   "and %d samples each, as measured so far), %.1f s of the "
+		   "budget is left: the suite will end past its budget",
+	    need_s, PR_SUITE_SAMPLES_FLOOR, left_s > 0 ? left_s : 0.0);
+}
+
+/* suite run --worker: one process's share, its results whole on
+ * standard output, no report and nothing stored. */
+static int
+run_as_worker(struct suite_cli *c, const struct pr_probe **probes, size_t np)
+{
+	struct pr_suite_result *r = NULL;
+	struct pr_error err;
+	size_t nr = 0;
+	int rc;
+
+	pr_error_clear(&err);
+	c->so.on_late = NULL;
+	if (c->share > 0)
+		c->so.budget_s = c->share;
+	if (pr_suite_run(probes, np, &c->so, &r, &nr, &err) != PR_OK) {
+		if (!interrupted)
+			cli_errorf("suite: %s", err.msg);
+		pr_suite_results_free(r, nr);
+		return interrupted ? EXIT_INTERRUPTED : PR_EXIT_USAGE;
+	}
+	rc = worker_write(r, nr);
+	pr_suite_results_free(r, nr);
+	return rc;
+}
+
+/* The first process of run_processes, in perfreg itself, with its share
+ * of the budget (extra_s the rest): its results into *w (*nw of them;
+ * on a failure the last is the probe that failed or was cut short), its
+ * time into *wall_s. */
+static int
+first_process(struct suite_cli *c, const struct pr_probe **probes, size_t np,
+    double share_s, double extra_s, struct pr_suite_result **w, size_t *nw,
+    double *wall_s)
+{
+	struct pr_suite_opts so = c->so;
+	struct pr_error err;
+	enum pr_status s;
+	double t0 = mono_now();
+	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+
+	so.budget_s = share_s;
+	so.on_late = on_late;
+	c->late_extra = extra_s;
+	pr_error_clear(&err);
+	s = pr_suite_run(probes, np, &so, w, nw, &err);
+	*wall_s = mono_now() - t0;
+	c->late_extra = 0;
+	if (s == PR_OK)
+		return PR_EXIT_OK;
+	if (interrupted)
+		return EXIT_INTERRUPTED;
+	cli_errorf("suite: %s", pr_error_format(&err, eb, sizeof(eb)));
+	return cli_exit_for(s);
+}
+
+/*
+ * Runs the probes in `procs` workers one after the other into *out (np
+ * results, the caller's, each sample with its process index), each
+ * worker with an equal share of what is left of the budget.  After each
+ * worker, what one process cannot be cut short of (the start of a
+ * process and its probes' floors, measured) decides whether the
+ * processes left fit: when not, fewer are run, and that is said then.
+ * Returns PR_EXIT_OK, EXIT_INTERRUPTED (the finished processes kept) or
+ * the failure's exit status (said; the finished processes kept).
+ */
+static int
+run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
+    size_t procs, struct pr_suite_result **out, size_t *nout)
+{
+	struct pr_suite_result *r, *w = NULL;
+	struct pr_error err;
+	char exe[4096], budget[32], cpu[32], target[32];
+	char **argv;
+	double t0 = mono_now(), left, share, floor_s = 0, wall, pf;
+	size_t i, nw = 0, j, keep;
+	int k;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
+	argv = calloc(np + 16, sizeof(*argv));
+	if (argv == NULL || (r = calloc(np, sizeof(*r))) == NULL) {
+		free(argv);
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
+	for (i = 0; i < np; i++) {
+		r[i].probe = probes[i];
+		r[i].label = probes[i]->name;
+		r[i].worst_pct = INFINITY;
+		pr_dataset_init(&r[i].data);
+	}
+	*out = r;
+	*nout = np;
+	if ((rc = self_exe(exe, sizeof(exe), "suite")) != PR_EXIT_OK)
+		goto out;
+	snprintf(target, sizeof(target), "%.17g", c->so.target_pct);
+	for (i = 0; i < procs; i++) {
+		left = t0 + c->so.budget_s - mono_now();
+		if (i > 0 && (double)(procs - i) * floor_s > left) {
+			size_t fit =
+			    left > floor_s ? (size_t)(left / floor_s) : 0;
+
+			/* Said now when --processes asked for them; the
+			 * time line says it in any case. */
+			if (c->processes_set) {
+				note_line(c);
+				cli_errorf("suite: note: a process of these "
+					   "probes takes %.1f s at the least "
+					   "here (its start, the probes' "
+					   "set-up and %d samples each, "
+					   "measured): %zu of the %zu "
+					   "processes fit in the budget",
+				    floor_s, PR_SUITE_SAMPLES_FLOOR, i + fit,
+				    procs);
+			}
+			procs = i + fit;
+			if (i >= procs)
+				break;
+		}
+		share = left / (double)(procs - i);
+		if (share < 0.01)
+			break;
+		snprintf(budget, sizeof(budget), "%.3f", share);
+		k = worker_argv(c, argv, "run", cpu, sizeof(cpu));
+		argv[k++] = (char *)"--share";
+		argv[k++] = budget;
+		argv[k++] = (char *)"--target";
+		argv[k++] = target;
+		argv[k++] = (char *)"--";
+		for (j = 0; j < np; j++)
+			argv[k++] = (char *)probes[j]->name;
+		argv[k] = NULL;
+		if (i == 0) {
+			/* The first process is perfreg itself: running
+			 * late is seen, and said, as it happens. */
+			rc = first_process(c, probes, np, share, left - share,
+			    &w, &nw, &wall);
+			/* On a failure the probe that was running is not
+			 * kept. */
+			keep = rc == PR_EXIT_OK ? nw : nw > 0 ? nw - 1 : 0;
+			if (keep > 0 &&
+			    pr_suite_results_merge(r, w, keep, i, &err) !=
+				PR_OK) {
+				cli_errorf("suite: %s", err.msg);
+				rc = PR_EXIT_INTERNAL;
+			}
+			if (rc != PR_EXIT_OK) {
+				pr_suite_results_free(w, nw);
+				w = NULL;
+				break;
+			}
+			goto measured;
+		}
+		/* A worker that hangs is killed, but not one that is only
+		 * slow: on a loaded machine (load 33, nice 19) one process's
+		 * floor took 200 s of a 16 s budget. */
+		rc = spawn_worker("suite", exe, argv,
+		    WORKER_TIMEOUT_SHARE * c->so.budget_s + WORKER_TIMEOUT_S, i,
+		    procs, probes, np, &w, &nw, &wall);
+		if (rc != PR_EXIT_OK)
+			break;
+		pr_error_clear(&err);
+		if (nw != np) {
+			cli_errorf("suite: process %zu gave %zu results for "
+				   "%zu probes",
+			    i + 1, nw, np);
+			rc = PR_EXIT_INTERNAL;
+		} else if (pr_suite_results_merge(r, w, np, i, &err) != PR_OK) {
+			cli_errorf("suite: %s", err.msg);
+			rc = PR_EXIT_INTERNAL;
+		}
+measured:
+		/* What this process could not be cut short of: all but
+		 * the probes' samples past their floors. */
+		pf = wall;
+		for (j = 0; j < nw; j++)
+			pf -= w[j].elapsed_s - w[j].floor_s;
+		if (pf > floor_s)
+			floor_s = pf;
+		pr_suite_results_free(w, nw);
+		w = NULL;
+		if (rc != PR_EXIT_OK)
+			break;
+		if (c->tty) {
+			fprintf(stderr,
+			    "\rsuite: process %zu of %zu, %.0f s\033[K", i + 1,
+			    procs, mono_now() - t0);
+			fflush(stderr);
+		}
+	}
+out:
+	c->procs_run = i;
+	c->proc_floor = floor_s;
+	free(argv);
+	return rc;
+}
+
 static int
 run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 {
@@ -1362,10 +1811,13 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
 	const char *envfile;
 	double floor_s, budget, t_probes = 0, total;
+	size_t procs, want_procs;
 	int over;
 	char config[PR_SUITE_CONFIG_LEN];
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
+	if (c->worker)
+		return run_as_worker(c, probes, np);
 	pr_env_init(&env);
 	pr_error_clear(&err);
 	suite_report_init(&rep);
@@ -1384,6 +1836,27 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	c->so.budget_s = budget - RESERVE_S - RESERVE_SHARE * budget;
 	if (c->so.budget_s < 0)
 		c->so.budget_s = 0;
+	/* The processes the budget holds, by the same estimate (each
+	 * process also starts perfreg); the measured floors may cut them
+	 * further (run_processes). */
+	procs = want_procs = c->processes_set ? c->processes : SUITE_PROCESSES;
+	if (procs > 1 &&
+	    (double)procs * (floor_s + PROCESS_START_S) > c->so.budget_s) {
+		size_t fit =
+		    (size_t)(c->so.budget_s / (floor_s + PROCESS_START_S));
+
+		fit = fit < 1 ? 1 : fit;
+		if (c->processes_set)
+			cli_errorf("suite: note: a budget of %g s holds %zu "
+				   "of the %zu processes (each about %.1f s "
+				   "at the least)%s",
+			    budget, fit, procs, floor_s + PROCESS_START_S,
+			    fit == 1 ? ": one process, its samples the unit, "
+				       "the process-level variance not "
+				       "measured"
+				     : "");
+		procs = fit;
+	}
 	if (!c->no_store &&
 	    (rc = cli_store_open("suite", c->db, PR_STORE_CREATE, &st)) !=
 		PR_EXIT_OK)
@@ -1411,11 +1884,29 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	pr_suite_config_id(&env, config);
 	t_probes = mono_now();
-	s = pr_suite_run(probes, np, &c->so, &r, &nr, &err);
+	if (procs > 1) {
+		rc = run_processes(c, probes, np, procs, &r, &nr);
+		s = rc == PR_EXIT_OK ? PR_OK : PR_EINVAL;
+	} else {
+		c->so.on_late = on_late;
+		s = pr_suite_run(probes, np, &c->so, &r, &nr, &err);
+		rc = PR_EXIT_OK;
+	}
 	t_probes = mono_now() - t_probes;
 	if (c->tty)
 		fputs("\r\033[K", stderr);
-	if (s != PR_OK) {
+	if (s != PR_OK && procs > 1) {
+		/* Said already; the finished processes are kept. */
+		cut = 1;
+		if (!interrupted && rc != EXIT_INTERRUPTED) {
+			if (st != NULL)
+				(void)store_results(st, r, nr, &env,
+				    c->so.quick, config, &session, "failed");
+			goto out;
+		}
+		rc = PR_EXIT_OK;
+		cli_errorf("suite: interrupted; what finished is kept");
+	} else if (s != PR_OK) {
 		cut = 1;
 		if (!interrupted) {
 			cli_errorf("suite: %s",
@@ -1497,13 +1988,25 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		over ? "; over the budget and its margin because the probes' "
 		       "set-up and their floor of samples took longer"
 		     : "") != PR_OK ||
+	    (procs > 1 && c->procs_run < procs &&
+		pr_buf_addf(&line, &err,
+		    "; %zu of %zu processes, as one took %.1f s at the least "
+		    "here",
+		    c->procs_run, procs, c->proc_floor) != PR_OK) ||
+	    (want_procs > 1 && procs == 1 &&
+		pr_buf_addf(&line, &err,
+		    "; one process, not %zu: the budget holds no more (the "
+		    "process-level variance is not measured)",
+		    want_procs) != PR_OK) ||
 	    pr_report_model_group(&rep.m, "timing", PR_SECTION_NO_TEXT, &g,
 		&err) != PR_OK ||
 	    pr_report_model_real(g, "budget_s", 0, 1, budget, &err) != PR_OK ||
 	    pr_report_model_real(g, "probes_s", 0, 1, t_probes, &err) !=
 		PR_OK ||
 	    pr_report_model_real(g, "total_s", 0, 1, total, &err) != PR_OK ||
-	    pr_report_model_bool(g, "over", 0, over, &err) != PR_OK) {
+	    pr_report_model_bool(g, "over", 0, over, &err) != PR_OK ||
+	    pr_report_model_integer(g, "processes", 0, 1,
+		(int64_t)(procs > 1 ? c->procs_run : 1), &err) != PR_OK) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -1532,158 +2035,25 @@ out:
 	return rc;
 }
 
-/*
- * suite ab in several processes.  The samples of one process share its
- * placement in memory, the alignment of its buffers, its pages and the
- * CPU it started on, so they are not independent replicates: in one
- * process of five memcpy of 64 B ran 2-8 times slower throughout (issue
- * 10).  The parent runs --processes workers one after the other, each a
- * fresh exec of perfreg (`suite ab ... --worker`, a new address space
- * and new pages), each running its share of the rounds interleaved as
- * before; the process is the unit of the comparison, as the boot is for
- * campaigns and the session for the suite.
- *
- * A worker writes one line per side and metric, "A\tNAME\tUNIT\tBETTER\t"
- * then its values (%.17g, space-separated), and nothing else on success.
- */
-static int
-ab_worker_write(const struct pr_suite_result *r)
-{
-	struct pr_buf out = PR_BUF_INIT(OUTPUT_MAX);
-	const struct pr_metric *m;
-	struct pr_error err;
-	size_t i, k, j;
-	int rc;
-
-	pr_error_clear(&err);
-	for (i = 0; i < 2; i++)
-		for (k = 0; k < r[i].data.n; k++) {
-			m = &r[i].data.metrics[k];
-			if (pr_buf_addf(&out, &err, "%s\t%s\t%s\t%s\t",
-				r[i].label, m->name, m->unit,
-				m->better == PR_BETTER_HIGHER
-				    ? "higher"
-				    : "lower") != PR_OK)
-				goto oom;
-			for (j = 0; j < m->values.n; j++)
-				if (pr_buf_addf(&out, &err, "%s%.17g",
-					j > 0 ? " " : "",
-					m->values.v[j]) != PR_OK)
-					goto oom;
-			if (pr_buf_adds(&out, "\n", &err) != PR_OK)
-				goto oom;
-		}
-	rc = cli_write(&out);
-	pr_buf_release(&out);
-	return rc;
-oom:
-	pr_buf_release(&out);
-	cli_errorf("out of memory");
-	return PR_EXIT_INTERNAL;
-}
-
-/* Reads a worker's output into d[0] (A) and d[1] (B); -1 with a reason
- * in why when it is not a worker's. */
-static int
-ab_worker_read(const char *text, size_t len, struct pr_dataset *d, char *why,
-    size_t whysize)
-{
-	const char *p = text, *end = text + len, *nl, *f[5];
-	char name[256], unit[64], *e;
-	struct pr_error err;
-	size_t nf, lineno = 0, l;
-	double v;
-	int side;
-
-	for (; p < end; p = nl + 1) {
-		lineno++;
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		for (nf = 0, f[0] = p; nf < 4; nf++) {
-			const char *t =
-			    memchr(f[nf], '\t', (size_t)(nl - f[nf]));
-
-			if (t == NULL)
-				break;
-			f[nf + 1] = t + 1;
-		}
-		if (nf != 4 || (*p != 'A' && *p != 'B') || p[1] != '\t' ||
-		    (l = (size_t)(f[2] - f[1] - 1)) >= sizeof(name) ||
-		    (size_t)(f[3] - f[2] - 1) >= sizeof(unit)) {
-			snprintf(why, whysize,
-			    "line %zu: not a worker's: '%.*s'", lineno,
-			    (int)(nl - p > 60 ? 60 : nl - p), p);
-			return -1;
-		}
-		side = *p == 'B';
-		memcpy(name, f[1], l);
-		name[l] = '\0';
-		memcpy(unit, f[2], (size_t)(f[3] - f[2] - 1));
-		unit[f[3] - f[2] - 1] = '\0';
-		for (p = f[4]; p < nl;) {
-			errno = 0;
-			v = strtod(p, &e);
-			if (e == p || errno != 0 || !isfinite(v) ||
-			    (e < nl && *e != ' ')) {
-				snprintf(why, whysize,
-				    "line %zu: not a number: '%.20s'", lineno,
-				    p);
-				return -1;
-			}
-			pr_error_clear(&err);
-			if (pr_dataset_add(&d[side], name, unit,
-				strncmp(f[3], "higher", 6) == 0
-				    ? PR_BETTER_HIGHER
-				    : PR_BETTER_LOWER,
-				v, &err) != PR_OK) {
-				snprintf(why, whysize, "%s", err.msg);
-				return -1;
-			}
-			p = e < nl ? e + 1 : nl;
-		}
-	}
-	return 0;
-}
-
 /* Runs the workers; da[i] and db[i] get process i's samples of A and B. */
 static int
-ab_processes(struct suite_cli *c, const char *probe, struct pr_dataset *da,
-    struct pr_dataset *db, double *elapsed_s)
+ab_processes(struct suite_cli *c, const struct pr_probe *p,
+    struct pr_dataset *da, struct pr_dataset *db, double *elapsed_s)
 {
-	struct pr_spawn_opts so;
-	struct pr_spawn_result sr;
-	struct pr_dataset two[2];
-	struct pr_error err;
+	struct pr_suite_result *w = NULL;
 	char exe[4096], rounds[32], seed[32], budget[32], cpu[32];
-	char why[PR_ERROR_MSG_MAX];
 	char *argv[24];
-	double t0 = mono_now();
-	size_t i;
-	ssize_t n;
-	int k, rc = PR_EXIT_OK;
+	double t0 = mono_now(), wall;
+	size_t i, nw = 0;
+	int k, rc;
 
-	if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) <= 0) {
-		cli_errorf("suite ab: cannot find perfreg itself: "
-			   "/proc/self/exe: %s",
-		    strerror(errno));
-		return PR_EXIT_INTERNAL;
-	}
-	exe[n] = '\0';
-	pr_spawn_opts_init(&so);
-	so.path = exe;
-	so.cancel = &interrupted;
-	/* A worker that hangs is killed: its share of the budget and a
-	 * minute. */
-	so.timeout_s = c->so.budget_s / (double)c->processes + 60;
+	if ((rc = self_exe(exe, sizeof(exe), "suite ab")) != PR_EXIT_OK)
+		return rc;
 	snprintf(rounds, sizeof(rounds), "%zu", c->so.rounds);
 	snprintf(budget, sizeof(budget), "%.3f",
 	    c->so.budget_s / (double)c->processes);
 	for (i = 0; i < c->processes && rc == PR_EXIT_OK; i++) {
-		k = 0;
-		argv[k++] = (char *)"perfreg";
-		argv[k++] = (char *)"suite";
-		argv[k++] = (char *)"ab";
-		argv[k++] = (char *)"--worker";
+		k = worker_argv(c, argv, "ab", cpu, sizeof(cpu));
 		argv[k++] = (char *)"-n";
 		argv[k++] = rounds;
 		argv[k++] = (char *)"--budget";
@@ -1693,66 +2063,38 @@ ab_processes(struct suite_cli *c, const char *probe, struct pr_dataset *da,
 		    (unsigned long long)(c->so.seed + i));
 		argv[k++] = (char *)"--seed";
 		argv[k++] = seed;
-		if (c->so.quick)
-			argv[k++] = (char *)"--quick";
-		if (c->so.cpu >= 0) {
-			snprintf(cpu, sizeof(cpu), "%d", c->so.cpu);
-			argv[k++] = (char *)"--cpu";
-			argv[k++] = cpu;
-		}
 		argv[k++] = (char *)"--a";
 		argv[k++] = (char *)c->a;
 		argv[k++] = (char *)"--b";
 		argv[k++] = (char *)c->b;
 		argv[k++] = (char *)"--";
-		argv[k++] = (char *)probe;
+		argv[k++] = (char *)p->name;
 		argv[k] = NULL;
-		pr_spawn_result_init(&sr);
-		pr_error_clear(&err);
-		if (pr_spawn_run(argv, &so, &sr, &err) != PR_OK) {
-			cli_errorf("suite ab: %s", err.msg);
+		/* A worker that hangs is killed: its share of the budget and
+		 * a minute. */
+		rc = spawn_worker("suite ab", exe, argv,
+		    c->so.budget_s / (double)c->processes + 60, i, c->processes,
+		    &p, 1, &w, &nw, &wall);
+		if (rc != PR_EXIT_OK)
+			break;
+		if (nw != 2 || strcmp(w[0].label, "A") != 0 ||
+		    strcmp(w[1].label, "B") != 0 || w[0].data.n == 0 ||
+		    w[1].data.n == 0) {
+			cli_errorf("suite ab: process %zu took no sample",
+			    i + 1);
 			rc = PR_EXIT_INTERNAL;
-		} else if (sr.outcome == PR_SPAWN_INTERRUPTED) {
-			rc = EXIT_INTERRUPTED;
-		} else if (sr.outcome != PR_SPAWN_OK) {
-			/* The worker said why on its output, a line of
-			 * ours. */
-			const char *o =
-			    sr.output.data != NULL ? sr.output.data : "";
-
-			if (strncmp(o, "perfreg: ", 9) == 0 &&
-			    sr.outcome == PR_SPAWN_EXIT)
-				cli_errorf("%.*s", (int)strcspn(o + 9, "\n"),
-				    o + 9);
-			else
-				cli_errorf("suite ab: process %zu of %zu: %s",
-				    i + 1, c->processes, sr.reason);
-			rc = PR_EXIT_USAGE;
 		} else {
-			two[0] = da[i];
-			two[1] = db[i];
-			if (ab_worker_read(sr.output.data != NULL
-				    ? sr.output.data
-				    : "",
-				sr.output.len, two, why, sizeof(why)) != 0) {
-				cli_errorf("suite ab: process %zu: %s", i + 1,
-				    why);
-				rc = PR_EXIT_INTERNAL;
-			}
-			da[i] = two[0];
-			db[i] = two[1];
-			if (rc == PR_EXIT_OK &&
-			    (da[i].n == 0 || db[i].n == 0)) {
-				cli_errorf("suite ab: process %zu took no "
-					   "sample",
-				    i + 1);
-				rc = PR_EXIT_INTERNAL;
-			}
+			/* The samples move to da[i] and db[i]. */
+			da[i] = w[0].data;
+			db[i] = w[1].data;
+			pr_dataset_init(&w[0].data);
+			pr_dataset_init(&w[1].data);
 		}
-		pr_spawn_result_release(&sr);
+		pr_suite_results_free(w, nw);
+		w = NULL;
 		if (c->tty && rc == PR_EXIT_OK) {
 			fprintf(stderr,
-			    "\r%s: process %zu of %zu, %.0f s\033[K", probe,
+			    "\r%s: process %zu of %zu, %.0f s\033[K", p->name,
 			    i + 1, c->processes, mono_now() - t0);
 			fflush(stderr);
 		}
@@ -1801,7 +2143,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 			pr_suite_results_free(r, r != NULL ? 2 : 0);
 			return interrupted ? EXIT_INTERRUPTED : cli_exit_for(s);
 		}
-		rc = ab_worker_write(r);
+		rc = worker_write(r, 2);
 		pr_suite_results_free(r, 2);
 		return rc;
 	}
@@ -1809,7 +2151,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 		pr_dataset_init(&da[i]);
 		pr_dataset_init(&db[i]);
 	}
-	if ((rc = ab_processes(c, p->name, da, db, &elapsed)) != PR_EXIT_OK)
+	if ((rc = ab_processes(c, p, da, db, &elapsed)) != PR_EXIT_OK)
 		goto out;
 	if (c->tty)
 		fputs("\r\033[K", stderr);
@@ -1936,7 +2278,8 @@ static const char about[] =
     "configuration (kernel, microcode, mitigations, C library...) and "
     "what\n"
     "differs in the environment, or, when nothing changed, with this\n"
-    "configuration's earlier sessions.\n"
+    "configuration's earlier sessions.  The probes run in --processes\n"
+    "fresh processes (4), each a unit.\n"
     "\n"
     "  perfreg suite               all probes (within 10 minutes)\n"
     "  perfreg suite --quick       all probes, smaller, within a minute\n"

@@ -180,6 +180,34 @@ pr_suite_figure_stats(const struct pr_metric *m, double *mean,
 	*halfwidth_pct = pr_suite_halfwidth_pct(m->values.v, m->values.n);
 }
 
+void
+pr_suite_result_stats(const struct pr_suite_result *r,
+    const struct pr_metric *m, double *mean, double *halfwidth_pct)
+{
+	double pm[PR_SUITE_PROCESSES_MAX], se;
+	size_t cnt[PR_SUITE_PROCESSES_MAX], u, j, np = 0;
+
+	if (r->processes < 2 || r->process == NULL) {
+		pr_suite_figure_stats(m, mean, halfwidth_pct);
+		return;
+	}
+	memset(cnt, 0, sizeof(cnt));
+	memset(pm, 0, sizeof(pm));
+	/* The mean of each process's values, then of the process means. */
+	for (j = 0; j < m->values.n && j < r->samples; j++) {
+		u = r->process[j];
+		if (u >= PR_SUITE_PROCESSES_MAX)
+			continue;
+		cnt[u]++;
+		pm[u] += (m->values.v[j] - pm[u]) / (double)cnt[u];
+	}
+	for (u = 0; u < PR_SUITE_PROCESSES_MAX; u++)
+		if (cnt[u] > 0)
+			pm[np++] = pm[u];
+	session_stats(pm, np, mean, &se);
+	*halfwidth_pct = pr_suite_halfwidth_pct(pm, np);
+}
+
 int
 pr_suite_changed(const struct pr_suite_cmp *c, size_t i)
 {

@@ -80,6 +80,7 @@ pr_suite_results_free(struct pr_suite_result *r, size_t n)
 		pr_dataset_release(&r[i].data);
 		free(r[i].notes);
 		free(r[i].skipped);
+		free(r[i].process);
 	}
 	free(r);
 }
@@ -151,9 +152,9 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 	struct pr_suite_result *res, *r;
 	struct pr_probe_opts popts;
 	enum pr_status st = PR_OK;
-	double t0, tp, ts, deadline, longest;
+	double t0, tp, ts, deadline, longest, floors = 0;
 	void *state;
-	size_t i;
+	size_t i, nfloors = 0;
 
 	*out = NULL;
 	*nout = 0;
@@ -203,6 +204,8 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 				break;
 			if (clk(o) - ts > longest)
 				longest = clk(o) - ts;
+			if (r->samples == PR_SUITE_SAMPLES_FLOOR)
+				r->floor_s = clk(o) - tp;
 			if (o->on_sample != NULL)
 				o->on_sample(probes[i]->name, r->samples,
 				    clk(o) - t0, o->arg);
@@ -223,8 +226,21 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 		}
 		probes[i]->fini(state);
 		r->elapsed_s = clk(o) - tp;
+		if (r->samples < PR_SUITE_SAMPLES_FLOOR)
+			r->floor_s = r->elapsed_s;
 		if (st != PR_OK)
 			return st;
+		floors += r->floor_s;
+		nfloors++;
+		/* Running late: the floors measured here say the probes
+		 * left cannot be run within what is left. */
+		if (o->on_late != NULL && i + 1 < n &&
+		    floors / (double)nfloors * (double)(n - i - 1) >
+			t0 + o->budget_s - clk(o)) {
+			o->on_late(floors / (double)nfloors *
+				(double)(n - i - 1),
+			    t0 + o->budget_s - clk(o), o->arg);
+		}
 	}
 	return PR_OK;
 }

@@ -266,12 +266,16 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	const char *note, *item = f == PR_REPORT_MARKDOWN ? "- " : "  ";
 	double mean, h;
 	size_t i, k, len;
+	int multi = 0;
 
+	for (i = 0; i < d->n; i++)
+		multi |= d->r[i].processes >= 2;
 	st = pr_buf_addf(&line, err,
 	    "timers: each probe names its own; resolution of CLOCK_MONOTONIC "
 	    "%.0f ns, CLOCK_THREAD_CPUTIME_ID %.0f ns; each figure is the "
-	    "mean of the samples, +- the half-width of its 95%% interval",
-	    d->mono_res_ns, d->cpu_res_ns);
+	    "mean of %s, +- the half-width of its 95%% interval",
+	    d->mono_res_ns, d->cpu_res_ns,
+	    multi ? "its process means (the process the unit)" : "the samples");
 	if (st == PR_OK && (st = wrap_buf(out, &line, 0, err)) == PR_OK)
 		st = pr_buf_addc(out, '\n', err);
 	for (i = 0; i < d->n && st == PR_OK; i++) {
@@ -291,6 +295,9 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 			 ": %zu samples in %.1f s, %s (timer %s)", r->samples,
 			 r->elapsed_s, stopped_why(r), r->probe->timer)) !=
 			PR_OK ||
+		    (r->processes >= 2 &&
+			(st = pr_buf_addf(&line, err, ", in %zu processes",
+			     r->processes)) != PR_OK) ||
 		    (st = wrap_buf(out, &line, 2, err)) != PR_OK)
 			break;
 		for (note = r->notes;
@@ -307,7 +314,7 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 		}
 		for (k = 0; k < r->data.n && st == PR_OK; k++) {
 			m = &r->data.metrics[k];
-			pr_suite_figure_stats(m, &mean, &h);
+			pr_suite_result_stats(r, m, &mean, &h);
 			pr_buf_reset(&line);
 			if ((st = pr_buf_adds(&line, item, err)) != PR_OK ||
 			    (st = report_word(&line, m->name, f, err)) != PR_OK)
@@ -356,6 +363,10 @@ probes_json(const void *data, struct pr_error *err)
 		    jset(o, "elapsed_s", json_real(r->elapsed_s)) != 0 ||
 		    jset(o, "converged", json_boolean(r->converged)) != 0 ||
 		    jset(o, "capped", json_boolean(r->capped)) != 0 ||
+		    jset(o, "processes",
+			json_integer(
+			    (json_int_t)(r->processes > 0 ? r->processes
+							  : 1))) != 0 ||
 		    jset(o, "notes", jstr(r->notes != NULL ? r->notes : "")) !=
 			0 ||
 		    jset(o, "skipped", jstr(r->skipped)) != 0 ||
@@ -364,7 +375,7 @@ probes_json(const void *data, struct pr_error *err)
 			return nomem_json(arr, err);
 		for (k = 0; k < r->data.n; k++) {
 			m = &r->data.metrics[k];
-			pr_suite_figure_stats(m, &mean, &h);
+			pr_suite_result_stats(r, m, &mean, &h);
 			if ((mo = json_object()) == NULL ||
 			    json_array_append_new(ms, mo) != 0 ||
 			    jset(mo, "name", jstr(m->name)) != 0 ||

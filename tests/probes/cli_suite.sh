@@ -200,7 +200,7 @@ has "$tmp/out" "^time: [0-9.]* s of the 1 s budget: the probes [0-9.]* s, set-up
     2> "$tmp/err" || fail "budget 3: $(cat "$tmp/err")"
 [ -s "$tmp/err" ] && fail "a budget that can be held: $(cat "$tmp/err")"
 tr -d ' \n' < "$tmp/out" > "$tmp/flat"
-has "$tmp/flat" '"timing":{"budget_s":3.0,"probes_s":[0-9.e+-]*,"total_s":[0-9.e+-]*,"over":\(true\|false\)}' \
+has "$tmp/flat" '"timing":{"budget_s":3.0,"probes_s":[0-9.e+-]*,"total_s":[0-9.e+-]*,"over":\(true\|false\),"processes":[0-9]*}' \
     "timing in --json"
 
 # --no-store: no database anywhere.
@@ -228,8 +228,32 @@ has "$tmp/flat" '"method":"welch"' "suite ab, one figure: Welch's t"
 grep -q 'session-bound' "$tmp/flat" && fail "suite ab, one figure: decided by the bound"
 "$P" suite ab syscall --a getppid --b clock_gettime -n 2 --worker \
     > "$tmp/out" 2> "$tmp/err" || fail "suite ab --worker: $(cat "$tmp/err")"
-has "$tmp/out" "^A	syscall	ns/call	lower	[0-9.e+-]* [0-9.e+-]*$" "worker line of A"
-has "$tmp/out" "^B	syscall	ns/call	lower	" "worker line of B"
+has "$tmp/out" "^R	A	syscall	2	" "worker's result A"
+has "$tmp/out" "^R	B	syscall	2	" "worker's result B"
+has "$tmp/out" "^M	syscall	ns/call	lower	[0-9.e+-]* [0-9.e+-]*$" "worker's figure"
+# The suite's worker: its results whole, the process index nowhere yet.
+"$P" suite run --worker --share 0.5 --quick -- syscall fault > "$tmp/out" \
+    2> "$tmp/err" || fail "suite run --worker: $(cat "$tmp/err")"
+has "$tmp/out" "^R	syscall	syscall	[0-9]*	" "suite worker: syscall's result"
+has "$tmp/out" "^R	fault	fault	[0-9]*	" "suite worker: fault's result"
+has "$tmp/out" "^M	fault.4k	ns/page	lower	" "suite worker: a figure"
+# The main suite in processes: each a unit, stored as its round.
+pdb=$tmp/p.db
+"$P" suite run syscall --quick --budget 4 --processes 3 --db "$pdb" --json \
+    > "$tmp/out" 2> "$tmp/err" || fail "suite --processes 3: $(cat "$tmp/err")"
+has "$tmp/out" '"processes": 3' "suite --processes 3: three processes"
+[ "$(sqlite3 "$pdb" 'SELECT count(DISTINCT round) FROM run')" = 3 ] ||
+    fail "suite --processes 3: rounds $(sqlite3 "$pdb" 'SELECT DISTINCT round FROM run')"
+"$P" suite run syscall --quick --budget 4 --processes 3 --db "$pdb" --all \
+    > "$tmp/out" 2> "$tmp/err" || fail "suite --processes 3 again: $(cat "$tmp/err")"
+hasf "$tmp/out" "each figure is the mean of its process means (the process the unit)" \
+    "processes: the timers line says the unit"
+hasf "$tmp/out" "syscall: [0-9]* samples in [0-9.]* s, .*, in 3 processes" \
+    "processes: the probe line says how many"
+# A budget that holds one process only: said on the time line.
+"$P" suite run syscall fault --budget 2 --no-store > "$tmp/out" 2> "$tmp/err" ||
+    fail "suite, budget of one process: $(cat "$tmp/err")"
+hasf "$tmp/out" "one process, not 4: the budget holds no more" "one process: said"
 "$P" suite ab syscall --a getppid --b clock_gettime --processes 1 \
     > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "suite ab --processes 1: status not 2"

@@ -294,6 +294,67 @@ test_budget(void **state)
 	pr_suite_results_free(r, 2);
 }
 
+static double late_need, late_left, late_first_need, late_first_left;
+static int late_calls;
+
+static void
+on_late(double need_s, double left_s, void *arg)
+{
+	(void)arg;
+	if (late_calls++ == 0) {
+		late_first_need = need_s;
+		late_first_left = left_s;
+	}
+	late_need = need_s;
+	late_left = left_s;
+}
+
+/* Running late is told after every probe, from the first on, while the
+ * floors measured (set-up and PR_SUITE_SAMPLES_FLOOR samples: 2.5 s a
+ * probe here) show that the probes left cannot be run in what is left
+ * of the budget. */
+static void
+test_late(void **state)
+{
+	const struct pr_probe *const probes[] = { &slow, &slow, &slow, &slow };
+	struct pr_suite_result *r = NULL;
+	struct pr_suite_opts o;
+	struct pr_error err;
+	size_t n = 0, i;
+
+	(void)state;
+	pr_suite_opts_init(&o);
+	o.now = fake_clock;
+	o.on_late = on_late;
+	o.target_pct = 0;
+	/* 6 s for four probes: after the first (2.5 s) three need 7.5 s
+	 * and 3.5 s are left; after the third, one needs 2.5 s and the
+	 * budget was past 1.5 s before. */
+	fake_now = 0;
+	late_calls = 0;
+	late_first_need = 0;
+	o.budget_s = 6;
+	assert_int_equal(pr_suite_run(probes, 4, &o, &r, &n, &err), PR_OK);
+	assert_int_equal(late_calls, 3);
+	assert_true(late_first_need == 7.5);
+	assert_true(late_first_left == 3.5);
+	assert_true(late_need == 2.5);
+	assert_true(late_left == -1.5);
+	for (i = 0; i < n; i++) {
+		assert_true(r[i].floor_s == 2.5);
+		assert_int_equal(r[i].samples, PR_SUITE_SAMPLES_FLOOR);
+	}
+	pr_suite_results_free(r, n);
+	/* 40 s hold them: never said. */
+	fake_now = 0;
+	late_calls = 0;
+	o.budget_s = 40;
+	assert_int_equal(pr_suite_run(probes, 4, &o, &r, &n, &err), PR_OK);
+	assert_int_equal(late_calls, 0);
+	assert_true(fake_now <= 40.0);
+	pr_suite_results_free(r, n);
+}
+
 /* A session's samples: three per figure around the means given. */
 static void
 session(struct pr_dataset *d, double a, double b, int with_c)
@@ -648,6 +709,7 @@ main(void)
 		cmocka_unit_test(test_config_id),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_compare_sessions),
 		cmocka_unit_test(test_counts_figures),
 	};

@@ -1,0 +1,413 @@
+/*
+ * probes/process.c - the suite in several processes, the process the
+ * unit: a worker's results written as text and read back by its parent
+ * (pr_suite_results_write, pr_suite_results_read), the processes'
+ * results merged into one session's, each sample with its process index
+ * (pr_suite_results_merge), and a stored session's samples grouped by
+ * process into process means (pr_suite_unit_means).  See perfreg/suite.h.
+ *
+ * The text is one record a line, its fields separated by tabs, a
+ * backslash, tab or newline inside a field written as \\, \t or \n:
+ *   R LABEL PROBE SAMPLES ELAPSED CONVERGED CAPPED BUDGET_CUT WORST FLOOR
+ *   S REASON                  (the result above was skipped)
+ *   N NOTES                   (its probe's notes)
+ *   M NAME UNIT BETTER VALUES (a figure; the values %.17g, one space)
+ * so that doubles go back bit-exactly.  The reader checks every field
+ * and names the line of anything that is not a worker's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfreg/buf.h"
+#include "perfreg/suite.h"
+#include "core/banned.h"
+
+/* Fields of a record at most (an R line's). */
+#define FIELDS_MAX 10
+
+static enum pr_status
+add_field(struct pr_buf *out, const char *s, struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+
+	for (; *s != '\0' && st == PR_OK; s++)
+		st = *s == '\\'  ? pr_buf_adds(out, "\\\\", err)
+		    : *s == '\t' ? pr_buf_adds(out, "\\t", err)
+		    : *s == '\n' ? pr_buf_adds(out, "\\n", err)
+				 : pr_buf_addc(out, *s, err);
+	return st;
+}
+
+enum pr_status
+pr_suite_results_write(const struct pr_suite_result *r, size_t n,
+    struct pr_buf *out, struct pr_error *err)
+{
+	const struct pr_metric *m;
+	size_t i, k, j;
+
+	for (i = 0; i < n; i++) {
+		if (pr_buf_adds(out, "R\t", err) != PR_OK ||
+		    add_field(out, r[i].label, err) != PR_OK ||
+		    pr_buf_addf(out, err,
+			"\t%s\t%zu\t%.17g\t%d\t%d\t%d\t%.17g\t%.17g\n",
+			r[i].probe->name, r[i].samples, r[i].elapsed_s,
+			r[i].converged, r[i].capped, r[i].budget_cut,
+			isfinite(r[i].worst_pct) ? r[i].worst_pct : -1.0,
+			r[i].floor_s) != PR_OK)
+			return PR_ENOMEM;
+		if (r[i].skipped != NULL &&
+		    (pr_buf_adds(out, "S\t", err) != PR_OK ||
+			add_field(out, r[i].skipped, err) != PR_OK ||
+			pr_buf_addc(out, '\n', err) != PR_OK))
+			return PR_ENOMEM;
+		if (r[i].notes != NULL && r[i].notes[0] != '\0' &&
+		    (pr_buf_adds(out, "N\t", err) != PR_OK ||
+			add_field(out, r[i].notes, err) != PR_OK ||
+			pr_buf_addc(out, '\n', err) != PR_OK))
+			return PR_ENOMEM;
+		for (k = 0; k < r[i].data.n; k++) {
+			m = &r[i].data.metrics[k];
+			if (pr_buf_adds(out, "M\t", err) != PR_OK ||
+			    add_field(out, m->name, err) != PR_OK ||
+			    pr_buf_addc(out, '\t', err) != PR_OK ||
+			    add_field(out, m->unit, err) != PR_OK ||
+			    pr_buf_adds(out,
+				m->better == PR_BETTER_HIGHER ? "\thigher\t"
+							      : "\tlower\t",
+				err) != PR_OK)
+				return PR_ENOMEM;
+			for (j = 0; j < m->values.n; j++)
+				if (pr_buf_addf(out, err, "%s%.17g",
+					j > 0 ? " " : "",
+					m->values.v[j]) != PR_OK)
+					return PR_ENOMEM;
+			if (pr_buf_addc(out, '\n', err) != PR_OK)
+				return PR_ENOMEM;
+		}
+	}
+	return PR_OK;
+}
+
+/* Splits line [p, end) at its tabs into f[]/len[] (at most FIELDS_MAX),
+ * unescaping each field into place: returns the number of fields, or 0
+ * when an escape is bad. */
+static size_t
+split(char *p, char *end, char **f, size_t max)
+{
+	size_t nf = 0;
+	char *w;
+
+	f[nf++] = w = p;
+	for (; p < end; p++) {
+		if (*p == '\t') {
+			*w++ = '\0';
+			if (nf == max)
+				return 0;
+			f[nf++] = w;
+		} else if (*p == '\\') {
+			if (++p == end)
+				return 0;
+			if (*p == '\\')
+				*w++ = '\\';
+			else if (*p == 't')
+				*w++ = '\t';
+			else if (*p == 'n')
+				*w++ = '\n';
+			else
+				return 0;
+		} else {
+			*w++ = *p;
+		}
+	}
+	*w = '\0';
+	return nf;
+}
+
+static int
+num(const char *s, double *v)
+{
+	char *e;
+
+	errno = 0;
+	*v = strtod(s, &e);
+	return e != s && *e == '\0' && errno == 0 && isfinite(*v);
+}
+
+static int
+count(const char *s, size_t *v)
+{
+	char *e;
+	unsigned long long x;
+
+	if (*s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	x = strtoull(s, &e, 10);
+	*v = (size_t)x;
+	return e != s && *e == '\0' && errno == 0 && x <= (size_t)-1;
+}
+
+static int
+flag(const char *s, int *v)
+{
+	if ((s[0] != '0' && s[0] != '1') || s[1] != '\0')
+		return 0;
+	*v = s[0] == '1';
+	return 1;
+}
+
+/* The label a result keeps: "A" and "B" (suite ab's sides) or the
+ * probe's name, all static. */
+static const char *
+label_of(const char *s, const struct pr_probe *p)
+{
+	if (strcmp(s, "A") == 0)
+		return "A";
+	if (strcmp(s, "B") == 0)
+		return "B";
+	return strcmp(s, p->name) == 0 ? p->name : NULL;
+}
+
+/* Reads one M line's values into r. */
+static enum pr_status
+read_metric(struct pr_suite_result *r, char **f, size_t line,
+    struct pr_error *err)
+{
+	enum pr_better better;
+	char *p, *sp;
+	double v;
+
+	if (strcmp(f[3], "higher") == 0)
+		better = PR_BETTER_HIGHER;
+	else if (strcmp(f[3], "lower") == 0)
+		better = PR_BETTER_LOWER;
+	else
+		return pr_error_set(err, PR_EPARSE,
+		    "line %zu: a direction '%.20s'", line, f[3]);
+	if (f[1][0] == '\0')
+		return pr_error_set(err, PR_EPARSE,
+		    "line %zu: a figure with "
+		    "no name",
+		    line);
+	for (p = f[4]; *p != '\0'; p = sp != NULL ? sp + 1 : p + strlen(p)) {
+		if ((sp = strchr(p, ' ')) != NULL)
+			*sp = '\0';
+		if (!num(p, &v))
+			return pr_error_set(err, PR_EPARSE,
+			    "line %zu: not a number: '%.20s'", line, p);
+		if (pr_dataset_add(&r->data, f[1], f[2], better, v, err) !=
+		    PR_OK)
+			return PR_ENOMEM;
+	}
+	return PR_OK;
+}
+
+/* Reads one R line into r (probe found among probes[0..np)). */
+static enum pr_status
+read_result(struct pr_suite_result *r, char **f, size_t nf,
+    const struct pr_probe *const *probes, size_t np, size_t line,
+    struct pr_error *err)
+{
+	size_t i;
+	double worst;
+
+	for (i = 0; nf == 10 && i < np; i++)
+		if (strcmp(probes[i]->name, f[2]) == 0)
+			break;
+	if (nf != 10 || i == np)
+		return pr_error_set(err, PR_EPARSE,
+		    "line %zu: not a result of the probes asked for", line);
+	r->probe = probes[i];
+	if ((r->label = label_of(f[1], r->probe)) == NULL ||
+	    !count(f[3], &r->samples) || !num(f[4], &r->elapsed_s) ||
+	    !flag(f[5], &r->converged) || !flag(f[6], &r->capped) ||
+	    !flag(f[7], &r->budget_cut) || !num(f[8], &worst) ||
+	    !num(f[9], &r->floor_s))
+		return pr_error_set(err, PR_EPARSE,
+		    "line %zu: a result's field is not what a worker writes",
+		    line);
+	r->worst_pct = worst < 0 ? INFINITY : worst;
+	return PR_OK;
+}
+
+enum pr_status
+pr_suite_results_read(const char *text, size_t len,
+    const struct pr_probe *const *probes, size_t np,
+    struct pr_suite_result **out, size_t *nout, struct pr_error *err)
+{
+	struct pr_suite_result *res = NULL, *r = NULL;
+	char *copy, *p, *end, *nl, *f[FIELDS_MAX];
+	size_t n = 0, cap = 0, line = 0, nf, k;
+	enum pr_status st = PR_OK;
+
+	*out = NULL;
+	*nout = 0;
+	if ((copy = malloc(len + 1)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	if (len > 0)
+		memcpy(copy, text, len);
+	copy[len] = '\0';
+	end = copy + len;
+	for (p = copy; p < end && st == PR_OK; p = nl + 1) {
+		line++;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (memchr(p, '\0', (size_t)(nl - p)) != NULL ||
+		    (nf = split(p, nl, f, FIELDS_MAX)) == 0 ||
+		    strlen(f[0]) != 1) {
+			st = pr_error_set(err, PR_EPARSE,
+			    "line %zu: not a worker's line", line);
+			break;
+		}
+		if (f[0][0] == 'R') {
+			if (n == cap) {
+				struct pr_suite_result *g;
+
+				cap = cap ? 2 * cap : 8;
+				if ((g = realloc(res, cap * sizeof(*g))) ==
+				    NULL) {
+					st = pr_error_set(err, PR_ENOMEM,
+					    "out of memory");
+					break;
+				}
+				res = g;
+			}
+			r = &res[n++];
+			memset(r, 0, sizeof(*r));
+			pr_dataset_init(&r->data);
+			st = read_result(r, f, nf, probes, np, line, err);
+		} else if (r == NULL ||
+		    (f[0][0] != 'S' && f[0][0] != 'N' && f[0][0] != 'M')) {
+			st = pr_error_set(err, PR_EPARSE,
+			    "line %zu: not a worker's line", line);
+		} else if (f[0][0] == 'M') {
+			st = nf == 5
+			    ? read_metric(r, f, line, err)
+			    : pr_error_set(err, PR_EPARSE,
+				  "line %zu: a figure needs 5 fields", line);
+		} else {
+			char **slot = f[0][0] == 'S' ? &r->skipped : &r->notes;
+
+			if (nf != 2 || *slot != NULL)
+				st = pr_error_set(err, PR_EPARSE,
+				    "line %zu: not a worker's line", line);
+			else if ((*slot = strdup(f[1])) == NULL)
+				st = pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+		}
+	}
+	free(copy);
+	for (k = 0; st == PR_OK && k < n; k++) {
+		if (res[k].notes == NULL && (res[k].notes = strdup("")) == NULL)
+			st = pr_error_set(err, PR_ENOMEM, "out of memory");
+		for (nf = 0; st == PR_OK && nf < res[k].data.n; nf++)
+			if (res[k].data.metrics[nf].values.n > res[k].samples)
+				st = pr_error_set(err, PR_EPARSE,
+				    "%s: %zu values of '%s' for %zu samples",
+				    res[k].probe->name,
+				    res[k].data.metrics[nf].values.n,
+				    res[k].data.metrics[nf].name,
+				    res[k].samples);
+	}
+	if (st != PR_OK) {
+		pr_suite_results_free(res, n);
+		return st;
+	}
+	*out = res;
+	*nout = n;
+	return PR_OK;
+}
+
+enum pr_status
+pr_suite_results_merge(struct pr_suite_result *into,
+    const struct pr_suite_result *from, size_t n, size_t process,
+    struct pr_error *err)
+{
+	const struct pr_metric *m;
+	struct pr_suite_result *r;
+	size_t i, k, j, *g;
+
+	for (i = 0; i < n; i++) {
+		r = &into[i];
+		if (r->probe != from[i].probe)
+			return pr_error_set(err, PR_EINVAL,
+			    "process %zu ran other probes", process + 1);
+		if (process == 0) {
+			r->label = from[i].label;
+			r->converged = 1;
+			r->worst_pct = 0;
+			if (from[i].skipped != NULL &&
+			    (r->skipped = strdup(from[i].skipped)) == NULL)
+				return pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+		}
+		if (r->notes == NULL &&
+		    (r->notes = strdup(
+			 from[i].notes != NULL ? from[i].notes : "")) == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		r->elapsed_s += from[i].elapsed_s;
+		if (r->skipped != NULL || from[i].skipped != NULL ||
+		    from[i].samples == 0)
+			continue;
+		/* Each sample's process: the new ones, this one. */
+		if ((g = realloc(r->process,
+			 (r->samples + from[i].samples) * sizeof(*g))) == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		r->process = g;
+		for (k = 0; k < from[i].samples; k++)
+			r->process[r->samples + k] = process;
+		for (k = 0; k < from[i].data.n; k++) {
+			m = &from[i].data.metrics[k];
+			for (j = 0; j < m->values.n; j++)
+				if (pr_dataset_add(&r->data, m->name, m->unit,
+					m->better, m->values.v[j],
+					err) != PR_OK)
+					return PR_ENOMEM;
+		}
+		r->samples += from[i].samples;
+		r->processes++;
+		r->converged = r->converged && from[i].converged;
+		r->capped = r->capped || from[i].capped;
+		r->budget_cut = r->budget_cut || from[i].budget_cut;
+		if (!(from[i].worst_pct <= r->worst_pct))
+			r->worst_pct = from[i].worst_pct;
+		if (from[i].floor_s > r->floor_s)
+			r->floor_s = from[i].floor_s;
+	}
+	return PR_OK;
+}
+
+enum pr_status
+pr_suite_unit_means(const struct pr_dataset *units, size_t n,
+    struct pr_dataset *out, struct pr_error *err)
+{
+	const struct pr_metric *m;
+	size_t u, k, j;
+	double mean;
+
+	for (u = 0; u < n; u++)
+		for (k = 0; k < units[u].n; k++) {
+			m = &units[u].metrics[k];
+			if (m->values.n == 0)
+				continue;
+			if (n == 1) {
+				/* One process: its samples, as before. */
+				for (j = 0; j < m->values.n; j++)
+					if (pr_dataset_add(out, m->name,
+						m->unit, m->better,
+						m->values.v[j], err) != PR_OK)
+						return PR_ENOMEM;
+				continue;
+			}
+			mean = 0;
+			for (j = 0; j < m->values.n; j++)
+				mean +=
+				    (m->values.v[j] - mean) / (double)(j + 1);
+			if (pr_dataset_add(out, m->name, m->unit, m->better,
+				mean, err) != PR_OK)
+				return PR_ENOMEM;
+		}
+	return PR_OK;
+}

@@ -1,0 +1,370 @@
+/*
+ * tests/probes/test_suite_process.c - the suite in several processes
+ * (src/probes/process.c) with fake probes, deterministic and without
+ * timing: a worker's results written and read back are the same (every
+ * value bit-exactly, notes with tabs, newlines and backslashes, a skipped
+ * probe's reason); text that is not a worker's is refused with its line;
+ * the results of four processes, one of them four times slower, merge
+ * into one session whose samples carry their process, and loading groups
+ * them back into process means: a figure's session value is the mean of
+ * its process means (not of its samples) and its standard error comes
+ * from the process means; a session stored before processes (each sample
+ * a round of its own) reads as before.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "perfreg/suite.h"
+
+/* The process the fakes run in, and how much slower each one is. */
+static size_t process;
+static const double slowness[4] = { 1.0, 1.0, 4.0, 1.0 };
+
+struct fake {
+	unsigned long calls;
+};
+
+static enum pr_status
+fake_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
+    struct pr_error *err)
+{
+	(void)o;
+	if ((*state = calloc(1, sizeof(struct fake))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	return pr_buf_adds(notes, "odd: a\ttab, a \\ and\na second line", err);
+}
+
+/* 100 ns (times the process's slowness), +-1 alternately; and a figure
+ * whose values need all 17 digits. */
+static enum pr_status
+proc_sample(void *state, struct pr_dataset *out, struct pr_error *err)
+{
+	struct fake *f = state;
+	double v = 100.0 * slowness[process] + (f->calls % 2 ? 1.0 : -1.0);
+
+	f->calls++;
+	if (pr_dataset_add(out, "proc.time", "ns", PR_BETTER_LOWER, v, err) !=
+	    PR_OK)
+		return PR_ENOMEM;
+	return pr_dataset_add(out, "proc.odd", "MB/s", PR_BETTER_HIGHER,
+	    0.1 + (double)f->calls / 3.0, err);
+}
+
+static enum pr_status
+absent_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
+    struct pr_error *err)
+{
+	(void)o;
+	(void)notes;
+	*state = NULL;
+	return pr_error_set(err, PR_ENOTFOUND, "not\there");
+}
+
+static void
+fake_fini(void *state)
+{
+	free(state);
+}
+
+static const struct pr_probe proc = { "proc", "a fake", "none", NULL, fake_init,
+	proc_sample, fake_fini };
+static const struct pr_probe absent = { "absent", "cannot run", "none", NULL,
+	absent_init, proc_sample, fake_fini };
+
+/* Runs the two fakes as process p would, with max samples. */
+static void
+run_process(size_t p, size_t max, struct pr_suite_result **r, size_t *n)
+{
+	const struct pr_probe *const probes[] = { &proc, &absent };
+	struct pr_suite_opts o;
+	struct pr_error err;
+
+	process = p;
+	pr_suite_opts_init(&o);
+	o.target_pct = 0;
+	o.min_samples = 2;
+	o.max_samples = max;
+	o.budget_s = 1e6;
+	assert_int_equal(pr_suite_run(probes, 2, &o, r, n, &err), PR_OK);
+	assert_int_equal(*n, 2);
+}
+
+static void
+test_roundtrip(void **state)
+{
+	const struct pr_probe *const probes[] = { &proc, &absent };
+	struct pr_suite_result *r, *back;
+	struct pr_buf text = PR_BUF_INIT(1 << 20);
+	struct pr_error err;
+	size_t n, nb, i, k, j;
+
+	(void)state;
+	run_process(0, 5, &r, &n);
+	assert_int_equal(pr_suite_results_write(r, n, &text, &err), PR_OK);
+	assert_int_equal(pr_suite_results_read(text.data, text.len, probes, 2,
+			     &back, &nb, &err),
+	    PR_OK);
+	assert_int_equal(nb, n);
+	for (i = 0; i < n; i++) {
+		assert_ptr_equal(back[i].probe, r[i].probe);
+		assert_string_equal(back[i].label, r[i].label);
+		assert_int_equal(back[i].samples, r[i].samples);
+		assert_true(back[i].elapsed_s == r[i].elapsed_s);
+		assert_true(back[i].floor_s == r[i].floor_s);
+		assert_int_equal(back[i].capped, r[i].capped);
+		assert_int_equal(back[i].converged, r[i].converged);
+		assert_int_equal(back[i].budget_cut, r[i].budget_cut);
+		assert_string_equal(back[i].notes, r[i].notes);
+		assert_int_equal(back[i].data.n, r[i].data.n);
+		for (k = 0; k < r[i].data.n; k++) {
+			const struct pr_metric *a = &r[i].data.metrics[k],
+					       *b = &back[i].data.metrics[k];
+
+			assert_string_equal(a->name, b->name);
+			assert_string_equal(a->unit, b->unit);
+			assert_int_equal(a->better, b->better);
+			assert_int_equal(a->values.n, b->values.n);
+			for (j = 0; j < a->values.n; j++)
+				assert_memory_equal(&a->values.v[j],
+				    &b->values.v[j], sizeof(double));
+		}
+	}
+	assert_string_equal(r[0].notes, "odd: a\ttab, a \\ and\na second line");
+	assert_null(back[0].skipped);
+	assert_string_equal(back[1].skipped, "not\there");
+	assert_int_equal(back[1].samples, 0);
+	pr_suite_results_free(back, nb);
+	pr_suite_results_free(r, n);
+	pr_buf_release(&text);
+}
+
+/* Text that is not a worker's is refused, naming its line. */
+static void
+test_read_rejects(void **state)
+{
+	static const char *const bad[] = {
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nX\tsomething\n",
+		"M\tproc.time\tns\tlower\t1\n",
+		"R\tproc\tnosuch\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"M\tproc.time\tns\tlower\t1 nan\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"M\tproc.time\tns\tsideways\t1\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t2\t-1\t0.1\n",
+		"R\tproc\tproc\tx\t0.5\t0\t0\t1\t-1\t0.1\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"M\tproc.time\tns\tlower\t1 2\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nN\tbad\\q\n",
+		"R\tother\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
+	};
+	static const char *const where[] = { "line 2", "line 1", "line 1",
+		"line 2", "line 2", "line 1", "line 1", "2 values", "line 2",
+		"line 1" };
+	const struct pr_probe *const probes[] = { &proc };
+	struct pr_suite_result *r;
+	struct pr_error err;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pr_error_clear(&err);
+		assert_int_equal(pr_suite_results_read(bad[i], strlen(bad[i]),
+				     probes, 1, &r, &n, &err),
+		    PR_EPARSE);
+		assert_null(r);
+		assert_int_equal(n, 0);
+		assert_non_null(strstr(err.msg, where[i]));
+	}
+	/* Nothing is no result, not an error. */
+	assert_int_equal(pr_suite_results_read("", 0, probes, 1, &r, &n, &err),
+	    PR_OK);
+	assert_int_equal(n, 0);
+	pr_suite_results_free(r, n);
+}
+
+/* The mean of v[0..n). */
+static double
+mean_of(const double *v, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	return s / (double)n;
+}
+
+/*
+ * Four processes of 4, 6, 8 and 10 samples, the third four times
+ * slower; merged, stored by process (as cmd_suite.c stores them: the
+ * process is the round) and loaded back into process means.
+ */
+static void
+four_processes(struct pr_suite_result *into, struct pr_dataset *units)
+{
+	struct pr_suite_result *w;
+	struct pr_error err;
+	const struct pr_metric *m;
+	size_t p, n, k, j;
+
+	memset(into, 0, 2 * sizeof(*into));
+	into[0].probe = &proc;
+	into[1].probe = &absent;
+	pr_dataset_init(&into[0].data);
+	pr_dataset_init(&into[1].data);
+	for (p = 0; p < 4; p++) {
+		run_process(p, 4 + 2 * p, &w, &n);
+		assert_int_equal(pr_suite_results_merge(into, w, 2, p, &err),
+		    PR_OK);
+		pr_suite_results_free(w, n);
+	}
+	for (p = 0; p < 4; p++)
+		pr_dataset_init(&units[p]);
+	for (k = 0; k < into[0].data.n; k++) {
+		m = &into[0].data.metrics[k];
+		for (j = 0; j < m->values.n; j++)
+			assert_int_equal(pr_dataset_add(&units[into[0]
+								   .process[j]],
+					     m->name, m->unit, m->better,
+					     m->values.v[j], &err),
+			    PR_OK);
+	}
+}
+
+static void
+test_merge_and_group(void **state)
+{
+	const struct pr_suite_figure fig[] = {
+		{ "proc.time", "ns", PR_BETTER_LOWER },
+	};
+	struct pr_suite_result into[2];
+	struct pr_dataset units[4], base, new_;
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	const struct pr_metric *m;
+	double pm[4], mean, h, sd = 0, raw;
+	size_t p, j;
+
+	(void)state;
+	four_processes(into, units);
+	assert_int_equal(into[0].samples, 4 + 6 + 8 + 10);
+	assert_int_equal(into[0].processes, 4);
+	assert_string_equal(into[0].label, "proc");
+	for (j = 0; j < into[0].samples; j++)
+		assert_int_equal(into[0].process[j],
+		    j < 4        ? 0
+			: j < 10 ? 1
+			: j < 18 ? 2
+				 : 3);
+	/* The probe that cannot run here stays skipped, with no samples. */
+	assert_string_equal(into[1].skipped, "not\there");
+	assert_int_equal(into[1].samples, 0);
+	assert_int_equal(into[1].processes, 0);
+	/* Each process's values are +-1 about 100 (400 for the third), an
+	 * even count of them: its mean is exactly 100 or 400. */
+	for (p = 0; p < 4; p++)
+		pm[p] = 100.0 * slowness[p];
+	m = pr_dataset_find(&into[0].data, "proc.time");
+	raw = mean_of(m->values.v, m->values.n);
+	/* The session mean is that of the process means (175), not the
+	 * samples' (the slow process has 8 of 28: 185.7). */
+	pr_suite_result_stats(&into[0], m, &mean, &h);
+	assert_true(fabs(mean - 175.0) < 1e-9);
+	assert_true(fabs(raw - 175.0) > 10);
+	for (p = 0; p < 4; p++)
+		sd += (pm[p] - 175.0) * (pm[p] - 175.0);
+	sd = sqrt(sd / 3.0);
+	/* t(0.975, 3) = 3.182446305284263 */
+	assert_true(
+	    fabs(h - 100.0 * 3.182446305284263 * sd / 2.0 / 175.0) < 1e-6);
+	/* Loading: one value a process, its mean. */
+	pr_dataset_init(&base);
+	assert_int_equal(pr_suite_unit_means(units, 4, &base, &err), PR_OK);
+	m = pr_dataset_find(&base, "proc.time");
+	assert_int_equal(m->values.n, 4);
+	for (p = 0; p < 4; p++)
+		assert_true(fabs(m->values.v[p] - pm[p]) < 1e-9);
+	/* The comparison takes the session's value as the mean of its
+	 * process means and its log standard error from them. */
+	pr_dataset_init(&new_);
+	assert_int_equal(pr_suite_unit_means(units, 4, &new_, &err), PR_OK);
+	assert_int_equal(pr_suite_compare(&base, 1, &new_, 1, fig, 1, NULL, &sc,
+			     &err),
+	    PR_OK);
+	assert_int_equal(sc.n, 1);
+	assert_true(fabs(sc.values[0] - 175.0) < 1e-9);
+	assert_true(fabs(sc.values[sc.nb + sc.nn] - sd / 2.0 / 175.0) < 1e-12);
+	/* A/A with a slow process: nothing called. */
+	assert_true(sc.cmp[0].verdict != PR_VERDICT_REGRESSION &&
+	    sc.cmp[0].verdict != PR_VERDICT_IMPROVEMENT);
+	pr_suite_cmp_release(&sc);
+	pr_dataset_release(&base);
+	pr_dataset_release(&new_);
+	for (p = 0; p < 4; p++)
+		pr_dataset_release(&units[p]);
+	pr_dataset_release(&into[0].data);
+	pr_dataset_release(&into[1].data);
+	free(into[0].notes);
+	free(into[1].notes);
+	free(into[1].skipped);
+	free(into[0].process);
+}
+
+/* A session stored before processes, each sample its own round, and a
+ * session of one process read as their samples. */
+static void
+test_old_sessions(void **state)
+{
+	static const double v[] = { 3, 5, 4, 8 };
+	struct pr_dataset units[4], out, one;
+	struct pr_error err;
+	const struct pr_metric *m;
+	size_t i;
+
+	(void)state;
+	pr_dataset_init(&one);
+	for (i = 0; i < 4; i++) {
+		pr_dataset_init(&units[i]);
+		assert_int_equal(pr_dataset_add(&units[i], "f", "ns",
+				     PR_BETTER_LOWER, v[i], &err),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(&one, "f", "ns",
+				     PR_BETTER_LOWER, v[i], &err),
+		    PR_OK);
+	}
+	pr_dataset_init(&out);
+	assert_int_equal(pr_suite_unit_means(units, 4, &out, &err), PR_OK);
+	m = pr_dataset_find(&out, "f");
+	assert_int_equal(m->values.n, 4);
+	assert_memory_equal(m->values.v, v, sizeof(v));
+	pr_dataset_release(&out);
+	pr_dataset_init(&out);
+	assert_int_equal(pr_suite_unit_means(&one, 1, &out, &err), PR_OK);
+	m = pr_dataset_find(&out, "f");
+	assert_int_equal(m->values.n, 4);
+	assert_memory_equal(m->values.v, v, sizeof(v));
+	pr_dataset_release(&out);
+	pr_dataset_release(&one);
+	for (i = 0; i < 4; i++)
+		pr_dataset_release(&units[i]);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_read_rejects),
+		cmocka_unit_test(test_merge_and_group),
+		cmocka_unit_test(test_old_sessions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
