@@ -43,7 +43,11 @@
  *
  * Size: a few kilobytes a metric; at most PR_HTML_DOTS values of a side
  * are drawn in a plot (evenly spread over the sorted values, or over the
- * order, which the caption then says) and PR_HTML_VALUES listed.
+ * order, which the caption then says) and PR_HTML_VALUES listed.  In a
+ * family of more than PR_HTML_OPEN metrics, the panels of those with no
+ * change found (equivalent, inconclusive) are closed: their pictures are
+ * made by the page's script when one is opened (without scripting, by
+ * the browser), so that a large page builds a small DOM.
  *
  * The functions append to a struct pr_buf and never print, exit or read
  * the environment; PR_ENOMEM/PR_ELIMIT when the buffer cannot grow (the
@@ -61,6 +65,7 @@
 
 #define PR_HTML_DOTS 400
 #define PR_HTML_VALUES 200
+#define PR_HTML_OPEN 20
 
 /* Appends the page of model m, titled title (from outside: escaped). */
 enum pr_status pr_report_html(struct pr_buf *out,

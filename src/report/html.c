@@ -250,7 +250,8 @@ extent(const double *v, size_t n, double *lo, double *hi)
 	return any;
 }
 
-/* Opens an <svg> of the given height with a title for screen readers. */
+/* Opens an <svg> of the given height, labelled for screen readers (an
+ * attribute, not a <title> element: two DOM nodes fewer a plot). */
 static enum pr_status
 svg_open(struct page *pg, double h, const char *cls, const char *title)
 {
@@ -258,10 +259,10 @@ svg_open(struct page *pg, double h, const char *cls, const char *title)
 
 	TRY(addf(pg,
 	    "<svg class=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
-	    "height=\"%.0f\" role=\"img\"><title>",
+	    "height=\"%.0f\" role=\"img\" aria-label=\"",
 	    cls, PLOT_W, h, PLOT_W, h));
 	TRY(esc(pg, title));
-	return add(pg, "</title>");
+	return add(pg, "\">");
 }
 
 /* An axis label at x, y (text anchored middle). */
@@ -322,31 +323,23 @@ mean_half(const struct pr_summary *s, double conf, double *half)
 }
 
 /* The mean of a side as a tick and the interval of the mean as a bar;
- * for a rank test (rank) its median as the tick, alone. */
+ * for a rank test (rank) its median as the tick, alone.  Segments of
+ * the one path of class "mean" that strip_plot opens for both sides. */
 static enum pr_status
 mean_bar(struct page *pg, const struct axis *ax, const struct pr_summary *s,
     double conf, double y, int rank)
 {
 	enum pr_status st;
-	double half, x;
+	double half, x = rank ? s->median : s->mean;
 
-	if (rank)
-		return s->n == 0 || !isfinite(s->median)
-		    ? PR_OK
-		    : addf(pg, "<path class=\"mean\" d=\"M%.1f %.1fv26\"/>",
-			  axis_at(ax, s->median), y - 13);
-	if (s->n == 0 || !isfinite(s->mean))
+	if (s->n == 0 || !isfinite(x))
 		return PR_OK;
-	if (mean_half(s, conf, &half))
-		TRY(addf(pg,
-		    "<path class=\"ci\" d=\"M%.1f %.1fH%.1fM%.1f "
-		    "%.1fv10M%.1f %.1fv10\"/>",
+	if (!rank && mean_half(s, conf, &half))
+		TRY(addf(pg, "M%.1f %.1fH%.1fM%.1f %.1fv10M%.1f %.1fv10",
 		    axis_at(ax, s->mean - half), y + 16,
 		    axis_at(ax, s->mean + half), axis_at(ax, s->mean - half),
 		    y + 11, axis_at(ax, s->mean + half), y + 11));
-	x = axis_at(ax, s->mean);
-	return addf(pg, "<path class=\"mean\" d=\"M%.1f %.1fv26\"/>", x,
-	    y - 13);
+	return addf(pg, "M%.1f %.1fv26", axis_at(ax, x), y - 13);
 }
 
 /* Strip plot: each side's values on one axis, mean and its interval. */
@@ -390,8 +383,10 @@ strip_plot(struct page *pg, const struct pr_report_metric *m, double conf)
 	TRY(svg_label(pg, 4, 74, "start", "new"));
 	TRY(strip_dots(pg, &ax, m->base_values, m->base_n, 30, "dot base"));
 	TRY(strip_dots(pg, &ax, m->new_values, m->new_n, 70, "dot new"));
+	TRY(add(pg, "<path class=\"mean\" d=\""));
 	TRY(mean_bar(pg, &ax, &c->base, conf, 30, rank));
 	TRY(mean_bar(pg, &ax, &c->new, conf, 70, rank));
+	TRY(add(pg, "\"/>"));
 	TRY(addf(pg, "<path class=\"axis\" d=\"M%.0f 94H%.0f\"/>", PLOT_L,
 	    PLOT_W - PLOT_R));
 	TRY(svg_label(pg, PLOT_L, 107, "start", num(a, sizeof(a), 1, lo)));
@@ -786,19 +781,90 @@ contrary(struct page *pg, const struct pr_comparison *c)
 	return add(pg, "</p>");
 }
 
+/* One figure of each side for numbers_line: " what a / b". */
+static enum pr_status
+line_pair(struct page *pg, const char *what, int have_a, double a, int have_b,
+    double b)
+{
+	char x[32], y[32];
+
+	return addf(pg, "; %s %s / %s", what, num(x, sizeof(x), have_a, a),
+	    num(y, sizeof(y), have_b, b));
+}
+
+/* The numbers of a panel with no change found as one line of text, not
+ * numbers' two tables (the metric's row of the verdict table has the
+ * main ones): the same figures in a few DOM nodes. */
+static enum pr_status
+numbers_line(struct page *pg, const struct pr_report_metric *m)
+{
+	const struct pr_comparison *c = &m->cmp;
+	const struct pr_summary *a = &c->base, *b = &c->new;
+	enum pr_status st;
+	char x[48], y[48], z[32];
+	int sd_a = (a->defined & PR_SUM_STDDEV) != 0,
+	    sd_b = (b->defined & PR_SUM_STDDEV) != 0,
+	    q = (a->defined & PR_SUM_QUARTILES) &&
+	    (b->defined & PR_SUM_QUARTILES);
+
+	TRY(addf(pg, "<p class=\"values\"><b>base / new</b>: n %zu / %zu", a->n,
+	    b->n));
+	TRY(line_pair(pg, "mean", a->n > 0, a->mean, b->n > 0, b->mean));
+	TRY(line_pair(pg, "sd", sd_a, a->stddev, sd_b, b->stddev));
+	TRY(line_pair(pg, "median", a->n > 0, a->median, b->n > 0, b->median));
+	TRY(line_pair(pg, "q1", q, a->q1, q, b->q1));
+	TRY(line_pair(pg, "q3", q, a->q3, q, b->q3));
+	TRY(line_pair(pg, "min", a->n > 0, a->min, b->n > 0, b->min));
+	TRY(line_pair(pg, "max", a->n > 0, a->max, b->n > 0, b->max));
+	TRY(addf(pg, "; %s %s, %g%% interval [%s, %s]",
+	    rank_row(c) ? "HL change" : "change",
+	    pct(x, sizeof(x), c->have_change, c->change_pct), c->conf * 100,
+	    pct(y, sizeof(y), c->have_ci, c->ci_lo_pct),
+	    pct(z, sizeof(z), c->have_ci, c->ci_hi_pct)));
+	TRY(addf(pg, ", p %s (adjusted %s); method %s; %s is better%s",
+	    num(x, sizeof(x), c->tested, c->p_value),
+	    num(y, sizeof(y), c->tested, c->p_adjusted),
+	    pr_report_method_slug(c->method),
+	    c->better == PR_BETTER_HIGHER ? "higher" : "lower",
+	    m->better_assumed ? " (assumed)" : ""));
+	if (c->verdict == PR_VERDICT_INCONCLUSIVE && c->runs_needed > 0)
+		TRY(addf(pg, "; runs needed: about %zu a side",
+		    c->runs_needed));
+	TRY(add(pg, "</p>"));
+	TRY(values_list(pg, "base", m->base_values, m->base_n));
+	return values_list(pg, "new", m->new_values, m->new_n);
+}
+
+/*
+ * A metric's panel.  In a family of more than PR_HTML_OPEN metrics, one
+ * with no change found (equivalent or inconclusive: most of a large
+ * comparison) is closed: a <details> whose
+ * summary is its name, verdict and change, its numbers one line of text,
+ * and the rest inside a <noscript>.  With scripting on, the browser
+ * reads a <noscript>'s content as one text node, not as elements, and
+ * the page's script makes them when the panel is opened (by a click, a
+ * link to it, or printing); with scripting off the browser makes them
+ * itself and the panel opens by a click.  A page of 1,000 metrics thus
+ * builds a small part of its DOM (bench/README.md, issue 17).  Nothing
+ * from outside can end the <noscript> early: every '<' is escaped.
+ */
 static enum pr_status
 panel(struct page *pg, const struct pr_report *r,
     const struct pr_report_metric *m, size_t id)
 {
 	enum pr_status st;
+	int closed = r->n > PR_HTML_OPEN &&
+	    (m->cmp.verdict == PR_VERDICT_EQUIVALENT ||
+		m->cmp.verdict == PR_VERDICT_INCONCLUSIVE);
 
-	TRY(addf(pg, "<section class=\"panel\" id=\"m%zu\"><h3>", id));
+	TRY(addf(pg, "<section class=\"panel\" id=\"m%zu\">%s<h3>", id,
+	    closed ? "<details><summary>" : ""));
 	TRY(esc(pg, m->name));
 	TRY(add(pg, " "));
 	TRY(verdict_cell(pg, "span", m->cmp.verdict, NULL));
-	TRY(add(pg, "</h3><p>"));
+	TRY(add(pg, closed ? "</h3> " : "</h3><p>"));
 	TRY(change_words(pg, m));
-	TRY(add(pg, "</p>"));
+	TRY(add(pg, closed ? "</summary><noscript>" : "</p>"));
 	TRY(contrary(pg, &m->cmp));
 	if (rank_row(&m->cmp))
 		TRY(add(pg,
@@ -816,11 +882,11 @@ panel(struct page *pg, const struct pr_report *r,
 	TRY(change_plot(pg, &m->cmp, r->equivalence_pct));
 	TRY(order_plot(pg, m));
 	TRY(add(pg, "</div><div class=\"tables\">"));
-	TRY(numbers(pg, m));
+	TRY(closed ? numbers_line(pg, m) : numbers(pg, m));
 	return addf(pg,
-	    "</div><p class=\"back\"><a href=\"#t%zu\">back to the "
+	    "</div>%s<p class=\"back\"><a href=\"#t%zu\">back to the "
 	    "table</a></p></section>",
-	    pg->table);
+	    closed ? "</noscript></details>" : "", pg->table);
 }
 
 /* The not-tested metrics of r, said once ("constant 0"). */
@@ -1208,6 +1274,9 @@ static const char style[] =
      * Printing lays out every one. */
     ".comparison .panel{content-visibility:auto;"
     "contain-intrinsic-size:auto 760px}\n"
+    ".comparison .panel:has(>details:not([open])){"
+    "contain-intrinsic-size:auto 60px}\n"
+    ".panel summary{cursor:pointer}.panel summary h3{display:inline}\n"
     ".plots svg{display:block;margin:.3em 0;max-width:100%}\n"
     ".tables{display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start}\n"
     ".values,.cap{font-size:.85em;color:#333;word-wrap:break-word}\n"
@@ -1217,7 +1286,7 @@ static const char style[] =
     "svg .new{stroke:#c2410c;stroke-linecap:square}\n"
     "svg .line{fill:none;stroke-width:1;stroke-opacity:.5}\n"
     "svg .est{stroke:#111;stroke-linecap:round;stroke-width:8}\n"
-    "svg .mean{stroke:#111;stroke-width:2}\n"
+    "svg .mean{stroke:#111;stroke-width:2;fill:none}\n"
     "svg .ci{stroke:#111;stroke-width:2;fill:none}\n"
     "svg .axis,svg .zero{stroke:#888;fill:none}\n"
     "svg .band{fill:#cfe3f7}\n"
@@ -1227,7 +1296,7 @@ static const char style[] =
     "svg .spike{stroke:#900;stroke-width:7;stroke-linecap:square}\n"
     "svg .mass{stroke:#555;stroke-width:5}\n"
     "tr.relevant td:first-child{font-weight:600}\n"
-    "@media print{.back{display:none}a{color:inherit;"
+    "@media print{.back{display:none}summary{list-style:none}a{color:inherit;"
     "text-decoration:none}}\n"
     "</style>\n";
 
@@ -1245,6 +1314,20 @@ static const char script[] =
     "   r.sort(function(x,y){var a=k(x),c=k(y);return (a<c?-1:a>c?1:0)"
     "*d;});\n"
     "   r.forEach(function(x){b.appendChild(x);});});});});\n"
+    /* A closed panel's content is made from its <noscript> when it is
+     * opened; it opens when a link leads to it, and every one for
+     * printing. */
+    "function mk(d){var n=d.querySelector(':scope>noscript'),t;if(!n)"
+    "return;t=document.createElement('template');t.innerHTML=n.textContent;"
+    "n.replaceWith(t.content);}\n"
+    "document.addEventListener('toggle',function(e){if(e.target.open&&"
+    "e.target.tagName==='DETAILS')mk(e.target);},true);\n"
+    "function op(){var e=location.hash&&document.getElementById("
+    "location.hash.slice(1)),d=e&&e.querySelector(':scope>details');"
+    "if(d){mk(d);d.open=true;}}\n"
+    "addEventListener('hashchange',op);op();\n"
+    "addEventListener('beforeprint',function(){document.querySelectorAll("
+    "'.panel>details').forEach(function(d){mk(d);d.open=true;});});\n"
     "document.documentElement.dataset.sortable="
     "document.querySelectorAll('table.sortable').length;\n"
     "</script>\n";

@@ -107,6 +107,105 @@ check "hostile: no element made by input" \
 check "hostile: the names are shown as text" \
     grep -q -F '&lt;script&gt;alert(1)&lt;/script&gt;' "$OUT/hostile.dom"
 
+# A comparison of 24 metrics, every third 50% slower: the panels of the
+# 16 unchanged ones (one with a hostile name) are closed, their pictures
+# in a <noscript> that the page's script makes into elements when a
+# panel opens; loaded with a link to one (#m2), that one is opened and
+# made, the others not, and nothing from its name became markup.
+cd24=$tmp/closed
+mkdir -p "$cd24" || exit 2
+awk -v out="$cd24" 'BEGIN {
+	for (j = 1; j <= 24; j++) {
+		name = j == 2 ? "<script>alert(12)</script>\"onload=alert(13) x" \
+		    : "m" j
+		printf "%s%s", (j > 1 ? "," : ""), name > (out "/b.csv")
+		printf "%s%s", (j > 1 ? "," : ""), name > (out "/n.csv")
+	}
+	print "" > (out "/b.csv"); print "" > (out "/n.csv")
+	for (i = 0; i < 6; i++) {
+		for (j = 1; j <= 24; j++) {
+			v = 10 + j + 0.1 * ((i * 7 + j) % 5)
+			printf "%s%.2f", (j > 1 ? "," : ""), v > (out "/b.csv")
+			printf "%s%.2f", (j > 1 ? "," : ""), \
+			    (j % 3 == 0 ? 1.5 : 1) * v > (out "/n.csv")
+		}
+		print "" > (out "/b.csv"); print "" > (out "/n.csv")
+	}
+}'
+"$PERFREG" compare --html "$OUT/closed.html" "$cd24/b.csv" "$cd24/n.csv" \
+    >/dev/null
+check "closed: exit 0" [ $? -eq 0 ]
+load closed "$OUT/closed.html" 24 24
+check "closed: 16 panels closed" \
+    [ "$(count "$OUT/closed.dom" '<details><summary>')" -eq 16 ]
+check "closed: their pictures not made" \
+    [ "$(count "$OUT/closed.dom" '<noscript>')" -eq 16 ]
+chrome --dump-dom "file://$OUT/closed.html#m2" >"$OUT/closed-m2.dom" \
+    2>"$OUT/closed-m2.log"
+check "closed #m2: loaded" [ $? -eq 0 ]
+check "closed #m2: no console messages" \
+    sh -c "! grep -q CONSOLE '$OUT/closed-m2.log'"
+check "closed #m2: the panel a link leads to opened" \
+    grep -q '<section class="panel" id="m2"><details open="">' \
+    "$OUT/closed-m2.dom"
+check "closed #m2: its pictures made, the others' not" \
+    [ "$(count "$OUT/closed-m2.dom" '<noscript>')" -eq 15 ]
+check "closed #m2: its pictures made in place" \
+    grep -q '<section class="panel" id="m2"><details open=""><summary>.*</summary><p class="cap">each run a dot .*<svg class="strip"' \
+    "$OUT/closed-m2.dom"
+check "closed #m2: its name shown as text" \
+    grep -q -F '<h3>&lt;script&gt;alert(12)&lt;/script&gt;"onload=alert(13) x ' \
+    "$OUT/closed-m2.dom"
+check "closed #m2: one script element, perfreg's" \
+    [ "$(count "$OUT/closed-m2.dom" '<script')" -eq 1 ]
+check "closed #m2: no attribute made by input" \
+    [ "$(count "$OUT/closed-m2.dom" ' onload="')" -eq 0 ]
+
+# compare --campaign: a campaign stored with hostile variant, host and
+# metric names, unit and environment values (hostile_campaign.py writes
+# its export): the boots' variance shares, the verdicts across hosts and
+# the environment changes within a variant are tables whose cells show
+# them as text, and no script of theirs runs.
+PERFREG_DB=$tmp/hc.db
+export PERFREG_DB
+python3 "$(dirname "$0")/hostile_campaign.py" >"$tmp/hc.jsonl"
+check "campaign: the export written" [ $? -eq 0 ]
+"$PERFREG" import "$tmp/hc.jsonl" >/dev/null 2>"$tmp/err"
+check "campaign: import: $(cat "$tmp/err")" [ $? -eq 0 ]
+"$PERFREG" compare --campaign hc --html "$OUT/campaign.html" \
+    >"$tmp/campaign.txt" 2>"$tmp/err"
+check "campaign: exit 0: $(cat "$tmp/err")" [ $? -eq 0 ]
+unset PERFREG_DB
+# Three hosts' comparisons of two metrics, and the two across hosts.
+load campaign "$OUT/campaign.html" 6 8
+d=$OUT/campaign.dom
+check "campaign: no attribute made by input" \
+    [ "$(count "$d" ' onload="')" -eq 0 ]
+check "campaign: no element made by input" \
+    [ "$(count "$d" '<svg onload')" -eq 0 ]
+check "campaign: no control byte" \
+    sh -c "tr -d '\\n\\t' <'$d' | LC_ALL=C grep -vq '[[:cntrl:]]'"
+check "campaign: the boots' variance shares, the metric as text" \
+    grep -q -F '<table class="variance"><caption>share of a run'"'"'s variance that comes from its boot</caption><thead><tr><th>metric</th><th>base</th><th>new</th></tr></thead><tbody><tr><td>wall_s</td><td class="n">29.9%</td><td class="n">59.3%</td></tr><tr><td>m&lt;/svg&gt;&lt;svg onload=alert(27)&gt;"onload=alert(28)^[</td>' \
+    "$d"
+check "campaign: the verdicts across hosts, names as text" \
+    grep -q -F '<section class="across"><h3>"onload=alert(22) x='"'"'&lt;/svg&gt;&lt;svg onload=alert(23)&gt;\x07 against &lt;script&gt;alert(21)&lt;/script&gt;\x1b[2J across 3 hosts</h3>' \
+    "$d"
+check "campaign: the across-hosts row of the hostile metric" \
+    grep -q -F '<tr><td>m&lt;/svg&gt;&lt;svg onload=alert(27)&gt;"onload=alert(28)^[</td><td class="n">-19.9%</td>' \
+    "$d"
+check "campaign: a host's name as text" \
+    grep -q -F 'on host h1&lt;script&gt;alert(24)&lt;/script&gt;:' "$d"
+check "campaign: the environment within a variant, as a warning" \
+    [ "$(count "$d" '<p class="warning">the environment differs within variant ')" -eq 2 ]
+check "campaign: the changed value in the environment table, as text" \
+    grep -q -F '<td>&lt;script&gt;alert(29)&lt;/script&gt;"onload=alert(30) &lt;/svg&gt;^[[31m' \
+    "$d"
+check "campaign: the added item's hostile key, as text" \
+    grep -q -F '<code>x&lt;script&gt;alert(32)&lt;/script&gt;</code>' "$d"
+check "campaign: the unit as text" \
+    grep -q -F 's&lt;script&gt;alert(31)&lt;/script&gt;' "$d"
+
 # --html - writes the page instead of the text report.
 "$PERFREG" compare --html - examples/002-caam/tasklet.csv \
     examples/002-caam/threadirq.csv >"$tmp/stdout.html"

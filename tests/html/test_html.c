@@ -266,6 +266,81 @@ test_rank_rows(void **state)
 	pr_report_model_release(&m);
 }
 
+/* In a family of more than PR_HTML_OPEN metrics, the panels of metrics
+ * with no change found (equivalent, inconclusive) are closed: a
+ * <details> whose figures and pictures wait in a
+ * <noscript> (one text node while scripting is on; the page's script
+ * makes them when the panel opens), their numbers one line of text, not
+ * two tables; a hostile name inside cannot end the <noscript>.  The
+ * panels of changes stay open, with their tables.  Every panel was
+ * built whole before (bench/README.md: the 1,000-metric page). */
+static void
+test_closed_panels(void **state)
+{
+	struct pr_report_metric rm[PR_HTML_OPEN + 1];
+	struct pr_report r;
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	const char *a, *b;
+	size_t i;
+	char *p;
+
+	(void)state;
+	metric(&rm[0], "slower", "s", PR_VERDICT_REGRESSION);
+	metric(&rm[1], HOSTILE "</noscript><script>alert(9)</script>", "s",
+	    PR_VERDICT_EQUIVALENT);
+	metric(&rm[2], "faster", "s", PR_VERDICT_IMPROVEMENT);
+	for (i = 3; i <= PR_HTML_OPEN; i++)
+		metric(&rm[i], "unsure", "s", PR_VERDICT_INCONCLUSIVE);
+	memset(&r, 0, sizeof(r));
+	r.conf = 0.95;
+	r.equivalence_pct = 1;
+	r.metrics = rm;
+	r.n = PR_HTML_OPEN + 1;
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, "t");
+	assert_safe(p);
+	assert_int_equal(count(p, "<section class=\"panel\""),
+	    PR_HTML_OPEN + 1);
+	assert_int_equal(count(p, "<details><summary>"), PR_HTML_OPEN - 1);
+	assert_int_equal(count(p, "<noscript>"), PR_HTML_OPEN - 1);
+	assert_int_equal(count(p, "</noscript>"), PR_HTML_OPEN - 1);
+	assert_null(strstr(p, "</noscript><script"));
+	/* Open: m1 and m3; closed: m2 and m4, each whole inside. */
+	assert_non_null(strstr(p, "id=\"m1\"><h3>slower "));
+	assert_non_null(strstr(p, "id=\"m4\"><details><summary><h3>unsure "));
+	a = strstr(p, "id=\"m4\"");
+	b = strstr(a, "</noscript></details>");
+	assert_non_null(b);
+	assert_true(strstr(a, "<svg class=\"strip\"") < b);
+	assert_true(strstr(a, "<svg class=\"order\"") < b);
+	assert_true(strstr(a, "in order: 4.83 5.16 4.87 4.91") < b);
+	/* Its numbers one line: two tables for each open panel only. */
+	assert_int_equal(count(p, "<table class=\"numbers\">"), 4);
+	assert_int_equal(count(p,
+			     "<b>base / new</b>: n 4 / 4; mean 4.9425 / "
+			     "5.3825; "
+			     "sd 0.15 / 0.18"),
+	    PR_HTML_OPEN - 1);
+	/* Every plot, open or closed; the script that makes them. */
+	assert_int_equal(count(p, "<svg class=\"strip\""), PR_HTML_OPEN + 1);
+	assert_non_null(strstr(p, "t.innerHTML=n.textContent"));
+	free(p);
+	pr_report_model_release(&m);
+
+	/* A family of PR_HTML_OPEN metrics or fewer: every panel open. */
+	r.n = PR_HTML_OPEN;
+	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
+	    PR_OK);
+	p = page_of(&m, "t");
+	assert_null(strstr(p, "<details>"));
+	assert_null(strstr(p, "<noscript>"));
+	assert_int_equal(count(p, "<table class=\"numbers\">"),
+	    2 * PR_HTML_OPEN);
+	free(p);
+	pr_report_model_release(&m);
+}
+
 static void
 test_hostile(void **state)
 {
@@ -712,6 +787,7 @@ main(void)
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_rank_rows),
+		cmocka_unit_test(test_closed_panels),
 		cmocka_unit_test(test_hostile_series),
 		cmocka_unit_test(test_hostile_sections),
 		cmocka_unit_test(test_order_time),
