@@ -22,7 +22,9 @@
 #           (8 bytes)
 #   -k      keep the data directory (printed) instead of removing it
 # Environment: PERFREG, the binary to time; by default perfreg is built
-# optimised in build/bench.  TMPDIR, where the data go (about 9 bytes a
+# optimised in build/bench.  PERFREG_OLD, another perfreg (old main, say)
+# timed in the same rounds: its rows are "old-stat", "old-compare", and
+# its ratios are also against the ministat of the same rounds.  TMPDIR, where the data go (about 9 bytes a
 # value: 180 MB for two files of 10^7).
 #
 # Needs ministat, GNU time (/usr/bin/time) and GNU date (Debian packages
@@ -78,6 +80,15 @@ for tool in ministat /usr/bin/time awk; do
 done
 . "$root/bench/lib.sh"
 bench_perfreg
+# The rows: each command of -c, by this perfreg and by PERFREG_OLD.
+rows=$cmds
+if [ -n "${PERFREG_OLD:-}" ]; then
+	[ -x "$PERFREG_OLD" ] ||
+	    { echo "$0: $PERFREG_OLD is not executable" >&2; exit 2; }
+	for c in $cmds; do
+		rows="$rows old-$c"
+	done
+fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/stat-vs-ministat.XXXXXX")
 if [ "$keep" = 1 ]; then
@@ -153,10 +164,10 @@ figures() {
 }
 
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%7s %5s %10s %10s %10s %7s %9s %9s %7s %8s  %s\n' "command" \
+printf '%11s %5s %10s %10s %10s %7s %9s %9s %7s %8s  %s\n' "command" \
     "shape" "values" "perfreg s" "ministat s" "time" "perfreg" "ministat" \
     "memory" "bytes" "figures"
-printf '%7s %5s %10s %10s %10s %7s %9s %9s %7s %8s\n' "" "" "per file" "" \
+printf '%11s %5s %10s %10s %10s %7s %9s %9s %7s %8s\n' "" "" "per file" "" \
     "" "ratio" "MiB" "MiB" "ratio" "a value"
 status=0
 : >"$dir/last"
@@ -165,14 +176,19 @@ for n in "$@"; do
 	gen "$shape" "$n" 1 1.50 >"$dir/a.txt"
 	gen "$shape" "$n" 2 1.52 >"$dir/b.txt"
 	: >"$dir/m.times"
-	for c in $cmds; do
+	for c in $rows; do
 		: >"$dir/p.$c.times"
 	done
-	# One round: each perfreg command, then ministat.
+	# One round: each perfreg command (old ones after new ones), then
+	# ministat.
 	i=0
 	while [ "$i" -lt "$runs" ]; do
-		for c in $cmds; do
-			run "$PERFREG" "$c" "$dir/a.txt" "$dir/b.txt" \
+		for c in $rows; do
+			case $c in
+			old-*) bin=$PERFREG_OLD sub=${c#old-} ;;
+			*) bin=$PERFREG sub=$c ;;
+			esac
+			run "$bin" "$sub" "$dir/a.txt" "$dir/b.txt" \
 			    >>"$dir/p.$c.times"
 			[ "$c" = stat ] && figures "$dir/out.txt" >"$dir/p.fig"
 		done
@@ -184,7 +200,7 @@ for n in "$@"; do
 	    >"$dir/m.s"
 	ms=$(median "$dir/m.s" 1)
 	mk=$(median "$dir/m.s" 2)
-	for c in $cmds; do
+	for c in $rows; do
 		awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' \
 		    "$dir/p.$c.times" >"$dir/p.s"
 		ps=$(median "$dir/p.s" 1)
@@ -201,7 +217,7 @@ for n in "$@"; do
 		fi
 		awk -v c="$c" -v sh="$shape" -v n="$n" -v ps="$ps" -v ms="$ms" \
 		    -v pk="$pk" -v mk="$mk" -v same="$same" 'BEGIN {
-			printf "%7s %5s %10d %10.3f %10.3f %7.3f %9.1f %9.1f" \
+			printf "%11s %5s %10d %10.3f %10.3f %7.3f %9.1f %9.1f" \
 			    " %7.3f %8.2f  %s\n", c, sh, n, ps, ms, ps / ms,
 			    pk / 1024, mk / 1024, pk / mk, pk * 1024 / (16 * n),
 			    same
@@ -209,7 +225,7 @@ for n in "$@"; do
 		echo "$c $shape $n $ps $ms $pk $same" >"$dir/last.$c"
 	done
 done
-for c in $cmds; do
+for c in $rows; do
 	cat "$dir/last.$c" >>"$dir/last"
 done
 done

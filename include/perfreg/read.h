@@ -209,6 +209,21 @@ enum pr_status pr_read_any(const char *path, const struct pr_read_opts *o,
     struct pr_error *err);
 
 /*
+ * pr_read_any on each of the n paths into out[i] (each initialised and
+ * empty), concurrently as pr_read_numbers_each reads its files: one
+ * thread a file on as many threads as there are online processors,
+ * standard input read first on the calling thread.  The values and the
+ * errors are those of reading the paths one after the other: on failure
+ * the error is that of the failing path with the lowest index (its index
+ * in *failed when failed is not NULL), and every out[i] is empty again.
+ * used (NULL, or n entries) gets each path's benchmark format, as
+ * pr_read_any's used.
+ */
+enum pr_status pr_read_any_each(const char *const *paths, size_t n,
+    const struct pr_read_opts *o, const char *parse, struct pr_dataset *out,
+    const char **used, size_t *failed, struct pr_error *err);
+
+/*
  * Which format the first bytes of an input look like, in this order:
  * - nothing but white space (or len 0): PR_FORMAT_AUTO (no format);
  * - JSON (first character '{'): hyperfine when its first member key among

@@ -45,6 +45,12 @@ void pr_sample_shrink(struct pr_sample *s);
 
 /* Sorts ascending in place (no extra memory beyond O(log n) stack). */
 void pr_sample_sort(struct pr_sample *s);
+/*
+ * pr_sample_sort on a and b, on two threads when they hold at least
+ * 2^18 values together and more than one processor is online (else one
+ * after the other, as when a thread cannot be started).
+ */
+void pr_sample_sort_both(struct pr_sample *a, struct pr_sample *b);
 
 /* Sorts an array of finite doubles ascending in place. */
 void pr_sort_doubles(double *v, size_t n);

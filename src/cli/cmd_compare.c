@@ -1,6 +1,7 @@
 /*
- * cli/cmd_compare.c - `perfreg compare BASE NEW`: reads two inputs,
- * compares them metric by metric, and writes the report.
+ * cli/cmd_compare.c - `perfreg compare BASE NEW`: reads two inputs (at once,
+ * pr_read_any_each), compares them metric by metric, and writes the
+ * report.
  *
  * Metrics are matched by name; a metric found on one side only is named
  * in a warning on stderr and left out.  The direction of a metric comes
@@ -332,23 +333,27 @@ parse_opts(int argc, char **argv, struct compare_opts *o)
 	return first;
 }
 
+/* Reads both sides at once (pr_read_any_each), into d[0] and d[1]. */
 static int
-read_side(const char *path, const struct compare_opts *o, struct pr_dataset *d,
-    const char **used)
+read_sides(const char *bpath, const char *npath, const struct compare_opts *o,
+    struct pr_dataset *d, const char **used)
 {
+	const char *paths[2] = { bpath, npath };
 	struct pr_error err;
 	enum pr_status st;
+	int i;
 
 	pr_error_clear(&err);
-	if ((st = pr_read_any(path, &o->read, o->parse, d, used, &err)) !=
-	    PR_OK) {
+	if ((st = pr_read_any_each(paths, 2, &o->read, o->parse, d, used, NULL,
+		 &err)) != PR_OK) {
 		cli_error(&err);
 		return cli_exit_for(st);
 	}
-	if (d->n == 0) {
-		cli_errorf("%s: no values", path);
-		return PR_EXIT_USAGE;
-	}
+	for (i = 0; i < 2; i++)
+		if (d[i].n == 0) {
+			cli_errorf("%s: no values", paths[i]);
+			return PR_EXIT_USAGE;
+		}
 	return PR_EXIT_OK;
 }
 
@@ -781,7 +786,7 @@ static int
 compare_files(const struct compare_opts *o, const char *bpath,
     const char *npath)
 {
-	struct pr_dataset base, new, cb, cn;
+	struct pr_dataset side[2], cb, cn;
 	struct pr_report_compare_opts co;
 	struct pr_report_compare_result res;
 	struct pr_report_model m = PR_REPORT_MODEL_INIT;
@@ -789,31 +794,34 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	enum pr_status st;
 	const char *bname = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
 	const char *nname = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
-	const char *bused = NULL, *nused = NULL;
+	const char *used[2] = { NULL, NULL };
 	int rc, mon;
 
 	memset(&res, 0, sizeof(res));
-	pr_dataset_init(&base);
-	pr_dataset_init(&new);
+	pr_dataset_init(&side[0]);
+	pr_dataset_init(&side[1]);
 	pr_dataset_init(&cb);
 	pr_dataset_init(&cn);
 	pr_error_clear(&err);
-	if ((rc = read_side(bpath, o, &base, &bused)) != PR_EXIT_OK ||
-	    (rc = read_side(npath, o, &new, &nused)) != PR_EXIT_OK)
+	if ((rc = read_sides(bpath, npath, o, side, used)) != PR_EXIT_OK)
 		goto out;
 	cmp_opts(o, &co);
+	/* Large inputs may be sorted in place unless the explanation of two
+	 * tools' outputs reads them in run order after the comparison (the
+	 * monitors' explanation reads side[], not the stripped copies). */
+	co.sort_in_place = used[0] == NULL || used[1] == NULL;
 	/* Monitor figures (run --monitor's, exported) go to the
 	 * explanation, not the table; the inputs stay in run order for it. */
-	mon = pr_explain_has_monitors(&base, &new);
+	mon = pr_explain_has_monitors(&side[0], &side[1]);
 	if (mon &&
-	    (pr_explain_strip_monitors(&base, &cb, &err) != PR_OK ||
-		pr_explain_strip_monitors(&new, &cn, &err) != PR_OK)) {
+	    (pr_explain_strip_monitors(&side[0], &cb, &err) != PR_OK ||
+		pr_explain_strip_monitors(&side[1], &cn, &err) != PR_OK)) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
 	}
-	st = pr_report_compare_datasets(mon ? &cb : &base, mon ? &cn : &new,
-	    bname, nname, &co, &res, &err);
+	st = pr_report_compare_datasets(mon ? &cb : &side[0],
+	    mon ? &cn : &side[1], bname, nname, &co, &res, &err);
 	print_notes(res.note, res.nnote, 0);
 	if (st != PR_OK) {
 		cli_errorf("%s", err.msg);
@@ -824,12 +832,12 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	if (pr_report_model_comparison(&m, "comparison", PR_SECTION_INLINE,
 		&res.report, &err) != PR_OK ||
 	    (mon &&
-		pr_report_dataset_explain(&m, "explanation", 0, &base, &new,
-		    &res.report, &err) != PR_OK) ||
+		pr_report_dataset_explain(&m, "explanation", 0, &side[0],
+		    &side[1], &res.report, &err) != PR_OK) ||
 	    /* Two tools' outputs: their secondary figures explain. */
-	    (!mon && bused != NULL && nused != NULL &&
-		pr_report_dataset_explain_parsed(&m, "explanation", 0, &base,
-		    &new, &res.report, &err) != PR_OK)) {
+	    (!mon && used[0] != NULL && used[1] != NULL &&
+		pr_report_dataset_explain_parsed(&m, "explanation", 0, &side[0],
+		    &side[1], &res.report, &err) != PR_OK)) {
 		cli_error(&err);
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -844,8 +852,8 @@ compare_files(const struct compare_opts *o, const char *bpath,
 out:
 	pr_report_model_release(&m);
 	pr_report_compare_result_release(&res);
-	pr_dataset_release(&base);
-	pr_dataset_release(&new);
+	pr_dataset_release(&side[0]);
+	pr_dataset_release(&side[1]);
 	pr_dataset_release(&cb);
 	pr_dataset_release(&cn);
 	return rc;

@@ -16,19 +16,24 @@
  *   all bits for negatives).  Each pass finds the smallest and largest
  *   key of its range and buckets by (key - min) >> shift into at most
  *   2^bits buckets (11 bits for the first pass over 2^16 values or more,
- *   then up to 8, fewer for small ranges), so bits that all values share
- *   cost nothing and a range of equal keys ends at once.  A bucket's keys
- *   then span fewer bits by at least the digit's width (4 or more), so
- *   there are at most 16 levels: O(n) swaps in the worst case, and at
- *   most 32 KiB + 16 * 4 KiB of counters on the stack.  Ranges of up to
+ *   then about n / 8 buckets, 4 to 11 bits), so bits that all values
+ *   share cost nothing and a range of equal keys ends at once.  A
+ *   bucket's keys then span fewer bits by at least the digit's width, so
+ *   there are at most 16 levels, at most 7 of them of 9 to 11 bits (32
+ *   KiB of counters each on the stack, the others 4 KiB): O(n) swaps in
+ *   the worst case, at most 224 KiB of counters.  Ranges of up to
  *   INSERTION_MAX values are finished by insertion sort.
  * Values are finite, so `<` is a total order for the introsort and the
  * insertion sort; the radix sort puts -0 before +0, which `<` calls equal.
+ * pr_sample_sort_both sorts two large samples on two threads (the two
+ * sides of a comparison).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfreg/sample.h"
 #include "core/banned.h"
@@ -305,6 +310,15 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end)
 			radix(v + h, end[b] - h);
 }
 
+/* A pass of more than NARROW_BITS bits, with its counters. */
+static void
+radix_wide(double *v, size_t n, unsigned bits)
+{
+	size_t head[1 << WIDE_BITS], end[1 << WIDE_BITS];
+
+	radix_pass(v, n, bits, head, end);
+}
+
 static void
 radix(double *v, size_t n)
 {
@@ -315,18 +329,19 @@ radix(double *v, size_t n)
 		insertion(v, n);
 		return;
 	}
-	/* About four values a bucket on the last levels. */
-	bits = 62 - (unsigned)__builtin_clzll(n);
-	bits = bits > NARROW_BITS ? NARROW_BITS : bits;
-	radix_pass(v, n, bits, head, end);
-}
-
-static void
-radix_wide(double *v, size_t n)
-{
-	size_t head[1 << WIDE_BITS], end[1 << WIDE_BITS];
-
-	radix_pass(v, n, WIDE_BITS, head, end);
+	/*
+	 * About 8 to 16 values a bucket (2^bits <= n / 8), so that the
+	 * buckets of the next level mostly end in insertion sort: one
+	 * level fewer than with 4 a bucket, which makes 10^7 distinct
+	 * values sort 15-20% faster (2026-12-01, bench in the commit).
+	 * At least 4 bits: a range of 49 to 127 values.
+	 */
+	bits = 60 - (unsigned)__builtin_clzll(n);
+	if (bits > NARROW_BITS) {
+		radix_wide(v, n, bits > WIDE_BITS ? WIDE_BITS : bits);
+		return;
+	}
+	radix_pass(v, n, bits < 4 ? 4 : bits, head, end);
 }
 
 void
@@ -336,7 +351,7 @@ pr_sort_doubles(double *v, size_t n)
 	size_t k;
 
 	if (n >= WIDE_MIN) {
-		radix_wide(v, n);
+		radix_wide(v, n, WIDE_BITS);
 		return;
 	}
 	if (n >= RADIX_MIN) {
@@ -354,4 +369,31 @@ pr_sample_sort(struct pr_sample *s)
 	if (!s->sorted)
 		pr_sort_doubles(s->v, s->n);
 	s->sorted = 1;
+}
+
+/* Two samples together at least this large are sorted on two threads. */
+#define SORT_PAR_MIN ((size_t)1 << 18)
+
+static void *
+sort_thread(void *arg)
+{
+	pr_sample_sort(arg);
+	return NULL;
+}
+
+void
+pr_sample_sort_both(struct pr_sample *a, struct pr_sample *b)
+{
+	pthread_t tid;
+	int threaded = 0;
+
+	if (!a->sorted && !b->sorted &&
+	    (a->n >= SORT_PAR_MIN || b->n >= SORT_PAR_MIN - a->n) &&
+	    sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = pthread_create(&tid, NULL, sort_thread, b) == 0;
+	pr_sample_sort(a);
+	if (threaded)
+		pthread_join(tid, NULL);
+	else
+		pr_sample_sort(b);
 }

@@ -28,15 +28,10 @@
  * the values are at most PR_READ_VALUES_MAX (`yes 1 | perfreg stat` used
  * to grow until the machine ran out of memory).
  *
- * pr_read_numbers_each reads several files at once, one thread a file
- * (each with its own buffer and sample, so nothing is shared but the
- * index of the next file to take), and sorts each on its thread: stat
- * and compare on two files of 10^7 values take about half the wall time
- * on two cores, and n files scale to min(n, cores).
+ * Several files at once: parse/each.c (pr_read_numbers_each).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,114 +359,5 @@ out:
 	else
 		out->sorted = 0;
 	pr_sample_shrink(out);
-	return st;
-}
-
-/* --- several files at once --- */
-
-struct each {
-	const char *const *paths;
-	size_t n;
-	int column;
-	const char *delims;
-	int sort;
-	struct pr_sample *out;
-	enum pr_status *st;
-	struct pr_error *err;
-	pthread_mutex_t lock;
-	size_t next; /* the next path to claim, under lock */
-};
-
-/* Reads paths[i] into out[i], sorting it when asked. */
-static void
-each_one(struct each *a, size_t i)
-{
-	a->st[i] = pr_read_numbers(a->paths[i], a->column, a->delims,
-	    &a->out[i], &a->err[i]);
-	if (a->st[i] == PR_OK && a->sort)
-		pr_sample_sort(&a->out[i]);
-}
-
-/* A worker: claims the next file not yet taken until none is left. */
-static void *
-each_worker(void *arg)
-{
-	struct each *a = arg;
-	size_t i;
-
-	for (;;) {
-		pthread_mutex_lock(&a->lock);
-		while (a->next < a->n && strcmp(a->paths[a->next], "-") == 0)
-			a->next++;
-		i = a->next < a->n ? a->next++ : a->n;
-		pthread_mutex_unlock(&a->lock);
-		if (i == a->n)
-			return NULL;
-		each_one(a, i);
-	}
-}
-
-enum pr_status
-pr_read_numbers_each(const char *const *paths, size_t n, int column,
-    const char *delims, int sort, struct pr_sample *out, size_t *failed,
-    struct pr_error *err)
-{
-	struct each a;
-	pthread_t tid[PR_READ_THREADS_MAX];
-	size_t i, nfiles = 0, nthreads = 0, want;
-	long cpus;
-	enum pr_status st = PR_OK;
-
-	if (n == 0)
-		return PR_OK;
-	memset(&a, 0, sizeof(a));
-	a.paths = paths;
-	a.n = n;
-	a.column = column;
-	a.delims = delims;
-	a.sort = sort;
-	a.out = out;
-	a.st = calloc(n, sizeof(*a.st));
-	a.err = calloc(n, sizeof(*a.err));
-	if (a.st == NULL || a.err == NULL) {
-		free(a.st);
-		free(a.err);
-		return pr_error_set(err, PR_ENOMEM,
-		    "out of memory for reading %zu files", n);
-	}
-	/* Standard input cannot be shared: it is read here, in order. */
-	for (i = 0; i < n; i++)
-		if (strcmp(paths[i], "-") == 0)
-			each_one(&a, i);
-		else
-			nfiles++;
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	want = cpus > 1 ? (size_t)cpus : 1;
-	want = want < nfiles ? want : nfiles;
-	want = want < PR_READ_THREADS_MAX ? want : PR_READ_THREADS_MAX;
-	pthread_mutex_init(&a.lock, NULL);
-	/* The calling thread is one of the workers. */
-	for (; nthreads + 1 < want; nthreads++)
-		if (pthread_create(&tid[nthreads], NULL, each_worker, &a) != 0)
-			break;
-	(void)each_worker(&a);
-	for (i = 0; i < nthreads; i++)
-		pthread_join(tid[i], NULL);
-	pthread_mutex_destroy(&a.lock);
-	for (i = 0; i < n && st == PR_OK; i++)
-		if (a.st[i] != PR_OK) {
-			st = a.st[i];
-			if (err != NULL)
-				*err = a.err[i];
-			if (failed != NULL)
-				*failed = i;
-		}
-	/* On failure every sample is empty again, as it came. */
-	for (i = 0; st != PR_OK && i < n; i++) {
-		pr_sample_release(&out[i]);
-		pr_sample_init(&out[i]);
-	}
-	free(a.st);
-	free(a.err);
 	return st;
 }

@@ -2,7 +2,9 @@
  * report/compare_data.c - two datasets compared as `perfreg compare`
  * compares them (perfreg/report_compare.h): metrics paired by name in
  * the order of the base, their units and directions settled, each pair
- * compared on sorted copies of its values (pr_compare), the families
+ * compared on sorted copies of its values (pr_compare; sorted in place
+ * when the report keeps no values of the pair and the caller allows it,
+ * pr_report_compare_opts.sort_in_place), the families
  * corrected (perfreg/primary.h: Holm over the primary metrics,
  * Benjamini-Hochberg over the side metrics, constant metrics not
  * tested), and the --fail-on-regression gate on the primary verdicts.
@@ -216,27 +218,40 @@ compare_rows(const struct row *rows, struct pr_report_metric *rm, size_t n,
 	enum pr_better better;
 	size_t i;
 
+	const struct pr_sample *b, *nw;
+	int keep;
+
 	for (i = 0; i < n && st == PR_OK; i++) {
 		pr_sample_release(&bs);
 		pr_sample_release(&ns);
-		if ((st = pr_sample_copy(&bs, &rows[i].base->values, err)) !=
-			PR_OK ||
-		    (st = pr_sample_copy(&ns, &rows[i].new->values, err)) !=
-			PR_OK)
-			break;
-		pr_sample_sort(&bs);
-		pr_sample_sort(&ns);
+		keep = rows[i].base->values.n <= JSON_VALUES_MAX &&
+		    rows[i].new->values.n <= JSON_VALUES_MAX;
+		if (!keep && o->sort_in_place) {
+			/* The report keeps no values of this row. */
+			pr_sample_sort_both(&rows[i].base->values,
+			    &rows[i].new->values);
+			b = &rows[i].base->values;
+			nw = &rows[i].new->values;
+		} else {
+			if ((st = pr_sample_copy(&bs, &rows[i].base->values,
+				 err)) != PR_OK ||
+			    (st = pr_sample_copy(&ns, &rows[i].new->values,
+				 err)) != PR_OK)
+				break;
+			pr_sample_sort_both(&bs, &ns);
+			b = &bs;
+			nw = &ns;
+		}
 		better = rm[i].cmp.better;
 		pr_error_clear(&e);
-		if ((st = pr_compare(bs.v, bs.n, ns.v, ns.n, better,
+		if ((st = pr_compare(b->v, b->n, nw->v, nw->n, better,
 			 &o->verdict, &rm[i].cmp, &e)) != PR_OK) {
 			st = pr_error_set(err, st, "compare: metric '%s': %s",
 			    rm[i].name, e.msg);
 			break;
 		}
 		rm[i].cmp.better = better;
-		if (rows[i].base->values.n <= JSON_VALUES_MAX &&
-		    rows[i].new->values.n <= JSON_VALUES_MAX) {
+		if (keep) {
 			rm[i].base_values = rows[i].base->values.v;
 			rm[i].base_n = rows[i].base->values.n;
 			rm[i].new_values = rows[i].new->values.v;

@@ -194,6 +194,62 @@ test_sort(void **state)
 	}
 }
 
+/*
+ * pr_sample_sort_both: two samples large enough for two threads (and
+ * two small ones, sorted one after the other) come out as qsort sorts
+ * them, each flagged sorted.  The last case puts 90% of the values in
+ * one bucket of the first radix pass (the rest anywhere), so that the
+ * levels below take the wide digits too.
+ */
+static void
+test_sort_both(void **state)
+{
+	static const size_t sizes[][2] = { { 200000, 150000 }, { 10, 3000 },
+		{ 0, 300000 }, { 300000, 10 } };
+	struct pr_sample a, b;
+	struct pr_rng r;
+	double *ra, *rb;
+	size_t i, k;
+
+	(void)state;
+	pr_rng_seed(&r, 16);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		pr_sample_init(&a);
+		pr_sample_init(&b);
+		for (i = 0; i < sizes[k][0]; i++)
+			assert_int_equal(pr_sample_push(&a,
+					     k == 3 && i % 10 == 0
+						 ? random_bits(&r)
+						 : 100 + pr_rng_normal(&r),
+					     NULL),
+			    PR_OK);
+		for (i = 0; i < sizes[k][1]; i++)
+			assert_int_equal(pr_sample_push(&b, random_bits(&r),
+					     NULL),
+			    PR_OK);
+		ra = malloc(a.n * sizeof(double) + 1);
+		rb = malloc(b.n * sizeof(double) + 1);
+		assert_non_null(ra);
+		assert_non_null(rb);
+		if (a.n > 0)
+			memcpy(ra, a.v, a.n * sizeof(double));
+		memcpy(rb, b.v, b.n * sizeof(double));
+		qsort(ra, a.n, sizeof(double), cmp);
+		qsort(rb, b.n, sizeof(double), cmp);
+		pr_sample_sort_both(&a, &b);
+		assert_int_equal(a.sorted, 1);
+		assert_int_equal(b.sorted, 1);
+		for (i = 0; i < a.n; i++)
+			assert_true(a.v[i] == ra[i]);
+		for (i = 0; i < b.n; i++)
+			assert_true(b.v[i] == rb[i]);
+		free(ra);
+		free(rb);
+		pr_sample_release(&a);
+		pr_sample_release(&b);
+	}
+}
+
 static void
 test_sample(void **state)
 {
@@ -349,6 +405,7 @@ main(void)
 		cmocka_unit_test(test_buf_detach),
 		cmocka_unit_test(test_error_format),
 		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_sort_both),
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_dataset),
 		cmocka_unit_test(test_dataset_index),

@@ -608,6 +608,105 @@ test_each(void **state)
 	free(buf);
 }
 
+/* Whether two datasets hold the same metrics with the same values. */
+static void
+same_dataset(struct pr_dataset *x, struct pr_dataset *y)
+{
+	size_t i;
+
+	assert_int_equal(x->n, y->n);
+	for (i = 0; i < x->n; i++) {
+		assert_string_equal(x->metrics[i].name, y->metrics[i].name);
+		assert_string_equal(x->metrics[i].unit, y->metrics[i].unit);
+		assert_int_equal(x->metrics[i].values.n,
+		    y->metrics[i].values.n);
+		assert_memory_equal(x->metrics[i].values.v,
+		    y->metrics[i].values.v,
+		    x->metrics[i].values.n * sizeof(double));
+	}
+}
+
+/*
+ * pr_read_any_each (compare's two sides read at once): a numbers file
+ * and a CSV file give what pr_read_any gives each, in run order; with
+ * both bad, the error is the first one's (its line), and both datasets
+ * come back empty; with only the second bad, the second's.
+ */
+static void
+test_any_each(void **state)
+{
+	enum { PER = 20000 };
+	struct pr_dataset d[2], one;
+	struct pr_error err;
+	struct pr_rng r;
+	static char path_store[2][512];
+	const char *paths[2];
+	char *buf, *p;
+	size_t i, k, failed = 99;
+
+	(void)state;
+	buf = malloc((size_t)PER * 40 + 64);
+	assert_non_null(buf);
+	pr_rng_seed(&r, 17);
+	p = buf;
+	for (i = 0; i < PER; i++)
+		p += sprintf(p, "%.17g\n", 100 + pr_rng_normal(&r));
+	snprintf(path_store[0], sizeof(path_store[0]), "%s",
+	    write_tmp("anyeach0.txt", buf, (size_t)(p - buf)));
+	p = buf + sprintf(buf, "elapsed (s),rss_kib\n");
+	for (i = 0; i < PER; i++)
+		p += sprintf(p, "%.6f,%zu\n", 1 + pr_rng_normal(&r) / 100,
+		    1000 + i % 7);
+	snprintf(path_store[1], sizeof(path_store[1]), "%s",
+	    write_tmp("anyeach1.csv", buf, (size_t)(p - buf)));
+	for (k = 0; k < 2; k++) {
+		paths[k] = path_store[k];
+		pr_dataset_init(&d[k]);
+	}
+	pr_error_clear(&err);
+	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, NULL,
+			     &failed, &err),
+	    PR_OK);
+	assert_int_equal(failed, 99);
+	assert_int_equal(d[1].n, 2);
+	for (k = 0; k < 2; k++) {
+		pr_dataset_init(&one);
+		assert_int_equal(pr_read_any(paths[k], NULL, NULL, &one, NULL,
+				     NULL),
+		    PR_OK);
+		same_dataset(&d[k], &one);
+		pr_dataset_release(&one);
+		pr_dataset_release(&d[k]);
+		pr_dataset_init(&d[k]);
+	}
+	/* The first bad at its line 3, the second at its first. */
+	snprintf(path_store[0], sizeof(path_store[0]), "%s",
+	    write_tmp("anyeach0.txt", "1\n2\noops\n", 9));
+	snprintf(path_store[1], sizeof(path_store[1]), "%s",
+	    write_tmp("anyeach1.txt", "x\n", 2));
+	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, NULL,
+			     &failed, &err),
+	    PR_EPARSE);
+	assert_int_equal(failed, 0);
+	assert_string_equal(err.file, paths[0]);
+	assert_int_equal(err.line, 3);
+	for (k = 0; k < 2; k++)
+		assert_int_equal(d[k].n, 0);
+	snprintf(path_store[0], sizeof(path_store[0]), "%s",
+	    write_tmp("anyeach0.txt", "1\n2\n", 4));
+	assert_int_equal(pr_read_any_each(paths, 2, NULL, NULL, d, NULL,
+			     &failed, &err),
+	    PR_EPARSE);
+	assert_int_equal(failed, 1);
+	assert_string_equal(err.file, paths[1]);
+	assert_int_equal(err.line, 1);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(d[k].n, 0);
+		pr_dataset_release(&d[k]);
+	}
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -623,6 +722,7 @@ main(void)
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_values_cap),
 		cmocka_unit_test(test_each),
+		cmocka_unit_test(test_any_each),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -8,7 +8,8 @@
  * means, the run level with its warning, Welch's t by default, hosts
  * compared one by one and across, a host that ran one side named and
  * left out, one host alone not gating, --host, the changes within a
- * variant between sessions).  The statistics themselves (pr_compare,
+ * variant between sessions); large metrics sorted in place give the same
+ * comparison as sorted copies.  The statistics themselves (pr_compare,
  * pr_campaign_hosts) are checked against references in tests/stats;
  * here the decisions around them are.
  */
@@ -27,6 +28,7 @@
 #include "perfreg/report_campaign.h"
 #include "perfreg/report_compare.h"
 #include "perfreg/report_model.h"
+#include "perfreg/rng.h"
 
 static void
 add(struct pr_dataset *d, const char *name, const char *unit, enum pr_better b,
@@ -124,6 +126,115 @@ test_datasets(void **state)
 	pr_report_compare_result_release(&r);
 	pr_dataset_release(&a);
 	pr_dataset_release(&b);
+}
+
+/* The figures of a comparison that must not depend on how it sorted. */
+static void
+same_comparison(const struct pr_comparison *x, const struct pr_comparison *y)
+{
+	assert_int_equal(x->verdict, y->verdict);
+	assert_int_equal(x->method, y->method);
+	assert_true(x->change_pct == y->change_pct);
+	assert_true(x->ci_lo_pct == y->ci_lo_pct);
+	assert_true(x->ci_hi_pct == y->ci_hi_pct);
+	assert_true(x->p_value == y->p_value);
+	assert_true(x->base.median == y->base.median);
+	assert_true(x->new.median == y->new.median);
+	assert_true(x->base.mean == y->base.mean);
+	assert_true(x->new.q3 == y->new.q3);
+}
+
+/*
+ * sort_in_place: a metric with more values a side than the report keeps
+ * (100,000) is sorted in the datasets themselves and compares exactly as
+ * on sorted copies; a smaller one keeps its run order in the datasets
+ * and in the report (the JSON values and the HTML order plot), as
+ * without the option.
+ */
+static void
+test_sort_in_place(void **state)
+{
+	enum { BIG = 150000, SMALL = 500 };
+	struct pr_dataset a[2], b[2];
+	struct pr_report_compare_opts o;
+	struct pr_report_compare_result r[2];
+	struct pr_error err;
+	struct pr_rng g;
+	const struct pr_sample *s;
+	size_t i, k, unsorted;
+	double x;
+
+	(void)state;
+	pr_rng_seed(&g, 16);
+	for (k = 0; k < 2; k++) {
+		pr_dataset_init(&a[k]);
+		pr_dataset_init(&b[k]);
+	}
+	for (i = 0; i < BIG; i++) {
+		x = 100 + pr_rng_normal(&g);
+		for (k = 0; k < 2; k++)
+			assert_int_equal(pr_dataset_add(&a[k], "big", "s",
+					     PR_BETTER_LOWER, x, NULL),
+			    PR_OK);
+		x = 100.5 + pr_rng_normal(&g);
+		for (k = 0; k < 2; k++)
+			assert_int_equal(pr_dataset_add(&b[k], "big", "s",
+					     PR_BETTER_LOWER, x, NULL),
+			    PR_OK);
+	}
+	for (i = 0; i < SMALL; i++)
+		for (k = 0; k < 2; k++) {
+			assert_int_equal(pr_dataset_add(&a[k], "small", "s",
+					     PR_BETTER_LOWER,
+					     (double)(SMALL - i), NULL),
+			    PR_OK);
+			assert_int_equal(pr_dataset_add(&b[k], "small", "s",
+					     PR_BETTER_LOWER,
+					     (double)(SMALL - i) + 1, NULL),
+			    PR_OK);
+		}
+	for (k = 0; k < 2; k++) {
+		pr_report_compare_opts_init(&o);
+		o.sort_in_place = (int)k;
+		pr_error_clear(&err);
+		assert_int_equal(pr_report_compare_datasets(&a[k], &b[k], "a",
+				     "b", &o, &r[k], &err),
+		    PR_OK);
+		assert_int_equal(r[k].nrm, 2);
+	}
+	for (i = 0; i < 2; i++) {
+		assert_string_equal(r[0].rm[i].name, r[1].rm[i].name);
+		same_comparison(&r[0].rm[i].cmp, &r[1].rm[i].cmp);
+	}
+	/* Without the option the big metric keeps its run order; with it
+	 * the datasets hold it sorted, and the report none of it. */
+	s = &pr_dataset_find(&a[0], "big")->values;
+	for (unsorted = 0, i = 1; i < s->n; i++)
+		unsorted += s->v[i] < s->v[i - 1];
+	assert_true(unsorted > BIG / 4);
+	for (k = 0; k < 2; k++) {
+		s = &pr_dataset_find(k ? &b[1] : &a[1], "big")->values;
+		for (unsorted = 0, i = 1; i < s->n; i++)
+			unsorted += s->v[i] < s->v[i - 1];
+		assert_int_equal(unsorted, 0);
+	}
+	for (i = 0; i < 2; i++)
+		if (strcmp(r[1].rm[i].name, "big") == 0) {
+			assert_null(r[1].rm[i].base_values);
+			assert_int_equal(r[1].rm[i].base_n, 0);
+		} else {
+			/* The small one in run order (descending) in both. */
+			assert_int_equal(r[1].rm[i].base_n, SMALL);
+			assert_true(r[1].rm[i].base_values[0] == SMALL);
+			assert_true(r[1].rm[i].new_values[SMALL - 1] == 2);
+			s = &pr_dataset_find(&a[1], "small")->values;
+			assert_true(s->v[0] == SMALL);
+		}
+	for (k = 0; k < 2; k++) {
+		pr_report_compare_result_release(&r[k]);
+		pr_dataset_release(&a[k]);
+		pr_dataset_release(&b[k]);
+	}
 }
 
 static void
@@ -572,6 +683,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_datasets),
 		cmocka_unit_test(test_datasets_disagree),
+		cmocka_unit_test(test_sort_in_place),
 		cmocka_unit_test(test_campaign_boot_level),
 		cmocka_unit_test(test_campaign_run_level),
 		cmocka_unit_test(test_campaign_hosts),
