@@ -239,12 +239,12 @@ has "$tmp/out" "^R	fault	fault	[0-9]*	" "suite worker: fault's result"
 has "$tmp/out" "^M	fault.4k	ns/page	lower	" "suite worker: a figure"
 # The main suite in processes: each a unit, stored as its round.
 pdb=$tmp/p.db
-"$P" suite run syscall --quick --budget 4 --processes 3 --db "$pdb" --json \
+"$P" suite run syscall --quick --budget 8 --processes 3 --db "$pdb" --json \
     > "$tmp/out" 2> "$tmp/err" || fail "suite --processes 3: $(cat "$tmp/err")"
 has "$tmp/out" '"processes": 3' "suite --processes 3: three processes"
 [ "$(sqlite3 "$pdb" 'SELECT count(DISTINCT round) FROM run')" = 3 ] ||
     fail "suite --processes 3: rounds $(sqlite3 "$pdb" 'SELECT DISTINCT round FROM run')"
-"$P" suite run syscall --quick --budget 4 --processes 3 --db "$pdb" --all \
+"$P" suite run syscall --quick --budget 8 --processes 3 --db "$pdb" --all \
     > "$tmp/out" 2> "$tmp/err" || fail "suite --processes 3 again: $(cat "$tmp/err")"
 hasf "$tmp/out" "each figure is the mean of its process means (the process the unit)" \
     "processes: the timers line says the unit"
