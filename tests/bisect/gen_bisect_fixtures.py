@@ -48,12 +48,7 @@ def fit(ys, nu, rds=None):
     n = sum(len(y) for y in ys)
     if rds is None:
         rds = [[None] * len(y) for y in ys]
-    cnt = {}
-    for rd in rds:
-        for r in rd:
-            if r is not None:
-                cnt[r] = cnt.get(r, 0) + 1
-    rounds = sorted(r for r, c in cnt.items() if c >= 2)
+    rounds = round_sets(rds)
     if n - T - len(rounds) < 1:
         rounds = []
     R = len(rounds)
