@@ -627,7 +627,7 @@ put(const char *dir, const char *name, const char *text)
 static void
 test_session_vmstat(void **state)
 {
-	char dir[] = "/tmp/perfreg-test-vmstat-XXXXXX";
+	char dir[] = "/tmp/perfreg-test-vmstat-XXXXXX", path[64];
 	struct pr_monitor *m;
 	struct pr_dataset d;
 	struct pr_error err;
@@ -702,12 +702,10 @@ test_session_vmstat(void **state)
 	assert_non_null(strstr(n, " ...; add vmstat to --monitor"));
 	assert_true(strlen(n) < 256);
 	pr_monitor_free(m);
-	snprintf(dir + strlen(dir), 8, "/vmstat");
-	unlink(dir);
-	dir[strlen(dir) - 7] = '\0';
-	snprintf(dir + strlen(dir), 10, "/softirqs");
-	unlink(dir);
-	dir[strlen(dir) - 9] = '\0';
+	snprintf(path, sizeof(path), "%s/vmstat", dir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/softirqs", dir);
+	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
