@@ -287,6 +287,7 @@ load_side(struct pr_store *st, const int64_t *ids, size_t n, const char *label,
 		    PR_OK)
 			return rc;
 	}
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	if ((l->ptr = calloc(l->n + 1, sizeof(*l->ptr))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (u = 0; u < l->n; u++)
@@ -361,6 +362,7 @@ pr_report_suite_ab_explain(struct pr_report_model *m, const char *key,
 	enum pr_status rc = PR_OK;
 	size_t i, u;
 
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	if ((p = calloc(4 * np + 1, sizeof(*p))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (u = 0; u < np; u++) {
