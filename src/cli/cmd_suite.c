@@ -71,6 +71,10 @@ extern const struct cmd_entry cmd_suite_ab_entry;
  * a 2-core VM, full and --quick: a smaller budget cannot be held. */
 #define PROBE_FLOOR_S 1.5
 #define PROBE_FLOOR_QUICK_S 0.5
+/* A suite worker that hangs before it is known to be late is killed
+ * after this many times the budget and this many seconds. */
+#define WORKER_TIMEOUT_SHARE 4
+#define WORKER_TIMEOUT_S 300
 /* A process's measured floor varies from process to process on a
  * loaded machine (at load 24-29 under nice 19 a second process took
  * far longer than the first): the processes left must fit this many
@@ -1530,6 +1534,10 @@ struct watch {
 	double t_last;   /* when its last probe was seen done, or it began */
 	size_t whole;    /* bytes of its output that hold whole results */
 	size_t done;     /* its probes done */
+	/* spawn's cancel flag: set on Ctrl-C or at the bound; stop says
+	 * which. */
+	volatile sig_atomic_t cancel;
+	int stop;
 };
 
 /* The running-late note, once a command: the measured floors show that
@@ -1603,14 +1611,24 @@ watch_worker(const struct pr_spawn_result *sr, double elapsed_s, void *arg)
 	    wt->t_end + wt->margin_s - now, &est);
 	if (est.late)
 		say_late(wt->c, wt, est.need_s, wt->t_end + wt->margin_s - now);
+	/* Stopped at the bound: a process after the first, or the first
+	 * once its lateness (and the bound) was said.  A first process not
+	 * yet known to be late is the only measurement of its probes there
+	 * is: it runs on, and the time line says it went over. */
+	if (interrupted) {
+		wt->cancel = 1;
+	} else if (now >= wt->t_bound && (wt->i > 0 || wt->c->late_said)) {
+		wt->stop = 1;
+		wt->cancel = 1;
+	}
 }
 
 /*
  * Runs worker i (of `of`) as argv and reads its results, of the probes
  * probes[0..np), into *w (the caller's) and *nw; *wall_s gets its time.
  * With wt (the suite's workers) the worker is watched as it runs
- * (watch_worker) and stopped at the timeout, a stop that is no failure
- * (*stopped set); the whole results of a worker stopped, interrupted or
+ * (watch_worker) and may be stopped at the bound, a stop that is no
+ * failure (*stopped set); a timeout is a hung worker; the whole results of a worker stopped, interrupted or
  * failed on the way are kept in *w.  A failure is said (the worker's
  * own line when it gave one) and its exit status returned:
  * EXIT_INTERRUPTED when interrupted.
@@ -1632,7 +1650,7 @@ spawn_worker(const char *what, const char *exe, char **argv, double timeout_s,
 	*stopped = 0;
 	pr_spawn_opts_init(&so);
 	so.path = exe;
-	so.cancel = &interrupted;
+	so.cancel = wt != NULL ? &wt->cancel : &interrupted;
 	so.timeout_s = timeout_s;
 	so.output_limit = OUTPUT_MAX;
 	if (wt != NULL) {
@@ -1648,10 +1666,11 @@ spawn_worker(const char *what, const char *exe, char **argv, double timeout_s,
 		return PR_EXIT_INTERNAL;
 	}
 	len = sr.output.len;
-	if (sr.outcome == PR_SPAWN_INTERRUPTED || interrupted) {
-		rc = EXIT_INTERRUPTED;
-	} else if (sr.outcome == PR_SPAWN_TIMEOUT && wt != NULL) {
+	if (sr.outcome == PR_SPAWN_INTERRUPTED && wt != NULL && wt->stop &&
+	    !interrupted) {
 		*stopped = 1;
+	} else if (sr.outcome == PR_SPAWN_INTERRUPTED || interrupted) {
+		rc = EXIT_INTERRUPTED;
 	} else if (sr.outcome != PR_SPAWN_OK) {
 		/* The worker said why on its standard error, a line of
 		 * ours. */
@@ -1757,8 +1776,9 @@ worker_exe(char *exe, size_t size, const char *what)
  * Each worker is watched as it runs: when its probes left cannot end
  * within the budget even at their measured floors, that is said at once
  * (say_late), and a worker still running at the bound (the budget and
- * its margin, less what storing and comparing keep) is stopped, its
- * finished probes kept, and no process runs after it; a probe that no
+ * its margin, less what storing and comparing keep) is stopped (the
+ * first process only once said late), its finished probes kept, and no
+ * process runs after it; a probe that no
  * process ran is marked skipped.  Returns PR_EXIT_OK, EXIT_INTERRUPTED
  * (what finished kept) or the failure's exit status (said; what
  * finished kept).
@@ -1858,7 +1878,8 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 		wt.margin_s = MARGIN_S + MARGIN_SHARE * c->budget;
 		wt.t_bound = bound;
 		wt.t_last = mono_now();
-		rc = spawn_worker("suite", exe, argv, bound - mono_now(), i,
+		rc = spawn_worker("suite", exe, argv,
+		    WORKER_TIMEOUT_SHARE * c->budget + WORKER_TIMEOUT_S, i,
 		    procs, probes, np, &wt, &stopped, &w, &nw, &wall);
 		pr_error_clear(&err);
 		if (nw > np || (nw < np && rc == PR_EXIT_OK && !stopped)) {
