@@ -191,8 +191,32 @@ test_format_names(void **state)
 	}
 	assert_string_equal(pr_format_str(PR_FORMAT_GOBENCH), "gobench");
 	assert_int_equal(pr_format_parse("yaml", &f, &err), PR_EINVAL);
-	assert_non_null(strstr(err.msg, "'yaml'"));
-	assert_non_null(strstr(err.msg, "hyperfine"));
+	assert_string_equal(err.msg,
+	    "unknown format 'yaml' (expected auto, numbers, csv, hyperfine, "
+	    "gobench or perfreg)");
+	assert_string_equal(pr_format_str(
+				(enum pr_format)(PR_FORMAT_PERFREG + 1)),
+	    "unknown");
+	assert_int_equal(pr_format_parse("unknown", &f, &err), PR_EINVAL);
+}
+
+/* The list of names for messages and help, from the registry's table. */
+static void
+test_format_list(void **state)
+{
+	char buf[256], small[20];
+
+	(void)state;
+	assert_string_equal(pr_format_names(buf, sizeof(buf), 0),
+	    "numbers, csv, hyperfine, gobench or perfreg");
+	assert_string_equal(pr_format_names(buf, sizeof(buf), 1),
+	    "auto, numbers, csv, hyperfine, gobench or perfreg");
+	/* Cut at a name, never inside one. */
+	assert_string_equal(pr_format_names(small, sizeof(small), 0),
+	    "numbers, csv");
+	assert_string_equal(pr_format_names(small, sizeof(small), 1),
+	    "auto, numbers, csv");
+	assert_string_equal(pr_format_names(small, 1, 1), "");
 }
 
 static enum pr_format
@@ -1371,6 +1395,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_format_list),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_unit_direction),
 		cmocka_unit_test(test_unit_label),
