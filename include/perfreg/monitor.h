@@ -32,8 +32,14 @@
  * - PR_MON_VMSTAT (vmstat.c): the figures of /proc/vmstat that explain
  *   a slowdown (page faults, paging and swapping, reclaim and its
  *   stalls, refaults, THP, compaction, migration, NUMA hinting, OOM
- *   kills: pr_mon_vmstat_explains), about 30 of its 190 lines, so that
- *   the default set stores a sixth of the figures a run;
+ *   kills: pr_mon_vmstat_explains), about 30 of its 190 lines.  Not in
+ *   the default set: the kernel sums every counter of the file over the
+ *   CPUs for each read, about 58 us of CPU a run on a small VM, more
+ *   than the other default sources together, for figures that say
+ *   nothing in most sessions (the child's own page faults are perf's).
+ *   Where it is not read around each run, a monitor reads it at the
+ *   session's start and end only, and names the memory pressure
+ *   counters that moved in a note (pr_monitor_session_end);
  * - PR_MON_VMSTAT_FULL (vmstat.c): every line of /proc/vmstat, the nr_*
  *   levels too; it replaces PR_MON_VMSTAT where both are asked for.
  *   Not in the default set;
@@ -83,9 +89,12 @@ enum pr_monitor_source {
 };
 #define PR_MON_ALL 0xffu
 /* The default of `perfreg run --monitor`: all but the full
- * /proc/interrupts and the full /proc/vmstat. */
+ * /proc/interrupts and /proc/vmstat (of which the session's start and
+ * end are read: pr_monitor_session_end). */
 #define PR_MON_DEFAULT \
-	(PR_MON_ALL & ~(unsigned)(PR_MON_INTERRUPTS_FULL | PR_MON_VMSTAT_FULL))
+	(PR_MON_ALL & \
+	    ~(unsigned)(PR_MON_INTERRUPTS_FULL | PR_MON_VMSTAT | \
+		PR_MON_VMSTAT_FULL))
 
 /* Every monitor metric's name starts with this. */
 #define PR_MON_PREFIX "mon."
@@ -150,8 +159,15 @@ enum pr_status pr_mon_parse_vmstat(const char *buf, size_t len,
 /* As pr_mon_parse_vmstat, only the lines pr_mon_vmstat_explains names. */
 enum pr_status pr_mon_parse_vmstat_explain(const char *buf, size_t len,
     struct pr_mon_snap *out, struct pr_error *err);
-/* Is this /proc/vmstat line name (len bytes) one of the default set's? */
+/* Is this /proc/vmstat line name (len bytes) one of the vmstat set's? */
 int pr_mon_vmstat_explains(const char *name, size_t len);
+/*
+ * Is it a memory pressure counter (swapping, reclaim
+ * scans and steals, allocation stalls, compaction stalls and failures,
+ * huge page fallbacks, refaults, OOM kills), which the session's note
+ * names when it moved (pr_monitor_session_end)?
+ */
+int pr_mon_vmstat_pressure(const char *name, size_t len);
 enum pr_status pr_mon_parse_schedstat(const char *buf, size_t len,
     struct pr_mon_snap *out, struct pr_error *err);
 
@@ -226,6 +242,19 @@ const char *pr_monitor_note(const struct pr_monitor *m, size_t i);
  */
 enum pr_status pr_monitor_begin(struct pr_monitor *m, struct pr_error *err);
 enum pr_status pr_monitor_end(struct pr_monitor *m, struct pr_dataset *out,
+    struct pr_error *err);
+
+/*
+ * After the session's last run: where /proc/vmstat was not read around
+ * each run (neither vmstat nor vmstat-full in the set, but some source
+ * is), it was read when the monitor was made; it is read again, and
+ * when a memory pressure counter grew in between, one note names each
+ * with its growth ("memory pressure in the session (system-wide,
+ * /proc/vmstat at start and end): pgscan_direct +5123, ...; add vmstat
+ * to --monitor to attribute it to runs").  Only PR_ENOMEM and
+ * PR_ELIMIT fail.  A second call after a note adds none.
+ */
+enum pr_status pr_monitor_session_end(struct pr_monitor *m,
     struct pr_error *err);
 
 /* Is this metric a monitor's (its name starts with PR_MON_PREFIX)? */

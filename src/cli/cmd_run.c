@@ -410,7 +410,9 @@ static const struct opt options[] = {
 	OPT_STRING(0, "monitor", "set",
 	    "side metrics read around each run: none, or a list of perf, "
 	    "stat, softirqs, interrupts, interrupts-full, vmstat, vmstat-full, "
-	    "schedstat, system, default, all (default: all but the -full ones)",
+	    "schedstat, system, default, all (default: perf, stat, softirqs, "
+	    "interrupts, schedstat; default,vmstat adds /proc/vmstat's memory "
+	    "figures, read otherwise at the session's start and end only)",
 	    struct run_cli, monitor_spec, OPT_NONEMPTY, "a monitor set"),
 	OPT_CALL(0, "output-limit", "bytes",
 	    "output kept per run (default 16M; K, M, G suffixes)", parse_bytes,
@@ -1136,7 +1138,7 @@ explain_add(struct pr_report_model *g, const struct pr_session *s,
 	return st;
 }
 
-/* --monitor: the set (default: all) and the monitor the runner reads
+/* --monitor: the set (default: PR_MON_DEFAULT) and the monitor the runner reads
  * around each run.  Returns an exit status. */
 static int
 monitor_open(struct run_cli *c)
@@ -1470,6 +1472,10 @@ run_main(int argc, char **argv, int64_t resumes, size_t done, const char *db,
 	st = pr_session_run(&s, &c.ro, &err);
 	for (i = 0; i < NSTOP; i++)
 		sigaction(stop_signals[i], &old[i], NULL);
+	/* The session's memory pressure, where vmstat was not read around
+	 * each run: a note of the explanation. */
+	if (st == PR_OK && c.mon != NULL)
+		st = pr_monitor_session_end(c.mon, &err);
 	if (c.tty)
 		fputs("\r\033[K", stderr);
 	/* The report is still written, from what is in memory. */

@@ -15,7 +15,10 @@
  * from offset 0 around each run (a /proc file is written anew by each
  * read from its start), so that a run costs no open or close.  The
  * default interrupts source takes its counts from /proc/stat, which is
- * read once a reading for both it and the stat source.
+ * read once a reading for both it and the stat source.  Where vmstat is
+ * not read around each run, its memory pressure counters are read at
+ * pr_monitor_new and pr_monitor_session_end, and a note names those that
+ * moved.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +82,11 @@ struct pr_monitor {
 	struct pr_mon_perf *perf;
 	struct pr_mon_snap before, after;
 	struct pr_mon_irqnames irqs; /* PR_MON_INTERRUPTS' names */
-	int fd[NPROCSRC];            /* -1: not read */
+	/* The memory pressure counters of /proc/vmstat at the session's
+	 * start, where vmstat is not read around each run. */
+	struct pr_mon_snap watch;
+	int watching, watch_noted;
+	int fd[NPROCSRC]; /* -1: not read */
 	struct pr_buf file;
 	double clk_tck;   /* USER_HZ */
 	double max_scale; /* largest multiplexing scale seen */
@@ -348,6 +355,7 @@ pr_monitor_new(unsigned set, const char *proc_root, struct pr_monitor **out,
 	pr_buf_init(&m->file, FILE_MAX);
 	pr_mon_snap_init(&m->before);
 	pr_mon_snap_init(&m->after);
+	pr_mon_snap_init(&m->watch);
 	m->clk_tck = (tck = sysconf(_SC_CLK_TCK)) > 0 ? (double)tck : 100;
 	m->active = set & PR_MON_ALL;
 	if (m->active & PR_MON_INTERRUPTS_FULL)
@@ -395,6 +403,18 @@ pr_monitor_new(unsigned set, const char *proc_root, struct pr_monitor **out,
 			note(m, t);
 		}
 	}
+	if ((set & PR_MON_ALL) != 0 &&
+	    !(set & (PR_MON_VMSTAT | PR_MON_VMSTAT_FULL)) &&
+	    pr_mon_read_file(m->root, "vmstat", &m->file) == 0) {
+		enum pr_status st = pr_mon_parse_vmstat_explain(m->file.data,
+		    m->file.len, &m->watch, err);
+
+		if (st != PR_OK) {
+			pr_monitor_free(m);
+			return st;
+		}
+		m->watching = 1;
+	}
 	if (m->active & PR_MON_PERF) {
 		char n1[NOTE_LEN] = "", n2[NOTE_LEN] = "";
 
@@ -424,6 +444,7 @@ pr_monitor_free(struct pr_monitor *m)
 	pr_mon_irqnames_release(&m->irqs);
 	pr_mon_snap_release(&m->before);
 	pr_mon_snap_release(&m->after);
+	pr_mon_snap_release(&m->watch);
 	pr_buf_release(&m->file);
 	free(m->root);
 	free(m);
@@ -521,6 +542,58 @@ pr_monitor_end(struct pr_monitor *m, struct pr_dataset *out,
 	if ((st = read_proc(m, &m->after, err)) != PR_OK)
 		return st;
 	return pr_mon_snap_delta(&m->before, &m->after, out, err);
+}
+
+enum pr_status
+pr_monitor_session_end(struct pr_monitor *m, struct pr_error *err)
+{
+	struct pr_mon_snap now;
+	char list[128] = "", t[NOTE_LEN];
+	size_t i, j, len = 0, pl = strlen(PR_MON_PREFIX "vm.");
+	int n, cut = 0;
+	enum pr_status st;
+
+	if (!m->watching || m->watch_noted ||
+	    pr_mon_read_file(m->root, "vmstat", &m->file) != 0)
+		return PR_OK;
+	pr_mon_snap_init(&now);
+	if ((st = pr_mon_parse_vmstat_explain(m->file.data, m->file.len, &now,
+		 err)) != PR_OK) {
+		pr_mon_snap_release(&now);
+		return st;
+	}
+	for (i = 0; i < now.n && !cut; i++) {
+		const char *name = now.v[i].name + pl;
+		double d = -1;
+
+		if (!pr_mon_vmstat_pressure(name, strlen(name)))
+			continue;
+		for (j = 0; j < m->watch.n; j++)
+			if (strcmp(m->watch.v[j].name, now.v[i].name) == 0)
+				d = now.v[i].value - m->watch.v[j].value;
+		if (d <= 0)
+			continue;
+		n = snprintf(list + len, sizeof(list) - len, "%s %s +%.0f",
+		    len > 0 ? "," : "", name, d);
+		if (n < 0 || (size_t)n >= sizeof(list) - len - 4) {
+			/* What does not fit is said to be there. */
+			snprintf(list + len, sizeof(list) - len, " ...");
+			cut = 1;
+		} else {
+			len += (size_t)n;
+		}
+	}
+	pr_mon_snap_release(&now);
+	if (list[0] == '\0' || (len == 0 && !cut))
+		return PR_OK;
+	snprintf(t, sizeof(t),
+	    "memory pressure in the session (system-wide, /proc/vmstat at "
+	    "start and end):%s; add vmstat to --monitor to attribute it to "
+	    "runs",
+	    list);
+	note(m, t);
+	m->watch_noted = 1;
+	return PR_OK;
 }
 
 int

@@ -6,14 +6,17 @@
  * counter.  Lines of other forms are skipped.  The figures are
  * system-wide.
  *
- * The default set reads only the counters that say why a run got slower
+ * The vmstat set reads only the counters that say why a run got slower
  * (the table below: a fault, a page read or swapped, reclaim and the
  * allocations it stalled, a refault, a huge page or its fallback,
  * compaction, a migration, a NUMA hinting fault, an OOM kill), about 30
  * of the file's 190 lines; the rest (the nr_* levels, the allocations
  * and frees by zone, the unevictable and balloon pages, ...) moves with
  * any run and costs a metric a figure, so that only `--monitor
- * vmstat-full` keeps it.
+ * vmstat-full` keeps it.  Neither is in the default set (the kernel
+ * builds the whole file for each read, the default's largest cost); the
+ * second table's memory pressure counters are what a monitor compares
+ * at the session's start and end instead (pr_monitor_session_end).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,30 @@ static const char *const explains[] = {
 };
 #define NEXPLAINS (sizeof(explains) / sizeof(explains[0]))
 
+/* The memory pressure counters of the session's note, sorted: those of
+ * the table above that stay still on a machine with memory to spare
+ * (not the faults, major ones included: any program started from a file
+ * not in the page cache takes some; nor the paging of any file read, the
+ * huge pages given, the migrations). */
+static const char *const pressure[] = {
+	"allocstall_dma32",
+	"allocstall_movable",
+	"allocstall_normal",
+	"compact_fail",
+	"compact_stall",
+	"oom_kill",
+	"pgscan_direct",
+	"pgscan_kswapd",
+	"pgsteal_direct",
+	"pgsteal_kswapd",
+	"pswpin",
+	"pswpout",
+	"thp_fault_fallback",
+	"workingset_refault_anon",
+	"workingset_refault_file",
+};
+#define NPRESSURE (sizeof(pressure) / sizeof(pressure[0]))
+
 /* The key of a bsearch: a name that need not be NUL-terminated. */
 struct key {
 	const char *s;
@@ -82,6 +109,15 @@ pr_mon_vmstat_explains(const char *name, size_t len)
 	struct key k = { name, len };
 
 	return bsearch(&k, explains, NEXPLAINS, sizeof(explains[0]), cmp_key) !=
+	    NULL;
+}
+
+int
+pr_mon_vmstat_pressure(const char *name, size_t len)
+{
+	struct key k = { name, len };
+
+	return bsearch(&k, pressure, NPRESSURE, sizeof(pressure[0]), cmp_key) !=
 	    NULL;
 }
 

@@ -410,7 +410,13 @@ test_set(void **state)
 	assert_int_equal(set,
 	    PR_MON_ALL &
 		~(unsigned)(PR_MON_PERF | PR_MON_INTERRUPTS_FULL |
-		    PR_MON_VMSTAT_FULL));
+		    PR_MON_VMSTAT | PR_MON_VMSTAT_FULL));
+	/* vmstat is not in the default: the kernel builds the whole file
+	 * for each read; "default,vmstat" adds it. */
+	assert_false(PR_MON_DEFAULT & PR_MON_VMSTAT);
+	assert_int_equal(pr_monitor_parse_set("default,vmstat", &set, &err),
+	    PR_OK);
+	assert_int_equal(set, PR_MON_DEFAULT | PR_MON_VMSTAT);
 	assert_int_equal(pr_monitor_parse_set("vmstat-full", &set, &err),
 	    PR_OK);
 	assert_int_equal(set, PR_MON_VMSTAT_FULL);
@@ -476,7 +482,8 @@ test_missing_proc(void **state)
 	/* The default set: the interrupts by IRQ from /proc/stat, the
 	 * CPU-local ones as one figure, not by kind. */
 	pr_dataset_init(&d);
-	assert_int_equal(pr_monitor_new(PR_MON_DEFAULT & ~(unsigned)PR_MON_PERF,
+	assert_int_equal(pr_monitor_new((PR_MON_DEFAULT | PR_MON_VMSTAT) &
+				 ~(unsigned)PR_MON_PERF,
 			     "tests/data/proc", &m, &err),
 	    PR_OK);
 	assert_int_equal(pr_monitor_nnotes(m), 0);
@@ -487,7 +494,7 @@ test_missing_proc(void **state)
 	assert_true(pr_dataset_find(&d, "mon.irq.cpu_local")->values.v[0] == 0);
 	assert_null(pr_dataset_find(&d, "mon.irq.LOC"));
 	assert_non_null(pr_dataset_find(&d, "mon.stat.ctxt"));
-	/* and vmstat's default lines only, not the levels. */
+	/* and the vmstat set's lines only, not the levels. */
 	assert_non_null(pr_dataset_find(&d, "mon.vm.pgfault"));
 	assert_null(pr_dataset_find(&d, "mon.vm.nr_free_pages"));
 	assert_null(pr_dataset_find(&d, "mon.vm.pgalloc_normal"));
@@ -600,6 +607,108 @@ test_perf(void **state)
 	pr_mon_perf_close(p);
 }
 
+/* Writes text to dir/name. */
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* vmstat out of the set: read at the session's start and end only, and
+ * one note names the memory pressure counters that grew (not the
+ * faults, nor a counter that went back), none when nothing grew; vmstat
+ * in the set, or no source at all: never read that way. */
+static void
+test_session_vmstat(void **state)
+{
+	char dir[] = "/tmp/perfreg-test-vmstat-XXXXXX", path[64];
+	struct pr_monitor *m;
+	struct pr_dataset d;
+	struct pr_error err;
+	const char *n;
+	size_t nn;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "vmstat",
+	    "nr_free_pages 100\npgfault 10\npgmajfault 5\n"
+	    "pgscan_direct 7\nallocstall_normal 2\noom_kill 1\n");
+	put(dir, "softirqs", "CPU0\nTIMER: 1\n");
+	assert_int_equal(pr_monitor_new(PR_MON_DEFAULT & ~(unsigned)PR_MON_PERF,
+			     dir, &m, &err),
+	    PR_OK);
+	/* The notes of the sources absent from dir. */
+	nn = pr_monitor_nnotes(m);
+	assert_int_equal(pr_monitor_session_end(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), nn);
+	pr_dataset_init(&d);
+	assert_int_equal(pr_monitor_begin(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_end(m, &d, &err), PR_OK);
+	assert_null(pr_dataset_find(&d, "mon.vm.pgfault"));
+	assert_non_null(pr_dataset_find(&d, "mon.softirq.TIMER"));
+	pr_dataset_release(&d);
+	put(dir, "vmstat",
+	    "nr_free_pages 900\npgfault 90\npgmajfault 5\n"
+	    "pgscan_direct 5130\nallocstall_normal 3\noom_kill 0\n");
+	assert_int_equal(pr_monitor_session_end(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), nn + 1);
+	n = pr_monitor_note(m, nn);
+	assert_non_null(strstr(n, "memory pressure in the session"));
+	assert_non_null(strstr(n, "system-wide"));
+	assert_non_null(
+	    strstr(n, ": pgscan_direct +5123, allocstall_normal +1;"));
+	assert_null(strstr(n, "pgfault"));
+	assert_null(strstr(n, "oom_kill"));
+	assert_non_null(strstr(n, "add vmstat to --monitor"));
+	assert_int_equal(pr_monitor_session_end(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), nn + 1);
+	pr_monitor_free(m);
+
+	/* vmstat read around each run: no session note. */
+	assert_int_equal(pr_monitor_new(PR_MON_VMSTAT, dir, &m, &err), PR_OK);
+	put(dir, "vmstat", "pgscan_direct 9999\n");
+	assert_int_equal(pr_monitor_session_end(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), 0);
+	pr_monitor_free(m);
+	/* --monitor none reads nothing. */
+	assert_int_equal(pr_monitor_new(0, dir, &m, &err), PR_OK);
+	put(dir, "vmstat", "pgscan_direct 99999\n");
+	assert_int_equal(pr_monitor_session_end(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), 0);
+	pr_monitor_free(m);
+	/* Many counters that grew: the note says so and keeps its end. */
+	put(dir, "vmstat",
+	    "allocstall_dma32 0\nallocstall_movable 0\nallocstall_normal 0\n"
+	    "compact_fail 0\ncompact_stall 0\npgmajfault 0\npgscan_direct 0\n"
+	    "pgscan_kswapd 0\npgsteal_direct 0\npgsteal_kswapd 0\n"
+	    "pswpin 0\npswpout 0\n");
+	assert_int_equal(pr_monitor_new(PR_MON_SOFTIRQS, dir, &m, &err), PR_OK);
+	put(dir, "vmstat",
+	    "allocstall_dma32 1000000\nallocstall_movable 1000000\n"
+	    "allocstall_normal 1000000\ncompact_fail 1000000\n"
+	    "compact_stall 1000000\npgmajfault 1000000\n"
+	    "pgscan_direct 1000000\npgscan_kswapd 1000000\n"
+	    "pgsteal_direct 1000000\npgsteal_kswapd 1000000\n"
+	    "pswpin 1000000\npswpout 1000000\n");
+	assert_int_equal(pr_monitor_session_end(m, &err), PR_OK);
+	assert_int_equal(pr_monitor_nnotes(m), 1);
+	n = pr_monitor_note(m, 0);
+	assert_non_null(strstr(n, " ...; add vmstat to --monitor"));
+	assert_true(strlen(n) < 256);
+	pr_monitor_free(m);
+	snprintf(path, sizeof(path), "%s/vmstat", dir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/softirqs", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The runner's hook: every run, warm-ups included, gets its figures,
  * kept apart from its metrics. */
 static void
@@ -648,6 +757,7 @@ main(void)
 		cmocka_unit_test(test_names_and_delta),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_missing_proc),
+		cmocka_unit_test(test_session_vmstat),
 		cmocka_unit_test(test_perf),
 		cmocka_unit_test(test_runner_hook),
 	};
