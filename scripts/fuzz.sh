@@ -19,6 +19,9 @@ secs=${1:-30}
 names=$(sed -n 's/^PR_FORMAT(\([a-z0-9_]*\)).*/\1/p' \
     include/perfreg/parse_formats.def)
 formats=$(for n in $names; do printf 'fuzz_parse_%s ' "$n"; done)
+# The input formats of `stat` and `compare`, which fuzz_read reads.
+inputs=$(sed -n 's/^PR_INPUT(\([a-z0-9_]*\),.*/\1/p' \
+    include/perfreg/parse_formats.def)
 targets=${*:-"$formats fuzz_parse_auto fuzz_parse_metric fuzz_parse_derive
 fuzz_read fuzz_numbers fuzz_numparse fuzz_import fuzz_jsonl fuzz_series
 fuzz_monitor_stat fuzz_monitor_softirqs fuzz_monitor_interrupts
@@ -42,8 +45,11 @@ seeds() {
 	fuzz_monitor_*) echo tests/data/proc ;;
 	fuzz_envdiff) echo tests/fuzz/seeds/envdiff ;;
 	fuzz_stats) echo tests/fuzz/seeds/stats ;;
-	fuzz_read) echo tests/data/csv tests/data/hyperfine \
-	    tests/data/gobench tests/data/perfreg ;;
+	# The inputs of `compare`: the captures of each (tests/data/<name>).
+	fuzz_read)
+		for n in $inputs; do
+			[ -d "tests/data/$n" ] && echo "tests/data/$n"
+		done ;;
 	# A format of `perfreg parse`, and auto: the captures of every
 	# format (tests/data/<name>, and dd's beside time's), as a parser
 	# must also refuse the others' outputs, and the seeds' reports.

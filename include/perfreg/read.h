@@ -83,23 +83,35 @@
 /* The most values one input may hold: 2^26 values, 512 MiB of doubles. */
 #define PR_READ_VALUES_MAX ((size_t)1 << 26)
 
+/*
+ * The formats: PR_FORMAT_AUTO (detect), then one per PR_INPUT line of
+ * perfreg/parse_formats.def, in its order (PR_FORMAT_NUMBERS,
+ * PR_FORMAT_CSV, PR_FORMAT_HYPERFINE, PR_FORMAT_GOBENCH,
+ * PR_FORMAT_PERFREG).
+ */
 enum pr_format {
 	PR_FORMAT_AUTO = 0,
-	PR_FORMAT_NUMBERS,
-	PR_FORMAT_CSV,
-	PR_FORMAT_HYPERFINE,
-	PR_FORMAT_GOBENCH,
-	PR_FORMAT_PERFREG
+#define PR_INPUT(name, NAME) PR_FORMAT_##NAME,
+#include "perfreg/parse_formats.def"
+#undef PR_INPUT
 };
 
 /*
  * "auto", "numbers", "csv", "hyperfine", "gobench", "perfreg" (a static
- * string), and back: pr_format_parse fails with PR_EINVAL, naming the
- * formats there are, for an unknown name.
+ * string; "unknown" for a value that is no format), and back:
+ * pr_format_parse fails with PR_EINVAL, naming the formats there are,
+ * for an unknown name.
  */
 const char *pr_format_str(enum pr_format f);
 enum pr_status pr_format_parse(const char *name, enum pr_format *out,
     struct pr_error *err);
+
+/*
+ * The names of the formats for a message or a help text, "numbers, csv,
+ * hyperfine, gobench or perfreg" ("auto, numbers, ..." when with_auto),
+ * written into buf (cut at a name when size is too small).  Returns buf.
+ */
+const char *pr_format_names(char *buf, size_t size, int with_auto);
 
 /*
  * ministat's input: path ("-" for standard input, "<stdin>" in messages),
@@ -224,7 +236,9 @@ enum pr_status pr_read_any_each(const char *const *paths, size_t n,
     const char **used, size_t *failed, struct pr_error *err);
 
 /*
- * Which format the first bytes of an input look like, in this order:
+ * Which format the first bytes of an input look like: the format whose
+ * reader scores them highest (parse/bench.h's PR_DETECT_* levels, the
+ * earlier format on a tie), which comes to this order:
  * - nothing but white space (or len 0): PR_FORMAT_AUTO (no format);
  * - JSON (first character '{'): hyperfine when its first member key among
  *   "results" and "metrics" is "results", perfreg when it is "metrics",

@@ -150,13 +150,12 @@ parse_format(void *base, const struct opt *opt, const char *arg)
 {
 	struct compare_opts *o = base;
 	struct pr_error err;
+	char list[256];
 
 	(void)opt;
 	if (pr_format_parse(arg, &o->read.format, &err) != PR_OK) {
-		cli_errorf("compare: --format: expected numbers, csv, "
-			   "hyperfine, "
-			   "gobench or perfreg, got '%s'",
-		    arg);
+		cli_errorf("compare: --format: expected %s, got '%s'",
+		    pr_format_names(list, sizeof(list), 0), arg);
 		return -1;
 	}
 	return 0;
@@ -183,6 +182,14 @@ parse_bench(void *base, const struct opt *opt, const char *arg)
 	return rc;
 }
 
+/* --format's help, the names from the library's list of inputs. */
+static const char format_help[] = "input format: "
+#define PR_INPUT(name, NAME) #name ", "
+#include "perfreg/parse_formats.def"
+#undef PR_INPUT
+				  "or auto (the default: detected from the "
+				  "content)";
+
 /* --parse's help, the names from the library's list of formats. */
 static const char parse_help[] = "read both inputs as the output of fmt: "
 				 "auto (detected), "
@@ -194,10 +201,7 @@ static const char parse_help[] = "read both inputs as the output of fmt: "
 				 "do not read)";
 
 static const struct opt options[] = {
-	OPT_CALL(0, "format", "fmt",
-	    "input format: numbers, csv, hyperfine, gobench or perfreg "
-	    "(default: detected from the content)",
-	    parse_format, 0, 0),
+	OPT_CALL(0, "format", "fmt", format_help, parse_format, 0, 0),
 	OPT_CALL(0, "parse", "fmt", parse_help, parse_bench, 0, 0),
 	OPT_CALL(0, "column", "name",
 	    "compare only the metric (CSV column) name (repeatable: each "

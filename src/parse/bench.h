@@ -1,8 +1,9 @@
 /*
- * parse/bench.h - the interface between the benchmark-output registry
- * (bench_registry.c) and the parser of each format (openssl.c, iperf3.c,
- * timeacct.c, perfstat.c), and the line, token and number helpers they
- * share (benchutil.c).  Internal to libperfreg.
+ * parse/bench.h - the one registry entry of a format (struct
+ * pr_bench_format), shared by the benchmark-output registry
+ * (bench_registry.c: `perfreg parse`) and the input registry (read.c:
+ * `perfreg stat` and `compare`), and the line, token and number helpers
+ * the benchmark parsers share (benchutil.c).  Internal to libperfreg.
  *
  * A format parser gets the whole output (struct pr_input of readers.h,
  * already checked to be text: no NUL byte, valid UTF-8, no line longer
@@ -10,7 +11,9 @@
  * own; the registry merges that into the caller's dataset only when the
  * parser succeeded.  A parser that finds no metric at all fails: an
  * output of the right format without results is an error, never an
- * empty success.
+ * empty success.  The readers of read.h get their input the same way
+ * (but unchecked: they check it themselves) and fill a dataset of their
+ * own too.
  */
 #ifndef PERFREG_PARSE_BENCH_H
 #define PERFREG_PARSE_BENCH_H
@@ -27,10 +30,15 @@ struct pr_bench_format {
 	const char *description;
 	/*
 	 * How much the input looks like this format: 0 not at all, else a
-	 * score that grows with the evidence (lines of the format found).
-	 * Pure; never fails.
+	 * score of PR_DETECT_* below that grows with the evidence (lines of
+	 * the format found).  Pure; never fails.
 	 */
 	unsigned (*detect)(const struct pr_input *in);
+	/*
+	 * Reads the input into out (empty, the format's own).  For an input
+	 * format (a PR_INPUT line of parse_formats.def) that needs no
+	 * pr_read_opts, this is also what read.c calls.
+	 */
 	enum pr_status (*parse)(const struct pr_input *in,
 	    struct pr_dataset *out, struct pr_error *err);
 	/*
@@ -40,31 +48,68 @@ struct pr_bench_format {
 	 * or marks them itself.  Pure.
 	 */
 	int (*is_result)(const struct pr_dataset *d, const struct pr_metric *m);
+
+	/* The rest concerns the input formats of perfreg/read.h only. */
+
+	/* Reads the input with options o into out (empty, the format's
+	 * own); NULL when parse reads it. */
+	enum pr_status (*read)(const struct pr_input *in,
+	    const struct pr_read_opts *o, struct pr_dataset *out,
+	    struct pr_error *err);
+	/*
+	 * Reads the file at path (called name in messages; "-" is standard
+	 * input) without loading it whole, into out (empty, the format's
+	 * own); NULL when the format loads its input.  read.c calls it for
+	 * a format given by name, and for a regular file detected as this
+	 * format.
+	 */
+	enum pr_status (*read_path)(const char *path, const char *name,
+	    const struct pr_read_opts *o, struct pr_dataset *out,
+	    struct pr_error *err);
+	/* The largest input loaded for read or parse, in bytes. */
+	size_t max_bytes;
+	unsigned flags; /* PR_BENCH_* */
 };
 
-/* pr_bench_openssl, pr_bench_iperf3, ...: one per built-in format. */
+/*
+ * The reader handles pr_read_opts.column itself (csv), or has one metric
+ * and ignores it (numbers); without it read.c keeps only the metric of
+ * that name.
+ */
+#define PR_BENCH_OWN_COLUMN 1u
+
+/* pr_bench_openssl, pr_bench_iperf3, ...: one per built-in format, of
+ * either list. */
 #define PR_FORMAT(name) extern const struct pr_bench_format pr_bench_##name;
+#define PR_INPUT(name, NAME) \
+	extern const struct pr_bench_format pr_bench_##name;
 #include "perfreg/parse_formats.def"
+#undef PR_INPUT
 #undef PR_FORMAT
 
 /*
  * Detection scores (struct pr_bench_format.detect); the highest wins, and
  * a format stops counting at PR_DETECT_CERTAIN:
  * - PR_DETECT_CERTAIN: the input says what it is (a JSON document with
- *   the format's own keys: hyperfine's "results", iperf3's "start" and
- *   "end");
+ *   the format's own keys: hyperfine's "results", perfreg's "metrics",
+ *   iperf3's "start" and "end");
  * - PR_DETECT_SHAPED: a line only this format prints, recognised by its
  *   shape (a Go benchmark result or "goos:" line), above any ordinary
  *   count of lines of another format;
  * - PR_DETECT_LINE: for each line of the format's own (a summary line, a
  *   table row, a time line);
  * - PR_DETECT_HINT: for each line that only hints at the format (a table
- *   header, openssl's "Doing ..." banner), half a line.
+ *   header, openssl's "Doing ..." banner), half a line; for the input
+ *   formats, a CSV header;
+ * - PR_DETECT_FALLBACK: what is left when nothing else matches (the
+ *   numbers input: any text that is not JSON), so that a word where a
+ *   number belongs is reported by that reader at its line.
  */
 #define PR_DETECT_CERTAIN 1000u
 #define PR_DETECT_SHAPED 500u
 #define PR_DETECT_LINE 10u
 #define PR_DETECT_HINT 5u
+#define PR_DETECT_FALLBACK 1u
 
 /*
  * Lines as a terminal shows them: a line ends at '\n'; a final '\r' is

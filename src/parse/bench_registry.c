@@ -7,9 +7,10 @@
  * on a tie the earlier format in the table wins.  An output can mix
  * formats (dd's summary inside a perf stat log): the winner reads its own
  * lines and skips the others.  The formats and their order are those of
- * perfreg/parse_formats.def; the scores are bench.h's PR_DETECT_*.
- * hyperfine and gobench are the readers of perfreg/read.h, reached
- * through pr_read_dataset_mem.
+ * perfreg/parse_formats.def (its PR_FORMAT lines); the scores are
+ * bench.h's PR_DETECT_*.  hyperfine and gobench are input formats of
+ * perfreg/read.h too: their one entry (hyperfine.c, gobench.c) serves
+ * both registries, and its input cap (max_bytes) applies here as well.
  *
  * pr_parse_buffer works on a dataset of its own and merges it into the
  * caller's only when everything (format, user metrics, derived metrics,
@@ -25,57 +26,6 @@
 #include "perfreg/parse.h"
 #include "perfreg/read.h"
 #include "core/banned.h"
-
-static enum pr_status
-read_as(const struct pr_input *in, enum pr_format f, struct pr_dataset *out,
-    struct pr_error *err)
-{
-	struct pr_read_opts o;
-
-	pr_read_opts_init(&o);
-	o.format = f;
-	return pr_read_dataset_mem(in->name, in->data, in->len, &o, out, err);
-}
-
-static unsigned
-detect_hyperfine(const struct pr_input *in)
-{
-	return pr_format_detect(in->data, in->len) == PR_FORMAT_HYPERFINE
-	    ? PR_DETECT_CERTAIN
-	    : 0;
-}
-
-static enum pr_status
-parse_hyperfine(const struct pr_input *in, struct pr_dataset *out,
-    struct pr_error *err)
-{
-	return read_as(in, PR_FORMAT_HYPERFINE, out, err);
-}
-
-static unsigned
-detect_gobench(const struct pr_input *in)
-{
-	return pr_format_detect(in->data, in->len) == PR_FORMAT_GOBENCH
-	    ? PR_DETECT_SHAPED
-	    : 0;
-}
-
-static enum pr_status
-parse_gobench(const struct pr_input *in, struct pr_dataset *out,
-    struct pr_error *err)
-{
-	return read_as(in, PR_FORMAT_GOBENCH, out, err);
-}
-
-const struct pr_bench_format pr_bench_hyperfine = {
-	"hyperfine", "hyperfine --export-json", detect_hyperfine,
-	parse_hyperfine, NULL, /* marks its results itself (read.c's reader) */
-};
-
-const struct pr_bench_format pr_bench_gobench = {
-	"gobench", "Go benchmark lines (go test -bench)", detect_gobench,
-	parse_gobench, NULL, /* marks its results itself (gobench.c) */
-};
 
 /* The formats, in the order of perfreg/parse_formats.def. */
 static const struct pr_bench_format *const formats[] = {
@@ -357,6 +307,9 @@ pr_parse_buffer(const struct pr_parser *p, const char *data, size_t len,
 	/* Named even when it then fails: the input is that tool's. */
 	if (format != NULL && f != NULL)
 		*format = f->name;
+	if (f != NULL && f->max_bytes != 0 && len > f->max_bytes)
+		return pr_error_at(err, PR_ELIMIT, in.name, 0, 0,
+		    "input larger than %zu bytes", f->max_bytes);
 	pr_dataset_init(&tmp);
 	if (f != NULL && (st = f->parse(&in, &tmp, err)) != PR_OK)
 		goto out;

@@ -31,6 +31,7 @@
 #include "perfreg/buf.h"
 #include "perfreg/numparse.h"
 #include "perfreg/units.h"
+#include "parse/bench.h"
 #include "parse/readers.h"
 #include "core/banned.h"
 
@@ -496,8 +497,8 @@ add_metrics(const struct pr_input *in, long header_line, struct column *cols,
 	return PR_OK;
 }
 
-enum pr_status
-pr_read_csv(const struct pr_input *in, const struct pr_read_opts *o,
+static enum pr_status
+read_csv(const struct pr_input *in, const struct pr_read_opts *o,
     struct pr_dataset *out, struct pr_error *err)
 {
 	struct cursor c;
@@ -577,3 +578,42 @@ pr_read_csv(const struct pr_input *in, const struct pr_read_opts *o,
 	free(r.f);
 	return st;
 }
+
+/*
+ * A CSV header: the first line that is neither blank nor a '#' comment
+ * contains ',', ';' or a tab, and its first field is not a number.  A
+ * one-column CSV needs the format given by name.
+ */
+static unsigned
+detect_csv(const struct pr_input *in)
+{
+	const char *p = pr_read_text_start(in), *e = in->data + in->len;
+	const char *q, *eol = NULL, *fe;
+
+	if (p == NULL || *p == '{')
+		return 0;
+	for (q = p; q < e; q = eol + 1) {
+		if ((eol = memchr(q, '\n', (size_t)(e - q))) == NULL)
+			eol = e;
+		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < eol && *q != '#')
+			break;
+		if (eol == e)
+			return 0;
+	}
+	if (q >= e || eol == NULL)
+		return 0;
+	for (fe = q; fe < eol && *fe != ',' && *fe != ';' && *fe != '\t'; fe++)
+		continue;
+	return fe < eol && !pr_read_is_number(q, fe) ? PR_DETECT_HINT : 0;
+}
+
+const struct pr_bench_format pr_bench_csv = {
+	.name = "csv",
+	.description = "CSV with a header line (RFC 4180)",
+	.detect = detect_csv,
+	.read = read_csv,
+	.max_bytes = PR_READ_FILE_MAX,
+	.flags = PR_BENCH_OWN_COLUMN, /* by label or name, in read_csv */
+};

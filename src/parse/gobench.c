@@ -33,6 +33,7 @@
 #include "perfreg/buf.h"
 #include "perfreg/numparse.h"
 #include "perfreg/units.h"
+#include "parse/bench.h"
 #include "parse/readers.h"
 #include "core/banned.h"
 
@@ -442,8 +443,8 @@ set_pkg(struct gb *g, const char *p, size_t n)
 	}
 }
 
-enum pr_status
-pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
+static enum pr_status
+read_gobench(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
 {
 	struct gb g;
@@ -506,3 +507,66 @@ pr_read_gobench(const struct pr_input *in, struct pr_dataset *out,
 	free(g.pkgs);
 	return st;
 }
+
+/* A result line with the iterations and a first value: "BenchmarkX N V U". */
+static int
+detect_result(const char *s, const char *e)
+{
+	const char *f[4][2], *p;
+
+	if (!is_result(s, e) || split(s, e, f, 4) < 4)
+		return 0;
+	for (p = f[1][0]; p < f[1][1]; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return pr_read_is_number(f[2][0], f[2][1]);
+}
+
+/* A first line of `go test -bench`'s configuration. */
+static int
+detect_config(const char *s, const char *e)
+{
+	static const char *const keys[] = { "goos:", "goarch:", "pkg:", "cpu:",
+		NULL };
+	size_t k, n;
+
+	for (k = 0; keys[k] != NULL; k++) {
+		n = strlen(keys[k]);
+		if ((size_t)(e - s) >= n && memcmp(s, keys[k], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Shaped: a line of the input is a Go benchmark result ("BenchmarkX 100
+ * 5 ns/op"), or its first line is a Go configuration line ("goos: ...",
+ * "goarch: ...", "pkg: ...", "cpu: ...").  Never a JSON document.
+ */
+static unsigned
+detect_gobench(const struct pr_input *in)
+{
+	const char *p = pr_read_text_start(in), *e = in->data + in->len;
+	const char *q, *eol;
+
+	if (p == NULL || *p == '{')
+		return 0;
+	for (q = p; q < e; q = eol + 1) {
+		if ((eol = memchr(q, '\n', (size_t)(e - q))) == NULL)
+			eol = e;
+		if (detect_result(q, eol) || (q == p && detect_config(q, eol)))
+			return PR_DETECT_SHAPED;
+		if (eol == e)
+			break;
+	}
+	return 0;
+}
+
+/* An input of `compare` and a format of `parse` alike. */
+const struct pr_bench_format pr_bench_gobench = {
+	.name = "gobench",
+	.description = "Go benchmark lines (go test -bench)",
+	.detect = detect_gobench,
+	.parse = read_gobench, /* marks its results itself */
+	.max_bytes = PR_READ_FILE_MAX,
+};

@@ -24,6 +24,7 @@
 
 #include "perfreg/buf.h"
 
+#include "parse/bench.h"
 #include "parse/readers.h"
 #include "core/banned.h"
 
@@ -112,9 +113,28 @@ read_result(const struct pr_input *in, json_t *res, size_t idx,
 	return cpu_mean(in, res, idx, name, "system", out, err);
 }
 
-enum pr_status
-pr_read_hyperfine(const struct pr_input *in, struct pr_dataset *out,
+static enum pr_status
+read_hyperfine(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
 {
 	return pr_json_each(in, "results", read_result, out, err);
 }
+
+/* Certain when the document's first key of the two JSON formats is
+ * hyperfine's "results" (perfreg's own JSON has "metrics"). */
+static unsigned
+detect_hyperfine(const struct pr_input *in)
+{
+	return pr_read_json_key_first(in, "results", "metrics")
+	    ? PR_DETECT_CERTAIN
+	    : 0;
+}
+
+/* An input of `compare` and a format of `parse` alike. */
+const struct pr_bench_format pr_bench_hyperfine = {
+	.name = "hyperfine",
+	.description = "hyperfine --export-json",
+	.detect = detect_hyperfine,
+	.parse = read_hyperfine, /* marks its results itself */
+	.max_bytes = PR_READ_JSON_MAX,
+};

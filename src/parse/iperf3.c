@@ -815,9 +815,9 @@ result_iperf3(const struct pr_dataset *d, const struct pr_metric *m)
 }
 
 const struct pr_bench_format pr_bench_iperf3 = {
-	"iperf3",
-	"iperf3 client and server text, and -J JSON",
-	detect_iperf3,
-	parse_iperf3,
-	result_iperf3,
+	.name = "iperf3",
+	.description = "iperf3 client and server text, and -J JSON",
+	.detect = detect_iperf3,
+	.parse = parse_iperf3,
+	.is_result = result_iperf3,
 };

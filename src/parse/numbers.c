@@ -29,10 +29,17 @@
  * to grow until the machine ran out of memory).
  *
  * Several files at once: parse/each.c (pr_read_numbers_each).
+ *
+ * As an input format of perfreg/read.h (pr_bench_numbers, at the end), a
+ * file is streamed through pr_read_numbers; an input already in memory
+ * (standard input, which detection had to load) is handed to it through
+ * an anonymous memory file (memfd_create: no directory, no TMPDIR read).
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,6 +48,7 @@
 
 #include "perfreg/numparse.h"
 #include "perfreg/read.h"
+#include "parse/bench.h"
 #include "parse/readers.h"
 #include "core/banned.h"
 
@@ -361,3 +369,99 @@ out:
 	pr_sample_shrink(out);
 	return st;
 }
+
+/* --- the input format of perfreg/read.h --- */
+
+/* Adds the values read (vals, left empty) as the one metric of out. */
+static enum pr_status
+add_numbers(struct pr_sample *vals, const char *name,
+    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
+{
+	struct pr_metric *m;
+	struct pr_sample t;
+	enum pr_status st;
+
+	if (vals->n == 0)
+		return pr_error_at(err, PR_EPARSE, name, 0, 0, "no values");
+	if ((st = pr_dataset_get(out, o->name != NULL ? o->name : "value", "",
+		 PR_BETTER_UNKNOWN, &m, err)) != PR_OK)
+		return st;
+	t = m->values;
+	m->values = *vals;
+	*vals = t;
+	return PR_OK;
+}
+
+static enum pr_status
+read_numbers_path(const char *path, const char *name,
+    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
+{
+	struct pr_sample vals;
+	enum pr_status st;
+
+	pr_sample_init(&vals);
+	st = pr_read_numbers(path, 1, " \t", &vals, err);
+	if (st == PR_OK)
+		st = add_numbers(&vals, name, o, out, err);
+	pr_sample_release(&vals);
+	return st;
+}
+
+/*
+ * pr_read_numbers reads from a path: an input already in memory is
+ * written to an anonymous memory file and read back through its /dev/fd
+ * path; messages then get the input's own name.
+ */
+static enum pr_status
+read_numbers_mem(const struct pr_input *in, const struct pr_read_opts *o,
+    struct pr_dataset *out, struct pr_error *err)
+{
+	char path[64];
+	size_t off = 0;
+	ssize_t w;
+	enum pr_status st;
+	int fd;
+
+	if ((fd = memfd_create("perfreg-input", MFD_CLOEXEC)) < 0)
+		return sys_fail(err, in->name, "cannot create a temporary file",
+		    errno);
+	while (off < in->len) {
+		w = write(fd, in->data + off, in->len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			st = sys_fail(err, in->name,
+			    "cannot write a temporary file",
+			    w < 0 ? errno : EIO);
+			close(fd);
+			return st;
+		}
+		off += (size_t)w;
+	}
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd);
+	st = read_numbers_path(path, in->name, o, out, err);
+	close(fd);
+	if (st != PR_OK && err != NULL)
+		snprintf(err->file, sizeof(err->file), "%s", in->name);
+	return st;
+}
+
+/* What is left: any text that is not JSON, so that a word where a number
+ * belongs is reported here at its line. */
+static unsigned
+detect_numbers(const struct pr_input *in)
+{
+	const char *p = pr_read_text_start(in);
+
+	return p != NULL && *p != '{' ? PR_DETECT_FALLBACK : 0;
+}
+
+const struct pr_bench_format pr_bench_numbers = {
+	.name = "numbers",
+	.description = "one number a line (ministat's input)",
+	.detect = detect_numbers,
+	.read = read_numbers_mem,
+	.read_path = read_numbers_path,
+	.max_bytes = PR_READ_FILE_MAX,
+	.flags = PR_BENCH_OWN_COLUMN, /* one metric: the column is ignored */
+};

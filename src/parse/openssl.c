@@ -899,9 +899,10 @@ result_openssl(const struct pr_dataset *d, const struct pr_metric *m)
 }
 
 const struct pr_bench_format pr_bench_openssl = {
-	"openssl",
-	"openssl speed: tables, 'Doing' lines, -mr, -multi, sign/verify",
-	detect_openssl,
-	parse_openssl,
-	result_openssl,
+	.name = "openssl",
+	.description =
+	    "openssl speed: tables, 'Doing' lines, -mr, -multi, sign/verify",
+	.detect = detect_openssl,
+	.parse = parse_openssl,
+	.is_result = result_openssl,
 };

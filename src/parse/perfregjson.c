@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "perfreg/units.h"
+#include "parse/bench.h"
 #include "parse/readers.h"
 #include "core/banned.h"
 
@@ -115,9 +116,27 @@ read_metric(const struct pr_input *in, json_t *obj, size_t idx,
 	return PR_OK;
 }
 
-enum pr_status
-pr_read_perfreg(const struct pr_input *in, struct pr_dataset *out,
+static enum pr_status
+read_perfreg(const struct pr_input *in, struct pr_dataset *out,
     struct pr_error *err)
 {
 	return pr_json_each(in, "metrics", read_metric, out, err);
 }
+
+/* Certain when the document's first key of the two JSON formats is
+ * "metrics" (hyperfine's has "results"). */
+static unsigned
+detect_perfreg(const struct pr_input *in)
+{
+	return pr_read_json_key_first(in, "metrics", "results")
+	    ? PR_DETECT_CERTAIN
+	    : 0;
+}
+
+const struct pr_bench_format pr_bench_perfreg = {
+	.name = "perfreg",
+	.description = "perfreg's JSON (perfreg parse --json)",
+	.detect = detect_perfreg,
+	.parse = read_perfreg,
+	.max_bytes = PR_READ_JSON_MAX,
+};

@@ -380,9 +380,9 @@ result_perf(const struct pr_dataset *d, const struct pr_metric *m)
 }
 
 const struct pr_bench_format pr_bench_perf = {
-	"perf",
-	"perf stat, human-readable and -x, CSV (-r too)",
-	detect_perf,
-	parse_perf,
-	result_perf,
+	.name = "perf",
+	.description = "perf stat, human-readable and -x, CSV (-r too)",
+	.detect = detect_perf,
+	.parse = parse_perf,
+	.is_result = result_perf,
 };

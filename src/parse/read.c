@@ -1,20 +1,22 @@
 /*
  * parse/read.c - the registry of input formats: names, detection by
  * content, loading an input into memory under a size cap, and dispatch to
- * the reader of each format.  The helpers the readers share are in
- * readutil.c, so that the readers do not depend on the registry that
- * calls them.
+ * the reader of each format.  The formats are the PR_INPUT lines of
+ * perfreg/parse_formats.def, each an entry (struct pr_bench_format of
+ * parse/bench.h) defined in the reader's own file; read.h's enum
+ * pr_format comes from the same lines, so PR_FORMAT_X is entry X.  The
+ * helpers the readers share are in readutil.c, so that the readers do not
+ * depend on the registry that calls them.
  *
- * The numbers format streams through pr_read_numbers (parse/numbers.c).
- * A regular file is therefore only peeked at (its first
- * PR_READ_HEAD_MAX bytes) when its format is detected, and read whole
- * only for the other formats.  Standard input and pipes cannot be read
- * twice: they are loaded whole (up to PR_READ_FILE_MAX), and when they
- * hold numbers, the loaded copy is handed to pr_read_numbers through an
- * anonymous memory file (memfd_create: no directory, no TMPDIR read;
- * see numbers_from_memory).
+ * Detection asks every format for its score (bench.h's PR_DETECT_*) on
+ * the first PR_READ_HEAD_MAX bytes and takes the highest, the earlier
+ * line on a tie.  A format that streams (read_path: numbers) reads a
+ * regular file itself, which is then only peeked at for detection; the
+ * others get the input loaded whole, up to their max_bytes.  Standard
+ * input and pipes cannot be read twice: they are loaded whole (up to the
+ * format's max_bytes), and a streaming format then reads the copy in
+ * memory.
  */
-#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -22,46 +24,85 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfreg/buf.h"
 #include "perfreg/numparse.h"
 #include "perfreg/read.h"
+#include "parse/bench.h"
 #include "parse/readers.h"
 #include "core/banned.h"
 
 /* How much of an input format detection looks at. */
 #define PR_READ_HEAD_MAX (64 * 1024)
 
-static const char *const format_names[] = { "auto", "numbers", "csv",
-	"hyperfine", "gobench", "perfreg" };
+/* The formats, PR_FORMAT_X being formats[PR_FORMAT_X - 1]. */
+static const struct pr_bench_format *const formats[] = {
+#define PR_INPUT(name, NAME) &pr_bench_##name,
+#include "perfreg/parse_formats.def"
+#undef PR_INPUT
+};
 
-#define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static const struct pr_bench_format *
+entry_of(enum pr_format f)
+{
+	return f > PR_FORMAT_AUTO && (size_t)f <= NFORMATS ? formats[f - 1]
+							   : NULL;
+}
 
 const char *
 pr_format_str(enum pr_format f)
 {
-	if ((size_t)f < NFORMATS)
-		return format_names[f];
-	return "unknown";
+	if (f == PR_FORMAT_AUTO)
+		return "auto";
+	return entry_of(f) != NULL ? entry_of(f)->name : "unknown";
+}
+
+const char *
+pr_format_names(char *buf, size_t size, int with_auto)
+{
+	size_t i, at = 0;
+	int n;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < NFORMATS; i++) {
+		n = snprintf(buf + at, size - at, "%s%s%s",
+		    i == 0 && with_auto ? "auto, " : "",
+		    i == 0                  ? ""
+			: i + 1 == NFORMATS ? " or "
+					    : ", ",
+		    formats[i]->name);
+		if (n < 0 || (size_t)n >= size - at) {
+			buf[at] = '\0'; /* cut at a name, never inside */
+			break;
+		}
+		at += (size_t)n;
+	}
+	return buf;
 }
 
 enum pr_status
 pr_format_parse(const char *name, enum pr_format *out, struct pr_error *err)
 {
+	char list[256];
 	size_t i;
 
+	if (strcmp(name, "auto") == 0) {
+		*out = PR_FORMAT_AUTO;
+		return PR_OK;
+	}
 	for (i = 0; i < NFORMATS; i++)
-		if (strcmp(name, format_names[i]) == 0) {
-			*out = (enum pr_format)i;
+		if (strcmp(name, formats[i]->name) == 0) {
+			*out = (enum pr_format)(i + 1);
 			return PR_OK;
 		}
-	return pr_error_set(err, PR_EINVAL,
-	    "unknown format '%s' (expected auto, numbers, csv, hyperfine, "
-	    "gobench or perfreg)",
-	    name);
+	return pr_error_set(err, PR_EINVAL, "unknown format '%s' (expected %s)",
+	    name, pr_format_names(list, sizeof(list), 1));
 }
 
 void
@@ -81,153 +122,20 @@ is_space(int c)
 	    c == '\v';
 }
 
-/* Whether [s, e) is a whole number (as pr_parse_double reads it). */
-static int
-is_number(const char *s, const char *e)
-{
-	const char *stop;
-	double v;
-
-	while (s < e && (*s == ' ' || *s == '\t'))
-		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		e--;
-	if (s < e && *s == '"' && e - s >= 2 && e[-1] == '"') {
-		s++;
-		e--;
-	}
-	return s < e && pr_parse_double(s, e, &stop, &v, NULL) == PR_OK &&
-	    stop == e;
-}
-
-/*
- * Whether the JSON text at p (after its '{') names key "results" before
- * "metrics": 1 for hyperfine, 2 for perfreg, 0 for neither.  A plain
- * search of the head: both keys are near the start of their files.
- */
-static enum pr_format
-json_kind(const char *p, const char *e)
-{
-	static const struct {
-		const char *key;
-		enum pr_format f;
-	} keys[] = {
-		{ "\"results\"", PR_FORMAT_HYPERFINE },
-		{ "\"metrics\"", PR_FORMAT_PERFREG },
-	};
-	const char *q;
-	size_t k, n;
-
-	for (; p < e; p++) {
-		if (*p != '"')
-			continue;
-		for (k = 0; k < 2; k++) {
-			n = strlen(keys[k].key);
-			if ((size_t)(e - p) < n || memcmp(p, keys[k].key, n))
-				continue;
-			for (q = p + n; q < e && is_space((unsigned char)*q);
-			     q++)
-				continue;
-			if (q < e && *q == ':')
-				return keys[k].f;
-		}
-	}
-	return PR_FORMAT_AUTO;
-}
-
-/* Whether line [s, e) is a Go benchmark result: "BenchmarkX N V U...". */
-static int
-is_gobench_result(const char *s, const char *e)
-{
-	const char *f[4][2];
-	int nf = 0;
-	const char *p = s, *q;
-
-	if ((size_t)(e - s) < 9 || memcmp(s, "Benchmark", 9) != 0)
-		return 0;
-	if (s + 9 < e && s[9] >= 'a' && s[9] <= 'z')
-		return 0;
-	while (nf < 4) {
-		while (p < e && is_space((unsigned char)*p))
-			p++;
-		if (p == e)
-			break;
-		for (q = p; q < e && !is_space((unsigned char)*q); q++)
-			continue;
-		f[nf][0] = p;
-		f[nf][1] = q;
-		nf++;
-		p = q;
-	}
-	if (nf < 4)
-		return 0;
-	for (p = f[1][0]; p < f[1][1]; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return is_number(f[2][0], f[2][1]);
-}
-
-static int
-is_go_config(const char *s, const char *e)
-{
-	static const char *const keys[] = { "goos:", "goarch:", "pkg:", "cpu:",
-		NULL };
-	size_t k, n;
-
-	for (k = 0; keys[k] != NULL; k++) {
-		n = strlen(keys[k]);
-		if ((size_t)(e - s) >= n && memcmp(s, keys[k], n) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 enum pr_format
 pr_format_detect(const char *head, size_t len)
 {
-	const char *p = head, *e = head + len, *eol, *q, *fe;
-	int first = 1;
+	struct pr_input in = { "", head, len };
+	enum pr_format f = PR_FORMAT_AUTO;
+	unsigned score, best = 0;
+	size_t i;
 
-	if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
-		p += 3;
-	while (p < e && is_space((unsigned char)*p))
-		p++;
-	if (p == e)
-		return PR_FORMAT_AUTO;
-	if (*p == '{')
-		return json_kind(p + 1, e);
-
-	for (q = p; q < e; q = eol + 1) {
-		if ((eol = memchr(q, '\n', (size_t)(e - q))) == NULL)
-			eol = e;
-		if (is_gobench_result(q, eol))
-			return PR_FORMAT_GOBENCH;
-		if (first && is_go_config(q, eol))
-			return PR_FORMAT_GOBENCH;
-		first = 0;
-		if (eol == e)
-			break;
-	}
-
-	/* The first line that is neither blank nor a comment. */
-	for (q = p; q < e; q = eol + 1) {
-		if ((eol = memchr(q, '\n', (size_t)(e - q))) == NULL)
-			eol = e;
-		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
-			q++;
-		if (q < eol && *q != '#')
-			break;
-		if (eol == e)
-			return PR_FORMAT_NUMBERS;
-	}
-	if (q >= e)
-		return PR_FORMAT_NUMBERS;
-	/* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): q < e, so the loop above set eol */
-	for (fe = q; fe < eol && *fe != ',' && *fe != ';' && *fe != '\t'; fe++)
-		continue;
-	if (fe < eol && !is_number(q, fe))
-		return PR_FORMAT_CSV;
-	return PR_FORMAT_NUMBERS;
+	for (i = 0; i < NFORMATS; i++)
+		if ((score = formats[i]->detect(&in)) > best) {
+			best = score;
+			f = (enum pr_format)(i + 1);
+		}
+	return f;
 }
 
 /* --- loading --- */
@@ -311,46 +219,6 @@ fill(struct loader *ld, size_t want, size_t max, struct pr_error *err)
 }
 
 /*
- * pr_read_numbers reads from a path.  An input that is already in memory
- * is written to an anonymous memory file and read back through its
- * /dev/fd path; messages then get the input's own name.  The library
- * reads no environment (TMPDIR), so no directory is involved.
- */
-static enum pr_status
-numbers_from_memory(const struct pr_input *in, struct pr_sample *to,
-    struct pr_error *err)
-{
-	char path[64];
-	size_t off = 0;
-	ssize_t w;
-	enum pr_status st;
-	int fd;
-
-	if ((fd = memfd_create("perfreg-input", MFD_CLOEXEC)) < 0)
-		return sys_fail(err, in->name, "cannot create a temporary file",
-		    errno);
-	while (off < in->len) {
-		w = write(fd, in->data + off, in->len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			st = sys_fail(err, in->name,
-			    "cannot write a temporary file",
-			    w < 0 ? errno : EIO);
-			close(fd);
-			return st;
-		}
-		off += (size_t)w;
-	}
-	snprintf(path, sizeof(path), "/dev/fd/%d", fd);
-	st = pr_read_numbers(path, 1, " \t", to, err);
-	close(fd);
-	if (st != PR_OK && err != NULL)
-		snprintf(err->file, sizeof(err->file), "%s", in->name);
-	return st;
-}
-
-/*
  * Adds the values of vals (left empty) to the metric called name of out,
  * made with unit and better when new.  A metric already in out (from an
  * earlier input) must have the same unit.
@@ -386,17 +254,6 @@ append_values(struct pr_dataset *out, const char *src, const char *name,
 	m->values.n += vals->n;
 	m->values.sorted = 0;
 	return PR_OK;
-}
-
-/* Adds the sample read by the numbers reader as one metric. */
-static enum pr_status
-add_numbers(struct pr_sample *vals, const char *src,
-    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
-{
-	if (vals->n == 0)
-		return pr_error_at(err, PR_EPARSE, src, 0, 0, "no values");
-	return append_values(out, src, o->name != NULL ? o->name : "value", "",
-	    PR_BETTER_UNKNOWN, vals, err);
 }
 
 /* append_values of metric m, keeping its PR_METRIC_* marks. */
@@ -456,47 +313,52 @@ merge(const char *src, struct pr_dataset *tmp, const char *only,
 }
 
 /*
+ * Moves what the reader of f read (tmp) into out: all of it, or only the
+ * metric o->column unless the reader chose its column itself.
+ */
+static enum pr_status
+merge_read(const char *name, const struct pr_bench_format *f,
+    struct pr_dataset *tmp, const struct pr_read_opts *o,
+    struct pr_dataset *out, struct pr_error *err)
+{
+	return merge(name, tmp,
+	    f->flags & PR_BENCH_OWN_COLUMN ? NULL : o->column, out, err);
+}
+
+/*
  * Reads the input with the reader of format f.  The reader fills a
  * dataset of its own, merged into out only when it succeeded, so that a
  * failed read adds nothing to out.
  */
 static enum pr_status
-dispatch(const struct pr_input *in, enum pr_format f,
+dispatch(const struct pr_input *in, const struct pr_bench_format *f,
     const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
 {
 	struct pr_dataset tmp;
-	struct pr_sample vals;
 	enum pr_status st;
 
 	pr_dataset_init(&tmp);
-	switch (f) {
-	case PR_FORMAT_CSV:
-		st = pr_read_csv(in, o, &tmp, err);
-		break;
-	case PR_FORMAT_HYPERFINE:
-		st = pr_read_hyperfine(in, &tmp, err);
-		break;
-	case PR_FORMAT_GOBENCH:
-		st = pr_read_gobench(in, &tmp, err);
-		break;
-	case PR_FORMAT_PERFREG:
-		st = pr_read_perfreg(in, &tmp, err);
-		break;
-	case PR_FORMAT_NUMBERS:
-		pr_sample_init(&vals);
-		st = numbers_from_memory(in, &vals, err);
-		if (st == PR_OK)
-			st = add_numbers(&vals, in->name, o, out, err);
-		pr_sample_release(&vals);
-		return st;
-	case PR_FORMAT_AUTO:
-	default:
-		return pr_error_set(err, PR_EINVAL, "no format to read with");
-	}
-	/* The csv reader selects its column itself (by label or name). */
+	st = f->read != NULL ? f->read(in, o, &tmp, err)
+			     : f->parse(in, &tmp, err);
 	if (st == PR_OK)
-		st = merge(in->name, &tmp,
-		    f == PR_FORMAT_CSV ? NULL : o->column, out, err);
+		st = merge_read(in->name, f, &tmp, o, out, err);
+	pr_dataset_release(&tmp);
+	return st;
+}
+
+/* As dispatch, for a format that reads the file at path itself. */
+static enum pr_status
+dispatch_path(const char *path, const char *name,
+    const struct pr_bench_format *f, const struct pr_read_opts *o,
+    struct pr_dataset *out, struct pr_error *err)
+{
+	struct pr_dataset tmp;
+	enum pr_status st;
+
+	pr_dataset_init(&tmp);
+	st = f->read_path(path, name, o, &tmp, err);
+	if (st == PR_OK)
+		st = merge_read(name, f, &tmp, o, out, err);
 	pr_dataset_release(&tmp);
 	return st;
 }
@@ -537,14 +399,6 @@ detect(const struct pr_input *head, enum pr_format *f, struct pr_error *err)
 	return PR_OK;
 }
 
-static size_t
-cap_of(enum pr_format f)
-{
-	return f == PR_FORMAT_HYPERFINE || f == PR_FORMAT_PERFREG
-	    ? PR_READ_JSON_MAX
-	    : PR_READ_FILE_MAX;
-}
-
 static enum pr_status
 set_source(struct pr_dataset *out, const char *name, struct pr_error *err)
 {
@@ -553,11 +407,21 @@ set_source(struct pr_dataset *out, const char *name, struct pr_error *err)
 	return PR_OK;
 }
 
+/* The entry of format f, or PR_EINVAL for none. */
+static enum pr_status
+entry(enum pr_format f, const struct pr_bench_format **e, struct pr_error *err)
+{
+	if ((*e = entry_of(f)) == NULL)
+		return pr_error_set(err, PR_EINVAL, "no format to read with");
+	return PR_OK;
+}
+
 enum pr_status
 pr_read_dataset_mem(const char *name, const char *data, size_t len,
     const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
 {
 	struct pr_read_opts defaults;
+	const struct pr_bench_format *fe;
 	struct pr_input in;
 	enum pr_format f;
 	enum pr_status st;
@@ -573,9 +437,11 @@ pr_read_dataset_mem(const char *name, const char *data, size_t len,
 	in.len = len < PR_READ_HEAD_MAX ? len : PR_READ_HEAD_MAX;
 	if (f == PR_FORMAT_AUTO && (st = detect(&in, &f, err)) != PR_OK)
 		return st;
-	if (len > cap_of(f))
+	if ((st = entry(f, &fe, err)) != PR_OK)
+		return st;
+	if (len > fe->max_bytes)
 		return pr_error_at(err, PR_ELIMIT, name, 0, 0,
-		    "input larger than %zu bytes", cap_of(f));
+		    "input larger than %zu bytes", fe->max_bytes);
 	/* The readers want a NUL after the data. */
 	if ((copy = malloc(len + 1)) == NULL)
 		return pr_error_at(err, PR_ENOMEM, name, 0, 0, "out of memory");
@@ -583,25 +449,10 @@ pr_read_dataset_mem(const char *name, const char *data, size_t len,
 	copy[len] = '\0';
 	in.data = copy;
 	in.len = len;
-	st = dispatch(&in, f, o, out, err);
+	st = dispatch(&in, fe, o, out, err);
 	free(copy);
 	if (st == PR_OK)
 		st = set_source(out, name, err);
-	return st;
-}
-
-static enum pr_status
-read_numbers_path(const char *path, const char *name,
-    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err)
-{
-	struct pr_sample vals;
-	enum pr_status st;
-
-	pr_sample_init(&vals);
-	st = pr_read_numbers(path, 1, " \t", &vals, err);
-	if (st == PR_OK)
-		st = add_numbers(&vals, name, o, out, err);
-	pr_sample_release(&vals);
 	return st;
 }
 
@@ -610,6 +461,7 @@ pr_read_dataset(const char *path, const struct pr_read_opts *o,
     struct pr_dataset *out, struct pr_error *err)
 {
 	struct pr_read_opts defaults;
+	const struct pr_bench_format *fe = NULL;
 	struct loader ld;
 	struct pr_input in;
 	struct stat sb;
@@ -625,9 +477,14 @@ pr_read_dataset(const char *path, const struct pr_read_opts *o,
 	is_stdin = strcmp(path, "-") == 0;
 	name = is_stdin ? "<stdin>" : path;
 	f = o->format;
-	if (f == PR_FORMAT_NUMBERS) {
-		st = read_numbers_path(path, name, o, out, err);
-		return st == PR_OK ? set_source(out, name, err) : st;
+	if (f != PR_FORMAT_AUTO) {
+		if ((st = entry(f, &fe, err)) != PR_OK)
+			return st;
+		/* A format that streams reads any path itself. */
+		if (fe->read_path != NULL) {
+			st = dispatch_path(path, name, fe, o, out, err);
+			return st == PR_OK ? set_source(out, name, err) : st;
+		}
 	}
 
 	memset(&ld, 0, sizeof(ld));
@@ -651,30 +508,31 @@ pr_read_dataset(const char *path, const struct pr_read_opts *o,
 	}
 	regular = S_ISREG(sb.st_mode) && !is_stdin;
 
-	st = fill(&ld, f == PR_FORMAT_AUTO ? PR_READ_HEAD_MAX : SIZE_MAX,
-	    f == PR_FORMAT_AUTO ? PR_READ_FILE_MAX : cap_of(f), err);
+	st = fill(&ld, fe == NULL ? PR_READ_HEAD_MAX : SIZE_MAX,
+	    fe == NULL ? PR_READ_FILE_MAX : fe->max_bytes, err);
 	if (st != PR_OK)
 		goto out;
-	if (f == PR_FORMAT_AUTO) {
+	if (fe == NULL) {
 		in.name = name;
 		in.data = ld.data != NULL ? ld.data : "";
 		in.len = ld.len < PR_READ_HEAD_MAX ? ld.len : PR_READ_HEAD_MAX;
-		if ((st = detect(&in, &f, err)) != PR_OK)
+		if ((st = detect(&in, &f, err)) != PR_OK ||
+		    (st = entry(f, &fe, err)) != PR_OK)
 			goto out;
-		if (f == PR_FORMAT_NUMBERS && regular) {
+		if (fe->read_path != NULL && regular) {
 			/* Stream it rather than hold it. */
 			close(ld.fd);
 			ld.fd = -1;
-			st = read_numbers_path(path, name, o, out, err);
+			st = dispatch_path(path, name, fe, o, out, err);
 			goto out;
 		}
-		if ((st = fill(&ld, SIZE_MAX, cap_of(f), err)) != PR_OK)
+		if ((st = fill(&ld, SIZE_MAX, fe->max_bytes, err)) != PR_OK)
 			goto out;
 	}
 	in.name = name;
 	in.data = ld.data != NULL ? ld.data : "";
 	in.len = ld.len;
-	st = dispatch(&in, f, o, out, err);
+	st = dispatch(&in, fe, o, out, err);
 out:
 	if (ld.fd >= 0 && !is_stdin)
 		close(ld.fd);

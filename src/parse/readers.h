@@ -1,8 +1,9 @@
 /*
- * parse/readers.h - the interface between the registry (read.c) and the
- * reader of each format (csv.c, hyperfine.c, gobench.c, perfregjson.c),
- * and the helpers they share (readutil.c, json.c).  Internal to
- * libperfreg.
+ * parse/readers.h - what the reader of each input format (numbers.c,
+ * csv.c, hyperfine.c, gobench.c, perfregjson.c) gets from the registry
+ * (read.c), and the helpers they share (readutil.c, json.c).  Each reader
+ * exports its registry entry, struct pr_bench_format (parse/bench.h).
+ * Internal to libperfreg.
  *
  * A reader gets the whole input in memory (struct pr_input, NUL-terminated
  * for convenience; the readers never rely on that and stop at len) and
@@ -26,15 +27,6 @@ struct pr_input {
 	const char *data; /* len bytes, then a NUL */
 	size_t len;
 };
-
-enum pr_status pr_read_csv(const struct pr_input *in,
-    const struct pr_read_opts *o, struct pr_dataset *out, struct pr_error *err);
-enum pr_status pr_read_hyperfine(const struct pr_input *in,
-    struct pr_dataset *out, struct pr_error *err);
-enum pr_status pr_read_gobench(const struct pr_input *in,
-    struct pr_dataset *out, struct pr_error *err);
-enum pr_status pr_read_perfreg(const struct pr_input *in,
-    struct pr_dataset *out, struct pr_error *err);
 
 /*
  * pr_read_numbers with a cap of max values (instead of PR_READ_VALUES_MAX),
@@ -74,6 +66,28 @@ enum pr_status pr_read_check_text(const struct pr_input *in, int strict,
  */
 enum pr_status pr_read_number(const struct pr_input *in, const char *s,
     const char *e, const char *where, double *out, struct pr_error *err);
+
+/*
+ * Where the text of the input starts: after a UTF-8 byte order mark and
+ * white space; NULL when there is nothing else.
+ */
+const char *pr_read_text_start(const struct pr_input *in);
+
+/*
+ * Whether the input is a JSON object (its text starts with '{') in which
+ * the member key "key" comes before any member key "rival": a plain
+ * search of the text for '"key":', since the formats' own keys come
+ * first in their files.  For detection; pure.
+ */
+int pr_read_json_key_first(const struct pr_input *in, const char *key,
+    const char *rival);
+
+/*
+ * Whether [s, e) is a whole number as pr_parse_double reads it, blanks
+ * (and a final CR) around it and double quotes around that allowed.
+ * For detection; pure.
+ */
+int pr_read_is_number(const char *s, const char *e);
 
 /* Whether [s, e) spells a NaN or an infinity ("nan", "-Inf", "infinity"),
  * which pr_read_number rejects: a column holding one is still numeric. */

@@ -1,11 +1,12 @@
 /*
  * parse/readutil.c - the helpers the readers of every format share
  * (parse/readers.h): printable excerpts for messages, the line and column
- * of a position, the check that an input is text, and whole-field
- * numbers.  They depend on nothing but core, so that the readers
- * (csv.c, gobench.c, ...) and the registries that call them (read.c,
- * bench_registry.c) form no cycle, as benchutil.c does for the
- * benchmark-output parsers.
+ * of a position, the check that an input is text, whole-field numbers,
+ * and what the formats' detection looks at (where the text starts, a
+ * JSON document's first key, a field that is a number).  They depend on
+ * nothing but core, so that the readers (csv.c, gobench.c, ...) and the
+ * registries that call them (read.c, bench_registry.c) form no cycle, as
+ * benchutil.c does for the benchmark-output parsers.
  */
 #include <stdint.h>
 #include <string.h>
@@ -206,4 +207,72 @@ pr_read_number(const struct pr_input *in, const char *s, const char *e,
 		    "out of memory");
 	return pr_error_at(err, PR_EPARSE, in->name, line, col,
 	    "expected a number%s%s, got '%s'", *where ? " " : "", where, ex);
+}
+
+const char *
+pr_read_text_start(const struct pr_input *in)
+{
+	const char *p = in->data, *e = in->data + in->len;
+
+	if (in->len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
+	while (p < e &&
+	    (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ||
+		*p == '\f' || *p == '\v'))
+		p++;
+	return p < e ? p : NULL;
+}
+
+/* Whether the text at p (before e) is "key" (quoted) and then a ':'. */
+static int
+key_at(const char *p, const char *e, const char *key)
+{
+	size_t n = strlen(key);
+
+	if ((size_t)(e - p) < n + 2 || p[0] != '"' || memcmp(p + 1, key, n) ||
+	    p[n + 1] != '"')
+		return 0;
+	for (p += n + 2; p < e &&
+	     (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ||
+		 *p == '\f' || *p == '\v');
+	     p++)
+		continue;
+	return p < e && *p == ':';
+}
+
+int
+pr_read_json_key_first(const struct pr_input *in, const char *key,
+    const char *rival)
+{
+	const char *p = pr_read_text_start(in), *e = in->data + in->len;
+
+	if (p == NULL || *p != '{')
+		return 0;
+	for (p++; p < e; p++) {
+		if (*p != '"')
+			continue;
+		if (key_at(p, e, key))
+			return 1;
+		if (key_at(p, e, rival))
+			return 0;
+	}
+	return 0;
+}
+
+int
+pr_read_is_number(const char *s, const char *e)
+{
+	const char *stop;
+	double v;
+
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	if (s < e && *s == '"' && e - s >= 2 && e[-1] == '"') {
+		s++;
+		e--;
+	}
+	return s < e && pr_parse_double(s, e, &stop, &v, NULL) == PR_OK &&
+	    stop == e;
 }

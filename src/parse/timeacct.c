@@ -711,9 +711,10 @@ result_time(const struct pr_dataset *d, const struct pr_metric *m)
 }
 
 const struct pr_bench_format pr_bench_time = {
-	"time",
-	"GNU time (default, -v, -p), bash/ksh/zsh/csh/tcsh time, dd",
-	detect_time,
-	parse_time,
-	result_time,
+	.name = "time",
+	.description =
+	    "GNU time (default, -v, -p), bash/ksh/zsh/csh/tcsh time, dd",
+	.detect = detect_time,
+	.parse = parse_time,
+	.is_result = result_time,
 };

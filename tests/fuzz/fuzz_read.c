@@ -1,29 +1,18 @@
 /*
  * tests/fuzz/fuzz_read.c - libFuzzer target for the input readers of
- * `perfreg compare` (csv, hyperfine, gobench, perfreg JSON, and format
- * detection).
+ * `perfreg compare` (every PR_INPUT format of perfreg/parse_formats.def,
+ * and format detection).
  *
- * The first byte of the fuzz input chooses the format (forced, or
- * detected) and whether a CSV column is selected; the rest is the input.
- * On success every metric must have a name, a unit string and finite
- * values; on failure the error must name the input and say something.
- * Memory errors, leaks and undefined behaviour are caught by the
- * sanitizers.  The numbers format is left to its own target, since the
- * in-memory path goes through a temporary file.
+ * The first byte of the fuzz input chooses the format (detected, or one
+ * of the list forced) and whether a CSV column is selected; the rest is
+ * the input.  On success every metric must have a name, a unit string
+ * and finite values; on failure the error must name the input and say
+ * something.  Memory errors, leaks and undefined behaviour are caught by
+ * the sanitizers.  The numbers format has a target of its own too
+ * (fuzz_numbers), which reaches its options.
  *
- * Build and run (from the top of the tree; not part of the default
- * build):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
- *     -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE tests/fuzz/fuzz_read.c \
- *     src/parse/read.c src/parse/units.c src/parse/json.c \
- *     src/parse/csv.c src/parse/hyperfine.c src/parse/gobench.c \
- *     src/parse/perfregjson.c src/parse/numbers.c src/core/buf.c \
- *     src/core/dataset.c src/core/error.c src/core/numparse.c \
- *     src/core/sample.c -ljansson -lm -o fuzz_read
- *   mkdir -p corpus   # then copy the files of tests/data/{csv,
- *                     # hyperfine,gobench,perfreg} into it, each with a
- *                     # first byte 0 to 4 put before it
- *   ./fuzz_read -max_len=4096 -max_total_time=300 corpus
+ * Built with -DPERFREG_FUZZ=ON (tests/fuzz/CMakeLists.txt); run with
+ * `scripts/fuzz.sh 30 fuzz_read`, seeded with tests/data/<format>.
  */
 #include <math.h>
 #include <stddef.h>
@@ -39,8 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum pr_format formats[] = { PR_FORMAT_AUTO, PR_FORMAT_CSV,
-		PR_FORMAT_HYPERFINE, PR_FORMAT_GOBENCH, PR_FORMAT_PERFREG };
+	static const enum pr_format formats[] = {
+		PR_FORMAT_AUTO,
+#define PR_INPUT(name, NAME) PR_FORMAT_##NAME,
+#include "perfreg/parse_formats.def"
+#undef PR_INPUT
+	};
 	struct pr_read_opts o;
 	struct pr_dataset d;
 	struct pr_error err;
@@ -50,7 +43,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	pr_read_opts_init(&o);
-	o.format = formats[data[0] % 5];
+	o.format =
+	    formats[(data[0] & 0x7f) % (sizeof(formats) / sizeof(formats[0]))];
 	if (data[0] & 0x80)
 		o.column = "a";
 	pr_dataset_init(&d);

@@ -26,6 +26,7 @@
 #include "perfreg/dataset.h"
 #include "perfreg/error.h"
 #include "perfreg/parse.h"
+#include "perfreg/read.h"
 
 /* --- helpers --- */
 
@@ -1464,6 +1465,56 @@ test_derive_bad(void **state)
 
 /* --- the registry, bad input --- */
 
+/*
+ * hyperfine's entry serves `compare` and `parse`: its input cap (64 MiB of
+ * JSON) holds for `parse` too, with the registry's own message, as when
+ * `parse` reached hyperfine through compare's reader ("input larger
+ * than", not the JSON loader's "JSON input larger than").  Detection
+ * picks the same entry, so the format is given by name here: detecting
+ * 64 MiB takes seconds.
+ */
+static void
+test_registry_cap(void **state)
+{
+	const size_t len = PR_READ_JSON_MAX + 1;
+	struct pr_parser *p;
+	struct pr_dataset ds;
+	struct pr_error err;
+	const char *used;
+	char *big;
+	size_t k;
+
+	(void)state;
+	big = malloc(len);
+	assert_non_null(big);
+	/* Blank lines of 64 KiB: none too long for a text. */
+	memset(big, ' ', len);
+	for (k = 65535; k < len; k += 65536)
+		big[k] = '\n';
+	memcpy(big, "{\"results\": [", 13);
+	assert_int_equal(pr_parser_new(&p, &err), PR_OK);
+	assert_int_equal(pr_parser_set_format(p, "hyperfine", &err), PR_OK);
+	pr_dataset_init(&ds);
+	pr_error_clear(&err);
+	assert_int_equal(pr_parse_buffer(p, big, len, "big.json", 0, &ds, &used,
+			     &err),
+	    PR_ELIMIT);
+	assert_string_equal(used, "hyperfine");
+	assert_string_equal(err.msg, "input larger than 67108864 bytes");
+	assert_string_equal(err.file, "big.json");
+	assert_int_equal(ds.n, 0);
+	/* At the cap it is read, and fails as the JSON it is not. */
+	pr_error_clear(&err);
+	assert_int_equal(pr_parse_buffer(p, big, len - 1, "big.json", 0, &ds,
+			     &used, &err),
+	    PR_EPARSE);
+	assert_non_null(strstr(err.msg, "invalid JSON"));
+	assert_int_equal(ds.n, 0);
+	pr_dataset_release(&ds);
+	pr_parser_free(p);
+	free(big);
+}
+
 static void
 test_registry(void **state)
 {
@@ -1589,6 +1640,7 @@ main(void)
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_derive_bad),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_registry_cap),
 		cmocka_unit_test(test_bad_input),
 	};
 

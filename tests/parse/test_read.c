@@ -177,6 +177,7 @@ check_values(const struct pr_metric *m, const double *want, size_t n)
 static void
 test_format_names(void **state)
 {
+	char want[512], names[256];
 	struct pr_error err;
 	enum pr_format f;
 	int i;
@@ -191,8 +192,52 @@ test_format_names(void **state)
 	}
 	assert_string_equal(pr_format_str(PR_FORMAT_GOBENCH), "gobench");
 	assert_int_equal(pr_format_parse("yaml", &f, &err), PR_EINVAL);
-	assert_non_null(strstr(err.msg, "'yaml'"));
-	assert_non_null(strstr(err.msg, "hyperfine"));
+	snprintf(want, sizeof(want), "unknown format 'yaml' (expected %s)",
+	    pr_format_names(names, sizeof(names), 1));
+	assert_string_equal(err.msg, want);
+	assert_non_null(
+	    strstr(err.msg, "auto, numbers, csv, hyperfine, gobench"));
+	assert_string_equal(pr_format_str((enum pr_format)1000), "unknown");
+	assert_int_equal(pr_format_parse("unknown", &f, &err), PR_EINVAL);
+}
+
+/*
+ * The list of names for messages and help, from the registry's table: the
+ * names in the table's order, the last after "or".  Only the first five
+ * are pinned, so that a format added at the end needs no edit here.
+ */
+static void
+test_format_list(void **state)
+{
+	char buf[256], all[256], small[20], last[64];
+	const char *l;
+	int n;
+
+	(void)state;
+	for (n = PR_FORMAT_PERFREG;
+	     strcmp(pr_format_str((enum pr_format)(n + 1)), "unknown") != 0;
+	     n++)
+		continue;
+	snprintf(last, sizeof(last), " or %s",
+	    pr_format_str((enum pr_format)n));
+	l = pr_format_names(buf, sizeof(buf), 0);
+	assert_ptr_equal(l, buf);
+	assert_int_equal(strncmp(buf, "numbers, csv, hyperfine, gobench", 32),
+	    0);
+	assert_string_equal(buf + strlen(buf) - strlen(last), last);
+	if (n == PR_FORMAT_PERFREG)
+		assert_string_equal(buf,
+		    "numbers, csv, hyperfine, gobench or perfreg");
+	/* With auto: the same list after "auto, ". */
+	assert_string_equal(pr_format_names(buf, sizeof(buf), 1) + 6,
+	    pr_format_names(all, sizeof(all), 0));
+	assert_int_equal(strncmp(buf, "auto, numbers, csv", 18), 0);
+	/* Cut at a name, never inside one. */
+	assert_string_equal(pr_format_names(small, sizeof(small), 0),
+	    "numbers, csv");
+	assert_string_equal(pr_format_names(small, sizeof(small), 1),
+	    "auto, numbers, csv");
+	assert_string_equal(pr_format_names(small, 1, 1), "");
 }
 
 static enum pr_format
@@ -1371,6 +1416,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_format_list),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_unit_direction),
 		cmocka_unit_test(test_unit_label),
