@@ -27,16 +27,18 @@
  *             test on paired rounds, up to 400 rounds, "several"
  *             confirmed in order of posterior mass;
  *   job-new   the same schedule as the command has it now: the search
- *             pairs each round's values (pr_bisect_add_round) with a
- *             random round effect of estimated variance (0 when the
- *             rounds do not differ: the unpaired fit), a
+ *             pairs each round's values (pr_bisect_add_round) with the
+ *             command's round model (PR_BISECT_JOB_FIXED_ROUNDS of
+ *             perfreg/bisect_job.h: a fixed effect per round), a
  *             confirmation stops at 100 rounds and goes back to the
  *             search, its sequence continuing when the same commit is
  *             named again, "several" confirmed larger step first (a
  *             confirmed culprit, "not confirmed" counted as none);
- *   job-fix   job-new with a fixed effect per round (fixed_rounds: the
- *             paired fit before the random effect, the price of which
- *             was 20-60% more runs without bursts);
+ *   job-rand  job-new with a random round effect of estimated variance
+ *             (fixed_rounds 0, the library's default: the unpaired fit
+ *             when the rounds do not differ; the command's method from
+ *             issue 15's fifth session to its sixth, which dropped it
+ *             for failing under drift);
  *   pinpoint  Chromium Pinpoint's rule as documented: each commit it
  *             compares gets 10 attempts, then 20, 40, 80, 160 while the
  *             two are not different; different when min(Mann-Whitney p,
@@ -64,7 +66,7 @@
  * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain, job-fix; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * plain, job-rand; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
  * two-step cell).
  */
@@ -76,6 +78,7 @@
 
 #include "noise.h"
 #include "perfreg/bisect.h"
+#include "perfreg/bisect_job.h"
 #include "perfreg/describe.h"
 #include "perfreg/mwu.h"
 #include "perfreg/rng.h"
@@ -389,8 +392,8 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	int confirmations = 0;
 
 	pr_bisect_opts_init(&o, n);
-	/* paired 2: the fixed round effects of before (job-fix). */
-	o.fixed_rounds = paired == 2;
+	/* paired 1: the command's round model; 2: random effects. */
+	o.fixed_rounds = paired == 2 ? 0 : PR_BISECT_JOB_FIXED_ROUNDS;
 	memset(&in, 0, sizeof(in));
 	in.s = s;
 	in.paired = paired;
@@ -507,7 +510,7 @@ m_inter_new(struct sim *s, size_t *culprit)
 }
 
 static enum result
-m_inter_fix(struct sim *s, size_t *culprit)
+m_inter_rand(struct sim *s, size_t *culprit)
 {
 	return m_inter(s, culprit, 2);
 }
@@ -665,9 +668,9 @@ typedef enum result (*method_fn)(struct sim *, size_t *);
 
 #define NMETHODS 6
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
-	"job-new", "pinpoint", "plain", "job-fix" };
+	"job-new", "pinpoint", "plain", "job-rand" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
-	m_inter_new, m_pinpoint, m_plain, m_inter_fix };
+	m_inter_new, m_pinpoint, m_plain, m_inter_rand };
 static unsigned method_mask = (1u << NMETHODS) - 1;
 
 static void

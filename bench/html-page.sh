@@ -4,7 +4,8 @@
 # takes to render it.
 #
 # Two seeded CSV files of METRICS columns (default 1000) and RUNS rows
-# (default 10) a side, a third of the metrics 5% slower in NEW.  perfreg's
+# (default 10) a side, a third of the metrics 5% slower in NEW
+# (bench/html-data.sh; bench/html-write.sh times the writing in CPU time).  perfreg's
 # write time is the difference between `compare --html FILE` and the same
 # compare without --html, each timed by hyperfine in the same run
 # (interleaved, so that both share the load), so that reading and the
@@ -35,25 +36,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
 
-awk -v m="$M" -v r="$R" -v out="$tmp" 'BEGIN {
-	srand(17);
-	for (j = 1; j <= m; j++) {
-		printf "%smetric_%04d_ns", (j > 1 ? "," : ""), j > (out "/b.csv");
-		printf "%smetric_%04d_ns", (j > 1 ? "," : ""), j > (out "/n.csv");
-	}
-	print "" > out "/b.csv"; print "" > out "/n.csv";
-	for (i = 0; i < r; i++) {
-		for (j = 1; j <= m; j++) {
-			u = 0; for (k = 0; k < 12; k++) u += rand();
-			v = 1000 + 20 * (u - 6);
-			u = 0; for (k = 0; k < 12; k++) u += rand();
-			w = (1000 + 20 * (u - 6)) * (j % 3 == 0 ? 1.05 : 1);
-			printf "%s%.2f", (j > 1 ? "," : ""), v > (out "/b.csv");
-			printf "%s%.2f", (j > 1 ? "," : ""), w > (out "/n.csv");
-		}
-		print "" > out "/b.csv"; print "" > out "/n.csv";
-	}
-}'
+sh "$(dirname "$0")/html-data.sh" "$tmp" "$M" "$R"
 
 echo "== $M metrics, $R runs a side; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 set -- "$P compare $tmp/b.csv $tmp/n.csv" \

@@ -21,9 +21,11 @@
 # account (--json "timing": total_s, probes_s), the budget plus margin,
 # "held" or "OVER", the note given ("start": the budget cannot be held,
 # said at the start; "late": running late, said as soon as the measured
-# floors showed it; "no"), and the processes the probes ran in; the load
-# average at the start and the end.  Exits 1 when a run went over its
-# budget and margin without a note, 2 on a usage or setup error.
+# floors showed it; "no"), whether a process was stopped at the bound
+# (the budget and its margin: "stop"), and the processes the probes ran
+# in; the load average at the start and the end.  Exits 1 when a run
+# went over its budget and margin without a note, 2 on a usage or setup
+# error.
 # Needs python3 (the JSON) and GNU date (Debian packages python3,
 # coreutils).  A run takes its budget: the default cases take about 3
 # minutes.  This is a benchmark, not a test: it measures this machine.
@@ -62,8 +64,9 @@ trap 'exit 2' HUP INT TERM
 export LC_ALL=C
 
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %3s %8s %8s %8s %8s %8s  %-5s %-5s %s\n' "case" "run" \
-    "budget" "+margin" "wall s" "total_s" "probes_s" "kept" "note" "procs"
+printf '%-6s %3s %8s %8s %8s %8s %8s  %-5s %-5s %-4s %s\n' "case" "run" \
+    "budget" "+margin" "wall s" "total_s" "probes_s" "kept" "note" "stop" \
+    "procs"
 status=0
 for c in "$@"; do
 	if [ "$c" = quick ]; then
@@ -100,9 +103,9 @@ budget = float(budget)
 limit = budget + 0.5 + 0.05 * budget
 wall = (int(t1) - int(t0)) / 1e9
 kept = "held" if wall <= limit else "OVER"
-print("%-6s %3s %8.1f %8.2f %8.2f %8.2f %8.2f  %-5s %-5s %s" % (case, run,
-      budget, limit, wall, t["total_s"], t["probes_s"], kept, note,
-      t.get("processes", 1)))
+print("%-6s %3s %8.1f %8.2f %8.2f %8.2f %8.2f  %-5s %-5s %-4s %s" % (case,
+      run, budget, limit, wall, t["total_s"], t["probes_s"], kept, note,
+      "stop" if t.get("stopped") else "-", t.get("processes", 1)))
 sys.exit(1 if kept == "OVER" and note == "no" else 0)
 EOF
 		i=$((i + 1))

@@ -34,8 +34,11 @@
  * W_r t / (W_r t + s^2).  When the rounds do not differ t = 0 and the
  * fit is the unpaired one; when they differ much more than the noise it
  * tends to the paired fit of a fixed effect per round (n - T - R degrees
- * of freedom; fixed_rounds selects that fit).  Rounds are used only
- * while n - T - R >= 1 (R such rounds).
+ * of freedom; fixed_rounds selects that fit, and `perfreg bisect` uses
+ * it: under a slow drift t is estimated at 0, since each batch of rounds
+ * measures other commits whose levels take the drift up, and the drift
+ * between batches is then read as a change; perfreg/bisect_job.h).
+ * Rounds are used only while n - T - R >= 1 (R such rounds).
  * The levels' summaries below stay independent with v_j from n_j: exact
  * for the differences of commits measured together in complete rounds
  * (each batch of the search), an approximation across batches.  Each tested commit is then summarised by its robust level
@@ -93,8 +96,9 @@ struct pr_bisect_opts {
 	double run_cost;    /* cost of one run, > 0 */
 	unsigned min_runs;  /* runs of a commit in its first measurement */
 	unsigned max_batch; /* most runs the search asks for at once */
-	int fixed_rounds;   /* 1: a fixed effect per round (the paired fit
-			     * of before); 0: a random one (the default) */
+	int fixed_rounds;   /* 1: a fixed effect per round (the paired fit;
+			     * the command's); 0: a random one (the
+			     * default of pr_bisect_opts_init) */
 };
 
 /* Fills o with the defaults for a range of n + 1 positions. */

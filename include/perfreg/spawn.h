@@ -92,6 +92,7 @@ enum pr_spawn_outcome {
 };
 
 struct pr_spawner;
+struct pr_spawn_result;
 
 struct pr_spawn_opts {
 	int shell; /* 1: run `/bin/sh -c argv[0]` */
@@ -118,10 +119,20 @@ struct pr_spawn_opts {
 	/* Prepared attributes (pr_spawner_new), borrowed; NULL: each call
 	 * prepares its own. */
 	struct pr_spawner *spawner;
+	/* Called while the command runs (from the calling thread): after
+	 * each read of its output and at least every wait_every_s seconds
+	 * (0: only after reads), with what it wrote so far (r->output and
+	 * r->errout) and the seconds since it started.  It may set
+	 * *cancel to stop the command.  NULL: none. */
+	void (*on_wait)(const struct pr_spawn_result *r, double elapsed_s,
+	    void *arg);
+	void *wait_arg;
+	double wait_every_s;
 };
 
 /* Fills o: no shell, no path, the default search path, no timeout,
- * PR_SPAWN_OUTPUT_DEFAULT, no cancel, no orphan reaping, no spawner. */
+ * PR_SPAWN_OUTPUT_DEFAULT, no cancel, no orphan reaping, no spawner, no
+ * on_wait. */
 void pr_spawn_opts_init(struct pr_spawn_opts *o);
 
 /* The search path when nobody set one: execvp's default without PATH. */

@@ -49,6 +49,8 @@
 /* Processes a suite session (or suite ab) runs at most. */
 #define PR_SUITE_PROCESSES_MAX 64
 
+struct pr_suite_result;
+
 struct pr_suite_opts {
 	int quick;          /* passed to the probes */
 	int cpu;            /* -1: no pinning */
@@ -71,6 +73,11 @@ struct pr_suite_opts {
 	 * left of budget_s: need_s that estimate, left_s what is left
 	 * (perhaps < 0).  The caller decides when to say it. */
 	void (*on_late)(double need_s, double left_s, void *arg);
+	/* pr_suite_run: called with each probe's result as soon as the
+	 * probe is done (its set-up and samples, or skipped; not for a
+	 * probe that failed or was interrupted): a worker hands it to its
+	 * parent then. */
+	void (*on_probe)(const struct pr_suite_result *r, void *arg);
 	/* pr_suite_run's clock in seconds (called with arg); NULL:
 	 * CLOCK_MONOTONIC.  For tests of the budget. */
 	double (*now)(void *arg);
@@ -144,13 +151,44 @@ void pr_suite_results_free(struct pr_suite_result *r, size_t n);
  * pr_suite_results_read reads it back into *out (nout results, the
  * caller's; release with pr_suite_results_free), each probe found by
  * name among probes[0..np); PR_EPARSE with the line when the text is not
- * a worker's, PR_ENOMEM.
+ * a worker's or ends inside a result, PR_ENOMEM.  Each result ends with
+ * a line of its own, so that results written one at a time, as each
+ * probe is done, read back as written all at once.
  */
 enum pr_status pr_suite_results_write(const struct pr_suite_result *r, size_t n,
     struct pr_buf *out, struct pr_error *err);
 enum pr_status pr_suite_results_read(const char *text, size_t len,
     const struct pr_probe *const *probes, size_t np,
     struct pr_suite_result **out, size_t *nout, struct pr_error *err);
+
+/*
+ * The length of the part of text[0..len) that holds whole results (up
+ * to and with the last result's end line; 0 when none): what is kept of
+ * a worker stopped or killed on the way.
+ */
+size_t pr_suite_results_whole(const char *text, size_t len);
+
+/* What the parent of a running worker knows of its pace. */
+struct pr_suite_pace_est {
+	/* What the worker needs at the least to finish: the rest of the
+	 * running probe's floor and the floors of the probes after it. */
+	double need_s;
+	int known; /* 1: some floor was measured */
+	int late;  /* 1: need_s exceeds the time left */
+};
+
+/*
+ * The pace of a worker running probes[0..np) of which `done` are done,
+ * the next one for probe_s seconds, with left_s seconds of the budget
+ * left (perhaps < 0): floor_s[i] is probe i's floor (its set-up and
+ * PR_SUITE_SAMPLES_FLOOR samples, the largest measured so far in any
+ * process, this one's finished probes included; 0 when not measured: a
+ * probe not measured counts as the mean of those measured).  late is
+ * set when the worker cannot finish within left_s even at its floors:
+ * the budget will not be held, whatever is cut after this worker.
+ */
+void pr_suite_pace(const double *floor_s, size_t np, size_t done,
+    double probe_s, double left_s, struct pr_suite_pace_est *out);
 
 /*
  * Appends process `process`'s results from[0..n) (the same probes in

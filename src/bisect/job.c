@@ -994,6 +994,7 @@ make_search(struct pr_bisect_job *j, struct pr_error *err)
 	pr_bisect_opts_init(&bo, j->n);
 	bo.confidence = j->o.confidence;
 	bo.equiv = log1p(j->o.equiv_pct / 100);
+	bo.fixed_rounds = PR_BISECT_JOB_FIXED_ROUNDS;
 	for (i = 0; i <= j->n; i++)
 		if (j->c[i].built == 1) {
 			bsum += j->c[i].build_s;

@@ -71,8 +71,8 @@ extern const struct cmd_entry cmd_suite_ab_entry;
  * a 2-core VM, full and --quick: a smaller budget cannot be held. */
 #define PROBE_FLOOR_S 1.5
 #define PROBE_FLOOR_QUICK_S 0.5
-/* A suite worker is killed as hung after this many times the budget
- * and this many seconds. */
+/* A suite worker that hangs before it is known to be late is killed
+ * after this many times the budget and this many seconds. */
 #define WORKER_TIMEOUT_SHARE 4
 #define WORKER_TIMEOUT_S 300
 /* A process's measured floor varies from process to process on a
@@ -82,6 +82,8 @@ extern const struct cmd_entry cmd_suite_ab_entry;
 #define FLOOR_SAFETY 1.5
 /* What starting one more process (a worker) costs. */
 #define PROCESS_START_S 0.1
+/* How often the parent looks at a running worker, s. */
+#define WATCH_EVERY_S 0.25
 /* The margin promised past the budget: MARGIN_S plus MARGIN_SHARE. */
 #define MARGIN_S 0.5
 #define MARGIN_SHARE 0.05
@@ -95,7 +97,8 @@ struct suite_cli {
 	size_t procs_run;  /* suite: the processes run */
 	double proc_floor; /* suite: a process's measured floor, s */
 	double share;      /* suite run --worker: its budget, s */
-	double late_extra; /* the budget past this process's share, s */
+	double budget;     /* suite: the budget asked for, s */
+	int procs_stopped; /* suite: the last process was stopped */
 	int late_said;
 	const char *baseline;
 	const char *db, *a, *b;
@@ -1509,34 +1512,163 @@ self_exe(char *exe, size_t size, const char *what)
 	return PR_EXIT_OK;
 }
 
+/* A note on stderr, after clearing the progress line. */
+static void
+note_line(const struct suite_cli *c)
+{
+	if (c->tty)
+		fputs("\r\033[K", stderr);
+}
+
+/* What the parent knows of a running suite worker, from the results it
+ * wrote so far (spawn's on_wait): each probe's result comes as soon as
+ * the probe is done. */
+struct watch {
+	struct suite_cli *c;
+	const struct pr_probe *const *probes;
+	size_t np, i, of;
+	double *floor_s; /* [np]: each probe's largest floor measured */
+	double t_end;    /* when the probes' budget ends */
+	double margin_s; /* the margin promised past the budget */
+	double t_bound;  /* a worker still running then is stopped */
+	double t_last;   /* when its last probe was seen done, or it began */
+	size_t whole;    /* bytes of its output that hold whole results */
+	size_t done;     /* its probes done */
+	/* spawn's cancel flag: set on Ctrl-C or at the bound; stop says
+	 * which. */
+	volatile sig_atomic_t cancel;
+	int stop;
+};
+
+/* The running-late note, once a command: the measured floors show that
+ * the budget will not be held. */
+static void
+say_late(struct suite_cli *c, const struct watch *wt, double need_s,
+    double left_s)
+{
+	if (c->late_said)
+		return;
+	c->late_said = 1;
+	note_line(c);
+	cli_errorf("suite: note: running late: process %zu of %zu needs about "
+		   "%.1f s more at the least at this machine's pace (the "
+		   "set-up and %d samples of each probe left, as measured so "
+		   "far), and %.1f s are left of the budget and its margin: "
+		   "it will be stopped %.1f s after the start (the budget and "
+		   "its margin, less storing and comparing), its unfinished "
+		   "probe lost",
+	    wt->i + 1, wt->of, need_s, PR_SUITE_SAMPLES_FLOOR,
+	    left_s > 0 ? left_s : 0.0, wt->t_bound - c->t_start);
+}
+
+/* spawn's on_wait for a suite worker: reads the results it finished,
+ * keeps their floors, and says when it runs late. */
+static void
+watch_worker(const struct pr_spawn_result *sr, double elapsed_s, void *arg)
+{
+	struct watch *wt = arg;
+	struct pr_suite_result *res = NULL;
+	struct pr_suite_pace_est est;
+	struct pr_error err;
+	double now = mono_now();
+	size_t n, nres = 0, j;
+
+	n = sr->output.data != NULL
+	    ? pr_suite_results_whole(sr->output.data, sr->output.len)
+	    : 0;
+	if (n > wt->whole) {
+		wt->whole = n;
+		pr_error_clear(&err);
+		/* Text that is not a worker's is said when it ends. */
+		if (pr_suite_results_read(sr->output.data, n, wt->probes,
+			wt->np, &res, &nres, &err) == PR_OK) {
+			for (j = 0; j < nres && j < wt->np; j++) {
+				if (res[j].probe != wt->probes[j])
+					break;
+				/* A skipped probe costs nothing, known. */
+				if (res[j].skipped != NULL &&
+				    wt->floor_s[j] <= 0)
+					wt->floor_s[j] = 1e-9;
+				if (res[j].floor_s > wt->floor_s[j])
+					wt->floor_s[j] = res[j].floor_s;
+			}
+			wt->done = j;
+			wt->t_last = now;
+		}
+		pr_suite_results_free(res, nres);
+	}
+	if (wt->c->tty && wt->c->last_progress + 0.1 <= now) {
+		wt->c->last_progress = now;
+		fprintf(stderr,
+		    "\rsuite: process %zu of %zu, %zu of %zu probes, %.0f s"
+		    "\033[K",
+		    wt->i + 1, wt->of, wt->done, wt->np, elapsed_s);
+		fflush(stderr);
+	}
+	/* Late is past the budget and its margin: a last sample that ends
+	 * a little after the budget is within the promise. */
+	pr_suite_pace(wt->floor_s, wt->np, wt->done, now - wt->t_last,
+	    wt->t_end + wt->margin_s - now, &est);
+	if (est.late)
+		say_late(wt->c, wt, est.need_s, wt->t_end + wt->margin_s - now);
+	/* Stopped at the bound: a process after the first, or the first
+	 * once its lateness (and the bound) was said.  A first process not
+	 * yet known to be late is the only measurement of its probes there
+	 * is: it runs on, and the time line says it went over. */
+	if (interrupted) {
+		wt->cancel = 1;
+	} else if (now >= wt->t_bound && (wt->i > 0 || wt->c->late_said)) {
+		wt->stop = 1;
+		wt->cancel = 1;
+	}
+}
+
 /*
  * Runs worker i (of `of`) as argv and reads its results, of the probes
  * probes[0..np), into *w (the caller's) and *nw; *wall_s gets its time.
- * A failure is said (the worker's own line when it gave one) and its
- * exit status returned: EXIT_INTERRUPTED when interrupted.
+ * With wt (the suite's workers) the worker is watched as it runs
+ * (watch_worker) and may be stopped at the bound, a stop that is no
+ * failure (*stopped set); a timeout is a hung worker; the whole results of a worker stopped, interrupted or
+ * failed on the way are kept in *w.  A failure is said (the worker's
+ * own line when it gave one) and its exit status returned:
+ * EXIT_INTERRUPTED when interrupted.
  */
 static int
 spawn_worker(const char *what, const char *exe, char **argv, double timeout_s,
     size_t i, size_t of, const struct pr_probe *const *probes, size_t np,
-    struct pr_suite_result **w, size_t *nw, double *wall_s)
+    struct watch *wt, int *stopped, struct pr_suite_result **w, size_t *nw,
+    double *wall_s)
 {
 	struct pr_spawn_opts so;
 	struct pr_spawn_result sr;
 	struct pr_error err;
 	int rc = PR_EXIT_OK;
+	size_t len;
 
 	*w = NULL;
 	*nw = 0;
+	*stopped = 0;
 	pr_spawn_opts_init(&so);
 	so.path = exe;
-	so.cancel = &interrupted;
+	so.cancel = wt != NULL ? &wt->cancel : &interrupted;
 	so.timeout_s = timeout_s;
 	so.output_limit = OUTPUT_MAX;
+	if (wt != NULL) {
+		so.on_wait = watch_worker;
+		so.wait_arg = wt;
+		so.wait_every_s = WATCH_EVERY_S;
+	}
 	pr_spawn_result_init(&sr);
 	pr_error_clear(&err);
 	if (pr_spawn_run(argv, &so, &sr, &err) != PR_OK) {
 		cli_errorf("%s: %s", what, err.msg);
-		rc = PR_EXIT_INTERNAL;
+		pr_spawn_result_release(&sr);
+		return PR_EXIT_INTERNAL;
+	}
+	len = sr.output.len;
+	if (sr.outcome == PR_SPAWN_INTERRUPTED && wt != NULL && wt->stop &&
+	    !interrupted) {
+		*stopped = 1;
 	} else if (sr.outcome == PR_SPAWN_INTERRUPTED || interrupted) {
 		rc = EXIT_INTERRUPTED;
 	} else if (sr.outcome != PR_SPAWN_OK) {
@@ -1558,10 +1690,20 @@ spawn_worker(const char *what, const char *exe, char **argv, double timeout_s,
 		cli_errorf("%s: process %zu: its output went over %zu MiB",
 		    what, i + 1, (size_t)(OUTPUT_MAX >> 20));
 		rc = PR_EXIT_INTERNAL;
-	} else if (pr_suite_results_read(sr.output.data != NULL ? sr.output.data
-								: "",
-		       sr.output.len, probes, np, w, nw, &err) != PR_OK) {
+		len = 0;
+	}
+	/* A worker cut short leaves its finished probes whole. */
+	if (sr.outcome != PR_SPAWN_OK && wt != NULL && sr.output.data != NULL)
+		len = pr_suite_results_whole(sr.output.data, len);
+	else if (sr.outcome != PR_SPAWN_OK)
+		len = 0;
+	if (len > 0 &&
+	    pr_suite_results_read(sr.output.data, len, probes, np, w, nw,
+		&err) != PR_OK) {
 		cli_errorf("%s: process %zu: %s", what, i + 1, err.msg);
+		rc = rc != PR_EXIT_OK ? rc : PR_EXIT_INTERNAL;
+	} else if (len == 0 && sr.outcome == PR_SPAWN_OK && rc == PR_EXIT_OK) {
+		cli_errorf("%s: process %zu: no results", what, i + 1);
 		rc = PR_EXIT_INTERNAL;
 	}
 	*wall_s = sr.wall_s;
@@ -1569,47 +1711,32 @@ spawn_worker(const char *what, const char *exe, char **argv, double timeout_s,
 	return rc;
 }
 
-/* A note on stderr, after clearing the progress line. */
+/* suite run --worker: one process's share, each probe's result on
+ * standard output as soon as the probe is done (so that a worker
+ * stopped on the way leaves its finished probes), no report and nothing
+ * stored. */
 static void
-note_line(const struct suite_cli *c)
+worker_probe(const struct pr_suite_result *r, void *arg)
 {
-	if (c->tty)
-		fputs("\r\033[K", stderr);
+	int *rc = arg;
+
+	if (*rc == PR_EXIT_OK)
+		*rc = worker_write(r, 1);
 }
 
-/* pr_suite_run's on_late: said as soon as the measured floors show the
- * budget cannot be held. */
-static void
-on_late(double need_s, double left_s, void *arg)
-{
-	struct suite_cli *c = arg;
-
-	/* Only what breaks the whole budget, and once: a first process
-	 * late for its share makes the suite run fewer processes. */
-	left_s += c->late_extra;
-	if (c->late_said || need_s <= left_s)
-		return;
-	c->late_said = 1;
-	note_line(c);
-	cli_errorf("suite: note: running late: the probes left need about "
-		   "%.1f s at the least at this machine's pace (their set-up "
-		   "and %d samples each, as measured so far), %.1f s of the "
-		   "budget is left: the suite will end past its budget",
-	    need_s, PR_SUITE_SAMPLES_FLOOR, left_s > 0 ? left_s : 0.0);
-}
-
-/* suite run --worker: one process's share, its results whole on
- * standard output, no report and nothing stored. */
 static int
 run_as_worker(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 {
 	struct pr_suite_result *r = NULL;
 	struct pr_error err;
 	size_t nr = 0;
-	int rc;
+	int rc = PR_EXIT_OK;
 
 	pr_error_clear(&err);
 	c->so.on_late = NULL;
+	c->so.on_sample = NULL;
+	c->so.on_probe = worker_probe;
+	c->so.arg = &rc;
 	if (c->share > 0)
 		c->so.budget_s = c->share;
 	if (pr_suite_run(probes, np, &c->so, &r, &nr, &err) != PR_OK) {
@@ -1618,39 +1745,25 @@ run_as_worker(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		pr_suite_results_free(r, nr);
 		return interrupted ? EXIT_INTERRUPTED : PR_EXIT_USAGE;
 	}
-	rc = worker_write(r, nr);
 	pr_suite_results_free(r, nr);
 	return rc;
 }
 
-/* The first process of run_processes, in perfreg itself, with its share
- * of the budget (extra_s the rest): its results into *w (*nw of them;
- * on a failure the last is the probe that failed or was cut short), its
- * time into *wall_s. */
+/* The worker's program: perfreg itself, or PERFREG_SUITE_WORKER's (for
+ * tests: a stand-in that is slow at will). */
 static int
-first_process(struct suite_cli *c, const struct pr_probe **probes, size_t np,
-    double share_s, double extra_s, struct pr_suite_result **w, size_t *nw,
-    double *wall_s)
+worker_exe(char *exe, size_t size, const char *what)
 {
-	struct pr_suite_opts so = c->so;
-	struct pr_error err;
-	enum pr_status s;
-	double t0 = mono_now();
-	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
+	const char *e = getenv("PERFREG_SUITE_WORKER");
 
-	so.budget_s = share_s;
-	so.on_late = on_late;
-	c->late_extra = extra_s;
-	pr_error_clear(&err);
-	s = pr_suite_run(probes, np, &so, w, nw, &err);
-	*wall_s = mono_now() - t0;
-	c->late_extra = 0;
-	if (s == PR_OK)
-		return PR_EXIT_OK;
-	if (interrupted)
-		return EXIT_INTERRUPTED;
-	cli_errorf("suite: %s", pr_error_format(&err, eb, sizeof(eb)));
-	return cli_exit_for(s);
+	if (e == NULL || e[0] == '\0')
+		return self_exe(exe, size, what);
+	if (strlen(e) >= size) {
+		cli_errorf("%s: PERFREG_SUITE_WORKER: too long a path", what);
+		return PR_EXIT_USAGE;
+	}
+	memcpy(exe, e, strlen(e) + 1);
+	return PR_EXIT_OK;
 }
 
 /*
@@ -1660,28 +1773,41 @@ first_process(struct suite_cli *c, const struct pr_probe **probes, size_t np,
  * worker, what one process cannot be cut short of (the start of a
  * process and its probes' floors, measured) decides whether the
  * processes left fit: when not, fewer are run, and that is said then.
- * Returns PR_EXIT_OK, EXIT_INTERRUPTED (the finished processes kept) or
- * the failure's exit status (said; the finished processes kept).
+ * Each worker is watched as it runs: when its probes left cannot end
+ * within the budget even at their measured floors, that is said at once
+ * (say_late), and a worker still running at the bound (the budget and
+ * its margin, less what storing and comparing keep) is stopped (the
+ * first process only once said late), its finished probes kept, and no
+ * process runs after it; a probe that no
+ * process ran is marked skipped.  Returns PR_EXIT_OK, EXIT_INTERRUPTED
+ * (what finished kept) or the failure's exit status (said; what
+ * finished kept).
  */
 static int
 run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
-    size_t procs, struct pr_suite_result **out, size_t *nout)
+    size_t procs, double reserve_s, double min_s, struct pr_suite_result **out,
+    size_t *nout)
 {
 	struct pr_suite_result *r, *w = NULL;
 	struct pr_error err;
+	struct watch wt;
 	char exe[4096], budget[32], cpu[32], target[32];
 	char **argv;
-	double t0 = mono_now(), left, share, floor_s = 0, wall, pf;
-	size_t i, nw = 0, j, keep;
-	int k;
+	double t0 = mono_now(), left, share, floor_s = 0, wall = 0, pf;
+	double *floors = NULL, bound;
+	size_t i, nw = 0, j;
+	int k, stopped = 0;
 	int rc;
 
 	*out = NULL;
 	*nout = 0;
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */
 	argv = calloc(np + 16, sizeof(*argv));
-	if (argv == NULL || (r = calloc(np, sizeof(*r))) == NULL) {
+	floors = calloc(np, sizeof(*floors));
+	if (argv == NULL || floors == NULL ||
+	    (r = calloc(np, sizeof(*r))) == NULL) {
 		free(argv);
+		free(floors);
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
 	}
@@ -1693,7 +1819,14 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 	}
 	*out = r;
 	*nout = np;
-	if ((rc = self_exe(exe, sizeof(exe), "suite")) != PR_EXIT_OK)
+	/* The bound: the whole command within its budget and margin, what
+	 * storing and comparing need kept; a budget said at the start not
+	 * to hold (below the probes' estimated floors) counts as that
+	 * estimate. */
+	bound = c->budget > min_s ? c->budget : min_s;
+	bound = c->t_start + bound + MARGIN_S + MARGIN_SHARE * c->budget -
+	    reserve_s;
+	if ((rc = worker_exe(exe, sizeof(exe), "suite")) != PR_EXIT_OK)
 		goto out;
 	snprintf(target, sizeof(target), "%.17g", c->so.target_pct);
 	for (i = 0; i < procs; i++) {
@@ -1722,9 +1855,9 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 				break;
 		}
 		share = left / (double)(procs - i);
-		if (share < 0.01)
+		if ((i > 0 && share < 0.01) || bound - mono_now() < 0.01)
 			break;
-		snprintf(budget, sizeof(budget), "%.3f", share);
+		snprintf(budget, sizeof(budget), "%.3f", share > 0 ? share : 0);
 		k = worker_argv(c, argv, "run", cpu, sizeof(cpu));
 		argv[k++] = (char *)"--share";
 		argv[k++] = budget;
@@ -1734,46 +1867,42 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 		for (j = 0; j < np; j++)
 			argv[k++] = (char *)probes[j]->name;
 		argv[k] = NULL;
-		if (i == 0) {
-			/* The first process is perfreg itself: running
-			 * late is seen, and said, as it happens. */
-			rc = first_process(c, probes, np, share, left - share,
-			    &w, &nw, &wall);
-			/* On a failure the probe that was running is not
-			 * kept. */
-			keep = rc == PR_EXIT_OK ? nw : nw > 0 ? nw - 1 : 0;
-			if (keep > 0 &&
-			    pr_suite_results_merge(r, w, keep, i, &err) !=
-				PR_OK) {
-				cli_errorf("suite: %s", err.msg);
-				rc = PR_EXIT_INTERNAL;
-			}
-			if (rc != PR_EXIT_OK) {
-				pr_suite_results_free(w, nw);
-				w = NULL;
-				break;
-			}
-			goto measured;
-		}
-		/* A worker that hangs is killed, but not one that is only
-		 * slow: on a loaded machine (load 33, nice 19) one process's
-		 * floor took 200 s of a 16 s budget. */
+		memset(&wt, 0, sizeof(wt));
+		wt.c = c;
+		wt.probes = probes;
+		wt.np = np;
+		wt.i = i;
+		wt.of = procs;
+		wt.floor_s = floors;
+		wt.t_end = t0 + c->so.budget_s;
+		wt.margin_s = MARGIN_S + MARGIN_SHARE * c->budget;
+		wt.t_bound = bound;
+		wt.t_last = mono_now();
 		rc = spawn_worker("suite", exe, argv,
-		    WORKER_TIMEOUT_SHARE * c->so.budget_s + WORKER_TIMEOUT_S, i,
-		    procs, probes, np, &w, &nw, &wall);
-		if (rc != PR_EXIT_OK)
-			break;
+		    WORKER_TIMEOUT_SHARE * c->budget + WORKER_TIMEOUT_S, i,
+		    procs, probes, np, &wt, &stopped, &w, &nw, &wall);
 		pr_error_clear(&err);
-		if (nw != np) {
+		if (nw > np || (nw < np && rc == PR_EXIT_OK && !stopped)) {
 			cli_errorf("suite: process %zu gave %zu results for "
 				   "%zu probes",
 			    i + 1, nw, np);
 			rc = PR_EXIT_INTERNAL;
-		} else if (pr_suite_results_merge(r, w, np, i, &err) != PR_OK) {
+		} else if (nw > 0 &&
+		    pr_suite_results_merge(r, w, nw, i, &err) != PR_OK) {
 			cli_errorf("suite: %s", err.msg);
 			rc = PR_EXIT_INTERNAL;
 		}
-measured:
+		if (stopped) {
+			note_line(c);
+			cli_errorf("suite: note: process %zu of %zu stopped "
+				   "%.1f "
+				   "s after the start, at the budget's bound: "
+				   "%zu of its %zu probes kept%s%s%s",
+			    i + 1, procs, mono_now() - c->t_start, nw, np,
+			    nw < np ? " (" : "",
+			    nw < np ? probes[nw]->name : "",
+			    nw < np ? "'s samples in it lost)" : "");
+		}
 		/* What this process could not be cut short of: all but
 		 * the probes' samples past their floors. */
 		pf = wall;
@@ -1783,8 +1912,10 @@ measured:
 			floor_s = pf;
 		pr_suite_results_free(w, nw);
 		w = NULL;
-		if (rc != PR_EXIT_OK)
+		if (rc != PR_EXIT_OK || stopped) {
+			i++;
 			break;
+		}
 		if (c->tty) {
 			fprintf(stderr,
 			    "\rsuite: process %zu of %zu, %.0f s\033[K", i + 1,
@@ -1794,7 +1925,18 @@ measured:
 	}
 out:
 	c->procs_run = i;
+	c->procs_stopped = stopped;
 	c->proc_floor = floor_s;
+	/* A probe no process ran (the bound came first) says so. */
+	for (j = 0; rc == PR_EXIT_OK && j < np; j++)
+		if (r[j].samples == 0 && r[j].skipped == NULL &&
+		    (r[j].skipped = strdup("the suite was stopped at its "
+					   "budget's bound before it")) ==
+			NULL) {
+			cli_errorf("out of memory");
+			rc = PR_EXIT_INTERNAL;
+		}
+	free(floors);
 	free(argv);
 	return rc;
 }
@@ -1812,7 +1954,6 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	struct pr_env_opts eo;
 	struct pr_error err;
 	struct pr_report_model *g;
-	enum pr_status s;
 	int64_t session = 0;
 	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
@@ -1821,7 +1962,6 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	size_t procs, want_procs;
 	int over;
 	char config[PR_SUITE_CONFIG_LEN];
-	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	if (c->worker)
 		return run_as_worker(c, probes, np);
@@ -1832,7 +1972,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	memset(&hist, 0, sizeof(hist));
 	floor_s =
 	    (double)np * (c->so.quick ? PROBE_FLOOR_QUICK_S : PROBE_FLOOR_S);
-	budget = c->so.budget_s;
+	budget = c->budget = c->so.budget_s;
 	if (budget < floor_s + RESERVE_S + RESERVE_SHARE * budget)
 		cli_errorf("suite: note: a budget of %g s cannot be held: %zu "
 			   "probes take about %.1f s at the least (their "
@@ -1891,19 +2031,17 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	pr_suite_config_id(&env, config);
 	t_probes = mono_now();
-	if (procs > 1) {
-		rc = run_processes(c, probes, np, procs, &r, &nr);
-		s = rc == PR_EXIT_OK ? PR_OK : PR_EINVAL;
-	} else {
-		c->so.on_late = on_late;
-		s = pr_suite_run(probes, np, &c->so, &r, &nr, &err);
-		rc = PR_EXIT_OK;
-	}
+	/* Every process is a worker, watched, even one alone: a worker
+	 * that runs past the bound is stopped. */
+	rc = run_processes(c, probes, np, procs,
+	    RESERVE_S + RESERVE_SHARE * budget,
+	    floor_s + PROCESS_START_S + RESERVE_S + RESERVE_SHARE * budget, &r,
+	    &nr);
 	t_probes = mono_now() - t_probes;
 	if (c->tty)
 		fputs("\r\033[K", stderr);
-	if (s != PR_OK && procs > 1) {
-		/* Said already; the finished processes are kept. */
+	if (rc != PR_EXIT_OK) {
+		/* Said already; what finished is kept. */
 		cut = 1;
 		if (!interrupted && rc != EXIT_INTERRUPTED) {
 			if (st != NULL)
@@ -1912,18 +2050,6 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			goto out;
 		}
 		rc = PR_EXIT_OK;
-		cli_errorf("suite: interrupted; what finished is kept");
-	} else if (s != PR_OK) {
-		cut = 1;
-		if (!interrupted) {
-			cli_errorf("suite: %s",
-			    pr_error_format(&err, eb, sizeof(eb)));
-			if (st != NULL)
-				(void)store_results(st, r, nr, &env,
-				    c->so.quick, config, &session, "failed");
-			rc = cli_exit_for(s);
-			goto out;
-		}
 		cli_errorf("suite: interrupted; what finished is kept");
 	}
 	if (st != NULL &&
@@ -1995,6 +2121,10 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		over ? "; over the budget and its margin because the probes' "
 		       "set-up and their floor of samples took longer"
 		     : "") != PR_OK ||
+	    (c->procs_stopped &&
+		pr_buf_addf(&line, &err,
+		    "; process %zu stopped at the budget's bound",
+		    c->procs_run) != PR_OK) ||
 	    (procs > 1 && c->procs_run < procs &&
 		pr_buf_addf(&line, &err,
 		    "; %zu of %zu processes, as one took %.1f s at the least "
@@ -2012,8 +2142,10 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		PR_OK ||
 	    pr_report_model_real(g, "total_s", 0, 1, total, &err) != PR_OK ||
 	    pr_report_model_bool(g, "over", 0, over, &err) != PR_OK ||
-	    pr_report_model_integer(g, "processes", 0, 1,
-		(int64_t)(procs > 1 ? c->procs_run : 1), &err) != PR_OK) {
+	    pr_report_model_integer(g, "processes", 0, 1, (int64_t)c->procs_run,
+		&err) != PR_OK ||
+	    pr_report_model_bool(g, "stopped", 0, c->procs_stopped, &err) !=
+		PR_OK) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;
@@ -2052,7 +2184,7 @@ ab_processes(struct suite_cli *c, const struct pr_probe *p,
 	char *argv[24];
 	double t0 = mono_now(), wall;
 	size_t i, nw = 0;
-	int k, rc;
+	int k, rc, stopped;
 
 	if ((rc = self_exe(exe, sizeof(exe), "suite ab")) != PR_EXIT_OK)
 		return rc;
@@ -2081,7 +2213,7 @@ ab_processes(struct suite_cli *c, const struct pr_probe *p,
 		 * a minute. */
 		rc = spawn_worker("suite ab", exe, argv,
 		    c->so.budget_s / (double)c->processes + 60, i, c->processes,
-		    &p, 1, &w, &nw, &wall);
+		    &p, 1, NULL, &stopped, &w, &nw, &wall);
 		if (rc != PR_EXIT_OK)
 			break;
 		if (nw != 2 || strcmp(w[0].label, "A") != 0 ||

@@ -99,11 +99,21 @@ pr_buf_vaddf(struct pr_buf *b, struct pr_error *err, const char *fmt,
 {
 	enum pr_status st;
 	va_list cp;
+	size_t room;
 	int n;
 
+	/* One pass when the text fits the room left (cap <= max + 1, so it
+	 * is within the cap too), a second after growing when it does not. */
+	room = b->data != NULL ? b->cap - b->len : 0;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(room > 0 ? b->data + b->len : NULL, room, fmt, cp);
 	va_end(cp);
+	if (n >= 0 && (size_t)n < room) {
+		b->len += (size_t)n;
+		return PR_OK;
+	}
+	if (room > 0)
+		b->data[b->len] = '\0'; /* the truncated text is not kept */
 	if (n < 0)
 		return pr_error_set(err, PR_EINVAL, "bad format string");
 	if ((st = pr_buf_grow(b, (size_t)n, err)) != PR_OK)

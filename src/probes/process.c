@@ -12,8 +12,16 @@
  *   S REASON                  (the result above was skipped)
  *   N NOTES                   (its probe's notes)
  *   M NAME UNIT BETTER VALUES (a figure; the values %.17g, one space)
+ *   E                         (the end of the result)
  * so that doubles go back bit-exactly.  The reader checks every field
- * and names the line of anything that is not a worker's.
+ * and names the line of anything that is not a worker's.  A worker
+ * writes each probe's result as soon as the probe is done, so that a
+ * worker stopped on the way leaves its finished probes whole: the text
+ * up to its last E line (pr_suite_results_whole).
+ *
+ * pr_suite_pace is what the parent of a running worker decides from
+ * what it has seen of it: the probes' measured floors, the probes done,
+ * the time left.
  */
 #include <errno.h>
 #include <math.h>
@@ -86,8 +94,51 @@ pr_suite_results_write(const struct pr_suite_result *r, size_t n,
 			if (pr_buf_addc(out, '\n', err) != PR_OK)
 				return PR_ENOMEM;
 		}
+		if (pr_buf_adds(out, "E\n", err) != PR_OK)
+			return PR_ENOMEM;
 	}
 	return PR_OK;
+}
+
+size_t
+pr_suite_results_whole(const char *text, size_t len)
+{
+	size_t i;
+
+	/* The last line that is "E" alone, and its newline: a field
+	 * holds no raw newline, so every line is a record. */
+	for (i = len; i >= 2; i--)
+		if (text[i - 1] == '\n' && text[i - 2] == 'E' &&
+		    (i == 2 || text[i - 3] == '\n'))
+			return i;
+	return 0;
+}
+
+void
+pr_suite_pace(const double *floor_s, size_t np, size_t done, double probe_s,
+    double left_s, struct pr_suite_pace_est *out)
+{
+	double sum = 0, f, mean;
+	size_t i, known = 0;
+
+	for (i = 0; i < np; i++)
+		if (floor_s[i] > 0) {
+			sum += floor_s[i];
+			known++;
+		}
+	/* A probe not yet measured in any process counts as the mean of
+	 * those measured; with none measured nothing is known. */
+	mean = known > 0 ? sum / (double)known : 0;
+	out->need_s = 0;
+	for (i = done; i < np; i++) {
+		f = floor_s[i] > 0 ? floor_s[i] : mean;
+		/* The running probe has spent probe_s of its floor. */
+		if (i == done)
+			f = f > probe_s ? f - probe_s : 0;
+		out->need_s += f;
+	}
+	out->known = known > 0;
+	out->late = done < np && known > 0 && out->need_s > left_s;
 }
 
 /* Splits line [p, end) at its tabs into f[]/len[] (at most FIELDS_MAX),
@@ -279,9 +330,15 @@ pr_suite_results_read(const char *text, size_t len,
 			pr_dataset_init(&r->data);
 			st = read_result(r, f, nf, probes, np, line, err);
 		} else if (r == NULL ||
-		    (f[0][0] != 'S' && f[0][0] != 'N' && f[0][0] != 'M')) {
+		    (f[0][0] != 'S' && f[0][0] != 'N' && f[0][0] != 'M' &&
+			f[0][0] != 'E')) {
 			st = pr_error_set(err, PR_EPARSE,
 			    "line %zu: not a worker's line", line);
+		} else if (f[0][0] == 'E') {
+			if (nf != 1)
+				st = pr_error_set(err, PR_EPARSE,
+				    "line %zu: not a worker's line", line);
+			r = NULL;
 		} else if (f[0][0] == 'M') {
 			st = nf == 5
 			    ? read_metric(r, f, line, err)
@@ -299,6 +356,11 @@ pr_suite_results_read(const char *text, size_t len,
 		}
 	}
 	free(copy);
+	if (st == PR_OK && r != NULL)
+		st = pr_error_set(err, PR_EPARSE,
+		    "line %zu: the text ends inside a result (the worker was "
+		    "cut short)",
+		    line);
 	for (k = 0; st == PR_OK && k < n; k++) {
 		if (res[k].notes == NULL && (res[k].notes = strdup("")) == NULL)
 			st = pr_error_set(err, PR_ENOMEM, "out of memory");

@@ -184,8 +184,11 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 		longest = 0;
 		if ((st = start(probes[i], &popts, r, &state, err)) != PR_OK)
 			return st;
-		if (r->skipped != NULL)
+		if (r->skipped != NULL) {
+			if (o->on_probe != NULL)
+				o->on_probe(r, o->arg);
 			continue;
+		}
 		for (;;) {
 			if (cancelled(o)) {
 				st =
@@ -230,6 +233,8 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			r->floor_s = r->elapsed_s;
 		if (st != PR_OK)
 			return st;
+		if (o->on_probe != NULL)
+			o->on_probe(r, o->arg);
 		floors += r->floor_s;
 		nfloors++;
 		/* Running late: the floors measured here say the probes

@@ -15,6 +15,7 @@
  * visible), every element opened is closed, and a non-finite figure is
  * written "-" and never reaches an SVG coordinate.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@
 #include "perfreg/distrib.h"
 #include "perfreg/report_html.h"
 #include "perfreg/verdict.h"
+#include "report/decimal.h"
 #include "report/internal.h"
 #include "core/banned.h"
 
@@ -45,6 +47,10 @@ struct page {
 	struct pr_error *err;
 	size_t metric; /* panels written so far: the next id is m<metric+1> */
 	size_t table;  /* tables written so far */
+	/* The last Student quantile mean_half asked for, at probability
+	 * tq_p and tq_df degrees of freedom (tq_df 0: none yet): the sides
+	 * of a large comparison mostly share theirs. */
+	double tq_p, tq_df, tq;
 };
 
 /* HTML-escaping of bytes already made safe by pr_report_escape. */
@@ -162,6 +168,45 @@ addf(struct page *pg, const char *fmt, ...)
 	return st;
 }
 
+/*
+ * Appends fmt with each '@' replaced by the next of the n values v, at
+ * one decimal as "%.1f" writes it, through report/decimal.h: most of a
+ * large page is coordinates, and printf's exact conversion was most of
+ * its writing time (issue 17).  SVGF makes v from its arguments.  A
+ * coordinate is finite (axis_at clamps it); one that is not would be a
+ * bug, and is refused with PR_EINVAL.
+ */
+static enum pr_status
+svgf(struct page *pg, const char *fmt, const double *v, size_t n)
+{
+	enum pr_status st;
+	char line[256];
+	size_t len = 0, i = 0;
+	int k;
+
+	for (; *fmt != '\0'; fmt++) {
+		if (len > sizeof(line) - REPORT_DEC_MAX) {
+			TRY(pr_buf_add(pg->out, line, len, pg->err));
+			len = 0;
+		}
+		if (*fmt != '@') {
+			line[len++] = *fmt;
+			continue;
+		}
+		assert(i < n);
+		if (i >= n || (k = report_dec_fixed(line + len, v[i++], 1)) < 0)
+			return pr_error_set(pg->err, PR_EINVAL,
+			    "a coordinate of the page is not finite");
+		len += (size_t)k;
+	}
+	assert(i == n);
+	return pr_buf_add(pg->out, line, len, pg->err);
+}
+
+#define SVGF(pg, fmt, ...) \
+	svgf(pg, fmt, (const double[]){ __VA_ARGS__ }, \
+	    sizeof((const double[]){ __VA_ARGS__ }) / sizeof(double))
+
 /* A figure for a table: 5 significant digits, or a percentage as every
  * report writes it (report_fmt_pct); "-" when undefined. */
 static const char *
@@ -171,8 +216,10 @@ fig(char *buf, size_t size, int have, double x, int percent)
 		snprintf(buf, size, "-");
 	else if (percent)
 		report_fmt_pct(buf, size, x);
-	else
+	else if (size < REPORT_DEC_MAX)
 		snprintf(buf, size, "%.5g", x);
+	else
+		report_dec_g(buf, x, 5);
 	return buf;
 }
 
@@ -272,8 +319,9 @@ svg_label(struct page *pg, double x, double y, const char *anchor,
 {
 	enum pr_status st;
 
-	TRY(addf(pg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y,
-	    anchor));
+	TRY(SVGF(pg, "<text x=\"@\" y=\"@\" text-anchor=\"", x, y));
+	TRY(add(pg, anchor));
+	TRY(add(pg, "\">"));
 	TRY(esc(pg, text));
 	return add(pg, "</text>");
 }
@@ -304,21 +352,30 @@ strip_dots(struct page *pg, const struct axis *ax, const double *v, size_t n,
 		 * +-9 units so that equal values stay visible. */
 		jit = (double)(((uint32_t)i * 2654435761u) >> 24) / 255.0 * 18 -
 		    9;
-		TRY(addf(pg, "M%.1f %.1fh0", axis_at(ax, v[i]), y + jit));
+		TRY(SVGF(pg, "M@ @h0", axis_at(ax, v[i]), y + jit));
 	}
 	return add(pg, "\"/>");
 }
 
 /* The half width of the Student interval of the mean of s into *half;
- * 0 when it is undefined (one value, no spread). */
+ * 0 when it is undefined (one value, no spread).  The quantile is the
+ * last one's when p and the degrees of freedom are the same (the same
+ * number, so the same page). */
 static int
-mean_half(const struct pr_summary *s, double conf, double *half)
+mean_half(struct page *pg, const struct pr_summary *s, double conf,
+    double *half)
 {
+	double p = 0.5 + conf / 2, df = (double)s->n - 1;
+
 	if (s->n < 2 || !(s->defined & PR_SUM_STDDEV) || !isfinite(s->stddev) ||
 	    !isfinite(s->mean))
 		return 0;
-	*half = pr_t_quantile(0.5 + conf / 2, (double)(s->n - 1)) * s->stddev /
-	    sqrt((double)s->n);
+	if (pg->tq_df != df || pg->tq_p != p) {
+		pg->tq = pr_t_quantile(p, df);
+		pg->tq_p = p;
+		pg->tq_df = df;
+	}
+	*half = pg->tq * s->stddev / sqrt((double)s->n);
 	return isfinite(*half);
 }
 
@@ -334,12 +391,12 @@ mean_bar(struct page *pg, const struct axis *ax, const struct pr_summary *s,
 
 	if (s->n == 0 || !isfinite(x))
 		return PR_OK;
-	if (!rank && mean_half(s, conf, &half))
-		TRY(addf(pg, "M%.1f %.1fH%.1fM%.1f %.1fv10M%.1f %.1fv10",
+	if (!rank && mean_half(pg, s, conf, &half))
+		TRY(SVGF(pg, "M@ @H@M@ @v10M@ @v10",
 		    axis_at(ax, s->mean - half), y + 16,
 		    axis_at(ax, s->mean + half), axis_at(ax, s->mean - half),
 		    y + 11, axis_at(ax, s->mean + half), y + 11));
-	return addf(pg, "M%.1f %.1fv26", axis_at(ax, x), y - 13);
+	return SVGF(pg, "M@ @v26", axis_at(ax, x), y - 13);
 }
 
 /* Strip plot: each side's values on one axis, mean and its interval. */
@@ -365,11 +422,11 @@ strip_plot(struct page *pg, const struct pr_report_metric *m, double conf)
 		lo = fmin(lo, l2);
 		hi = fmax(hi, h2);
 	}
-	if (!rank && mean_half(&c->base, conf, &l2)) {
+	if (!rank && mean_half(pg, &c->base, conf, &l2)) {
 		lo = fmin(lo, c->base.mean - l2);
 		hi = fmax(hi, c->base.mean + l2);
 	}
-	if (!rank && mean_half(&c->new, conf, &l2)) {
+	if (!rank && mean_half(pg, &c->new, conf, &l2)) {
 		lo = fmin(lo, c->new.mean - l2);
 		hi = fmax(hi, c->new.mean + l2);
 	}
@@ -422,21 +479,18 @@ change_plot(struct page *pg, const struct pr_comparison *c, double eq)
 	    "the change in percent with its interval, against the "
 	    "equivalence band"));
 	if (eq > 0)
-		TRY(addf(pg,
-		    "<rect class=\"band\" x=\"%.1f\" y=\"14\" width=\"%.1f\" "
+		TRY(SVGF(pg,
+		    "<rect class=\"band\" x=\"@\" y=\"14\" width=\"@\" "
 		    "height=\"32\"/>",
 		    axis_at(&ax, -eq), axis_at(&ax, eq) - axis_at(&ax, -eq)));
-	TRY(addf(pg, "<path class=\"zero\" d=\"M%.1f 14v34\"/>",
-	    axis_at(&ax, 0)));
+	TRY(SVGF(pg, "<path class=\"zero\" d=\"M@ 14v34\"/>", axis_at(&ax, 0)));
 	TRY(svg_label(pg, 4, y + 4, "start", rank_row(c) ? "HL" : "change"));
 	if (c->have_ci && isfinite(c->ci_lo_pct) && isfinite(c->ci_hi_pct))
-		TRY(addf(pg,
-		    "<path class=\"ci\" d=\"M%.1f %.1fH%.1fM%.1f %.1fv12M%.1f "
-		    "%.1fv12\"/>",
+		TRY(SVGF(pg, "<path class=\"ci\" d=\"M@ @H@M@ @v12M@ @v12\"/>",
 		    axis_at(&ax, c->ci_lo_pct), y, axis_at(&ax, c->ci_hi_pct),
 		    axis_at(&ax, c->ci_lo_pct), y - 6,
 		    axis_at(&ax, c->ci_hi_pct), y - 6));
-	TRY(addf(pg, "<path class=\"dot est\" d=\"M%.1f %.1fh0\"/>",
+	TRY(SVGF(pg, "<path class=\"dot est\" d=\"M@ @h0\"/>",
 	    axis_at(&ax, c->change_pct), y));
 	TRY(svg_label(pg, PLOT_L, 58, "start", pct(t, sizeof(t), 1, ax.lo)));
 	TRY(svg_label(pg, PLOT_W - PLOT_R, 58, "end",
@@ -504,14 +558,14 @@ order_plot(struct page *pg, const struct pr_report_metric *m)
 		    side == 0 ? "base" : "new"));
 		for (i = 0; i < k; i += step)
 			if (isfinite(v[i]))
-				TRY(addf(pg, "%c%.1f %.1f", i == 0 ? 'M' : 'L',
+				TRY(SVGF(pg, i == 0 ? "M@ @" : "L@ @",
 				    order_x(&ax, at, i), axis_at(&ay, v[i])));
 		TRY(addf(pg, "\"/><path class=\"dot %s\" d=\"",
 		    side == 0 ? "base" : "new"));
 		for (i = 0; i < k; i += step)
 			if (isfinite(v[i]))
-				TRY(addf(pg, "M%.1f %.1fh0",
-				    order_x(&ax, at, i), axis_at(&ay, v[i])));
+				TRY(SVGF(pg, "M@ @h0", order_x(&ax, at, i),
+				    axis_at(&ay, v[i])));
 		TRY(add(pg, "\"/>"));
 	}
 	if (timed) {
@@ -609,7 +663,7 @@ verdict_table(struct page *pg, const struct pr_report *r, size_t first_id)
 {
 	enum pr_status st;
 	size_t i;
-	char a[48], b[48], p[32];
+	char a[48], b[48], p[32], v[REPORT_DEC_MAX];
 	int all = r->n > 0, rank;
 
 	/* A rank test is about the medians and the Hodges-Lehmann change:
@@ -640,9 +694,11 @@ verdict_table(struct page *pg, const struct pr_report *r, size_t first_id)
 		rank = rank_row(c);
 		TRY(side_cell(pg, &c->base, rank, !all));
 		TRY(side_cell(pg, &c->new, rank, !all));
-		TRY(addf(pg, "<td class=\"n\" data-v=\"%.6g\">%s%s</td>",
+		report_dec_g(v,
 		    c->have_change && isfinite(c->change_pct) ? c->change_pct
 							      : 0.0,
+		    6);
+		TRY(addf(pg, "<td class=\"n\" data-v=\"%s\">%s%s</td>", v,
 		    rank && !all ? "HL " : "",
 		    pct(a, sizeof(a), c->have_change, c->change_pct)));
 		TRY(addf(pg, "<td class=\"n\">[%s, %s]</td>",
@@ -673,13 +729,16 @@ values_list(struct page *pg, const char *side, const double *v, size_t n)
 {
 	enum pr_status st;
 	size_t i;
-	char x[32];
+	char x[REPORT_DEC_MAX + 1];
 
 	if (n == 0)
 		return PR_OK;
 	TRY(addf(pg, "<p class=\"values\"><b>%s</b>, in order:", side));
-	for (i = 0; i < n && i < PR_HTML_VALUES; i++)
-		TRY(addf(pg, " %s", num(x, sizeof(x), 1, v[i])));
+	x[0] = ' '; /* each value after a space, without printf */
+	for (i = 0; i < n && i < PR_HTML_VALUES; i++) {
+		num(x + 1, sizeof(x) - 1, 1, v[i]);
+		TRY(add(pg, x));
+	}
 	if (n > PR_HTML_VALUES)
 		TRY(addf(pg, " ... (%zu more)", n - PR_HTML_VALUES));
 	return add(pg, "</p>");
@@ -1037,7 +1096,7 @@ enum pr_status
 report_html_envdiff(struct pr_buf *out, const struct pr_envdiff *d,
     const char *na, const char *nb, size_t log_max, struct pr_error *err)
 {
-	struct page pg = { out, err, 0, 0 };
+	struct page pg = { .out = out, .err = err };
 
 	return envdiff_table(&pg, d, na, nb, log_max);
 }
@@ -1110,13 +1169,13 @@ bisect_chart(struct page *pg, const struct pr_bisect_job *j)
 	    "<path class=\"axis\" d=\"M%.0f 4V116H%.0fM%.0f 176H%.0f\"/>",
 	    PLOT_L - 4, PLOT_W - PLOT_R, PLOT_L - 4, PLOT_W - PLOT_R));
 	if (j->confirmed_tried || j->verdict == PR_BISECT_V_CULPRIT)
-		TRY(addf(pg, "<path class=\"cp\" d=\"M%.1f 4V176\"/>",
+		TRY(SVGF(pg, "<path class=\"cp\" d=\"M@ 4V176\"/>",
 		    axis_at(&ax, (double)j->culprit - 0.5)));
 	/* The mass, as bars from the bottom line up to 40 units for 1. */
 	TRY(add(pg, "<path class=\"mass\" d=\""));
 	for (i = 1; i <= j->n; i++)
 		if ((m = bisect_mass(j, i)) > 0.001 && isfinite(m))
-			TRY(addf(pg, "M%.1f 176V%.1f", axis_at(&ax, (double)i),
+			TRY(SVGF(pg, "M@ 176V@", axis_at(&ax, (double)i),
 			    176 - 40 * fmin(m, 1)));
 	TRY(add(pg, "\"/><path class=\"dot base\" d=\""));
 	for (i = 0; i <= j->n; i++) {
@@ -1124,7 +1183,7 @@ bisect_chart(struct page *pg, const struct pr_bisect_job *j)
 		x = axis_at(&ax, (double)i);
 		for (k = 0; k < j->c[i].n; k += step)
 			if (j->c[i].v[k] > 0 && isfinite(j->c[i].v[k]))
-				TRY(addf(pg, "M%.1f %.1fh0",
+				TRY(SVGF(pg, "M@ @h0",
 				    x +
 					(double)(((uint32_t)k * 2654435761u) >>
 					    28) /
@@ -1161,7 +1220,7 @@ enum pr_status
 report_html_bisect(struct pr_buf *out, const void *data, struct pr_error *err)
 {
 	const struct pr_bisect_job *j = data;
-	struct page pg = { out, err, 0, 0 };
+	struct page pg = { .out = out, .err = err };
 	enum pr_status st;
 	size_t i, k, measured = 0, skipped = 0;
 	double mean;
@@ -1471,7 +1530,7 @@ enum pr_status
 pr_report_html(struct pr_buf *out, const struct pr_report_model *m,
     const char *title, struct pr_error *err)
 {
-	struct page pg = { out, err, 0, 0 };
+	struct page pg = { .out = out, .err = err };
 	enum pr_status st;
 
 	TRY(page_open(&pg, title != NULL ? title : "perfreg report"));
@@ -1531,14 +1590,14 @@ cp_chart(struct page *pg, const struct pr_cp_report *r, const double *var)
 			       yhi = axis_at(&ay, c->before + c->step_lo);
 
 			half = yhi - ylo;
-			TRY(addf(pg,
-			    "<rect class=\"lvci\" x=\"%.1f\" y=\"%.1f\" "
-			    "width=\"%.1f\" height=\"%.1f\"/>",
+			TRY(SVGF(pg,
+			    "<rect class=\"lvci\" x=\"@\" y=\"@\" "
+			    "width=\"@\" height=\"@\"/>",
 			    x0, ylo, x1 - x0 > 1 ? x1 - x0 : 1,
 			    half > 0.5 ? half : 0.5));
 		}
-		TRY(addf(pg, "<path class=\"level\" d=\"M%.1f %.1fH%.1f\"/>",
-		    x0, axis_at(&ay, level), x1));
+		TRY(SVGF(pg, "<path class=\"level\" d=\"M@ @H@\"/>", x0,
+		    axis_at(&ay, level), x1));
 	}
 	step = dot_step(s->n);
 	if (var != NULL) {
@@ -1552,8 +1611,7 @@ cp_chart(struct page *pg, const struct pr_cp_report *r, const double *var)
 				continue;
 			half = zq * sqrt(var[i]);
 			x0 = axis_at(&ax, (double)i);
-			TRY(addf(pg, "M%.1f %.1fV%.1f", x0,
-			    axis_at(&ay, s->y[i] + half),
+			TRY(SVGF(pg, "M@ @V@", x0, axis_at(&ay, s->y[i] + half),
 			    axis_at(&ay, s->y[i] - half)));
 		}
 		TRY(add(pg, "\"/>"));
@@ -1561,21 +1619,21 @@ cp_chart(struct page *pg, const struct pr_cp_report *r, const double *var)
 	TRY(add(pg, "<path class=\"line base\" d=\""));
 	for (i = 0; i < s->n; i += step)
 		if (isfinite(s->y[i]))
-			TRY(addf(pg, "%c%.1f %.1f", i == 0 ? 'M' : 'L',
+			TRY(SVGF(pg, i == 0 ? "M@ @" : "L@ @",
 			    axis_at(&ax, (double)i), axis_at(&ay, s->y[i])));
 	TRY(add(pg, "\"/><path class=\"dot base\" d=\""));
 	for (i = 0; i < s->n; i += step)
 		if (isfinite(s->y[i]))
-			TRY(addf(pg, "M%.1f %.1fh0", axis_at(&ax, (double)i),
+			TRY(SVGF(pg, "M@ @h0", axis_at(&ax, (double)i),
 			    axis_at(&ay, s->y[i])));
 	TRY(add(pg, "\"/>"));
 	for (k = 0; res != NULL && k < res->nchanges; k++)
-		TRY(addf(pg, "<path class=\"cp\" d=\"M%.1f 4V156\"/>",
+		TRY(SVGF(pg, "<path class=\"cp\" d=\"M@ 4V156\"/>",
 		    axis_at(&ax, (double)res->changes[k].index - 0.5)));
 	if (res != NULL && res->nspikes > 0) {
 		TRY(add(pg, "<path class=\"spike\" d=\""));
 		for (k = 0; k < res->nspikes; k++)
-			TRY(addf(pg, "M%.1f %.1fh0",
+			TRY(SVGF(pg, "M@ @h0",
 			    axis_at(&ax, (double)res->spikes[k].index),
 			    axis_at(&ay, res->spikes[k].value)));
 		TRY(add(pg, "\"/>"));
@@ -1682,7 +1740,7 @@ enum pr_status
 pr_report_html_cp(struct pr_buf *out, const struct pr_cp_report *r, size_t n,
     const double *const *var, const char *title, struct pr_error *err)
 {
-	struct page pg = { out, err, 0, 0 };
+	struct page pg = { .out = out, .err = err };
 	enum pr_status st;
 	size_t i;
 

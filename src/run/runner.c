@@ -595,6 +595,7 @@ run_rounds(struct pr_session *s, double t0, double *osum, size_t *on,
 			perm[i] = i;
 		shuffle(&rng, perm, s->nv);
 		for (i = 0; i < s->nv && s->stop == PR_STOP_NONE; i++)
+			/* NOLINTNEXTLINE(clang-analyzer-core.CallAndMessage): perm[0..nv) is filled above and do_run never changes nv */
 			if ((st = do_run(s, perm[i], r, 0, t0, osum, on,
 				 err)) != PR_OK)
 				goto out;

@@ -94,6 +94,9 @@ pr_spawn_opts_init(struct pr_spawn_opts *o)
 	o->cancel = NULL;
 	o->reap_orphans = 0;
 	o->spawner = NULL;
+	o->on_wait = NULL;
+	o->wait_arg = NULL;
+	o->wait_every_s = 0;
 }
 
 void
@@ -559,8 +562,15 @@ watch(struct child *c, const struct pr_spawn_opts *o, struct pr_spawn_result *r,
     enum pr_spawn_outcome *why)
 {
 	double deadline = o->timeout_s > 0 ? c->t0 + o->timeout_s : 0;
-	int tmo, rc, ready;
+	double next = 0, now;
+	size_t seen = 0, got;
+	int tmo, rc, ready, every;
 
+	every = o->on_wait != NULL && o->wait_every_s > 0
+	    ? (int)ceil(o->wait_every_s * 1e3)
+	    : -1;
+	if (every > 0)
+		next = c->t0 + o->wait_every_s;
 	for (;;) {
 		if (o->cancel != NULL && *o->cancel) {
 			*why = PR_SPAWN_INTERRUPTED;
@@ -577,10 +587,23 @@ watch(struct child *c, const struct pr_spawn_opts *o, struct pr_spawn_result *r,
 			tmo = PR_SPAWN_CANCEL_MS;
 		if (c->pidfd < 0 && (tmo < 0 || tmo > FALLBACK_TICK_MS))
 			tmo = FALLBACK_TICK_MS; /* no pidfd: look every tick */
+		if (every > 0 && (tmo < 0 || tmo > every))
+			tmo = every;
 		rc = poll_once(c, c->pidfd >= 0, tmo, r, &ready);
 		if (rc < 0 && errno != EINTR) {
 			*why = PR_SPAWN_INTERRUPTED; /* cannot watch it */
 			return 0;
+		}
+		/* The caller's look at the command: when it wrote, and now
+		 * and then. */
+		got = r->output_bytes + r->errout_bytes;
+		now = o->on_wait != NULL ? pr_spawn_now() : 0;
+		if (o->on_wait != NULL &&
+		    (got != seen || (every > 0 && now >= next))) {
+			seen = got;
+			if (every > 0)
+				next = now + o->wait_every_s;
+			o->on_wait(r, now - c->t0, o->wait_arg);
 		}
 		if (c->pidfd >= 0 ? ready : exited_nowait(c->pid)) {
 			c->t1 = pr_spawn_now();

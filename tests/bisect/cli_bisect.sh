@@ -13,7 +13,8 @@
 # reproduced", that two slow commits are both named ("several changes"),
 # that a commit that does not build is skipped, that
 # --resume after SIGKILL finishes with nothing measured twice (and a
-# confirmation cut short continues from its stored rounds), that progress
+# confirmation cut short continues from its stored rounds, also the second
+# of a two-change confirmation), that progress
 # goes to a terminal only, and that bad input is one line and exit 2 with
 # what was measured kept.
 set -u
@@ -201,6 +202,42 @@ sys.exit(0 if got == want else "changes: %r" % (got,))
 ' "$tmp/json" "$(git -C "$tmp/two" rev-parse "$s11")" "$(git -C "$tmp/two" rev-parse "$s29")" ||
 	fail "two json: both changes"
 
+# counted_once WHAT BEFORE: the resumed bisection's JSON ($tmp/json) gives
+# back the runs the benchmark made before the kill (BEFORE, counted in
+# $log) and counts every run it made once; the run killed with perfreg
+# may have finished unrecorded.
+counted_once() {
+	runs=$(sed -n 's/^  "runs": \([0-9]*\),$/\1/p' "$tmp/json")
+	prior=$(sed -n 's/^  "runs_before": \([0-9]*\),$/\1/p' "$tmp/json")
+	total=$(wc -l < "$log")
+	[ -n "$runs" ] && [ -n "$prior" ] || fail "$1: no runs in $(cat "$tmp/json")"
+	[ "${prior:-0}" -ge $(($2 - 1)) ] && [ "${prior:-0}" -le "$2" ] ||
+		fail "$1: $prior runs given back, $2 made before the kill"
+	[ $((total - ${runs:-0})) -ge 0 ] && [ $((total - ${runs:-0})) -le 1 ] ||
+		fail "$1: the benchmark ran $total times for $runs runs"
+}
+
+# kill_confirming PID CAMPAIGN K CLOG: waits until `show` lists K
+# confirmation sessions (tagged bisect.confirm) of CAMPAIGN, then for 4
+# more lines in CLOG (runs of the two commits confirmed), and kills the
+# bisection PID with SIGKILL; 1 when it ended before.
+kill_confirming() {
+	n=0
+	while kill -0 "$1" 2> /dev/null && [ $n -lt 1200 ]; do
+		[ "$("$perfreg" show "$2" 2> /dev/null | grep -c 'bisect\.confirm=')" -ge "$3" ] &&
+			break
+		sleep 0.05
+		n=$((n + 1))
+	done
+	n0=$(wc -l < "$4")
+	while kill -0 "$1" 2> /dev/null && [ "$(wc -l < "$4")" -lt $((n0 + 4)) ]; do
+		sleep 0.02
+	done
+	kill -9 "$1" 2> /dev/null || return 1
+	wait "$1" 2> /dev/null
+	return 0
+}
+
 # 4. --resume after SIGKILL: nothing measured twice.  The benchmark
 # counts its runs in a file; the bisection is killed after 15 runs.
 log="$tmp/runs.log"
@@ -222,16 +259,7 @@ rc=$?
 [ $rc -eq 0 ] || fail "resume: exit $rc: $(cat "$tmp/err")"
 has "$tmp/json" '"verdict": "culprit"' "resume: verdict"
 has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "resume: culprit"
-runs=$(sed -n 's/^  "runs": \([0-9]*\),$/\1/p' "$tmp/json")
-prior=$(sed -n 's/^  "runs_before": \([0-9]*\),$/\1/p' "$tmp/json")
-total=$(wc -l < "$log")
-[ -n "$runs" ] && [ -n "$prior" ] || fail "resume: no runs in $(cat "$tmp/json")"
-# Every run the benchmark made is counted once; the run killed with
-# perfreg may have finished unrecorded.
-[ "${prior:-0}" -ge $((before - 1)) ] && [ "${prior:-0}" -le "$before" ] ||
-	fail "resume: $prior runs given back, $before made before the kill"
-[ $((total - ${runs:-0})) -ge 0 ] && [ $((total - ${runs:-0})) -le 1 ] ||
-	fail "resume: the benchmark ran $total times for $runs runs"
+counted_once resume "$before"
 [ "$(git -C "$tmp/a" worktree list | wc -l)" -eq 1 ] ||
 	fail "resume: work trees left: $(git -C "$tmp/a" worktree list)"
 [ -z "$(ls "$TMPDIR")" ] || fail "resume: left in TMPDIR: $(ls "$TMPDIR")"
@@ -250,19 +278,7 @@ clog="$tmp/confirm.log"
     --campaign killed2 --metric "$WORK" -- sh -c "./prog &&
 	if grep -q 'version 2[23] \*/' prog.c; then echo c >> '$clog'; sleep 0.1; fi" \
     > /dev/null 2> "$tmp/err" &
-pid=$!
-n=0
-while kill -0 $pid 2> /dev/null && [ $n -lt 1200 ]; do
-	"$perfreg" show killed2 2> /dev/null | grep -q 'bisect\.confirm=' && break
-	sleep 0.05
-	n=$((n + 1))
-done
-n0=$(wc -l < "$clog")
-while kill -0 $pid 2> /dev/null && [ "$(wc -l < "$clog")" -lt $((n0 + 4)) ]; do
-	sleep 0.02
-done
-if kill -9 $pid 2> /dev/null; then
-	wait $pid 2> /dev/null
+if kill_confirming $! killed2 1 "$clog"; then
 	"$perfreg" bisect --resume --campaign killed2 --json > "$tmp/json" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || fail "resume confirmation: exit $rc: $(cat "$tmp/err")"
@@ -272,6 +288,47 @@ if kill -9 $pid 2> /dev/null; then
 		fail "resume confirmation: no rounds given back: $(cat "$tmp/json")"
 else
 	fail "resume confirmation: the bisection ended before the kill"
+fi
+
+# 4c. Killed in the middle of a two-change confirmation (repository two
+# of case 3b): the first change (11, the larger step) is confirmed, the
+# second (28 against 29) has run 2 of its rounds.  The resume gives the
+# same answer as case 3b, does not run the finished confirmation again,
+# continues the second from its stored rounds, and measures nothing
+# twice.  Runs of commits 28 and 29 take 0.1 s more and are counted in
+# clog; the kill comes 4 of them after `show` lists the second
+# bisect.confirm session.
+log="$tmp/runs3.log"
+clog="$tmp/confirm3.log"
+: > "$log"
+: > "$clog"
+"$perfreg" bisect --repo "$tmp/two" --good c0 --bad main --build "$BUILD" \
+    --campaign killed3 --metric "$WORK" -- sh -c "./prog && echo run >> '$log' &&
+	if grep -q 'version 2[89] \*/' prog.c; then echo c >> '$clog'; sleep 0.1; fi" \
+    > /dev/null 2> "$tmp/err" &
+if kill_confirming $! killed3 2 "$clog"; then
+	before=$(wc -l < "$log")
+	"$perfreg" bisect --resume --campaign killed3 --json > "$tmp/json" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] || fail "resume two: exit $rc: $(cat "$tmp/err")"
+	has "$tmp/json" '"verdict": "several changes"' "resume two: verdict"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [(c["position"], c["hash"], c["decision"]) for c in d["changes"]]
+want = [(11, sys.argv[2], "regression"), (29, sys.argv[3], "regression")]
+if got != want:
+    sys.exit("changes: %r" % (got,))
+first, second = d["changes"]
+if first["rounds"] != first["rounds_before"]:
+    sys.exit("the finished confirmation ran again: %r" % (first,))
+if not 1 <= second["rounds_before"] <= second["rounds"]:
+    sys.exit("the cut confirmation did not continue: %r" % (second,))
+' "$tmp/json" "$(git -C "$tmp/two" rev-parse "$s11")" "$(git -C "$tmp/two" rev-parse "$s29")" ||
+		fail "resume two: the changes and their confirmations"
+	counted_once "resume two" "$before"
+else
+	fail "resume two: the bisection ended before the kill"
 fi
 
 # 5. Bad input: one line, exit 2.

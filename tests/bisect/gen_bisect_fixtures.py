@@ -317,12 +317,14 @@ def levels(rng, n, tested, steps, cv, runs, tails=None):
 
 
 def rounds_case(rng, n, batches, steps, cv, runs, tails=None,
-                burst=(0.03, 0.08), share=1 / 3):
+                burst=(0.03, 0.08), share=1 / 3, drift=0.0):
     """Each batch of commits runs `runs` rounds, one value of each commit a
     round; a share of the rounds (a third) is slowed as a whole by a
-    factor drawn from `burst` (3-8%)."""
+    factor drawn from `burst` (3-8%); each value is slowed by 1 + drift
+    times the number of values before it (a slow drift)."""
     data, rds = {}, {}
     rid = 0
+    taken = 0
     for batch in batches:
         for _ in range(runs):
             rid += 1
@@ -331,8 +333,10 @@ def rounds_case(rng, n, batches, steps, cv, runs, tails=None,
                 burst_f += rng.uniform(burst[0], burst[1])
             one = levels(rng, n, batch, steps, cv, 1, tails)
             for p in batch:
-                data.setdefault(p, []).append(one[p][0] * burst_f)
+                data.setdefault(p, []).append(one[p][0] * burst_f *
+                                              (1 + drift * taken))
                 rds.setdefault(p, []).append(rid)
+                taken += 1
     return data, rds
 
 
@@ -392,6 +396,16 @@ def main():
                                   [16, 20, 24]], [(21, 1.03)], 0.01, 5,
                         burst=(0.01, 0.02), share=0.5)
     case(out, "rounds_mild", 32, d, rounds=rd)
+    # A slow drift (+0.05% a value, 4.2% over the 84 values) under a
+    # bisection's batches, no burst: the command's fixed effects
+    # (perfreg/bisect_job.h, PR_BISECT_JOB_FIXED_ROUNDS) and the random
+    # ones.
+    d, rd = rounds_case(rng, 32, [[0, 32], [0, 16, 32], [16, 24, 32],
+                                  [16, 20, 24], [20, 22, 24],
+                                  [20, 21, 22]], [(21, 1.02)], 0.01, 5,
+                        burst=(0.0, 0.0), drift=0.0005)
+    case(out, "rounds_drift_fixed", 32, d, rounds=rd, model=1)
+    case(out, "rounds_drift", 32, d, rounds=rd)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         f.write("\n".join(out) + "\n")

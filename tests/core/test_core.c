@@ -40,6 +40,37 @@ test_buf_cap(void **state)
 	assert_null(b.data);
 }
 
+/* pr_buf_addf formats into the room left and only again after growing:
+ * text that does not fit must neither be kept in part (the terminator
+ * back in place on refusal) nor lost when the buffer grows. */
+static void
+test_buf_addf_room(void **state)
+{
+	struct pr_buf b = PR_BUF_INIT(10), g = PR_BUF_INIT(1 << 20);
+	struct pr_error err;
+	char big[61];
+
+	(void)state;
+	assert_int_equal(pr_buf_adds(&b, "12345", &err), PR_OK);
+	assert_int_equal(pr_buf_addf(&b, &err, "%s", "abcdefgh"), PR_ELIMIT);
+	assert_int_equal(b.len, 5);
+	assert_string_equal(b.data, "12345");
+	assert_int_equal(pr_buf_addf(&b, &err, "%s", "abcde"), PR_OK);
+	assert_string_equal(b.data, "12345abcde");
+	pr_buf_release(&b);
+
+	memset(big, 'x', 60);
+	big[60] = '\0';
+	assert_int_equal(pr_buf_adds(&g, big, &err), PR_OK);
+	assert_int_equal(g.cap, 64);
+	assert_int_equal(pr_buf_addf(&g, &err, "<%d>", 123456789), PR_OK);
+	assert_int_equal(g.len, 71);
+	assert_string_equal(g.data + 60, "<123456789>");
+	assert_int_equal(pr_buf_addf(&g, &err, "%d", 7), PR_OK);
+	assert_string_equal(g.data + 60, "<123456789>7");
+	pr_buf_release(&g);
+}
+
 static void
 test_buf_detach(void **state)
 {
@@ -402,6 +433,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf_cap),
+		cmocka_unit_test(test_buf_addf_room),
 		cmocka_unit_test(test_buf_detach),
 		cmocka_unit_test(test_error_format),
 		cmocka_unit_test(test_sort),

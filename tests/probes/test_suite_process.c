@@ -9,7 +9,10 @@
  * them back into process means: a figure's session value is the mean of
  * its process means (not of its samples) and its standard error comes
  * from the process means; a session stored before processes (each sample
- * a round of its own) reads as before.
+ * a round of its own) reads as before.  A worker's results written one
+ * probe at a time read as written at once, and a worker cut short keeps
+ * the results that ended (pr_suite_results_whole); the parent's view of
+ * a running worker's pace (pr_suite_pace) with made-up floors.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -160,13 +163,22 @@ test_read_rejects(void **state)
 		"R\tproc\tproc\t1\t0.5\t0\t0\t2\t-1\t0.1\n",
 		"R\tproc\tproc\tx\t0.5\t0\t0\t1\t-1\t0.1\n",
 		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
-		"M\tproc.time\tns\tlower\t1 2\n",
+		"M\tproc.time\tns\tlower\t1 2\nE\n",
 		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nN\tbad\\q\n",
 		"R\tother\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
+		/* A worker cut short: a result without its end line. */
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"M\tproc.time\tns\tlower\t1\n",
+		"E\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\tx\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\n"
+		"M\tproc.time\tns\tlower\t1\n",
 	};
 	static const char *const where[] = { "line 2", "line 1", "line 1",
 		"line 2", "line 2", "line 1", "line 1", "2 values", "line 2",
-		"line 1" };
+		"line 1", "line 4: the text ends inside a result", "line 1",
+		"line 2", "line 3" };
 	const struct pr_probe *const probes[] = { &proc };
 	struct pr_suite_result *r;
 	struct pr_error err;
@@ -187,6 +199,124 @@ test_read_rejects(void **state)
 	    PR_OK);
 	assert_int_equal(n, 0);
 	pr_suite_results_free(r, n);
+}
+
+/* on_probe: each probe's result written as it is done, as a worker
+ * does. */
+static void
+write_one(const struct pr_suite_result *r, void *arg)
+{
+	struct pr_error err;
+
+	assert_int_equal(pr_suite_results_write(r, 1, arg, &err), PR_OK);
+}
+
+/*
+ * A worker writes each probe's result as soon as the probe is done
+ * (on_probe, once a probe, the skipped one too): the text is the same as
+ * written all at once; any prefix of it keeps exactly the results that
+ * ended in it (pr_suite_results_whole), which read back; a prefix cut
+ * inside a result is refused, naming it.
+ */
+static void
+test_stream(void **state)
+{
+	const struct pr_probe *const probes[] = { &proc, &absent };
+	struct pr_suite_result *r, *back;
+	struct pr_buf text = PR_BUF_INIT(1 << 20),
+		      streamed = PR_BUF_INIT(1 << 20);
+	struct pr_suite_opts o;
+	struct pr_error err;
+	size_t n, nb, len, cut, first = 0, w;
+
+	(void)state;
+	process = 0;
+	pr_suite_opts_init(&o);
+	o.target_pct = 0;
+	o.min_samples = 2;
+	o.max_samples = 5;
+	o.budget_s = 1e6;
+	o.on_probe = write_one;
+	o.arg = &streamed;
+	assert_int_equal(pr_suite_run(probes, 2, &o, &r, &n, &err), PR_OK);
+	assert_int_equal(pr_suite_results_write(r, n, &text, &err), PR_OK);
+	assert_int_equal(streamed.len, text.len);
+	assert_memory_equal(streamed.data, text.data, text.len);
+	len = text.len;
+	/* The first result ends at its E line. */
+	for (cut = 0; cut + 2 <= len; cut++)
+		if (memcmp(text.data + cut, "\nE\n", 3) == 0) {
+			first = cut + 3;
+			break;
+		}
+	assert_true(first > 0 && first < len);
+	for (cut = 0; cut <= len; cut++) {
+		w = pr_suite_results_whole(text.data, cut);
+		assert_int_equal(w,
+		    cut == len         ? len
+			: cut >= first ? first
+				       : 0);
+		pr_error_clear(&err);
+		assert_int_equal(pr_suite_results_read(text.data, w, probes, 2,
+				     &back, &nb, &err),
+		    PR_OK);
+		assert_int_equal(nb, w == len ? 2 : w == first ? 1 : 0);
+		if (nb > 0)
+			assert_int_equal(back[0].samples, r[0].samples);
+		pr_suite_results_free(back, nb);
+	}
+	/* Cut inside the first result, after its R line. */
+	cut = (size_t)(strchr(text.data, '\n') - text.data) + 1;
+	assert_int_equal(pr_suite_results_read(text.data, cut, probes, 2, &back,
+			     &nb, &err),
+	    PR_EPARSE);
+	assert_non_null(strstr(err.msg, "ends inside a result"));
+	pr_suite_results_free(r, n);
+	pr_buf_release(&text);
+	pr_buf_release(&streamed);
+}
+
+/*
+ * The parent's view of a running worker (pr_suite_pace): three probes
+ * whose floors are 2 s, not measured, and 4 s; one not measured counts
+ * as the mean of those measured (3 s); the running probe has spent part
+ * of its floor; late when what is needed at the least exceeds what is
+ * left.
+ */
+static void
+test_pace(void **state)
+{
+	const double floors[] = { 2, 0, 4 }, none[] = { 0, 0, 0 };
+	struct pr_suite_pace_est e;
+
+	(void)state;
+	pr_suite_pace(floors, 3, 0, 0, 10, &e);
+	assert_true(fabs(e.need_s - 9) < 1e-12);
+	assert_int_equal(e.known, 1);
+	assert_int_equal(e.late, 0);
+	pr_suite_pace(floors, 3, 0, 0, 8.5, &e);
+	assert_int_equal(e.late, 1);
+	pr_suite_pace(floors, 3, 0, 1.5, 8.5, &e);
+	assert_true(fabs(e.need_s - 7.5) < 1e-12);
+	assert_int_equal(e.late, 0);
+	/* Past its floor, the running probe counts nothing more: the
+	 * probes after it still do. */
+	pr_suite_pace(floors, 3, 0, 5, -1, &e);
+	assert_true(fabs(e.need_s - 7) < 1e-12);
+	assert_int_equal(e.late, 1);
+	pr_suite_pace(floors, 3, 1, 1, 6.5, &e);
+	assert_true(fabs(e.need_s - 6) < 1e-12);
+	assert_int_equal(e.late, 0);
+	pr_suite_pace(floors, 3, 1, 1, 5.5, &e);
+	assert_int_equal(e.late, 1);
+	/* All done: nothing is needed, whatever the time. */
+	pr_suite_pace(floors, 3, 3, 100, -50, &e);
+	assert_true(e.need_s == 0);
+	assert_int_equal(e.late, 0);
+	/* Nothing measured: nothing known, never late. */
+	pr_suite_pace(none, 3, 0, 100, -50, &e);
+	assert_int_equal(e.known, 0);
+	assert_int_equal(e.late, 0);
 }
 
 /* The mean of v[0..n). */
@@ -362,6 +492,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_read_rejects),
+		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_pace),
 		cmocka_unit_test(test_merge_and_group),
 		cmocka_unit_test(test_old_sessions),
 	};

@@ -2,8 +2,9 @@
  * tests/run/test_spawn.c - running commands: outcomes and their reasons,
  * the timeout kill of the whole process group and of a command that
  * left it, output capture (each stream apart) and its cap, rusage
- * fields, the shell, cancelling, no zombies left, and, as a subreaper,
- * the killing of processes that escaped the group.
+ * fields, the shell, cancelling, watching a running command (on_wait
+ * sees its output as it comes and can stop it), no zombies left, and,
+ * as a subreaper, the killing of processes that escaped the group.
  * Timing checks are lower bounds that cannot fail (a 0.2 s sleep lasts
  * at least 0.2 s); nothing asserts that anything is fast.
  */
@@ -328,6 +329,60 @@ test_cancel(void **state)
 	}
 }
 
+/* on_wait: what the command wrote so far; stops it once it wrote its
+ * line. */
+struct seen {
+	volatile sig_atomic_t cancel;
+	int calls, saw;
+	double last_s;
+};
+
+static void
+on_wait(const struct pr_spawn_result *r, double elapsed_s, void *arg)
+{
+	struct seen *s = arg;
+
+	s->calls++;
+	assert_true(elapsed_s >= s->last_s);
+	s->last_s = elapsed_s;
+	if (r->output.len >= 6 && memcmp(r->output.data, "ready\n", 6) == 0) {
+		s->saw = 1;
+		s->cancel = 1;
+	}
+}
+
+/*
+ * A command that writes a line and then hangs: on_wait sees the line
+ * while the command runs and stops it there (by the cancel flag), the
+ * line kept in the output.  Without the hook's cancel the command would
+ * run until the 60 s timeout; nothing here depends on timing.
+ */
+static void
+test_on_wait(void **state)
+{
+	char *argv[] = { "echo ready; exec sleep 60", NULL };
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+	struct seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	pr_spawn_opts_init(&o);
+	assert_null(o.on_wait);
+	o.shell = 1;
+	o.timeout_s = 60;
+	o.cancel = &s.cancel;
+	o.on_wait = on_wait;
+	o.wait_arg = &s;
+	o.wait_every_s = 0.05;
+	run(argv, &o, &r);
+	assert_int_equal(s.saw, 1);
+	assert_true(s.calls >= 1);
+	assert_int_equal(r.outcome, PR_SPAWN_INTERRUPTED);
+	assert_string_equal(r.output.data, "ready\n");
+	pr_spawn_result_release(&r);
+}
+
 static void
 test_leftover_killed(void **state)
 {
@@ -583,6 +638,7 @@ main(void)
 		cmocka_unit_test(test_shell),
 		cmocka_unit_test(test_stdin_null),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_on_wait),
 		cmocka_unit_test(test_leftover_killed),
 		cmocka_unit_test(test_escaped),
 		cmocka_unit_test(test_which_path),
