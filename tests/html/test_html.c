@@ -31,6 +31,7 @@
 #include "perfreg/report_model.h"
 #include "perfreg/report_run.h"
 #include "perfreg/runner.h"
+#include "fixture.h"
 
 /* Everything a page must not let through, in one string. */
 #define HOSTILE \
@@ -46,37 +47,16 @@ metric(struct pr_report_metric *m, const char *name, const char *unit,
 {
 	struct pr_comparison *c = &m->cmp;
 
-	memset(m, 0, sizeof(*m));
-	m->name = name;
-	m->unit = unit;
-	m->base_values = bv;
-	m->base_n = 4;
-	m->new_values = nv;
-	m->new_n = 4;
-	c->base.n = c->new.n = 4;
-	c->base.mean = 4.9425;
-	c->new.mean = 5.3825;
-	c->base.median = 4.89;
-	c->new.median = 5.37;
+	fx_metric(m, name, unit, bv, 4, nv, 4);
+	fx_side(&c->base, 4.9425, 4.89, 0.15);
+	fx_side(&c->new, 5.3825, 5.37, 0.18);
 	c->base.min = 4.83;
 	c->base.max = 5.16;
 	c->new.min = 5.18;
 	c->new.max = 5.61;
-	c->base.stddev = 0.15;
-	c->new.stddev = 0.18;
-	c->base.defined = c->new.defined = PR_SUM_STDDEV;
-	c->better = PR_BETTER_LOWER;
-	c->method = PR_METHOD_WELCH;
-	c->tested = 1;
-	c->have_change = 1;
-	c->change_pct = 8.9;
-	c->have_ci = 1;
-	c->ci_lo_pct = 1.5;
-	c->ci_hi_pct = 16.1;
-	c->p_value = c->p_adjusted = 0.01;
+	fx_tested(c, PR_METHOD_WELCH, 8.9, 1.5, 16.1, 0.01, v);
 	c->holm_m = 1;
 	c->conf = 0.95;
-	c->verdict = v;
 }
 
 static size_t
@@ -162,13 +142,7 @@ test_structure(void **state)
 	metric(&rm[1], "user", "s", PR_VERDICT_IMPROVEMENT);
 	metric(&rm[2], "sys", "s", PR_VERDICT_EQUIVALENT);
 	metric(&rm[3], "rss", "KiB", PR_VERDICT_INCONCLUSIVE);
-	memset(&r, 0, sizeof(r));
-	r.base_source = "a.csv";
-	r.new_source = "b.csv";
-	r.conf = 0.95;
-	r.equivalence_pct = 1;
-	r.metrics = rm;
-	r.n = 4;
+	fx_report(&r, rm, 4, "a.csv", "b.csv");
 	assert_int_equal(pr_report_model_textf(&m, PR_SECTION_HEADLINE, NULL, 0,
 			     NULL, "headline"),
 	    PR_OK);
@@ -223,11 +197,7 @@ test_rank_rows(void **state)
 	rm[0].cmp.base.median = 6018;
 	rm[0].cmp.new.median = 6198;
 	rm[0].cmp.change_pct = 3.0;
-	memset(&r, 0, sizeof(r));
-	r.conf = 0.95;
-	r.equivalence_pct = 1;
-	r.metrics = rm;
-	r.n = 2;
+	fx_report(&r, rm, 2, NULL, NULL);
 	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
 	    PR_OK);
 	p = page_of(&m, "t");
@@ -291,11 +261,7 @@ test_closed_panels(void **state)
 	metric(&rm[2], "faster", "s", PR_VERDICT_IMPROVEMENT);
 	for (i = 3; i <= PR_HTML_OPEN; i++)
 		metric(&rm[i], "unsure", "s", PR_VERDICT_INCONCLUSIVE);
-	memset(&r, 0, sizeof(r));
-	r.conf = 0.95;
-	r.equivalence_pct = 1;
-	r.metrics = rm;
-	r.n = PR_HTML_OPEN + 1;
+	fx_report(&r, rm, PR_HTML_OPEN + 1, NULL, NULL);
 	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
 	    PR_OK);
 	p = page_of(&m, "t");
@@ -356,13 +322,7 @@ test_hostile(void **state)
 	(void)state;
 	metric(&rm[0], HOSTILE, HOSTILE, PR_VERDICT_REGRESSION);
 	metric(&rm[1], "ok", "", PR_VERDICT_EQUIVALENT);
-	memset(&r, 0, sizeof(r));
-	r.base_source = HOSTILE;
-	r.new_source = HOSTILE;
-	r.conf = 0.95;
-	r.equivalence_pct = 1;
-	r.metrics = rm;
-	r.n = 2;
+	fx_report(&r, rm, 2, HOSTILE, HOSTILE);
 	memset(it, 0, sizeof(it));
 	memset(&d, 0, sizeof(d));
 	it[0].key = it[0].category = it[0].a = it[0].b = it[0].detail =
@@ -610,11 +570,7 @@ test_order_time(void **state)
 	metric(&rm[0], "wall_s", "s", PR_VERDICT_REGRESSION);
 	rm[0].base_at = bat;
 	rm[0].new_at = nat;
-	memset(&r, 0, sizeof(r));
-	r.conf = 0.95;
-	r.equivalence_pct = 1;
-	r.metrics = rm;
-	r.n = 1;
+	fx_report(&r, rm, 1, NULL, NULL);
 	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
 	    PR_OK);
 	p = page_of(&m, "order");
@@ -768,11 +724,7 @@ test_limit(void **state)
 
 	(void)state;
 	metric(&rm, "elapsed", "s", PR_VERDICT_REGRESSION);
-	memset(&r, 0, sizeof(r));
-	r.conf = 0.95;
-	r.equivalence_pct = 1;
-	r.metrics = &rm;
-	r.n = 1;
+	fx_report(&r, &rm, 1, NULL, NULL);
 	assert_int_equal(pr_report_model_comparison(&m, "c", 0, &r, NULL),
 	    PR_OK);
 	pr_error_clear(&err);

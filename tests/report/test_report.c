@@ -19,6 +19,7 @@
 
 #include "perfreg/buf.h"
 #include "perfreg/report.h"
+#include "fixture.h"
 
 static void
 summary(struct pr_summary *s, size_t n, double mean, double sd)
@@ -48,31 +49,16 @@ build(struct pr_report *r, struct pr_report_metric m[3])
 {
 	struct pr_comparison *c;
 
-	memset(m, 0, 3 * sizeof(*m));
-	m[0].name = "elapsed";
-	m[0].unit = "s";
-	m[0].base_values = tasklet;
-	m[0].base_n = 3;
-	m[0].new_values = threadirq;
-	m[0].new_n = 3;
+	fx_metric(&m[0], "elapsed", "s", tasklet, 3, threadirq, 3);
 	c = &m[0].cmp;
 	summary(&c->base, 3, 4.953333, 0.18009);
 	summary(&c->new, 3, 5.363333, 0.220076);
-	c->better = PR_BETTER_LOWER;
-	c->method = PR_METHOD_WELCH;
-	c->tested = 1;
-	c->change_pct = 12.1;
-	c->have_change = 1;
-	c->have_ci = 1;
-	c->ci_lo_pct = 8.04;
-	c->ci_hi_pct = 16.3;
-	c->p_value = 0.0012;
+	fx_tested(c, PR_METHOD_WELCH, 12.1, 8.04, 16.3, 0.0012,
+	    PR_VERDICT_REGRESSION);
 	c->p_adjusted = 0.0024;
 	c->holm_m = 2;
-	c->verdict = PR_VERDICT_REGRESSION;
 
-	m[1].name = "16 bytes";
-	m[1].unit = "bytes/s";
+	fx_metric(&m[1], "16 bytes", "bytes/s", NULL, 0, NULL, 0);
 	c = &m[1].cmp;
 	summary(&c->base, 1, 586200, 0);
 	summary(&c->new, 1, 564750, 0);
@@ -86,36 +72,20 @@ build(struct pr_report *r, struct pr_report_metric m[3])
 	c->p_adjusted = NAN;
 	c->verdict = PR_VERDICT_INCONCLUSIVE;
 
-	m[2].name = "rounds";
-	m[2].unit = "";
+	fx_metric(&m[2], "rounds", "", NULL, 0, NULL, 0);
 	m[2].better_assumed = 1;
 	c = &m[2].cmp;
 	summary(&c->base, 3, 7.2397, 0.018);
 	summary(&c->new, 3, 7.02, 0);
-	c->better = PR_BETTER_LOWER;
-	c->method = PR_METHOD_WELCH;
-	c->tested = 1;
-	c->change_pct = -0.5;
-	c->have_change = 1;
+	fx_tested(c, PR_METHOD_WELCH, -0.5, -1.6, 0.7, 0.3,
+	    PR_VERDICT_INCONCLUSIVE);
 	c->notes = PR_NOTE_QUANTISED | PR_NOTE_HOLM;
 	c->resolution = 0.01;
-	c->have_ci = 1;
-	c->ci_lo_pct = -1.6;
-	c->ci_hi_pct = 0.7;
-	c->p_value = 0.3;
-	c->p_adjusted = 0.3;
 	c->holm_m = 2;
-	c->verdict = PR_VERDICT_INCONCLUSIVE;
 	c->runs_needed = 17;
 
-	memset(r, 0, sizeof(*r));
-	r->base_source = "base.csv";
-	r->new_source = "new.csv";
-	r->conf = 0.95;
-	r->equivalence_pct = 1.0;
+	fx_report(r, m, 3, "base.csv", "new.csv");
 	r->holm_m = 2;
-	r->metrics = m;
-	r->n = 3;
 }
 
 static char *
@@ -499,27 +469,14 @@ test_units(void **state)
 	char *s;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
-	memset(m, 0, sizeof(m));
+	fx_metric(&m[0], "user", "s", NULL, 0, NULL, 0);
+	fx_report(&r, m, 1, NULL, NULL);
 	r.conf = 0.99;
 	r.equivalence_pct = 2;
-	r.metrics = m;
-	r.n = 1;
-	m[0].name = "user";
-	m[0].unit = "s";
 	summary(&c->base, 3, 0.09, 0.01);
 	summary(&c->new, 3, 0.07666667, 0.0305505);
-	c->better = PR_BETTER_LOWER;
-	c->tested = 1;
-	c->method = PR_METHOD_WELCH;
-	c->change_pct = -0.2;
-	c->have_change = 1;
-	c->have_ci = 1;
-	c->ci_lo_pct = -0.5;
-	c->ci_hi_pct = 0.4;
-	c->p_value = 0.5;
-	c->p_adjusted = 0.5;
-	c->verdict = PR_VERDICT_EQUIVALENT;
+	fx_tested(c, PR_METHOD_WELCH, -0.2, -0.5, 0.4, 0.5,
+	    PR_VERDICT_EQUIVALENT);
 	s = render(&r, PR_REPORT_TEXT);
 	assert_non_null(strstr(s, "90.00 +- 10.00 ms"));
 	assert_non_null(strstr(s, "76.67 +- 30.55 ms"));

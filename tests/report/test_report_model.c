@@ -20,6 +20,7 @@
 #include "perfreg/buf.h"
 #include "perfreg/report.h"
 #include "perfreg/report_model.h"
+#include "fixture.h"
 
 static const double bv[] = { 4.83, 5.16, 4.87 };
 static const double nv[] = { 5.30, 5.18, 5.61 };
@@ -30,49 +31,13 @@ one_metric(struct pr_report *r, struct pr_report_metric *m, const char *name)
 {
 	struct pr_comparison *c = &m->cmp;
 
-	memset(m, 0, sizeof(*m));
-	memset(r, 0, sizeof(*r));
-	m->name = name;
-	m->unit = "s";
-	m->base_values = bv;
-	m->base_n = 3;
-	m->new_values = nv;
-	m->new_n = 3;
-	c->base.n = c->new.n = 3;
-	c->base.mean = c->base.median = 4.953333;
-	c->new.mean = c->new.median = 5.363333;
-	c->base.stddev = 0.18;
-	c->new.stddev = 0.22;
-	c->base.defined = c->new.defined = PR_SUM_STDDEV;
-	c->better = PR_BETTER_LOWER;
-	c->method = PR_METHOD_WELCH;
-	c->tested = 1;
-	c->have_change = 1;
-	c->change_pct = 8.3;
-	c->have_ci = 1;
-	c->ci_lo_pct = 0.5;
-	c->ci_hi_pct = 16.1;
-	c->p_value = c->p_adjusted = 0.04;
+	fx_metric(m, name, "s", bv, 3, nv, 3);
+	fx_side(&c->base, 4.953333, 4.953333, 0.18);
+	fx_side(&c->new, 5.363333, 5.363333, 0.22);
+	fx_tested(c, PR_METHOD_WELCH, 8.3, 0.5, 16.1, 0.04,
+	    PR_VERDICT_REGRESSION);
 	c->holm_m = 1;
-	c->verdict = PR_VERDICT_REGRESSION;
-	r->base_source = "a.txt";
-	r->new_source = "b.txt";
-	r->conf = 0.95;
-	r->equivalence_pct = 1;
-	r->metrics = m;
-	r->n = 1;
-}
-
-static char *
-render(const struct pr_report_model *m, enum pr_report_format f)
-{
-	struct pr_buf b = PR_BUF_INIT(1 << 20);
-	struct pr_error err;
-
-	pr_error_clear(&err);
-	assert_int_equal(pr_report_model_render(&b, m, f, &err), PR_OK);
-	assert_int_equal(pr_buf_addc(&b, '\0', &err), PR_OK);
-	return pr_buf_detach(&b, NULL);
+	fx_report(r, m, 1, "a.txt", "b.txt");
 }
 
 static char *
@@ -111,7 +76,7 @@ test_text(void **state)
 	assert_int_equal(pr_report_model_textf(&m, PR_SECTION_HEADLINE,
 			     "headline", 0, NULL, "elapsed regressed"),
 	    PR_OK);
-	got = render(&m, PR_REPORT_TEXT);
+	got = fx_render_model(&m, PR_REPORT_TEXT);
 	cmp = compare_alone(&r, PR_REPORT_TEXT);
 	snprintf(want, sizeof(want),
 	    "intro 1\n\nWARNING: one boot\n%selapsed regressed\n", cmp);
@@ -120,7 +85,7 @@ test_text(void **state)
 	free(got);
 	free(cmp);
 	/* CSV: only the comparison. */
-	got = render(&m, PR_REPORT_CSV);
+	got = fx_render_model(&m, PR_REPORT_CSV);
 	cmp = compare_alone(&r, PR_REPORT_CSV);
 	assert_string_equal(got, cmp);
 	free(got);
@@ -164,7 +129,7 @@ test_json(void **state)
 	assert_int_equal(pr_report_model_bool(&m, "ok", 0, 5, NULL), PR_OK);
 	assert_int_equal(pr_report_model_string(&m, "none", 0, NULL, NULL),
 	    PR_OK);
-	got = render(&m, PR_REPORT_JSON);
+	got = fx_render_model(&m, PR_REPORT_JSON);
 	root = json_loads(got, 0, NULL);
 	assert_non_null(root);
 	assert_int_equal(json_object_size(root), 6);
@@ -189,7 +154,7 @@ test_json(void **state)
 	free(got);
 	free(cmp);
 	/* Text of the same model: the two comparisons, in place. */
-	got = render(&m, PR_REPORT_TEXT);
+	got = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_non_null(strstr(got, "words only"));
 	assert_non_null(strstr(strstr(got, "regression") + 1, "base: a.txt"));
 	free(got);
@@ -221,7 +186,7 @@ test_csv_columns(void **state)
 	    PR_OK);
 	assert_int_equal(pr_report_model_csv_columns(&m, head, c2, 2, NULL),
 	    PR_OK);
-	got = render(&m, PR_REPORT_CSV);
+	got = fx_render_model(&m, PR_REPORT_CSV);
 	assert_int_equal(strncmp(got, "base,new,metric,unit,", 21), 0);
 	assert_null(strstr(got + 1, "base,new,metric"));
 	assert_non_null(strstr(got, "\na,b,elapsed,s,"));

@@ -22,6 +22,7 @@
 #include "perfreg/report_model.h"
 #include "perfreg/report_run.h"
 #include "perfreg/runner.h"
+#include "fixture.h"
 
 /* wall_s of the baseline's three rounds; variant b takes twice as long,
  * variant c is the baseline with noise. */
@@ -104,24 +105,12 @@ make_session(struct pr_session *s, size_t nv)
 	s->overhead_s = 2e-5;
 }
 
-static char *
-render(const struct pr_report_model *m, enum pr_report_format f)
-{
-	struct pr_buf b = PR_BUF_INIT(1 << 20);
-	struct pr_error err;
-
-	pr_error_clear(&err);
-	assert_int_equal(pr_report_model_render(&b, m, f, &err), PR_OK);
-	assert_int_equal(pr_buf_addc(&b, '\0', &err), PR_OK);
-	return pr_buf_detach(&b, NULL);
-}
-
 /* Renders m in format f and checks that it gives want. */
 static void
 expect(const struct pr_report_model *m, enum pr_report_format f,
     const char *want)
 {
-	char *got = render(m, f);
+	char *got = fx_render_model(m, f);
 
 	assert_string_equal(got, want);
 	free(got);
@@ -145,7 +134,7 @@ test_session(void **state)
 	    "round, 6 runs in 9.500 s; stopped: done\n"
 	    "timer: CLOCK_MONOTONIC, resolution 1e-09 s; perfreg's own time "
 	    "per run 2e-05 s (not in the measurements)\n");
-	got = render(&m, PR_REPORT_MARKDOWN);
+	got = fx_render_model(&m, PR_REPORT_MARKDOWN);
 	assert_non_null(strstr(got, "- variant  b^[]52: sleep 1  (3 runs"));
 	assert_null(strchr(got, '\033'));
 	free(got);
@@ -181,10 +170,10 @@ test_paired(void **state)
 	    "log-ratios b^[]52/a, one-sample t):\n"
 	    "  wall_s         +100.00%  95% interval [+100.00%, +100.00%]  "
 	    "p -  3 pairs  (no spread: no test)\n");
-	got = render(&m, PR_REPORT_TEXT);
+	got = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_null(strstr(got, "-0"));
 	free(got);
-	got = render(&m, PR_REPORT_MARKDOWN);
+	got = fx_render_model(&m, PR_REPORT_MARKDOWN);
 	assert_non_null(strstr(got,
 	    "| metric | change | 95% interval | p | pairs | note |\n"
 	    "|---|--:|---|--:|--:|---|\n"
@@ -197,7 +186,7 @@ test_paired(void **state)
 	assert_int_equal(pr_report_run_paired(&m, "paired", 0, &s, 2, names, 1,
 			     NULL),
 	    PR_OK);
-	got = render(&m, PR_REPORT_JSON);
+	got = fx_render_model(&m, PR_REPORT_JSON);
 	j = json_loads(got, 0, NULL);
 	assert_non_null(j);
 	row = json_array_get(json_object_get(j, "paired"), 0);
@@ -238,7 +227,7 @@ test_runs(void **state)
 	    "\nFailed: c, counted run 4: exit status 1\n\n"
 	    "    oops^[[2J\n"
 	    "    line 2\n");
-	got = render(&m, PR_REPORT_JSON);
+	got = fx_render_model(&m, PR_REPORT_JSON);
 	j = json_loads(got, 0, NULL);
 	assert_non_null(j);
 	runs = json_object_get(j, "runs");
@@ -297,7 +286,7 @@ test_sequential(void **state)
 	    "note: the tables below analyse the same runs as if their number "
 	    "had been fixed in advance; after a sequential stop their "
 	    "p-values describe, the decisions above decide\n\n");
-	got = render(&m, PR_REPORT_JSON);
+	got = fx_render_model(&m, PR_REPORT_JSON);
 	assert_non_null(strstr(got, "\"decision\": \"regression\""));
 	assert_non_null(strstr(got, "\"stopped\": \"every metric decided\""));
 	assert_non_null(strstr(got, "\"undefined\": \"no pair yet\""));
@@ -363,7 +352,7 @@ test_inline(void **state)
 	assert_int_equal(pr_report_run_session(&m, "session",
 			     PR_SECTION_NO_TEXT, &s, NULL),
 	    PR_OK);
-	got = render(&m, PR_REPORT_JSON);
+	got = fx_render_model(&m, PR_REPORT_JSON);
 	j = json_loads(got, 0, NULL);
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "base_file")),

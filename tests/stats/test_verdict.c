@@ -27,6 +27,7 @@
 #include "perfreg/sample.h"
 #include "perfreg/ttest.h"
 #include "perfreg/verdict.h"
+#include "fixture.h"
 
 #define FIXTURE "tests/stats/data/verdict.txt"
 #define MAXV 4096
@@ -642,28 +643,27 @@ test_strings(void **state)
 /* Large inputs take the bounded paths: no adaptation above
  * PR_VERDICT_ADAPT_MAX; the normal limit of the maximum test above
  * PR_VERDICT_PERM_MAX; the asymptotic ratio intervals. */
+/* A fifth of the values 10% slower, both sides, 1% noise. */
+static void
+draw_bimodal(struct pr_rng *rng, double *a, double *b)
+{
+	*a = (pr_rng_uniform(rng) < 0.2 ? 1.1 : 1.0) *
+	    (1 + 0.01 * pr_rng_normal(rng));
+	*b = (pr_rng_uniform(rng) < 0.2 ? 1.1 : 1.0) *
+	    (1 + 0.01 * pr_rng_normal(rng));
+}
+
 static void
 test_large(void **state)
 {
-	size_t n = PR_VERDICT_ADAPT_MAX + 1, i;
-	double *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	size_t n = PR_VERDICT_ADAPT_MAX + 1;
 	struct pr_verdict_opts o;
 	struct pr_comparison c;
 	struct pr_error err;
-	struct pr_rng rng;
+	double *a, *b;
 
 	(void)state;
-	assert_non_null(a);
-	assert_non_null(b);
-	pr_rng_seed(&rng, 5);
-	for (i = 0; i < n; i++) {
-		a[i] = (pr_rng_uniform(&rng) < 0.2 ? 1.1 : 1.0) *
-		    (1 + 0.01 * pr_rng_normal(&rng));
-		b[i] = (pr_rng_uniform(&rng) < 0.2 ? 1.1 : 1.0) *
-		    (1 + 0.01 * pr_rng_normal(&rng));
-	}
-	pr_sort_doubles(a, n);
-	pr_sort_doubles(b, n);
+	fx_sorted_pair(n, 5, draw_bimodal, &a, &b);
 	pr_verdict_opts_init(&o);
 	o.flags = PR_VERDICT_PRIMARY_ONLY;
 	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c, &err),
@@ -708,6 +708,15 @@ same_summary(const struct pr_summary *got, const double *x, size_t n)
 	assert_memory_equal(&got->cv, &want.cv, sizeof(double));
 }
 
+/* Milliseconds with three decimals (a grid step of 0.001), new 1.3%
+ * slower. */
+static void
+draw_ms(struct pr_rng *rng, double *a, double *b)
+{
+	*a = round(1000 * (1.5 + 0.015 * pr_rng_normal(rng))) / 1000;
+	*b = round(1000 * (1.52 + 0.015 * pr_rng_normal(rng))) / 1000;
+}
+
 /*
  * From 2^18 values in all, pr_compare describes the new side on a second
  * thread: the same summaries and grid step as one thread's, and the
@@ -717,25 +726,14 @@ same_summary(const struct pr_summary *got, const double *x, size_t n)
 static void
 test_large_described_concurrently(void **state)
 {
-	size_t n = (size_t)1 << 18, small = 7, i;
-	double *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b)), t;
+	size_t n = (size_t)1 << 18, small = 7;
 	struct pr_verdict_opts o;
 	struct pr_comparison c;
 	struct pr_error err;
-	struct pr_rng rng;
+	double *a, *b, t;
 
 	(void)state;
-	assert_non_null(a);
-	assert_non_null(b);
-	pr_rng_seed(&rng, 16);
-	/* Milliseconds with three decimals: a grid step of 0.001. */
-	for (i = 0; i < n; i++) {
-		a[i] = round(1000 * (1.5 + 0.015 * pr_rng_normal(&rng))) / 1000;
-		b[i] =
-		    round(1000 * (1.52 + 0.015 * pr_rng_normal(&rng))) / 1000;
-	}
-	pr_sort_doubles(a, n);
-	pr_sort_doubles(b, n);
+	fx_sorted_pair(n, 16, draw_ms, &a, &b);
 	pr_verdict_opts_init(&o);
 	o.flags = PR_VERDICT_PRIMARY_ONLY;
 	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, &o, &c, &err),
@@ -770,6 +768,14 @@ test_large_described_concurrently(void **state)
 	free(b);
 }
 
+/* Normal with 1% noise, new 2% higher. */
+static void
+draw_shift2(struct pr_rng *rng, double *a, double *b)
+{
+	*a = 1 + 0.01 * pr_rng_normal(rng);
+	*b = 1.02 + 0.01 * pr_rng_normal(rng);
+}
+
 /*
  * Above PR_VERDICT_RANKS_MAX values a side the secondary rank figures
  * are left out (bounded work); the primary test and the ratio intervals
@@ -778,22 +784,13 @@ test_large_described_concurrently(void **state)
 static void
 test_ranks_bounded(void **state)
 {
-	size_t n = PR_VERDICT_RANKS_MAX + 1, i;
-	double *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	size_t n = PR_VERDICT_RANKS_MAX + 1;
 	struct pr_comparison c;
 	struct pr_error err;
-	struct pr_rng rng;
+	double *a, *b;
 
 	(void)state;
-	assert_non_null(a);
-	assert_non_null(b);
-	pr_rng_seed(&rng, 61);
-	for (i = 0; i < n; i++) {
-		a[i] = 1 + 0.01 * pr_rng_normal(&rng);
-		b[i] = 1.02 + 0.01 * pr_rng_normal(&rng);
-	}
-	pr_sort_doubles(a, n);
-	pr_sort_doubles(b, n);
+	fx_sorted_pair(n, 61, draw_shift2, &a, &b);
 	assert_int_equal(pr_compare(a, n, b, n, PR_BETTER_LOWER, NULL, &c,
 			     &err),
 	    PR_OK);
