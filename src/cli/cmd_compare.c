@@ -155,7 +155,7 @@ parse_format(void *base, const struct opt *opt, const char *arg)
 	(void)opt;
 	if (pr_format_parse(arg, &o->read.format, &err) != PR_OK) {
 		cli_errorf("compare: --format: expected %s, got '%s'",
-		    pr_format_names(list, sizeof(list), 0), arg);
+		    pr_format_names(list, sizeof(list), 1), arg);
 		return -1;
 	}
 	return 0;

@@ -26,11 +26,15 @@ enum pr_status
 pr_json_load(const struct pr_input *in, json_t **out, struct pr_error *err)
 {
 	json_error_t je;
-	const char *p = in->data, *e = in->data + in->len;
+	const char *p = in->data, *e = in->data + in->len, *start = p;
 
 	if (in->len > PR_READ_JSON_MAX)
 		return pr_error_at(err, PR_ELIMIT, in->name, 0, 0,
 		    "JSON input larger than %zu bytes", PR_READ_JSON_MAX);
+	/* A UTF-8 byte-order mark, which detection skips too (editors on
+	 * Windows write one): jansson refuses it. */
+	if (in->len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		start = p += 3;
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
 		p++;
 	if (p == e)
@@ -43,7 +47,7 @@ pr_json_load(const struct pr_input *in, json_t **out, struct pr_error *err)
 	 * and perfreg keeps doubles anyway.  Duplicate keys are rejected
 	 * because which of two "values" was meant cannot be known.
 	 */
-	*out = json_loadb(in->data, in->len,
+	*out = json_loadb(start, (size_t)(e - start),
 	    JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
 	if (*out == NULL)
 		return pr_error_at(err, PR_EPARSE, in->name,

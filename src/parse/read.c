@@ -115,13 +115,6 @@ pr_read_opts_init(struct pr_read_opts *o)
 
 /* --- detection --- */
 
-static int
-is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
-	    c == '\v';
-}
-
 enum pr_format
 pr_format_detect(const char *head, size_t len)
 {
@@ -367,18 +360,17 @@ dispatch_path(const char *path, const char *name,
 static enum pr_status
 undetected(const struct pr_input *in, struct pr_error *err)
 {
-	const char *p = in->data, *e = in->data + in->len;
 	const char *nul;
 
-	if ((nul = memchr(p, '\0', in->len)) != NULL) {
+	if ((nul = memchr(in->data, '\0', in->len)) != NULL) {
 		long col, line = pr_read_line_of(in, nul, &col);
 
 		return pr_error_at(err, PR_EPARSE, in->name, line, col,
 		    "NUL byte in input (binary data?)");
 	}
-	while (p < e && is_space((unsigned char)*p))
-		p++;
-	if (p == e)
+	/* Past a byte-order mark as the readers skip it: a file holding only
+	 * one is blank, not JSON of no known kind. */
+	if (pr_read_text_start(in) == NULL)
 		return pr_error_at(err, PR_EPARSE, in->name, 0, 0,
 		    in->len == 0 ? "empty input"
 				 : "input has only blank "

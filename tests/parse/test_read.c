@@ -1111,6 +1111,64 @@ test_empty(void **state)
 	    "only blank lines");
 	read_fails(p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 0,
 	    "only blank lines");
+	/* A byte-order mark alone (and then blanks) is blank too, not JSON of
+	 * no known kind, in detection and in the JSON readers. */
+	p = put_str("bom.txt", "\xef\xbb\xbf");
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 0,
+	    "only blank lines");
+	read_fails(p, PR_FORMAT_PERFREG, NULL, PR_EPARSE, NULL, 0,
+	    "only blank lines");
+	p = put_str("bom-blank.txt", "\xef\xbb\xbf \n\t\n");
+	read_fails(p, PR_FORMAT_AUTO, NULL, PR_EPARSE, NULL, 0,
+	    "only blank lines");
+	read_fails(p, PR_FORMAT_HYPERFINE, NULL, PR_EPARSE, NULL, 0,
+	    "only blank lines");
+}
+
+/* A JSON file behind a UTF-8 byte-order mark reads as without one (its
+ * detection skipped the mark, and jansson refuses it). */
+static void
+test_bom_json(void **state)
+{
+	static const char *const files[] = { "tests/data/hyperfine/true.json",
+		"tests/cli/data/compare/higher.json" };
+	static const enum pr_format fs[] = { PR_FORMAT_HYPERFINE,
+		PR_FORMAT_PERFREG };
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct pr_dataset plain, bom;
+		struct pr_error err;
+		struct pr_buf b;
+		FILE *f = fopen(files[i], "rb");
+		char chunk[4096];
+		size_t n;
+
+		assert_non_null(f);
+		pr_buf_init(&b, 1 << 20);
+		assert_int_equal(pr_buf_add(&b, "\xef\xbb\xbf", 3, &err),
+		    PR_OK);
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			assert_int_equal(pr_buf_add(&b, chunk, n, &err), PR_OK);
+		fclose(f);
+		read_ok(files[i], PR_FORMAT_AUTO, NULL, &plain);
+		for (j = 0; j < 2; j++) {
+			const char *p = put_file("bom.json", b.data, b.len);
+
+			read_ok(p, j == 0 ? PR_FORMAT_AUTO : fs[i], NULL, &bom);
+			assert_int_equal(bom.n, plain.n);
+			assert_string_equal(bom.metrics[0].name,
+			    plain.metrics[0].name);
+			assert_int_equal(bom.metrics[0].values.n,
+			    plain.metrics[0].values.n);
+			assert_true(bom.metrics[0].values.v[0] ==
+			    plain.metrics[0].values.v[0]);
+			pr_dataset_release(&bom);
+		}
+		pr_dataset_release(&plain);
+		pr_buf_release(&b);
+	}
 }
 
 static void
@@ -1434,6 +1492,7 @@ main(void)
 		cmocka_unit_test(test_perfreg),
 		cmocka_unit_test(test_perfreg_bad),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_bom_json),
 		cmocka_unit_test(test_missing_and_dir),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_binary),
