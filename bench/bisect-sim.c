@@ -32,8 +32,10 @@
  *             perfreg/bisect_job.h: a fixed effect per round), a
  *             confirmation stops at 100 rounds and goes back to the
  *             search, its sequence continuing when the same commit is
- *             named again, "several" confirmed larger step first (a
- *             confirmed culprit, "not confirmed" counted as none);
+ *             named again, a commit found equal to its parent sends
+ *             the search back (3 times at most), "several" confirmed
+ *             larger step first (a confirmed culprit, "not confirmed"
+ *             at the end counted as none);
  *   job-rand  job-new with a random round effect of estimated variance
  *             (fixed_rounds 0, the library's default: the unpaired fit
  *             when the rounds do not differ; the command's method from
@@ -89,6 +91,7 @@
 #define DRIFT_ROUNDS 250
 #define BURST_START 0.02
 #define BURST_LEN 10.0
+#define REFUTED_MAX 3 /* as src/bisect/job.c's */
 
 enum result { R_CULPRIT, R_NONE, R_SEVERAL, R_UNDECIDED };
 
@@ -389,7 +392,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	enum result res = R_UNDECIDED;
 	size_t ends[2], n = s->t->n, pos[3], k, g, bd, i;
 	size_t cap = paired ? 100 : 400;
-	int confirmations = 0;
+	int confirmations = 0, refuted = 0;
 
 	pr_bisect_opts_init(&o, n);
 	/* paired 1: the command's round model; 2: random effects. */
@@ -467,6 +470,15 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 					res = R_CULPRIT;
 					break;
 				}
+			}
+			/* A commit its confirmation finds equal to its
+			 * parent sends the search back (src/bisect/job.c's
+			 * REFUTED_MAX times): its runs are the search's. */
+			if (paired && !again && refuted < REFUTED_MAX &&
+			    (d[0] == PR_SEQ_EQUIVALENT ||
+				(nc == 2 && d[1] == PR_SEQ_EQUIVALENT))) {
+				refuted++;
+				again = 1;
 			}
 			if (!again || confirmations > 30) {
 				/* Not confirmed (equivalent), or undecided. */

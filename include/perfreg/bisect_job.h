@@ -29,7 +29,13 @@
  * budget; its runs count for the search too.  A confirmation still
  * undecided after its 100 rounds goes back to the search (which has its
  * runs now), and when that names the same commit again, its sequence
- * continues where it stopped (every pair kept: anytime-valid).
+ * continues where it stopped (every pair kept: anytime-valid).  A
+ * confirmation that finds its commit equal to its parent sends the
+ * search back too, up to 3 times (j->refuted): the search, which has the
+ * confirmation's paired runs, then names where the change is (the search
+ * stopping at 95% on a neighbour of the first bad commit was the fixed
+ * round effects' only miss in bench/bisect-sim), or the same commit,
+ * whose stored sequence says "equivalent" again without a run.
  * "Several changes" is confirmed the same way once the search has
  * located both changes (perfreg/bisect.h), each against its parent, the
  * larger step first: both confirmed are both named (j->first, the
@@ -176,6 +182,8 @@ struct pr_bisect_job {
 	enum pr_bisect_verdict verdict;
 	int interrupted;
 	int budget_hit; /* the search or confirmation stopped at the budget */
+	size_t refuted; /* confirmations that found their commit equal to
+			 * its parent and sent the search back */
 	/* The confirmation: parent and culprit positions, the decision. */
 	int confirmed_tried;
 	size_t parent, culprit;

@@ -30,6 +30,9 @@
 #define RANGE_MAX 1000000
 #define FAIL_SKIP 3
 #define CONFIRM_ROUNDS_MAX 100
+/* Confirmations finding their commit equal to its parent that send the
+ * search back (again()). */
+#define REFUTED_MAX 3
 #define BATCH_VARIANTS 3
 
 void
@@ -1341,13 +1344,26 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 	return PR_OK;
 }
 
-/* 1 when a confirmation stopped at its cap of rounds with budget left:
- * the search has another look. */
+/*
+ * 1 when the search has another look: a confirmation stopped at its cap
+ * of rounds with budget left, or found its commit equal to its parent
+ * (at most REFUTED_MAX times: the search, which has the confirmation's
+ * paired runs now, names where the change is instead, or the same commit
+ * again, whose sequence then says the same without a run).
+ */
 static int
-again(const struct pr_bisect_job *j)
+again(struct pr_bisect_job *j)
 {
-	return j->verdict == PR_BISECT_V_UNDECIDED && !j->budget_hit &&
-	    !j->interrupted;
+	if (j->budget_hit || j->interrupted)
+		return 0;
+	if (j->verdict == PR_BISECT_V_UNDECIDED)
+		return 1;
+	if (j->verdict == PR_BISECT_V_NOT_CONFIRMED &&
+	    j->refuted < REFUTED_MAX && budget_left(j) >= 4) {
+		j->refuted++;
+		return 1;
+	}
+	return 0;
 }
 
 enum pr_status
