@@ -39,6 +39,7 @@
 #define PERFREG_EXPLAIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perfreg/error.h"
 #include "perfreg/report_model.h"
@@ -200,5 +201,43 @@ enum pr_status pr_report_dataset_explain(struct pr_report_model *m,
 enum pr_status pr_report_dataset_explain_parsed(struct pr_report_model *m,
     const char *key, int flags, struct pr_dataset *base,
     struct pr_dataset *new_, const struct pr_report *r, struct pr_error *err);
+
+struct pr_store;
+struct pr_suite_result;
+struct pr_suite_cmp;
+struct pr_suite_figure;
+
+/*
+ * `perfreg suite --monitor` (src/report/explain_suite.c): for each
+ * figure of the comparison c (pr_suite_compare's, of the figures fig)
+ * that changed (pr_suite_changed), of a probe among r[0..nr) whose
+ * samples had monitor figures (pr_suite_result.monitors), the
+ * explanation of that figure by the monitors' figures of its probe
+ * added to m as pr_report_explain's section (key and flags as
+ * given: PR_SECTION_LIST for several), the unit the process: the
+ * processes of the base sessions base[0..nb) against those of the new
+ * ones new_[0..nn), read from st (each stored run of the probe's
+ * variant a sample, its round its process), each process's mean of the
+ * figure and of every monitor figure a value, the system-wide counters
+ * per second of the samples (PR_MON_WALL).  Nothing for a figure with
+ * fewer than 2 processes a side or no monitor figure.  Errors: the
+ * store's, PR_ENOMEM.
+ */
+enum pr_status pr_report_suite_explain(struct pr_report_model *m,
+    const char *key, int flags, struct pr_store *st, const int64_t *base,
+    size_t nb, const int64_t *new_, size_t nn, const struct pr_suite_result *r,
+    size_t nr, const struct pr_suite_cmp *c, const struct pr_suite_figure *fig,
+    const char *const *notes, size_t nnotes, struct pr_error *err);
+
+/*
+ * The same for `perfreg suite ab --monitor`: process u of np gave A's
+ * samples fa[u] (the probe's figures) and ma[u] (the monitors'), B's fb[u]
+ * and mb[u]; c compares B's processes with A's.
+ */
+enum pr_status pr_report_suite_ab_explain(struct pr_report_model *m,
+    const char *key, int flags, struct pr_dataset *fa, struct pr_dataset *ma,
+    struct pr_dataset *fb, struct pr_dataset *mb, size_t np,
+    const struct pr_suite_cmp *c, const struct pr_suite_figure *fig,
+    const char *const *notes, size_t nnotes, struct pr_error *err);
 
 #endif /* PERFREG_EXPLAIN_H */

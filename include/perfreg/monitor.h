@@ -96,8 +96,22 @@ enum pr_monitor_source {
 	    ~(unsigned)(PR_MON_INTERRUPTS_FULL | PR_MON_VMSTAT | \
 		PR_MON_VMSTAT_FULL))
 
+/*
+ * A flag of pr_monitor_new's set, not a source: the perf counters count
+ * the calling process (its thread that calls pr_monitor_begin) and every
+ * thread and process created after pr_monitor_new, not only the children
+ * spawned between pr_monitor_begin and pr_monitor_end: for work done in
+ * the process itself, as the suite's probes do (perfreg/suite.h).
+ */
+#define PR_MON_OPT_SELF (1u << 16)
+
 /* Every monitor metric's name starts with this. */
 #define PR_MON_PREFIX "mon."
+
+/* The wall time of a sample, which the suite adds beside its monitors'
+ * figures (perfreg/suite.h): the explanation takes the system-wide
+ * counters per second of it, and never ranks it. */
+#define PR_MON_WALL PR_MON_PREFIX "run.wall_s"
 
 /* Longest metric name a source gives (longer ones are cut). */
 #define PR_MON_NAME_MAX 64
@@ -257,13 +271,22 @@ enum pr_status pr_monitor_end(struct pr_monitor *m, struct pr_dataset *out,
 enum pr_status pr_monitor_session_end(struct pr_monitor *m,
     struct pr_error *err);
 
+/*
+ * Keeps in d only the metrics with exactly n values, in their order:
+ * where a source failed in one sample of n, or a counter went backwards,
+ * that figure's values no longer line up with the samples, and it is
+ * dropped rather than misattributed.  PR_ENOMEM (d is then unchanged).
+ */
+enum pr_status pr_monitor_keep_complete(struct pr_dataset *d, size_t n,
+    struct pr_error *err);
+
 /* Is this metric a monitor's (its name starts with PR_MON_PREFIX)? */
 int pr_monitor_is_metric(const char *name);
 
 /*
  * Is this a system-wide counter (a monitor's figure but the child's own
- * mon.perf.* and the gauges mon.stat.procs_running, procs_blocked and
- * mon.vm.nr_*)?  Such a figure grows with the length of a run whatever
+ * mon.perf.*, the gauges mon.stat.procs_running, procs_blocked and
+ * mon.vm.nr_*, and PR_MON_WALL)?  Such a figure grows with the length of a run whatever
  * the run did, and the explanation takes it per second of its run.
  */
 int pr_monitor_is_rate(const char *name);

@@ -44,6 +44,8 @@
 #include "perfreg/moderated.h"
 #include "perfreg/probe.h"
 
+struct pr_monitor;
+
 /* Samples a probe takes whatever the budget: a mean and its spread. */
 #define PR_SUITE_SAMPLES_FLOOR 2
 /* Processes a suite session (or suite ab) runs at most. */
@@ -81,6 +83,10 @@ struct pr_suite_opts {
 	/* pr_suite_run's clock in seconds (called with arg); NULL:
 	 * CLOCK_MONOTONIC.  For tests of the budget. */
 	double (*now)(void *arg);
+	/* --monitor: read around each sample (perfreg/monitor.h, made
+	 * with PR_MON_OPT_SELF), its figures and the sample's wall time
+	 * (PR_MON_WALL) into the result's monitors; NULL: none. */
+	struct pr_monitor *monitor;
 };
 
 /* quick 0, cpu -1, budget 480 s, target 1%, min 5, max 1000 samples,
@@ -91,8 +97,13 @@ struct pr_suite_result {
 	const struct pr_probe *probe;
 	const char *label;      /* "A"/"B" in pr_suite_ab; else the name */
 	struct pr_dataset data; /* one value per sample and metric */
-	char *notes;            /* the probe's notes; "" when none */
-	char *skipped;          /* NULL, or why the probe did not run */
+	/* With pr_suite_opts.monitor: the monitors' figures, one value per
+	 * sample each (a figure missing from a sample is left out: the
+	 * values line up with the samples), apart from the probe's own
+	 * figures, as a run's are (perfreg/runner.h). */
+	struct pr_dataset monitors;
+	char *notes;   /* the probe's notes; "" when none */
+	char *skipped; /* NULL, or why the probe did not run */
 	size_t samples;
 	double elapsed_s;
 	/* 1 when every metric reached the target, 0 when the budget or

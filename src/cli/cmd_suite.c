@@ -9,7 +9,9 @@
  * table, then what differs in the environment.  `suite list` names the
  * probes; `suite run PROBE...` runs some; `suite ab PROBE --a X --b Y`
  * runs two variants of one probe interleaved in this boot and compares
- * them.
+ * them.  With --monitor SET the monitors (perfreg/monitor.h) are read
+ * around each sample, stored with it, and the figures that changed are
+ * explained by them (perfreg/explain.h, pr_report_suite_explain).
  *
  * Exit status: 0 done, 1 a regression against the baseline with
  * --fail-on-regression, 2 bad usage or a probe that failed, 3 internal
@@ -27,7 +29,9 @@
 #include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/env.h"
+#include "perfreg/explain.h"
 #include "perfreg/history.h"
+#include "perfreg/monitor.h"
 #include "perfreg/nested.h"
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
@@ -103,6 +107,10 @@ struct suite_cli {
 	const char *baseline;
 	const char *db, *a, *b;
 	const char *html; /* --html file */
+	/* --monitor: the set as given (workers get it too) and the
+	 * monitor of this process's samples. */
+	const char *monitor_spec;
+	struct pr_monitor *mon;
 	int tty;
 	double last_progress;
 };
@@ -192,6 +200,11 @@ set_baseline(void *base, const struct opt *o, const char *arg)
 #define ROW_JSON \
 	OPT_FLAG(0, "json", "one JSON object with every figure", \
 	    struct suite_cli, json, 1)
+#define ROW_MONITOR \
+	OPT_STRING(0, "monitor", "set", \
+	    "read monitors around each sample and explain the figures that " \
+	    "changed by them: a set as run --monitor takes (default none)", \
+	    struct suite_cli, monitor_spec, OPT_NONEMPTY, "a monitor set")
 
 static const struct opt options[] = {
 	ROW_QUICK,
@@ -215,6 +228,7 @@ static const struct opt options[] = {
 	ROW_CSV,
 	ROW_JSON,
 	CLI_OPT_HTML(struct suite_cli, html),
+	ROW_MONITOR,
 	OPT_INT(0, "processes", "p",
 	    "run the probes in p fresh processes, each a unit (default 4)",
 	    struct suite_cli, processes, 1, PR_SUITE_PROCESSES_MAX, NULL),
@@ -256,6 +270,7 @@ static const struct opt ab_options[] = {
 	ROW_CSV,
 	ROW_JSON,
 	CLI_OPT_HTML(struct suite_cli, html),
+	ROW_MONITOR,
 	/* A worker of suite ab: perfreg runs itself so (ab_processes). */
 	ROW_WORKER,
 	OPT_END(),
@@ -547,6 +562,20 @@ store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
 					goto fail;
 				}
 			}
+			/* --monitor: the sample's monitor figures, kept
+			 * apart by their names (mon.*). */
+			for (j = 0; j < r[i].monitors.n; j++) {
+				const struct pr_metric *m =
+				    &r[i].monitors.metrics[j];
+
+				if (k < m->values.n &&
+				    pr_dataset_add(&one, m->name, m->unit,
+					m->better, m->values.v[k],
+					&err) != PR_OK) {
+					pr_dataset_release(&one);
+					goto fail;
+				}
+			}
 			memset(&sr, 0, sizeof(sr));
 			sr.variant = vid;
 			/* The round is the sample's process (of one
@@ -653,7 +682,8 @@ collect_run(void *arg, const struct pr_store_run_rec *r, struct pr_error *err)
 		return 1;
 	}
 	for (i = 0; i < r->nm; i++)
-		if (pr_dataset_add(d, r->metric_names[i], r->metric_units[i],
+		if (!pr_monitor_is_metric(r->metric_names[i]) &&
+		    pr_dataset_add(d, r->metric_names[i], r->metric_units[i],
 			r->metric_better[i], r->metric_values[i], err) != PR_OK)
 			return 1;
 	return 0;
@@ -941,6 +971,22 @@ compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
 	return PR_EXIT_OK;
 }
 
+/* --monitor: the monitor's notes (what is absent, the session's memory
+ * pressure), borrowed into *notes (free() the array). */
+static enum pr_status
+monitor_notes(const struct suite_cli *c, const char ***notes, size_t *n,
+    struct pr_error *err)
+{
+	size_t i;
+
+	*n = pr_monitor_nnotes(c->mon);
+	if ((*notes = calloc(*n + 1, sizeof(**notes))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < *n; i++)
+		(*notes)[i] = pr_monitor_note(c->mon, i);
+	return PR_OK;
+}
+
 /* The sentence that says what is compared with what, into b. */
 static enum pr_status
 plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
@@ -982,7 +1028,8 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	struct pr_error err;
 	const char *kind = c->so.quick ? "--quick" : "full";
 	char bname[96], nname[96];
-	size_t h, nb = p->nbase, nn = p->nnew;
+	size_t h, nb = p->nbase, nn = p->nnew, nnotes = 0;
+	const char **notes = NULL;
 	int found = 0, rc = PR_EXIT_INTERNAL;
 
 	if (nb > HISTORY_MAX || nn > HISTORY_MAX)
@@ -1013,6 +1060,17 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 		 "session", intro.data, c, 0, gated)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
+	/* --monitor: each changed figure explained by its probe's
+	 * monitors, the process the unit. */
+	if (c->mon != NULL && rep->fig != NULL &&
+	    (monitor_notes(c, &notes, &nnotes, &err) != PR_OK ||
+		pr_report_model_list(&rep->m, "explanations", 0, &err) !=
+		    PR_OK ||
+		pr_report_suite_explain(&rep->m, "explanations",
+		    PR_SECTION_LIST | PR_SECTION_NO_CSV, st, p->base, nb,
+		    p->new_, nn, r, n, &rep->sc, rep->fig, notes, nnotes,
+		    &err) != PR_OK))
+		goto out;
 	if (found && env != NULL) {
 		snprintf(rep->ea, sizeof(rep->ea), "session %lld",
 		    (long long)p->base[nb - 1]);
@@ -1045,6 +1103,7 @@ out:
 		    err.msg[0] != '\0' ? err.msg : "out of memory");
 	pr_buf_release(&intro);
 	pr_buf_release(&line);
+	free(notes);
 	for (h = 0; h < HISTORY_MAX; h++) {
 		pr_dataset_release(&bd[h]);
 		pr_dataset_release(&nd[h]);
@@ -1493,6 +1552,10 @@ worker_argv(const struct suite_cli *c, char **argv, const char *sub, char *cpu,
 		snprintf(cpu, size, "%d", c->so.cpu);
 		argv[k++] = (char *)"--cpu";
 		argv[k++] = cpu;
+	}
+	if (c->monitor_spec != NULL) {
+		argv[k++] = (char *)"--monitor";
+		argv[k++] = (char *)c->monitor_spec;
 	}
 	return k;
 }
@@ -2040,6 +2103,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	t_probes = mono_now() - t_probes;
 	if (c->tty)
 		fputs("\r\033[K", stderr);
+	/* Only a note: out of memory, there is none. */
+	if (c->mon != NULL)
+		(void)pr_monitor_session_end(c->mon, &err);
 	if (rc != PR_EXIT_OK) {
 		/* Said already; what finished is kept. */
 		cut = 1;
@@ -2177,7 +2243,8 @@ out:
 /* Runs the workers; da[i] and db[i] get process i's samples of A and B. */
 static int
 ab_processes(struct suite_cli *c, const struct pr_probe *p,
-    struct pr_dataset *da, struct pr_dataset *db, double *elapsed_s)
+    struct pr_dataset *da, struct pr_dataset *db, struct pr_dataset *ma,
+    struct pr_dataset *mb, double *elapsed_s)
 {
 	struct pr_suite_result *w = NULL;
 	char exe[4096], rounds[32], seed[32], budget[32], cpu[32];
@@ -2228,6 +2295,10 @@ ab_processes(struct suite_cli *c, const struct pr_probe *p,
 			db[i] = w[1].data;
 			pr_dataset_init(&w[0].data);
 			pr_dataset_init(&w[1].data);
+			ma[i] = w[0].monitors;
+			mb[i] = w[1].monitors;
+			pr_dataset_init(&w[0].monitors);
+			pr_dataset_init(&w[1].monitors);
 		}
 		pr_suite_results_free(w, nw);
 		w = NULL;
@@ -2246,7 +2317,10 @@ static int
 run_ab(struct suite_cli *c, int argc, char **argv, int first)
 {
 	struct pr_dataset da[AB_PROCESSES_MAX], db[AB_PROCESSES_MAX];
+	struct pr_dataset ma[AB_PROCESSES_MAX], mb[AB_PROCESSES_MAX];
 	struct pr_suite_result *r = NULL, tmpl;
+	const char **notes = NULL;
+	size_t nnotes = 0;
 	struct pr_buf intro = PR_BUF_INIT(1 << 16);
 	struct suite_report rep;
 	const struct pr_probe *p;
@@ -2289,9 +2363,13 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	for (i = 0; i < AB_PROCESSES_MAX; i++) {
 		pr_dataset_init(&da[i]);
 		pr_dataset_init(&db[i]);
+		pr_dataset_init(&ma[i]);
+		pr_dataset_init(&mb[i]);
 	}
-	if ((rc = ab_processes(c, p, da, db, &elapsed)) != PR_EXIT_OK)
+	if ((rc = ab_processes(c, p, da, db, ma, mb, &elapsed)) != PR_EXIT_OK)
 		goto out;
+	if (c->mon != NULL)
+		(void)pr_monitor_session_end(c->mon, &err);
 	if (c->tty)
 		fputs("\r\033[K", stderr);
 	snprintf(an, sizeof(an), "A: %s %s", p->name, c->a);
@@ -2310,6 +2388,18 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	tmpl.label = "A";
 	rc = compare_into(&rep, da, c->processes, db, c->processes, an, bn,
 	    &tmpl, 1, "process", intro.data, c, 1, &gated);
+	/* --monitor: each changed figure explained by the monitors. */
+	if (rc == PR_EXIT_OK && c->mon != NULL && rep.fig != NULL &&
+	    (monitor_notes(c, &notes, &nnotes, &err) != PR_OK ||
+		pr_report_model_list(&rep.m, "explanations", 0, &err) !=
+		    PR_OK ||
+		pr_report_suite_ab_explain(&rep.m, "explanations",
+		    PR_SECTION_LIST | PR_SECTION_NO_CSV, da, ma, db, mb,
+		    c->processes, &rep.sc, rep.fig, notes, nnotes,
+		    &err) != PR_OK)) {
+		cli_errorf("suite ab: %s", err.msg);
+		rc = PR_EXIT_INTERNAL;
+	}
 	if (rc == PR_EXIT_OK)
 		rc = suite_report_write(c, &rep, "perfreg suite ab");
 	if (rc == PR_EXIT_OK && c->gate)
@@ -2319,11 +2409,42 @@ out:
 		fputs("\r\033[K", stderr);
 	suite_report_release(&rep);
 	pr_buf_release(&intro);
+	free(notes);
 	for (i = 0; i < AB_PROCESSES_MAX; i++) {
 		pr_dataset_release(&da[i]);
 		pr_dataset_release(&db[i]);
+		pr_dataset_release(&ma[i]);
+		pr_dataset_release(&mb[i]);
 	}
 	return rc;
+}
+
+/* --monitor: the monitor of this process's samples (the perf counters
+ * this process's own, PR_MON_OPT_SELF, since the probes run in it);
+ * none by default.  Returns an exit status. */
+static int
+monitor_open(const struct cmd_entry *e, struct suite_cli *c)
+{
+	struct pr_error err;
+	unsigned set = 0;
+
+	pr_error_clear(&err);
+	if (c->monitor_spec == NULL)
+		return PR_EXIT_OK;
+	if (pr_monitor_parse_set(c->monitor_spec, &set, &err) != PR_OK) {
+		cli_errorf("%s: --monitor: %s; see 'perfreg %s --help'",
+		    e->name, err.msg, e->name);
+		return PR_EXIT_USAGE;
+	}
+	if (set == 0)
+		return PR_EXIT_OK;
+	if (pr_monitor_new(set | PR_MON_OPT_SELF, NULL, &c->mon, &err) !=
+	    PR_OK) {
+		cli_error(&err);
+		return PR_EXIT_INTERNAL;
+	}
+	c->so.monitor = c->mon;
+	return PR_EXIT_OK;
 }
 
 /* suite, suite run, suite list, suite history and suite ab: e says
@@ -2356,6 +2477,8 @@ suite_main(const struct cmd_entry *e, int argc, char **argv)
 		return cli_unexpected(e, argv[first]);
 	if (e == &cmd_suite_run_entry && first == argc)
 		return cli_usage_error(e, "expected at least one probe");
+	if ((rc = monitor_open(e, &c)) != PR_EXIT_OK)
+		return rc;
 	c.tty = isatty(STDERR_FILENO);
 	c.so.on_sample = on_sample;
 	c.so.arg = &c;
@@ -2374,6 +2497,7 @@ suite_main(const struct cmd_entry *e, int argc, char **argv)
 	}
 	sigaction(SIGINT, &old, NULL);
 	free(probes);
+	pr_monitor_free(c.mon);
 	return rc;
 }
 

@@ -39,6 +39,9 @@ struct pr_mon_perf *pr_mon_perf_open(char *note, size_t notesz, char *hwnote,
  * the tests run the hardware path on a machine without a PMU. */
 struct pr_mon_perf *pr_mon_perf_open_fake_hw(char *note, size_t notesz,
     char *hwnote, size_t hwnotesz);
+/* PR_MON_OPT_SELF: count the calling process and what it creates as a
+ * whole, not only its children. */
+void pr_mon_perf_set_self(struct pr_mon_perf *p, int self);
 void pr_mon_perf_close(struct pr_mon_perf *p);
 void pr_mon_perf_start(struct pr_mon_perf *p);
 /* Stops the counters and appends the run's figures to out. */

@@ -421,6 +421,9 @@ pr_monitor_new(unsigned set, const char *proc_root, struct pr_monitor **out,
 		m->perf = pr_mon_perf_open(n1, sizeof(n1), n2, sizeof(n2));
 		if (m->perf == NULL)
 			m->active &= ~(unsigned)PR_MON_PERF;
+		else
+			pr_mon_perf_set_self(m->perf,
+			    (set & PR_MON_OPT_SELF) != 0);
 		if (n1[0] != '\0')
 			note(m, n1);
 		if (n2[0] != '\0')
@@ -596,6 +599,38 @@ pr_monitor_session_end(struct pr_monitor *m, struct pr_error *err)
 	return PR_OK;
 }
 
+enum pr_status
+pr_monitor_keep_complete(struct pr_dataset *d, size_t n, struct pr_error *err)
+{
+	struct pr_dataset keep;
+	struct pr_metric *m;
+	size_t i, k, left = 0;
+
+	for (i = 0; i < d->n; i++)
+		left += d->metrics[i].values.n == n;
+	if (left == d->n)
+		return PR_OK;
+	pr_dataset_init(&keep);
+	for (i = 0; i < d->n; i++) {
+		if (d->metrics[i].values.n != n)
+			continue;
+		for (k = 0; k < n; k++)
+			if (pr_dataset_add(&keep, d->metrics[i].name,
+				d->metrics[i].unit, d->metrics[i].better,
+				d->metrics[i].values.v[k], err) != PR_OK) {
+				pr_dataset_release(&keep);
+				return PR_ENOMEM;
+			}
+		m = pr_dataset_find(&keep, d->metrics[i].name);
+		if (m != NULL)
+			m->flags = d->metrics[i].flags;
+	}
+	pr_dataset_release(d);
+	/* The new dataset is moved in whole; keep is not used again. */
+	*d = keep;
+	return PR_OK;
+}
+
 int
 pr_monitor_is_metric(const char *name)
 {
@@ -606,7 +641,8 @@ int
 pr_monitor_is_rate(const char *name)
 {
 	static const char *const not [] = { PR_MON_PREFIX "perf.",
-		PR_MON_PREFIX "stat.procs_", PR_MON_PREFIX "vm.nr_" };
+		PR_MON_PREFIX "stat.procs_", PR_MON_PREFIX "vm.nr_",
+		PR_MON_WALL };
 	size_t i;
 
 	if (!pr_monitor_is_metric(name))

@@ -12,7 +12,9 @@
  * groups are enabled just before the spawn (perfreg's first) and
  * disabled just after the reap (the inherited one first), so that what
  * perfreg itself does in between is in both and cancels, up to the two
- * ioctl calls at the edges.
+ * ioctl calls at the edges.  For work done in perfreg itself (the
+ * suite's probes, PR_MON_OPT_SELF) the figure is the inherited group's
+ * own count: the calling thread and every task it created since.
  *
  * Each group is read in one read() (PERF_FORMAT_GROUP) with its
  * time_enabled and time_running; a group the kernel multiplexed (more
@@ -98,6 +100,7 @@ struct kind {
 
 struct pr_mon_perf {
 	struct kind sw, hw;
+	int self; /* PR_MON_OPT_SELF: the inherited group's count alone */
 };
 
 static long
@@ -269,6 +272,12 @@ pr_mon_perf_close(struct pr_mon_perf *p)
 }
 
 void
+pr_mon_perf_set_self(struct pr_mon_perf *p, int self)
+{
+	p->self = self;
+}
+
+void
 pr_mon_perf_start(struct pr_mon_perf *p)
 {
 	struct kind *k[2] = { &p->sw, &p->hw };
@@ -309,7 +318,7 @@ pr_mon_perf_stop(struct pr_mon_perf *p, struct pr_mon_snap *out,
 		    group_read(s, &unused))
 			continue;
 		for (j = 0; j < a->n; j++) {
-			double v = a->val[j] - s->val[j];
+			double v = p->self ? a->val[j] : a->val[j] - s->val[j];
 
 			if (v < 0)
 				v = 0;

@@ -13,8 +13,10 @@
  *   N NOTES                   (its probe's notes)
  *   M NAME UNIT BETTER VALUES (a figure; the values %.17g, one space)
  *   E                         (the end of the result)
- * so that doubles go back bit-exactly.  The reader checks every field
- * and names the line of anything that is not a worker's.  A worker
+ * so that doubles go back bit-exactly.  The monitors' figures (--monitor,
+ * named "mon.*") are M lines too, after the probe's own, and go back to
+ * the result's monitors, one value a sample each.  The reader checks every
+ * field and names the line of anything that is not a worker's.  A worker
  * writes each probe's result as soon as the probe is done, so that a
  * worker stopped on the way leaves its finished probes whole: the text
  * up to its last E line (pr_suite_results_whole).
@@ -29,6 +31,7 @@
 #include <string.h>
 
 #include "perfreg/buf.h"
+#include "perfreg/monitor.h"
 #include "perfreg/suite.h"
 #include "core/banned.h"
 
@@ -75,8 +78,10 @@ pr_suite_results_write(const struct pr_suite_result *r, size_t n,
 			add_field(out, r[i].notes, err) != PR_OK ||
 			pr_buf_addc(out, '\n', err) != PR_OK))
 			return PR_ENOMEM;
-		for (k = 0; k < r[i].data.n; k++) {
-			m = &r[i].data.metrics[k];
+		for (k = 0; k < r[i].data.n + r[i].monitors.n; k++) {
+			m = k < r[i].data.n
+			    ? &r[i].data.metrics[k]
+			    : &r[i].monitors.metrics[k - r[i].data.n];
 			if (pr_buf_adds(out, "M\t", err) != PR_OK ||
 			    add_field(out, m->name, err) != PR_OK ||
 			    pr_buf_addc(out, '\t', err) != PR_OK ||
@@ -248,8 +253,9 @@ read_metric(struct pr_suite_result *r, char **f, size_t line,
 		if (!num(p, &v))
 			return pr_error_set(err, PR_EPARSE,
 			    "line %zu: not a number: '%.20s'", line, p);
-		if (pr_dataset_add(&r->data, f[1], f[2], better, v, err) !=
-		    PR_OK)
+		if (pr_dataset_add(pr_monitor_is_metric(f[1]) ? &r->monitors
+							      : &r->data,
+			f[1], f[2], better, v, err) != PR_OK)
 			return PR_ENOMEM;
 	}
 	return PR_OK;
@@ -372,6 +378,15 @@ pr_suite_results_read(const char *text, size_t len,
 				    res[k].data.metrics[nf].values.n,
 				    res[k].data.metrics[nf].name,
 				    res[k].samples);
+		for (nf = 0; st == PR_OK && nf < res[k].monitors.n; nf++)
+			if (res[k].monitors.metrics[nf].values.n !=
+			    res[k].samples)
+				st = pr_error_set(err, PR_EPARSE,
+				    "%s: %zu values of '%s' for %zu samples",
+				    res[k].probe->name,
+				    res[k].monitors.metrics[nf].values.n,
+				    res[k].monitors.metrics[nf].name,
+				    res[k].samples);
 	}
 	if (st != PR_OK) {
 		pr_suite_results_free(res, n);
@@ -428,7 +443,20 @@ pr_suite_results_merge(struct pr_suite_result *into,
 					err) != PR_OK)
 					return PR_ENOMEM;
 		}
+		/* The monitors' figures: only those every process had
+		 * stay lined up with the samples. */
+		for (k = 0; k < from[i].monitors.n; k++) {
+			m = &from[i].monitors.metrics[k];
+			for (j = 0; j < m->values.n; j++)
+				if (pr_dataset_add(&r->monitors, m->name,
+					m->unit, m->better, m->values.v[j],
+					err) != PR_OK)
+					return PR_ENOMEM;
+		}
 		r->samples += from[i].samples;
+		if (pr_monitor_keep_complete(&r->monitors, r->samples, err) !=
+		    PR_OK)
+			return PR_ENOMEM;
 		r->processes++;
 		r->converged = r->converged && from[i].converged;
 		r->capped = r->capped || from[i].capped;

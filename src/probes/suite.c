@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "perfreg/distrib.h"
+#include "perfreg/monitor.h"
 #include "perfreg/rng.h"
 #include "perfreg/suite.h"
 #include "probes/probeutil.h"
@@ -78,6 +79,7 @@ pr_suite_results_free(struct pr_suite_result *r, size_t n)
 
 	for (i = 0; r != NULL && i < n; i++) {
 		pr_dataset_release(&r[i].data);
+		pr_dataset_release(&r[i].monitors);
 		free(r[i].notes);
 		free(r[i].skipped);
 		free(r[i].process);
@@ -132,14 +134,25 @@ start(const struct pr_probe *p, const struct pr_probe_opts *popts,
 
 static enum pr_status
 sample(const struct pr_probe *p, void *state, struct pr_suite_result *r,
-    struct pr_error *err)
+    const struct pr_suite_opts *o, struct pr_error *err)
 {
 	struct pr_error perr;
 	enum pr_status st;
+	double t = 0;
 
+	if (o->monitor != NULL) {
+		if ((st = pr_monitor_begin(o->monitor, err)) != PR_OK)
+			return st;
+		t = clk(o);
+	}
 	pr_error_clear(&perr);
 	if ((st = p->sample(state, &r->data, &perr)) != PR_OK)
 		return pr_error_set(err, st, "%s: %s", p->name, perr.msg);
+	if (o->monitor != NULL &&
+	    ((st = pr_dataset_add(&r->monitors, PR_MON_WALL, "s",
+		  PR_BETTER_LOWER, clk(o) - t, err)) != PR_OK ||
+		(st = pr_monitor_end(o->monitor, &r->monitors, err)) != PR_OK))
+		return st;
 	r->samples++;
 	return PR_OK;
 }
@@ -203,7 +216,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 				r->budget_cut = 1;
 				break;
 			}
-			if ((st = sample(probes[i], state, r, err)) != PR_OK)
+			if ((st = sample(probes[i], state, r, o, err)) != PR_OK)
 				break;
 			if (clk(o) - ts > longest)
 				longest = clk(o) - ts;
@@ -228,6 +241,9 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			}
 		}
 		probes[i]->fini(state);
+		if (st == PR_OK)
+			st = pr_monitor_keep_complete(&r->monitors, r->samples,
+			    err);
 		r->elapsed_s = clk(o) - tp;
 		if (r->samples < PR_SUITE_SAMPLES_FLOOR)
 			r->floor_s = r->elapsed_s;
@@ -334,7 +350,8 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 				    pr_error_set(err, PR_EINVAL, "interrupted");
 				goto out;
 			}
-			if ((st = sample(p, state[i], &res[i], err)) != PR_OK)
+			if ((st = sample(p, state[i], &res[i], o, err)) !=
+			    PR_OK)
 				goto out;
 			if (o->on_sample != NULL)
 				o->on_sample(res[i].label, res[i].samples,
@@ -349,6 +366,9 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 		res[i].elapsed_s = clk(o) - t0;
 		res[i].worst_pct = worst_pct(&res[i].data);
 		res[i].converged = res[i].worst_pct <= o->target_pct;
+		if ((st = pr_monitor_keep_complete(&res[i].monitors,
+			 res[i].samples, err)) != PR_OK)
+			goto out;
 	}
 out:
 	for (i = 0; i < 2; i++)

@@ -21,13 +21,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "monitor/internal.h"
 #include "perfreg/monitor.h"
+#include "perfreg/probe.h"
 #include "perfreg/runner.h"
+#include "perfreg/suite.h"
 #include "perfreg/spawn.h"
 
 static char *
@@ -709,6 +712,197 @@ test_session_vmstat(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* The suite's monitors (perfreg/suite.h): a result's monitor figures go
+ * through a worker's text and back into its monitors, not its figures;
+ * merged from two processes, a figure one of them lacks is dropped
+ * (its values would no longer line up with the samples), as
+ * pr_monitor_keep_complete drops one a sample lacked. */
+static void
+test_suite_monitors(void **state)
+{
+	const struct pr_probe *p = pr_probe_find("syscall");
+	const struct pr_probe *const probes[] = { p };
+	struct pr_suite_result r[2], *back = NULL, into;
+	struct pr_buf text = PR_BUF_INIT(1 << 20);
+	struct pr_error err;
+	size_t nback = 0, i;
+
+	(void)state;
+	assert_non_null(p);
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < 2; i++) {
+		r[i].probe = p;
+		r[i].label = p->name;
+		r[i].samples = 2;
+		assert_int_equal(pr_dataset_add(&r[i].data, "syscall.x_ns",
+				     "ns", PR_BETTER_LOWER, 10.5, &err),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(&r[i].data, "syscall.x_ns",
+				     "ns", PR_BETTER_LOWER, 11.25, &err),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(&r[i].monitors, "mon.stat.ctxt",
+				     "count", PR_BETTER_LOWER, 3 + (double)i,
+				     &err),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(&r[i].monitors, "mon.stat.ctxt",
+				     "count", PR_BETTER_LOWER, 0.1, &err),
+		    PR_OK);
+	}
+	/* Process 0 also had a figure process 1 did not. */
+	assert_int_equal(pr_dataset_add(&r[0].monitors, "mon.softirq.NET_RX",
+			     "count", PR_BETTER_LOWER, 1, &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&r[0].monitors, "mon.softirq.NET_RX",
+			     "count", PR_BETTER_LOWER, 2, &err),
+	    PR_OK);
+	assert_int_equal(pr_suite_results_write(&r[0], 1, &text, &err), PR_OK);
+	assert_int_equal(pr_suite_results_read(text.data, text.len, probes, 1,
+			     &back, &nback, &err),
+	    PR_OK);
+	assert_int_equal(nback, 1);
+	assert_int_equal(back[0].data.n, 1);
+	assert_null(pr_dataset_find(&back[0].data, "mon.stat.ctxt"));
+	assert_int_equal(back[0].monitors.n, 2);
+	assert_true(
+	    pr_dataset_find(&back[0].monitors, "mon.stat.ctxt")->values.v[1] ==
+	    0.1);
+	pr_suite_results_free(back, nback);
+
+	/* A worker's monitor figure with fewer values than samples is not
+	 * a worker's. */
+	pr_buf_reset(&text);
+	r[1].samples = 3;
+	assert_int_equal(pr_suite_results_write(&r[1], 1, &text, &err), PR_OK);
+	assert_int_equal(pr_suite_results_read(text.data, text.len, probes, 1,
+			     &back, &nback, &err),
+	    PR_EPARSE);
+	assert_non_null(strstr(err.msg, "'mon.stat.ctxt'"));
+	r[1].samples = 2;
+
+	memset(&into, 0, sizeof(into));
+	into.probe = p;
+	assert_int_equal(pr_suite_results_merge(&into, &r[0], 1, 0, &err),
+	    PR_OK);
+	assert_int_equal(into.monitors.n, 2);
+	assert_int_equal(pr_suite_results_merge(&into, &r[1], 1, 1, &err),
+	    PR_OK);
+	assert_int_equal(into.samples, 4);
+	assert_int_equal(into.monitors.n, 1);
+	assert_int_equal(pr_dataset_find(&into.monitors, "mon.stat.ctxt")
+			     ->values.n,
+	    4);
+	assert_true(
+	    pr_dataset_find(&into.monitors, "mon.stat.ctxt")->values.v[2] == 4);
+	assert_null(pr_dataset_find(&into.monitors, "mon.softirq.NET_RX"));
+	pr_dataset_release(&into.data);
+	pr_dataset_release(&into.monitors);
+	free(into.process);
+	free(into.notes);
+	for (i = 0; i < 2; i++) {
+		pr_dataset_release(&r[i].data);
+		pr_dataset_release(&r[i].monitors);
+	}
+	pr_buf_release(&text);
+}
+
+/* Spins until this thread has used ms milliseconds of CPU. */
+static void
+spin_cpu(double ms)
+{
+	struct timespec a, b;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	do {
+		x = x + 1;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	} while ((double)(b.tv_sec - a.tv_sec) * 1e3 +
+		(double)(b.tv_nsec - a.tv_nsec) * 1e-6 <
+	    ms);
+}
+
+/* PR_MON_OPT_SELF (the suite's probes run in perfreg): the perf counters
+ * count this process's own work between begin and end; without it only
+ * children's, and this process's CPU time is not in them.  Where perf is
+ * refused, both are absent. */
+static void
+test_perf_self(void **state)
+{
+	struct pr_monitor *m;
+	struct pr_dataset d;
+	struct pr_error err;
+	struct pr_metric *x;
+	int self;
+
+	(void)state;
+	for (self = 0; self < 2; self++) {
+		assert_int_equal(pr_monitor_new(PR_MON_PERF |
+					 (self ? PR_MON_OPT_SELF : 0),
+				     NULL, &m, &err),
+		    PR_OK);
+		pr_dataset_init(&d);
+		assert_int_equal(pr_monitor_begin(m, &err), PR_OK);
+		spin_cpu(20);
+		assert_int_equal(pr_monitor_end(m, &d, &err), PR_OK);
+		x = pr_dataset_find(&d, "mon.perf.task_clock_s");
+		if (!(pr_monitor_active(m) & PR_MON_PERF)) {
+			assert_null(x);
+		} else {
+			assert_non_null(x);
+			/* 20 ms of CPU spun: all of it counted, or none. */
+			if (self)
+				assert_true(x->values.v[0] >= 0.019);
+			else
+				assert_true(x->values.v[0] < 0.005);
+		}
+		pr_dataset_release(&d);
+		pr_monitor_free(m);
+	}
+}
+
+/* pr_monitor_keep_complete: only the figures with a value in every
+ * sample stay, in their order, with their values. */
+static void
+test_keep_complete(void **state)
+{
+	struct pr_dataset d;
+	struct pr_error err;
+
+	(void)state;
+	pr_dataset_init(&d);
+	assert_int_equal(pr_dataset_add(&d, "mon.a", "count", PR_BETTER_LOWER,
+			     1, &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "mon.b", "s", PR_BETTER_LOWER, 2,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "mon.c", "s", PR_BETTER_LOWER, 3,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "mon.a", "count", PR_BETTER_LOWER,
+			     4, &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&d, "mon.c", "s", PR_BETTER_LOWER, 5,
+			     &err),
+	    PR_OK);
+	assert_int_equal(pr_monitor_keep_complete(&d, 2, &err), PR_OK);
+	assert_int_equal(d.n, 2);
+	assert_string_equal(d.metrics[0].name, "mon.a");
+	assert_string_equal(d.metrics[1].name, "mon.c");
+	assert_string_equal(d.metrics[1].unit, "s");
+	assert_true(d.metrics[1].values.v[1] == 5);
+	assert_null(pr_dataset_find(&d, "mon.b"));
+	assert_non_null(pr_dataset_find(&d, "mon.c"));
+	assert_int_equal(pr_monitor_keep_complete(&d, 2, &err), PR_OK);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(pr_monitor_keep_complete(&d, 3, &err), PR_OK);
+	assert_int_equal(d.n, 0);
+	pr_dataset_release(&d);
+	/* The sample time is not a system-wide counter. */
+	assert_false(pr_monitor_is_rate(PR_MON_WALL));
+	assert_true(pr_monitor_is_rate("mon.stat.ctxt"));
+}
+
 /* The runner's hook: every run, warm-ups included, gets its figures,
  * kept apart from its metrics. */
 static void
@@ -760,6 +954,9 @@ main(void)
 		cmocka_unit_test(test_session_vmstat),
 		cmocka_unit_test(test_perf),
 		cmocka_unit_test(test_runner_hook),
+		cmocka_unit_test(test_suite_monitors),
+		cmocka_unit_test(test_keep_complete),
+		cmocka_unit_test(test_perf_self),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,8 @@
  * built from a session of `perfreg run` (pr_report_run_explain): the
  * primary taken from the roles, the side metrics and the monitors' figures
  * of the counted runs, nothing without monitors; and from two parsed
- * tool outputs, the tool's own figures (pr_report_dataset_explain_parsed).  System-wide counters
+ * tool outputs, the tool's own figures (pr_report_dataset_explain_parsed);
+ * and the suite's, per process (pr_report_suite_ab_explain).  System-wide counters
  * per second of their run (a timer that ticks with any run's length is
  * no explanation), and metrics with no spread within the sides ranked
  * by their own change, after the others.  Fixed seeds throughout.
@@ -42,6 +43,8 @@
 #include "perfreg/report_run.h"
 #include "perfreg/rng.h"
 #include "perfreg/runner.h"
+#include "perfreg/suite.h"
+#include "perfreg/monitor.h"
 
 #define N 30
 #define M 5
@@ -873,6 +876,136 @@ test_run_session(void **state)
 	pr_session_release(&s);
 }
 
+/* The suite's form (pr_report_suite_ab_explain, `suite ab --monitor`):
+ * 6 processes a side, 5 samples each; each process has a level a of
+ * context switches (100 on A, 200 on B, sd 10 between processes) that
+ * its figure x.ns follows (100 + 0.5 a, a share of the whole change),
+ * and a system-wide counter that does not change; y.ns does not change
+ * and gets no explanation.  The process is the unit: the processes'
+ * means are the values (6 a side, said in the heading), the sample time
+ * is no side metric, and with one process a side there is nothing. */
+#define NP 6
+#define NS 5
+static void
+plant_suite(struct pr_dataset *f, struct pr_dataset *mo, int side,
+    struct pr_rng *r)
+{
+	struct pr_error err;
+	size_t u, k;
+
+	for (u = 0; u < NP; u++) {
+		double a = (side ? 200 : 100) + 10 * pr_rng_normal(r);
+
+		pr_dataset_init(&f[u]);
+		pr_dataset_init(&mo[u]);
+		for (k = 0; k < NS; k++) {
+			double cs = a + pr_rng_normal(r);
+
+			assert_int_equal(pr_dataset_add(&f[u], "x.ns", "ns",
+					     PR_BETTER_LOWER,
+					     100 + 0.5 * cs + pr_rng_normal(r),
+					     &err),
+			    PR_OK);
+			assert_int_equal(pr_dataset_add(&f[u], "y.ns", "ns",
+					     PR_BETTER_LOWER,
+					     50 + pr_rng_normal(r), &err),
+			    PR_OK);
+			assert_int_equal(pr_dataset_add(&mo[u],
+					     "mon.perf.context_switches",
+					     "count", PR_BETTER_LOWER, cs,
+					     &err),
+			    PR_OK);
+			assert_int_equal(pr_dataset_add(&mo[u], "mon.stat.intr",
+					     "count", PR_BETTER_LOWER,
+					     1000 + 30 * pr_rng_normal(r),
+					     &err),
+			    PR_OK);
+			assert_int_equal(pr_dataset_add(&mo[u], PR_MON_WALL,
+					     "s", PR_BETTER_LOWER,
+					     0.01 *
+						 (1 + 0.01 * pr_rng_normal(r)),
+					     &err),
+			    PR_OK);
+		}
+	}
+}
+
+static void
+test_suite_ab(void **state)
+{
+	static const struct pr_suite_figure fig[] = {
+		{ "x.ns", "ns", PR_BETTER_LOWER },
+		{ "y.ns", "ns", PR_BETTER_LOWER },
+	};
+	struct pr_dataset fa[NP], ma[NP], fb[NP], mb[NP];
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_suite_cmp c;
+	struct pr_error err;
+	struct pr_rng r;
+	json_t *j, *arr, *x;
+	size_t u, i, xi = 99;
+	char *t;
+
+	(void)state;
+	pr_rng_seed(&r, 7);
+	plant_suite(fa, ma, 0, &r);
+	plant_suite(fb, mb, 1, &r);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(pr_suite_compare(fa, NP, fb, NP, fig, 2, NULL, &c,
+			     &err),
+	    PR_OK);
+	for (i = 0; i < c.n; i++)
+		if (c.index[i] == 0)
+			xi = i;
+	assert_true(xi < c.n);
+	assert_true(pr_suite_changed(&c, xi));
+	assert_int_equal(pr_report_model_list(&m, "explanations", 0, &err),
+	    PR_OK);
+	assert_int_equal(pr_report_suite_ab_explain(&m, "explanations",
+			     PR_SECTION_LIST, fa, ma, fb, mb, NP, &c, fig, NULL,
+			     0, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_non_null(strstr(t, "\nexplanation: x.ns +"));
+	assert_non_null(strstr(t, "(Welch's t on the processes,"));
+	assert_non_null(strstr(t, "\n  mon.perf.context_switches +"));
+	assert_null(strstr(t, "explanation: y.ns"));
+	assert_null(strstr(t, "run.wall_s"));
+	free(t);
+	t = render(&m, PR_REPORT_JSON);
+	assert_non_null(j = json_loads(t, 0, NULL));
+	arr = json_object_get(j, "explanations");
+	assert_int_equal(json_array_size(arr), 1);
+	x = json_array_get(arr, 0);
+	assert_string_equal(json_string_value(json_object_get(x, "primary")),
+	    "x.ns");
+	x = json_array_get(json_object_get(x, "metrics"), 0);
+	assert_string_equal(json_string_value(json_object_get(x, "metric")),
+	    "mon.perf.context_switches");
+	assert_true(json_is_true(json_object_get(x, "changed")));
+	json_decref(j);
+	free(t);
+	pr_report_model_release(&m);
+
+	/* One process a side: no explanation, no error. */
+	pr_report_model_init(&m);
+	assert_int_equal(pr_report_suite_ab_explain(&m, "explanations",
+			     PR_SECTION_LIST, fa, ma, fb, mb, 1, &c, fig, NULL,
+			     0, &err),
+	    PR_OK);
+	t = render(&m, PR_REPORT_TEXT);
+	assert_null(strstr(t, "explanation"));
+	free(t);
+	pr_report_model_release(&m);
+	pr_suite_cmp_release(&c);
+	for (u = 0; u < NP; u++) {
+		pr_dataset_release(&fa[u]);
+		pr_dataset_release(&ma[u]);
+		pr_dataset_release(&fb[u]);
+		pr_dataset_release(&mb[u]);
+	}
+}
+
 int
 main(void)
 {
@@ -888,6 +1021,7 @@ main(void)
 		cmocka_unit_test(test_parsed),
 		cmocka_unit_test(test_top_ten),
 		cmocka_unit_test(test_run_session),
+		cmocka_unit_test(test_suite_ab),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
