@@ -81,22 +81,44 @@ if need openssl; then
 fi
 
 if need iperf3; then
-	# A port of our own; retry the client while the server starts.
-	port=$((20000 + $$ % 20000))
+	# A free port the kernel picks (a fixed or pid-derived one can be an
+	# ephemeral port another test's connection holds: "Address already
+	# in use"); retry the client while the server starts, and start the
+	# server again on another port when it could not listen.
+	free_port() {
+		python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
+		    echo $((20000 + $$ % 10000 + ${1:-0}))
+	}
+	port=$(free_port)
 	run_iperf() {
 		out=$1
 		shift
-		iperf3 -s -1 -p "$port" >"$tmp/srv.txt" 2>&1 &
-		srv=$!
-		i=0
-		while [ $i -lt 20 ]; do
-			if iperf3 -c 127.0.0.1 -p "$port" -t 1 "$@" >"$out" \
-			    2>&1 && ! grep -q 'iperf3: error\|"error"' "$out"
-			then
-				break
+		tries=0
+		while :; do
+			iperf3 -s -1 -p "$port" >"$tmp/srv.txt" 2>&1 &
+			srv=$!
+			i=0
+			while [ $i -lt 20 ]; do
+				if iperf3 -c 127.0.0.1 -p "$port" -t 1 "$@" \
+				    >"$out" 2>&1 &&
+				    ! grep -q 'iperf3: error\|"error"' "$out"
+				then
+					break
+				fi
+				# The server gave up (its port taken): no
+				# client will reach it.
+				kill -0 "$srv" 2>/dev/null || break
+				sleep 0.2
+				i=$((i + 1))
+			done
+			if grep -q 'unable to start listener' "$tmp/srv.txt" &&
+			    [ $tries -lt 5 ]; then
+				wait "$srv"
+				tries=$((tries + 1))
+				port=$(free_port $tries)
+				continue
 			fi
-			sleep 0.2
-			i=$((i + 1))
+			break
 		done
 		wait "$srv"
 		srv=
