@@ -1,12 +1,19 @@
 #!/usr/bin/python3
-"""bench/changepoints-variants.py: two principled extensions of perfreg's
+"""bench/changepoints-variants.py: principled extensions of perfreg's
 change-point detector, tried on the benchmark's series before adopting
-either (issue 14: the covering target, 0.7496 against 0.75).
+any (issue 14: the covering target, 0.7496 against 0.75 before the
+parabola).
 
 usage: /usr/bin/python3 bench/changepoints-variants.py PERFREG [DATA]
+       /usr/bin/python3 bench/changepoints-variants.py --aa N PERFREG
   PERFREG  the perfreg binary (build/release/perfreg)
   DATA     the Turing Change Point Dataset half, by default
            ../shared/data/changepoints
+  --aa N   instead, false alarms: N series of 200 points without change
+           each of white noise, Student t3, AR(1) 0.5, 0.7 and 0.9, a
+           random walk, a parabola and a sine under white noise (seed 1);
+           the share with any change for perfreg, "numpy" and
+           "numpy+parabola"
 
 1. seasonal: a seasonal term whose period comes from the series' own
    autocorrelation.  The period P is the lag from 2 to n/4 at which the
@@ -26,9 +33,16 @@ usage: /usr/bin/python3 bench/changepoints-variants.py PERFREG [DATA]
    threshold) is significant.  Printed beside the same re-implementation
    without the slope test, so the two differ in that alone.
 
+3. parabola (adopted, in perfreg since 2026-12-02): the same
+   re-implementation with a second test of each candidate's step, against
+   a local parabola (level + slope t + curvature t^2 + step over the same
+   window; the residual variance over the points less 4), the stronger of
+   the two tests counted, at the Bonferroni threshold over the points and
+   both tests (alpha / (4 n)).
+
 Prints per series and on average F1 and covering (the scorer of
 bench/changepoints.py) for perfreg as it is, the seasonal variant, and the
-re-implementation with and without slope changes.
+re-implementation alone, with slope changes, and with the parabola.
 """
 import importlib.util
 import json
@@ -112,25 +126,34 @@ def segment(y, pen, m):
 
 
 def z2(y, a, c, b, kind):
+    """z^2 of the last column: "step" or "kink" against a line, "parabola"
+    a step against a parabola."""
     t = np.arange(a, b)
     u = (t - (a + b - 1) / 2) / (b - a)
-    col = (t >= c) * 1.0 if kind == "step" else np.maximum(t - c, 0) / (b - a)
-    X = np.c_[np.ones(b - a), u, col]
+    col = (t >= c) * 1.0 if kind != "kink" else np.maximum(t - c, 0) / (b - a)
+    X = np.c_[np.ones(b - a), u, u * u, col] if kind == "parabola" else \
+        np.c_[np.ones(b - a), u, col]
+    k = X.shape[1] - 1
+    if b - a <= k + 1:
+        return 0.0
     beta = np.linalg.lstsq(X, y[a:b], rcond=None)[0]
     r = y[a:b] - X @ beta
     ss = (r * r).sum()
     num = sum(r[i] * r[i - 1] for i in range(1, b - a) if i != c - a)
     rho = min(max(num / ss, 0), 0.98) if ss > 0 else 0
-    var = ss / (b - a) * (1 + rho) / (1 - rho) * np.linalg.inv(X.T @ X)[2, 2]
-    return beta[2] ** 2 / var if var > 0 else np.inf
+    dof = b - a - (4 if kind == "parabola" else 0)
+    var = ss / dof * (1 + rho) / (1 - rho) * np.linalg.inv(X.T @ X)[k, k]
+    return beta[k] ** 2 / var if var > 0 else np.inf
 
 
-def detect(y, slope):
+def detect(y, slope, parabola=False):
     n = len(y)
     d = np.diff(y)
     sigma = 1.482602218505602 * np.median(np.abs(d - np.median(d))) / \
         np.sqrt(2)
-    thr = norm.isf(0.01 / (2 * n)) ** 2
+    if sigma == 0:
+        return []
+    thr = norm.isf(0.01 / ((4 if parabola else 2) * n)) ** 2
     cps = segment(y, 2 * sigma * sigma * np.log(n), 5)
     while cps:
         bb = [0] + cps + [n]
@@ -139,6 +162,8 @@ def detect(y, slope):
             v = z2(y, bb[i], c, bb[i + 2], "step")
             if slope:
                 v = max(v, z2(y, bb[i], c, bb[i + 2], "kink"))
+            if parabola:
+                v = max(v, z2(y, bb[i], c, bb[i + 2], "parabola"))
             z.append(v)
         j = int(np.argmin(z))
         if z[j] >= thr:
@@ -147,12 +172,52 @@ def detect(y, slope):
     return cps
 
 
+def false_alarms(count, perfreg):
+    rng = np.random.default_rng(1)
+    n = 200
+    i = np.arange(n)
+
+    def ar(phi):
+        e = rng.normal(0, 1, n)
+        x = np.empty(n)
+        x[0] = e[0] / np.sqrt(1 - phi * phi)
+        for j in range(1, n):
+            x[j] = phi * x[j - 1] + e[j]
+        return x
+    kinds = (
+        ("white", lambda: rng.normal(0, 1, n)),
+        ("t3", lambda: rng.standard_t(3, n)),
+        ("ar0.5", lambda: ar(0.5)), ("ar0.7", lambda: ar(0.7)),
+        ("ar0.9", lambda: ar(0.9)),
+        ("random walk", lambda: np.cumsum(rng.normal(0, 1, n))),
+        ("parabola 5 sd", lambda: 5 * ((i - n / 2) / (n / 2)) ** 2 +
+         rng.normal(0, 1, n)),
+        ("sine 3 sd", lambda: 3 * np.sin(2 * np.pi * i / n) +
+         rng.normal(0, 1, n)))
+    print("false alarms: series of %d points without change, %d each; "
+          "the share with any change" % (n, count))
+    print("%-14s %10s %10s %15s" % ("noise", "perfreg", "numpy",
+                                     "numpy+parabola"))
+    for name, make in kinds:
+        hits = [0, 0, 0]
+        for _ in range(count):
+            y = 100 + make()
+            hits[0] += bool(run_perfreg(perfreg, y))
+            hits[1] += bool(detect(y, False))
+            hits[2] += bool(detect(y, False, True))
+        print("%-14s %9.1f%% %9.1f%% %14.1f%%" % (
+            name, *(100.0 * h / count for h in hits)))
+
+
 def main():
+    if sys.argv[1] == "--aa":
+        false_alarms(int(sys.argv[2]), sys.argv[3])
+        return
     perfreg = sys.argv[1]
     data = sys.argv[2] if len(sys.argv) > 2 else \
         os.path.join(HERE, "..", "..", "shared", "data", "changepoints")
     ann = json.load(open(os.path.join(data, "annotations.json")))
-    cols = ("perfreg", "seasonal", "numpy", "numpy+slope")
+    cols = ("perfreg", "seasonal", "numpy", "numpy+slope", "numpy+parabola")
     print("%-20s %4s | %s" % ("series", "P", " | ".join(
         "%-13s" % c for c in cols)))
     tot = {c: [0.0, 0.0] for c in cols}
@@ -164,7 +229,8 @@ def main():
         ya, period = deseason(y)
         found = {"perfreg": run_perfreg(perfreg, y),
                  "seasonal": run_perfreg(perfreg, ya) if period else None,
-                 "numpy": detect(y, False), "numpy+slope": detect(y, True)}
+                 "numpy": detect(y, False), "numpy+slope": detect(y, True),
+                 "numpy+parabola": detect(y, False, True)}
         if found["seasonal"] is None:
             found["seasonal"] = found["perfreg"]
         cells = []

@@ -28,19 +28,24 @@
  *    noise if the series were white noise around its steps).
  * 3. Confirmation.  The candidates come from a white-noise model; real
  *    series drift, trend and wander.  Each candidate c, between its
- *    neighbours a and b, is tested by the weighted least-squares fit
- *    y = level + slope t + step [t >= c] over [a, b): the step is what the
- *    local trend does not explain.  Its variance is the residual variance
- *    times (1 + rho) / (1 - rho), rho the lag-1 autocorrelation of the
- *    residuals within each side (clipped to [0, 0.98]): the long-run
- *    variance of AR(1) noise, so that a series that wanders slowly needs a
- *    larger step.  The weakest candidate is removed while its z^2 =
- *    step^2 / var is below z*^2 (the same Bonferroni threshold: a
- *    family-wise false-alarm rate of alpha over the series), and its
- *    neighbours are tested again.
+ *    neighbours a and b, is tested by two weighted least-squares fits over
+ *    [a, b), y = level + slope t + step [t >= c] and the same with a
+ *    curvature t^2: the step is what the local trend, a line or a
+ *    parabola, does not explain, and the stronger test counts (the
+ *    parabola finds a step on a curving trend, whose misfit the line
+ *    takes for noise).  Its variance is the residual variance (the
+ *    parabola's over the points less 4) times (1 + rho) / (1 - rho), rho
+ *    the lag-1 autocorrelation of the residuals within each side (clipped
+ *    to [0, 0.98]): the long-run variance of AR(1) noise, so that a series
+ *    that wanders slowly needs a larger step.  The weakest candidate is
+ *    removed while its z^2 = step^2 / var is below the Bonferroni
+ *    threshold over the points and the two tests, the normal quantile
+ *    1 - alpha / (4 n) squared (a family-wise false-alarm rate of alpha
+ *    over the series), and its neighbours are tested again.
  * 4. A change in the last min_segment - 1 points cannot be confirmed:
- *    the strongest such step (by the same test, over the last segment) is
- *    reported as possible, with the number of points it still needs.
+ *    the strongest such step (by the line's test over the last segment,
+ *    at z*) is reported as possible, with the number of points it still
+ *    needs.
  *
  * Each change gets its change in percent with an interval (the step over
  * the level of the segment before it; the interval the step's, at conf,
@@ -129,7 +134,7 @@ struct pr_cp_change {
 	double change_pct;       /* 100 step / before */
 	double ci_lo_pct, ci_hi_pct;
 	double z;          /* step / its standard error */
-	double p_adjusted; /* min(1, 2 n P(|Z| > |z|)) */
+	double p_adjusted; /* min(1, 4 n P(|Z| > |z|)): n points, 2 tests */
 	enum pr_verdict verdict;
 	unsigned defined; /* PR_CP_* */
 };
@@ -161,7 +166,7 @@ struct pr_cp_result {
 	double sigma;      /* the noise: from neighbour differences, or
 			      the one given (noise_given) */
 	int noise_given;   /* sigma is pr_cp_opts.noise_sd */
-	double threshold;  /* z* */
+	double threshold;  /* |z| a change is confirmed at (step 3) */
 	size_t candidates; /* changes step 2 found before confirmation */
 	int constant;      /* no noise: every point is the one before plus
 			      the same amount (all equal, or a straight

@@ -17,15 +17,15 @@
  * change; the intervals shrink like 1 / sqrt(length) and prune it.
  *
  * Confirmation (step 3) fits each candidate's window by weighted least
- * squares with three columns (1, t, step), t centred and scaled by the
- * window's length for conditioning, solving the 3 x 3 normal equations
- * by Cholesky.  Removing the weakest candidate changes only its
+ * squares with the columns (1, t, step) and (1, t, t^2, step), t centred
+ * and scaled by the window's length for conditioning, solving the normal
+ * equations by Cholesky.  Removing the weakest candidate changes only its
  * neighbours' windows, so only they are tested again; the weakest is
  * found by a scan (the candidates are few next to n).  For unweighted
- * points the elimination first runs on an O(1) form of the test from
+ * points the elimination first runs on an O(1) form of both tests from
  * compensated prefix sums (a random walk of 10^5 points has 7,000
- * candidates), then again on the direct test, so that what is reported
- * is what the direct test confirms.  Medians are by insertion sort for
+ * candidates), then again on the direct tests, so that what is reported
+ * is what the direct tests confirm.  Medians are by insertion sort for
  * the running windows and by selection for the scales.
  */
 #include <errno.h>
@@ -46,6 +46,7 @@
 #define CLIP_S 3.0    /* clip at 3 scaled MADs from the running median */
 #define PENALTY_K 2.0 /* beta = 2 sigma^2 ln n */
 #define RHO_MAX 0.98
+#define QUAD_FAST_MIN 64 /* the parabola's test from sums from this length */
 
 void
 pr_cp_opts_init(struct pr_cp_opts *o)
@@ -460,12 +461,13 @@ struct steptest {
 
 /*
  * The step's variance and z^2 from the fit: ss the residual sum of
- * squares over len points, num the sum of lag-1 products of residuals
- * within each side, inv22 the step's entry of (X'WX)^-1.
+ * squares over dof (the points, or for the quadratic fit the points less
+ * its four parameters), num the sum of lag-1 products of residuals within
+ * each side, inv_step the step's entry of (X'WX)^-1.
  */
 static void
-step_finish(struct steptest *o, double step, double ss, double num, double len,
-    double inv22)
+step_finish(struct steptest *o, double step, double ss, double num, double dof,
+    double inv_step)
 {
 	double rho = ss > 0 ? num / ss : 0;
 
@@ -474,27 +476,76 @@ step_finish(struct steptest *o, double step, double ss, double num, double len,
 	if (rho > RHO_MAX)
 		rho = RHO_MAX;
 	o->step = step;
-	o->var = ss / len * (1 + rho) / (1 - rho) * inv22;
+	o->var = ss / dof * (1 + rho) / (1 - rho) * inv_step;
 	o->z2 = o->var > 0 ? step * step / o->var : (step != 0 ? INFINITY : 0);
 }
 
 /*
- * Fits y = b0 + b1 t + b2 [i >= c] over [a, b) by weighted least squares
- * (w NULL: all 1).  a < c < b, c - a >= 1, b - c >= 1, b - a >= 3 (for
- * fewer points, or a singular design, z2 is 0: nothing is confirmed).
+ * Solves the p x p normal equations xtx beta = xty (p <= 4, the lower
+ * triangle of xtx filled) by Cholesky; *inv_last gets the last diagonal
+ * entry of xtx^-1 (1 / l[p-1][p-1]^2).  Returns 0 when a pivot falls to
+ * 1e-12 of its diagonal (a singular design).
+ */
+static int
+chol_solve(size_t p, double xtx[4][4], const double *xty, double *beta,
+    double *inv_last)
+{
+	double l[4][4] = { { 0 } }, z[4];
+	size_t i, j, k;
+
+	for (j = 0; j < p; j++) {
+		double d = xtx[j][j];
+
+		for (k = 0; k < j; k++)
+			d -= l[j][k] * l[j][k];
+		if (!(d > 1e-12 * xtx[j][j]))
+			return 0;
+		l[j][j] = sqrt(d);
+		for (i = j + 1; i < p; i++) {
+			double v = xtx[i][j];
+
+			for (k = 0; k < j; k++)
+				v -= l[i][k] * l[j][k];
+			l[i][j] = v / l[j][j];
+		}
+	}
+	/* Solve L z = xty, L^T beta = z. */
+	for (i = 0; i < p; i++) {
+		double v = xty[i];
+
+		for (k = 0; k < i; k++)
+			v -= l[i][k] * z[k];
+		z[i] = v / l[i][i];
+	}
+	for (i = p; i-- > 0;) {
+		double v = z[i];
+
+		for (k = i + 1; k < p; k++)
+			v -= l[k][i] * beta[k];
+		beta[i] = v / l[i][i];
+	}
+	*inv_last = 1 / (l[p - 1][p - 1] * l[p - 1][p - 1]);
+	return 1;
+}
+
+/*
+ * Fits y = b0 + b1 t [+ b2 t^2] + step [i >= c] over [a, b) by weighted
+ * least squares (w NULL: all 1): the local trend a line, or with quad a
+ * parabola.  a < c < b, b - a >= 3, and for quad b - a >= 5 (for fewer
+ * points, or a singular design, z2 is 0: nothing is confirmed).
  */
 static void
 step_test(const double *y, const double *w, size_t a, size_t c, size_t b,
-    struct steptest *o)
+    int quad, struct steptest *o)
 {
-	double xtx[3][3] = { { 0 } }, xty[3] = { 0 }, l[3][3] = { { 0 } };
-	double beta[3], inv22, ss = 0, sw = 0, num = 0;
+	double xtx[4][4] = { { 0 } }, xty[4] = { 0 }, beta[4], inv;
+	double ss = 0, sw = 0, num = 0;
 	double centre, scale, prev = 0, swl = 0, swr = 0, syl = 0, syr = 0;
-	double z[3], off;
-	size_t i, j, k, len = b - a;
+	double off;
+	size_t i, j, k, len = b - a, p = quad ? 4 : 3;
 
 	memset(o, 0, sizeof(*o));
-	if (len < 3 || c <= a || c >= b)
+	if (len < 3 || (quad && len < 5) || c <= a || c >= b)
 		return;
 	/* The values are taken about the window's first: on a level far
 	 * from 0 (1e6 with noise 1e-3) the normal equations of the raw
@@ -504,10 +555,12 @@ step_test(const double *y, const double *w, size_t a, size_t c, size_t b,
 	scale = (double)len;
 	for (i = a; i < b; i++) {
 		double wi = w ? w[i] : 1;
-		double x[3] = { 1, ((double)i - centre) / scale,
-			i >= c ? 1.0 : 0.0 };
+		double t = ((double)i - centre) / scale;
+		double x[4] = { 1, t, t * t, i >= c ? 1.0 : 0.0 };
 
-		for (j = 0; j < 3; j++) {
+		if (!quad)
+			x[2] = x[3];
+		for (j = 0; j < p; j++) {
 			for (k = 0; k <= j; k++)
 				xtx[j][k] += wi * x[j] * x[k];
 			xty[j] += wi * x[j] * (y[i] - off);
@@ -522,46 +575,14 @@ step_test(const double *y, const double *w, size_t a, size_t c, size_t b,
 	}
 	o->mean_before = syl / swl + off;
 	o->mean_after = syr / swr + off;
-	/* Cholesky of the symmetric 3 x 3 (lower triangle filled). */
-	for (j = 0; j < 3; j++) {
-		double d = xtx[j][j];
-
-		for (k = 0; k < j; k++)
-			d -= l[j][k] * l[j][k];
-		if (!(d > 1e-12 * xtx[j][j]))
-			return;
-		l[j][j] = sqrt(d);
-		for (i = j + 1; i < 3; i++) {
-			double v = xtx[i][j];
-
-			for (k = 0; k < j; k++)
-				v -= l[i][k] * l[j][k];
-			l[i][j] = v / l[j][j];
-		}
-	}
-	/* Solve L z = xty, L^T beta = z. */
-	for (i = 0; i < 3; i++) {
-		double v = xty[i];
-
-		for (k = 0; k < i; k++)
-			v -= l[i][k] * z[k];
-		z[i] = v / l[i][i];
-	}
-	for (i = 3; i-- > 0;) {
-		double v = z[i];
-
-		for (k = i + 1; k < 3; k++)
-			v -= l[k][i] * beta[k];
-		beta[i] = v / l[i][i];
-	}
-	/* (X'WX)^-1 [2][2] = 1 / l22^2 for the last column. */
-	inv22 = 1 / (l[2][2] * l[2][2]);
+	if (!chol_solve(p, xtx, xty, beta, &inv))
+		return;
 	for (i = a; i < b; i++) {
 		double wi = w ? w[i] : 1;
 		double t = ((double)i - centre) / scale;
-		double r = (y[i] - off) -
-		    (beta[0] + beta[1] * t + (i >= c ? beta[2] : 0));
-		double rw = sqrt(wi) * r;
+		double f = beta[0] + beta[1] * t +
+		    (quad ? beta[2] * t * t : 0) + (i >= c ? beta[p - 1] : 0);
+		double rw = sqrt(wi) * ((y[i] - off) - f);
 
 		ss += rw * rw;
 		sw += 1;
@@ -569,7 +590,10 @@ step_test(const double *y, const double *w, size_t a, size_t c, size_t b,
 			num += rw * prev;
 		prev = rw;
 	}
-	step_finish(o, beta[2], ss, num, sw, inv22);
+	/* The line's residual variance is over the points as before; the
+	 * parabola's over its residual degrees of freedom, since in a window
+	 * of 10 points its four parameters take a large share of it. */
+	step_finish(o, beta[p - 1], ss, num, quad ? sw - 4 : sw, inv);
 }
 
 /*
@@ -588,18 +612,21 @@ struct csum {
 	double *hi, *lo; /* the sum of the first i terms is hi[i] + lo[i] */
 };
 
+#define NFAST 5
+
 struct fastsums {
-	double centre;              /* the values are taken about this */
-	struct csum y, iy, yy, yy1; /* y_i, i y_i, y_i^2, y_i y_(i-1) */
+	double centre; /* the values are taken about this */
+	/* y_i, i y_i, y_i^2, y_i y_(i-1), i^2 y_i */
+	struct csum y, iy, yy, yy1, iiy;
 };
 
 static void
 fastsums_free(struct fastsums *f)
 {
-	struct csum *c[4] = { &f->y, &f->iy, &f->yy, &f->yy1 };
+	struct csum *c[NFAST] = { &f->y, &f->iy, &f->yy, &f->yy1, &f->iiy };
 	int k;
 
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < NFAST; k++) {
 		free(c[k]->hi);
 		free(c[k]->lo);
 	}
@@ -609,13 +636,13 @@ static enum pr_status
 fastsums_make(struct fastsums *f, const double *y, size_t n,
     struct pr_error *err)
 {
-	struct csum *c[4] = { &f->y, &f->iy, &f->yy, &f->yy1 };
-	double sum[4] = { 0 }, comp[4] = { 0 }, prev = 0;
+	struct csum *c[NFAST] = { &f->y, &f->iy, &f->yy, &f->yy1, &f->iiy };
+	double sum[NFAST] = { 0 }, comp[NFAST] = { 0 }, prev = 0;
 	size_t i;
 	int k, bad = 0;
 
 	memset(f, 0, sizeof(*f));
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < NFAST; k++) {
 		c[k]->hi = malloc((n + 1) * sizeof(double));
 		c[k]->lo = malloc((n + 1) * sizeof(double));
 		bad |= c[k]->hi == NULL || c[k]->lo == NULL;
@@ -625,13 +652,14 @@ fastsums_make(struct fastsums *f, const double *y, size_t n,
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
 	f->centre = y[n / 2];
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < NFAST; k++)
 		c[k]->hi[0] = c[k]->lo[0] = 0;
 	for (i = 0; i < n; i++) {
 		double d = y[i] - f->centre;
-		double x[4] = { d, (double)i * d, d * d, i > 0 ? d * prev : 0 };
+		double x[NFAST] = { d, (double)i * d, d * d,
+			i > 0 ? d * prev : 0, (double)i * (double)i * d };
 
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < NFAST; k++) {
 			nsum(&sum[k], &comp[k], x[k]);
 			c[k]->hi[i + 1] = sum[k];
 			c[k]->lo[i + 1] = comp[k];
@@ -717,19 +745,127 @@ step_fast(const struct fastsums *f, size_t a, size_t c, size_t b,
 	step_finish(o, b2, ss, num, len, 1 / dd);
 }
 
+/* Over i in [p, q), u = i - ctr: s[k] = the sum of u^k, k = 0..4 (from
+ * the symmetric sums about the range's middle, m from ctr). */
+static void
+upow(size_t p, size_t q, double ctr, double s[5])
+{
+	double k = (double)(q - p), m = 0.5 * (double)(p + q - 1) - ctr;
+	double v2 = k * (k * k - 1) / 12;
+	double v4 = k * (k * k - 1) * (3 * k * k - 7) / 240;
+
+	s[0] = k;
+	s[1] = k * m;
+	s[2] = v2 + k * m * m;
+	s[3] = 3 * m * v2 + k * m * m * m;
+	s[4] = v4 + 6 * m * m * v2 + k * m * m * m * m;
+}
+
+/* Over i in [p, q): my[k] = the sum of u^k y_i, u = i - ctr, k = 0..2. */
+static void
+ymom(const struct fastsums *f, size_t p, size_t q, double ctr, double my[3])
+{
+	double s0 = crange(&f->y, p, q), s1 = crange(&f->iy, p, q);
+	double s2 = crange(&f->iiy, p, q);
+
+	my[0] = s0;
+	my[1] = s1 - ctr * s0;
+	my[2] = s2 - ctr * (2 * s1 - ctr * s0);
+}
+
+/* The sum over i in [p, q), p >= 1, of (y_i - g(u_i))(y_(i-1) - g(u_i - 1))
+ * for the parabola g(u) = g[0] + g[1] u + g[2] u^2, u = i - ctr. */
+static double
+lag_products_quad(const struct fastsums *f, size_t p, size_t q, double ctr,
+    const double g[3])
+{
+	/* h(u) = g(u - 1), k(u) = g(u + 1). */
+	double h[3] = { g[0] - g[1] + g[2], g[1] - 2 * g[2], g[2] };
+	double k[3] = { g[0] + g[1] + g[2], g[1] + 2 * g[2], g[2] };
+	double my[3], my0[3], s[5], gh[5];
+
+	if (q <= p)
+		return 0;
+	ymom(f, p, q, ctr, my);
+	ymom(f, p - 1, q - 1, ctr, my0);
+	upow(p, q, ctr, s);
+	gh[0] = g[0] * h[0];
+	gh[1] = g[0] * h[1] + g[1] * h[0];
+	gh[2] = g[0] * h[2] + g[1] * h[1] + g[2] * h[0];
+	gh[3] = g[1] * h[2] + g[2] * h[1];
+	gh[4] = g[2] * h[2];
+	/* y_i g(u_i - 1) summed over i; y_j g(u_j + 1) over j = i - 1. */
+	return crange(&f->yy1, p, q) -
+	    (h[0] * my[0] + h[1] * my[1] + h[2] * my[2]) -
+	    (k[0] * my0[0] + k[1] * my0[1] + k[2] * my0[2]) +
+	    (gh[0] * s[0] + gh[1] * s[1] + gh[2] * s[2] + gh[3] * s[3] +
+		gh[4] * s[4]);
+}
+
+/* step_test's result with the parabola (quad) for unweighted points, from
+ * the sums: the normal equations of (1, t, t^2, [i >= c]), t = u / len,
+ * from closed-form sums of the powers of u and the moments of y. */
+static void
+step_fast_quad(const struct fastsums *f, size_t a, size_t c, size_t b,
+    struct steptest *o)
+{
+	double xtx[4][4] = { { 0 } }, xty[4], beta[4], inv, s[5], sc[5];
+	double my[3], myc[3], ctr, len, ss, num, g[3];
+	size_t j, k;
+
+	memset(o, 0, sizeof(*o));
+	if (b - a < 5 || c <= a || c >= b)
+		return;
+	ctr = 0.5 * (double)(a + b - 1);
+	len = (double)(b - a);
+	upow(a, b, ctr, s);
+	upow(c, b, ctr, sc);
+	ymom(f, a, b, ctr, my);
+	ymom(f, c, b, ctr, myc);
+	o->mean_before = (my[0] - myc[0]) / (double)(c - a) + f->centre;
+	o->mean_after = myc[0] / (double)(b - c) + f->centre;
+	/* Column j of (1, t, t^2) against column k: the sum of t^(j+k). */
+	for (j = 0; j < 3; j++) {
+		for (k = 0; k <= j; k++)
+			xtx[j][k] = s[j + k] / pow(len, (double)(j + k));
+		xtx[3][j] = sc[j] / pow(len, (double)j);
+		xty[j] = my[j] / pow(len, (double)j);
+	}
+	xtx[3][3] = sc[0];
+	xty[3] = myc[0];
+	if (!chol_solve(4, xtx, xty, beta, &inv))
+		return;
+	ss = crange(&f->yy, a, b);
+	for (j = 0; j < 4; j++)
+		ss -= beta[j] * xty[j];
+	if (!(ss > 0))
+		ss = 0;
+	g[0] = beta[0];
+	g[1] = beta[1] / len;
+	g[2] = beta[2] / (len * len);
+	num = lag_products_quad(f, a + 1, c, ctr, g);
+	g[0] += beta[3];
+	num += lag_products_quad(f, c + 1, b, ctr, g);
+	step_finish(o, beta[3], ss, num, len - 4, inv);
+}
+
 double
-pr_cp_step_z2(const double *y, size_t n, size_t a, size_t c, size_t b, int fast)
+pr_cp_step_z2(const double *y, size_t n, size_t a, size_t c, size_t b, int quad,
+    int fast)
 {
 	struct fastsums fs;
 	struct steptest t;
 
 	if (!fast) {
-		step_test(y, NULL, a, c, b, &t);
+		step_test(y, NULL, a, c, b, quad, &t);
 		return t.z2;
 	}
 	if (fastsums_make(&fs, y, n, NULL) != PR_OK)
 		return NAN;
-	step_fast(&fs, a, c, b, &t);
+	if (quad)
+		step_fast_quad(&fs, a, c, b, &t);
+	else
+		step_fast(&fs, a, c, b, &t);
 	fastsums_free(&fs);
 	return t.z2;
 }
@@ -749,7 +885,7 @@ best_tail(const double *y, const double *w, size_t a, size_t n, size_t m,
 	for (c = n - m + 1; c < n; c++) {
 		if (c <= a + 1)
 			continue;
-		step_test(y, w, a, c, n, &cur);
+		step_test(y, w, a, c, n, 0, &cur);
 		if (cur.z2 >= thr && cur.z2 > t->z2) {
 			*t = cur;
 			bestc = c;
@@ -762,8 +898,33 @@ best_tail(const double *y, const double *w, size_t a, size_t n, size_t m,
  * The detector.
  */
 
-/* The test of candidate i of cps[0..ncps), between its neighbours: from
- * the sums fs when given, else directly. */
+/* The stronger of the two tests of the step at c over [a, b), the local
+ * trend a line or a parabola, into *t; from the sums fs when given, else
+ * directly.  The parabola's moments are taken about the window's middle
+ * from sums over the whole series, which costs about (middle / length)^2
+ * ulps: a window under QUAD_FAST_MIN points is tested directly, which
+ * costs no more than the sums. */
+static void
+cand_test(const double *y, const double *w, const struct fastsums *fs, size_t a,
+    size_t c, size_t b, struct steptest *t)
+{
+	struct steptest q;
+
+	if (fs != NULL) {
+		step_fast(fs, a, c, b, t);
+		if (b - a >= QUAD_FAST_MIN)
+			step_fast_quad(fs, a, c, b, &q);
+		else
+			step_test(y, w, a, c, b, 1, &q);
+	} else {
+		step_test(y, w, a, c, b, 0, t);
+		step_test(y, w, a, c, b, 1, &q);
+	}
+	if (q.z2 > t->z2)
+		*t = q;
+}
+
+/* The test of candidate i of cps[0..ncps), between its neighbours. */
 static double
 cand_z2(const double *y, const double *w, const struct fastsums *fs, size_t n,
     const size_t *cps, size_t ncps, size_t i)
@@ -772,10 +933,7 @@ cand_z2(const double *y, const double *w, const struct fastsums *fs, size_t n,
 	size_t b = i + 1 < ncps ? cps[i + 1] : n;
 	struct steptest t;
 
-	if (fs != NULL)
-		step_fast(fs, a, cps[i], b, &t);
-	else
-		step_test(y, w, a, cps[i], b, &t);
+	cand_test(y, w, fs, a, cps[i], b, &t);
 	return t.z2;
 }
 
@@ -991,7 +1149,7 @@ fill_change(struct pr_cp_change *ch, const struct steptest *t, size_t a,
 	ch->step_lo = t->step - zconf * se;
 	ch->step_hi = t->step + zconf * se;
 	ch->z = se > 0 ? t->step / se : (t->step > 0 ? INFINITY : -INFINITY);
-	p = 2 * (double)n * pr_norm_sf(fabs(ch->z));
+	p = 4 * (double)n * pr_norm_sf(fabs(ch->z));
 	ch->p_adjusted = p < 1 ? p : 1;
 	if (ch->before > 0) {
 		ch->change_pct = 100 * ch->step / ch->before;
@@ -1024,7 +1182,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 {
 	struct pr_cp_opts def;
 	double *yc = NULL, *tmp = NULL, *w = NULL, *z2 = NULL, sigma, zstar;
-	double zconf, thr;
+	double zconf, thr, zconfirm, thr2;
 	size_t *cps = NULL, ncps = 0, i, m;
 	enum pr_status st;
 	double cost;
@@ -1057,7 +1215,11 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 	zstar = pr_norm_quantile(1 - o->alpha / (2 * (double)n));
 	zconf = pr_norm_quantile(0.5 + o->conf / 2);
 	thr = zstar * zstar;
-	out->threshold = zstar;
+	/* A candidate is confirmed by either of two tests (the local trend a
+	 * line or a parabola): Bonferroni over both. */
+	zconfirm = pr_norm_quantile(1 - o->alpha / (4 * (double)n));
+	thr2 = zconfirm * zconfirm;
+	out->threshold = zconfirm;
 	yc = malloc(n * sizeof(*yc));
 	tmp = malloc(n * sizeof(*tmp));
 	if (yc == NULL || tmp == NULL) {
@@ -1117,10 +1279,10 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 
 			if ((st = fastsums_make(&fs, yc, n, err)) != PR_OK)
 				goto fail;
-			eliminate(yc, w, &fs, n, cps, &ncps, z2, thr);
+			eliminate(yc, w, &fs, n, cps, &ncps, z2, thr2);
 			fastsums_free(&fs);
 		}
-		eliminate(yc, w, NULL, n, cps, &ncps, z2, thr);
+		eliminate(yc, w, NULL, n, cps, &ncps, z2, thr2);
 	}
 	/*
 	 * Step 4: the last m - 1 points.  A step there is searched over the
@@ -1134,7 +1296,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 		struct steptest t, tl;
 		size_t a = ncps > 1 ? cps[ncps - 2] : 0, c;
 
-		step_test(y, w, a, cps[ncps - 1], n, &t);
+		cand_test(y, w, NULL, a, cps[ncps - 1], n, &t);
 		c = best_tail(y, w, a, n, m, thr, &tl);
 		if (c > 0 && tl.z2 > t.z2)
 			ncps--;
@@ -1172,7 +1334,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 			struct steptest t;
 			struct pr_cp_change ch;
 
-			step_test(yc, w, a, cps[i], b, &t);
+			cand_test(yc, w, NULL, a, cps[i], b, &t);
 			fill_change(&ch, &t, a, cps[i], b, zconf, n, o,
 			    positive);
 			if (ch.verdict != PR_VERDICT_EQUIVALENT)

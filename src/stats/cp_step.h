@@ -10,11 +10,12 @@
 
 /*
  * z^2 of the trend-adjusted step test of y[a..b) at c (a < c < b <= n),
- * unweighted: directly when fast is 0, else from the prefix sums of the
- * whole of y[0..n).  0 where the test cannot be made (fewer than 3
- * points, a singular design); NAN when out of memory.
+ * unweighted, the local trend a line (quad 0) or a parabola (quad 1):
+ * directly when fast is 0, else from the prefix sums of the whole of
+ * y[0..n).  0 where the test cannot be made (fewer than 3 points, 5 for
+ * the parabola, a singular design); NAN when out of memory.
  */
 double pr_cp_step_z2(const double *y, size_t n, size_t a, size_t c, size_t b,
-    int fast);
+    int quad, int fast);
 
 #endif /* PERFREG_STATS_CP_STEP_H */

@@ -120,13 +120,17 @@ def op_bruteforce(y, w, pen, m):
     return sorted(cps)
 
 
-def step_test(y, w, a, c, b):
-    if b - a < 3 or c <= a or c >= b:
+def step_test(y, w, a, c, b, quad=False):
+    """The step at c over [a, b) against a local line (or with quad a
+    parabola), by weighted least squares; None where it cannot be made."""
+    if b - a < (5 if quad else 3) or c <= a or c >= b:
         return None
     idx = np.arange(a, b, dtype=float)
     t = (idx - 0.5 * (a + b - 1)) / (b - a)
     s = (np.arange(a, b) >= c).astype(float)
-    X = np.column_stack([np.ones(b - a), t, s])
+    cols = [np.ones(b - a), t] + ([t * t] if quad else []) + [s]
+    X = np.column_stack(cols)
+    k = X.shape[1] - 1
     ww = w[a:b]
     sq = np.sqrt(ww)
     beta = np.linalg.lstsq(X * sq[:, None], y[a:b] * sq, rcond=None)[0]
@@ -135,12 +139,22 @@ def step_test(y, w, a, c, b):
     num = np.sum(rl[1:] * rl[:-1]) + np.sum(rr[1:] * rr[:-1])
     den = np.sum(r * r)
     rho = min(max(num / den if den > 0 else 0.0, 0.0), RHO_MAX)
-    s2 = np.sum(r * r) / (b - a)
+    # The parabola's residual variance over its degrees of freedom.
+    s2 = np.sum(r * r) / (b - a - (4 if quad else 0))
     inv = np.linalg.inv(X.T @ (X * ww[:, None]))
-    var = s2 * (1 + rho) / (1 - rho) * inv[2, 2]
-    z2 = beta[2] ** 2 / var if var > 0 else (float('inf') if beta[2] else 0)
+    var = s2 * (1 + rho) / (1 - rho) * inv[k, k]
+    z2 = beta[k] ** 2 / var if var > 0 else (float('inf') if beta[k] else 0)
     before = np.sum(ww[:c - a] * y[a:c]) / np.sum(ww[:c - a])
-    return dict(step=beta[2], var=var, z2=z2, before=before)
+    return dict(step=beta[k], var=var, z2=z2, before=before)
+
+
+def confirm_test(y, w, a, c, b):
+    """The stronger of the line's and the parabola's tests."""
+    lin = step_test(y, w, a, c, b)
+    quad = step_test(y, w, a, c, b, quad=True)
+    if lin is None or (quad is not None and quad['z2'] > lin['z2']):
+        return quad
+    return lin
 
 
 def detect(y, var=None, alpha=0.01, m=5, better='unknown', conf=0.95,
@@ -194,12 +208,14 @@ def detect(y, var=None, alpha=0.01, m=5, better='unknown', conf=0.95,
         cps = op_bruteforce(yc, w, PENALTY_K * sigma * sigma * np.log(n), m)
     out['candidates'] = len(cps)
     thr = zstar * zstar
+    # Confirmation by either of two tests: Bonferroni over both.
+    thr2 = norm.isf(alpha / (4 * n)) ** 2
     while cps:
         b = [0] + cps + [n]
-        z = [step_test(yc, w, b[i], b[i + 1], b[i + 2])['z2']
+        z = [confirm_test(yc, w, b[i], b[i + 1], b[i + 2])['z2']
              for i in range(len(cps))]
         j = int(np.argmin(z))
-        if z[j] >= thr:
+        if z[j] >= thr2:
             break
         del cps[j]
 
@@ -215,7 +231,7 @@ def detect(y, var=None, alpha=0.01, m=5, better='unknown', conf=0.95,
 
     if cps:
         a = cps[-2] if len(cps) > 1 else 0
-        last = step_test(y, w, a, cps[-1], n)['z2']
+        last = confirm_test(y, w, a, cps[-1], n)['z2']
         bt = best_tail(a)
         if bt is not None and bt[1] > last:
             del cps[-1]
@@ -224,7 +240,7 @@ def detect(y, var=None, alpha=0.01, m=5, better='unknown', conf=0.95,
         out['tail'] = (bt[0], m - (n - bt[0]))
     b = [0] + cps + [n]
     for i, c in enumerate(cps):
-        st = step_test(yc, w, b[i], c, b[i + 2])
+        st = confirm_test(yc, w, b[i], c, b[i + 2])
         se = np.sqrt(st['var'])
         lo, hi = st['step'] - zconf * se, st['step'] + zconf * se
         verdict = None
