@@ -75,6 +75,9 @@ has_params(const struct pr_probe *p)
  * selected.  Returns init's status; on PR_OK, *names holds the metric
  * names joined by '\n' (the caller frees it).
  */
+/* The error of run()'s last failed init. */
+static struct pr_error last_err;
+
 static int
 run(const struct pr_probe *p, const char *variant, const char *param,
     char **names)
@@ -92,6 +95,7 @@ run(const struct pr_probe *p, const char *variant, const char *param,
 	pr_buf_release(&notes);
 	if (st != PR_OK) {
 		assert_null(state);
+		last_err = err;
 		return st;
 	}
 	for (k = 0; k < 2; k++) {
@@ -176,6 +180,12 @@ test_variants(void **state)
 				if (st != PR_OK)
 					continue;
 			}
+			/* Offered, but its set-up draw gave nothing (valgrind's
+			 * RDRAND/RDSEED on AMD): left out by name, never a
+			 * failure of another kind. */
+			if (st == PR_ENOTFOUND &&
+			    strstr(last_err.msg, "at set-up: unusable") != NULL)
+				continue;
 			assert_int_equal(st, PR_OK);
 			assert_null(strstr(names, p[i]->variants[v]));
 			if (first == NULL)
