@@ -143,6 +143,14 @@ exec_changepoints(int argc, char **argv)
 			status = cli_exit_for(rc);
 			goto out;
 		}
+		if (res[i].constant &&
+		    series[i].y[0] == series[i].y[series[i].n - 1]) {
+			cli_errorf("%s: %zu points, all equal: nothing to "
+				   "detect",
+			    name, series[i].n);
+			status = PR_EXIT_USAGE;
+			goto out;
+		}
 		rep[i].name = name;
 		rep[i].series = &series[i];
 		rep[i].result = &res[i];

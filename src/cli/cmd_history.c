@@ -395,6 +395,15 @@ exec_history(int argc, char **argv)
 		status = cli_exit_for(rc);
 		goto out;
 	}
+	if (res.constant && series.y[0] == series.y[npts - 1]) {
+		cli_errorf("history: %s, variant %.*s, %s: %zu points, all "
+			   "equal: nothing to detect",
+		    argv[first],
+		    (int)(h.variant_len > 100 ? 100 : h.variant_len), h.variant,
+		    h.metric, npts);
+		status = PR_EXIT_USAGE;
+		goto out;
+	}
 	snprintf(name, sizeof(name), "%s, variant %.*s, %s, by %s", argv[first],
 	    (int)(h.variant_len > 100 ? 100 : h.variant_len), h.variant,
 	    h.metric,

@@ -1176,9 +1176,9 @@ fill_change(struct pr_cp_change *ch, const struct steptest *t, size_t a,
 		ch->verdict = PR_VERDICT_IMPROVEMENT;
 }
 
-enum pr_status
-pr_cp_detect(const double *y, const double *var, size_t n,
-    const struct pr_cp_opts *o, struct pr_cp_result *out, struct pr_error *err)
+static enum pr_status
+detect(const double *y, const double *var, size_t n, const struct pr_cp_opts *o,
+    struct pr_cp_result *out, struct pr_error *err)
 {
 	struct pr_cp_opts def;
 	double *yc = NULL, *tmp = NULL, *w = NULL, *z2 = NULL, sigma, zstar;
@@ -1355,5 +1355,87 @@ fail:
 	free(z2);
 	free(cps);
 	pr_cp_result_release(out);
+	return st;
+}
+
+/*
+ * The tests square the values and sum the squares: values of magnitude
+ * beyond 2^SCALE_EXP_MAX (or below 2^-SCALE_EXP_MAX) would overflow (or
+ * vanish) there, so such a series is detected in units of a power of two
+ * near its largest magnitude and the results scaled back.  A power of
+ * two scales exactly, and series of ordinary magnitude are detected as
+ * given, bit for bit.
+ */
+#define SCALE_EXP_MAX 256
+
+static void
+unscale(struct pr_cp_result *r, int e)
+{
+	size_t i;
+
+	for (i = 0; i < r->nchanges; i++) {
+		struct pr_cp_change *c = &r->changes[i];
+
+		c->before = ldexp(c->before, e);
+		c->after = ldexp(c->after, e);
+		c->step = ldexp(c->step, e);
+		c->step_lo = ldexp(c->step_lo, e);
+		c->step_hi = ldexp(c->step_hi, e);
+	}
+	for (i = 0; i < r->nspikes; i++) {
+		r->spikes[i].value = ldexp(r->spikes[i].value, e);
+		r->spikes[i].expected = ldexp(r->spikes[i].expected, e);
+	}
+	r->tail.step = ldexp(r->tail.step, e);
+	r->sigma = ldexp(r->sigma, e);
+}
+
+enum pr_status
+pr_cp_detect(const double *y, const double *var, size_t n,
+    const struct pr_cp_opts *o, struct pr_cp_result *out, struct pr_error *err)
+{
+	struct pr_cp_opts def, so;
+	double maxabs = 0, *ys = NULL, *vs = NULL;
+	enum pr_status st;
+	size_t i;
+	int e;
+
+	for (i = 0; i < n; i++) {
+		if (!isfinite(y[i]))
+			return detect(y, var, n, o, out, err); /* the error */
+		if (fabs(y[i]) > maxabs)
+			maxabs = fabs(y[i]);
+	}
+	if (maxabs == 0 ||
+	    (maxabs < ldexp(1, SCALE_EXP_MAX) &&
+		maxabs > ldexp(1, -SCALE_EXP_MAX)))
+		return detect(y, var, n, o, out, err);
+	(void)frexp(maxabs, &e);
+	if (o == NULL) {
+		pr_cp_opts_init(&def);
+		o = &def;
+	}
+	so = *o;
+	so.noise_sd = ldexp(o->noise_sd, -e);
+	memset(out, 0, sizeof(*out));
+	ys = malloc(n * sizeof(*ys));
+	if (var != NULL)
+		vs = malloc(n * sizeof(*vs));
+	if (ys == NULL || (var != NULL && vs == NULL)) {
+		free(ys);
+		free(vs);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		ys[i] = ldexp(y[i], -e);
+		if (var != NULL)
+			vs[i] =
+			    isfinite(var[i]) ? ldexp(var[i], -2 * e) : var[i];
+	}
+	st = detect(ys, vs, n, &so, out, err);
+	if (st == PR_OK)
+		unscale(out, e);
+	free(ys);
+	free(vs);
 	return st;
 }

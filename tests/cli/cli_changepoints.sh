@@ -129,8 +129,11 @@ check "missing file: exit 2" [ $? -eq 2 ]
 check "gate without direction: exit 2" [ $? -eq 2 ]
 "$PERFREG" changepoints --alpha 0 "$D/step.txt" 2>"$tmp/e" >/dev/null
 check "alpha 0: exit 2" [ $? -eq 2 ]
-printf '5\n5\n5\n5\n5\n5\n' | "$PERFREG" changepoints >"$tmp/o"
-check "constant: all equal" grep -q 'all equal: nothing to detect' "$tmp/o"
+printf '5\n5\n5\n5\n5\n5\n' | "$PERFREG" changepoints >"$tmp/o" 2>"$tmp/e"
+check "constant: exit 2" [ $? -eq 2 ]
+check "constant: one line" [ "$(wc -l <"$tmp/e")" -eq 1 ]
+check "constant: all equal" grep -q '<stdin>: 6 points, all equal: nothing to detect' "$tmp/e"
+check "constant: no report" [ ! -s "$tmp/o" ]
 # A straight line has no noise between neighbours either, but its points
 # are not "all equal" (they were said to be).
 printf '1\n2\n3\n4\n5\n6\n' | "$PERFREG" changepoints >"$tmp/o"

@@ -425,6 +425,84 @@ test_spike_and_step(void **state)
 	pr_cp_result_release(&r);
 }
 
+/*
+ * Values whose squares overflow (2^700) or vanish (2^-900) give the
+ * changes, spikes and tail of the same series at ordinary magnitude, with
+ * the levels scaled by the same power of two (the repro of the fuzzer's
+ * crash: a series of 1e199 values failed with "a finite penalty", and
+ * tiny values were called constant).
+ */
+static void
+test_extreme_magnitudes(void **state)
+{
+	static const int exps[] = { 700, -900, 1000, -1000 };
+	struct pr_rng rng;
+	double y[200], ys[200];
+	struct pr_cp_result r, rs;
+	struct pr_error err;
+	size_t i, k, j;
+
+	(void)state;
+	pr_rng_seed(&rng, 23);
+	for (i = 0; i < 200; i++)
+		y[i] = 50 + 0.5 * pr_rng_normal(&rng) + (i >= 90 ? 3 : 0);
+	y[40] = 90;
+	y[197] = y[198] = y[199] = 70;
+	assert_int_equal(pr_cp_detect(y, NULL, 200, NULL, &r, &err), PR_OK);
+	assert_int_equal(r.nchanges, 1);
+	assert_int_equal(r.nspikes, 1);
+	assert_true(r.tail.possible);
+	for (k = 0; k < sizeof(exps) / sizeof(exps[0]); k++) {
+		int e = exps[k];
+
+		for (i = 0; i < 200; i++)
+			ys[i] = ldexp(y[i], e - 6);
+		assert_int_equal(pr_cp_detect(ys, NULL, 200, NULL, &rs, &err),
+		    PR_OK);
+		assert_int_equal(rs.constant, 0);
+		assert_int_equal(rs.nchanges, r.nchanges);
+		assert_int_equal(rs.nspikes, r.nspikes);
+		assert_int_equal(rs.candidates, r.candidates);
+		for (j = 0; j < r.nchanges; j++) {
+			assert_int_equal(rs.changes[j].index,
+			    r.changes[j].index);
+			assert_true(fabs(rs.changes[j].z - r.changes[j].z) <=
+			    1e-9 * fabs(r.changes[j].z));
+			assert_true(fabs(rs.changes[j].change_pct -
+					r.changes[j].change_pct) <= 1e-9);
+			assert_true(fabs(ldexp(rs.changes[j].step, 6 - e) -
+					r.changes[j].step) <=
+			    1e-9 * fabs(r.changes[j].step));
+		}
+		for (j = 0; j < r.nspikes; j++) {
+			assert_int_equal(rs.spikes[j].index, r.spikes[j].index);
+			assert_true(
+			    rs.spikes[j].value == ys[rs.spikes[j].index]);
+		}
+		assert_int_equal(rs.tail.possible, r.tail.possible);
+		assert_int_equal(rs.tail.index, r.tail.index);
+		assert_true(
+		    fabs(ldexp(rs.sigma, 6 - e) - r.sigma) <= 1e-9 * r.sigma);
+		pr_cp_result_release(&rs);
+	}
+	pr_cp_result_release(&r);
+
+	/* The fuzzer's input: 1e199 and 9.1e200 among smaller values. */
+	{
+		static const double fz[] = { 1e199, 9.1e200, 9.1e10, 40.48e199,
+			9, 40.48e199, 9.1e10, 40.48e199, 9.1e10, 9, 40.48e199,
+			9.1e10, 4.01e11 };
+		size_t nf = sizeof(fz) / sizeof(fz[0]);
+
+		assert_int_equal(pr_cp_detect(fz, NULL, nf, NULL, &rs, &err),
+		    PR_OK);
+		for (j = 0; j < rs.nchanges; j++)
+			assert_true(isfinite(rs.changes[j].step));
+		assert_true(isfinite(rs.sigma) && rs.sigma > 0);
+		pr_cp_result_release(&rs);
+	}
+}
+
 /* A step in the last points is possible, with the points it needs; once
  * those points exist it is a change. */
 static void
@@ -630,6 +708,7 @@ main(void)
 		cmocka_unit_test(test_pruning_exact),
 		cmocka_unit_test(test_false_alarms),
 		cmocka_unit_test(test_spike_and_step),
+		cmocka_unit_test(test_extreme_magnitudes),
 		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_pct_floor),
 		cmocka_unit_test(test_weights),

@@ -112,6 +112,17 @@ has "$tmp/err" "is not on the first-parent history of HEAD" "commit not an ances
 "$P" history slow --since 2999-01-01 >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--since after every session: exit 2"
 has "$tmp/err" "0 sessions of .slow. ran variant .bench. in the time given" "--since after every session"
+# A metric equal in every session: nothing to detect, said in one line.
+for k in 1 2 3 4 5 6; do
+	"$P" run --campaign same --variant bench -n 3 --warmup 0 \
+	    --metric 't=t=(\S+):s:lower' --shell -- 'echo t=5' \
+	    >/dev/null 2>"$tmp/err" || fail "same run $k: $(cat "$tmp/err")"
+done
+"$P" history same >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "all equal: exit 2"
+one_line_error "$tmp/err" "all equal"
+has "$tmp/err" "same, variant bench, t: 6 points, all equal: nothing to detect" "all equal"
+[ -s "$tmp/out" ] && fail "all equal: a report on stdout"
 
 # Repeated sessions of one build (tag build=bNN, 3 sessions each, 10
 # builds): their spread is the noise (noise_from "repeats", 20 degrees of
