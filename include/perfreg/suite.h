@@ -214,19 +214,46 @@ enum pr_status pr_suite_results_merge(struct pr_suite_result *into,
     const struct pr_suite_result *from, size_t n, size_t process,
     struct pr_error *err);
 
+/* A session of one process cuts its samples into this many blocks for a
+ * probe that takes the best sample: each block's best is a unit. */
+#define PR_SUITE_BLOCKS 4
+
+/*
+ * The value one unit (a process, or a block of one) gives figure rule's
+ * way: the mean of v[0..n) (PR_PROBE_FIGURE_MEAN), or its best value,
+ * the smallest with better PR_BETTER_LOWER and the largest with
+ * PR_BETTER_HIGHER (PR_PROBE_FIGURE_BEST).  NAN for n == 0.
+ */
+double pr_suite_unit_value(const double *v, size_t n, enum pr_better better,
+    enum pr_probe_figure rule);
+
+/*
+ * The rule of figure `name` ("copy.memcpy.64B"): that of the probe among
+ * probes[0..np) whose name is name's first part (before the first '.'),
+ * PR_PROBE_FIGURE_MEAN when none is (the monitors' figures).
+ */
+enum pr_probe_figure pr_suite_figure_rule(const struct pr_probe *const *probes,
+    size_t np, const char *name);
+
 /*
  * One stored session's samples, grouped by unit (units[u] the samples of
- * process u), reduced to what pr_suite_compare takes for the session:
- * with n >= 2 units each figure's unit means (one value per unit that
- * has the figure), so that the session's value is the mean of its
- * process means and its standard error comes from the process means;
- * with one unit its samples as they are (a session of one process, as
- * every session stored before processes: each of its samples was stored
- * as a round of its own, so their unit means are the samples).  Appends
- * to out.  Errors: PR_ENOMEM.
+ * process u, in the order taken), reduced to what pr_suite_compare takes
+ * for the session, each figure by its probe's rule (pr_suite_figure_rule
+ * with probes[0..np)):
+ * - with n >= 2 units, one value a unit that has the figure
+ *   (pr_suite_unit_value), so that the session's value is the mean of
+ *   its process means or bests and its standard error comes from them;
+ * - with one unit (a session of one process, or one stored before
+ *   processes, each of whose samples is a round of its own, so that its
+ *   unit values are its samples) a mean figure's samples as they are,
+ *   and a best figure's samples cut into PR_SUITE_BLOCKS blocks in order
+ *   (fewer when there are fewer samples; block b of k holds samples
+ *   [b n / k, (b + 1) n / k)), each block's best one value.
+ * Appends to out.  Errors: PR_ENOMEM.
  */
-enum pr_status pr_suite_unit_means(const struct pr_dataset *units, size_t n,
-    struct pr_dataset *out, struct pr_error *err);
+enum pr_status pr_suite_unit_values(const struct pr_dataset *units, size_t n,
+    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
+    struct pr_error *err);
 
 /*
  * The half-width of the 95% Student interval of the mean of the n
@@ -370,10 +397,12 @@ enum pr_status pr_suite_figures(const struct pr_suite_result *r, size_t n,
 void pr_suite_figure_stats(const struct pr_metric *m, double *mean,
     double *halfwidth_pct);
 
-/* The same for figure m of result r: with samples from two or more
- * processes (r->processes, r->process) the mean of its process means and
- * the half-width from them, the process the unit; else
- * pr_suite_figure_stats. */
+/* The same for figure m of result r, by its probe's rule (r->probe's
+ * figure), as pr_suite_unit_values takes a stored session: with samples
+ * from two or more processes (r->processes, r->process) the mean of its
+ * process means or bests and the half-width from them, the process the
+ * unit; with one process, a mean figure's pr_suite_figure_stats and a
+ * best figure's from its PR_SUITE_BLOCKS blocks' bests. */
 void pr_suite_result_stats(const struct pr_suite_result *r,
     const struct pr_metric *m, double *mean, double *halfwidth_pct);
 

@@ -875,8 +875,20 @@ name_sessions(char *buf, size_t size, const int64_t *id, size_t n)
 }
 
 /* Reads the runs of the n sessions ids (only r's probes) into d[]:
- * each session's samples grouped by process into process means
- * (pr_suite_unit_means). */
+ * each session's samples grouped by process into one value a process,
+ * its mean or its best sample by the probe's rule (pr_suite_unit_values;
+ * a session of one process in blocks). */
+/* The built-in probes, counted. */
+static size_t
+probes_count(void)
+{
+	size_t n = 0;
+
+	while (pr_probes[n] != NULL)
+		n++;
+	return n;
+}
+
 static int
 load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
     const struct pr_suite_result *r, size_t nr, struct pr_dataset *d)
@@ -897,8 +909,8 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 			    err.msg);
 			return PR_EXIT_USAGE;
 		}
-		if (pr_suite_unit_means(c.unit, c.nunits, &d[h], &err) !=
-		    PR_OK) {
+		if (pr_suite_unit_values(c.unit, c.nunits, pr_probes,
+			probes_count(), &d[h], &err) != PR_OK) {
 			collect_release(&c);
 			cli_errorf("out of memory");
 			return PR_EXIT_INTERNAL;

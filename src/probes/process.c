@@ -4,7 +4,8 @@
  * (pr_suite_results_write, pr_suite_results_read), the processes'
  * results merged into one session's, each sample with its process index
  * (pr_suite_results_merge), and a stored session's samples grouped by
- * process into process means (pr_suite_unit_means).  See perfreg/suite.h.
+ * process into one value a process, its mean or its best sample by its
+ * probe's rule (pr_suite_unit_values).  See perfreg/suite.h.
  *
  * The text is one record a line, its fields separated by tabs, a
  * backslash, tab or newline inside a field written as \\, \t or \n:
@@ -469,35 +470,73 @@ pr_suite_results_merge(struct pr_suite_result *into,
 	return PR_OK;
 }
 
+double
+pr_suite_unit_value(const double *v, size_t n, enum pr_better better,
+    enum pr_probe_figure rule)
+{
+	double x;
+	size_t j;
+
+	if (n == 0)
+		return NAN;
+	if (rule == PR_PROBE_FIGURE_BEST) {
+		x = v[0];
+		for (j = 1; j < n; j++)
+			if (better == PR_BETTER_HIGHER ? v[j] > x : v[j] < x)
+				x = v[j];
+		return x;
+	}
+	x = 0;
+	for (j = 0; j < n; j++)
+		x += (v[j] - x) / (double)(j + 1);
+	return x;
+}
+
+enum pr_probe_figure
+pr_suite_figure_rule(const struct pr_probe *const *probes, size_t np,
+    const char *name)
+{
+	size_t i, len = strcspn(name, ".");
+
+	for (i = 0; i < np; i++)
+		if (probes[i] != NULL && strlen(probes[i]->name) == len &&
+		    memcmp(probes[i]->name, name, len) == 0)
+			return probes[i]->figure;
+	return PR_PROBE_FIGURE_MEAN;
+}
+
 enum pr_status
-pr_suite_unit_means(const struct pr_dataset *units, size_t n,
-    struct pr_dataset *out, struct pr_error *err)
+pr_suite_unit_values(const struct pr_dataset *units, size_t n,
+    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
+    struct pr_error *err)
 {
 	const struct pr_metric *m;
-	size_t u, k, j;
-	double mean;
+	enum pr_probe_figure rule;
+	size_t u, k, b, nb, lo, hi;
 
 	for (u = 0; u < n; u++)
 		for (k = 0; k < units[u].n; k++) {
 			m = &units[u].metrics[k];
 			if (m->values.n == 0)
 				continue;
-			if (n == 1) {
-				/* One process: its samples, as before. */
-				for (j = 0; j < m->values.n; j++)
-					if (pr_dataset_add(out, m->name,
-						m->unit, m->better,
-						m->values.v[j], err) != PR_OK)
-						return PR_ENOMEM;
-				continue;
+			rule = pr_suite_figure_rule(probes, np, m->name);
+			/* One unit: a mean figure's samples as they are
+			 * (their mean is the session's), a best figure's
+			 * blocks' bests. */
+			nb = n >= 2                         ? 1
+			    : rule == PR_PROBE_FIGURE_MEAN  ? m->values.n
+			    : m->values.n < PR_SUITE_BLOCKS ? m->values.n
+							    : PR_SUITE_BLOCKS;
+			for (b = 0; b < nb; b++) {
+				lo = b * m->values.n / nb;
+				hi = (b + 1) * m->values.n / nb;
+				if (pr_dataset_add(out, m->name, m->unit,
+					m->better,
+					pr_suite_unit_value(m->values.v + lo,
+					    hi - lo, m->better, rule),
+					err) != PR_OK)
+					return PR_ENOMEM;
 			}
-			mean = 0;
-			for (j = 0; j < m->values.n; j++)
-				mean +=
-				    (m->values.v[j] - mean) / (double)(j + 1);
-			if (pr_dataset_add(out, m->name, m->unit, m->better,
-				mean, err) != PR_OK)
-				return PR_ENOMEM;
 		}
 	return PR_OK;
 }

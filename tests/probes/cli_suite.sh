@@ -76,7 +76,7 @@ has "$tmp/out" "^environment: unchanged since session 1: no item that moves perf
     2> "$tmp/err" || fail "suite --json: $(cat "$tmp/err")"
 cp "$tmp/out" "$tmp/json3"
 for key in '"probes"' '"session": 3' '"baseline": 2' '"comparison"' \
-    '"env_diff"' '"unit": "ns/call"' '"better": "lower"'; do
+    '"env_diff"' '"unit": "ns/call"' '"better": "lower"' '"figure": "best"'; do
 	has "$tmp/out" "$key" "suite --json"
 done
 # From the third session on, sessions are the unit.
@@ -246,8 +246,10 @@ has "$tmp/out" '"processes": 3' "suite --processes 3: three processes"
     fail "suite --processes 3: rounds $(sqlite3 "$pdb" 'SELECT DISTINCT round FROM run')"
 "$P" suite run syscall --quick --budget 8 --processes 3 --db "$pdb" --all \
     > "$tmp/out" 2> "$tmp/err" || fail "suite --processes 3 again: $(cat "$tmp/err")"
-hasf "$tmp/out" "each figure is the mean of its process means (the process the unit)" \
+hasf "$tmp/out" "each figure is the mean of its process values (the process the unit; each process its mean, or its best sample where the probe's line says so)" \
     "processes: the timers line says the unit"
+hasf "$tmp/out" "syscall: [0-9]* samples in [0-9.]* s, .*, in 3 processes, each process its best sample" \
+    "processes: the probe line says syscall's rule"
 hasf "$tmp/out" "syscall: [0-9]* samples in [0-9.]* s, .*, in 3 processes" \
     "processes: the probe line says how many"
 # A budget that holds one process only: said on the time line.
