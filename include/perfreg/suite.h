@@ -116,6 +116,10 @@ struct pr_suite_result {
 	 * took (all of it when it took fewer): what the budget cannot cut,
 	 * measured.  Merged: the largest of the processes'. */
 	double floor_s;
+	/* CPU seconds (user and system) its process and the children it
+	 * reaped spent on it, its set-up and samples: with elapsed_s, the
+	 * machine's pace (pr_suite_pace_of).  Merged: summed. */
+	double cpu_s;
 	/* Merged from processes (pr_suite_results_merge): the processes
 	 * that took samples, and each sample's process index ([samples]);
 	 * 0 and NULL for the results of one pr_suite_run. */
@@ -200,6 +204,36 @@ struct pr_suite_pace_est {
  */
 void pr_suite_pace(const double *floor_s, size_t np, size_t done,
     double probe_s, double left_s, struct pr_suite_pace_est *out);
+
+/*
+ * The part of the budget `perfreg suite` keeps for capturing the
+ * environment, storing and comparing, at the machine's measured pace:
+ * pace (pr_suite_pace_of; 0 when unknown) times PR_SUITE_STORE_CPU_S,
+ * at least PR_SUITE_RESERVE_S plus PR_SUITE_RESERVE_SHARE of budget_s
+ * (the reserve before the pace was measured) and at most
+ * PR_SUITE_RESERVE_MAX_SHARE of it (unless that is below the least).
+ * PR_SUITE_STORE_CPU_S is the CPU time storing and comparing a session
+ * takes, with a margin (bench/README.md, "the reserve at the measured
+ * pace").  Storing and comparing a --quick session took 5.1 s of wall
+ * time under nice 19 beside three CPU hogs against the 1.5 s then kept
+ * (bench/README.md, issue 16): it grows with the pace, not the budget.
+ */
+#define PR_SUITE_RESERVE_S 0.3
+#define PR_SUITE_RESERVE_SHARE 0.03
+#define PR_SUITE_RESERVE_MAX_SHARE 0.25
+#define PR_SUITE_STORE_CPU_S 0.25
+double pr_suite_reserve(double pace, double budget_s);
+
+/*
+ * The pace of the machine results were measured on: their wall seconds
+ * for each CPU second, both summed over the results that have both (1 on
+ * an idle machine for a probe that computes; more for one that waits,
+ * and on a loaded machine).  Adds the wall and CPU seconds of r[0..n) to
+ * *wall_s and *cpu_s (start both at 0; call again to add more results)
+ * and returns the pace of the sums, 0 while *cpu_s is 0.
+ */
+double pr_suite_pace_of(const struct pr_suite_result *r, size_t n,
+    double *wall_s, double *cpu_s);
 
 /*
  * Appends process `process`'s results from[0..n) (the same probes in

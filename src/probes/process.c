@@ -9,7 +9,7 @@
  *
  * The text is one record a line, its fields separated by tabs, a
  * backslash, tab or newline inside a field written as \\, \t or \n:
- *   R LABEL PROBE SAMPLES ELAPSED CONVERGED CAPPED BUDGET_CUT WORST FLOOR
+ *   R LABEL PROBE SAMPLES ELAPSED CONVERGED CAPPED BUDGET_CUT WORST FLOOR CPU
  *   S REASON                  (the result above was skipped)
  *   N NOTES                   (its probe's notes)
  *   M NAME UNIT BETTER VALUES (a figure; the values %.17g, one space)
@@ -37,7 +37,7 @@
 #include "core/banned.h"
 
 /* Fields of a record at most (an R line's). */
-#define FIELDS_MAX 10
+#define FIELDS_MAX 11
 
 static enum pr_status
 add_field(struct pr_buf *out, const char *s, struct pr_error *err)
@@ -63,11 +63,11 @@ pr_suite_results_write(const struct pr_suite_result *r, size_t n,
 		if (pr_buf_adds(out, "R\t", err) != PR_OK ||
 		    add_field(out, r[i].label, err) != PR_OK ||
 		    pr_buf_addf(out, err,
-			"\t%s\t%zu\t%.17g\t%d\t%d\t%d\t%.17g\t%.17g\n",
+			"\t%s\t%zu\t%.17g\t%d\t%d\t%d\t%.17g\t%.17g\t%.17g\n",
 			r[i].probe->name, r[i].samples, r[i].elapsed_s,
 			r[i].converged, r[i].capped, r[i].budget_cut,
 			isfinite(r[i].worst_pct) ? r[i].worst_pct : -1.0,
-			r[i].floor_s) != PR_OK)
+			r[i].floor_s, r[i].cpu_s) != PR_OK)
 			return PR_ENOMEM;
 		if (r[i].skipped != NULL &&
 		    (pr_buf_adds(out, "S\t", err) != PR_OK ||
@@ -271,10 +271,10 @@ read_result(struct pr_suite_result *r, char **f, size_t nf,
 	size_t i;
 	double worst;
 
-	for (i = 0; nf == 10 && i < np; i++)
+	for (i = 0; nf == FIELDS_MAX && i < np; i++)
 		if (strcmp(probes[i]->name, f[2]) == 0)
 			break;
-	if (nf != 10 || i == np)
+	if (nf != FIELDS_MAX || i == np)
 		return pr_error_set(err, PR_EPARSE,
 		    "line %zu: not a result of the probes asked for", line);
 	r->probe = probes[i];
@@ -282,7 +282,7 @@ read_result(struct pr_suite_result *r, char **f, size_t nf,
 	    !count(f[3], &r->samples) || !num(f[4], &r->elapsed_s) ||
 	    !flag(f[5], &r->converged) || !flag(f[6], &r->capped) ||
 	    !flag(f[7], &r->budget_cut) || !num(f[8], &worst) ||
-	    !num(f[9], &r->floor_s))
+	    !num(f[9], &r->floor_s) || !num(f[10], &r->cpu_s) || r->cpu_s < 0)
 		return pr_error_set(err, PR_EPARSE,
 		    "line %zu: a result's field is not what a worker writes",
 		    line);
@@ -426,6 +426,7 @@ pr_suite_results_merge(struct pr_suite_result *into,
 			 from[i].notes != NULL ? from[i].notes : "")) == NULL)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		r->elapsed_s += from[i].elapsed_s;
+		r->cpu_s += from[i].cpu_s;
 		if (r->skipped != NULL || from[i].skipped != NULL ||
 		    from[i].samples == 0)
 			continue;

@@ -200,7 +200,7 @@ has "$tmp/out" "^time: [0-9.]* s of the 1 s budget: the probes [0-9.]* s, set-up
     2> "$tmp/err" || fail "budget 3: $(cat "$tmp/err")"
 [ -s "$tmp/err" ] && fail "a budget that can be held: $(cat "$tmp/err")"
 tr -d ' \n' < "$tmp/out" > "$tmp/flat"
-has "$tmp/flat" '"timing":{"budget_s":3.0,"probes_s":[0-9.e+-]*,"total_s":[0-9.e+-]*,"over":\(true\|false\),"processes":[0-9]*,"stopped":false}' \
+has "$tmp/flat" '"timing":{"budget_s":3.0,"probes_s":[0-9.e+-]*,"total_s":[0-9.e+-]*,"over":\(true\|false\),"processes":[0-9]*,"stopped":false,"reserve_s":[0-9.e+-]*,"pace":[0-9.e+-]*,"store_cpu_s":[0-9.e+-]*}' \
     "timing in --json"
 
 # --no-store: no database anywhere.
@@ -358,6 +358,26 @@ hasf "$tmp/out" "fault: not run here: the suite was stopped at its budget's boun
 has "$tmp/out" "syscall.getppid" "slow worker: syscall kept"
 n=$(sqlite3 "$sdb" "SELECT count(*) FROM run") || fail "slow worker: no database"
 [ "${n:-0}" -gt 0 ] || fail "slow worker: nothing stored"
+# The reserve for storing and comparing grows with the pace measured: a
+# stand-in worker hands back a real syscall result that says it took 10 s
+# of wall time for 0.1 s of CPU (pace 100): 25 s of CPU storing at that
+# pace is more than 25% of a 3 s budget, so 0.75 s is kept, and the time
+# line and --json say so.
+awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 10; $11 = 0.1 } { print }' \
+    "$tmp/block" > "$tmp/block-pace"
+printf '#!/bin/sh\ncat "%s"\n' "$tmp/block-pace" > "$tmp/pace"
+chmod +x "$tmp/pace"
+PERFREG_SUITE_WORKER=$tmp/pace "$P" suite run syscall --quick --budget 3 \
+    --processes 1 --no-store --json > "$tmp/out" 2> "$tmp/err" ||
+    fail "pace 100: $(cat "$tmp/err")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '"reserve_s":0.75,"pace":100.0,"store_cpu_s":[0-9.e+-]*}' \
+    "pace 100: the reserve at its cap, 25% of the budget"
+PERFREG_SUITE_WORKER=$tmp/pace "$P" suite run syscall --quick --budget 3 \
+    --processes 1 --no-store > "$tmp/out" 2> "$tmp/err" ||
+    fail "pace 100, text: $(cat "$tmp/err")"
+hasf "$tmp/out" "0.8 s kept for them, grown with the probes' pace); the probes' pace 100.00 wall s a CPU s" \
+    "pace 100: the time line"
 # A stand-in that ends inside a result: an error naming it, not a crash.
 head -n 2 "$tmp/block" > "$tmp/cut"
 printf '#!/bin/sh\ncat "%s"\n' "$tmp/cut" > "$tmp/short"

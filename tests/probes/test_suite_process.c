@@ -123,6 +123,7 @@ test_roundtrip(void **state)
 		assert_int_equal(back[i].samples, r[i].samples);
 		assert_true(back[i].elapsed_s == r[i].elapsed_s);
 		assert_true(back[i].floor_s == r[i].floor_s);
+		assert_true(back[i].cpu_s == r[i].cpu_s);
 		assert_int_equal(back[i].capped, r[i].capped);
 		assert_int_equal(back[i].converged, r[i].converged);
 		assert_int_equal(back[i].budget_cut, r[i].budget_cut);
@@ -155,32 +156,35 @@ static void
 test_read_rejects(void **state)
 {
 	static const char *const bad[] = {
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nX\tsomething\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nX\tsomething\n",
 		"M\tproc.time\tns\tlower\t1\n",
-		"R\tproc\tnosuch\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tnosuch\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tlower\t1 nan\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tsideways\t1\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t2\t-1\t0.1\n",
-		"R\tproc\tproc\tx\t0.5\t0\t0\t1\t-1\t0.1\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t2\t-1\t0.1\t0.2\n",
+		"R\tproc\tproc\tx\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tlower\t1 2\nE\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nN\tbad\\q\n",
-		"R\tother\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nN\tbad\\q\n",
+		"R\tother\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n",
 		/* A worker cut short: a result without its end line. */
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\n"
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nE\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tlower\t1\n",
 		"E\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\tx\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nE\tx\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nE\n"
 		"M\tproc.time\tns\tlower\t1\n",
+		/* Without its CPU field, or with a negative one. */
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t-0.2\n",
 	};
 	static const char *const where[] = { "line 2", "line 1", "line 1",
 		"line 2", "line 2", "line 1", "line 1", "2 values", "line 2",
 		"line 1", "line 4: the text ends inside a result", "line 1",
-		"line 2", "line 3" };
+		"line 2", "line 3", "line 1", "line 1" };
 	const struct pr_probe *const probes[] = { &proc };
 	struct pr_suite_result *r;
 	struct pr_error err;
@@ -759,6 +763,45 @@ test_best_verdicts(void **state)
 	assert_int_equal(mean, 0);
 }
 
+/* The reserve for storing and comparing at the measured pace. */
+static void
+test_reserve(void **state)
+{
+	struct pr_suite_result r[3];
+	double wall, cpu;
+
+	(void)state;
+	/* Unknown or idle pace: the old 0.3 s + 3% of the budget. */
+	assert_true(fabs(pr_suite_reserve(0, 60) - 2.1) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(1, 60) - 2.1) < 1e-12);
+	/* pace x 0.25 s of CPU past it. */
+	assert_true(fabs(pr_suite_reserve(20, 60) - 5.0) < 1e-12);
+	/* At most 25% of the budget... */
+	assert_true(fabs(pr_suite_reserve(100, 3) - 0.75) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(1000, 60) - 15.0) < 1e-12);
+	/* ...but never below the least. */
+	assert_true(fabs(pr_suite_reserve(100, 1) - 0.33) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(NAN, 60) - 2.1) < 1e-12);
+	/* The pace: wall over CPU, both summed; a result without CPU time
+	 * (skipped, or from an older worker) does not count. */
+	memset(r, 0, sizeof(r));
+	r[0].elapsed_s = 3;
+	r[0].cpu_s = 1;
+	r[1].elapsed_s = 5;
+	r[1].cpu_s = 0;
+	r[2].elapsed_s = 9;
+	r[2].cpu_s = 0.5;
+	wall = cpu = 0;
+	assert_true(
+	    fabs(pr_suite_pace_of(r, 3, &wall, &cpu) - 12.0 / 1.5) < 1e-12);
+	/* Added to: the pace of all results so far. */
+	assert_true(
+	    fabs(pr_suite_pace_of(r, 1, &wall, &cpu) - 15.0 / 2.5) < 1e-12);
+	wall = cpu = 0;
+	assert_true(pr_suite_pace_of(r + 1, 1, &wall, &cpu) == 0);
+	assert_true(pr_suite_pace_of(r, 0, &wall, &cpu) == 0);
+}
+
 int
 main(void)
 {
@@ -772,6 +815,7 @@ main(void)
 		cmocka_unit_test(test_unit_value),
 		cmocka_unit_test(test_best_units),
 		cmocka_unit_test(test_best_verdicts),
+		cmocka_unit_test(test_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
