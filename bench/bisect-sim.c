@@ -35,7 +35,10 @@
  *             named again, a commit found equal to its parent sends
  *             the search back (3 times at most), "several" confirmed
  *             larger step first (a confirmed culprit, "not confirmed"
- *             at the end counted as none);
+ *             at the end counted as none), a second mode of the noise
+ *             fitted when the data say so (PR_BISECT_JOB_MODES);
+ *   job-one   job-new with one mode of the noise (pr_bisect_opts.modes
+ *             1: the command before PR_BISECT_JOB_MODES);
  *   job-rand  job-new with a random round effect of estimated variance
  *             (fixed_rounds 0, the library's default: the unpaired fit
  *             when the rounds do not differ; the command's method from
@@ -68,9 +71,9 @@
  * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain, job-rand; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * plain, job-rand, job-one; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
- * two-step cell; -d: below each row of job-old, job-new and job-rand,
+ * two-step cell; -d: below each row of the job's methods,
  * where its runs went: the search's (the ends' first rounds included)
  * in how many batches of rounds, the confirmations', and the refutes,
  * each a mean per range).
@@ -406,6 +409,9 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	pr_bisect_opts_init(&o, n);
 	/* paired 1: the command's round model; 2: random effects. */
 	o.fixed_rounds = paired == 2 ? 0 : PR_BISECT_JOB_FIXED_ROUNDS;
+	/* paired 3: job-new with one mode of the noise. */
+	if (paired == 1)
+		o.modes = PR_BISECT_JOB_MODES;
 	memset(&in, 0, sizeof(in));
 	in.s = s;
 	in.paired = paired;
@@ -537,6 +543,12 @@ static enum result
 m_inter_rand(struct sim *s, size_t *culprit)
 {
 	return m_inter(s, culprit, 2);
+}
+
+static enum result
+m_inter_one(struct sim *s, size_t *culprit)
+{
+	return m_inter(s, culprit, 3);
 }
 
 static int
@@ -691,11 +703,11 @@ struct tally {
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-#define NMETHODS 6
+#define NMETHODS 7
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
-	"job-new", "pinpoint", "plain", "job-rand" };
+	"job-new", "pinpoint", "plain", "job-rand", "job-one" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
-	m_inter_new, m_pinpoint, m_plain, m_inter_rand };
+	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one };
 static unsigned method_mask = (1u << NMETHODS) - 1;
 static int detail; /* -d: where the job's runs went */
 

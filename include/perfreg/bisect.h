@@ -69,6 +69,23 @@
  * neighbours, the prior uniform there), or, both located, the tested
  * neighbour of either known least well gets more runs.
 
+ * A second mode of the noise (modes = 2; `perfreg bisect` uses it,
+ * PR_BISECT_JOB_MODES of perfreg/bisect_job.h): runs that fall in two
+ * modes (a slow path taken 20% of the time) make the one-scale t model
+ * read each run as wide as the two modes apart.  With modes = 2 the noise
+ * is also fitted as (1 - p) t(0, s) + p t(d, s) around each level (the
+ * level is the first mode's, the one of the larger share), by EM from
+ * two starts (d = +2 and -2 times the one-mode scale, the better
+ * likelihood kept), and used when it lowers BIC: a log-likelihood larger
+ * than the one-mode fit's by more than ln n (two more parameters, n
+ * runs), with 2 runs or more in the second mode.  Its scale has n - T -
+ * R - 1 degrees of freedom (one for d); each level's variance is then
+ * the inverse of the mixture's Fisher information of a location (a
+ * one-dimensional integral) over n_j.  Only without rounds or with fixed
+ * round effects (fixed_rounds), and with n - T - R - 1 >= 10.  Not
+ * modelled: a commit that changes the share of the second mode (its
+ * level follows the first mode, so it reads as no change).
+ *
  * Everything here is pure computation: no I/O, no clock, no randomness.
  * A struct pr_bisect is not thread-safe; distinct ones are independent.
  */
@@ -99,6 +116,9 @@ struct pr_bisect_opts {
 	int fixed_rounds;   /* 1: a fixed effect per round (the paired fit;
 			     * the command's); 0: a random one (the
 			     * default of pr_bisect_opts_init) */
+	unsigned modes;     /* 2: a second mode of the noise when the data
+			     * say so (above; the command's); 1: one mode
+			     * (the default) */
 };
 
 /* Fills o with the defaults for a range of n + 1 positions. */
@@ -182,6 +202,11 @@ struct pr_bisect_state {
 	double scale;    /* the noise scale s, in log units (0: unknown) */
 	double round_sd; /* the rounds' sd sqrt(t), in log units (0: the
 			  * rounds do not differ, or no rounds, or fixed) */
+	/* The noise's modes in the fit used: 1, or 2 with the second
+	 * mode's share (< 0.5) and shift from the first, in log units
+	 * (scale is then each mode's). */
+	unsigned modes;
+	double mode_share, mode_shift;
 	/*
 	 * The step at the most probable location: the difference of the
 	 * levels of its two sides, in log units, and that difference's

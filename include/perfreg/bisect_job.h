@@ -44,7 +44,8 @@
  * (noise in bursts can show the search a second step that is not there).
  * The search's model pairs the values of each round (perfreg/bisect.h),
  * as the confirmation does, with a fixed effect per round
- * (PR_BISECT_JOB_FIXED_ROUNDS).
+ * (PR_BISECT_JOB_FIXED_ROUNDS), and fits a second mode of the noise when
+ * the data say so (PR_BISECT_JOB_MODES).
  *
  * The search's prior on the size of a step (perfreg/bisect.h's step_sd)
  * is the change between the two ends as first measured (at least 5%):
@@ -238,6 +239,18 @@ enum pr_status pr_bisect_job_prior(struct pr_bisect_job *j, size_t pos,
  * 128 commits, the fixed effects in 96% (bench/README.md, "bisect").
  */
 #define PR_BISECT_JOB_FIXED_ROUNDS 1
+
+/*
+ * The search's noise model (pr_bisect_opts.modes): 2, a second mode when
+ * the data say so (perfreg/bisect.h).  Runs that fall in two modes (bench/
+ * bisect-sim's bimodal noise: a fifth of them 10% slower) made the one
+ * t scale read each run as 3.9% wide where each mode is 1% wide, and the
+ * search then took 1053 runs a range of 128 commits at a 2% step (100
+ * ranges, issue 15's eighth session); on
+ * one-mode noise BIC keeps one mode and nothing changes (bench/README.md,
+ * "Where the bimodal runs went, and a second mode of the noise").
+ */
+#define PR_BISECT_JOB_MODES 2
 
 /* The round ids of the runs the job makes now start here (2^62). */
 #define PR_BISECT_JOB_LIVE_ROUNDS ((uint64_t)1 << 62)

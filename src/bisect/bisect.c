@@ -28,6 +28,14 @@
 #define SCALE_FLOOR 1e-7 /* log units: 0.1 ppm */
 #define MI_GRID 241
 #define NO_ROUND ((size_t)-1)
+/* The second mode of the noise: EM's iterations at most, the iteration
+ * at which a start whose likelihood gained less than half of BIC's price
+ * is given up, the grid of the Fisher information's integral, and the
+ * fewest degrees of freedom the fit needs. */
+#define MODE_MAX_ITER 1000
+#define MODE_GIVE_UP_ITER 50
+#define MODE_GRID 4096
+#define MODE_MIN_DF 10
 
 /* A round of interleaved runs: its caller's id, its runs, its effect. */
 struct round {
@@ -70,6 +78,16 @@ struct pr_bisect {
 	double *rsw, *rswy;  /* per round: sums of weights, weighted values */
 	double lp_none, lp_multi, lp_single_all;
 	int fitted;
+
+	/* The noise's modes (o.modes 2): the last fit's choice, the second
+	 * mode's share and shift (log), the scale of each mode, and the
+	 * levels (per tested) and round effects (per round) of the
+	 * two-mode fit, which the posterior uses when it is chosen; the
+	 * one-mode fit (b->s, pos.m, round.u) stays the next fit's start. */
+	int modes;
+	double mp, md, s2m;
+	double *m2, *u2, *mt, *ut; /* chosen, and a start's scratch */
+	double unit; /* a run's variance of a level, before infl */
 };
 
 void
@@ -87,6 +105,7 @@ pr_bisect_opts_init(struct pr_bisect_opts *o, size_t n)
 	o->run_cost = 1;
 	o->min_runs = 3;
 	o->max_batch = 32;
+	o->modes = 1;
 }
 
 /* Releases the arrays of the last fit. */
@@ -103,7 +122,12 @@ free_fit(struct pr_bisect *b)
 	free(b->lp_pair);
 	free(b->rsw);
 	free(b->rswy);
+	free(b->m2);
+	free(b->u2);
+	free(b->mt);
+	free(b->ut);
 	b->rsw = b->rswy = NULL;
+	b->m2 = b->u2 = b->mt = b->ut = NULL;
 }
 
 void
@@ -160,6 +184,9 @@ pr_bisect_new(const struct pr_bisect_opts *o, struct pr_bisect **out,
 	if (o->min_runs < 2 || o->max_batch < o->min_runs)
 		return pr_error_set(err, PR_EINVAL,
 		    "min_runs must be at least 2 and at most max_batch");
+	if (o->modes != 1 && o->modes != 2)
+		return pr_error_set(err, PR_EINVAL,
+		    "the noise has 1 or 2 modes, not %u", o->modes);
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
@@ -499,6 +526,318 @@ fit_levels(struct pr_bisect *b)
 	return df;
 }
 
+/*
+ * The noise with a second mode (perfreg/bisect.h): a run is y = m_j + u_r
+ * + e, e ~ (1 - p) t(0, s) + p t(d, s), Student's t of nu degrees of
+ * freedom.  Fitted by EM (McLachlan and Peel, "Finite Mixture Models",
+ * 2000, ch. 7: mixtures of t with the degrees of freedom known), with a
+ * common scale and the modes' locations tied to the levels: the E step
+ * gives each run its probability z of the second mode and the t weights
+ * w0, w1 of either; the M steps, in turn (each after a new E step, a
+ * multicycle ECM), the levels, the fixed round effects, then d, p and s,
+ * with s^2 = sum ((1 - z) w0 r^2 + z w1 (r - d)^2) / (n - T - R - 1)
+ * (the one-mode fit's degrees of freedom less one for d).
+ */
+struct mix {
+	double p, d, s2; /* share, shift, scale^2 */
+	double ll;       /* log-likelihood, less a constant per run */
+	size_t iters;
+};
+
+/* The level of tested k and the effect of round r in a mix fit: m[],
+ * u[] (u NULL or a round of fewer than 2 values: 0). */
+static double
+mix_u(const struct pr_bisect *b, const double *u, size_t r)
+{
+	if (u == NULL || r == NO_ROUND || b->rounds[r].k < 2)
+		return 0;
+	return u[r];
+}
+
+/* For one run's residual x (to the first mode): the second mode's
+ * probability z, the two t weights and the log-likelihood term. */
+static void
+mix_e(double x, const struct mix *f, double nu, double *z, double *w0,
+    double *w1, double *ll)
+{
+	double q0 = x * x / f->s2, q1 = (x - f->d) * (x - f->d) / f->s2;
+	double a0 = log1p(-f->p) - 0.5 * (nu + 1) * log1p(q0 / nu);
+	double a1 = log(f->p) - 0.5 * (nu + 1) * log1p(q1 / nu);
+	double mx = a0 > a1 ? a0 : a1;
+
+	*z = 1 / (1 + exp(a0 - a1));
+	*w0 = (nu + 1) / (nu + q0);
+	*w1 = (nu + 1) / (nu + q1);
+	*ll = mx + log(exp(a0 - mx) + exp(a1 - mx)) - 0.5 * log(f->s2);
+}
+
+/* The one-mode fit's log-likelihood, less the same constant per run. */
+static double
+one_ll(const struct pr_bisect *b)
+{
+	double nu = b->o.nu, s2 = b->s * b->s, ll = 0;
+	size_t k, j;
+
+	for (k = 0; k < b->T; k++) {
+		const struct pos *p = &b->p[b->tested[k]];
+
+		for (j = 0; j < p->n; j++) {
+			double x = p->y[j] - p->m - ueff(b, p, j);
+
+			ll += -0.5 * (nu + 1) * log1p(x * x / (nu * s2)) -
+			    0.5 * log(s2);
+		}
+	}
+	return ll;
+}
+
+/* The log-likelihood of the mix fit f with levels m[] and effects u[]. */
+static double
+mix_ll(const struct pr_bisect *b, const double *m, const double *u,
+    const struct mix *f)
+{
+	double z, w0, w1, l, ll = 0;
+	size_t k, j;
+
+	for (k = 0; k < b->T; k++) {
+		const struct pos *p = &b->p[b->tested[k]];
+
+		for (j = 0; j < p->n; j++) {
+			mix_e(p->y[j] - m[k] - mix_u(b, u, p->rd[j]), f,
+			    b->o.nu, &z, &w0, &w1, &l);
+			ll += l;
+		}
+	}
+	return ll;
+}
+
+/*
+ * EM of the two-mode fit from f (and m[], u[]: u NULL without rounds),
+ * in place.  Returns 1 when it converged to two modes that the BIC may
+ * weigh, 0 when it fell to one (p at 0 or 1) or, at MODE_GIVE_UP_ITER
+ * iterations, had gained less than half of BIC's price (ln n) over the
+ * one-mode fit's ll1 (a likelihood EM can only raise, but so slowly
+ * when the data have one mode that its end is not worth waiting for).
+ */
+static int
+mix_em(struct pr_bisect *b, double *m, double *u, struct mix *f, double df,
+    double ll1)
+{
+	double nu = b->o.nu, n = (double)b->total, z, w0, w1, l, prev;
+	size_t k, j, r, nr;
+	int it;
+
+	prev = f->s2;
+	for (it = 0; it < MODE_MAX_ITER; it++) {
+		double moved = 0, sz = 0, szw = 0, szwx = 0, szwxx = 0;
+		double ss0 = 0, ss, d, ubar;
+
+		f->iters = (size_t)it + 1;
+		/* The levels. */
+		for (k = 0; k < b->T; k++) {
+			const struct pos *p = &b->p[b->tested[k]];
+			double sw = 0, swy = 0, mk;
+
+			for (j = 0; j < p->n; j++) {
+				double uj = mix_u(b, u, p->rd[j]);
+				double y = p->y[j] - uj;
+
+				mix_e(y - m[k], f, nu, &z, &w0, &w1, &l);
+				sw += (1 - z) * w0 + z * w1;
+				swy += (1 - z) * w0 * y + z * w1 * (y - f->d);
+			}
+			mk = swy / sw;
+			moved = fmax(moved, fabs(mk - m[k]));
+			m[k] = mk;
+		}
+		/* The fixed round effects, centred when every run is in a
+		 * round (a common shift of levels and effects fits alike). */
+		if (u != NULL) {
+			for (r = 0; r < b->nrounds; r++)
+				b->rsw[r] = b->rswy[r] = 0;
+			for (k = 0; k < b->T; k++) {
+				const struct pos *p = &b->p[b->tested[k]];
+
+				for (j = 0; j < p->n; j++) {
+					double y = p->y[j] - m[k];
+
+					r = p->rd[j];
+					if (r == NO_ROUND || b->rounds[r].k < 2)
+						continue;
+					mix_e(y - u[r], f, nu, &z, &w0, &w1,
+					    &l);
+					b->rsw[r] += (1 - z) * w0 + z * w1;
+					b->rswy[r] += (1 - z) * w0 * y +
+					    z * w1 * (y - f->d);
+				}
+			}
+			ubar = 0;
+			nr = 0;
+			for (r = 0; r < b->nrounds; r++) {
+				double ur;
+
+				if (b->rounds[r].k < 2 || b->rsw[r] <= 0)
+					continue;
+				ur = b->rswy[r] / b->rsw[r];
+				moved = fmax(moved, fabs(ur - u[r]));
+				u[r] = ur;
+				ubar += ur;
+				nr++;
+			}
+			if (b->unrounded == 0 && nr > 0) {
+				ubar /= (double)nr;
+				for (r = 0; r < b->nrounds; r++)
+					if (b->rounds[r].k >= 2)
+						u[r] -= ubar;
+				for (k = 0; k < b->T; k++)
+					m[k] += ubar;
+			}
+		}
+		/* The second mode's shift and share, and the scale. */
+		for (k = 0; k < b->T; k++) {
+			const struct pos *p = &b->p[b->tested[k]];
+
+			for (j = 0; j < p->n; j++) {
+				double x =
+				    p->y[j] - m[k] - mix_u(b, u, p->rd[j]);
+
+				mix_e(x, f, nu, &z, &w0, &w1, &l);
+				sz += z;
+				szw += z * w1;
+				szwx += z * w1 * x;
+				ss0 += (1 - z) * w0 * x * x;
+				szwxx += z * w1 * x * x;
+			}
+		}
+		if (!(szw > 0))
+			return 0;
+		/* The scale at the new shift: sum z w1 (x - d)^2 expanded. */
+		d = szwx / szw;
+		ss = ss0 + fmax(szwxx - 2 * d * szwx + d * d * szw, 0);
+		moved = fmax(moved, fabs(d - f->d));
+		moved = fmax(moved, fabs(sz / n - f->p) * sqrt(f->s2));
+		f->d = d;
+		f->p = sz / n;
+		f->s2 = fmax(ss / df, SCALE_FLOOR * SCALE_FLOOR);
+		if (!(f->p > 1e-9 && f->p < 1 - 1e-9))
+			return 0;
+		if (it + 1 == MODE_GIVE_UP_ITER &&
+		    mix_ll(b, m, u, f) - ll1 < 0.5 * log(n))
+			return 0;
+		if (fabs(f->s2 - prev) <= EM_TOL * prev &&
+		    moved <= EM_TOL * sqrt(f->s2))
+			break;
+		prev = f->s2;
+	}
+	f->ll = mix_ll(b, m, u, f);
+	return 1;
+}
+
+/*
+ * The Fisher information of a location under the noise (1 - p) t(0, s)
+ * + p t(d, s), per run: the integral of g'^2 / g over the line, by the
+ * trapezoid rule after x = d / 2 + a tan(theta) (a = s sqrt(nu) + |d| /
+ * 2), which maps the line onto (-pi / 2, pi / 2), where the integrand
+ * falls to 0 like cos^(nu + 1).  At p = 0 it is (nu + 1) / ((nu + 3)
+ * s^2), the one-mode fit's.
+ */
+static double
+mix_info(double p, double d, double s2, double nu)
+{
+	double s = sqrt(s2), a = s * sqrt(nu) + fabs(d) / 2, c = d / 2;
+	double h = M_PI / MODE_GRID, sum = 0;
+	double k =
+	    exp(lgamma((nu + 1) / 2) - lgamma(nu / 2)) / (sqrt(nu * M_PI) * s);
+	int i;
+
+	for (i = 1; i < MODE_GRID; i++) {
+		double th = -M_PI / 2 + h * i, ct = cos(th);
+		double x = c + a * tan(th), x1 = x - d;
+		double f0 =
+		    (1 - p) * k * pow(1 + x * x / (nu * s2), -(nu + 1) / 2);
+		double f1 = p * k * pow(1 + x1 * x1 / (nu * s2), -(nu + 1) / 2);
+		double g = f0 + f1;
+		double gp = -f0 * (nu + 1) * x / (nu * s2 + x * x) -
+		    f1 * (nu + 1) * x1 / (nu * s2 + x1 * x1);
+
+		if (g > 0)
+			sum += gp * gp / g * a / (ct * ct);
+	}
+	return sum * h;
+}
+
+/*
+ * With o.modes 2, after the one-mode fit: the two-mode fit from two
+ * starts (the one-mode levels and effects, p = 0.2, s = s1 / 2 and d =
+ * +2 s1 or -2 s1, s1 the one-mode scale), the one of larger likelihood
+ * kept, its modes named so that the first holds the larger share; chosen
+ * (b->modes 2, its levels in b->m2 and effects in b->u2) when it lowers
+ * BIC (a likelihood larger by more than ln n: two more parameters) and
+ * its second mode holds 2 runs or more.  Only without rounds or with
+ * fixed round effects, and with MODE_MIN_DF degrees of freedom.  *df is
+ * the chosen fit's.
+ */
+static void
+fit_modes(struct pr_bisect *b, double *df)
+{
+	struct mix best, f;
+	double ll1, df2, n = (double)b->total, *u = NULL;
+	size_t k, r, R2 = 0;
+	int start, any = 0;
+
+	b->modes = 1;
+	b->mp = b->md = 0;
+	b->s2m = b->s * b->s;
+	if (b->o.modes < 2 || (b->paired && !b->o.fixed_rounds))
+		return;
+	if (b->paired)
+		for (r = 0; r < b->nrounds; r++)
+			R2 += b->rounds[r].k >= 2;
+	df2 = n - (double)b->T - (double)R2 - 1;
+	if (df2 < MODE_MIN_DF)
+		return;
+	ll1 = one_ll(b);
+	memset(&best, 0, sizeof(best));
+	for (start = 0; start < 2; start++) {
+		for (k = 0; k < b->T; k++)
+			b->mt[k] = b->p[b->tested[k]].m;
+		if (b->paired) {
+			u = b->ut;
+			for (r = 0; r < b->nrounds; r++)
+				u[r] = b->rounds[r].u;
+		}
+		f.p = 0.2;
+		f.s2 = b->s * b->s / 4;
+		f.d = (start == 0 ? 2 : -2) * b->s;
+		f.ll = -INFINITY;
+		if (!mix_em(b, b->mt, u, &f, df2, ll1))
+			continue;
+		if (!any || f.ll > best.ll) {
+			best = f;
+			memcpy(b->m2, b->mt, b->T * sizeof(double));
+			if (u != NULL)
+				memcpy(b->u2, u, b->nrounds * sizeof(double));
+			any = 1;
+		}
+	}
+	if (!any || !(best.ll - ll1 > log(n)))
+		return;
+	if (best.p > 0.5) {
+		/* The larger share is the first mode: the levels follow it. */
+		for (k = 0; k < b->T; k++)
+			b->m2[k] += best.d;
+		best.d = -best.d;
+		best.p = 1 - best.p;
+	}
+	if (best.p * n < 2)
+		return;
+	b->modes = 2;
+	b->mp = best.p;
+	b->md = best.d;
+	b->s2m = best.s2;
+	*df = df2;
+}
+
 /* The Gaussian summary of tested[a .. c - 1]: mean, variance, residual. */
 static void
 seg(const struct pr_bisect *b, size_t a, size_t c, double *M, double *V,
@@ -571,8 +910,13 @@ alloc_fit(struct pr_bisect *b, struct pr_error *err)
 	b->lp_pair = malloc(g * g * sizeof(double));
 	b->rsw = malloc((b->nrounds + 1) * sizeof(double));
 	b->rswy = malloc((b->nrounds + 1) * sizeof(double));
+	b->m2 = malloc(n * sizeof(double));
+	b->mt = malloc(n * sizeof(double));
+	b->u2 = malloc((b->nrounds + 1) * sizeof(double));
+	b->ut = malloc((b->nrounds + 1) * sizeof(double));
 	if (!b->tested || !b->mc || !b->v || !b->w || !b->s1 || !b->s2 ||
-	    !b->lp_single || !b->lp_pair || !b->rsw || !b->rswy)
+	    !b->lp_single || !b->lp_pair || !b->rsw || !b->rswy || !b->m2 ||
+	    !b->mt || !b->u2 || !b->ut)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	return PR_OK;
 }
@@ -602,18 +946,22 @@ refit(struct pr_bisect *b, struct pr_error *err)
 	if (df < 1)
 		return pr_error_set(err, PR_EUNDEF,
 		    "the noise cannot be estimated from one run per commit");
+	fit_modes(b, &df);
 	/*
 	 * The variance of a mean with an estimated scale is larger by about
 	 * df / (df - 2) (Student's t); capped at 3 for df <= 3.
 	 */
 	b->infl = df > 3 ? df / (df - 2) : 3;
-	base = b->p[0].m;
+	/* A run's variance of a level: the inverse Fisher information of a
+	 * t location, or of the two-mode noise's. */
+	b->unit = b->modes == 2 ? 1 / mix_info(b->mp, b->md, b->s2m, nu)
+				: b->s * b->s * (nu + 3) / (nu + 1);
+	base = b->modes == 2 ? b->m2[0] : b->p[0].m;
 	b->w[0] = b->s1[0] = b->s2[0] = 0;
 	for (k = 0; k < b->T; k++) {
 		const struct pos *p = &b->p[b->tested[k]];
-		double v = b->s * b->s * (nu + 3) / ((nu + 1) * (double)p->n) *
-		    b->infl;
-		double m = p->m - base;
+		double v = b->unit / (double)p->n * b->infl;
+		double m = (b->modes == 2 ? b->m2[k] : p->m) - base;
 
 		b->mc[k] = m;
 		b->v[k] = v;
@@ -769,7 +1117,10 @@ pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
 		st->p_pair = exp(lpp);
 		located = pg1 != pg2 && gap_final(b, pg1) && gap_final(b, pg2);
 	}
-	st->scale = b->s;
+	st->scale = b->modes == 2 ? sqrt(b->s2m) : b->s;
+	st->modes = (unsigned)b->modes;
+	st->mode_share = b->mp;
+	st->mode_shift = b->md;
 	st->round_sd = b->paired && !b->o.fixed_rounds ? sqrt(b->tau2) : 0;
 	seg(b, 0, best + 1, &M1, &V1, &Q);
 	seg(b, best + 1, b->T, &M2, &V2, &Q);
@@ -902,7 +1253,7 @@ best_runs(const struct pr_bisect *b, size_t pos, int isnew, double q, double ma,
     double vg, double mb, double vb, double *best, struct pr_bisect_step *step)
 {
 	const struct pr_bisect_opts *o = &b->o;
-	double unit = b->s * b->s * (o->nu + 3) / (o->nu + 1) * b->infl;
+	double unit = b->unit * b->infl;
 	unsigned r;
 
 	for (r = isnew ? o->min_runs : 1; r <= o->max_batch; r *= 2) {

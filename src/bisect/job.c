@@ -995,6 +995,7 @@ make_search(struct pr_bisect_job *j, struct pr_error *err)
 	bo.confidence = j->o.confidence;
 	bo.equiv = log1p(j->o.equiv_pct / 100);
 	bo.fixed_rounds = PR_BISECT_JOB_FIXED_ROUNDS;
+	bo.modes = PR_BISECT_JOB_MODES;
 	for (i = 0; i <= j->n; i++)
 		if (j->c[i].built == 1) {
 			bsum += j->c[i].build_s;

@@ -281,6 +281,10 @@ body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 				    i == lo ? "; first bad commit: " : ", ", i,
 				    j->single[i]);
 		}
+		if (st == PR_OK && s->modes == 2)
+			st = pr_buf_addf(out, err,
+			    "; noise in two modes, %.0f%% of the runs %+.3g%%",
+			    100 * s->mode_share, pct(s->mode_shift));
 		if (st == PR_OK)
 			st = pr_buf_addc(out, '\n', err);
 		if (st != PR_OK)
@@ -474,6 +478,14 @@ body_json(const void *data, struct pr_error *err)
 				(json_int_t)s->hi));
 			bad |= jset(x, "ends_change_pct",
 			    json_real(pct(s->ends_log)));
+			bad |= jset(x, "noise_modes",
+			    json_integer((json_int_t)s->modes));
+			bad |= jset(x, "second_mode_share",
+			    s->modes == 2 ? json_real(s->mode_share)
+					  : json_null());
+			bad |= jset(x, "second_mode_pct",
+			    s->modes == 2 ? json_real(pct(s->mode_shift))
+					  : json_null());
 			a = json_array();
 			bad |= jset(x, "commits", a);
 			nt = top_commits(j, top, 8);

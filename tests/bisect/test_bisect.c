@@ -98,16 +98,19 @@ test_fixture(void **state)
 		if (strncmp(line, "case ", 5) == 0) {
 			unsigned long n;
 			int model;
+			unsigned modes;
 
-			/* model: 0 random round effects, 1 fixed. */
+			/* model: 0 random round effects, 1 fixed; then the
+			 * modes of the noise (pr_bisect_opts.modes). */
 			assert_int_equal(sscanf(line,
 					     "case %63s %lu %lf %lf "
-					     "%lf %lf %d",
+					     "%lf %lf %d %u",
 					     name, &n, &o.nu, &o.step_sd,
 					     &o.prior_none, &o.prior_multi,
-					     &model),
-			    7);
+					     &model, &modes),
+			    8);
 			o.fixed_rounds = model;
+			o.modes = modes;
 			{
 				struct pr_bisect_opts d;
 
@@ -117,6 +120,7 @@ test_fixture(void **state)
 				d.prior_none = o.prior_none;
 				d.prior_multi = o.prior_multi;
 				d.fixed_rounds = o.fixed_rounds;
+				d.modes = o.modes;
 				o = d;
 			}
 			assert_int_equal(pr_bisect_new(&o, &b, NULL), PR_OK);
@@ -151,6 +155,21 @@ test_fixture(void **state)
 			assert_int_equal(pr_bisect_posterior(b, single, multi,
 					     NULL),
 			    PR_OK);
+		} else if (strncmp(line, "modes ", 6) == 0) {
+			unsigned km;
+			double mp, md;
+
+			/* The modes kept, the second's share and shift. */
+			assert_int_equal(sscanf(line, "modes %u %lf %lf", &km,
+					     &mp, &md),
+			    3);
+			if (st.modes != km)
+				fail_msg("%s: %u modes, scipy %u", name,
+				    st.modes, km);
+			if (km == 2) {
+				near(st.mode_share, mp, 1e-8, "share", name);
+				near(st.mode_shift, md, 1e-8, "shift", name);
+			}
 		} else if (strncmp(line, "none ", 5) == 0) {
 			near(st.p_none, strtod(line + 5, NULL), 1e-8, "none",
 			    name);
@@ -169,7 +188,7 @@ test_fixture(void **state)
 	}
 	free(line);
 	fclose(f);
-	assert_int_equal(cases, 17);
+	assert_int_equal(cases, 20);
 }
 
 /* Adds r runs of level lev (times exp(noise)) at pos. */
