@@ -26,7 +26,8 @@
 # taskset.  bench/explain-contention.sh measures its pass rate
 # (bench/README.md): at 24 hogs, 20 runs a side and a loop of 1e6, 19 of
 # 20 at load 25-46, the failure one b run whose 2791 involuntary switches
-# (the others 110-211) hid a +3000% change from Welch's t on the means.
+# (the others 110-211) hid a +3000% change from Welch's t on the values;
+# with the side metrics tested on their logs since, 16 of 16 at load 6-31.
 # PERFREG_CONTENTION_HOGS, _RUNS and _LOOP change the three settings
 # (defaults 24, 20 and 1e6).
 #
