@@ -1596,8 +1596,9 @@ same_dataset(const struct pr_dataset *a, const struct pr_dataset *b,
 		if (strcmp(x->name, y->name) != 0 ||
 		    strcmp(x->unit, y->unit) != 0 || x->better != y->better ||
 		    x->flags != y->flags || x->values.n != y->values.n ||
-		    memcmp(x->values.v, y->values.v,
-			x->values.n * sizeof(double)) != 0)
+		    (x->values.n > 0 &&
+			memcmp(x->values.v, y->values.v,
+			    x->values.n * sizeof(double)) != 0))
 			fail_msg("%s: metric '%s' differs", what, x->name);
 	}
 }
