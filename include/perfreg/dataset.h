@@ -42,6 +42,13 @@ struct pr_metric {
  * keeps the bits of both.
  */
 #define PR_METRIC_RESULT 0x1u
+/*
+ * PR_METRIC_RUN_ROW: the metric is a column of a table whose rows are
+ * runs (a CSV with a `run` column, src/parse/csv.c), its k-th value the
+ * k-th run's, so that its values line up with the other columns' and
+ * the explanation (perfreg/explain.h) can pair them run by run.
+ */
+#define PR_METRIC_RUN_ROW 0x2u
 
 struct pr_dataset {
 	struct pr_metric *metrics;

@@ -69,6 +69,13 @@ struct pr_explain_input {
 	/* What the replicates are, in words, for the report ("boots");
 	 * NULL: "runs".  Not used by the computation. */
 	const char *unit;
+	/* The primary taken in logs, as the suite's verdict takes its
+	 * figures (perfreg/moderated.h): primary_change is then the
+	 * geometric change exp(mean log new - mean log base) - 1, and the
+	 * co-movement, the slope and the shares are those of log y, so that
+	 * a share is of the log change.  Every primary value must be above
+	 * 0 (PR_EINVAL otherwise). */
+	int log_primary;
 };
 
 struct pr_explain_item {
@@ -95,7 +102,8 @@ struct pr_explain {
 	 * others by p. */
 	struct pr_explain_item *items;
 	size_t n, nchanged;
-	double primary_change; /* relative, of the means */
+	double primary_change; /* relative, of the means (geometric with
+				  log_primary) */
 	/* Work and efficiency. */
 	int has_split;
 	double work_change, work_lo, work_hi; /* instructions, relative */
@@ -171,6 +179,13 @@ enum pr_status pr_explain_strip_monitors(const struct pr_dataset *in,
 
 /* Whether base and new have a monitor figure ("mon.*") in common. */
 int pr_explain_has_monitors(struct pr_dataset *base, struct pr_dataset *new_);
+
+/* Whether base and new are both tables of runs: each has a metric
+ * marked PR_METRIC_RUN_ROW (perfreg/dataset.h; a CSV with a `run`
+ * column), so that their columns explain the first metric run by run
+ * (pr_report_dataset_explain_parsed) and they must stay in input order. */
+int pr_explain_runs_table(const struct pr_dataset *base,
+    const struct pr_dataset *new_);
 
 /*
  * The explanation of two inputs of `perfreg compare` (files whose runs

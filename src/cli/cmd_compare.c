@@ -799,7 +799,7 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	const char *bname = strcmp(bpath, "-") == 0 ? "<stdin>" : bpath;
 	const char *nname = strcmp(npath, "-") == 0 ? "<stdin>" : npath;
 	const char *used[2] = { NULL, NULL };
-	int rc, mon;
+	int rc, mon, runs;
 
 	memset(&res, 0, sizeof(res));
 	pr_dataset_init(&side[0]);
@@ -811,9 +811,11 @@ compare_files(const struct compare_opts *o, const char *bpath,
 		goto out;
 	cmp_opts(o, &co);
 	/* Large inputs may be sorted in place unless the explanation of two
-	 * tools' outputs reads them in run order after the comparison (the
+	 * tools' outputs or of two tables of runs (a CSV with a `run`
+	 * column) reads them in run order after the comparison (the
 	 * monitors' explanation reads side[], not the stripped copies). */
-	co.sort_in_place = used[0] == NULL || used[1] == NULL;
+	runs = pr_explain_runs_table(&side[0], &side[1]);
+	co.sort_in_place = (used[0] == NULL || used[1] == NULL) && !runs;
 	/* Monitor figures (run --monitor's, exported) go to the
 	 * explanation, not the table; the inputs stay in run order for it. */
 	mon = pr_explain_has_monitors(&side[0], &side[1]);
@@ -838,8 +840,9 @@ compare_files(const struct compare_opts *o, const char *bpath,
 	    (mon &&
 		pr_report_dataset_explain(&m, "explanation", 0, &side[0],
 		    &side[1], &res.report, &err) != PR_OK) ||
-	    /* Two tools' outputs: their secondary figures explain. */
-	    (!mon && used[0] != NULL && used[1] != NULL &&
+	    /* Two tools' outputs or tables of runs: their other figures
+	     * explain. */
+	    (!mon && ((used[0] != NULL && used[1] != NULL) || runs) &&
 		pr_report_dataset_explain_parsed(&m, "explanation", 0, &side[0],
 		    &side[1], &res.report, &err) != PR_OK)) {
 		cli_error(&err);

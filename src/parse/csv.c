@@ -22,11 +22,18 @@
  * (pandas' index) are ignored.  With a selected column (--column), that
  * column alone is read, and its first cell must be a number too.
  *
+ * A table of runs: a column labelled `run` (any case, no unit) numbers
+ * the rows, each a run.  It is then a label, not a metric, and every
+ * metric gets PR_METRIC_RUN_ROW (perfreg/dataset.h), its values in row
+ * order, so that `perfreg compare` explains the first metric by the
+ * others run by run.  Selected by --column, it is read as a metric.
+ *
  * The values of each column are collected apart and added to the dataset
  * at the end, in column order, so a failed read adds nothing.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "perfreg/buf.h"
 #include "perfreg/numparse.h"
@@ -395,6 +402,23 @@ select_column(const struct pr_input *in, long line, struct column *cols,
 	return PR_OK;
 }
 
+/* Makes a column labelled `run` (any case, no unit) a label; 1 when
+ * there is one: the rows are runs. */
+static int
+run_column(struct column *cols, size_t n)
+{
+	size_t i;
+	int runs = 0;
+
+	for (i = 0; i < n; i++)
+		if (cols[i].kind != COL_SKIP && strlen(cols[i].label) == 3 &&
+		    strncasecmp(cols[i].label, "run", 3) == 0) {
+			cols[i].kind = COL_LABEL;
+			runs = 1;
+		}
+	return runs;
+}
+
 /* The column's label for messages, quoted. */
 static const char *
 where_col(char *dst, size_t size, const struct column *col)
@@ -460,7 +484,7 @@ take_cell(const struct pr_input *in, struct column *col, const struct field *f,
 
 static enum pr_status
 add_metrics(const struct pr_input *in, long header_line, struct column *cols,
-    size_t n, struct pr_dataset *out, struct pr_error *err)
+    size_t n, unsigned flags, struct pr_dataset *out, struct pr_error *err)
 {
 	struct pr_metric *m;
 	char *name, list[256];
@@ -493,6 +517,7 @@ add_metrics(const struct pr_input *in, long header_line, struct column *cols,
 		for (k = 0; k < cols[i].values.n; k++)
 			m->values.v[m->values.n++] = cols[i].values.v[k];
 		m->values.sorted = 0;
+		m->flags |= flags;
 	}
 	return PR_OK;
 }
@@ -509,6 +534,7 @@ read_csv(const struct pr_input *in, const struct pr_read_opts *o,
 	const char *eol;
 	char delim;
 	enum pr_status st;
+	int runs = 0;
 
 	if ((st = pr_read_check_text(in, 1, err)) != PR_OK)
 		return st;
@@ -546,6 +572,8 @@ read_csv(const struct pr_input *in, const struct pr_read_opts *o,
 	if (st == PR_OK && o != NULL && o->column != NULL)
 		st =
 		    select_column(in, header_line, cols, ncols, o->column, err);
+	else if (st == PR_OK)
+		runs = run_column(cols, ncols);
 	while (st == PR_OK && c.p < c.e) {
 		if ((st = next_record(&c, delim, &r, err)) != PR_OK)
 			break;
@@ -573,7 +601,8 @@ read_csv(const struct pr_input *in, const struct pr_read_opts *o,
 		st = pr_error_at(err, PR_EPARSE, in->name, header_line, 0,
 		    "no data rows after the header");
 	if (st == PR_OK)
-		st = add_metrics(in, header_line, cols, ncols, out, err);
+		st = add_metrics(in, header_line, cols, ncols,
+		    runs ? PR_METRIC_RUN_ROW : 0, out, err);
 	free_columns(cols, ncols);
 	free(r.f);
 	return st;

@@ -17,6 +17,7 @@
  * figures and the side metrics of each run as the replicates.  A
  * section's data is one struct holding copies of everything it shows.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,29 @@ change(const double *a, size_t na, const double *b, size_t nb, double conf,
 		}
 	}
 	return 0;
+}
+
+/* The logs of x[0..n) (NaN stays NaN), or NULL with errno EDOM when a
+ * value is not above 0, ENOMEM when out of memory. */
+static double *
+logs(const double *x, size_t n)
+{
+	double *l = malloc((n + 1) * sizeof(*l));
+	size_t i;
+
+	if (l == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (isfinite(x[i]) && !(x[i] > 0)) {
+			free(l);
+			errno = EDOM;
+			return NULL;
+		}
+		l[i] = isfinite(x[i]) ? log(x[i]) : NAN;
+	}
+	return l;
 }
 
 /* Within-side sums of the side s: Sxy, Sxx, Syy about its own means. */
@@ -289,17 +313,38 @@ pr_explain_compute(const struct pr_explain_input *in, struct pr_explain *e,
 {
 	double conf = in->conf > 0 ? in->conf : 0.95, alpha = 1 - conf;
 	double *p = NULL, *adj = NULL, *rb = NULL, *rnw = NULL, mb, mn, v;
+	double *lb = NULL, *ln = NULL;
+	const double *yb = in->base.primary, *yn = in->new_.primary;
 	size_t j, k, nb, nn, ii = (size_t)-1, ci = (size_t)-1;
 	enum pr_status st = PR_OK;
 
 	pr_explain_init(e);
-	moments(in->base.primary, NULL, in->base.n, &nb, &mb, &v);
-	moments(in->new_.primary, NULL, in->new_.n, &nn, &mn, &v);
-	if (nb < 2 || nn < 2)
-		return pr_error_set(err, PR_EINVAL,
+	if (in->log_primary) {
+		if ((lb = logs(in->base.primary, in->base.n)) == NULL ||
+		    (ln = logs(in->new_.primary, in->new_.n)) == NULL) {
+			st = errno == EDOM
+			    ? pr_error_set(err, PR_EINVAL,
+				  "the explanation takes %s in logs: a value "
+				  "is not above 0",
+				  in->primary)
+			    : pr_error_set(err, PR_ENOMEM, "out of memory");
+			goto out;
+		}
+		yb = lb;
+		yn = ln;
+	}
+	moments(yb, NULL, in->base.n, &nb, &mb, &v);
+	moments(yn, NULL, in->new_.n, &nn, &mn, &v);
+	if (nb < 2 || nn < 2) {
+		st = pr_error_set(err, PR_EINVAL,
 		    "the explanation needs 2 runs a side of %s (%zu and %zu)",
 		    in->primary, nb, nn);
-	e->primary_change = mb != 0 ? (mn - mb) / fabs(mb) : NAN;
+		goto out;
+	}
+	if (in->log_primary)
+		e->primary_change = expm1(mn - mb);
+	else
+		e->primary_change = mb != 0 ? (mn - mb) / fabs(mb) : NAN;
 	if (in->nmetrics == 0)
 		goto split;
 	e->items = calloc(in->nmetrics, sizeof(*e->items));
@@ -336,8 +381,8 @@ pr_explain_compute(const struct pr_explain_input *in, struct pr_explain *e,
 			continue;
 		it->metric = j;
 		it->per_second = rate;
-		within(xb, in->base.primary, in->base.n, &sxy, &sxx, &syy);
-		within(xn, in->new_.primary, in->new_.n, &sxy, &sxx, &syy);
+		within(xb, yb, in->base.n, &sxy, &sxx, &syy);
+		within(xn, yn, in->new_.n, &sxy, &sxx, &syy);
 		it->r = sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
 		/* The pooled within-side spread against the change: below
 		 * 1% the slope is that of rounding, not of co-movement. */
@@ -372,6 +417,8 @@ out:
 	free(adj);
 	free(rb);
 	free(rnw);
+	free(lb);
+	free(ln);
 	if (st != PR_OK)
 		pr_explain_release(e);
 	return st;
@@ -1209,6 +1256,25 @@ pr_explain_has_monitors(struct pr_dataset *base, struct pr_dataset *new_)
 		    pr_dataset_find(new_, base->metrics[i].name) != NULL)
 			return 1;
 	return 0;
+}
+
+/* Whether d has a metric of a table of runs. */
+static int
+run_rows(const struct pr_dataset *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->metrics[i].flags & PR_METRIC_RUN_ROW)
+			return 1;
+	return 0;
+}
+
+int
+pr_explain_runs_table(const struct pr_dataset *base,
+    const struct pr_dataset *new_)
+{
+	return run_rows(base) && run_rows(new_);
 }
 
 /* The values of metric name of d when it has n (the primary's), else

@@ -11,7 +11,9 @@
  * each process's mean sample time).  For `suite` the processes are
  * those of the base sessions and of the new ones, read from the store
  * (each run of the probe's variant a sample, its round its process); for
- * `suite ab` those of A and of B, in memory.  A figure that no process
+ * `suite ab` those of A and of B, in memory.  The figure is taken in
+ * logs (pr_explain_input.log_primary), as the verdict takes it, and the
+ * heading gives the verdict's change.  A figure that no process
  * has monitor figures for, or with fewer than 2 processes a side, has no
  * explanation.
  */
@@ -131,8 +133,9 @@ names_add(struct pr_dataset *names, const struct side *s, struct pr_error *err)
  * when it cannot be made). */
 static enum pr_status
 explain_figure(struct pr_report_model *m, const char *key, int flags,
-    const char *figure, const struct side *b, const struct side *n,
-    const char *const *notes, size_t nnotes, struct pr_error *err)
+    const char *figure, const struct pr_comparison *verdict,
+    const struct side *b, const struct side *n, const char *const *notes,
+    size_t nnotes, struct pr_error *err)
 {
 	struct pr_explain_input in;
 	struct pr_explain e;
@@ -183,11 +186,18 @@ explain_figure(struct pr_report_model *m, const char *key, int flags,
 	in.new_.seconds = vb.seconds != NULL ? vn.seconds : NULL;
 	in.conf = 0.95;
 	in.unit = "processes";
+	in.log_primary = 1;
 	pr_error_clear(&why);
-	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
+	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK) {
+		/* The heading gives the verdict's change: the same figure
+		 * where the units are the verdict's (suite ab's processes),
+		 * and the one the table shows where they are not (suite's
+		 * sessions); the shares stay of the processes' log change. */
+		if (verdict->have_change)
+			e.primary_change = verdict->change_pct / 100;
 		st = pr_report_explain(m, key, flags, &e, &in, notes, nnotes,
 		    err);
-	else if (st == PR_ENOMEM)
+	} else if (st == PR_ENOMEM)
 		st = pr_error_set(err, PR_ENOMEM, "out of memory");
 	else
 		st = PR_OK; /* too few processes: no explanation */
@@ -338,8 +348,8 @@ pr_report_suite_explain(struct pr_report_model *m, const char *key, int flags,
 			PR_OK &&
 		    (rc = load_side(st, new_, nn, res->label, &ln, &sn, err)) ==
 			PR_OK)
-			rc = explain_figure(m, key, flags, name, &sb, &sn,
-			    notes, nnotes, err);
+			rc = explain_figure(m, key, flags, name, &c->cmp[i],
+			    &sb, &sn, notes, nnotes, err);
 		loaded_release(&lb);
 		loaded_release(&ln);
 	}
@@ -380,7 +390,7 @@ pr_report_suite_ab_explain(struct pr_report_model *m, const char *key,
 		if (pr_suite_changed(c, i))
 			rc =
 			    explain_figure(m, key, flags, fig[c->index[i]].name,
-				&sa, &sb, notes, nnotes, err);
+				&c->cmp[i], &sa, &sb, notes, nnotes, err);
 	free(p);
 	return rc;
 }

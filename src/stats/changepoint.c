@@ -1406,7 +1406,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 		if (fabs(y[i]) > maxabs)
 			maxabs = fabs(y[i]);
 	}
-	if (maxabs == 0 ||
+	if (n < PR_CP_MIN_POINTS || maxabs == 0 ||
 	    (maxabs < ldexp(1, SCALE_EXP_MAX) &&
 		maxabs > ldexp(1, -SCALE_EXP_MAX)))
 		return detect(y, var, n, o, out, err);

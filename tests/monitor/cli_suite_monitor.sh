@@ -11,7 +11,8 @@
 # is explained, the process the unit, and the child-own context switches
 # (perf) are among the metrics that changed, where perf can be had.  A bad
 # set is refused before anything runs; without --monitor nothing of this
-# is there.  No figure's size is checked beyond that.
+# is there.  Every explanation's heading gives its verdict's change, in
+# `suite` and `suite ab`.  No figure's size is checked beyond that.
 #
 # usage: cli_suite_monitor.sh PERFREG
 set -u
@@ -37,6 +38,22 @@ hasnt() { # file pattern what
 
 json() { # file expression of d
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# Every explanation's heading gives its verdict's change (the verdict's
+# geometric change, not the arithmetic change of the processes' means).
+headlines() { # file what
+	python3 - "$1" <<'EOF' || fail "$2: an explanation's change is not its verdict's"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["name"]: r for r in d.get("comparison", d)["metrics"]}
+bad = [(e["primary"], e["primary_change"], rows[e["primary"]]["change_pct"])
+       for e in d["explanations"]
+       if abs(100 * e["primary_change"] - rows[e["primary"]]["change_pct"])
+       > 1e-9 * max(1, abs(rows[e["primary"]]["change_pct"]))]
+print(bad or "", file=sys.stderr, end="")
+sys.exit(1 if bad else 0)
+EOF
 }
 
 # A bad set: exit 2, the word named, nothing stored.
@@ -118,6 +135,7 @@ PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
     fail "an explanation not of a syscall figure, not on processes, or nothing tested"
 [ "$(json "$tmp/c.json" "all(not m['metric'].startswith('mon.run.') for e in d['explanations'] for m in e['metrics'])")" = True ] ||
     fail "the sample time ranked as a side metric"
+headlines "$tmp/c.json" "suite --monitor"
 PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
     --processes 2 --monitor stat,softirqs --db "$cdb" > "$tmp/c.txt" \
     2> "$tmp/err" || fail "config 2 (text): $(cat "$tmp/err")"
@@ -132,6 +150,7 @@ has "$tmp/c.txt" "(Welch's t on the processes," "the text's unit"
     fail "suite ab --monitor: no explanation of the slower round trip"
 [ "$(json "$tmp/ab.json" "all(e['unit'] == 'processes' for e in d['explanations'])")" = True ] ||
     fail "suite ab --monitor: not the processes as the unit"
+headlines "$tmp/ab.json" "suite ab --monitor"
 if "$P" run -n 2 --warmup 0 --monitor perf --json t=true 2> /dev/null |
     python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if 'mon.perf.context_switches' in d['runs'][0]['monitors'] else 1)"; then
 	[ "$(json "$tmp/ab.json" "any(m['metric'] == 'mon.perf.context_switches' and m['changed'] for e in d['explanations'] for m in e['metrics'])")" = True ] ||

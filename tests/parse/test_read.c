@@ -814,6 +814,51 @@ test_csv_column(void **state)
 	    "expected a number in column 'kernel', got 'rdrand16'");
 }
 
+/* A `run` column: a table of runs, the column a label, every metric
+ * marked a row a run and kept in row order; --column run reads it. */
+static void
+test_csv_runs(void **state)
+{
+	static const double wall[] = { 0.7801, 0.7721, 0.6921 };
+	static const double run[] = { 1, 2, 3 };
+	struct pr_dataset d;
+	size_t i;
+
+	(void)state;
+	read_ok("tests/data/explain/runs-base.csv", PR_FORMAT_AUTO, NULL, &d);
+	assert_int_equal(d.n, 4);
+	assert_null(pr_dataset_find(&d, "run"));
+	for (i = 0; i < d.n; i++) {
+		assert_true(d.metrics[i].flags & PR_METRIC_RUN_ROW);
+		assert_int_equal(d.metrics[i].values.n, 12);
+	}
+	assert_string_equal(d.metrics[0].name, "wall_s");
+	assert_memory_equal(d.metrics[0].values.v, wall, sizeof(wall));
+	pr_dataset_release(&d);
+	/* Any case; a unit makes it a metric like any other. */
+	read_ok(put_str("runs.csv", "RUN,x\n1,5\n2,6\n"), PR_FORMAT_AUTO, NULL,
+	    &d);
+	assert_int_equal(d.n, 1);
+	assert_true(d.metrics[0].flags & PR_METRIC_RUN_ROW);
+	pr_dataset_release(&d);
+	read_ok(put_str("runs.csv", "run_s,x\n1,5\n2,6\n"), PR_FORMAT_AUTO,
+	    NULL, &d);
+	assert_int_equal(d.n, 2);
+	assert_false(d.metrics[0].flags & PR_METRIC_RUN_ROW);
+	assert_false(d.metrics[1].flags & PR_METRIC_RUN_ROW);
+	pr_dataset_release(&d);
+	/* Without one: no mark. */
+	read_ok("tests/data/explain/base.csv", PR_FORMAT_AUTO, NULL, &d);
+	assert_false(d.metrics[0].flags & PR_METRIC_RUN_ROW);
+	pr_dataset_release(&d);
+	/* Selected, it is a metric. */
+	read_ok("tests/data/explain/runs-base.csv", PR_FORMAT_AUTO, "run", &d);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.metrics[0].name, "run");
+	assert_memory_equal(d.metrics[0].values.v, run, sizeof(run));
+	pr_dataset_release(&d);
+}
+
 static void
 test_csv_bad(void **state)
 {
@@ -1486,6 +1531,7 @@ main(void)
 		cmocka_unit_test(test_gobench_bad),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_csv_column),
+		cmocka_unit_test(test_csv_runs),
 		cmocka_unit_test(test_csv_bad),
 		cmocka_unit_test(test_csv_wide),
 		cmocka_unit_test(test_accumulate),

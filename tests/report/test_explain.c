@@ -46,8 +46,13 @@
 #include "perfreg/suite.h"
 #include "perfreg/monitor.h"
 
+#include "fixture.h"
+
 #define N 30
 #define M 5
+
+/* cmocka 1.1 has no assert_double_equal. */
+#define assert_near(got, want, tol) assert_true(fabs((got) - (want)) <= (tol))
 
 static double ybase[N], ynew[N], xb[M][N], xn[M][N];
 
@@ -219,6 +224,71 @@ test_aa(void **state)
 	assert_true(empty >= S * 93 / 100);
 }
 
+/*
+ * The primary in logs (pr_explain_input.log_primary): its change is the
+ * geometric one, exp(mean log new - mean log base) - 1, computed here
+ * apart, which differs from the arithmetic one on skewed data; a side
+ * metric that is the log of the primary then moves with it exactly (r
+ * 1, a share of 1 of the log change), and a primary at or below 0 is an
+ * error naming it.
+ */
+static void
+test_log_primary(void **state)
+{
+	static const char *const names[1] = { "log_elapsed" };
+	static double yb[N], yn[N], lb[N], ln_[N];
+	const double *mb[1] = { lb }, *mn[1] = { ln_ };
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error err;
+	struct pr_rng r;
+	double sb = 0, sn = 0, ab = 0, an = 0, geo, ari;
+	size_t i;
+
+	(void)state;
+	pr_rng_seed(&r, 1313);
+	for (i = 0; i < N; i++) {
+		yb[i] = 100 * exp(pr_rng_normal(&r));
+		yn[i] = 10 * exp(0.2 * pr_rng_normal(&r));
+		lb[i] = log(yb[i]);
+		ln_[i] = log(yn[i]);
+		sb += lb[i];
+		sn += ln_[i];
+		ab += yb[i];
+		an += yn[i];
+	}
+	geo = expm1((sn - sb) / N);
+	ari = an / ab - 1;
+	assert_true(fabs(geo - ari) > 0.01);
+	memset(&in, 0, sizeof(in));
+	in.primary = "elapsed";
+	in.nmetrics = 1;
+	in.names = names;
+	in.base = (struct pr_explain_side){ yb, mb, N, NULL };
+	in.new_ = (struct pr_explain_side){ yn, mn, N, NULL };
+	in.log_primary = 1;
+	pr_error_clear(&err);
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_near(e.primary_change, geo, 1e-12);
+	assert_int_equal(e.nchanged, 1);
+	assert_near(e.items[0].r, 1, 1e-12);
+	assert_near(e.items[0].share, 1, 1e-12);
+	pr_explain_release(&e);
+
+	/* In the values: the arithmetic change, and not a share of 1. */
+	in.log_primary = 0;
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_near(e.primary_change, ari, 1e-12);
+	assert_true(fabs(e.items[0].share - 1) > 0.01);
+	pr_explain_release(&e);
+
+	in.log_primary = 1;
+	yn[3] = 0;
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_EINVAL);
+	assert_non_null(strstr(err.msg, "elapsed in logs"));
+	assert_int_equal(e.n, 0);
+}
+
 static void
 test_split(void **state)
 {
@@ -273,18 +343,6 @@ test_split(void **state)
 	in.base.n = 1;
 	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_EINVAL);
 	assert_non_null(strstr(err.msg, "elapsed"));
-}
-
-static char *
-render(const struct pr_report_model *m, enum pr_report_format f)
-{
-	struct pr_buf b = PR_BUF_INIT(1 << 20);
-	struct pr_error err;
-
-	pr_error_clear(&err);
-	assert_int_equal(pr_report_model_render(&b, m, f, &err), PR_OK);
-	assert_int_equal(pr_buf_addc(&b, '\0', &err), PR_OK);
-	return pr_buf_detach(&b, NULL);
 }
 
 /* How many lines of text start with prefix. */
@@ -432,7 +490,7 @@ test_per_second(void **state)
 	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, NULL,
 			     0, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_non_null(strstr(t, "\n  mon.stat.ctxt/s +"));
 	assert_non_null(strstr(t, "\n  mon.perf.context_switches +"));
 	assert_non_null(strstr(t, "per second of the run (/s)"));
@@ -496,7 +554,7 @@ test_no_spread(void **state)
 	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, NULL,
 			     0, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_non_null(strstr(t,
 	    "(150.5 -> 1.2e+04), next to the same in every run of a side: "
 	    "its share of the change cannot be measured\n"));
@@ -529,7 +587,7 @@ test_section(void **state)
 	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, notes,
 			     1, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_null(strchr(t, '\033'));
 	assert_int_equal(strncmp(t, "\nexplanation: elapsed +", 23), 0);
 	assert_non_null(strstr(t, "side metrics changed (Welch's t"));
@@ -547,12 +605,12 @@ test_section(void **state)
 	assert_null(strstr(t, "more in --json"));
 	assert_null(strstr(t, "-0%"));
 	free(t);
-	t = render(&m, PR_REPORT_MARKDOWN);
+	t = fx_render_model(&m, PR_REPORT_MARKDOWN);
 	assert_non_null(strstr(t, "**Explanation**: elapsed"));
 	assert_non_null(strstr(t, "\n- a^[]52;x +"));
 	assert_non_null(strstr(t, "\n- b\\*\\| +"));
 	free(t);
-	t = render(&m, PR_REPORT_JSON);
+	t = fx_render_model(&m, PR_REPORT_JSON);
 	j = json_loads(t, 0, NULL);
 	assert_non_null(j);
 	arr = json_object_get(json_object_get(j, "explanation"), "metrics");
@@ -631,13 +689,13 @@ test_parsed(void **state)
 	assert_int_equal(pr_report_dataset_explain(&m, "explanation", 0, &d[0],
 			     &d[1], &r, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_null(strstr(t, "explanation"));
 	free(t);
 	assert_int_equal(pr_report_dataset_explain_parsed(&m, "explanation", 0,
 			     &d[0], &d[1], &r, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_int_equal(strncmp(t, "\nexplanation: elapsed +", 23), 0);
 	assert_non_null(strstr(t, "of 5 side metrics changed"));
 	/* a (user) accounts for 5/6 of the change: first. */
@@ -702,7 +760,7 @@ test_top_ten(void **state)
 	assert_int_equal(e.nchanged, MANY);
 	assert_int_equal(pr_report_explain(&m, NULL, 0, &e, &in, NULL, 0, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_int_equal(lines_with(t, "  m"), PR_EXPLAIN_TOP);
 	assert_non_null(strstr(t, "\n  5 more in --json\n"));
 	assert_null(strstr(t, "system-wide"));
@@ -804,7 +862,7 @@ explanation(const struct pr_session *s, const enum pr_role *role, size_t *nsec)
 			     NULL, 0, &err),
 	    PR_OK);
 	*nsec = m.n;
-	t = render(&m, PR_REPORT_JSON);
+	t = fx_render_model(&m, PR_REPORT_JSON);
 	j = json_loads(t, 0, NULL);
 	assert_non_null(j);
 	x = json_incref(json_object_get(j, "explanation"));
@@ -965,14 +1023,14 @@ test_suite_ab(void **state)
 			     PR_SECTION_LIST, fa, ma, fb, mb, NP, &c, fig, NULL,
 			     0, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_non_null(strstr(t, "\nexplanation: x.ns +"));
 	assert_non_null(strstr(t, "(Welch's t on the processes,"));
 	assert_non_null(strstr(t, "\n  mon.perf.context_switches +"));
 	assert_null(strstr(t, "explanation: y.ns"));
 	assert_null(strstr(t, "run.wall_s"));
 	free(t);
-	t = render(&m, PR_REPORT_JSON);
+	t = fx_render_model(&m, PR_REPORT_JSON);
 	assert_non_null(j = json_loads(t, 0, NULL));
 	arr = json_object_get(j, "explanations");
 	assert_int_equal(json_array_size(arr), 1);
@@ -993,7 +1051,7 @@ test_suite_ab(void **state)
 			     PR_SECTION_LIST, fa, ma, fb, mb, 1, &c, fig, NULL,
 			     0, &err),
 	    PR_OK);
-	t = render(&m, PR_REPORT_TEXT);
+	t = fx_render_model(&m, PR_REPORT_TEXT);
 	assert_null(strstr(t, "explanation"));
 	free(t);
 	pr_report_model_release(&m);
@@ -1006,6 +1064,94 @@ test_suite_ab(void **state)
 	}
 }
 
+/*
+ * The suite's explanation's heading is the verdict's change: suite ab's
+ * processes, each one's samples all alike, the base's spread wide and
+ * the new one's narrow, so that the verdict's geometric change of the
+ * process means (the moderated t on their logs) is far from their
+ * arithmetic change; the heading gives the verdict's, and a monitor
+ * figure that is the log of the process's figure takes the whole of the
+ * log change (share 1: the figure was taken in logs).
+ */
+static void
+test_suite_headline(void **state)
+{
+	static const struct pr_suite_figure fig[] = {
+		{ "x.ns", "ns", PR_BETTER_LOWER },
+	};
+	struct pr_dataset f[2][NP], mo[2][NP];
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_suite_cmp c;
+	struct pr_error err;
+	struct pr_rng r;
+	double sum[2] = { 0, 0 }, ari, v;
+	json_t *j, *x, *it;
+	size_t u, k, s;
+	char *t;
+
+	(void)state;
+	pr_rng_seed(&r, 1314);
+	for (s = 0; s < 2; s++)
+		for (u = 0; u < NP; u++) {
+			v = s ? 50 * exp(0.05 * pr_rng_normal(&r))
+			      : 100 * exp(pr_rng_normal(&r));
+			sum[s] += v;
+			pr_dataset_init(&f[s][u]);
+			pr_dataset_init(&mo[s][u]);
+			for (k = 0; k < NS; k++) {
+				assert_int_equal(pr_dataset_add(&f[s][u],
+						     "x.ns", "ns",
+						     PR_BETTER_LOWER, v, &err),
+				    PR_OK);
+				assert_int_equal(pr_dataset_add(&mo[s][u],
+						     "mon.perf.log_x", "",
+						     PR_BETTER_LOWER, log(v),
+						     &err),
+				    PR_OK);
+				assert_int_equal(pr_dataset_add(&mo[s][u],
+						     PR_MON_WALL, "s",
+						     PR_BETTER_LOWER, 0.01,
+						     &err),
+				    PR_OK);
+			}
+		}
+	ari = sum[1] / sum[0] - 1;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(pr_suite_compare(f[0], NP, f[1], NP, fig, 1, NULL, &c,
+			     &err),
+	    PR_OK);
+	assert_int_equal(c.n, 1);
+	assert_true(pr_suite_changed(&c, 0));
+	print_message("verdict %+.3f%%, arithmetic %+.3f%%\n",
+	    c.cmp[0].change_pct, 100 * ari);
+	assert_true(fabs(c.cmp[0].change_pct - 100 * ari) > 1);
+	assert_int_equal(pr_report_model_list(&m, "explanations", 0, &err),
+	    PR_OK);
+	assert_int_equal(pr_report_suite_ab_explain(&m, "explanations",
+			     PR_SECTION_LIST, f[0], mo[0], f[1], mo[1], NP, &c,
+			     fig, NULL, 0, &err),
+	    PR_OK);
+	t = fx_render_model(&m, PR_REPORT_JSON);
+	assert_non_null(j = json_loads(t, 0, NULL));
+	x = json_array_get(json_object_get(j, "explanations"), 0);
+	assert_non_null(x);
+	assert_near(json_real_value(json_object_get(x, "primary_change")),
+	    c.cmp[0].change_pct / 100, 1e-12);
+	it = json_array_get(json_object_get(x, "metrics"), 0);
+	assert_string_equal(json_string_value(json_object_get(it, "metric")),
+	    "mon.perf.log_x");
+	assert_near(json_real_value(json_object_get(it, "share")), 1, 1e-9);
+	json_decref(j);
+	free(t);
+	pr_report_model_release(&m);
+	pr_suite_cmp_release(&c);
+	for (s = 0; s < 2; s++)
+		for (u = 0; u < NP; u++) {
+			pr_dataset_release(&f[s][u]);
+			pr_dataset_release(&mo[s][u]);
+		}
+}
+
 int
 main(void)
 {
@@ -1013,6 +1159,7 @@ main(void)
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_ranking_follows_the_data),
 		cmocka_unit_test(test_aa),
+		cmocka_unit_test(test_log_primary),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_interval_positive),
 		cmocka_unit_test(test_per_second),
@@ -1022,6 +1169,7 @@ main(void)
 		cmocka_unit_test(test_top_ten),
 		cmocka_unit_test(test_run_session),
 		cmocka_unit_test(test_suite_ab),
+		cmocka_unit_test(test_suite_headline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
