@@ -56,6 +56,22 @@ struct pr_probe_opts {
 	volatile sig_atomic_t *cancel;
 };
 
+/*
+ * What one process of a probe contributes to a session's figure (issue
+ * 10): the mean of its samples, or its best sample (the smallest time,
+ * the largest throughput).  A probe whose work is fixed (a copy, a
+ * cipher, a system call, a fault) and whose slow samples are other
+ * work landing on it takes the best: between A/A sessions it moved
+ * 1.6-12 times less than the mean there (bench/README.md, "candidate
+ * figures measured").  The best sample hides a
+ * regression that slows only some samples (a tail); a probe whose
+ * figures are tails or waits (hand-off, pipes, TCP) keeps the mean.
+ */
+enum pr_probe_figure {
+	PR_PROBE_FIGURE_MEAN = 0, /* each process its mean (the default) */
+	PR_PROBE_FIGURE_BEST      /* each process its best sample */
+};
+
 struct pr_probe {
 	const char *name;    /* "copy" */
 	const char *summary; /* one line for `perfreg suite list` */
@@ -75,6 +91,8 @@ struct pr_probe {
 	enum pr_status (
 	    *sample)(void *state, struct pr_dataset *out, struct pr_error *err);
 	void (*fini)(void *state);
+	/* Each process's figure (PR_PROBE_FIGURE_MEAN when left out). */
+	enum pr_probe_figure figure;
 };
 
 /* Every built-in probe, NULL-terminated, in the order the suite runs

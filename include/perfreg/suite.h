@@ -116,6 +116,10 @@ struct pr_suite_result {
 	 * took (all of it when it took fewer): what the budget cannot cut,
 	 * measured.  Merged: the largest of the processes'. */
 	double floor_s;
+	/* CPU seconds (user and system) its process and the children it
+	 * reaped spent on it, its set-up and samples: with elapsed_s, the
+	 * machine's pace (pr_suite_pace_of).  Merged: summed. */
+	double cpu_s;
 	/* Merged from processes (pr_suite_results_merge): the processes
 	 * that took samples, and each sample's process index ([samples]);
 	 * 0 and NULL for the results of one pr_suite_run. */
@@ -202,6 +206,36 @@ void pr_suite_pace(const double *floor_s, size_t np, size_t done,
     double probe_s, double left_s, struct pr_suite_pace_est *out);
 
 /*
+ * The part of the budget `perfreg suite` keeps for capturing the
+ * environment, storing and comparing, at the machine's measured pace:
+ * pace (pr_suite_pace_of; 0 when unknown) times PR_SUITE_STORE_CPU_S,
+ * at least PR_SUITE_RESERVE_S plus PR_SUITE_RESERVE_SHARE of budget_s
+ * (the reserve before the pace was measured) and at most
+ * PR_SUITE_RESERVE_MAX_SHARE of it (unless that is below the least).
+ * PR_SUITE_STORE_CPU_S is the CPU time storing and comparing a session
+ * takes, with a margin (bench/README.md, "the reserve at the measured
+ * pace").  Storing and comparing a --quick session took 5.1 s of wall
+ * time under nice 19 beside three CPU hogs against the 1.5 s then kept
+ * (bench/README.md, issue 16): it grows with the pace, not the budget.
+ */
+#define PR_SUITE_RESERVE_S 0.3
+#define PR_SUITE_RESERVE_SHARE 0.03
+#define PR_SUITE_RESERVE_MAX_SHARE 0.25
+#define PR_SUITE_STORE_CPU_S 0.25
+double pr_suite_reserve(double pace, double budget_s);
+
+/*
+ * The pace of the machine results were measured on: their wall seconds
+ * for each CPU second, both summed over the results that have both (1 on
+ * an idle machine for a probe that computes; more for one that waits,
+ * and on a loaded machine).  Adds the wall and CPU seconds of r[0..n) to
+ * *wall_s and *cpu_s (start both at 0; call again to add more results)
+ * and returns the pace of the sums, 0 while *cpu_s is 0.
+ */
+double pr_suite_pace_of(const struct pr_suite_result *r, size_t n,
+    double *wall_s, double *cpu_s);
+
+/*
  * Appends process `process`'s results from[0..n) (the same probes in
  * the same order as into[0..n)) to into, which starts zeroed (probe set,
  * data initialised) for process 0: the samples one after the other, each
@@ -214,19 +248,46 @@ enum pr_status pr_suite_results_merge(struct pr_suite_result *into,
     const struct pr_suite_result *from, size_t n, size_t process,
     struct pr_error *err);
 
+/* A session of one process cuts its samples into this many blocks for a
+ * probe that takes the best sample: each block's best is a unit. */
+#define PR_SUITE_BLOCKS 4
+
+/*
+ * The value one unit (a process, or a block of one) gives figure rule's
+ * way: the mean of v[0..n) (PR_PROBE_FIGURE_MEAN), or its best value,
+ * the smallest with better PR_BETTER_LOWER and the largest with
+ * PR_BETTER_HIGHER (PR_PROBE_FIGURE_BEST).  NAN for n == 0.
+ */
+double pr_suite_unit_value(const double *v, size_t n, enum pr_better better,
+    enum pr_probe_figure rule);
+
+/*
+ * The rule of figure `name` ("copy.memcpy.64B"): that of the probe among
+ * probes[0..np) whose name is name's first part (before the first '.'),
+ * PR_PROBE_FIGURE_MEAN when none is (the monitors' figures).
+ */
+enum pr_probe_figure pr_suite_figure_rule(const struct pr_probe *const *probes,
+    size_t np, const char *name);
+
 /*
  * One stored session's samples, grouped by unit (units[u] the samples of
- * process u), reduced to what pr_suite_compare takes for the session:
- * with n >= 2 units each figure's unit means (one value per unit that
- * has the figure), so that the session's value is the mean of its
- * process means and its standard error comes from the process means;
- * with one unit its samples as they are (a session of one process, as
- * every session stored before processes: each of its samples was stored
- * as a round of its own, so their unit means are the samples).  Appends
- * to out.  Errors: PR_ENOMEM.
+ * process u, in the order taken), reduced to what pr_suite_compare takes
+ * for the session, each figure by its probe's rule (pr_suite_figure_rule
+ * with probes[0..np)):
+ * - with n >= 2 units, one value a unit that has the figure
+ *   (pr_suite_unit_value), so that the session's value is the mean of
+ *   its process means or bests and its standard error comes from them;
+ * - with one unit (a session of one process, or one stored before
+ *   processes, each of whose samples is a round of its own, so that its
+ *   unit values are its samples) a mean figure's samples as they are,
+ *   and a best figure's samples cut into PR_SUITE_BLOCKS blocks in order
+ *   (fewer when there are fewer samples; block b of k holds samples
+ *   [b n / k, (b + 1) n / k)), each block's best one value.
+ * Appends to out.  Errors: PR_ENOMEM.
  */
-enum pr_status pr_suite_unit_means(const struct pr_dataset *units, size_t n,
-    struct pr_dataset *out, struct pr_error *err);
+enum pr_status pr_suite_unit_values(const struct pr_dataset *units, size_t n,
+    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
+    struct pr_error *err);
 
 /*
  * The half-width of the 95% Student interval of the mean of the n
@@ -370,10 +431,12 @@ enum pr_status pr_suite_figures(const struct pr_suite_result *r, size_t n,
 void pr_suite_figure_stats(const struct pr_metric *m, double *mean,
     double *halfwidth_pct);
 
-/* The same for figure m of result r: with samples from two or more
- * processes (r->processes, r->process) the mean of its process means and
- * the half-width from them, the process the unit; else
- * pr_suite_figure_stats. */
+/* The same for figure m of result r, by its probe's rule (r->probe's
+ * figure), as pr_suite_unit_values takes a stored session: with samples
+ * from two or more processes (r->processes, r->process) the mean of its
+ * process means or bests and the half-width from them, the process the
+ * unit; with one process, a mean figure's pr_suite_figure_stats and a
+ * best figure's from its PR_SUITE_BLOCKS blocks' bests. */
 void pr_suite_result_stats(const struct pr_suite_result *r,
     const struct pr_metric *m, double *mean, double *halfwidth_pct);
 

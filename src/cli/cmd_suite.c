@@ -67,10 +67,6 @@ extern const struct cmd_entry cmd_suite_ab_entry;
  * process level: 4 processes kept A/A near 0.5% where one gave 12-14%
  * with slow processes). */
 #define SUITE_PROCESSES 4
-/* The part of the budget kept for capturing the environment, storing
- * and comparing: RESERVE_S plus RESERVE_SHARE of the budget. */
-#define RESERVE_S 0.3
-#define RESERVE_SHARE 0.03
 /* What a probe needs at the least (set-up and the floor of samples) on
  * a 2-core VM, full and --quick: a smaller budget cannot be held. */
 #define PROBE_FLOOR_S 1.5
@@ -103,6 +99,10 @@ struct suite_cli {
 	double share;      /* suite run --worker: its budget, s */
 	double budget;     /* suite: the budget asked for, s */
 	int procs_stopped; /* suite: the last process was stopped */
+	/* suite: what is kept of the budget for storing and comparing
+	 * (pr_suite_reserve), at first and at the pace measured so far
+	 * (0: not yet), and the CPU seconds they then took. */
+	double reserve0_s, reserve_s, pace, store_cpu_s;
 	int late_said;
 	const char *baseline;
 	const char *db, *a, *b;
@@ -130,6 +130,16 @@ mono_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* This process's CPU seconds, all its threads. */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -500,6 +510,24 @@ history_notes(struct pr_store *st, int64_t session,
 	return rc;
 }
 
+/* Adds sample k of every figure of d (that has one) to one. */
+static enum pr_status
+add_sample(struct pr_dataset *one, const struct pr_dataset *d, size_t k,
+    struct pr_error *err)
+{
+	const struct pr_metric *m;
+	size_t j;
+
+	for (j = 0; j < d->n; j++) {
+		m = &d->metrics[j];
+		if (k < m->values.n &&
+		    pr_dataset_add(one, m->name, m->unit, m->better,
+			m->values.v[k], err) != PR_OK)
+			return PR_ENOMEM;
+	}
+	return PR_OK;
+}
+
 /* Stores the results as a session of campaign "suite". */
 static int
 store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
@@ -515,7 +543,7 @@ store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
 	struct timespec ts;
 	int64_t vid;
 	double elapsed = 0;
-	size_t i, k, j;
+	size_t i, k;
 	char eb[PR_ERROR_MSG_MAX + PR_ERROR_FILE_MAX + 8];
 
 	cli_hostname(host, sizeof(host));
@@ -550,31 +578,13 @@ store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
 			goto fail;
 		for (k = 0; k < r[i].samples; k++) {
 			pr_dataset_init(&one);
-			for (j = 0; j < r[i].data.n; j++) {
-				const struct pr_metric *m =
-				    &r[i].data.metrics[j];
-
-				if (k < m->values.n &&
-				    pr_dataset_add(&one, m->name, m->unit,
-					m->better, m->values.v[k],
-					&err) != PR_OK) {
-					pr_dataset_release(&one);
-					goto fail;
-				}
-			}
-			/* --monitor: the sample's monitor figures, kept
+			/* --monitor: the sample's monitor figures too, kept
 			 * apart by their names (mon.*). */
-			for (j = 0; j < r[i].monitors.n; j++) {
-				const struct pr_metric *m =
-				    &r[i].monitors.metrics[j];
-
-				if (k < m->values.n &&
-				    pr_dataset_add(&one, m->name, m->unit,
-					m->better, m->values.v[k],
-					&err) != PR_OK) {
-					pr_dataset_release(&one);
-					goto fail;
-				}
+			if (add_sample(&one, &r[i].data, k, &err) != PR_OK ||
+			    add_sample(&one, &r[i].monitors, k, &err) !=
+				PR_OK) {
+				pr_dataset_release(&one);
+				goto fail;
 			}
 			memset(&sr, 0, sizeof(sr));
 			sr.variant = vid;
@@ -875,8 +885,20 @@ name_sessions(char *buf, size_t size, const int64_t *id, size_t n)
 }
 
 /* Reads the runs of the n sessions ids (only r's probes) into d[]:
- * each session's samples grouped by process into process means
- * (pr_suite_unit_means). */
+ * each session's samples grouped by process into one value a process,
+ * its mean or its best sample by the probe's rule (pr_suite_unit_values;
+ * a session of one process in blocks). */
+/* The built-in probes, counted. */
+static size_t
+probes_count(void)
+{
+	size_t n = 0;
+
+	while (pr_probes[n] != NULL)
+		n++;
+	return n;
+}
+
 static int
 load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
     const struct pr_suite_result *r, size_t nr, struct pr_dataset *d)
@@ -897,8 +919,8 @@ load_sessions(struct pr_store *st, const int64_t *ids, size_t n,
 			    err.msg);
 			return PR_EXIT_USAGE;
 		}
-		if (pr_suite_unit_means(c.unit, c.nunits, &d[h], &err) !=
-		    PR_OK) {
+		if (pr_suite_unit_values(c.unit, c.nunits, pr_probes,
+			probes_count(), &d[h], &err) != PR_OK) {
 			collect_release(&c);
 			cli_errorf("out of memory");
 			return PR_EXIT_INTERNAL;
@@ -1594,14 +1616,41 @@ struct watch {
 	double t_end;    /* when the probes' budget ends */
 	double margin_s; /* the margin promised past the budget */
 	double t_bound;  /* a worker still running then is stopped */
-	double t_last;   /* when its last probe was seen done, or it began */
-	size_t whole;    /* bytes of its output that hold whole results */
-	size_t done;     /* its probes done */
+	/* t_end and t_bound with the first reserve (they move earlier
+	 * as the reserve grows with the pace), and the results of the
+	 * processes before this one. */
+	double t_end0, bound0;
+	const struct pr_suite_result *merged;
+	double t_last; /* when its last probe was seen done, or it began */
+	size_t whole;  /* bytes of its output that hold whole results */
+	size_t done;   /* its probes done */
 	/* spawn's cancel flag: set on Ctrl-C or at the bound; stop says
 	 * which. */
 	volatile sig_atomic_t cancel;
 	int stop;
 };
+
+/*
+ * The reserve for storing and comparing at the pace of the results
+ * a[0..na) and b[0..nb) (the processes done and the running one's
+ * finished probes), into c; with wt, its end of the probes' budget and
+ * its bound move by as much as the reserve grew.
+ */
+static void
+reserve_update(struct suite_cli *c, struct watch *wt,
+    const struct pr_suite_result *a, size_t na, const struct pr_suite_result *b,
+    size_t nb)
+{
+	double wall = 0, cpu = 0;
+
+	(void)pr_suite_pace_of(a, na, &wall, &cpu);
+	c->pace = pr_suite_pace_of(b, nb, &wall, &cpu);
+	c->reserve_s = pr_suite_reserve(c->pace, c->budget);
+	if (wt != NULL) {
+		wt->t_end = wt->t_end0 - (c->reserve_s - c->reserve0_s);
+		wt->t_bound = wt->bound0 - c->reserve_s;
+	}
+}
 
 /* The running-late note, once a command: the measured floors show that
  * the budget will not be held. */
@@ -1657,6 +1706,7 @@ watch_worker(const struct pr_spawn_result *sr, double elapsed_s, void *arg)
 			}
 			wt->done = j;
 			wt->t_last = now;
+			reserve_update(wt->c, wt, wt->merged, wt->np, res, j);
 		}
 		pr_suite_results_free(res, nres);
 	}
@@ -1848,8 +1898,7 @@ worker_exe(char *exe, size_t size, const char *what)
  */
 static int
 run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
-    size_t procs, double reserve_s, double min_s, struct pr_suite_result **out,
-    size_t *nout)
+    size_t procs, double min_s, struct pr_suite_result **out, size_t *nout)
 {
 	struct pr_suite_result *r, *w = NULL;
 	struct pr_error err;
@@ -1857,7 +1906,7 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 	char exe[4096], budget[32], cpu[32], target[32];
 	char **argv;
 	double t0 = mono_now(), left, share, floor_s = 0, wall = 0, pf;
-	double *floors = NULL, bound;
+	double *floors = NULL, bound0;
 	size_t i, nw = 0, j;
 	int k, stopped = 0;
 	int rc;
@@ -1883,17 +1932,17 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 	*out = r;
 	*nout = np;
 	/* The bound: the whole command within its budget and margin, what
-	 * storing and comparing need kept; a budget said at the start not
-	 * to hold (below the probes' estimated floors) counts as that
-	 * estimate. */
-	bound = c->budget > min_s ? c->budget : min_s;
-	bound = c->t_start + bound + MARGIN_S + MARGIN_SHARE * c->budget -
-	    reserve_s;
+	 * storing and comparing need kept (c->reserve_s, which grows with
+	 * the pace measured); a budget said at the start not to hold (below
+	 * the probes' estimated floors) counts as that estimate. */
+	bound0 = c->budget > min_s ? c->budget : min_s;
+	bound0 = c->t_start + bound0 + MARGIN_S + MARGIN_SHARE * c->budget;
 	if ((rc = worker_exe(exe, sizeof(exe), "suite")) != PR_EXIT_OK)
 		goto out;
 	snprintf(target, sizeof(target), "%.17g", c->so.target_pct);
 	for (i = 0; i < procs; i++) {
-		left = t0 + c->so.budget_s - mono_now();
+		left = t0 + c->so.budget_s - (c->reserve_s - c->reserve0_s) -
+		    mono_now();
 		if (i > 0 &&
 		    (double)(procs - i) * FLOOR_SAFETY * floor_s > left) {
 			size_t fit = left > FLOOR_SAFETY * floor_s
@@ -1918,7 +1967,8 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 				break;
 		}
 		share = left / (double)(procs - i);
-		if ((i > 0 && share < 0.01) || bound - mono_now() < 0.01)
+		if ((i > 0 && share < 0.01) ||
+		    bound0 - c->reserve_s - mono_now() < 0.01)
 			break;
 		snprintf(budget, sizeof(budget), "%.3f", share > 0 ? share : 0);
 		k = worker_argv(c, argv, "run", cpu, sizeof(cpu));
@@ -1937,9 +1987,11 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 		wt.i = i;
 		wt.of = procs;
 		wt.floor_s = floors;
-		wt.t_end = t0 + c->so.budget_s;
+		wt.t_end0 = t0 + c->so.budget_s;
+		wt.bound0 = bound0;
+		wt.merged = r;
+		reserve_update(c, &wt, r, np, NULL, 0);
 		wt.margin_s = MARGIN_S + MARGIN_SHARE * c->budget;
-		wt.t_bound = bound;
 		wt.t_last = mono_now();
 		rc = spawn_worker("suite", exe, argv,
 		    WORKER_TIMEOUT_SHARE * c->budget + WORKER_TIMEOUT_S, i,
@@ -1955,6 +2007,7 @@ run_processes(struct suite_cli *c, const struct pr_probe **probes, size_t np,
 			cli_errorf("suite: %s", err.msg);
 			rc = PR_EXIT_INTERNAL;
 		}
+		reserve_update(c, NULL, r, np, NULL, 0);
 		if (stopped) {
 			note_line(c);
 			cli_errorf("suite: note: process %zu of %zu stopped "
@@ -2021,7 +2074,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	size_t nr = 0;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
 	const char *envfile;
-	double floor_s, budget, t_probes = 0, total;
+	double floor_s, budget, t_probes = 0, total, cpu_stored = 0;
 	size_t procs, want_procs;
 	int over;
 	char config[PR_SUITE_CONFIG_LEN];
@@ -2036,14 +2089,15 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	floor_s =
 	    (double)np * (c->so.quick ? PROBE_FLOOR_QUICK_S : PROBE_FLOOR_S);
 	budget = c->budget = c->so.budget_s;
-	if (budget < floor_s + RESERVE_S + RESERVE_SHARE * budget)
+	/* The pace is not known yet: the least reserve. */
+	c->reserve0_s = c->reserve_s = pr_suite_reserve(0, budget);
+	if (budget < floor_s + c->reserve0_s)
 		cli_errorf("suite: note: a budget of %g s cannot be held: %zu "
 			   "probes take about %.1f s at the least (their "
 			   "set-up and %d samples each), and storing and "
 			   "comparing %.1f s",
-		    budget, np, floor_s, PR_SUITE_SAMPLES_FLOOR,
-		    RESERVE_S + RESERVE_SHARE * budget);
-	c->so.budget_s = budget - RESERVE_S - RESERVE_SHARE * budget;
+		    budget, np, floor_s, PR_SUITE_SAMPLES_FLOOR, c->reserve0_s);
+	c->so.budget_s = budget - c->reserve0_s;
 	if (c->so.budget_s < 0)
 		c->so.budget_s = 0;
 	/* The processes the budget holds, by the same estimate (each
@@ -2097,10 +2151,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	/* Every process is a worker, watched, even one alone: a worker
 	 * that runs past the bound is stopped. */
 	rc = run_processes(c, probes, np, procs,
-	    RESERVE_S + RESERVE_SHARE * budget,
-	    floor_s + PROCESS_START_S + RESERVE_S + RESERVE_SHARE * budget, &r,
-	    &nr);
+	    floor_s + PROCESS_START_S + c->reserve0_s, &r, &nr);
 	t_probes = mono_now() - t_probes;
+	cpu_stored = cpu_now();
 	if (c->tty)
 		fputs("\r\033[K", stderr);
 	/* Only a note: out of memory, there is none. */
@@ -2178,12 +2231,17 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	/* What the budget went to: the command so far, whole. */
 	total = mono_now() - c->t_start;
+	c->store_cpu_s = cpu_now() - cpu_stored;
 	over = total > budget + MARGIN_S + MARGIN_SHARE * budget;
 	pr_buf_reset(&line);
 	if (pr_buf_addf(&line, &err,
 		"time: %.1f s of the %g s budget: the probes %.1f s, set-up, "
-		"storing and comparing %.1f s%s",
-		total, budget, t_probes, total - t_probes,
+		"storing and comparing %.1f s (storing and comparing %.2f s "
+		"of CPU; %.1f s kept for them%s)%s",
+		total, budget, t_probes, total - t_probes, c->store_cpu_s,
+		c->reserve_s,
+		c->reserve_s > c->reserve0_s ? ", grown with the probes' pace"
+					     : "",
 		over ? "; over the budget and its margin because the probes' "
 		       "set-up and their floor of samples took longer"
 		     : "") != PR_OK ||
@@ -2196,6 +2254,10 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		    "; %zu of %zu processes, as one took %.1f s at the least "
 		    "here",
 		    c->procs_run, procs, c->proc_floor) != PR_OK) ||
+	    (c->pace > 0 &&
+		pr_buf_addf(&line, &err,
+		    "; the probes' pace %.2f wall s a CPU s",
+		    c->pace) != PR_OK) ||
 	    (want_procs > 1 && procs == 1 &&
 		pr_buf_addf(&line, &err,
 		    "; one process, not %zu: the budget holds no more (the "
@@ -2211,7 +2273,13 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	    pr_report_model_integer(g, "processes", 0, 1, (int64_t)c->procs_run,
 		&err) != PR_OK ||
 	    pr_report_model_bool(g, "stopped", 0, c->procs_stopped, &err) !=
-		PR_OK) {
+		PR_OK ||
+	    pr_report_model_real(g, "reserve_s", 0, 1, c->reserve_s, &err) !=
+		PR_OK ||
+	    pr_report_model_real(g, "pace", 0, c->pace > 0, c->pace, &err) !=
+		PR_OK ||
+	    pr_report_model_real(g, "store_cpu_s", 0, 1, c->store_cpu_s,
+		&err) != PR_OK) {
 		cli_errorf("out of memory");
 		rc = PR_EXIT_INTERNAL;
 		goto out;

@@ -184,26 +184,46 @@ void
 pr_suite_result_stats(const struct pr_suite_result *r,
     const struct pr_metric *m, double *mean, double *halfwidth_pct)
 {
-	double pm[PR_SUITE_PROCESSES_MAX], se;
+	double pm[PR_SUITE_PROCESSES_MAX], se, v;
 	size_t cnt[PR_SUITE_PROCESSES_MAX], u, j, np = 0;
+	enum pr_probe_figure rule =
+	    r->probe != NULL ? r->probe->figure : PR_PROBE_FIGURE_MEAN;
 
 	if (r->processes < 2 || r->process == NULL) {
-		pr_suite_figure_stats(m, mean, halfwidth_pct);
-		return;
+		if (rule == PR_PROBE_FIGURE_MEAN) {
+			pr_suite_figure_stats(m, mean, halfwidth_pct);
+			return;
+		}
+		/* One process: its blocks' bests, as a stored session of
+		 * one process reads (pr_suite_unit_values). */
+		np = m->values.n < PR_SUITE_BLOCKS ? m->values.n
+						   : PR_SUITE_BLOCKS;
+		for (u = 0; u < np; u++)
+			pm[u] = pr_suite_unit_value(m->values.v +
+				u * m->values.n / np,
+			    (u + 1) * m->values.n / np - u * m->values.n / np,
+			    m->better, rule);
+	} else {
+		memset(cnt, 0, sizeof(cnt));
+		memset(pm, 0, sizeof(pm));
+		/* Each process's mean or best, then their mean. */
+		for (j = 0; j < m->values.n && j < r->samples; j++) {
+			u = r->process[j];
+			if (u >= PR_SUITE_PROCESSES_MAX)
+				continue;
+			v = m->values.v[j];
+			cnt[u]++;
+			if (rule == PR_PROBE_FIGURE_MEAN)
+				pm[u] += (v - pm[u]) / (double)cnt[u];
+			else if (cnt[u] == 1 ||
+			    (m->better == PR_BETTER_HIGHER ? v > pm[u]
+							   : v < pm[u]))
+				pm[u] = v;
+		}
+		for (u = 0; u < PR_SUITE_PROCESSES_MAX; u++)
+			if (cnt[u] > 0)
+				pm[np++] = pm[u];
 	}
-	memset(cnt, 0, sizeof(cnt));
-	memset(pm, 0, sizeof(pm));
-	/* The mean of each process's values, then of the process means. */
-	for (j = 0; j < m->values.n && j < r->samples; j++) {
-		u = r->process[j];
-		if (u >= PR_SUITE_PROCESSES_MAX)
-			continue;
-		cnt[u]++;
-		pm[u] += (m->values.v[j] - pm[u]) / (double)cnt[u];
-	}
-	for (u = 0; u < PR_SUITE_PROCESSES_MAX; u++)
-		if (cnt[u] > 0)
-			pm[np++] = pm[u];
 	session_stats(pm, np, mean, &se);
 	*halfwidth_pct = pr_suite_halfwidth_pct(pm, np);
 }

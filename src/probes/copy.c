@@ -314,4 +314,5 @@ const struct pr_probe pr_probe_copy = {
 	init,
 	sample,
 	fini,
+	PR_PROBE_FIGURE_BEST,
 };

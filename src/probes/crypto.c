@@ -309,4 +309,4 @@ crypto_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 const struct pr_probe pr_probe_crypto = { "crypto",
 	"AES-GCM, ChaCha20-Poly1305, 3DES, SHA-256 throughput via OpenSSL EVP",
 	"clock_gettime(CLOCK_THREAD_CPUTIME_ID)", variants, crypto_init,
-	crypto_sample, crypto_fini };
+	crypto_sample, crypto_fini, PR_PROBE_FIGURE_BEST };

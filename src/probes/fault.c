@@ -269,4 +269,5 @@ const struct pr_probe pr_probe_fault = {
 	init,
 	sample,
 	fini,
+	PR_PROBE_FIGURE_BEST,
 };

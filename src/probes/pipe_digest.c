@@ -291,4 +291,4 @@ pd_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 const struct pr_probe pr_probe_pipe_digest = { "pipe-digest",
 	"128 MiB of zeros through a pipe into MD5/SHA-256 in another process",
 	"clock_gettime(CLOCK_MONOTONIC), getrusage", variants, pd_init,
-	pd_sample, pd_fini };
+	pd_sample, pd_fini, PR_PROBE_FIGURE_MEAN };

@@ -4,11 +4,12 @@
  * (pr_suite_results_write, pr_suite_results_read), the processes'
  * results merged into one session's, each sample with its process index
  * (pr_suite_results_merge), and a stored session's samples grouped by
- * process into process means (pr_suite_unit_means).  See perfreg/suite.h.
+ * process into one value a process, its mean or its best sample by its
+ * probe's rule (pr_suite_unit_values).  See perfreg/suite.h.
  *
  * The text is one record a line, its fields separated by tabs, a
  * backslash, tab or newline inside a field written as \\, \t or \n:
- *   R LABEL PROBE SAMPLES ELAPSED CONVERGED CAPPED BUDGET_CUT WORST FLOOR
+ *   R LABEL PROBE SAMPLES ELAPSED CONVERGED CAPPED BUDGET_CUT WORST FLOOR CPU
  *   S REASON                  (the result above was skipped)
  *   N NOTES                   (its probe's notes)
  *   M NAME UNIT BETTER VALUES (a figure; the values %.17g, one space)
@@ -36,7 +37,7 @@
 #include "core/banned.h"
 
 /* Fields of a record at most (an R line's). */
-#define FIELDS_MAX 10
+#define FIELDS_MAX 11
 
 static enum pr_status
 add_field(struct pr_buf *out, const char *s, struct pr_error *err)
@@ -62,11 +63,11 @@ pr_suite_results_write(const struct pr_suite_result *r, size_t n,
 		if (pr_buf_adds(out, "R\t", err) != PR_OK ||
 		    add_field(out, r[i].label, err) != PR_OK ||
 		    pr_buf_addf(out, err,
-			"\t%s\t%zu\t%.17g\t%d\t%d\t%d\t%.17g\t%.17g\n",
+			"\t%s\t%zu\t%.17g\t%d\t%d\t%d\t%.17g\t%.17g\t%.17g\n",
 			r[i].probe->name, r[i].samples, r[i].elapsed_s,
 			r[i].converged, r[i].capped, r[i].budget_cut,
 			isfinite(r[i].worst_pct) ? r[i].worst_pct : -1.0,
-			r[i].floor_s) != PR_OK)
+			r[i].floor_s, r[i].cpu_s) != PR_OK)
 			return PR_ENOMEM;
 		if (r[i].skipped != NULL &&
 		    (pr_buf_adds(out, "S\t", err) != PR_OK ||
@@ -270,10 +271,10 @@ read_result(struct pr_suite_result *r, char **f, size_t nf,
 	size_t i;
 	double worst;
 
-	for (i = 0; nf == 10 && i < np; i++)
+	for (i = 0; nf == FIELDS_MAX && i < np; i++)
 		if (strcmp(probes[i]->name, f[2]) == 0)
 			break;
-	if (nf != 10 || i == np)
+	if (nf != FIELDS_MAX || i == np)
 		return pr_error_set(err, PR_EPARSE,
 		    "line %zu: not a result of the probes asked for", line);
 	r->probe = probes[i];
@@ -281,7 +282,7 @@ read_result(struct pr_suite_result *r, char **f, size_t nf,
 	    !count(f[3], &r->samples) || !num(f[4], &r->elapsed_s) ||
 	    !flag(f[5], &r->converged) || !flag(f[6], &r->capped) ||
 	    !flag(f[7], &r->budget_cut) || !num(f[8], &worst) ||
-	    !num(f[9], &r->floor_s))
+	    !num(f[9], &r->floor_s) || !num(f[10], &r->cpu_s) || r->cpu_s < 0)
 		return pr_error_set(err, PR_EPARSE,
 		    "line %zu: a result's field is not what a worker writes",
 		    line);
@@ -425,6 +426,7 @@ pr_suite_results_merge(struct pr_suite_result *into,
 			 from[i].notes != NULL ? from[i].notes : "")) == NULL)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 		r->elapsed_s += from[i].elapsed_s;
+		r->cpu_s += from[i].cpu_s;
 		if (r->skipped != NULL || from[i].skipped != NULL ||
 		    from[i].samples == 0)
 			continue;
@@ -469,35 +471,73 @@ pr_suite_results_merge(struct pr_suite_result *into,
 	return PR_OK;
 }
 
+double
+pr_suite_unit_value(const double *v, size_t n, enum pr_better better,
+    enum pr_probe_figure rule)
+{
+	double x;
+	size_t j;
+
+	if (n == 0)
+		return NAN;
+	if (rule == PR_PROBE_FIGURE_BEST) {
+		x = v[0];
+		for (j = 1; j < n; j++)
+			if (better == PR_BETTER_HIGHER ? v[j] > x : v[j] < x)
+				x = v[j];
+		return x;
+	}
+	x = 0;
+	for (j = 0; j < n; j++)
+		x += (v[j] - x) / (double)(j + 1);
+	return x;
+}
+
+enum pr_probe_figure
+pr_suite_figure_rule(const struct pr_probe *const *probes, size_t np,
+    const char *name)
+{
+	size_t i, len = strcspn(name, ".");
+
+	for (i = 0; i < np; i++)
+		if (probes[i] != NULL && strlen(probes[i]->name) == len &&
+		    memcmp(probes[i]->name, name, len) == 0)
+			return probes[i]->figure;
+	return PR_PROBE_FIGURE_MEAN;
+}
+
 enum pr_status
-pr_suite_unit_means(const struct pr_dataset *units, size_t n,
-    struct pr_dataset *out, struct pr_error *err)
+pr_suite_unit_values(const struct pr_dataset *units, size_t n,
+    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
+    struct pr_error *err)
 {
 	const struct pr_metric *m;
-	size_t u, k, j;
-	double mean;
+	enum pr_probe_figure rule;
+	size_t u, k, b, nb, lo, hi;
 
 	for (u = 0; u < n; u++)
 		for (k = 0; k < units[u].n; k++) {
 			m = &units[u].metrics[k];
 			if (m->values.n == 0)
 				continue;
-			if (n == 1) {
-				/* One process: its samples, as before. */
-				for (j = 0; j < m->values.n; j++)
-					if (pr_dataset_add(out, m->name,
-						m->unit, m->better,
-						m->values.v[j], err) != PR_OK)
-						return PR_ENOMEM;
-				continue;
+			rule = pr_suite_figure_rule(probes, np, m->name);
+			/* One unit: a mean figure's samples as they are
+			 * (their mean is the session's), a best figure's
+			 * blocks' bests. */
+			nb = n >= 2                         ? 1
+			    : rule == PR_PROBE_FIGURE_MEAN  ? m->values.n
+			    : m->values.n < PR_SUITE_BLOCKS ? m->values.n
+							    : PR_SUITE_BLOCKS;
+			for (b = 0; b < nb; b++) {
+				lo = b * m->values.n / nb;
+				hi = (b + 1) * m->values.n / nb;
+				if (pr_dataset_add(out, m->name, m->unit,
+					m->better,
+					pr_suite_unit_value(m->values.v + lo,
+					    hi - lo, m->better, rule),
+					err) != PR_OK)
+					return PR_ENOMEM;
 			}
-			mean = 0;
-			for (j = 0; j < m->values.n; j++)
-				mean +=
-				    (m->values.v[j] - mean) / (double)(j + 1);
-			if (pr_dataset_add(out, m->name, m->unit, m->better,
-				mean, err) != PR_OK)
-				return PR_ENOMEM;
 		}
 	return PR_OK;
 }

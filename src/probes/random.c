@@ -312,4 +312,5 @@ const struct pr_probe pr_probe_random = {
 	init,
 	sample,
 	fini,
+	PR_PROBE_FIGURE_MEAN,
 };

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "perfreg/distrib.h"
@@ -20,6 +21,49 @@
 #include "perfreg/suite.h"
 #include "probes/probeutil.h"
 #include "core/banned.h"
+
+/* CPU seconds this process and its reaped children have used, user and
+ * system: what a probe's threads and child processes cost. */
+static double
+cpu_now(void)
+{
+	struct rusage self, kids;
+
+	if (getrusage(RUSAGE_SELF, &self) != 0 ||
+	    getrusage(RUSAGE_CHILDREN, &kids) != 0)
+		return 0;
+	return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec +
+		   kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) +
+	    (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec +
+		kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) *
+	    1e-6;
+}
+
+double
+pr_suite_pace_of(const struct pr_suite_result *r, size_t n, double *wall_s,
+    double *cpu_s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].cpu_s > 0 && r[i].elapsed_s > 0) {
+			*wall_s += r[i].elapsed_s;
+			*cpu_s += r[i].cpu_s;
+		}
+	return *cpu_s > 0 ? *wall_s / *cpu_s : 0;
+}
+
+double
+pr_suite_reserve(double pace, double budget_s)
+{
+	double lo = PR_SUITE_RESERVE_S + PR_SUITE_RESERVE_SHARE * budget_s;
+	double hi = PR_SUITE_RESERVE_MAX_SHARE * budget_s;
+	double r = pace * PR_SUITE_STORE_CPU_S;
+
+	if (!(r > lo))
+		return lo;
+	return r < hi ? r : hi > lo ? hi : lo;
+}
 
 void
 pr_suite_opts_init(struct pr_suite_opts *o)
@@ -165,7 +209,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 	struct pr_suite_result *res, *r;
 	struct pr_probe_opts popts;
 	enum pr_status st = PR_OK;
-	double t0, tp, ts, deadline, longest, floors = 0;
+	double t0, tp, ts, deadline, longest, floors = 0, cpu;
 	void *state;
 	size_t i, nfloors = 0;
 
@@ -191,6 +235,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 		if (cancelled(o))
 			return pr_error_set(err, PR_EINVAL, "interrupted");
 		tp = clk(o);
+		cpu = cpu_now();
 		/* The share of what is left: a probe that overran its share
 		 * (its set-up, its floor of samples) shortens the others'. */
 		deadline = tp + (t0 + o->budget_s - tp) / (double)(n - i);
@@ -245,6 +290,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			st = pr_monitor_keep_complete(&r->monitors, r->samples,
 			    err);
 		r->elapsed_s = clk(o) - tp;
+		r->cpu_s = cpu_now() - cpu;
 		if (r->samples < PR_SUITE_SAMPLES_FLOOR)
 			r->floor_s = r->elapsed_s;
 		if (st != PR_OK)

@@ -188,4 +188,5 @@ const struct pr_probe pr_probe_syscall = {
 	init,
 	sample,
 	fini,
+	PR_PROBE_FIGURE_BEST,
 };

@@ -284,4 +284,4 @@ tcp_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 const struct pr_probe pr_probe_tcp = { "tcp",
 	"loopback TCP throughput, 1 and 2 streams (iperf3-style, 127.0.0.1)",
 	"clock_gettime(CLOCK_MONOTONIC)", variants, tcp_init, tcp_sample,
-	tcp_fini };
+	tcp_fini, PR_PROBE_FIGURE_MEAN };

@@ -275,7 +275,11 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    "%.0f ns, CLOCK_THREAD_CPUTIME_ID %.0f ns; each figure is the "
 	    "mean of %s, +- the half-width of its 95%% interval",
 	    d->mono_res_ns, d->cpu_res_ns,
-	    multi ? "its process means (the process the unit)" : "the samples");
+	    multi ? "its process values (the process the unit; each process "
+		    "its mean, or its best sample where the probe's line says "
+		    "so)"
+		  : "the samples (or of blocks' best samples where the "
+		    "probe's line says so)");
 	if (st == PR_OK && (st = wrap_buf(out, &line, 0, err)) == PR_OK)
 		st = pr_buf_addc(out, '\n', err);
 	for (i = 0; i < d->n && st == PR_OK; i++) {
@@ -298,6 +302,13 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 		    (r->processes >= 2 &&
 			(st = pr_buf_addf(&line, err, ", in %zu processes",
 			     r->processes)) != PR_OK) ||
+		    (r->probe->figure == PR_PROBE_FIGURE_BEST &&
+			(st = r->processes >= 2
+				? pr_buf_adds(&line,
+				      ", each process its best sample", err)
+				: pr_buf_addf(&line, err,
+				      ", each of %d blocks its best sample",
+				      PR_SUITE_BLOCKS)) != PR_OK) ||
 		    (st = wrap_buf(out, &line, 2, err)) != PR_OK)
 			break;
 		for (note = r->notes;
@@ -371,6 +382,10 @@ probes_json(const void *data, struct pr_error *err)
 			0 ||
 		    jset(o, "skipped", jstr(r->skipped)) != 0 ||
 		    jset(o, "timer", jstr(r->probe->timer)) != 0 ||
+		    jset(o, "figure",
+			json_string(r->probe->figure == PR_PROBE_FIGURE_BEST
+				? "best"
+				: "mean")) != 0 ||
 		    jset(o, "metrics", ms = json_array()) != 0)
 			return nomem_json(arr, err);
 		for (k = 0; k < r->data.n; k++) {
@@ -1279,7 +1294,9 @@ probes_html(struct pr_buf *out, const void *data, struct pr_error *err)
 
 	st = pr_buf_addf(out, err,
 	    "<section class=\"probes\"><h2>each probe's figures</h2>"
-	    "<p class=\"text\">the mean of the samples &#177; the half-width "
+	    "<p class=\"text\">the mean of each figure's process values "
+	    "(each process its mean, or its best sample where the probe "
+	    "says so) &#177; the half-width "
 	    "of its 95%% interval; timers: each probe names its own; "
 	    "resolution of CLOCK_MONOTONIC %.0f ns, CLOCK_THREAD_CPUTIME_ID "
 	    "%.0f ns</p>\n",
@@ -1323,7 +1340,7 @@ probes_html(struct pr_buf *out, const void *data, struct pr_error *err)
 			    err);
 		for (k = 0; k < r->data.n && st == PR_OK; k++) {
 			m = &r->data.metrics[k];
-			pr_suite_figure_stats(m, &mean, &h);
+			pr_suite_result_stats(r, m, &mean, &h);
 			if ((st = pr_buf_adds(out, "<tr><td>", err)) != PR_OK ||
 			    (st = hesc(out, m->name, err)) != PR_OK ||
 			    (st = pr_buf_addf(out, err,

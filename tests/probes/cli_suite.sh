@@ -76,7 +76,7 @@ has "$tmp/out" "^environment: unchanged since session 1: no item that moves perf
     2> "$tmp/err" || fail "suite --json: $(cat "$tmp/err")"
 cp "$tmp/out" "$tmp/json3"
 for key in '"probes"' '"session": 3' '"baseline": 2' '"comparison"' \
-    '"env_diff"' '"unit": "ns/call"' '"better": "lower"'; do
+    '"env_diff"' '"unit": "ns/call"' '"better": "lower"' '"figure": "best"'; do
 	has "$tmp/out" "$key" "suite --json"
 done
 # From the third session on, sessions are the unit.
@@ -200,7 +200,7 @@ has "$tmp/out" "^time: [0-9.]* s of the 1 s budget: the probes [0-9.]* s, set-up
     2> "$tmp/err" || fail "budget 3: $(cat "$tmp/err")"
 [ -s "$tmp/err" ] && fail "a budget that can be held: $(cat "$tmp/err")"
 tr -d ' \n' < "$tmp/out" > "$tmp/flat"
-has "$tmp/flat" '"timing":{"budget_s":3.0,"probes_s":[0-9.e+-]*,"total_s":[0-9.e+-]*,"over":\(true\|false\),"processes":[0-9]*,"stopped":false}' \
+has "$tmp/flat" '"timing":{"budget_s":3.0,"probes_s":[0-9.e+-]*,"total_s":[0-9.e+-]*,"over":\(true\|false\),"processes":[0-9]*,"stopped":false,"reserve_s":[0-9.e+-]*,"pace":[0-9.e+-]*,"store_cpu_s":[0-9.e+-]*}' \
     "timing in --json"
 
 # --no-store: no database anywhere.
@@ -246,8 +246,10 @@ has "$tmp/out" '"processes": 3' "suite --processes 3: three processes"
     fail "suite --processes 3: rounds $(sqlite3 "$pdb" 'SELECT DISTINCT round FROM run')"
 "$P" suite run syscall --quick --budget 8 --processes 3 --db "$pdb" --all \
     > "$tmp/out" 2> "$tmp/err" || fail "suite --processes 3 again: $(cat "$tmp/err")"
-hasf "$tmp/out" "each figure is the mean of its process means (the process the unit)" \
+hasf "$tmp/out" "each figure is the mean of its process values (the process the unit; each process its mean, or its best sample where the probe's line says so)" \
     "processes: the timers line says the unit"
+hasf "$tmp/out" "syscall: [0-9]* samples in [0-9.]* s, .*, in 3 processes, each process its best sample" \
+    "processes: the probe line says syscall's rule"
 hasf "$tmp/out" "syscall: [0-9]* samples in [0-9.]* s, .*, in 3 processes" \
     "processes: the probe line says how many"
 # A budget that holds one process only: said on the time line.
@@ -356,6 +358,26 @@ hasf "$tmp/out" "fault: not run here: the suite was stopped at its budget's boun
 has "$tmp/out" "syscall.getppid" "slow worker: syscall kept"
 n=$(sqlite3 "$sdb" "SELECT count(*) FROM run") || fail "slow worker: no database"
 [ "${n:-0}" -gt 0 ] || fail "slow worker: nothing stored"
+# The reserve for storing and comparing grows with the pace measured: a
+# stand-in worker hands back a real syscall result that says it took 10 s
+# of wall time for 0.1 s of CPU (pace 100): 25 s of CPU storing at that
+# pace is more than 25% of a 3 s budget, so 0.75 s is kept, and the time
+# line and --json say so.
+awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 10; $11 = 0.1 } { print }' \
+    "$tmp/block" > "$tmp/block-pace"
+printf '#!/bin/sh\ncat "%s"\n' "$tmp/block-pace" > "$tmp/pace"
+chmod +x "$tmp/pace"
+PERFREG_SUITE_WORKER=$tmp/pace "$P" suite run syscall --quick --budget 3 \
+    --processes 1 --no-store --json > "$tmp/out" 2> "$tmp/err" ||
+    fail "pace 100: $(cat "$tmp/err")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '"reserve_s":0.75,"pace":100.0,"store_cpu_s":[0-9.e+-]*}' \
+    "pace 100: the reserve at its cap, 25% of the budget"
+PERFREG_SUITE_WORKER=$tmp/pace "$P" suite run syscall --quick --budget 3 \
+    --processes 1 --no-store > "$tmp/out" 2> "$tmp/err" ||
+    fail "pace 100, text: $(cat "$tmp/err")"
+hasf "$tmp/out" "0.8 s kept for them, grown with the probes' pace); the probes' pace 100.00 wall s a CPU s" \
+    "pace 100: the time line"
 # A stand-in that ends inside a result: an error naming it, not a crash.
 head -n 2 "$tmp/block" > "$tmp/cut"
 printf '#!/bin/sh\ncat "%s"\n' "$tmp/cut" > "$tmp/short"

@@ -1,13 +1,18 @@
 #!/bin/sh
 # tests/probes/cli_suite_means.sh - the session-level comparison of
-# `perfreg suite` takes each session's figure as the mean of that
-# session's samples.  Four sessions of the syscall probe are stored; the
-# fourth one's --json report must give, for every figure, the three
-# earlier sessions' means as its base values and this session's mean as
-# its new value, each equal (to rounding) to the mean of the samples the
-# database holds for that session, computed here with SQLite's AVG.  The
-# values themselves are whatever the machine measured: nothing is timed,
-# only the arithmetic is checked.
+# `perfreg suite` takes each session's figure as its probe's rule says,
+# recomputed here from the samples the database holds.  Five sessions of
+# the syscall probe (each process its best sample) and the random probe
+# (each process its mean) are stored, two of one process, two of two
+# processes (--processes 2), and a fifth of one process with --json; its
+# report must give, for every figure, the four earlier sessions' values
+# as its base values and its own as its new value, each equal (to
+# rounding) to what SQLite's rows give: per process (the stored round)
+# the mean or the best sample, the session's value their mean; a session
+# of one process cut into 4 blocks of its samples in order (block b of n
+# samples [b n / 4, (b + 1) n / 4)), each block's best, for syscall, and
+# its samples' mean for random.  The values themselves are whatever the
+# machine measured: nothing is timed, only the arithmetic is checked.
 #
 # usage: cli_suite_means.sh PERFREG
 set -u
@@ -17,16 +22,21 @@ trap 'rm -rf "$tmp"' EXIT
 unset PERFREG_DB XDG_DATA_HOME
 db=$tmp/s.db
 
-for i in 1 2 3; do
-	"$P" suite run syscall --quick --budget 1 --db "$db" > "$tmp/out" \
+for i in 1 2 3 4; do
+	case $i in
+	1 | 2) opts="--budget 2" ;;
+	*) opts="--budget 6 --processes 2" ;;
+	esac
+	# shellcheck disable=SC2086
+	"$P" suite run syscall random --quick $opts --db "$db" > "$tmp/out" \
 	    2> "$tmp/err" || {
 		echo "FAIL: suite session $i: $(cat "$tmp/err")" >&2
 		exit 1
 	}
 done
-"$P" suite run syscall --quick --budget 1 --db "$db" --json > "$tmp/json" \
-    2> "$tmp/err" || {
-	echo "FAIL: suite session 4 --json: $(cat "$tmp/err")" >&2
+"$P" suite run syscall random --quick --budget 2 --db "$db" --json \
+    > "$tmp/json" 2> "$tmp/err" || {
+	echo "FAIL: suite session 5 --json: $(cat "$tmp/err")" >&2
 	exit 1
 }
 
@@ -34,18 +44,49 @@ python3 - "$db" "$tmp/json" <<'EOF'
 import json
 import sqlite3
 import sys
+from collections import OrderedDict
 
 db, report = sys.argv[1], sys.argv[2]
 con = sqlite3.connect(db)
 rows = con.execute(
-    "SELECT CAST(m.name AS TEXT), r.session_id, AVG(rm.value), COUNT(*) "
-    "FROM run_metric rm JOIN run r ON r.id = rm.run_id "
+    "SELECT CAST(m.name AS TEXT), m.better, r.session_id, r.round, "
+    "rm.value FROM run_metric rm JOIN run r ON r.id = rm.run_id "
     "JOIN metric m ON m.id = rm.metric_id "
-    "WHERE r.ok AND NOT r.warmup "
-    "GROUP BY m.id, r.session_id ORDER BY r.session_id").fetchall()
-means = {}
-for name, sid, mean, n in rows:
-    means.setdefault(name, []).append((sid, mean, n))
+    "WHERE r.ok AND NOT r.warmup ORDER BY r.session_id, r.id").fetchall()
+# name -> session -> round -> values, in the order taken
+data = OrderedDict()
+higher = {}
+for name, better, sid, rnd, v in rows:
+    data.setdefault(name, OrderedDict()).setdefault(
+        sid, OrderedDict()).setdefault(rnd, []).append(v)
+    # The store's direction: 1 is PR_BETTER_HIGHER (perfreg/better.h).
+    higher[name] = better in (1, "1", "higher")
+
+
+def best_rule(name):
+    return name.split(".")[0] in ("copy", "crypto", "syscall", "fault")
+
+
+def unit(v, name):
+    if best_rule(name):
+        return max(v) if higher[name] else min(v)
+    return sum(v) / len(v)
+
+
+def session_value(procs, name):
+    if len(procs) >= 2:
+        units = [unit(v, name) for v in procs.values()]
+    else:
+        v = list(procs.values())[0]
+        if best_rule(name):
+            k = min(4, len(v))
+            units = [unit(v[b * len(v) // k:(b + 1) * len(v) // k], name)
+                     for b in range(k)]
+        else:
+            units = v
+    return sum(units) / len(units)
+
+
 with open(report) as f:
     cmp = json.load(f)["comparison"]
 fails = 0
@@ -55,31 +96,36 @@ def close(a, b):
     return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
 
 
-checked = 0
+checked = {"best": 0, "mean": 0}
+procs_seen = set()
 for m in cmp["metrics"]:
-    want = means.get(m["name"])
-    if want is None or len(want) != 4:
+    name = m["name"]
+    sess = data.get(name)
+    if sess is None or len(sess) != 5:
         print("FAIL: %s: %s sessions in the database" %
-              (m["name"], "no" if want is None else len(want)))
+              (name, "no" if sess is None else len(sess)))
         fails += 1
         continue
-    if any(n < 2 for _, _, n in want):
-        print("FAIL: %s: a session with fewer than 2 samples" % m["name"])
-        fails += 1
+    want = [session_value(p, name) for p in sess.values()]
+    for p in sess.values():
+        procs_seen.add(len(p))
     base, new = m["base"]["values"], m["new"]["values"]
-    exp_base = [x for _, x, _ in want[:3]]
-    exp_new = [want[3][1]]
-    if len(base) != 3 or not all(map(close, base, exp_base)):
-        print("FAIL: %s: base %s, the sessions' means are %s" %
-              (m["name"], base, exp_base))
+    if len(base) != 4 or not all(map(close, base, want[:4])):
+        print("FAIL: %s: base %s, the sessions' values are %s" %
+              (name, base, want[:4]))
         fails += 1
-    if len(new) != 1 or not close(new[0], exp_new[0]):
-        print("FAIL: %s: new %s, the session's mean is %s" %
-              (m["name"], new, exp_new))
+    if len(new) != 1 or not close(new[0], want[4]):
+        print("FAIL: %s: new %s, the session's value is %s" %
+              (name, new, want[4]))
         fails += 1
-    checked += 1
-if checked == 0:
-    print("FAIL: no figure in the session-level comparison")
+    checked["best" if best_rule(name) else "mean"] += 1
+for rule, n in checked.items():
+    if n == 0:
+        print("FAIL: no %s figure in the session-level comparison" % rule)
+        fails += 1
+if 1 not in procs_seen or not any(n >= 2 for n in procs_seen):
+    print("FAIL: sessions of %s processes, not of one and of two" %
+          sorted(procs_seen))
     fails += 1
 sys.exit(1 if fails else 0)
 EOF

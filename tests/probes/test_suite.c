@@ -95,11 +95,11 @@ fake_fini(void *state)
 static const char *const variants[] = { "a", "b", NULL };
 
 static const struct pr_probe flat = { "flat", "a flat fake", "none", variants,
-	fake_init, flat_sample, fake_fini };
+	fake_init, flat_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 static const struct pr_probe noisy = { "noisy", "a noisy fake", "none", NULL,
-	fake_init, noisy_sample, fake_fini };
+	fake_init, noisy_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 static const struct pr_probe absent = { "absent", "cannot run", "none", NULL,
-	absent_init, flat_sample, fake_fini };
+	absent_init, flat_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 
 static void
 test_converge_cap_skip(void **state)
@@ -244,7 +244,7 @@ slow_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 }
 
 static const struct pr_probe slow = { "slow", "a slow fake", "fake", NULL,
-	slow_init, slow_sample, fake_fini };
+	slow_init, slow_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 
 static void
 test_budget(void **state)

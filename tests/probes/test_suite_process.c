@@ -19,11 +19,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "perfreg/rng.h"
 #include "perfreg/suite.h"
 
 /* The process the fakes run in, and how much slower each one is. */
@@ -77,9 +79,9 @@ fake_fini(void *state)
 }
 
 static const struct pr_probe proc = { "proc", "a fake", "none", NULL, fake_init,
-	proc_sample, fake_fini };
+	proc_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 static const struct pr_probe absent = { "absent", "cannot run", "none", NULL,
-	absent_init, proc_sample, fake_fini };
+	absent_init, proc_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 
 /* Runs the two fakes as process p would, with max samples. */
 static void
@@ -121,6 +123,7 @@ test_roundtrip(void **state)
 		assert_int_equal(back[i].samples, r[i].samples);
 		assert_true(back[i].elapsed_s == r[i].elapsed_s);
 		assert_true(back[i].floor_s == r[i].floor_s);
+		assert_true(back[i].cpu_s == r[i].cpu_s);
 		assert_int_equal(back[i].capped, r[i].capped);
 		assert_int_equal(back[i].converged, r[i].converged);
 		assert_int_equal(back[i].budget_cut, r[i].budget_cut);
@@ -153,32 +156,35 @@ static void
 test_read_rejects(void **state)
 {
 	static const char *const bad[] = {
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nX\tsomething\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nX\tsomething\n",
 		"M\tproc.time\tns\tlower\t1\n",
-		"R\tproc\tnosuch\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tnosuch\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tlower\t1 nan\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tsideways\t1\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t2\t-1\t0.1\n",
-		"R\tproc\tproc\tx\t0.5\t0\t0\t1\t-1\t0.1\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t2\t-1\t0.1\t0.2\n",
+		"R\tproc\tproc\tx\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tlower\t1 2\nE\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nN\tbad\\q\n",
-		"R\tother\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nN\tbad\\q\n",
+		"R\tother\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n",
 		/* A worker cut short: a result without its end line. */
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\n"
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nE\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\n"
 		"M\tproc.time\tns\tlower\t1\n",
 		"E\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\tx\n",
-		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\nE\n"
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nE\tx\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t0.2\nE\n"
 		"M\tproc.time\tns\tlower\t1\n",
+		/* Without its CPU field, or with a negative one. */
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\n",
+		"R\tproc\tproc\t1\t0.5\t0\t0\t1\t-1\t0.1\t-0.2\n",
 	};
 	static const char *const where[] = { "line 2", "line 1", "line 1",
 		"line 2", "line 2", "line 1", "line 1", "2 values", "line 2",
 		"line 1", "line 4: the text ends inside a result", "line 1",
-		"line 2", "line 3" };
+		"line 2", "line 3", "line 1", "line 1" };
 	const struct pr_probe *const probes[] = { &proc };
 	struct pr_suite_result *r;
 	struct pr_error err;
@@ -374,6 +380,7 @@ test_merge_and_group(void **state)
 	const struct pr_suite_figure fig[] = {
 		{ "proc.time", "ns", PR_BETTER_LOWER },
 	};
+	const struct pr_probe *const pl[] = { &proc };
 	struct pr_suite_result into[2];
 	struct pr_dataset units[4], base, new_;
 	struct pr_suite_cmp sc;
@@ -416,7 +423,8 @@ test_merge_and_group(void **state)
 	    fabs(h - 100.0 * 3.182446305284263 * sd / 2.0 / 175.0) < 1e-6);
 	/* Loading: one value a process, its mean. */
 	pr_dataset_init(&base);
-	assert_int_equal(pr_suite_unit_means(units, 4, &base, &err), PR_OK);
+	assert_int_equal(pr_suite_unit_values(units, 4, pl, 1, &base, &err),
+	    PR_OK);
 	m = pr_dataset_find(&base, "proc.time");
 	assert_int_equal(m->values.n, 4);
 	for (p = 0; p < 4; p++)
@@ -424,7 +432,8 @@ test_merge_and_group(void **state)
 	/* The comparison takes the session's value as the mean of its
 	 * process means and its log standard error from them. */
 	pr_dataset_init(&new_);
-	assert_int_equal(pr_suite_unit_means(units, 4, &new_, &err), PR_OK);
+	assert_int_equal(pr_suite_unit_values(units, 4, pl, 1, &new_, &err),
+	    PR_OK);
 	assert_int_equal(pr_suite_compare(&base, 1, &new_, 1, fig, 1, NULL, &sc,
 			     &err),
 	    PR_OK);
@@ -453,6 +462,7 @@ static void
 test_old_sessions(void **state)
 {
 	static const double v[] = { 3, 5, 4, 8 };
+	const struct pr_probe *const pl[] = { &proc };
 	struct pr_dataset units[4], out, one;
 	struct pr_error err;
 	const struct pr_metric *m;
@@ -470,13 +480,15 @@ test_old_sessions(void **state)
 		    PR_OK);
 	}
 	pr_dataset_init(&out);
-	assert_int_equal(pr_suite_unit_means(units, 4, &out, &err), PR_OK);
+	assert_int_equal(pr_suite_unit_values(units, 4, pl, 1, &out, &err),
+	    PR_OK);
 	m = pr_dataset_find(&out, "f");
 	assert_int_equal(m->values.n, 4);
 	assert_memory_equal(m->values.v, v, sizeof(v));
 	pr_dataset_release(&out);
 	pr_dataset_init(&out);
-	assert_int_equal(pr_suite_unit_means(&one, 1, &out, &err), PR_OK);
+	assert_int_equal(pr_suite_unit_values(&one, 1, pl, 1, &out, &err),
+	    PR_OK);
 	m = pr_dataset_find(&out, "f");
 	assert_int_equal(m->values.n, 4);
 	assert_memory_equal(m->values.v, v, sizeof(v));
@@ -484,6 +496,310 @@ test_old_sessions(void **state)
 	pr_dataset_release(&one);
 	for (i = 0; i < 4; i++)
 		pr_dataset_release(&units[i]);
+}
+
+/* Fakes that only name a probe and its rule. */
+static const struct pr_probe bestp = { "bestp", "a fake", "none", NULL,
+	fake_init, proc_sample, fake_fini, PR_PROBE_FIGURE_BEST };
+static const struct pr_probe meanp = { "meanp", "a fake", "none", NULL,
+	fake_init, proc_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
+
+/* A unit's value by each rule, and which rule a figure's name gives. */
+static void
+test_unit_value(void **state)
+{
+	static const double v[] = { 5, 3, 9, 4 };
+	/* Which rule a name gives: the probe's whole name, not a prefix of
+	 * it; the built-in probes' rules (issue 10). */
+	static const struct {
+		const char *name;
+		int builtin;
+		enum pr_probe_figure want;
+	} rules[] = {
+		{ "bestp.x.64B", 0, PR_PROBE_FIGURE_BEST },
+		{ "meanp.x", 0, PR_PROBE_FIGURE_MEAN },
+		{ "bestpx.y", 0, PR_PROBE_FIGURE_MEAN },
+		{ "best.y", 0, PR_PROBE_FIGURE_MEAN },
+		{ "mon.cpu_s", 0, PR_PROBE_FIGURE_MEAN },
+		{ "copy.memcpy.64B", 1, PR_PROBE_FIGURE_BEST },
+		{ "crypto.sha256.16B", 1, PR_PROBE_FIGURE_BEST },
+		{ "syscall.getppid", 1, PR_PROBE_FIGURE_BEST },
+		{ "fault.4k", 1, PR_PROBE_FIGURE_BEST },
+		{ "pipe-digest.sha256.cpu", 1, PR_PROBE_FIGURE_MEAN },
+		{ "handoff.spin.p99", 1, PR_PROBE_FIGURE_MEAN },
+		{ "random.rdrand.16B", 1, PR_PROBE_FIGURE_MEAN },
+		{ "tcp.1stream.throughput", 1, PR_PROBE_FIGURE_MEAN },
+	};
+	const struct pr_probe *const pl[] = { &meanp, &bestp };
+	size_t i;
+
+	(void)state;
+	assert_true(pr_suite_unit_value(v, 4, PR_BETTER_LOWER,
+			PR_PROBE_FIGURE_MEAN) == 5.25);
+	assert_true(pr_suite_unit_value(v, 4, PR_BETTER_HIGHER,
+			PR_PROBE_FIGURE_MEAN) == 5.25);
+	assert_true(pr_suite_unit_value(v, 4, PR_BETTER_LOWER,
+			PR_PROBE_FIGURE_BEST) == 3);
+	assert_true(pr_suite_unit_value(v, 4, PR_BETTER_HIGHER,
+			PR_PROBE_FIGURE_BEST) == 9);
+	assert_true(pr_suite_unit_value(v + 3, 1, PR_BETTER_HIGHER,
+			PR_PROBE_FIGURE_BEST) == 4);
+	assert_true(isnan(
+	    pr_suite_unit_value(v, 0, PR_BETTER_LOWER, PR_PROBE_FIGURE_BEST)));
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		assert_int_equal(pr_suite_figure_rule(rules[i].builtin
+					 ? pr_probes
+					 : pl,
+				     rules[i].builtin ? 8 : 2, rules[i].name),
+		    rules[i].want);
+}
+
+static void
+add_all(struct pr_dataset *d, const char *name, enum pr_better better,
+    const double *v, size_t n)
+{
+	struct pr_error err;
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		assert_int_equal(pr_dataset_add(d, name, "ns", better, v[j],
+				     &err),
+		    PR_OK);
+}
+
+/* A session's units by the rules: a process's best, one process's
+ * blocks' bests, and what the probe lines show from a result. */
+static void
+test_best_units(void **state)
+{
+	static const double v[] = { 7, 3, 6, 2, 9, 8, 5, 1, 4, 10 };
+	const struct pr_probe *const pl[] = { &meanp, &bestp };
+	struct pr_dataset units[2], out;
+	struct pr_suite_result r;
+	struct pr_error err;
+	const struct pr_metric *m;
+	size_t proc_of[10], j;
+	double mean, h;
+
+	(void)state;
+	/* Two processes, 4 and 6 samples: one value each. */
+	pr_dataset_init(&units[0]);
+	pr_dataset_init(&units[1]);
+	add_all(&units[0], "bestp.t", PR_BETTER_LOWER, v, 4);
+	add_all(&units[1], "bestp.t", PR_BETTER_LOWER, v + 4, 6);
+	add_all(&units[0], "bestp.r", PR_BETTER_HIGHER, v, 4);
+	add_all(&units[1], "bestp.r", PR_BETTER_HIGHER, v + 4, 6);
+	add_all(&units[0], "meanp.t", PR_BETTER_LOWER, v, 4);
+	add_all(&units[1], "meanp.t", PR_BETTER_LOWER, v + 4, 6);
+	pr_dataset_init(&out);
+	assert_int_equal(pr_suite_unit_values(units, 2, pl, 2, &out, &err),
+	    PR_OK);
+	m = pr_dataset_find(&out, "bestp.t");
+	assert_int_equal(m->values.n, 2);
+	assert_true(m->values.v[0] == 2 && m->values.v[1] == 1);
+	m = pr_dataset_find(&out, "bestp.r");
+	assert_true(m->values.v[0] == 7 && m->values.v[1] == 10);
+	m = pr_dataset_find(&out, "meanp.t");
+	assert_true(m->values.v[0] == 4.5 && m->values.v[1] == 37.0 / 6);
+	pr_dataset_release(&out);
+	pr_dataset_release(&units[0]);
+	pr_dataset_release(&units[1]);
+
+	/* One process of 10 samples: blocks [0,2) [2,5) [5,7) [7,10), each
+	 * its best; a mean figure its samples; 3 samples: 3 blocks. */
+	pr_dataset_init(&units[0]);
+	add_all(&units[0], "bestp.t", PR_BETTER_LOWER, v, 10);
+	add_all(&units[0], "bestp.r", PR_BETTER_HIGHER, v, 10);
+	add_all(&units[0], "meanp.t", PR_BETTER_LOWER, v, 10);
+	add_all(&units[0], "bestp.few", PR_BETTER_LOWER, v, 3);
+	pr_dataset_init(&out);
+	assert_int_equal(pr_suite_unit_values(units, 1, pl, 2, &out, &err),
+	    PR_OK);
+	m = pr_dataset_find(&out, "bestp.t");
+	assert_int_equal(m->values.n, PR_SUITE_BLOCKS);
+	assert_true(m->values.v[0] == 3 && m->values.v[1] == 2 &&
+	    m->values.v[2] == 5 && m->values.v[3] == 1);
+	m = pr_dataset_find(&out, "bestp.r");
+	assert_true(m->values.v[0] == 7 && m->values.v[1] == 9 &&
+	    m->values.v[2] == 8 && m->values.v[3] == 10);
+	m = pr_dataset_find(&out, "meanp.t");
+	assert_int_equal(m->values.n, 10);
+	assert_memory_equal(m->values.v, v, sizeof(v));
+	m = pr_dataset_find(&out, "bestp.few");
+	assert_int_equal(m->values.n, 3);
+	assert_memory_equal(m->values.v, v, 3 * sizeof(v[0]));
+	pr_dataset_release(&out);
+
+	/* The probe line's figure from a result: the same units. */
+	memset(&r, 0, sizeof(r));
+	r.probe = &bestp;
+	r.data = units[0];
+	r.samples = 10;
+	m = pr_dataset_find(&r.data, "bestp.t");
+	pr_suite_result_stats(&r, m, &mean, &h);
+	assert_true(mean == (3 + 2 + 5 + 1) / 4.0);
+	for (j = 0; j < 10; j++)
+		proc_of[j] = j < 4 ? 0 : 1;
+	r.process = proc_of;
+	r.processes = 2;
+	pr_suite_result_stats(&r, m, &mean, &h);
+	assert_true(mean == (2 + 1) / 2.0);
+	r.probe = &meanp;
+	pr_suite_result_stats(&r, m, &mean, &h);
+	assert_true(fabs(mean - (4.5 + 37.0 / 6) / 2) < 1e-12);
+	pr_dataset_release(&units[0]);
+}
+
+/*
+ * One figure's samples in one session: 4 processes of 12, each about
+ * t (+-0.2%); a share `busy` of the samples (not the first of a process)
+ * other work landing on them (+50% to +250%), and one in `tail` (0:
+ * none) twice as slow.
+ */
+static void
+fake_session(struct pr_rng *g, struct pr_dataset *units, const char *name,
+    double t, double busy, size_t tail)
+{
+	struct pr_error err;
+	size_t p, j;
+	double v;
+
+	for (p = 0; p < 4; p++)
+		for (j = 0; j < 12; j++) {
+			v = t * (1 + 0.002 * (2 * pr_rng_uniform(g) - 1));
+			if (j > 0 && pr_rng_uniform(g) < busy)
+				v *= 1.5 + 2 * pr_rng_uniform(g);
+			if (tail > 0 && j % tail == tail - 1)
+				v *= 2;
+			assert_int_equal(pr_dataset_add(&units[p], name, "ns",
+					     PR_BETTER_LOWER, v, &err),
+			    PR_OK);
+		}
+}
+
+/*
+ * Decides 3 base sessions against 1 new one, 8 figures of each probe
+ * (bestp's and meanp's from the same samples); *best and *mean get how
+ * many of each were called regressions.
+ */
+static void
+fake_verdicts(const double *busy, double slow, size_t tail, size_t *best,
+    size_t *mean)
+{
+	const struct pr_probe *const pl[] = { &meanp, &bestp };
+	struct pr_suite_figure fig[16];
+	struct pr_dataset units[4], d[4];
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	struct pr_rng g;
+	char names[16][32];
+	size_t s, f, p, i;
+
+	pr_rng_seed(&g, 10);
+	for (f = 0; f < 16; f++) {
+		snprintf(names[f], sizeof(names[f]), "%s.f%zu",
+		    f < 8 ? "bestp" : "meanp", f % 8);
+		fig[f].name = names[f];
+		fig[f].unit = "ns";
+		fig[f].better = PR_BETTER_LOWER;
+	}
+	for (s = 0; s < 4; s++) {
+		for (p = 0; p < 4; p++)
+			pr_dataset_init(&units[p]);
+		/* The same samples for both rules. */
+		for (f = 0; f < 8; f++) {
+			struct pr_rng h = g;
+
+			fake_session(&g, units, names[f],
+			    100.0 * (double)(f + 1) * (s == 3 ? slow : 1),
+			    busy[s], s == 3 ? tail : 0);
+			fake_session(&h, units, names[f + 8],
+			    100.0 * (double)(f + 1) * (s == 3 ? slow : 1),
+			    busy[s], s == 3 ? tail : 0);
+		}
+		pr_dataset_init(&d[s]);
+		assert_int_equal(pr_suite_unit_values(units, 4, pl, 2, &d[s],
+				     &err),
+		    PR_OK);
+		for (p = 0; p < 4; p++)
+			pr_dataset_release(&units[p]);
+	}
+	assert_int_equal(pr_suite_compare(d, 3, &d[3], 1, fig, 16, NULL, &sc,
+			     &err),
+	    PR_OK);
+	assert_int_equal(sc.n, 16);
+	*best = *mean = 0;
+	for (i = 0; i < sc.n; i++)
+		if (sc.cmp[i].verdict == PR_VERDICT_REGRESSION)
+			(*(sc.index[i] < 8 ? best : mean))++;
+	pr_suite_cmp_release(&sc);
+	for (s = 0; s < 4; s++)
+		pr_dataset_release(&d[s]);
+}
+
+/*
+ * What the rule buys and what it costs, with fake samples: interference
+ * that varies from session to session hides a 10% slowdown from the
+ * mean, not from the best sample; a slowdown of one sample in four (a
+ * tail) is called by the mean and not seen by the best sample.
+ */
+static void
+test_best_verdicts(void **state)
+{
+	static const double busy[] = { 0.2, 0.5, 0.35, 0.25 };
+	static const double quiet[] = { 0, 0, 0, 0 };
+	size_t best, mean;
+
+	(void)state;
+	fake_verdicts(busy, 1.10, 0, &best, &mean);
+	assert_int_equal(best, 8);
+	assert_int_equal(mean, 0);
+	fake_verdicts(quiet, 1.0, 4, &best, &mean);
+	assert_int_equal(best, 0);
+	assert_int_equal(mean, 8);
+	/* A/A: nothing called either way. */
+	fake_verdicts(busy, 1.0, 0, &best, &mean);
+	assert_int_equal(best, 0);
+	assert_int_equal(mean, 0);
+}
+
+/* The reserve for storing and comparing at the measured pace. */
+static void
+test_reserve(void **state)
+{
+	struct pr_suite_result r[3];
+	double wall, cpu;
+
+	(void)state;
+	/* Unknown or idle pace: the old 0.3 s + 3% of the budget. */
+	assert_true(fabs(pr_suite_reserve(0, 60) - 2.1) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(1, 60) - 2.1) < 1e-12);
+	/* pace x 0.25 s of CPU past it. */
+	assert_true(fabs(pr_suite_reserve(20, 60) - 5.0) < 1e-12);
+	/* At most 25% of the budget... */
+	assert_true(fabs(pr_suite_reserve(100, 3) - 0.75) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(1000, 60) - 15.0) < 1e-12);
+	/* ...but never below the least. */
+	assert_true(fabs(pr_suite_reserve(100, 1) - 0.33) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(NAN, 60) - 2.1) < 1e-12);
+	/* The pace: wall over CPU, both summed; a result without CPU time
+	 * (skipped, or from an older worker) does not count. */
+	memset(r, 0, sizeof(r));
+	r[0].elapsed_s = 3;
+	r[0].cpu_s = 1;
+	r[1].elapsed_s = 5;
+	r[1].cpu_s = 0;
+	r[2].elapsed_s = 9;
+	r[2].cpu_s = 0.5;
+	wall = cpu = 0;
+	assert_true(
+	    fabs(pr_suite_pace_of(r, 3, &wall, &cpu) - 12.0 / 1.5) < 1e-12);
+	/* Added to: the pace of all results so far. */
+	assert_true(
+	    fabs(pr_suite_pace_of(r, 1, &wall, &cpu) - 15.0 / 2.5) < 1e-12);
+	wall = cpu = 0;
+	assert_true(pr_suite_pace_of(r + 1, 1, &wall, &cpu) == 0);
+	assert_true(pr_suite_pace_of(r, 0, &wall, &cpu) == 0);
 }
 
 int
@@ -496,6 +812,10 @@ main(void)
 		cmocka_unit_test(test_pace),
 		cmocka_unit_test(test_merge_and_group),
 		cmocka_unit_test(test_old_sessions),
+		cmocka_unit_test(test_unit_value),
+		cmocka_unit_test(test_best_units),
+		cmocka_unit_test(test_best_verdicts),
+		cmocka_unit_test(test_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
