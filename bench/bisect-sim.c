@@ -70,7 +70,10 @@
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
  * plain, job-rand; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
- * two-step cell).
+ * two-step cell; -d: below each row of job-old, job-new and job-rand,
+ * where its runs went: the search's (the ends' first rounds included)
+ * in how many batches of rounds, the confirmations', and the refutes,
+ * each a mean per range).
  */
 #include <math.h>
 #include <stdio.h>
@@ -91,7 +94,6 @@
 #define DRIFT_ROUNDS 250
 #define BURST_START 0.02
 #define BURST_LEN 10.0
-#define REFUTED_MAX 3 /* as src/bisect/job.c's */
 
 enum result { R_CULPRIT, R_NONE, R_SEVERAL, R_UNDECIDED };
 
@@ -109,6 +111,9 @@ struct sim {
 	double **y;
 	size_t *ny, *cap;
 	size_t runs, builds;
+	/* Where the job's runs went (-d): the search's (ends included) in
+	 * batches, the confirmations', and the refutes. */
+	size_t search_runs, batches, confirm_runs, refutes;
 	size_t burst_left; /* runs left in the current burst */
 	double burst;      /* its slowdown factor */
 };
@@ -136,6 +141,7 @@ sim_init(struct sim *s, const struct truth *t, struct pr_rng *rng)
 	if (!s->y || !s->ny || !s->cap)
 		abort();
 	s->runs = s->builds = 0;
+	s->search_runs = s->batches = s->confirm_runs = s->refutes = 0;
 	s->burst_left = 0;
 	s->burst = 1;
 }
@@ -289,8 +295,9 @@ struct inter {
 static void
 inter_rounds(struct inter *in, const size_t *pos, size_t k, size_t rounds)
 {
-	size_t r, i, order[3];
+	size_t r, i, order[3], runs0 = in->s->runs;
 
+	in->s->batches++;
 	for (r = 0; r < rounds && in->s->runs < MAX_RUNS; r++) {
 		in->round++;
 		for (i = 0; i < k; i++)
@@ -308,6 +315,7 @@ inter_rounds(struct inter *in, const size_t *pos, size_t k, size_t rounds)
 				in->paired ? in->round : 0, NULL) != PR_OK)
 				abort();
 	}
+	in->s->search_runs += in->s->runs - runs0;
 }
 
 /* The nearest measured commits around the most probable change, or,
@@ -346,6 +354,7 @@ inter_confirm(struct inter *in, size_t c, struct pr_seq *q, size_t cap)
 	size_t r, i;
 
 	for (r = 0; r < cap && in->s->runs + 2 <= MAX_RUNS; r++) {
+		in->s->confirm_runs += 2;
 		size_t first = (size_t)pr_rng_below(in->s->rng, 2);
 		double v[2];
 
@@ -473,11 +482,14 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 			}
 			/* A commit its confirmation finds equal to its
 			 * parent sends the search back (src/bisect/job.c's
-			 * REFUTED_MAX times): its runs are the search's. */
-			if (paired && !again && refuted < REFUTED_MAX &&
+			 * PR_BISECT_JOB_REFUTED_MAX times): its runs are
+			 * the search's. */
+			if (paired && !again &&
+			    refuted < PR_BISECT_JOB_REFUTED_MAX &&
 			    (d[0] == PR_SEQ_EQUIVALENT ||
 				(nc == 2 && d[1] == PR_SEQ_EQUIVALENT))) {
 				refuted++;
+				s->refutes++;
 				again = 1;
 			}
 			if (!again || confirmations > 30) {
@@ -674,6 +686,7 @@ struct tally {
 	size_t trials, right, several, none, false_culprit, undecided;
 	size_t both; /* "several" naming the two true steps */
 	double runs, builds;
+	double search_runs, batches, confirm_runs, refutes; /* -d */
 };
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
@@ -684,6 +697,7 @@ static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
 	m_inter_new, m_pinpoint, m_plain, m_inter_rand };
 static unsigned method_mask = (1u << NMETHODS) - 1;
+static int detail; /* -d: where the job's runs went */
 
 static void
 cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
@@ -725,6 +739,10 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 			tl[m].trials++;
 			tl[m].runs += (double)s.runs;
 			tl[m].builds += (double)s.builds;
+			tl[m].search_runs += (double)s.search_runs;
+			tl[m].batches += (double)s.batches;
+			tl[m].confirm_runs += (double)s.confirm_runs;
+			tl[m].refutes += (double)s.refutes;
 			if (r == R_CULPRIT) {
 				if (nsteps == 0)
 					tl[m].false_culprit++;
@@ -768,6 +786,13 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 			k,
 		    tl[m].runs / k, tl[m].builds / k,
 		    100.0 * (double)tl[m].both / k);
+		if (detail && tl[m].batches > 0)
+			printf("      where: search %.1f runs in %.1f batches "
+			       "(%.1f a batch), confirmations %.1f runs, "
+			       "%.3f refutes a range\n",
+			    tl[m].search_runs / k, tl[m].batches / k,
+			    tl[m].search_runs / tl[m].batches,
+			    tl[m].confirm_runs / k, tl[m].refutes / k);
 		fflush(stdout);
 	}
 }
@@ -783,8 +808,11 @@ main(int argc, char **argv)
 	size_t only = 0;
 	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
-	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:d")) != -1) {
 		switch (c) {
+		case 'd':
+			detail = 1;
+			break;
 		case 'o':
 			noise_only = (int)strtol(optarg, NULL, 10);
 			break;
@@ -813,7 +841,7 @@ main(int argc, char **argv)
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
 			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
-			    "NOISE]\n");
+			    "NOISE] [-d]\n");
 			return 2;
 		}
 	}

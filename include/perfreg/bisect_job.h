@@ -31,7 +31,8 @@
  * runs now), and when that names the same commit again, its sequence
  * continues where it stopped (every pair kept: anytime-valid).  A
  * confirmation that finds its commit equal to its parent sends the
- * search back too, up to 3 times (j->refuted): the search, which has the
+ * search back too, up to PR_BISECT_JOB_REFUTED_MAX times (j->refuted,
+ * pr_bisect_job_again): the search, which has the
  * confirmation's paired runs, then names where the change is (the search
  * stopping at 95% on a neighbour of the first bad commit was the fixed
  * round effects' only miss in bench/bisect-sim), or the same commit,
@@ -183,7 +184,8 @@ struct pr_bisect_job {
 	int interrupted;
 	int budget_hit; /* the search or confirmation stopped at the budget */
 	size_t refuted; /* confirmations that found their commit equal to
-			 * its parent and sent the search back */
+			 * its parent and sent the search back, over
+			 * every session (pr_bisect_job_prior_refuted) */
 	/* The confirmation: parent and culprit positions, the decision. */
 	int confirmed_tried;
 	size_t parent, culprit;
@@ -246,6 +248,32 @@ enum pr_status pr_bisect_job_prior(struct pr_bisect_job *j, size_t pos,
  * positions or values. */
 enum pr_status pr_bisect_job_prior_pair(struct pr_bisect_job *j, size_t parent,
     size_t culprit, double base, double new_, struct pr_error *err);
+
+/*
+ * The refuted count of a stored bisection (see Resuming): the largest
+ * j->refuted its sessions were stored with.  The job keeps the larger of
+ * this and the number of confirmations given back (pr_bisect_job_prior_pair)
+ * whose pairs already decide "equivalent" (a kill between a refute and
+ * the next stored session), so that a resume never refutes more than
+ * PR_BISECT_JOB_REFUTED_MAX times in all.
+ */
+void pr_bisect_job_prior_refuted(struct pr_bisect_job *j, size_t refuted);
+
+/* Confirmations that find their commit equal to its parent and send the
+ * search back (pr_bisect_job_again), at most, over every session of a
+ * bisection. */
+#define PR_BISECT_JOB_REFUTED_MAX 3
+
+/*
+ * After a confirmation (j->verdict set): 1 when the search has another
+ * look, else 0.  Another look when the confirmation stopped at its cap
+ * of rounds with budget left (UNDECIDED without j->budget_hit), or found
+ * its commit equal to its parent (NOT_CONFIRMED) while j->refuted <
+ * PR_BISECT_JOB_REFUTED_MAX and at least 4 runs of the budget are left:
+ * then it counts one more refute (j->refuted).  Never after the budget
+ * or an interruption.
+ */
+int pr_bisect_job_again(struct pr_bisect_job *j);
 
 /* A commit skipped before, with its reason (copied). */
 enum pr_status pr_bisect_job_prior_skip(struct pr_bisect_job *j, size_t pos,

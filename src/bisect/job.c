@@ -30,9 +30,6 @@
 #define RANGE_MAX 1000000
 #define FAIL_SKIP 3
 #define CONFIRM_ROUNDS_MAX 100
-/* Confirmations finding their commit equal to its parent that send the
- * search back (again()). */
-#define REFUTED_MAX 3
 #define BATCH_VARIANTS 3
 
 void
@@ -1345,25 +1342,65 @@ confirm_two(struct pr_bisect_job *j, double t0, struct pr_error *err)
 }
 
 /*
- * 1 when the search has another look: a confirmation stopped at its cap
- * of rounds with budget left, or found its commit equal to its parent
- * (at most REFUTED_MAX times: the search, which has the confirmation's
- * paired runs now, names where the change is instead, or the same commit
- * again, whose sequence then says the same without a run).
+ * 1 when the search has another look (perfreg/bisect_job.h): the search,
+ * which has a refuting confirmation's paired runs now, names where the
+ * change is instead, or the same commit again, whose sequence then says
+ * the same without a run.
  */
-static int
-again(struct pr_bisect_job *j)
+int
+pr_bisect_job_again(struct pr_bisect_job *j)
 {
 	if (j->budget_hit || j->interrupted)
 		return 0;
 	if (j->verdict == PR_BISECT_V_UNDECIDED)
 		return 1;
 	if (j->verdict == PR_BISECT_V_NOT_CONFIRMED &&
-	    j->refuted < REFUTED_MAX && budget_left(j) >= 4) {
+	    j->refuted < PR_BISECT_JOB_REFUTED_MAX && budget_left(j) >= 4) {
 		j->refuted++;
 		return 1;
 	}
 	return 0;
+}
+
+void
+pr_bisect_job_prior_refuted(struct pr_bisect_job *j, size_t refuted)
+{
+	if (refuted > PR_BISECT_JOB_REFUTED_MAX)
+		refuted = PR_BISECT_JOB_REFUTED_MAX;
+	if (refuted > j->refuted)
+		j->refuted = refuted;
+}
+
+/*
+ * The refutes of a resumed bisection that its sessions' count may miss:
+ * the confirmations given back whose pairs already decide "equivalent"
+ * (killed after the refute, before the next session was stored).  Two
+ * of one "several changes" count as two: fewer refutes left, never more.
+ */
+static enum pr_status
+refuted_before(struct pr_bisect_job *j, struct pr_error *err)
+{
+	struct pr_seq_opts so;
+	struct pr_seq_result res;
+	enum pr_status st;
+	size_t i, k = 0;
+
+	pr_seq_opts_init(&so);
+	so.alpha = 1 - j->o.confidence;
+	so.equivalence_pct = j->o.equiv_pct;
+	so.better = (enum pr_better)j->metric_better;
+	for (i = 0; i < j->npairs; i++) {
+		const struct pr_bisect_pairs *p = &j->pairs[i];
+
+		if (p->n == 0 || p->now > 0)
+			continue;
+		so.max_runs = p->n + CONFIRM_ROUNDS_MAX;
+		if ((st = decide_pairs(p, &so, &res, err)) != PR_OK)
+			return st;
+		k += res.decision == PR_SEQ_EQUIVALENT;
+	}
+	pr_bisect_job_prior_refuted(j, k);
+	return PR_OK;
 }
 
 enum pr_status
@@ -1397,7 +1434,8 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 	if (j->c[0].n == 0 || j->c[j->n].n == 0)
 		return pr_error_set(err, PR_EINVAL,
 		    "the benchmark gave no value at an end of the range");
-	if ((st = make_search(j, err)) != PR_OK)
+	if ((st = make_search(j, err)) != PR_OK ||
+	    (st = refuted_before(j, err)) != PR_OK)
 		return st;
 	/* Each skip found while confirming sends the search back, and so
 	 * does a confirmation at its cap of rounds. */
@@ -1413,7 +1451,7 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 		case PR_BISECT_SEVERAL:
 			if ((st = confirm_two(j, t0, err)) != PR_OK)
 				return st;
-			if (again(j))
+			if (pr_bisect_job_again(j))
 				continue;
 			return update_state(j, err);
 		case PR_BISECT_MEASURING:
@@ -1427,7 +1465,7 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 			continue;
 		if (st != PR_OK)
 			return st;
-		if (again(j))
+		if (pr_bisect_job_again(j))
 			continue;
 		return update_state(j, err);
 	}

@@ -262,9 +262,9 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
     struct pr_error *err)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag t[5];
+	struct pr_store_tag t[6];
 	struct pr_store_session_info si;
-	char host[HOST_MAX], boot[BOOT_MAX], pair[90];
+	char host[HOST_MAX], boot[BOOT_MAX], pair[90], refuted[24];
 	size_t nt = 0;
 
 	if (b->session != 0)
@@ -285,6 +285,10 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
 		t[nt].key = pr_str_c("bisect.metric");
 		t[nt++].value = pr_str_c(j->metric);
 	}
+	/* The refutes so far: a resume gives back the largest. */
+	snprintf(refuted, sizeof(refuted), "%zu", j->refuted);
+	t[nt].key = pr_str_c("bisect.refuted");
+	t[nt++].value = pr_str_c(refuted);
 	if (b->phase) {
 		snprintf(pair, sizeof(pair), "%s %s", j->c[b->ph_parent].hash,
 		    j->c[b->ph_culprit].hash);
@@ -467,6 +471,7 @@ struct prior {
 	double val[2];
 	int have[2];
 	size_t sess;
+	size_t refuted; /* the largest bisect.refuted of the chain */
 	struct cpair {
 		size_t sess, parent, culprit;
 		double base, new_;
@@ -511,7 +516,9 @@ prior_pair(struct prior *p, size_t pos, size_t round, double v,
 }
 
 /* Whether the session is a confirmation's (tag bisect.confirm "PARENT
- * CULPRIT", two hashes of this range): sets p->confirm and the two. */
+ * CULPRIT", two hashes of this range): sets p->confirm and the two; and
+ * its refutes so far (tag bisect.refuted, a whole number) into
+ * p->refuted when larger. */
 static void
 prior_session(struct prior *p, const struct pr_store_session_info *si)
 {
@@ -524,6 +531,15 @@ prior_session(struct prior *p, const struct pr_store_session_info *si)
 	for (i = 0; i < si->ntags; i++) {
 		const struct pr_str *v = &si->tags[i].value;
 
+		if (si->tags[i].key.n == 14 &&
+		    memcmp(si->tags[i].key.p, "bisect.refuted", 14) == 0 &&
+		    v->n > 0 && v->n < sizeof(a)) {
+			memcpy(a, v->p, v->n);
+			a[v->n] = '\0';
+			if (strspn(a, "0123456789") == v->n && v->n < 8 &&
+			    (pa = strtoul(a, NULL, 10)) > p->refuted)
+				p->refuted = pa;
+		}
 		if (si->tags[i].key.n == 14 &&
 		    memcmp(si->tags[i].key.p, "bisect.confirm", 14) == 0 &&
 		    v->n == 81 && v->p[40] == ' ') {
@@ -632,6 +648,7 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 				p.pairs[i].culprit, p.pairs[i].base,
 				p.pairs[i].new_, err) != PR_OK)
 				goto out;
+	pr_bisect_job_prior_refuted(j, p.refuted);
 	for (i = 1; i < j->n; i++)
 		if (j->c[i].n == 0 && p.failed[i] >= 3 &&
 		    pr_bisect_job_prior_skip(j, i,

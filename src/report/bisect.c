@@ -301,6 +301,13 @@ body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 		 "%sresumed: %zu of the runs were measured before\n", item,
 		 j->runs_prior)) != PR_OK)
 		return st;
+	if (j->refuted > 0 &&
+	    (st = pr_buf_addf(out, err,
+		 "%srefuted: %zu confirmation%s found the commit named equal "
+		 "to its parent and sent the search back (at most %d)\n",
+		 item, j->refuted, j->refuted == 1 ? "" : "s",
+		 PR_BISECT_JOB_REFUTED_MAX)) != PR_OK)
+		return st;
 	for (i = 0; i <= j->n; i++) {
 		if (j->c[i].built >= 0)
 			continue;
@@ -485,6 +492,7 @@ body_json(const void *data, struct pr_error *err)
 	bad |= jset(o, "runs", json_integer((json_int_t)j->runs));
 	bad |= jset(o, "runs_failed", json_integer((json_int_t)j->runs_failed));
 	bad |= jset(o, "runs_before", json_integer((json_int_t)j->runs_prior));
+	bad |= jset(o, "refuted", json_integer((json_int_t)j->refuted));
 	bad |= jset(o, "builds", json_integer((json_int_t)j->builds));
 	bad |= jset(o, "elapsed_s", json_real(j->elapsed_s));
 	bad |= jset(o, "budget_reached", json_boolean(j->budget_hit));

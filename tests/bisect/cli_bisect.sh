@@ -254,10 +254,25 @@ done
 kill -9 $pid
 wait $pid 2> /dev/null
 before=$(wc -l < "$log")
+# Every session is stored with its refutes so far (bisect.refuted), and
+# --resume keeps the largest: the killed session's count is set to 2 here
+# (no planted commit is refuted), and the resumed report must say 2.
+"$perfreg" show killed > "$tmp/show" 2>&1
+has "$tmp/show" 'bisect\.refuted=0' "resume: the refutes are stored"
+python3 -c '
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+n = db.execute("UPDATE tag SET value = ? WHERE CAST(key AS TEXT) = ? AND "
+               "session_id = (SELECT max(session_id) FROM tag)",
+               (b"2", "bisect.refuted")).rowcount
+db.commit()
+sys.exit(0 if n == 1 else "%d tags set" % n)
+' "$PERFREG_DB" || fail "resume: cannot set the stored refutes"
 "$perfreg" bisect --resume --campaign killed --json > "$tmp/json" 2> "$tmp/err"
 rc=$?
 [ $rc -eq 0 ] || fail "resume: exit $rc: $(cat "$tmp/err")"
 has "$tmp/json" '"verdict": "culprit"' "resume: verdict"
+has "$tmp/json" '"refuted": 2,' "resume: the stored refutes kept"
 has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "resume: culprit"
 counted_once resume "$before"
 [ "$(git -C "$tmp/a" worktree list | wc -l)" -eq 1 ] ||

@@ -682,6 +682,67 @@ test_drift(void **state)
 	assert_true(found[1] <= 8);
 }
 
+/*
+ * When a confirmation sends the search back (bisect/job.c): at its cap
+ * of rounds undecided, always while budget is left; found equal to its
+ * parent, PR_BISECT_JOB_REFUTED_MAX times at most and with 4 runs of the
+ * budget left, each counted; never after the budget or an interruption,
+ * nor after a confirmed culprit.  A resume's stored count is kept when
+ * larger, and capped.
+ */
+static void
+test_again(void **state)
+{
+	struct pr_bisect_job j;
+	int k;
+
+	(void)state;
+	assert_int_equal(PR_BISECT_JOB_REFUTED_MAX, 3);
+	memset(&j, 0, sizeof(j));
+	j.o.max_runs = 100;
+	j.runs = 90;
+	j.runs_failed = 6; /* 4 left */
+	j.verdict = PR_BISECT_V_NOT_CONFIRMED;
+	for (k = 1; k <= PR_BISECT_JOB_REFUTED_MAX; k++) {
+		assert_int_equal(pr_bisect_job_again(&j), 1);
+		assert_int_equal(j.refuted, (size_t)k);
+	}
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	assert_int_equal(j.refuted, PR_BISECT_JOB_REFUTED_MAX);
+	/* Undecided at the cap goes back without counting a refute. */
+	j.verdict = PR_BISECT_V_UNDECIDED;
+	assert_int_equal(pr_bisect_job_again(&j), 1);
+	assert_int_equal(j.refuted, PR_BISECT_JOB_REFUTED_MAX);
+	j.refuted = 0;
+	j.verdict = PR_BISECT_V_CULPRIT;
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	j.verdict = PR_BISECT_V_SEVERAL;
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	/* 3 runs left: too few for another look after a refute. */
+	j.verdict = PR_BISECT_V_NOT_CONFIRMED;
+	j.runs = 91;
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	assert_int_equal(j.refuted, 0);
+	j.runs = 90;
+	j.budget_hit = 1;
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	j.verdict = PR_BISECT_V_UNDECIDED;
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	j.budget_hit = 0;
+	j.interrupted = 1;
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	j.verdict = PR_BISECT_V_NOT_CONFIRMED;
+	assert_int_equal(pr_bisect_job_again(&j), 0);
+	assert_int_equal(j.refuted, 0);
+	/* The count a resume gives back: the larger, at most the cap. */
+	pr_bisect_job_prior_refuted(&j, 2);
+	assert_int_equal(j.refuted, 2);
+	pr_bisect_job_prior_refuted(&j, 1);
+	assert_int_equal(j.refuted, 2);
+	pr_bisect_job_prior_refuted(&j, 7);
+	assert_int_equal(j.refuted, PR_BISECT_JOB_REFUTED_MAX);
+}
+
 int
 main(void)
 {
@@ -695,6 +756,7 @@ main(void)
 		cmocka_unit_test(test_two_located),
 		cmocka_unit_test(test_calm_rounds),
 		cmocka_unit_test(test_drift),
+		cmocka_unit_test(test_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
