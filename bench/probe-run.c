@@ -37,7 +37,7 @@ usage(void)
 int
 main(int argc, char **argv)
 {
-	struct pr_probe_opts o = { 0, -1, NULL, NULL, NULL };
+	struct pr_probe_opts o = { 0, -1, NULL, NULL, NULL, NULL };
 	const struct pr_probe *p;
 	struct pr_buf notes = PR_BUF_INIT(1 << 16);
 	struct pr_dataset d;

@@ -14,11 +14,16 @@
 # includes perfreg's and hyperfine's start and final analysis, spread
 # over the runs).  On a shared machine the load changes between rounds,
 # so each round's ratios to that round's floor are printed, and their
-# median is the result: the three tools of a round shared its load.
-# perfreg's own figure, from its JSON (time per run spent outside the
-# measured commands), is printed too, and as a ratio to the floor,
-# (floor + own) / floor: less sensitive to the load than whole-tool
-# times, since it is measured inside one process per round.
+# median is the result, with quartiles and range: the tools of a round
+# shared its load.  CPU time (user + system, from GNU time, of the tool
+# and the commands it ran) is less sensitive to the load than wall time
+# and is given as ratios to the floor's the same way.  perfreg runs with
+# --monitor none, as hyperfine reads nothing around a run; its own figure,
+# from its JSON (time per run spent outside the measured commands), is
+# printed too, and as a ratio to the floor, (floor + own) / floor: less
+# sensitive to the load than whole-tool times, since it is measured
+# inside one process per round.  A sixth loop runs perfreg with its
+# default monitors (issue 13), for its own time with them.
 #
 # Two more loops price perfreg's spawning apart from its session: the
 # floor's loop through pr_spawn_run (spawn-floor -m spawn: two pipes,
@@ -36,6 +41,8 @@ perfreg=$build/perfreg
 floor=$build/bench/spawn-floor
 [ -x "$perfreg" ] || { echo "run-overhead: no $perfreg" >&2; exit 2; }
 [ -x "$floor" ] || { echo "run-overhead: no $floor" >&2; exit 2; }
+[ -x /usr/bin/time ] ||
+    { echo "run-overhead: no /usr/bin/time (GNU time)" >&2; exit 2; }
 hf=$(command -v hyperfine || true)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -45,79 +52,105 @@ elapsed() { echo "$2 $1" | awk '{ printf "%.6f", $1 - $2 }'; }
 
 per() { echo "$1 $n" | awk '{ printf "%.1f", $1 / $2 * 1e6 }'; }
 ratio() { echo "$1 $2" | awk '{ printf "%.3f\n", $1 / $2 }'; }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# "median (quartiles q1-q3, range min-max)" of the numbers on stdin.
+spread() {
+	sort -g | awk '
+	    { v[NR] = $1 }
+	    function q(p,  h, j) {
+		h = (NR - 1) * p; j = int(h)
+		return (j + 1 >= NR) ? v[NR] : v[j + 1] + (h - j) * (v[j + 2] - v[j + 1])
+	    }
+	    END {
+		if (NR == 0) { print "-"; exit }
+		printf "%.3f (quartiles %.3f-%.3f, range %.3f-%.3f)\n",
+		    q(0.5), q(0.25), q(0.75), v[1], v[NR]
+	    }'
+}
+# timed VAR CMD...: runs CMD, its output to $tmp/out; sets VAR to its
+# wall time and VAR_cpu to its user + system time (s).
+timed() {
+	var=$1
+	shift
+	t0=$(now)
+	/usr/bin/time -f '%U %S' -o "$tmp/cpu" "$@" > "$tmp/out" 2>"$tmp/err" ||
+	    { echo "run-overhead: failed: $*" >&2; cat "$tmp/err" >&2; exit 2; }
+	t1=$(now)
+	eval "$var=\$(elapsed \"\$t0\" \"\$t1\")"
+	eval "${var}_cpu=\$(tail -n 1 \"\$tmp/cpu\" | awk '{ printf \"%.2f\", \$1 + \$2 }')"
+}
+own_of() { sed -n 's/^ *"overhead_s": *\([0-9.eE+-]*\).*/\1/p' "$1" | head -n 1; }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 echo "runs of /bin/true per tool: $n; $reps interleaved rounds; load average $(loadavg)"
-echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hyperfine/floor  perfreg own us/run  spawn/floor  reap/spawn"
-: > "$tmp/r_sp"
-: > "$tmp/r_re"
-: > "$tmp/r_pr"
-: > "$tmp/r_hf"
-: > "$tmp/own"
-: > "$tmp/r_own"
-run_floor() {
-	t0=$(now); "$floor" "$n" /bin/true > /dev/null; t1=$(now)
-	tf=$(elapsed "$t0" "$t1")
-}
-run_spawn() {
-	t0=$(now); "$floor" -m spawn "$n" /bin/true > /dev/null; t1=$(now)
-	ts=$(elapsed "$t0" "$t1")
-}
-run_reap() {
-	t0=$(now); "$floor" -m reap "$n" /bin/true > /dev/null; t1=$(now)
-	tq=$(elapsed "$t0" "$t1")
-}
+echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hyperfine/floor  CPU perfreg/floor  CPU hyperfine/floor  perfreg own us/run  own, monitors  spawn/floor  reap/spawn"
+for f in r_sp r_re r_pr r_hf c_pr c_hf c_sp own own_mon r_own; do
+	: > "$tmp/$f"
+done
+run_floor() { timed tf "$floor" "$n" /bin/true; }
+run_spawn() { timed ts "$floor" -m spawn "$n" /bin/true; }
+run_reap() { timed tq "$floor" -m reap "$n" /bin/true; }
 run_perfreg() {
-	t0=$(now)
-	"$perfreg" run -n "$n" --warmup 0 --json t=/bin/true > "$tmp/pr.json"
-	t1=$(now)
-	tp=$(elapsed "$t0" "$t1")
-	own=$(sed -n 's/^ *"overhead_s": *\([0-9.eE+-]*\).*/\1/p' "$tmp/pr.json" | head -n 1)
+	timed tp "$perfreg" run -n "$n" --warmup 0 --monitor none --json \
+	    t=/bin/true
+	own=$(own_of "$tmp/out")
+}
+run_monitors() {
+	timed tm "$perfreg" run -n "$n" --warmup 0 --json t=/bin/true
+	own_mon=$(own_of "$tmp/out")
 }
 run_hyperfine() {
 	th=
 	[ -n "$hf" ] || return 0
-	t0=$(now)
-	"$hf" -N --runs "$n" --style none --export-json "$tmp/hf.json" true > /dev/null 2>&1
-	t1=$(now)
-	th=$(elapsed "$t0" "$t1")
+	timed th "$hf" -N --runs "$n" --style none --export-json "$tmp/hf.json" true
 }
 
-# The order of the five loops rotates from round to round.
-tools="floor perfreg hyperfine spawn reap"
+# The order of the six loops rotates from round to round.
+tools="floor perfreg hyperfine spawn reap monitors"
 r=1
 while [ "$r" -le "$reps" ]; do
-	k=$(( (r - 1) % 5 ))
+	k=$(( (r - 1) % 6 ))
 	set -- $tools $tools
 	shift $k
-	for t in $1 $2 $3 $4 $5; do
+	for t in $1 $2 $3 $4 $5 $6; do
 		run_$t
 	done
 	echo "$own" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own"
+	echo "$own_mon" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own_mon"
 	echo "$own $tf $n" | awk '{ printf "%.4f\n", 1 + $1 / ($2 / $3) }' \
 	    >> "$tmp/r_own"
 	ratio "$tp" "$tf" >> "$tmp/r_pr"
-	rh=-
+	ratio "$tp_cpu" "$tf_cpu" >> "$tmp/c_pr"
+	rh=- ch=-
 	if [ -n "$th" ]; then
 		rh=$(ratio "$th" "$tf")
+		ch=$(ratio "$th_cpu" "$tf_cpu")
 		echo "$rh" >> "$tmp/r_hf"
+		echo "$ch" >> "$tmp/c_hf"
 	fi
 	ratio "$ts" "$tf" >> "$tmp/r_sp"
+	ratio "$ts_cpu" "$tf_cpu" >> "$tmp/c_sp"
 	ratio "$tq" "$ts" >> "$tmp/r_re"
-	printf '%5d  %12s  %14s  %16s  %13s  %15s  %18s  %11s  %10s\n' "$r" \
+	printf '%5d  %12s  %14s  %16s  %13s  %15s  %17s  %19s  %18s  %13s  %11s  %10s\n' "$r" \
 	    "$(per "$tf")" "$(per "$tp")" "$([ -n "$th" ] && per "$th" || echo -)" \
-	    "$(ratio "$tp" "$tf")" "$rh" "$(tail -n 1 "$tmp/own")" \
+	    "$(ratio "$tp" "$tf")" "$rh" "$(tail -n 1 "$tmp/c_pr")" "$ch" \
+	    "$(tail -n 1 "$tmp/own")" "$(tail -n 1 "$tmp/own_mon")" \
 	    "$(tail -n 1 "$tmp/r_sp")" "$(tail -n 1 "$tmp/r_re")"
 	r=$((r + 1))
 done
 
-echo "median perfreg run / floor:   $(median < "$tmp/r_pr")"
+echo "median perfreg run / floor:   $(spread < "$tmp/r_pr")"
 if [ -n "$hf" ]; then
-	echo "median hyperfine -N / floor:  $(median < "$tmp/r_hf")"
+	echo "median hyperfine -N / floor:  $(spread < "$tmp/r_hf")"
 fi
-echo "median perfreg own time per run: $(median < "$tmp/own") us"
-echo "median pr_spawn_run loop / floor: $(median < "$tmp/r_sp")"
-echo "median with the escape safety / without: $(median < "$tmp/r_re")"
+echo "median CPU time, perfreg run / floor:  $(spread < "$tmp/c_pr")"
+if [ -n "$hf" ]; then
+	echo "median CPU time, hyperfine -N / floor: $(spread < "$tmp/c_hf")"
+fi
+echo "median perfreg own time per run: $(spread < "$tmp/own") us"
+echo "median perfreg own time per run with the default monitors: $(spread < "$tmp/own_mon") us"
+echo "median pr_spawn_run loop / floor: $(spread < "$tmp/r_sp")"
+echo "median CPU time, pr_spawn_run loop / floor: $(spread < "$tmp/c_sp")"
+echo "median with the escape safety / without: $(spread < "$tmp/r_re")"
 echo "load average at the end: $(loadavg)"
-echo "median (floor + perfreg's own time) / floor: $(median < "$tmp/r_own")"
+echo "median (floor + perfreg's own time) / floor: $(spread < "$tmp/r_own")"

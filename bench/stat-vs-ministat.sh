@@ -1,8 +1,10 @@
 #!/bin/sh
 # bench/stat-vs-ministat.sh - `perfreg stat` against ministat on the same
-# two files: wall time and peak resident memory, the median of RUNS runs
-# of each, interleaved (perfreg, ministat, perfreg, ...) so that both see
-# the same machine; and whether their figures agree (N, Min, Max, Avg,
+# two files: wall time, CPU time (user + system) and peak resident
+# memory, the median of RUNS runs of each, interleaved (perfreg, ministat,
+# perfreg, ...) so that both see the same machine, with the quartiles of
+# the ratios of each round (perfreg's time over the ministat of the same
+# round); and whether their figures agree (N, Min, Max, Avg,
 # Stddev and the "Difference at 95.0% confidence" lines; the median is
 # left out on purpose: perfreg averages the two middle values of an even
 # count, ministat does not).
@@ -131,10 +133,11 @@ now_ns() {
 }
 
 # run CMD...: runs CMD with its output in $dir/out.txt; prints its start
-# and end (ns) and its peak resident memory (KiB).
+# and end (ns), its peak resident memory (KiB) and its user and system
+# CPU time (s, GNU time's hundredths).
 run() {
 	t0=$(now_ns)
-	/usr/bin/time -f %M -o "$dir/rss" "$@" \
+	/usr/bin/time -f '%M %U %S' -o "$dir/rss" "$@" \
 	    >"$dir/out.txt" 2>"$dir/err.txt" ||
 	    { echo "$0: failed: $*" >&2; cat "$dir/err.txt" >&2; exit 2; }
 	t1=$(now_ns)
@@ -153,6 +156,17 @@ median() {
 	    }'
 }
 
+# quartiles FILE: "q1-q3" of the numbers of FILE, one a line (type 7).
+quartiles() {
+	sort -g "$1" | awk '
+	    { v[NR] = $1 }
+	    function q(p,  h, j) {
+		h = (NR - 1) * p; j = int(h)
+		return (j + 1 >= NR) ? v[NR] : v[j + 1] + (h - j) * (v[j + 2] - v[j + 1])
+	    }
+	    END { printf "%.3f-%.3f", q(0.25), q(0.75) }'
+}
+
 # The figures both tools print: N Min Max Avg Stddev of each file (the
 # median dropped) and the difference lines.
 figures() {
@@ -164,11 +178,12 @@ figures() {
 }
 
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%11s %5s %10s %10s %10s %7s %9s %9s %7s %8s  %s\n' "command" \
-    "shape" "values" "perfreg s" "ministat s" "time" "perfreg" "ministat" \
-    "memory" "bytes" "figures"
-printf '%11s %5s %10s %10s %10s %7s %9s %9s %7s %8s\n' "" "" "per file" "" \
-    "" "ratio" "MiB" "MiB" "ratio" "a value"
+printf '%11s %5s %9s %9s %9s %6s %11s %9s %9s %6s %11s %8s %8s %6s %6s  %s\n' \
+    "command" "shape" "values" "perfreg" "ministat" "wall" "wall" "perfreg" \
+    "ministat" "CPU" "CPU" "perfreg" "ministat" "memory" "bytes" "figures"
+printf '%11s %5s %9s %9s %9s %6s %11s %9s %9s %6s %11s %8s %8s %6s %6s\n' \
+    "" "" "per file" "wall s" "wall s" "ratio" "quartiles" "CPU s" \
+    "CPU s" "ratio" "quartiles" "MiB" "MiB" "ratio" "a value"
 status=0
 : >"$dir/last"
 for shape in $shapes; do
@@ -196,15 +211,26 @@ for n in "$@"; do
 		figures "$dir/out.txt" >"$dir/m.fig"
 		i=$((i + 1))
 	done
-	awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' "$dir/m.times" \
-	    >"$dir/m.s"
+	# Per run: wall s, peak KiB, CPU s (user + system).
+	awk '{ printf "%.6f %d %.2f\n", ($2 - $1) / 1e9, $3, $4 + $5 }' \
+	    "$dir/m.times" >"$dir/m.s"
 	ms=$(median "$dir/m.s" 1)
 	mk=$(median "$dir/m.s" 2)
+	mc=$(median "$dir/m.s" 3)
 	for c in $rows; do
-		awk '{ printf "%.6f %d\n", ($2 - $1) / 1e9, $3 }' \
+		awk '{ printf "%.6f %d %.2f\n", ($2 - $1) / 1e9, $3, $4 + $5 }' \
 		    "$dir/p.$c.times" >"$dir/p.s"
 		ps=$(median "$dir/p.s" 1)
 		pk=$(median "$dir/p.s" 2)
+		pc=$(median "$dir/p.s" 3)
+		# The ratios of each round: this command's run over the
+		# ministat of the same round.
+		paste -d' ' "$dir/p.s" "$dir/m.s" |
+		    awk '{ print $1 / $4 }' >"$dir/r.wall"
+		paste -d' ' "$dir/p.s" "$dir/m.s" |
+		    awk '{ print ($6 > 0 ? $3 / $6 : 0) }' >"$dir/r.cpu"
+		wq=$(quartiles "$dir/r.wall")
+		cq=$(quartiles "$dir/r.cpu")
 		if [ "$c" != stat ]; then
 			same="(not checked)"
 		elif [ -s "$dir/p.fig" ] && cmp -s "$dir/p.fig" "$dir/m.fig"
@@ -216,13 +242,16 @@ for n in "$@"; do
 			diff "$dir/m.fig" "$dir/p.fig" | sed 's/^/    /' >&2 || :
 		fi
 		awk -v c="$c" -v sh="$shape" -v n="$n" -v ps="$ps" -v ms="$ms" \
+		    -v pc="$pc" -v mc="$mc" -v wq="$wq" -v cq="$cq" \
 		    -v pk="$pk" -v mk="$mk" -v same="$same" 'BEGIN {
-			printf "%11s %5s %10d %10.3f %10.3f %7.3f %9.1f %9.1f" \
-			    " %7.3f %8.2f  %s\n", c, sh, n, ps, ms, ps / ms,
-			    pk / 1024, mk / 1024, pk / mk, pk * 1024 / (16 * n),
-			    same
+			printf "%11s %5s %9d %9.3f %9.3f %6.3f %11s %9.2f" \
+			    " %9.2f %6.3f %11s %8.1f %8.1f %6.3f %6.2f  %s\n",
+			    c, sh, n, ps, ms, ps / ms, wq, pc, mc,
+			    (mc > 0 ? pc / mc : 0), cq, pk / 1024, mk / 1024,
+			    pk / mk, pk * 1024 / (16 * n), same
 		}'
-		echo "$c $shape $n $ps $ms $pk $same" >"$dir/last.$c"
+		echo "$c $shape $n $ps $ms $pk $pc $mc $wq $cq $same" \
+		    >"$dir/last.$c"
 	done
 done
 for c in $rows; do
@@ -234,13 +263,17 @@ echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The targets, judged at the last size given, for each command and shape.
 awk -v runs="$runs" '{
 	n = $3; t = $4 / $5; m = $6 * 1024 / (16 * n)
+	u = $8 > 0 ? $7 / $8 : 0
 	printf "\n%s, %s at %d values per file (median of %d runs):\n", $1,
 	    $2, n, runs
 	printf "  time:    perfreg takes %.3f of ministat'"'"'s time " \
-	    "(target <= 0.10): %s\n", t, t <= 0.10 ? "met" : "NOT met"
+	    "(target <= 0.10): %s; each round %s\n", t,
+	    t <= 0.10 ? "met" : "NOT met", $9
+	printf "  CPU:     %.3f of ministat'"'"'s user + system time; " \
+	    "each round %s\n", u, $10
 	printf "  memory:  %.2f times the 8 bytes a value held " \
 	    "(target <= 1.1): %s\n", m, m <= 1.1 ? "met" : "NOT met"
-	$1 = $2 = $3 = $4 = $5 = $6 = ""
+	$1 = $2 = $3 = $4 = $5 = $6 = $7 = $8 = $9 = $10 = ""
 	sub(/^ +/, "")
 	printf "  figures: %s\n", $0
 	if (n < 10000000)

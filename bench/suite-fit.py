@@ -18,8 +18,21 @@ host and configuration) and writes the model bench/suite-sim simulates:
       session effect shared by the probe's figures (the sim draws
       sqrt(RHO) of a figure's session effect from the probe's one).
 
+From a database instead (one argument ending in .db: the suite sessions
+stored there, each figure's session value recomputed from its samples as
+the suite does, src/probes/process.c): per process (the stored round) its
+mean or its best sample (the smallest time, the largest throughput), by
+-r RULE: "mean" for every probe, "best" for every probe, or "suite" (the
+default: the suite's rules, best for copy, crypto, syscall and fault); a
+session of one process cut into 4 blocks in order for a best figure (its
+samples as they are for a mean one); the session value the mean of its
+units and W the standard error of its log from them (sd / sqrt(n) /
+mean), so that the model is fitted under that rule from the same
+sessions.
+
 Standard library only.  Usage:
   bench/suite-fit.py bench/data/suite-quick-*.json > bench/data/suite-model.txt
+  bench/suite-fit.py [-r mean|best|suite] SESSIONS.db > MODEL
 """
 import json
 import math
@@ -27,18 +40,82 @@ import statistics as st
 import sys
 
 
-def main(paths):
-    sessions = [json.load(open(p)) for p in paths]
+BEST_PROBES = ("copy", "crypto", "syscall", "fault")
+
+
+def from_db(path, rule):
+    """figs as main() builds them, from the sessions of a database."""
+    import sqlite3
+    con = sqlite3.connect(path)
+    rows = con.execute(
+        "SELECT CAST(m.name AS TEXT), m.better, r.session_id, r.round, "
+        "rm.value FROM run_metric rm JOIN run r ON r.id = rm.run_id "
+        "JOIN metric m ON m.id = rm.metric_id JOIN session s "
+        "ON s.id = r.session_id WHERE r.ok AND NOT r.warmup "
+        "ORDER BY r.session_id, r.id").fetchall()
+    data, higher = {}, {}
+    for name, better, sid, rnd, v in rows:
+        if name.startswith("mon."):
+            continue
+        data.setdefault(name, {}).setdefault(sid, {}).setdefault(
+            rnd, []).append(v)
+        # The store's direction: 1 is PR_BETTER_HIGHER (perfreg/better.h).
+        higher[name] = better in (1, "1", "higher")
+    nsess = len({sid for _, _, sid, _, _ in rows})
     figs = {}
-    for s in sessions:
-        for p in s["probes"]:
-            for m in p.get("metrics") or []:
-                figs.setdefault(m["name"], {"probe": p["probe"],
-                                            "better": m["better"],
-                                            "v": []})["v"].append(
-                    (m["mean"], m["halfwidth_pct"]))
-    n = len(sessions)
-    print("# bench/suite-fit.py on %d sessions: %s" % (n, " ".join(paths)))
+    for name, sess in data.items():
+        probe = name.split(".")[0]
+        best = rule == "best" or (rule == "suite" and probe in BEST_PROBES)
+        f = figs.setdefault(name, {"probe": probe, "v": [],
+                                   "better": "higher" if higher[name]
+                                   else "lower"})
+        for sid in sorted(sess):
+            procs = list(sess[sid].values())
+            if len(procs) >= 2:
+                chunks = procs
+            elif best:
+                v = procs[0]
+                k = min(4, len(v))
+                chunks = [v[b * len(v) // k:(b + 1) * len(v) // k]
+                          for b in range(k)]
+            else:
+                chunks = [[x] for x in procs[0]]
+            if best:
+                units = [max(c) if higher[name] else min(c) for c in chunks]
+            else:
+                units = [st.mean(c) for c in chunks]
+            m = st.mean(units)
+            se = (st.stdev(units) / math.sqrt(len(units)) / m
+                  if len(units) >= 2 and m > 0 else 0)
+            # As the JSON's 95% half-width would give it back.
+            f["v"].append((m, se * 100 * 1.96))
+    return figs, nsess
+
+
+def main(args):
+    rule = "suite"
+    if len(args) >= 2 and args[0] == "-r":
+        rule, args = args[1], args[2:]
+        if rule not in ("mean", "best", "suite"):
+            sys.exit("suite-fit.py: -r takes mean, best or suite")
+    paths = args
+    if len(paths) == 1 and paths[0].endswith(".db"):
+        figs, n = from_db(paths[0], rule)
+        print("# bench/suite-fit.py -r %s on the %d sessions of %s" %
+              (rule, n, paths[0]))
+    else:
+        sessions = [json.load(open(p)) for p in paths]
+        figs = {}
+        for s in sessions:
+            for p in s["probes"]:
+                for m in p.get("metrics") or []:
+                    figs.setdefault(m["name"], {"probe": p["probe"],
+                                                "better": m["better"],
+                                                "v": []})["v"].append(
+                        (m["mean"], m["halfwidth_pct"]))
+        n = len(sessions)
+        print("# bench/suite-fit.py on %d sessions: %s" %
+              (n, " ".join(paths)))
     rows = {}
     for name, f in figs.items():
         v = [x for x in f["v"] if x[0] > 0]

@@ -4,10 +4,14 @@
  * that is not the primary one) changed between the two sides, and how
  * much of the primary metric's change each accounts for.
  *
- * Method.  Every side metric gets a change: Welch's t on the means of
- * its runs (the runs are the replicates; perfreg/ttest.h), the change
- * relative to the base mean with the interval of the difference
- * divided by the base mean, and a two-sided p.  The false discovery
+ * Method.  Every side metric gets a change: the change of the means of
+ * its runs (the runs are the replicates) relative to the base mean, with
+ * Fieller's interval of their ratio (Welch's standard errors), and a
+ * two-sided p from Welch's t (perfreg/ttest.h) on the logs of its values
+ * when every value of both sides is above 0 (log_test), else on the
+ * values: counts and times are skewed, and one wild run, a multiple of
+ * the others, takes over the variance of the values and hides a large
+ * change (bench/README.md, the CPU contention case).  The false discovery
  * rate is controlled across all side metrics by Benjamini-Hochberg
  * (pr_bh, checked against R's p.adjust in tests/stats): a metric has
  * changed when its adjusted p is at most 1 - conf.  The changed ones
@@ -85,10 +89,12 @@ struct pr_explain_item {
 	double change, lo, hi; /* relative to base_mean; NaN when base_mean
 				  is 0 */
 	double p, p_adj;       /* Welch's p, BH-adjusted */
-	double r;              /* pooled within-side correlation */
-	double share;          /* of the primary change; NaN if undefined */
-	int changed;           /* p_adj <= 1 - conf */
-	int per_second;        /* taken per second of its run (seconds) */
+	int log_test;   /* p from the logs (every value above 0), else from
+			 the values */
+	double r;       /* pooled within-side correlation */
+	double share;   /* of the primary change; NaN if undefined */
+	int changed;    /* p_adj <= 1 - conf */
+	int per_second; /* taken per second of its run (seconds) */
 	/* Next to no spread within the sides: the pooled within-side
 	 * standard deviation is below 1% of the change (a deterministic
 	 * count: a command's page faults), so that its co-movement with

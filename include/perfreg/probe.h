@@ -54,6 +54,13 @@ struct pr_probe_opts {
 	/* Set by a signal handler; a probe checks it between steps and
 	 * returns PR_EINVAL "interrupted" when set. */
 	volatile sig_atomic_t *cancel;
+	/* The CPU flags the operating system reports (/proc/cpuinfo's
+	 * "flags" line on Linux: words separated by spaces), read by the
+	 * caller; NULL: not known.  An instruction is offered only when
+	 * CPUID has it and, when known, these flags do too: the kernel
+	 * hides an instruction it found broken (RDSEED on some AMD CPUs)
+	 * while CPUID still sets its bit. */
+	const char *cpu_flags;
 };
 
 /*
@@ -87,7 +94,16 @@ struct pr_probe {
 	 */
 	enum pr_status (*init)(const struct pr_probe_opts *o, void **state,
 	    struct pr_buf *notes, struct pr_error *err);
-	/* One measurement of every metric, appended to out. */
+	/*
+	 * One measurement of every metric, appended to out.  PR_ENOTFOUND:
+	 * the sample was taken, but one part of the probe (a variant: an
+	 * instruction that gave no value) cannot go on; its figures are
+	 * left out from this sample on, and err says why in a line for
+	 * the notes ("random: rdseed gave no value in 100 tries at sample
+	 * 12, left out").  The suite keeps the sample, adds the line to
+	 * the probe's notes and leaves that part's figures out of the
+	 * result; other errors end the probe.
+	 */
 	enum pr_status (
 	    *sample)(void *state, struct pr_dataset *out, struct pr_error *err);
 	void (*fini)(void *state);

@@ -15,7 +15,11 @@
  * thus ends within budget_s unless the floor and the probes' set-up
  * take longer.  A probe
  * that cannot run here (init fails with PR_ENOTFOUND or PR_EIO) is kept
- * in the results as skipped with the reason; the suite goes on.
+ * in the results as skipped with the reason; the suite goes on.  A part
+ * of a probe that fails while it samples (its sample gives PR_ENOTFOUND,
+ * perfreg/probe.h) is left out: the probe's reason goes to its notes,
+ * the figures that no longer have a value for every sample are dropped
+ * from its result, and the probe and the suite go on.
  *
  * pr_suite_ab runs one probe's two variants (or two parameters) A and B
  * in one boot, interleaved: each round samples both, in an order
@@ -54,9 +58,12 @@ struct pr_monitor;
 struct pr_suite_result;
 
 struct pr_suite_opts {
-	int quick;          /* passed to the probes */
-	int cpu;            /* -1: no pinning */
-	double budget_s;    /* whole suite (pr_suite_run) or A/B run */
+	int quick;       /* passed to the probes */
+	int cpu;         /* -1: no pinning */
+	double budget_s; /* whole suite (pr_suite_run) or A/B run */
+	/* Passed to the probes (perfreg/probe.h): the operating system's
+	 * CPU flags, read by the caller; NULL: not known. */
+	const char *cpu_flags;
 	double target_pct;  /* interval half-width goal, percent; 0:
 			       * none (the budget or max_samples ends) */
 	size_t min_samples; /* before convergence is checked */

@@ -2515,6 +2515,35 @@ monitor_open(const struct cmd_entry *e, struct suite_cli *c)
 	return PR_EXIT_OK;
 }
 
+/*
+ * The operating system's CPU flags, the first "flags" line of
+ * /proc/cpuinfo (its words after the colon) into buf; NULL when there is
+ * none: the probes then go by CPUID alone.  The kernel leaves out an
+ * instruction it found broken (RDSEED on some AMD CPUs) that CPUID still
+ * offers.
+ */
+static const char *
+cpu_flags_read(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	const char *found = NULL;
+	char *colon;
+
+	if (f == NULL)
+		return NULL;
+	while (fgets(buf, (int)size, f) != NULL)
+		if (strncmp(buf, "flags", 5) == 0 &&
+		    (colon = strchr(buf, ':')) != NULL &&
+		    strchr(buf, '\n') != NULL) {
+			memmove(buf, colon + 1, strlen(colon + 1) + 1);
+			buf[strcspn(buf, "\n")] = '\0';
+			found = buf;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
 /* suite, suite run, suite list, suite history and suite ab: e says
  * which. */
 static int
@@ -2525,6 +2554,7 @@ suite_main(const struct cmd_entry *e, int argc, char **argv)
 	struct sigaction sa, old;
 	size_t np = 0;
 	int first, rc;
+	static char flags[16384];
 
 	memset(&c, 0, sizeof(c));
 	c.t_start = mono_now();
@@ -2548,6 +2578,7 @@ suite_main(const struct cmd_entry *e, int argc, char **argv)
 	if ((rc = monitor_open(e, &c)) != PR_EXIT_OK)
 		return rc;
 	c.tty = isatty(STDERR_FILENO);
+	c.so.cpu_flags = cpu_flags_read(flags, sizeof(flags));
 	c.so.on_sample = on_sample;
 	c.so.arg = &c;
 	interrupted = 0;

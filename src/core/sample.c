@@ -22,7 +22,9 @@
  *   there are at most 16 levels, at most 7 of them of 9 to 11 bits (32
  *   KiB of counters each on the stack, the others 4 KiB): O(n) swaps in
  *   the worst case, at most 224 KiB of counters.  Ranges of up to
- *   INSERTION_MAX values are finished by insertion sort.
+ *   16 values are finished by a 16-input sorting network on the keys
+ *   (no branch to mispredict), those up to INSERTION_MAX by insertion
+ *   sort.
  * Values are finite, so `<` is a total order for the introsort and the
  * insertion sort; the radix sort puts -0 before +0, which `<` calls equal.
  * pr_sample_sort_both sorts two large samples on two threads (the two
@@ -36,6 +38,7 @@
 #include <unistd.h>
 
 #include "perfreg/sample.h"
+#include "core/sortnet.h"
 #include "core/banned.h"
 
 void
@@ -226,7 +229,10 @@ introsort(double *v, size_t n, unsigned depth)
 
 /* Below this many values the introsort is faster than a radix pass. */
 #define RADIX_MIN 1024
-/* Radix ranges this small are finished by insertion sort. */
+/* Radix ranges this small are finished by the sorting network (on the
+ * keys, without a branch a comparison), those up to INSERTION_MAX by
+ * insertion sort. */
+#define NETWORK_MAX 16
 #define INSERTION_MAX 48
 /* Digits are at most 8 bits, or WIDE_BITS for the first pass over at
  * least WIDE_MIN values (fewer passes; 32 KiB of counters, once). */
@@ -243,6 +249,73 @@ key(double x)
 
 	memcpy(&b, &x, sizeof(b));
 	return b ^ ((0 - (b >> 63)) | (uint64_t)1 << 63);
+}
+
+/* The double of an order-preserving key: key()'s inverse. */
+static double
+unkey(uint64_t k)
+{
+	double x;
+
+	k ^= ((k >> 63) - 1) | (uint64_t)1 << 63;
+	memcpy(&x, &k, sizeof(x));
+	return x;
+}
+
+/*
+ * A sorting network of 16 inputs, 60 comparators in 10 layers (the size
+ * of M. W. Green's network, Knuth, TAOCP vol. 3, 5.3.4; this layout is
+ * the one in B. Dobbelaere's list of smallest sorting networks), one
+ * layer a line.  tests/core/test_core.c checks it on all 2^16 inputs of
+ * zeros and ones, which by the 0-1 principle proves it sorts any input.
+ */
+static const unsigned char net16[][2] = {
+	{ 0, 13 }, { 1, 12 }, { 2, 15 }, { 3, 14 }, { 4, 8 }, { 5, 6 }, /* 1 */
+	{ 7, 11 }, { 9, 10 },                                           /* 1 */
+	{ 0, 5 }, { 1, 7 }, { 2, 9 }, { 3, 4 }, { 6, 13 }, { 8, 14 },   /* 2 */
+	{ 10, 15 }, { 11, 12 },                                         /* 2 */
+	{ 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 8 }, { 7, 9 }, { 10, 11 },   /* 3 */
+	{ 12, 13 }, { 14, 15 },                                         /* 3 */
+	{ 0, 2 }, { 1, 3 }, { 4, 10 }, { 5, 11 }, { 6, 7 }, { 8, 9 },   /* 4 */
+	{ 12, 14 }, { 13, 15 },                                         /* 4 */
+	{ 1, 2 }, { 3, 12 }, { 4, 6 }, { 5, 7 }, { 8, 10 }, { 9, 11 },  /* 5 */
+	{ 13, 14 },                                                     /* 5 */
+	{ 1, 4 }, { 2, 6 }, { 5, 8 }, { 7, 10 }, { 9, 13 }, { 11, 14 }, /* 6 */
+	{ 2, 4 }, { 3, 6 }, { 9, 12 }, { 11, 13 },                      /* 7 */
+	{ 3, 5 }, { 6, 8 }, { 7, 9 }, { 10, 12 },                       /* 8 */
+	{ 3, 4 }, { 5, 6 }, { 7, 8 }, { 9, 10 }, { 11, 12 },            /* 9 */
+	{ 6, 7 }, { 8, 9 },                                             /* 10 */
+};
+
+void
+pr_sort_net16(uint64_t *k)
+{
+	size_t c;
+	uint64_t a, b;
+
+	for (c = 0; c < sizeof(net16) / sizeof(net16[0]); c++) {
+		a = k[net16[c][0]];
+		b = k[net16[c][1]];
+		k[net16[c][0]] = a < b ? a : b;
+		k[net16[c][1]] = a < b ? b : a;
+	}
+}
+
+/* A radix range of at most 16 values: the network on the keys, padded
+ * with the largest key (which no finite double has). */
+static void
+leaf16(double *v, size_t n)
+{
+	uint64_t k[16];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		k[i] = key(v[i]);
+	for (; i < 16; i++)
+		k[i] = UINT64_MAX;
+	pr_sort_net16(k);
+	for (i = 0; i < n; i++)
+		v[i] = unkey(k[i]);
 }
 
 static void radix(double *v, size_t n);
@@ -325,6 +398,10 @@ radix(double *v, size_t n)
 	size_t head[1 << NARROW_BITS], end[1 << NARROW_BITS];
 	unsigned bits;
 
+	if (n <= NETWORK_MAX) {
+		leaf16(v, n);
+		return;
+	}
 	if (n <= INSERTION_MAX) {
 		insertion(v, n);
 		return;

@@ -140,6 +140,15 @@ struct pr_lines {
 void pr_lines_init(struct pr_lines *it, const struct pr_input *in);
 /* The next line in *l; 0 at the end of the input. */
 int pr_lines_next(struct pr_lines *it, struct pr_line *l);
+/*
+ * The next line with text in *l, as pr_lines_next gives it, skipping the
+ * lines of blanks only (spaces, tabs, '\r', '\v', '\f'; the line numbers
+ * still count them); 0 at the end of the input.  For the detectors,
+ * which score no blank line: skipping them in one pass keeps an input of
+ * 64 MiB of line ends then a word from being tested line by line by
+ * every detector (5.4 s of CPU).
+ */
+int pr_lines_next_text(struct pr_lines *it, struct pr_line *l);
 
 /* A token: the bytes [s, s + n) of a line. */
 struct pr_tok {

@@ -29,6 +29,12 @@ pr_lines_init(struct pr_lines *it, const struct pr_input *in)
 		it->p += 3;
 }
 
+static int
+is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
 int
 pr_lines_next(struct pr_lines *it, struct pr_line *l)
 {
@@ -62,10 +68,28 @@ pr_lines_next(struct pr_lines *it, struct pr_line *l)
 	return 1;
 }
 
-static int
-is_blank(char c)
+int
+pr_lines_next_text(struct pr_lines *it, struct pr_line *l)
 {
-	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+	const char *end = it->in->data + it->in->len;
+	const char *p = it->p, *s = it->p;
+
+	/*
+	 * One pass over the blank lines: each byte is looked at once, and a
+	 * line is counted at its line end; the first line with something
+	 * else in it is read from its start as pr_lines_next reads it.
+	 */
+	for (; p < end; p++) {
+		if (*p == '\n') {
+			it->no++;
+			s = p + 1;
+		} else if (!is_blank(*p)) {
+			it->p = s;
+			return pr_lines_next(it, l);
+		}
+	}
+	it->p = end;
+	return 0;
 }
 
 size_t

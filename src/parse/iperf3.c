@@ -779,7 +779,7 @@ detect_iperf3(const struct pr_input *in)
 		    ? PR_DETECT_CERTAIN
 		    : 0;
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN) {
+	while (pr_lines_next_text(&it, &l) && score < PR_DETECT_CERTAIN) {
 		if (pr_starts(l.s, l.e, "[ ID] Interval") ||
 		    pr_starts(l.s, l.e, "Connecting to host ") ||
 		    pr_starts(l.s, l.e, "Server listening on ") ||

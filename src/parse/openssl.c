@@ -851,7 +851,7 @@ detect_openssl(const struct pr_input *in)
 	unsigned score = 0;
 
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN) {
+	while (pr_lines_next_text(&it, &l) && score < PR_DETECT_CERTAIN) {
 		if ((pr_starts(l.s, l.e, "Doing ") &&
 			pr_has(l.s, l.e, " for ")) ||
 		    pr_starts(l.s, l.e, "The 'numbers' are in 1000s") ||

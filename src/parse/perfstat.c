@@ -356,7 +356,7 @@ detect_perf(const struct pr_input *in)
 	size_t n;
 
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN) {
+	while (pr_lines_next_text(&it, &l) && score < PR_DETECT_CERTAIN) {
 		if (pr_has(l.s, l.e, "Performance counter stats for") ||
 		    pr_has(l.s, l.e, "seconds time elapsed") ||
 		    pr_has(l.s, l.e, "<not supported>") ||

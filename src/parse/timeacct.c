@@ -690,7 +690,7 @@ detect_time(const struct pr_input *in)
 	c.statuses = 0;
 	c.status = 0;
 	pr_lines_init(&it, in);
-	while (pr_lines_next(&it, &l) && score < PR_DETECT_CERTAIN)
+	while (pr_lines_next_text(&it, &l) && score < PR_DETECT_CERTAIN)
 		if (one_line(&c, &st))
 			score += PR_DETECT_LINE;
 	return score;

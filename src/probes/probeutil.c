@@ -66,3 +66,19 @@ pr_probe_ns_between(const struct timespec *t0, const struct timespec *t1)
 	return (double)(t1->tv_sec - t0->tv_sec) * 1e9 +
 	    (double)(t1->tv_nsec - t0->tv_nsec);
 }
+
+int
+pr_probe_os_has(const char *flags, const char *flag)
+{
+	size_t len = strlen(flag);
+	const char *p;
+
+	if (flags == NULL)
+		return 1;
+	for (p = flags; (p = strstr(p, flag)) != NULL; p += len)
+		if ((p == flags || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[len] == '\0' || p[len] == ' ' || p[len] == '\t' ||
+			p[len] == '\n'))
+			return 1;
+	return 0;
+}

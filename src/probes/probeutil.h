@@ -50,4 +50,19 @@ double pr_probe_now_s(void);
 double pr_probe_ns_between(const struct timespec *t0,
     const struct timespec *t1);
 
+/*
+ * 1 when the word flag is among the operating system's CPU flags
+ * (pr_probe_opts.cpu_flags: words separated by spaces) or those are not
+ * known (NULL); 0 when they are known and lack it.
+ */
+int pr_probe_os_has(const char *flags, const char *flag);
+
+/*
+ * For tests only (tests/probes/test_probes_a.c): a stand-in for the
+ * RDRAND (rdseed 0) and RDSEED (1) instructions of the random probe,
+ * offered whatever CPUID says; NULL (the default): the instructions.
+ * Gives 1 and a word in *w, or 0 for no value (carry clear).
+ */
+extern int (*pr_probe_random_draw)(int rdseed, unsigned long long *w);
+
 #endif /* PERFREG_PROBES_PROBEUTIL_H */

@@ -26,8 +26,10 @@
  * what it has seen of it: the probes' measured floors, the probes done,
  * the time left.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,6 +400,38 @@ pr_suite_results_read(const char *text, size_t len,
 	return PR_OK;
 }
 
+/* Adds to r's notes the lines of a later process's notes (process's)
+ * that say something was left out ("left out" in them), unless the
+ * notes have that line already. */
+static enum pr_status
+left_out_notes(struct pr_suite_result *r, const char *notes, size_t process,
+    struct pr_error *err)
+{
+	const char *line, *nl;
+	size_t len, have;
+	char *n;
+	int k;
+
+	for (line = notes; line != NULL && *line != '\0';
+	     line = *nl != '\0' ? nl + 1 : nl) {
+		nl = line + strcspn(line, "\n");
+		len = (size_t)(nl - line);
+		if (len == 0 || !memmem(line, len, "left out", 8) ||
+		    (r->notes != NULL &&
+			memmem(r->notes, strlen(r->notes), line, len) != NULL))
+			continue;
+		have = r->notes != NULL ? strlen(r->notes) : 0;
+		if ((n = realloc(r->notes, have + len + 32)) == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		r->notes = n;
+		k = snprintf(n + have, len + 32, "process %zu: %.*s\n",
+		    process + 1, (int)len, line);
+		if (k < 0 || (size_t)k >= len + 32)
+			n[have] = '\0';
+	}
+	return PR_OK;
+}
+
 enum pr_status
 pr_suite_results_merge(struct pr_suite_result *into,
     const struct pr_suite_result *from, size_t n, size_t process,
@@ -456,8 +490,17 @@ pr_suite_results_merge(struct pr_suite_result *into,
 					return PR_ENOMEM;
 		}
 		r->samples += from[i].samples;
-		if (pr_monitor_keep_complete(&r->monitors, r->samples, err) !=
-		    PR_OK)
+		/* A figure that a process left out (an instruction that gave
+		 * no value there) no longer lines up with the samples: it
+		 * is left out of the session, and the process's reason is
+		 * kept with the notes. */
+		if (pr_monitor_keep_complete(&r->data, r->samples, err) !=
+			PR_OK ||
+		    pr_monitor_keep_complete(&r->monitors, r->samples, err) !=
+			PR_OK ||
+		    (process > 0 &&
+			left_out_notes(r, from[i].notes, process, err) !=
+			    PR_OK))
 			return PR_ENOMEM;
 		r->processes++;
 		r->converged = r->converged && from[i].converged;

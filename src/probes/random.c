@@ -3,13 +3,17 @@
  * (lower is better) per request size 16 B to 4 KiB (16, 64, 256, 512,
  * 1024, 4096; --quick: 16, 64, 512, 4096) by getrandom(2) with flags 0,
  * and by the RDRAND and RDSEED instructions (x86-64, where CPUID offers
- * them: leaf 1 ECX bit 30, leaf 7 EBX bit 18), a 64-bit word each.  Seed
+ * them: leaf 1 ECX bit 30, leaf 7 EBX bit 18, and the operating system's
+ * CPU flags do too when the caller knows them), a 64-bit word each.  Seed
  * 003 is this question: a kernel drawing 16 bytes of RDRAND instead of
  * 512 ran the machine 9.3% faster.  An instruction that returns no value
  * (carry clear) is retried after a pause up to RETRIES times (more is an
  * error); init notes the failed tries of a trial draw and refuses an
  * instruction that returns one word every time (some AMD firmware gives
- * all ones).  A byte of each request feeds a volatile sink.  Not
+ * all ones).  An instruction that gives no value in RETRIES tries while
+ * sampling (RDSEED at a load of 40 on this AMD EPYC) is left out from
+ * then on (PR_ENOTFOUND, perfreg/probe.h), the other variants measured
+ * on; asked for by name, it is an error.  A byte of each request feeds a volatile sink.  Not
  * measured: the quality of the bytes, entropy accounting (getrandom never
  * blocks once the pool is ready, as it is after boot), /dev/random.
  */
@@ -49,11 +53,16 @@ struct rnd {
 	struct item items[NVAR * NSIZES];
 	size_t n;
 	unsigned long fails; /* instructions that returned no value */
+	unsigned long taken; /* samples */
+	int by_name;         /* the variant was asked for */
+	int gone[NVAR];      /* left out while sampling */
 	volatile sig_atomic_t *cancel;
 	struct pr_probe_pin pin;
 	unsigned char buf[4096];
 	volatile unsigned char sink; /* a byte of each request */
 };
+
+int (*pr_probe_random_draw)(int rdseed, unsigned long long *w);
 
 /* Whether the CPU offers the instruction of variant v. */
 static int
@@ -62,12 +71,50 @@ offered(int v)
 #if defined(__x86_64__)
 	unsigned a, b, c, d;
 
+	if (pr_probe_random_draw != NULL)
+		return 1;
 	if (v == RDRAND)
 		return __get_cpuid(1, &a, &b, &c, &d) && (c >> 30 & 1);
 	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 18 & 1);
 #else
 	(void)v;
-	return 0;
+	return pr_probe_random_draw != NULL;
+#endif
+}
+
+/* One word from the instruction of variant v into *w: 1, 0 when it gave
+ * none, -1 when there is no such instruction here. */
+static int
+draw(int v, unsigned long long *w)
+{
+	unsigned char ok = 0;
+
+	if (pr_probe_random_draw != NULL)
+		return pr_probe_random_draw(v == RDSEED, w) != 0;
+#if defined(__x86_64__)
+	if (v == RDRAND)
+		__asm__ volatile("rdrand %0; setc %1"
+				 : "=&r"(*w), "=q"(ok)
+				 :
+				 : "cc");
+	else
+		__asm__ volatile("rdseed %0; setc %1"
+				 : "=&r"(*w), "=q"(ok)
+				 :
+				 : "cc");
+	return ok != 0;
+#else
+	(void)v, (void)ok;
+	*w = 0;
+	return -1;
+#endif
+}
+
+static void
+pause_cpu(void)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("pause");
 #endif
 }
 
@@ -75,29 +122,20 @@ offered(int v)
 static enum pr_status
 hw_fill(struct rnd *r, int v, unsigned char *p, size_t n, struct pr_error *err)
 {
-#if defined(__x86_64__)
 	unsigned long long w = 0;
-	unsigned char ok = 0;
 	size_t i;
-	int t;
+	int t, ok = 0;
 
 	for (i = 0; i < n; i += 8) {
 		for (t = 0; t < RETRIES; t++) {
-			if (v == RDRAND)
-				__asm__ volatile("rdrand %0; setc %1"
-						 : "=&r"(w), "=q"(ok)
-						 :
-						 : "cc");
-			else
-				__asm__ volatile("rdseed %0; setc %1"
-						 : "=&r"(w), "=q"(ok)
-						 :
-						 : "cc");
-			if (ok)
+			if ((ok = draw(v, &w)) != 0)
 				break;
 			r->fails++;
-			__asm__ volatile("pause");
+			pause_cpu();
 		}
+		if (ok < 0)
+			return pr_error_set(err, PR_ENOTFOUND,
+			    "random: %s needs x86-64", variants[v]);
 		if (!ok)
 			return pr_error_set(err, PR_EIO,
 			    "random: %s gave no "
@@ -106,11 +144,6 @@ hw_fill(struct rnd *r, int v, unsigned char *p, size_t n, struct pr_error *err)
 		memcpy(p + i, &w, 8);
 	}
 	return PR_OK;
-#else
-	(void)r, (void)p, (void)n;
-	return pr_error_set(err, PR_ENOTFOUND, "random: %s needs x86-64",
-	    variants[v]);
-#endif
 }
 
 static enum pr_status
@@ -215,6 +248,13 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 			    "random: %s: not "
 			    "offered by this CPU",
 			    variants[v]);
+		else if (v != GETRANDOM &&
+		    !pr_probe_os_has(o->cpu_flags, variants[v]))
+			st = pr_error_set(err, PR_ENOTFOUND,
+			    "random: %s: offered by CPUID but not by the "
+			    "operating system (not among its CPU flags: the "
+			    "kernel hides it)",
+			    variants[v]);
 		else if (v != GETRANDOM)
 			st = sane(r, v, notes, err);
 		if (st != PR_OK && (o->variant != NULL || st != PR_ENOTFOUND))
@@ -275,6 +315,7 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	r->cancel = o->cancel;
+	r->by_name = o->variant != NULL;
 	st = setup(r, o, notes != NULL ? notes : &scratch,
 	    err != NULL ? err : &e2);
 	pr_buf_release(&scratch);
@@ -293,14 +334,34 @@ sample(void *state, struct pr_dataset *out, struct pr_error *err)
 	struct item *it;
 	double ns;
 
+	int gone = -1;
+
+	r->taken++;
 	for (it = r->items; it < r->items + r->n && st == PR_OK; it++) {
 		if (r->cancel != NULL && *r->cancel)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
-		if ((st = timed(r, it, it->reps, &ns, err)) == PR_OK)
+		if (r->gone[it->var])
+			continue;
+		st = timed(r, it, it->reps, &ns, err);
+		/* An instruction that gives nothing now is left out from
+		 * here on, unless it was asked for by name; the others go
+		 * on. */
+		if (st == PR_EIO && it->var != GETRANDOM && !r->by_name) {
+			r->gone[it->var] = 1;
+			gone = it->var;
+			st = PR_OK;
+			continue;
+		}
+		if (st == PR_OK)
 			st = pr_dataset_add(out, it->name, "ns/request",
 			    PR_BETTER_LOWER,
 			    (ns > 0 ? ns : 1) / (double)it->reps, err);
 	}
+	if (st == PR_OK && gone >= 0)
+		return pr_error_set(err, PR_ENOTFOUND,
+		    "random: %s gave no value in %d tries at sample %lu, "
+		    "left out from then on",
+		    variants[gone], RETRIES, r->taken);
 	return st;
 }
 

@@ -176,6 +176,22 @@ start(const struct pr_probe *p, const struct pr_probe_opts *popts,
 	return PR_OK;
 }
 
+/* Adds the line msg to r's notes. */
+static enum pr_status
+add_note(struct pr_suite_result *r, const char *msg, struct pr_error *err)
+{
+	size_t len = r->notes != NULL ? strlen(r->notes) : 0;
+	char *n;
+
+	if ((n = realloc(r->notes, len + strlen(msg) + 2)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	memcpy(n + len, msg, strlen(msg));
+	n[len + strlen(msg)] = '\n';
+	n[len + strlen(msg) + 1] = '\0';
+	r->notes = n;
+	return PR_OK;
+}
+
 static enum pr_status
 sample(const struct pr_probe *p, void *state, struct pr_suite_result *r,
     const struct pr_suite_opts *o, struct pr_error *err)
@@ -190,8 +206,15 @@ sample(const struct pr_probe *p, void *state, struct pr_suite_result *r,
 		t = clk(o);
 	}
 	pr_error_clear(&perr);
-	if ((st = p->sample(state, &r->data, &perr)) != PR_OK)
+	st = p->sample(state, &r->data, &perr);
+	/* A part of the probe left out: the sample stands, the reason
+	 * goes to the notes (its figures are dropped at the end). */
+	if (st == PR_ENOTFOUND)
+		st = add_note(r, perr.msg, err);
+	else if (st != PR_OK)
 		return pr_error_set(err, st, "%s: %s", p->name, perr.msg);
+	if (st != PR_OK)
+		return st;
 	if (o->monitor != NULL &&
 	    ((st = pr_dataset_add(&r->monitors, PR_MON_WALL, "s",
 		  PR_BETTER_LOWER, clk(o) - t, err)) != PR_OK ||
@@ -223,6 +246,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 	memset(&popts, 0, sizeof(popts));
 	popts.quick = o->quick;
 	popts.cpu = o->cpu;
+	popts.cpu_flags = o->cpu_flags;
 	popts.cancel = o->cancel;
 	t0 = clk(o);
 	for (i = 0; i < n; i++) {
@@ -286,6 +310,12 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			}
 		}
 		probes[i]->fini(state);
+		/* A part left out on the way no longer has a value for
+		 * every sample: its figures go, so that values line up
+		 * with samples. */
+		if (st == PR_OK)
+			st =
+			    pr_monitor_keep_complete(&r->data, r->samples, err);
 		if (st == PR_OK)
 			st = pr_monitor_keep_complete(&r->monitors, r->samples,
 			    err);
@@ -372,6 +402,7 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 		memset(&popts[i], 0, sizeof(popts[i]));
 		popts[i].quick = o->quick;
 		popts[i].cpu = o->cpu;
+		popts[i].cpu_flags = o->cpu_flags;
 		popts[i].cancel = o->cancel;
 		if ((st = select_side(p, side[i], &popts[i], param[i],
 			 sizeof(param[i]), err)) != PR_OK)
@@ -412,7 +443,9 @@ pr_suite_ab(const struct pr_probe *p, const char *a, const char *b,
 		res[i].elapsed_s = clk(o) - t0;
 		res[i].worst_pct = worst_pct(&res[i].data);
 		res[i].converged = res[i].worst_pct <= o->target_pct;
-		if ((st = pr_monitor_keep_complete(&res[i].monitors,
+		if ((st = pr_monitor_keep_complete(&res[i].data, res[i].samples,
+			 err)) != PR_OK ||
+		    (st = pr_monitor_keep_complete(&res[i].monitors,
 			 res[i].samples, err)) != PR_OK)
 			goto out;
 	}

@@ -5,14 +5,15 @@
  * variance are computed in two passes over the data shifted by its median
  * (the "corrected two-pass algorithm" of Chan, Golub and LeVeque, "Algorithms
  * for computing the sample variance", The American Statistician 37, 1983),
- * with Neumaier's compensated summation of the deviations, so that a large
- * common offset (1e9 + noise) or 10^7 values lose no accuracy.  Quantiles
+ * with compensated summation of the deviations (Neumaier's, by Knuth's
+ * TwoSum), so that a large common offset (1e9 + noise) or 10^7 values
+ * lose no accuracy.  Quantiles
  * interpolate linearly between order statistics (Hyndman and Fan, "Sample
  * quantiles in statistical packages", 1996, definition 7).  The median
  * absolute deviation needs no selection and no scratch memory: for sorted
  * data the deviations below the median, read downwards, and those above
  * it, read upwards, are two ascending runs, and their median is found by
- * merging the runs up to the middle rank, in O(n) time.
+ * binary search over the two runs for the middle rank, in O(log n) time.
  *
  * The deviations from the mean are scaled by a power of two that brings
  * the range of the data near 1 (exact), so that no square overflows or
@@ -29,7 +30,13 @@
 
 #include "core/banned.h"
 
-/* Neumaier's variant of Kahan summation: sum + comp is the running total. */
+/*
+ * Compensated summation: sum + comp is the running total.  Each step adds
+ * the exact rounding error of sum + x, found by Knuth's TwoSum without a
+ * branch; it is the error Neumaier's variant of Kahan summation finds by
+ * comparing magnitudes, so the totals are the same to the bit, without a
+ * branch mispredicted on data of mixed signs.
+ */
 struct ksum {
 	double sum;
 	double comp;
@@ -39,11 +46,9 @@ static void
 kadd(struct ksum *k, double x)
 {
 	double t = k->sum + x;
+	double bp = t - k->sum;
 
-	if (fabs(k->sum) >= fabs(x))
-		k->comp += (k->sum - t) + x;
-	else
-		k->comp += (x - t) + k->sum;
+	k->comp += (k->sum - (t - bp)) + (x - bp);
 	k->sum = t;
 }
 
@@ -95,35 +100,61 @@ pr_median_sorted(const double *sorted, size_t n)
 }
 
 /*
- * The median of |x - med| over sorted data split at n / 2: indices below
- * the split give med - x[i], ascending as i goes down; the others give
- * x[i] - med, ascending as i goes up (all are >= 0 because med lies between
- * x[n/2 - 1] and x[n/2]).  Merging the two runs up to rank n / 2 yields the
- * middle element(s).
+ * The median of |x - med| over sorted data split at h = n / 2: indices
+ * below the split give the run lo(j) = med - x[h - 1 - j], j = 0..h-1,
+ * and the others the run hi(j) = x[h + j] - med, j = 0..n-h-1, both
+ * ascending (and >= 0, because med lies between x[h - 1] and x[h]; a
+ * rounded difference is monotone in x).  The element of rank k (0-based)
+ * of the two runs merged is found by binary search on how many of the
+ * k + 1 smallest come from the lower run, in O(log n).
  */
+static double
+mad_lo(const double *x, size_t h, double med, size_t j)
+{
+	return med - x[h - 1 - j];
+}
+
+static double
+mad_hi(const double *x, size_t h, double med, size_t j)
+{
+	return x[h + j] - med;
+}
+
+static double
+mad_rank(const double *x, size_t n, double med, size_t k)
+{
+	size_t h = n / 2, nl = h, nh = n - h;
+	size_t lo = k + 1 > nh ? k + 1 - nh : 0;
+	size_t hi = k + 1 < nl ? k + 1 : nl;
+	size_t i, j;
+	double a, b;
+
+	/* The smallest i such that the (k + 1 - i)-th of the upper run is
+	 * not above the (i + 1)-th of the lower: then the k + 1 smallest
+	 * are i of the lower run and k + 1 - i of the upper. */
+	while (lo < hi) {
+		i = lo + (hi - lo) / 2;
+		j = k + 1 - i;
+		if (mad_hi(x, h, med, j - 1) > mad_lo(x, h, med, i))
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	i = lo;
+	j = k + 1 - i;
+	a = i > 0 ? mad_lo(x, h, med, i - 1) : -INFINITY;
+	b = j > 0 ? mad_hi(x, h, med, j - 1) : -INFINITY;
+	return a > b ? a : b;
+}
+
 static double
 mad_sorted(const double *x, size_t n, double med)
 {
-	size_t want = n / 2, r;
-	size_t lo = want; /* next lower index is lo - 1 */
-	size_t hi = want; /* next upper index is hi */
-	double prev = 0, cur = 0, dl, dh;
+	size_t want = n / 2;
 
-	for (r = 0; r <= want; r++) {
-		prev = cur;
-		dl = lo > 0 ? med - x[lo - 1] : INFINITY;
-		dh = hi < n ? x[hi] - med : INFINITY;
-		if (dl <= dh) {
-			cur = dl;
-			lo--;
-		} else {
-			cur = dh;
-			hi++;
-		}
-	}
 	if (n % 2 == 1)
-		return cur;
-	return mid(prev, cur);
+		return mad_rank(x, n, med, want);
+	return mid(mad_rank(x, n, med, want - 1), mad_rank(x, n, med, want));
 }
 
 /* The error for sorted[i], which is not finite or out of order. */

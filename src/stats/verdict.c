@@ -196,6 +196,21 @@ pr_better_str(enum pr_better b)
 }
 
 /*
+ * y rounded to the nearest integer, ties to even, for |y| <= 2^52: what
+ * nearbyint gives in the default rounding mode, inline (the grid pass
+ * rounds every value up to ten times).  Adding 2^52 leaves no fraction
+ * bits (2^52 of y's sign), so the sum is rounded to an integer; taking
+ * it away is exact.
+ */
+static double
+round_near(double y)
+{
+	double big = copysign(4503599627370496.0, y); /* 2^52 */
+
+	return (y + big) - big;
+}
+
+/*
  * The grid step of x: the largest 10^-k, k = 0..9, such that every value
  * is an integer multiple of it (to within the error of reading a decimal
  * into a double), or 0 when there is none.  Values beyond 10^12 grid
@@ -217,7 +232,7 @@ grid_step(const double *x, size_t n)
 			y = x[i] * scale;
 			if (fabs(y) > 1e12)
 				return 0;
-			if (fabs(y - nearbyint(y)) > 1e-14 * fabs(y))
+			if (fabs(y - round_near(y)) > 1e-14 * fabs(y))
 				break;
 		}
 		if (i == n)

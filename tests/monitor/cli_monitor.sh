@@ -143,7 +143,7 @@ done
 [ "$(json "$tmp/boots.json" "[(x['level'], x['explanation']['unit'], x['explanation']['metrics'][0]['n_base']) for x in d['comparisons']]")" = "[('boot', 'boots', 2)]" ] ||
     fail "compare --campaign at the boot level: $(json "$tmp/boots.json" "[(x.get('level'), x.get('explanation', {}).get('unit')) for x in d['comparisons']]")"
 "$P" compare --db "$tmp/boots.db" --campaign k > "$tmp/boots.txt" 2>&1
-has "$tmp/boots.txt" "(Welch's t on the boots, " "the explanation's unit in text"
+has "$tmp/boots.txt" "(Welch's t on the logs of the boots, " "the explanation's unit in text"
 
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s)" >&2

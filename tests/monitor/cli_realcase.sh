@@ -7,9 +7,8 @@
 #   512 bytes); the extra stage multiplies the context switches and the
 #   system time (several hundred percent), far more than the user time.
 #   Checked: both are named as changed, with increases above +100%.
-# - CPU contention beside four hogs on the same CPU (taskset), started
-#   by the slower variant itself: the involuntary context switches
-#   (below, where it is run);
+# (The third, CPU contention beside hogs on the same CPU, is
+# tests/monitor/cli_contention.sh, gated.)
 # - fresh memory: dd with one 64 MiB buffer against 64 reads into a 1 MiB
 #   one (the same bytes): the big buffer is faulted in page by page, some
 #   48 times the page faults.  Checked: the child's page faults are named
@@ -82,68 +81,6 @@ if not pf or not pf[0]["changed"] or (pf[0]["change"] or 0) < 10:
     sys.exit(1)
 print("ok")
 EOF
-
-# CPU contention, planted by the test rather than left to the machine's
-# load: the same CPU-bound awk loop pinned with taskset to one CPU, alone
-# (a) and beside four busy shell loops pinned to the same CPU that
-# variant b's command starts before the loop and kills after it (b).
-# The hogs are b's own descendants, so that they run exactly during b's
-# runs, and their CPU time and context switches are b's (rusage and the
-# inherited perf counters count the children that were waited for).
-# What does not depend on the machine's load: each of b's five tasks is
-# preempted at every time slice, as a's one is, and the four hogs run as
-# long as b's loop, so that b's involuntary context switches are several
-# times a's whatever else is runnable.  The loop's wall time grows too,
-# but by how much does depend on it: with k hogs pinned beside it and
-# the machine's other L runnable tasks balanced over the 2 CPUs (the
-# scheduler moves them off the CPU the pinned tasks crowd), the loop's
-# share of a CPU falls from about 2 / (L + 1) to 2 / (L + 1 + k), so
-# that two hogs slowed it +200% on a quiet machine but only +15% at load
-# 18 under `ctest -j2`.  Four hogs give (L + 5) / (L + 1): +21% at load
-# 18, x5 on a quiet machine.
-# Checked: wall_s slower (more than +5%), the involuntary context
-# switches (rusage's ctxsw_invol, or the child's perf context switches,
-# which count them too) named as changed by more than +100% and among
-# the first 10 shown.  Still only with PERFREG_TEST_CONTENTION=1: beside
-# three CPU hogs at load 29 to 32 (`ctest --repeat until-fail:20`) it
-# passed 18 times and failed the 19th, the involuntary switches +120%
-# but not significant at the 5% false discovery rate (a's runs, sharing
-# their CPU with some 15 other tasks, vary too much for 16 runs).  Next:
-# more hogs and runs, measured the same way before the gate goes.
-cpu=
-[ "${PERFREG_TEST_CONTENTION:-0}" = 1 ] &&
-    cpu=$(taskset -pc $$ 2> /dev/null | sed 's/.*: *//; s/[,-].*//')
-if [ -n "$cpu" ]; then
-	loop="awk 'BEGIN { for (i = 0; i < 3e6; i++) s += i }'"
-	hog="taskset -c $cpu sh -c 'while :; do :; done'"
-	hogs="$hog & h1=\$!; $hog & h2=\$!; $hog & h3=\$!; $hog & h4=\$!"
-	"$P" run -n 16 --monitor perf,stat --shell --json \
-	    a="taskset -c $cpu $loop" \
-	    b="$hogs; taskset -c $cpu $loop; kill \$h1 \$h2 \$h3 \$h4; wait 2> /dev/null; true" \
-	    > "$tmp/hog.json" 2> "$tmp/err" || fail "hog run: $(cat "$tmp/err")"
-	python3 - "$tmp/hog.json" > "$tmp/hog.out" 2>&1 <<'EOF' || fail "hog: $(cat "$tmp/hog.out")"
-import json, sys
-e = json.load(open(sys.argv[1]))["explanation"]
-bad = []
-if not (e["primary_change"] or 0) > 0.05:
-    bad.append("wall_s not slower by more than 5%%: %s" % e["primary_change"])
-shown = [m["metric"] for m in e["metrics"] if m["changed"]][:10]
-cs = [m for m in e["metrics"] if m["changed"] and (m["change"] or 0) > 1
-      and m["metric"] in ("ctxsw_invol", "mon.perf.context_switches")]
-if not cs:
-    bad.append("neither ctxsw_invol nor mon.perf.context_switches named "
-               "with more than +100%%: %s"
-               % [(m["metric"], m["change"], m["changed"])
-                  for m in e["metrics"] if "ctxsw" in m["metric"]
-                  or "context_switches" in m["metric"]])
-elif not any(m["metric"] in shown for m in cs):
-    bad.append("the context switches not among the first 10: %s" % shown)
-print("; ".join(bad) if bad else "ok")
-sys.exit(1 if bad else 0)
-EOF
-else
-	echo "cli_realcase: the CPU contention case not run (PERFREG_TEST_CONTENTION=1 and taskset)"
-fi
 
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s)" >&2

@@ -140,7 +140,7 @@ PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
     --processes 2 --monitor stat,softirqs --db "$cdb" > "$tmp/c.txt" \
     2> "$tmp/err" || fail "config 2 (text): $(cat "$tmp/err")"
 has "$tmp/c.txt" "^explanation: syscall\." "the text's explanation"
-has "$tmp/c.txt" "(Welch's t on the processes," "the text's unit"
+has "$tmp/c.txt" "(Welch's t on the logs of the processes," "the text's unit"
 
 # suite ab: inline against pipe, four processes of 2 rounds.
 "$P" suite ab handoff --a inline --b pipe --quick --processes 4 -n 2 \
@@ -162,7 +162,7 @@ fi
     --monitor perf,stat > "$tmp/ab.txt" 2> "$tmp/err" ||
     fail "suite ab --monitor (text): $(cat "$tmp/err")"
 has "$tmp/ab.txt" "^explanation: handoff" "suite ab --monitor's text"
-has "$tmp/ab.txt" "(Welch's t on the processes," "suite ab --monitor's unit"
+has "$tmp/ab.txt" "(Welch's t on the logs of the processes," "suite ab --monitor's unit"
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo "cli_suite_monitor: ok"

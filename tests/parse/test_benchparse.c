@@ -1579,6 +1579,106 @@ test_registry(void **state)
 	pr_dataset_release(&ds);
 }
 
+/* a and b hold the same metrics, in the same order, with the same bits. */
+static void
+same_dataset(const struct pr_dataset *a, const struct pr_dataset *b,
+    const char *what)
+{
+	const struct pr_metric *x, *y;
+	size_t i;
+
+	if (a->n != b->n)
+		fail_msg("%s: %zu metrics, %zu without the blank lines", what,
+		    b->n, a->n);
+	for (i = 0; i < a->n; i++) {
+		x = &a->metrics[i];
+		y = &b->metrics[i];
+		if (strcmp(x->name, y->name) != 0 ||
+		    strcmp(x->unit, y->unit) != 0 || x->better != y->better ||
+		    x->flags != y->flags || x->values.n != y->values.n ||
+		    (x->values.n > 0 &&
+			memcmp(x->values.v, y->values.v,
+			    x->values.n * sizeof(double)) != 0))
+			fail_msg("%s: metric '%s' differs", what, x->name);
+	}
+}
+
+/*
+ * Blank lines before the text (issue 16 item 3: the detectors skip them
+ * in one pass, pr_lines_next_text): a capture behind them is detected
+ * as the same format and reads as without them; an error in it is
+ * reported at its line counting them; blank lines then a word are not
+ * a benchmark's output, however many (4 MiB of line ends here).
+ */
+static void
+test_blank_lines(void **state)
+{
+	static const char *const paths[] = {
+		"tests/data/openssl/speed-evp-aes-128-gcm.txt",
+		"tests/data/openssl/speed-mr-sha256.txt",
+		"tests/data/iperf3/tcp-client.txt",
+		"tests/data/time/gnu-time-v.txt",
+		"tests/data/time/bash-time.txt",
+		"tests/data/dd/dd-100M.txt",
+		"tests/data/perf/perf-stat.txt",
+		"tests/data/perf/perf-stat-x.txt",
+	};
+	static const char blank[] = "\n \n\t\r\n\r\n  \t \v\f\n\n";
+	const long nblank = 6;
+	struct pr_dataset a, b;
+	struct pr_error err;
+	const char *fa, *fb;
+	char msg[1024];
+	size_t i, len, n = 4u << 20;
+	char *text, *both, *big;
+
+	(void)state;
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		text = slurp(paths[i], &len);
+		both = malloc(sizeof(blank) - 1 + len);
+		assert_non_null(both);
+		memcpy(both, blank, sizeof(blank) - 1);
+		memcpy(both + sizeof(blank) - 1, text, len);
+		pr_dataset_init(&a);
+		pr_dataset_init(&b);
+		fa = fb = NULL;
+		pr_error_clear(&err);
+		if (pr_parse_buffer(NULL, text, len, "t.txt", 0, &a, &fa,
+			&err) != PR_OK ||
+		    pr_parse_buffer(NULL, both, sizeof(blank) - 1 + len,
+			"t.txt", 0, &b, &fb, &err) != PR_OK)
+			fail_msg("%s: %s", paths[i],
+			    pr_error_format(&err, msg, sizeof(msg)));
+		assert_non_null(fa);
+		assert_non_null(fb);
+		assert_string_equal(fa, fb);
+		same_dataset(&a, &b, paths[i]);
+		pr_dataset_release(&a);
+		pr_dataset_release(&b);
+		/* Cut inside the last number (test_damaged's first case):
+		 * the error at its line, counting the blank lines. */
+		if (i == 0)
+			check_bad(NULL, both, sizeof(blank) - 1 + len - 4,
+			    PR_EPARSE, 14 + nblank, "cut short", __LINE__);
+		free(both);
+		free(text);
+	}
+	BAD(NULL,
+	    "\n\n \n0.00user 0.01sys#@!tem 0:00.05elapsed 24%CPU "
+	    "(0avgtext+0avgdata 2820maxresident)k\n",
+	    PR_EPARSE, 4, "got '0.01sys#@!tem'");
+	BAD(NULL, "\n\n\t\n  \nword\n", PR_EPARSE, 0,
+	    "not the output of a known benchmark");
+	big = malloc(n + 6);
+	assert_non_null(big);
+	memset(big, '\n', n);
+	memcpy(big + n, "word\n", 5);
+	big[n + 5] = '\0';
+	check_bad(NULL, big, n + 5, PR_EPARSE, 0,
+	    "not the output of a known benchmark", __LINE__);
+	free(big);
+}
+
 static void
 test_bad_input(void **state)
 {
@@ -1641,6 +1741,7 @@ main(void)
 		cmocka_unit_test(test_derive_bad),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_registry_cap),
+		cmocka_unit_test(test_blank_lines),
 		cmocka_unit_test(test_bad_input),
 	};
 

@@ -54,7 +54,7 @@ static double
 one_figure(const struct pr_probe *p, const char *variant, const char *param,
     const char *name, const char *unit)
 {
-	struct pr_probe_opts o = { 1, -1, variant, param, NULL };
+	struct pr_probe_opts o = { 1, -1, variant, param, NULL, NULL };
 	struct pr_dataset d;
 	struct pr_error err;
 	void *state = NULL;

@@ -66,7 +66,7 @@ static void
 run(const struct pr_probe *p, const char *variant, int n, struct pr_dataset *d,
     struct pr_buf *notes)
 {
-	struct pr_probe_opts o = { 1, -1, variant, NULL, NULL };
+	struct pr_probe_opts o = { 1, -1, variant, NULL, NULL, NULL };
 	struct pr_error err;
 	void *state = NULL;
 	char msg[600];
@@ -199,7 +199,7 @@ static void
 test_unknown(void **state)
 {
 	const struct pr_probe *p = *state;
-	struct pr_probe_opts o = { 1, -1, "no-such-variant", NULL, NULL };
+	struct pr_probe_opts o = { 1, -1, "no-such-variant", NULL, NULL, NULL };
 	struct pr_error err;
 	void *st = &err;
 
@@ -219,7 +219,7 @@ test_cancel(void **state)
 	const struct expect *e = expect_of(*state);
 	const struct pr_probe *p = e->p;
 	volatile sig_atomic_t cancel = 0;
-	struct pr_probe_opts o = { 1, -1, e->var_a, NULL, &cancel };
+	struct pr_probe_opts o = { 1, -1, e->var_a, NULL, &cancel, NULL };
 	struct pr_dataset d;
 	struct pr_error err;
 	void *st;
@@ -237,7 +237,7 @@ test_cancel(void **state)
 static void
 test_crypto_param_and_pin(void **state)
 {
-	struct pr_probe_opts o = { 1, 0, "sha256", "64B", NULL };
+	struct pr_probe_opts o = { 1, 0, "sha256", "64B", NULL, NULL };
 	struct pr_dataset d;
 	struct pr_error err;
 	cpu_set_t before, during, after;

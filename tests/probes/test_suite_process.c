@@ -802,6 +802,62 @@ test_reserve(void **state)
 	assert_true(pr_suite_pace_of(r, 0, &wall, &cpu) == 0);
 }
 
+/*
+ * A figure one process left out (an instruction that gave no value
+ * there) is left out of the merged session, whose values would no
+ * longer line up with the samples; that process's note is kept, once.
+ */
+static void
+test_merge_left_out(void **state)
+{
+	struct pr_suite_result into[1], w[2];
+	struct pr_error err;
+	size_t p, j;
+
+	(void)state;
+	memset(into, 0, sizeof(into));
+	into[0].probe = &proc;
+	pr_dataset_init(&into[0].data);
+	for (p = 0; p < 2; p++) {
+		memset(&w[p], 0, sizeof(w[p]));
+		w[p].probe = &proc;
+		w[p].label = "proc";
+		w[p].samples = 3;
+		w[p].notes = p == 0 ? "proc: odd, left out\n"
+				    : "proc: odd, left out\nproc: x gave no "
+				      "value at sample 2, left out from then "
+				      "on\nproc: 3 tries retried\n";
+		pr_dataset_init(&w[p].data);
+		for (j = 0; j < 3; j++) {
+			assert_int_equal(pr_dataset_add(&w[p].data, "proc.time",
+					     "ns", PR_BETTER_LOWER, 1.0 + j,
+					     &err),
+			    PR_OK);
+			if (p == 0)
+				assert_int_equal(pr_dataset_add(&w[p].data,
+						     "proc.x", "ns",
+						     PR_BETTER_LOWER, 5.0,
+						     &err),
+				    PR_OK);
+		}
+		assert_int_equal(pr_suite_results_merge(into, &w[p], 1, p,
+				     &err),
+		    PR_OK);
+		pr_dataset_release(&w[p].data);
+	}
+	assert_int_equal(into[0].samples, 6);
+	assert_non_null(pr_dataset_find(&into[0].data, "proc.time"));
+	assert_int_equal(pr_dataset_find(&into[0].data, "proc.time")->values.n,
+	    6);
+	assert_null(pr_dataset_find(&into[0].data, "proc.x"));
+	assert_string_equal(into[0].notes,
+	    "proc: odd, left out\nprocess 2: proc: x gave no value at sample "
+	    "2, left out from then on\n");
+	pr_dataset_release(&into[0].data);
+	free(into[0].notes);
+	free(into[0].process);
+}
+
 int
 main(void)
 {
@@ -816,6 +872,7 @@ main(void)
 		cmocka_unit_test(test_best_units),
 		cmocka_unit_test(test_best_verdicts),
 		cmocka_unit_test(test_reserve),
+		cmocka_unit_test(test_merge_left_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

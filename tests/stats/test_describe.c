@@ -308,9 +308,9 @@ test_quantiles(void **state)
 }
 
 /*
- * The MAD merges two runs around the median; check it against a direct
- * computation (sorting the absolute deviations) on many random samples,
- * odd and even, with ties.
+ * The MAD searches two runs around the median for the middle rank; check
+ * it against a direct computation (sorting the absolute deviations) on
+ * many random samples, odd and even, with ties and without.
  */
 static void
 test_mad_random(void **state)
@@ -328,8 +328,11 @@ test_mad_random(void **state)
 		for (i = 0; i < n; i++) {
 			seed = seed * 6364136223846793005ULL +
 			    1442695040888963407ULL;
-			/* Few distinct values, so that ties are common. */
-			v[i] = (double)(seed >> 60) * 0.25;
+			/* Few distinct values, so that ties are common, or
+			 * (odd rounds) distinct ones, so that every rank of
+			 * the two runs is told apart. */
+			v[i] = round % 2 ? (double)(seed >> 11) * 0x1p-53
+					 : (double)(seed >> 60) * 0.25;
 		}
 		qsort(v, n, sizeof(double), cmp_double);
 		med = n % 2 ? v[n / 2] : 0.5 * v[n / 2 - 1] + 0.5 * v[n / 2];
