@@ -32,17 +32,23 @@ print(len(calls), len(named), " ".join(calls),
 PY
 }
 
+tally() { # json session: counts its calls and names, says so when any
+	line=$(count "$1") session=$2
+	set -- $line
+	[ "$1" -gt 0 ] && called=$((called + 1))
+	[ "$2" -gt 0 ] && named=$((named + 1))
+	if [ "$1" -gt 0 ] || [ "$2" -gt 0 ]; then
+		echo "session $session: $line"
+	fi
+}
+
 echo "suite ab A/A: $sessions sessions of syscall getppid against itself, --quick --processes 4 -n 2 --monitor default; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 called=0 named=0 i=1
 while [ "$i" -le "$sessions" ]; do
 	if "$perfreg" suite ab syscall --a getppid --b getppid --quick \
 	    --processes 4 -n 2 --monitor default --json > "$tmp/ab.json" \
 	    2> "$tmp/err"; then
-		set -- $(count "$tmp/ab.json")
-		[ "$1" -gt 0 ] && called=$((called + 1))
-		[ "$2" -gt 0 ] && named=$((named + 1))
-		[ "$1" -gt 0 ] || [ "$2" -gt 0 ] &&
-		    echo "session $i: $(count "$tmp/ab.json")"
+		tally "$tmp/ab.json" "$i"
 	else
 		echo "session $i: failed: $(head -c 300 "$tmp/err")"
 	fi
@@ -57,13 +63,7 @@ called=0 named=0 i=1
 while [ "$i" -le "$chain" ]; do
 	if "$perfreg" suite run syscall --quick --budget 2 --processes 2 \
 	    --monitor default --db "$db" --json > "$tmp/s.json" 2> "$tmp/err"; then
-		if [ "$i" -gt 1 ]; then
-			set -- $(count "$tmp/s.json")
-			[ "$1" -gt 0 ] && called=$((called + 1))
-			[ "$2" -gt 0 ] && named=$((named + 1))
-			[ "$1" -gt 0 ] || [ "$2" -gt 0 ] &&
-			    echo "session $i: $(count "$tmp/s.json")"
-		fi
+		[ "$i" -gt 1 ] && tally "$tmp/s.json" "$i"
 	else
 		echo "session $i: failed: $(head -c 300 "$tmp/err")"
 	fi
