@@ -171,6 +171,9 @@ struct pr_cp_result {
 	int constant;      /* no noise: every point is the one before plus
 			      the same amount (all equal, or a straight
 			      line): nothing is detected */
+	int all_equal;     /* constant, and every point is the same value:
+			      bad input for the commands (nothing to
+			      detect), unlike a straight line */
 };
 
 /*

@@ -143,8 +143,7 @@ exec_changepoints(int argc, char **argv)
 			status = cli_exit_for(rc);
 			goto out;
 		}
-		if (res[i].constant &&
-		    series[i].y[0] == series[i].y[series[i].n - 1]) {
+		if (res[i].all_equal) {
 			cli_errorf("%s: %zu points, all equal: nothing to "
 				   "detect",
 			    name, series[i].n);

@@ -395,7 +395,7 @@ exec_history(int argc, char **argv)
 		status = cli_exit_for(rc);
 		goto out;
 	}
-	if (res.constant && series.y[0] == series.y[npts - 1]) {
+	if (res.all_equal) {
 		cli_errorf("history: %s, variant %.*s, %s: %zu points, all "
 			   "equal: nothing to detect",
 		    argv[first],

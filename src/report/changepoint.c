@@ -250,7 +250,7 @@ text_one(const struct pr_cp_report *r, int md, int with_chart, struct pr_buf *b,
 		return st;
 	/* The detector finds no noise when every point is the one before
 	 * plus the same amount: all equal, or a straight line. */
-	if (res->constant && r->series->y[0] == r->series->y[res->n - 1])
+	if (res->all_equal)
 		return pr_buf_addf(b, err,
 		    ": %zu points, all equal: nothing to detect\n", res->n);
 	if (res->constant)

@@ -52,24 +52,35 @@ pr_explain_release(struct pr_explain *e)
 }
 
 /* Mean and variance of the finite x[i] (and, with y, of the runs where
- * both are finite); *n the count. */
+ * both are finite), of their logs when lg (all above 0); *n the count. */
 static void
-moments(const double *x, const double *y, size_t n, size_t *k, double *mean,
-    double *var)
+moments(const double *x, const double *y, size_t n, int lg, size_t *k,
+    double *mean, double *var)
 {
-	double m = 0, s = 0, d;
+	double m = 0, s = 0, d, v;
 	size_t i, c = 0;
 
 	for (i = 0; i < n; i++)
 		if (isfinite(x[i]) && (y == NULL || isfinite(y[i]))) {
+			v = lg ? log(x[i]) : x[i];
 			c++;
-			d = x[i] - m;
+			d = v - m;
 			m += d / (double)c;
-			s += d * (x[i] - m);
+			s += d * (v - m);
 		}
 	*k = c;
 	*mean = m;
 	*var = c > 1 ? s / (double)(c - 1) : 0;
+}
+
+/* The summary Welch's t takes: moments() of x (of its logs when lg). */
+static void
+summary(const double *x, size_t n, int lg, struct pr_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	moments(x, NULL, n, lg, &s->n, &s->mean, &s->var);
+	s->stddev = sqrt(s->var);
+	s->defined = PR_SUM_STDDEV;
 }
 
 /* Whether every finite x[i] is above 0 (and one is). */
@@ -85,29 +96,6 @@ all_positive(const double *x, size_t n)
 			k++;
 		}
 	return k > 0;
-}
-
-/* Mean and variance of the logs of the finite x[i], all above 0. */
-static void
-log_moments(const double *x, size_t n, struct pr_summary *s)
-{
-	double m = 0, q = 0, d, l;
-	size_t i, c = 0;
-
-	for (i = 0; i < n; i++)
-		if (isfinite(x[i])) {
-			l = log(x[i]);
-			c++;
-			d = l - m;
-			m += d / (double)c;
-			q += d * (l - m);
-		}
-	memset(s, 0, sizeof(*s));
-	s->n = c;
-	s->mean = m;
-	s->var = c > 1 ? q / (double)(c - 1) : 0;
-	s->stddev = sqrt(s->var);
-	s->defined = PR_SUM_STDDEV;
 }
 
 /*
@@ -126,8 +114,8 @@ log_test(const double *a, size_t na, const double *b, size_t nb, double conf,
 	struct pr_ttest t;
 	struct pr_error err;
 
-	log_moments(a, na, &sa);
-	log_moments(b, nb, &sb);
+	summary(a, na, 1, &sa);
+	summary(b, nb, 1, &sb);
 	if (sa.var == 0 && sb.var == 0)
 		return -1;
 	if (pr_ttest_welch(&sa, &sb, conf, &t, &err) != PR_OK)
@@ -146,20 +134,12 @@ change(const double *a, size_t na, const double *b, size_t nb, double conf,
 	struct pr_summary sa, sb;
 	struct pr_ttest t;
 	struct pr_error err;
-	double va, vb;
 	int positive;
 
-	memset(&sa, 0, sizeof(sa));
-	memset(&sb, 0, sizeof(sb));
-	moments(a, NULL, na, &sa.n, &sa.mean, &va);
-	moments(b, NULL, nb, &sb.n, &sb.mean, &vb);
-	if (sa.n < 2 || sb.n < 2 || (va == 0 && vb == 0))
+	summary(a, na, 0, &sa);
+	summary(b, nb, 0, &sb);
+	if (sa.n < 2 || sb.n < 2 || (sa.var == 0 && sb.var == 0))
 		return -1;
-	sa.var = va;
-	sb.var = vb;
-	sa.stddev = sqrt(va);
-	sb.stddev = sqrt(vb);
-	sa.defined = sb.defined = PR_SUM_STDDEV;
 	if (pr_ttest_welch(&sa, &sb, conf, &t, &err) != PR_OK)
 		return -1;
 	it->nb = sa.n;
@@ -225,8 +205,8 @@ within(const double *x, const double *y, size_t n, double *sxy, double *sxx,
 	double mx, my, v, d1, d2;
 	size_t i, k;
 
-	moments(x, y, n, &k, &mx, &v);
-	moments(y, x, n, &k, &my, &v);
+	moments(x, y, n, 0, &k, &mx, &v);
+	moments(y, x, n, 0, &k, &my, &v);
 	for (i = 0; i < n; i++)
 		if (isfinite(x[i]) && isfinite(y[i])) {
 			d1 = x[i] - mx;
@@ -387,8 +367,8 @@ pr_explain_compute(const struct pr_explain_input *in, struct pr_explain *e,
 		yb = lb;
 		yn = ln;
 	}
-	moments(yb, NULL, in->base.n, &nb, &mb, &v);
-	moments(yn, NULL, in->new_.n, &nn, &mn, &v);
+	moments(yb, NULL, in->base.n, 0, &nb, &mb, &v);
+	moments(yn, NULL, in->new_.n, 0, &nn, &mn, &v);
 	if (nb < 2 || nn < 2) {
 		st = pr_error_set(err, PR_EINVAL,
 		    "the explanation needs 2 runs a side of %s (%zu and %zu)",
@@ -556,6 +536,49 @@ pct(struct pr_buf *out, double x, struct pr_error *err)
 	return pr_buf_addf(out, err, "%+.3g%%", v == 0 ? 0.0 : v);
 }
 
+/* How many of the tested side metrics got their p from the values (a
+ * value not above 0), not from the logs. */
+static size_t
+on_values(const struct pr_explain *e)
+{
+	size_t k, nv = 0;
+
+	for (k = 0; k < e->n; k++)
+		nv += !e->items[k].log_test;
+	return nv;
+}
+
+/* Whether the test differs between the tested side metrics: then each
+ * line tested on the values says so. */
+static int
+mixed(const struct pr_explain *e)
+{
+	size_t nv = on_values(e);
+
+	return nv > 0 && nv < e->n;
+}
+
+/* The heading's words for the test: on the logs, on the values, or on
+ * the logs but for the ones with a value not above 0 (then their lines
+ * say so). */
+static void
+method_words(const struct explain_data *d, char *buf, size_t size)
+{
+	size_t nv = on_values(&d->e);
+	int units = strcmp(d->unit, "runs") != 0;
+	const char *of = units ? " of the " : "", *u = units ? d->unit : "";
+
+	if (nv == 0)
+		snprintf(buf, size, "Welch's t on the logs%s%s", of, u);
+	else if (nv == d->e.n)
+		snprintf(buf, size, "Welch's t on the values%s%s", of, u);
+	else
+		snprintf(buf, size,
+		    "Welch's t on the logs%s%s, on the values for %zu "
+		    "metric%s with a value not above 0",
+		    of, u, nv, nv == 1 ? "" : "s");
+}
+
 static enum pr_status
 item_text(struct pr_buf *out, const struct explain_data *d,
     const struct pr_explain_item *it, int md, struct pr_error *err)
@@ -571,8 +594,10 @@ item_text(struct pr_buf *out, const struct explain_data *d,
 	    (st = pct(out, it->lo, err)) != PR_OK ||
 	    (st = pr_buf_adds(out, ", ", err)) != PR_OK ||
 	    (st = pct(out, it->hi, err)) != PR_OK ||
-	    (st = pr_buf_addf(out, err, "] (%.4g -> %.4g)", it->base_mean,
-		 it->new_mean)) != PR_OK)
+	    (st = pr_buf_addf(out, err, "] (%.4g -> %.4g)%s", it->base_mean,
+		 it->new_mean,
+		 mixed(&d->e) && !it->log_test ? ", t on the values" : "")) !=
+		PR_OK)
 		return st;
 	if (it->no_spread)
 		return pr_buf_adds(out,
@@ -599,7 +624,9 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	const char *pre = md ? "- " : "  ";
 	enum pr_status st;
 	size_t k, shown = 0, sys = 0, rates = 0;
+	char how[160];
 
+	method_words(d, how, sizeof(how));
 	for (k = 0; k < e->nchanged; k++) {
 		sys += system_wide(d->names[e->items[k].metric]);
 		rates += e->items[k].per_second;
@@ -611,13 +638,9 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    (st = pr_buf_adds(out, " ", err)) != PR_OK ||
 	    (st = pct(out, e->primary_change, err)) != PR_OK ||
 	    (st = pr_buf_addf(out, err,
-		 "; %zu of %zu side metrics changed (Welch's t on the "
-		 "logs%s%s, Benjamini-Hochberg at a %.3g%% false discovery "
-		 "rate)",
-		 e->nchanged, e->n,
-		 strcmp(d->unit, "runs") != 0 ? " of the " : "",
-		 strcmp(d->unit, "runs") != 0 ? d->unit : "",
-		 100 * (1 - d->conf))) != PR_OK)
+		 "; %zu of %zu side metrics changed (%s, Benjamini-Hochberg "
+		 "at a %.3g%% false discovery rate)",
+		 e->nchanged, e->n, how, 100 * (1 - d->conf))) != PR_OK)
 		return st;
 	if (e->nchanged == 0)
 		st = pr_buf_adds(out,
@@ -782,7 +805,9 @@ item_html(struct pr_buf *out, const struct explain_data *d,
 	else
 		st = pr_buf_adds(out, "<tr><td class=\"n\">-</td><td>", err);
 	if (st != PR_OK ||
-	    (st = report_html_esc(out, d->names[it->metric], err)) != PR_OK)
+	    (st = report_html_esc(out, d->names[it->metric], err)) != PR_OK ||
+	    (mixed(&d->e) && !it->log_test &&
+		(st = pr_buf_adds(out, " (t on the values)", err)) != PR_OK))
 		return st;
 	if (d->units[it->metric] != NULL && d->units[it->metric][0] != '\0' &&
 	    ((st = pr_buf_adds(out, " <span class=\"unit\">", err)) != PR_OK ||
@@ -821,19 +846,18 @@ explain_html(struct pr_buf *out, const void *data, struct pr_error *err)
 	    "change</th></tr></thead><tbody>";
 	enum pr_status st;
 	size_t k;
-	char a[32];
+	char a[32], how[160];
 
+	method_words(d, how, sizeof(how));
 	if ((st = pr_buf_adds(out,
 		 "<section class=\"explanation\"><h3>explanation</h3><p>",
 		 err)) != PR_OK ||
 	    (st = report_html_esc(out, d->primary, err)) != PR_OK ||
 	    (st = pr_buf_addf(out, err,
-		 " %s; %zu of %zu side metrics changed (Welch's t on the "
-		 "logs%s",
-		 hfrac(a, sizeof(a), e->primary_change), e->nchanged, e->n,
-		 strcmp(d->unit, "runs") != 0 ? " of the " : "")) != PR_OK ||
-	    (strcmp(d->unit, "runs") != 0 &&
-		(st = report_html_esc(out, d->unit, err)) != PR_OK) ||
+		 " %s; %zu of %zu side metrics changed (",
+		 hfrac(a, sizeof(a), e->primary_change), e->nchanged, e->n)) !=
+		PR_OK ||
+	    (st = report_html_esc(out, how, err)) != PR_OK ||
 	    (st = pr_buf_addf(out, err,
 		 ", Benjamini-Hochberg at a %.3g%% false discovery rate)%s</p>",
 		 100 * (1 - d->conf),

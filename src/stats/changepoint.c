@@ -1247,6 +1247,9 @@ detect(const double *y, const double *var, size_t n, const struct pr_cp_opts *o,
 	out->sigma = sigma;
 	if (sigma == 0) {
 		out->constant = 1;
+		for (i = 1; i < n && y[i] == y[0]; i++)
+			;
+		out->all_equal = i == n;
 		goto done;
 	}
 	if (o->noise_sd > 0) {
@@ -1369,7 +1372,7 @@ fail:
 #define SCALE_EXP_MAX 256
 
 static void
-unscale(struct pr_cp_result *r, int e)
+unscale(struct pr_cp_result *r, const double *y, int e)
 {
 	size_t i;
 
@@ -1383,7 +1386,9 @@ unscale(struct pr_cp_result *r, int e)
 		c->step_hi = ldexp(c->step_hi, e);
 	}
 	for (i = 0; i < r->nspikes; i++) {
-		r->spikes[i].value = ldexp(r->spikes[i].value, e);
+		/* As given: a point far below the series' magnitude may not
+		 * survive the scaling. */
+		r->spikes[i].value = y[r->spikes[i].index];
 		r->spikes[i].expected = ldexp(r->spikes[i].expected, e);
 	}
 	r->tail.step = ldexp(r->tail.step, e);
@@ -1417,6 +1422,15 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 	}
 	so = *o;
 	so.noise_sd = ldexp(o->noise_sd, -e);
+	/* A noise given that the scaling takes to 0 or to infinity is
+	 * beyond what values of this magnitude can resolve or hold. */
+	if (o->noise_sd > 0 && isfinite(o->noise_sd) &&
+	    (so.noise_sd == 0 || !isfinite(so.noise_sd) ||
+		!isfinite(so.noise_sd * so.noise_sd)))
+		return pr_error_set(err, PR_EINVAL,
+		    "the noise %.6g is out of range for values of magnitude "
+		    "%.6g",
+		    o->noise_sd, maxabs);
 	memset(out, 0, sizeof(*out));
 	ys = malloc(n * sizeof(*ys));
 	if (var != NULL)
@@ -1434,7 +1448,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 	}
 	st = detect(ys, vs, n, &so, out, err);
 	if (st == PR_OK)
-		unscale(out, e);
+		unscale(out, y, e);
 	free(ys);
 	free(vs);
 	return st;

@@ -39,6 +39,7 @@
 #include "perfreg/dataset.h"
 #include "perfreg/explain.h"
 #include "perfreg/report.h"
+#include "perfreg/report_html.h"
 #include "perfreg/report_model.h"
 #include "perfreg/report_run.h"
 #include "perfreg/rng.h"
@@ -375,6 +376,151 @@ test_log_test(void **state)
 	assert_false(e.items[0].log_test);
 	assert_near(e.items[0].p, 0.044650096822435446, 1e-12);
 	pr_explain_release(&e);
+}
+
+/* Whether the line of t that starts with start (a "\n" and its head)
+ * holds want. */
+static int
+line_has(const char *t, const char *start, const char *want)
+{
+	const char *a = strstr(t, start), *end, *w;
+
+	if (a == NULL)
+		return 0;
+	end = strchr(a + 1, '\n');
+	w = strstr(a, want);
+	return w != NULL && (end == NULL || w < end);
+}
+
+/* The explanation of in rendered as f, or as an HTML page when f is -1
+ * (the caller frees). */
+static char *
+explained(const struct pr_explain_input *in, enum pr_report_format f)
+{
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_explain e;
+	struct pr_error err;
+	char *t;
+
+	pr_error_clear(&err);
+	assert_int_equal(pr_explain_compute(in, &e, &err), PR_OK);
+	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, in, NULL,
+			     0, &err),
+	    PR_OK);
+	if ((int)f == -1) {
+		struct pr_buf b = PR_BUF_INIT(1 << 20);
+
+		assert_int_equal(pr_report_html(&b, &m, "t", &err), PR_OK);
+		t = pr_buf_detach(&b, NULL);
+	} else
+		t = fx_render_model(&m, f);
+	pr_report_model_release(&m);
+	pr_explain_release(&e);
+	return t;
+}
+
+/* The "test" of the JSON item of the metric name. */
+static const char *
+json_test(json_t *j, const char *name)
+{
+	json_t *arr =
+	    json_object_get(json_object_get(j, "explanation"), "metrics");
+	size_t k;
+
+	for (k = 0; k < json_array_size(arr); k++)
+		if (strcmp(json_string_value(
+			       json_object_get(json_array_get(arr, k),
+				   "metric")),
+			name) == 0)
+			return json_string_value(
+			    json_object_get(json_array_get(arr, k), "test"));
+	return NULL;
+}
+
+/*
+ * The heading says which test gave the p: the logs, the values, or the
+ * logs but the values for the metrics with a value not above 0; then
+ * each line tested on the values says so, in text and Markdown, and
+ * the JSON's "test" of each item.  ctxsw_invol is tested on the logs,
+ * faults (a 0 in its base) on the values; both changed.
+ */
+static void
+test_which_test(void **state)
+{
+	static double ca[12], cb[12], fa[12], fb[12], yb[12], yn[12];
+	const double *mb[2] = { ca, fa }, *mn[2] = { cb, fb };
+	static const char *const names[2] = { "ctxsw_invol", "faults" };
+	struct pr_explain_input in;
+	struct pr_rng r;
+	json_t *j;
+	char *t;
+	size_t i;
+
+	(void)state;
+	pr_rng_seed(&r, 13);
+	for (i = 0; i < 12; i++) {
+		yb[i] = 1 + 0.01 * pr_rng_normal(&r);
+		yn[i] = 1.2 + 0.01 * pr_rng_normal(&r);
+		ca[i] = 100 + 5 * pr_rng_normal(&r);
+		cb[i] = 300 + 5 * pr_rng_normal(&r);
+		fa[i] = (double)(i % 3);
+		fb[i] = 50 + (double)(i % 4);
+	}
+	memset(&in, 0, sizeof(in));
+	in.primary = "wall_s";
+	in.names = names;
+	in.base = (struct pr_explain_side){ yb, mb, 12, NULL };
+	in.new_ = (struct pr_explain_side){ yn, mn, 12, NULL };
+	in.nmetrics = 2;
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "2 of 2 side metrics changed (Welch's t on the logs, on the "
+	    "values for 1 metric with a value not above 0, "
+	    "Benjamini-Hochberg"));
+	assert_true(line_has(t, "\n  faults +", "), t on the values, r = "));
+	assert_false(line_has(t, "\n  ctxsw_invol +", "t on the values"));
+	free(t);
+	t = explained(&in, PR_REPORT_MARKDOWN);
+	assert_non_null(strstr(t,
+	    "(Welch's t on the logs, on the values for 1 "
+	    "metric with a value not above 0, "));
+	assert_true(line_has(t, "\n- faults +", "), t on the values, r = "));
+	assert_false(line_has(t, "\n- ctxsw_invol +", "t on the values"));
+	free(t);
+	t = explained(&in, PR_REPORT_JSON);
+	assert_non_null(j = json_loads(t, 0, NULL));
+	free(t);
+	t = explained(&in, -1);
+	assert_non_null(strstr(t,
+	    "(Welch&#39;s t on the logs, on the values "
+	    "for 1 metric with a value not above 0, "));
+	assert_non_null(strstr(t, "<td>faults (t on the values)</td>"));
+	assert_non_null(strstr(t, "<td>ctxsw_invol</td>"));
+	assert_string_equal(json_test(j, "ctxsw_invol"), "welch_log");
+	assert_string_equal(json_test(j, "faults"), "welch");
+	json_decref(j);
+	free(t);
+
+	/* All on the values: the heading says so, the lines say nothing. */
+	in.nmetrics = 1;
+	mb[0] = fa;
+	mn[0] = fb;
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "1 of 1 side metrics changed (Welch's t on the values, "
+	    "Benjamini-Hochberg"));
+	assert_null(strstr(t, "t on the values, r ="));
+	free(t);
+
+	/* All on the logs: as before. */
+	mb[0] = ca;
+	mn[0] = cb;
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "1 of 1 side metrics changed (Welch's t on the logs, "
+	    "Benjamini-Hochberg"));
+	assert_null(strstr(t, "on the values"));
+	free(t);
 }
 
 static void
@@ -1249,6 +1395,7 @@ main(void)
 		cmocka_unit_test(test_aa),
 		cmocka_unit_test(test_log_primary),
 		cmocka_unit_test(test_log_test),
+		cmocka_unit_test(test_which_test),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_interval_positive),
 		cmocka_unit_test(test_per_second),

@@ -501,6 +501,49 @@ test_extreme_magnitudes(void **state)
 		assert_true(isfinite(rs.sigma) && rs.sigma > 0);
 		pr_cp_result_release(&rs);
 	}
+
+	/* A spike far below the magnitude of the series: 2^-1070 among
+	 * values of 2^1000 does not survive the scaling, but the spike's
+	 * value is reported as given. */
+	for (i = 0; i < 200; i++)
+		ys[i] = ldexp(y[i], 994);
+	ys[40] = ldexp(1, -1070);
+	assert_int_equal(pr_cp_detect(ys, NULL, 200, NULL, &rs, &err), PR_OK);
+	for (j = 0; j < rs.nspikes && rs.spikes[j].index != 40; j++)
+		;
+	assert_true(j < rs.nspikes);
+	assert_true(rs.spikes[j].value == ldexp(1, -1070));
+	pr_cp_result_release(&rs);
+
+	/* A noise given that the scaling takes to 0 (or to infinity) is an
+	 * error naming it, not a noise silently learnt instead. */
+	{
+		struct pr_cp_opts o;
+
+		pr_cp_opts_init(&o);
+		o.noise_sd = 1e-300;
+		for (i = 0; i < 200; i++)
+			ys[i] = ldexp(y[i], 994);
+		assert_int_equal(pr_cp_detect(ys, NULL, 200, &o, &rs, &err),
+		    PR_EINVAL);
+		assert_non_null(
+		    strstr(err.msg, "noise 1e-300 is out of range"));
+		o.noise_sd = 1e300;
+		for (i = 0; i < 200; i++)
+			ys[i] = ldexp(y[i], -1000);
+		assert_int_equal(pr_cp_detect(ys, NULL, 200, &o, &rs, &err),
+		    PR_EINVAL);
+		assert_non_null(strstr(err.msg, "out of range"));
+		/* In range after the scaling: the noise is the one given. */
+		o.noise_sd = ldexp(0.5, 994);
+		for (i = 0; i < 200; i++)
+			ys[i] = ldexp(y[i], 994);
+		assert_int_equal(pr_cp_detect(ys, NULL, 200, &o, &rs, &err),
+		    PR_OK);
+		assert_true(rs.noise_given);
+		assert_true(rs.sigma == o.noise_sd);
+		pr_cp_result_release(&rs);
+	}
 }
 
 /* A step in the last points is possible, with the points it needs; once
@@ -624,9 +667,17 @@ test_errors(void **state)
 		y[i] = 3;
 	assert_int_equal(pr_cp_detect(y, NULL, 8, NULL, &r, &err), PR_OK);
 	assert_true(r.constant);
+	assert_true(r.all_equal);
 	assert_int_equal(r.nchanges, 0);
 	pr_cp_result_release(&r);
 	pr_cp_result_release(&r); /* a released result releases again */
+	/* A straight line is constant (no noise) but not all equal. */
+	for (int i = 0; i < 8; i++)
+		y[i] = 3 + 0.5 * i;
+	assert_int_equal(pr_cp_detect(y, NULL, 8, NULL, &r, &err), PR_OK);
+	assert_true(r.constant);
+	assert_false(r.all_equal);
+	pr_cp_result_release(&r);
 }
 
 /*
