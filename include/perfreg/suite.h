@@ -243,6 +243,18 @@ double pr_suite_pace_of(const struct pr_suite_result *r, size_t n,
     double *wall_s, double *cpu_s);
 
 /*
+ * The CPU seconds, user and system, this process (all its threads) and
+ * its reaped children have used: the one clock of the pace and of the
+ * reserve.  A probe's CPU (pr_suite_result.cpu_s) is its difference
+ * across the probe in a worker, its threads and child processes
+ * included; the CPU that storing and comparing took is its difference
+ * in `perfreg suite` after every worker was reaped (they fork nothing),
+ * so that the reserve, pace times that CPU, multiplies two figures of
+ * one meaning.  0 when the system does not say.
+ */
+double pr_suite_cpu_s(void);
+
+/*
  * Appends process `process`'s results from[0..n) (the same probes in
  * the same order as into[0..n)) to into, which starts zeroed (probe set,
  * data initialised) for process 0: the samples one after the other, each

@@ -133,16 +133,6 @@ mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* This process's CPU seconds, all its threads. */
-static double
-cpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void
 on_sample(const char *probe, size_t k, double elapsed, void *arg)
 {
@@ -2153,7 +2143,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	rc = run_processes(c, probes, np, procs,
 	    floor_s + PROCESS_START_S + c->reserve0_s, &r, &nr);
 	t_probes = mono_now() - t_probes;
-	cpu_stored = cpu_now();
+	cpu_stored = pr_suite_cpu_s();
 	if (c->tty)
 		fputs("\r\033[K", stderr);
 	/* Only a note: out of memory, there is none. */
@@ -2231,7 +2221,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	/* What the budget went to: the command so far, whole. */
 	total = mono_now() - c->t_start;
-	c->store_cpu_s = cpu_now() - cpu_stored;
+	c->store_cpu_s = pr_suite_cpu_s() - cpu_stored;
 	over = total > budget + MARGIN_S + MARGIN_SHARE * budget;
 	pr_buf_reset(&line);
 	if (pr_buf_addf(&line, &err,

@@ -184,8 +184,8 @@ void
 pr_suite_result_stats(const struct pr_suite_result *r,
     const struct pr_metric *m, double *mean, double *halfwidth_pct)
 {
-	double pm[PR_SUITE_PROCESSES_MAX], se, v;
-	size_t cnt[PR_SUITE_PROCESSES_MAX], u, j, np = 0;
+	double pm[PR_SUITE_PROCESSES_MAX], se;
+	size_t u, j, lo, np = 0, nv;
 	enum pr_probe_figure rule =
 	    r->probe != NULL ? r->probe->figure : PR_PROBE_FIGURE_MEAN;
 
@@ -204,25 +204,16 @@ pr_suite_result_stats(const struct pr_suite_result *r,
 			    (u + 1) * m->values.n / np - u * m->values.n / np,
 			    m->better, rule);
 	} else {
-		memset(cnt, 0, sizeof(cnt));
-		memset(pm, 0, sizeof(pm));
-		/* Each process's mean or best, then their mean. */
-		for (j = 0; j < m->values.n && j < r->samples; j++) {
-			u = r->process[j];
-			if (u >= PR_SUITE_PROCESSES_MAX)
-				continue;
-			v = m->values.v[j];
-			cnt[u]++;
-			if (rule == PR_PROBE_FIGURE_MEAN)
-				pm[u] += (v - pm[u]) / (double)cnt[u];
-			else if (cnt[u] == 1 ||
-			    (m->better == PR_BETTER_HIGHER ? v > pm[u]
-							   : v < pm[u]))
-				pm[u] = v;
+		/* Each process's mean or best, then their mean: a
+		 * process's samples lie together (merge appends them). */
+		nv = m->values.n < r->samples ? m->values.n : r->samples;
+		for (lo = 0; lo < nv && np < PR_SUITE_PROCESSES_MAX; lo = j) {
+			for (j = lo + 1;
+			     j < nv && r->process[j] == r->process[lo]; j++)
+				;
+			pm[np++] = pr_suite_unit_value(m->values.v + lo, j - lo,
+			    m->better, rule);
 		}
-		for (u = 0; u < PR_SUITE_PROCESSES_MAX; u++)
-			if (cnt[u] > 0)
-				pm[np++] = pm[u];
 	}
 	session_stats(pm, np, mean, &se);
 	*halfwidth_pct = pr_suite_halfwidth_pct(pm, np);

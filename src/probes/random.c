@@ -46,6 +46,7 @@ struct item {
 	int var;
 	size_t size;
 	unsigned long reps;
+	double ns; /* this sample's time */
 	char name[48];
 };
 
@@ -271,7 +272,7 @@ setup(struct rnd *r, const struct pr_probe_opts *o, struct pr_buf *notes,
 			if (o->param != NULL ? strcmp(o->param, p) != 0
 					     : o->quick && (i == 2 || i == 4))
 				continue;
-			*it = (struct item){ v, sizes[i], 0, "" };
+			*it = (struct item){ v, sizes[i], 0, 0, "" };
 			snprintf(it->name, sizeof(it->name), "random%s%s%s%s",
 			    o->variant ? "" : ".",
 			    o->variant ? "" : variants[v], o->param ? "" : ".",
@@ -326,15 +327,24 @@ init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
 	return st;
 }
 
+/*
+ * A sample: every item timed first, then added.  An instruction that
+ * gives nothing now is left out from here on, unless it was asked for
+ * by name; the others go on.  It is left out of this sample whole, its
+ * sizes timed before the failure too, so that each of its figures has
+ * one value fewer than the samples and all of them go (a variant's
+ * figures are all kept or all dropped).  Every instruction that failed
+ * in the sample is named, once.
+ */
 static enum pr_status
 sample(void *state, struct pr_dataset *out, struct pr_error *err)
 {
 	struct rnd *r = state;
 	enum pr_status st = PR_OK;
 	struct item *it;
-	double ns;
-
-	int gone = -1;
+	char names[64] = "";
+	unsigned gone = 0;
+	int v;
 
 	r->taken++;
 	for (it = r->items; it < r->items + r->n && st == PR_OK; it++) {
@@ -342,27 +352,29 @@ sample(void *state, struct pr_dataset *out, struct pr_error *err)
 			return pr_error_set(err, PR_EINVAL, "interrupted");
 		if (r->gone[it->var])
 			continue;
-		st = timed(r, it, it->reps, &ns, err);
-		/* An instruction that gives nothing now is left out from
-		 * here on, unless it was asked for by name; the others go
-		 * on. */
+		st = timed(r, it, it->reps, &it->ns, err);
 		if (st == PR_EIO && it->var != GETRANDOM && !r->by_name) {
 			r->gone[it->var] = 1;
-			gone = it->var;
+			gone |= 1U << it->var;
 			st = PR_OK;
-			continue;
 		}
-		if (st == PR_OK)
+	}
+	for (it = r->items; it < r->items + r->n && st == PR_OK; it++)
+		if (!r->gone[it->var])
 			st = pr_dataset_add(out, it->name, "ns/request",
 			    PR_BETTER_LOWER,
-			    (ns > 0 ? ns : 1) / (double)it->reps, err);
-	}
-	if (st == PR_OK && gone >= 0)
-		return pr_error_set(err, PR_ENOTFOUND,
-		    "random: %s gave no value in %d tries at sample %lu, "
-		    "left out from then on",
-		    variants[gone], RETRIES, r->taken);
-	return st;
+			    (it->ns > 0 ? it->ns : 1) / (double)it->reps, err);
+	if (st != PR_OK || gone == 0)
+		return st;
+	for (v = 0; v < NVAR; v++)
+		if (gone >> v & 1)
+			snprintf(names + strlen(names),
+			    sizeof(names) - strlen(names), "%s%s",
+			    names[0] != '\0' ? " and " : "", variants[v]);
+	return pr_error_set(err, PR_ENOTFOUND,
+	    "random: %s gave no value in %d tries at sample %lu, left out "
+	    "from then on",
+	    names, RETRIES, r->taken);
 }
 
 const struct pr_probe pr_probe_random = {

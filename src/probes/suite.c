@@ -8,6 +8,16 @@
  * stopping rule only decides how long a probe runs; no test is made on
  * the way, so it inflates no error rate (the comparison with a baseline
  * is made afterwards on all samples).
+ *
+ * It is the mean's interval for every probe, the best-sample ones too,
+ * and not the interval reported (pr_suite_result_stats: the processes'
+ * or blocks' values, 3 degrees of freedom for 4 of them): a worker sees
+ * one process only, and the spread between processes, which is most of
+ * the reported interval, does not narrow with more samples in one, so a
+ * rule on it would run every probe to its budget.  The question here is
+ * only whether this process's samples have settled; a probe converged
+ * may show a wider interval, and the verdicts use that one (the man
+ * page's --target says so).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,10 +32,8 @@
 #include "probes/probeutil.h"
 #include "core/banned.h"
 
-/* CPU seconds this process and its reaped children have used, user and
- * system: what a probe's threads and child processes cost. */
-static double
-cpu_now(void)
+double
+pr_suite_cpu_s(void)
 {
 	struct rusage self, kids;
 
@@ -98,16 +106,26 @@ pr_suite_halfwidth_pct(const double *v, size_t n)
 	    sqrt(ss / (double)(n - 1) / (double)n) / fabs(mean);
 }
 
-/* The widest half-width over the metrics of d, percent. */
+/*
+ * The widest half-width over the metrics of d, percent.  A metric with
+ * fewer values than the longest is a part of the probe left out on the
+ * way (PR_ENOTFOUND): its figures are frozen and go at the end
+ * (pr_monitor_keep_complete), so they do not hold the probe back.
+ */
 static double
 worst_pct(const struct pr_dataset *d)
 {
 	double w = 0.0, h;
-	size_t i;
+	size_t i, most = 0;
 
 	if (d->n == 0)
 		return INFINITY;
+	for (i = 0; i < d->n; i++)
+		if (d->metrics[i].values.n > most)
+			most = d->metrics[i].values.n;
 	for (i = 0; i < d->n; i++) {
+		if (d->metrics[i].values.n < most)
+			continue;
 		h = pr_suite_halfwidth_pct(d->metrics[i].values.v,
 		    d->metrics[i].values.n);
 		if (!(h <= w))
@@ -259,7 +277,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 		if (cancelled(o))
 			return pr_error_set(err, PR_EINVAL, "interrupted");
 		tp = clk(o);
-		cpu = cpu_now();
+		cpu = pr_suite_cpu_s();
 		/* The share of what is left: a probe that overran its share
 		 * (its set-up, its floor of samples) shortens the others'. */
 		deadline = tp + (t0 + o->budget_s - tp) / (double)(n - i);
@@ -320,7 +338,7 @@ pr_suite_run(const struct pr_probe *const *probes, size_t n,
 			st = pr_monitor_keep_complete(&r->monitors, r->samples,
 			    err);
 		r->elapsed_s = clk(o) - tp;
-		r->cpu_s = cpu_now() - cpu;
+		r->cpu_s = pr_suite_cpu_s() - cpu;
 		if (r->samples < PR_SUITE_SAMPLES_FLOOR)
 			r->floor_s = r->elapsed_s;
 		if (st != PR_OK)

@@ -470,6 +470,76 @@ test_os_flags(void **state)
 	pr_probe_random_draw = NULL;
 }
 
+/* A stand-in that counts each instruction's draws (counted[0] RDRAND,
+ * counted[1] RDSEED) and gives none from draw dry_at[i] on (0: never). */
+static unsigned long counted[2], dry_at[2];
+
+static int
+counting_draw(int rdseed, unsigned long long *w)
+{
+	if (dry_at[rdseed] != 0 && counted[rdseed] + 1 >= dry_at[rdseed])
+		return 0;
+	counted[rdseed]++;
+	*w = ++draws * 0x9e3779b97f4a7c15ULL;
+	return 1;
+}
+
+/*
+ * RDRAND and RDSEED both run dry in one sample, each at the last word
+ * it would have drawn (its smaller sizes timed by then): the note names
+ * both, and neither gives a value in that sample, so that every one of
+ * their figures has one value fewer than the samples and all of them go
+ * (a size timed before the failure in the last sample used to survive
+ * keep_complete, the larger ones dropped; and one failure hid the
+ * other's).
+ */
+static void
+test_dry_whole(void **state)
+{
+	struct pr_probe_opts o = { 1, -1, NULL, NULL, NULL, NULL };
+	unsigned long per[2];
+	struct pr_dataset d;
+	struct pr_error err;
+	size_t i, hw = 0;
+	void *s = NULL;
+
+	(void)state;
+	pr_probe_random_draw = counting_draw;
+	dry_at[0] = dry_at[1] = 0;
+	assert_int_equal(pr_probe_random.init(&o, &s, NULL, &err), PR_OK);
+	pr_dataset_init(&d);
+	counted[0] = counted[1] = 0;
+	assert_int_equal(pr_probe_random.sample(s, &d, &err), PR_OK);
+	per[0] = counted[0];
+	per[1] = counted[1];
+	assert_true(per[0] > 0 && per[1] > 0);
+	/* The same reps a sample: the last word of each is per[i]. */
+	counted[0] = counted[1] = 0;
+	dry_at[0] = per[0];
+	dry_at[1] = per[1];
+	assert_int_equal(pr_probe_random.sample(s, &d, &err), PR_ENOTFOUND);
+	assert_non_null(strstr(err.msg,
+	    "random: rdrand and rdseed gave no value in 100 tries at sample "
+	    "2, left out from then on"));
+	for (i = 0; i < d.n; i++)
+		if (strstr(d.metrics[i].name, "getrandom") != NULL)
+			assert_int_equal(d.metrics[i].values.n, 2);
+		else {
+			assert_int_equal(d.metrics[i].values.n, 1);
+			hw++;
+		}
+	assert_int_equal(hw, 8);
+	/* From then on, getrandom alone. */
+	assert_int_equal(pr_probe_random.sample(s, &d, &err), PR_OK);
+	assert_int_equal(pr_dataset_find(&d, "random.rdseed.16B")->values.n, 1);
+	assert_int_equal(pr_dataset_find(&d, "random.getrandom.16B")->values.n,
+	    3);
+	pr_dataset_release(&d);
+	pr_probe_random.fini(s);
+	pr_probe_random_draw = NULL;
+	dry_at[0] = dry_at[1] = 0;
+}
+
 int
 main(void)
 {
@@ -482,6 +552,7 @@ main(void)
 		cmocka_unit_test(test_pin_siblings),
 		cmocka_unit_test(test_rdseed_dry),
 		cmocka_unit_test(test_os_flags),
+		cmocka_unit_test(test_dry_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,26 @@ noisy_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 	    f->calls % 2 ? 50.0 : 150.0, err);
 }
 
+/* A steady figure and a noisy one, which leaves at the third sample
+ * (PR_ENOTFOUND, as an instruction that runs dry). */
+static enum pr_status
+leaving_sample(void *state, struct pr_dataset *out, struct pr_error *err)
+{
+	struct fake *f = state;
+	enum pr_status st;
+
+	f->calls++;
+	if ((st = pr_dataset_add(out, "leaving.steady", "ns", PR_BETTER_LOWER,
+		 f->x, err)) != PR_OK)
+		return st;
+	if (f->calls >= 3)
+		return f->calls == 3 ? pr_error_set(err, PR_ENOTFOUND,
+					   "leaving: the noisy part left")
+				     : PR_OK;
+	return pr_dataset_add(out, "leaving.noisy", "ns", PR_BETTER_LOWER,
+	    f->calls % 2 ? 50.0 : 150.0, err);
+}
+
 static enum pr_status
 absent_init(const struct pr_probe_opts *o, void **state, struct pr_buf *notes,
     struct pr_error *err)
@@ -98,13 +118,16 @@ static const struct pr_probe flat = { "flat", "a flat fake", "none", variants,
 	fake_init, flat_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 static const struct pr_probe noisy = { "noisy", "a noisy fake", "none", NULL,
 	fake_init, noisy_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
+static const struct pr_probe leaving = { "leaving", "a part leaves", "none",
+	NULL, fake_init, leaving_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 static const struct pr_probe absent = { "absent", "cannot run", "none", NULL,
 	absent_init, flat_sample, fake_fini, PR_PROBE_FIGURE_MEAN };
 
 static void
 test_converge_cap_skip(void **state)
 {
-	const struct pr_probe *const probes[] = { &flat, &absent, &noisy };
+	const struct pr_probe *const probes[] = { &flat, &absent, &noisy,
+		&leaving };
 	struct pr_suite_result *r = NULL;
 	struct pr_suite_opts o;
 	struct pr_error err;
@@ -115,8 +138,8 @@ test_converge_cap_skip(void **state)
 	o.min_samples = 4;
 	o.max_samples = 7;
 	o.budget_s = 3600;
-	assert_int_equal(pr_suite_run(probes, 3, &o, &r, &n, &err), PR_OK);
-	assert_int_equal(n, 3);
+	assert_int_equal(pr_suite_run(probes, 4, &o, &r, &n, &err), PR_OK);
+	assert_int_equal(n, 4);
 	/* Flat: converged at min_samples, not capped. */
 	assert_int_equal(r[0].samples, 4);
 	assert_true(r[0].converged);
@@ -132,6 +155,15 @@ test_converge_cap_skip(void **state)
 	assert_false(r[2].converged);
 	assert_true(r[2].capped);
 	assert_true(r[2].worst_pct > 1.0);
+	/* Leaving: a part left out on the way (its figures frozen, a wide
+	 * interval) does not hold the probe back; the figures still
+	 * measured converge at min_samples, and the part left out goes. */
+	assert_int_equal(r[3].samples, 4);
+	assert_true(r[3].converged);
+	assert_false(r[3].capped);
+	assert_non_null(strstr(r[3].notes, "leaving: the noisy part left"));
+	assert_int_equal(r[3].data.n, 1);
+	assert_non_null(pr_dataset_find(&r[3].data, "leaving.steady"));
 	pr_suite_results_free(r, n);
 }
 

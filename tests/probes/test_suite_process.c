@@ -22,6 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -858,6 +861,42 @@ test_merge_left_out(void **state)
 	free(into[0].process);
 }
 
+/* The one CPU clock of the pace and the reserve counts a reaped child's
+ * CPU (a probe's child processes), which this process's own clock does
+ * not: a child that uses 0.05 s of CPU and is reaped moves it by that
+ * much at the least. */
+static void
+test_cpu_children(void **state)
+{
+	struct timespec ts;
+	double before, self;
+	volatile unsigned long spin = 0;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	before = pr_suite_cpu_s();
+	assert_true(before > 0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	self = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		do {
+			spin++;
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		} while ((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 < 0.05);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	/* This process's own CPU moved less than the child's. */
+	assert_true((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - self <
+	    pr_suite_cpu_s() - before);
+	assert_true(pr_suite_cpu_s() - before >= 0.05 - 1e-3);
+}
+
 int
 main(void)
 {
@@ -872,6 +911,7 @@ main(void)
 		cmocka_unit_test(test_best_units),
 		cmocka_unit_test(test_best_verdicts),
 		cmocka_unit_test(test_reserve),
+		cmocka_unit_test(test_cpu_children),
 		cmocka_unit_test(test_merge_left_out),
 	};
 
