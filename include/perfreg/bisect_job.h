@@ -106,6 +106,10 @@ struct pr_bisect_pairs {
 	size_t n, cap;
 	size_t now;        /* of n, pairs measured now */
 	double resolution; /* the metric's grid (0: unknown) */
+	/* Given back as the second confirmation of a "several changes":
+	 * 1 + the index in j->pairs of the first (pr_bisect_job_prior_
+	 * several); 0: not known to be one. */
+	size_t with;
 };
 
 enum pr_bisect_verdict {
@@ -274,6 +278,34 @@ enum pr_status pr_bisect_job_prior_pair(struct pr_bisect_job *j, size_t parent,
  * PR_BISECT_JOB_REFUTED_MAX times in all.
  */
 void pr_bisect_job_prior_refuted(struct pr_bisect_job *j, size_t refuted);
+
+/*
+ * The confirmation of parent .. culprit given back (pr_bisect_job_prior_
+ * pair) was the second of a "several changes" whose first confirmation
+ * was first_parent .. first_culprit (the CLI tags such a session
+ * bisect.with).  Both equivalent were one refute, not two (see
+ * pr_bisect_job_refuted_before).  PR_EINVAL for bad positions.
+ */
+enum pr_status pr_bisect_job_prior_several(struct pr_bisect_job *j,
+    size_t parent, size_t culprit, size_t first_parent, size_t first_culprit,
+    struct pr_error *err);
+
+/*
+ * The refutes of a resumed bisection that its sessions' count (pr_bisect_
+ * job_prior_refuted) may miss, kept when larger: the confirmations given
+ * back (none of their pairs measured now) whose pairs already decide
+ * "equivalent" (killed after the refute, before the next session was
+ * stored).  The two confirmations of one "several changes" (pr_bisect_
+ * job_prior_several), both equivalent, count as one, as the refute they
+ * were; a pair both refuted alone and, later, the second of a "several"
+ * whose first was equivalent too counts once (the search replays that
+ * refute when it names the pair again).  A first of a "several" that is
+ * equivalent counts 1 even when its second was a change (no refute): a
+ * resume then has fewer refutes left, not more.  pr_bisect_job_run calls
+ * it once the ends are measured; public for its test.
+ */
+enum pr_status pr_bisect_job_refuted_before(struct pr_bisect_job *j,
+    struct pr_error *err);
 
 /* Confirmations that find their commit equal to its parent and send the
  * search back (pr_bisect_job_again), at most, over every session of a

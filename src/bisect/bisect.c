@@ -81,13 +81,14 @@ struct pr_bisect {
 
 	/* The noise's modes (o.modes 2): the last fit's choice, the second
 	 * mode's share and shift (log), the scale of each mode, and the
-	 * levels (per tested) and round effects (per round) of the
-	 * two-mode fit, which the posterior uses when it is chosen; the
-	 * one-mode fit (b->s, pos.m, round.u) stays the next fit's start. */
+	 * levels (per tested) of the two-mode fit, which the posterior uses
+	 * when it is chosen; the one-mode fit (b->s, pos.m, round.u) stays
+	 * the next fit's start.  The two-mode fit's round effects are EM's
+	 * scratch (ut): nothing after the fit reads a round's effect. */
 	int modes;
 	double mp, md, s2m;
-	double *m2, *u2, *mt, *ut; /* chosen, and a start's scratch */
-	double unit; /* a run's variance of a level, before infl */
+	double *m2, *mt, *ut; /* chosen levels; a start's levels, effects */
+	double unit;          /* a run's variance of a level, before infl */
 };
 
 void
@@ -123,11 +124,10 @@ free_fit(struct pr_bisect *b)
 	free(b->rsw);
 	free(b->rswy);
 	free(b->m2);
-	free(b->u2);
 	free(b->mt);
 	free(b->ut);
 	b->rsw = b->rswy = NULL;
-	b->m2 = b->u2 = b->mt = b->ut = NULL;
+	b->m2 = b->mt = b->ut = NULL;
 }
 
 void
@@ -771,7 +771,7 @@ mix_info(double p, double d, double s2, double nu)
  * starts (the one-mode levels and effects, p = 0.2, s = s1 / 2 and d =
  * +2 s1 or -2 s1, s1 the one-mode scale), the one of larger likelihood
  * kept, its modes named so that the first holds the larger share; chosen
- * (b->modes 2, its levels in b->m2 and effects in b->u2) when it lowers
+ * (b->modes 2, its levels in b->m2) when it lowers
  * BIC (a likelihood larger by more than ln n: two more parameters) and
  * its second mode holds 2 runs or more.  Only without rounds or with
  * fixed round effects, and with MODE_MIN_DF degrees of freedom.  *df is
@@ -815,8 +815,6 @@ fit_modes(struct pr_bisect *b, double *df)
 		if (!any || f.ll > best.ll) {
 			best = f;
 			memcpy(b->m2, b->mt, b->T * sizeof(double));
-			if (u != NULL)
-				memcpy(b->u2, u, b->nrounds * sizeof(double));
 			any = 1;
 		}
 	}
@@ -912,11 +910,10 @@ alloc_fit(struct pr_bisect *b, struct pr_error *err)
 	b->rswy = malloc((b->nrounds + 1) * sizeof(double));
 	b->m2 = malloc(n * sizeof(double));
 	b->mt = malloc(n * sizeof(double));
-	b->u2 = malloc((b->nrounds + 1) * sizeof(double));
 	b->ut = malloc((b->nrounds + 1) * sizeof(double));
 	if (!b->tested || !b->mc || !b->v || !b->w || !b->s1 || !b->s2 ||
 	    !b->lp_single || !b->lp_pair || !b->rsw || !b->rswy || !b->m2 ||
-	    !b->mt || !b->u2 || !b->ut)
+	    !b->mt || !b->ut)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	return PR_OK;
 }

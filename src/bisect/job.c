@@ -1373,19 +1373,55 @@ pr_bisect_job_prior_refuted(struct pr_bisect_job *j, size_t refuted)
 		j->refuted = refuted;
 }
 
-/*
- * The refutes of a resumed bisection that its sessions' count may miss:
- * the confirmations given back whose pairs already decide "equivalent"
- * (killed after the refute, before the next session was stored).  Two
- * of one "several changes" count as two: fewer refutes left, never more.
- */
-static enum pr_status
-refuted_before(struct pr_bisect_job *j, struct pr_error *err)
+enum pr_status
+pr_bisect_job_prior_several(struct pr_bisect_job *j, size_t parent,
+    size_t culprit, size_t first_parent, size_t first_culprit,
+    struct pr_error *err)
 {
-	struct pr_seq_opts so;
+	struct pr_bisect_pairs *p;
+	size_t f;
+
+	if (parent >= culprit || culprit > j->n ||
+	    first_parent >= first_culprit || first_culprit > j->n ||
+	    (parent == first_parent && culprit == first_culprit))
+		return pr_error_set(err, PR_EINVAL,
+		    "bad confirmation positions %zu, %zu and %zu, %zu", parent,
+		    culprit, first_parent, first_culprit);
+	if ((p = pairs_for(j, first_parent, first_culprit)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	f = (size_t)(p - j->pairs);
+	if ((p = pairs_for(j, parent, culprit)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	p->with = f + 1;
+	return PR_OK;
+}
+
+/* Whether pair p was given back (nothing of it measured now) and its
+ * pairs decide "equivalent" under so. */
+static enum pr_status
+given_back_equivalent(const struct pr_bisect_pairs *p, struct pr_seq_opts *so,
+    int *eq, struct pr_error *err)
+{
 	struct pr_seq_result res;
 	enum pr_status st;
+
+	*eq = 0;
+	if (p->n == 0 || p->now > 0)
+		return PR_OK;
+	so->max_runs = p->n + CONFIRM_ROUNDS_MAX;
+	if ((st = decide_pairs(p, so, &res, err)) != PR_OK)
+		return st;
+	*eq = res.decision == PR_SEQ_EQUIVALENT;
+	return PR_OK;
+}
+
+enum pr_status
+pr_bisect_job_refuted_before(struct pr_bisect_job *j, struct pr_error *err)
+{
+	struct pr_seq_opts so;
+	enum pr_status st;
 	size_t i, k = 0;
+	int eq, first_eq;
 
 	pr_seq_opts_init(&so);
 	so.alpha = 1 - j->o.confidence;
@@ -1394,12 +1430,18 @@ refuted_before(struct pr_bisect_job *j, struct pr_error *err)
 	for (i = 0; i < j->npairs; i++) {
 		const struct pr_bisect_pairs *p = &j->pairs[i];
 
-		if (p->n == 0 || p->now > 0)
-			continue;
-		so.max_runs = p->n + CONFIRM_ROUNDS_MAX;
-		if ((st = decide_pairs(p, &so, &res, err)) != PR_OK)
+		if ((st = given_back_equivalent(p, &so, &eq, err)) != PR_OK)
 			return st;
-		k += res.decision == PR_SEQ_EQUIVALENT;
+		if (!eq)
+			continue;
+		first_eq = 0;
+		if (p->with > 0 && p->with <= j->npairs &&
+		    (st = given_back_equivalent(&j->pairs[p->with - 1], &so,
+			 &first_eq, err)) != PR_OK)
+			return st;
+		/* The second of a "several" whose first is equivalent too:
+		 * the two were one refute, counted at the first. */
+		k += !first_eq;
 	}
 	pr_bisect_job_prior_refuted(j, k);
 	return PR_OK;
@@ -1437,7 +1479,7 @@ pr_bisect_job_run(struct pr_bisect_job *j, struct pr_error *err)
 		return pr_error_set(err, PR_EINVAL,
 		    "the benchmark gave no value at an end of the range");
 	if ((st = make_search(j, err)) != PR_OK ||
-	    (st = refuted_before(j, err)) != PR_OK)
+	    (st = pr_bisect_job_refuted_before(j, err)) != PR_OK)
 		return st;
 	/* Each skip found while confirming sends the search back, and so
 	 * does a confirmation at its cap of rounds. */

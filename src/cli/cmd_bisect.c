@@ -274,9 +274,9 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
     struct pr_error *err)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag t[6];
+	struct pr_store_tag t[7];
 	struct pr_store_session_info si;
-	char host[HOST_MAX], boot[BOOT_MAX], pair[90], refuted[24];
+	char host[HOST_MAX], boot[BOOT_MAX], pair[90], with[90], refuted[24];
 	size_t nt = 0;
 
 	if (b->session != 0)
@@ -306,6 +306,16 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
 		    j->c[b->ph_culprit].hash);
 		t[nt].key = pr_str_c("bisect.confirm");
 		t[nt++].value = pr_str_c(pair);
+	}
+	/* The second confirmation of a "several changes" names the first:
+	 * a resume counts the two, both equivalent, as one refute. */
+	if (b->phase && j->first.culprit != 0 &&
+	    (j->first.parent != b->ph_parent ||
+		j->first.culprit != b->ph_culprit)) {
+		snprintf(with, sizeof(with), "%s %s",
+		    j->c[j->first.parent].hash, j->c[j->first.culprit].hash);
+		t[nt].key = pr_str_c("bisect.with");
+		t[nt++].value = pr_str_c(with);
 	}
 	cli_hostname(host, sizeof(host));
 	cli_boot_id(boot, sizeof(boot));
@@ -534,15 +544,49 @@ prior_pair(struct prior *p, size_t pos, size_t round, double v,
 	return 0;
 }
 
-/* Whether the session is a confirmation's (tag bisect.confirm "PARENT
- * CULPRIT", two hashes of this range): sets p->confirm and the two; and
- * its refutes so far (tag bisect.refuted, a whole number) into
- * p->refuted when larger. */
-static void
-prior_session(struct prior *p, const struct pr_store_session_info *si)
+/* Two positions of this range, parent before culprit, from a tag's
+ * value "PARENT CULPRIT" (two hashes): 1, or 0 when it is not one. */
+static int
+tag_pair(const struct pr_bisect_job *j, const struct pr_str *v, size_t *pa,
+    size_t *pc)
 {
 	char a[41], c[41];
-	size_t i, pa, pc;
+
+	if (v->n != 81 || v->p[40] != ' ')
+		return 0;
+	memcpy(a, v->p, 40);
+	a[40] = '\0';
+	memcpy(c, v->p + 41, 40);
+	c[40] = '\0';
+	*pa = pr_bisect_job_find(j, a);
+	*pc = pr_bisect_job_find(j, c);
+	return *pa != (size_t)-1 && *pc != (size_t)-1 && *pa < *pc;
+}
+
+/* 1 when tag i of si has the key key. */
+static int
+tag_is(const struct pr_store_session_info *si, size_t i, const char *key)
+{
+	size_t n = strlen(key);
+
+	return si->tags[i].key.n == n && memcmp(si->tags[i].key.p, key, n) == 0;
+}
+
+/*
+ * Whether the session is a confirmation's (tag bisect.confirm "PARENT
+ * CULPRIT", two hashes of this range): sets p->confirm and the two; its
+ * refutes so far (tag bisect.refuted, a whole number) into p->refuted
+ * when larger; and, for the second confirmation of a "several changes"
+ * (tag bisect.with, the first's two hashes), the link between the two
+ * (pr_bisect_job_prior_several).  -1 on error (out of memory).
+ */
+static int
+prior_session(struct prior *p, const struct pr_store_session_info *si,
+    struct pr_error *err)
+{
+	char a[24];
+	size_t i, pa, pc, wa = 0, wc = 0;
+	int with = 0;
 
 	p->confirm = 0;
 	p->have[0] = p->have[1] = 0;
@@ -550,31 +594,28 @@ prior_session(struct prior *p, const struct pr_store_session_info *si)
 	for (i = 0; i < si->ntags; i++) {
 		const struct pr_str *v = &si->tags[i].value;
 
-		if (si->tags[i].key.n == 14 &&
-		    memcmp(si->tags[i].key.p, "bisect.refuted", 14) == 0 &&
-		    v->n > 0 && v->n < sizeof(a)) {
+		if (tag_is(si, i, "bisect.refuted") && v->n > 0 &&
+		    v->n < sizeof(a)) {
 			memcpy(a, v->p, v->n);
 			a[v->n] = '\0';
 			if (strspn(a, "0123456789") == v->n && v->n < 8 &&
 			    (pa = strtoul(a, NULL, 10)) > p->refuted)
 				p->refuted = pa;
 		}
-		if (si->tags[i].key.n == 14 &&
-		    memcmp(si->tags[i].key.p, "bisect.confirm", 14) == 0 &&
-		    v->n == 81 && v->p[40] == ' ') {
-			memcpy(a, v->p, 40);
-			a[40] = '\0';
-			memcpy(c, v->p + 41, 40);
-			c[40] = '\0';
-			pa = pr_bisect_job_find(p->j, a);
-			pc = pr_bisect_job_find(p->j, c);
-			if (pa != (size_t)-1 && pc != (size_t)-1 && pa < pc) {
-				p->confirm = 1;
-				p->cparent = pa;
-				p->cculprit = pc;
-			}
+		if (tag_is(si, i, "bisect.confirm") &&
+		    tag_pair(p->j, v, &pa, &pc)) {
+			p->confirm = 1;
+			p->cparent = pa;
+			p->cculprit = pc;
 		}
+		if (tag_is(si, i, "bisect.with"))
+			with = tag_pair(p->j, v, &wa, &wc);
 	}
+	if (p->confirm && with && (wa != p->cparent || wc != p->cculprit) &&
+	    pr_bisect_job_prior_several(p->j, p->cparent, p->cculprit, wa, wc,
+		err) != PR_OK)
+		return -1;
+	return 0;
 }
 
 /* The search's id of a stored run's round: unique per session and
@@ -648,8 +689,8 @@ load_priors(struct pr_store *st, int64_t last, struct pr_bisect_job *j,
 		memset(&si, 0, sizeof(si));
 		if (pr_store_session_get(st, id, &si, err) != PR_OK)
 			goto out;
-		prior_session(&p, &si);
-		if (pr_store_each_run(st, id, prior_run, &p, err) != PR_OK) {
+		if (prior_session(&p, &si, err) != 0 ||
+		    pr_store_each_run(st, id, prior_run, &p, err) != PR_OK) {
 			pr_store_session_info_release(&si);
 			goto out;
 		}

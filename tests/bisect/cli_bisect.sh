@@ -28,22 +28,22 @@ export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
 BUILD='cc -O2 -o prog prog.c'
 WORK='work=^work: ([0-9.]+)$:s:lower'
 
-# make_repo DIR SLOW BROKEN [SLOW2]: 40 commits; from commit SLOW on the
-# loop runs 3 times longer, from SLOW2 (if given) twice as long again;
-# commit BROKEN (0: none) does not compile.
+# make_repo DIR SLOW BROKEN [SLOW2 [TENTHS]]: 40 commits; from commit SLOW
+# on the loop runs 3 times longer (TENTHS / 10 times), from SLOW2 (if not
+# 0) twice as long again; commit BROKEN (0: none) does not compile.
 make_repo() {
 	mkdir -p "$1" && git -C "$1" init -q -b main || return 1
 	i=0
 	while [ $i -le 40 ]; do
-		f=1
-		[ "$2" -gt 0 ] && [ $i -ge "$2" ] && f=3
+		f=10
+		[ "$2" -gt 0 ] && [ $i -ge "$2" ] && f=${5:-30}
 		[ "${4:-0}" -gt 0 ] && [ $i -ge "${4:-0}" ] && f=$((f * 2))
 		{
 			echo "/* version $i */"
 			echo '#include <stdio.h>'
 			echo '#include <time.h>'
 			echo '#include <unistd.h>'
-			echo "int main(void) { volatile unsigned x = $i; unsigned long k, n = 1000000UL * $f;"
+			echo "int main(void) { volatile unsigned x = $i; unsigned long k, n = 100000UL * $f;"
 			[ "$3" -gt 0 ] && [ $i -eq "$3" ] && echo 'this does not compile'
 			echo ' struct timespec ts; double z = 0; unsigned s; int j;'
 			echo ' for (k = 0; k < n; k++) x = x * 1103515245u + 12345u;'
@@ -202,6 +202,44 @@ sys.exit(0 if got == want else "changes: %r" % (got,))
 ' "$tmp/json" "$(git -C "$tmp/two" rev-parse "$s11")" "$(git -C "$tmp/two" rev-parse "$s29")" ||
 	fail "two json: both changes"
 
+# 3c. Noise in two modes: commit 23 makes the loop 10% longer, and every
+# fifth run of the benchmark (a counter file) reports 30% more work,
+# fifteen times the 2% noise, so that BIC keeps a second mode (with the 3
+# times slower commit of case 1 the search is done in too few runs to
+# tell, and with 10% more work 2 of 5 bisections ended with one mode).
+# The culprit is still named, and the posterior line and the JSON say
+# that the noise has two modes, about a fifth of the runs some 30% higher.
+make_repo "$tmp/m" 23 0 0 11 || { echo "FAIL: cannot make repository m"; exit 1; }
+slowm=$(git -C "$tmp/m" rev-parse --short=12 'HEAD~17')
+cat > "$tmp/bimodal.sh" << EOF
+n=\$(cat '$tmp/count' 2> /dev/null || echo 0)
+echo \$((n + 1)) > '$tmp/count'
+if [ \$((n % 5)) -eq 4 ]; then
+	./prog | awk '/^work: /{ printf "work: %.6f\\n", \$2 * 1.3; next } { print }'
+else
+	./prog
+fi
+EOF
+"$perfreg" bisect --repo "$tmp/m" --good c0 --bad main --build "$BUILD" \
+    --campaign modes --metric "$WORK" -- sh "$tmp/bimodal.sh" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "modes: exit $rc: $(cat "$tmp/err")"
+has "$tmp/out" "^culprit: $slowm \"edit 23\": +" "modes: names the slow commit"
+has "$tmp/out" "; noise in two modes, [12][0-9]% of the runs +[234][0-9.]*%$" "modes: the posterior line"
+"$perfreg" bisect --repo "$tmp/m" --good c0 --bad main --build "$BUILD" \
+    --db "$tmp/modes.sqlite" --json --metric "$WORK" -- sh "$tmp/bimodal.sh" \
+    > "$tmp/json" 2> "$tmp/err" || fail "modes json: $(cat "$tmp/err")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["posterior"]
+if d["verdict"] != "culprit" or p["noise_modes"] != 2:
+    sys.exit("verdict %r, noise_modes %r" % (d["verdict"], p["noise_modes"]))
+if not (0.1 <= p["second_mode_share"] <= 0.3 and 20 <= p["second_mode_pct"] <= 40):
+    sys.exit("second mode: share %r, %r%%" % (p["second_mode_share"],
+                                             p["second_mode_pct"]))
+' "$tmp/json" || fail "modes json: two modes"
+
 # counted_once WHAT BEFORE: the resumed bisection's JSON ($tmp/json) gives
 # back the runs the benchmark made before the kill (BEFORE, counted in
 # $log) and counts every run it made once; the run killed with perfreg
@@ -323,6 +361,11 @@ clog="$tmp/confirm3.log"
     > /dev/null 2> "$tmp/err" &
 if kill_confirming $! killed3 2 "$clog"; then
 	before=$(wc -l < "$log")
+	# The second confirmation's session names the first (11 against
+	# 10): a resume counts the two, both equivalent, as one refute.
+	"$perfreg" show killed3 > "$tmp/show" 2>&1
+	has "$tmp/show" "bisect\.with=$(git -C "$tmp/two" rev-parse 'HEAD~30') $(git -C "$tmp/two" rev-parse "$s11")" \
+	    "resume two: the second confirmation names the first"
 	"$perfreg" bisect --resume --campaign killed3 --json > "$tmp/json" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 0 ] || fail "resume two: exit $rc: $(cat "$tmp/err")"

@@ -709,6 +709,94 @@ test_drift(void **state)
  * nor after a confirmed culprit.  A resume's stored count is kept when
  * larger, and capped.
  */
+/* n rounds of confirmation pairs of parent .. culprit given back, the
+ * culprit slower by step (0.01 = 1%), each value within 0.4% of its
+ * level (a fixed pattern, no randomness). */
+static void
+give_pairs(struct pr_bisect_job *j, size_t parent, size_t culprit, double step,
+    size_t n)
+{
+	struct pr_error err;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double a = 0.002 * (double)((int)(i % 5) - 2);
+		double b = 0.002 * (double)((int)((3 * i + 1) % 5) - 2);
+
+		assert_int_equal(pr_bisect_job_prior_pair(j, parent, culprit,
+				     100 * (1 + a), 100 * (1 + step) * (1 + b),
+				     &err),
+		    PR_OK);
+	}
+}
+
+/*
+ * pr_bisect_job_refuted_before: the confirmations given back whose
+ * pairs decide "equivalent" are refutes the sessions' tags may have
+ * missed; the two of one "several changes" count once; a change, a
+ * confirmation measured now or no pairs count nothing; the sessions'
+ * count is kept when larger, and capped.
+ */
+static void
+test_refuted_before(void **state)
+{
+	struct pr_bisect_job *j = calloc(1, sizeof(*j));
+	struct pr_error err;
+
+	(void)state;
+	assert_non_null(j);
+	pr_bisect_job_opts_init(&j->o);
+	j->n = 9;
+	j->metric_better = PR_BETTER_LOWER;
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 0);
+	/* A change (+10%) is no refute. */
+	give_pairs(j, 0, 1, 0.10, 40);
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 0);
+	/* One equivalent confirmation: one refute. */
+	give_pairs(j, 2, 3, 0, 200);
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 1);
+	/* The second of a "several" whose first (2 .. 3) is equivalent
+	 * too: the two were one refute. */
+	give_pairs(j, 4, 5, 0, 200);
+	assert_int_equal(pr_bisect_job_prior_several(j, 4, 5, 2, 3, &err),
+	    PR_OK);
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 1);
+	/* The second of a "several" whose first (0 .. 1) was a change:
+	 * that "several" was no refute, but the second alone counts. */
+	give_pairs(j, 6, 7, 0, 200);
+	assert_int_equal(pr_bisect_job_prior_several(j, 6, 7, 0, 1, &err),
+	    PR_OK);
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 2);
+	/* A confirmation with pairs measured now is this session's own:
+	 * not counted here. */
+	give_pairs(j, 7, 8, 0, 200);
+	j->pairs[j->npairs - 1].now = 1;
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 2);
+	/* Given back, it counts; the sessions' larger count is kept. */
+	j->pairs[j->npairs - 1].now = 0;
+	j->refuted = 0;
+	pr_bisect_job_prior_refuted(j, 1);
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 3);
+	pr_bisect_job_prior_refuted(j, 7);
+	assert_int_equal(j->refuted, PR_BISECT_JOB_REFUTED_MAX);
+	/* Bad positions: the same pair twice, parent after culprit, past
+	 * the bad end. */
+	assert_int_equal(pr_bisect_job_prior_several(j, 2, 3, 2, 3, &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_bisect_job_prior_several(j, 3, 2, 0, 1, &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_bisect_job_prior_several(j, 2, 3, 0, 10, &err),
+	    PR_EINVAL);
+	pr_bisect_job_free(j);
+}
+
 static void
 test_again(void **state)
 {
@@ -776,6 +864,7 @@ main(void)
 		cmocka_unit_test(test_calm_rounds),
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_again),
+		cmocka_unit_test(test_refuted_before),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
