@@ -10,7 +10,7 @@
 # count, ministat does not).
 #
 # Usage: bench/stat-vs-ministat.sh [-r RUNS] [-s SHAPES] [-c CMDS] [-k]
-#                                   [VALUES...]
+#                                   [-d DATADIR] [VALUES...]
 #   VALUES  values per file, default 100000 1000000 10000000
 #   -r      runs of each tool per size, default 5
 #   -c      the perfreg commands timed against ministat, default "stat";
@@ -23,6 +23,12 @@
 #           script that prints doubles writes), int integer nanoseconds
 #           (8 bytes)
 #   -k      keep the data directory (printed) instead of removing it
+#   -d      the data files are kept in DATADIR (made if missing) as
+#           SHAPE-VALUES-SEED.txt and used again by later runs with the
+#           same -d: awk takes about 14 s of CPU a file of 10^7 values, so
+#           a second run saves most of its cost.  A file is written
+#           under a temporary name and renamed, so an interrupted run
+#           leaves no half file behind.
 # Environment: PERFREG, the binary to time; by default perfreg is built
 # optimised in build/bench.  PERFREG_OLD, another perfreg (old main, say)
 # timed in the same rounds: its rows are "old-stat", "old-compare", and
@@ -42,15 +48,18 @@ set -eu
 
 runs=5
 keep=0
+cache=
 shapes="f6 g17 int"
 cmds=stat
-while getopts r:s:c:k opt; do
+while getopts r:s:c:kd: opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
 	s) shapes=$OPTARG ;;
 	c) cmds=$OPTARG ;;
 	k) keep=1 ;;
-	*) echo "usage: $0 [-r RUNS] [-s SHAPES] [-c CMDS] [-k] [VALUES...]" >&2
+	d) cache=$OPTARG ;;
+	*) echo "usage: $0 [-r RUNS] [-s SHAPES] [-c CMDS] [-k] [-d DATADIR]" \
+		"[VALUES...]" >&2
 		exit 2 ;;
 	esac
 done
@@ -92,6 +101,10 @@ if [ -n "${PERFREG_OLD:-}" ]; then
 	done
 fi
 
+if [ -n "$cache" ]; then
+	mkdir -p "$cache" && cache=$(cd "$cache" && pwd) ||
+	    { echo "$0: -d: cannot use '$cache'" >&2; exit 2; }
+fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/stat-vs-ministat.XXXXXX")
 if [ "$keep" = 1 ]; then
 	echo "data in $dir" >&2
@@ -126,6 +139,22 @@ gen() {
 			printf fmt, x
 		}
 	}'
+}
+
+# data SHAPE N SEED MEAN FILE: FILE made by gen, or, with -d, linked to
+# the cached copy in the data directory (generated there first if it is
+# not there yet).
+data() {
+	if [ -z "$cache" ]; then
+		gen "$1" "$2" "$3" "$4" >"$5"
+		return
+	fi
+	f=$cache/$1-$2-$3.txt
+	if [ ! -s "$f" ]; then
+		gen "$1" "$2" "$3" "$4" >"$f.tmp.$$"
+		mv "$f.tmp.$$" "$f"
+	fi
+	ln -sf "$f" "$5"
 }
 
 now_ns() {
@@ -188,8 +217,8 @@ status=0
 : >"$dir/last"
 for shape in $shapes; do
 for n in "$@"; do
-	gen "$shape" "$n" 1 1.50 >"$dir/a.txt"
-	gen "$shape" "$n" 2 1.52 >"$dir/b.txt"
+	data "$shape" "$n" 1 1.50 "$dir/a.txt"
+	data "$shape" "$n" 2 1.52 "$dir/b.txt"
 	: >"$dir/m.times"
 	for c in $rows; do
 		: >"$dir/p.$c.times"

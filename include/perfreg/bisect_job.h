@@ -171,6 +171,9 @@ struct pr_bisect_job_opts {
 	int (*on_build)(void *arg, const struct pr_bisect_job *j, size_t pos,
 	    struct pr_error *err);
 	void *arg;
+	/* Read around each run into its pr_run.monitors, as the runner
+	 * does (perfreg/runner.h); borrowed; NULL: no monitors. */
+	struct pr_monitor *monitor;
 };
 
 /* 2,000 runs, no time limit, 95%, 1%, 600 s build timeout, seed 1. */

@@ -80,6 +80,11 @@ struct pr_explain_input {
 	 * a share is of the log change.  Every primary value must be above
 	 * 0 (PR_EINVAL otherwise). */
 	int log_primary;
+	/* What is compared, in words, for the report ("a1b2c3d4e5f6
+	 * against its parent 0f1e2d3c4b5a"): the text's heading says
+	 * "explanation of LABEL", the JSON's "compared"; NULL: nothing.
+	 * Not used by the computation. */
+	const char *label;
 };
 
 struct pr_explain_item {
@@ -164,12 +169,14 @@ struct pr_store_variant_data;
  * every run the primary was).  Adds nothing (PR_OK) when the sides have
  * no monitor figure in common ("mon.*": stored by `run --campaign
  * --monitor`) or
- * fewer than 2 units a side.  PR_ENOMEM.
+ * fewer than 2 units a side.  label is pr_explain_input's (may be
+ * NULL).  PR_ENOMEM.
  */
 enum pr_status pr_report_store_explain(struct pr_report_model *m,
     const char *key, int flags, const struct pr_store_variant_data *bd,
     const struct pr_store_variant_data *nd, int boots, const char *primary,
-    const char *const *skip, size_t nskip, struct pr_error *err);
+    const char *const *skip, size_t nskip, const char *label,
+    struct pr_error *err);
 
 struct pr_dataset;
 

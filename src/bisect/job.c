@@ -934,6 +934,7 @@ run_batch(struct pr_bisect_job *j, const size_t *pos, size_t k, size_t rounds,
 	ro.spawn.cancel = j->o.cancel;
 	ro.parser = j->o.parser;
 	ro.parse_output = j->o.parser != NULL;
+	ro.monitor = j->o.monitor;
 	ro.on_run = on_run;
 	ro.should_stop = should_stop;
 	ro.arg = b;

@@ -13,7 +13,11 @@
  * --resume (its values given back to the search, so nothing is measured
  * twice), takes the environment snapshot at the start and says when it
  * changed by the end, turns SIGINT, SIGTERM and SIGHUP into a clean stop,
- * and writes the report through the report model.
+ * and writes the report through the report model.  With --monitor (on
+ * by default, as for `perfreg run`) the monitors are read around each
+ * run and stored as metrics of the run, and a confirmed culprit is
+ * explained against its parent from every stored run of the two
+ * (perfreg/explain.h, as `compare --campaign` explains).
  *
  * Exit status: 0 a verdict (culprit, not confirmed, not reproduced,
  * several changes, undecided within budget); 2 bad usage or bad input
@@ -41,6 +45,8 @@
 #include "cli/run_store.h"
 #include "perfreg/bisect_job.h"
 #include "perfreg/env.h"
+#include "perfreg/explain.h"
+#include "perfreg/monitor.h"
 #include "perfreg/parse.h"
 #include "perfreg/report_bisect.h"
 #include "perfreg/report_model.h"
@@ -59,6 +65,7 @@ extern const struct cmd_entry cmd_bisect_run_step_entry;
 struct bisect_cli {
 	const char *good, *bad, *build, *metric, *parse, *repo, *campaign;
 	const char *db, *seed_arg;
+	const char *monitor_spec; /* --monitor, as given */
 	size_t max_runs;
 	double max_time_s, build_timeout_s, timeout_s, conf_pct, equiv_pct;
 	int json, markdown, resume;
@@ -154,6 +161,11 @@ static const struct opt options[] = {
 	    "NAME=REGEX defines it from the output",
 	    "read the benchmark's output as this format (see 'perfreg parse "
 	    "--help')"),
+	OPT_STRING(0, "monitor", "set",
+	    "side metrics read around each run, which explain a culprit "
+	    "against its parent: none, or a set as 'perfreg run --monitor' "
+	    "takes (default: perf, stat, softirqs, interrupts, schedstat)",
+	    struct bisect_cli, monitor_spec, OPT_NONEMPTY, "a monitor set"),
 	OPT_GROUP(),
 	BISECT_BUDGET_ROWS("runs in all, search and confirmation (default "
 			   "2000)",
@@ -428,6 +440,8 @@ hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
 {
 	struct bstore *b = arg;
 	struct pr_store_run sr;
+	struct pr_dataset all;
+	enum pr_status st;
 
 	(void)s;
 	if (store_phase(b, j, err) != 0 || variant_id(b, j, pos, err) != 0)
@@ -437,7 +451,12 @@ hook_run(void *arg, const struct pr_bisect_job *j, size_t pos,
 	sr.round = j->rounds + r->round;
 	sr.seq = b->seq++;
 	sr.start_s = unix_now() - b->started;
-	if (pr_store_add_run(b->st, b->session, &sr, err) != PR_OK)
+	/* With --monitor, its figures as metrics of the run. */
+	pr_dataset_init(&all);
+	if ((st = run_store_monitors(&sr, r, &all, err)) == PR_OK)
+		st = pr_store_add_run(b->st, b->session, &sr, err);
+	pr_dataset_release(&all);
+	if (st != PR_OK)
 		return -1;
 	progress(b, j, pos);
 	return 0;
@@ -803,6 +822,54 @@ env_check(struct pr_report_model *m, const struct pr_env *start,
 	return 0;
 }
 
+/* The explanation of the confirmed change of c (culprit against its
+ * parent) from every stored run of the two commits in the campaign:
+ * the search's and the confirmation's, and those of the sessions a
+ * --resume continued.  Nothing when their runs have no monitor figure. */
+static enum pr_status
+explain_one(struct pr_report_model *m, struct pr_store *st,
+    const char *campaign, const struct pr_bisect_job *j,
+    const struct pr_bisect_confirmation *c, struct pr_error *err)
+{
+	struct pr_store_variant_data bd, nd;
+	char label[96];
+	enum pr_status s;
+
+	memset(&bd, 0, sizeof(bd));
+	memset(&nd, 0, sizeof(nd));
+	snprintf(label, sizeof(label), "%.12s against its parent %.12s",
+	    j->c[c->culprit].hash, j->c[c->parent].hash);
+	if ((s = pr_store_load_variant(st, pr_str_c(campaign),
+		 pr_str_c(j->c[c->parent].hash), &bd, err)) == PR_OK &&
+	    (s = pr_store_load_variant(st, pr_str_c(campaign),
+		 pr_str_c(j->c[c->culprit].hash), &nd, err)) == PR_OK)
+		s = pr_report_store_explain(m, "explanations", PR_SECTION_LIST,
+		    &bd, &nd, 0, j->metric, NULL, 0, label, err);
+	else if (s == PR_ENOTFOUND)
+		s = PR_OK; /* a commit with no stored run: nothing to explain */
+	pr_store_variant_data_release(&bd);
+	pr_store_variant_data_release(&nd);
+	return s;
+}
+
+/* The explanations of the verdict's confirmed changes: the culprit's,
+ * or both of "several changes". */
+static enum pr_status
+explain_culprit(struct pr_report_model *m, struct pr_store *st,
+    const char *campaign, const struct pr_bisect_job *j, struct pr_error *err)
+{
+	struct pr_bisect_confirmation c = pr_bisect_job_confirmation(j);
+	enum pr_status s = PR_OK;
+
+	if (j->verdict == PR_BISECT_V_SEVERAL && j->first.culprit != 0)
+		s = explain_one(m, st, campaign, j, &j->first, err);
+	if (s == PR_OK &&
+	    (j->verdict == PR_BISECT_V_CULPRIT ||
+		(j->verdict == PR_BISECT_V_SEVERAL && j->first.culprit != 0)))
+		s = explain_one(m, st, campaign, j, &c, err);
+	return s;
+}
+
 static int
 bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
     int64_t resumes, const char *stored_metric, char *args_json)
@@ -810,6 +877,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	struct pr_bisect_job_opts o;
 	struct pr_bisect_job *j = NULL;
 	struct pr_parser *parser = NULL;
+	struct pr_monitor *mon = NULL;
 	struct pr_report_model m = PR_REPORT_MODEL_INIT;
 	struct pr_envdiff ed;
 	struct pr_env_opts eo;
@@ -824,6 +892,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	int rc = PR_EXIT_INTERNAL, have_ed = 0, i, handlers = 0;
 	int64_t oldest = 0;
 	uint64_t seed = 1;
+	unsigned mset = c->step ? 0 : PR_MON_DEFAULT;
 
 	memset(&b, 0, sizeof(b));
 	memset(&ed, 0, sizeof(ed));
@@ -874,6 +943,15 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 		o.metric = c->metric != NULL ? c->metric : stored_metric;
 	}
 	o.parser = parser;
+	if (c->monitor_spec != NULL &&
+	    pr_monitor_parse_set(c->monitor_spec, &mset, &err) != PR_OK) {
+		rc = cli_usage_error(&cmd_bisect_entry, "--monitor: %s",
+		    err.msg);
+		goto out;
+	}
+	if (mset != 0 && pr_monitor_new(mset, NULL, &mon, &err) != PR_OK)
+		goto lib_error;
+	o.monitor = mon;
 	tmpdir = getenv("TMPDIR");
 	if (tmpdir == NULL || tmpdir[0] == '\0')
 		tmpdir = "/tmp";
@@ -955,7 +1033,8 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	if (st != PR_OK)
 		goto lib_error;
 	if ((c->step ? pr_report_bisect_step(&m, j, &err)
-		     : pr_report_bisect(&m, j, &err)) != PR_OK)
+		     : pr_report_bisect(&m, j, &err)) != PR_OK ||
+	    (!c->step && explain_culprit(&m, b.st, campaign, j, &err) != PR_OK))
 		goto lib_error;
 	if (b.have_env && env_check(&m, &b.env, &ed, &have_ed) != 0)
 		goto out;
@@ -1015,6 +1094,7 @@ out:
 	free(b.vid);
 	pr_env_release(&b.env);
 	pr_parser_free(parser);
+	pr_monitor_free(mon);
 	free(metric_name);
 	pr_buf_release(&out);
 	return rc;

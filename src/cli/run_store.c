@@ -289,6 +289,19 @@ run_store_fill(struct pr_store_run *sr, const struct pr_run *r)
 	sr->metrics = &r->metrics;
 }
 
+enum pr_status
+run_store_monitors(struct pr_store_run *sr, const struct pr_run *r,
+    struct pr_dataset *all, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if (r->monitors.n == 0)
+		return PR_OK;
+	if ((st = stored_metrics(r, all, err)) == PR_OK)
+		sr->metrics = all;
+	return st;
+}
+
 void
 run_store_add(struct run_store *rs, const struct pr_session *s,
     const struct pr_run *r)
@@ -308,16 +321,12 @@ run_store_add(struct run_store *rs, const struct pr_session *s,
 	sr.start_s = r->start_s;
 	pr_error_clear(&err);
 	pr_dataset_init(&all);
-	if (r->monitors.n > 0) {
-		if (stored_metrics(r, &all, &err) != PR_OK) {
-			pr_dataset_release(&all);
-			rs->failed = 1;
-			snprintf(rs->msg, sizeof(rs->msg),
-			    "run %zu could not be stored: %s", r->seq + 1,
-			    err.msg);
-			return;
-		}
-		sr.metrics = &all;
+	if (run_store_monitors(&sr, r, &all, &err) != PR_OK) {
+		pr_dataset_release(&all);
+		rs->failed = 1;
+		snprintf(rs->msg, sizeof(rs->msg),
+		    "run %zu could not be stored: %s", r->seq + 1, err.msg);
+		return;
 	}
 	st = pr_store_add_run(rs->st, rs->session, &sr, &err);
 	pr_dataset_release(&all);

@@ -40,6 +40,13 @@ int run_store_begin(struct run_store *rs, const char *db, const char *campaign,
  * are the caller's. */
 void run_store_fill(struct pr_store_run *sr, const struct pr_run *r);
 
+/* When r has monitor figures: its metrics, then those figures, copied
+ * into all (initialised by the caller, who releases it), and sr->metrics
+ * pointed at all, so that they are stored as metrics of the run beside
+ * its own; nothing otherwise.  PR_ENOMEM. */
+enum pr_status run_store_monitors(struct pr_store_run *sr,
+    const struct pr_run *r, struct pr_dataset *all, struct pr_error *err);
+
 /* Stores a finished run; on failure sets rs->failed and rs->msg (the
  * caller stops the session). */
 void run_store_add(struct run_store *rs, const struct pr_session *s,

@@ -411,8 +411,8 @@ run_column(struct column *cols, size_t n)
 	int runs = 0;
 
 	for (i = 0; i < n; i++)
-		if (cols[i].kind != COL_SKIP && strlen(cols[i].label) == 3 &&
-		    strncasecmp(cols[i].label, "run", 3) == 0) {
+		if (cols[i].kind != COL_SKIP &&
+		    strcasecmp(cols[i].label, "run") == 0) {
 			cols[i].kind = COL_LABEL;
 			runs = 1;
 		}

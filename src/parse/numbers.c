@@ -42,7 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/mman.h> /* memfd_create, MFD_CLOEXEC */
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -471,7 +471,8 @@ struct explain_data {
 	char **notes;
 	size_t nnotes;
 	double conf;
-	char *unit; /* the replicates, in words */
+	char *unit;  /* the replicates, in words */
+	char *label; /* what is compared, or NULL */
 };
 
 static void
@@ -493,6 +494,7 @@ explain_free(void *data)
 	free(d->notes);
 	free(d->primary);
 	free(d->unit);
+	free(d->label);
 	pr_explain_release(&d->e);
 	free(d);
 }
@@ -631,9 +633,12 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 		sys += system_wide(d->names[e->items[k].metric]);
 		rates += e->items[k].per_second;
 	}
-	if ((st = pr_buf_adds(out,
-		 md ? "\n**Explanation**: " : "\nexplanation: ", err)) !=
-		PR_OK ||
+	if ((st = pr_buf_adds(out, md ? "\n**Explanation**" : "\nexplanation",
+		 err)) != PR_OK ||
+	    (d->label != NULL &&
+		((st = pr_buf_adds(out, " of ", err)) != PR_OK ||
+		    (st = word(out, d->label, md, err)) != PR_OK)) ||
+	    (st = pr_buf_adds(out, ": ", err)) != PR_OK ||
 	    (st = word(out, d->primary, md, err)) != PR_OK ||
 	    (st = pr_buf_adds(out, " ", err)) != PR_OK ||
 	    (st = pct(out, e->primary_change, err)) != PR_OK ||
@@ -736,7 +741,9 @@ explain_json(const void *data, struct pr_error *err)
 	    jset(o, "work_efficiency", sp) != 0 ||
 	    jset(o, "monitor_notes", notes) != 0)
 		goto nomem;
-	if (jset(o, "primary", json_string(d->primary)) != 0 ||
+	if ((d->label != NULL &&
+		jset(o, "compared", json_string(d->label)) != 0) ||
+	    jset(o, "primary", json_string(d->primary)) != 0 ||
 	    jset(o, "primary_change", num(e->primary_change)) != 0 ||
 	    jset(o, "method",
 		json_string("Welch's t per side metric, on the logs of its "
@@ -850,8 +857,12 @@ explain_html(struct pr_buf *out, const void *data, struct pr_error *err)
 
 	method_words(d, how, sizeof(how));
 	if ((st = pr_buf_adds(out,
-		 "<section class=\"explanation\"><h3>explanation</h3><p>",
-		 err)) != PR_OK ||
+		 "<section class=\"explanation\"><h3>explanation", err)) !=
+		PR_OK ||
+	    (d->label != NULL &&
+		((st = pr_buf_adds(out, " of ", err)) != PR_OK ||
+		    (st = report_html_esc(out, d->label, err)) != PR_OK)) ||
+	    (st = pr_buf_adds(out, "</h3><p>", err)) != PR_OK ||
 	    (st = report_html_esc(out, d->primary, err)) != PR_OK ||
 	    (st = pr_buf_addf(out, err,
 		 " %s; %zu of %zu side metrics changed (",
@@ -937,6 +948,7 @@ pr_report_explain(struct pr_report_model *m, const char *key, int flags,
 		NULL ||
 	    (d->unit = copy_str(in->unit != NULL ? in->unit : "runs")) ==
 		NULL ||
+	    (in->label != NULL && (d->label = copy_str(in->label)) == NULL) ||
 	    (d->names = calloc(in->nmetrics + 1, sizeof(*d->names))) == NULL ||
 	    (d->units = calloc(in->nmetrics + 1, sizeof(*d->units))) == NULL ||
 	    (d->notes = calloc(nnotes + 1, sizeof(*d->notes))) == NULL ||
@@ -1192,7 +1204,8 @@ enum pr_status
 pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
     const struct pr_store_variant_data *bd,
     const struct pr_store_variant_data *nd, int boots, const char *primary,
-    const char *const *skip, size_t nskip, struct pr_error *err)
+    const char *const *skip, size_t nskip, const char *label,
+    struct pr_error *err)
 {
 	const struct pr_store_series *pb = pr_store_variant_series(bd, primary),
 				     *pn = pr_store_variant_series(nd, primary),
@@ -1277,6 +1290,7 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 	in.new_.seconds = wall ? secs[1] : NULL;
 	in.conf = 0.95;
 	in.unit = boots ? "boots" : "runs";
+	in.label = label;
 	pr_error_clear(&why);
 	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
 		st = pr_report_explain(m, key, flags, &e, &in, NULL, 0, err);

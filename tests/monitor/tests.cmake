@@ -8,3 +8,5 @@ add_test(NAME cli_suite_monitor COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/monitor/c
 set_tests_properties(cli_suite_monitor PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_contention COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/monitor/cli_contention.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_contention PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+add_test(NAME cli_bisect_monitor COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/monitor/cli_bisect_monitor.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_bisect_monitor PROPERTIES TIMEOUT 600 ENVIRONMENT "LC_ALL=C;TZ=UTC")

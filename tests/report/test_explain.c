@@ -520,6 +520,35 @@ test_which_test(void **state)
 	    "1 of 1 side metrics changed (Welch's t on the logs, "
 	    "Benjamini-Hochberg"));
 	assert_null(strstr(t, "on the values"));
+	assert_int_equal(strncmp(t, "\nexplanation: wall_s +", 22), 0);
+	free(t);
+
+	/* What is compared, when given: in the heading, the JSON's
+	 * "compared" (`perfreg bisect`: the culprit and its parent). */
+	in.label = "b1 against its parent a0*";
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_int_equal(strncmp(t,
+			     "\nexplanation of b1 against its parent a0*: "
+			     "wall_s +",
+			     51),
+	    0);
+	free(t);
+	t = explained(&in, PR_REPORT_MARKDOWN);
+	assert_non_null(strstr(t,
+	    "\n**Explanation** of b1 against its parent a0\\*: wall_s +"));
+	free(t);
+	t = explained(&in, PR_REPORT_JSON);
+	assert_non_null(j = json_loads(t, 0, NULL));
+	assert_string_equal(json_string_value(
+				json_object_get(json_object_get(j,
+						    "explanation"),
+				    "compared")),
+	    in.label);
+	json_decref(j);
+	free(t);
+	t = explained(&in, -1);
+	assert_non_null(
+	    strstr(t, "<h3>explanation of b1 against its parent a0*</h3>"));
 	free(t);
 }
 

@@ -21,3 +21,16 @@ one_line_error() { # file what
 	[ "$n" -eq 1 ] || fail "$2: expected one line on stderr, got $n: $(cat "$1")"
 	has "$1" "^perfreg: " "$2"
 }
+
+# kill_after_lines PID FILE N: waits until FILE has N lines (a benchmark
+# that logs each run; a minute at the most), then kills PID with SIGKILL
+# and reaps it.
+kill_after_lines() {
+	n=0
+	while [ "$(wc -l < "$2")" -lt "$3" ] && [ $n -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -9 "$1"
+	wait "$1" 2> /dev/null
+}
