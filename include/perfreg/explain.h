@@ -259,8 +259,9 @@ enum pr_status pr_report_suite_explain(struct pr_report_model *m,
 
 /*
  * The same for `perfreg suite ab --monitor`: process u of np gave A's
- * samples fa[u] (the probe's figures) and ma[u] (the monitors'), B's fb[u]
- * and mb[u]; c compares B's processes with A's.
+ * figures fa[u] (each one's samples, or its one value, by the rule the
+ * verdict c took: pr_suite_ab_values) and monitor samples ma[u], B's
+ * fb[u] and mb[u]; c compares B's processes with A's.
  */
 enum pr_status pr_report_suite_ab_explain(struct pr_report_model *m,
     const char *key, int flags, struct pr_dataset *fa, struct pr_dataset *ma,
