@@ -309,6 +309,18 @@ enum pr_status pr_suite_unit_values(const struct pr_dataset *units, size_t n,
     struct pr_error *err);
 
 /*
+ * One `suite ab` process's samples of one side (process) reduced by the
+ * same rule as the suite's processes (pr_suite_figure_rule with
+ * probes[0..np)), for pr_suite_compare with the process as the unit: a
+ * best figure's best sample, one value (no error within the process); a
+ * mean figure's samples as they are (their mean the process's value,
+ * their spread its error).  Appends to out.  Errors: PR_ENOMEM.
+ */
+enum pr_status pr_suite_ab_values(const struct pr_dataset *process,
+    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
+    struct pr_error *err);
+
+/*
  * The half-width of the 95% Student interval of the mean of the n
  * values, in percent of |mean|: +inf for fewer than 2 values or a zero
  * mean.  What decides convergence.

@@ -21,9 +21,9 @@
  *   bucket's keys then span fewer bits by at least the digit's width, so
  *   there are at most 16 levels, at most 7 of them of 9 to 11 bits (32
  *   KiB of counters each on the stack, the others 4 KiB): O(n) swaps in
- *   the worst case, at most 224 KiB of counters.  Ranges of 9 to 16
+ *   the worst case, at most 224 KiB of counters.  Ranges of 6 to 16
  *   values are finished by a 16-input sorting network on the keys (no
- *   branch to mispredict), smaller and larger ones up to INSERTION_MAX
+ *   branch to mispredict), smaller ones and those up to INSERTION_MAX
  *   by insertion sort.
  * Values are finite, so `<` is a total order for the introsort and the
  * insertion sort; -0 and +0, which `<` calls equal, come out in either
@@ -234,14 +234,17 @@ introsort(double *v, size_t n, unsigned depth)
  * Radix ranges of NETWORK_MIN to NETWORK_MAX values are finished by the
  * sorting network (on the keys, without a branch a comparison), the
  * others up to INSERTION_MAX by insertion sort.  The network costs its 60
- * comparators whatever the count; insertion sort of random doubles took
- * 8, 29, 53 and 85 ns for 2, 4, 6 and 8 values against the network's
- * 88-92 ns, and 102 ns for 9 against 99 (2026-12-02, 2^20 ranges each,
- * gcc -O2).
+ * comparators whatever the count: insertion sort of random doubles took
+ * 8, 17, 28 and 40 ns for 2 to 5 values against the network's 41-44 ns,
+ * and 53 ns for 6 against 46 (2026-12-02, 2^20 ranges each, gcc 12 -O2).
+ * A larger range takes another radix pass: INSERTION_MAX 32 rather than
+ * 48 saved 1-4% more.  With both and the network in registers, 10^7
+ * distinct doubles of stat-vs-ministat.sh's shapes sort in 0.211-0.222 s
+ * against 0.245-0.259 s before (CPU, best of 2, three rounds).
  */
-#define NETWORK_MIN 9
+#define NETWORK_MIN 6
 #define NETWORK_MAX 16
-#define INSERTION_MAX 48
+#define INSERTION_MAX 32
 /* Digits are at most 8 bits, or WIDE_BITS for the first pass over at
  * least WIDE_MIN values (fewer passes; 32 KiB of counters, once). */
 #define NARROW_BITS 8
@@ -273,40 +276,70 @@ unkey(uint64_t k)
 /*
  * A sorting network of 16 inputs, 60 comparators in 10 layers (the size
  * of M. W. Green's network, Knuth, TAOCP vol. 3, 5.3.4; this layout is
- * the one in B. Dobbelaere's list of smallest sorting networks), one
- * layer a line.  tests/core/test_core.c checks it on all 2^16 inputs of
+ * the one in B. Dobbelaere's list of smallest sorting networks), each
+ * layer on one or two lines.  tests/core/test_core.c checks it on all 2^16 inputs of
  * zeros and ones, which by the 0-1 principle proves it sorts any input.
+ * The keys are sixteen named locals, not an array, so that gcc keeps
+ * them in registers: 41-56 ns a leaf against 85-98 ns for the same
+ * network read from a table of index pairs (2026-12-02, gcc 12 -O2).
  */
-static const unsigned char net16[][2] = {
-	{ 0, 13 }, { 1, 12 }, { 2, 15 }, { 3, 14 }, { 4, 8 }, { 5, 6 }, /* 1 */
-	{ 7, 11 }, { 9, 10 },                                           /* 1 */
-	{ 0, 5 }, { 1, 7 }, { 2, 9 }, { 3, 4 }, { 6, 13 }, { 8, 14 },   /* 2 */
-	{ 10, 15 }, { 11, 12 },                                         /* 2 */
-	{ 0, 1 }, { 2, 3 }, { 4, 5 }, { 6, 8 }, { 7, 9 }, { 10, 11 },   /* 3 */
-	{ 12, 13 }, { 14, 15 },                                         /* 3 */
-	{ 0, 2 }, { 1, 3 }, { 4, 10 }, { 5, 11 }, { 6, 7 }, { 8, 9 },   /* 4 */
-	{ 12, 14 }, { 13, 15 },                                         /* 4 */
-	{ 1, 2 }, { 3, 12 }, { 4, 6 }, { 5, 7 }, { 8, 10 }, { 9, 11 },  /* 5 */
-	{ 13, 14 },                                                     /* 5 */
-	{ 1, 4 }, { 2, 6 }, { 5, 8 }, { 7, 10 }, { 9, 13 }, { 11, 14 }, /* 6 */
-	{ 2, 4 }, { 3, 6 }, { 9, 12 }, { 11, 13 },                      /* 7 */
-	{ 3, 5 }, { 6, 8 }, { 7, 9 }, { 10, 12 },                       /* 8 */
-	{ 3, 4 }, { 5, 6 }, { 7, 8 }, { 9, 10 }, { 11, 12 },            /* 9 */
-	{ 6, 7 }, { 8, 9 },                                             /* 10 */
-};
+#define CX(i, j) \
+	do { \
+		uint64_t a_ = k##i, b_ = k##j; \
+		k##i = a_ < b_ ? a_ : b_; \
+		k##j = a_ < b_ ? b_ : a_; \
+	} while (0)
+
+static inline void
+net16(uint64_t *k)
+{
+	uint64_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3], k4 = k[4];
+	uint64_t k5 = k[5], k6 = k[6], k7 = k[7], k8 = k[8], k9 = k[9];
+	uint64_t k10 = k[10], k11 = k[11], k12 = k[12], k13 = k[13];
+	uint64_t k14 = k[14], k15 = k[15];
+
+	/* clang-format off */
+	CX(0, 13); CX(1, 12); CX(2, 15); CX(3, 14); CX(4, 8);          /* 1 */
+	CX(5, 6); CX(7, 11); CX(9, 10);                                /* 1 */
+	CX(0, 5); CX(1, 7); CX(2, 9); CX(3, 4); CX(6, 13);             /* 2 */
+	CX(8, 14); CX(10, 15); CX(11, 12);                             /* 2 */
+	CX(0, 1); CX(2, 3); CX(4, 5); CX(6, 8); CX(7, 9);              /* 3 */
+	CX(10, 11); CX(12, 13); CX(14, 15);                            /* 3 */
+	CX(0, 2); CX(1, 3); CX(4, 10); CX(5, 11); CX(6, 7);            /* 4 */
+	CX(8, 9); CX(12, 14); CX(13, 15);                              /* 4 */
+	CX(1, 2); CX(3, 12); CX(4, 6); CX(5, 7); CX(8, 10);            /* 5 */
+	CX(9, 11); CX(13, 14);                                         /* 5 */
+	CX(1, 4); CX(2, 6); CX(5, 8); CX(7, 10); CX(9, 13);            /* 6 */
+	CX(11, 14);                                                    /* 6 */
+	CX(2, 4); CX(3, 6); CX(9, 12); CX(11, 13);                     /* 7 */
+	CX(3, 5); CX(6, 8); CX(7, 9); CX(10, 12);                      /* 8 */
+	CX(3, 4); CX(5, 6); CX(7, 8); CX(9, 10); CX(11, 12);           /* 9 */
+	CX(6, 7); CX(8, 9);                                            /* 10 */
+	/* clang-format on */
+	k[0] = k0;
+	k[1] = k1;
+	k[2] = k2;
+	k[3] = k3;
+	k[4] = k4;
+	k[5] = k5;
+	k[6] = k6;
+	k[7] = k7;
+	k[8] = k8;
+	k[9] = k9;
+	k[10] = k10;
+	k[11] = k11;
+	k[12] = k12;
+	k[13] = k13;
+	k[14] = k14;
+	k[15] = k15;
+}
+
+#undef CX
 
 void
 pr_sort_net16(uint64_t *k)
 {
-	size_t c;
-	uint64_t a, b;
-
-	for (c = 0; c < sizeof(net16) / sizeof(net16[0]); c++) {
-		a = k[net16[c][0]];
-		b = k[net16[c][1]];
-		k[net16[c][0]] = a < b ? a : b;
-		k[net16[c][1]] = a < b ? b : a;
-	}
+	net16(k);
 }
 
 /* A radix range of at most 16 values: the network on the keys, padded
@@ -321,7 +354,7 @@ leaf16(double *v, size_t n)
 		k[i] = key(v[i]);
 	for (; i < 16; i++)
 		k[i] = UINT64_MAX;
-	pr_sort_net16(k);
+	net16(k);
 	for (i = 0; i < n; i++)
 		v[i] = unkey(k[i]);
 }
@@ -419,7 +452,7 @@ radix(double *v, size_t n)
 	 * buckets of the next level mostly end in insertion sort: one
 	 * level fewer than with 4 a bucket, which makes 10^7 distinct
 	 * values sort 15-20% faster (2026-12-01, bench in the commit).
-	 * At least 4 bits: a range of 49 to 127 values.
+	 * At least 4 bits: a range of 33 to 127 values.
 	 */
 	bits = 60 - (unsigned)__builtin_clzll(n);
 	if (bits > NARROW_BITS) {

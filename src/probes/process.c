@@ -549,10 +549,12 @@ pr_suite_figure_rule(const struct pr_probe *const *probes, size_t np,
 	return PR_PROBE_FIGURE_MEAN;
 }
 
-enum pr_status
-pr_suite_unit_values(const struct pr_dataset *units, size_t n,
-    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
-    struct pr_error *err)
+/* pr_suite_unit_values with a best figure of one unit cut into at most
+ * `blocks` blocks. */
+static enum pr_status
+values_by_rule(const struct pr_dataset *units, size_t n,
+    const struct pr_probe *const *probes, size_t np, size_t blocks,
+    struct pr_dataset *out, struct pr_error *err)
 {
 	const struct pr_metric *m;
 	enum pr_probe_figure rule;
@@ -567,10 +569,10 @@ pr_suite_unit_values(const struct pr_dataset *units, size_t n,
 			/* One unit: a mean figure's samples as they are
 			 * (their mean is the session's), a best figure's
 			 * blocks' bests. */
-			nb = n >= 2                         ? 1
-			    : rule == PR_PROBE_FIGURE_MEAN  ? m->values.n
-			    : m->values.n < PR_SUITE_BLOCKS ? m->values.n
-							    : PR_SUITE_BLOCKS;
+			nb = n >= 2                        ? 1
+			    : rule == PR_PROBE_FIGURE_MEAN ? m->values.n
+			    : m->values.n < blocks         ? m->values.n
+							   : blocks;
 			for (b = 0; b < nb; b++) {
 				lo = b * m->values.n / nb;
 				hi = (b + 1) * m->values.n / nb;
@@ -583,4 +585,20 @@ pr_suite_unit_values(const struct pr_dataset *units, size_t n,
 			}
 		}
 	return PR_OK;
+}
+
+enum pr_status
+pr_suite_unit_values(const struct pr_dataset *units, size_t n,
+    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
+    struct pr_error *err)
+{
+	return values_by_rule(units, n, probes, np, PR_SUITE_BLOCKS, out, err);
+}
+
+enum pr_status
+pr_suite_ab_values(const struct pr_dataset *process,
+    const struct pr_probe *const *probes, size_t np, struct pr_dataset *out,
+    struct pr_error *err)
+{
+	return values_by_rule(process, 1, probes, np, 1, out, err);
 }

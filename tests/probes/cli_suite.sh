@@ -231,6 +231,20 @@ grep -q 'session-bound' "$tmp/flat" && fail "suite ab, one figure: decided by th
 has "$tmp/out" "^R	A	syscall	2	" "worker's result A"
 has "$tmp/out" "^R	B	syscall	2	" "worker's result B"
 has "$tmp/out" "^M	syscall	ns/call	lower	[0-9.e+-]* [0-9.e+-]*$" "worker's figure"
+# suite ab takes each process's figure by the probe's rule, as the suite
+# does: a stand-in worker hands back syscall's samples 100 and 300 ns on
+# side A and 110 and 500 on B in every process; syscall is a best-sample
+# probe, so the values are 100 and 110, not the means 200 and 305.
+printf 'R\tA\tsyscall\t2\t0.01\t0\t0\t0\t0.001\t0\t0.01\nM\tsyscall\tns/call\tlower\t100 300\nE\nR\tB\tsyscall\t2\t0.01\t0\t0\t0\t0.001\t0\t0.01\nM\tsyscall\tns/call\tlower\t110 500\nE\n' \
+    > "$tmp/abblock"
+printf '#!/bin/sh\ncat "%s"\n' "$tmp/abblock" > "$tmp/abworker"
+chmod +x "$tmp/abworker"
+PERFREG_SUITE_WORKER=$tmp/abworker "$P" suite ab syscall --a getppid \
+    --b getppid -n 2 --processes 3 --json > "$tmp/out" 2> "$tmp/err" ||
+    fail "suite ab, stand-in worker: $(cat "$tmp/err")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+hasf "$tmp/flat" '"base":{"n":3,"mean":100.0,' "suite ab: a best-sample probe's process value is its best"
+hasf "$tmp/flat" '"new":{"n":3,"mean":110.0,"median":110.0,"stddev":0.0,' "suite ab: B's process values are its bests"
 # The suite's worker: its results whole, the process index nowhere yet.
 "$P" suite run --worker --share 0.5 --quick -- syscall fault > "$tmp/out" \
     2> "$tmp/err" || fail "suite run --worker: $(cat "$tmp/err")"

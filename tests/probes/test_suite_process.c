@@ -633,6 +633,22 @@ test_best_units(void **state)
 	assert_memory_equal(m->values.v, v, 3 * sizeof(v[0]));
 	pr_dataset_release(&out);
 
+	/* A suite ab process: a best figure's best, one value, a mean
+	 * figure's samples. */
+	pr_dataset_init(&out);
+	assert_int_equal(pr_suite_ab_values(&units[0], pl, 2, &out, &err),
+	    PR_OK);
+	m = pr_dataset_find(&out, "bestp.t");
+	assert_int_equal(m->values.n, 1);
+	assert_true(m->values.v[0] == 1);
+	m = pr_dataset_find(&out, "bestp.r");
+	assert_int_equal(m->values.n, 1);
+	assert_true(m->values.v[0] == 10);
+	m = pr_dataset_find(&out, "meanp.t");
+	assert_int_equal(m->values.n, 10);
+	assert_memory_equal(m->values.v, v, sizeof(v));
+	pr_dataset_release(&out);
+
 	/* The probe line's figure from a result: the same units. */
 	memset(&r, 0, sizeof(r));
 	r.probe = &bestp;
