@@ -45,7 +45,7 @@ static void
 spread(const struct pr_history *h, const struct place *pl, size_t n, size_t lo,
     size_t mid, size_t hi, double *base, double *new_)
 {
-	struct place key, *f;
+	struct place key = { 0, 0 }, *f;
 	size_t k;
 
 	for (k = 0; k < mid - lo; k++)
