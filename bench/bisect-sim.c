@@ -37,8 +37,14 @@
  *             larger step first (a confirmed culprit, "not confirmed"
  *             at the end counted as none), a second mode of the noise
  *             fitted when the data say so (PR_BISECT_JOB_MODES);
+ *             A confirmation that starts while the search's fit has
+ *             two modes takes the sequential sign test
+ *             (PR_SEQ_METHOD_SIGN), kept for its sequence, as the
+ *             command does;
  *   job-one   job-new with one mode of the noise (pr_bisect_opts.modes
  *             1: the command before PR_BISECT_JOB_MODES);
+ *   job-t     job-new whose confirmations always take the t test (the
+ *             command before the sign test for two modes);
  *   job-rand  job-new with a random round effect of estimated variance
  *             (fixed_rounds 0, the library's default: the unpaired fit
  *             when the rounds do not differ; the command's method from
@@ -71,7 +77,7 @@
  * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain, job-rand, job-one; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * plain, job-rand, job-one, job-t; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
  * two-step cell; -d: below each row of the job's methods,
  * where its runs went: the search's (the ends' first rounds included)
@@ -381,11 +387,12 @@ inter_confirm(struct inter *in, size_t c, struct pr_seq *q, size_t cap)
 }
 
 static void
-seq_start(struct pr_seq *q)
+seq_start(struct pr_seq *q, enum pr_seq_method method)
 {
 	struct pr_seq_opts so;
 
 	pr_seq_opts_init(&so);
+	so.method = method;
 	so.alpha = 0.05;
 	so.equivalence_pct = 1;
 	so.max_runs = MAX_RUNS;
@@ -401,6 +408,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	struct pr_bisect_state ss;
 	struct inter in;
 	struct pr_seq *qs;
+	int *qon;
 	enum result res = R_UNDECIDED;
 	size_t ends[2], n = s->t->n, pos[3], k, g, bd, i;
 	size_t cap = paired ? 100 : 400;
@@ -409,20 +417,21 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	pr_bisect_opts_init(&o, n);
 	/* paired 1: the command's round model; 2: random effects. */
 	o.fixed_rounds = paired == 2 ? 0 : PR_BISECT_JOB_FIXED_ROUNDS;
-	/* paired 3: job-new with one mode of the noise. */
-	if (paired == 1)
+	/* paired 3: job-new with one mode of the noise; 4: with the t test
+	 * in every confirmation. */
+	if (paired == 1 || paired == 4)
 		o.modes = PR_BISECT_JOB_MODES;
 	memset(&in, 0, sizeof(in));
 	in.s = s;
 	in.paired = paired;
 	if (pr_bisect_new(&o, &in.b, NULL) != PR_OK)
 		abort();
-	/* One sequence per commit confirmed against its parent. */
+	/* One sequence per commit confirmed against its parent, started
+	 * at its first confirmation (its test chosen then). */
 	qs = calloc(n + 1, sizeof(*qs));
-	if (qs == NULL)
+	qon = calloc(n + 1, sizeof(*qon));
+	if (qs == NULL || qon == NULL)
 		abort();
-	for (i = 0; i <= n; i++)
-		seq_start(&qs[i]);
 	ends[0] = 0;
 	ends[1] = n;
 	inter_rounds(&in, ends, 2, 3);
@@ -455,6 +464,13 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 				}
 			}
 			for (m = 0; m < nc; m++) {
+				if (!qon[c[m]]) {
+					seq_start(&qs[c[m]],
+					    paired == 1 && ss.modes == 2
+						? PR_SEQ_METHOD_SIGN
+						: PR_SEQ_METHOD_T);
+					qon[c[m]] = 1;
+				}
 				d[m] = inter_confirm(&in, c[m], &qs[c[m]],
 				    nc == 2 && m == 0 ? cap / 2 : cap);
 				if (d[m] == PR_SEQ_CONTINUE && paired)
@@ -523,6 +539,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	for (i = 0; i <= n; i++)
 		pr_seq_release(&qs[i]);
 	free(qs);
+	free(qon);
 	pr_bisect_free(in.b);
 	return res;
 }
@@ -549,6 +566,12 @@ static enum result
 m_inter_one(struct sim *s, size_t *culprit)
 {
 	return m_inter(s, culprit, 3);
+}
+
+static enum result
+m_inter_t(struct sim *s, size_t *culprit)
+{
+	return m_inter(s, culprit, 4);
 }
 
 static int
@@ -703,11 +726,12 @@ struct tally {
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-#define NMETHODS 7
+#define NMETHODS 8
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
-	"job-new", "pinpoint", "plain", "job-rand", "job-one" };
+	"job-new", "pinpoint", "plain", "job-rand", "job-one", "job-t" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
-	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one };
+	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one,
+	m_inter_t };
 static unsigned method_mask = (1u << NMETHODS) - 1;
 static int detail; /* -d: where the job's runs went */
 

@@ -55,7 +55,9 @@
  * -D DF: the cap on the moderated test's degrees of freedom instead of
  * PR_MODERATED_DF_MAX (for measuring what the cap costs and buys).
  *
- * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF]
+ * -R RATIO: the one-session bound's ratio (k = 1) instead of
+ * PR_MODERATED_ONE_RATIO.
+ * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
  * [-P P [-f PHI] [-O PROBE:SHARE:FACTOR] [-A]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
  * prints, for the A/A histories with K earlier sessions, how often each
@@ -381,6 +383,8 @@ old_rule(const struct model *md, struct hist *h, size_t k,
 
 /* -D: the cap on the test's df (0: the library's default). */
 static double df_max_opt;
+/* -R: the one-session bound's ratio (opts.one_ratio); 0: the default. */
+static double one_ratio_opt;
 /* -A: the process tables' A/A part only. */
 static int aa_only;
 
@@ -397,6 +401,8 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
 	o.adjust = adj;
 	if (df_max_opt > 0)
 		o.df_max = df_max_opt;
+	if (one_ratio_opt > 0)
+		o.one_ratio = one_ratio_opt;
 	for (j = 0; j < md->m; j++) {
 		memset(&f[j], 0, sizeof(f[j]));
 		f[j].name = md->f[j].name;
@@ -560,7 +566,7 @@ main(int argc, char **argv)
 	double phi = -1;
 	const char *slow_arg = NULL;
 
-	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:O:A")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:A")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -580,6 +586,9 @@ main(int argc, char **argv)
 		case 'D':
 			df_max_opt = strtod(optarg, NULL);
 			break;
+		case 'R':
+			one_ratio_opt = strtod(optarg, NULL);
+			break;
 		case 'O':
 			slow_arg = optarg;
 			break;
@@ -589,7 +598,7 @@ main(int argc, char **argv)
 		default:
 			fprintf(stderr,
 			    "usage: suite-sim [-n histories] [-s seed] [-d k] "
-			    "[-D df] [-P processes [-f share] [-O "
+			    "[-D df] [-R ratio] [-P processes [-f share] [-O "
 			    "probe:share:factor] "
 			    "[-A]] model\n");
 			return 2;
@@ -597,7 +606,7 @@ main(int argc, char **argv)
 	}
 	if (optind != argc - 1 || nh < 1 || diag < 0 || diag > MAXK ||
 	    procs < 0 || procs == 1 || procs > 64 || phi > 1 ||
-	    df_max_opt < 0 || (phi < 0 && phi != -1) ||
+	    df_max_opt < 0 || one_ratio_opt < 0 || (phi < 0 && phi != -1) ||
 	    load(argv[optind], &md) != 0) {
 		fprintf(stderr,
 		    "usage: suite-sim [-n histories] [-s seed] [-d k] [-D df] "

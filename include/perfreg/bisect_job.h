@@ -45,7 +45,11 @@
  * The search's model pairs the values of each round (perfreg/bisect.h),
  * as the confirmation does, with a fixed effect per round
  * (PR_BISECT_JOB_FIXED_ROUNDS), and fits a second mode of the noise when
- * the data say so (PR_BISECT_JOB_MODES).
+ * the data say so (PR_BISECT_JOB_MODES).  A confirmation that starts
+ * while the search's fit has two modes uses the sequential sign test
+ * (PR_SEQ_METHOD_SIGN: the median log-ratio of its rounds, valid for any
+ * noise symmetric within a round), else the t test; the choice is made
+ * before its first round and kept (pr_bisect_pairs.method).
  *
  * The search's prior on the size of a step (perfreg/bisect.h's step_sd)
  * is the change between the two ends as first measured (at least 5%):
@@ -106,6 +110,11 @@ struct pr_bisect_pairs {
 	size_t n, cap;
 	size_t now;        /* of n, pairs measured now */
 	double resolution; /* the metric's grid (0: unknown) */
+	/* The sequential test, chosen at the first round (never changed
+	 * after: the choice comes before the data it judges, so the test
+	 * stays anytime-valid): PR_SEQ_METHOD_SIGN when the search's fit
+	 * had two modes of the noise then, else PR_SEQ_METHOD_T. */
+	enum pr_seq_method method;
 	/* Given back as the second confirmation of a "several changes":
 	 * 1 + the index in j->pairs of the first (pr_bisect_job_prior_
 	 * several); 0: not known to be one. */
@@ -128,8 +137,9 @@ struct pr_bisect_confirmation {
 	enum pr_bisect_verdict verdict;
 	size_t parent, culprit;
 	struct pr_seq_result result;
-	size_t runs;   /* its rounds */
-	size_t before; /* of them, given back by a resume */
+	size_t runs;               /* its rounds */
+	size_t before;             /* of them, given back by a resume */
+	enum pr_seq_method method; /* its test (pr_bisect_pairs.method) */
 };
 
 struct pr_bisect_job_opts {
@@ -200,6 +210,7 @@ struct pr_bisect_job {
 	struct pr_seq_result confirm;
 	size_t confirm_runs;
 	size_t confirm_before; /* of confirm_runs, rounds given back */
+	enum pr_seq_method confirm_method; /* its test */
 	/* Several changes confirmed: the first of the two confirmations
 	 * (culprit 0 otherwise); the other is in parent .. confirm_before. */
 	struct pr_bisect_confirmation first;
@@ -278,6 +289,16 @@ enum pr_status pr_bisect_job_prior_pair(struct pr_bisect_job *j, size_t parent,
  * PR_BISECT_JOB_REFUTED_MAX times in all.
  */
 void pr_bisect_job_prior_refuted(struct pr_bisect_job *j, size_t refuted);
+
+/*
+ * The test of the confirmation of parent .. culprit given back (pr_bisect_
+ * job_prior_pair): PR_SEQ_METHOD_SIGN when its session says so (the CLI
+ * tags it bisect.method=sign); without this call, the t test.  Its
+ * sequence continues with the same test.  PR_EINVAL for bad positions.
+ */
+enum pr_status pr_bisect_job_prior_method(struct pr_bisect_job *j,
+    size_t parent, size_t culprit, enum pr_seq_method method,
+    struct pr_error *err);
 
 /*
  * The confirmation of parent .. culprit given back (pr_bisect_job_prior_

@@ -696,8 +696,8 @@ pr_bisect_job_prior_pair(struct pr_bisect_job *j, size_t parent, size_t culprit,
 
 /*
  * The sequential decision on every pair of p, in round order, fed to a
- * fresh sequence with the options o (as pr_session_decide does for one
- * session's rounds).  The floor on the spread is the one the metric's
+ * fresh sequence with the options o and p's test (as pr_session_decide
+ * does for one session's rounds).  The floor on the spread is the one the metric's
  * grid can hide.  PR_ENOTFOUND without pairs.
  */
 static enum pr_status
@@ -710,6 +710,7 @@ decide_pairs(const struct pr_bisect_pairs *p, const struct pr_seq_opts *o,
 	size_t i;
 	enum pr_status st;
 
+	so.method = p->method;
 	memset(out, 0, sizeof(*out));
 	if (p->n == 0)
 		return pr_error_set(err, PR_ENOTFOUND, "no pairs yet");
@@ -1216,6 +1217,15 @@ confirm(struct pr_bisect_job *j, double t0, size_t lo, size_t hi, size_t share,
 	}
 	if ((p = pairs_for(j, j->parent, j->culprit)) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	/* Its test, chosen before its first round and kept: the sign test
+	 * when the search's fit has two modes of the noise (the t test on
+	 * the log-ratios reads a pair with one run in each mode as a wide
+	 * spread, and pays for it in rounds). */
+	if (p->n == 0)
+		p->method = j->have_state && j->st.modes == 2
+		    ? PR_SEQ_METHOD_SIGN
+		    : PR_SEQ_METHOD_T;
+	j->confirm_method = p->method;
 	pr_seq_opts_init(&so);
 	so.alpha = 1 - j->o.confidence;
 	so.equivalence_pct = j->o.equiv_pct;
@@ -1277,6 +1287,7 @@ pr_bisect_job_confirmation(const struct pr_bisect_job *j)
 	c.result = j->confirm;
 	c.runs = j->confirm_runs;
 	c.before = j->confirm_before;
+	c.method = j->confirm_method;
 	return c;
 }
 
@@ -1291,6 +1302,7 @@ restore_confirmation(struct pr_bisect_job *j,
 	j->confirm = c->result;
 	j->confirm_runs = c->runs;
 	j->confirm_before = c->before;
+	j->confirm_method = c->method;
 }
 
 /*
@@ -1393,6 +1405,24 @@ pr_bisect_job_prior_several(struct pr_bisect_job *j, size_t parent,
 	if ((p = pairs_for(j, parent, culprit)) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	p->with = f + 1;
+	return PR_OK;
+}
+
+enum pr_status
+pr_bisect_job_prior_method(struct pr_bisect_job *j, size_t parent,
+    size_t culprit, enum pr_seq_method method, struct pr_error *err)
+{
+	struct pr_bisect_pairs *p;
+
+	if (parent >= culprit || culprit > j->n)
+		return pr_error_set(err, PR_EINVAL,
+		    "bad confirmation positions %zu, %zu", parent, culprit);
+	if (method != PR_SEQ_METHOD_T && method != PR_SEQ_METHOD_SIGN)
+		return pr_error_set(err, PR_EINVAL, "unknown test %d",
+		    (int)method);
+	if ((p = pairs_for(j, parent, culprit)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	p->method = method;
 	return PR_OK;
 }
 

@@ -274,7 +274,7 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
     struct pr_error *err)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag t[7];
+	struct pr_store_tag t[8];
 	struct pr_store_session_info si;
 	char host[HOST_MAX], boot[BOOT_MAX], pair[90], with[90], refuted[24];
 	size_t nt = 0;
@@ -306,6 +306,12 @@ store_begin(struct bstore *b, const struct pr_bisect_job *j,
 		    j->c[b->ph_culprit].hash);
 		t[nt].key = pr_str_c("bisect.confirm");
 		t[nt++].value = pr_str_c(pair);
+	}
+	/* A confirmation by the sign test (two modes of the noise when it
+	 * began) continues by it after a resume. */
+	if (b->phase && j->confirm_method == PR_SEQ_METHOD_SIGN) {
+		t[nt].key = pr_str_c("bisect.method");
+		t[nt++].value = pr_str_c("sign");
 	}
 	/* The second confirmation of a "several changes" names the first:
 	 * a resume counts the two, both equivalent, as one refute. */
@@ -576,9 +582,10 @@ tag_is(const struct pr_store_session_info *si, size_t i, const char *key)
  * Whether the session is a confirmation's (tag bisect.confirm "PARENT
  * CULPRIT", two hashes of this range): sets p->confirm and the two; its
  * refutes so far (tag bisect.refuted, a whole number) into p->refuted
- * when larger; and, for the second confirmation of a "several changes"
- * (tag bisect.with, the first's two hashes), the link between the two
- * (pr_bisect_job_prior_several).  -1 on error (out of memory).
+ * when larger; for the second confirmation of a "several changes" (tag
+ * bisect.with, the first's two hashes), the link between the two
+ * (pr_bisect_job_prior_several); and a confirmation's sign test (tag
+ * bisect.method=sign, pr_bisect_job_prior_method).  -1 on error (out of memory).
  */
 static int
 prior_session(struct prior *p, const struct pr_store_session_info *si,
@@ -586,7 +593,7 @@ prior_session(struct prior *p, const struct pr_store_session_info *si,
 {
 	char a[24];
 	size_t i, pa, pc, wa = 0, wc = 0;
-	int with = 0;
+	int with = 0, sign = 0;
 
 	p->confirm = 0;
 	p->have[0] = p->have[1] = 0;
@@ -610,7 +617,13 @@ prior_session(struct prior *p, const struct pr_store_session_info *si,
 		}
 		if (tag_is(si, i, "bisect.with"))
 			with = tag_pair(p->j, v, &wa, &wc);
+		if (tag_is(si, i, "bisect.method"))
+			sign = v->n == 4 && memcmp(v->p, "sign", 4) == 0;
 	}
+	if (p->confirm && sign &&
+	    pr_bisect_job_prior_method(p->j, p->cparent, p->cculprit,
+		PR_SEQ_METHOD_SIGN, err) != PR_OK)
+		return -1;
 	if (p->confirm && with && (wa != p->cparent || wc != p->cculprit) &&
 	    pr_bisect_job_prior_several(p->j, p->cparent, p->cculprit, wa, wc,
 		err) != PR_OK)

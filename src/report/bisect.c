@@ -124,9 +124,10 @@ confirmation_line(struct pr_buf *out, const struct pr_bisect_job *j,
 		    c->before);
 	return pr_buf_addf(out, err,
 	    "%sconfirmation: %.12s against its parent %.12s, %zu "
-	    "interleaved rounds%s, anytime-valid sequential t test at "
+	    "interleaved rounds%s, anytime-valid sequential %s test at "
 	    "%.0f%%: %s, %+.3g%% [%+.3g%%, %+.3g%%]\n",
 	    item, j->c[c->culprit].hash, j->c[c->parent].hash, c->runs, before,
+	    c->method == PR_SEQ_METHOD_SIGN ? "sign" : "t",
 	    100 * j->o.confidence, pr_seq_decision_str(c->result.decision),
 	    c->result.change_pct, c->result.lo_pct, c->result.hi_pct);
 }
@@ -416,8 +417,10 @@ jconfirmation(const struct pr_bisect_job *j,
 	}
 	bad |= jset(c, "rounds", json_integer((json_int_t)k->runs));
 	bad |= jset(c, "rounds_before", json_integer((json_int_t)k->before));
-	bad |=
-	    jset(c, "method", json_string("anytime-valid sequential t test"));
+	bad |= jset(c, "method",
+	    json_string(k->method == PR_SEQ_METHOD_SIGN
+		    ? "anytime-valid sequential sign test"
+		    : "anytime-valid sequential t test"));
 	if (bad) {
 		json_decref(c);
 		return NULL;

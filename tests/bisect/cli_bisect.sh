@@ -226,6 +226,12 @@ rc=$?
 [ $rc -eq 0 ] || fail "modes: exit $rc: $(cat "$tmp/err")"
 has "$tmp/out" "^culprit: $slowm \"edit 23\": +" "modes: names the slow commit"
 has "$tmp/out" "; noise in two modes, [12][0-9]% of the runs +[234][0-9.]*%$" "modes: the posterior line"
+# The search had two modes when the confirmation began: the sign test,
+# stored with its session for a resume.
+has "$tmp/out" "^confirmation: $slowm against its parent .*, anytime-valid sequential sign test at 95%: regression" \
+    "modes: confirmed by the sign test"
+"$perfreg" show modes > "$tmp/show" 2>&1
+has "$tmp/show" 'bisect\.method=sign' "modes: the sign test stored"
 "$perfreg" bisect --repo "$tmp/m" --good c0 --bad main --build "$BUILD" \
     --db "$tmp/modes.sqlite" --json --metric "$WORK" -- sh "$tmp/bimodal.sh" \
     > "$tmp/json" 2> "$tmp/err" || fail "modes json: $(cat "$tmp/err")"
@@ -233,6 +239,8 @@ python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = d["posterior"]
+if d["culprit"]["method"] != "anytime-valid sequential sign test":
+    sys.exit("method %r" % (d["culprit"]["method"],))
 if d["verdict"] != "culprit" or p["noise_modes"] != 2:
     sys.exit("verdict %r, noise_modes %r" % (d["verdict"], p["noise_modes"]))
 if not (0.1 <= p["second_mode_share"] <= 0.3 and 20 <= p["second_mode_pct"] <= 40):

@@ -797,6 +797,55 @@ test_refuted_before(void **state)
 	pr_bisect_job_free(j);
 }
 
+/*
+ * A confirmation given back keeps its test (pr_bisect_job_prior_method):
+ * rounds whose log-ratios are 0 +- 0.1% but one in five +-8% (a run in the
+ * noise's second mode on one side) are "equivalent" to the sign test on
+ * the median within 60 rounds, while the t test, which reads the +-8% as
+ * spread, is not; so the same rounds are a refute by the sign test only.
+ */
+static void
+test_prior_method(void **state)
+{
+	struct pr_bisect_job *j = calloc(1, sizeof(*j));
+	struct pr_error err;
+	size_t i;
+
+	(void)state;
+	assert_non_null(j);
+	pr_bisect_job_opts_init(&j->o);
+	j->n = 4;
+	j->metric_better = PR_BETTER_LOWER;
+	for (i = 0; i < 60; i++) {
+		double d = 0.001 * (double)((int)(i % 3) - 1);
+
+		if (i % 5 == 4)
+			d += (i % 10 == 4) ? 0.08 : -0.08;
+		assert_int_equal(pr_bisect_job_prior_pair(j, 1, 2, 100,
+				     100 * exp(d), &err),
+		    PR_OK);
+	}
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 0);
+	assert_int_equal(j->pairs[0].method, PR_SEQ_METHOD_T);
+	assert_int_equal(pr_bisect_job_prior_method(j, 1, 2, PR_SEQ_METHOD_SIGN,
+			     &err),
+	    PR_OK);
+	assert_int_equal(j->pairs[0].method, PR_SEQ_METHOD_SIGN);
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 1);
+	assert_int_equal(pr_bisect_job_prior_method(j, 2, 1, PR_SEQ_METHOD_SIGN,
+			     &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_bisect_job_prior_method(j, 1, 5, PR_SEQ_METHOD_SIGN,
+			     &err),
+	    PR_EINVAL);
+	assert_int_equal(pr_bisect_job_prior_method(j, 1, 2,
+			     (enum pr_seq_method)7, &err),
+	    PR_EINVAL);
+	pr_bisect_job_free(j);
+}
+
 static void
 test_again(void **state)
 {
@@ -865,6 +914,7 @@ main(void)
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_again),
 		cmocka_unit_test(test_refuted_before),
+		cmocka_unit_test(test_prior_method),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
