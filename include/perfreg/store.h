@@ -292,6 +292,11 @@ struct pr_store_variant_data {
 enum pr_status pr_store_load_variant(struct pr_store *st,
     struct pr_str campaign, struct pr_str variant,
     struct pr_store_variant_data *out, struct pr_error *err);
+/* The same, of the runs of sessions[0..nsessions) only (sessions NULL:
+ * every session's): a variant with no such run loads empty (nruns 0). */
+enum pr_status pr_store_load_variant_in(struct pr_store *st,
+    struct pr_str campaign, struct pr_str variant, const int64_t *sessions,
+    size_t nsessions, struct pr_store_variant_data *out, struct pr_error *err);
 void pr_store_variant_data_release(struct pr_store_variant_data *d);
 /* The series called name of d, or NULL (a linear search: d->nm is the
  * number of metrics of one variant). */

@@ -828,8 +828,9 @@ env_check(struct pr_report_model *m, const struct pr_env *start,
  * --resume continued.  Nothing when their runs have no monitor figure. */
 static enum pr_status
 explain_one(struct pr_report_model *m, struct pr_store *st,
-    const char *campaign, const struct pr_bisect_job *j,
-    const struct pr_bisect_confirmation *c, struct pr_error *err)
+    const char *campaign, const int64_t *sess, size_t nsess,
+    const struct pr_bisect_job *j, const struct pr_bisect_confirmation *c,
+    struct pr_error *err)
 {
 	struct pr_store_variant_data bd, nd;
 	char label[96];
@@ -839,10 +840,12 @@ explain_one(struct pr_report_model *m, struct pr_store *st,
 	memset(&nd, 0, sizeof(nd));
 	snprintf(label, sizeof(label), "%.12s against its parent %.12s",
 	    j->c[c->culprit].hash, j->c[c->parent].hash);
-	if ((s = pr_store_load_variant(st, pr_str_c(campaign),
-		 pr_str_c(j->c[c->parent].hash), &bd, err)) == PR_OK &&
-	    (s = pr_store_load_variant(st, pr_str_c(campaign),
-		 pr_str_c(j->c[c->culprit].hash), &nd, err)) == PR_OK)
+	if ((s = pr_store_load_variant_in(st, pr_str_c(campaign),
+		 pr_str_c(j->c[c->parent].hash), sess, nsess, &bd, err)) ==
+		PR_OK &&
+	    (s = pr_store_load_variant_in(st, pr_str_c(campaign),
+		 pr_str_c(j->c[c->culprit].hash), sess, nsess, &nd, err)) ==
+		PR_OK)
 		s = pr_report_store_explain(m, "explanations", PR_SECTION_LIST,
 		    &bd, &nd, 0, j->metric, NULL, 0, label, err);
 	else if (s == PR_ENOTFOUND)
@@ -853,20 +856,45 @@ explain_one(struct pr_report_model *m, struct pr_store *st,
 }
 
 /* The explanations of the verdict's confirmed changes: the culprit's,
- * or both of "several changes". */
+ * or both of "several changes", from the runs of this bisection's
+ * sessions (last, and the chain it resumes): not those of another
+ * bisection of the same range in the campaign. */
 static enum pr_status
 explain_culprit(struct pr_report_model *m, struct pr_store *st,
-    const char *campaign, const struct pr_bisect_job *j, struct pr_error *err)
+    const char *campaign, int64_t last, const struct pr_bisect_job *j,
+    struct pr_error *err)
 {
 	struct pr_bisect_confirmation c = pr_bisect_job_confirmation(j);
+	struct pr_store_session_info si;
 	enum pr_status s = PR_OK;
+	int64_t *sess = NULL, *grown, id = last;
+	size_t n = 0, cap = 0;
 
-	if (j->verdict == PR_BISECT_V_SEVERAL && j->first.culprit != 0)
-		s = explain_one(m, st, campaign, j, &j->first, err);
-	if (s == PR_OK &&
+	while (s == PR_OK && id != 0 && n < 100000) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if ((grown = realloc(sess, cap * sizeof(*sess))) ==
+			    NULL) {
+				s = pr_error_set(err, PR_ENOMEM,
+				    "out of memory");
+				break;
+			}
+			sess = grown;
+		}
+		sess[n++] = id;
+		memset(&si, 0, sizeof(si));
+		if ((s = pr_store_session_get(st, id, &si, err)) == PR_OK)
+			id = si.resumes;
+		pr_store_session_info_release(&si);
+	}
+	if (s == PR_OK && n > 0 && j->verdict == PR_BISECT_V_SEVERAL &&
+	    j->first.culprit != 0)
+		s = explain_one(m, st, campaign, sess, n, j, &j->first, err);
+	if (s == PR_OK && n > 0 &&
 	    (j->verdict == PR_BISECT_V_CULPRIT ||
 		(j->verdict == PR_BISECT_V_SEVERAL && j->first.culprit != 0)))
-		s = explain_one(m, st, campaign, j, &c, err);
+		s = explain_one(m, st, campaign, sess, n, j, &c, err);
+	free(sess);
 	return s;
 }
 
@@ -1034,7 +1062,9 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 		goto lib_error;
 	if ((c->step ? pr_report_bisect_step(&m, j, &err)
 		     : pr_report_bisect(&m, j, &err)) != PR_OK ||
-	    (!c->step && explain_culprit(&m, b.st, campaign, j, &err) != PR_OK))
+	    (!c->step && mon != NULL &&
+		explain_culprit(&m, b.st, campaign,
+		    b.session != 0 ? b.session : b.resumes, j, &err) != PR_OK))
 		goto lib_error;
 	if (b.have_env && env_check(&m, &b.env, &ed, &have_ed) != 0)
 		goto out;

@@ -505,20 +505,28 @@ by_boot(struct pr_store_series *s, size_t nboots, struct pr_error *err)
 }
 
 static enum pr_status
-load_rows(struct pr_store *st, struct pr_db_stmt *s,
-    struct pr_store_variant_data *out, struct lseries **lsp, size_t *nls,
-    struct pr_error *err)
+load_rows(struct pr_store *st, struct pr_db_stmt *s, const int64_t *only,
+    size_t nonly, struct pr_store_variant_data *out, struct lseries **lsp,
+    size_t *nls, struct pr_error *err)
 {
 	struct lseries *ls = NULL, *x;
 	size_t lcap = 0, bcap = 0, nl = 0, boot = 0, runs = 0, i, hint = 0;
-	int64_t sid, last_sid = -1, rid, last_rid = -1, mid;
+	int64_t sid, last_sid = -1, rid, last_rid = -1, mid, seen = -1;
 	const char *p;
 	enum pr_status rc;
 	size_t len;
-	int row;
+	int row, keep = 1;
 
 	while ((rc = step(st, s, &row, err)) == PR_OK && row) {
 		sid = st->ops->column_int(s, 0);
+		if (only != NULL && sid != seen) {
+			seen = sid;
+			for (i = 0; i < nonly && only[i] != sid; i++)
+				;
+			keep = i < nonly;
+		}
+		if (!keep)
+			continue;
 		if (sid != last_sid) {
 			last_sid = sid;
 			p = st->ops->column_bytes(s, 1, &len);
@@ -595,6 +603,15 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
     struct pr_str variant, struct pr_store_variant_data *out,
     struct pr_error *err)
 {
+	return pr_store_load_variant_in(st, campaign, variant, NULL, 0, out,
+	    err);
+}
+
+enum pr_status
+pr_store_load_variant_in(struct pr_store *st, struct pr_str campaign,
+    struct pr_str variant, const int64_t *sessions, size_t nsessions,
+    struct pr_store_variant_data *out, struct pr_error *err)
+{
 	struct pr_db_stmt *s;
 	struct lseries *ls = NULL;
 	struct binder b;
@@ -630,7 +647,7 @@ pr_store_load_variant(struct pr_store *st, struct pr_str campaign,
 	b_int(&b, vid);
 	rc = b.rc;
 	if (rc == PR_OK)
-		rc = load_rows(st, s, out, &ls, &nl, err);
+		rc = load_rows(st, s, sessions, nsessions, out, &ls, &nl, err);
 	stmt_done(st, s);
 	if (nl > 1)
 		qsort(ls, nl, sizeof(*ls), lseries_cmp);
