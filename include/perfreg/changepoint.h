@@ -181,7 +181,10 @@ struct pr_cp_result {
  * var may be NULL, or holds n variances >= 0 of the points.  o may be
  * NULL for the defaults.  Errors: PR_EINVAL for a value or variance that
  * is not finite (the message names its 1-based position), options outside
- * their domain, or n < PR_CP_MIN_POINTS ("at least 4 points"); PR_ENOMEM.
+ * their domain, or n < PR_CP_MIN_POINTS ("at least 4 points"), a noise
+ * given (noise_sd) out of range for the series' magnitude (one that,
+ * taken in units of a power of two near the largest |y|, is 0 or beyond
+ * a finite square); PR_ENOMEM.
  * On failure *out is zeroed and holds nothing.
  */
 enum pr_status pr_cp_detect(const double *y, const double *var, size_t n,

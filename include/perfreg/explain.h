@@ -259,13 +259,39 @@ enum pr_status pr_report_suite_explain(struct pr_report_model *m,
 
 /*
  * The same for `perfreg suite ab --monitor`: process u of np gave A's
- * samples fa[u] (the probe's figures) and ma[u] (the monitors'), B's fb[u]
- * and mb[u]; c compares B's processes with A's.
+ * figures fa[u] (each one's samples, or its one value, by the rule the
+ * verdict c took: pr_suite_ab_values) and monitor samples ma[u], B's
+ * fb[u] and mb[u]; c compares B's processes with A's.
  */
 enum pr_status pr_report_suite_ab_explain(struct pr_report_model *m,
     const char *key, int flags, struct pr_dataset *fa, struct pr_dataset *ma,
     struct pr_dataset *fb, struct pr_dataset *mb, size_t np,
     const struct pr_suite_cmp *c, const struct pr_suite_figure *fig,
     const char *const *notes, size_t nnotes, struct pr_error *err);
+
+struct pr_history_query;
+struct pr_history;
+struct pr_cp_change;
+
+/*
+ * `perfreg history` (src/report/explain_history.c): the change c that
+ * the detector found in the history h (pr_history_collect's, of query q)
+ * whose points, as the series was detected, are the sessions ids[0..n)
+ * in that order, explained by the variant's other metrics: the sessions
+ * of the segment before c (c->seg_start .. c->index - 1) against those
+ * of the segment after (c->index .. c->seg_end - 1), the session the
+ * unit (each session's mean of every metric, as the history's points
+ * are), the system-wide counters per second of the sessions' mean
+ * wall_s; added to m as pr_report_explain's section, labelled "the N
+ * sessions before AT against the M from it on" (at: the label of the
+ * change's first point).  Adds nothing (PR_OK) when a side has fewer
+ * than 2 sessions or the variant's runs hold no monitor figure ("mon.*",
+ * stored by `run --campaign --monitor`).  Errors: the store's, PR_ENOMEM.
+ */
+enum pr_status pr_report_history_explain(struct pr_report_model *m,
+    const char *key, int flags, struct pr_store *st,
+    const struct pr_history_query *q, const struct pr_history *h,
+    const int64_t *ids, size_t n, const struct pr_cp_change *c, const char *at,
+    struct pr_error *err);
 
 #endif /* PERFREG_EXPLAIN_H */

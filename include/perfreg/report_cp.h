@@ -31,6 +31,11 @@ struct pr_cp_report {
 	const struct pr_series *series;
 	const struct pr_cp_result *result;
 	const struct pr_cp_opts *opts; /* as detected with */
+	/* Sections that follow the series' report (`perfreg history`'s
+	 * explanation of its latest change), or NULL: their text or
+	 * Markdown after the series', their JSON keys in the series'
+	 * object; not in CSV. */
+	const struct pr_report_model *more;
 };
 
 enum pr_cp_format { PR_CP_TEXT = 0, PR_CP_MARKDOWN, PR_CP_CSV, PR_CP_JSON };

@@ -30,6 +30,7 @@
 #include "cli/cli_html.h"
 #include "cli/cmd.h"
 #include "perfreg/changepoint.h"
+#include "perfreg/explain.h"
 #include "perfreg/history.h"
 #include "perfreg/report_cp.h"
 #include "perfreg/series.h"
@@ -190,6 +191,34 @@ parse_date(const char *s)
 	return (double)timegm(&tm);
 }
 
+/* The explanation of the latest change of the series (pts[0..n) its
+ * points) by the variant's other metrics, into more (perfreg/explain.h:
+ * nothing without monitor figures or with fewer than 2 sessions a
+ * side). */
+static enum pr_status
+explain_latest(struct pr_report_model *more, struct pr_store *st,
+    const struct pr_history_query *q, const struct pr_history *h,
+    const struct point *pts, size_t n, const struct pr_cp_result *res,
+    const struct pr_series *series, struct pr_error *err)
+{
+	const struct pr_cp_change *c;
+	int64_t *ids;
+	enum pr_status rc;
+	size_t i;
+
+	if (res->nchanges == 0)
+		return PR_OK;
+	c = &res->changes[res->nchanges - 1];
+	if ((ids = calloc(n + 1, sizeof(*ids))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		ids[i] = pts[i].session;
+	rc = pr_report_history_explain(more, "explanation", 0, st, q, h, ids, n,
+	    c, series->label[c->index], err);
+	free(ids);
+	return rc;
+}
+
 static int
 exec_history(int argc, char **argv)
 {
@@ -201,6 +230,7 @@ exec_history(int argc, char **argv)
 	struct pr_series series;
 	struct pr_cp_result res;
 	struct pr_cp_report rep;
+	struct pr_report_model more = PR_REPORT_MODEL_INIT;
 	struct point *pts = NULL;
 	struct hist_cli o;
 	struct pr_error err;
@@ -410,10 +440,19 @@ exec_history(int argc, char **argv)
 	    by_commit    ? "commit"
 		: by_tag ? o.by
 			 : "time");
+	memset(&rep, 0, sizeof(rep));
 	rep.name = name;
 	rep.series = &series;
 	rep.result = &res;
 	rep.opts = &o.cp;
+	if ((rc = explain_latest(&more, st, &q, &h, pts, npts, &res, &series,
+		 &err)) != PR_OK) {
+		cli_errorf("history: %s", err.msg);
+		status = cli_exit_for(rc);
+		goto out;
+	}
+	if (more.n > 0)
+		rep.more = &more;
 	if (o.html != NULL) {
 		const double *const vars[1] = { var };
 
@@ -448,6 +487,7 @@ gate:
 			if (res.changes[i].verdict == PR_VERDICT_REGRESSION)
 				status = PR_EXIT_REGRESSION;
 out:
+	pr_report_model_release(&more);
 	free(pts);
 	free(var);
 	pr_series_release(&series);

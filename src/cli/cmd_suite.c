@@ -2471,7 +2471,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 		pr_report_model_list(&rep.m, "explanations", 0, &err) !=
 		    PR_OK ||
 		pr_report_suite_ab_explain(&rep.m, "explanations",
-		    PR_SECTION_LIST | PR_SECTION_NO_CSV, da, ma, db, mb,
+		    PR_SECTION_LIST | PR_SECTION_NO_CSV, ua, ma, ub, mb,
 		    c->processes, &rep.sc, rep.fig, notes, nnotes,
 		    &err) != PR_OK)) {
 		cli_errorf("suite ab: %s", err.msg);

@@ -561,8 +561,17 @@ pr_cp_format(const struct pr_cp_report *r, size_t n, enum pr_cp_format f,
 		char *s;
 
 		for (i = 0; root && a && i < n; i++) {
-			json_t *one = json_one(&r[i]);
+			json_t *one = json_one(&r[i]), *more = NULL;
 
+			if (one != NULL && r[i].more != NULL &&
+			    ((more = report_model_json(r[i].more, err)) ==
+				    NULL ||
+				json_object_update(one, more) != 0)) {
+				json_decref(more);
+				json_decref(one);
+				one = NULL;
+			} else
+				json_decref(more);
 			if (one == NULL || json_array_append_new(a, one) != 0) {
 				json_decref(a);
 				json_decref(root);
@@ -588,6 +597,11 @@ pr_cp_format(const struct pr_cp_report *r, size_t n, enum pr_cp_format f,
 		if (st == PR_OK)
 			st = text_one(&r[i], f == PR_CP_MARKDOWN, with_chart,
 			    out, err);
+		if (st == PR_OK && r[i].more != NULL)
+			st = pr_report_model_render(out, r[i].more,
+			    f == PR_CP_MARKDOWN ? PR_REPORT_MARKDOWN
+						: PR_REPORT_TEXT,
+			    err);
 	}
 	return st;
 }

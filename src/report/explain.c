@@ -971,6 +971,27 @@ nomem:
 	return pr_error_set(err, PR_ENOMEM, "out of memory");
 }
 
+enum pr_status
+report_explain_add(struct pr_report_model *m, const char *key, int flags,
+    const struct pr_explain_input *in, const char *const *notes, size_t nnotes,
+    struct pr_error *err)
+{
+	struct pr_explain e;
+	struct pr_error why;
+	enum pr_status st;
+
+	pr_error_clear(&why);
+	if ((st = pr_explain_compute(in, &e, &why)) == PR_OK)
+		st = pr_report_explain(m, key, flags, &e, in, notes, nnotes,
+		    err);
+	else if (st == PR_ENOMEM)
+		st = pr_error_set(err, PR_ENOMEM, "out of memory");
+	else
+		st = PR_OK; /* too few units: no explanation */
+	pr_explain_release(&e);
+	return st;
+}
+
 /* ---------------------------------------------------------------- *
  * The explanation of a session of `perfreg run`
  * ---------------------------------------------------------------- */
@@ -1064,16 +1085,13 @@ pr_report_run_explain(struct pr_report_model *m, const char *key, int flags,
 {
 	const struct pr_dataset *bd = &s->v[0].data;
 	struct pr_explain_input in;
-	struct pr_explain e;
 	struct run_names rn;
 	double *pb = NULL, *pn = NULL, *wb = NULL, *wn = NULL;
 	const char *primary = NULL;
 	size_t i, j, k, cap = bd->n + 1, nb, nn;
 	enum pr_status st = PR_OK;
-	struct pr_error why;
 
 	memset(&rn, 0, sizeof(rn));
-	pr_explain_init(&e);
 	if (vi == 0 || vi >= s->nv)
 		return pr_error_set(err, PR_EINVAL,
 		    "no variant %zu to explain against the baseline", vi);
@@ -1128,15 +1146,7 @@ pr_report_run_explain(struct pr_report_model *m, const char *key, int flags,
 	in.base.seconds = wb;
 	in.new_.seconds = wn;
 	in.conf = 0.95;
-	pr_error_clear(&why);
-	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
-		st = pr_report_explain(m, key, flags, &e, &in, notes, nnotes,
-		    err);
-	else if (st == PR_ENOMEM)
-		goto nomem;
-	else
-		st = PR_OK; /* too few runs: no explanation */
-	pr_explain_release(&e);
+	st = report_explain_add(m, key, flags, &in, notes, nnotes, err);
 	goto out;
 nomem:
 	st = pr_error_set(err, PR_ENOMEM, "out of memory");
@@ -1213,8 +1223,6 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 	const struct pr_store_variant_data *sd[2] = { bd, nd };
 	const struct pr_store_series *ps[2] = { pb, pn };
 	struct pr_explain_input in;
-	struct pr_explain e;
-	struct pr_error why;
 	const char **names = NULL, **units = NULL;
 	double *y[2] = { NULL, NULL }, **x[2] = { NULL, NULL };
 	double *secs[2] = { NULL, NULL };
@@ -1229,7 +1237,6 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 		    pr_store_variant_series(nd, bd->m[i].name) != NULL;
 	if (!mon)
 		return PR_OK;
-	pr_explain_init(&e);
 	for (s = 0; s < 2; s++)
 		cap[s] = (boots ? sd[s]->nboots : ps[s]->n) + 1;
 	names = calloc(bd->nm + 1, sizeof(*names));
@@ -1291,14 +1298,7 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 	in.conf = 0.95;
 	in.unit = boots ? "boots" : "runs";
 	in.label = label;
-	pr_error_clear(&why);
-	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
-		st = pr_report_explain(m, key, flags, &e, &in, NULL, 0, err);
-	else if (st == PR_ENOMEM)
-		goto nomem;
-	else
-		st = PR_OK; /* too few units: no explanation */
-	pr_explain_release(&e);
+	st = report_explain_add(m, key, flags, &in, NULL, 0, err);
 	goto out;
 nomem:
 	st = pr_error_set(err, PR_ENOMEM, "out of memory");
@@ -1407,8 +1407,6 @@ dataset_explain(struct pr_report_model *m, const char *key, int flags,
 	struct pr_metric *pb = pr_dataset_find(base, primary),
 			 *pn = pr_dataset_find(new_, primary);
 	struct pr_explain_input in;
-	struct pr_explain e;
-	struct pr_error why;
 	const char **names = NULL, **units = NULL;
 	const double **xb = NULL, **xn = NULL;
 	size_t i, nm = 0;
@@ -1451,15 +1449,7 @@ dataset_explain(struct pr_report_model *m, const char *key, int flags,
 	in.base.seconds = aligned(base, "wall_s", pb->values.n);
 	in.new_.seconds = aligned(new_, "wall_s", pn->values.n);
 	in.conf = 0.95;
-	pr_explain_init(&e);
-	pr_error_clear(&why);
-	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK)
-		st = pr_report_explain(m, key, flags, &e, &in, NULL, 0, err);
-	else if (st == PR_ENOMEM)
-		st = pr_error_set(err, PR_ENOMEM, "out of memory");
-	else
-		st = PR_OK; /* too few runs: no explanation */
-	pr_explain_release(&e);
+	st = report_explain_add(m, key, flags, &in, NULL, 0, err);
 out:
 	free(names);
 	free(units);

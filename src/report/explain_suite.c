@@ -6,6 +6,8 @@
  * value a sample) are tested and ranked against it as `run`'s are
  * against its primary metric, with the suite's unit, the process: each
  * process's mean of the figure and of every monitor figure is one value
+ * (for `suite ab` the figure's value is the verdict's: the caller passes
+ * each process's values by the probe's rule, pr_suite_ab_values)
  * (a sample is not an independent replicate, issue 10), and the
  * system-wide counters are taken per second of the samples (PR_MON_WALL,
  * each process's mean sample time).  For `suite` the processes are
@@ -190,9 +192,11 @@ explain_figure(struct pr_report_model *m, const char *key, int flags,
 	pr_error_clear(&why);
 	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK) {
 		/* The heading gives the verdict's change: the same figure
-		 * where the units are the verdict's (suite ab's processes),
-		 * and the one the table shows where they are not (suite's
-		 * sessions); the shares stay of the processes' log change. */
+		 * where the units are the verdict's (suite ab's processes,
+		 * each one's value by the probe's rule), and the one the
+		 * table shows where they are not (suite's sessions, whose
+		 * processes give their means here); the shares stay of the
+		 * processes' log change. */
 		if (verdict->have_change)
 			e.primary_change = verdict->change_pct / 100;
 		st = pr_report_explain(m, key, flags, &e, &in, notes, nnotes,

@@ -23,6 +23,18 @@
 
 json_t *report_compare_json(const struct pr_report *r, struct pr_error *err);
 json_t *report_envdiff_json(const struct pr_envdiff *d);
+/* The JSON object of the model m, as pr_report_model_render writes it (a
+ * new reference; NULL with err set when out of memory). */
+json_t *report_model_json(const struct pr_report_model *m,
+    struct pr_error *err);
+
+struct pr_explain_input;
+/* pr_explain_compute of in, added to m by pr_report_explain (perfreg/
+ * explain.h); nothing (PR_OK) when it cannot be computed (too few
+ * units).  PR_ENOMEM. */
+enum pr_status report_explain_add(struct pr_report_model *m, const char *key,
+    int flags, const struct pr_explain_input *in, const char *const *notes,
+    size_t nnotes, struct pr_error *err);
 
 /* The CSV form of a comparison: the header line when header, then one
  * line per metric, each after ncsv extra columns (headers head, values

@@ -343,9 +343,6 @@ render_flat(struct pr_buf *out, const struct pr_report_model *m,
  * JSON
  * ---------------------------------------------------------------- */
 
-static json_t *model_json(const struct pr_report_model *m,
-    struct pr_error *err);
-
 static json_t *
 section_json(const struct pr_report_section *s, struct pr_error *err)
 {
@@ -380,7 +377,7 @@ section_json(const struct pr_report_section *s, struct pr_error *err)
 	case PR_SECTION_BOOL:
 		return json_boolean(s->integer);
 	case PR_SECTION_GROUP:
-		return model_json(s->group, err);
+		return report_model_json(s->group, err);
 	case PR_SECTION_WRITER:
 		if (s->writer->json == NULL)
 			return json_null();
@@ -394,8 +391,8 @@ section_json(const struct pr_report_section *s, struct pr_error *err)
 	return j;
 }
 
-static json_t *
-model_json(const struct pr_report_model *m, struct pr_error *err)
+json_t *
+report_model_json(const struct pr_report_model *m, struct pr_error *err)
 {
 	const struct pr_report_section *s;
 	json_t *root, *v, *arr;
@@ -472,7 +469,7 @@ pr_report_model_render(struct pr_buf *out, const struct pr_report_model *m,
 		return pr_error_set(err, PR_EINVAL, "unknown report format %d",
 		    (int)f);
 	}
-	if ((root = model_json(m, err)) == NULL)
+	if ((root = report_model_json(m, err)) == NULL)
 		return err != NULL ? err->status : PR_ENOMEM;
 	return report_json_dump(out, root, JSON_INDENT(2) | JSON_PRESERVE_ORDER,
 	    err);

@@ -1422,6 +1422,7 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 	}
 	so = *o;
 	so.noise_sd = ldexp(o->noise_sd, -e);
+	memset(out, 0, sizeof(*out));
 	/* A noise given that the scaling takes to 0 or to infinity is
 	 * beyond what values of this magnitude can resolve or hold. */
 	if (o->noise_sd > 0 && isfinite(o->noise_sd) &&
@@ -1431,7 +1432,6 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 		    "the noise %.6g is out of range for values of magnitude "
 		    "%.6g",
 		    o->noise_sd, maxabs);
-	memset(out, 0, sizeof(*out));
 	ys = malloc(n * sizeof(*ys));
 	if (var != NULL)
 		vs = malloc(n * sizeof(*vs));

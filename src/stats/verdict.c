@@ -274,7 +274,7 @@ check_sorted(const double *x, size_t n, const char *name, struct pr_error *err)
 
 /*
  * What pr_compare first learns of each side: that it is sorted and
- * finite, its summary and its grid step, four passes over the values.
+ * finite, its summary and its grid step, three passes over the values.
  * With DESCRIBE_PAR_MIN values or more in all and more than one CPU
  * online, the new side is described on a second thread while the caller
  * describes the base: the same functions on the same data, so the same
@@ -294,16 +294,29 @@ struct side {
 	struct pr_error err;
 };
 
+/*
+ * The summary checks order and finiteness as it goes (it fails exactly
+ * when check_sorted would), so check_sorted only runs after a failure,
+ * for its message: one pass fewer over the values (80 MB a side at 10^7).
+ */
 static void
 describe_side(struct side *s)
 {
-	s->st = PR_OK;
+	struct pr_error cerr;
+
+	s->check = PR_OK;
 	s->grid = 0;
 	pr_error_clear(&s->err);
-	if ((s->check = check_sorted(s->x, s->n, s->name, &s->err)) != PR_OK)
+	s->st = pr_summary_compute(s->x, s->n, s->sum, &s->err);
+	if (s->st != PR_OK) {
+		pr_error_clear(&cerr);
+		s->check = check_sorted(s->x, s->n, s->name, &cerr);
+		if (s->check != PR_OK) {
+			s->st = PR_OK;
+			s->err = cerr;
+		}
 		return;
-	if ((s->st = pr_summary_compute(s->x, s->n, s->sum, &s->err)) != PR_OK)
-		return;
+	}
 	s->grid = grid_step(s->x, s->n);
 }
 

@@ -164,5 +164,33 @@ fi
 has "$tmp/ab.txt" "^explanation: handoff" "suite ab --monitor's text"
 has "$tmp/ab.txt" "(Welch's t on the logs of the processes," "suite ab --monitor's unit"
 
+# suite ab explains the figure the verdict took: syscall is a best-sample
+# probe, so each process's value is its best sample, not its mean.  A
+# stand-in worker (PERFREG_SUITE_WORKER) gives process k (1..3) the
+# samples 100+k and 400-20k on A (best rising with k, mean falling) and
+# 200+k and 800-40k on B, with k and 10+k context switches a sample: the
+# switches rise with the best samples (r > 0), against the means they
+# would fall (r < 0, as before the fix).
+cat > "$tmp/abw" <<'EOW'
+#!/bin/sh
+d=$(dirname "$0")
+k=$(cat "$d/abk" 2> /dev/null || echo 0)
+k=$((k + 1))
+echo $k > "$d/abk"
+printf 'R\tA\tsyscall\t2\t0.01\t0\t0\t0\t0.001\t0\t0.01\n'
+printf 'M\tsyscall\tns/call\tlower\t%d %d\n' $((100 + k)) $((400 - 20 * k))
+printf 'M\tmon.run.wall_s\ts\tlower\t0.01 0.01\nM\tmon.stat.ctxt\tcount\tlower\t%d %d\nE\n' $k $k
+printf 'R\tB\tsyscall\t2\t0.01\t0\t0\t0\t0.001\t0\t0.01\n'
+printf 'M\tsyscall\tns/call\tlower\t%d %d\n' $((200 + k)) $((800 - 40 * k))
+printf 'M\tmon.run.wall_s\ts\tlower\t0.01 0.01\nM\tmon.stat.ctxt\tcount\tlower\t%d %d\nE\n' $((10 + k)) $((10 + k))
+EOW
+chmod +x "$tmp/abw"
+rm -f "$tmp/abk"
+PERFREG_SUITE_WORKER=$tmp/abw "$P" suite ab syscall --a getppid --b getppid \
+    -n 2 --processes 3 --monitor stat --json > "$tmp/abw.json" 2> "$tmp/err" ||
+    fail "suite ab --monitor, stand-in worker: $(cat "$tmp/err")"
+[ "$(json "$tmp/abw.json" "[m['r'] > 0.5 for e in d['explanations'] for m in e['metrics'] if m['metric'] == 'mon.stat.ctxt'] == [True]")" = True ] ||
+    fail "suite ab --monitor: the explanation did not take the best samples"
+
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo "cli_suite_monitor: ok"

@@ -10,3 +10,5 @@ add_test(NAME cli_contention COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/monitor/cli_
 set_tests_properties(cli_contention PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_bisect_monitor COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/monitor/cli_bisect_monitor.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_bisect_monitor PROPERTIES TIMEOUT 600 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+add_test(NAME cli_history_monitor COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/monitor/cli_history_monitor.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_history_monitor PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")

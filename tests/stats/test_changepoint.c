@@ -524,8 +524,12 @@ test_extreme_magnitudes(void **state)
 		o.noise_sd = 1e-300;
 		for (i = 0; i < 200; i++)
 			ys[i] = ldexp(y[i], 994);
+		memset(&rs, 0xa5, sizeof(rs)); /* zeroed on failure */
 		assert_int_equal(pr_cp_detect(ys, NULL, 200, &o, &rs, &err),
 		    PR_EINVAL);
+		assert_null(rs.changes);
+		assert_null(rs.spikes);
+		assert_int_equal(rs.n, 0);
 		assert_non_null(
 		    strstr(err.msg, "noise 1e-300 is out of range"));
 		o.noise_sd = 1e300;
