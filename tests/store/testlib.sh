@@ -23,14 +23,22 @@ one_line_error() { # file what
 }
 
 # kill_after_lines PID FILE N: waits until FILE has N lines (a benchmark
-# that logs each run; a minute at the most), then kills PID with SIGKILL
-# and reaps it.
+# that logs each run), then kills PID with SIGKILL and reaps it.  Fails
+# (and returns 1) when PID ended before that, or when the lines did not
+# come in 10 minutes: a slow machine waits, it is never killed early.
 kill_after_lines() {
 	n=0
-	while [ "$(wc -l < "$2")" -lt "$3" ] && [ $n -lt 600 ]; do
+	while [ "$(wc -l < "$2")" -lt "$3" ] && kill -0 "$1" 2> /dev/null &&
+	    [ $n -lt 6000 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
+	if [ "$(wc -l < "$2")" -lt "$3" ]; then
+		kill -9 "$1" 2> /dev/null
+		wait "$1" 2> /dev/null
+		fail "kill_after_lines: $3 lines did not come in $2 ($(wc -l < "$2") came)"
+		return 1
+	fi
 	kill -9 "$1"
 	wait "$1" 2> /dev/null
 }
