@@ -144,12 +144,15 @@ gen() {
 # data SHAPE N SEED MEAN FILE: FILE made by gen, or, with -d, linked to
 # the cached copy in the data directory (generated there first if it is
 # not there yet).
+gen_version=1 # bump when gen's output for the same arguments changes
 data() {
 	if [ -z "$cache" ]; then
 		gen "$1" "$2" "$3" "$4" >"$5"
 		return
 	fi
-	f=$cache/$1-$2-$3.txt
+	# Every argument of gen and its version in the name: a change of
+	# either makes new files, never a stale one used again.
+	f=$cache/v$gen_version-$1-$2-$3-$4.txt
 	if [ ! -s "$f" ]; then
 		gen "$1" "$2" "$3" "$4" >"$f.tmp.$$"
 		mv "$f.tmp.$$" "$f"

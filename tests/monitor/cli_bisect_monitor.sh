@@ -90,6 +90,10 @@ if [ $perf -eq 1 ]; then
 	[ "$(json "$tmp/json" "[m['changed'] for m in d['explanations'][0]['metrics'] if m['metric'] == 'mon.perf.page_faults']")" = "[True]" ] ||
 		fail "default: the page faults not changed"
 fi
+# With perf counters or without: the peak resident set (rusage, 2 MiB
+# against 32 MiB touched) is a changed side metric.
+[ "$(json "$tmp/json" "[m['changed'] for m in d['explanations'][0]['metrics'] if m['metric'] == 'maxrss_kib']")" = "[True]" ] ||
+	fail "default: the peak resident set not changed"
 # Stored with the runs: compare --campaign explains the two commits.
 "$perfreg" compare --campaign mon --json "$(git -C "$r" rev-parse "$parent")" \
     "$(git -C "$r" rev-parse "$slow")" > "$tmp/cmp" 2> "$tmp/err" ||
