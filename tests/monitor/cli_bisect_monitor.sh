@@ -20,13 +20,7 @@
 set -u
 perfreg=$1
 . "$(dirname "$0")/../store/testlib.sh"
-export TMPDIR="$tmp/tmpdir" PERFREG_DB="$tmp/db.sqlite"
-mkdir -p "$TMPDIR"
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
-    GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
-    GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
-BUILD='cc -O2 -o prog prog.c'
-WORK='work=^work: ([0-9.]+)$:s:lower'
+bisect_env
 
 json() { # file expression on d
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"

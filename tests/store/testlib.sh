@@ -42,3 +42,17 @@ kill_after_lines() {
 	kill -9 "$1"
 	wait "$1" 2> /dev/null
 }
+
+# bisect_env: what the bisect tests share: a temporary directory and a
+# database of the test's own, git with no user or system configuration,
+# and the build command and metric of the program they make (BUILD,
+# WORK).
+bisect_env() {
+	export TMPDIR="$tmp/tmpdir" PERFREG_DB="$tmp/db.sqlite"
+	mkdir -p "$TMPDIR"
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
+	    GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org \
+	    GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
+	BUILD='cc -O2 -o prog prog.c'
+	WORK='work=^work: ([0-9.]+)$:s:lower'
+}
