@@ -64,6 +64,11 @@ if [ $perf -eq 1 ]; then
 	[ "$(json "$tmp/json" "[(m['changed'], m['n_base'], m['n_new']) for m in d['series'][0]['explanation']['metrics'] if m['metric'] == 'mon.perf.page_faults']")" = "[(True, 6, 6)]" ] ||
 		fail "json: the page faults, a session a unit: $(json "$tmp/json" "d['series'][0]['explanation']['metrics'][:3]")"
 fi
+# The primary is wall_s: the system-wide counters are taken per second of
+# it, as a boot's are in compare --campaign (gauges such as procs_running
+# are not rates, and are not).
+[ "$(json "$tmp/json" "any(m['per_second'] for m in d['series'][0]['explanation']['metrics'] if m['system_wide'])")" = True ] ||
+	fail "json: the system-wide figures not per second of wall_s"
 "$P" history --csv hd > "$tmp/csv" 2> "$tmp/err" || fail "csv: $(cat "$tmp/err")"
 grep -q "xplanation" "$tmp/csv" && fail "csv: an explanation in the CSV"
 
