@@ -887,12 +887,12 @@ explain_culprit(struct pr_report_model *m, struct pr_store *st,
 			id = si.resumes;
 		pr_store_session_info_release(&si);
 	}
-	if (s == PR_OK && n > 0 && j->verdict == PR_BISECT_V_SEVERAL &&
-	    j->first.culprit != 0)
+	/* Under "several changes" j->first is always set (confirm_two). */
+	if (s == PR_OK && n > 0 && j->verdict == PR_BISECT_V_SEVERAL)
 		s = explain_one(m, st, campaign, sess, n, j, &j->first, err);
 	if (s == PR_OK && n > 0 &&
 	    (j->verdict == PR_BISECT_V_CULPRIT ||
-		(j->verdict == PR_BISECT_V_SEVERAL && j->first.culprit != 0)))
+		j->verdict == PR_BISECT_V_SEVERAL))
 		s = explain_one(m, st, campaign, sess, n, j, &c, err);
 	free(sess);
 	return s;

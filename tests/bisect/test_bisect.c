@@ -701,14 +701,6 @@ test_drift(void **state)
 	assert_true(found[1] <= 8);
 }
 
-/*
- * When a confirmation sends the search back (bisect/job.c): at its cap
- * of rounds undecided, always while budget is left; found equal to its
- * parent, PR_BISECT_JOB_REFUTED_MAX times at most and with 4 runs of the
- * budget left, each counted; never after the budget or an interruption,
- * nor after a confirmed culprit.  A resume's stored count is kept when
- * larger, and capped.
- */
 /* n rounds of confirmation pairs of parent .. culprit given back, the
  * culprit slower by step (0.01 = 1%), each value within 0.4% of its
  * level (a fixed pattern, no randomness). */
@@ -778,7 +770,11 @@ test_refuted_before(void **state)
 	j->pairs[j->npairs - 1].now = 1;
 	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
 	assert_int_equal(j->refuted, 2);
-	/* Given back, it counts; the sessions' larger count is kept. */
+	/* The sessions' count (3) above the given-back count (2) is kept. */
+	pr_bisect_job_prior_refuted(j, 3);
+	assert_int_equal(pr_bisect_job_refuted_before(j, &err), PR_OK);
+	assert_int_equal(j->refuted, 3);
+	/* Given back, it counts; it beats the sessions' smaller count. */
 	j->pairs[j->npairs - 1].now = 0;
 	j->refuted = 0;
 	pr_bisect_job_prior_refuted(j, 1);
@@ -846,6 +842,14 @@ test_prior_method(void **state)
 	pr_bisect_job_free(j);
 }
 
+/*
+ * When a confirmation sends the search back (bisect/job.c): at its cap
+ * of rounds undecided, always while budget is left; found equal to its
+ * parent, PR_BISECT_JOB_REFUTED_MAX times at most and with 4 runs of the
+ * budget left, each counted; never after the budget or an interruption,
+ * nor after a confirmed culprit.  A resume's stored count is kept when
+ * larger, and capped.
+ */
 static void
 test_again(void **state)
 {
