@@ -548,6 +548,11 @@ pr_report_suite_summary(struct pr_buf *out, const struct pr_suite_cmp *c,
 		    ", %zu unchanged (within %g%%), %zu inconclusive",
 		    n.unchanged, c->n > 0 ? c->cmp[0].equivalence_pct : 1.0,
 		    n.inconclusive);
+	if (st == PR_OK && c->starved)
+		st = pr_buf_addf(out, err,
+		    ": not called, the new session was starved of CPU (pace "
+		    "%.3g wall s a CPU s, above %.3g)",
+		    c->pace, c->pace_limit);
 	free(pick);
 	return st;
 }
@@ -889,6 +894,39 @@ note(struct pr_buf *out, const struct cmp_data *d, const unsigned char *pick,
 	return st;
 }
 
+/* The pace rule's note (pr_suite_cmp_pace): every figure, the paces. */
+static enum pr_status
+starved_note(struct pr_buf *out, const struct cmp_data *d,
+    enum pr_report_format f, struct pr_error *err)
+{
+	struct pr_buf lead = PR_BUF_INIT(4096);
+	unsigned char *pick;
+	enum pr_status st;
+	const struct pr_suite_cmp *c = d->c;
+
+	if ((pick = calloc(c->n + 1, 1)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	memset(pick, 1, c->n);
+	st = c->base_pace > 0
+	    ? pr_buf_addf(&lead, err,
+		  "the new session was starved of CPU, its figures not "
+		  "called: its probes' pace was %.3g wall s a CPU s, above "
+		  "%g times the largest of its base sessions' (%.3g)",
+		  c->pace, PR_SUITE_PACE_FACTOR, c->base_pace)
+	    : pr_buf_addf(&lead, err,
+		  "the new session was starved of CPU, its figures not "
+		  "called: its probes' pace was %.3g wall s a CPU s, above "
+		  "%g (its base sessions have no pace stored)",
+		  c->pace, PR_SUITE_PACE_LEVEL);
+	if (st == PR_OK && (st = pr_buf_addc(&lead, '\0', err)) == PR_OK)
+		st = note(out, d, pick, f, lead.data, err);
+	if (st == PR_OK && f != PR_REPORT_MARKDOWN)
+		st = pr_buf_addc(out, '\n', err);
+	free(pick);
+	pr_buf_release(&lead);
+	return st;
+}
+
 /* The notes, each said once with the figures it applies to. */
 static enum pr_status
 notes(struct pr_buf *out, const struct cmp_data *d, enum pr_report_format f,
@@ -1082,6 +1120,7 @@ summary_json(const void *data, struct pr_error *err)
 	    jset(o, "unchanged", json_integer((json_int_t)n.unchanged)) != 0 ||
 	    jset(o, "inconclusive", json_integer((json_int_t)n.inconclusive)) !=
 		0 ||
+	    jset(o, "starved", json_boolean(d->c->starved)) != 0 ||
 	    jset(o, "line", jstr(b.data)) != 0) {
 		pr_buf_release(&b);
 		return nomem_json(o, err);
@@ -1112,6 +1151,8 @@ detail_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 			    : wrap_buf(out, &b, 0, err);
 		pr_buf_reset(&b);
 	}
+	if (st == PR_OK && d->c->starved)
+		st = starved_note(out, d, f, err);
 	if (st == PR_OK && k == 0) {
 		st = pr_buf_adds(out,
 		    f == PR_REPORT_MARKDOWN ? "\n(--all shows every figure)\n"
