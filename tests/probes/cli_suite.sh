@@ -374,7 +374,7 @@ n=$(sqlite3 "$sdb" "SELECT count(*) FROM run") || fail "slow worker: no database
 [ "${n:-0}" -gt 0 ] || fail "slow worker: nothing stored"
 # The reserve for storing and comparing grows with the pace measured: a
 # stand-in worker hands back a real syscall result that says it took 10 s
-# of wall time for 0.1 s of CPU (pace 100): 25 s of CPU storing at that
+# of wall time for 0.1 s of CPU (pace 100): 150 s of CPU storing at that
 # pace is more than 25% of a 3 s budget, so 0.75 s is kept, and the time
 # line and --json say so.
 awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 10; $11 = 0.1 } { print }' \
