@@ -987,6 +987,11 @@ compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
 	pc.new_name = nname;
 	pc.unit = unit;
 	pc.intro = intro;
+	/* suite ab of a best-sample probe: each process's value is its
+	 * best sample, and the header and the method say so. */
+	if (strcmp(unit, "process") == 0 && n == 1 && r[0].probe != NULL &&
+	    r[0].probe->figure == PR_PROBE_FIGURE_BEST)
+		pc.values = "process bests (" AB_BEST_WORDS ")";
 	pc.all = c->all;
 	pc.json_inline = json_inline;
 	if (pr_report_suite_compare(&rep->m, &pc, &err) != PR_OK) {
@@ -2500,6 +2505,7 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.data = da[0];
 	tmpl.label = "A";
+	tmpl.probe = p;
 	rc = compare_into(&rep, ua, c->processes, ub, c->processes, an, bn,
 	    &tmpl, 1, "process", intro.data, c, 1, NULL, &gated);
 	/* --monitor: each changed figure explained by the monitors. */

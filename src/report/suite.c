@@ -566,7 +566,7 @@ struct cmp_data {
 	const struct pr_suite_figure *fig;
 	struct pr_report_metric *rm; /* [c->n], for the comparison section */
 	struct pr_report rep;
-	char *base_name, *new_name, *unit, *intro;
+	char *base_name, *new_name, *unit, *intro, *values;
 	int all;
 	size_t family;      /* figures adjusted together */
 	const char *padj;   /* "p BH", "p Holm" or "p" */
@@ -585,6 +585,7 @@ cmp_free(void *data)
 	free(d->new_name);
 	free(d->unit);
 	free(d->intro);
+	free(d->values);
 	free(d);
 }
 
@@ -1044,15 +1045,15 @@ method(struct pr_buf *out, const struct cmp_data *d, enum pr_report_format f,
 		    d->unit, d->unit, PR_MODERATED_ONE_RATIO);
 	else if (mth == PR_METHOD_WELCH)
 		st = pr_buf_addf(&b, err,
-		    "method: Welch's t on each figure's log %s means (too few "
+		    "method: Welch's t on each figure's log %s (too few "
 		    "figures to borrow the between-%s variance from)",
-		    d->unit, d->unit);
+		    d->values, d->unit);
 	else if (mth == PR_METHOD_MODERATED)
 		st = pr_buf_addf(&b, err,
 		    "method: the moderated t of Smyth (2004), as limma "
-		    "computes it, on the log %s means: each figure's "
+		    "computes it, on the log %s: each figure's "
 		    "between-%s variance is borrowed from all figures",
-		    d->unit, d->unit);
+		    d->values, d->unit);
 	else
 		st = pr_buf_adds(&b, "method: no figure could be tested", err);
 	if (st == PR_OK && mth != PR_METHOD_NONE)
@@ -1170,10 +1171,9 @@ detail_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    (st = pr_buf_adds(&b, ", new is ", err)) == PR_OK &&
 	    (st = report_word(&b, d->new_name, f, err)) == PR_OK)
 		st = pr_buf_addf(&b, err,
-		    "; base and new are the geometric means of each side's %s "
-		    "means; change is new against base, with its %g%% "
-		    "interval",
-		    d->unit, 100 * d->c->cmp[0].conf);
+		    "; base and new are the geometric means of each side's %s; "
+		    "change is new against base, with its %g%% interval",
+		    d->values, 100 * d->c->cmp[0].conf);
 	if (st == PR_OK && d->adjust != NULL)
 		st = pr_buf_addf(&b, err, "; %s is the p after %s", d->padj,
 		    d->adjust);
@@ -1211,7 +1211,7 @@ pr_report_suite_compare(struct pr_report_model *m,
 	const struct pr_suite_cmp *sc = c->cmp;
 	struct cmp_data *d;
 	enum pr_status st;
-	size_t i;
+	size_t i, vl = strlen(c->values != NULL ? c->values : c->unit) + 7;
 	const double *v;
 
 	if ((d = calloc(1, sizeof(*d))) == NULL ||
@@ -1219,10 +1219,13 @@ pr_report_suite_compare(struct pr_report_model *m,
 	    (d->base_name = strdup(c->base_name)) == NULL ||
 	    (d->new_name = strdup(c->new_name)) == NULL ||
 	    (d->unit = strdup(c->unit)) == NULL ||
+	    (d->values = malloc(vl)) == NULL ||
 	    (c->intro != NULL && (d->intro = strdup(c->intro)) == NULL)) {
 		cmp_free(d);
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
+	snprintf(d->values, vl, c->values != NULL ? "%s" : "%s means",
+	    c->values != NULL ? c->values : c->unit);
 	d->c = sc;
 	d->fig = c->fig;
 	d->all = c->all;

@@ -213,7 +213,8 @@ HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \
     > "$tmp/out" 2> "$tmp/err" || fail "suite ab syscall: $(cat "$tmp/err")"
 hasf "$tmp/out" "syscall, B against A: 10 processes, each 3 rounds of A and B interleaved" \
     "suite ab header"
-hasf "$tmp/out" "the geometric means of each side's process means" "suite ab: one value a process"
+hasf "$tmp/out" "the geometric means of each side's process bests (the smallest time, the largest throughput); change" \
+    "suite ab: one value a process, its best sample (syscall's rule)"
 has "$tmp/out" "^syscall  " "suite ab row without the variant in its name"
 narrow "$tmp/out" "suite ab"
 # The process is the unit: --processes of them, each a fresh perfreg
