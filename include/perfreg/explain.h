@@ -245,8 +245,10 @@ struct pr_suite_figure;
  * given: PR_SECTION_LIST for several), the unit the process: the
  * processes of the base sessions base[0..nb) against those of the new
  * ones new_[0..nn), read from st (each stored run of the probe's
- * variant a sample, its round its process), each process's mean of the
- * figure and of every monitor figure a value, the system-wide counters
+ * variant a sample, its round its process), each process's value of the
+ * figure by its probe's rule (r's probe's figure: its mean, or its best
+ * sample, as the verdict takes it, pr_suite_unit_value) and its mean of
+ * every monitor figure a value, the system-wide counters
  * per second of the samples (PR_MON_WALL).  Nothing for a figure with
  * fewer than 2 processes a side or no monitor figure.  Errors: the
  * store's, PR_ENOMEM.

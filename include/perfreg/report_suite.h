@@ -63,6 +63,9 @@ struct pr_report_suite_cmp {
 	const struct pr_suite_figure *fig; /* cmp->index's figures */
 	const char *base_name, *new_name;  /* "3 sessions, 1 to 3" */
 	const char *unit;                  /* "session", "process" */
+	/* What each unit's value of a figure is, plural, as the header
+	 * and the method say it: "process bests"; NULL: "<unit> means". */
+	const char *values;
 	const char *intro; /* what is compared with what, a sentence
 			      without its newline; NULL: none */
 	int all;           /* every figure, not only the changed ones */

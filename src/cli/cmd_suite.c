@@ -33,6 +33,7 @@
 #include "perfreg/history.h"
 #include "perfreg/monitor.h"
 #include "perfreg/nested.h"
+#include "perfreg/numparse.h"
 #include "perfreg/probe.h"
 #include "perfreg/report.h"
 #include "perfreg/report_cp.h"
@@ -523,15 +524,15 @@ add_sample(struct pr_dataset *one, const struct pr_dataset *d, size_t k,
 /* Stores the results as a session of campaign "suite". */
 static int
 store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
-    const struct pr_env *env, int quick, const char *config, int64_t *session,
-    const char *status)
+    const struct pr_env *env, int quick, const char *config, double pace,
+    int64_t *session, const char *status)
 {
 	struct pr_store_session_new sn;
-	struct pr_store_tag tag[2];
+	struct pr_store_tag tag[3];
 	struct pr_store_run sr;
 	struct pr_dataset one;
 	struct pr_error err;
-	char host[HOST_MAX], boot[BOOT_MAX];
+	char host[HOST_MAX], boot[BOOT_MAX], pb[32];
 	struct timespec ts;
 	int64_t vid;
 	double elapsed = 0;
@@ -552,8 +553,13 @@ store_results(struct pr_store *st, const struct pr_suite_result *r, size_t n,
 	tag[0].value = pr_str_c(quick ? "quick" : "full");
 	tag[1].key = pr_str_c("config");
 	tag[1].value = pr_str_c(config);
+	/* The probes' pace, for the pace rule of later sessions
+	 * (pr_suite_cmp_pace); none when not measured. */
+	snprintf(pb, sizeof(pb), "%.6g", pace);
+	tag[2].key = pr_str_c("pace");
+	tag[2].value = pr_str_c(pb);
 	sn.tags = tag;
-	sn.ntags = 2;
+	sn.ntags = pace > 0 ? 3 : 2;
 	pr_error_clear(&err);
 	/* One transaction: a session that cannot be stored whole (a
 	 * locked database, a full disk) leaves nothing behind. */
@@ -934,7 +940,8 @@ static int
 compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
     struct pr_dataset *nd, size_t nn, const char *bname, const char *nname,
     const struct pr_suite_result *r, size_t n, const char *unit,
-    const char *intro, const struct suite_cli *c, int json_inline, int *gated)
+    const char *intro, const struct suite_cli *c, int json_inline,
+    const double *bpace, int *gated)
 {
 	struct pr_report_suite_cmp pc;
 	struct pr_error err;
@@ -956,6 +963,10 @@ compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
 	}
 	if (rep->sc.n == 0)
 		return PR_EXIT_OK;
+	/* Sessions: a starved new session's figures are not called, and
+	 * the gate follows the verdicts shown. */
+	if (bpace != NULL)
+		pr_suite_cmp_pace(&rep->sc, c->pace, bpace, nb);
 	for (i = 0; i < rep->sc.n; i++) {
 		const struct pr_comparison *x = &rep->sc.cmp[i];
 		const struct pr_suite_figure *f = &rep->fig[rep->sc.index[i]];
@@ -976,6 +987,11 @@ compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
 	pc.new_name = nname;
 	pc.unit = unit;
 	pc.intro = intro;
+	/* suite ab of a best-sample probe: each process's value is its
+	 * best sample, and the header and the method say so. */
+	if (strcmp(unit, "process") == 0 && n == 1 && r[0].probe != NULL &&
+	    r[0].probe->figure == PR_PROBE_FIGURE_BEST)
+		pc.values = "process bests (" AB_BEST_WORDS ")";
 	pc.all = c->all;
 	pc.json_inline = json_inline;
 	if (pr_report_suite_compare(&rep->m, &pc, &err) != PR_OK) {
@@ -1030,13 +1046,37 @@ plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
 	return pr_buf_adds(b, "", err);
 }
 
+/* The pace stored with each of the sessions ids[0..n) (tag pace=), 0
+ * where none is (sessions stored before it was), into pace. */
+static void
+base_paces(const struct history *h, const int64_t *ids, size_t n, double *pace)
+{
+	const struct pr_str *t;
+	size_t i, k;
+
+	for (k = 0; k < n; k++) {
+		pace[k] = 0;
+		for (i = 0; i < h->n && h->s[i].id != ids[k]; i++)
+			;
+		if (i == h->n || (t = tag_of(&h->s[i], "pace")) == NULL ||
+		    t->n == 0)
+			continue;
+		if (pr_parse_double_all(t->p, t->p + t->n, &pace[k], NULL) !=
+			PR_OK ||
+		    !isfinite(pace[k]))
+			pace[k] = 0;
+	}
+}
+
 /* The comparison the plan says and the environment diff, into rep. */
 static int
 against_plan(struct pr_store *st, const struct pr_suite_plan *p,
-    const struct pr_suite_result *r, size_t n, const struct pr_env *env,
-    const struct suite_cli *c, struct suite_report *rep, int *gated)
+    const struct history *hist, const struct pr_suite_result *r, size_t n,
+    const struct pr_env *env, const struct suite_cli *c,
+    struct suite_report *rep, int *gated)
 {
 	struct pr_dataset bd[HISTORY_MAX], nd[HISTORY_MAX];
+	double bpace[HISTORY_MAX];
 	struct pr_buf intro = PR_BUF_INIT(1 << 16);
 	struct pr_buf line = PR_BUF_INIT(1 << 16);
 	struct pr_error err;
@@ -1056,6 +1096,7 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	if ((rc = load_sessions(st, p->base, nb, r, n, bd)) != PR_EXIT_OK ||
 	    (rc = load_sessions(st, p->new_, nn, r, n, nd)) != PR_EXIT_OK)
 		goto out;
+	base_paces(hist, p->base, nb, bpace);
 	rc = PR_EXIT_INTERNAL;
 	if (pr_store_session_env(st, p->base[nb - 1], &rep->benv, &found,
 		&err) != PR_OK) {
@@ -1071,7 +1112,7 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	/* Sessions are the unit from one a side on: with one each, the
 	 * moderated t's documented bound decides and says so. */
 	if ((rc = compare_into(rep, bd, nb, nd, nn, bname, nname, r, n,
-		 "session", intro.data, c, 0, gated)) != PR_EXIT_OK)
+		 "session", intro.data, c, 0, bpace, gated)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
 	/* --monitor: each changed figure explained by its probe's
@@ -2157,15 +2198,16 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		if (!interrupted && rc != EXIT_INTERRUPTED) {
 			if (st != NULL)
 				(void)store_results(st, r, nr, &env,
-				    c->so.quick, config, &session, "failed");
+				    c->so.quick, config, c->pace, &session,
+				    "failed");
 			goto out;
 		}
 		rc = PR_EXIT_OK;
 		cli_errorf("suite: interrupted; what finished is kept");
 	}
 	if (st != NULL &&
-	    (rc = store_results(st, r, nr, &env, c->so.quick, config, &session,
-		 cut ? "interrupted" : "done")) != PR_EXIT_OK) {
+	    (rc = store_results(st, r, nr, &env, c->so.quick, config, c->pace,
+		 &session, cut ? "interrupted" : "done")) != PR_EXIT_OK) {
 		/* Not stored, but measured: show the figures even so. */
 		if (!c->json && probes_into(&rep, r, nr, 1) == PR_EXIT_OK)
 			(void)suite_report_write(c, &rep, "perfreg suite");
@@ -2182,7 +2224,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	 * figures after them with --all, or when nothing is compared.
 	 */
 	if (plan.kind != PR_SUITE_PLAN_NONE) {
-		if ((rc = against_plan(st, &plan, r, nr, &env, c, &rep,
+		if ((rc = against_plan(st, &plan, &hist, r, nr, &env, c, &rep,
 			 &gated)) != PR_EXIT_OK)
 			goto out;
 	} else if (st != NULL && !cut) {
@@ -2463,8 +2505,9 @@ run_ab(struct suite_cli *c, int argc, char **argv, int first)
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.data = da[0];
 	tmpl.label = "A";
+	tmpl.probe = p;
 	rc = compare_into(&rep, ua, c->processes, ub, c->processes, an, bn,
-	    &tmpl, 1, "process", intro.data, c, 1, &gated);
+	    &tmpl, 1, "process", intro.data, c, 1, NULL, &gated);
 	/* --monitor: each changed figure explained by the monitors. */
 	if (rc == PR_EXIT_OK && c->mon != NULL && rep.fig != NULL &&
 	    (monitor_notes(c, &notes, &nnotes, &err) != PR_OK ||

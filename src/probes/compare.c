@@ -139,6 +139,41 @@ fail:
 	return st;
 }
 
+int
+pr_suite_starved(double pace, const double *base_pace, size_t nb, double *limit,
+    double *largest)
+{
+	double big = 0, lim;
+	size_t i;
+
+	for (i = 0; i < nb; i++)
+		if (isfinite(base_pace[i]) && base_pace[i] > big)
+			big = base_pace[i];
+	lim = big > 0 ? PR_SUITE_PACE_FACTOR * big : PR_SUITE_PACE_LEVEL;
+	if (limit != NULL)
+		*limit = lim;
+	if (largest != NULL)
+		*largest = big;
+	return isfinite(pace) && pace > 0 && pace > lim;
+}
+
+void
+pr_suite_cmp_pace(struct pr_suite_cmp *c, double pace, const double *base_pace,
+    size_t nb)
+{
+	size_t i;
+
+	c->pace = pace;
+	c->starved = pr_suite_starved(pace, base_pace, nb, &c->pace_limit,
+	    &c->base_pace);
+	if (!c->starved)
+		return;
+	for (i = 0; i < c->n; i++) {
+		c->cmp[i].verdict = PR_VERDICT_INCONCLUSIVE;
+		c->cmp[i].runs_needed = 0;
+	}
+}
+
 enum pr_status
 pr_suite_figures(const struct pr_suite_result *r, size_t n,
     struct pr_suite_figure **fig, size_t *nfig, struct pr_error *err)

@@ -5,10 +5,11 @@
  * the samples of its probe (perfreg/suite.h: a result's monitors, one
  * value a sample) are tested and ranked against it as `run`'s are
  * against its primary metric, with the suite's unit, the process: each
- * process's mean of the figure and of every monitor figure is one value
- * (for `suite ab` the figure's value is the verdict's: the caller passes
- * each process's values by the probe's rule, pr_suite_ab_values)
- * (a sample is not an independent replicate, issue 10), and the
+ * process's value of the figure, by its probe's rule as the verdict
+ * takes it (pr_suite_unit_value: its mean, or its best sample), and its
+ * mean of every monitor figure are one value (for `suite ab` the caller
+ * passes each process's values by that rule, pr_suite_ab_values) (a
+ * sample is not an independent replicate, issue 10), and the
  * system-wide counters are taken per second of the samples (PR_MON_WALL,
  * each process's mean sample time).  For `suite` the processes are
  * those of the base sessions and of the new ones, read from the store
@@ -38,19 +39,15 @@ struct side {
 	size_t n;
 };
 
-/* The mean of metric name's values in d, or NaN. */
+/* Metric name's value in d by rule (pr_suite_unit_value), or NaN. */
 static double
-mean_of(struct pr_dataset *d, const char *name)
+value_of(struct pr_dataset *d, const char *name, enum pr_probe_figure rule)
 {
 	struct pr_metric *m = pr_dataset_find(d, name);
-	double mean = 0;
-	size_t k;
 
 	if (m == NULL || m->values.n == 0)
 		return NAN;
-	for (k = 0; k < m->values.n; k++)
-		mean += (m->values.v[k] - mean) / (double)(k + 1);
-	return mean;
+	return pr_suite_unit_value(m->values.v, m->values.n, m->better, rule);
 }
 
 /* The values of one side: the processes that have the figure. */
@@ -74,7 +71,8 @@ vals_release(struct vals *v, size_t nmetrics)
 
 static enum pr_status
 vals_fill(struct vals *v, const struct side *s, const char *figure,
-    const struct pr_dataset *names, struct pr_error *err)
+    enum pr_probe_figure rule, const struct pr_dataset *names,
+    struct pr_error *err)
 {
 	size_t u, j;
 	double y;
@@ -90,15 +88,16 @@ vals_fill(struct vals *v, const struct side *s, const char *figure,
 		if ((v->metric[j] = calloc(s->n + 1, sizeof(double))) == NULL)
 			return pr_error_set(err, PR_ENOMEM, "out of memory");
 	for (u = 0; u < s->n; u++) {
-		if (isnan(y = mean_of(s->fig[u], figure)))
+		if (isnan(y = value_of(s->fig[u], figure, rule)))
 			continue;
 		v->primary[v->n] = y;
-		v->seconds[v->n] = mean_of(s->mon[u], PR_MON_WALL);
+		v->seconds[v->n] =
+		    value_of(s->mon[u], PR_MON_WALL, PR_PROBE_FIGURE_MEAN);
 		if (!(v->seconds[v->n] > 0))
 			timed = 0;
 		for (j = 0; j < names->n; j++)
-			v->metric[j][v->n] =
-			    mean_of(s->mon[u], names->metrics[j].name);
+			v->metric[j][v->n] = value_of(s->mon[u],
+			    names->metrics[j].name, PR_PROBE_FIGURE_MEAN);
 		v->n++;
 	}
 	if (!timed) {
@@ -131,13 +130,14 @@ names_add(struct pr_dataset *names, const struct side *s, struct pr_error *err)
 	return PR_OK;
 }
 
-/* The explanation of figure between the sides, added to m (nothing
- * when it cannot be made). */
+/* The explanation of figure between the sides, each process's figure
+ * taken by rule, added to m (nothing when it cannot be made). */
 static enum pr_status
 explain_figure(struct pr_report_model *m, const char *key, int flags,
-    const char *figure, const struct pr_comparison *verdict,
-    const struct side *b, const struct side *n, const char *const *notes,
-    size_t nnotes, struct pr_error *err)
+    const char *figure, enum pr_probe_figure rule,
+    const struct pr_comparison *verdict, const struct side *b,
+    const struct side *n, const char *const *notes, size_t nnotes,
+    struct pr_error *err)
 {
 	struct pr_explain_input in;
 	struct pr_explain e;
@@ -157,8 +157,8 @@ explain_figure(struct pr_report_model *m, const char *key, int flags,
 		goto out;
 	if (names.n == 0)
 		goto out;
-	if ((st = vals_fill(&vb, b, figure, &names, err)) != PR_OK ||
-	    (st = vals_fill(&vn, n, figure, &names, err)) != PR_OK)
+	if ((st = vals_fill(&vb, b, figure, rule, &names, err)) != PR_OK ||
+	    (st = vals_fill(&vn, n, figure, rule, &names, err)) != PR_OK)
 		goto out;
 	if (vb.n < 2 || vn.n < 2)
 		goto out;
@@ -192,10 +192,10 @@ explain_figure(struct pr_report_model *m, const char *key, int flags,
 	pr_error_clear(&why);
 	if ((st = pr_explain_compute(&in, &e, &why)) == PR_OK) {
 		/* The heading gives the verdict's change: the same figure
-		 * where the units are the verdict's (suite ab's processes,
-		 * each one's value by the probe's rule), and the one the
-		 * table shows where they are not (suite's sessions, whose
-		 * processes give their means here); the shares stay of the
+		 * where the units are the verdict's (suite ab's processes),
+		 * and the one the table shows where they are not (suite's
+		 * sessions, whose processes are the units here, each one's
+		 * value by the same rule); the shares stay of the
 		 * processes' log change. */
 		if (verdict->have_change)
 			e.primary_change = verdict->change_pct / 100;
@@ -352,8 +352,10 @@ pr_report_suite_explain(struct pr_report_model *m, const char *key, int flags,
 			PR_OK &&
 		    (rc = load_side(st, new_, nn, res->label, &ln, &sn, err)) ==
 			PR_OK)
-			rc = explain_figure(m, key, flags, name, &c->cmp[i],
-			    &sb, &sn, notes, nnotes, err);
+			rc = explain_figure(m, key, flags, name,
+			    res->probe != NULL ? res->probe->figure
+					       : PR_PROBE_FIGURE_MEAN,
+			    &c->cmp[i], &sb, &sn, notes, nnotes, err);
 		loaded_release(&lb);
 		loaded_release(&ln);
 	}
@@ -392,9 +394,9 @@ pr_report_suite_ab_explain(struct pr_report_model *m, const char *key,
 	sa.n = sb.n = np;
 	for (i = 0; i < c->n && rc == PR_OK; i++)
 		if (pr_suite_changed(c, i))
-			rc =
-			    explain_figure(m, key, flags, fig[c->index[i]].name,
-				&c->cmp[i], &sa, &sb, notes, nnotes, err);
+			rc = explain_figure(m, key, flags,
+			    fig[c->index[i]].name, PR_PROBE_FIGURE_MEAN,
+			    &c->cmp[i], &sa, &sb, notes, nnotes, err);
 	free(p);
 	return rc;
 }

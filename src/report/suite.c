@@ -548,6 +548,11 @@ pr_report_suite_summary(struct pr_buf *out, const struct pr_suite_cmp *c,
 		    ", %zu unchanged (within %g%%), %zu inconclusive",
 		    n.unchanged, c->n > 0 ? c->cmp[0].equivalence_pct : 1.0,
 		    n.inconclusive);
+	if (st == PR_OK && c->starved)
+		st = pr_buf_addf(out, err,
+		    ": not called, the new session was starved of CPU (pace "
+		    "%.3g wall s a CPU s, above %.3g)",
+		    c->pace, c->pace_limit);
 	free(pick);
 	return st;
 }
@@ -561,7 +566,7 @@ struct cmp_data {
 	const struct pr_suite_figure *fig;
 	struct pr_report_metric *rm; /* [c->n], for the comparison section */
 	struct pr_report rep;
-	char *base_name, *new_name, *unit, *intro;
+	char *base_name, *new_name, *unit, *intro, *values;
 	int all;
 	size_t family;      /* figures adjusted together */
 	const char *padj;   /* "p BH", "p Holm" or "p" */
@@ -580,6 +585,7 @@ cmp_free(void *data)
 	free(d->new_name);
 	free(d->unit);
 	free(d->intro);
+	free(d->values);
 	free(d);
 }
 
@@ -889,6 +895,39 @@ note(struct pr_buf *out, const struct cmp_data *d, const unsigned char *pick,
 	return st;
 }
 
+/* The pace rule's note (pr_suite_cmp_pace): every figure, the paces. */
+static enum pr_status
+starved_note(struct pr_buf *out, const struct cmp_data *d,
+    enum pr_report_format f, struct pr_error *err)
+{
+	struct pr_buf lead = PR_BUF_INIT(4096);
+	unsigned char *pick;
+	enum pr_status st;
+	const struct pr_suite_cmp *c = d->c;
+
+	if ((pick = calloc(c->n + 1, 1)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	memset(pick, 1, c->n);
+	st = c->base_pace > 0
+	    ? pr_buf_addf(&lead, err,
+		  "the new session was starved of CPU, its figures not "
+		  "called: its probes' pace was %.3g wall s a CPU s, above "
+		  "%g times the largest of its base sessions' (%.3g)",
+		  c->pace, PR_SUITE_PACE_FACTOR, c->base_pace)
+	    : pr_buf_addf(&lead, err,
+		  "the new session was starved of CPU, its figures not "
+		  "called: its probes' pace was %.3g wall s a CPU s, above "
+		  "%g (its base sessions have no pace stored)",
+		  c->pace, PR_SUITE_PACE_LEVEL);
+	if (st == PR_OK && (st = pr_buf_addc(&lead, '\0', err)) == PR_OK)
+		st = note(out, d, pick, f, lead.data, err);
+	if (st == PR_OK && f != PR_REPORT_MARKDOWN)
+		st = pr_buf_addc(out, '\n', err);
+	free(pick);
+	pr_buf_release(&lead);
+	return st;
+}
+
 /* The notes, each said once with the figures it applies to. */
 static enum pr_status
 notes(struct pr_buf *out, const struct cmp_data *d, enum pr_report_format f,
@@ -1006,15 +1045,15 @@ method(struct pr_buf *out, const struct cmp_data *d, enum pr_report_format f,
 		    d->unit, d->unit, PR_MODERATED_ONE_RATIO);
 	else if (mth == PR_METHOD_WELCH)
 		st = pr_buf_addf(&b, err,
-		    "method: Welch's t on each figure's log %s means (too few "
+		    "method: Welch's t on each figure's log %s (too few "
 		    "figures to borrow the between-%s variance from)",
-		    d->unit, d->unit);
+		    d->values, d->unit);
 	else if (mth == PR_METHOD_MODERATED)
 		st = pr_buf_addf(&b, err,
 		    "method: the moderated t of Smyth (2004), as limma "
-		    "computes it, on the log %s means: each figure's "
+		    "computes it, on the log %s: each figure's "
 		    "between-%s variance is borrowed from all figures",
-		    d->unit, d->unit);
+		    d->values, d->unit);
 	else
 		st = pr_buf_adds(&b, "method: no figure could be tested", err);
 	if (st == PR_OK && mth != PR_METHOD_NONE)
@@ -1082,6 +1121,7 @@ summary_json(const void *data, struct pr_error *err)
 	    jset(o, "unchanged", json_integer((json_int_t)n.unchanged)) != 0 ||
 	    jset(o, "inconclusive", json_integer((json_int_t)n.inconclusive)) !=
 		0 ||
+	    jset(o, "starved", json_boolean(d->c->starved)) != 0 ||
 	    jset(o, "line", jstr(b.data)) != 0) {
 		pr_buf_release(&b);
 		return nomem_json(o, err);
@@ -1112,6 +1152,8 @@ detail_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 			    : wrap_buf(out, &b, 0, err);
 		pr_buf_reset(&b);
 	}
+	if (st == PR_OK && d->c->starved)
+		st = starved_note(out, d, f, err);
 	if (st == PR_OK && k == 0) {
 		st = pr_buf_adds(out,
 		    f == PR_REPORT_MARKDOWN ? "\n(--all shows every figure)\n"
@@ -1129,10 +1171,9 @@ detail_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	    (st = pr_buf_adds(&b, ", new is ", err)) == PR_OK &&
 	    (st = report_word(&b, d->new_name, f, err)) == PR_OK)
 		st = pr_buf_addf(&b, err,
-		    "; base and new are the geometric means of each side's %s "
-		    "means; change is new against base, with its %g%% "
-		    "interval",
-		    d->unit, 100 * d->c->cmp[0].conf);
+		    "; base and new are the geometric means of each side's %s; "
+		    "change is new against base, with its %g%% interval",
+		    d->values, 100 * d->c->cmp[0].conf);
 	if (st == PR_OK && d->adjust != NULL)
 		st = pr_buf_addf(&b, err, "; %s is the p after %s", d->padj,
 		    d->adjust);
@@ -1170,7 +1211,7 @@ pr_report_suite_compare(struct pr_report_model *m,
 	const struct pr_suite_cmp *sc = c->cmp;
 	struct cmp_data *d;
 	enum pr_status st;
-	size_t i;
+	size_t i, vl = strlen(c->values != NULL ? c->values : c->unit) + 7;
 	const double *v;
 
 	if ((d = calloc(1, sizeof(*d))) == NULL ||
@@ -1178,10 +1219,13 @@ pr_report_suite_compare(struct pr_report_model *m,
 	    (d->base_name = strdup(c->base_name)) == NULL ||
 	    (d->new_name = strdup(c->new_name)) == NULL ||
 	    (d->unit = strdup(c->unit)) == NULL ||
+	    (d->values = malloc(vl)) == NULL ||
 	    (c->intro != NULL && (d->intro = strdup(c->intro)) == NULL)) {
 		cmp_free(d);
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
+	snprintf(d->values, vl, c->values != NULL ? "%s" : "%s means",
+	    c->values != NULL ? c->values : c->unit);
 	d->c = sc;
 	d->fig = c->fig;
 	d->all = c->all;

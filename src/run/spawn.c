@@ -13,7 +13,9 @@
  * its process id nor its group id can have been reused by then.  The
  * attributes of posix_spawn are made once per spawner; the per-run cost
  * is two pipes, the spawn, a pidfd, a poll, the reads, one kill of the
- * group and wait4 (bench/run-overhead.sh measures it).
+ * group and wait4 (bench/run-overhead.sh measures it).  The parent holds
+ * the pipes' write ends until the exit is seen, so that a run wakes it
+ * once (the pidfd) and not first on the pipes' hang-up.
  *
  * Invariants: every path out of pr_spawn_run after a successful spawn
  * reaps the child (or reports the one that SIGKILL cannot end) and
@@ -769,6 +771,10 @@ finish(struct child *c, const struct pr_spawn_opts *o, int killed,
 	}
 	if (o->reap_orphans)
 		reap_orphans();
+	/* Only now can the pipes reach their end (or a process that
+	 * escaped the group holds them). */
+	close_fd(&c->wr[0]);
+	close_fd(&c->wr[1]);
 	drain(c, r);
 
 	r->wall_s = c->t1 - c->t0;
@@ -852,8 +858,9 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 
 	c.t0 = pr_spawn_now();
 	rc = posix_spawn(&c.pid, exe, &sp->fa, &sp->attr, av, environ);
-	close_fd(&c.wr[0]);
-	close_fd(&c.wr[1]);
+	/* The write ends stay open here until the exit is seen (finish):
+	 * the child's exit then gives the pipes no hang-up, and the parent
+	 * wakes once, on the pidfd, not on the pipes first. */
 	if (rc != 0) {
 		r->wall_s = pr_spawn_now() - c.t0;
 		r->sys_errno = rc;

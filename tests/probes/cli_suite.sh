@@ -213,7 +213,8 @@ HOME=$tmp/home "$P" suite run syscall --quick --budget 1 --no-store \
     > "$tmp/out" 2> "$tmp/err" || fail "suite ab syscall: $(cat "$tmp/err")"
 hasf "$tmp/out" "syscall, B against A: 10 processes, each 3 rounds of A and B interleaved" \
     "suite ab header"
-hasf "$tmp/out" "the geometric means of each side's process means" "suite ab: one value a process"
+hasf "$tmp/out" "the geometric means of each side's process bests (the smallest time, the largest throughput); change" \
+    "suite ab: one value a process, its best sample (syscall's rule)"
 has "$tmp/out" "^syscall  " "suite ab row without the variant in its name"
 narrow "$tmp/out" "suite ab"
 # The process is the unit: --processes of them, each a fresh perfreg
@@ -374,7 +375,7 @@ n=$(sqlite3 "$sdb" "SELECT count(*) FROM run") || fail "slow worker: no database
 [ "${n:-0}" -gt 0 ] || fail "slow worker: nothing stored"
 # The reserve for storing and comparing grows with the pace measured: a
 # stand-in worker hands back a real syscall result that says it took 10 s
-# of wall time for 0.1 s of CPU (pace 100): 25 s of CPU storing at that
+# of wall time for 0.1 s of CPU (pace 100): 150 s of CPU storing at that
 # pace is more than 25% of a 3 s budget, so 0.75 s is kept, and the time
 # line and --json say so.
 awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 10; $11 = 0.1 } { print }' \
@@ -392,6 +393,45 @@ PERFREG_SUITE_WORKER=$tmp/pace "$P" suite run syscall --quick --budget 3 \
     fail "pace 100, text: $(cat "$tmp/err")"
 hasf "$tmp/out" "0.8 s kept for them, grown with the probes' pace); the probes' pace 100.00 wall s a CPU s" \
     "pace 100: the time line"
+# The pace rule (perfreg/suite.h, pr_suite_cmp_pace): a session whose
+# probes' pace is far above its base sessions' (a starved session) has
+# none of its figures called.  Session 1 at pace 1 (the real block), then
+# session 2 three times as slow: at pace 1 a regression, exit 1 with
+# --fail-on-regression; at pace 100 (above 4 times 1) not called, the
+# summary line says why, exit 0.
+awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 0.1; $11 = 0.1 }
+    { print }' "$tmp/block" > "$tmp/block-1"
+awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "M" { n = split($5, v, " "); s = ""
+    for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[i] * 3; $5 = s }
+    { print }' "$tmp/block-1" > "$tmp/block-x3"
+awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 10; $11 = 0.1 } { print }' \
+    "$tmp/block-x3" > "$tmp/block-x3-pace"
+for w in block-1 block-x3 block-x3-pace; do
+    printf '#!/bin/sh\ncat "%s"\n' "$tmp/$w" > "$tmp/w-$w"
+    chmod +x "$tmp/w-$w"
+done
+for k in 1 100; do
+    rm -f "$tmp/pace.db"
+    PERFREG_SUITE_WORKER=$tmp/w-block-1 "$P" suite run syscall --quick \
+        --budget 3 --processes 1 --db "$tmp/pace.db" > /dev/null \
+        2> "$tmp/err" || fail "pace rule, session 1: $(cat "$tmp/err")"
+    w=block-x3
+    [ $k -eq 1 ] || w=block-x3-pace
+    PERFREG_SUITE_WORKER=$tmp/w-$w "$P" suite run syscall --quick \
+        --budget 3 --processes 1 --db "$tmp/pace.db" --fail-on-regression \
+        > "$tmp/out" 2> "$tmp/err"
+    st=$?
+    if [ $k -eq 1 ]; then
+        [ $st -eq 1 ] || fail "pace 1: status $st, not 1: $(cat "$tmp/err")"
+        has "$tmp/out" "^2 figures: 2 regressions" "pace 1: called"
+    else
+        [ $st -eq 0 ] || fail "pace 100: status $st, not 0: $(cat "$tmp/err")"
+        hasf "$tmp/out" "^2 figures: 0 regressions, 0 improvements, 0 unchanged (within 1%), 2 inconclusive: not called, the new session was starved of CPU (pace 100 wall s a CPU s, above 4)" \
+            "pace 100: the summary line"
+        hasf "$tmp/out" "note: the new session was starved of CPU, its figures not called: its probes' pace was 100 wall s a CPU s, above 4 times the largest of its base sessions' (1)" \
+            "pace 100: the note"
+    fi
+done
 # A stand-in that ends inside a result: an error naming it, not a crash.
 head -n 2 "$tmp/block" > "$tmp/cut"
 printf '#!/bin/sh\ncat "%s"\n' "$tmp/cut" > "$tmp/short"

@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "perfreg/distrib.h"
+#include "perfreg/report_suite.h"
 #include "perfreg/suite.h"
 
 struct fake {
@@ -410,6 +411,17 @@ session(struct pr_dataset *d, double a, double b, int with_c)
 	}
 }
 
+/* Three base sessions and a new one twice as slow in fig.a, fig.b as
+ * before, fig.c (constant) in the new one only when with_c. */
+static void
+slower_a(struct pr_dataset *bd, struct pr_dataset *nd, int with_c)
+{
+	session(&bd[0], 100, 500, 1);
+	session(&bd[1], 101, 505, 1);
+	session(&bd[2], 99, 498, 1);
+	session(&nd[0], 200, 502, with_c);
+}
+
 static void
 test_compare_sessions(void **state)
 {
@@ -427,10 +439,7 @@ test_compare_sessions(void **state)
 	(void)state;
 	/* Three base sessions; the new one twice as slow in fig.a, fig.b
 	 * as before, fig.c missing. */
-	session(&bd[0], 100, 500, 1);
-	session(&bd[1], 101, 505, 1);
-	session(&bd[2], 99, 498, 1);
-	session(&nd[0], 200, 502, 0);
+	slower_a(bd, nd, 0);
 	pr_moderated_opts_init(&mo);
 	mo.adjust = PR_ADJUST_HOLM;
 	assert_int_equal(pr_suite_compare(bd, 3, nd, 1, fig, 3, &mo, &sc, &err),
@@ -514,10 +523,7 @@ test_counts_figures(void **state)
 
 	/* fig.a twice as slow (a regression), fig.b as before, fig.c
 	 * constant in every session (equal: not a change). */
-	session(&bd[0], 100, 500, 1);
-	session(&bd[1], 101, 505, 1);
-	session(&bd[2], 99, 498, 1);
-	session(&nd[0], 200, 502, 1);
+	slower_a(bd, nd, 1);
 	assert_int_equal(pr_suite_compare(bd, 3, nd, 1, fig, 3, NULL, &sc,
 			     &err),
 	    PR_OK);
@@ -551,6 +557,81 @@ test_counts_figures(void **state)
 	free(fig);
 	pr_dataset_release(&r[0].data);
 	pr_dataset_release(&r[1].data);
+}
+
+/*
+ * The pace rule (pr_suite_cmp_pace), with fake paces: a new session whose
+ * pace is above PR_SUITE_PACE_FACTOR times its base sessions' largest
+ * stored pace (or PR_SUITE_PACE_LEVEL when none is stored) has none of
+ * its figures called, and the summary line says why.
+ */
+static void
+test_starved(void **state)
+{
+	const struct pr_suite_figure fig[] = {
+		{ "fig.a", "ns", PR_BETTER_LOWER },
+		{ "fig.b", "MB/s", PR_BETTER_HIGHER },
+		{ "fig.c", "ns", PR_BETTER_LOWER },
+	};
+	const double some[] = { 1.5, 0, 2.0 }, none[] = { 0, NAN, -1 };
+	struct pr_buf line = PR_BUF_INIT(1 << 16);
+	struct pr_dataset bd[3], nd[1];
+	struct pr_suite_counts cnt;
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	double limit, big;
+	size_t i;
+
+	(void)state;
+	/* The limit: 4 times the largest stored pace (2.0); a pace not
+	 * stored (0) or not finite does not count. */
+	assert_false(pr_suite_starved(8.0, some, 3, &limit, &big));
+	assert_true(limit == PR_SUITE_PACE_FACTOR * 2.0 && big == 2.0);
+	assert_true(pr_suite_starved(8.01, some, 3, NULL, NULL));
+	/* None stored: the absolute level. */
+	assert_false(
+	    pr_suite_starved(PR_SUITE_PACE_LEVEL, none, 3, &limit, &big));
+	assert_true(limit == PR_SUITE_PACE_LEVEL && big == 0);
+	assert_true(
+	    pr_suite_starved(PR_SUITE_PACE_LEVEL + 0.1, none, 3, NULL, NULL));
+	assert_true(pr_suite_starved(20, NULL, 0, NULL, NULL));
+	/* The new pace not known: never starved. */
+	assert_false(pr_suite_starved(0, some, 3, NULL, NULL));
+	assert_false(pr_suite_starved(NAN, none, 3, NULL, NULL));
+
+	slower_a(bd, nd, 1);
+	assert_int_equal(pr_suite_compare(bd, 3, nd, 1, fig, 3, NULL, &sc,
+			     &err),
+	    PR_OK);
+	/* At a pace within the limit the regression stands. */
+	pr_suite_cmp_pace(&sc, 7.9, some, 3);
+	assert_false(sc.starved);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
+	assert_int_equal(pr_report_suite_summary(&line, &sc, fig, &err), PR_OK);
+	assert_null(strstr(line.data, "starved"));
+	/* Starved (pace 24 against 2.0): nothing is called. */
+	pr_buf_reset(&line);
+	pr_suite_cmp_pace(&sc, 24, some, 3);
+	assert_true(sc.starved);
+	assert_true(
+	    sc.pace == 24 && sc.base_pace == 2.0 && sc.pace_limit == 8.0);
+	for (i = 0; i < sc.n; i++)
+		assert_int_equal(sc.cmp[i].verdict, PR_VERDICT_INCONCLUSIVE);
+	pr_suite_count(&sc, &cnt);
+	assert_int_equal(cnt.regressions, 0);
+	assert_int_equal(cnt.inconclusive, 3);
+	assert_false(pr_suite_changed(&sc, 0));
+	assert_int_equal(pr_report_suite_summary(&line, &sc, fig, &err), PR_OK);
+	assert_int_equal(pr_buf_addc(&line, '\0', &err), PR_OK);
+	assert_string_equal(line.data,
+	    "3 figures: 0 regressions, 0 improvements, 0 unchanged (within "
+	    "1%), 3 inconclusive: not called, the new session was starved of "
+	    "CPU (pace 24 wall s a CPU s, above 8)");
+	pr_suite_cmp_release(&sc);
+	pr_buf_release(&line);
+	for (i = 0; i < 3; i++)
+		pr_dataset_release(&bd[i]);
+	pr_dataset_release(&nd[0]);
 }
 
 /* A snapshot with a few items, one of them set to value. */
@@ -744,6 +825,7 @@ main(void)
 		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_compare_sessions),
 		cmocka_unit_test(test_counts_figures),
+		cmocka_unit_test(test_starved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -793,8 +793,9 @@ test_reserve(void **state)
 	/* Unknown or idle pace: the old 0.3 s + 3% of the budget. */
 	assert_true(fabs(pr_suite_reserve(0, 60) - 2.1) < 1e-12);
 	assert_true(fabs(pr_suite_reserve(1, 60) - 2.1) < 1e-12);
-	/* pace x 0.25 s of CPU past it. */
-	assert_true(fabs(pr_suite_reserve(20, 60) - 5.0) < 1e-12);
+	/* pace x 1.5 s of CPU past it. */
+	assert_true(fabs(pr_suite_reserve(4, 60) - 6.0) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(8, 60) - 12.0) < 1e-12);
 	/* At most 25% of the budget... */
 	assert_true(fabs(pr_suite_reserve(100, 3) - 0.75) < 1e-12);
 	assert_true(fabs(pr_suite_reserve(1000, 60) - 15.0) < 1e-12);

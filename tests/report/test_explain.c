@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -44,8 +45,10 @@
 #include "perfreg/report_run.h"
 #include "perfreg/rng.h"
 #include "perfreg/runner.h"
-#include "perfreg/suite.h"
 #include "perfreg/monitor.h"
+#include "perfreg/probe.h"
+#include "perfreg/store.h"
+#include "perfreg/suite.h"
 
 #include "fixture.h"
 
@@ -1327,6 +1330,31 @@ test_suite_ab(void **state)
 	}
 }
 
+/* The first explanation of m (released here) is of primary, its heading
+ * the verdict's change, and its first side metric mon.perf.log_x (the
+ * log of each process's value) takes the whole of the log change. */
+static void
+check_log_whole(struct pr_report_model *m, const char *primary, double change)
+{
+	json_t *j, *x, *it;
+	char *t = fx_render_model(m, PR_REPORT_JSON);
+
+	assert_non_null(j = json_loads(t, 0, NULL));
+	x = json_array_get(json_object_get(j, "explanations"), 0);
+	assert_non_null(x);
+	assert_string_equal(json_string_value(json_object_get(x, "primary")),
+	    primary);
+	assert_near(json_real_value(json_object_get(x, "primary_change")),
+	    change, 1e-12);
+	it = json_array_get(json_object_get(x, "metrics"), 0);
+	assert_string_equal(json_string_value(json_object_get(it, "metric")),
+	    "mon.perf.log_x");
+	assert_near(json_real_value(json_object_get(it, "share")), 1, 1e-9);
+	json_decref(j);
+	free(t);
+	pr_report_model_release(m);
+}
+
 /*
  * The suite's explanation's heading is the verdict's change: suite ab's
  * processes, each one's samples all alike, the base's spread wide and
@@ -1348,9 +1376,7 @@ test_suite_headline(void **state)
 	struct pr_error err;
 	struct pr_rng r;
 	double sum[2] = { 0, 0 }, ari, v;
-	json_t *j, *x, *it;
 	size_t u, k, s;
-	char *t;
 
 	(void)state;
 	pr_rng_seed(&r, 1314);
@@ -1394,25 +1420,149 @@ test_suite_headline(void **state)
 			     PR_SECTION_LIST, f[0], mo[0], f[1], mo[1], NP, &c,
 			     fig, NULL, 0, &err),
 	    PR_OK);
-	t = fx_render_model(&m, PR_REPORT_JSON);
-	assert_non_null(j = json_loads(t, 0, NULL));
-	x = json_array_get(json_object_get(j, "explanations"), 0);
-	assert_non_null(x);
-	assert_near(json_real_value(json_object_get(x, "primary_change")),
-	    c.cmp[0].change_pct / 100, 1e-12);
-	it = json_array_get(json_object_get(x, "metrics"), 0);
-	assert_string_equal(json_string_value(json_object_get(it, "metric")),
-	    "mon.perf.log_x");
-	assert_near(json_real_value(json_object_get(it, "share")), 1, 1e-9);
-	json_decref(j);
-	free(t);
-	pr_report_model_release(&m);
+	check_log_whole(&m, "x.ns", c.cmp[0].change_pct / 100);
 	pr_suite_cmp_release(&c);
 	for (s = 0; s < 2; s++)
 		for (u = 0; u < NP; u++) {
 			pr_dataset_release(&f[s][u]);
 			pr_dataset_release(&mo[s][u]);
 		}
+}
+
+/*
+ * `suite --monitor`'s explanation from the store (pr_report_suite_explain)
+ * takes each process's figure by its probe's rule, as the verdict does:
+ * a best-sample probe's processes give their best sample.  Each stored
+ * process (a round) of the variant "bst" has a best sample v and four
+ * samples far slower than it by a random amount, and a monitor figure
+ * log(v) in every sample; the base session's v are about 100, the new
+ * one's about 50.  Taken by the rule, the monitor is the log of each
+ * process's value and takes the whole of the log change (share 1, as in
+ * test_suite_headline); taken as the processes' means, it would not.
+ */
+static void
+store_process(struct pr_store *st, int64_t sid, int64_t vid, size_t round,
+    double v, struct pr_rng *r, size_t *seq)
+{
+	struct pr_store_run run;
+	struct pr_dataset d;
+	struct pr_error err;
+	size_t k;
+
+	for (k = 0; k < NS; k++) {
+		double x = k == 2 ? v : v * (1.5 + 3 * fabs(pr_rng_normal(r)));
+
+		pr_dataset_init(&d);
+		assert_int_equal(pr_dataset_add(&d, "bst.x.ns", "ns",
+				     PR_BETTER_LOWER, x, &err),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(&d, "mon.perf.log_x", "",
+				     PR_BETTER_LOWER, log(v), &err),
+		    PR_OK);
+		assert_int_equal(pr_dataset_add(&d, PR_MON_WALL, "s",
+				     PR_BETTER_LOWER, 0.01, &err),
+		    PR_OK);
+		memset(&run, 0, sizeof(run));
+		run.variant = vid;
+		run.round = round;
+		run.seq = (*seq)++;
+		run.ok = 1;
+		run.outcome = "ok";
+		run.reason = pr_str_c("");
+		run.start_s = (double)run.seq;
+		run.metrics = &d;
+		assert_int_equal(pr_store_add_run(st, sid, &run, &err), PR_OK);
+		pr_dataset_release(&d);
+	}
+}
+
+static void
+test_suite_store_rule(void **state)
+{
+	static const struct pr_suite_figure fig[] = {
+		{ "bst.x.ns", "ns", PR_BETTER_LOWER },
+	};
+	static const struct pr_probe best = { .name = "bst",
+		.figure = PR_PROBE_FIGURE_BEST };
+	struct pr_dataset u[2][NP];
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_store_session_new sn;
+	struct pr_suite_result res;
+	struct pr_store *st = NULL;
+	struct pr_suite_cmp c;
+	struct pr_error err;
+	struct pr_rng r;
+	int64_t sid[2], vid;
+	char dir[] = "/tmp/perfreg-explain-XXXXXX", db[64];
+	size_t s, p, seq = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/s.db", dir);
+	assert_int_equal(pr_store_open(db, PR_STORE_CREATE, &st, &err), PR_OK);
+	pr_rng_seed(&r, 2718);
+	for (s = 0; s < 2; s++) {
+		memset(&sn, 0, sizeof(sn));
+		sn.campaign = pr_str_c("suite");
+		sn.host = "testhost";
+		sn.boot_id = "b";
+		sn.started = 1000 + (double)s;
+		assert_int_equal(pr_store_session_begin(st, &sn, &sid[s], &err),
+		    PR_OK);
+		assert_int_equal(pr_store_session_variant(st, sid[s],
+				     pr_str_c("bst"), "", &vid, &err),
+		    PR_OK);
+		for (p = 0; p < NP; p++) {
+			double v =
+			    (s ? 50 : 100) * exp(0.1 * pr_rng_normal(&r));
+
+			store_process(st, sid[s], vid, p, v, &r, &seq);
+			/* The verdict's units: each process's best. */
+			pr_dataset_init(&u[s][p]);
+			assert_int_equal(pr_dataset_add(&u[s][p], "bst.x.ns",
+					     "ns", PR_BETTER_LOWER, v, &err),
+			    PR_OK);
+		}
+		assert_int_equal(pr_store_session_end(st, sid[s], "done", 1,
+				     &err),
+		    PR_OK);
+	}
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(pr_suite_compare(u[0], NP, u[1], NP, fig, 1, NULL, &c,
+			     &err),
+	    PR_OK);
+	assert_true(pr_suite_changed(&c, 0));
+	memset(&res, 0, sizeof(res));
+	res.probe = &best;
+	res.label = "bst";
+	pr_dataset_init(&res.data);
+	pr_dataset_init(&res.monitors);
+	assert_int_equal(pr_dataset_add(&res.data, "bst.x.ns", "ns",
+			     PR_BETTER_LOWER, 50, &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&res.monitors, "mon.perf.log_x", "",
+			     PR_BETTER_LOWER, log(50), &err),
+	    PR_OK);
+	assert_int_equal(pr_report_model_list(&m, "explanations", 0, &err),
+	    PR_OK);
+	assert_int_equal(pr_report_suite_explain(&m, "explanations",
+			     PR_SECTION_LIST, st, &sid[0], 1, &sid[1], 1, &res,
+			     1, &c, fig, NULL, 0, &err),
+	    PR_OK);
+	check_log_whole(&m, "bst.x.ns", c.cmp[0].change_pct / 100);
+	pr_suite_cmp_release(&c);
+	pr_dataset_release(&res.data);
+	pr_dataset_release(&res.monitors);
+	for (s = 0; s < 2; s++)
+		for (p = 0; p < NP; p++)
+			pr_dataset_release(&u[s][p]);
+	pr_store_close(st);
+	assert_int_equal(unlink(db), 0);
+	snprintf(db, sizeof(db), "%s/s.db-wal", dir);
+	(void)unlink(db);
+	snprintf(db, sizeof(db), "%s/s.db-shm", dir);
+	(void)unlink(db);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 int
@@ -1435,6 +1585,7 @@ main(void)
 		cmocka_unit_test(test_run_session),
 		cmocka_unit_test(test_suite_ab),
 		cmocka_unit_test(test_suite_headline),
+		cmocka_unit_test(test_suite_store_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
