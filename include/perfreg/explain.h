@@ -8,9 +8,10 @@
  * its runs (the runs are the replicates) relative to the base mean, with
  * Fieller's interval of their ratio (Welch's standard errors), and a
  * two-sided p from Welch's t (perfreg/ttest.h) on the logs of its values
- * when every value of both sides is above 0 (log_test), else on the
- * values: counts and times are skewed, and one wild run, a multiple of
- * the others, takes over the variance of the values and hides a large
+ * when every value of both sides is above 0 and the logs vary
+ * (log_test), else on the values (nonpositive says which reason):
+ * counts and times are skewed, and one wild run, a multiple of the
+ * others, takes over the variance of the values and hides a large
  * change (bench/README.md, the CPU contention case).  The false discovery
  * rate is controlled across all side metrics by Benjamini-Hochberg
  * (pr_bh, checked against R's p.adjust in tests/stats): a metric has
@@ -94,8 +95,11 @@ struct pr_explain_item {
 	double change, lo, hi; /* relative to base_mean; NaN when base_mean
 				  is 0 */
 	double p, p_adj;       /* Welch's p, BH-adjusted */
-	int log_test;   /* p from the logs (every value above 0), else from
-			 the values */
+	/* p from the logs (every value above 0, the logs vary), else from
+	 * the values; nonpositive: a value not above 0 is why (else the
+	 * logs do not vary) */
+	int log_test;
+	int nonpositive;
 	double r;       /* pooled within-side correlation */
 	double share;   /* of the primary change; NaN if undefined */
 	int changed;    /* p_adj <= 1 - conf */

@@ -148,6 +148,7 @@ change(const double *a, size_t na, const double *b, size_t nb, double conf,
 	it->new_mean = sb.mean;
 	it->p = t.p;
 	positive = all_positive(a, na) && all_positive(b, nb);
+	it->nonpositive = !positive;
 	it->log_test = positive && log_test(a, na, b, nb, conf, &it->p) == 0;
 	/*
 	 * The change in the base's magnitude and Fieller's interval of it,
@@ -539,14 +540,20 @@ pct(struct pr_buf *out, double x, struct pr_error *err)
 }
 
 /* How many of the tested side metrics got their p from the values (a
- * value not above 0), not from the logs. */
+ * value not above 0, or logs that do not vary), not from the logs; of
+ * them, how many for a value not above 0 into *np when np is not NULL. */
 static size_t
-on_values(const struct pr_explain *e)
+on_values(const struct pr_explain *e, size_t *np)
 {
-	size_t k, nv = 0;
+	size_t k, nv = 0, n0 = 0;
 
 	for (k = 0; k < e->n; k++)
-		nv += !e->items[k].log_test;
+		if (!e->items[k].log_test) {
+			nv++;
+			n0 += e->items[k].nonpositive != 0;
+		}
+	if (np != NULL)
+		*np = n0;
 	return nv;
 }
 
@@ -555,18 +562,18 @@ on_values(const struct pr_explain *e)
 static int
 mixed(const struct pr_explain *e)
 {
-	size_t nv = on_values(e);
+	size_t nv = on_values(e, NULL);
 
 	return nv > 0 && nv < e->n;
 }
 
 /* The heading's words for the test: on the logs, on the values, or on
- * the logs but for the ones with a value not above 0 (then their lines
- * say so). */
+ * the logs but for the ones with a value not above 0 or whose logs do
+ * not vary (then their lines say so). */
 static void
 method_words(const struct explain_data *d, char *buf, size_t size)
 {
-	size_t nv = on_values(&d->e);
+	size_t n0, nv = on_values(&d->e, &n0), nc = nv - n0;
 	int units = strcmp(d->unit, "runs") != 0;
 	const char *of = units ? " of the " : "", *u = units ? d->unit : "";
 
@@ -574,11 +581,22 @@ method_words(const struct explain_data *d, char *buf, size_t size)
 		snprintf(buf, size, "Welch's t on the logs%s%s", of, u);
 	else if (nv == d->e.n)
 		snprintf(buf, size, "Welch's t on the values%s%s", of, u);
-	else
+	else if (nc == 0)
 		snprintf(buf, size,
 		    "Welch's t on the logs%s%s, on the values for %zu "
 		    "metric%s with a value not above 0",
-		    of, u, nv, nv == 1 ? "" : "s");
+		    of, u, n0, n0 == 1 ? "" : "s");
+	else if (n0 == 0)
+		snprintf(buf, size,
+		    "Welch's t on the logs%s%s, on the values for %zu "
+		    "metric%s whose logs do not vary",
+		    of, u, nc, nc == 1 ? "" : "s");
+	else
+		snprintf(buf, size,
+		    "Welch's t on the logs%s%s, on the values for %zu "
+		    "metric%s with a value not above 0 and %zu whose logs do "
+		    "not vary",
+		    of, u, n0, n0 == 1 ? "" : "s", nc);
 }
 
 static enum pr_status
@@ -626,7 +644,7 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	const char *pre = md ? "- " : "  ";
 	enum pr_status st;
 	size_t k, shown = 0, sys = 0, rates = 0;
-	char how[160];
+	char how[256];
 
 	method_words(d, how, sizeof(how));
 	for (k = 0; k < e->nchanged; k++) {
@@ -853,7 +871,7 @@ explain_html(struct pr_buf *out, const void *data, struct pr_error *err)
 	    "change</th></tr></thead><tbody>";
 	enum pr_status st;
 	size_t k;
-	char a[32], how[160];
+	char a[32], how[256];
 
 	method_words(d, how, sizeof(how));
 	if ((st = pr_buf_adds(out,

@@ -555,6 +555,86 @@ test_which_test(void **state)
 	free(t);
 }
 
+/*
+ * A metric above 0 whose logs do not vary within either side (its runs
+ * one ulp apart: the logs round to one value) gets its p from the
+ * values, but not for a value not above 0: the heading says why each
+ * was tested on the values (review finding 8 of session 10: it said
+ * "with a value not above 0" of it).  ulps is tested on the values for
+ * its logs, faults for its 0, ctxsw_invol on the logs; all changed.
+ */
+static void
+test_which_test_constant_logs(void **state)
+{
+	static double ca[12], cb[12], ua[12], ub[12], fa[12], fb[12], yb[12],
+	    yn[12];
+	const double *mb[3] = { ca, ua, fa }, *mn[3] = { cb, ub, fb };
+	static const char *const names[3] = { "ctxsw_invol", "ulps", "faults" };
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error err;
+	struct pr_rng r;
+	char *t;
+	size_t i, k;
+
+	(void)state;
+	pr_rng_seed(&r, 13);
+	for (i = 0; i < 12; i++) {
+		yb[i] = 1 + 0.01 * pr_rng_normal(&r);
+		yn[i] = 1.2 + 0.01 * pr_rng_normal(&r);
+		ca[i] = 100 + 5 * pr_rng_normal(&r);
+		cb[i] = 300 + 5 * pr_rng_normal(&r);
+		ua[i] = i % 2 ? nextafter(1000.0, 2000.0) : 1000.0;
+		ub[i] = i % 2 ? nextafter(1500.0, 2000.0) : 1500.0;
+		fa[i] = (double)(i % 3);
+		fb[i] = 50 + (double)(i % 4);
+	}
+	/* The premise: the values vary, their logs do not. */
+	assert_true(ua[1] != ua[0] && log(ua[1]) == log(ua[0]));
+	assert_true(ub[1] != ub[0] && log(ub[1]) == log(ub[0]));
+	memset(&in, 0, sizeof(in));
+	in.primary = "wall_s";
+	in.names = names;
+	in.base = (struct pr_explain_side){ yb, mb, 12, NULL };
+	in.new_ = (struct pr_explain_side){ yn, mn, 12, NULL };
+	in.nmetrics = 2;
+	pr_error_clear(&err);
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_int_equal(e.nchanged, 2);
+	for (k = 0; k < e.n; k++) {
+		assert_int_equal(e.items[k].log_test, e.items[k].metric == 0);
+		assert_int_equal(e.items[k].nonpositive, 0);
+	}
+	pr_explain_release(&e);
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "2 of 2 side metrics changed (Welch's t on the logs, on the "
+	    "values for 1 metric whose logs do not vary, "
+	    "Benjamini-Hochberg"));
+	assert_null(strstr(t, "not above 0"));
+	assert_true(line_has(t, "\n  ulps +", "), t on the values"));
+	free(t);
+	t = explained(&in, -1);
+	assert_non_null(strstr(t,
+	    "(Welch&#39;s t on the logs, on the values "
+	    "for 1 metric whose logs do not vary, "));
+	free(t);
+
+	/* Both reasons: each counted. */
+	in.nmetrics = 3;
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "3 of 3 side metrics changed (Welch's t on the logs, on the "
+	    "values for 1 metric with a value not above 0 and 1 whose logs "
+	    "do not vary, Benjamini-Hochberg"));
+	free(t);
+	t = explained(&in, PR_REPORT_MARKDOWN);
+	assert_non_null(strstr(t,
+	    "(Welch's t on the logs, on the values for 1 metric with a "
+	    "value not above 0 and 1 whose logs do not vary, "));
+	free(t);
+}
+
 static void
 test_split(void **state)
 {
@@ -1575,6 +1655,7 @@ main(void)
 		cmocka_unit_test(test_log_primary),
 		cmocka_unit_test(test_log_test),
 		cmocka_unit_test(test_which_test),
+		cmocka_unit_test(test_which_test_constant_logs),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_interval_positive),
 		cmocka_unit_test(test_per_second),
