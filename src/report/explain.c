@@ -697,12 +697,6 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	return PR_OK;
 }
 
-static json_t *
-num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 /* Sets key of o to v; 0, or -1 (v dropped) when either failed. */
 static int
 jset(json_t *o, const char *key, json_t *v)
@@ -726,17 +720,17 @@ item_json(const struct explain_data *d, const struct pr_explain_item *m)
 	    jset(it, "system_wide", json_boolean(system_wide(name))) != 0 ||
 	    jset(it, "n_base", json_integer((json_int_t)m->nb)) != 0 ||
 	    jset(it, "n_new", json_integer((json_int_t)m->nn)) != 0 ||
-	    jset(it, "base_mean", num(m->base_mean)) != 0 ||
-	    jset(it, "new_mean", num(m->new_mean)) != 0 ||
-	    jset(it, "change", num(m->change)) != 0 ||
-	    jset(it, "ci_low", num(m->lo)) != 0 ||
-	    jset(it, "ci_high", num(m->hi)) != 0 ||
-	    jset(it, "p", num(m->p)) != 0 ||
+	    jset(it, "base_mean", report_json_num(m->base_mean)) != 0 ||
+	    jset(it, "new_mean", report_json_num(m->new_mean)) != 0 ||
+	    jset(it, "change", report_json_num(m->change)) != 0 ||
+	    jset(it, "ci_low", report_json_num(m->lo)) != 0 ||
+	    jset(it, "ci_high", report_json_num(m->hi)) != 0 ||
+	    jset(it, "p", report_json_num(m->p)) != 0 ||
 	    jset(it, "test",
 		json_string(m->log_test ? "welch_log" : "welch")) != 0 ||
-	    jset(it, "p_bh", num(m->p_adj)) != 0 ||
-	    jset(it, "r", num(m->r)) != 0 ||
-	    jset(it, "share", num(m->share)) != 0 ||
+	    jset(it, "p_bh", report_json_num(m->p_adj)) != 0 ||
+	    jset(it, "r", report_json_num(m->r)) != 0 ||
+	    jset(it, "share", report_json_num(m->share)) != 0 ||
 	    jset(it, "per_second", json_boolean(m->per_second)) != 0 ||
 	    jset(it, "no_spread", json_boolean(m->no_spread)) != 0 ||
 	    jset(it, "changed", json_boolean(m->changed)) != 0) {
@@ -762,7 +756,8 @@ explain_json(const void *data, struct pr_error *err)
 	if ((d->label != NULL &&
 		jset(o, "compared", json_string(d->label)) != 0) ||
 	    jset(o, "primary", json_string(d->primary)) != 0 ||
-	    jset(o, "primary_change", num(e->primary_change)) != 0 ||
+	    jset(o, "primary_change", report_json_num(e->primary_change)) !=
+		0 ||
 	    jset(o, "method",
 		json_string("Welch's t per side metric, on the logs of its "
 			    "values when all are above 0, else on the values; "
@@ -782,8 +777,10 @@ explain_json(const void *data, struct pr_error *err)
 	if (jset(sp, "possible", json_boolean(e->has_split)) != 0 ||
 	    jset(sp, "text", json_string(e->split)) != 0 ||
 	    (e->has_split &&
-		(jset(sp, "instructions_change", num(e->work_change)) != 0 ||
-		    jset(sp, "cpi_change", num(e->cpi_change)) != 0)))
+		(jset(sp, "instructions_change",
+		     report_json_num(e->work_change)) != 0 ||
+		    jset(sp, "cpi_change", report_json_num(e->cpi_change)) !=
+			0)))
 		goto nomem;
 	for (k = 0; k < d->nnotes; k++)
 		if (json_array_append_new(notes, json_string(d->notes[k])) != 0)
