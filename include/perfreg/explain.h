@@ -28,7 +28,12 @@
  * but does not move with the primary (r near 0) ranks last: it changed
  * beside the primary, not with it.  A metric with next to no spread
  * within the sides (no_spread) has no measurable share: those rank
- * after the others that changed, by the size of their own change.  Under no change anywhere (A/A) BH
+ * after the ones with a share of at least PR_EXPLAIN_SHARE_MIN and
+ * before the rest (a smaller share, or none), by the size of their own
+ * change: a deterministic count that changed (a command's page faults)
+ * may be the cause, and ranked after every metric with a share it fell
+ * out of the text's top PR_EXPLAIN_TOP beside a dozen system-wide
+ * figures that each account for a percent.  Under no change anywhere (A/A) BH
  * keeps the list empty in at least conf of the sessions
  * (bench/explain-sim).
  *
@@ -140,6 +145,10 @@ enum pr_status pr_explain_compute(const struct pr_explain_input *in,
 
 /* The number of items shown in a text report; the rest go to --json. */
 #define PR_EXPLAIN_TOP 10
+
+/* The share of the primary change from which a metric ranks above the
+ * ones with no spread (see the method above). */
+#define PR_EXPLAIN_SHARE_MIN 0.1
 
 /*
  * Adds the explanation e of in (pr_explain_compute's) to the report

@@ -218,6 +218,17 @@ within(const double *x, const double *y, size_t n, double *sxy, double *sxx,
 		}
 }
 
+/* The rank's tier of a changed item: a share of at least
+ * PR_EXPLAIN_SHARE_MIN first, then those with no spread (their share
+ * cannot be measured, so it may be any), then the rest. */
+static int
+tier(const struct pr_explain_item *it)
+{
+	if (it->no_spread)
+		return 1;
+	return isfinite(it->share) && it->share >= PR_EXPLAIN_SHARE_MIN ? 0 : 2;
+}
+
 static int
 byrank(const void *pa, const void *pb)
 {
@@ -228,8 +239,8 @@ byrank(const void *pa, const void *pb)
 		return b->changed - a->changed;
 	if (!a->changed)
 		return (a->p > b->p) - (a->p < b->p);
-	if (a->no_spread != b->no_spread)
-		return a->no_spread - b->no_spread;
+	if (tier(a) != tier(b))
+		return tier(a) - tier(b);
 	if (a->no_spread) {
 		sa = isfinite(a->change) ? fabs(a->change) : INFINITY;
 		sb = isfinite(b->change) ? fabs(b->change) : INFINITY;

@@ -39,8 +39,8 @@ sessions() {
 # hm with the perf counters alone (10 side metrics at most: the text's
 # top 10 shows them all), hd with the default set (with the system-wide
 # figures more than 10 may change under load, and the page faults, which
-# have no spread within a session's runs, rank after those with a share:
-# checked in JSON).
+# have no spread within a session's runs, rank after those with a share
+# of at least 10%: checked in JSON).
 sessions hm perf
 sessions hd default
 sessions plain none

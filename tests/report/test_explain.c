@@ -858,9 +858,10 @@ test_per_second(void **state)
 static void
 test_no_spread(void **state)
 {
-	static double y0[N], y1[N], f0[N], f1[N], g0[N], g1[N], a0[N], a1[N];
-	const double *mb[3] = { f0, g0, a0 }, *mn[3] = { f1, g1, a1 };
-	static const char *const names[3] = { "faults", "pages", "a" };
+	static double y0[N], y1[N], f0[N], f1[N], g0[N], g1[N], a0[N], a1[N],
+	    k0[N], k1[N];
+	const double *mb[4] = { f0, g0, a0, k0 }, *mn[4] = { f1, g1, a1, k1 };
+	static const char *const names[4] = { "faults", "pages", "a", "ticks" };
 	struct pr_report_model m = PR_REPORT_MODEL_INIT;
 	struct pr_explain_input in;
 	struct pr_explain e;
@@ -880,6 +881,8 @@ test_no_spread(void **state)
 		f1[i] = 12000 + (double)(i % 2);
 		g0[i] = 10 + (double)(i % 2);
 		g1[i] = 110 + (double)(i % 2);
+		k0[i] = 50 + 5 * pr_rng_normal(&r);
+		k1[i] = 60 + 5 * pr_rng_normal(&r);
 	}
 	memset(&in, 0, sizeof(in));
 	in.primary = "elapsed";
@@ -897,6 +900,20 @@ test_no_spread(void **state)
 	assert_true(isnan(e.items[1].share));
 	assert_int_equal(e.items[2].metric, 1);
 	assert_true(e.items[2].no_spread);
+	pr_explain_release(&e);
+	/* A metric that changed beside the primary with a share below
+	 * PR_EXPLAIN_SHARE_MIN (ticks: no part in it) ranks after those
+	 * with no spread, which may be the cause. */
+	in.nmetrics = 4;
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_int_equal(e.nchanged, 4);
+	assert_int_equal(e.items[0].metric, 2);
+	assert_true(e.items[0].share >= PR_EXPLAIN_SHARE_MIN);
+	assert_int_equal(e.items[1].metric, 0);
+	assert_int_equal(e.items[2].metric, 1);
+	assert_int_equal(e.items[3].metric, 3);
+	assert_false(e.items[3].no_spread);
+	assert_true(e.items[3].share < PR_EXPLAIN_SHARE_MIN);
 	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, NULL,
 			     0, &err),
 	    PR_OK);
