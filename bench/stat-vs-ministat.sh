@@ -184,7 +184,7 @@ now_ns() {
 cached() {
 	command -v fincore >/dev/null 2>&1 || { echo -1; return; }
 	fincore -b -n -o RES,SIZE "$dir/a.txt" "$dir/b.txt" |
-	    awk '{ r += $1; s += $2 } END { printf "%.0f\n", s > 0 ? 100 * r / s : 0 }'
+	    awk '{ r += $1; s += $2 } END { p = s > 0 ? 100 * r / s : 0; printf "%.0f\n", (p > 100 ? 100 : p) }'
 }
 
 # run CMD...: runs CMD with its output in $dir/out.txt (after reading the
@@ -281,7 +281,7 @@ for n in "$@"; do
 		awk '{ printf "%.6f %d %.2f %d\n", ($2 - $1) / 1e9, $3, $4 + $5, $6 }' \
 		    "$dir/p.$c.times" >"$dir/p.s"
 		# The least cached start of this row's runs and ministat's.
-		ca=$(cat "$dir/p.s" "$dir/m.s" | awk 'NR == 1 || $4 < m { m = $4 } END { print m < 0 ? "-" : m }')
+		ca=$(cat "$dir/p.s" "$dir/m.s" | awk 'NR == 1 || $4 < m { m = $4 } END { print (m < 0 ? "-" : m) }')
 		ps=$(median "$dir/p.s" 1)
 		pk=$(median "$dir/p.s" 2)
 		pc=$(median "$dir/p.s" 3)
