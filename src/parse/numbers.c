@@ -241,6 +241,31 @@ fast_ok(const struct reader *r)
 	return 1;
 }
 
+/*
+ * The commonest lines, digits with at most one '.', in one go from p
+ * (core/swar.h: the same bits), while 16 bytes are left before e and the
+ * sample has room; the counts kept in locals, out of the loop's memory
+ * traffic.  Returns where it stopped.
+ */
+static const char *
+plain_lines(struct reader *r, const char *p, const char *e)
+{
+	struct pr_sample *s = r->out;
+	size_t n = s->n, lim = s->cap < r->n_end ? s->cap : r->n_end;
+	double *v = s->v, x;
+	long line = r->line;
+	const char *nl;
+
+	while (n < lim && e - p >= 16 && pr_swar_plain_line(p, &x, &nl)) {
+		v[n++] = x;
+		line++;
+		p = nl + 1;
+	}
+	s->n = n;
+	r->line = line;
+	return p;
+}
+
 static enum pr_status
 scan(struct reader *r, struct pr_error *err)
 {
@@ -252,18 +277,11 @@ scan(struct reader *r, struct pr_error *err)
 	for (;;) {
 		p = r->buf + r->pos;
 		e = r->buf + r->len;
+		if (fast)
+			p = plain_lines(r, p, e);
 		while (fast && p < e &&
 		    ((unsigned char)(*p - '0') < 10 || *p == '-' || *p == '.' ||
 			*p == '+')) {
-			/* The commonest line, digits with at most one '.',
-			 * in one go (core/swar.h); the same bits. */
-			if (e - p >= 16 && pr_swar_plain_line(p, &x, &stop)) {
-				if ((st = push(r, x, err)) != PR_OK)
-					return st;
-				r->line++;
-				p = stop + 1;
-				continue;
-			}
 			w = e - p > FAST_WINDOW ? p + FAST_WINDOW : e;
 			if (pr_parse_double(p, w, &stop, &x, NULL) != PR_OK ||
 			    stop == w || *stop != '\n')
