@@ -366,6 +366,9 @@ struct pr_suite_sess {
 	int64_t id;
 	const char *config; /* its configuration id */
 	int chosen;         /* 1: --baseline named it */
+	/* Its probes' pace stored with it (pr_suite_pace_of, the tag
+	 * pace=); 0 or below, or not finite: not stored. */
+	double pace;
 };
 
 enum pr_suite_plan_kind {
@@ -381,11 +384,19 @@ struct pr_suite_plan {
 	const char *base_config; /* the base's (borrowed from the list) */
 	int64_t *base, *new_;    /* session ids, oldest first */
 	size_t nbase, nnew;
+	/* The earlier sessions of the two configurations left out as
+	 * starved (pr_suite_plan), oldest first: nleft ids, each one's
+	 * pace, the median pace of its peers (0: none stored) and the
+	 * limit its pace exceeded. */
+	int64_t *left;
+	double *left_pace, *left_peers, *left_limit;
+	size_t nleft;
 };
 
 /*
- * Which sessions the new session `session`, of configuration `config`,
- * is compared with; s[0..n) are the earlier sessions, oldest first.
+ * Which sessions the new session `session`, of configuration `config`
+ * and pace `pace` (0: not known), is compared with; s[0..n) are the
+ * earlier sessions, oldest first.
  * - When some are chosen (--baseline), the base is the chosen sessions
  *   and the new side this configuration's other sessions and `session`
  *   (PR_SUITE_PLAN_CHOSEN).
@@ -398,13 +409,39 @@ struct pr_suite_plan {
  * - Else the base is this configuration's earlier sessions, the new side
  *   `session` alone (PR_SUITE_PLAN_STABILITY), or nothing at all
  *   (PR_SUITE_PLAN_NONE).
- * Each side keeps its latest max sessions (0: all; 1 counts as 2).  The
- * plan borrows the configuration strings; release it with
- * pr_suite_plan_release.  Errors: PR_ENOMEM (*out is then empty).
+ * Starved earlier sessions are left out of both sides (not of a side
+ * --baseline chose): an earlier session of the base's or the new
+ * configuration whose stored pace exceeds PR_SUITE_PACE_FACTOR times the
+ * median of its peers' paces (the other earlier sessions of those two
+ * configurations and the new session, those with a pace stored; the low
+ * median: of an even number the lower of the two middle ones), or, when
+ * none of them has one, PR_SUITE_PACE_LEVEL (pr_suite_left_out).  Its
+ * figures measured the scheduler, not the code (see "Starved sessions"
+ * below): in the base it would widen the spread or shift the level of
+ * every figure for as long as it stays among the latest sessions.  The
+ * low median, not the largest, so that one starved session cannot hide
+ * another (two starved base sessions and the new one: each starved one's
+ * peers are the other and the new session, and the lower is the new).  A stability plan whose every base session was
+ * left out is PR_SUITE_PLAN_NONE with nleft > 0 (nothing to compare
+ * with); a change plan whose base was is PR_SUITE_PLAN_NONE too.  The
+ * new session itself is never left out: pr_suite_cmp_pace decides it.
+ * Each side keeps its latest max sessions (0: all; 1 counts as 2) of
+ * those not left out.  The plan borrows the configuration strings;
+ * release it with pr_suite_plan_release.  Errors: PR_ENOMEM (*out is
+ * then empty).
  */
 enum pr_status pr_suite_plan(const struct pr_suite_sess *s, size_t n,
-    int64_t session, const char *config, size_t max, struct pr_suite_plan *out,
-    struct pr_error *err);
+    int64_t session, const char *config, double pace, size_t max,
+    struct pr_suite_plan *out, struct pr_error *err);
+
+/*
+ * 1 when an earlier session of pace `pace` whose peers' paces have the
+ * median `median` (0: none stored) is starved, as pr_suite_plan leaves
+ * it out: pace > 0, finite and above PR_SUITE_PACE_FACTOR times median,
+ * or above PR_SUITE_PACE_LEVEL when median is 0.  *limit (NULL allowed)
+ * gets the limit.
+ */
+int pr_suite_left_out(double pace, double median, double *limit);
 
 void pr_suite_plan_release(struct pr_suite_plan *p);
 

@@ -1017,10 +1017,10 @@ monitor_notes(const struct suite_cli *c, const char ***notes, size_t *n,
 	return PR_OK;
 }
 
-/* The sentence that says what is compared with what, into b. */
+/* plan_intro's sentence without the sessions left out. */
 static enum pr_status
-plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
-    const char *kind, struct pr_buf *b, struct pr_error *err)
+plan_sentence(const struct pr_suite_plan *p, const char *bname,
+    const char *nname, const char *kind, struct pr_buf *b, struct pr_error *err)
 {
 	switch (p->kind) {
 	case PR_SUITE_PLAN_CHANGE:
@@ -1044,6 +1044,51 @@ plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
 		break;
 	}
 	return pr_buf_adds(b, "", err);
+}
+
+/*
+ * The sessions p left out as starved, "session 3 (pace 21.4 wall s a CPU
+ * s, above 4 times its peers' median, 1.52)" each, after `lead`, into b;
+ * nothing when none was.
+ */
+static enum pr_status
+left_out_words(const struct pr_suite_plan *p, const char *lead,
+    struct pr_buf *b, struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	size_t i;
+
+	for (i = 0; i < p->nleft && st == PR_OK; i++) {
+		st = pr_buf_addf(b, err,
+		    "%s session %lld (pace %.3g wall s a CPU s, ",
+		    i == 0 ? lead : ",", (long long)p->left[i],
+		    p->left_pace[i]);
+		if (st == PR_OK)
+			st = p->left_peers[i] > 0
+			    ? pr_buf_addf(b, err,
+				  "above %g times its peers' median, %.3g)",
+				  PR_SUITE_PACE_FACTOR, p->left_peers[i])
+			    : pr_buf_addf(b, err,
+				  "above %g, no peer's pace stored)",
+				  p->left_limit[i]);
+	}
+	return st;
+}
+
+#define LEFT_OUT_LEAD \
+	"; left out as starved of CPU (figures that measured the " \
+	"scheduler, not the code):"
+
+/* The sentence that says what is compared with what, into b. */
+static enum pr_status
+plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
+    const char *kind, struct pr_buf *b, struct pr_error *err)
+{
+	enum pr_status st;
+
+	if ((st = plan_sentence(p, bname, nname, kind, b, err)) != PR_OK)
+		return st;
+	return left_out_words(p, LEFT_OUT_LEAD, b, err);
 }
 
 /* The pace stored with each of the sessions ids[0..n) (tag pace=), 0
@@ -1173,8 +1218,9 @@ out:
  */
 static int
 make_plan(struct pr_store *st, int64_t session, const char *want,
-    const char *kind, const char *config, const struct pr_suite_result *r,
-    size_t nr, struct history *h, struct pr_suite_plan *p)
+    const char *kind, const char *config, double pace,
+    const struct pr_suite_result *r, size_t nr, struct history *h,
+    struct pr_suite_plan *p)
 {
 	struct pr_suite_sess *v;
 	struct pr_error err;
@@ -1202,10 +1248,11 @@ make_plan(struct pr_store *st, int64_t session, const char *want,
 			continue;
 		v[k].id = h->s[i].id;
 		v[k].config = h->config[i];
+		base_paces(h, &v[k].id, 1, &v[k].pace);
 		k++;
 	}
 	pr_error_clear(&err);
-	if (pr_suite_plan(v, k, session, config, HISTORY_MAX, p, &err) !=
+	if (pr_suite_plan(v, k, session, config, pace, HISTORY_MAX, p, &err) !=
 	    PR_OK) {
 		free(v);
 		cli_error(&err);
@@ -1223,13 +1270,14 @@ make_plan(struct pr_store *st, int64_t session, const char *want,
 
 /* The plan in --json: "baseline" (the latest base session, or null),
  * "plan" {"kind", "configuration", "base_configuration",
- * "base_sessions", "new_sessions"}. */
+ * "base_sessions", "new_sessions", "left_out" [{"session", "pace",
+ * "peers_median", "limit"}]}. */
 static int
 plan_model(const struct pr_suite_plan *p, struct suite_report *rep)
 {
 	static const char *const kinds[] = { "first", "stability", "change",
 		"chosen" };
-	struct pr_report_model *g;
+	struct pr_report_model *g, *lg;
 	struct pr_error err;
 	size_t i;
 	int ok;
@@ -1254,6 +1302,21 @@ plan_model(const struct pr_suite_plan *p, struct suite_report *rep)
 	for (i = 0; ok && i < p->nnew; i++)
 		ok = pr_report_model_integer(g, "new_sessions", PR_SECTION_LIST,
 			 1, p->new_[i], &err) == PR_OK;
+	/* The sessions left out as starved: each one's pace, its peers'
+	 * median pace (null: none stored) and the limit. */
+	ok = ok && pr_report_model_list(g, "left_out", 0, &err) == PR_OK;
+	for (i = 0; ok && i < p->nleft; i++)
+		ok = pr_report_model_group(g, "left_out", PR_SECTION_LIST, &lg,
+			 &err) == PR_OK &&
+		    pr_report_model_integer(lg, "session", 0, 1, p->left[i],
+			&err) == PR_OK &&
+		    pr_report_model_real(lg, "pace", 0, 1, p->left_pace[i],
+			&err) == PR_OK &&
+		    pr_report_model_real(lg, "peers_median", 0,
+			p->left_peers[i] > 0, p->left_peers[i],
+			&err) == PR_OK &&
+		    pr_report_model_real(lg, "limit", 0, 1, p->left_limit[i],
+			&err) == PR_OK;
 	if (!ok) {
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
@@ -2215,7 +2278,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	}
 	if (st != NULL && !cut &&
 	    (rc = make_plan(st, session, c->baseline,
-		 c->so.quick ? "quick" : "full", config, r, nr, &hist,
+		 c->so.quick ? "quick" : "full", config, c->pace, r, nr, &hist,
 		 &plan)) != PR_EXIT_OK)
 		goto out;
 	/*
@@ -2228,8 +2291,16 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			 &gated)) != PR_EXIT_OK)
 			goto out;
 	} else if (st != NULL && !cut) {
-		if (first_of_kind(&hist, session, c->so.quick, config, &line,
-			&err) != PR_OK) {
+		if (plan.nleft > 0
+			? pr_buf_addf(&line, &err,
+			      "stored as session %lld; not compared: every "
+			      "earlier %s session it could be compared with "
+			      "was starved of CPU and left out:",
+			      (long long)session,
+			      c->so.quick ? "--quick" : "full") != PR_OK ||
+			    left_out_words(&plan, "", &line, &err) != PR_OK
+			: first_of_kind(&hist, session, c->so.quick, config,
+			      &line, &err) != PR_OK) {
 			cli_errorf("out of memory");
 			rc = PR_EXIT_INTERNAL;
 			goto out;

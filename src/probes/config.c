@@ -17,12 +17,14 @@
  * The plan is pure: it sees only ids and configurations, so that every
  * rule is tested without running a probe or opening a database.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
 
+#include "perfreg/sample.h"
 #include "perfreg/suite.h"
 #include "core/banned.h"
 
@@ -103,24 +105,95 @@ pr_suite_plan_release(struct pr_suite_plan *p)
 {
 	free(p->base);
 	free(p->new_);
+	free(p->left);
+	free(p->left_pace);
 	memset(p, 0, sizeof(*p));
 }
 
-/* Appends the ids of s[] with configuration config (the latest max),
- * oldest first, to v. */
+int
+pr_suite_left_out(double pace, double median, double *limit)
+{
+	double lim = median > 0 && isfinite(median)
+	    ? PR_SUITE_PACE_FACTOR * median
+	    : PR_SUITE_PACE_LEVEL;
+
+	if (limit != NULL)
+		*limit = lim;
+	return isfinite(pace) && pace > 0 && pace > lim;
+}
+
+static int
+pace_known(double pace)
+{
+	return isfinite(pace) && pace > 0;
+}
+
+/*
+ * The starved sessions of s[0..n) whose configuration is a or b, into
+ * out->left and out->left_pace (allocated for n) and out->nleft, and
+ * gone[i] set for each: a session's peers are the other sessions of a
+ * and b and the new session (pace), those with a pace stored; sorted is
+ * scratch for n + 1 doubles.
+ */
+static void
+starved_sessions(const struct pr_suite_sess *s, size_t n, const char *a,
+    const char *b, double pace, double *sorted, char *gone,
+    struct pr_suite_plan *out)
+{
+	size_t i, k = 0, r, m, h;
+	double med;
+
+	for (i = 0; i < n; i++)
+		if ((strcmp(s[i].config, a) == 0 ||
+			strcmp(s[i].config, b) == 0) &&
+		    pace_known(s[i].pace))
+			sorted[k++] = s[i].pace;
+	if (pace_known(pace))
+		sorted[k++] = pace;
+	pr_sort_doubles(sorted, k);
+	for (i = 0; i < n; i++) {
+		if (strcmp(s[i].config, a) != 0 && strcmp(s[i].config, b) != 0)
+			continue;
+		med = 0;
+		if (pace_known(s[i].pace) && k > 1) {
+			/* The low median of sorted[] without one entry r
+			 * equal to this session's pace: of m = k - 1
+			 * values, the j-th is sorted[j < r ? j : j + 1],
+			 * and the low median is the ((m + 1) / 2)-th. */
+			for (r = 0; sorted[r] != s[i].pace; r++)
+				;
+			m = k - 1;
+			h = (m + 1) / 2 - 1;
+			med = sorted[h < r ? h : h + 1];
+		} else if (!pace_known(s[i].pace)) {
+			continue;
+		}
+		if (!pr_suite_left_out(s[i].pace, med,
+			&out->left_limit[out->nleft]))
+			continue;
+		gone[i] = 1;
+		out->left[out->nleft] = s[i].id;
+		out->left_pace[out->nleft] = s[i].pace;
+		out->left_peers[out->nleft] = med;
+		out->nleft++;
+	}
+}
+
+/* Appends the ids of s[] with configuration config (the latest max), not
+ * gone, oldest first, to v. */
 static size_t
 pick(const struct pr_suite_sess *s, size_t n, const char *config, size_t max,
-    int64_t *v)
+    const char *gone, int64_t *v)
 {
 	size_t i, k = 0, skip = 0;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(s[i].config, config) == 0)
+		if (!gone[i] && strcmp(s[i].config, config) == 0)
 			k++;
 	if (max != 0 && k > max)
 		skip = k - max;
 	for (i = 0, k = 0; i < n; i++) {
-		if (strcmp(s[i].config, config) != 0)
+		if (gone[i] || strcmp(s[i].config, config) != 0)
 			continue;
 		if (skip > 0) {
 			skip--;
@@ -171,11 +244,13 @@ plan_chosen(const struct pr_suite_sess *s, size_t n, int64_t session,
 
 enum pr_status
 pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
-    const char *config, size_t max, struct pr_suite_plan *out,
+    const char *config, double pace, size_t max, struct pr_suite_plan *out,
     struct pr_error *err)
 {
 	size_t i, prev = n;
 	int chosen = 0;
+	double *sorted = NULL;
+	char *gone = NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->config = config;
@@ -190,30 +265,44 @@ pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
 		}
 	}
 	if ((out->base = calloc(n + 1, sizeof(*out->base))) == NULL ||
-	    (out->new_ = calloc(n + 1, sizeof(*out->new_))) == NULL) {
+	    (out->new_ = calloc(n + 1, sizeof(*out->new_))) == NULL ||
+	    (out->left = calloc(n + 1, sizeof(*out->left))) == NULL ||
+	    (out->left_pace = calloc(3 * (n + 1), sizeof(*out->left_pace))) ==
+		NULL ||
+	    (sorted = calloc(n + 1, sizeof(*sorted))) == NULL ||
+	    (gone = calloc(n + 1, 1)) == NULL) {
+		free(sorted);
 		pr_suite_plan_release(out);
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	}
+	out->left_peers = out->left_pace + (n + 1);
+	out->left_limit = out->left_pace + 2 * (n + 1);
 	if (chosen) {
 		plan_chosen(s, n, session, config, max, out);
-		return PR_OK;
+		goto done;
 	}
+	out->base_config = prev < n ? s[prev].config : config;
+	starved_sessions(s, n, out->base_config, config, pace, sorted, gone,
+	    out);
 	if (prev < n) {
 		/* The configuration changed: this configuration's sessions
 		 * against the previous configuration's. */
 		out->kind = PR_SUITE_PLAN_CHANGE;
-		out->base_config = s[prev].config;
-		out->nbase = pick(s, n, s[prev].config, max, out->base);
+		out->nbase = pick(s, n, s[prev].config, max, gone, out->base);
 		out->nnew =
-		    pick(s, n, config, max == 0 ? 0 : max - 1, out->new_);
+		    pick(s, n, config, max == 0 ? 0 : max - 1, gone, out->new_);
 		out->new_[out->nnew++] = session;
-		return PR_OK;
+	} else {
+		out->nbase = pick(s, n, config, max, gone, out->base);
+		out->new_[0] = session;
+		out->nnew = 1;
+		out->kind = PR_SUITE_PLAN_STABILITY;
 	}
-	out->base_config = config;
-	out->nbase = pick(s, n, config, max, out->base);
-	out->new_[0] = session;
-	out->nnew = 1;
-	out->kind =
-	    out->nbase == 0 ? PR_SUITE_PLAN_NONE : PR_SUITE_PLAN_STABILITY;
+	/* Nothing left to compare with. */
+	if (out->nbase == 0)
+		out->kind = PR_SUITE_PLAN_NONE;
+done:
+	free(sorted);
+	free(gone);
 	return PR_OK;
 }

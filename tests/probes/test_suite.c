@@ -730,11 +730,11 @@ static void
 test_plan(void **state)
 {
 	struct pr_suite_sess s[8] = {
-		{ 1, "aaaaaaaa", 0 },
-		{ 2, "aaaaaaaa", 0 },
-		{ 3, "aaaaaaaa", 0 },
-		{ 5, "bbbbbbbb", 0 },
-		{ 6, "bbbbbbbb", 0 },
+		{ 1, "aaaaaaaa", 0, 0 },
+		{ 2, "aaaaaaaa", 0, 0 },
+		{ 3, "aaaaaaaa", 0, 0 },
+		{ 5, "bbbbbbbb", 0, 0 },
+		{ 6, "bbbbbbbb", 0, 0 },
 	};
 	struct pr_suite_plan p;
 	struct pr_error err;
@@ -742,14 +742,14 @@ test_plan(void **state)
 
 	(void)state;
 	/* The first session: nothing to compare with. */
-	assert_int_equal(pr_suite_plan(s, 0, 1, "aaaaaaaa", 20, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 0, 1, "aaaaaaaa", 0, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_NONE);
 	assert_ids(p.base, p.nbase, none, 0);
 	pr_suite_plan_release(&p);
 	/* Unchanged: the new session against its configuration's earlier
 	 * sessions, a stability check. */
-	assert_int_equal(pr_suite_plan(s, 3, 4, "aaaaaaaa", 20, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 3, 4, "aaaaaaaa", 0, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_STABILITY);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 3 }, 3);
@@ -758,7 +758,7 @@ test_plan(void **state)
 	pr_suite_plan_release(&p);
 	/* The first session after a change: against the previous
 	 * configuration. */
-	assert_int_equal(pr_suite_plan(s, 3, 5, "bbbbbbbb", 20, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 3, 5, "bbbbbbbb", 0, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 3 }, 3);
@@ -768,7 +768,7 @@ test_plan(void **state)
 	pr_suite_plan_release(&p);
 	/* The third after it: still all of this configuration against all
 	 * of the previous one, never a mix. */
-	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 20, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 0, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 3 }, 3);
@@ -776,7 +776,7 @@ test_plan(void **state)
 	pr_suite_plan_release(&p);
 	/* Back to the first configuration: its sessions, wherever they
 	 * lie, against the one before (b). */
-	assert_int_equal(pr_suite_plan(s, 5, 7, "aaaaaaaa", 20, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 5, 7, "aaaaaaaa", 0, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 5, 6 }, 2);
@@ -784,7 +784,7 @@ test_plan(void **state)
 	assert_string_equal(p.base_config, "bbbbbbbb");
 	pr_suite_plan_release(&p);
 	/* The latest max of each side. */
-	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 2, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 0, 2, &p, &err),
 	    PR_OK);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 2, 3 }, 2);
 	assert_ids(p.new_, p.nnew, (const int64_t[]){ 6, 7 }, 2);
@@ -792,7 +792,7 @@ test_plan(void **state)
 	/* --baseline chose session 2: it alone is the base; the new side
 	 * is this configuration's other sessions and the new one. */
 	s[1].chosen = 1;
-	assert_int_equal(pr_suite_plan(s, 5, 7, "aaaaaaaa", 20, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 5, 7, "aaaaaaaa", 0, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 2 }, 1);
@@ -801,12 +801,102 @@ test_plan(void **state)
 	/* ... or configuration b (the sessions it chose). */
 	s[1].chosen = 0;
 	s[3].chosen = s[4].chosen = 1;
-	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 20, &p, &err),
+	assert_int_equal(pr_suite_plan(s, 5, 7, "bbbbbbbb", 0, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 5, 6 }, 2);
 	assert_ids(p.new_, p.nnew, (const int64_t[]){ 7 }, 1);
 	assert_string_equal(p.base_config, "bbbbbbbb");
+	pr_suite_plan_release(&p);
+}
+
+/*
+ * Starved earlier sessions (perfreg/suite.h, pr_suite_plan): a session
+ * whose stored pace is above 4 times the median of its peers' (the other
+ * sessions of the plan's configurations and the new one) is left out of
+ * either side, and the plan says which, with its pace, the median and the
+ * limit; without any peer's pace the fixed level 8 decides.
+ */
+static void
+test_plan_starved(void **state)
+{
+	struct pr_suite_sess s[6] = {
+		{ 1, "aaaaaaaa", 0, 1.5 },
+		{ 2, "aaaaaaaa", 0, 21.0 },
+		{ 3, "aaaaaaaa", 0, 1.4 },
+		{ 4, "aaaaaaaa", 0, 0 },
+		{ 5, "bbbbbbbb", 0, 30.0 },
+		{ 6, "bbbbbbbb", 0, 1.6 },
+	};
+	struct pr_suite_plan p;
+	struct pr_error err;
+	double lim = 0;
+
+	(void)state;
+	/* Stability: session 2 (21 against the median 1.5 of 1.5, 1.4 and
+	 * the new 1.6) is left out; session 4 has no pace and stays. */
+	assert_int_equal(pr_suite_plan(s, 4, 9, "aaaaaaaa", 1.6, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_STABILITY);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 3, 4 }, 3);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 2 }, 1);
+	assert_true(fabs(p.left_pace[0] - 21.0) < 1e-12);
+	assert_true(fabs(p.left_peers[0] - 1.5) < 1e-12);
+	assert_true(fabs(p.left_limit[0] - 6.0) < 1e-12);
+	pr_suite_plan_release(&p);
+	/* A change plan: the new side's earlier session 5 (30) and the
+	 * base's session 2 are both left out; the median of the others
+	 * for session 5 is that of 1.5, 21, 1.4, 1.6 and the new 1.5. */
+	assert_int_equal(pr_suite_plan(s, 6, 9, "bbbbbbbb", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 3, 4 }, 3);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 6, 9 }, 2);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 2, 5 }, 2);
+	assert_true(fabs(p.left_peers[1] - 1.5) < 1e-12);
+	pr_suite_plan_release(&p);
+	/* Two starved of four: the low median, not the largest, so that
+	 * one cannot hide the other (peers of session 2: 1.5, 19, 1.4 and
+	 * the new 1.5, low median 1.5; of session 1: 21, 1.4, 19, 1.5, low
+	 * median 1.5, kept). */
+	s[3].pace = 19.0;
+	assert_int_equal(pr_suite_plan(s, 4, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 3 }, 2);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 2, 4 }, 2);
+	pr_suite_plan_release(&p);
+	/* At the limit exactly: kept (above, not at). */
+	s[1].pace = 6.0;
+	s[3].pace = 0;
+	assert_int_equal(pr_suite_plan(s, 4, 9, "aaaaaaaa", 1.6, 20, &p, &err),
+	    PR_OK);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 3, 4 }, 4);
+	assert_int_equal(p.nleft, 0);
+	pr_suite_plan_release(&p);
+	/* Every base session starved: nothing to compare with, said (the
+	 * peers of session 1 are 25 and the new 1.5: low median 1.5). */
+	s[0].pace = 20.0;
+	s[1].pace = 25.0;
+	assert_int_equal(pr_suite_plan(s, 2, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_NONE);
+	assert_int_equal(p.nbase, 0);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 1, 2 }, 2);
+	pr_suite_plan_release(&p);
+	/* No peer's pace stored: the fixed level. */
+	assert_int_equal(pr_suite_left_out(8.5, 0, &lim), 1);
+	assert_true(fabs(lim - PR_SUITE_PACE_LEVEL) < 1e-12);
+	assert_int_equal(pr_suite_left_out(7.9, 0, NULL), 0);
+	assert_int_equal(pr_suite_left_out(0, 1.5, NULL), 0);
+	assert_int_equal(pr_suite_left_out(NAN, 1.5, NULL), 0);
+	assert_int_equal(pr_suite_left_out(6.1, 1.5, &lim), 1);
+	assert_true(fabs(lim - 6.0) < 1e-12);
+	/* --baseline's choice is the user's: nothing left out. */
+	s[0].chosen = 1;
+	assert_int_equal(pr_suite_plan(s, 2, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
+	assert_int_equal(p.nleft, 0);
 	pr_suite_plan_release(&p);
 }
 
@@ -821,6 +911,7 @@ main(void)
 		cmocka_unit_test(test_halfwidth),
 		cmocka_unit_test(test_config_id),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_plan_starved),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_compare_sessions),

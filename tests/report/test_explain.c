@@ -1529,32 +1529,42 @@ test_suite_headline(void **state)
 /*
  * `suite --monitor`'s explanation from the store (pr_report_suite_explain)
  * takes each process's figure by its probe's rule, as the verdict does:
- * a best-sample probe's processes give their best sample.  Each stored
- * process (a round) of the variant "bst" has a best sample v and four
- * samples far slower than it by a random amount, and a monitor figure
- * log(v) in every sample; the base session's v are about 100, the new
- * one's about 50.  Taken by the rule, the monitor is the log of each
- * process's value and takes the whole of the log change (share 1, as in
- * test_suite_headline); taken as the processes' means, it would not.
+ * a best-sample probe's processes give their best sample, and its monitor
+ * figures their mean.  Each stored process (a round) of the variant "bst"
+ * has a best sample v and four samples far worse than it by a random
+ * amount (slower for a time, lower for a throughput), and a monitor figure
+ * log(v) + e in each sample, where the e are random and sum to zero in
+ * the process; the base session's v are about 100, the new one's about
+ * 50.  Taken by the rule, the figure is v and the monitor's mean log(v),
+ * so the monitor takes the whole of the log change (share 1, as in
+ * test_suite_headline); taking the figure as the processes' mean, or the
+ * monitor by the figure's rule (its least sample), would not.
  */
 static void
 store_process(struct pr_store *st, int64_t sid, int64_t vid, size_t round,
-    double v, struct pr_rng *r, size_t *seq)
+    const struct pr_suite_figure *f, double v, struct pr_rng *r, size_t *seq)
 {
 	struct pr_store_run run;
 	struct pr_dataset d;
 	struct pr_error err;
+	double e[NS], sum = 0;
 	size_t k;
 
+	for (k = 0; k + 1 < NS; k++)
+		sum += e[k] = 0.3 * pr_rng_normal(r);
+	e[NS - 1] = -sum;
 	for (k = 0; k < NS; k++) {
-		double x = k == 2 ? v : v * (1.5 + 3 * fabs(pr_rng_normal(r)));
+		double worse = 1.5 + 3 * fabs(pr_rng_normal(r));
+		double x = k == 2                  ? v
+		    : f->better == PR_BETTER_LOWER ? v * worse
+						   : v / worse;
 
 		pr_dataset_init(&d);
-		assert_int_equal(pr_dataset_add(&d, "bst.x.ns", "ns",
-				     PR_BETTER_LOWER, x, &err),
+		assert_int_equal(pr_dataset_add(&d, f->name, f->unit, f->better,
+				     x, &err),
 		    PR_OK);
 		assert_int_equal(pr_dataset_add(&d, "mon.perf.log_x", "",
-				     PR_BETTER_LOWER, log(v), &err),
+				     PR_BETTER_LOWER, log(v) + e[k], &err),
 		    PR_OK);
 		assert_int_equal(pr_dataset_add(&d, PR_MON_WALL, "s",
 				     PR_BETTER_LOWER, 0.01, &err),
@@ -1574,11 +1584,8 @@ store_process(struct pr_store *st, int64_t sid, int64_t vid, size_t round,
 }
 
 static void
-test_suite_store_rule(void **state)
+store_rule_case(const struct pr_suite_figure *fig)
 {
-	static const struct pr_suite_figure fig[] = {
-		{ "bst.x.ns", "ns", PR_BETTER_LOWER },
-	};
 	static const struct pr_probe best = { .name = "bst",
 		.figure = PR_PROBE_FIGURE_BEST };
 	struct pr_dataset u[2][NP];
@@ -1593,7 +1600,6 @@ test_suite_store_rule(void **state)
 	char dir[] = "/tmp/perfreg-explain-XXXXXX", db[64];
 	size_t s, p, seq = 0;
 
-	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(db, sizeof(db), "%s/s.db", dir);
 	assert_int_equal(pr_store_open(db, PR_STORE_CREATE, &st, &err), PR_OK);
@@ -1613,11 +1619,11 @@ test_suite_store_rule(void **state)
 			double v =
 			    (s ? 50 : 100) * exp(0.1 * pr_rng_normal(&r));
 
-			store_process(st, sid[s], vid, p, v, &r, &seq);
+			store_process(st, sid[s], vid, p, fig, v, &r, &seq);
 			/* The verdict's units: each process's best. */
 			pr_dataset_init(&u[s][p]);
-			assert_int_equal(pr_dataset_add(&u[s][p], "bst.x.ns",
-					     "ns", PR_BETTER_LOWER, v, &err),
+			assert_int_equal(pr_dataset_add(&u[s][p], fig->name,
+					     fig->unit, fig->better, v, &err),
 			    PR_OK);
 		}
 		assert_int_equal(pr_store_session_end(st, sid[s], "done", 1,
@@ -1634,8 +1640,8 @@ test_suite_store_rule(void **state)
 	res.label = "bst";
 	pr_dataset_init(&res.data);
 	pr_dataset_init(&res.monitors);
-	assert_int_equal(pr_dataset_add(&res.data, "bst.x.ns", "ns",
-			     PR_BETTER_LOWER, 50, &err),
+	assert_int_equal(pr_dataset_add(&res.data, fig->name, fig->unit,
+			     fig->better, 50, &err),
 	    PR_OK);
 	assert_int_equal(pr_dataset_add(&res.monitors, "mon.perf.log_x", "",
 			     PR_BETTER_LOWER, log(50), &err),
@@ -1646,7 +1652,7 @@ test_suite_store_rule(void **state)
 			     PR_SECTION_LIST, st, &sid[0], 1, &sid[1], 1, &res,
 			     1, &c, fig, NULL, 0, &err),
 	    PR_OK);
-	check_log_whole(&m, "bst.x.ns", c.cmp[0].change_pct / 100);
+	check_log_whole(&m, fig->name, c.cmp[0].change_pct / 100);
 	pr_suite_cmp_release(&c);
 	pr_dataset_release(&res.data);
 	pr_dataset_release(&res.monitors);
@@ -1660,6 +1666,23 @@ test_suite_store_rule(void **state)
 	snprintf(db, sizeof(db), "%s/s.db-shm", dir);
 	(void)unlink(db);
 	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A time, where the best is the least sample, and a throughput, where it
+ * is the greatest. */
+static void
+test_suite_store_rule(void **state)
+{
+	static const struct pr_suite_figure time_fig[] = {
+		{ "bst.x.ns", "ns", PR_BETTER_LOWER },
+	};
+	static const struct pr_suite_figure rate_fig[] = {
+		{ "bst.x.mbps", "MB/s", PR_BETTER_HIGHER },
+	};
+
+	(void)state;
+	store_rule_case(time_fig);
+	store_rule_case(rate_fig);
 }
 
 int
