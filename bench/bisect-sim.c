@@ -74,12 +74,14 @@
  * "several" names none).
  *
  * Usage: bisect-sim [-t TRIALS] [-T TRIALS_FOR_1024] [-s SEED] [-q] [-n N]
- * [-b] [-m MASK] (-q: only N = 16 and 128; -n: only that N of 16, 128,
+ * [-b] [-m MASK] [-S STEP] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
  * plain, job-rand, job-one, job-t; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
- * two-step cell; -d: below each row of the job's methods,
+ * two-step cell; -S STEP: instead of each noise model's three cells, one
+ * cell of a single step of STEP (relative: 15 is +1500%), the huge step
+ * with which a second, false change was seen confirmed; -d: below each row of the job's methods,
  * where its runs went: the search's (the ends' first rounds included)
  * in how many batches of rounds, the confirmations', and the refutes,
  * each a mean per range).
@@ -733,7 +735,8 @@ static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
 	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one,
 	m_inter_t };
 static unsigned method_mask = (1u << NMETHODS) - 1;
-static int detail; /* -d: where the job's runs went */
+static double big_step; /* -S: the one cell's step, 0: the usual cells */
+static int detail;      /* -d: where the job's runs went */
 
 static void
 cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
@@ -806,7 +809,9 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 		printf("%5zu %-9s %-3s %-12s %-8s %6.1f%% %6.1f%% %6.1f%% "
 		       "%6.1f%% %6.1f%% %8.1f %6.2f %6.1f%%\n",
 		    n, bursty ? "bursty" : noise_model_name[noise],
-		    nsteps == 0 ? "-" : (step > 0.03 ? "4%" : "2%"),
+		    nsteps == 0
+			? "-"
+			: (step > 0.05 ? "big" : (step > 0.03 ? "4%" : "2%")),
 		    nsteps == 0 ? "none" : (nsteps == 1 ? "one" : "two"),
 		    method_name[m],
 		    100.0 *
@@ -844,8 +849,11 @@ main(int argc, char **argv)
 	size_t only = 0;
 	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
-	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:d")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:")) != -1) {
 		switch (c) {
+		case 'S':
+			big_step = strtod(optarg, NULL);
+			break;
 		case 'd':
 			detail = 1;
 			break;
@@ -877,7 +885,7 @@ main(int argc, char **argv)
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
 			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
-			    "NOISE] [-d]\n");
+			    "NOISE] [-d] [-S STEP]\n");
 			return 2;
 		}
 	}
@@ -898,11 +906,16 @@ main(int argc, char **argv)
 			if ((bursty_only && !bu) ||
 			    (noise_only >= 0 && (int)ni != noise_only))
 				continue;
+			if (big_step > 0) {
+				cell(n, big_step, 1, nm, bu, tr,
+				    seed + 100 * si + 40 + ni);
+				continue;
+			}
 			cell(n, 0.02, 1, nm, bu, tr, seed + 100 * si + ni);
 			cell(n, 0.04, 1, nm, bu, tr, seed + 100 * si + 10 + ni);
 			cell(n, 0, 0, nm, bu, tr, seed + 100 * si + 20 + ni);
 		}
-		if (noise_only < 0 || noise_only == 5)
+		if (big_step == 0 && (noise_only < 0 || noise_only == 5))
 			cell(n, 0.04, 2, NOISE_NORMAL2, bursty_only, tr,
 			    seed + 100 * si + 30);
 	}
