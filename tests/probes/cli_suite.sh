@@ -399,14 +399,18 @@ hasf "$tmp/out" "0.8 s kept for them, grown with the probes' pace); the probes' 
 # session 2 three times as slow: at pace 1 a regression, exit 1 with
 # --fail-on-regression; at pace 100 (above 4 times 1) not called, the
 # summary line says why, exit 0.
-# The samples made deterministic (the first one's value, then within
-# +-0.2% of it), so that the machine's load cannot widen the session's
-# error past what three times as slow is called at.
-awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 0.1; $11 = 0.1 }
-    $1 == "M" { n = split($5, v, " "); s = ""
-        for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[1] * (1 + 0.001 * (i % 5 - 2))
-        $5 = s }
-    { print }' "$tmp/block" > "$tmp/block-1"
+# A worker's block made steady: pace 1 (0.1 s of wall time and of CPU),
+# each figure's samples its first one's value, then within +-0.2% of it,
+# so that the machine's load cannot widen the session's error past what a
+# change three times as large is called at.
+steady() { # block out
+	awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 0.1; $11 = 0.1 }
+	    $1 == "M" { n = split($5, v, " "); s = ""
+	        for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[1] * (1 + 0.001 * (i % 5 - 2))
+	        $5 = s }
+	    { print }' "$1" > "$2"
+}
+steady "$tmp/block" "$tmp/block-1"
 awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "M" { n = split($5, v, " "); s = ""
     for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[i] * 3; $5 = s }
     { print }' "$tmp/block-1" > "$tmp/block-x3"
@@ -484,11 +488,7 @@ hasf "$tmp/out" "stored as session 2; not compared: every earlier --quick sessio
 # its test would have said; with spin.p99 alone slower, exit 0.
 "$P" suite run --worker --share 0.2 --quick -- handoff > "$tmp/hblock" \
     2> "$tmp/err" || fail "handoff worker: $(cat "$tmp/err")"
-awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 0.1; $11 = 0.1 }
-    $1 == "M" { n = split($5, v, " "); s = ""
-        for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[1] * (1 + 0.001 * (i % 5 - 2))
-        $5 = s }
-    { print }' "$tmp/hblock" > "$tmp/h-1"
+steady "$tmp/hblock" "$tmp/h-1"
 for w in spin futex; do
     awk -F '\t' -v w=$w 'BEGIN { OFS = "\t" }
         $1 == "M" && ($2 == "handoff.spin.p99" ||
