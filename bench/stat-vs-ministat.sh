@@ -10,7 +10,7 @@
 # count, ministat does not).
 #
 # Usage: bench/stat-vs-ministat.sh [-r RUNS] [-s SHAPES] [-c CMDS] [-k]
-#                                   [-d DATADIR] [VALUES...]
+#                                   [-d DATADIR] [-C] [VALUES...]
 #   VALUES  values per file, default 100000 1000000 10000000
 #   -r      runs of each tool per size, default 5
 #   -c      the perfreg commands timed against ministat, default "stat";
@@ -23,6 +23,8 @@
 #           script that prints doubles writes), int integer nanoseconds
 #           (8 bytes)
 #   -k      keep the data directory (printed) instead of removing it
+#   -C      cold: do not read the two files into the page cache before
+#           each timed run (see "cached" below)
 #   -d      the data files are kept in DATADIR (made if missing) as
 #           SHAPE-VALUES-SEED.txt and used again by later runs with the
 #           same -d: awk takes about 14 s of CPU a file of 10^7 values, so
@@ -40,6 +42,17 @@
 # samples, the second 1.3% slower (means 1.50 and 1.52 s, standard
 # deviation 1% of the mean), in each shape of -s.
 #
+# The page cache: this VM's kernel pages out memory not touched for
+# about a minute (DAMON's "pageout" scheme, kdamond; 2026-12-03: age 12
+# aggregations of 5 s, up to 128 MiB a second), page cache included, so
+# data files written or read a minute before are mostly read from disk
+# again, and both tools' wall times then hold the disk's.  By default each
+# timed run is preceded by a read of the two files (cat, not timed), and
+# the "cached" column gives the smallest share of the two files' pages
+# that fincore (util-linux) found resident at the start of a run of that
+# row: 100 when every run read from memory.  -C leaves the cache alone
+# (cold runs, the share as found).  "-" when fincore is missing.
+#
 # Targets at 10^7 values (issue 16): time ratio (perfreg / ministat) at
 # most 0.10 for every shape, peak memory at most 1.1 times the 8 bytes a
 # value perfreg must hold, identical figures.  The script prints whether each is met, and
@@ -48,18 +61,20 @@ set -eu
 
 runs=5
 keep=0
+cold=0
 cache=
 shapes="f6 g17 int"
 cmds=stat
-while getopts r:s:c:kd: opt; do
+while getopts r:s:c:kd:C opt; do
 	case $opt in
 	r) runs=$OPTARG ;;
 	s) shapes=$OPTARG ;;
 	c) cmds=$OPTARG ;;
 	k) keep=1 ;;
 	d) cache=$OPTARG ;;
+	C) cold=1 ;;
 	*) echo "usage: $0 [-r RUNS] [-s SHAPES] [-c CMDS] [-k] [-d DATADIR]" \
-		"[VALUES...]" >&2
+		"[-C] [VALUES...]" >&2
 		exit 2 ;;
 	esac
 done
@@ -164,16 +179,28 @@ now_ns() {
 	date +%s%N
 }
 
-# run CMD...: runs CMD with its output in $dir/out.txt; prints its start
-# and end (ns), its peak resident memory (KiB) and its user and system
-# CPU time (s, GNU time's hundredths).
+# cached: the percentage of the two data files' pages in the page cache
+# now (fincore), or -1 when fincore is missing.
+cached() {
+	command -v fincore >/dev/null 2>&1 || { echo -1; return; }
+	fincore -b -n -o RES,SIZE "$dir/a.txt" "$dir/b.txt" |
+	    awk '{ r += $1; s += $2 } END { p = s > 0 ? 100 * r / s : 0; printf "%.0f\n", (p > 100 ? 100 : p) }'
+}
+
+# run CMD...: runs CMD with its output in $dir/out.txt (after reading the
+# two data files into the page cache, unless -C); prints its start and
+# end (ns), its peak resident memory (KiB), its user and system CPU time
+# (s, GNU time's hundredths) and the share of the files cached at its
+# start (cached).
 run() {
+	[ "$cold" = 1 ] || cat "$dir/a.txt" "$dir/b.txt" >/dev/null
+	c0=$(cached)
 	t0=$(now_ns)
 	/usr/bin/time -f '%M %U %S' -o "$dir/rss" "$@" \
 	    >"$dir/out.txt" 2>"$dir/err.txt" ||
 	    { echo "$0: failed: $*" >&2; cat "$dir/err.txt" >&2; exit 2; }
 	t1=$(now_ns)
-	echo "$t0 $t1 $(tail -n 1 "$dir/rss")"
+	echo "$t0 $t1 $(tail -n 1 "$dir/rss") $c0"
 }
 
 # The median of the first (or second) numbers of the lines of a file.
@@ -210,12 +237,13 @@ figures() {
 }
 
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%11s %5s %9s %9s %9s %6s %11s %9s %9s %6s %11s %8s %8s %6s %6s  %s\n' \
+printf '%11s %5s %9s %9s %9s %6s %11s %9s %9s %6s %11s %8s %8s %6s %6s %6s  %s\n' \
     "command" "shape" "values" "perfreg" "ministat" "wall" "wall" "perfreg" \
-    "ministat" "CPU" "CPU" "perfreg" "ministat" "memory" "bytes" "figures"
-printf '%11s %5s %9s %9s %9s %6s %11s %9s %9s %6s %11s %8s %8s %6s %6s\n' \
+    "ministat" "CPU" "CPU" "perfreg" "ministat" "memory" "bytes" "cached" \
+    "figures"
+printf '%11s %5s %9s %9s %9s %6s %11s %9s %9s %6s %11s %8s %8s %6s %6s %6s\n' \
     "" "" "per file" "wall s" "wall s" "ratio" "quartiles" "CPU s" \
-    "CPU s" "ratio" "quartiles" "MiB" "MiB" "ratio" "a value"
+    "CPU s" "ratio" "quartiles" "MiB" "MiB" "ratio" "a value" "% min"
 status=0
 : >"$dir/last"
 for shape in $shapes; do
@@ -243,24 +271,26 @@ for n in "$@"; do
 		figures "$dir/out.txt" >"$dir/m.fig"
 		i=$((i + 1))
 	done
-	# Per run: wall s, peak KiB, CPU s (user + system).
-	awk '{ printf "%.6f %d %.2f\n", ($2 - $1) / 1e9, $3, $4 + $5 }' \
+	# Per run: wall s, peak KiB, CPU s (user + system), % cached.
+	awk '{ printf "%.6f %d %.2f %d\n", ($2 - $1) / 1e9, $3, $4 + $5, $6 }' \
 	    "$dir/m.times" >"$dir/m.s"
 	ms=$(median "$dir/m.s" 1)
 	mk=$(median "$dir/m.s" 2)
 	mc=$(median "$dir/m.s" 3)
 	for c in $rows; do
-		awk '{ printf "%.6f %d %.2f\n", ($2 - $1) / 1e9, $3, $4 + $5 }' \
+		awk '{ printf "%.6f %d %.2f %d\n", ($2 - $1) / 1e9, $3, $4 + $5, $6 }' \
 		    "$dir/p.$c.times" >"$dir/p.s"
+		# The least cached start of this row's runs and ministat's.
+		ca=$(cat "$dir/p.s" "$dir/m.s" | awk 'NR == 1 || $4 < m { m = $4 } END { print (m < 0 ? "-" : m) }')
 		ps=$(median "$dir/p.s" 1)
 		pk=$(median "$dir/p.s" 2)
 		pc=$(median "$dir/p.s" 3)
 		# The ratios of each round: this command's run over the
 		# ministat of the same round.
 		paste -d' ' "$dir/p.s" "$dir/m.s" |
-		    awk '{ print $1 / $4 }' >"$dir/r.wall"
+		    awk '{ print $1 / $5 }' >"$dir/r.wall"
 		paste -d' ' "$dir/p.s" "$dir/m.s" |
-		    awk '{ print ($6 > 0 ? $3 / $6 : 0) }' >"$dir/r.cpu"
+		    awk '{ print ($7 > 0 ? $3 / $7 : 0) }' >"$dir/r.cpu"
 		wq=$(quartiles "$dir/r.wall")
 		cq=$(quartiles "$dir/r.cpu")
 		if [ "$c" != stat ]; then
@@ -275,14 +305,14 @@ for n in "$@"; do
 		fi
 		awk -v c="$c" -v sh="$shape" -v n="$n" -v ps="$ps" -v ms="$ms" \
 		    -v pc="$pc" -v mc="$mc" -v wq="$wq" -v cq="$cq" \
-		    -v pk="$pk" -v mk="$mk" -v same="$same" 'BEGIN {
+		    -v pk="$pk" -v mk="$mk" -v same="$same" -v ca="$ca" 'BEGIN {
 			printf "%11s %5s %9d %9.3f %9.3f %6.3f %11s %9.2f" \
-			    " %9.2f %6.3f %11s %8.1f %8.1f %6.3f %6.2f  %s\n",
+			    " %9.2f %6.3f %11s %8.1f %8.1f %6.3f %6.2f %6s  %s\n",
 			    c, sh, n, ps, ms, ps / ms, wq, pc, mc,
 			    (mc > 0 ? pc / mc : 0), cq, pk / 1024, mk / 1024,
-			    pk / mk, pk * 1024 / (16 * n), same
+			    pk / mk, pk * 1024 / (16 * n), ca, same
 		}'
-		echo "$c $shape $n $ps $ms $pk $pc $mc $wq $cq $same" \
+		echo "$c $shape $n $ps $ms $pk $pc $mc $wq $cq $ca $same" \
 		    >"$dir/last.$c"
 	done
 done
@@ -293,7 +323,7 @@ done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # The targets, judged at the last size given, for each command and shape.
-awk -v runs="$runs" '{
+awk -v runs="$runs" -v cold="$cold" '{
 	n = $3; t = $4 / $5; m = $6 * 1024 / (16 * n)
 	u = $8 > 0 ? $7 / $8 : 0
 	printf "\n%s, %s at %d values per file (median of %d runs):\n", $1,
@@ -305,7 +335,10 @@ awk -v runs="$runs" '{
 	    "each round %s\n", u, $10
 	printf "  memory:  %.2f times the 8 bytes a value held " \
 	    "(target <= 1.1): %s\n", m, m <= 1.1 ? "met" : "NOT met"
-	$1 = $2 = $3 = $4 = $5 = $6 = $7 = $8 = $9 = $10 = ""
+	printf "  cache:   at least %s%% of the files in the page cache at " \
+	    "the start of each run (%s)\n", $11,
+	    cold ? "-C: as found" : "read into it before each run"
+	$1 = $2 = $3 = $4 = $5 = $6 = $7 = $8 = $9 = $10 = $11 = ""
 	sub(/^ +/, "")
 	printf "  figures: %s\n", $0
 	if (n < 10000000)

@@ -115,9 +115,19 @@ void pr_cp_opts_init(struct pr_cp_opts *o);
  * keys (the sessions of one commit), sqrt(sum of squares about each
  * run's mean / df), into *sd, and its degrees of freedom df (the points
  * in such runs minus the runs) into *df; both 0 when no key repeats.
+ * The squares are taken in units of the largest deviation, so sd is
+ * finite whenever it fits a double.
  */
 void pr_cp_replicate_sd(const double *y, const char *const *key, size_t n,
     double *sd, size_t *df);
+
+/*
+ * Whether pr_cp_detect takes sd as the noise given (pr_cp_opts.noise_sd)
+ * for the finite y[0..n-1]: sd above 0 and finite, and in range for the
+ * values' magnitude (see pr_cp_detect's errors).  A caller that derived
+ * sd (pr_cp_replicate_sd) learns the noise instead when it is not.
+ */
+int pr_cp_noise_usable(const double *y, size_t n, double sd);
 
 /* Bits of pr_cp_change.defined. */
 enum {

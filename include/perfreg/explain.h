@@ -8,9 +8,10 @@
  * its runs (the runs are the replicates) relative to the base mean, with
  * Fieller's interval of their ratio (Welch's standard errors), and a
  * two-sided p from Welch's t (perfreg/ttest.h) on the logs of its values
- * when every value of both sides is above 0 (log_test), else on the
- * values: counts and times are skewed, and one wild run, a multiple of
- * the others, takes over the variance of the values and hides a large
+ * when every value of both sides is above 0 and the logs vary
+ * (log_test), else on the values (nonpositive says which reason):
+ * counts and times are skewed, and one wild run, a multiple of the
+ * others, takes over the variance of the values and hides a large
  * change (bench/README.md, the CPU contention case).  The false discovery
  * rate is controlled across all side metrics by Benjamini-Hochberg
  * (pr_bh, checked against R's p.adjust in tests/stats): a metric has
@@ -27,7 +28,12 @@
  * but does not move with the primary (r near 0) ranks last: it changed
  * beside the primary, not with it.  A metric with next to no spread
  * within the sides (no_spread) has no measurable share: those rank
- * after the others that changed, by the size of their own change.  Under no change anywhere (A/A) BH
+ * after the ones with a share of at least PR_EXPLAIN_SHARE_MIN and
+ * before the rest (a smaller share, or none), by the size of their own
+ * change: a deterministic count that changed (a command's page faults)
+ * may be the cause, and ranked after every metric with a share it fell
+ * out of the text's top PR_EXPLAIN_TOP beside a dozen system-wide
+ * figures that each account for a percent.  Under no change anywhere (A/A) BH
  * keeps the list empty in at least conf of the sessions
  * (bench/explain-sim).
  *
@@ -94,8 +100,11 @@ struct pr_explain_item {
 	double change, lo, hi; /* relative to base_mean; NaN when base_mean
 				  is 0 */
 	double p, p_adj;       /* Welch's p, BH-adjusted */
-	int log_test;   /* p from the logs (every value above 0), else from
-			 the values */
+	/* p from the logs (every value above 0, the logs vary), else from
+	 * the values; nonpositive: a value not above 0 is why (else the
+	 * logs do not vary) */
+	int log_test;
+	int nonpositive;
 	double r;       /* pooled within-side correlation */
 	double share;   /* of the primary change; NaN if undefined */
 	int changed;    /* p_adj <= 1 - conf */
@@ -136,6 +145,10 @@ enum pr_status pr_explain_compute(const struct pr_explain_input *in,
 
 /* The number of items shown in a text report; the rest go to --json. */
 #define PR_EXPLAIN_TOP 10
+
+/* The share of the primary change from which a metric ranks above the
+ * ones with no spread (see the method above). */
+#define PR_EXPLAIN_SHARE_MIN 0.1
 
 /*
  * Adds the explanation e of in (pr_explain_compute's) to the report

@@ -26,7 +26,9 @@
  * order with each change point, the levels before and after with the
  * interval of each step, each point's interval when the points carry
  * variances (history's session means), the spikes marked, and a table of
- * the changes.
+ * the changes; then the sections that follow a series (its .more:
+ * history's explanation of its latest change), as pr_report_html renders
+ * them.
  *
  * Plugging in another kind of result (bisection's posterior over
  * commits, an explanation): add its section kind to the model, then one

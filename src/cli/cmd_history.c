@@ -399,7 +399,9 @@ exec_history(int argc, char **argv)
 	}
 	o.cp.better = h.better;
 	/* Sessions of one commit (or tag value) repeat one measurement:
-	 * their spread is the noise, where there are enough of them. */
+	 * their spread is the noise, where there are enough of them and
+	 * the detector can take it for values of this magnitude (else the
+	 * noise is learnt, as without repeats). */
 	if (by_commit || by_tag != NULL) {
 		const char **keys = calloc(npts, sizeof(*keys));
 		double sd;
@@ -414,7 +416,8 @@ exec_history(int argc, char **argv)
 			keys[i] = pts[i].key;
 		pr_cp_replicate_sd(series.y, keys, npts, &sd, &df);
 		free(keys);
-		if (df >= PR_CP_REPLICATE_DF_MIN && sd > 0) {
+		if (df >= PR_CP_REPLICATE_DF_MIN &&
+		    pr_cp_noise_usable(series.y, npts, sd)) {
 			o.cp.noise_sd = sd;
 			o.cp.noise_df = df;
 		}

@@ -41,15 +41,14 @@
 
 #include "perfreg/numparse.h"
 #include "core/pow5.h"
+#include "core/swar.h"
 #include "core/banned.h"
 
 __extension__ typedef unsigned __int128 u128;
 
-/* The scanner's and the conversion's helpers are forced inline: gcc
- * keeps digits_fast, convert and lemire out of line at -O2, and calling
- * them cost a fifth of the time of a short number (bench/numparse-bench,
- * 2026-12-01: %.17g 32.0 -> 27.4 ns, integers 11.7 -> 9.3 ns). */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+/* The scanner's and the conversion's helpers are forced inline (see
+ * core/swar.h): gcc keeps digits_fast, convert and lemire out of line. */
+#define ALWAYS_INLINE PR_SWAR_INLINE
 
 /* Numbers up to this many characters are copied to the stack for strtod. */
 #define STACK_COPY 128
@@ -118,43 +117,7 @@ clz64(uint64_t x)
 	return __builtin_clzll(x);
 }
 
-/*
- * Eight (or four) digits at once, SWAR-style (as in fast_float and
- * simdjson): the bytes are loaded least significant first, checked to be
- * all '0'..'9' in one test, and combined by three multiplications.
- * Assembling the word byte by byte keeps it independent of the host's
- * byte order; compilers make it one load on little-endian machines.
- */
-ALWAYS_INLINE uint64_t
-load8(const char *p)
-{
-	const unsigned char *u = (const unsigned char *)p;
-
-	return (uint64_t)u[0] | (uint64_t)u[1] << 8 | (uint64_t)u[2] << 16 |
-	    (uint64_t)u[3] << 24 | (uint64_t)u[4] << 32 | (uint64_t)u[5] << 40 |
-	    (uint64_t)u[6] << 48 | (uint64_t)u[7] << 56;
-}
-
-ALWAYS_INLINE int
-all8(uint64_t v)
-{
-	return ((v + 0x4646464646464646ULL) | (v - 0x3030303030303030ULL)) &
-		0x8080808080808080ULL
-	    ? 0
-	    : 1;
-}
-
-ALWAYS_INLINE uint64_t
-eight(uint64_t v)
-{
-	v -= 0x3030303030303030ULL;
-	v = v * 10 + (v >> 8);
-	return ((v & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
-		   ((v >> 16) & 0x000000ff000000ffULL) *
-		       (1 + (10000ULL << 32))) >>
-	    32;
-}
-
+/* Four digits at once, as core/swar.h takes eight. */
 ALWAYS_INLINE uint32_t
 load4(const char *p)
 {
@@ -191,8 +154,9 @@ digits_fast(const char **pp, const char *end, uint64_t *w, int nd)
 	uint32_t u;
 	int n = 0;
 
-	while (nd + n <= 11 && end - p >= 8 && all8(v = load8(p))) {
-		*w = *w * 100000000 + eight(v);
+	while (nd + n <= 11 && end - p >= 8 &&
+	    pr_swar_nondigits(v = pr_swar_load8(p)) == 0) {
+		*w = *w * 100000000 + pr_swar_eight(v);
 		p += 8;
 		n += 8;
 	}

@@ -20,8 +20,10 @@
  * small file; grown while a line does not fit, up to PR_READ_LINE_MAX
  * plus 1 MiB) and scanned in place.  When the column is 1 and no delimiter
  * can occur inside a number, a line that is a number and a newline (the
- * common case) is read by pr_parse_double straight from the buffer, and
- * only other lines are cut with memchr and checked byte by byte.  Values
+ * common case) is read straight from the buffer: up to 15 digits with at
+ * most one '.' by pr_swar_plain_line (core/swar.h, 16 bytes at a time),
+ * any other number by pr_parse_double; only other lines are cut with
+ * memchr and checked byte by byte.  Values
  * go straight into the sample; for a large regular file it is reserved
  * once for the most values the file can hold (see reserve_for), else it
  * grows by doubling.  Resident memory: the values plus the buffer, and
@@ -50,6 +52,7 @@
 #include "perfreg/read.h"
 #include "parse/bench.h"
 #include "parse/readers.h"
+#include "core/swar.h"
 #include "core/banned.h"
 
 /* Reads are of up to CHUNK bytes; the buffer starts smaller for small
@@ -238,6 +241,31 @@ fast_ok(const struct reader *r)
 	return 1;
 }
 
+/*
+ * The commonest lines, digits with at most one '.', in one go from p
+ * (core/swar.h: the same bits), while 16 bytes are left before e and the
+ * sample has room; the counts kept in locals, out of the loop's memory
+ * traffic.  Returns where it stopped.
+ */
+static const char *
+plain_lines(struct reader *r, const char *p, const char *e)
+{
+	struct pr_sample *s = r->out;
+	size_t n = s->n, lim = s->cap < r->n_end ? s->cap : r->n_end;
+	double *v = s->v, x;
+	long line = r->line;
+	const char *nl;
+
+	while (n < lim && e - p >= 16 && pr_swar_plain_line(p, &x, &nl)) {
+		v[n++] = x;
+		line++;
+		p = nl + 1;
+	}
+	s->n = n;
+	r->line = line;
+	return p;
+}
+
 static enum pr_status
 scan(struct reader *r, struct pr_error *err)
 {
@@ -249,6 +277,8 @@ scan(struct reader *r, struct pr_error *err)
 	for (;;) {
 		p = r->buf + r->pos;
 		e = r->buf + r->len;
+		if (fast)
+			p = plain_lines(r, p, e);
 		while (fast && p < e &&
 		    ((unsigned char)(*p - '0') < 10 || *p == '-' || *p == '.' ||
 			*p == '+')) {

@@ -462,18 +462,18 @@ json_one(const struct pr_cp_report *r)
 		ok = e &&
 		    jset(e, "point", json_integer((json_int_t)c->index + 1)) &&
 		    jset(e, "label", report_json_str(label_of(r, c->index))) &&
-		    jset(e, "before", json_real(c->before)) &&
-		    jset(e, "after", json_real(c->after)) &&
-		    jset(e, "step", json_real(c->step)) &&
+		    jset(e, "before", report_json_num(c->before)) &&
+		    jset(e, "after", report_json_num(c->after)) &&
+		    jset(e, "step", report_json_num(c->step)) &&
 		    jset(e, "step_interval",
-			json_pack("[f,f]", c->step_lo, c->step_hi)) &&
+			report_json_pair(c->step_lo, c->step_hi)) &&
 		    jset(e, "change_pct",
-			pct ? json_real(c->change_pct) : json_null()) &&
+			pct ? report_json_num(c->change_pct) : json_null()) &&
 		    jset(e, "interval_pct",
-			pct ? json_pack("[f,f]", c->ci_lo_pct, c->ci_hi_pct)
+			pct ? report_json_pair(c->ci_lo_pct, c->ci_hi_pct)
 			    : json_null()) &&
-		    jset(e, "z", json_real(c->z)) &&
-		    jset(e, "p_adjusted", json_real(c->p_adjusted)) &&
+		    jset(e, "z", report_json_num(c->z)) &&
+		    jset(e, "p_adjusted", report_json_num(c->p_adjusted)) &&
 		    jset(e, "verdict",
 			json_string(c->verdict == PR_VERDICT_INCONCLUSIVE
 				? "change"
@@ -492,9 +492,9 @@ json_one(const struct pr_cp_report *r)
 		ok = e &&
 		    jset(e, "point", json_integer((json_int_t)s->index + 1)) &&
 		    jset(e, "label", report_json_str(label_of(r, s->index))) &&
-		    jset(e, "value", json_real(s->value)) &&
-		    jset(e, "expected", json_real(s->expected)) &&
-		    jset(e, "z", json_real(s->z)) &&
+		    jset(e, "value", report_json_num(s->value)) &&
+		    jset(e, "expected", report_json_num(s->expected)) &&
+		    jset(e, "z", report_json_num(s->z)) &&
 		    json_array_append_new(sp, e) == 0;
 		if (!ok && e)
 			json_decref(e);
@@ -502,13 +502,13 @@ json_one(const struct pr_cp_report *r)
 	ok = ok && jset(o, "name", report_json_str(r->name)) &&
 	    jset(o, "points", json_integer((json_int_t)res->n)) &&
 	    jset(o, "constant", json_boolean(res->constant)) &&
-	    jset(o, "noise_sd", json_real(res->sigma)) &&
+	    jset(o, "noise_sd", report_json_num(res->sigma)) &&
 	    jset(o, "noise_from",
 		json_string(res->noise_given ? "repeats" : "neighbours")) &&
 	    jset(o, "noise_df",
 		json_integer(
 		    (json_int_t)(res->noise_given ? r->opts->noise_df : 0))) &&
-	    jset(o, "threshold_z", json_real(res->threshold)) &&
+	    jset(o, "threshold_z", report_json_num(res->threshold)) &&
 	    jset(o, "alpha", json_real(r->opts->alpha)) &&
 	    jset(o, "min_segment",
 		json_integer((json_int_t)r->opts->min_segment)) &&
@@ -531,10 +531,11 @@ json_one(const struct pr_cp_report *r)
 			report_json_str(label_of(r, res->tail.index))) &&
 		    jset(t, "needs",
 			json_integer((json_int_t)res->tail.needs)) &&
-		    jset(t, "step", json_real(res->tail.step)) &&
+		    jset(t, "step", report_json_num(res->tail.step)) &&
 		    jset(t, "change_pct",
-			res->tail.have_pct ? json_real(res->tail.change_pct)
-					   : json_null()) &&
+			res->tail.have_pct
+			    ? report_json_num(res->tail.change_pct)
+			    : json_null()) &&
 		    json_object_set_new(o, "possible", t) == 0;
 	} else if (ok)
 		ok = jset(o, "possible", json_null());

@@ -12,6 +12,7 @@
  * of pr_report_escape never holds a byte below 0x20 (but the newline or
  * tab the caller kept), 0x7f, or a C1 control.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,25 @@ enum pr_status
 report_csv_esc(struct pr_buf *out, const char *s, struct pr_error *err)
 {
 	return escaped_then(out, s, pr_report_csv_cell, err);
+}
+
+json_t *
+report_json_num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *
+report_json_pair(double lo, double hi)
+{
+	json_t *a = json_array();
+
+	if (a == NULL || json_array_append_new(a, report_json_num(lo)) != 0 ||
+	    json_array_append_new(a, report_json_num(hi)) != 0) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
 }
 
 json_t *

@@ -148,6 +148,7 @@ change(const double *a, size_t na, const double *b, size_t nb, double conf,
 	it->new_mean = sb.mean;
 	it->p = t.p;
 	positive = all_positive(a, na) && all_positive(b, nb);
+	it->nonpositive = !positive;
 	it->log_test = positive && log_test(a, na, b, nb, conf, &it->p) == 0;
 	/*
 	 * The change in the base's magnitude and Fieller's interval of it,
@@ -217,6 +218,17 @@ within(const double *x, const double *y, size_t n, double *sxy, double *sxx,
 		}
 }
 
+/* The rank's tier of a changed item: a share of at least
+ * PR_EXPLAIN_SHARE_MIN first, then those with no spread (their share
+ * cannot be measured, so it may be any), then the rest. */
+static int
+tier(const struct pr_explain_item *it)
+{
+	if (it->no_spread)
+		return 1;
+	return isfinite(it->share) && it->share >= PR_EXPLAIN_SHARE_MIN ? 0 : 2;
+}
+
 static int
 byrank(const void *pa, const void *pb)
 {
@@ -227,8 +239,8 @@ byrank(const void *pa, const void *pb)
 		return b->changed - a->changed;
 	if (!a->changed)
 		return (a->p > b->p) - (a->p < b->p);
-	if (a->no_spread != b->no_spread)
-		return a->no_spread - b->no_spread;
+	if (tier(a) != tier(b))
+		return tier(a) - tier(b);
 	if (a->no_spread) {
 		sa = isfinite(a->change) ? fabs(a->change) : INFINITY;
 		sb = isfinite(b->change) ? fabs(b->change) : INFINITY;
@@ -539,14 +551,20 @@ pct(struct pr_buf *out, double x, struct pr_error *err)
 }
 
 /* How many of the tested side metrics got their p from the values (a
- * value not above 0), not from the logs. */
+ * value not above 0, or logs that do not vary), not from the logs; of
+ * them, how many for a value not above 0 into *np when np is not NULL. */
 static size_t
-on_values(const struct pr_explain *e)
+on_values(const struct pr_explain *e, size_t *np)
 {
-	size_t k, nv = 0;
+	size_t k, nv = 0, n0 = 0;
 
 	for (k = 0; k < e->n; k++)
-		nv += !e->items[k].log_test;
+		if (!e->items[k].log_test) {
+			nv++;
+			n0 += e->items[k].nonpositive != 0;
+		}
+	if (np != NULL)
+		*np = n0;
 	return nv;
 }
 
@@ -555,18 +573,18 @@ on_values(const struct pr_explain *e)
 static int
 mixed(const struct pr_explain *e)
 {
-	size_t nv = on_values(e);
+	size_t nv = on_values(e, NULL);
 
 	return nv > 0 && nv < e->n;
 }
 
 /* The heading's words for the test: on the logs, on the values, or on
- * the logs but for the ones with a value not above 0 (then their lines
- * say so). */
+ * the logs but for the ones with a value not above 0 or whose logs do
+ * not vary (then their lines say so). */
 static void
 method_words(const struct explain_data *d, char *buf, size_t size)
 {
-	size_t nv = on_values(&d->e);
+	size_t n0, nv = on_values(&d->e, &n0), nc = nv - n0;
 	int units = strcmp(d->unit, "runs") != 0;
 	const char *of = units ? " of the " : "", *u = units ? d->unit : "";
 
@@ -574,11 +592,22 @@ method_words(const struct explain_data *d, char *buf, size_t size)
 		snprintf(buf, size, "Welch's t on the logs%s%s", of, u);
 	else if (nv == d->e.n)
 		snprintf(buf, size, "Welch's t on the values%s%s", of, u);
-	else
+	else if (nc == 0)
 		snprintf(buf, size,
 		    "Welch's t on the logs%s%s, on the values for %zu "
 		    "metric%s with a value not above 0",
-		    of, u, nv, nv == 1 ? "" : "s");
+		    of, u, n0, n0 == 1 ? "" : "s");
+	else if (n0 == 0)
+		snprintf(buf, size,
+		    "Welch's t on the logs%s%s, on the values for %zu "
+		    "metric%s whose logs do not vary",
+		    of, u, nc, nc == 1 ? "" : "s");
+	else
+		snprintf(buf, size,
+		    "Welch's t on the logs%s%s, on the values for %zu "
+		    "metric%s with a value not above 0 and %zu whose logs do "
+		    "not vary",
+		    of, u, n0, n0 == 1 ? "" : "s", nc);
 }
 
 static enum pr_status
@@ -626,7 +655,7 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	const char *pre = md ? "- " : "  ";
 	enum pr_status st;
 	size_t k, shown = 0, sys = 0, rates = 0;
-	char how[160];
+	char how[256];
 
 	method_words(d, how, sizeof(how));
 	for (k = 0; k < e->nchanged; k++) {
@@ -679,12 +708,6 @@ explain_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	return PR_OK;
 }
 
-static json_t *
-num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 /* Sets key of o to v; 0, or -1 (v dropped) when either failed. */
 static int
 jset(json_t *o, const char *key, json_t *v)
@@ -708,17 +731,17 @@ item_json(const struct explain_data *d, const struct pr_explain_item *m)
 	    jset(it, "system_wide", json_boolean(system_wide(name))) != 0 ||
 	    jset(it, "n_base", json_integer((json_int_t)m->nb)) != 0 ||
 	    jset(it, "n_new", json_integer((json_int_t)m->nn)) != 0 ||
-	    jset(it, "base_mean", num(m->base_mean)) != 0 ||
-	    jset(it, "new_mean", num(m->new_mean)) != 0 ||
-	    jset(it, "change", num(m->change)) != 0 ||
-	    jset(it, "ci_low", num(m->lo)) != 0 ||
-	    jset(it, "ci_high", num(m->hi)) != 0 ||
-	    jset(it, "p", num(m->p)) != 0 ||
+	    jset(it, "base_mean", report_json_num(m->base_mean)) != 0 ||
+	    jset(it, "new_mean", report_json_num(m->new_mean)) != 0 ||
+	    jset(it, "change", report_json_num(m->change)) != 0 ||
+	    jset(it, "ci_low", report_json_num(m->lo)) != 0 ||
+	    jset(it, "ci_high", report_json_num(m->hi)) != 0 ||
+	    jset(it, "p", report_json_num(m->p)) != 0 ||
 	    jset(it, "test",
 		json_string(m->log_test ? "welch_log" : "welch")) != 0 ||
-	    jset(it, "p_bh", num(m->p_adj)) != 0 ||
-	    jset(it, "r", num(m->r)) != 0 ||
-	    jset(it, "share", num(m->share)) != 0 ||
+	    jset(it, "p_bh", report_json_num(m->p_adj)) != 0 ||
+	    jset(it, "r", report_json_num(m->r)) != 0 ||
+	    jset(it, "share", report_json_num(m->share)) != 0 ||
 	    jset(it, "per_second", json_boolean(m->per_second)) != 0 ||
 	    jset(it, "no_spread", json_boolean(m->no_spread)) != 0 ||
 	    jset(it, "changed", json_boolean(m->changed)) != 0) {
@@ -744,7 +767,8 @@ explain_json(const void *data, struct pr_error *err)
 	if ((d->label != NULL &&
 		jset(o, "compared", json_string(d->label)) != 0) ||
 	    jset(o, "primary", json_string(d->primary)) != 0 ||
-	    jset(o, "primary_change", num(e->primary_change)) != 0 ||
+	    jset(o, "primary_change", report_json_num(e->primary_change)) !=
+		0 ||
 	    jset(o, "method",
 		json_string("Welch's t per side metric, on the logs of its "
 			    "values when all are above 0, else on the values; "
@@ -764,8 +788,10 @@ explain_json(const void *data, struct pr_error *err)
 	if (jset(sp, "possible", json_boolean(e->has_split)) != 0 ||
 	    jset(sp, "text", json_string(e->split)) != 0 ||
 	    (e->has_split &&
-		(jset(sp, "instructions_change", num(e->work_change)) != 0 ||
-		    jset(sp, "cpi_change", num(e->cpi_change)) != 0)))
+		(jset(sp, "instructions_change",
+		     report_json_num(e->work_change)) != 0 ||
+		    jset(sp, "cpi_change", report_json_num(e->cpi_change)) !=
+			0)))
 		goto nomem;
 	for (k = 0; k < d->nnotes; k++)
 		if (json_array_append_new(notes, json_string(d->notes[k])) != 0)
@@ -853,7 +879,7 @@ explain_html(struct pr_buf *out, const void *data, struct pr_error *err)
 	    "change</th></tr></thead><tbody>";
 	enum pr_status st;
 	size_t k;
-	char a[32], how[160];
+	char a[32], how[256];
 
 	method_words(d, how, sizeof(how));
 	if ((st = pr_buf_adds(out,

@@ -1771,7 +1771,12 @@ pr_report_html_cp(struct pr_buf *out, const struct pr_cp_report *r, size_t n,
 		    res != NULL ? res->nspikes : 0));
 	}
 	TRY(add(&pg, "</tbody></table>\n"));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		TRY(cp_series(&pg, &r[i], var != NULL ? var[i] : NULL));
+		/* What follows the series (history's explanation of its
+		 * latest change), as the other formats show it. */
+		if (r[i].more != NULL)
+			TRY(render_model(&pg, r[i].more));
+	}
 	return page_close(&pg);
 }

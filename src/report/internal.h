@@ -139,6 +139,14 @@ enum pr_status report_csv_esc(struct pr_buf *out, const char *s,
  * escapes the controls.  A new reference, NULL when out of memory. */
 json_t *report_json_str(const char *s);
 
+/* A JSON number of x, or null when x is not finite (jansson takes no
+ * infinity or NaN); NULL only when out of memory. */
+json_t *report_json_num(double x);
+
+/* The JSON array [lo, hi] of report_json_num's; NULL when out of
+ * memory. */
+json_t *report_json_pair(double lo, double hi);
+
 /* Appends root dumped with the jansson flags and a newline to out, and
  * drops the reference to root (model.c). */
 enum pr_status report_json_dump(struct pr_buf *out, json_t *root, size_t flags,

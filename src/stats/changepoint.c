@@ -60,32 +60,70 @@ pr_cp_opts_init(struct pr_cp_opts *o)
 	o->noise_df = 0;
 }
 
+/* The end of the run of adjacent points from i with equal, non-NULL
+ * keys. */
+static size_t
+key_run(const char *const *key, size_t n, size_t i)
+{
+	size_t j;
+
+	for (j = i + 1; j < n && key[i] != NULL && key[j] != NULL &&
+	     strcmp(key[i], key[j]) == 0;
+	     j++)
+		;
+	return j;
+}
+
+/* The mean of y[i..j), each term divided first, so that no sum of large
+ * values overflows. */
+static double
+run_mean(const double *y, size_t i, size_t j)
+{
+	double mean = 0;
+	size_t k;
+
+	for (k = i; k < j; k++)
+		mean += y[k] / (double)(j - i);
+	return mean;
+}
+
 void
 pr_cp_replicate_sd(const double *y, const char *const *key, size_t n,
     double *sd, size_t *df)
 {
-	double ss = 0;
-	size_t i = 0, j, k, d = 0;
+	double ss = 0, big = 0;
+	size_t i, j, k, d = 0;
+	int pass;
 
-	while (i < n) {
-		double mean = 0;
+	/* The squares are taken in units of the largest deviation: a
+	 * spread of 1e197 among values of 1e200 has squares beyond a
+	 * double, not its standard deviation. */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i = j) {
+			double mean;
 
-		for (j = i + 1; j < n && key[i] != NULL && key[j] != NULL &&
-		     strcmp(key[i], key[j]) == 0;
-		     j++)
-			;
-		if (j - i >= 2) {
-			for (k = i; k < j; k++)
-				mean += y[k];
-			mean /= (double)(j - i);
-			for (k = i; k < j; k++)
-				ss += (y[k] - mean) * (y[k] - mean);
-			d += j - i - 1;
+			if ((j = key_run(key, n, i)) - i < 2)
+				continue;
+			mean = run_mean(y, i, j);
+			for (k = i; k < j; k++) {
+				double dev = fabs(y[k] - mean);
+
+				if (pass == 0) {
+					if (dev > big || isnan(dev))
+						big = dev;
+				} else if (big > 0 && isfinite(big))
+					ss += (dev / big) * (dev / big);
+			}
+			if (pass == 0)
+				d += j - i - 1;
 		}
-		i = j;
-	}
 	*df = d;
-	*sd = d > 0 ? sqrt(ss / (double)d) : 0;
+	if (d == 0)
+		*sd = 0;
+	else if (big > 0 && isfinite(big))
+		*sd = big * sqrt(ss / (double)d);
+	else
+		*sd = big; /* 0, infinite or NaN */
 }
 
 void
@@ -1395,27 +1433,70 @@ unscale(struct pr_cp_result *r, const double *y, int e)
 	r->sigma = ldexp(r->sigma, e);
 }
 
+/* A noise given that the scaling by 2^-e takes to 0 or to infinity (or
+ * its square) is beyond what values of this magnitude can resolve or
+ * hold. */
+static int
+scaled_noise_ok(double sd, int e)
+{
+	double s = ldexp(sd, -e);
+
+	return s != 0 && isfinite(s) && isfinite(s * s);
+}
+
+/* The largest |y[i]|, NaN when a y[i] is not finite. */
+static double
+max_abs(const double *y, size_t n)
+{
+	double maxabs = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!isfinite(y[i]))
+			return NAN;
+		if (fabs(y[i]) > maxabs)
+			maxabs = fabs(y[i]);
+	}
+	return maxabs;
+}
+
+/* Whether pr_cp_detect scales the values (by 2^-e into *e). */
+static int
+scaled(double maxabs, size_t n, int *e)
+{
+	if (n < PR_CP_MIN_POINTS || maxabs == 0 ||
+	    (maxabs < ldexp(1, SCALE_EXP_MAX) &&
+		maxabs > ldexp(1, -SCALE_EXP_MAX)))
+		return 0;
+	(void)frexp(maxabs, e);
+	return 1;
+}
+
+int
+pr_cp_noise_usable(const double *y, size_t n, double sd)
+{
+	double maxabs = max_abs(y, n);
+	int e;
+
+	if (!(sd > 0) || !isfinite(sd) || isnan(maxabs))
+		return 0;
+	return !scaled(maxabs, n, &e) || scaled_noise_ok(sd, e);
+}
+
 enum pr_status
 pr_cp_detect(const double *y, const double *var, size_t n,
     const struct pr_cp_opts *o, struct pr_cp_result *out, struct pr_error *err)
 {
 	struct pr_cp_opts def, so;
-	double maxabs = 0, *ys = NULL, *vs = NULL;
+	double maxabs, *ys = NULL, *vs = NULL;
 	enum pr_status st;
 	size_t i;
 	int e;
 
-	for (i = 0; i < n; i++) {
-		if (!isfinite(y[i]))
-			return detect(y, var, n, o, out, err); /* the error */
-		if (fabs(y[i]) > maxabs)
-			maxabs = fabs(y[i]);
-	}
-	if (n < PR_CP_MIN_POINTS || maxabs == 0 ||
-	    (maxabs < ldexp(1, SCALE_EXP_MAX) &&
-		maxabs > ldexp(1, -SCALE_EXP_MAX)))
+	if (isnan(maxabs = max_abs(y, n)))
+		return detect(y, var, n, o, out, err); /* the error */
+	if (!scaled(maxabs, n, &e))
 		return detect(y, var, n, o, out, err);
-	(void)frexp(maxabs, &e);
 	if (o == NULL) {
 		pr_cp_opts_init(&def);
 		o = &def;
@@ -1423,11 +1504,8 @@ pr_cp_detect(const double *y, const double *var, size_t n,
 	so = *o;
 	so.noise_sd = ldexp(o->noise_sd, -e);
 	memset(out, 0, sizeof(*out));
-	/* A noise given that the scaling takes to 0 or to infinity is
-	 * beyond what values of this magnitude can resolve or hold. */
 	if (o->noise_sd > 0 && isfinite(o->noise_sd) &&
-	    (so.noise_sd == 0 || !isfinite(so.noise_sd) ||
-		!isfinite(so.noise_sd * so.noise_sd)))
+	    !scaled_noise_ok(o->noise_sd, e))
 		return pr_error_set(err, PR_EINVAL,
 		    "the noise %.6g is out of range for values of magnitude "
 		    "%.6g",

@@ -1,6 +1,8 @@
 /*
  * tests/core/test_numparse.c - pr_parse_double against strtod, bit for bit.
  *
+ * The numbers reader's one-go line (core/swar.h) the same way, last.
+ *
  * Fixed cases (famous hard conversions, ties, subnormals, overflow, the
  * syntax strtod accepts or stops at, the inputs perfreg rejects on
  * purpose), then random strings from a fixed seed: random digits with
@@ -30,6 +32,7 @@
 #include "perfreg/error.h"
 #include "perfreg/numparse.h"
 #include "perfreg/rng.h"
+#include "core/swar.h"
 
 static unsigned long
 count_random(void)
@@ -577,6 +580,86 @@ test_shapes(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * The numbers reader's line in one go (core/swar.h, pr_swar_plain_line):
+ * random lines of 1 to 17 characters of digits with 0 to 2 points,
+ * leading zeros, then a newline or another end ('e', ' ', '\r', a digit
+ * past 16 bytes), padded with random bytes to the 16 it reads.  Where it
+ * takes a line, the value must be strtod's, bit for bit, and the newline
+ * where it says; it must take every line of 1 to 15 digits with at most
+ * one point after the first digit and a newline, and refuse every other.
+ */
+static void
+test_plain_line(void **state)
+{
+	struct pr_rng r;
+	unsigned long n = count_random(), i;
+	char line[32], *end;
+	const char *nl;
+	double x, want;
+	int bad = 0, len, k, dots, digits, plain, got;
+
+	(void)state;
+	pr_rng_seed(&r, 16017);
+	for (i = 0; i < n && bad < 10; i++) {
+		len = 1 + (int)pr_rng_below(&r, 17);
+		dots = 0;
+		digits = 0;
+		for (k = 0; k < len; k++) {
+			if (k > 0 && pr_rng_below(&r, 8) == 0) {
+				line[k] = '.';
+				dots++;
+			} else {
+				line[k] = (char)(pr_rng_below(&r, 3) == 0
+					? '0'
+					: '0' + pr_rng_below(&r, 10));
+				digits++;
+			}
+		}
+		if (pr_rng_below(&r, 50) == 0)
+			line[0] = pr_rng_below(&r, 2) ? '-' : '.';
+		switch (pr_rng_below(&r, 12)) {
+		case 0:
+			line[len] = 'e';
+			break;
+		case 1:
+			line[len] = ' ';
+			break;
+		case 2:
+			line[len] = '\r';
+			break;
+		default:
+			line[len] = '\n';
+			break;
+		}
+		for (k = len + 1; k < (int)sizeof(line); k++)
+			line[k] = (char)pr_rng_below(&r, 256);
+		plain = line[0] >= '0' && line[0] <= '9' && dots <= 1 &&
+		    digits <= 15 && len + 1 <= 16 && line[len] == '\n';
+		got = pr_swar_plain_line(line, &x, &nl);
+		if (got != plain) {
+			bad++;
+			print_error("plain line '%.*s' (end 0x%02x): taken %d, "
+				    "want %d\n",
+			    len, line, (unsigned char)line[len], got, plain);
+			continue;
+		}
+		if (!got)
+			continue;
+		line[len] = '\0';
+		want = strtod(line, &end);
+		line[len] = '\n';
+		if (nl != line + len || end != line + len ||
+		    bits(x) != bits(want)) {
+			bad++;
+			print_error("plain line '%.*s': %.17g, strtod %.17g, "
+				    "newline at %d\n",
+			    len, line, x, want, (int)(nl - line));
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 int
 main(void)
 {
@@ -587,6 +670,7 @@ main(void)
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_shapes),
+		cmocka_unit_test(test_plain_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

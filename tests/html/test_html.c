@@ -676,6 +676,7 @@ test_hostile_series(void **state)
 	o.min_segment = 3;
 	pr_error_clear(&err);
 	assert_int_equal(pr_cp_detect(y, NULL, 12, &o, &res, &err), PR_OK);
+	memset(&r, 0, sizeof(r)); /* no sections after the series */
 	r.name = HOSTILE;
 	r.series = &s;
 	r.result = &res;

@@ -70,7 +70,7 @@ perf=0
 # 1. The default monitors (JSON: with the system-wide figures per second
 # beside them, more than 10 side metrics may change under load, and the
 # page faults, which have no spread within a commit, rank after those
-# with a share: the text shows the top 10): the culprit explained
+# with a share of at least 10%: the text shows the top 10): the culprit explained
 # against its parent.
 "$perfreg" bisect --repo "$r" --good c0 --bad main --build "$BUILD" \
     --campaign mon --json --metric "$WORK" -- ./prog > "$tmp/json" 2> "$tmp/err"

@@ -6,7 +6,7 @@
 # 16,000 more page faults a run, and a slower run: a change no load can
 # hide).  Checks that the history explains the change by the sessions
 # before it against those after, the session the unit, and names the page
-# faults (text, Markdown, JSON); that a campaign stored with --monitor
+# faults (text, Markdown, JSON, HTML); that a campaign stored with --monitor
 # none has no explanation; and that changepoints on a plain series has
 # none (it has no side metrics).
 set -u
@@ -39,8 +39,8 @@ sessions() {
 # hm with the perf counters alone (10 side metrics at most: the text's
 # top 10 shows them all), hd with the default set (with the system-wide
 # figures more than 10 may change under load, and the page faults, which
-# have no spread within a session's runs, rank after those with a share:
-# checked in JSON).
+# have no spread within a session's runs, rank after those with a share
+# of at least 10%: checked in JSON).
 sessions hm perf
 sessions hd default
 sessions plain none
@@ -69,6 +69,12 @@ fi
 # are not rates, and are not).
 [ "$(json "$tmp/json" "any(m['per_second'] for m in d['series'][0]['explanation']['metrics'] if m['system_wide'])")" = True ] ||
 	fail "json: the system-wide figures not per second of wall_s"
+# The HTML page too (it had the series and no explanation).
+"$P" history --html - hm > "$tmp/html" 2> "$tmp/err" || fail "html: $(cat "$tmp/err")"
+has "$tmp/html" "<h3>explanation of the 6 sessions before .* s7 against the 6 from it on</h3>" \
+    "html: the explanation of the change"
+has "$tmp/html" "Welch&#39;s t on the logs of the sessions" "html: the session the unit"
+[ $perf -eq 1 ] && has "$tmp/html" "<td>mon\.perf\.page_faults" "html: the page faults named"
 "$P" history --csv hd > "$tmp/csv" 2> "$tmp/err" || fail "csv: $(cat "$tmp/err")"
 grep -q "xplanation" "$tmp/csv" && fail "csv: an explanation in the CSV"
 
@@ -76,6 +82,8 @@ grep -q "xplanation" "$tmp/csv" && fail "csv: an explanation in the CSV"
 "$P" history plain > "$tmp/out" 2> "$tmp/err" || fail "plain: $(cat "$tmp/err")"
 has "$tmp/out" "1 change" "plain: the change found"
 grep -q "^explanation" "$tmp/out" && fail "plain: an explanation without monitors"
+"$P" history --html - plain > "$tmp/html" 2> "$tmp/err" || fail "plain html: $(cat "$tmp/err")"
+grep -q "<h3>explanation" "$tmp/html" && fail "plain html: an explanation without monitors"
 "$P" history --json plain > "$tmp/json" 2> "$tmp/err" || fail "plain json: $(cat "$tmp/err")"
 [ "$(json "$tmp/json" "'explanation' in d['series'][0]")" = False ] ||
 	fail "plain json: an explanation without monitors"

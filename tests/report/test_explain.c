@@ -555,6 +555,86 @@ test_which_test(void **state)
 	free(t);
 }
 
+/*
+ * A metric above 0 whose logs do not vary within either side (its runs
+ * one ulp apart: the logs round to one value) gets its p from the
+ * values, but not for a value not above 0: the heading says why each
+ * was tested on the values (review finding 8 of session 10: it said
+ * "with a value not above 0" of it).  ulps is tested on the values for
+ * its logs, faults for its 0, ctxsw_invol on the logs; all changed.
+ */
+static void
+test_which_test_constant_logs(void **state)
+{
+	static double ca[12], cb[12], ua[12], ub[12], fa[12], fb[12], yb[12],
+	    yn[12];
+	const double *mb[3] = { ca, ua, fa }, *mn[3] = { cb, ub, fb };
+	static const char *const names[3] = { "ctxsw_invol", "ulps", "faults" };
+	struct pr_explain_input in;
+	struct pr_explain e;
+	struct pr_error err;
+	struct pr_rng r;
+	char *t;
+	size_t i, k;
+
+	(void)state;
+	pr_rng_seed(&r, 13);
+	for (i = 0; i < 12; i++) {
+		yb[i] = 1 + 0.01 * pr_rng_normal(&r);
+		yn[i] = 1.2 + 0.01 * pr_rng_normal(&r);
+		ca[i] = 100 + 5 * pr_rng_normal(&r);
+		cb[i] = 300 + 5 * pr_rng_normal(&r);
+		ua[i] = i % 2 ? nextafter(1000.0, 2000.0) : 1000.0;
+		ub[i] = i % 2 ? nextafter(1500.0, 2000.0) : 1500.0;
+		fa[i] = (double)(i % 3);
+		fb[i] = 50 + (double)(i % 4);
+	}
+	/* The premise: the values vary, their logs do not. */
+	assert_true(ua[1] != ua[0] && log(ua[1]) == log(ua[0]));
+	assert_true(ub[1] != ub[0] && log(ub[1]) == log(ub[0]));
+	memset(&in, 0, sizeof(in));
+	in.primary = "wall_s";
+	in.names = names;
+	in.base = (struct pr_explain_side){ yb, mb, 12, NULL };
+	in.new_ = (struct pr_explain_side){ yn, mn, 12, NULL };
+	in.nmetrics = 2;
+	pr_error_clear(&err);
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_int_equal(e.nchanged, 2);
+	for (k = 0; k < e.n; k++) {
+		assert_int_equal(e.items[k].log_test, e.items[k].metric == 0);
+		assert_int_equal(e.items[k].nonpositive, 0);
+	}
+	pr_explain_release(&e);
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "2 of 2 side metrics changed (Welch's t on the logs, on the "
+	    "values for 1 metric whose logs do not vary, "
+	    "Benjamini-Hochberg"));
+	assert_null(strstr(t, "not above 0"));
+	assert_true(line_has(t, "\n  ulps +", "), t on the values"));
+	free(t);
+	t = explained(&in, -1);
+	assert_non_null(strstr(t,
+	    "(Welch&#39;s t on the logs, on the values "
+	    "for 1 metric whose logs do not vary, "));
+	free(t);
+
+	/* Both reasons: each counted. */
+	in.nmetrics = 3;
+	t = explained(&in, PR_REPORT_TEXT);
+	assert_non_null(strstr(t,
+	    "3 of 3 side metrics changed (Welch's t on the logs, on the "
+	    "values for 1 metric with a value not above 0 and 1 whose logs "
+	    "do not vary, Benjamini-Hochberg"));
+	free(t);
+	t = explained(&in, PR_REPORT_MARKDOWN);
+	assert_non_null(strstr(t,
+	    "(Welch's t on the logs, on the values for 1 metric with a "
+	    "value not above 0 and 1 whose logs do not vary, "));
+	free(t);
+}
+
 static void
 test_split(void **state)
 {
@@ -778,9 +858,10 @@ test_per_second(void **state)
 static void
 test_no_spread(void **state)
 {
-	static double y0[N], y1[N], f0[N], f1[N], g0[N], g1[N], a0[N], a1[N];
-	const double *mb[3] = { f0, g0, a0 }, *mn[3] = { f1, g1, a1 };
-	static const char *const names[3] = { "faults", "pages", "a" };
+	static double y0[N], y1[N], f0[N], f1[N], g0[N], g1[N], a0[N], a1[N],
+	    k0[N], k1[N];
+	const double *mb[4] = { f0, g0, a0, k0 }, *mn[4] = { f1, g1, a1, k1 };
+	static const char *const names[4] = { "faults", "pages", "a", "ticks" };
 	struct pr_report_model m = PR_REPORT_MODEL_INIT;
 	struct pr_explain_input in;
 	struct pr_explain e;
@@ -800,6 +881,8 @@ test_no_spread(void **state)
 		f1[i] = 12000 + (double)(i % 2);
 		g0[i] = 10 + (double)(i % 2);
 		g1[i] = 110 + (double)(i % 2);
+		k0[i] = 50 + 5 * pr_rng_normal(&r);
+		k1[i] = 60 + 5 * pr_rng_normal(&r);
 	}
 	memset(&in, 0, sizeof(in));
 	in.primary = "elapsed";
@@ -817,6 +900,20 @@ test_no_spread(void **state)
 	assert_true(isnan(e.items[1].share));
 	assert_int_equal(e.items[2].metric, 1);
 	assert_true(e.items[2].no_spread);
+	pr_explain_release(&e);
+	/* A metric that changed beside the primary with a share below
+	 * PR_EXPLAIN_SHARE_MIN (ticks: no part in it) ranks after those
+	 * with no spread, which may be the cause. */
+	in.nmetrics = 4;
+	assert_int_equal(pr_explain_compute(&in, &e, &err), PR_OK);
+	assert_int_equal(e.nchanged, 4);
+	assert_int_equal(e.items[0].metric, 2);
+	assert_true(e.items[0].share >= PR_EXPLAIN_SHARE_MIN);
+	assert_int_equal(e.items[1].metric, 0);
+	assert_int_equal(e.items[2].metric, 1);
+	assert_int_equal(e.items[3].metric, 3);
+	assert_false(e.items[3].no_spread);
+	assert_true(e.items[3].share < PR_EXPLAIN_SHARE_MIN);
 	assert_int_equal(pr_report_explain(&m, "explanation", 0, &e, &in, NULL,
 			     0, &err),
 	    PR_OK);
@@ -1598,6 +1695,7 @@ main(void)
 		cmocka_unit_test(test_log_primary),
 		cmocka_unit_test(test_log_test),
 		cmocka_unit_test(test_which_test),
+		cmocka_unit_test(test_which_test_constant_logs),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_interval_positive),
 		cmocka_unit_test(test_per_second),

@@ -532,22 +532,67 @@ test_extreme_magnitudes(void **state)
 		assert_int_equal(rs.n, 0);
 		assert_non_null(
 		    strstr(err.msg, "noise 1e-300 is out of range"));
+		/* pr_cp_noise_usable says so beforehand (a caller that
+		 * derived the noise learns it instead). */
+		assert_false(pr_cp_noise_usable(ys, 200, o.noise_sd));
 		o.noise_sd = 1e300;
 		for (i = 0; i < 200; i++)
 			ys[i] = ldexp(y[i], -1000);
 		assert_int_equal(pr_cp_detect(ys, NULL, 200, &o, &rs, &err),
 		    PR_EINVAL);
 		assert_non_null(strstr(err.msg, "out of range"));
+		assert_false(pr_cp_noise_usable(ys, 200, o.noise_sd));
+		assert_false(pr_cp_noise_usable(ys, 200, INFINITY));
+		assert_false(pr_cp_noise_usable(ys, 200, NAN));
+		assert_false(pr_cp_noise_usable(ys, 200, 0));
+		/* Not scaled: any finite noise above 0 is taken. */
+		assert_true(pr_cp_noise_usable(y, 200, 1e-300));
+		assert_true(pr_cp_noise_usable(y, 200, 1e300));
 		/* In range after the scaling: the noise is the one given. */
 		o.noise_sd = ldexp(0.5, 994);
 		for (i = 0; i < 200; i++)
 			ys[i] = ldexp(y[i], 994);
+		assert_true(pr_cp_noise_usable(ys, 200, o.noise_sd));
 		assert_int_equal(pr_cp_detect(ys, NULL, 200, &o, &rs, &err),
 		    PR_OK);
 		assert_true(rs.noise_given);
 		assert_true(rs.sigma == o.noise_sd);
 		pr_cp_result_release(&rs);
 	}
+}
+
+/*
+ * The noise of repeats: the pooled standard deviation within runs of
+ * equal keys (NULL keys and single points stand alone), and the same in
+ * units of 2^600 (each value and the result exactly scaled), where the
+ * squares of the deviations would overflow a double (review finding 3b
+ * of session 10).  Values: keys a a a b c c d: deviations about 2, 5
+ * and 8, about 11 and 13; 3 df.
+ */
+static void
+test_replicate_sd(void **state)
+{
+	static const char *const key[] = { "a", "a", "a", "b", "c", "c", NULL,
+		NULL };
+	const double y[] = { 1, 3, 5, 100, 10, 14, 7, 7 };
+	double ys[8], sd, sds;
+	size_t df, i;
+
+	(void)state;
+	/* (1-3)^2 + 0 + (5-3)^2 + (10-12)^2 + (14-12)^2 = 16, over 3 df */
+	pr_cp_replicate_sd(y, key, 8, &sd, &df);
+	assert_int_equal(df, 3);
+	assert_true(fabs(sd - sqrt(16.0 / 3)) <= 1e-15 * sqrt(16.0 / 3));
+	for (i = 0; i < 8; i++)
+		ys[i] = ldexp(y[i], 600);
+	pr_cp_replicate_sd(ys, key, 8, &sds, &df);
+	assert_int_equal(df, 3);
+	assert_true(isfinite(sds));
+	assert_true(fabs(sds - ldexp(sd, 600)) <= 1e-15 * ldexp(sd, 600));
+	/* No repeated key (c, NULL, NULL): nothing. */
+	pr_cp_replicate_sd(y + 5, key + 5, 3, &sd, &df);
+	assert_int_equal(df, 0);
+	assert_true(sd == 0);
 }
 
 /* A step in the last points is possible, with the points it needs; once
@@ -764,6 +809,7 @@ main(void)
 		cmocka_unit_test(test_false_alarms),
 		cmocka_unit_test(test_spike_and_step),
 		cmocka_unit_test(test_extreme_magnitudes),
+		cmocka_unit_test(test_replicate_sd),
 		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_pct_floor),
 		cmocka_unit_test(test_weights),

@@ -125,62 +125,98 @@ has "$tmp/err" "same, variant bench, t: 6 points, all equal: nothing to detect" 
 [ -s "$tmp/out" ] && fail "all equal: a report on stdout"
 
 # Repeated sessions of one build (tag build=bNN, 3 sessions each, 10
-# builds): their spread is the noise (noise_from "repeats", 20 degrees of
-# freedom, the pooled standard deviation that Python computes here), and
-# the +10% from build b06 on is found at its first session; by time the
-# tag plays no part and the noise is the neighbours' again.
-python3 - "$tmp/rep.jsonl" "$tmp/rep.sd" <<'PY'
+# builds, 2 runs each): their spread is the noise (noise_from "repeats",
+# 20 degrees of freedom, the pooled standard deviation that Python
+# computes here, exactly), and the +10% from build b06 on is found at its
+# first session; by time the tag plays no part and the noise is the
+# neighbours' again.
+#
+# Repeats whose noise the detector cannot take (review finding 3b of
+# session 10: the command failed instead of falling back).  "big": the
+# same shape as "rep" at 1e200 times the scale, where the squares of
+# the repeats' spread overflow a double: the noise is still the repeats'
+# (in units of 1e195 here).  "far": five builds near 1e-10 whose repeats
+# are a few units of the last place apart, then five at 1e300: that
+# noise, 1e-26 beside values of 1e300, is out of range for the detector,
+# so the noise is the neighbours' learnt one, and the step at build b05
+# is found.  (Both exited 2 before: "the noise must be a finite standard
+# deviation >= 0" and "the noise 1.83e-26 is out of range for values of
+# magnitude 1e+300".)  The step's change in percent, 1e300 over 1e-10,
+# is beyond a double: its JSON is null (its --json said "out of memory",
+# exit 3, before).
+python3 - "$tmp" <<'PY'
 import json, math, sys
+from fractions import Fraction
 noise = [0.31, -0.52, 0.18, 0.07, -0.26, 0.44, -0.13, 0.58, -0.35, 0.22,
          -0.48, 0.09, 0.36, -0.17, -0.05, 0.51, -0.29, 0.12, -0.41, 0.27,
          0.03, -0.55, 0.39, -0.08, 0.16, -0.33, 0.47, -0.21, 0.05, -0.12]
-out = [{"format": "perfreg-export", "version": 1, "schema": 2},
-       {"type": "campaign", "name": "rep"},
-       {"type": "variant", "campaign": "rep", "name": "a", "command": "x"}]
-ss, df, key = 0.0, 0, 0
-for b in range(10):
-    vals = []
-    for r in range(3):
-        key += 1
-        v = (100.0 if b < 6 else 110.0) + noise[3 * b + r]
-        vals.append(v)
-        out.append({"type": "session", "campaign": "rep", "key": key,
-                    "host": "h", "boot_id": "b", "started": 1.7e9 + 60 * key,
-                    "elapsed_s": 1.0, "status": "done", "args": None,
-                    "resumes": None, "variants": [["a", "x"]],
-                    "tags": [["build", "b%02d" % b]], "env": None})
-        for seq, d in enumerate((-0.01, 0.01)):
-            out.append({"type": "run", "session": key, "variant": "a",
-                        "round": seq, "seq": seq, "warmup": False,
-                        "ok": True, "outcome": "ok", "exit_status": 0,
-                        "signal": 0, "reason": "", "failed_in": None,
-                        "truncated": False, "start_s": 0.1 * seq,
-                        "metrics": [["m", "s", "lower", v + d]],
-                        "output": ""})
-    m = sum(vals) / 3
-    ss += sum((v - m) ** 2 for v in vals)
-    df += 2
-out.append({"type": "end", "campaigns": 1, "sessions": 30, "runs": 60})
-open(sys.argv[1], "w").write("".join(json.dumps(o) + "\n" for o in out))
-open(sys.argv[2], "w").write("%.17g\n" % math.sqrt(ss / df))
+def write(name, value, runs, unit):
+    out = [{"format": "perfreg-export", "version": 1, "schema": 2},
+           {"type": "campaign", "name": name},
+           {"type": "variant", "campaign": name, "name": "a", "command": "x"}]
+    ss, df, key = Fraction(0), 0, 0
+    for b in range(10):
+        vals = []
+        for r in range(3):
+            key += 1
+            v = value(b, r)
+            vals.append(v)
+            out.append({"type": "session", "campaign": name, "key": key,
+                        "host": "h", "boot_id": "b",
+                        "started": 1.7e9 + 60 * key, "elapsed_s": 1.0,
+                        "status": "done", "args": None, "resumes": None,
+                        "variants": [["a", "x"]],
+                        "tags": [["build", "b%02d" % b]], "env": None})
+            for seq, d in enumerate(runs):
+                out.append({"type": "run", "session": key, "variant": "a",
+                            "round": seq, "seq": seq, "warmup": False,
+                            "ok": True, "outcome": "ok", "exit_status": 0,
+                            "signal": 0, "reason": "", "failed_in": None,
+                            "truncated": False, "start_s": 0.1 * seq,
+                            "metrics": [["m", "s", "lower", v + d]],
+                            "output": ""})
+        m = sum(Fraction(v) for v in vals) / 3
+        ss += sum((Fraction(v) - m) ** 2 for v in vals)
+        df += 2
+    out.append({"type": "end", "campaigns": 1, "sessions": 30, "runs": 60})
+    open("%s/%s.jsonl" % (sys.argv[1], name), "w").write(
+        "".join(json.dumps(o) + "\n" for o in out))
+    open("%s/%s.sd" % (sys.argv[1], name), "w").write(
+        "%.17g\n" % math.sqrt(ss / df / Fraction(unit) ** 2))
+write("rep", lambda b, r: (100.0 if b < 6 else 110.0) + noise[3 * b + r],
+      (-0.01, 0.01), 1)
+write("big", lambda b, r: ((100.0 if b < 6 else 110.0) + noise[3 * b + r]) * 1e200,
+      (0, 0), 10 ** 195)
+write("far", lambda b, r: 1e300 if b >= 5 else 1e-10 + r * 2.6e-26, (0, 0), 1)
 PY
-"$P" import --db "$tmp/rep.db" "$tmp/rep.jsonl" >/dev/null 2>"$tmp/err" ||
-    fail "repeats: import: $(cat "$tmp/err")"
-"$P" history rep --db "$tmp/rep.db" --by tag:build --json >"$tmp/out" 2>"$tmp/err" ||
-    fail "repeats: history --json: $(cat "$tmp/err")"
-python3 - "$tmp/out" "$(cat "$tmp/rep.sd")" <<'PY' || fail "repeats: the noise of the repeated sessions"
+# noise NAME FROM POINTS UNIT: history NAME by its build tag (JSON) has
+# its noise from FROM (repeats: 20 df, the sd Python wrote in UNIT) and
+# its changes at POINTS (a Python list), each with a verdict.
+noise() {
+	"$P" import --db "$tmp/$1.db" "$tmp/$1.jsonl" >/dev/null 2>"$tmp/err" ||
+	    fail "$1: import: $(cat "$tmp/err")"
+	"$P" history "$1" --db "$tmp/$1.db" --by tag:build --json >"$tmp/out" 2>"$tmp/err" ||
+	    fail "$1: history --json: exit $?: $(cat "$tmp/err")"
+	python3 - "$tmp/out" "$(cat "$tmp/$1.sd")" "$2" "$3" "$4" <<'PY' || fail "$1: the noise and the changes"
 import json, sys
 s = json.load(open(sys.argv[1]))["series"][0]
-want = float(sys.argv[2])
-ok = (s["noise_from"] == "repeats" and s["noise_df"] == 20 and
-      abs(s["noise_sd"] - want) <= 1e-9 * want and
-      [c["point"] for c in s["changes"]] == [19])
+want, repeats = float(sys.argv[2]) * float(sys.argv[5]), sys.argv[3] == "repeats"
+ok = (s["noise_from"] == sys.argv[3] and
+      s["noise_df"] == (20 if repeats else 0) and
+      (not repeats or abs(s["noise_sd"] - want) <= 1e-9 * want) and
+      [c["point"] for c in s["changes"]] == eval(sys.argv[4]) and
+      all(c["verdict"] == "regression" for c in s["changes"]))
 if not ok:
     print("FAIL: noise %s %s %r (want %r), changes %r" % (
-        s["noise_from"], s["noise_df"], s["noise_sd"], want,
-        [c["point"] for c in s["changes"]]))
+        s["noise_from"], s["noise_df"], s["noise_sd"], want, s["changes"]))
     sys.exit(1)
 PY
+}
+noise rep repeats "[19]" 1
+noise big repeats "[19]" 1e195
+noise far neighbours "[16]" 1
+[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["series"][0]["changes"][0]["change_pct"])' "$tmp/out")" = None ] ||
+    fail "far: the change in percent beyond a double is not null"
 "$P" history rep --db "$tmp/rep.db" --by tag:build >"$tmp/out" 2>"$tmp/err" ||
     fail "repeats: history: $(cat "$tmp/err")"
 has "$tmp/out" "from repeats, 20 df" "repeats: the text names the noise's source"
