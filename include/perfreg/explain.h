@@ -183,13 +183,15 @@ struct pr_store_variant_data;
  * no monitor figure in common ("mon.*": stored by `run --campaign
  * --monitor`) or
  * fewer than 2 units a side.  label is pr_explain_input's (may be
- * NULL).  PR_ENOMEM.
+ * NULL); notes[0..nnotes) are the monitors' notes, as pr_report_explain
+ * takes them (`perfreg bisect`: its monitor's; NULL, 0 when the runs
+ * were not monitored by this process).  PR_ENOMEM.
  */
 enum pr_status pr_report_store_explain(struct pr_report_model *m,
     const char *key, int flags, const struct pr_store_variant_data *bd,
     const struct pr_store_variant_data *nd, int boots, const char *primary,
     const char *const *skip, size_t nskip, const char *label,
-    struct pr_error *err);
+    const char *const *notes, size_t nnotes, struct pr_error *err);
 
 struct pr_dataset;
 

@@ -554,21 +554,50 @@ mix_u(const struct pr_bisect *b, const double *u, size_t r)
 	return u[r];
 }
 
-/* For one run's residual x (to the first mode): the second mode's
- * probability z, the two t weights and the log-likelihood term. */
+/* The terms of a run's E step that depend on the fit f alone, computed
+ * once per pass over the runs rather than once per run (the same values:
+ * the passes give the same results to the bit). */
+struct mix_k {
+	double l0, l1; /* log(1 - p), log(p) */
+	double h;      /* (nu + 1) / 2 */
+	double ls;     /* log(s^2) / 2 */
+};
+
 static void
-mix_e(double x, const struct mix *f, double nu, double *z, double *w0,
-    double *w1, double *ll)
+mix_k_init(struct mix_k *k, const struct mix *f, double nu)
+{
+	k->l0 = log1p(-f->p);
+	k->l1 = log(f->p);
+	k->h = 0.5 * (nu + 1);
+	k->ls = 0.5 * log(f->s2);
+}
+
+/* For one run's residual x (to the first mode): the second mode's
+ * probability z, the two t weights, and the log-terms a0, a1 of the
+ * two modes (mix_e's). */
+static void
+mix_zw(double x, const struct mix *f, const struct mix_k *k, double nu,
+    double *z, double *w0, double *w1, double *a0, double *a1)
 {
 	double q0 = x * x / f->s2, q1 = (x - f->d) * (x - f->d) / f->s2;
-	double a0 = log1p(-f->p) - 0.5 * (nu + 1) * log1p(q0 / nu);
-	double a1 = log(f->p) - 0.5 * (nu + 1) * log1p(q1 / nu);
-	double mx = a0 > a1 ? a0 : a1;
 
-	*z = 1 / (1 + exp(a0 - a1));
+	*a0 = k->l0 - k->h * log1p(q0 / nu);
+	*a1 = k->l1 - k->h * log1p(q1 / nu);
+	*z = 1 / (1 + exp(*a0 - *a1));
 	*w0 = (nu + 1) / (nu + q0);
 	*w1 = (nu + 1) / (nu + q1);
-	*ll = mx + log(exp(a0 - mx) + exp(a1 - mx)) - 0.5 * log(f->s2);
+}
+
+/* mix_zw and the run's log-likelihood term. */
+static void
+mix_e(double x, const struct mix *f, const struct mix_k *k, double nu,
+    double *z, double *w0, double *w1, double *ll)
+{
+	double a0, a1, mx;
+
+	mix_zw(x, f, k, nu, z, w0, w1, &a0, &a1);
+	mx = a0 > a1 ? a0 : a1;
+	*ll = mx + log(exp(a0 - mx) + exp(a1 - mx)) - k->ls;
 }
 
 /* The one-mode fit's log-likelihood, less the same constant per run. */
@@ -597,13 +626,15 @@ mix_ll(const struct pr_bisect *b, const double *m, const double *u,
     const struct mix *f)
 {
 	double z, w0, w1, l, ll = 0;
+	struct mix_k c;
 	size_t k, j;
 
+	mix_k_init(&c, f, b->o.nu);
 	for (k = 0; k < b->T; k++) {
 		const struct pos *p = &b->p[b->tested[k]];
 
 		for (j = 0; j < p->n; j++) {
-			mix_e(p->y[j] - m[k] - mix_u(b, u, p->rd[j]), f,
+			mix_e(p->y[j] - m[k] - mix_u(b, u, p->rd[j]), f, &c,
 			    b->o.nu, &z, &w0, &w1, &l);
 			ll += l;
 		}
@@ -623,7 +654,8 @@ static int
 mix_em(struct pr_bisect *b, double *m, double *u, struct mix *f, double df,
     double ll1)
 {
-	double nu = b->o.nu, n = (double)b->total, z, w0, w1, l, prev;
+	double nu = b->o.nu, n = (double)b->total, z, w0, w1, a0, a1, prev;
+	struct mix_k c;
 	size_t k, j, r, nr;
 	int it;
 
@@ -633,6 +665,7 @@ mix_em(struct pr_bisect *b, double *m, double *u, struct mix *f, double df,
 		double ss0 = 0, ss, d, ubar;
 
 		f->iters = (size_t)it + 1;
+		mix_k_init(&c, f, nu); /* f changes only at the pass's end */
 		/* The levels. */
 		for (k = 0; k < b->T; k++) {
 			const struct pos *p = &b->p[b->tested[k]];
@@ -642,7 +675,8 @@ mix_em(struct pr_bisect *b, double *m, double *u, struct mix *f, double df,
 				double uj = mix_u(b, u, p->rd[j]);
 				double y = p->y[j] - uj;
 
-				mix_e(y - m[k], f, nu, &z, &w0, &w1, &l);
+				mix_zw(y - m[k], f, &c, nu, &z, &w0, &w1, &a0,
+				    &a1);
 				sw += (1 - z) * w0 + z * w1;
 				swy += (1 - z) * w0 * y + z * w1 * (y - f->d);
 			}
@@ -664,8 +698,8 @@ mix_em(struct pr_bisect *b, double *m, double *u, struct mix *f, double df,
 					r = p->rd[j];
 					if (r == NO_ROUND || b->rounds[r].k < 2)
 						continue;
-					mix_e(y - u[r], f, nu, &z, &w0, &w1,
-					    &l);
+					mix_zw(y - u[r], f, &c, nu, &z, &w0,
+					    &w1, &a0, &a1);
 					b->rsw[r] += (1 - z) * w0 + z * w1;
 					b->rswy[r] += (1 - z) * w0 * y +
 					    z * w1 * (y - f->d);
@@ -701,7 +735,7 @@ mix_em(struct pr_bisect *b, double *m, double *u, struct mix *f, double df,
 				double x =
 				    p->y[j] - m[k] - mix_u(b, u, p->rd[j]);
 
-				mix_e(x, f, nu, &z, &w0, &w1, &l);
+				mix_zw(x, f, &c, nu, &z, &w0, &w1, &a0, &a1);
 				sz += z;
 				szw += z * w1;
 				szwx += z * w1 * x;
@@ -1205,15 +1239,22 @@ mutual_info(double q, double mg, double vg, double mb, double vb)
 {
 	double sg = sqrt(vg), sb = sqrt(vb), sm = fmax(sg, sb);
 	double lo = fmin(mg, mb) - 9 * sm, hi = fmax(mg, mb) + 9 * sm;
-	double h = (hi - lo) / (MI_GRID - 1), sum = 0;
+	double h = (hi - lo) / (MI_GRID - 1), sum = 0, lq, lq1, cg, cb;
 	int i;
 
 	if (!(q > 0 && q < 1))
 		return 0;
+	/* The terms of lnorm and of the mixture that do not depend on x,
+	 * once (the same values as in the loop). */
+	lq = log(q);
+	lq1 = log1p(-q);
+	cg = -0.5 * log(2 * M_PI * vg);
+	cb = -0.5 * log(2 * M_PI * vb);
 	for (i = 0; i < MI_GRID; i++) {
-		double x = lo + h * i;
-		double lg = lnorm(x - mg, vg), lb = lnorm(x - mb, vb);
-		double lf = logsumexp2(log(q) + lg, log1p(-q) + lb);
+		double x = lo + h * i, xg = x - mg, xb = x - mb;
+		double lg = cg - 0.5 * xg * xg / vg;
+		double lb = cb - 0.5 * xb * xb / vb;
+		double lf = logsumexp2(lq + lg, lq1 + lb);
 		double t =
 		    q * exp(lg) * (lg - lf) + (1 - q) * exp(lb) * (lb - lf);
 

@@ -825,12 +825,13 @@ env_check(struct pr_report_model *m, const struct pr_env *start,
 /* The explanation of the confirmed change of c (culprit against its
  * parent) from every stored run of the two commits in the campaign:
  * the search's and the confirmation's, and those of the sessions a
- * --resume continued.  Nothing when their runs have no monitor figure. */
+ * --resume continued, with the monitor's notes[0..nnotes) (what is
+ * absent and why).  Nothing when their runs have no monitor figure. */
 static enum pr_status
 explain_one(struct pr_report_model *m, struct pr_store *st,
     const char *campaign, const int64_t *sess, size_t nsess,
     const struct pr_bisect_job *j, const struct pr_bisect_confirmation *c,
-    struct pr_error *err)
+    const char *const *notes, size_t nnotes, struct pr_error *err)
 {
 	struct pr_store_variant_data bd, nd;
 	char label[96];
@@ -847,7 +848,7 @@ explain_one(struct pr_report_model *m, struct pr_store *st,
 		 pr_str_c(j->c[c->culprit].hash), sess, nsess, &nd, err)) ==
 		PR_OK)
 		s = pr_report_store_explain(m, "explanations", PR_SECTION_LIST,
-		    &bd, &nd, 0, j->metric, NULL, 0, label, err);
+		    &bd, &nd, 0, j->metric, NULL, 0, label, notes, nnotes, err);
 	else if (s == PR_ENOTFOUND)
 		s = PR_OK; /* a commit with no stored run: nothing to explain */
 	pr_store_variant_data_release(&bd);
@@ -858,18 +859,24 @@ explain_one(struct pr_report_model *m, struct pr_store *st,
 /* The explanations of the verdict's confirmed changes: the culprit's,
  * or both of "several changes", from the runs of this bisection's
  * sessions (last, and the chain it resumes): not those of another
- * bisection of the same range in the campaign. */
+ * bisection of the same range in the campaign; each with the notes of
+ * the monitor mon (what is absent and why), as `run` gives them. */
 static enum pr_status
 explain_culprit(struct pr_report_model *m, struct pr_store *st,
     const char *campaign, int64_t last, const struct pr_bisect_job *j,
-    struct pr_error *err)
+    const struct pr_monitor *mon, struct pr_error *err)
 {
 	struct pr_bisect_confirmation c = pr_bisect_job_confirmation(j);
 	struct pr_store_session_info si;
 	enum pr_status s = PR_OK;
 	int64_t *sess = NULL, *grown, id = last;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, i, nn = pr_monitor_nnotes(mon);
+	const char **notes = calloc(nn + 1, sizeof(*notes));
 
+	if (notes == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < nn; i++)
+		notes[i] = pr_monitor_note(mon, i);
 	while (s == PR_OK && id != 0 && n < 100000) {
 		if (n == cap) {
 			cap = cap ? 2 * cap : 16;
@@ -889,12 +896,15 @@ explain_culprit(struct pr_report_model *m, struct pr_store *st,
 	}
 	/* Under "several changes" j->first is always set (confirm_two). */
 	if (s == PR_OK && n > 0 && j->verdict == PR_BISECT_V_SEVERAL)
-		s = explain_one(m, st, campaign, sess, n, j, &j->first, err);
+		s = explain_one(m, st, campaign, sess, n, j, &j->first, notes,
+		    nn, err);
 	if (s == PR_OK && n > 0 &&
 	    (j->verdict == PR_BISECT_V_CULPRIT ||
 		j->verdict == PR_BISECT_V_SEVERAL))
-		s = explain_one(m, st, campaign, sess, n, j, &c, err);
+		s = explain_one(m, st, campaign, sess, n, j, &c, notes, nn,
+		    err);
 	free(sess);
+	free(notes);
 	return s;
 }
 
@@ -1064,7 +1074,8 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 		     : pr_report_bisect(&m, j, &err)) != PR_OK ||
 	    (!c->step && mon != NULL &&
 		explain_culprit(&m, b.st, campaign,
-		    b.session != 0 ? b.session : b.resumes, j, &err) != PR_OK))
+		    b.session != 0 ? b.session : b.resumes, j, mon,
+		    &err) != PR_OK))
 		goto lib_error;
 	if (b.have_env && env_check(&m, &b.env, &ed, &have_ed) != 0)
 		goto out;

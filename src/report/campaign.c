@@ -566,7 +566,7 @@ explain_part(struct pr_report_model *g, const struct pr_report *r,
 	for (i = 1; i < r->n; i++)
 		skip[i - 1] = r->metrics[i].name;
 	st = pr_report_store_explain(g, "explanation", 0, bd, nd, boots,
-	    r->metrics[0].name, skip, r->n - 1, NULL, err);
+	    r->metrics[0].name, skip, r->n - 1, NULL, NULL, 0, err);
 	free(skip);
 	return st;
 }

@@ -1241,7 +1241,7 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
     const struct pr_store_variant_data *bd,
     const struct pr_store_variant_data *nd, int boots, const char *primary,
     const char *const *skip, size_t nskip, const char *label,
-    struct pr_error *err)
+    const char *const *notes, size_t nnotes, struct pr_error *err)
 {
 	const struct pr_store_series *pb = pr_store_variant_series(bd, primary),
 				     *pn = pr_store_variant_series(nd, primary),
@@ -1324,7 +1324,7 @@ pr_report_store_explain(struct pr_report_model *m, const char *key, int flags,
 	in.conf = 0.95;
 	in.unit = boots ? "boots" : "runs";
 	in.label = label;
-	st = report_explain_add(m, key, flags, &in, NULL, 0, err);
+	st = report_explain_add(m, key, flags, &in, notes, nnotes, err);
 	goto out;
 nomem:
 	st = pr_error_set(err, PR_ENOMEM, "out of memory");
