@@ -23,7 +23,9 @@ stored there, each figure's session value recomputed from its samples as
 the suite does, src/probes/process.c): per process (the stored round) its
 mean or its best sample (the smallest time, the largest throughput), by
 -r RULE: "mean" for every probe, "best" for every probe, or "suite" (the
-default: the suite's rules, best for copy, crypto, syscall and fault); a
+default: the suite's rules, best for copy, crypto, handoff, syscall and
+fault, PR_SUITE_PROBES_VERSION 5; "suite4" those of version 4, handoff
+its mean); a
 session of one process cut into 4 blocks in order for a best figure (its
 samples as they are for a mean one); the session value the mean of its
 units and W the standard error of its log from them (sd / sqrt(n) /
@@ -40,7 +42,10 @@ import statistics as st
 import sys
 
 
-BEST_PROBES = ("copy", "crypto", "syscall", "fault")
+# The best-sample probes of PR_SUITE_PROBES_VERSION 5 ("suite") and 4
+# ("suite4", before handoff took its best sample).
+BEST_PROBES = ("copy", "crypto", "handoff", "syscall", "fault")
+BEST_PROBES_4 = ("copy", "crypto", "syscall", "fault")
 
 
 def from_db(path, rule):
@@ -65,7 +70,8 @@ def from_db(path, rule):
     figs = {}
     for name, sess in data.items():
         probe = name.split(".")[0]
-        best = rule == "best" or (rule == "suite" and probe in BEST_PROBES)
+        best = (rule == "best" or (rule == "suite" and probe in BEST_PROBES)
+                or (rule == "suite4" and probe in BEST_PROBES_4))
         f = figs.setdefault(name, {"probe": probe, "v": [],
                                    "better": "higher" if higher[name]
                                    else "lower"})
@@ -96,8 +102,8 @@ def main(args):
     rule = "suite"
     if len(args) >= 2 and args[0] == "-r":
         rule, args = args[1], args[2:]
-        if rule not in ("mean", "best", "suite"):
-            sys.exit("suite-fit.py: -r takes mean, best or suite")
+        if rule not in ("mean", "best", "suite", "suite4"):
+            sys.exit("suite-fit.py: -r takes mean, best, suite or suite4")
     paths = args
     if len(paths) == 1 and paths[0].endswith(".db"):
         figs, n = from_db(paths[0], rule)

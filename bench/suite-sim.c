@@ -47,10 +47,19 @@
  * those of the new rule (BH), one process against P, for PHI 0, 0.5 and
  * 0.9 (or -f PHI).
  *
- * -O PROBE:SHARE:FACTOR (with -P): besides, in a share of the processes
- * every figure of PROBE is FACTOR times slower (a time times FACTOR, a
- * throughput divided by it), as issue 10 saw memcpy's small sizes 2-8
- * times slower in 13 of 64 processes; -A prints the A/A tables only.
+ * -O NAME:SHARE:FACTOR (with -P; up to 8 of them): besides, in a share of
+ * the processes every figure of NAME is FACTOR times slower (a time times
+ * FACTOR, a throughput divided by it; FACTOR < 1 is faster), as issue 10
+ * saw memcpy's small sizes 2-8 times slower in 13 of 64 processes.  NAME
+ * is a probe ("copy"), a figure's first parts ("copy.pipe-read") or a
+ * figure: every figure whose name is NAME or starts with NAME and a dot.
+ * Each -O draws its own processes.  A process level that the scheduler
+ * chooses once a process (where a probe's two threads run, session 12:
+ * copy.pipe-read 1.65 times faster in a third of the processes) is such a
+ * mixture.  -A prints the A/A tables only (with or without -P).
+ *
+ * -G: the new rules with the suite's gate: a figure pr_suite_gated says is
+ * not gated (handoff.spin.*) is never called, as pr_suite_cmp_gate does.
  *
  * -D DF: the cap on the moderated test's degrees of freedom instead of
  * PR_MODERATED_DF_MAX (for measuring what the cap costs and buys).
@@ -58,7 +67,7 @@
  * -R RATIO: the one-session bound's ratio (k = 1) instead of
  * PR_MODERATED_ONE_RATIO.
  * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
- * [-P P [-f PHI] [-O PROBE:SHARE:FACTOR] [-A]] MODEL.
+ * [-G] [-P P [-f PHI] [-O NAME:SHARE:FACTOR]... [-A]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
  * prints, for the A/A histories with K earlier sessions, how often each
  * figure was called by the new rule (which figures make the false calls).
@@ -74,6 +83,7 @@
 #include "perfreg/moderated.h"
 #include "perfreg/nested.h"
 #include "perfreg/rng.h"
+#include "perfreg/suite.h"
 #include "perfreg/verdict.h"
 
 #define MAXFIG 256
@@ -157,12 +167,14 @@ load(const char *path, struct model *md)
 	return md->m > 0 ? 0 : -1;
 }
 
+#define MAXSLOW 8
+
 /* One history's sessions: means and errors, [figure][session]. */
 struct hist {
 	double x[MAXFIG][MAXK + 1];
 	double se[MAXFIG][MAXK + 1];
 	double pe[MAXPROBE][64]; /* the probes' process effects */
-	int slow[64];            /* -O: process q is a slow one */
+	int slow[MAXSLOW][64];   /* -O o: process q is a slow one */
 };
 
 static void
@@ -193,21 +205,35 @@ session(const struct model *md, struct pr_rng *r, struct hist *h, size_t i,
 	}
 }
 
-/* -O PROBE:SHARE:FACTOR: a share of the processes in which every figure
- * of the probe is FACTOR times slower (issue 10, item 7: in 13 of 64
+/* -O NAME:SHARE:FACTOR: a share of the processes in which every figure
+ * NAME names is FACTOR times slower (issue 10, item 7: in 13 of 64
  * processes memcpy's small sizes ran 2-8 times slower throughout). */
-static int slow_probe = -1;
-static double slow_share, slow_factor = 1;
+static struct {
+	char name[64];
+	double share, factor;
+} slow[MAXSLOW];
+static size_t nslow;
+
+/* 1 when figure name is NAME or starts with NAME and a dot. */
+static int
+names(const char *name, const char *prefix)
+{
+	size_t l = strlen(prefix);
+
+	return strncmp(name, prefix, l) == 0 &&
+	    (name[l] == '\0' || name[l] == '.');
+}
 
 /* The log offset of figure f in process q of h. */
 static double
 slow_offset(const struct fig *f, const struct hist *h, size_t q)
 {
-	double s;
+	double s = 0;
+	size_t o;
 
-	if (f->probe != slow_probe || !h->slow[q])
-		return 0;
-	s = log(slow_factor);
+	for (o = 0; o < nslow; o++)
+		if (h->slow[o][q] && names(f->name, slow[o].name))
+			s += log(slow[o].factor);
 	return f->better == PR_BETTER_HIGHER ? -s : s;
 }
 
@@ -295,9 +321,10 @@ process_effects(const struct model *md, struct pr_rng *r, struct hist *h,
 		for (q = 0; q < np; q++)
 			h->pe[p][q] = pr_rng_normal(r);
 	/* Drawn only with -O, so that the other tables keep their
-	 * stream. */
-	for (q = 0; q < np; q++)
-		h->slow[q] = slow_probe >= 0 && pr_rng_uniform(r) < slow_share;
+	 * stream (and with one -O, its stream before several were). */
+	for (p = 0; p < nslow; p++)
+		for (q = 0; q < np; q++)
+			h->slow[p][q] = pr_rng_uniform(r) < slow[p].share;
 }
 
 struct counts {
@@ -387,6 +414,8 @@ static double df_max_opt;
 static double one_ratio_opt;
 /* -A: the process tables' A/A part only. */
 static int aa_only;
+/* -G: the new rules with the suite's gate (pr_suite_gated). */
+static int gate;
 
 static void
 new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
@@ -418,6 +447,12 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
 		fprintf(stderr, "suite-sim: %s\n", err.msg);
 		exit(3);
 	}
+	/* As pr_suite_cmp_gate: a figure not gated is never called. */
+	for (j = 0; gate && j < md->m; j++)
+		if (!pr_suite_gated(md->f[j].name) &&
+		    (c[j].verdict == PR_VERDICT_REGRESSION ||
+			c[j].verdict == PR_VERDICT_IMPROVEMENT))
+			c[j].verdict = PR_VERDICT_INCONCLUSIVE;
 }
 
 #define NRULES 3
@@ -564,9 +599,10 @@ main(int argc, char **argv)
 	int diag = 0;
 	long procs = 0;
 	double phi = -1;
-	const char *slow_arg = NULL;
+	const char *slow_arg[MAXSLOW];
+	size_t o, nslow_arg = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:A")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AG")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -590,16 +626,24 @@ main(int argc, char **argv)
 			one_ratio_opt = strtod(optarg, NULL);
 			break;
 		case 'O':
-			slow_arg = optarg;
+			if (nslow_arg == MAXSLOW) {
+				fprintf(stderr, "suite-sim: at most %d -O\n",
+				    MAXSLOW);
+				return 2;
+			}
+			slow_arg[nslow_arg++] = optarg;
 			break;
 		case 'A':
 			aa_only = 1;
+			break;
+		case 'G':
+			gate = 1;
 			break;
 		default:
 			fprintf(stderr,
 			    "usage: suite-sim [-n histories] [-s seed] [-d k] "
 			    "[-D df] [-R ratio] [-P processes [-f share] [-O "
-			    "probe:share:factor] "
+			    "name:share:factor]... "
 			    "[-A]] model\n");
 			return 2;
 		}
@@ -611,26 +655,35 @@ main(int argc, char **argv)
 		fprintf(stderr,
 		    "usage: suite-sim [-n histories] [-s seed] [-d k] [-D df] "
 		    "[-P processes (2..64) [-f share (0..1)] "
-		    "[-O probe:share:factor] [-A]] model\n");
+		    "[-O name:share:factor]... [-A]] model\n");
 		return 2;
 	}
-	if (slow_arg != NULL && procs == 0) {
+	if (nslow_arg > 0 && procs == 0) {
 		fprintf(stderr, "suite-sim: -O goes with -P\n");
 		return 2;
 	}
-	if (slow_arg != NULL) {
-		char name[32];
+	for (o = 0; o < nslow_arg; o++) {
+		size_t j, hit = 0;
 
-		if (sscanf(slow_arg, "%31[^:]:%lf:%lf", name, &slow_share,
-			&slow_factor) != 3 ||
-		    (slow_probe = find_probe(&md, name, 0)) < 0 ||
-		    !(slow_share >= 0 && slow_share <= 1) ||
-		    !(slow_factor >= 1)) {
+		if (sscanf(slow_arg[o], "%63[^:]:%lf:%lf", slow[o].name,
+			&slow[o].share, &slow[o].factor) != 3 ||
+		    !(slow[o].share >= 0 && slow[o].share <= 1) ||
+		    !(slow[o].factor > 0)) {
 			fprintf(stderr,
-			    "suite-sim: -O PROBE:SHARE:FACTOR, a probe of the "
-			    "model, 0 <= SHARE <= 1, FACTOR >= 1\n");
+			    "suite-sim: -O NAME:SHARE:FACTOR, 0 <= SHARE <= 1, "
+			    "FACTOR > 0\n");
 			return 2;
 		}
+		for (j = 0; j < md.m; j++)
+			hit += names(md.f[j].name, slow[o].name) != 0;
+		if (hit == 0) {
+			fprintf(stderr,
+			    "suite-sim: -O %s: no figure of the "
+			    "model\n",
+			    slow[o].name);
+			return 2;
+		}
+		nslow++;
 	}
 	if (procs > 0) {
 		process_tables(&md, nh, seed, (size_t)procs, phi);
@@ -684,7 +737,8 @@ main(int argc, char **argv)
 			printf("\n");
 		}
 	}
-	for (si = 0; si < sizeof(shifts) / sizeof(shifts[0]); si++) {
+	for (si = 0; si < sizeof(shifts) / sizeof(shifts[0]) && !aa_only;
+	     si++) {
 		printf("\npower: every figure of one probe %.0f%% slower; "
 		       "share of histories with one of them called a "
 		       "regression (mean share of the probe's figures "

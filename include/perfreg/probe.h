@@ -72,7 +72,13 @@ struct pr_probe_opts {
  * 1.6-12 times less than the mean there (bench/README.md, "candidate
  * figures measured").  The best sample hides a
  * regression that slows only some samples (a tail); a probe whose
- * figures are tails or waits (hand-off, pipes, TCP) keeps the mean.
+ * figures are waits across processes or streams (pipes, TCP) keeps the
+ * mean.  The hand-off probe takes the best since PR_SUITE_PROBES_VERSION
+ * 5: each of its samples is already a distribution (500 or 2000 round
+ * trips, their median and 99th percentile), and a sample's 99th
+ * percentile on a busy machine is a scheduler's timeslice whenever a
+ * thread was preempted (an A/A session called handoff.spin.p99 +13077%
+ * on the mean), so its best sample is the window without.
  */
 enum pr_probe_figure {
 	PR_PROBE_FIGURE_MEAN = 0, /* each process its mean (the default) */

@@ -483,6 +483,11 @@ struct pr_suite_cmp {
 	 * pace of its base sessions (0: none stored) and the limit. */
 	int starved;
 	double pace, base_pace, pace_limit;
+	/* pr_suite_cmp_gate: NULL, or [n]: 1 for a figure not gated, 2 for
+	 * one not gated that its test would have called (its verdict, now
+	 * inconclusive, in would[i]). */
+	unsigned char *ungated;
+	enum pr_verdict *would;
 };
 
 /*
@@ -536,6 +541,37 @@ int pr_suite_starved(double pace, const double *base_pace, size_t nb,
  */
 void pr_suite_cmp_pace(struct pr_suite_cmp *c, double pace,
     const double *base_pace, size_t nb);
+
+/*
+ * Figures not gated.  A figure that measures the scheduler rather than the
+ * code is shown with its change and interval but never called a
+ * regression or an improvement: a busy-polling hand-off's (handoff.spin.*).
+ * Its round trip is what the code costs only while both threads hold a
+ * CPU at once; on a shared machine whether they do is the scheduler's
+ * choice: in session 12's A/A sessions at nice 0 a process's median round
+ * trip was about 130 ns in some processes and 2,000-8,000 ns in others
+ * (the two on one CPU, the poller yielding), and its 99th percentile from
+ * 2.4 us to 4.6 ms; session 11's A/A session called handoff.spin.p99
+ * +13077% (1.64 ms against 9.7-20 us in its 5 base sessions).  Fixing the
+ * two threads on two CPUs did not help: a pinned thread cannot leave a
+ * busy CPU (bench/README.md).  The other hand-offs sleep and are woken, and
+ * their best samples moved 0.04-0.18 (log) between sessions: gated.
+ * pr_suite_ungated lists the figures as "PREFIX*SUFFIX" patterns (a name
+ * that starts with PREFIX and ends with SUFFIX), NULL-terminated.
+ */
+extern const char *const pr_suite_ungated[];
+
+/* 0 when figure name matches a pattern of pr_suite_ungated, else 1. */
+int pr_suite_gated(const char *name);
+
+/*
+ * Sets c->ungated (and c->would) for the figures fig[c->index[i]] that are
+ * not gated: each one's regression or improvement becomes inconclusive
+ * (not called), so that the counts, the gate and the report say what is
+ * shown.  Errors: PR_ENOMEM (c unchanged).
+ */
+enum pr_status pr_suite_cmp_gate(struct pr_suite_cmp *c,
+    const struct pr_suite_figure *fig, struct pr_error *err);
 
 /*
  * The figures of the results r[0..n), in their order (a skipped probe

@@ -964,8 +964,14 @@ compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
 	}
 	if (rep->sc.n == 0)
 		return PR_EXIT_OK;
-	/* Sessions: a starved new session's figures are not called, and
-	 * the gate follows the verdicts shown. */
+	/* Sessions: the figures that are not gated (pr_suite_ungated) and
+	 * a starved new session's are not called, and the gate follows
+	 * the verdicts shown. */
+	if (bpace != NULL &&
+	    pr_suite_cmp_gate(&rep->sc, rep->fig, &err) != PR_OK) {
+		cli_errorf("out of memory");
+		return PR_EXIT_INTERNAL;
+	}
 	if (bpace != NULL)
 		pr_suite_cmp_pace(&rep->sc, c->pace, bpace, nb);
 	for (i = 0; i < rep->sc.n; i++) {

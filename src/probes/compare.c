@@ -26,7 +26,65 @@ pr_suite_cmp_release(struct pr_suite_cmp *c)
 	free(c->kn);
 	free(c->index);
 	free(c->cmp);
+	free(c->ungated);
+	free(c->would);
 	memset(c, 0, sizeof(*c));
+}
+
+const char *const pr_suite_ungated[] = { "handoff.spin.*", NULL };
+
+int
+pr_suite_gated(const char *name)
+{
+	const char *pat, *star;
+	size_t i, lp, ls, ln = strlen(name);
+
+	for (i = 0; (pat = pr_suite_ungated[i]) != NULL; i++) {
+		star = strchr(pat, '*');
+		lp = star != NULL ? (size_t)(star - pat) : strlen(pat);
+		ls = star != NULL ? strlen(star + 1) : 0;
+		if (ln >= lp + ls && strncmp(name, pat, lp) == 0 &&
+		    (star == NULL ? ln == lp
+				  : strcmp(name + ln - ls, star + 1) == 0))
+			return 0;
+	}
+	return 1;
+}
+
+enum pr_status
+pr_suite_cmp_gate(struct pr_suite_cmp *c, const struct pr_suite_figure *fig,
+    struct pr_error *err)
+{
+	unsigned char *u;
+	enum pr_verdict *w;
+	size_t i;
+
+	u = calloc(c->n + 1, sizeof(*u));
+	w = calloc(c->n + 1, sizeof(*w));
+	if (u == NULL || w == NULL) {
+		free(u);
+		free(w);
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < c->n; i++) {
+		struct pr_comparison *x = &c->cmp[i];
+
+		if (pr_suite_gated(fig[c->index[i]].name))
+			continue;
+		u[i] = 1;
+		w[i] = x->verdict;
+		if (x->verdict == PR_VERDICT_REGRESSION ||
+		    x->verdict == PR_VERDICT_IMPROVEMENT) {
+			u[i] = 2;
+			x->verdict = PR_VERDICT_INCONCLUSIVE;
+			x->runs_needed = 0;
+		}
+	}
+	free(c->ungated);
+	free(c->would);
+	c->ungated = u;
+	c->would = w;
+	return PR_OK;
 }
 
 /* The mean and the standard error of the log mean of v[0..n). */

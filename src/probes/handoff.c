@@ -293,4 +293,4 @@ ho_sample(void *state, struct pr_dataset *out, struct pr_error *err)
 const struct pr_probe pr_probe_handoff = { "handoff",
 	"round trip to another thread: condvar, futex, pipe, spin vs inline",
 	"clock_gettime(CLOCK_MONOTONIC)", variants, ho_init, ho_sample, ho_fini,
-	PR_PROBE_FIGURE_MEAN };
+	PR_PROBE_FIGURE_BEST };

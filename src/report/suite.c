@@ -928,6 +928,32 @@ starved_note(struct pr_buf *out, const struct cmp_data *d,
 	return st;
 }
 
+/* The figures not gated that their test would have called
+ * (pr_suite_cmp_gate), said once. */
+static enum pr_status
+ungated_note(struct pr_buf *out, const struct cmp_data *d,
+    enum pr_report_format f, struct pr_error *err)
+{
+	const struct pr_suite_cmp *c = d->c;
+	unsigned char *pick;
+	enum pr_status st;
+	size_t i;
+
+	if (c->ungated == NULL)
+		return PR_OK;
+	if ((pick = calloc(c->n + 1, 1)) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	for (i = 0; i < c->n; i++)
+		pick[i] = c->ungated[i] == 2;
+	st = note(out, d, pick, f,
+	    "not called, as these figures are not gated (a busy-polling "
+	    "hand-off measures whether the scheduler ran both threads at "
+	    "once, not the code's cost; perfreg(1), suite)",
+	    err);
+	free(pick);
+	return st;
+}
+
 /* The notes, each said once with the figures it applies to. */
 static enum pr_status
 notes(struct pr_buf *out, const struct cmp_data *d, enum pr_report_format f,
@@ -1097,6 +1123,42 @@ summary_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	return st;
 }
 
+/* The figures not gated: [{"name", "would_be"}], would_be the verdict
+ * their test gave before pr_suite_cmp_gate (null: none made). */
+static json_t *
+ungated_json(const struct cmp_data *d)
+{
+	const struct pr_suite_cmp *c = d->c;
+	json_t *a = json_array(), *o;
+	size_t i;
+
+	if (a == NULL || c->ungated == NULL)
+		return a;
+	for (i = 0; i < c->n; i++) {
+		if (c->ungated[i] == 0)
+			continue;
+		o = json_object();
+		if (o == NULL ||
+		    jset(o, "name", jstr(d->fig[c->index[i]].name)) != 0 ||
+		    jset(o, "would_be",
+			c->ungated[i] == 2
+			    ? jstr(c->would[i] == PR_VERDICT_REGRESSION
+				      ? "regression"
+				      : "improvement")
+			    : json_null()) != 0) {
+			json_decref(o);
+			json_decref(a);
+			return NULL;
+		}
+		/* The array takes o, even when it fails. */
+		if (json_array_append_new(a, o) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static json_t *
 summary_json(const void *data, struct pr_error *err)
 {
@@ -1122,7 +1184,8 @@ summary_json(const void *data, struct pr_error *err)
 	    jset(o, "inconclusive", json_integer((json_int_t)n.inconclusive)) !=
 		0 ||
 	    jset(o, "starved", json_boolean(d->c->starved)) != 0 ||
-	    jset(o, "line", jstr(b.data)) != 0) {
+	    jset(o, "line", jstr(b.data)) != 0 ||
+	    jset(o, "not_gated", ungated_json(d)) != 0) {
 		pr_buf_release(&b);
 		return nomem_json(o, err);
 	}
@@ -1154,6 +1217,8 @@ detail_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	}
 	if (st == PR_OK && d->c->starved)
 		st = starved_note(out, d, f, err);
+	if (st == PR_OK)
+		st = ungated_note(out, d, f, err);
 	if (st == PR_OK && k == 0) {
 		st = pr_buf_adds(out,
 		    f == PR_REPORT_MARKDOWN ? "\n(--all shows every figure)\n"

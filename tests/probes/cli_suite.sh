@@ -418,14 +418,18 @@ has "$tmp/flat.8" '"reserve_s":3\.600*[0-9]\{0,2\},"pace":2.0,' "history: the re
 # session 2 three times as slow: at pace 1 a regression, exit 1 with
 # --fail-on-regression; at pace 100 (above 4 times 1) not called, the
 # summary line says why, exit 0.
-# The samples made deterministic (the first one's value, then within
-# +-0.2% of it), so that the machine's load cannot widen the session's
-# error past what three times as slow is called at.
-awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 0.1; $11 = 0.1 }
-    $1 == "M" { n = split($5, v, " "); s = ""
-        for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[1] * (1 + 0.001 * (i % 5 - 2))
-        $5 = s }
-    { print }' "$tmp/block" > "$tmp/block-1"
+# A worker's block made steady: pace 1 (0.1 s of wall time and of CPU),
+# each figure's samples its first one's value, then within +-0.2% of it,
+# so that the machine's load cannot widen the session's error past what a
+# change three times as large is called at.
+steady() { # block out
+	awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 0.1; $11 = 0.1 }
+	    $1 == "M" { n = split($5, v, " "); s = ""
+	        for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[1] * (1 + 0.001 * (i % 5 - 2))
+	        $5 = s }
+	    { print }' "$1" > "$2"
+}
+steady "$tmp/block" "$tmp/block-1"
 awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "M" { n = split($5, v, " "); s = ""
     for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[i] * 3; $5 = s }
     { print }' "$tmp/block-1" > "$tmp/block-x3"
@@ -494,6 +498,61 @@ for w in block-x3-pace block-1; do
 done
 hasf "$tmp/out" "stored as session 2; not compared: every earlier --quick session it could be compared with was starved of CPU and left out: session 1 (pace 100 wall s a CPU s, above 4 times its peers' median, 1)" \
     "all left out: said"
+# Figures not gated (perfreg/suite.h, pr_suite_ungated): a busy-polling
+# hand-off's are shown but never called.  A stand-in hands back a real
+# handoff result made deterministic (each figure within +-0.2% of its first
+# sample) at pace 1; in session 2 handoff.spin.p99 is 100 times and
+# handoff.futex.p50 3 times as slow.  futex.p50 is called (exit 1 with
+# --fail-on-regression), spin.p99 is not, and the note and --json say what
+# its test would have said; with spin.p99 alone slower, exit 0.
+"$P" suite run --worker --share 0.2 --quick -- handoff > "$tmp/hblock" \
+    2> "$tmp/err" || fail "handoff worker: $(cat "$tmp/err")"
+steady "$tmp/hblock" "$tmp/h-1"
+for w in spin futex; do
+    awk -F '\t' -v w=$w 'BEGIN { OFS = "\t" }
+        $1 == "M" && ($2 == "handoff.spin.p99" ||
+            (w == "futex" && $2 == "handoff.futex.p50")) {
+            k = $2 == "handoff.spin.p99" ? 100 : 3
+            n = split($5, v, " "); s = ""
+            for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") v[i] * k
+            $5 = s }
+        { print }' "$tmp/h-1" > "$tmp/h-$w"
+done
+for w in 1 spin futex; do
+    printf '#!/bin/sh\ncat "%s"\n' "$tmp/h-$w" > "$tmp/w-h-$w"
+    chmod +x "$tmp/w-h-$w"
+done
+for w in spin futex; do
+    rm -f "$tmp/gate.db"
+    PERFREG_SUITE_WORKER=$tmp/w-h-1 "$P" suite run handoff --quick \
+        --budget 3 --processes 1 --db "$tmp/gate.db" > /dev/null \
+        2> "$tmp/err" || fail "gate, session 1: $(cat "$tmp/err")"
+    PERFREG_SUITE_WORKER=$tmp/w-h-$w "$P" suite run handoff --quick \
+        --budget 3 --processes 1 --db "$tmp/gate.db" --fail-on-regression \
+        > "$tmp/out" 2> "$tmp/err"
+    st=$?
+    hasf "$tmp/out" "note: not called, as these figures are not gated (a busy-polling hand-off measures whether the scheduler ran both threads at once, not the code's cost; perfreg(1), suite): handoff.spin.p99" \
+        "gate, $w: the note"
+    narrow "$tmp/out" "gate, $w"
+    if [ $w = spin ]; then
+        [ $st -eq 0 ] || fail "gate, spin: status $st, not 0: $(cat "$tmp/err")"
+        has "$tmp/out" "^10 figures: 0 regressions" "gate, spin: not called"
+    else
+        [ $st -eq 1 ] || fail "gate, futex: status $st, not 1: $(cat "$tmp/err")"
+        has "$tmp/out" "^10 figures: 1 regression (handoff.futex.p50 +200%)" \
+            "gate, futex: the gated figure called"
+    fi
+done
+rm -f "$tmp/gate.db"
+PERFREG_SUITE_WORKER=$tmp/w-h-1 "$P" suite run handoff --quick --budget 3 \
+    --processes 1 --db "$tmp/gate.db" > /dev/null 2> "$tmp/err" ||
+    fail "gate, --json, session 1: $(cat "$tmp/err")"
+PERFREG_SUITE_WORKER=$tmp/w-h-spin "$P" suite run handoff --quick \
+    --budget 3 --processes 1 --db "$tmp/gate.db" --json > "$tmp/out" \
+    2> "$tmp/err" || fail "gate, --json: $(cat "$tmp/err")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '"not_gated":\[{"name":"handoff.spin.p50","would_be":null},{"name":"handoff.spin.p99","would_be":"regression"}\]' \
+    "gate: --json summary.not_gated"
 # A stand-in that ends inside a result: an error naming it, not a crash.
 head -n 2 "$tmp/block" > "$tmp/cut"
 printf '#!/bin/sh\ncat "%s"\n' "$tmp/cut" > "$tmp/short"

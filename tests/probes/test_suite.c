@@ -634,6 +634,67 @@ test_starved(void **state)
 	pr_dataset_release(&nd[0]);
 }
 
+/*
+ * Figures not gated (pr_suite_ungated, pr_suite_cmp_gate): a busy-polling
+ * hand-off's figures are shown with their change but never called
+ * (session 11's A/A false call, handoff.spin.p99 +13077%), and the counts
+ * and the gate follow; every other figure keeps its verdict.
+ */
+static void
+test_ungated(void **state)
+{
+	const struct pr_suite_figure fig[] = {
+		{ "fig.a", "ns", PR_BETTER_LOWER },
+		{ "fig.b", "MB/s", PR_BETTER_HIGHER },
+		{ "fig.c", "ns", PR_BETTER_LOWER },
+	};
+	/* The same figures by the names that decide the gate. */
+	const struct pr_suite_figure named[] = {
+		{ "handoff.spin.p99", "ns", PR_BETTER_LOWER },
+		{ "handoff.futex.p50", "MB/s", PR_BETTER_HIGHER },
+		{ "handoff.spin.p50", "ns", PR_BETTER_LOWER },
+	};
+	struct pr_dataset bd[3], nd[1];
+	struct pr_suite_counts cnt;
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(pr_suite_gated("handoff.spin.p99"), 0);
+	assert_int_equal(pr_suite_gated("handoff.spin.p50"), 0);
+	assert_int_equal(pr_suite_gated("handoff.condvar.p99"), 1);
+	assert_int_equal(pr_suite_gated("handoff.futex.p50"), 1);
+	assert_int_equal(pr_suite_gated("handoff.spin"), 1);
+	assert_int_equal(pr_suite_gated("handoff.spinner.p50"), 1);
+	assert_int_equal(pr_suite_gated("xhandoff.spin.p99"), 1);
+	assert_int_equal(pr_suite_gated("copy.pipe-read.1024B"), 1);
+	slower_a(bd, nd, 1);
+	assert_int_equal(pr_suite_compare(bd, 3, nd, 1, fig, 3, NULL, &sc,
+			     &err),
+	    PR_OK);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
+	/* By the figures' own names: all gated, nothing changes. */
+	assert_int_equal(pr_suite_cmp_gate(&sc, fig, &err), PR_OK);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
+	for (i = 0; i < sc.n; i++)
+		assert_int_equal(sc.ungated[i], 0);
+	/* As hand-off figures: the p99 regression is not called. */
+	assert_int_equal(pr_suite_cmp_gate(&sc, named, &err), PR_OK);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_INCONCLUSIVE);
+	assert_int_equal(sc.ungated[0], 2);
+	assert_int_equal(sc.would[0], PR_VERDICT_REGRESSION);
+	assert_int_equal(sc.ungated[1], 0);
+	assert_int_equal(sc.ungated[2], 1);
+	pr_suite_count(&sc, &cnt);
+	assert_int_equal(cnt.regressions, 0);
+	assert_false(pr_suite_changed(&sc, 0));
+	pr_suite_cmp_release(&sc);
+	for (i = 0; i < 3; i++)
+		pr_dataset_release(&bd[i]);
+	pr_dataset_release(&nd[0]);
+}
+
 /* A snapshot with a few items, one of them set to value. */
 static void
 env_with(struct pr_env *e, const char *key, const char *value)
@@ -912,6 +973,7 @@ main(void)
 		cmocka_unit_test(test_config_id),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_starved),
+		cmocka_unit_test(test_ungated),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_compare_sessions),
