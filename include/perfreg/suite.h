@@ -215,7 +215,10 @@ void pr_suite_pace(const double *floor_s, size_t np, size_t done,
 /*
  * The part of the budget `perfreg suite` keeps for capturing the
  * environment, storing and comparing, at the machine's measured pace:
- * pace (pr_suite_pace_of; 0 when unknown) times PR_SUITE_STORE_CPU_S,
+ * pace (pr_suite_pace_of; 0 when unknown) times the CPU time they take
+ * with `earlier` sessions stored before this one (their count, at most
+ * PR_SUITE_STORE_SESSIONS_MAX taken), PR_SUITE_STORE_CPU_S plus
+ * PR_SUITE_STORE_CPU_EACH_S for each beyond PR_SUITE_STORE_SESSIONS_IN,
  * at least PR_SUITE_RESERVE_S plus PR_SUITE_RESERVE_SHARE of budget_s
  * (the reserve before the pace was measured) and at most
  * PR_SUITE_RESERVE_MAX_SHARE of it (unless that is below the least).
@@ -225,12 +228,22 @@ void pr_suite_pace(const double *floor_s, size_t np, size_t done,
  * measured pace").  Storing and comparing a --quick session took 5.1 s of wall
  * time under nice 19 beside three CPU hogs against the 1.5 s then kept
  * (bench/README.md, issue 16): it grows with the pace, not the budget.
+ * And with the history: about 0.12 s of CPU more for each earlier
+ * session (2026-12-03 review: 0.12, 0.71, 1.39, 1.99 and 2.53 s at 0, 5,
+ * 10, 15 and 20 earlier sessions of 83 figures, debug build), so 1.5 s
+ * covers 5 of them and PR_SUITE_STORE_CPU_EACH_S, 0.15 s with the same
+ * margin as 1.5 s over 1.03 s, each one more; a comparison takes at
+ * most 20 sessions a side (cmd_suite.c HISTORY_MAX), so the count stops
+ * at PR_SUITE_STORE_SESSIONS_MAX, two sides' worth.
  */
 #define PR_SUITE_RESERVE_S 0.3
 #define PR_SUITE_RESERVE_SHARE 0.03
 #define PR_SUITE_RESERVE_MAX_SHARE 0.25
 #define PR_SUITE_STORE_CPU_S 1.5
-double pr_suite_reserve(double pace, double budget_s);
+#define PR_SUITE_STORE_CPU_EACH_S 0.15
+#define PR_SUITE_STORE_SESSIONS_IN 5
+#define PR_SUITE_STORE_SESSIONS_MAX 40
+double pr_suite_reserve(double pace, double budget_s, size_t earlier);
 
 /*
  * The pace of the machine results were measured on: their wall seconds

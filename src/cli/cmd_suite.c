@@ -106,6 +106,7 @@ struct suite_cli {
 	 * (pr_suite_reserve), at first and at the pace measured so far
 	 * (0: not yet), and the CPU seconds they then took. */
 	double reserve0_s, reserve_s, pace, store_cpu_s;
+	size_t earlier; /* suite: sessions stored before this one */
 	int late_said;
 	const char *baseline;
 	const char *db, *a, *b;
@@ -1217,6 +1218,24 @@ out:
 	return rc;
 }
 
+/* How many sessions of the suite are stored (0 when none or unknown). */
+static size_t
+stored_sessions(struct pr_store *st)
+{
+	struct pr_store_campaign_info *ci = NULL;
+	struct pr_error err;
+	size_t i, n = 0, k = 0;
+
+	pr_error_clear(&err);
+	if (pr_store_campaigns(st, &ci, &n, &err) != PR_OK)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (str_is(&ci[i].name, SUITE_CAMPAIGN))
+			k = ci[i].nsessions;
+	pr_store_campaigns_free(ci, n);
+	return k;
+}
+
 /*
  * The plan for the new session (perfreg/suite.h): the earlier sessions
  * that can be compared are this host's finished sessions of the same
@@ -1747,7 +1766,7 @@ reserve_update(struct suite_cli *c, struct watch *wt,
 
 	(void)pr_suite_pace_of(a, na, &wall, &cpu);
 	c->pace = pr_suite_pace_of(b, nb, &wall, &cpu);
-	c->reserve_s = pr_suite_reserve(c->pace, c->budget);
+	c->reserve_s = pr_suite_reserve(c->pace, c->budget, c->earlier);
 	if (wt != NULL) {
 		wt->t_end = wt->t_end0 - (c->reserve_s - c->reserve0_s);
 		wt->t_bound = wt->bound0 - c->reserve_s;
@@ -2192,7 +2211,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	    (double)np * (c->so.quick ? PROBE_FLOOR_QUICK_S : PROBE_FLOOR_S);
 	budget = c->budget = c->so.budget_s;
 	/* The pace is not known yet: the least reserve. */
-	c->reserve0_s = c->reserve_s = pr_suite_reserve(0, budget);
+	c->reserve0_s = c->reserve_s = pr_suite_reserve(0, budget, 0);
 	if (budget < floor_s + c->reserve0_s)
 		cli_errorf("suite: note: a budget of %g s cannot be held: %zu "
 			   "probes take about %.1f s at the least (their "
@@ -2231,6 +2250,9 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	if (st != NULL && c->baseline != NULL &&
 	    (rc = check_baseline(st, c->baseline)) != PR_EXIT_OK)
 		goto out;
+	/* Storing and comparing take longer with more sessions stored: the
+	 * reserve at the measured pace counts them (pr_suite_reserve). */
+	c->earlier = st != NULL ? stored_sessions(st) : 0;
 	pr_env_opts_init(&eo);
 	/* PERFREG_SUITE_ENV: a snapshot to record instead of this
 	 * machine's, so that tests can change the configuration. */
@@ -2353,9 +2375,14 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		c->reserve_s,
 		c->reserve_s > c->reserve0_s ? ", grown with the probes' pace"
 					     : "",
-		over ? "; over the budget and its margin because the probes' "
-		       "set-up and their floor of samples took longer"
-		     : "") != PR_OK ||
+		!over ? ""
+		    : total - t_probes > c->reserve_s
+		    ? "; over the budget and its margin because set-up, "
+		      "storing and comparing took longer than was kept for "
+		      "them"
+		    : "; over the budget and its margin because the probes' "
+		      "set-up and their floor of samples took longer") !=
+		PR_OK ||
 	    (c->procs_stopped &&
 		pr_buf_addf(&line, &err,
 		    "; process %zu stopped at the budget's bound",

@@ -62,11 +62,18 @@ pr_suite_pace_of(const struct pr_suite_result *r, size_t n, double *wall_s,
 }
 
 double
-pr_suite_reserve(double pace, double budget_s)
+pr_suite_reserve(double pace, double budget_s, size_t earlier)
 {
 	double lo = PR_SUITE_RESERVE_S + PR_SUITE_RESERVE_SHARE * budget_s;
 	double hi = PR_SUITE_RESERVE_MAX_SHARE * budget_s;
-	double r = pace * PR_SUITE_STORE_CPU_S;
+	double r;
+
+	if (earlier > PR_SUITE_STORE_SESSIONS_MAX)
+		earlier = PR_SUITE_STORE_SESSIONS_MAX;
+	r = pace * PR_SUITE_STORE_CPU_S;
+	if (earlier > PR_SUITE_STORE_SESSIONS_IN)
+		r += pace * PR_SUITE_STORE_CPU_EACH_S *
+		    (double)(earlier - PR_SUITE_STORE_SESSIONS_IN);
 
 	if (!(r > lo))
 		return lo;

@@ -393,6 +393,25 @@ PERFREG_SUITE_WORKER=$tmp/pace "$P" suite run syscall --quick --budget 3 \
     fail "pace 100, text: $(cat "$tmp/err")"
 hasf "$tmp/out" "0.8 s kept for them, grown with the probes' pace); the probes' pace 100.00 wall s a CPU s" \
     "pace 100: the time line"
+# ... and with the sessions stored before (review of s12, finding 2):
+# at pace 2, 2 x 1.5 s of CPU with up to 5 earlier sessions (3.0 s of a
+# 60 s budget), and 0.15 s more for each beyond them: 3.6 s at the
+# eighth session (7 earlier).
+awk -F '\t' 'BEGIN { OFS = "\t" } $1 == "R" { $5 = 0.2; $11 = 0.1 } { print }' \
+    "$tmp/block" > "$tmp/block-pace2"
+printf '#!/bin/sh\ncat "%s"\n' "$tmp/block-pace2" > "$tmp/pace2"
+chmod +x "$tmp/pace2"
+k=1
+while [ $k -le 8 ]; do
+	PERFREG_SUITE_WORKER=$tmp/pace2 "$P" suite run syscall --quick \
+	    --budget 60 --processes 1 --db "$tmp/hist.db" --json \
+	    > "$tmp/out" 2> "$tmp/err" || fail "history $k: $(cat "$tmp/err")"
+	tr -d ' \n' < "$tmp/out" > "$tmp/flat.$k"
+	k=$((k + 1))
+done
+has "$tmp/flat.1" '"reserve_s":3.0,"pace":2.0,' "history: the reserve at no earlier session"
+has "$tmp/flat.6" '"reserve_s":3.0,"pace":2.0,' "history: the reserve at 5 earlier sessions"
+has "$tmp/flat.8" '"reserve_s":3\.600*[0-9]\{0,2\},"pace":2.0,' "history: the reserve at 7 earlier sessions"
 # The pace rule (perfreg/suite.h, pr_suite_cmp_pace): a session whose
 # probes' pace is far above its base sessions' (a starved session) has
 # none of its figures called.  Session 1 at pace 1 (the real block), then

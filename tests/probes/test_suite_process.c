@@ -791,17 +791,25 @@ test_reserve(void **state)
 
 	(void)state;
 	/* Unknown or idle pace: the old 0.3 s + 3% of the budget. */
-	assert_true(fabs(pr_suite_reserve(0, 60) - 2.1) < 1e-12);
-	assert_true(fabs(pr_suite_reserve(1, 60) - 2.1) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(0, 60, 0) - 2.1) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(1, 60, 0) - 2.1) < 1e-12);
 	/* pace x 1.5 s of CPU past it. */
-	assert_true(fabs(pr_suite_reserve(4, 60) - 6.0) < 1e-12);
-	assert_true(fabs(pr_suite_reserve(8, 60) - 12.0) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(4, 60, 0) - 6.0) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(8, 60, 0) - 12.0) < 1e-12);
+	/* And with the sessions stored before: 1.5 s covers 5 of them,
+	 * 0.15 s each one more, counted up to 40 (review of s12, finding
+	 * 2: 2.53 s of CPU at 20 against the 1.5 s kept). */
+	assert_true(fabs(pr_suite_reserve(2, 60, 5) - 3.0) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(2, 60, 20) - 7.5) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(2, 60, 40) - 13.5) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(2, 60, 1000) - 13.5) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(0, 60, 20) - 2.1) < 1e-12);
 	/* At most 25% of the budget... */
-	assert_true(fabs(pr_suite_reserve(100, 3) - 0.75) < 1e-12);
-	assert_true(fabs(pr_suite_reserve(1000, 60) - 15.0) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(100, 3, 0) - 0.75) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(1000, 60, 0) - 15.0) < 1e-12);
 	/* ...but never below the least. */
-	assert_true(fabs(pr_suite_reserve(100, 1) - 0.33) < 1e-12);
-	assert_true(fabs(pr_suite_reserve(NAN, 60) - 2.1) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(100, 1, 0) - 0.33) < 1e-12);
+	assert_true(fabs(pr_suite_reserve(NAN, 60, 0) - 2.1) < 1e-12);
 	/* The pace: wall over CPU, both summed; a result without CPU time
 	 * (skipped, or from an older worker) does not count. */
 	memset(r, 0, sizeof(r));
