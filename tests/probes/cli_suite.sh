@@ -446,6 +446,19 @@ for k in 1 100; do
         2> "$tmp/err" || fail "pace rule, session 1: $(cat "$tmp/err")"
     w=block-x3
     [ $k -eq 1 ] || w=block-x3-pace
+    # The same second session in --json, from a copy of the store: its
+    # summary says whether the session was starved.
+    cp "$tmp/pace.db" "$tmp/pace-json.db"
+    PERFREG_SUITE_WORKER=$tmp/w-$w "$P" suite run syscall --quick \
+        --budget 3 --processes 1 --db "$tmp/pace-json.db" --json \
+        > "$tmp/out" 2> "$tmp/err" ||
+        fail "pace $k, --json: $(cat "$tmp/err")"
+    tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+    starved=false
+    [ $k -eq 1 ] || starved=true
+    has "$tmp/flat" "\"summary\":{[^}]*\"starved\":$starved" \
+        "pace $k: summary.starved is $starved"
+    rm -f "$tmp/pace-json.db"*
     PERFREG_SUITE_WORKER=$tmp/w-$w "$P" suite run syscall --quick \
         --budget 3 --processes 1 --db "$tmp/pace.db" --fail-on-regression \
         > "$tmp/out" 2> "$tmp/err"
