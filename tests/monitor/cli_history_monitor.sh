@@ -2,9 +2,11 @@
 # tests/monitor/cli_history_monitor.sh PERFREG - `perfreg history`'s
 # explanation of its latest change: campaigns of 12 sessions of
 # `run --campaign --monitor` whose command reads
-# 2 MiB from /dev/zero in one block for 6 sessions, then 64 MiB (about
-# 16,000 more page faults a run, and a slower run: a change no load can
-# hide).  Checks that the history explains the change by the sessions
+# 1 MiB from /dev/zero in one block for 6 sessions, then 256 MiB (about
+# 65,000 more page faults a run, and a run about 200 times slower: a
+# change no load can hide; with 2 MiB against 64 MiB, a 2-core machine at
+# load 8-10 once made a session before the change as slow as those after
+# it, and the change point came a session early).  Checks that the history explains the change by the sessions
 # before it against those after, the session the unit, and names the page
 # faults (text, Markdown, JSON, HTML); that a campaign stored with --monitor
 # none has no explanation; and that changepoints on a plain series has
@@ -28,8 +30,8 @@ perf=0
 sessions() {
 	k=0
 	while [ $k -lt 12 ]; do
-		bs=2M
-		[ $k -ge 6 ] && bs=64M
+		bs=1M
+		[ $k -ge 6 ] && bs=256M
 		"$P" run --campaign "$1" --variant dd -n 3 --warmup 0 --monitor "$2" \
 		    -- dd if=/dev/zero of=/dev/null bs=$bs count=1 \
 		    > /dev/null 2> "$tmp/err" || fail "$1 session $k: $(cat "$tmp/err")"
