@@ -254,6 +254,48 @@ stopped_why(const struct pr_suite_result *r)
 			    : "its share of the budget spent";
 }
 
+/*
+ * A figure's 95% interval as percentages of its mean: h is the relative
+ * half-width t s / (sqrt(n) mean) in percent, which is also the
+ * half-width of the interval of the mean's log (the delta method, the
+ * scale the verdicts test on), so the interval is [e^-h - 1, e^h - 1]:
+ * never below -100%, however few the processes (issue 10, item 4: with
+ * 2 processes a throughput's "+-698%" put its lower end at a negative
+ * rate).
+ */
+static void
+rel_interval(double h, double *lo, double *hi)
+{
+	*lo = 100.0 * expm1(-h / 100.0);
+	*hi = 100.0 * expm1(h / 100.0);
+}
+
+/*
+ * " [lo%, hi%]" of rel_interval: 3 significant digits, whole percents
+ * from +1000% to +999999%, and a lower end never rounded to "-100%"
+ * (which would say a rate of zero).
+ */
+static enum pr_status
+add_interval(struct pr_buf *out, double h, const char *pre, const char *post,
+    struct pr_error *err)
+{
+	char lo_s[32], hi_s[32];
+	double lo, hi;
+	int d;
+
+	rel_interval(h, &lo, &hi);
+	for (d = 3; d <= 9; d++) {
+		(void)snprintf(lo_s, sizeof(lo_s), "%+.*g", d, lo);
+		if (strcmp(lo_s, "-100") != 0)
+			break;
+	}
+	if (hi >= 1000 && hi < 1e6)
+		(void)snprintf(hi_s, sizeof(hi_s), "%+.0f", hi);
+	else
+		(void)snprintf(hi_s, sizeof(hi_s), "%+.3g", hi);
+	return pr_buf_addf(out, err, "%s[%s%%, %s%%]%s", pre, lo_s, hi_s, post);
+}
+
 static enum pr_status
 probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
     struct pr_error *err)
@@ -273,7 +315,8 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	st = pr_buf_addf(&line, err,
 	    "timers: each probe names its own; resolution of CLOCK_MONOTONIC "
 	    "%.0f ns, CLOCK_THREAD_CPUTIME_ID %.0f ns; each figure is the "
-	    "mean of %s, +- the half-width of its 95%% interval",
+	    "mean of %s, then its 95%% interval in percent of it (on the "
+	    "log scale, as the verdicts are: never below -100%%)",
 	    d->mono_res_ns, d->cpu_res_ns,
 	    multi ? "its process values (the process the unit; each process "
 		    "its mean, or its best sample where the probe's line says "
@@ -339,7 +382,7 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 			    (st = report_word(&line, m->unit, f, err)) != PR_OK)
 				break;
 			if (isfinite(h))
-				st = pr_buf_addf(&line, err, " +-%.2f%%", h);
+				st = add_interval(&line, h, " ", "", err);
 			if (st == PR_OK)
 				st = pr_buf_addf(&line, err, "  (%s is better)",
 				    m->better == PR_BETTER_HIGHER ? "higher"
@@ -350,6 +393,23 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	}
 	pr_buf_release(&line);
 	return st;
+}
+
+/* [lo, hi] of rel_interval as a JSON array. */
+static json_t *
+pct_pair(double h)
+{
+	json_t *a = json_array();
+	double lo, hi;
+
+	rel_interval(h, &lo, &hi);
+	if (a != NULL &&
+	    (json_array_append_new(a, json_real(lo)) != 0 ||
+		json_array_append_new(a, json_real(hi)) != 0)) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
 }
 
 static json_t *
@@ -403,6 +463,8 @@ probes_json(const void *data, struct pr_error *err)
 			    jset(mo, "halfwidth_pct",
 				isfinite(h) ? json_real(h) : json_null()) !=
 				0 ||
+			    jset(mo, "interval_pct",
+				isfinite(h) ? pct_pair(h) : json_null()) != 0 ||
 			    jset(mo, "n",
 				json_integer((json_int_t)m->values.n)) != 0)
 				return nomem_json(arr, err);
@@ -1405,8 +1467,8 @@ probes_html(struct pr_buf *out, const void *data, struct pr_error *err)
 	    "<section class=\"probes\"><h2>each probe's figures</h2>"
 	    "<p class=\"text\">the mean of each figure's process values "
 	    "(each process its mean, or its best sample where the probe "
-	    "says so) &#177; the half-width "
-	    "of its 95%% interval; timers: each probe names its own; "
+	    "says so), then its 95%% interval in percent of it (on the log "
+	    "scale, as the verdicts are); timers: each probe names its own; "
 	    "resolution of CLOCK_MONOTONIC %.0f ns, CLOCK_THREAD_CPUTIME_ID "
 	    "%.0f ns</p>\n",
 	    d->mono_res_ns, d->cpu_res_ns);
@@ -1444,7 +1506,8 @@ probes_html(struct pr_buf *out, const void *data, struct pr_error *err)
 			st = pr_buf_adds(out,
 			    "</ul>\n<table class=\"numbers\"><thead><tr>"
 			    "<th>figure</th><th>mean</th><th>unit</th>"
-			    "<th>&#177;</th><th>better</th><th>n</th></tr>"
+			    "<th>95% "
+			    "interval</th><th>better</th><th>n</th></tr>"
 			    "</thead><tbody>",
 			    err);
 		for (k = 0; k < r->data.n && st == PR_OK; k++) {
@@ -1458,8 +1521,8 @@ probes_html(struct pr_buf *out, const void *data, struct pr_error *err)
 			    (st = hesc(out, m->unit, err)) != PR_OK)
 				break;
 			st = isfinite(h)
-			    ? pr_buf_addf(out, err,
-				  "</td><td class=\"n\">%.2f%%</td>", h)
+			    ? add_interval(out, h, "</td><td class=\"n\">",
+				  "</td>", err)
 			    : pr_buf_adds(out, "</td><td class=\"n\">-</td>",
 				  err);
 			if (st == PR_OK)

@@ -21,12 +21,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "perfreg/distrib.h"
+#include "perfreg/report_html.h"
+#include "perfreg/report_model.h"
 #include "perfreg/report_suite.h"
 #include "perfreg/suite.h"
 
@@ -559,6 +562,91 @@ test_counts_figures(void **state)
 	pr_dataset_release(&r[1].data);
 }
 
+/* r with one figure, a and b MB/s in two processes, as m's probes. */
+static void
+two_processes(struct pr_report_model *m, struct pr_suite_result *r, double a,
+    double b)
+{
+	struct pr_error err;
+
+	pr_dataset_init(&r->data);
+	assert_int_equal(pr_dataset_add(&r->data, "fig.b", "MB/s",
+			     PR_BETTER_HIGHER, a, &err),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add(&r->data, "fig.b", "MB/s",
+			     PR_BETTER_HIGHER, b, &err),
+	    PR_OK);
+	assert_int_equal(pr_report_suite_probes(m, "probes", 0, r, 1, 1, 1,
+			     &err),
+	    PR_OK);
+}
+
+/*
+ * A figure's interval in the probe lines is taken on the log scale (issue
+ * 10, item 4): two processes of 4 and 6 MB/s have mean 5 and relative
+ * half-width t(0.975, 1) 1 / 5 = 254.1%, which as "+-254%" put the
+ * throughput's lower end at -7 MB/s; on the log it is [e^-2.541 - 1,
+ * e^2.541 - 1] = [-92.1%, +1170%] (python3: 100 * math.expm1(-+2.5412)),
+ * in text, Markdown, HTML and JSON.
+ */
+static void
+test_probe_interval(void **state)
+{
+	size_t proc[] = { 0, 1 };
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_buf out = PR_BUF_INIT(1 << 20);
+	struct pr_suite_result r;
+	struct pr_error err;
+	const char *at;
+	double lo, hi;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.probe = &flat;
+	r.label = "flat";
+	r.notes = (char *)"";
+	r.samples = 2;
+	r.processes = 2;
+	r.process = proc;
+	two_processes(&m, &r, 4, 6);
+	assert_int_equal(pr_report_model_render(&out, &m, PR_REPORT_TEXT, &err),
+	    PR_OK);
+	assert_non_null(strstr(out.data, " 5 MB/s [-92.1%, +1170%]  (higher"));
+	assert_null(strstr(out.data, "+-"));
+	pr_buf_reset(&out);
+	assert_int_equal(pr_report_model_render(&out, &m, PR_REPORT_MARKDOWN,
+			     &err),
+	    PR_OK);
+	assert_non_null(strstr(out.data, " 5 MB/s [-92.1%, +1170%]  (higher"));
+	pr_buf_reset(&out);
+	assert_int_equal(pr_report_html(&out, &m, "t", &err), PR_OK);
+	assert_non_null(
+	    strstr(out.data, "<td class=\"n\">[-92.1%, +1170%]</td>"));
+	pr_buf_reset(&out);
+	assert_int_equal(pr_report_model_render(&out, &m, PR_REPORT_JSON, &err),
+	    PR_OK);
+	at = strstr(out.data, "\"interval_pct\": [");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "\"interval_pct\": [%lf, %lf]", &lo, &hi),
+	    2);
+	assert_true(fabs(lo - -92.12314085500284) < 1e-6);
+	assert_true(fabs(hi - 1169.5415540534723) < 1e-6);
+	pr_report_model_release(&m);
+	pr_dataset_release(&r.data);
+	/* 1 and 9: 1016.5%, [-99.996%, +2.6e+06%]: the lower end with the
+	 * digits it needs not to read "-100%" (a rate of zero). */
+	pr_report_model_init(&m);
+	two_processes(&m, &r, 1, 9);
+	pr_buf_reset(&out);
+	assert_int_equal(pr_report_model_render(&out, &m, PR_REPORT_TEXT, &err),
+	    PR_OK);
+	assert_non_null(
+	    strstr(out.data, " 5 MB/s [-99.996%, +2.6e+06%]  (higher"));
+	pr_buf_release(&out);
+	pr_report_model_release(&m);
+	pr_dataset_release(&r.data);
+}
+
 /*
  * The pace rule (pr_suite_cmp_pace), with fake paces: a new session whose
  * pace is above PR_SUITE_PACE_FACTOR times its base sessions' largest
@@ -978,6 +1066,7 @@ main(void)
 		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_compare_sessions),
 		cmocka_unit_test(test_counts_figures),
+		cmocka_unit_test(test_probe_interval),
 		cmocka_unit_test(test_starved),
 	};
 
