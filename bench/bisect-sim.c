@@ -45,6 +45,10 @@
  *             1: the command before PR_BISECT_JOB_MODES);
  *   job-t     job-new whose confirmations always take the t test (the
  *             command before the sign test for two modes);
+ *   job-pre   job-new with every step's prior sd at step_sd
+ *             (pr_bisect_opts.step_fixed: the search before the prior
+ *             was widened to the ends' change; not the command, whose
+ *             step_sd is the ends' change as first measured);
  *   job-rand  job-new with a random round effect of estimated variance
  *             (fixed_rounds 0, the library's default: the unpaired fit
  *             when the rounds do not differ; the command's method from
@@ -77,7 +81,7 @@
  * [-b] [-m MASK] [-S STEP] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain, job-rand, job-one, job-t; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * plain, job-rand, job-one, job-t, job-pre; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
  * two-step cell; -S STEP: instead of each noise model's three cells, one
  * cell of a single step of STEP (relative: 15 is +1500%), the huge step
@@ -417,6 +421,10 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	int confirmations = 0, refuted = 0;
 
 	pr_bisect_opts_init(&o, n);
+	/* paired 5: job-new with the step prior of before (step_sd alone). */
+	o.step_fixed = paired == 5;
+	if (paired == 5)
+		paired = 1;
 	/* paired 1: the command's round model; 2: random effects. */
 	o.fixed_rounds = paired == 2 ? 0 : PR_BISECT_JOB_FIXED_ROUNDS;
 	/* paired 3: job-new with one mode of the noise; 4: with the t test
@@ -576,6 +584,12 @@ m_inter_t(struct sim *s, size_t *culprit)
 	return m_inter(s, culprit, 4);
 }
 
+static enum result
+m_inter_pre(struct sim *s, size_t *culprit)
+{
+	return m_inter(s, culprit, 5);
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -728,12 +742,13 @@ struct tally {
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-#define NMETHODS 8
+#define NMETHODS 9
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
-	"job-new", "pinpoint", "plain", "job-rand", "job-one", "job-t" };
+	"job-new", "pinpoint", "plain", "job-rand", "job-one", "job-t",
+	"job-pre" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
-	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one,
-	m_inter_t };
+	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one, m_inter_t,
+	m_inter_pre };
 static unsigned method_mask = (1u << NMETHODS) - 1;
 static double big_step; /* -S: the one cell's step, 0: the usual cells */
 static int detail;      /* -d: where the job's runs went */

@@ -46,9 +46,12 @@
  * inverse Fisher information of a t location), a Gaussian (Laplace)
  * approximation of its likelihood.  Given those summaries the marginal
  * likelihood of a segmentation is exact Gaussian algebra: a flat prior on
- * the first segment's level and a normal prior N(0, step_sd^2) on each
- * step, integrated by a Kalman filter along the segments.  Hypotheses
- * whose boundaries fall between the same two tested commits have the
+ * the first segment's level and a normal prior N(0, tau^2) on each
+ * step, tau = max(step_sd, |m_n - m_0|) (the change between the ends as
+ * fitted now: with step_sd alone a change of many step_sd is likelier
+ * split into two, a small part of it moved to a neighbour; step_fixed
+ * keeps tau = step_sd), integrated by a Kalman filter along the
+ * segments.  Hypotheses whose boundaries fall between the same two tested commits have the
  * same likelihood, so the cost is O(T^2) for T tested commits, whatever n.
  *
  * The next measurement is the (commit, runs) with the largest expected
@@ -119,6 +122,9 @@ struct pr_bisect_opts {
 	unsigned modes;     /* 2: a second mode of the noise when the data
 			     * say so (above; the command's); 1: one mode
 			     * (the default) */
+	int step_fixed;     /* 1: every step's prior sd is step_sd (the
+			     * search before the ends' change widened it;
+			     * bisect-sim's job-pre); 0: the default */
 };
 
 /* Fills o with the defaults for a range of n + 1 positions. */

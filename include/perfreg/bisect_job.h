@@ -54,7 +54,8 @@
  * The search's prior on the size of a step (perfreg/bisect.h's step_sd)
  * is the change between the two ends as first measured (at least 5%):
  * the change being bisected, so that a large one is not taken for two
- * smaller ones.
+ * smaller ones; the library widens it to the ends' change as fitted
+ * after each run when that is larger.
  *
  * The metric is `metric` when given, else the first primary metric of
  * the good end's runs (perfreg/primary.h: a parser's result, else

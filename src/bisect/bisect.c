@@ -1000,6 +1000,16 @@ refit(struct pr_bisect *b, struct pr_error *err)
 		b->s1[k + 1] = b->s1[k] + m / v;
 		b->s2[k + 1] = b->s2[k] + m * m / v;
 	}
+	/*
+	 * The prior of a step is N(0, tau2) with tau2 at least the square of
+	 * the change between the ends as fitted now: with step_sd alone a
+	 * change of many step_sd is far likelier split into two (moving a
+	 * small part d of a step D to a neighbour gains about D d / tau2 of
+	 * the prior's log density, more than the second step's Occam factor
+	 * costs), and the range has the one change it was bisected for.
+	 */
+	if (!o->step_fixed)
+		tau2 = fmax(tau2, b->mc[b->T - 1] * b->mc[b->T - 1]);
 	G = b->T - 1; /* gaps; >= 1 since both ends are tested */
 	l_single_prior = log((1 - o->prior_none - o->prior_multi) / (double)n);
 	l_pair_prior = o->prior_multi > 0

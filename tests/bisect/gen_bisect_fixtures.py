@@ -14,6 +14,8 @@ marginal likelihood is the dense Gaussian integral
     m ~ N(1 a + X d, diag(v)),  d ~ N(0, tau^2 I),  a flat,
     => int N(m; 1 a, C) da with C = diag(v) + tau^2 X X^T,
 
+tau = max(step_sd, |m_n - m_0|), the ends' change as fitted,
+
 in closed form (numpy.linalg), X having one column per step (a step
 column is 1 at the tested commits at or after it).  Two steps between the
 same two tested commits are one column of variance 2 tau^2.
@@ -441,7 +443,10 @@ def posterior(n, data, skipped, nu, tau, pn, pm, rounds=None, model=0,
     def col(g):
         return np.array([1.0 if j > g else 0.0 for j in range(T)])
 
-    tau2 = tau * tau
+    # The step prior's variance is at least the square of the ends'
+    # change as fitted (perfreg/bisect.h): a huge step is not taken for
+    # two.
+    tau2 = max(tau * tau, float(mc[-1]) ** 2)
     l_none = math.log(pn) + lml(mc, v, [])
     l_single = [math.log((1 - pn - pm) / n) + math.log(cnt[g]) +
                 lml(mc, v, [(col(g), tau2)]) for g in range(G)]
@@ -634,6 +639,10 @@ def main():
     case(out, "bimodal_fixed", 32, d, rounds=rd, model=1, modes=2)
     d = levels(rng, 16, [0, 16, 8, 12, 10], [(11, 1.03)], 0.01, 8)
     case(out, "normal_modes", 16, d, modes=2)
+    # A huge step (x16) at 5 of 8 (bench/bisect-sim -S 15): the prior's
+    # sd is the ends' change, not 5%, and the one step holds the mass.
+    d = levels(rng, 8, [0, 2, 4, 5, 6, 8], [(5, 16.0)], 0.02, 4)
+    case(out, "huge_step", 8, d)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         f.write("\n".join(out) + "\n")

@@ -188,7 +188,7 @@ test_fixture(void **state)
 	}
 	free(line);
 	fclose(f);
-	assert_int_equal(cases, 20);
+	assert_int_equal(cases, 21);
 }
 
 /* Adds r runs of level lev (times exp(noise)) at pos. */
@@ -843,6 +843,49 @@ test_prior_method(void **state)
 }
 
 /*
+ * A huge step (x16) and no other: with a step's prior sd at 5% alone a
+ * step of 55 prior sd is far likelier split into two (a small part of it
+ * moved to a neighbour raises the prior's density more than the second
+ * step's Occam factor costs), and "several changes" holds the posterior
+ * on the commits 5 and 6 (bench/README.md, `bisect-sim -S`); with the
+ * prior's sd at least the ends' change the one step is found.  Four runs
+ * at 2% noise at each of commits 0, 2, 4, 5, 6 and 8, the step at 5.
+ */
+static void
+test_huge_step(void **state)
+{
+	static const size_t at[] = { 0, 2, 4, 5, 6, 8 };
+	struct pr_bisect_opts o;
+	struct pr_bisect_state st;
+	struct pr_bisect *b;
+	struct pr_rng rng;
+	int fixed;
+	size_t k;
+
+	(void)state;
+	for (fixed = 0; fixed <= 1; fixed++) {
+		pr_rng_seed(&rng, 15);
+		pr_bisect_opts_init(&o, 8);
+		o.step_fixed = fixed;
+		assert_int_equal(pr_bisect_new(&o, &b, NULL), PR_OK);
+		for (k = 0; k < sizeof(at) / sizeof(at[0]); k++)
+			runs(b, &rng, at[k], at[k] >= 5 ? 16.0 : 1.0, 0.02, 4);
+		assert_int_equal(pr_bisect_state(b, &st, NULL), PR_OK);
+		if (fixed) {
+			/* The search before: two changes, at 5 and 6. */
+			assert_true(st.p_multi > 0.5);
+		} else {
+			assert_int_equal(st.outcome, PR_BISECT_CULPRIT);
+			assert_int_equal(st.lo, 5);
+			assert_int_equal(st.hi, 5);
+			assert_true(st.p_multi < 0.01);
+		}
+		check_sums(b, 8);
+		pr_bisect_free(b);
+	}
+}
+
+/*
  * When a confirmation sends the search back (bisect/job.c): at its cap
  * of rounds undecided, always while budget is left; found equal to its
  * parent, PR_BISECT_JOB_REFUTED_MAX times at most and with 4 runs of the
@@ -909,6 +952,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_decisions),
+		cmocka_unit_test(test_huge_step),
 		cmocka_unit_test(test_next),
 		cmocka_unit_test(test_paired_burst),
 		cmocka_unit_test(test_args),
