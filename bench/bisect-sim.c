@@ -64,6 +64,12 @@
  *             (a, b) is compared with a and with b: different from a
  *             only: b = m; from b only: a = m; from both: "several";
  *             neither: nothing;
+ *   pp-all    Pinpoint's rule searching both halves of a bracket whose
+ *             midpoint differs from both ends (Pinpoint's own search,
+ *             which reports every culprit it finds), at most 4
+ *             culprits: one found is a culprit, two are "several"
+ *             naming them (`both` when they are the two steps), more
+ *             are "several" naming none;
  *   plain     git bisect with 5 runs a commit: good against bad by
  *             Welch's t test at 5% (not different: no change); then the
  *             midpoint is bad when Welch's t test against the good end's
@@ -81,14 +87,16 @@
  * [-b] [-m MASK] [-S STEP] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain, job-rand, job-one, job-t, job-pre; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * plain, job-rand, job-one, job-t, job-pre, pp-all; -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
  * two-step cell; -S STEP: instead of each noise model's three cells, one
  * cell of a single step of STEP (relative: 15 is +1500%), the huge step
  * with which a second, false change was seen confirmed; -d: below each row of the job's methods,
  * where its runs went: the search's (the ends' first rounds included)
  * in how many batches of rounds, the confirmations', and the refutes,
- * each a mean per range).
+ * each a mean per range); -L CAP: Pinpoint's ladder of attempts goes
+ * on doubling up to CAP (160, Pinpoint's, by default; 640, 2560: the
+ * runs its rule would need to be as accurate, bench/README.md).
  */
 #include <math.h>
 #include <stdio.h>
@@ -645,19 +653,23 @@ sorted(const struct sim *s, size_t pos)
 	return x;
 }
 
-/* Pinpoint's comparison of two commits, with its attempt ladder. */
+static size_t pp_cap = 160; /* -L: the ladder's last rung */
+
+/*
+ * Pinpoint's comparison of two commits, with its attempt ladder: 10
+ * attempts, doubled while not different, up to pp_cap (Pinpoint's 160).
+ */
 static int
 pp_different(struct sim *s, size_t a, size_t b)
 {
-	static const size_t ladder[] = { 10, 20, 40, 80, 160 };
-	size_t i;
+	size_t att;
 
-	for (i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+	for (att = 10; att <= pp_cap; att *= 2) {
 		struct pr_mwu mw;
 		double p, *x, *y;
 
-		sim_fill(s, a, ladder[i]);
-		sim_fill(s, b, ladder[i]);
+		sim_fill(s, a, att);
+		sim_fill(s, b, att);
 		x = sorted(s, a);
 		y = sorted(s, b);
 		if (pr_mwu_test(x, s->ny[a], y, s->ny[b], &mw, NULL) != PR_OK)
@@ -693,6 +705,56 @@ m_pinpoint(struct sim *s, size_t *culprit)
 	}
 	*culprit = b;
 	return R_CULPRIT;
+}
+
+/*
+ * Pinpoint's search into both halves: a bracket whose midpoint differs
+ * from both ends is searched on both sides, and every commit found
+ * different from its parent's side is a culprit (Pinpoint reports each,
+ * "too many culprits" past a few); at most PP_MAX_CULPRITS are looked
+ * for.
+ */
+#define PP_MAX_CULPRITS 4
+static void
+pp_all(struct sim *s, size_t a, size_t b, size_t *found, size_t *nf)
+{
+	size_t m;
+	int da, db;
+
+	if (*nf >= PP_MAX_CULPRITS || s->runs >= 20 * MAX_RUNS)
+		return;
+	if (b - a == 1) {
+		found[(*nf)++] = b;
+		return;
+	}
+	m = a + (b - a) / 2;
+	da = pp_different(s, a, m);
+	db = pp_different(s, m, b);
+	if (da)
+		pp_all(s, a, m, found, nf);
+	if (db)
+		pp_all(s, m, b, found, nf);
+}
+
+static enum result
+m_pinpoint_all(struct sim *s, size_t *culprit)
+{
+	size_t found[PP_MAX_CULPRITS], nf = 0;
+
+	if (!pp_different(s, 0, s->t->n))
+		return R_NONE;
+	pp_all(s, 0, s->t->n, found, &nf);
+	if (nf == 0)
+		return R_UNDECIDED;
+	if (nf == 1) {
+		*culprit = found[0];
+		return R_CULPRIT;
+	}
+	if (nf == 2) {
+		culprit[0] = found[0];
+		culprit[1] = found[1];
+	}
+	return R_SEVERAL;
 }
 
 static int
@@ -742,13 +804,13 @@ struct tally {
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-#define NMETHODS 9
+#define NMETHODS 10
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
 	"job-new", "pinpoint", "plain", "job-rand", "job-one", "job-t",
-	"job-pre" };
+	"job-pre", "pp-all" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
 	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one, m_inter_t,
-	m_inter_pre };
+	m_inter_pre, m_pinpoint_all };
 static unsigned method_mask = (1u << NMETHODS) - 1;
 static double big_step; /* -S: the one cell's step, 0: the usual cells */
 static int detail;      /* -d: where the job's runs went */
@@ -864,8 +926,11 @@ main(int argc, char **argv)
 	size_t only = 0;
 	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
-	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:")) != -1) {
 		switch (c) {
+		case 'L':
+			pp_cap = strtoul(optarg, NULL, 10);
+			break;
 		case 'S':
 			big_step = strtod(optarg, NULL);
 			break;
@@ -900,7 +965,7 @@ main(int argc, char **argv)
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
 			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
-			    "NOISE] [-d] [-S STEP]\n");
+			    "NOISE] [-d] [-S STEP] [-L CAP]\n");
 			return 2;
 		}
 	}
