@@ -66,8 +66,17 @@
  *
  * -R RATIO: the one-session bound's ratio (k = 1) instead of
  * PR_MODERATED_ONE_RATIO.
+ *
+ * -X RULE: in place of the Holm rows, a candidate beside the new rule
+ * (BH), in the same run on the same histories (issue 10's power):
+ * "oracle", each figure's variance known (the model's tau^2 plus each
+ * session's w^2), a normal test of the new session against the mean of
+ * the earlier ones, BH: what no rule that estimates the variances can
+ * beat, the ceiling of the power; "probe", a prior per probe (each
+ * probe's figures squeezed among themselves, the caps as they are, then
+ * BH across all figures); "probe-inf", the same with d0 uncapped.
  * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
- * [-G] [-P P [-f PHI] [-O NAME:SHARE:FACTOR]... [-A]] MODEL.
+ * [-G] [-X RULE] [-P P [-f PHI] [-O NAME:SHARE:FACTOR]... [-A]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
  * prints, for the A/A histories with K earlier sessions, how often each
  * figure was called by the new rule (which figures make the false calls).
@@ -417,6 +426,22 @@ static int aa_only;
 /* -G: the new rules with the suite's gate (pr_suite_gated). */
 static int gate;
 
+/* Figure j of history h with k earlier sessions, as the suite gives it. */
+static void
+set_figure(struct pr_moderated_figure *f, const struct model *md,
+    struct hist *h, size_t j, size_t k)
+{
+	memset(f, 0, sizeof(*f));
+	f->name = md->f[j].name;
+	f->better = md->f[j].better;
+	f->base = h->x[j];
+	f->kb = k;
+	f->new_ = &h->x[j][k];
+	f->kn = 1;
+	f->base_se = h->se[j];
+	f->new_se = &h->se[j][k];
+}
+
 static void
 new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
     struct pr_comparison *c)
@@ -432,17 +457,8 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
 		o.df_max = df_max_opt;
 	if (one_ratio_opt > 0)
 		o.one_ratio = one_ratio_opt;
-	for (j = 0; j < md->m; j++) {
-		memset(&f[j], 0, sizeof(f[j]));
-		f[j].name = md->f[j].name;
-		f[j].better = md->f[j].better;
-		f[j].base = h->x[j];
-		f[j].kb = k;
-		f[j].new_ = &h->x[j][k];
-		f[j].kn = 1;
-		f[j].base_se = h->se[j];
-		f[j].new_se = &h->se[j][k];
-	}
+	for (j = 0; j < md->m; j++)
+		set_figure(&f[j], md, h, j, k);
 	if (pr_moderated_compare(f, md->m, &o, c, NULL, NULL, &err) != PR_OK) {
 		fprintf(stderr, "suite-sim: %s\n", err.msg);
 		exit(3);
@@ -453,6 +469,102 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
 		    (c[j].verdict == PR_VERDICT_REGRESSION ||
 			c[j].verdict == PR_VERDICT_IMPROVEMENT))
 			c[j].verdict = PR_VERDICT_INCONCLUSIVE;
+}
+
+/* -X: the second rule's candidate (0: Holm). */
+static int cand;
+
+/* BH across c[0..m) on their p_value, then the verdicts. */
+static void
+rebh(struct pr_comparison *c, size_t m)
+{
+	static double p[2 * MAXFIG];
+	size_t j, n = 0, k;
+
+	for (j = 0; j < m; j++)
+		if (c[j].tested)
+			p[n++] = c[j].p_value;
+	pr_bh(p, n, p + n);
+	for (j = 0, k = 0; j < m; j++) {
+		if (!c[j].tested)
+			continue;
+		c[j].p_adjusted = p[n + k++];
+		c[j].holm_m = (int)n;
+	}
+	for (j = 0; j < m; j++)
+		pr_verdict_decide(&c[j]);
+}
+
+/* The oracle: each figure's true variance known, z test, BH. */
+static void
+oracle_rule(const struct model *md, struct hist *h, size_t k,
+    struct pr_comparison *c)
+{
+	size_t j, i;
+
+	for (j = 0; j < md->m; j++) {
+		const struct fig *f = &md->f[j];
+		double mb = 0, v = 0, d, se, q = pr_norm_quantile(0.975);
+
+		for (i = 0; i < k; i++) {
+			mb += log(h->x[j][i]) / (double)k;
+			v += h->se[j][i] * h->se[j][i] / (double)(k * k);
+		}
+		v += f->tau * f->tau * (1.0 / (double)k + 1) +
+		    h->se[j][k] * h->se[j][k];
+		d = log(h->x[j][k]) - mb;
+		se = sqrt(v);
+		memset(&c[j], 0, sizeof(c[j]));
+		c[j].tested = 1;
+		c[j].better = f->better;
+		c[j].conf = 0.95;
+		c[j].equivalence_pct = 1;
+		c[j].p_value = 2 * pr_norm_sf(fabs(d) / se);
+		c[j].direction = (d > 0) - (d < 0);
+		c[j].have_change = c[j].have_ci = 1;
+		c[j].change_pct = 100 * expm1(d);
+		c[j].ci_lo_pct = 100 * expm1(d - q * se);
+		c[j].ci_hi_pct = 100 * expm1(d + q * se);
+	}
+	rebh(c, md->m);
+}
+
+/* Per-probe priors: each probe's figures squeezed among themselves. */
+static void
+probe_rule(const struct model *md, struct hist *h, size_t k,
+    struct pr_comparison *c, double d0max)
+{
+	static struct pr_moderated_figure f[MAXFIG];
+	static struct pr_comparison cc[MAXFIG];
+	static size_t idx[MAXFIG];
+	struct pr_moderated_opts o;
+	struct pr_error err;
+	size_t j, p, n;
+
+	pr_moderated_opts_init(&o);
+	if (df_max_opt > 0)
+		o.df_max = df_max_opt;
+	if (d0max > 0)
+		o.df_prior_max = d0max;
+	for (p = 0; p < md->np; p++) {
+		n = 0;
+		for (j = 0; j < md->m; j++) {
+			if (md->f[j].probe != (int)p)
+				continue;
+			set_figure(&f[n], md, h, j, k);
+			idx[n++] = j;
+		}
+		if (n == 0)
+			continue;
+		if (pr_moderated_compare(f, n, &o, cc, NULL, NULL, &err) !=
+		    PR_OK) {
+			fprintf(stderr, "suite-sim: %s\n", err.msg);
+			exit(3);
+		}
+		for (j = 0; j < n; j++)
+			c[idx[j]] = cc[j];
+	}
+	rebh(c, md->m);
 }
 
 #define NRULES 3
@@ -476,7 +588,17 @@ cell(const struct model *md, size_t k, int sp, double shift, long nh,
 		session(md, &r, &h, k, sp, shift);
 		new_rule(md, &h, k, PR_ADJUST_BH, c);
 		tally(md, c, sp, &n[0]);
-		new_rule(md, &h, k, PR_ADJUST_HOLM, c);
+		if (cand == 1)
+			oracle_rule(md, &h, k, c);
+		else if (cand == 2)
+			probe_rule(md, &h, k, c, 0);
+		else if (cand == 3)
+			probe_rule(md, &h, k, c, INFINITY);
+		else
+			new_rule(md, &h, k, PR_ADJUST_HOLM, c);
+		for (size_t jj = 0; cand && gate && jj < md->m; jj++)
+			if (!pr_suite_gated(md->f[jj].name) && called(&c[jj]))
+				c[jj].verdict = PR_VERDICT_INCONCLUSIVE;
 		tally(md, c, sp, &n[1]);
 		old_rule(md, &h, k, c);
 		tally(md, c, sp, &n[2]);
@@ -602,7 +724,7 @@ main(int argc, char **argv)
 	const char *slow_arg[MAXSLOW];
 	size_t o, nslow_arg = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AG")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGX:")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -639,10 +761,26 @@ main(int argc, char **argv)
 		case 'G':
 			gate = 1;
 			break;
+		case 'X':
+			if (strcmp(optarg, "oracle") == 0)
+				cand = 1;
+			else if (strcmp(optarg, "probe") == 0)
+				cand = 2;
+			else if (strcmp(optarg, "probe-inf") == 0)
+				cand = 3;
+			else {
+				fprintf(stderr,
+				    "suite-sim: -X oracle, probe or "
+				    "probe-inf\n");
+				return 2;
+			}
+			rule_name[1] = optarg;
+			break;
 		default:
 			fprintf(stderr,
 			    "usage: suite-sim [-n histories] [-s seed] [-d k] "
-			    "[-D df] [-R ratio] [-P processes [-f share] [-O "
+			    "[-D df] [-R ratio] [-G] [-X rule] [-P processes "
+			    "[-f share] [-O "
 			    "name:share:factor]... "
 			    "[-A]] model\n");
 			return 2;
