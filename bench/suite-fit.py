@@ -23,9 +23,9 @@ stored there, each figure's session value recomputed from its samples as
 the suite does, src/probes/process.c): per process (the stored round) its
 mean or its best sample (the smallest time, the largest throughput), by
 -r RULE: "mean" for every probe, "best" for every probe, or "suite" (the
-default: the suite's rules, best for copy, crypto, handoff, syscall and
-fault, PR_SUITE_PROBES_VERSION 5; "suite4" those of version 4, handoff
-its mean); a
+default: the suite's rules, best for copy, crypto, handoff, random,
+syscall and fault, PR_SUITE_PROBES_VERSION 6; "suite5" those of version
+5, random its mean; "suite4" those of version 4, handoff its mean too); a
 session of one process cut into 4 blocks in order for a best figure (its
 samples as they are for a mean one); the session value the mean of its
 units and W the standard error of its log from them (sd / sqrt(n) /
@@ -42,9 +42,11 @@ import statistics as st
 import sys
 
 
-# The best-sample probes of PR_SUITE_PROBES_VERSION 5 ("suite") and 4
-# ("suite4", before handoff took its best sample).
-BEST_PROBES = ("copy", "crypto", "handoff", "syscall", "fault")
+# The best-sample probes of PR_SUITE_PROBES_VERSION 6 ("suite"), 5
+# ("suite5", before random took its best sample) and 4 ("suite4", before
+# handoff did).
+BEST_PROBES = ("copy", "crypto", "handoff", "random", "syscall", "fault")
+BEST_PROBES_5 = ("copy", "crypto", "handoff", "syscall", "fault")
 BEST_PROBES_4 = ("copy", "crypto", "syscall", "fault")
 
 
@@ -71,6 +73,7 @@ def from_db(path, rule):
     for name, sess in data.items():
         probe = name.split(".")[0]
         best = (rule == "best" or (rule == "suite" and probe in BEST_PROBES)
+                or (rule == "suite5" and probe in BEST_PROBES_5)
                 or (rule == "suite4" and probe in BEST_PROBES_4))
         f = figs.setdefault(name, {"probe": probe, "v": [],
                                    "better": "higher" if higher[name]
@@ -102,8 +105,9 @@ def main(args):
     rule = "suite"
     if len(args) >= 2 and args[0] == "-r":
         rule, args = args[1], args[2:]
-        if rule not in ("mean", "best", "suite", "suite4"):
-            sys.exit("suite-fit.py: -r takes mean, best, suite or suite4")
+        if rule not in ("mean", "best", "suite", "suite5", "suite4"):
+            sys.exit("suite-fit.py: -r takes mean, best, suite, suite5 "
+                     "or suite4")
     paths = args
     if len(paths) == 1 and paths[0].endswith(".db"):
         figs, n = from_db(paths[0], rule)

@@ -2,8 +2,8 @@
 # tests/probes/cli_suite_means.sh - the session-level comparison of
 # `perfreg suite` takes each session's figure as its probe's rule says,
 # recomputed here from the samples the database holds.  Five sessions of
-# the syscall probe (each process its best sample) and the random probe
-# (each process its mean) are stored, two of one process, two of two
+# the syscall probe (each process its best sample) and the pipe-digest
+# probe (each process its mean) are stored, two of one process, two of two
 # processes (--processes 2), and a fifth of one process with --json; its
 # report must give, for every figure, the four earlier sessions' values
 # as its base values and its own as its new value, each equal (to
@@ -11,7 +11,7 @@
 # the mean or the best sample, the session's value their mean; a session
 # of one process cut into 4 blocks of its samples in order (block b of n
 # samples [b n / 4, (b + 1) n / 4)), each block's best, for syscall, and
-# its samples' mean for random.  The values themselves are whatever the
+# its samples' mean for pipe-digest.  The values themselves are whatever the
 # machine measured: nothing is timed, only the arithmetic is checked.
 #
 # usage: cli_suite_means.sh PERFREG
@@ -28,13 +28,13 @@ for i in 1 2 3 4; do
 	*) opts="--budget 6 --processes 2" ;;
 	esac
 	# shellcheck disable=SC2086
-	"$P" suite run syscall random --quick $opts --db "$db" > "$tmp/out" \
+	"$P" suite run syscall pipe-digest --quick $opts --db "$db" > "$tmp/out" \
 	    2> "$tmp/err" || {
 		echo "FAIL: suite session $i: $(cat "$tmp/err")" >&2
 		exit 1
 	}
 done
-"$P" suite run syscall random --quick --budget 2 --db "$db" --json \
+"$P" suite run syscall pipe-digest --quick --budget 2 --db "$db" --json \
     > "$tmp/json" 2> "$tmp/err" || {
 	echo "FAIL: suite session 5 --json: $(cat "$tmp/err")" >&2
 	exit 1
@@ -64,7 +64,8 @@ for name, better, sid, rnd, v in rows:
 
 
 def best_rule(name):
-    return name.split(".")[0] in ("copy", "crypto", "syscall", "fault")
+    return name.split(".")[0] in ("copy", "crypto", "handoff", "random",
+                                  "syscall", "fault")
 
 
 def unit(v, name):
