@@ -32,6 +32,11 @@
 # (-m reap: a child subreaper, a wait4 for orphans after each run).
 # spawn/floor is what perfreg's way of spawning costs, reap/spawn what
 # the safety costs.
+#
+# PERFREG_OLD=PATH (another build's perfreg, say main's) adds a seventh
+# loop in the same rotation, run as the perfreg loop is, and prints its
+# ratio to the floor and its own time beside the new build's: a change
+# measured before and after in the same rounds.
 set -eu
 
 build=${1:?usage: run-overhead.sh BUILD_DIR [N [REPS]]}
@@ -44,6 +49,9 @@ floor=$build/bench/spawn-floor
 [ -x /usr/bin/time ] ||
     { echo "run-overhead: no /usr/bin/time (GNU time)" >&2; exit 2; }
 hf=$(command -v hyperfine || true)
+old=${PERFREG_OLD:-}
+[ -z "$old" ] || [ -x "$old" ] ||
+    { echo "run-overhead: PERFREG_OLD: no $old" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -84,7 +92,7 @@ own_of() { sed -n 's/^ *"overhead_s": *\([0-9.eE+-]*\).*/\1/p' "$1" | head -n 1;
 loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 echo "runs of /bin/true per tool: $n; $reps interleaved rounds; load average $(loadavg)"
 echo "round  floor us/run  perfreg us/run  hyperfine us/run  perfreg/floor  hyperfine/floor  CPU perfreg/floor  CPU hyperfine/floor  perfreg own us/run  own, monitors  spawn/floor  reap/spawn"
-for f in r_sp r_re r_pr r_hf c_pr c_hf c_sp own own_mon r_own; do
+for f in r_sp r_re r_pr r_hf c_pr c_hf c_sp own own_mon r_own r_old own_old; do
 	: > "$tmp/$f"
 done
 run_floor() { timed tf "$floor" "$n" /bin/true; }
@@ -99,22 +107,37 @@ run_monitors() {
 	timed tm "$perfreg" run -n "$n" --warmup 0 --json t=/bin/true
 	own_mon=$(own_of "$tmp/out")
 }
+run_old() {
+	timed to "$old" run -n "$n" --warmup 0 --monitor none --json \
+	    t=/bin/true
+	own_old=$(own_of "$tmp/out")
+}
 run_hyperfine() {
 	th=
 	[ -n "$hf" ] || return 0
 	timed th "$hf" -N --runs "$n" --style none --export-json "$tmp/hf.json" true
 }
 
-# The order of the six loops rotates from round to round.
+# The order of the loops rotates from round to round.
 tools="floor perfreg hyperfine spawn reap monitors"
+[ -z "$old" ] || tools="$tools old"
+nt=$(echo $tools | wc -w)
 r=1
 while [ "$r" -le "$reps" ]; do
-	k=$(( (r - 1) % 6 ))
+	k=$(( (r - 1) % nt ))
 	set -- $tools $tools
 	shift $k
-	for t in $1 $2 $3 $4 $5 $6; do
+	i=0
+	for t in "$@"; do
+		[ "$i" -lt "$nt" ] || break
 		run_$t
+		i=$((i + 1))
 	done
+	if [ -n "$old" ]; then
+		ratio "$to" "$tf" >> "$tmp/r_old"
+		echo "$own_old" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own_old"
+		echo "round $r: old perfreg / floor $(tail -n 1 "$tmp/r_old"), old own us/run $(tail -n 1 "$tmp/own_old")"
+	fi
 	echo "$own" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own"
 	echo "$own_mon" | awk '{ printf "%.1f\n", $1 * 1e6 }' >> "$tmp/own_mon"
 	echo "$own $tf $n" | awk '{ printf "%.4f\n", 1 + $1 / ($2 / $3) }' \
@@ -154,3 +177,7 @@ echo "median CPU time, pr_spawn_run loop / floor: $(spread < "$tmp/c_sp")"
 echo "median with the escape safety / without: $(spread < "$tmp/r_re")"
 echo "load average at the end: $(loadavg)"
 echo "median (floor + perfreg's own time) / floor: $(spread < "$tmp/r_own")"
+if [ -n "$old" ]; then
+	echo "median old perfreg ($old) / floor: $(spread < "$tmp/r_old")"
+	echo "median old perfreg own time per run: $(spread < "$tmp/own_old") us"
+fi

@@ -4,7 +4,9 @@
  * left it, output capture (each stream apart) and its cap, rusage
  * fields, the shell, cancelling, watching a running command (on_wait
  * sees its output as it comes and can stop it), no zombies left, and,
- * as a subreaper, the killing of processes that escaped the group.
+ * as a subreaper, the killing of processes that escaped the group, the
+ * pipes a clean run leaves to the next (never with what the command
+ * changed of them) and no output of one run in the next.
  * Timing checks are lower bounds that cannot fail (a 0.2 s sleep lasts
  * at least 0.2 s); nothing asserts that anything is fast.
  */
@@ -607,6 +609,150 @@ test_orphans(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
+/* The output of "prog_pipeinfo show" in a run of o. */
+static void
+pipeinfo(const char *what, const struct pr_spawn_opts *o, char *out,
+    size_t size)
+{
+	char *argv[] = { PROGS_DIR "/prog_pipeinfo", (char *)what, NULL };
+	struct pr_spawn_result r;
+
+	run(argv, o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	if (out != NULL) {
+		assert_non_null(r.output.data);
+		assert_true(r.output.len < size);
+		memcpy(out, r.output.data, r.output.len + 1);
+	}
+	pr_spawn_result_release(&r);
+}
+
+/* Options with a spawner of their own (*sp, the caller frees it) and
+ * reap_orphans, in this subreaper process. */
+static void
+kept_opts(struct pr_spawn_opts *o, struct pr_spawner **sp)
+{
+	struct pr_error err;
+
+	assert_int_equal(pr_spawner_new(sp, &err), PR_OK);
+	pr_spawn_opts_init(o);
+	o->spawner = *sp;
+	o->reap_orphans = 1;
+	o->timeout_s = 60; /* only so that a failure cannot hang the suite */
+}
+
+static void
+test_pipes_kept(void **state)
+{
+	/* With the orphans reaped, a run whose processes are all dead
+	 * leaves its pipes to the next run of the same spawner, unless the
+	 * command made them non-blocking or resized them: the next command
+	 * then gets new pipes, as it does without reap_orphans. */
+	char first[256], again[256], after[256];
+	char *spew[] = { PROGS_DIR "/prog_spew", "3", NULL };
+	char *fill[] = { PROGS_DIR "/prog_pipeinfo", "fill", NULL };
+	struct pr_spawner *sp;
+	struct pr_spawn_opts o;
+	struct pr_spawn_result r;
+
+	(void)state;
+	if (pr_spawn_subreaper() != 0)
+		skip();
+	kept_opts(&o, &sp);
+	pipeinfo("show", &o, first, sizeof(first));
+	assert_non_null(strstr(first, "fd 1 ino="));
+	assert_non_null(strstr(first, "fd 2 ino="));
+	assert_null(strstr(first, "nonblock=1"));
+	pipeinfo("show", &o, again, sizeof(again));
+	assert_string_equal(again, first);
+
+	/* What is still in a kept pipe when the command exits is read. */
+	run(spew, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(r.output_bytes, (size_t)3 << 20);
+	assert_int_equal(r.output.len, (size_t)3 << 20);
+	assert_int_equal(r.truncated, 0);
+	pr_spawn_result_release(&r);
+	pipeinfo("show", &o, again, sizeof(again));
+	assert_string_equal(again, first);
+	run(fill, &o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(r.output_bytes, (size_t)1 << 20);
+	assert_int_equal(r.truncated, 0);
+	pr_spawn_result_release(&r);
+	pipeinfo("show", &o, first, sizeof(first)); /* resized: new pipes */
+
+	pipeinfo("nonblock", &o, NULL, 0);
+	pipeinfo("show", &o, after, sizeof(after));
+	assert_null(strstr(after, "nonblock=1"));
+	assert_string_not_equal(after, first);
+	memcpy(first, after, sizeof(first));
+
+	pipeinfo("resize", &o, NULL, 0);
+	pipeinfo("show", &o, after, sizeof(after));
+	assert_null(strstr(after, "size=4096"));
+	assert_string_not_equal(after, first);
+
+	/* Without reap_orphans, every run has pipes of its own. */
+	o.reap_orphans = 0;
+	pipeinfo("show", &o, first, sizeof(first));
+	pipeinfo("show", &o, again, sizeof(again));
+	assert_string_not_equal(again, first);
+	pr_spawner_free(sp);
+}
+
+/* Runs line with o, then "sleep 1; echo second" in the same spawner:
+ * what the first left behind must not reach the second's output. */
+static void
+assert_no_leak(const char *line, struct pr_spawn_opts *o)
+{
+	char *first[] = { (char *)line, NULL };
+	char *second[] = { "sleep 1; echo second", NULL };
+	struct pr_spawn_result r;
+	int status;
+
+	o->shell = 1;
+	run(first, o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_string_equal(r.output.data, "first\n");
+	pr_spawn_result_release(&r);
+	run(second, o, &r);
+	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_string_equal(r.output.data, "second\n");
+	assert_int_equal(r.errout.len, 0);
+	pr_spawn_result_release(&r);
+	/* This process is a subreaper: reap what escaped the first run. */
+	while (waitpid(-1, &status, 0) > 0)
+		;
+}
+
+static void
+test_no_leak_into_next(void **state)
+{
+	/* A command leaves a process behind that writes to the inherited
+	 * pipes half a second later, during the next run: in its process
+	 * group, or escaped from it (setsid), with and without
+	 * reap_orphans.  The next run's output is its own either way. */
+	struct pr_spawner *sp;
+	struct pr_spawn_opts o;
+
+	(void)state;
+	if (pr_spawn_subreaper() != 0 ||
+	    system("command -v setsid > /dev/null") != 0)
+		skip();
+	kept_opts(&o, &sp);
+	assert_no_leak("(sleep 0.5; echo leaked; echo leaked >&2) & echo first",
+	    &o);
+	assert_no_leak("setsid sh -c 'sleep 0.5; echo leaked; echo leaked >&2' "
+		       "& echo first",
+	    &o);
+	o.reap_orphans = 0;
+	assert_no_leak("setsid sh -c 'sleep 0.5; echo leaked; echo leaked >&2' "
+		       "& echo first",
+	    &o);
+	pr_spawner_free(sp);
+}
+
 static void
 test_empty(void **state)
 {
@@ -645,6 +791,8 @@ main(void)
 		cmocka_unit_test(test_search_path),
 		cmocka_unit_test(test_no_zombies),
 		cmocka_unit_test(test_orphans),
+		cmocka_unit_test(test_pipes_kept),
+		cmocka_unit_test(test_no_leak_into_next),
 		cmocka_unit_test(test_empty),
 	};
 
