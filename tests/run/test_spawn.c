@@ -627,6 +627,18 @@ pipeinfo(const char *what, const struct pr_spawn_opts *o, char *out,
 	pr_spawn_result_release(&r);
 }
 
+static volatile sig_atomic_t stop;
+
+/* on_wait: stops the command at its first output. */
+static void
+stop_at_output(const struct pr_spawn_result *r, double elapsed_s, void *arg)
+{
+	(void)elapsed_s;
+	(void)arg;
+	if (r->output_bytes > 0)
+		stop = 1;
+}
+
 /* Options with a spawner of their own (*sp, the caller frees it) and
  * reap_orphans, in this subreaper process. */
 static void
@@ -675,11 +687,17 @@ test_pipes_kept(void **state)
 	pr_spawn_result_release(&r);
 	pipeinfo("show", &o, again, sizeof(again));
 	assert_string_equal(again, first);
+	/* Stopped after its first read of a full 1 MiB pipe, the command is
+	 * killed with most of it still in the pipe: the drain reads it. */
+	o.cancel = &stop;
+	o.on_wait = stop_at_output;
 	run(fill, &o, &r);
-	assert_int_equal(r.outcome, PR_SPAWN_OK);
+	assert_int_equal(r.outcome, PR_SPAWN_INTERRUPTED);
 	assert_int_equal(r.output_bytes, (size_t)1 << 20);
 	assert_int_equal(r.truncated, 0);
 	pr_spawn_result_release(&r);
+	o.cancel = NULL;
+	o.on_wait = NULL;
 	pipeinfo("show", &o, first, sizeof(first)); /* resized: new pipes */
 
 	pipeinfo("nonblock", &o, NULL, 0);

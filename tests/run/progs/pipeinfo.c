@@ -4,9 +4,9 @@
  * open file is non-blocking, and the pipe's capacity; "nonblock" sets
  * O_NONBLOCK on both (as some runtimes do to their standard streams);
  * "resize" shrinks both pipes to one page; "fill" grows standard
- * output's pipe to 1 MiB and fills it in one write before exiting (what
- * is still in the pipe when the exit is seen is most of it).  Exits 0,
- * or 1 on an error. */
+ * output's pipe to 1 MiB and fills it in one write (a reader is woken
+ * once the write is whole), then sleeps until killed.  Exits 0, or 1 on
+ * an error. */
 #define _GNU_SOURCE /* F_GETPIPE_SZ */
 #include <fcntl.h>
 #include <stdio.h>
@@ -35,7 +35,8 @@ main(int argc, char **argv)
 			if ((w = write(1, block + off, sizeof(block) - off)) <=
 			    0)
 				return 1;
-		return 0;
+		for (;;)
+			pause();
 	}
 	for (fd = 1; fd <= 2; fd++) {
 		if ((fl = fcntl(fd, F_GETFL)) < 0 || fstat(fd, &st) != 0)
