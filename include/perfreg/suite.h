@@ -427,8 +427,8 @@ struct pr_suite_plan {
  * configuration whose stored pace exceeds PR_SUITE_PACE_FACTOR times the
  * median of its peers' paces (the other earlier sessions of those two
  * configurations and the new session, those with a pace stored; the low
- * median: of an even number the lower of the two middle ones), or, when
- * none of them has one, PR_SUITE_PACE_LEVEL (pr_suite_left_out).  Its
+ * median: of an even number the lower of the two middle ones), or
+ * above PR_SUITE_PACE_LEVEL in any case (pr_suite_left_out).  Its
  * figures measured the scheduler, not the code (see "Starved sessions"
  * below): in the base it would widen the spread or shift the level of
  * every figure for as long as it stays among the latest sessions.  The
@@ -451,7 +451,7 @@ enum pr_status pr_suite_plan(const struct pr_suite_sess *s, size_t n,
  * 1 when an earlier session of pace `pace` whose peers' paces have the
  * median `median` (0: none stored) is starved, as pr_suite_plan leaves
  * it out: pace > 0, finite and above PR_SUITE_PACE_FACTOR times median,
- * or above PR_SUITE_PACE_LEVEL when median is 0.  *limit (NULL allowed)
+ * or above PR_SUITE_PACE_LEVEL whatever the median.  *limit (NULL allowed)
  * gets the limit.
  */
 int pr_suite_left_out(double pace, double median, double *limit);
@@ -516,10 +516,11 @@ void pr_suite_cmp_release(struct pr_suite_cmp *c);
  * pace (pr_suite_pace_of) was 15.8-31.4 wall s a CPU s against 1.3-1.7
  * at nice 0, and an A/A session called 3 false regressions.  The new
  * session is starved when its pace exceeds PR_SUITE_PACE_FACTOR times
- * the largest pace stored with its base sessions, or, when none of them
- * has one stored (sessions stored before the pace was), when it exceeds
- * PR_SUITE_PACE_LEVEL (above the 1.3-4 measured at nice 0 under a load
- * of 5-10, below the 16 of the least starved session).  A pace of 0 or
+ * the largest pace stored with its base sessions, or PR_SUITE_PACE_LEVEL
+ * whatever theirs (none stored, sessions stored before the pace was, or a
+ * series starved alike: review of s12, finding 1), the level above the
+ * 1.3-4 measured at nice 0 under a load of 5-10, below the 16 of the
+ * least starved session.  A pace of 0 or
  * below (not known) is never starved, and a base pace of 0 or below (or
  * not finite) counts as not stored.
  */

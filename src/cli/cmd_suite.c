@@ -1071,10 +1071,16 @@ left_out_words(const struct pr_suite_plan *p, const char *lead,
 		    i == 0 ? lead : ",", (long long)p->left[i],
 		    p->left_pace[i]);
 		if (st == PR_OK)
-			st = p->left_peers[i] > 0
+			st = p->left_peers[i] > 0 &&
+				p->left_limit[i] < PR_SUITE_PACE_LEVEL
 			    ? pr_buf_addf(b, err,
 				  "above %g times its peers' median, %.3g)",
 				  PR_SUITE_PACE_FACTOR, p->left_peers[i])
+			    : p->left_peers[i] > 0
+			    ? pr_buf_addf(b, err,
+				  "above %g whatever its peers', their median "
+				  "%.3g)",
+				  p->left_limit[i], p->left_peers[i])
 			    : pr_buf_addf(b, err,
 				  "above %g, no peer's pace stored)",
 				  p->left_limit[i]);

@@ -207,7 +207,11 @@ pr_suite_starved(double pace, const double *base_pace, size_t nb, double *limit,
 	for (i = 0; i < nb; i++)
 		if (isfinite(base_pace[i]) && base_pace[i] > big)
 			big = base_pace[i];
-	lim = big > 0 ? PR_SUITE_PACE_FACTOR * big : PR_SUITE_PACE_LEVEL;
+	/* Above the level whatever the base's pace (review of s12, finding
+	 * 1): a series starved alike in every session is not compared. */
+	lim = big > 0 && PR_SUITE_PACE_FACTOR * big < PR_SUITE_PACE_LEVEL
+	    ? PR_SUITE_PACE_FACTOR * big
+	    : PR_SUITE_PACE_LEVEL;
 	if (limit != NULL)
 		*limit = lim;
 	if (largest != NULL)

@@ -113,7 +113,8 @@ pr_suite_plan_release(struct pr_suite_plan *p)
 int
 pr_suite_left_out(double pace, double median, double *limit)
 {
-	double lim = median > 0 && isfinite(median)
+	double lim = median > 0 && isfinite(median) &&
+		PR_SUITE_PACE_FACTOR * median < PR_SUITE_PACE_LEVEL
 	    ? PR_SUITE_PACE_FACTOR * median
 	    : PR_SUITE_PACE_LEVEL;
 

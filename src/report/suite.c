@@ -970,17 +970,25 @@ starved_note(struct pr_buf *out, const struct cmp_data *d,
 	if ((pick = calloc(c->n + 1, 1)) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
 	memset(pick, 1, c->n);
-	st = c->base_pace > 0
-	    ? pr_buf_addf(&lead, err,
-		  "the new session was starved of CPU, its figures not "
-		  "called: its probes' pace was %.3g wall s a CPU s, above "
-		  "%g times the largest of its base sessions' (%.3g)",
-		  c->pace, PR_SUITE_PACE_FACTOR, c->base_pace)
-	    : pr_buf_addf(&lead, err,
-		  "the new session was starved of CPU, its figures not "
-		  "called: its probes' pace was %.3g wall s a CPU s, above "
-		  "%g (its base sessions have no pace stored)",
-		  c->pace, PR_SUITE_PACE_LEVEL);
+	if (c->base_pace > 0 && c->pace_limit < PR_SUITE_PACE_LEVEL)
+		st = pr_buf_addf(&lead, err,
+		    "the new session was starved of CPU, its figures not "
+		    "called: its probes' pace was %.3g wall s a CPU s, above "
+		    "%g times the largest of its base sessions' (%.3g)",
+		    c->pace, PR_SUITE_PACE_FACTOR, c->base_pace);
+	else if (c->base_pace > 0)
+		st = pr_buf_addf(&lead, err,
+		    "the new session was starved of CPU, its figures not "
+		    "called: its probes' pace was %.3g wall s a CPU s, above "
+		    "%g, the most a session's may be to be called, whatever "
+		    "its base sessions' (the largest %.3g)",
+		    c->pace, PR_SUITE_PACE_LEVEL, c->base_pace);
+	else
+		st = pr_buf_addf(&lead, err,
+		    "the new session was starved of CPU, its figures not "
+		    "called: its probes' pace was %.3g wall s a CPU s, above "
+		    "%g (its base sessions have no pace stored)",
+		    c->pace, PR_SUITE_PACE_LEVEL);
 	if (st == PR_OK && (st = pr_buf_addc(&lead, '\0', err)) == PR_OK)
 		st = note(out, d, pick, f, lead.data, err);
 	if (st == PR_OK && f != PR_REPORT_MARKDOWN)

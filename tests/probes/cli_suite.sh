@@ -511,6 +511,17 @@ for w in block-x3-pace block-1; do
 done
 hasf "$tmp/out" "stored as session 2; not compared: every earlier --quick session it could be compared with was starved of CPU and left out: session 1 (pace 100 wall s a CPU s, above 4 times its peers' median, 1)" \
     "all left out: said"
+# A series starved alike (every session at pace 100, as at nice 19 beside
+# busy processes): not compared either, the level holding whatever the
+# peers' pace (review of s12, finding 1: before, 4 times the peers' 100).
+rm -f "$tmp/left.db"
+for w in block-x3-pace block-x3-pace; do
+    PERFREG_SUITE_WORKER=$tmp/w-$w "$P" suite run syscall --quick \
+        --budget 3 --processes 1 --db "$tmp/left.db" --fail-on-regression \
+        > "$tmp/out" 2> "$tmp/err" || fail "starved alike, $w: status $?: $(cat "$tmp/err")"
+done
+hasf "$tmp/out" "stored as session 2; not compared: every earlier --quick session it could be compared with was starved of CPU and left out: session 1 (pace 100 wall s a CPU s, above 8 whatever its peers', their median 100)" \
+    "starved alike: said"
 # Figures not gated (perfreg/suite.h, pr_suite_ungated): a busy-polling
 # hand-off's are shown but never called.  A stand-in hands back a real
 # handoff result made deterministic (each figure within +-0.2% of its first

@@ -683,6 +683,16 @@ test_starved(void **state)
 	assert_true(
 	    pr_suite_starved(PR_SUITE_PACE_LEVEL + 0.1, none, 3, NULL, NULL));
 	assert_true(pr_suite_starved(20, NULL, 0, NULL, NULL));
+	/* The level holds whatever the base's pace (review of s12,
+	 * finding 1): a base starved alike (20, 21) does not make a new
+	 * session at 20 comparable; at 3 the level (8), not 12, decides. */
+	assert_true(
+	    pr_suite_starved(20, (const double[]){ 20, 21 }, 2, &limit, &big));
+	assert_true(limit == PR_SUITE_PACE_LEVEL && big == 21);
+	assert_true(
+	    pr_suite_starved(8.1, (const double[]){ 3 }, 1, NULL, NULL));
+	assert_false(
+	    pr_suite_starved(7.9, (const double[]){ 3 }, 1, NULL, NULL));
 	/* The new pace not known: never starved. */
 	assert_false(pr_suite_starved(0, some, 3, NULL, NULL));
 	assert_false(pr_suite_starved(NAN, none, 3, NULL, NULL));
@@ -715,6 +725,10 @@ test_starved(void **state)
 	    "3 figures: 0 regressions, 0 improvements, 0 unchanged (within "
 	    "1%), 3 inconclusive: not called, the new session was starved of "
 	    "CPU (pace 24 wall s a CPU s, above 8)");
+	/* Against a base starved alike: the note says the level holds
+	 * whatever the base's pace. */
+	pr_suite_cmp_pace(&sc, 24, (const double[]){ 20, 22 }, 2);
+	assert_true(sc.starved && sc.pace_limit == PR_SUITE_PACE_LEVEL);
 	pr_suite_cmp_release(&sc);
 	pr_buf_release(&line);
 	for (i = 0; i < 3; i++)
@@ -1040,6 +1054,22 @@ test_plan_starved(void **state)
 	assert_int_equal(pr_suite_left_out(NAN, 1.5, NULL), 0);
 	assert_int_equal(pr_suite_left_out(6.1, 1.5, &lim), 1);
 	assert_true(fabs(lim - 6.0) < 1e-12);
+	/* Above the level whatever the peers' (review of s12, finding 1):
+	 * a series starved alike at nice 19 (peers at 20) leaves out its
+	 * sessions at 21; under the level, 4 times the median still
+	 * decides (7.9 against 3: 12 would allow it, 8 does too). */
+	assert_int_equal(pr_suite_left_out(21, 20, &lim), 1);
+	assert_true(fabs(lim - PR_SUITE_PACE_LEVEL) < 1e-12);
+	assert_int_equal(pr_suite_left_out(8.1, 3, NULL), 1);
+	assert_int_equal(pr_suite_left_out(7.9, 3, NULL), 0);
+	s[0].pace = 20.0;
+	s[1].pace = 21.0;
+	assert_int_equal(pr_suite_plan(s, 2, 9, "aaaaaaaa", 22.0, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_NONE);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 1, 2 }, 2);
+	assert_true(fabs(p.left_limit[0] - PR_SUITE_PACE_LEVEL) < 1e-12);
+	pr_suite_plan_release(&p);
 	/* --baseline's choice is the user's: nothing left out. */
 	s[0].chosen = 1;
 	assert_int_equal(pr_suite_plan(s, 2, 9, "aaaaaaaa", 1.5, 20, &p, &err),
