@@ -57,15 +57,7 @@
  * Preparing: the spawn attributes (process group, signal mask and
  * dispositions, /dev/null, the file actions) can be made once for many
  * runs (struct pr_spawner, opts.spawner); without one, each call makes
- * and frees its own.  perfreg run prepares one per session.  With a
- * spawner and reap_orphans, a run after which no child is left (every
- * process of the command's tree dead: its group killed, its orphans
- * reaped) leaves its two pipes, read empty, to the spawner's next run,
- * unless the command changed them (O_NONBLOCK or another status flag on
- * its standard output or error, or the pipe's capacity): nothing but the
- * caller can write to them any more.  Otherwise, and without reap_orphans,
- * every run has pipes of its own.  A process outside the tree that was
- * handed a pipe (SCM_RIGHTS) is the one writer this cannot see.
+ * and frees its own.  perfreg run prepares one per session.
  *
  * The library never prints.  Thread-safety: pr_spawn_run may be called
  * from several threads at once with distinct spawners (a spawner is not
@@ -159,9 +151,7 @@ void pr_spawn_set_search(const char *search);
  * Prepares the spawn attributes once for many runs: the new process
  * group, the empty signal mask and default dispositions, /dev/null open
  * for standard input, and the file actions (remade only when the pipes
- * of a run get other descriptor numbers than the last); it also holds
- * the pipes a clean run left for the next (above), closed by
- * pr_spawner_free.  The caller
+ * of a run get other descriptor numbers than the last).  The caller
  * frees it with pr_spawner_free (NULL is a no-op).  PR_EIO when
  * /dev/null cannot be opened, PR_ENOMEM.  Not thread-safe: one spawner
  * per thread.

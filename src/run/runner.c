@@ -321,22 +321,19 @@ parse_run(struct pr_session *s, struct pr_variant *v, struct pr_run *r,
 	enum pr_status st;
 	size_t i;
 
+	snprintf(name, sizeof(name), "%s (%s run %zu)", v->name,
+	    r->warmup ? "warm-up" : "counted", r->round + 1);
 	pr_error_clear(&perr);
 	if ((st = join_output(res, err)) != PR_OK)
 		return st;
-	if (o->parse_output) {
-		/* The name its errors give (made only when there is
-		 * something to parse: this is on every run's path). */
-		snprintf(name, sizeof(name), "%s (%s run %zu)", v->name,
-		    r->warmup ? "warm-up" : "counted", r->round + 1);
-		if (pr_parse_buffer(o->parser,
-			res->output.data != NULL ? res->output.data : "",
-			res->output.len, name, PR_PARSE_NO_DERIVE, &r->metrics,
-			NULL, &perr) != PR_OK) {
-			pr_error_format(&perr, msg, sizeof(msg));
-			return fail_run(r, res, "parse",
-			    "cannot parse its output: ", msg, err);
-		}
+	if (o->parse_output &&
+	    pr_parse_buffer(o->parser,
+		res->output.data != NULL ? res->output.data : "",
+		res->output.len, name, PR_PARSE_NO_DERIVE, &r->metrics, NULL,
+		&perr) != PR_OK) {
+		pr_error_format(&perr, msg, sizeof(msg));
+		return fail_run(r, res, "parse",
+		    "cannot parse its output: ", msg, err);
 	}
 	if (o->parser != NULL &&
 	    (st = pr_parser_derive(o->parser, &r->metrics, &perr)) != PR_OK) {

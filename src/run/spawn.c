@@ -12,20 +12,16 @@
  * child is still a zombie or running (not yet reaped), so that neither
  * its process id nor its group id can have been reused by then.  The
  * attributes of posix_spawn are made once per spawner; the per-run cost
- * is the spawn, a pidfd, a poll, the reads, one kill of the group and
- * wait4, and two pipes, made only when the last run of the spawner could
- * not leave its own (bench/run-overhead.sh measures it: on this VM a
- * pipe made and closed costs more than ten system calls).  The parent
- * holds the pipes' write ends until the exit is seen, so that a run
- * wakes it once (the pidfd) and not first on the pipes' hang-up.
+ * is two pipes, the spawn, a pidfd, a poll, the reads, one kill of the
+ * group and wait4 (bench/run-overhead.sh measures it).  The parent holds
+ * the pipes' write ends until the exit is seen, so that a run wakes it
+ * once (the pidfd) and not first on the pipes' hang-up.
  *
  * Invariants: every path out of pr_spawn_run after a successful spawn
  * reaps the child (or reports the one that SIGKILL cannot end) and
- * closes every descriptor it opened but the pipes it leaves to the
- * spawner, which only a clean run does (keep_pipes: no process but this
- * one can write to them, they are empty, and they are as they were
- * made); the descriptors given to the child are all above 2, so that
- * the file actions' dup2 calls cannot clobber one another.
+ * closes every descriptor it opened; the descriptors given to the child
+ * are all above 2, so that the file actions' dup2 calls cannot clobber
+ * one another.
  */
 #define _GNU_SOURCE /* pipe2, F_DUPFD_CLOEXEC */
 #include <ctype.h>
@@ -62,21 +58,12 @@ extern char **environ;
  * hold perfreg forever). */
 #define ORPHAN_PASSES 100
 
-/* A run's two pipes (index 0 standard output, 1 standard error): their
- * read and write ends (-1: not open), and their write ends' status flags
- * and capacity as made. */
-struct pipes {
-	int rd[2], wr[2];
-	int wr_flags[2], size[2];
-};
-
 struct pr_spawner {
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_t fa;
-	int fa_ready;      /* fa holds the actions for fa_fds */
-	int fa_fds[3];     /* stdin, stdout and stderr descriptors of fa */
-	int nullfd;        /* /dev/null, read-only */
-	struct pipes kept; /* what a clean run left for the next */
+	int fa_ready;  /* fa holds the actions for fa_fds */
+	int fa_fds[3]; /* stdin, stdout and stderr descriptors of fa */
+	int nullfd;    /* /dev/null, read-only */
 };
 
 /* One running command: its process, pidfd, and the two pipes (index 0
@@ -84,17 +71,10 @@ struct pr_spawner {
 struct child {
 	pid_t pid;
 	int pidfd;
-	struct pipes p;
+	int rd[2], wr[2];
 	int exited; /* its exit was seen (not yet reaped) */
-	int clean;  /* no process but this one can write to the pipes */
 	double t0, t1;
 };
-
-static void
-pipes_init(struct pipes *p)
-{
-	p->rd[0] = p->rd[1] = p->wr[0] = p->wr[1] = -1;
-}
 
 /* The search path of pr_spawn_set_search. */
 static const char *default_search = PR_SPAWN_SEARCH_DEFAULT;
@@ -372,7 +352,6 @@ pr_spawner_new(struct pr_spawner **out, struct pr_error *err)
 		return pr_error_set(err, PR_EIO, "cannot open /dev/null: %s",
 		    strerror(rc));
 	}
-	pipes_init(&sp->kept);
 	*out = sp;
 	return PR_OK;
 }
@@ -380,20 +359,12 @@ pr_spawner_new(struct pr_spawner **out, struct pr_error *err)
 void
 pr_spawner_free(struct pr_spawner *sp)
 {
-	int i;
-
 	if (sp == NULL)
 		return;
 	if (sp->fa_ready)
 		posix_spawn_file_actions_destroy(&sp->fa);
 	posix_spawnattr_destroy(&sp->attr);
 	close(sp->nullfd);
-	for (i = 0; i < 2; i++) {
-		if (sp->kept.rd[i] >= 0)
-			close(sp->kept.rd[i]);
-		if (sp->kept.wr[i] >= 0)
-			close(sp->kept.wr[i]);
-	}
 	free(sp);
 }
 
@@ -451,8 +422,7 @@ child_init(struct child *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->pid = -1;
-	c->pidfd = -1;
-	pipes_init(&c->p);
+	c->pidfd = c->rd[0] = c->rd[1] = c->wr[0] = c->wr[1] = -1;
 }
 
 static void
@@ -462,63 +432,27 @@ child_close(struct child *c)
 
 	close_fd(&c->pidfd);
 	for (i = 0; i < 2; i++) {
-		close_fd(&c->p.rd[i]);
-		close_fd(&c->p.wr[i]);
+		close_fd(&c->rd[i]);
+		close_fd(&c->wr[i]);
 	}
 }
 
-/* The pipes of a run: those the last run of sp left clean (moved out
- * of sp), else two new ones. */
 static enum pr_status
-open_pipes(struct pr_spawner *sp, struct child *c, struct pr_error *err)
+open_pipes(struct child *c, struct pr_error *err)
 {
 	int p[2], i;
 
-	if (sp->kept.rd[0] >= 0) {
-		c->p = sp->kept;
-		pipes_init(&sp->kept);
-		return PR_OK;
-	}
 	for (i = 0; i < 2; i++) {
 		if (pipe2(p, O_CLOEXEC) != 0)
 			return pr_error_set(err, PR_EIO,
 			    "cannot make a pipe: %s", strerror(errno));
-		c->p.rd[i] = p[0];
-		c->p.wr[i] = p[1];
-		if (above_stdio(&c->p.rd[i]) != 0 ||
-		    above_stdio(&c->p.wr[i]) != 0)
+		c->rd[i] = p[0];
+		c->wr[i] = p[1];
+		if (above_stdio(&c->rd[i]) != 0 || above_stdio(&c->wr[i]) != 0)
 			return pr_error_set(err, PR_EIO,
 			    "cannot make a pipe: %s", strerror(errno));
-		c->p.wr_flags[i] = fcntl(c->p.wr[i], F_GETFL);
-		c->p.size[i] = fcntl(c->p.wr[i], F_GETPIPE_SZ);
 	}
 	return PR_OK;
-}
-
-/*
- * Gives the run's pipes back to sp for the next run when nothing can
- * write to them any more (c->clean), they are empty (the drain) and the
- * command left them as they were made: a command may set O_NONBLOCK on
- * its standard output (the open file is the one the next command would
- * get) or resize the pipe (F_SETPIPE_SZ), and the next run must not
- * inherit either.  Otherwise they are closed with the run.
- */
-static void
-keep_pipes(struct pr_spawner *sp, struct child *c)
-{
-	int i, fl, size;
-
-	if (!c->clean || c->p.rd[0] < 0 || c->p.rd[1] < 0)
-		return;
-	for (i = 0; i < 2; i++) {
-		fl = fcntl(c->p.wr[i], F_GETFL);
-		size = fcntl(c->p.wr[i], F_GETPIPE_SZ);
-		if (fl < 0 || fl != c->p.wr_flags[i] || size < 0 ||
-		    size != c->p.size[i])
-			return;
-	}
-	sp->kept = c->p;
-	pipes_init(&c->p);
 }
 
 /* Stream i's buffer and byte count in r. */
@@ -539,7 +473,7 @@ read_some(struct child *c, int i, struct pr_spawn_result *r)
 	size_t *bytes, room, keep;
 	ssize_t got;
 
-	got = read(c->p.rd[i], chunk, sizeof(chunk));
+	got = read(c->rd[i], chunk, sizeof(chunk));
 	if (got < 0)
 		return (errno == EINTR || errno == EAGAIN) ? 0 : -1;
 	if (got == 0)
@@ -568,8 +502,8 @@ poll_once(struct child *c, int watch_pid, int tmo, struct pr_spawn_result *r,
 	int npfd = 0, which[2], i, rc;
 
 	for (i = 0; i < 2; i++)
-		if (c->p.rd[i] >= 0) {
-			pfd[npfd].fd = c->p.rd[i];
+		if (c->rd[i] >= 0) {
+			pfd[npfd].fd = c->rd[i];
 			pfd[npfd].events = POLLIN;
 			pfd[npfd].revents = 0;
 			which[npfd++] = i;
@@ -591,7 +525,7 @@ poll_once(struct child *c, int watch_pid, int tmo, struct pr_spawn_result *r,
 	for (i = 0; i < npfd - watch_pid; i++)
 		if (pfd[i].revents == POLLHUP ||
 		    (pfd[i].revents != 0 && read_some(c, which[i], r) != 0))
-			close_fd(&c->p.rd[which[i]]);
+			close_fd(&c->rd[which[i]]);
 	if (watch_pid && pfd[npfd - 1].revents != 0)
 		*pid_ready = 1;
 	return rc;
@@ -761,10 +695,8 @@ kill_children(void)
 
 /* Kills and reaps every child this process has (reap_orphans): the
  * processes the run left behind in other process groups, re-parented to
- * this subreaper.  Without children, one wait4 that fails with ECHILD.
- * Returns 1 when none is left (ECHILD): every process that descends from
- * the command is then dead, 0 when some may live. */
-static int
+ * this subreaper.  Without children, one wait4 that fails with ECHILD. */
+static void
 reap_orphans(void)
 {
 	int passes = 0, status;
@@ -774,14 +706,12 @@ reap_orphans(void)
 		w = waitpid(-1, &status, WNOHANG);
 		if (w > 0 || (w < 0 && errno == EINTR))
 			continue;
-		if (w < 0)
-			return errno == ECHILD;
-		if (passes++ >= ORPHAN_PASSES)
-			return 0;
+		if (w < 0 || passes++ >= ORPHAN_PASSES)
+			return; /* ECHILD: none left */
 		/* Children still running: kill them, then wait a little for
 		 * the kills to land before reaping. */
 		if (kill_children() == 0)
-			return 0;
+			return;
 		(void)poll(NULL, 0, 1);
 	}
 }
@@ -795,7 +725,7 @@ drain(struct child *c, struct pr_spawn_result *r)
 	double end = pr_spawn_now() + PR_SPAWN_DRAIN_MS * 1e-3;
 	int rc, ready, tmo;
 
-	while (c->p.rd[0] >= 0 || c->p.rd[1] >= 0) {
+	while (c->rd[0] >= 0 || c->rd[1] >= 0) {
 		if ((tmo = ms_until(end)) == 0)
 			break;
 		rc = poll_once(c, 0, tmo, r, &ready);
@@ -804,25 +734,8 @@ drain(struct child *c, struct pr_spawn_result *r)
 		if (rc <= 0)
 			break;
 	}
-	if (c->p.rd[0] >= 0 || c->p.rd[1] >= 0)
+	if (c->rd[0] >= 0 || c->rd[1] >= 0)
 		r->truncated = 1;
-}
-
-/* Reads what is left in the pipes of a clean run, whose only writer is
- * this process: until a poll finds nothing.  0, or -1 when poll fails
- * (the pipes are then not kept). */
-static int
-drain_clean(struct child *c, struct pr_spawn_result *r)
-{
-	int rc, ready;
-
-	for (;;) {
-		rc = poll_once(c, 0, 0, r, &ready);
-		if (rc == 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return -1;
-	}
 }
 
 /*
@@ -856,20 +769,13 @@ finish(struct child *c, const struct pr_spawn_opts *o, int killed,
 		memset(&ru, 0, sizeof(ru));
 		status = 0;
 	}
-	/* With every process of the command's tree dead (the group
-	 * killed, the orphans reaped), nothing but this process can write
-	 * to the pipes: what is in them is all there is, and they can serve
-	 * the next run (keep_pipes). */
-	c->clean = o->reap_orphans && reap_orphans();
-	if (c->clean && drain_clean(c, r) != 0)
-		c->clean = 0;
-	if (!c->clean) {
-		/* Only now can the pipes reach their end (or a process
-		 * that escaped the group holds them). */
-		close_fd(&c->p.wr[0]);
-		close_fd(&c->p.wr[1]);
-		drain(c, r);
-	}
+	if (o->reap_orphans)
+		reap_orphans();
+	/* Only now can the pipes reach their end (or a process that
+	 * escaped the group holds them). */
+	close_fd(&c->wr[0]);
+	close_fd(&c->wr[1]);
+	drain(c, r);
 
 	r->wall_s = c->t1 - c->t0;
 	r->user_s = tv_s(&ru.ru_utime);
@@ -942,9 +848,9 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 			goto out;
 		sp = own;
 	}
-	if ((st = open_pipes(sp, &c, err)) != PR_OK)
+	if ((st = open_pipes(&c, err)) != PR_OK)
 		goto out;
-	if ((rc = actions(sp, c.p.wr[0], c.p.wr[1])) != 0) {
+	if ((rc = actions(sp, c.wr[0], c.wr[1])) != 0) {
 		st = pr_error_set(err, PR_ENOMEM, "posix_spawn setup: %s",
 		    strerror(rc));
 		goto out;
@@ -964,8 +870,6 @@ pr_spawn_run(char *const *argv, const struct pr_spawn_opts *o,
 	c.pidfd = open_pidfd(c.pid);
 	exited = watch(&c, o, r, &why);
 	st = finish(&c, o, !exited, why, r, err);
-	if (st == PR_OK && own == NULL)
-		keep_pipes(sp, &c);
 out:
 	if (st == PR_OK)
 		describe(r, name, o->timeout_s);
