@@ -47,11 +47,12 @@
 /*
  * Each probe's figures (r[0..n), borrowed): a header that names the
  * timers' resolutions (mono_res_ns, cpu_res_ns: CLOCK_MONOTONIC and
- * CLOCK_THREAD_CPUTIME_ID) and what "+-" means, then per probe how many
- * samples it took and why it stopped, its notes, and a line per figure
- * (mean +- half-width, unit, direction).  JSON: an array of objects
- * (probe, samples, elapsed_s, converged, capped, notes, skipped, timer,
- * metrics [{name, unit, better, mean, halfwidth_pct, n}]).
+ * CLOCK_THREAD_CPUTIME_ID) and what the interval is, then per probe how
+ * many samples it took and why it stopped, its notes, and a line per
+ * figure (mean, unit, its 95% interval in percent of the mean on the log
+ * scale, "[-26%, +36%]", direction).  JSON: an array of objects (probe,
+ * samples, elapsed_s, converged, capped, notes, skipped, timer, metrics
+ * [{name, unit, better, mean, halfwidth_pct, interval_pct, n}]).
  */
 enum pr_status pr_report_suite_probes(struct pr_report_model *m,
     const char *key, int flags, const struct pr_suite_result *r, size_t n,

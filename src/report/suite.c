@@ -271,28 +271,46 @@ rel_interval(double h, double *lo, double *hi)
 }
 
 /*
- * " [lo%, hi%]" of rel_interval: 3 significant digits, whole percents
- * from +1000% to +999999%, and a lower end never rounded to "-100%"
- * (which would say a rate of zero).
+ * One end of rel_interval: 1 significant digit below 0.1%, 2 below 10%,
+ * whole percents from there to 999999%, 2 significant digits above; a
+ * lower end near -100% with the decimals it needs not to read "-100" (a
+ * rate of zero); 0 without a sign.  Short, so that a figure's line keeps
+ * its direction within 100 columns (review of s13, finding 7).
  */
+static void
+fmt_end(char *buf, size_t size, double x)
+{
+	double p = 1;
+	int d;
+
+	if (x == 0)
+		(void)snprintf(buf, size, "0");
+	else if (fabs(x) < 0.095)
+		(void)snprintf(buf, size, "%+.1g", x);
+	else if (fabs(x) < 9.95)
+		(void)snprintf(buf, size, "%+.2g", x);
+	else if (fabs(x) < 999999.5)
+		(void)snprintf(buf, size, "%+.0f", x);
+	else
+		(void)snprintf(buf, size, "%+.2g", x);
+	if (!(x > -100 && x < -99.5))
+		return;
+	for (d = 0; d < 9 && !(round(x * p) / p > -100); d++)
+		p *= 10;
+	(void)snprintf(buf, size, "%+.*f", d, x);
+}
+
+/* pre "[lo%, hi%]" post, the ends of rel_interval(h). */
 static enum pr_status
 add_interval(struct pr_buf *out, double h, const char *pre, const char *post,
     struct pr_error *err)
 {
 	char lo_s[32], hi_s[32];
 	double lo, hi;
-	int d;
 
 	rel_interval(h, &lo, &hi);
-	for (d = 3; d <= 9; d++) {
-		(void)snprintf(lo_s, sizeof(lo_s), "%+.*g", d, lo);
-		if (strcmp(lo_s, "-100") != 0)
-			break;
-	}
-	if (hi >= 1000 && hi < 1e6)
-		(void)snprintf(hi_s, sizeof(hi_s), "%+.0f", hi);
-	else
-		(void)snprintf(hi_s, sizeof(hi_s), "%+.3g", hi);
+	fmt_end(lo_s, sizeof(lo_s), lo);
+	fmt_end(hi_s, sizeof(hi_s), hi);
 	return pr_buf_addf(out, err, "%s[%s%%, %s%%]%s", pre, lo_s, hi_s, post);
 }
 
@@ -374,10 +392,10 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 			    (st = report_word(&line, m->name, f, err)) != PR_OK)
 				break;
 			len = line.len;
-			if (len < 38 &&
-			    (st = spaces(&line, 38 - len, err)) != PR_OK)
+			if (len < 34 &&
+			    (st = spaces(&line, 34 - len, err)) != PR_OK)
 				break;
-			if ((st = pr_buf_addf(&line, err, " %14.6g ", mean)) !=
+			if ((st = pr_buf_addf(&line, err, " %12.6g ", mean)) !=
 				PR_OK ||
 			    (st = report_word(&line, m->unit, f, err)) != PR_OK)
 				break;
