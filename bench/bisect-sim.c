@@ -928,9 +928,24 @@ main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:")) != -1) {
 		switch (c) {
-		case 'L':
-			pp_cap = strtoul(optarg, NULL, 10);
+		case 'L': {
+			/* Pinpoint's ladder starts at 10 attempts: a cap
+			 * below would make its rule answer "no change" with
+			 * no run (review of s13, finding 12). */
+			char *end;
+
+			pp_cap = strtoul(optarg, &end, 10);
+			if (*optarg == '\0' || *optarg == '-' || *end != '\0' ||
+			    pp_cap < 10) {
+				fprintf(stderr,
+				    "bisect-sim: -L %s: the ladder's cap must "
+				    "be a whole number of attempts, at least "
+				    "10\n",
+				    optarg);
+				return 2;
+			}
 			break;
+		}
 		case 'S':
 			big_step = strtod(optarg, NULL);
 			break;
