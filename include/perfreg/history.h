@@ -39,6 +39,14 @@ struct pr_history_query {
 	const char *tag;     /* NULL: none; else each point's key is the
 				session's value of this tag (NULL when it
 				has none) */
+	/* NULL: the query lists the campaign's sessions and variants
+	 * itself; else the caller's lists of them (pr_store_sessions and
+	 * pr_store_variants of the same campaign, borrowed), so that many
+	 * queries of one campaign list them once. */
+	const struct pr_store_session_info *sessions;
+	size_t nsessions;
+	const struct pr_store_variant_info *variants;
+	size_t nvariants;
 };
 
 /* A query of every session of campaign: no variant, metric, host,

@@ -339,6 +339,12 @@ typedef int pr_store_run_cb(void *arg, const struct pr_store_run_rec *r,
     struct pr_error *err);
 enum pr_status pr_store_each_run(struct pr_store *st, int64_t session,
     pr_store_run_cb *cb, void *arg, struct pr_error *err);
+/* pr_store_each_run for the runs of one variant of the session only (its
+ * name, every byte compared): the others are not read.  None (PR_OK, cb
+ * never called) when the session's campaign has no such variant. */
+enum pr_status pr_store_each_run_of(struct pr_store *st, int64_t session,
+    struct pr_str variant, pr_store_run_cb *cb, void *arg,
+    struct pr_error *err);
 
 /* The seq numbers of the runs stored for a session, ascending (*seq is
  * the caller's, free(); NULL when n is 0).  PR_ENOTFOUND is not

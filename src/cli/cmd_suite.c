@@ -424,14 +424,23 @@ history_notes(struct pr_store *st, int64_t session,
 	struct pr_buf text = PR_BUF_INIT(OUTPUT_MAX);
 	struct pr_history_query q;
 	struct pr_history *hs = NULL;
+	struct pr_store_session_info *ss = NULL;
+	struct pr_store_variant_info *vs = NULL;
 	struct pr_error err;
 	const char **names = NULL;
-	size_t i, j, lines = 0;
+	size_t i, j, lines = 0, nss = 0, nvs = 0;
 	char *p, *e;
 	int rc = PR_EXIT_OK;
 	char what[300];
 
 	pr_error_clear(&err);
+	/* The campaign's sessions and variants listed once for all the
+	 * probes' queries (each lists them itself when this fails). */
+	if (pr_store_sessions(st, pr_str_c(SUITE_CAMPAIGN), &ss, &nss, &err) !=
+		PR_OK ||
+	    pr_store_variants(st, pr_str_c(SUITE_CAMPAIGN), &vs, &nvs, &err) !=
+		PR_OK)
+		pr_error_clear(&err);
 	for (i = 0; i < n && rc == PR_EXIT_OK; i++) {
 		size_t k = r[i].data.n;
 
@@ -447,6 +456,12 @@ history_notes(struct pr_store *st, int64_t session,
 			names[j] = r[i].data.metrics[j].name;
 		pr_history_query_init(&q, pr_str_c(SUITE_CAMPAIGN));
 		q.variant = r[i].label;
+		if (ss != NULL && vs != NULL) {
+			q.sessions = ss;
+			q.nsessions = nss;
+			q.variants = vs;
+			q.nvariants = nvs;
+		}
 		if (pr_history_collect_many(st, &q, names, k, hs, &err) ==
 		    PR_OK) {
 			for (j = 0; j < k && rc == PR_EXIT_OK; j++) {
@@ -467,6 +482,10 @@ history_notes(struct pr_store *st, int64_t session,
 	}
 	free(hs);
 	free(names);
+	if (ss != NULL)
+		pr_store_sessions_free(ss, nss);
+	if (vs != NULL)
+		pr_store_variants_free(vs, nvs);
 	if (rc == PR_EXIT_OK && pr_buf_adds(&notes, "", &err) != PR_OK)
 		rc = PR_EXIT_INTERNAL;
 	if (rc == PR_EXIT_OK &&

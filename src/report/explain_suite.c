@@ -297,8 +297,8 @@ load_side(struct pr_store *st, const int64_t *ids, size_t n, const char *label,
 	l->label = label;
 	for (h = 0; h < n; h++) {
 		l->first = l->n;
-		if ((rc = pr_store_each_run(st, ids[h], load_run, l, err)) !=
-		    PR_OK)
+		if ((rc = pr_store_each_run_of(st, ids[h], pr_str_c(label),
+			 load_run, l, err)) != PR_OK)
 			return rc;
 	}
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers */

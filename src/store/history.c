@@ -205,8 +205,8 @@ collect(struct pr_store *st, const struct pr_history_query *q,
 		    (q->since >= 0 && s->started < q->since))
 			continue;
 		memset(w->acc, 0, w->k * sizeof(*w->acc));
-		if ((rc = pr_store_each_run(st, s->id, on_run, w, err)) !=
-		    PR_OK)
+		if ((rc = pr_store_each_run_of(st, s->id, w->variant, on_run, w,
+			 err)) != PR_OK)
 			return w->oom
 			    ? pr_error_set(err, PR_ENOMEM, "out of memory")
 			    : rc;
@@ -247,17 +247,30 @@ collect_many(struct pr_store *st, const struct pr_history_query *q,
 {
 	struct pr_store_session_info *ss = NULL;
 	struct pr_store_variant_info *vs = NULL;
-	const struct pr_store_variant_info *v;
+	const struct pr_store_session_info *css;
+	const struct pr_store_variant_info *v, *cvs;
 	size_t nss = 0, nvs = 0, j;
 	struct walk w;
 	enum pr_status rc;
 
 	memset(out, 0, k * sizeof(*out));
 	memset(&w, 0, sizeof(w));
-	if ((rc = pr_store_variants(st, q->campaign, &vs, &nvs, err)) !=
-		PR_OK ||
+	if (q->variants == NULL &&
+	    (rc = pr_store_variants(st, q->campaign, &vs, &nvs, err)) != PR_OK)
+		goto out;
+	if (q->sessions == NULL &&
 	    (rc = pr_store_sessions(st, q->campaign, &ss, &nss, err)) != PR_OK)
 		goto out;
+	if (q->variants != NULL) {
+		cvs = q->variants;
+		nvs = q->nvariants;
+	} else
+		cvs = vs;
+	if (q->sessions != NULL) {
+		css = q->sessions;
+		nss = q->nsessions;
+	} else
+		css = ss;
 	if (nvs == 0 || nss == 0) {
 		rc = pr_error_set(err, PR_ENOTFOUND,
 		    "campaign '%.*s' has no sessions",
@@ -265,7 +278,7 @@ collect_many(struct pr_store *st, const struct pr_history_query *q,
 		    q->campaign.p);
 		goto out;
 	}
-	v = q->variant != NULL ? find_variant(vs, nvs, q->variant) : &vs[0];
+	v = q->variant != NULL ? find_variant(cvs, nvs, q->variant) : &cvs[0];
 	if (v == NULL) {
 		rc = pr_error_set(err, PR_ENOTFOUND,
 		    "campaign '%.*s' has no variant '%.200s'",
@@ -296,7 +309,7 @@ collect_many(struct pr_store *st, const struct pr_history_query *q,
 	w.names = names;
 	w.k = k;
 	w.h = out;
-	rc = collect(st, q, ss, nss, &w, err);
+	rc = collect(st, q, css, nss, &w, err);
 out:
 	free(w.acc);
 	if (ss != NULL)

@@ -885,28 +885,32 @@ each_run(struct pr_store *st, struct pr_db_stmt *rs, struct pr_db_stmt *ms,
 	return rc;
 }
 
-enum pr_status
-pr_store_each_run(struct pr_store *st, int64_t session, pr_store_run_cb *cb,
+/* The runs of a session, or of one variant of it (vid > 0). */
+static enum pr_status
+runs_of(struct pr_store *st, int64_t session, int64_t vid, pr_store_run_cb *cb,
     void *arg, struct pr_error *err)
 {
 	struct pr_db_stmt *rs, *ms;
 	struct binder b;
 	enum pr_status rc;
-	int64_t id = 0;
 
-	rc = st_session_campaign(st, session, &id, err);
+	rc = st_stmt_get(st, vid > 0 ? S_RUNS_OF_VARIANT : S_RUNS_OF, &rs, err);
 	if (rc == PR_OK)
-		rc = st_stmt_get(st, S_RUNS_OF, &rs, err);
-	if (rc == PR_OK)
-		rc = st_stmt_get(st, S_RUN_METRICS_OF, &ms, err);
+		rc = st_stmt_get(st,
+		    vid > 0 ? S_RUN_METRICS_OF_VARIANT : S_RUN_METRICS_OF, &ms,
+		    err);
 	if (rc != PR_OK)
 		return rc;
 	binder_init(&b, st, rs, err);
 	b_int(&b, session);
+	if (vid > 0)
+		b_int(&b, vid);
 	rc = b.rc;
 	if (rc == PR_OK) {
 		binder_init(&b, st, ms, err);
 		b_int(&b, session);
+		if (vid > 0)
+			b_int(&b, vid);
 		rc = b.rc;
 	}
 	if (rc == PR_OK)
@@ -914,6 +918,44 @@ pr_store_each_run(struct pr_store *st, int64_t session, pr_store_run_cb *cb,
 	stmt_done(st, rs);
 	stmt_done(st, ms);
 	return rc;
+}
+
+enum pr_status
+pr_store_each_run(struct pr_store *st, int64_t session, pr_store_run_cb *cb,
+    void *arg, struct pr_error *err)
+{
+	enum pr_status rc;
+	int64_t id = 0;
+
+	rc = st_session_campaign(st, session, &id, err);
+	return rc != PR_OK ? rc : runs_of(st, session, 0, cb, arg, err);
+}
+
+enum pr_status
+pr_store_each_run_of(struct pr_store *st, int64_t session,
+    struct pr_str variant, pr_store_run_cb *cb, void *arg, struct pr_error *err)
+{
+	struct pr_db_stmt *get;
+	struct binder b;
+	enum pr_status rc;
+	int64_t cid = 0, vid = 0;
+	int found = 0;
+
+	rc = st_session_campaign(st, session, &cid, err);
+	if (rc == PR_OK)
+		rc = st_stmt_get(st, S_VARIANT_GET, &get, err);
+	if (rc != PR_OK)
+		return rc;
+	binder_init(&b, st, get, err);
+	b_int(&b, cid);
+	b_bytes(&b, variant);
+	rc = b.rc;
+	if (rc == PR_OK)
+		rc = st_step_id(st, get, &vid, &found, err);
+	stmt_done(st, get);
+	if (rc != PR_OK || !found || vid <= 0)
+		return rc;
+	return runs_of(st, session, vid, cb, arg, err);
 }
 
 enum pr_status

@@ -177,6 +177,20 @@ static const char *const stmt_sql[S_COUNT] = {
 	    "JOIN run_metric rm ON rm.run_id = r.id "
 	    "JOIN metric m ON m.id = rm.metric_id "
 	    "WHERE r.session_id = ? ORDER BY r.seq, r.id, rm.pos",
+	/* The same two for one variant of the session (its id). */
+	[S_RUNS_OF_VARIANT] =
+	    "SELECT r.id, v.name, r.round, r.seq, r.warmup, r.ok, "
+	    "r.outcome, r.exit_status, r.signal, r.reason, r.failed_in, "
+	    "r.output, r.truncated, r.start_s FROM run r "
+	    "JOIN variant v ON v.id = r.variant_id "
+	    "WHERE r.session_id = ? AND r.variant_id = ? ORDER BY r.seq, r.id",
+	[S_RUN_METRICS_OF_VARIANT] =
+	    "SELECT r.id, m.name, m.unit, m.better, "
+	    "rm.value, rm.flags FROM run r "
+	    "JOIN run_metric rm ON rm.run_id = r.id "
+	    "JOIN metric m ON m.id = rm.metric_id "
+	    "WHERE r.session_id = ? AND r.variant_id = ? "
+	    "ORDER BY r.seq, r.id, rm.pos",
 	[S_UNFINISHED] =
 	    "SELECT s.id FROM session s "
 	    "JOIN campaign c ON c.id = s.campaign_id "

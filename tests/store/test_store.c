@@ -35,6 +35,7 @@
 
 #include "perfreg/dataset.h"
 #include "perfreg/env.h"
+#include "perfreg/history.h"
 #include "perfreg/store.h"
 #include "store/db.h"
 #include "store/str.h"
@@ -419,7 +420,123 @@ test_roundtrip(void **state)
 	assert_int_equal(pr_store_each_run(st, sid, collect, l, &err),
 	    PR_EINVAL);
 	assert_string_equal(err.msg, "stop here");
+	/* One variant's runs only, in seq order, every field. */
+	memset(l, 0, sizeof(*l));
+	l->stop_at = -1;
+	ok(pr_store_each_run_of(st, sid, pr_str_c("new"), collect, l, &err),
+	    &err);
+	assert_int_equal(l->n, 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(l->seq[i], 2 * i + 1);
+		assert_string_equal(l->variant[i], "new");
+		assert_int_equal(l->nm[i], 2);
+		assert_true(l->v0[i] == 2.0 + 2.0 * (double)i);
+	}
+	memset(l, 0, sizeof(*l));
+	l->stop_at = -1;
+	ok(pr_store_each_run_of(st, sid, pr_str_c("base"), collect, l, &err),
+	    &err);
+	assert_int_equal(l->n, 5);
+	assert_int_equal(l->seq[3], 6);
+	assert_int_equal(l->warmup[3], 1);
+	assert_int_equal(l->nm[3], 0);
+	assert_int_equal(l->ok[4], 0);
+	assert_int_equal(l->exit_status[4], 3);
+	assert_string_equal(l->failed_in[4], "command");
+	assert_int_equal(l->outlen[4], strlen("error: it's \"broken\"\n"));
+	/* A variant the campaign does not have, a prefix of one: none. */
+	memset(l, 0, sizeof(*l));
+	l->stop_at = -1;
+	ok(pr_store_each_run_of(st, sid, pr_str_c("nosuch"), collect, l, &err),
+	    &err);
+	ok(pr_store_each_run_of(st, sid, pr_str_c("bas"), collect, l, &err),
+	    &err);
+	assert_int_equal(l->n, 0);
+	assert_int_equal(pr_store_each_run_of(st, sid + 100000, pr_str_c("new"),
+			     collect, l, &err),
+	    PR_ENOTFOUND);
+	l->stop_at = 1;
+	assert_int_equal(pr_store_each_run_of(st, sid, pr_str_c("base"),
+			     collect, l, &err),
+	    PR_EINVAL);
+	assert_string_equal(err.msg, "stop here");
 	free(l);
+	pr_store_close(st);
+}
+
+/* A history of many figures of one variant: the same points whether the
+ * query lists the campaign's sessions and variants itself or is given
+ * the lists (as `suite` does for its probes), and only that variant's
+ * runs counted. */
+static void
+test_history_lists(void **state)
+{
+	const char *camp = uniq("hist");
+	const char *names[2] = { "ops", "wall" };
+	struct pr_store *st = open_new(target("hist"));
+	struct pr_store_session_new sn;
+	struct pr_store_session_info *ss;
+	struct pr_store_variant_info *vs;
+	struct pr_history_query q;
+	struct pr_history a[2], b[2];
+	struct pr_error err;
+	int64_t sid, v1, v2;
+	size_t i, j, nss, nvs;
+
+	(void)state;
+	memset(&sn, 0, sizeof(sn));
+	sn.campaign = pr_str_c(camp);
+	sn.host = "h";
+	sn.boot_id = "b";
+	for (i = 0; i < 3; i++) {
+		sn.started = 1700000000.0 + 60.0 * (double)i;
+		ok(pr_store_session_begin(st, &sn, &sid, &err), &err);
+		v1 = variant(st, sid, "one");
+		v2 = variant(st, sid, "two");
+		for (j = 0; j < 4; j++)
+			ok(add_ok(st, sid, j % 2 ? v2 : v1, j,
+			       (double)(i + 1) * (j % 2 ? 100.0 : 1.0) +
+				   (double)j,
+			       &err),
+			    &err);
+		ok(pr_store_session_end(st, sid, "done", 1.0, &err), &err);
+	}
+	pr_history_query_init(&q, pr_str_c(camp));
+	q.variant = "two";
+	ok(pr_history_collect_many(st, &q, names, 2, a, &err), &err);
+	ok(pr_store_sessions(st, pr_str_c(camp), &ss, &nss, &err), &err);
+	ok(pr_store_variants(st, pr_str_c(camp), &vs, &nvs, &err), &err);
+	q.sessions = ss;
+	q.nsessions = nss;
+	q.variants = vs;
+	q.nvariants = nvs;
+	ok(pr_history_collect_many(st, &q, names, 2, b, &err), &err);
+	for (j = 0; j < 2; j++) {
+		assert_int_equal(a[j].n, 3);
+		assert_int_equal(b[j].n, 3);
+		assert_string_equal(b[j].variant, "two");
+		assert_string_equal(b[j].metric, names[j]);
+		for (i = 0; i < 3; i++) {
+			/* Runs 1 and 3 of session i: 100 (i + 1) + 1, + 3. */
+			double mean = 100.0 * (double)(i + 1) + 2.0;
+
+			assert_int_equal(b[j].points[i].session,
+			    a[j].points[i].session);
+			assert_int_equal(b[j].points[i].n, 2);
+			assert_true(b[j].points[i].mean == a[j].points[i].mean);
+			assert_true(b[j].points[i].var == a[j].points[i].var);
+			assert_true(fabs(b[j].points[i].mean -
+					(j == 0 ? 10.0 * mean : mean)) < 1e-9);
+		}
+		pr_history_release(&a[j]);
+		pr_history_release(&b[j]);
+	}
+	/* A variant not among the lists given: not found, as without. */
+	q.variant = "three";
+	assert_int_equal(pr_history_collect_many(st, &q, names, 2, b, &err),
+	    PR_ENOTFOUND);
+	pr_store_sessions_free(ss, nss);
+	pr_store_variants_free(vs, nvs);
 	pr_store_close(st);
 }
 
@@ -517,6 +634,17 @@ test_bytes(void **state)
 	assert_int_equal(l->out_last[1],
 	    (unsigned char)big[PR_STORE_OUTPUT_MAX - 1]);
 	assert_int_equal(l->truncated[1], 1);
+	/* The runs of the variant whose name holds a NUL, by every byte. */
+	memset(l, 0, sizeof(*l));
+	l->stop_at = -1;
+	ok(pr_store_each_run_of(st, sid, var, collect, l, &err), &err);
+	assert_int_equal(l->n, 2);
+	assert_int_equal(l->outlen[0], mb);
+	memset(l, 0, sizeof(*l));
+	l->stop_at = -1;
+	ok(pr_store_each_run_of(st, sid, pr_str_c("v"), collect, l, &err),
+	    &err);
+	assert_int_equal(l->n, 0);
 	free(l);
 	free(big);
 	pr_store_close(st);
@@ -1979,6 +2107,7 @@ main(void)
 {
 	const struct CMUnitTest common[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_history_lists),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_output_exact),
 		cmocka_unit_test(test_boots),
