@@ -413,7 +413,9 @@ probes_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	return st;
 }
 
-/* [lo, hi] of rel_interval as a JSON array. */
+/* [lo, hi] of rel_interval as a JSON array; an end beyond a double (a
+ * half-width above 70,000% in logs) is null, not an error (review of
+ * s14, finding 5: json_real refuses infinities). */
 static json_t *
 pct_pair(double h)
 {
@@ -422,8 +424,10 @@ pct_pair(double h)
 
 	rel_interval(h, &lo, &hi);
 	if (a != NULL &&
-	    (json_array_append_new(a, json_real(lo)) != 0 ||
-		json_array_append_new(a, json_real(hi)) != 0)) {
+	    (json_array_append_new(a,
+		 isfinite(lo) ? json_real(lo) : json_null()) != 0 ||
+		json_array_append_new(a,
+		    isfinite(hi) ? json_real(hi) : json_null()) != 0)) {
 		json_decref(a);
 		return NULL;
 	}

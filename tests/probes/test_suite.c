@@ -660,6 +660,22 @@ test_probe_interval(void **state)
 	assert_line(&r, 1, 9, " 5 MB/s [-99.996%, +2.6e+06%]  (higher");
 	assert_line(&r, 99.5, 100.5, " 100 MB/s [-6.2%, +6.6%]  (higher");
 	assert_line(&r, 5, 5, " 5 MB/s [0%, 0%]  (higher");
+	/* A mean near zero (a figure that can be negative): the upper end
+	 * is beyond a double; JSON writes it null, text "+inf", and neither
+	 * is an error (review of s14, finding 5). */
+	assert_line(&r, -1, 1.0001, " 5e-05 MB/s [-100%, +inf%]  (higher");
+	two_processes(&m, &r, -1, 1.0001);
+	assert_int_equal(pr_report_model_render(&out, &m, PR_REPORT_JSON, &err),
+	    PR_OK);
+	assert_int_equal(pr_buf_addc(&out, '\0', &err), PR_OK);
+	at = strstr(out.data, "\"interval_pct\": [");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "\"interval_pct\": [ %lf , null ]", &lo),
+	    1);
+	assert_true(lo == -100.0);
+	pr_report_model_release(&m);
+	pr_dataset_release(&r.data);
+	pr_buf_release(&out);
 }
 
 /*
