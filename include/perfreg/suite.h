@@ -510,6 +510,41 @@ enum pr_status pr_suite_compare(struct pr_dataset *bd, size_t nb,
 void pr_suite_cmp_release(struct pr_suite_cmp *c);
 
 /*
+ * A session's figure from its units' values (its processes' means or
+ * bests, pr_suite_unit_values).  The mean lets one unit move the session:
+ * one stalled process of four, every sample of which had a p99 of 2.4 ms
+ * against 4.8 us in the other three, made `handoff.futex.p99` +9185% in
+ * an A/A comparison (bench/README.md, "The suite's verdicts").
+ * - PR_SUITE_VALUE_MEAN: the mean of the n values, the standard error of
+ *   its log sd / sqrt(n) / mean (0 for n < 2).
+ * - PR_SUITE_VALUE_MEDIAN: the trimmed mean, t = floor(n / PR_SUITE_TRIM_DIV)
+ *   values cut at each end (a quarter: of 4 processes the two middle ones,
+ *   their median), the standard error of its log Tukey and McLaughlin's,
+ *   s_w / ((1 - 2 t / n) sqrt(n)) / value, s_w the standard deviation
+ *   (n - 1) of the values winsorized (the t lowest set to the lowest kept,
+ *   the t highest to the highest kept); with t = 0 (n < 4) the mean rule.
+ *   Checked against scipy.stats.mstats (tests/probes/gen_suite_trim.py).
+ */
+enum pr_suite_value { PR_SUITE_VALUE_MEAN = 0, PR_SUITE_VALUE_MEDIAN };
+#define PR_SUITE_TRIM_DIV 4
+/* The rule `perfreg suite` takes for its sessions (suite ab's processes
+ * keep the mean of their samples, pr_suite_compare). */
+#define PR_SUITE_VALUE_SESSIONS PR_SUITE_VALUE_MEAN
+
+/* The session value of v[0..n) (n >= 1) by rule into *value, the
+ * standard error of its log into *se.  Errors: PR_ENOMEM (n above
+ * PR_SUITE_PROCESSES_MAX needs scratch memory). */
+enum pr_status pr_suite_session_value(const double *v, size_t n,
+    enum pr_suite_value rule, double *value, double *se, struct pr_error *err);
+
+/* pr_suite_compare with each session's value by rule (pr_suite_compare
+ * itself: PR_SUITE_VALUE_MEAN). */
+enum pr_status pr_suite_compare_value(struct pr_dataset *bd, size_t nb,
+    struct pr_dataset *nd, size_t nn, const struct pr_suite_figure *fig,
+    size_t nfig, const struct pr_moderated_opts *mo, enum pr_suite_value rule,
+    struct pr_suite_cmp *out, struct pr_error *err);
+
+/*
  * Starved sessions.  A suite figure is wall time, so a session whose
  * probes got a sliver of a CPU (nice 19 beside busy processes) measures
  * the scheduler: at nice 19 on the shared machine of bench/README.md the

@@ -106,23 +106,70 @@ session_stats(const double *v, size_t n, double *mean, double *se)
 	    : 0;
 }
 
-/* The sessions of d[0..n) that have the figure: means and errors. */
-static size_t
-side(struct pr_dataset *d, size_t n, const char *name, double *mean, double *se)
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* c_n: the standard deviation of the median of n normal values over that
+ * of their mean, sqrt(n Var(median)) for a unit variance, computed by
+ * integration over the order statistics (tests/probes/gen_suite_median.py,
+ * scipy), 1 for n < 3 (the median is the mean); above 16 the limit
+ * sqrt(pi / 2). */
+static const double median_c[17] = { 1, 1, 1, 1.1602, 1.0922, 1.1976, 1.1351,
+	1.2137, 1.1599, 1.2227, 1.1761, 1.2283, 1.1875, 1.2322, 1.1960, 1.2351,
+	1.2025 };
+
+enum pr_status
+pr_suite_session_value(const double *v, size_t n, enum pr_suite_value rule,
+    double *value, double *se, struct pr_error *err)
+{
+	double buf[PR_SUITE_PROCESSES_MAX], *x = buf, mean;
+
+	session_stats(v, n, &mean, se);
+	*value = mean;
+	if (rule != PR_SUITE_VALUE_MEDIAN || n < 3)
+		return PR_OK;
+	if (n > PR_SUITE_PROCESSES_MAX && (x = malloc(n * sizeof(*x))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	memcpy(x, v, n * sizeof(*x));
+	qsort(x, n, sizeof(*x), cmp_double);
+	*value = n % 2 == 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	if (x != buf)
+		free(x);
+	/* The mean's error of the log, sd / sqrt(n) / mean, as one of the
+	 * median: times c_n, over the median. */
+	*se = *value > 0 && mean > 0
+	    ? *se * mean / *value * (n < 17 ? median_c[n] : sqrt(2 * atan(1.0)))
+	    : 0;
+	return PR_OK;
+}
+
+/* The sessions of d[0..n) that have the figure: values and errors. */
+static enum pr_status
+side(struct pr_dataset *d, size_t n, const char *name, enum pr_suite_value rule,
+    double *mean, double *se, size_t *k, struct pr_error *err)
 {
 	const struct pr_metric *m;
-	size_t h, k = 0;
+	enum pr_status st;
+	size_t h;
 
+	*k = 0;
 	for (h = 0; h < n; h++) {
 		m = pr_dataset_find(&d[h], name);
 		if (m == NULL || m->values.n == 0)
 			continue;
-		session_stats(m->values.v, m->values.n, &mean[k], &se[k]);
-		if (!isfinite(se[k]))
-			se[k] = 0;
-		k++;
+		if ((st = pr_suite_session_value(m->values.v, m->values.n, rule,
+			 &mean[*k], &se[*k], err)) != PR_OK)
+			return st;
+		if (!isfinite(se[*k]))
+			se[*k] = 0;
+		(*k)++;
 	}
-	return k;
+	return PR_OK;
 }
 
 enum pr_status
@@ -130,6 +177,16 @@ pr_suite_compare(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     size_t nn, const struct pr_suite_figure *fig, size_t nfig,
     const struct pr_moderated_opts *mo, struct pr_suite_cmp *out,
     struct pr_error *err)
+{
+	return pr_suite_compare_value(bd, nb, nd, nn, fig, nfig, mo,
+	    PR_SUITE_VALUE_MEAN, out, err);
+}
+
+enum pr_status
+pr_suite_compare_value(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
+    size_t nn, const struct pr_suite_figure *fig, size_t nfig,
+    const struct pr_moderated_opts *mo, enum pr_suite_value rule,
+    struct pr_suite_cmp *out, struct pr_error *err)
 {
 	struct pr_moderated_figure *mf = NULL;
 	struct pr_comparison *cmp = NULL;
@@ -158,9 +215,11 @@ pr_suite_compare(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 	for (i = 0; i < nfig; i++) {
 		/* Per figure: base means, new means, base errors, new. */
 		v = &out->values[k * w];
-		out->kb[k] = side(bd, nb, fig[i].name, v, v + nb + nn);
-		out->kn[k] =
-		    side(nd, nn, fig[i].name, v + nb, v + nb + nn + nb);
+		if ((st = side(bd, nb, fig[i].name, rule, v, v + nb + nn,
+			 &out->kb[k], err)) != PR_OK ||
+		    (st = side(nd, nn, fig[i].name, rule, v + nb,
+			 v + nb + nn + nb, &out->kn[k], err)) != PR_OK)
+			goto fail;
 		if (out->kb[k] == 0 || out->kn[k] == 0)
 			continue;
 		mf[k].name = fig[i].name;
