@@ -517,19 +517,24 @@ void pr_suite_cmp_release(struct pr_suite_cmp *c);
  * an A/A comparison (bench/README.md, "The suite's verdicts").
  * - PR_SUITE_VALUE_MEAN: the mean of the n values, the standard error of
  *   its log sd / sqrt(n) / mean (0 for n < 2).
- * - PR_SUITE_VALUE_MEDIAN: the trimmed mean, t = floor(n / PR_SUITE_TRIM_DIV)
- *   values cut at each end (a quarter: of 4 processes the two middle ones,
- *   their median), the standard error of its log Tukey and McLaughlin's,
- *   s_w / ((1 - 2 t / n) sqrt(n)) / value, s_w the standard deviation
- *   (n - 1) of the values winsorized (the t lowest set to the lowest kept,
- *   the t highest to the highest kept); with t = 0 (n < 4) the mean rule.
- *   Checked against scipy.stats.mstats (tests/probes/gen_suite_trim.py).
+ * - PR_SUITE_VALUE_MEDIAN: the median of the n values (of an even number
+ *   the mean of the two middle ones: of 4 processes, 1 stalled moves it
+ *   no further than the others' range), the standard error of its log
+ *   c_n sd / sqrt(n) / median, sd the standard deviation (n - 1) of all
+ *   n values as the mean's, c_n the ratio of the standard deviation of
+ *   the median of n normal values to that of their mean (1.0922 for 4,
+ *   1.1602 for 3, sqrt(pi / 2) in the limit; c_n^2 sd^2 / n is unbiased
+ *   for the median's variance there), so that a session whose processes
+ *   disagree still says so in its error; for n < 3 the mean rule.  c_n
+ *   comes from tests/probes/gen_suite_median.py (scipy, the order
+ *   statistics integrated), which also checks the variance by simulation.
  */
 enum pr_suite_value { PR_SUITE_VALUE_MEAN = 0, PR_SUITE_VALUE_MEDIAN };
-#define PR_SUITE_TRIM_DIV 4
-/* The rule `perfreg suite` takes for its sessions (suite ab's processes
- * keep the mean of their samples, pr_suite_compare). */
-#define PR_SUITE_VALUE_SESSIONS PR_SUITE_VALUE_MEAN
+/* The rule `perfreg suite` takes for its sessions, in its comparisons and
+ * its probe lines (pr_suite_result_stats): the median, chosen by the real
+ * A/A sessions replayed and by bench/suite-sim (bench/README.md).  suite
+ * ab's processes keep the mean of their samples (pr_suite_compare). */
+#define PR_SUITE_VALUE_SESSIONS PR_SUITE_VALUE_MEDIAN
 
 /* The session value of v[0..n) (n >= 1) by rule into *value, the
  * standard error of its log into *se.  Errors: PR_ENOMEM (n above
@@ -625,10 +630,12 @@ void pr_suite_figure_stats(const struct pr_metric *m, double *mean,
 
 /* The same for figure m of result r, by its probe's rule (r->probe's
  * figure), as pr_suite_unit_values takes a stored session: with samples
- * from two or more processes (r->processes, r->process) the mean of its
- * process means or bests and the half-width from them, the process the
- * unit; with one process, a mean figure's pr_suite_figure_stats and a
- * best figure's from its PR_SUITE_BLOCKS blocks' bests. */
+ * from two or more processes (r->processes, r->process) the session's
+ * value of its process means or bests by PR_SUITE_VALUE_SESSIONS (their
+ * median, pr_suite_session_value) and the half-width t(0.975, n - 1)
+ * times the standard error of its log, the process the unit; with one
+ * process, a mean figure's pr_suite_figure_stats and a best figure's the
+ * same from its PR_SUITE_BLOCKS blocks' bests. */
 void pr_suite_result_stats(const struct pr_suite_result *r,
     const struct pr_metric *m, double *mean, double *halfwidth_pct);
 

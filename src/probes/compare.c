@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfreg/distrib.h"
 #include "perfreg/suite.h"
 #include "core/banned.h"
 
@@ -371,8 +372,19 @@ pr_suite_result_stats(const struct pr_suite_result *r,
 			    m->better, rule);
 		}
 	}
-	session_stats(pm, np, mean, &se);
-	*halfwidth_pct = pr_suite_halfwidth_pct(pm, np);
+	/* The session's value by the suite's rule, as its comparison
+	 * takes it (a median needs no scratch memory for np processes);
+	 * the half-width the t quantile's times the error of its log. */
+	if (np < 1 ||
+	    pr_suite_session_value(pm, np, PR_SUITE_VALUE_SESSIONS, mean, &se,
+		NULL) != PR_OK) {
+		*mean = NAN;
+		*halfwidth_pct = INFINITY;
+		return;
+	}
+	*halfwidth_pct = np >= 2 && *mean != 0 && isfinite(se)
+	    ? 100.0 * pr_t_quantile(0.975, (double)(np - 1)) * se
+	    : INFINITY;
 }
 
 int
