@@ -32,9 +32,16 @@ units and W the standard error of its log from them (sd / sqrt(n) /
 mean), so that the model is fitted under that rule from the same
 sessions.
 
+-x ID (repeatable, with a database): leave session ID out (one slowed on
+purpose).  -v median (with a database): the session value the median of
+its units (of an even number the mean of the two middle ones) and W the
+mean's error times c_n over the median, as pr_suite_session_value's
+PR_SUITE_VALUE_MEDIAN (perfreg/suite.h); -v mean (the default) as above.
+
 Standard library only.  Usage:
   bench/suite-fit.py bench/data/suite-quick-*.json > bench/data/suite-model.txt
-  bench/suite-fit.py [-r mean|best|suite] SESSIONS.db > MODEL
+  bench/suite-fit.py [-r mean|best|suite] [-v mean|median] [-x ID]...
+      SESSIONS.db > MODEL
 """
 import json
 import math
@@ -50,7 +57,13 @@ BEST_PROBES_5 = ("copy", "crypto", "handoff", "syscall", "fault")
 BEST_PROBES_4 = ("copy", "crypto", "syscall", "fault")
 
 
-def from_db(path, rule):
+# c_n of perfreg/suite.h's median rule, n = 0..16 (tests/probes/
+# gen_suite_median.py), sqrt(pi / 2) above.
+MEDIAN_C = (1, 1, 1, 1.1602, 1.0922, 1.1976, 1.1351, 1.2137, 1.1599,
+            1.2227, 1.1761, 1.2283, 1.1875, 1.2322, 1.1960, 1.2351, 1.2025)
+
+
+def from_db(path, rule, leave=(), value="mean"):
     """figs as main() builds them, from the sessions of a database."""
     import sqlite3
     con = sqlite3.connect(path)
@@ -61,6 +74,7 @@ def from_db(path, rule):
         "ON s.id = r.session_id WHERE r.ok AND NOT r.warmup "
         "ORDER BY r.session_id, r.id").fetchall()
     data, higher = {}, {}
+    rows = [r for r in rows if r[2] not in leave]
     for name, better, sid, rnd, v in rows:
         if name.startswith("mon."):
             continue
@@ -96,23 +110,40 @@ def from_db(path, rule):
             m = st.mean(units)
             se = (st.stdev(units) / math.sqrt(len(units)) / m
                   if len(units) >= 2 and m > 0 else 0)
+            if value == "median" and len(units) >= 3:
+                med = st.median(units)
+                c = (MEDIAN_C[len(units)] if len(units) < len(MEDIAN_C)
+                     else math.sqrt(math.pi / 2))
+                se = se * m / med * c if med > 0 else 0
+                m = med
             # As the JSON's 95% half-width would give it back.
             f["v"].append((m, se * 100 * 1.96))
     return figs, nsess
 
 
 def main(args):
-    rule = "suite"
-    if len(args) >= 2 and args[0] == "-r":
-        rule, args = args[1], args[2:]
-        if rule not in ("mean", "best", "suite", "suite5", "suite4"):
-            sys.exit("suite-fit.py: -r takes mean, best, suite, suite5 "
-                     "or suite4")
+    rule, leave, value = "suite", [], "mean"
+    while len(args) >= 2 and args[0] in ("-r", "-x", "-v"):
+        if args[0] == "-v":
+            value = args[1]
+            if value not in ("mean", "median"):
+                sys.exit("suite-fit.py: -v takes mean or median")
+        elif args[0] == "-x":
+            if not args[1].isdigit():
+                sys.exit("suite-fit.py: -x takes a session id")
+            leave.append(int(args[1]))
+        else:
+            rule = args[1]
+        args = args[2:]
+    if rule not in ("mean", "best", "suite", "suite5", "suite4"):
+        sys.exit("suite-fit.py: -r takes mean, best, suite, suite5 "
+                 "or suite4")
     paths = args
     if len(paths) == 1 and paths[0].endswith(".db"):
-        figs, n = from_db(paths[0], rule)
-        print("# bench/suite-fit.py -r %s on the %d sessions of %s" %
-              (rule, n, paths[0]))
+        figs, n = from_db(paths[0], rule, leave, value)
+        print("# bench/suite-fit.py -r %s -v %s on the %d sessions of %s%s"
+              % (rule, value, n, paths[0].rsplit("/", 1)[-1],
+                 "".join(" -x %d" % x for x in leave)))
     else:
         sessions = [json.load(open(p)) for p in paths]
         figs = {}

@@ -58,6 +58,13 @@
  * copy.pipe-read 1.65 times faster in a third of the processes) is such a
  * mixture.  -A prints the A/A tables only (with or without -P).
  *
+ * -M (with -P): the tables' rows are P processes a session with its value
+ * the mean of theirs (as above), then the same histories' sessions with
+ * their median (of an even number the mean of the two middle ones), its
+ * error the mean's times c_n (pr_suite_session_value,
+ * PR_SUITE_VALUE_MEDIAN): the rule against one stalled process
+ * (bench/README.md), beside the old one.
+ *
  * -G: the new rules with the suite's gate: a figure pr_suite_gated says is
  * not gated (handoff.spin.*) is never called, as pr_suite_cmp_gate does.
  *
@@ -76,7 +83,7 @@
  * probe's figures squeezed among themselves, the caps as they are, then
  * BH across all figures); "probe-inf", the same with d0 uncapped.
  * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
- * [-G] [-X RULE] [-P P [-f PHI] [-O NAME:SHARE:FACTOR]... [-A]] MODEL.
+ * [-G] [-X RULE] [-P P [-f PHI] [-M] [-O NAME:SHARE:FACTOR]... [-A]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
  * prints, for the A/A histories with K earlier sessions, how often each
  * figure was called by the new rule (which figures make the false calls).
@@ -113,6 +120,19 @@ struct model {
 	double rho[MAXPROBE];
 	size_t np;
 };
+
+/* -M: each session's value from its processes (with -P). */
+static enum pr_suite_value session_value = PR_SUITE_VALUE_MEAN;
+static int median_rows;
+
+/* -M: the first row of each table the processes' mean, the second their
+ * median. */
+static void
+row_value(size_t row)
+{
+	session_value = median_rows && row == 1 ? PR_SUITE_VALUE_MEDIAN
+						: PR_SUITE_VALUE_MEAN;
+}
 
 static int
 find_probe(struct model *md, const char *name, int add)
@@ -316,6 +336,16 @@ session_proc(const struct model *md, struct pr_rng *r, struct hist *h, size_t i,
 		}
 		h->x[j][i] = exp(fmin(fmax(top + log(m), -300), 300));
 		h->se[j][i] = sqrt(ss / (double)(np - 1) / (double)np);
+		if (session_value != PR_SUITE_VALUE_MEAN) {
+			/* -M: the session's value by the library's rule
+			 * (pr_suite_session_value) on the same values. */
+			struct pr_error err;
+
+			if (pr_suite_session_value(xq, np, session_value, &m,
+				&h->se[j][i], &err) != PR_OK)
+				abort();
+			h->x[j][i] = exp(fmin(fmax(top + log(m), -300), 300));
+		}
 	}
 }
 
@@ -642,16 +672,23 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 	size_t procs[2];
 	struct counts n;
 
-	procs[0] = 1;
+	/* -M: np processes a session, their mean against their median. */
+	procs[0] = median_rows ? np : 1;
 	procs[1] = np;
 	if (phi_only >= 0) {
 		phis[0] = phi_only;
 		nphi = 1;
 	}
-	printf("suite-sim: %zu figures in %zu probes, %ld histories a "
-	       "cell, seed %llu; new rule (BH), 1 process a session "
-	       "against %zu\n",
-	    md->m, md->np, nh, (unsigned long long)seed, np);
+	if (median_rows)
+		printf("suite-sim: %zu figures in %zu probes, %ld histories a "
+		       "cell, seed %llu; new rule (BH), %zu processes a "
+		       "session, their mean against their median\n",
+		    md->m, md->np, nh, (unsigned long long)seed, np);
+	else
+		printf("suite-sim: %zu figures in %zu probes, %ld histories a "
+		       "cell, seed %llu; new rule (BH), 1 process a session "
+		       "against %zu\n",
+		    md->m, md->np, nh, (unsigned long long)seed, np);
 	for (fi = 0; fi < nphi; fi++) {
 		printf("\nprocess share of the between-session variance %.2f\n",
 		    phis[fi]);
@@ -662,8 +699,13 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 			printf(" %8zu", ks[ki]);
 		printf("\n");
 		for (pi = 0; pi < 2; pi++) {
-			printf("%-12zu", procs[pi]);
+			if (median_rows)
+				printf("%-2zu %-9s", procs[pi],
+				    pi == 0 ? "mean" : "median");
+			else
+				printf("%-12zu", procs[pi]);
 			for (ki = 0; ki < 5; ki++) {
+				row_value(pi);
 				cell_proc(md, ks[ki], -1, 0, nh, seed + ki,
 				    procs[pi], phis[fi], &n);
 				printf(" %7.2f%%",
@@ -684,10 +726,18 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 			printf("\n");
 			for (p = 0; p < md->np; p++)
 				for (pi = 0; pi < 2; pi++) {
-					printf("%-12s %-9zu",
-					    pi == 0 ? md->probe[p] : "",
-					    procs[pi]);
+					if (median_rows)
+						printf("%-12s %-2zu %-6s",
+						    pi == 0 ? md->probe[p] : "",
+						    procs[pi],
+						    pi == 0 ? "mean"
+							    : "median");
+					else
+						printf("%-12s %-9zu",
+						    pi == 0 ? md->probe[p] : "",
+						    procs[pi]);
 					for (ki = 0; ki < 5; ki++) {
+						row_value(pi);
 						cell_proc(md, ks[ki], (int)p,
 						    shifts[si], nh,
 						    seed + 100 * (p + 1) +
@@ -724,7 +774,7 @@ main(int argc, char **argv)
 	const char *slow_arg[MAXSLOW];
 	size_t o, nslow_arg = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGX:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGMX:")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -761,6 +811,9 @@ main(int argc, char **argv)
 		case 'G':
 			gate = 1;
 			break;
+		case 'M':
+			median_rows = 1;
+			break;
 		case 'X':
 			if (strcmp(optarg, "oracle") == 0)
 				cand = 1;
@@ -780,7 +833,7 @@ main(int argc, char **argv)
 			fprintf(stderr,
 			    "usage: suite-sim [-n histories] [-s seed] [-d k] "
 			    "[-D df] [-R ratio] [-G] [-X rule] [-P processes "
-			    "[-f share] [-O "
+			    "[-f share] [-M] [-O "
 			    "name:share:factor]... "
 			    "[-A]] model\n");
 			return 2;
@@ -792,12 +845,16 @@ main(int argc, char **argv)
 	    load(argv[optind], &md) != 0) {
 		fprintf(stderr,
 		    "usage: suite-sim [-n histories] [-s seed] [-d k] [-D df] "
-		    "[-P processes (2..64) [-f share (0..1)] "
+		    "[-P processes (2..64) [-f share (0..1)] [-M] "
 		    "[-O name:share:factor]... [-A]] model\n");
 		return 2;
 	}
 	if (nslow_arg > 0 && procs == 0) {
 		fprintf(stderr, "suite-sim: -O goes with -P\n");
+		return 2;
+	}
+	if (median_rows && procs == 0) {
+		fprintf(stderr, "suite-sim: -M goes with -P\n");
 		return 2;
 	}
 	for (o = 0; o < nslow_arg; o++) {
