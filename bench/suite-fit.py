@@ -35,7 +35,7 @@ sessions.
 -x ID (repeatable, with a database): leave session ID out (one slowed on
 purpose).  -v median (with a database): the session value the median of
 its units (of an even number the mean of the two middle ones) and W the
-mean's error times c_n over the median, as pr_suite_session_value's
+mean's error times c_n, as pr_suite_session_value's
 PR_SUITE_VALUE_MEDIAN (perfreg/suite.h); -v mean (the default) as above.
 
 Standard library only.  Usage:
@@ -114,8 +114,7 @@ def from_db(path, rule, leave=(), value="mean"):
                 med = st.median(units)
                 c = (MEDIAN_C[len(units)] if len(units) < len(MEDIAN_C)
                      else math.sqrt(math.pi / 2))
-                se = se * m / med * c if med > 0 else 0
-                m = med
+                se, m = se * c, med
             # As the JSON's 95% half-width would give it back.
             f["v"].append((m, se * 100 * 1.96))
     return figs, nsess

@@ -520,12 +520,13 @@ void pr_suite_cmp_release(struct pr_suite_cmp *c);
  * - PR_SUITE_VALUE_MEDIAN: the median of the n values (of an even number
  *   the mean of the two middle ones: of 4 processes, 1 stalled moves it
  *   no further than the others' range), the standard error of its log
- *   c_n sd / sqrt(n) / median, sd the standard deviation (n - 1) of all
- *   n values as the mean's, c_n the ratio of the standard deviation of
+ *   c_n sd / sqrt(n) / mean, the mean's (sd the standard deviation, n - 1,
+ *   of all n values) times c_n, the ratio of the standard deviation of
  *   the median of n normal values to that of their mean (1.0922 for 4,
  *   1.1602 for 3, sqrt(pi / 2) in the limit; c_n^2 sd^2 / n is unbiased
  *   for the median's variance there), so that a session whose processes
- *   disagree still says so in its error; for n < 3 the mean rule.  c_n
+ *   disagree still says so in its error (relative to the mean, it stays
+ *   below c_n however far one process is); for n < 3 the mean rule.  c_n
  *   comes from tests/probes/gen_suite_median.py (scipy, the order
  *   statistics integrated), which also checks the variance by simulation.
  */

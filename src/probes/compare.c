@@ -141,11 +141,11 @@ pr_suite_session_value(const double *v, size_t n, enum pr_suite_value rule,
 	*value = n % 2 == 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 	if (x != buf)
 		free(x);
-	/* The mean's error of the log, sd / sqrt(n) / mean, as one of the
-	 * median: times c_n, over the median. */
-	*se = *value > 0 && mean > 0
-	    ? *se * mean / *value * (n < 17 ? median_c[n] : sqrt(2 * atan(1.0)))
-	    : 0;
+	/* The mean's error of the log, sd / sqrt(n) / mean, times c_n:
+	 * relative to the mean, not the median, so that it stays below
+	 * c_n however far one process is (over the median it grew without
+	 * bound, and a probe line's interval with it). */
+	*se *= n < 17 ? median_c[n] : sqrt(2 * atan(1.0));
 	return PR_OK;
 }
 
@@ -375,10 +375,12 @@ pr_suite_result_stats(const struct pr_suite_result *r,
 	/* The session's value by the suite's rule, as its comparison
 	 * takes it (a median needs no scratch memory for np processes);
 	 * the half-width the t quantile's times the error of its log. */
+	/* No value (a figure left out in every process): 0 and no
+	 * interval, as the mean of none was (the JSON has no NaN). */
 	if (np < 1 ||
 	    pr_suite_session_value(pm, np, PR_SUITE_VALUE_SESSIONS, mean, &se,
 		NULL) != PR_OK) {
-		*mean = NAN;
+		*mean = 0;
 		*halfwidth_pct = INFINITY;
 		return;
 	}

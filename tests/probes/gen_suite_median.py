@@ -17,8 +17,9 @@ Computed here independently of the C code:
    row): the variance of their median against the mean of the estimate
    c_n^2 s^2 / n (s^2 the sample variance, unbiased, so its mean is
    c_n^2 / n exactly): the estimate is unbiased for the median's variance.
-3. The session value and the standard error of its log for a few sets of
-   process values (numpy's median and standard deviation, c_n from 1):
+3. The session value and the standard error of its log (c_n times the
+   mean's, sd / sqrt(n) / mean) for a few sets of process values (numpy's
+   median, mean and standard deviation, c_n from 1):
    the value test_session_median checks, the stalled process of
    bench/README.md among them.
 """
@@ -66,7 +67,7 @@ def value(v):
         return m, se
     med = np.median(v)
     c = C[n] if n <= 16 else sqrt(pi / 2)
-    return med, se * m / med * c
+    return med, se * c
 
 
 for v in ((1606, 46110, 1642, 1620), (100, 101, 103), (5, 4, 3, 2, 1),

@@ -416,7 +416,8 @@ test_merge_and_group(void **state)
 	/* The session's value is the median of the process means (100:
 	 * the slow process does not move it), not their mean (175) nor the
 	 * samples' (the slow process has 8 of 28: 185.7); its half-width
-	 * from the error of the median, c_4 = 1.0922 times the mean's. */
+	 * from the error of the median, c_4 = 1.0922 times the mean's (sd /
+	 * sqrt(4) / 175). */
 	pr_suite_result_stats(&into[0], m, &mean, &h);
 	assert_true(fabs(mean - 100.0) < 1e-9);
 	assert_true(fabs(raw - 175.0) > 10);
@@ -425,7 +426,7 @@ test_merge_and_group(void **state)
 	sd = sqrt(sd / 3.0);
 	/* t(0.975, 3) = 3.182446305284263 */
 	assert_true(
-	    fabs(h - 100.0 * 3.182446305284263 * 1.0922 * sd / 2.0 / 100.0) <
+	    fabs(h - 100.0 * 3.182446305284263 * 1.0922 * sd / 2.0 / 175.0) <
 	    1e-6);
 	/* Loading: one value a process, its mean. */
 	pr_dataset_init(&base);
