@@ -532,10 +532,13 @@ void pr_suite_cmp_release(struct pr_suite_cmp *c);
  */
 enum pr_suite_value { PR_SUITE_VALUE_MEAN = 0, PR_SUITE_VALUE_MEDIAN };
 /* The rule `perfreg suite` takes for its sessions, in its comparisons and
- * its probe lines (pr_suite_result_stats): the median, chosen by the real
- * A/A sessions replayed and by bench/suite-sim (bench/README.md).  suite
- * ab's processes keep the mean of their samples (pr_suite_compare). */
-#define PR_SUITE_VALUE_SESSIONS PR_SUITE_VALUE_MEDIAN
+ * its probe lines (pr_suite_result_stats): the mean.  The median was
+ * measured (bench/README.md, "Real A/A replayed"): it removes the calls
+ * of one stalled process at k >= 5 but, less noisy, calls the machine's
+ * 1-5% drifts between sessions at k = 2 and 3 (24% of the comparisons at
+ * k = 3 on 8 A/A sessions): not adopted.  suite ab's processes take the
+ * mean of their samples (pr_suite_compare). */
+#define PR_SUITE_VALUE_SESSIONS PR_SUITE_VALUE_MEAN
 
 /* The session value of v[0..n) (n >= 1) by rule into *value, the
  * standard error of its log into *se.  Errors: PR_ENOMEM (n above
@@ -633,7 +636,7 @@ void pr_suite_figure_stats(const struct pr_metric *m, double *mean,
  * figure), as pr_suite_unit_values takes a stored session: with samples
  * from two or more processes (r->processes, r->process) the session's
  * value of its process means or bests by PR_SUITE_VALUE_SESSIONS (their
- * median, pr_suite_session_value) and the half-width t(0.975, n - 1)
+ * mean, pr_suite_session_value) and the half-width t(0.975, n - 1)
  * times the standard error of its log, the process the unit; with one
  * process, a mean figure's pr_suite_figure_stats and a best figure's the
  * same from its PR_SUITE_BLOCKS blocks' bests. */

@@ -976,9 +976,9 @@ compare_into(struct suite_report *rep, struct pr_dataset *bd, size_t nb,
 	}
 	if (nf == 0)
 		return PR_EXIT_OK;
-	/* Sessions (bpace given) take their value by the suite's rule,
-	 * the median of their processes'; suite ab's processes the mean of
-	 * their samples. */
+	/* Sessions (bpace given) take their value by the suite's rule
+	 * (PR_SUITE_VALUE_SESSIONS); suite ab's processes the mean of their
+	 * samples. */
 	if (pr_suite_compare_value(bd, nb, nd, nn, rep->fig, nf, NULL,
 		bpace != NULL ? PR_SUITE_VALUE_SESSIONS : PR_SUITE_VALUE_MEAN,
 		&rep->sc, &err) != PR_OK) {

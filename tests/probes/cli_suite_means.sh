@@ -8,11 +8,10 @@
 # report must give, for every figure, the four earlier sessions' values
 # as its base values and its own as its new value, each equal (to
 # rounding) to what SQLite's rows give: per process (the stored round)
-# the mean or the best sample, the session's value their median (of an
-# even number the mean of the two middle ones; of two, their mean); a
-# session of one process cut into 4 blocks of its samples in order (block
-# b of n samples [b n / 4, (b + 1) n / 4)), each block's best, for
-# syscall, and its samples as they are for pipe-digest (their median).  The values themselves are whatever the
+# the mean or the best sample, the session's value their mean; a session
+# of one process cut into 4 blocks of its samples in order (block b of n
+# samples [b n / 4, (b + 1) n / 4)), each block's best, for syscall, and
+# its samples' mean for pipe-digest.  The values themselves are whatever the
 # machine measured: nothing is timed, only the arithmetic is checked.
 #
 # usage: cli_suite_means.sh PERFREG
@@ -44,7 +43,6 @@ done
 python3 - "$db" "$tmp/json" <<'EOF'
 import json
 import sqlite3
-import statistics
 import sys
 from collections import OrderedDict
 
@@ -87,7 +85,7 @@ def session_value(procs, name):
                      for b in range(k)]
         else:
             units = v
-    return statistics.median(units)
+    return sum(units) / len(units)
 
 
 with open(report) as f:

@@ -413,21 +413,17 @@ test_merge_and_group(void **state)
 		pm[p] = 100.0 * slowness[p];
 	m = pr_dataset_find(&into[0].data, "proc.time");
 	raw = mean_of(m->values.v, m->values.n);
-	/* The session's value is the median of the process means (100:
-	 * the slow process does not move it), not their mean (175) nor the
-	 * samples' (the slow process has 8 of 28: 185.7); its half-width
-	 * from the error of the median, c_4 = 1.0922 times the mean's (sd /
-	 * sqrt(4) / 175). */
+	/* The session mean is that of the process means (175), not the
+	 * samples' (the slow process has 8 of 28: 185.7). */
 	pr_suite_result_stats(&into[0], m, &mean, &h);
-	assert_true(fabs(mean - 100.0) < 1e-9);
+	assert_true(fabs(mean - 175.0) < 1e-9);
 	assert_true(fabs(raw - 175.0) > 10);
 	for (p = 0; p < 4; p++)
 		sd += (pm[p] - 175.0) * (pm[p] - 175.0);
 	sd = sqrt(sd / 3.0);
 	/* t(0.975, 3) = 3.182446305284263 */
 	assert_true(
-	    fabs(h - 100.0 * 3.182446305284263 * 1.0922 * sd / 2.0 / 175.0) <
-	    1e-6);
+	    fabs(h - 100.0 * 3.182446305284263 * sd / 2.0 / 175.0) < 1e-6);
 	/* Loading: one value a process, its mean. */
 	pr_dataset_init(&base);
 	assert_int_equal(pr_suite_unit_values(units, 4, pl, 1, &base, &err),
@@ -660,8 +656,7 @@ test_best_units(void **state)
 	r.samples = 10;
 	m = pr_dataset_find(&r.data, "bestp.t");
 	pr_suite_result_stats(&r, m, &mean, &h);
-	/* The blocks' bests 3, 2, 5, 1: their median. */
-	assert_true(mean == (2 + 3) / 2.0);
+	assert_true(mean == (3 + 2 + 5 + 1) / 4.0);
 	for (j = 0; j < 10; j++)
 		proc_of[j] = j < 4 ? 0 : 1;
 	r.process = proc_of;
