@@ -25,3 +25,19 @@ bench_perfreg() {
 		exit 2
 	}
 }
+
+# bench_spread: "median (quartiles q1-q3, range min-max)" of the numbers
+# on stdin, three decimals ("-" when there are none).
+bench_spread() {
+	sort -g | awk '
+	    { v[NR] = $1 }
+	    function q(p,  h, j) {
+		h = (NR - 1) * p; j = int(h)
+		return (j + 1 >= NR) ? v[NR] : v[j + 1] + (h - j) * (v[j + 2] - v[j + 1])
+	    }
+	    END {
+		if (NR == 0) { print "-"; exit }
+		printf "%.3f (quartiles %.3f-%.3f, range %.3f-%.3f)\n",
+		    q(0.5), q(0.25), q(0.75), v[1], v[NR]
+	    }'
+}

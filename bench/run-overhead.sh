@@ -38,6 +38,8 @@
 # ratio to the floor and its own time beside the new build's: a change
 # measured before and after in the same rounds.
 set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib.sh"
 
 build=${1:?usage: run-overhead.sh BUILD_DIR [N [REPS]]}
 n=${2:-2000}
@@ -61,20 +63,7 @@ elapsed() { echo "$2 $1" | awk '{ printf "%.6f", $1 - $2 }'; }
 per() { echo "$1 $n" | awk '{ printf "%.1f", $1 / $2 * 1e6 }'; }
 ratio() { echo "$1 $2" | awk '{ printf "%.3f\n", $1 / $2 }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# "median (quartiles q1-q3, range min-max)" of the numbers on stdin.
-spread() {
-	sort -g | awk '
-	    { v[NR] = $1 }
-	    function q(p,  h, j) {
-		h = (NR - 1) * p; j = int(h)
-		return (j + 1 >= NR) ? v[NR] : v[j + 1] + (h - j) * (v[j + 2] - v[j + 1])
-	    }
-	    END {
-		if (NR == 0) { print "-"; exit }
-		printf "%.3f (quartiles %.3f-%.3f, range %.3f-%.3f)\n",
-		    q(0.5), q(0.25), q(0.75), v[1], v[NR]
-	    }'
-}
+spread() { bench_spread; }
 # timed VAR CMD...: runs CMD, its output to $tmp/out; sets VAR to its
 # wall time and VAR_cpu to its user + system time (s).
 timed() {

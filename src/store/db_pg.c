@@ -49,9 +49,11 @@
  * back (or use INSERT ... ON CONFLICT DO NOTHING to avoid the error).
  * Server notices are dropped, never printed.  Bound bytes are copied.
  */
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +162,122 @@ firstline(const char *s)
 	return n > INT_MAX ? INT_MAX : (int)n;
 }
 
+/*
+ * libpq is loaded when a postgresql:// store is first opened, not when
+ * perfreg starts: linking it would load it and the twenty libraries it
+ * needs (Kerberos, LDAP, GnuTLS...) into every command, about 8 ms of
+ * start-up (bench/README.md, issue 16).  The functions used are listed
+ * once here; each one's type is checked against libpq-fe.h at compile
+ * time, so a mismatch with the header fails the build, not a run.
+ */
+#define PQ_FUNCS(X) \
+	X(void, PQclear, (PGresult *)) \
+	X(char *, PQcmdStatus, (PGresult *)) \
+	X(PGconn *, PQconnectdbParams, \
+	    (const char *const *, const char *const *, int)) \
+	X(void, PQconninfoFree, (PQconninfoOption *)) \
+	X(PQconninfoOption *, PQconninfoParse, (const char *, char **)) \
+	X(PGresult *, PQdescribePrepared, (PGconn *, const char *)) \
+	X(int, PQenterPipelineMode, (PGconn *)) \
+	X(char *, PQerrorMessage, (const PGconn *)) \
+	X(PGresult *, PQexec, (PGconn *, const char *)) \
+	X(PGresult *, PQexecPrepared, \
+	    (PGconn *, const char *, int, const char *const *, const int *, \
+		const int *, int)) \
+	X(int, PQexitPipelineMode, (PGconn *)) \
+	X(void, PQfinish, (PGconn *)) \
+	X(void, PQfreemem, (void *)) \
+	X(Oid, PQftype, (const PGresult *, int)) \
+	X(int, PQgetisnull, (const PGresult *, int, int)) \
+	X(int, PQgetlength, (const PGresult *, int, int)) \
+	X(PGresult *, PQgetResult, (PGconn *)) \
+	X(char *, PQgetvalue, (const PGresult *, int, int)) \
+	X(int, PQnfields, (const PGresult *)) \
+	X(int, PQnparams, (const PGresult *)) \
+	X(int, PQntuples, (const PGresult *)) \
+	X(Oid, PQparamtype, (const PGresult *, int)) \
+	X(int, PQpipelineSync, (PGconn *)) \
+	X(PGresult *, PQprepare, \
+	    (PGconn *, const char *, const char *, int, const Oid *)) \
+	X(char *, PQresultErrorField, (const PGresult *, int)) \
+	X(char *, PQresultErrorMessage, (const PGresult *)) \
+	X(ExecStatusType, PQresultStatus, (const PGresult *)) \
+	X(int, PQsendQueryParams, \
+	    (PGconn *, const char *, int, const Oid *, const char *const *, \
+		const int *, const int *, int)) \
+	X(int, PQsendQueryPrepared, \
+	    (PGconn *, const char *, int, const char *const *, const int *, \
+		const int *, int)) \
+	X(int, PQserverVersion, (const PGconn *)) \
+	X(PQnoticeProcessor, PQsetNoticeProcessor, \
+	    (PGconn *, PQnoticeProcessor, void *)) \
+	X(ConnStatusType, PQstatus, (const PGconn *)) \
+	X(PGTransactionStatusType, PQtransactionStatus, (const PGconn *))
+
+/* The header's declaration has the type listed (the operand of _Generic
+ * is not evaluated: nothing is linked). */
+#define PQ_CHECK(ret, name, args) \
+	_Static_assert(_Generic(&name, ret(*) args : 1, default : 0), \
+	    "libpq-fe.h declares " #name " with another type");
+PQ_FUNCS(PQ_CHECK)
+
+#define PQ_FIELD(ret, name, args) ret(*name) args;
+struct pq_api {
+	PQ_FUNCS(PQ_FIELD)
+};
+
+#define PQ_SONAME "libpq.so.5"
+
+/* Filled once by pq_load; pq_why says why it could not be, when not
+ * empty. */
+static struct pq_api pq;
+static char pq_why[256];
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
+
+static void
+pq_load_once(void)
+{
+	struct pq_api api;
+	const char *why;
+	void *lib, *fn;
+
+	lib = dlopen(PQ_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (lib == NULL) {
+		why = dlerror();
+		if (why == NULL)
+			why = "not found";
+		snprintf(pq_why, sizeof(pq_why),
+		    "cannot load %s (the libpq5 package): %.*s", PQ_SONAME,
+		    firstline(why), why);
+		return;
+	}
+	/* ISO C has no cast from void * to a function pointer; POSIX
+	 * guarantees they have the same representation. */
+#define PQ_SYM(ret, name, args) \
+	fn = dlsym(lib, #name); \
+	if (fn == NULL) { \
+		snprintf(pq_why, sizeof(pq_why), \
+		    "%s has no %s: libpq 14 or newer is needed", PQ_SONAME, \
+		    #name); \
+		dlclose(lib); \
+		return; \
+	} \
+	memcpy(&api.name, &fn, sizeof(api.name));
+	PQ_FUNCS(PQ_SYM)
+#undef PQ_SYM
+	pq = api; /* lib stays loaded for the life of the process */
+}
+
+/* Loads libpq, once; PR_EIO with a one-line reason when it cannot. */
+static enum pr_status
+pq_load(struct pr_error *err)
+{
+	pthread_once(&pq_once, pq_load_once);
+	if (pq_why[0] != '\0')
+		return pr_error_set(err, PR_EIO, "postgresql: %s", pq_why);
+	return PR_OK;
+}
+
 /* Records a failed result: its SQLSTATE and primary message. */
 static enum pr_status
 result_error(struct pr_db *db, const PGresult *res, struct pr_error *err)
@@ -167,13 +285,13 @@ result_error(struct pr_db *db, const PGresult *res, struct pr_error *err)
 	const char *state = NULL, *msg = NULL;
 
 	if (res != NULL) {
-		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+		state = pq.PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		msg = pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 		if (msg == NULL)
-			msg = PQresultErrorMessage(res);
+			msg = pq.PQresultErrorMessage(res);
 	}
 	if (msg == NULL || *msg == '\0')
-		msg = PQerrorMessage(db->conn);
+		msg = pq.PQerrorMessage(db->conn);
 	if (msg == NULL || *msg == '\0')
 		msg = "unknown error";
 	snprintf(db->sqlstate, sizeof(db->sqlstate), "%s",
@@ -208,22 +326,23 @@ drain_to(struct pr_db *db, int want, PGresult **out)
 		*out = NULL;
 	if (!db->piped)
 		return;
-	if (PQpipelineSync(db->conn) != 1)
+	if (pq.PQpipelineSync(db->conn) != 1)
 		q = db->piped + 1; /* the connection is gone */
 	while (q <= db->piped) {
-		res = PQgetResult(db->conn);
+		res = pq.PQgetResult(db->conn);
 		if (res == NULL) {
 			/* One NULL ends each statement's results. */
-			if (PQstatus(db->conn) == CONNECTION_BAD)
+			if (pq.PQstatus(db->conn) == CONNECTION_BAD)
 				break;
 			q++;
 			continue;
 		}
-		if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
-			PQclear(res);
+		if (pq.PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
+			pq.PQclear(res);
 			break;
 		}
-		if (PQresultStatus(res) == PGRES_FATAL_ERROR && !db->has_pend) {
+		if (pq.PQresultStatus(res) == PGRES_FATAL_ERROR &&
+		    !db->has_pend) {
 			result_error(db, res, &db->pend);
 			memcpy(db->pend_state, db->sqlstate,
 			    sizeof(db->sqlstate));
@@ -232,9 +351,9 @@ drain_to(struct pr_db *db, int want, PGresult **out)
 		if (out != NULL && q == want && *out == NULL)
 			*out = res;
 		else
-			PQclear(res);
+			pq.PQclear(res);
 	}
-	if (PQexitPipelineMode(db->conn) != 1 && !db->has_pend) {
+	if (pq.PQexitPipelineMode(db->conn) != 1 && !db->has_pend) {
 		result_error(db, NULL, &db->pend);
 		db->pend_state[0] = '\0';
 		db->has_pend = 1;
@@ -273,7 +392,7 @@ display_name(const char *target, char **msg)
 	char *name;
 	size_t n;
 
-	opts = PQconninfoParse(target, msg);
+	opts = pq.PQconninfoParse(target, msg);
 	if (opts == NULL)
 		return NULL;
 	for (o = opts; o->keyword != NULL; o++) {
@@ -295,7 +414,7 @@ display_name(const char *target, char **msg)
 	if (name != NULL)
 		snprintf(name, n, "postgresql://%s%s%s/%s", host,
 		    *port != '\0' ? ":" : "", port, dbname);
-	PQconninfoFree(opts);
+	pq.PQconninfoFree(opts);
 	return name;
 }
 
@@ -315,7 +434,7 @@ pg_close(struct pr_db *db)
 		free(p);
 	}
 	if (db->conn != NULL)
-		PQfinish(db->conn);
+		pq.PQfinish(db->conn);
 	free(db->name);
 	free(db);
 }
@@ -348,11 +467,11 @@ exec_result(struct pr_db *db, const char *sql, PGresult *res,
 
 	if (res == NULL)
 		return result_error(db, NULL, err);
-	switch (PQresultStatus(res)) {
+	switch (pq.PQresultStatus(res)) {
 	case PGRES_COMMAND_OK:
 		/* COMMIT of a transaction that an error aborted rolls it
 		 * back and says so only in the command tag. */
-		if (strcmp(PQcmdStatus(res), "ROLLBACK") == 0 &&
+		if (strcmp(pq.PQcmdStatus(res), "ROLLBACK") == 0 &&
 		    is_word(sql, "COMMIT", "END"))
 			st = pr_error_set(err, PR_EIO,
 			    "%s: the transaction "
@@ -365,7 +484,7 @@ exec_result(struct pr_db *db, const char *sql, PGresult *res,
 	default:
 		st = result_error(db, res, err);
 	}
-	PQclear(res);
+	pq.PQclear(res);
 	return st;
 }
 
@@ -373,7 +492,7 @@ static enum pr_status
 pg_exec_raw(struct pr_db *db, const char *sql, struct pr_error *err)
 {
 	db->sqlstate[0] = '\0';
-	return exec_result(db, sql, PQexec(db->conn, sql), err);
+	return exec_result(db, sql, pq.PQexec(db->conn, sql), err);
 }
 
 /* Sends one more statement down the pipeline, ends it and takes that
@@ -387,7 +506,7 @@ pipe_last(struct pr_db *db, PGresult **res, struct pr_error *err)
 	drain_to(db, db->piped++, res);
 	st = flush(db, err);
 	if (st != PR_OK) {
-		PQclear(*res);
+		pq.PQclear(*res);
 		*res = NULL;
 	}
 	return st;
@@ -409,6 +528,9 @@ pg_open(const char *target, int flags, int busy_ms, struct pr_db **out,
 	/* A statement waits for a lock as long as the server lets it. */
 	(void)busy_ms;
 	*out = NULL;
+	st = pq_load(err);
+	if (st != PR_OK)
+		return st;
 	db = calloc(1, sizeof(*db));
 	if (db == NULL)
 		return nomem(err);
@@ -421,28 +543,28 @@ pg_open(const char *target, int flags, int busy_ms, struct pr_db **out,
 		st = pr_error_set(err, PR_EINVAL,
 		    "postgresql: bad connection string: %.*s", firstline(msg),
 		    msg);
-		PQfreemem(msg);
+		pq.PQfreemem(msg);
 		free(db);
 		return st;
 	}
-	db->conn = PQconnectdbParams(keys, vals, 1);
+	db->conn = pq.PQconnectdbParams(keys, vals, 1);
 	if (db->conn == NULL) {
 		pg_close(db);
 		return nomem(err);
 	}
-	if (PQstatus(db->conn) != CONNECTION_OK) {
-		msg = PQerrorMessage(db->conn);
+	if (pq.PQstatus(db->conn) != CONNECTION_OK) {
+		msg = pq.PQerrorMessage(db->conn);
 		st = pr_error_set(err, PR_EIO, "%s: could not connect: %.*s",
 		    db->name, firstline(msg), msg);
 		pg_close(db);
 		return st;
 	}
-	PQsetNoticeProcessor(db->conn, quiet, NULL);
-	if (PQserverVersion(db->conn) < 100000) {
+	pq.PQsetNoticeProcessor(db->conn, quiet, NULL);
+	if (pq.PQserverVersion(db->conn) < 100000) {
 		st = pr_error_set(err, PR_EIO,
 		    "%s: server version %d is too old: PostgreSQL 10 or newer "
 		    "is needed",
-		    db->name, PQserverVersion(db->conn));
+		    db->name, pq.PQserverVersion(db->conn));
 		pg_close(db);
 		return st;
 	}
@@ -484,7 +606,7 @@ trim_cache(struct pr_db *db, int all)
 		/* Fails only in an aborted transaction or on a lost
 		 * connection; the statement then lives until disconnect. */
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", p->name);
-		PQclear(PQexec(db->conn, sql));
+		pq.PQclear(pq.PQexec(db->conn, sql));
 		free(p->sql);
 		free(p->types);
 		free(p);
@@ -527,8 +649,8 @@ pg_exec(struct pr_db *db, const char *sql, struct pr_error *err)
 	/* COMMIT (one statement) goes down the pipeline, if one is open:
 	 * the statements before it and it in one round trip. */
 	if (db->piped > 0 && is_txn_control(sql) && strchr(sql, ';') == NULL) {
-		if (PQsendQueryParams(db->conn, sql, 0, NULL, NULL, NULL, NULL,
-			0) != 1) {
+		if (pq.PQsendQueryParams(db->conn, sql, 0, NULL, NULL, NULL,
+			NULL, 0) != 1) {
 			drain(db);
 			return result_error(db, NULL, err);
 		}
@@ -674,24 +796,24 @@ get_prep(struct pr_db *db, const char *sql, struct prep **out,
 	snprintf(p->name, sizeof(p->name), "pr_%lu", ++db->next_id);
 	p->nparams = n;
 	db->sqlstate[0] = '\0';
-	res = PQprepare(db->conn, p->name, text, 0, NULL);
-	if (res == NULL || PQresultStatus(res) != PGRES_COMMAND_OK) {
+	res = pq.PQprepare(db->conn, p->name, text, 0, NULL);
+	if (res == NULL || pq.PQresultStatus(res) != PGRES_COMMAND_OK) {
 		st = result_error(db, res, err);
-		PQclear(res);
+		pq.PQclear(res);
 		goto out;
 	}
-	PQclear(res);
-	res = PQdescribePrepared(db->conn, p->name);
-	if (res == NULL || PQresultStatus(res) != PGRES_COMMAND_OK ||
-	    PQnparams(res) != n) {
+	pq.PQclear(res);
+	res = pq.PQdescribePrepared(db->conn, p->name);
+	if (res == NULL || pq.PQresultStatus(res) != PGRES_COMMAND_OK ||
+	    pq.PQnparams(res) != n) {
 		st = result_error(db, res, err);
-		PQclear(res);
+		pq.PQclear(res);
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		p->types[i] = PQparamtype(res, i);
-	p->nfields = PQnfields(res);
-	PQclear(res);
+		p->types[i] = pq.PQparamtype(res, i);
+	p->nfields = pq.PQnfields(res);
+	pq.PQclear(res);
 	p->next = db->preps;
 	db->preps = p;
 	db->nprep++;
@@ -714,7 +836,7 @@ pg_finalize(struct pr_db_stmt *s)
 
 	if (s == NULL)
 		return;
-	PQclear(s->res);
+	pq.PQclear(s->res);
 	if (s->params != NULL)
 		for (i = 0; i < s->prep->nparams; i++)
 			free(s->params[i].p);
@@ -936,18 +1058,18 @@ send_ahead(struct pr_db_stmt *s, struct pr_error *err)
 {
 	struct pr_db *db = s->db;
 
-	if (db->piped == 0 && PQenterPipelineMode(db->conn) != 1)
+	if (db->piped == 0 && pq.PQenterPipelineMode(db->conn) != 1)
 		return result_error(db, NULL, err);
-	PQclear(s->res);
+	pq.PQclear(s->res);
 	s->res = NULL;
 	s->executed = 1;
 	s->row = -1;
 	s->nrows = 0;
-	if (PQsendQueryPrepared(db->conn, s->prep->name, s->prep->nparams,
+	if (pq.PQsendQueryPrepared(db->conn, s->prep->name, s->prep->nparams,
 		s->values, s->lengths, s->formats, 0) != 1) {
 		/* Nothing was sent: the pipeline may be empty. */
 		if (db->piped == 0)
-			PQexitPipelineMode(db->conn);
+			pq.PQexitPipelineMode(db->conn);
 		return result_error(db, NULL, err);
 	}
 	db->piped++;
@@ -971,14 +1093,14 @@ pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
 		}
 		if (s->prep->nfields == 0 &&
 		    (s->db->piped > 0 ||
-			PQtransactionStatus(s->db->conn) == PQTRANS_INTRANS))
+			pq.PQtransactionStatus(s->db->conn) == PQTRANS_INTRANS))
 			return send_ahead(s, err);
-		PQclear(s->res);
+		pq.PQclear(s->res);
 		s->res = NULL;
 		if (s->db->piped > 0) {
 			/* Behind the statements sent ahead, in the same
 			 * round trip. */
-			if (PQsendQueryPrepared(s->db->conn, s->prep->name,
+			if (pq.PQsendQueryPrepared(s->db->conn, s->prep->name,
 				s->prep->nparams, s->values, s->lengths,
 				s->formats, 0) != 1) {
 				drain(s->db);
@@ -992,39 +1114,39 @@ pg_step(struct pr_db_stmt *s, int *row, struct pr_error *err)
 			if (st != PR_OK)
 				return st;
 			s->db->sqlstate[0] = '\0';
-			s->res = PQexecPrepared(s->db->conn, s->prep->name,
+			s->res = pq.PQexecPrepared(s->db->conn, s->prep->name,
 			    s->prep->nparams, s->values, s->lengths, s->formats,
 			    0);
 		}
 		s->executed = 1;
 		s->row = -1;
 		s->nrows = 0;
-		switch (s->res != NULL ? PQresultStatus(s->res)
+		switch (s->res != NULL ? pq.PQresultStatus(s->res)
 				       : PGRES_FATAL_ERROR) {
 		case PGRES_COMMAND_OK:
 		case PGRES_EMPTY_QUERY:
 			break;
 		case PGRES_TUPLES_OK:
-			s->nrows = PQntuples(s->res);
+			s->nrows = pq.PQntuples(s->res);
 			break;
 		default:
 			st = result_error(s->db, s->res, err);
-			PQclear(s->res);
+			pq.PQclear(s->res);
 			s->res = NULL;
 			return st;
 		}
-		if (s->res != NULL && PQnfields(s->res) > s->ncols) {
+		if (s->res != NULL && pq.PQnfields(s->res) > s->ncols) {
 			struct colbuf *c = realloc(s->cols,
-			    (size_t)PQnfields(s->res) * sizeof(*c));
+			    (size_t)pq.PQnfields(s->res) * sizeof(*c));
 
 			if (c == NULL)
 				return nomem(err);
-			for (i = s->ncols; i < PQnfields(s->res); i++) {
+			for (i = s->ncols; i < pq.PQnfields(s->res); i++) {
 				c[i].p = NULL;
 				c[i].cap = 0;
 			}
 			s->cols = c;
-			s->ncols = PQnfields(s->res);
+			s->ncols = pq.PQnfields(s->res);
 		}
 		for (i = 0; i < s->ncols; i++)
 			s->cols[i].row = -1;
@@ -1040,7 +1162,7 @@ static int
 has_value(struct pr_db_stmt *s, int i)
 {
 	return s->res != NULL && s->row >= 0 && s->row < s->nrows && i >= 0 &&
-	    i < PQnfields(s->res) && !PQgetisnull(s->res, s->row, i);
+	    i < pq.PQnfields(s->res) && !pq.PQgetisnull(s->res, s->row, i);
 }
 
 static enum pr_db_type
@@ -1048,7 +1170,7 @@ pg_column_type(struct pr_db_stmt *s, int i)
 {
 	if (!has_value(s, i))
 		return PR_DB_NULL;
-	switch (PQftype(s->res, i)) {
+	switch (pq.PQftype(s->res, i)) {
 	case PG_BOOL:
 	case PG_INT2:
 	case PG_INT4:
@@ -1092,8 +1214,8 @@ pg_column_int(struct pr_db_stmt *s, int i)
 
 	if (!has_value(s, i))
 		return 0;
-	v = PQgetvalue(s->res, s->row, i);
-	if (PQftype(s->res, i) == PG_BOOL)
+	v = pq.PQgetvalue(s->res, s->row, i);
+	if (pq.PQftype(s->res, i) == PG_BOOL)
 		return v[0] == 't';
 	n = strtoll(v, &end, 10);
 	if (*end == '\0')
@@ -1114,7 +1236,7 @@ pg_column_real(struct pr_db_stmt *s, int i)
 {
 	if (!has_value(s, i))
 		return 0;
-	return text_to_double(PQgetvalue(s->res, s->row, i));
+	return text_to_double(pq.PQgetvalue(s->res, s->row, i));
 }
 
 static int
@@ -1140,9 +1262,9 @@ pg_column_bytes(struct pr_db_stmt *s, int i, size_t *n)
 	*n = 0;
 	if (!has_value(s, i))
 		return NULL;
-	v = PQgetvalue(s->res, s->row, i);
-	len = (size_t)PQgetlength(s->res, s->row, i);
-	if (PQftype(s->res, i) != PG_BYTEA || len < 2 || v[0] != '\\' ||
+	v = pq.PQgetvalue(s->res, s->row, i);
+	len = (size_t)pq.PQgetlength(s->res, s->row, i);
+	if (pq.PQftype(s->res, i) != PG_BYTEA || len < 2 || v[0] != '\\' ||
 	    v[1] != 'x') {
 		*n = len;
 		return v;
@@ -1176,7 +1298,7 @@ static enum pr_status
 pg_reset(struct pr_db_stmt *s, struct pr_error *err)
 {
 	(void)err;
-	PQclear(s->res);
+	pq.PQclear(s->res);
 	s->res = NULL;
 	s->executed = 0;
 	s->row = -1;
@@ -1203,15 +1325,15 @@ pg_last_insert_id(struct pr_db *db, int64_t *id, struct pr_error *err)
 	if (st != PR_OK)
 		return st;
 	db->sqlstate[0] = '\0';
-	res = PQexec(db->conn, "SELECT lastval()");
-	if (res == NULL || PQresultStatus(res) != PGRES_TUPLES_OK ||
-	    PQntuples(res) != 1 || PQgetisnull(res, 0, 0)) {
+	res = pq.PQexec(db->conn, "SELECT lastval()");
+	if (res == NULL || pq.PQresultStatus(res) != PGRES_TUPLES_OK ||
+	    pq.PQntuples(res) != 1 || pq.PQgetisnull(res, 0, 0)) {
 		st = result_error(db, res, err);
-		PQclear(res);
+		pq.PQclear(res);
 		return st;
 	}
-	*id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-	PQclear(res);
+	*id = strtoll(pq.PQgetvalue(res, 0, 0), NULL, 10);
+	pq.PQclear(res);
 	return PR_OK;
 }
 

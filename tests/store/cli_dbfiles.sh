@@ -117,5 +117,28 @@ fsize() {
 }
 fsize
 
+# libpq is loaded only for a postgresql:// store (issue 16): the other
+# commands run without it, and a libpq.so.5 that cannot be loaded (here
+# one that is not a library, found first through LD_LIBRARY_PATH) is a
+# one-line error that names it, not a crash.
+nolibpq() {
+	mkdir "$tmp/nolibpq"
+	echo "not a library" > "$tmp/nolibpq/libpq.so.5"
+	LD_LIBRARY_PATH=$tmp/nolibpq "$P" campaigns \
+	    --db "postgresql://127.0.0.1:1/none" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "postgresql:// without libpq: exit $rc"
+	one_line_error "$tmp/err" "postgresql:// without libpq"
+	has "$tmp/err" "cannot load libpq.so.5 (the libpq5 package): .*nolibpq/libpq.so.5" \
+	    "postgresql:// without libpq"
+	LD_LIBRARY_PATH=$tmp/nolibpq "$P" run --db "$tmp/nolibpq.db" \
+	    --campaign c -n 1 --warmup 0 a=true > /dev/null 2> "$tmp/err" ||
+	    fail "an SQLite store needs libpq: $(cat "$tmp/err")"
+	if command -v ldd > /dev/null 2>&1 && ldd "$P" | grep -q 'libpq\.so'; then
+		fail "perfreg is linked with libpq: $(ldd "$P" | grep libpq)"
+	fi
+}
+nolibpq
+
 [ "$fails" -eq 0 ] || exit 1
 echo "cli_dbfiles: all passed"
