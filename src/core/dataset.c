@@ -11,6 +11,7 @@
  * catches up with metrics appended (or rebuilds after metrics dropped)
  * behind its back.  When it cannot be allocated, lookup stays linear.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,10 @@ pr_dataset_release(struct pr_dataset *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
-		free(d->metrics[i].name);
-		free(d->metrics[i].unit);
+		if (!d->metrics[i].borrowed) {
+			free(d->metrics[i].name);
+			free(d->metrics[i].unit);
+		}
 		pr_sample_release(&d->metrics[i].values);
 	}
 	free(d->metrics);
@@ -159,6 +162,7 @@ pr_dataset_get(struct pr_dataset *d, const char *name, const char *unit,
 	}
 	m->better = better;
 	m->flags = 0;
+	m->borrowed = 0;
 	pr_sample_init(&m->values);
 	d->n++;
 	*out = m;
@@ -175,4 +179,54 @@ pr_dataset_add(struct pr_dataset *d, const char *name, const char *unit,
 	if ((st = pr_dataset_get(d, name, unit, better, &m, err)) != PR_OK)
 		return st;
 	return pr_sample_push(&m->values, value, err);
+}
+
+enum pr_status
+pr_dataset_add_static(struct pr_dataset *d, const char *const *names,
+    const char *const *units, enum pr_better better, const double *v, size_t n,
+    struct pr_error *err)
+{
+	struct pr_metric *m;
+	enum pr_status st;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return pr_error_set(err, PR_EINVAL,
+			    "value is not finite");
+	if (d->n > 0) {
+		for (i = 0; i < n; i++)
+			if ((st = pr_dataset_add(d, names[i], units[i], better,
+				 v[i], err)) != PR_OK)
+				return st;
+		return PR_OK;
+	}
+	if (n == 0)
+		return PR_OK;
+	if (n > d->cap) {
+		if (n > SIZE_MAX / sizeof(*m))
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		if ((m = realloc(d->metrics, n * sizeof(*m))) == NULL)
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		d->metrics = m;
+		d->cap = n;
+	}
+	for (i = 0; i < n; i++) {
+		m = &d->metrics[i];
+		pr_sample_init(&m->values);
+		if ((m->values.v = malloc(sizeof(double))) == NULL) {
+			d->n = i; /* the ones before are whole */
+			return pr_error_set(err, PR_ENOMEM, "out of memory");
+		}
+		m->values.v[0] = v[i];
+		m->values.n = m->values.cap = 1;
+		/* Borrowed: never written through, never freed. */
+		m->name = (char *)names[i];
+		m->unit = (char *)(units[i] != NULL ? units[i] : "");
+		m->better = better;
+		m->flags = 0;
+		m->borrowed = 1;
+		d->n = i + 1;
+	}
+	return PR_OK;
 }

@@ -372,6 +372,77 @@ test_dataset(void **state)
 	pr_dataset_release(&d);
 }
 
+/* pr_dataset_add_static: the names borrowed (the same pointers, never
+ * freed: ASan and valgrind see no bad free), one value a metric, more
+ * values pushed later, the fallback on a dataset that holds metrics
+ * already, and a non-finite value refused with the dataset unchanged. */
+static void
+test_dataset_static(void **state)
+{
+	static const char *const names[3] = { "wall_s", "user_s", "rss" };
+	static const char *const units[3] = { "s", "s", NULL };
+	const double v[3] = { 1.5, 0.25, 4096 };
+	const double bad[3] = { 1, NAN, 2 };
+	struct pr_dataset d;
+	struct pr_metric *m;
+	size_t i;
+
+	(void)state;
+	pr_dataset_init(&d);
+	assert_int_equal(pr_dataset_add_static(&d, names, units,
+			     PR_BETTER_LOWER, bad, 3, NULL),
+	    PR_EINVAL);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(pr_dataset_add_static(&d, names, units,
+			     PR_BETTER_LOWER, v, 3, NULL),
+	    PR_OK);
+	assert_int_equal(d.n, 3);
+	for (i = 0; i < 3; i++) {
+		m = &d.metrics[i];
+		assert_ptr_equal(m->name, names[i]);
+		assert_string_equal(m->unit, units[i] != NULL ? units[i] : "");
+		assert_int_equal(m->borrowed, 1);
+		assert_int_equal(m->better, PR_BETTER_LOWER);
+		assert_int_equal(m->values.n, 1);
+		assert_true(m->values.v[0] == v[i]);
+	}
+	assert_ptr_equal(pr_dataset_find(&d, "user_s"), &d.metrics[1]);
+	/* A parser's metric after them, and more values for one of them. */
+	assert_int_equal(pr_dataset_add(&d, "ops", "", PR_BETTER_HIGHER, 7,
+			     NULL),
+	    PR_OK);
+	for (i = 0; i < 40; i++)
+		assert_int_equal(pr_dataset_add(&d, "wall_s", "s",
+				     PR_BETTER_LOWER, (double)i, NULL),
+		    PR_OK);
+	m = pr_dataset_find(&d, "wall_s");
+	assert_int_equal(m->values.n, 41);
+	assert_true(m->values.v[0] == 1.5 && m->values.v[40] == 39);
+	assert_int_equal(pr_dataset_find(&d, "ops")->borrowed, 0);
+	/* On a dataset with metrics: appended to the existing ones, copied. */
+	assert_int_equal(pr_dataset_add_static(&d, names, units,
+			     PR_BETTER_LOWER, v, 3, NULL),
+	    PR_OK);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(pr_dataset_find(&d, "rss")->values.n, 2);
+	assert_int_equal(pr_dataset_find(&d, "user_s")->values.n, 2);
+	pr_dataset_release(&d);
+	assert_int_equal(d.n, 0);
+
+	pr_dataset_init(&d);
+	assert_int_equal(pr_dataset_add(&d, "x", "", PR_BETTER_LOWER, 1, NULL),
+	    PR_OK);
+	assert_int_equal(pr_dataset_add_static(&d, names, units,
+			     PR_BETTER_LOWER, v, 3, NULL),
+	    PR_OK);
+	assert_int_equal(d.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(d.metrics[i].borrowed, 0);
+	assert_true(d.metrics[1].name != names[0]);
+	assert_string_equal(d.metrics[3].name, "rss");
+	pr_dataset_release(&d);
+}
+
 /*
  * Past a few metrics lookup goes through a hash index: every metric is
  * found, in its place, also after metrics were dropped from the end
@@ -475,6 +546,7 @@ main(void)
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_dataset),
 		cmocka_unit_test(test_dataset_index),
+		cmocka_unit_test(test_dataset_static),
 		cmocka_unit_test(test_rng),
 	};
 
