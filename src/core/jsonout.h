@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "perfreg/buf.h"
+
 /* Returns root dumped with the jansson flags and DEL and the C1
  * controls escaped, without a final newline; the caller frees it.
  * NULL when out of memory or when jansson cannot dump root. */
@@ -24,5 +26,11 @@ char *pr_jsonout_dumps(const json_t *root, size_t flags);
  * memory.  s is valid UTF-8 JSON, so these bytes can only be inside
  * its strings, and their \u escapes mean the same characters. */
 char *pr_jsonout_escape(char *s);
+
+/* The same for the JSON text b->data[start, b->len), in place: b grows
+ * by what the escapes add.  PR_OK, or pr_buf_grow's error (b's limit,
+ * PR_ENOMEM). */
+enum pr_status pr_jsonout_escape_buf(struct pr_buf *b, size_t start,
+    struct pr_error *err);
 
 #endif /* PERFREG_CORE_JSONOUT_H */

@@ -58,6 +58,19 @@ struct report_writer {
 };
 
 /*
+ * For a writer whose JSON is an array that may be long (a session's
+ * runs): its length and its item i, as json's array holds them.  A keyed
+ * top-level section of such a writer is written an item at a time, each
+ * item's tree freed before the next is made (model.c).
+ * report_json_stream answers for w: NULL for the writers without one.
+ */
+struct report_stream {
+	size_t (*count)(const void *data);
+	json_t *(*item)(const void *data, size_t i, struct pr_error *err);
+};
+const struct report_stream *report_json_stream(const struct report_writer *w);
+
+/*
  * The HTML form of the sections written by w, a fragment of the page of
  * perfreg/report_html.h with every string from outside through
  * pr_report_html_escape; NULL when w has none (the page then shows the

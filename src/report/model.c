@@ -391,8 +391,42 @@ section_json(const struct pr_report_section *s, struct pr_error *err)
 	return j;
 }
 
-json_t *
-report_model_json(const struct pr_report_model *m, struct pr_error *err)
+/*
+ * A top-level array section written an item at a time (a writer with a
+ * report_json_stream, keyed, neither inline nor a list member): in the tree, a
+ * placeholder that the document's dump recognises by its address (held
+ * by one more reference, so that a later section of the same key that
+ * replaces it cannot free it and have the address reused).
+ */
+#define MAX_HOLES 8
+struct holes {
+	size_t n;
+	json_t *ph[MAX_HOLES];
+	const struct pr_report_section *sec[MAX_HOLES];
+};
+
+static int
+streamable(const struct pr_report_section *s, const struct holes *h)
+{
+	return h != NULL && h->n < MAX_HOLES && s->kind == PR_SECTION_WRITER &&
+	    report_json_stream(s->writer) != NULL &&
+	    !(s->flags & (PR_SECTION_INLINE | PR_SECTION_LIST));
+}
+
+static void
+holes_release(struct holes *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		json_decref(h->ph[i]);
+	h->n = 0;
+}
+
+/* The model's tree; with h, the streamable sections as placeholders. */
+static json_t *
+model_json(const struct pr_report_model *m, struct holes *h,
+    struct pr_error *err)
 {
 	const struct pr_report_section *s;
 	json_t *root, *v, *arr;
@@ -426,7 +460,12 @@ report_model_json(const struct pr_report_model *m, struct pr_error *err)
 				goto nomem;
 			continue;
 		}
-		if ((v = section_json(s, err)) == NULL)
+		if (s->key != NULL && streamable(s, h)) {
+			if ((v = json_array()) == NULL)
+				goto nomem;
+			h->ph[h->n] = json_incref(v);
+			h->sec[h->n++] = s;
+		} else if ((v = section_json(s, err)) == NULL)
 			goto fail;
 		if (!(s->flags & PR_SECTION_LIST)) {
 			if (json_object_set_new(root, s->key, v) != 0)
@@ -451,11 +490,146 @@ fail:
 	return NULL;
 }
 
+json_t *
+report_model_json(const struct pr_report_model *m, struct pr_error *err)
+{
+	return model_json(m, NULL, err);
+}
+
+/*
+ * Writing a document with holes: jansson dumps each member's value by
+ * itself (at depth 0) through sink, which adds indent spaces after each
+ * newline; a JSON text has no newline but jansson's own (a string's is
+ * escaped), so the text is byte for byte what one dump of the whole tree
+ * writes at that depth.  A hole's array is written the way jansson
+ * writes an array, each item's tree made, dumped and freed in turn: a
+ * long session's runs never exist as one tree and one string at once.
+ */
+struct sink {
+	struct pr_buf *out;
+	size_t indent;
+	struct pr_error *err;
+	enum pr_status st;
+};
+
+static int
+sink(const char *buf, size_t size, void *data)
+{
+	static const char spaces[] = "        ";
+	struct sink *k = data;
+	const char *nl;
+
+	if (k->st != PR_OK)
+		return -1;
+	if (size == 1 && *buf != '\n') { /* most of jansson's pieces */
+		k->st = pr_buf_addc(k->out, *buf, k->err);
+		return k->st == PR_OK ? 0 : -1;
+	}
+	while (size > 0) {
+		nl = memchr(buf, '\n', size);
+		if (nl == NULL) {
+			k->st = pr_buf_add(k->out, buf, size, k->err);
+			break;
+		}
+		if ((k->st = pr_buf_add(k->out, buf, (size_t)(nl - buf) + 1,
+			 k->err)) != PR_OK ||
+		    (k->st = pr_buf_add(k->out, spaces, k->indent, k->err)) !=
+			PR_OK)
+			break;
+		size -= (size_t)(nl - buf) + 1;
+		buf = nl + 1;
+	}
+	return k->st == PR_OK ? 0 : -1;
+}
+
+/* Dumps v through k at the depth k->indent / 2. */
+static enum pr_status
+dump_at(struct sink *k, const json_t *v, size_t flags)
+{
+	if (json_dump_callback(v, sink, k, flags | JSON_ENCODE_ANY) != 0 &&
+	    k->st == PR_OK)
+		k->st = pr_error_set(k->err, PR_ENOMEM,
+		    "out of memory writing the JSON report");
+	return k->st;
+}
+
+static enum pr_status
+dump_hole(struct sink *k, const struct pr_report_section *s, size_t flags)
+{
+	const struct report_stream *w = report_json_stream(s->writer);
+	size_t i, n = w->count(s->data);
+	json_t *item;
+
+	if (n == 0)
+		return k->st = pr_buf_adds(k->out, "[]", k->err);
+	if ((k->st = pr_buf_adds(k->out, "[\n    ", k->err)) != PR_OK)
+		return k->st;
+	for (i = 0; i < n; i++) {
+		if ((item = w->item(s->data, i, k->err)) == NULL)
+			return k->st =
+				   k->err != NULL ? k->err->status : PR_ENOMEM;
+		k->indent = 4;
+		dump_at(k, item, flags);
+		json_decref(item);
+		if (k->st != PR_OK ||
+		    (k->st = pr_buf_adds(k->out,
+			 i + 1 < n ? ",\n    " : "\n  ]", k->err)) != PR_OK)
+			return k->st;
+	}
+	return PR_OK;
+}
+
+/* root (an object, indented by 2) with its holes filled, to out. */
+static enum pr_status
+dump_with_holes(struct pr_buf *out, const json_t *root, const struct holes *h,
+    size_t flags, struct pr_error *err)
+{
+	struct sink k = { out, 0, err, PR_OK };
+	const char *key;
+	json_t *v, *ks;
+	void *it;
+	size_t i;
+
+	if ((it = json_object_iter((json_t *)root)) == NULL)
+		return pr_buf_adds(out, "{}", err);
+	if ((k.st = pr_buf_adds(out, "{\n  ", err)) != PR_OK)
+		return k.st;
+	while (it != NULL) {
+		key = json_object_iter_key(it);
+		v = json_object_iter_value(it);
+		if ((ks = json_stringn(key, json_object_iter_key_len(it))) ==
+		    NULL)
+			return pr_error_set(err, PR_ENOMEM,
+			    "out of memory writing the JSON report");
+		k.indent = 0;
+		dump_at(&k, ks, flags);
+		json_decref(ks);
+		if (k.st != PR_OK ||
+		    (k.st = pr_buf_adds(out, ": ", err)) != PR_OK)
+			return k.st;
+		for (i = 0; i < h->n && h->ph[i] != v; i++)
+			;
+		k.indent = 2;
+		if ((i < h->n ? dump_hole(&k, h->sec[i], flags)
+			      : dump_at(&k, v, flags)) != PR_OK)
+			return k.st;
+		it = json_object_iter_next((json_t *)root, it);
+		if ((k.st = pr_buf_adds(out, it != NULL ? ",\n  " : "\n}",
+			 err)) != PR_OK)
+			return k.st;
+	}
+	return PR_OK;
+}
+
 enum pr_status
 pr_report_model_render(struct pr_buf *out, const struct pr_report_model *m,
     enum pr_report_format f, struct pr_error *err)
 {
+	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER;
+	struct holes h;
 	json_t *root;
+	enum pr_status st;
+	size_t start;
 	int csv_head = 0;
 
 	switch (f) {
@@ -469,10 +643,22 @@ pr_report_model_render(struct pr_buf *out, const struct pr_report_model *m,
 		return pr_error_set(err, PR_EINVAL, "unknown report format %d",
 		    (int)f);
 	}
-	if ((root = report_model_json(m, err)) == NULL)
+	h.n = 0;
+	if ((root = model_json(m, &h, err)) == NULL) {
+		holes_release(&h);
 		return err != NULL ? err->status : PR_ENOMEM;
-	return report_json_dump(out, root, JSON_INDENT(2) | JSON_PRESERVE_ORDER,
-	    err);
+	}
+	if (h.n == 0)
+		return report_json_dump(out, root, flags, err);
+	start = out->len;
+	st = dump_with_holes(out, root, &h, flags, err);
+	json_decref(root);
+	holes_release(&h);
+	if (st == PR_OK)
+		st = pr_jsonout_escape_buf(out, start, err);
+	if (st == PR_OK)
+		st = pr_buf_addc(out, '\n', err);
+	return st;
 }
 
 enum pr_status

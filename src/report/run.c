@@ -885,7 +885,29 @@ runs_json(const void *data, struct pr_error *err)
 	return arr;
 }
 
+static size_t
+runs_count(const void *data)
+{
+	return ((const struct pr_session *)data)->nruns;
+}
+
+static json_t *
+runs_item(const void *data, size_t i, struct pr_error *err)
+{
+	const struct pr_session *s = data;
+
+	return run_json(s, &s->runs[i], err);
+}
+
 static const struct report_writer runs_writer = { runs_text, runs_json, NULL };
+
+static const struct report_stream runs_stream = { runs_count, runs_item };
+
+const struct report_stream *
+report_json_stream(const struct report_writer *w)
+{
+	return w == &runs_writer ? &runs_stream : NULL;
+}
 
 enum pr_status
 pr_report_run_runs(struct pr_report_model *m, const char *key, int flags,

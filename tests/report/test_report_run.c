@@ -23,6 +23,7 @@
 #include "perfreg/report_run.h"
 #include "perfreg/runner.h"
 #include "fixture.h"
+#include "report/internal.h"
 
 /* wall_s of the baseline's three rounds; variant b takes twice as long,
  * variant c is the baseline with noise. */
@@ -244,6 +245,99 @@ test_runs(void **state)
 	pr_session_release(&s);
 }
 
+/* The old way: the whole tree, dumped at once (report_json_dump). */
+static char *
+render_whole(const struct pr_report_model *m)
+{
+	struct pr_buf out = PR_BUF_INIT(1 << 24);
+	json_t *root = report_model_json(m, NULL);
+
+	assert_non_null(root);
+	assert_int_equal(report_json_dump(&out, root,
+			     JSON_INDENT(2) | JSON_PRESERVE_ORDER, NULL),
+	    PR_OK);
+	return out.data;
+}
+
+/*
+ * The runs written one at a time (issue 16) give byte for byte the text
+ * of the whole tree dumped at once: no run, one, and many, with strings
+ * that jansson and the DEL / C1 pass escape (quotes, a newline, a tab,
+ * ESC, DEL, U+009B, a byte that is not UTF-8), non-finite metrics
+ * (null), monitors and output, sections before and after the runs, and
+ * a later section of the same key replacing the runs.
+ */
+static void
+test_runs_streamed(void **state)
+{
+	static const char odd[] =
+	    "q\"uote\\ \n\t\033[2J \x7f \xc2\x9b \xff end";
+	static const char key[] = "k\"\x7f\xc2\x9b\033"; /* UTF-8: a key */
+	struct pr_report_model m = PR_REPORT_MODEL_INIT;
+	struct pr_session s;
+	struct pr_run *r;
+	char *got, *want;
+	size_t n, i, all;
+
+	(void)state;
+	for (n = 0; n < 4; n++) {
+		make_session(&s, 3);
+		all = s.nruns;
+		if (n == 0)
+			s.nruns = 0;
+		if (n >= 2) {
+			r = &s.runs[1];
+			free(r->reason);
+			r->reason = strdup(odd);
+			r->failed_in = odd;
+			r->output = strdup(odd);
+			r->output_len = sizeof(odd) - 1;
+			r->signal = 9;
+			assert_int_equal(pr_dataset_add(&r->metrics, key, "",
+					     PR_BETTER_LOWER, 1e-300, NULL),
+			    PR_OK);
+			r->metrics.metrics[0].values.v[0] = NAN;
+			assert_int_equal(pr_dataset_add(&r->monitors,
+					     "mon.cpu\x7f", "%",
+					     PR_BETTER_LOWER, 12.5, NULL),
+			    PR_OK);
+			s.runs[2].start_s = 1e21;
+			s.runs[3].start_s = -0.0;
+		}
+		if (n == 1)
+			s.nruns = 1;
+		assert_int_equal(pr_report_run_session(&m, "session", 0, &s,
+				     NULL),
+		    PR_OK);
+		assert_int_equal(pr_report_run_runs(&m, "runs", 0, &s, NULL),
+		    PR_OK);
+		if (n == 3) {
+			/* The same key again: the last one's value, in the
+			 * first one's place, as jansson keeps it. */
+			assert_int_equal(pr_report_model_string(&m, "after", 0,
+					     odd, NULL),
+			    PR_OK);
+			assert_int_equal(pr_report_run_runs(&m, "runs", 0, &s,
+					     NULL),
+			    PR_OK);
+			assert_int_equal(pr_report_model_string(&m, "runs", 0,
+					     "replaced", NULL),
+			    PR_OK);
+		}
+		got = fx_render_model(&m, PR_REPORT_JSON);
+		want = render_whole(&m);
+		assert_string_equal(got, want);
+		if (n >= 2)
+			for (i = 0; got[i] != '\0'; i++)
+				assert_true((unsigned char)got[i] != 0x7f);
+		free(got);
+		free(want);
+		pr_report_model_release(&m);
+		s.nruns = all;
+		pr_session_release(&s);
+	}
+}
+
 /* The decisions are copied: the caller's rows can go at once. */
 static void
 test_sequential(void **state)
@@ -410,6 +504,7 @@ main(void)
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_runs_streamed),
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_summaries),
 		cmocka_unit_test(test_inline),
