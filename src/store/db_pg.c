@@ -215,13 +215,16 @@ firstline(const char *s)
 	X(PGTransactionStatusType, PQtransactionStatus, (const PGconn *))
 
 /* The header's declaration has the type listed (the operand of _Generic
- * is not evaluated: nothing is linked). */
+ * is not evaluated: nothing is linked).  name is a function's name and
+ * args a parameter list: neither can go in parentheses. */
+/* NOLINTBEGIN(bugprone-macro-parentheses): see above */
 #define PQ_CHECK(ret, name, args) \
 	_Static_assert(_Generic(&name, ret(*) args : 1, default : 0), \
 	    "libpq-fe.h declares " #name " with another type");
 PQ_FUNCS(PQ_CHECK)
 
 #define PQ_FIELD(ret, name, args) ret(*name) args;
+/* NOLINTEND(bugprone-macro-parentheses) */
 struct pq_api {
 	PQ_FUNCS(PQ_FIELD)
 };
