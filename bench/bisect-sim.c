@@ -70,6 +70,24 @@
  *             culprits: one found is a culprit, two are "several"
  *             naming them (`both` when they are the two steps), more
  *             are "several" naming none;
+ *   job-half  (bit 10, not in the default mask) on each range, from one
+ *             noise stream's start: Pinpoint's rule (`pp-same`, the
+ *             `pinpoint` rows range for range), job-new at the
+ *             command's defaults (`job-dflt`), and job-new with its runs
+ *             held to at most half of what Pinpoint's rule took on that
+ *             range (-B half, the default; -B RUNS: that fixed cap, the
+ *             command's --max-runs) at each confidence of -c
+ *             (`half@C`; 0.95,0.8,0.6,0.51 by default: the command's
+ *             --confidence 95 .. 51, which must be above 50), that
+ *             confidence also the confirmation's 1 - alpha as in the
+ *             command, the budget split as the command splits
+ *             --max-runs (whole rounds within what is left, a
+ *             confirmation at most half of it per commit of two).  Only
+ *             a culprit the method's rule names counts: at the budget's
+ *             end the range is undecided (the command's "undecided
+ *             within budget: most likely C (P = ...)"), and the share
+ *             of ranges whose leading commit C is the first bad one is
+ *             printed apart, not counted right;
  *   plain     git bisect with 5 runs a commit: good against bad by
  *             Welch's t test at 5% (not different: no change); then the
  *             midpoint is bad when Welch's t test against the good end's
@@ -87,7 +105,8 @@
  * [-b] [-m MASK] [-S STEP] (-q: only N = 16 and 128; -n: only that N of 16, 128,
  * 1024; -b: only the bursty cells (and two steps under bursts); -m: the
  * methods, bit i for the i-th of perfreg, job-old, job-new, pinpoint,
- * plain, job-rand, job-one, job-t, job-pre, pp-all; -o: only the cells of one noise model, 0 normal, 1 t3, 2
+ * plain, job-rand, job-one, job-t, job-pre, pp-all, job-half (all but
+ * job-half by default); -o: only the cells of one noise model, 0 normal, 1 t3, 2
  * bimodal, 3 drift, 4 bursty, without the two-step cell; 5: only the
  * two-step cell; -S STEP: instead of each noise model's three cells, one
  * cell of a single step of STEP (relative: 15 is +1500%), the huge step
@@ -96,7 +115,8 @@
  * in how many batches of rounds, the confirmations', and the refutes,
  * each a mean per range); -L CAP: Pinpoint's ladder of attempts goes
  * on doubling up to CAP (160, Pinpoint's, by default; 640, 2560: the
- * runs its rule would need to be as accurate, bench/README.md).
+ * runs its rule would need to be as accurate, bench/README.md); -B
+ * half|RUNS and -c CONF,...: job-half's cap and confidences (above).
  */
 #include <math.h>
 #include <stdio.h>
@@ -139,6 +159,18 @@ struct sim {
 	size_t search_runs, batches, confirm_runs, refutes;
 	size_t burst_left; /* runs left in the current burst */
 	double burst;      /* its slowdown factor */
+	/* The job's budget and confidence (MAX_RUNS and 0.95 but in the
+	 * job-half rows, -B, -c); capped: the budget is split as the
+	 * command's --max-runs is (src/bisect/job.c). */
+	size_t budget;
+	double conf;
+	int capped;
+	/* Where the job ended undecided: its leading commit (the search's
+	 * most probable change, which `perfreg bisect` prints after
+	 * "undecided within budget: most likely") is the first bad one
+	 * (lead_right) and its posterior (lead_p). */
+	int lead_right;
+	double lead_p;
 };
 
 static double
@@ -167,6 +199,11 @@ sim_init(struct sim *s, const struct truth *t, struct pr_rng *rng)
 	s->search_runs = s->batches = s->confirm_runs = s->refutes = 0;
 	s->burst_left = 0;
 	s->burst = 1;
+	s->budget = MAX_RUNS;
+	s->conf = 0.95;
+	s->capped = 0;
+	s->lead_right = 0;
+	s->lead_p = 0;
 }
 
 static void
@@ -321,7 +358,7 @@ inter_rounds(struct inter *in, const size_t *pos, size_t k, size_t rounds)
 	size_t r, i, order[3], runs0 = in->s->runs;
 
 	in->s->batches++;
-	for (r = 0; r < rounds && in->s->runs < MAX_RUNS; r++) {
+	for (r = 0; r < rounds && in->s->runs < in->s->budget; r++) {
 		in->round++;
 		for (i = 0; i < k; i++)
 			order[i] = pos[i];
@@ -350,7 +387,7 @@ inter_bracket(const struct sim *s, const struct pr_bisect_state *ss, size_t at,
 {
 	size_t i, lo = ss->lo, hi = ss->hi;
 
-	if (ss->p_multi >= 0.95) {
+	if (ss->p_multi >= s->conf) {
 		lo = at;
 		hi = at + 1;
 	}
@@ -376,7 +413,7 @@ inter_confirm(struct inter *in, size_t c, struct pr_seq *q, size_t cap)
 	struct pr_seq_result res;
 	size_t r, i;
 
-	for (r = 0; r < cap && in->s->runs + 2 <= MAX_RUNS; r++) {
+	for (r = 0; r < cap && in->s->runs + 2 <= in->s->budget; r++) {
 		in->s->confirm_runs += 2;
 		size_t first = (size_t)pr_rng_below(in->s->rng, 2);
 		double v[2];
@@ -401,17 +438,34 @@ inter_confirm(struct inter *in, size_t c, struct pr_seq *q, size_t cap)
 }
 
 static void
-seq_start(struct pr_seq *q, enum pr_seq_method method)
+seq_start(struct pr_seq *q, enum pr_seq_method method, double conf)
 {
 	struct pr_seq_opts so;
 
 	pr_seq_opts_init(&so);
 	so.method = method;
-	so.alpha = 0.05;
+	/* The command's: 1 - --confidence (0.05 at its default). */
+	so.alpha = 1 - conf;
 	so.equivalence_pct = 1;
 	so.max_runs = MAX_RUNS;
 	if (pr_seq_init(q, &so, NULL) != PR_OK)
 		abort();
+}
+
+/* A confirmation's cap of rounds: the method's, and under a budget
+ * (s->capped) what is left of it halved for the first of two, as the
+ * command's confirm() (rounds of 2 runs: left / 2 / share). */
+static size_t
+confirm_cap(const struct sim *s, size_t cap, int first_of_two)
+{
+	size_t share = first_of_two ? 2 : 1, left;
+
+	if (first_of_two)
+		cap /= 2;
+	if (!s->capped)
+		return cap;
+	left = (s->budget - s->runs) / 2 / share;
+	return left < cap ? left : cap;
 }
 
 static enum result
@@ -429,6 +483,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	int confirmations = 0, refuted = 0;
 
 	pr_bisect_opts_init(&o, n);
+	o.confidence = s->conf;
 	/* paired 5: job-new with the step prior of before (step_sd alone). */
 	o.step_fixed = paired == 5;
 	if (paired == 5)
@@ -453,7 +508,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	ends[0] = 0;
 	ends[1] = n;
 	inter_rounds(&in, ends, 2, 3);
-	while (s->runs < MAX_RUNS) {
+	while (s->runs < s->budget) {
 		if (pr_bisect_state(in.b, &ss, NULL) != PR_OK)
 			abort();
 		if (ss.outcome == PR_BISECT_NONE) {
@@ -486,15 +541,20 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 					seq_start(&qs[c[m]],
 					    paired == 1 && ss.modes == 2
 						? PR_SEQ_METHOD_SIGN
-						: PR_SEQ_METHOD_T);
+						: PR_SEQ_METHOD_T,
+					    s->conf);
 					qon[c[m]] = 1;
 				}
 				d[m] = inter_confirm(&in, c[m], &qs[c[m]],
-				    nc == 2 && m == 0 ? cap / 2 : cap);
+				    confirm_cap(s, cap, nc == 2 && m == 0));
 				if (d[m] == PR_SEQ_CONTINUE && paired)
 					again = 1;
 			}
 			confirmations++;
+			/* The command: under 4 runs of the budget left,
+			 * an undecided confirmation is the budget's end. */
+			if (s->capped && again && s->runs + 4 > s->budget)
+				break;
 			if (nc == 1 &&
 			    (d[0] == PR_SEQ_REGRESSION ||
 				d[0] == PR_SEQ_IMPROVEMENT)) {
@@ -526,6 +586,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 			 * the search's. */
 			if (paired && !again &&
 			    refuted < PR_BISECT_JOB_REFUTED_MAX &&
+			    (!s->capped || s->runs + 4 <= s->budget) &&
 			    (d[0] == PR_SEQ_EQUIVALENT ||
 				(nc == 2 && d[1] == PR_SEQ_EQUIVALENT))) {
 				refuted++;
@@ -552,7 +613,18 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 			pos[k++] = g;
 		if (bd != st.pos && bd != g)
 			pos[k++] = bd;
+		/* Under a budget, as the command: whole rounds within what
+		 * is left, none left is the budget's end. */
+		if (s->capped && st.runs * k > s->budget - s->runs)
+			st.runs = (unsigned)((s->budget - s->runs) / k);
+		if (s->capped && st.runs == 0)
+			break;
 		inter_rounds(&in, pos, k, st.runs);
+	}
+	if (res == R_UNDECIDED && pr_bisect_state(in.b, &ss, NULL) == PR_OK) {
+		s->lead_right = ss.lo == ss.hi &&
+		    (ss.hi == s->t->k1 || (s->t->k2 && ss.hi == s->t->k2));
+		s->lead_p = ss.p_loc;
 	}
 	for (i = 0; i <= n; i++)
 		pr_seq_release(&qs[i]);
@@ -800,20 +872,190 @@ struct tally {
 	size_t both; /* "several" naming the two true steps */
 	double runs, builds;
 	double search_runs, batches, confirm_runs, refutes; /* -d */
+	/* job-half: the budgets, and the undecided ranges whose leading
+	 * commit is the first bad one, with the sum of their posteriors. */
+	double budget, lead_p;
+	size_t lead_right;
 };
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
 
-#define NMETHODS 10
+#define NMETHODS 11
+#define JOB_HALF 10
 static const char *const method_name[NMETHODS] = { "perfreg", "job-old",
 	"job-new", "pinpoint", "plain", "job-rand", "job-one", "job-t",
-	"job-pre", "pp-all" };
+	"job-pre", "pp-all", "job-half" };
 static const method_fn methods[NMETHODS] = { m_perfreg, m_inter_old,
 	m_inter_new, m_pinpoint, m_plain, m_inter_rand, m_inter_one, m_inter_t,
-	m_inter_pre, m_pinpoint_all };
-static unsigned method_mask = (1u << NMETHODS) - 1;
+	m_inter_pre, m_pinpoint_all, NULL /* job-half: cell_half() */ };
+/* Every method but job-half unless -m says so. */
+static unsigned method_mask = (1u << JOB_HALF) - 1;
 static double big_step; /* -S: the one cell's step, 0: the usual cells */
 static int detail;      /* -d: where the job's runs went */
+
+/* job-half (-B, -c): the confidences of its capped rows (the command's
+ * --confidence over 100, each in (0.5, 1)) and the cap: 0 for half of
+ * Pinpoint's runs on the same range, else that many runs a range. */
+#define MAX_CONFS 8
+static double half_conf[MAX_CONFS] = { 0.95, 0.8, 0.6, 0.51 };
+static size_t nconf = 4;
+static size_t fixed_budget;
+
+/* A range's first bad commits: nsteps of them, uniform in 1 .. n. */
+static void
+draw_steps(struct truth *t, int nsteps, struct pr_rng *rng)
+{
+	if (nsteps >= 1)
+		t->k1 = 1 + pr_rng_below(rng, t->n);
+	if (nsteps == 2) {
+		do
+			t->k2 = 1 + pr_rng_below(rng, t->n);
+		while (t->k2 == t->k1);
+		if (t->k2 < t->k1) {
+			size_t x = t->k1;
+
+			t->k1 = t->k2;
+			t->k2 = x;
+		}
+	}
+}
+
+static void
+tally_add(struct tally *tl, const struct sim *s, const struct truth *t,
+    enum result r, const size_t *culprit)
+{
+	int nsteps = t->k2 ? 2 : t->k1 ? 1 : 0;
+
+	tl->trials++;
+	tl->runs += (double)s->runs;
+	tl->builds += (double)s->builds;
+	tl->search_runs += (double)s->search_runs;
+	tl->batches += (double)s->batches;
+	tl->confirm_runs += (double)s->confirm_runs;
+	tl->refutes += (double)s->refutes;
+	tl->budget += (double)s->budget;
+	if (r == R_CULPRIT) {
+		if (nsteps == 0)
+			tl->false_culprit++;
+		else if (culprit[0] == t->k1 || culprit[0] == t->k2)
+			tl->right++;
+	} else if (r == R_SEVERAL) {
+		tl->several++;
+		if (nsteps == 2 && culprit[0] == t->k1 && culprit[1] == t->k2)
+			tl->both++;
+	} else if (r == R_NONE) {
+		tl->none++;
+	} else {
+		tl->undecided++;
+		tl->lead_right += (size_t)s->lead_right;
+		tl->lead_p += s->lead_p;
+	}
+}
+
+static void
+tally_print(const struct tally *tl, size_t n, double step, int nsteps,
+    enum noise_model noise, int bursty, const char *name, int budget)
+{
+	double k = (double)tl->trials;
+
+	printf("%5zu %-9s %-3s %-12s %-8s %6.1f%% %6.1f%% %6.1f%% "
+	       "%6.1f%% %6.1f%% %8.1f %6.2f %6.1f%%\n",
+	    n, bursty ? "bursty" : noise_model_name[noise],
+	    nsteps == 0 ? "-"
+			: (step > 0.05 ? "big" : (step > 0.03 ? "4%" : "2%")),
+	    nsteps == 0 ? "none" : (nsteps == 1 ? "one" : "two"), name,
+	    100.0 * (double)(nsteps ? tl->right : tl->false_culprit) / k,
+	    100.0 * (double)tl->several / k, 100.0 * (double)tl->none / k,
+	    100.0 * (double)tl->undecided / k,
+	    100.0 *
+		(double)(tl->trials - tl->right - tl->several - tl->none -
+		    tl->undecided - tl->false_culprit) /
+		k,
+	    tl->runs / k, tl->builds / k, 100.0 * (double)tl->both / k);
+	if (detail && tl->batches > 0)
+		printf("      where: search %.1f runs in %.1f batches "
+		       "(%.1f a batch), confirmations %.1f runs, "
+		       "%.3f refutes a range\n",
+		    tl->search_runs / k, tl->batches / k,
+		    tl->search_runs / tl->batches, tl->confirm_runs / k,
+		    tl->refutes / k);
+	if (budget)
+		printf("      budget: %.1f runs a range on average; undecided "
+		       "with the leading commit the first bad one %.1f%% "
+		       "(not counted right), mean P of the lead when "
+		       "undecided %.3f\n",
+		    tl->budget / k, 100.0 * (double)tl->lead_right / k,
+		    tl->undecided ? tl->lead_p / (double)tl->undecided : 0);
+	fflush(stdout);
+}
+
+/*
+ * job-half: on each range, from one noise stream's start, Pinpoint's
+ * rule (pp-same: the `pinpoint` rows, range for range), job-new at the
+ * command's defaults (job-dflt: confidence 0.95, MAX_RUNS), and job-new
+ * with its runs held to at most half of Pinpoint's on that range (or
+ * -B's fixed cap) at each confidence of -c, the budget split as the
+ * command's --max-runs splits it.  A culprit counts only when the
+ * method's own rule names it: at the budget's end the range is
+ * undecided ("undecided within budget: most likely ..." in the command),
+ * its leading commit counted apart.
+ */
+static void
+cell_half(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
+    size_t trials, uint64_t seed)
+{
+	struct tally tp, td, th[MAX_CONFS];
+	struct pr_rng rng;
+	size_t i, c;
+	char name[32];
+
+	memset(&tp, 0, sizeof(tp));
+	memset(&td, 0, sizeof(td));
+	memset(th, 0, sizeof(th));
+	pr_rng_seed(&rng, seed);
+	for (i = 0; i < trials; i++) {
+		struct truth t = { n, 0, 0, step, noise, bursty };
+		struct pr_rng r0, r1;
+		struct sim s;
+		size_t culprit[2] = { 0, 0 }, budget;
+		enum result r;
+
+		draw_steps(&t, nsteps, &rng);
+		r0 = rng;
+		/* Pinpoint on the main stream, so that the next range is
+		 * the `pinpoint` method's. */
+		sim_init(&s, &t, &rng);
+		r = m_pinpoint(&s, culprit);
+		tally_add(&tp, &s, &t, r, culprit);
+		budget = fixed_budget ? fixed_budget : s.runs / 2;
+		sim_free(&s);
+
+		r1 = r0;
+		sim_init(&s, &t, &r1);
+		culprit[0] = culprit[1] = 0;
+		r = m_inter_new(&s, culprit);
+		tally_add(&td, &s, &t, r, culprit);
+		sim_free(&s);
+
+		for (c = 0; c < nconf; c++) {
+			r1 = r0;
+			sim_init(&s, &t, &r1);
+			s.budget = budget;
+			s.capped = 1;
+			s.conf = half_conf[c];
+			culprit[0] = culprit[1] = 0;
+			r = m_inter_new(&s, culprit);
+			tally_add(&th[c], &s, &t, r, culprit);
+			sim_free(&s);
+		}
+	}
+	tally_print(&tp, n, step, nsteps, noise, bursty, "pp-same", 0);
+	tally_print(&td, n, step, nsteps, noise, bursty, "job-dflt", 0);
+	for (c = 0; c < nconf; c++) {
+		snprintf(name, sizeof(name), "half@%g", half_conf[c]);
+		tally_print(&th[c], n, step, nsteps, noise, bursty, name, 1);
+	}
+}
 
 static void
 cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
@@ -823,7 +1065,7 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 	size_t m, i;
 
 	memset(tl, 0, sizeof(tl));
-	for (m = 0; m < NMETHODS; m++) {
+	for (m = 0; m < JOB_HALF; m++) {
 		struct pr_rng rng;
 
 		if (!(method_mask & (1u << m)))
@@ -837,82 +1079,19 @@ cell(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 			size_t culprit[2] = { 0, 0 };
 			enum result r;
 
-			if (nsteps >= 1)
-				t.k1 = 1 + pr_rng_below(&rng, n);
-			if (nsteps == 2) {
-				do
-					t.k2 = 1 + pr_rng_below(&rng, n);
-				while (t.k2 == t.k1);
-				if (t.k2 < t.k1) {
-					size_t x = t.k1;
-
-					t.k1 = t.k2;
-					t.k2 = x;
-				}
-			}
+			draw_steps(&t, nsteps, &rng);
 			sim_init(&s, &t, &rng);
 			r = methods[m](&s, culprit);
-			tl[m].trials++;
-			tl[m].runs += (double)s.runs;
-			tl[m].builds += (double)s.builds;
-			tl[m].search_runs += (double)s.search_runs;
-			tl[m].batches += (double)s.batches;
-			tl[m].confirm_runs += (double)s.confirm_runs;
-			tl[m].refutes += (double)s.refutes;
-			if (r == R_CULPRIT) {
-				if (nsteps == 0)
-					tl[m].false_culprit++;
-				else if (culprit[0] == t.k1 ||
-				    culprit[0] == t.k2)
-					tl[m].right++;
-			} else if (r == R_SEVERAL) {
-				tl[m].several++;
-				if (nsteps == 2 && culprit[0] == t.k1 &&
-				    culprit[1] == t.k2)
-					tl[m].both++;
-			} else if (r == R_NONE) {
-				tl[m].none++;
-			} else {
-				tl[m].undecided++;
-			}
+			tally_add(&tl[m], &s, &t, r, culprit);
 			sim_free(&s);
 		}
 	}
-	for (m = 0; m < NMETHODS; m++) {
-		double k = (double)tl[m].trials;
-
-		if (!(method_mask & (1u << m)))
-			continue;
-		printf("%5zu %-9s %-3s %-12s %-8s %6.1f%% %6.1f%% %6.1f%% "
-		       "%6.1f%% %6.1f%% %8.1f %6.2f %6.1f%%\n",
-		    n, bursty ? "bursty" : noise_model_name[noise],
-		    nsteps == 0
-			? "-"
-			: (step > 0.05 ? "big" : (step > 0.03 ? "4%" : "2%")),
-		    nsteps == 0 ? "none" : (nsteps == 1 ? "one" : "two"),
-		    method_name[m],
-		    100.0 *
-			(double)(nsteps ? tl[m].right : tl[m].false_culprit) /
-			k,
-		    100.0 * (double)tl[m].several / k,
-		    100.0 * (double)tl[m].none / k,
-		    100.0 * (double)tl[m].undecided / k,
-		    100.0 *
-			(double)(tl[m].trials - tl[m].right - tl[m].several -
-			    tl[m].none - tl[m].undecided -
-			    tl[m].false_culprit) /
-			k,
-		    tl[m].runs / k, tl[m].builds / k,
-		    100.0 * (double)tl[m].both / k);
-		if (detail && tl[m].batches > 0)
-			printf("      where: search %.1f runs in %.1f batches "
-			       "(%.1f a batch), confirmations %.1f runs, "
-			       "%.3f refutes a range\n",
-			    tl[m].search_runs / k, tl[m].batches / k,
-			    tl[m].search_runs / tl[m].batches,
-			    tl[m].confirm_runs / k, tl[m].refutes / k);
-		fflush(stdout);
-	}
+	for (m = 0; m < JOB_HALF; m++)
+		if (method_mask & (1u << m))
+			tally_print(&tl[m], n, step, nsteps, noise, bursty,
+			    method_name[m], 0);
+	if (method_mask & (1u << JOB_HALF))
+		cell_half(n, step, nsteps, noise, bursty, trials, seed);
 }
 
 int
@@ -926,8 +1105,56 @@ main(int argc, char **argv)
 	size_t only = 0;
 	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
-	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:B:c:")) != -1) {
 		switch (c) {
+		case 'B': {
+			/* job-half's cap: "half" (half of Pinpoint's runs on
+			 * each range) or a whole number of runs, at least 6
+			 * (the command's least --max-runs). */
+			char *end;
+
+			if (strcmp(optarg, "half") == 0) {
+				fixed_budget = 0;
+				break;
+			}
+			fixed_budget = strtoul(optarg, &end, 10);
+			if (*optarg == '\0' || *optarg == '-' || *end != '\0' ||
+			    fixed_budget < 6) {
+				fprintf(stderr,
+				    "bisect-sim: -B %s: the cap must be "
+				    "\"half\" or a whole number of runs, at "
+				    "least 6\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'c': {
+			/* job-half's confidences, comma-separated, each in
+			 * (0.5, 1) as the command's --confidence / 100. */
+			char *p = optarg, *end;
+
+			nconf = 0;
+			for (;;) {
+				double v = strtod(p, &end);
+
+				if (end == p || !(v > 0.5 && v < 1) ||
+				    nconf == MAX_CONFS ||
+				    (*end != ',' && *end != '\0')) {
+					fprintf(stderr,
+					    "bisect-sim: -c %s: at most %d "
+					    "confidences, comma-separated, "
+					    "each above 0.5 and below 1\n",
+					    optarg, MAX_CONFS);
+					return 2;
+				}
+				half_conf[nconf++] = v;
+				if (*end == '\0')
+					break;
+				p = end + 1;
+			}
+			break;
+		}
 		case 'L': {
 			/* Pinpoint's ladder starts at 10 attempts: a cap
 			 * below would make its rule answer "no change" with
@@ -980,7 +1207,8 @@ main(int argc, char **argv)
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
 			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
-			    "NOISE] [-d] [-S STEP] [-L CAP]\n");
+			    "NOISE] [-d] [-S STEP] [-L CAP] [-B half|RUNS] "
+			    "[-c CONF,...]\n");
 			return 2;
 		}
 	}
