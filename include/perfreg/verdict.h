@@ -298,9 +298,9 @@ void pr_verdict_decide(struct pr_comparison *c);
  * percent of the base's magnitude, 100 (new - base) / |base|, the interval
  * pr_compare gives its t methods.  ma and mb are the two means, ea and eb
  * their standard errors relative to |ma|, q the t quantile of the
- * confidence (0 for none).  positive says every value of both sides is
- * above 0 (times, throughputs, counts): the ratio is then positive and the
- * interval is cut at -100% at both ends.  Returns 0 with *lo <= *hi, or -1
+ * confidence (0 for none).  positive says no value of either side is
+ * below 0 (times, throughputs, counts; 0 included): the ratio is then at
+ * least 0 and the interval is cut at -100% at both ends.  Returns 0 with *lo <= *hi, or -1
  * when the set is not a finite interval (the base mean is not clear of 0 at
  * this confidence, or ma is 0); *lo and *hi are then NaN.
  */

@@ -1180,7 +1180,8 @@ csv_str(struct pr_buf *out, const char *s, int first, struct pr_error *err)
 
 	if (!first && (st = pr_buf_addc(out, ',', err)) != PR_OK)
 		return st;
-	return pr_report_csv_cell(out, s, err);
+	/* Control bytes shown as text shows them, then the cell. */
+	return report_csv_esc(out, s, err);
 }
 
 static enum pr_status

@@ -714,11 +714,15 @@ relative(const struct pr_stat *st, size_t i, struct pr_buf *out,
 	if (m->have_pct)
 		rc = pr_buf_addf(out, err, "\t%g%% +/- %g%%\n", m->diff_pct,
 		    m->half_width_pct);
-	else
+	else if (st->sum[0].mean == 0)
 		rc = pr_buf_addf(out, err,
 		    "\t-%% +/- -%%  (no percentage: "
 		    "the mean of %s is 0)\n",
 		    name_of(st, 0));
+	else
+		rc = pr_buf_adds(out,
+		    "\t-% +/- -%  (no percentage: it overflows a double)\n",
+		    err);
 	if (rc != PR_OK)
 		return rc;
 	return pr_buf_addf(out, err, "\t(Student's t, pooled s = %g)\n",
@@ -785,16 +789,21 @@ method_words(const struct pr_comparison *c)
 }
 
 static enum pr_status
-change_line(const struct pr_stat *st, const struct pr_comparison *c,
+change_line(const struct pr_stat *st, size_t i, const struct pr_comparison *c,
     struct pr_buf *out, struct pr_error *err)
 {
 	char chg[32], lo[32], hi[32];
 
-	if (!c->have_change)
+	if (!c->have_change && c->base.mean == 0)
 		return pr_buf_addf(out, err,
 		    "\tchange   - (no percentage: the "
 		    "mean of %s is 0)\n",
 		    name_of(st, 0));
+	if (!c->have_change)
+		return pr_buf_addf(out, err,
+		    "\tchange   - (no percentage: the means of %s and %s "
+		    "have opposite signs)\n",
+		    name_of(st, 0), name_of(st, i));
 	report_fmt_pct(chg, sizeof(chg), c->change_pct);
 	if (c->tested && c->have_ci) {
 		report_fmt_pct(lo, sizeof(lo), c->ci_lo_pct);
@@ -811,7 +820,8 @@ change_line(const struct pr_stat *st, const struct pr_comparison *c,
 		    chg);
 	return pr_buf_addf(out, err,
 	    "\tchange   %s (no bounded interval: "
-	    "the mean of %s is not clearly away from 0)\n",
+	    "the mean of %s is not clearly away from 0, or the interval "
+	    "overflows a double)\n",
 	    chg, name_of(st, 0));
 }
 
@@ -859,7 +869,7 @@ perfreg_lines(const struct pr_stat *st, size_t i, struct pr_buf *out,
 	    name_of(st, 0),
 	    (c->notes & PR_NOTE_DIRECTION_ASSUMED) ? ", lower taken as better"
 						   : "");
-	if (rc != PR_OK || (rc = change_line(st, c, out, err)) != PR_OK ||
+	if (rc != PR_OK || (rc = change_line(st, i, c, out, err)) != PR_OK ||
 	    (rc = verdict_line(st, c, out, err)) != PR_OK)
 		return rc;
 	if (!c->tested) {
@@ -886,9 +896,46 @@ perfreg_lines(const struct pr_stat *st, size_t i, struct pr_buf *out,
 	return rc;
 }
 
+static enum pr_status format_text(const struct pr_stat *st, struct pr_buf *out,
+    struct pr_error *err);
+
+/*
+ * Text shows the file names through pr_report_escape: a name is from
+ * outside (a glob over a directory someone else wrote), and an escape
+ * sequence in it (ESC[2J, an OSC title or clipboard write) must be shown
+ * as ^[..., never sent.  The analysis is formatted from a shallow copy
+ * whose inputs carry the escaped names.
+ */
 enum pr_status
 pr_stat_format_text(const struct pr_stat *st, struct pr_buf *out,
     struct pr_error *err)
+{
+	struct pr_stat_input *in = calloc(st->n, sizeof(*in));
+	char **names = calloc(st->n, sizeof(*names));
+	struct pr_stat copy = *st;
+	enum pr_status rc = PR_OK;
+	size_t i;
+
+	for (i = 0; i < st->n && in != NULL && names != NULL; i++) {
+		in[i] = st->in[i];
+		if ((in[i].name = names[i] =
+			    pr_report_escape_str(st->in[i].name, 0)) == NULL)
+			break;
+	}
+	if (i < st->n)
+		rc = pr_error_set(err, PR_ENOMEM, "out of memory");
+	copy.in = in;
+	if (rc == PR_OK)
+		rc = format_text(&copy, out, err);
+	for (i = 0; names != NULL && i < st->n; i++)
+		free(names[i]);
+	free(names);
+	free(in);
+	return rc;
+}
+
+static enum pr_status
+format_text(const struct pr_stat *st, struct pr_buf *out, struct pr_error *err)
 {
 	enum pr_status rc = PR_OK;
 	size_t i;

@@ -571,7 +571,7 @@ primary_t(struct pr_comparison *c, enum pr_method method, double ha, double hb,
 	    t->se / fabs(ma) / sqrt(1 / (double)sa.n + 1 / (double)sb.n);
 	q = t->degenerate ? 0 : pr_t_quantile(0.5 + c->conf / 2, t->df);
 	c->have_ci =
-	    pr_fieller_pct(ma, sb.mean, ea, eb, q, sa.min > 0 && sb.min > 0,
+	    pr_fieller_pct(ma, sb.mean, ea, eb, q, sa.min >= 0 && sb.min >= 0,
 		&c->ci_lo_pct, &c->ci_hi_pct) == 0;
 	if (!c->have_ci)
 		c->notes |= PR_NOTE_NO_CI;
@@ -600,8 +600,8 @@ pr_fieller_pct(double ma, double mb, double ea, double eb, double q,
 		*hi = -l;
 	}
 	/*
-	 * Values that are all positive (times, throughputs) have a ratio
-	 * that is positive: Fieller's set is cut to it, so that the
+	 * Values none of which is negative (times, throughputs, counts)
+	 * have a ratio of at least 0: Fieller's set is cut to it, so that the
 	 * interval never goes below -100% (issue 10: [-104%, -81%] for a
 	 * throughput).  The cut keeps 0% in or out as it was, so the
 	 * interval and p still agree.  A new mean of 1e-173 against 0.6

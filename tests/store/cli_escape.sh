@@ -14,13 +14,15 @@ set -u
 P=$1
 . "$(dirname "$0")/testlib.sh"
 
-# Fails when FILE holds a control byte other than a newline, or the
-# UTF-8 of a C1 control.
-clean() { # file what
-	python3 - "$1" "$2" <<'PY' || fails=$((fails + 1))
+# Fails when FILE holds a control byte other than a newline (and a tab
+# with "tab": stat's lines are ministat's, tab-indented), or the UTF-8 of
+# a C1 control.
+clean() { # file what [tab]
+	python3 - "$1" "$2" "${3:-}" <<'PY' || fails=$((fails + 1))
 import sys
 b = open(sys.argv[1], "rb").read()
-bad = [c for c in b if (c < 0x20 and c != 10) or c == 0x7f]
+ok = (10, 9) if sys.argv[3] else (10,)
+bad = [c for c in b if (c < 0x20 and c not in ok) or c == 0x7f]
 if bad or b"\xc2\x9b" in b:
     print("FAIL: %s: control bytes %r in %r" % (sys.argv[2], bad[:8], b[:400]))
     sys.exit(1)
@@ -132,6 +134,23 @@ json_clean "$tmp/out" "compare --json"
 "$P" stat --json "$tmp/$n.txt" "$tmp/b.txt" > "$tmp/out" 2> "$tmp/err" ||
     fail "stat --json: $(cat "$tmp/err")"
 json_clean "$tmp/out" "stat --json"
+# stat and compare in text and CSV (review of session 15, finding 4): a
+# file name holding ESC[2J and an OSC title, and a hyperfine command
+# holding them (a JSON \u001b, decoded), as cat -v shows them.
+e=$(printf 'o\033]0;pwned\007k\033[2J.txt')
+printf '1.0\n1.1\n1.2\n' > "$tmp/$e"
+"$P" stat -A "$tmp/b.txt" "$tmp/$e" > "$tmp/out" 2> "$tmp/err" ||
+    fail "stat: $(cat "$tmp/err")"
+clean "$tmp/out" "stat" tab
+has "$tmp/out" '^+ .*/o^\[\]0;pwned^Gk^\[\[2J.txt$' "stat: the legend's name as cat -v shows it"
+has "$tmp/out" 'o^\[\]0;pwned^Gk^\[\[2J.txt vs x' "stat: perfreg's line's name as cat -v shows it"
+printf '{"results":[{"command":"x\\u001b[2J\\u001b]52;c;SGVsbG8=\\u0007","times":[1,2,3],"mean":2}]}' > "$tmp/h.json"
+for f in "" --markdown --csv; do
+	"$P" compare $f "$tmp/h.json" "$tmp/h.json" > "$tmp/out" 2> "$tmp/err" ||
+	    fail "compare $f: $(cat "$tmp/err")"
+	clean "$tmp/out" "compare $f"
+	has "$tmp/out" 'x^\[\[2J^\[\]52;c;SGVsbG8=^G' "compare $f: the command as cat -v shows it"
+done
 for i in 1 2 3 4 5 6 7 8 9 10; do echo "c$n$i,1.$i"; done > "$tmp/s.csv"
 "$P" changepoints --json "$tmp/s.csv" > "$tmp/out" 2> "$tmp/err" ||
     fail "changepoints --json: $(cat "$tmp/err")"
