@@ -269,6 +269,15 @@ double pr_suite_pace_of(const struct pr_suite_result *r, size_t n,
 double pr_suite_cpu_s(void);
 
 /*
+ * Whether the calling thread may run on CPU cpu (its affinity mask, as
+ * --cpu would pin the probes): PR_OK, or PR_EINVAL "CPU N is not one
+ * this process may run on (0-1, 4)" with the mask's CPUs as ranges, so
+ * that a CPU that does not exist or is not allowed is refused before any
+ * probe runs.  PR_EIO when the mask cannot be read.
+ */
+enum pr_status pr_suite_cpu_check(int cpu, struct pr_error *err);
+
+/*
  * Appends process `process`'s results from[0..n) (the same probes in
  * the same order as into[0..n)) to into, which starts zeroed (probe set,
  * data initialised) for process 0: the samples one after the other, each

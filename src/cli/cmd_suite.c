@@ -300,6 +300,17 @@ parse_opts(const struct cmd_entry *e, int argc, char **argv,
 	}
 	if (!c->budget_set && c->so.quick)
 		c->so.budget_s = 40;
+	/* A CPU the probes cannot be pinned to is said before any runs
+	 * (every probe would be skipped). */
+	if (c->so.cpu >= 0 && !c->worker) {
+		struct pr_error err;
+
+		pr_error_clear(&err);
+		if (pr_suite_cpu_check(c->so.cpu, &err) != PR_OK) {
+			cli_errorf("%s: --cpu: %s", e->name, err.msg);
+			return -1;
+		}
+	}
 	return first;
 }
 
@@ -355,6 +366,18 @@ suite_report_release(struct suite_report *r)
 	pr_envdiff_release(&r->diff);
 	pr_env_release(&r->benv);
 	memset(r, 0, sizeof(*r));
+}
+
+/* 1 when a probe of r[0..n) took a sample. */
+static int
+any_measured(const struct pr_suite_result *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].skipped == NULL && r[i].samples > 0)
+			return 1;
+	return 0;
 }
 
 /* Renders the model as the options ask and writes it out; with --html
@@ -2324,6 +2347,15 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 		}
 		rc = PR_EXIT_OK;
 		cli_errorf("suite: interrupted; what finished is kept");
+	}
+	/* No probe measured anything (each said why): a session without a
+	 * figure would become its configuration's baseline.  Nothing is
+	 * stored. */
+	if (!cut && !any_measured(r, nr)) {
+		cli_errorf("suite: no probe ran here (each said why above); "
+			   "nothing stored");
+		rc = PR_EXIT_USAGE;
+		goto out;
 	}
 	if (st != NULL &&
 	    (rc = store_results(st, r, nr, &env, c->so.quick, config, c->pace,

@@ -5,7 +5,10 @@
 #include "probes/probeutil.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "perfreg/suite.h"
 
 #include "core/banned.h"
 
@@ -32,6 +35,38 @@ pr_probe_pin(struct pr_probe_pin *p, const char *probe, int cpu,
 	 * states put the original mask back in either order. */
 	p->pinned = !CPU_EQUAL(&one, &p->saved);
 	return PR_OK;
+}
+
+enum pr_status
+pr_suite_cpu_check(int cpu, struct pr_error *err)
+{
+	cpu_set_t set;
+	char list[160];
+	size_t len = 0;
+	int i, j, w;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return pr_error_set(err, PR_EIO, "cannot read the CPU mask: %s",
+		    strerror(errno));
+	if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set))
+		return PR_OK;
+	list[0] = '\0';
+	for (i = 0; i < CPU_SETSIZE && len + 16 < sizeof(list); i = j) {
+		if (!CPU_ISSET(i, &set)) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < CPU_SETSIZE && CPU_ISSET(j, &set); j++)
+			;
+		w = j - 1 > i ? snprintf(list + len, sizeof(list) - len,
+				    "%s%d-%d", len ? ", " : "", i, j - 1)
+			      : snprintf(list + len, sizeof(list) - len, "%s%d",
+				    len ? ", " : "", i);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return pr_error_set(err, PR_EINVAL,
+	    "CPU %d is not one this process may run on (%s%s)", cpu, list,
+	    i < CPU_SETSIZE ? ", ..." : "");
 }
 
 void

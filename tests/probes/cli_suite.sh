@@ -373,6 +373,31 @@ hasf "$tmp/out" "fault: not run here: the suite was stopped at its budget's boun
 has "$tmp/out" "syscall.getppid" "slow worker: syscall kept"
 n=$(sqlite3 "$sdb" "SELECT count(*) FROM run") || fail "slow worker: no database"
 [ "${n:-0}" -gt 0 ] || fail "slow worker: nothing stored"
+# A CPU the probes cannot be pinned to is refused before anything runs
+# (review of session 15, finding 9: `--cpu 99` skipped all 8 probes,
+# exited 0 and stored an empty session as the configuration's baseline).
+cdb=$tmp/cpu.db
+"$P" suite run syscall --quick --cpu 1000 --db "$cdb" > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 2 ] || fail "--cpu 1000: status $st, not 2"
+has "$tmp/err" "^perfreg: suite run: --cpu: CPU 1000 is not one this process may run on ([0-9, -]*)$" \
+    "--cpu 1000: said"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "--cpu 1000: not one line: $(cat "$tmp/err")"
+[ ! -e "$cdb" ] || [ "$(sqlite3 "$cdb" "SELECT count(*) FROM session")" = 0 ] ||
+    fail "--cpu 1000: a session was stored"
+# ... and a session in which no probe took a sample is not stored: a
+# stand-in worker is perfreg's own, pinned to that CPU (workers are not
+# checked), so that every probe says "cannot pin".
+printf '#!/bin/sh\nshift 3\nexec "%s" suite run --worker --cpu 1000 "$@"\n' "$P" > "$tmp/nopin"
+chmod +x "$tmp/nopin"
+PERFREG_SUITE_WORKER=$tmp/nopin "$P" suite run syscall fault --quick \
+    --processes 1 --db "$cdb" > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 2 ] || fail "no probe ran: status $st, not 2: $(cat "$tmp/err")"
+has "$tmp/err" "^perfreg: suite: no probe ran here (each said why above); nothing stored$" \
+    "no probe ran: said"
+[ ! -e "$cdb" ] || [ "$(sqlite3 "$cdb" "SELECT count(*) FROM session")" = 0 ] ||
+    fail "no probe ran: a session was stored"
 # The reserve for storing and comparing grows with the pace measured: a
 # stand-in worker hands back a real syscall result that says it took 10 s
 # of wall time for 0.1 s of CPU (pace 100): 150 s of CPU storing at that
