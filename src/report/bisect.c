@@ -138,6 +138,7 @@ headline(struct pr_buf *out, const struct pr_bisect_job *j, int md,
 {
 	const struct pr_bisect_state *s = &j->st;
 	const struct pr_seq_result *r = &j->confirm;
+	const char *why;
 	enum pr_status st;
 	size_t c = j->culprit;
 
@@ -184,15 +185,19 @@ headline(struct pr_buf *out, const struct pr_bisect_job *j, int md,
 		    "(P = %.3f); the commits holding the mass are listed below",
 		    j->metric, s->p_multi);
 	case PR_BISECT_V_UNDECIDED:
+		/* What stopped it: the budget, or (budget left) no run that
+		 * would add information. */
+		why = j->budget_hit ? "undecided within budget"
+				    : "undecided with budget left (no run "
+				      "would add information)";
 		if (s->lo == s->hi)
 			return pr_buf_addf(out, err,
-			    "undecided within budget: most likely %.12s "
-			    "(P = %.3f, needs %.2f)",
+			    "%s: most likely %.12s (P = %.3f, needs %.2f)", why,
 			    j->c[s->hi].hash, s->p_loc, j->o.confidence);
 		return pr_buf_addf(out, err,
-		    "undecided within budget: most likely between %.12s and "
-		    "%.12s (P = %.3f, needs %.2f)",
-		    j->c[s->lo].hash, j->c[s->hi].hash, s->p_loc,
+		    "%s: most likely between %.12s and %.12s (P = %.3f, "
+		    "needs %.2f)",
+		    why, j->c[s->lo].hash, j->c[s->hi].hash, s->p_loc,
 		    j->o.confidence);
 	case PR_BISECT_V_NONE:
 		break;

@@ -490,6 +490,49 @@ test_loop(void **state)
 }
 
 /*
+ * A figure that does not vary (an instruction count, a code size, fixed
+ * work: review of session 15, finding 11): 1000 before the step, 2000
+ * from it, no noise at all.  The search measured the two ends and
+ * stopped, "no measurement left that would add information": the mutual
+ * information's grid, spaced for the two sides' distance, fell between
+ * the two densities 1e-7 wide and gave 0 bits for every commit.  Now a
+ * step at each commit of 16 is found, within log2(16) + 3 commits
+ * measured.
+ */
+static void
+test_noiseless(void **state)
+{
+	struct pr_bisect_step s;
+	struct pr_bisect_state st;
+	struct pr_rng rng;
+	size_t n = 16, k, it;
+
+	(void)state;
+	pr_rng_seed(&rng, 15);
+	for (k = 1; k <= n; k++) {
+		struct pr_bisect *b = make(n);
+
+		memset(&st, 0, sizeof(st));
+		for (it = 0; it < 200; it++) {
+			assert_int_equal(pr_bisect_next(b, &s, NULL), PR_OK);
+			runs(b, &rng, s.pos, s.pos >= k ? 2000.0 : 1000.0, 0,
+			    s.runs);
+			if (pr_bisect_runs(b, 0) == 0 ||
+			    pr_bisect_runs(b, n) == 0)
+				continue;
+			assert_int_equal(pr_bisect_state(b, &st, NULL), PR_OK);
+			if (st.outcome != PR_BISECT_MEASURING)
+				break;
+		}
+		assert_int_equal(st.outcome, PR_BISECT_CULPRIT);
+		assert_int_equal(st.lo, k);
+		assert_int_equal(st.hi, k);
+		assert_true(pr_bisect_commits_measured(b) <= 4 + 3);
+		pr_bisect_free(b);
+	}
+}
+
+/*
  * The price of pairing without bursts: interleaved rounds whose values
  * do not differ round to round (normal noise, no burst).  The paired fit
  * of a fixed effect per round spent a degree of freedom a round (here 24
@@ -953,6 +996,7 @@ main(void)
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_decisions),
 		cmocka_unit_test(test_huge_step),
+		cmocka_unit_test(test_noiseless),
 		cmocka_unit_test(test_next),
 		cmocka_unit_test(test_paired_burst),
 		cmocka_unit_test(test_args),
