@@ -448,6 +448,33 @@ test_args(void **state)
 }
 
 /*
+ * Runs the search on b (n commits, the first bad one k, its level lev
+ * times the good one's, noise cv) until it ends or 200 steps, *st its
+ * last state; returns what pr_bisect_next last returned.
+ */
+static enum pr_status
+search(struct pr_bisect *b, struct pr_rng *rng, size_t n, size_t k, double lev,
+    double cv, struct pr_bisect_state *st)
+{
+	struct pr_bisect_step s;
+	enum pr_status rc = PR_OK;
+	size_t it;
+
+	memset(st, 0, sizeof(*st));
+	for (it = 0; it < 200; it++) {
+		if ((rc = pr_bisect_next(b, &s, NULL)) != PR_OK)
+			break;
+		runs(b, rng, s.pos, s.pos >= k ? lev : 1.0, cv, s.runs);
+		if (pr_bisect_runs(b, 0) == 0 || pr_bisect_runs(b, n) == 0)
+			continue;
+		assert_int_equal(pr_bisect_state(b, st, NULL), PR_OK);
+		if (st->outcome != PR_BISECT_MEASURING)
+			break;
+	}
+	return rc;
+}
+
+/*
  * Whole bisections, the way bench/bisect-sim runs them: 20 ranges of 64
  * commits with a +4% step at CV 2% at a random commit.  The simulation's
  * rate at this cell is about 99%; with this seed 19 of the 20 are found
@@ -464,23 +491,11 @@ test_loop(void **state)
 	(void)state;
 	pr_rng_seed(&rng, 2026);
 	for (t = 0; t < 20; t++) {
-		size_t n = 64, k = 1 + pr_rng_below(&rng, n), it;
+		size_t n = 64, k = 1 + pr_rng_below(&rng, n);
 		struct pr_bisect *b = make(n);
-		struct pr_bisect_step s;
 		struct pr_bisect_state st;
 
-		for (it = 0; it < 200; it++) {
-			if (pr_bisect_next(b, &s, NULL) != PR_OK)
-				break;
-			runs(b, &rng, s.pos, s.pos >= k ? 1.04 : 1.0, 0.02,
-			    s.runs);
-			if (pr_bisect_runs(b, 0) == 0 ||
-			    pr_bisect_runs(b, n) == 0)
-				continue;
-			assert_int_equal(pr_bisect_state(b, &st, NULL), PR_OK);
-			if (st.outcome != PR_BISECT_MEASURING)
-				break;
-		}
+		(void)search(b, &rng, n, k, 1.04, 0.02, &st);
 		if (st.outcome == PR_BISECT_CULPRIT && st.lo == k)
 			found++;
 		assert_true(pr_bisect_commits_measured(b) <= 6 + 3);
@@ -502,28 +517,16 @@ test_loop(void **state)
 static void
 test_noiseless(void **state)
 {
-	struct pr_bisect_step s;
 	struct pr_bisect_state st;
 	struct pr_rng rng;
-	size_t n = 16, k, it;
+	size_t n = 16, k;
 
 	(void)state;
 	pr_rng_seed(&rng, 15);
 	for (k = 1; k <= n; k++) {
 		struct pr_bisect *b = make(n);
 
-		memset(&st, 0, sizeof(st));
-		for (it = 0; it < 200; it++) {
-			assert_int_equal(pr_bisect_next(b, &s, NULL), PR_OK);
-			runs(b, &rng, s.pos, s.pos >= k ? 2000.0 : 1000.0, 0,
-			    s.runs);
-			if (pr_bisect_runs(b, 0) == 0 ||
-			    pr_bisect_runs(b, n) == 0)
-				continue;
-			assert_int_equal(pr_bisect_state(b, &st, NULL), PR_OK);
-			if (st.outcome != PR_BISECT_MEASURING)
-				break;
-		}
+		assert_int_equal(search(b, &rng, n, k, 2.0, 0, &st), PR_OK);
 		assert_int_equal(st.outcome, PR_BISECT_CULPRIT);
 		assert_int_equal(st.lo, k);
 		assert_int_equal(st.hi, k);
