@@ -172,6 +172,17 @@ enum pr_status pr_env_diff(const struct pr_env *a, const struct pr_env *b,
 /* 1: the kernel log line (normalised) is known to bear on performance. */
 int pr_env_log_line_relevant(const char *line);
 
+/*
+ * The one table of the environment items known to move performance,
+ * most telling first (a key ending in '.' stands for every key with that
+ * prefix): env diff lists their changes first, in this order, and a
+ * suite configuration (perfreg/suite.h) is made of the same items but
+ * clocksource.available (what the kernel could switch to, not what it
+ * uses).  pr_env_key_rank gives a key's place in it, or -1.
+ */
+extern const char *const pr_env_relevant_keys[];
+int pr_env_key_rank(const char *key);
+
 /* Appends the diff as text; at most log_max kernel log lines per side
  * (the rest counted).  "A" and "B" are named name_a and name_b. */
 enum pr_status pr_envdiff_format_text(const struct pr_envdiff *d,

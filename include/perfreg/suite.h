@@ -352,15 +352,14 @@ double pr_suite_halfwidth_pct(const double *v, size_t n);
 
 /*
  * Configurations (src/probes/config.c).  A suite session's figures
- * depend on the machine's configuration: the environment items listed
- * in pr_suite_config_keys (a key ending in '.' stands for every key with
- * that prefix): kernel release, version and command line, CPU model,
- * microcode, flags, cores and SMT, governor and boost, mitigations,
- * clocksource, transparent hugepages, C library, compiler, the OpenSSL
- * library the crypto probe uses and the probes' own version.  Sessions
- * whose snapshots agree on all of them share a configuration.
+ * depend on the machine's configuration: the environment items env diff
+ * ranks as moving performance (pr_env_relevant_keys, perfreg/env.h) but
+ * clocksource.available: kernel release, version and command line, CPU
+ * model, microcode, flags, cores and SMT, governor and boost,
+ * mitigations, clocksource, transparent hugepages, C library, compiler,
+ * the OpenSSL library the crypto probe uses and the probes' own version.
+ * Sessions whose snapshots agree on all of them share a configuration.
  */
-extern const char *const pr_suite_config_keys[];
 
 /* PR_SUITE_PROBES_VERSION, bumped whenever a probe is added or changes
  * what or how it measures, is kept beside the list of probes. */
@@ -369,7 +368,7 @@ extern const char *const pr_suite_config_keys[];
 /* 8 hexadecimal digits and the NUL. */
 #define PR_SUITE_CONFIG_LEN 9
 
-/* 1 when key is one of pr_suite_config_keys. */
+/* 1 when key is one of a configuration's items (above). */
 int pr_suite_config_key(const char *key);
 
 /* Adds to e the items only the suite knows, unless e has them:

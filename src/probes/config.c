@@ -4,7 +4,7 @@
  * compared with (pr_suite_plan).  See perfreg/suite.h.
  *
  * A configuration is the values of the environment items that are known
- * to move the probes' figures (pr_suite_config_keys: kernel, command
+ * to move the probes' figures (pr_env_relevant_keys but one: kernel, command
  * line, microcode, clocksource, mitigations, governor, C library,
  * OpenSSL, the probes' own version...).  Its id is the 64-bit FNV-1a
  * hash of "key=value\n" (or "key unavailable\n") for every such item,
@@ -24,31 +24,18 @@
 
 #include <openssl/crypto.h>
 
+#include "perfreg/env.h"
 #include "perfreg/sample.h"
 #include "perfreg/suite.h"
 #include "core/banned.h"
 
-/* A key ending in '.' stands for every key with that prefix. */
-const char *const pr_suite_config_keys[] = { "kernel.release", "kernel.version",
-	"kernel.cmdline", "cpu.model", "cpu.microcode", "cpu.flags",
-	"cpu.cores", "cpu.threads", "cpu.smt", "cpu.governor", "cpu.boost",
-	"cpu.no_turbo", "cpu.pstate", "cpu.vulnerabilities.",
-	"clocksource.current", "thp.", "libc.version", "compiler",
-	"openssl.library", "perfreg.probes", NULL };
-
+/* The items env diff ranks as moving performance (perfreg/env.h), but
+ * what the kernel could switch its clock to. */
 int
 pr_suite_config_key(const char *key)
 {
-	size_t i, l;
-
-	for (i = 0; pr_suite_config_keys[i] != NULL; i++) {
-		l = strlen(pr_suite_config_keys[i]);
-		if (pr_suite_config_keys[i][l - 1] == '.'
-			? strncmp(key, pr_suite_config_keys[i], l) == 0
-			: strcmp(key, pr_suite_config_keys[i]) == 0)
-			return 1;
-	}
-	return 0;
+	return pr_env_key_rank(key) >= 0 &&
+	    strcmp(key, "clocksource.available") != 0;
 }
 
 enum pr_status

@@ -29,13 +29,13 @@
 
 #define VALUE_SHOWN 60
 
-/* The items known to move performance, most telling first; a key ending
- * in '.' matches every key with that prefix. */
-static const char *const relevant[] = { "clocksource.current",
-	"clocksource.available", "cpu.vulnerabilities.", "cpu.governor",
-	"cpu.boost", "cpu.no_turbo", "cpu.pstate", "cpu.microcode", "cpu.flags",
-	"kernel.cmdline", "cpu.smt", "thp.", "cpu.model", "cpu.cores",
-	"cpu.threads", NULL };
+/* perfreg/env.h: the one table, also the suite's configuration. */
+const char *const pr_env_relevant_keys[] = { "kernel.release", "kernel.version",
+	"clocksource.current", "clocksource.available", "cpu.vulnerabilities.",
+	"cpu.governor", "cpu.boost", "cpu.no_turbo", "cpu.pstate",
+	"cpu.microcode", "cpu.flags", "kernel.cmdline", "cpu.smt", "thp.",
+	"libc.version", "openssl.library", "compiler", "perfreg.probes",
+	"cpu.model", "cpu.cores", "cpu.threads", NULL };
 
 /* Items whose values are lists of words. */
 static const char *const lists[] = { "clocksource.available", "cpu.flags",
@@ -47,16 +47,16 @@ static const char *const log_words[] = { "clocksource", "timecounter", "tsc",
 	"retbleed", "cpufreq", "pstate", "governor", "throttl", "turbo",
 	"hugepage", "smt", NULL };
 
-static int
-rank_of(const char *key)
+int
+pr_env_key_rank(const char *key)
 {
+	const char *r;
 	size_t i, l;
 
-	for (i = 0; relevant[i] != NULL; i++) {
-		l = strlen(relevant[i]);
-		if (relevant[i][l - 1] == '.'
-			? strncmp(key, relevant[i], l) == 0
-			: strcmp(key, relevant[i]) == 0)
+	for (i = 0; (r = pr_env_relevant_keys[i]) != NULL; i++) {
+		l = strlen(r);
+		if (r[l - 1] == '.' ? strncmp(key, r, l) == 0
+				    : strcmp(key, r) == 0)
 			return (int)i;
 	}
 	return -1;
@@ -493,7 +493,7 @@ add_item(struct ranked *v, size_t *n, const struct pr_env_item *a,
 	enum pr_status st = PR_OK;
 	/* cppcheck-suppress nullPointerRedundantCheck ; a or b is
 	 * non-NULL: the callers pass an item on one side at least */
-	int rk = rank_of(x->key);
+	int rk = pr_env_key_rank(x->key);
 
 	memset(o, 0, sizeof(*o));
 	o->it.kind = a == NULL ? PR_ENVDIFF_ADDED

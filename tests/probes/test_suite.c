@@ -1061,6 +1061,30 @@ test_config_id(void **state)
 	assert_true(pr_suite_config_key("cpu.vulnerabilities.l1tf"));
 	assert_false(pr_suite_config_key("cpu.vulnerabilities"));
 	assert_false(pr_suite_config_key("sysctl.vm.swappiness"));
+	/* One table: the configuration's items are the ones env diff
+	 * ranks as moving performance, but clocksource.available; the
+	 * twenty of every earlier release (so that no stored session's
+	 * configuration id changes). */
+	{
+		static const char *const was[] = { "kernel.release",
+			"kernel.version", "kernel.cmdline", "cpu.model",
+			"cpu.microcode", "cpu.flags", "cpu.cores",
+			"cpu.threads", "cpu.smt", "cpu.governor", "cpu.boost",
+			"cpu.no_turbo", "cpu.pstate", "cpu.vulnerabilities.",
+			"clocksource.current", "thp.", "libc.version",
+			"compiler", "openssl.library", "perfreg.probes" };
+		size_t j, n = 0;
+
+		for (j = 0; j < sizeof(was) / sizeof(was[0]); j++) {
+			assert_true(pr_suite_config_key(was[j]));
+			assert_true(pr_env_key_rank(was[j]) >= 0);
+		}
+		for (j = 0; pr_env_relevant_keys[j] != NULL; j++)
+			n += pr_suite_config_key(pr_env_relevant_keys[j]) != 0;
+		assert_int_equal(n, sizeof(was) / sizeof(was[0]));
+		assert_false(pr_suite_config_key("clocksource.available"));
+		assert_true(pr_env_key_rank("clocksource.available") >= 0);
+	}
 }
 
 static void
