@@ -652,6 +652,20 @@ sessions_release(struct sessions *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* 1 when a session of s is one of perfreg suite's (its tag "suite"). */
+static int
+suite_sessions(const struct sessions *s)
+{
+	size_t i, t;
+
+	for (i = 0; i < s->n; i++)
+		for (t = 0; t < s->info[i].ntags; t++)
+			if (s->info[i].tags[t].key.n == 5 &&
+			    memcmp(s->info[i].tags[t].key.p, "suite", 5) == 0)
+				return 1;
+	return 0;
+}
+
 /* Loads the sessions of the campaign with their snapshots; an exit
  * status. */
 static int
@@ -729,6 +743,21 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 		rc = cli_exit_for(st);
 		goto out;
 	}
+	if ((rc = sessions_load(&cc, &ss)) != PR_EXIT_OK)
+		goto out;
+	/* The suite's sessions (tagged suite=quick|full) hold a variant per
+	 * probe: comparing one probe's figures with another's says nothing
+	 * (review of session 15, finding 14: 50 warnings, then "copy and
+	 * crypto have no metric in common"). */
+	if (suite_sessions(&ss)) {
+		cli_errorf("compare: campaign '%s' holds perfreg suite's "
+			   "sessions, a variant per probe: `perfreg suite "
+			   "history` lists them, `perfreg suite --baseline "
+			   "SESSION` compares with one",
+		    o->campaign);
+		rc = PR_EXIT_USAGE;
+		goto out;
+	}
 	if (nops == 2 &&
 	    ((a = find_variant(v, n, ops[0], o->campaign)) < 0 ||
 		(b = find_variant(v, n, ops[1], o->campaign)) < 0)) {
@@ -742,8 +771,6 @@ compare_campaign(const struct compare_opts *o, int nops, char **ops)
 		rc = PR_EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = sessions_load(&cc, &ss)) != PR_EXIT_OK)
-		goto out;
 	cmp_opts(o, &cr.cmp);
 	cr.campaign = o->campaign;
 	cr.host = o->host;

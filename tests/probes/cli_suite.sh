@@ -93,6 +93,14 @@ hasf "$tmp/out" "p adjusted by Benjamini-Hochberg over 2 figures" "BH, named"
 "$P" show --db "$db" suite > "$tmp/out" || fail "show suite"
 has "$tmp/out" "^  syscall  *4  *1 " "suite sessions stored as campaign suite"
 has "$tmp/out" "suite=quick" "suite sessions tagged"
+# compare --campaign suite: a variant per probe, refused in one line
+# that points to suite history (review of session 15, finding 14).
+"$P" compare --campaign suite --db "$db" > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 2 ] || fail "compare --campaign suite: status $st, not 2"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "compare --campaign suite: not one line: $(cat "$tmp/err")"
+has "$tmp/err" "^perfreg: compare: campaign 'suite' holds perfreg suite's sessions, a variant per probe: \`perfreg suite history\` lists them" \
+    "compare --campaign suite: said"
 # --baseline picks a session; a missing one is an error.
 "$P" suite run syscall --quick --budget 1 --db "$db" --baseline 1 \
     > "$tmp/out" 2>&1 || fail "--baseline 1"
