@@ -77,6 +77,46 @@ cli_html_write(const char *cmd, const char *path, const struct pr_buf *b)
 	return PR_EXIT_OK;
 }
 
+int
+cli_html_check(const char *cmd, const char *path)
+{
+	struct stat sb;
+	char tmp[4096];
+	FILE *f;
+	int e;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return PR_EXIT_OK;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		cli_errorf("%s: --html: cannot write %s: %s", cmd, path,
+		    strerror(EISDIR));
+		return PR_EXIT_USAGE;
+	}
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		if (access(path, W_OK) == 0)
+			return PR_EXIT_OK;
+		e = errno;
+		cli_errorf("%s: --html: cannot write %s: %s", cmd, path,
+		    strerror(e));
+		return PR_EXIT_USAGE;
+	}
+	/* The file the page will be written to, made and removed. */
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid()) >=
+	    (int)sizeof(tmp)) {
+		cli_errorf("%s: --html: %s: file name too long", cmd, path);
+		return PR_EXIT_USAGE;
+	}
+	if ((f = fopen(tmp, "w")) == NULL) {
+		e = errno;
+		cli_errorf("%s: --html: cannot write %s: %s", cmd, path,
+		    strerror(e));
+		return PR_EXIT_USAGE;
+	}
+	(void)fclose(f);
+	(void)remove(tmp);
+	return PR_EXIT_OK;
+}
+
 /* Writes the page that render made into b (or its error). */
 static int
 finish(const char *cmd, const char *path, struct pr_buf *b, enum pr_status st,

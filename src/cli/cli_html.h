@@ -24,6 +24,11 @@
 	    "(- for standard output instead of the text report)", \
 	    type, member, OPT_NONEMPTY, "a file name")
 
+/* Whether the page can be written to path (its directory takes the
+ * temporary file; a directory is refused): called before a command
+ * measures, so that a typo costs nothing.  An exit status, said. */
+int cli_html_check(const char *cmd, const char *path);
+
 /* Writes the page in b to path; an exit status (cmd names the command
  * in messages). */
 int cli_html_write(const char *cmd, const char *path, const struct pr_buf *b);

@@ -1249,6 +1249,8 @@ exec_bisect(int argc, char **argv)
 	if (c.json && c.markdown)
 		return cli_usage_error(&cmd_bisect_entry,
 		    "--json and --markdown exclude each other");
+	if ((rc = cli_html_check("bisect", c.html)) != PR_EXIT_OK)
+		return rc;
 	if ((aj = args_to_json(argc, argv)) == NULL) {
 		cli_errorf("bisect: warning: an argument is not UTF-8 text: "
 			   "the bisection cannot be resumed");

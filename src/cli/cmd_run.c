@@ -564,6 +564,9 @@ parse_opts(int argc, char **argv, struct run_cli *c)
 	c->format = c->json ? PR_REPORT_JSON
 	    : c->markdown   ? PR_REPORT_MARKDOWN
 			    : PR_REPORT_TEXT;
+	/* Before anything runs: a typo in --html costs nothing. */
+	if (cli_html_check("run", c->html) != PR_EXIT_OK)
+		return -1;
 	if (c->seen & opt_bit(options, "confidence"))
 		c->seq.alpha = 1 - c->conf_pct / 100;
 	if (c->robust)

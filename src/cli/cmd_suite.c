@@ -300,6 +300,9 @@ parse_opts(const struct cmd_entry *e, int argc, char **argv,
 	}
 	if (!c->budget_set && c->so.quick)
 		c->so.budget_s = 40;
+	/* Before the probes: a typo in --html costs nothing. */
+	if (!c->worker && cli_html_check(e->name, c->html) != PR_EXIT_OK)
+		return -1;
 	/* A CPU the probes cannot be pinned to is said before any runs
 	 * (every probe would be skipped). */
 	if (c->so.cpu >= 0 && !c->worker) {

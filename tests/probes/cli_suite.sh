@@ -393,6 +393,15 @@ has "$tmp/err" "^perfreg: suite run: --cpu: CPU 1000 is not one this process may
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "--cpu 1000: not one line: $(cat "$tmp/err")"
 [ ! -e "$cdb" ] || [ "$(sqlite3 "$cdb" "SELECT count(*) FROM session")" = 0 ] ||
     fail "--cpu 1000: a session was stored"
+# --html that cannot be written: said before the probes, nothing stored.
+"$P" suite run syscall --quick --html "$tmp/no/dir/x.html" --db "$cdb" \
+    > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 2 ] || fail "--html unwritable: status $st, not 2"
+has "$tmp/err" "^perfreg: suite run: --html: cannot write $tmp/no/dir/x.html: No such file or directory$" \
+    "--html unwritable: said"
+[ ! -e "$cdb" ] || [ "$(sqlite3 "$cdb" "SELECT count(*) FROM session")" = 0 ] ||
+    fail "--html unwritable: a session was stored"
 # ... and a session in which no probe took a sample is not stored: a
 # stand-in worker is perfreg's own, pinned to that CPU (workers are not
 # checked), so that every probe says "cannot pin".

@@ -188,6 +188,22 @@ has "$tmp/err" "no run of 'a' succeeded" "no such command"
 "$P" run -n 2 a=false > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] || fail "a command that always fails: not status 2"
 
+# --html that cannot be written is said before anything runs (review of
+# session 15, finding 10: suite measured 14 s, stored, then failed):
+# one line, exit 2, the command never started; a directory is refused.
+for h in "$tmp/no/such/dir/x.html" "$tmp"; do
+	"$P" run -n 2 --html "$h" "a=touch $tmp/ran" > "$tmp/out" 2> "$tmp/err"
+	st=$?
+	[ $st -eq 2 ] || fail "--html $h: status $st, not 2"
+	has "$tmp/err" "^perfreg: run: --html: cannot write $h: " "--html $h: said"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "--html $h: not one line"
+	[ ! -e "$tmp/ran" ] || fail "--html $h: the command ran"
+done
+"$P" run -n 2 --html "$tmp/ok.html" "a=true" > "$tmp/out" 2> "$tmp/err" ||
+    fail "--html ok: $(cat "$tmp/err")"
+has "$tmp/ok.html" "^<!DOCTYPE html>" "--html ok: the page"
+ls "$tmp" | grep -q 'ok.html.tmp' && fail "--html ok: a temporary file left"
+
 # --output that cannot be written is a failure (it exited 0), and the
 # report is still written; a name that cannot be opened is bad usage.
 if [ -w /dev/full ]; then
