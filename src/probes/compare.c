@@ -29,6 +29,7 @@ pr_suite_cmp_release(struct pr_suite_cmp *c)
 	free(c->cmp);
 	free(c->ungated);
 	free(c->would);
+	free(c->apart);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -173,6 +174,129 @@ side(struct pr_dataset *d, size_t n, const char *name, enum pr_suite_value rule,
 	return PR_OK;
 }
 
+/* A call of figure i of c that the rule does not make: not called, its
+ * verdict kept in c->apart[i]. */
+static enum pr_status
+uncall(struct pr_suite_cmp *c, size_t i, struct pr_error *err)
+{
+	struct pr_comparison *y;
+
+	if (!pr_suite_changed(c, i))
+		return PR_OK;
+	if (c->apart == NULL &&
+	    (c->apart = calloc(c->n + 1, sizeof(*c->apart))) == NULL)
+		return pr_error_set(err, PR_ENOMEM, "out of memory");
+	y = &c->cmp[i];
+	c->apart[i] = y->verdict;
+	y->verdict = PR_VERDICT_INCONCLUSIVE;
+	y->runs_needed = 0;
+	c->uncarried++;
+	return PR_OK;
+}
+
+/*
+ * PR_SUITE_VALUE_BOTH: out holds the comparison by the mean; a figure it
+ * calls stays called only when the comparison by the median calls it the
+ * same way.
+ */
+static enum pr_status
+both_rule(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd, size_t nn,
+    const struct pr_suite_figure *fig, size_t nfig,
+    const struct pr_moderated_opts *mo, struct pr_suite_cmp *out,
+    struct pr_error *err)
+{
+	struct pr_suite_cmp med;
+	enum pr_status st;
+	size_t i, j = 0;
+
+	if ((st = pr_suite_compare_value(bd, nb, nd, nn, fig, nfig, mo,
+		 PR_SUITE_VALUE_MEDIAN, &med, err)) != PR_OK)
+		return st;
+	/* Both list the figures found on both sides, in fig's order. */
+	for (i = 0; i < out->n; i++) {
+		while (j < med.n && med.index[j] < out->index[i])
+			j++;
+		if ((j == med.n || med.index[j] != out->index[i] ||
+			med.cmp[j].verdict != out->cmp[i].verdict) &&
+		    (st = uncall(out, i, err)) != PR_OK)
+			break;
+	}
+	pr_suite_cmp_release(&med);
+	return st;
+}
+
+int
+pr_suite_carried(const double *v, size_t n, double level, double conf)
+{
+	double mean = 0, ss = 0, top = fabs(level), d, t;
+	size_t i;
+
+	/* t does not change with the scale: values relative to the
+	 * largest, so that no square overflows. */
+	for (i = 0; i < n; i++)
+		top = fmax(top, fabs(v[i]));
+	if (n < 2 || !isfinite(top) || !(top > 0))
+		return 1;
+	for (i = 0; i < n; i++)
+		mean += (v[i] / top - mean) / (double)(i + 1);
+	for (i = 0; i < n; i++) {
+		d = v[i] / top - mean;
+		ss += d * d;
+	}
+	if (!(ss > 0))
+		return 1;
+	t = (mean - level / top) / sqrt(ss / (double)(n - 1) / (double)n);
+	return 2 * pr_t_sf(fabs(t), (double)(n - 1)) < 1 - conf;
+}
+
+/*
+ * PR_SUITE_VALUE_CARRIED: out holds the comparison by the mean; a figure
+ * it calls stays called only when pr_suite_carried says the new sessions'
+ * process values (all of them) differ from the base's level, the
+ * geometric mean of its session values (what the change is relative to).
+ */
+static enum pr_status
+carried_rule(struct pr_dataset *nd, size_t nn,
+    const struct pr_suite_figure *fig, const struct pr_moderated_opts *mo,
+    struct pr_suite_cmp *out, struct pr_error *err)
+{
+	const struct pr_metric *m;
+	double conf = mo != NULL ? mo->conf : 0.95, lb, *v = NULL, *g;
+	const double *bv;
+	size_t i, h, j, n, cap = 0;
+
+	for (i = 0; i < out->n; i++) {
+		if (!pr_suite_changed(out, i))
+			continue;
+		bv = &out->values[i * out->base_stride];
+		for (lb = 0, j = 0; j < out->kb[i]; j++)
+			lb += log(bv[j]) / (double)out->kb[i];
+		for (n = 0, h = 0; h < nn; h++) {
+			m = pr_dataset_find(&nd[h], fig[out->index[i]].name);
+			for (j = 0; m != NULL && j < m->values.n; j++) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 64;
+					if ((g = realloc(v,
+						 cap * sizeof(*v))) == NULL) {
+						free(v);
+						return pr_error_set(err,
+						    PR_ENOMEM, "out of memory");
+					}
+					v = g;
+				}
+				v[n++] = m->values.v[j];
+			}
+		}
+		if (!pr_suite_carried(v, n, exp(lb), conf) &&
+		    uncall(out, i, err) != PR_OK) {
+			free(v);
+			return PR_ENOMEM;
+		}
+	}
+	free(v);
+	return PR_OK;
+}
+
 enum pr_status
 pr_suite_compare(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
     size_t nn, const struct pr_suite_figure *fig, size_t nfig,
@@ -249,6 +373,14 @@ pr_suite_compare_value(struct pr_dataset *bd, size_t nb, struct pr_dataset *nd,
 	memcpy(out->cmp, cmp, k * sizeof(*cmp));
 	free(mf);
 	free(cmp);
+	mf = NULL;
+	cmp = NULL;
+	if (rule == PR_SUITE_VALUE_BOTH)
+		st = both_rule(bd, nb, nd, nn, fig, nfig, mo, out, err);
+	else if (rule == PR_SUITE_VALUE_CARRIED)
+		st = carried_rule(nd, nn, fig, mo, out, err);
+	if (st != PR_OK)
+		goto fail;
 	return PR_OK;
 fail:
 	free(mf);

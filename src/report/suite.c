@@ -1020,28 +1020,64 @@ starved_note(struct pr_buf *out, const struct cmp_data *d,
 	return st;
 }
 
-/* The figures not gated that their test would have called
- * (pr_suite_cmp_gate), said once. */
+/* The figures whose call a rule withheld: WITHHELD_GATE, not gated
+ * (pr_suite_cmp_gate); WITHHELD_APART, not carried by the new session's
+ * processes (PR_SUITE_VALUE_CARRIED, pr_suite_carried). */
+enum withheld { WITHHELD_GATE, WITHHELD_APART };
+
+/* 1 when figure i of c is in set w (a figure not gated is, whatever its
+ * test gave); *would the verdict its test gave (inconclusive: none). */
+static int
+withheld(const struct pr_suite_cmp *c, enum withheld w, size_t i,
+    enum pr_verdict *would)
+{
+	*would = PR_VERDICT_INCONCLUSIVE;
+	if (w == WITHHELD_GATE) {
+		if (c->ungated == NULL || c->ungated[i] == 0)
+			return 0;
+		if (c->ungated[i] == 2)
+			*would = c->would[i];
+		return 1;
+	}
+	if (c->apart == NULL || c->apart[i] == PR_VERDICT_INCONCLUSIVE)
+		return 0;
+	*would = c->apart[i];
+	return 1;
+}
+
+/* The figures of set w whose test would have called them, said once. */
 static enum pr_status
-ungated_note(struct pr_buf *out, const struct cmp_data *d,
-    enum pr_report_format f, struct pr_error *err)
+withheld_note(struct pr_buf *out, const struct cmp_data *d,
+    enum pr_report_format f, enum withheld w, struct pr_error *err)
 {
 	const struct pr_suite_cmp *c = d->c;
+	enum pr_verdict would;
 	unsigned char *pick;
 	enum pr_status st;
-	size_t i;
+	size_t i, k = 0;
 
-	if (c->ungated == NULL)
-		return PR_OK;
 	if ((pick = calloc(c->n + 1, 1)) == NULL)
 		return pr_error_set(err, PR_ENOMEM, "out of memory");
-	for (i = 0; i < c->n; i++)
-		pick[i] = c->ungated[i] == 2;
-	st = note(out, d, pick, f,
-	    "not called, as these figures are not gated (a busy-polling "
-	    "hand-off measures whether the scheduler ran both threads at "
-	    "once, not the code's cost; perfreg(1), suite)",
-	    err);
+	for (i = 0; i < c->n; i++) {
+		pick[i] = withheld(c, w, i, &would) &&
+		    would != PR_VERDICT_INCONCLUSIVE;
+		k += pick[i];
+	}
+	st = k == 0
+	    ? PR_OK
+	    : note(out, d, pick, f,
+		  w == WITHHELD_GATE
+		      ? "not called, as these figures are not gated (a "
+			"busy-polling hand-off measures whether the "
+			"scheduler ran both threads at once, not the "
+			"code's cost; perfreg(1), suite)"
+		      : "not called, as the new session's processes do "
+			"not carry the change: their values, taken "
+			"together, do not differ from the base's (a "
+			"one-sample t at p >= 0.05), so that one process "
+			"apart from the others moved the session's mean "
+			"(perfreg(1), STATISTICAL METHODS)",
+		  err);
 	free(pick);
 	return st;
 }
@@ -1215,29 +1251,28 @@ summary_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	return st;
 }
 
-/* The figures not gated: [{"name", "would_be"}], would_be the verdict
- * their test gave before pr_suite_cmp_gate (null: none made). */
+/* The figures of set w: [{"name", "would_be"}], would_be the verdict
+ * their test gave before the rule (null: none made). */
 static json_t *
-ungated_json(const struct cmp_data *d)
+withheld_json(const struct cmp_data *d, enum withheld w)
 {
 	const struct pr_suite_cmp *c = d->c;
 	json_t *a = json_array(), *o;
+	enum pr_verdict would;
 	size_t i;
 
-	if (a == NULL || c->ungated == NULL)
-		return a;
-	for (i = 0; i < c->n; i++) {
-		if (c->ungated[i] == 0)
+	for (i = 0; a != NULL && i < c->n; i++) {
+		if (!withheld(c, w, i, &would))
 			continue;
 		o = json_object();
 		if (o == NULL ||
 		    jset(o, "name", jstr(d->fig[c->index[i]].name)) != 0 ||
 		    jset(o, "would_be",
-			c->ungated[i] == 2
-			    ? jstr(c->would[i] == PR_VERDICT_REGRESSION
+			would == PR_VERDICT_INCONCLUSIVE
+			    ? json_null()
+			    : jstr(would == PR_VERDICT_REGRESSION
 				      ? "regression"
-				      : "improvement")
-			    : json_null()) != 0) {
+				      : "improvement")) != 0) {
 			json_decref(o);
 			json_decref(a);
 			return NULL;
@@ -1277,7 +1312,8 @@ summary_json(const void *data, struct pr_error *err)
 		0 ||
 	    jset(o, "starved", json_boolean(d->c->starved)) != 0 ||
 	    jset(o, "line", jstr(b.data)) != 0 ||
-	    jset(o, "not_gated", ungated_json(d)) != 0) {
+	    jset(o, "not_gated", withheld_json(d, WITHHELD_GATE)) != 0 ||
+	    jset(o, "not_carried", withheld_json(d, WITHHELD_APART)) != 0) {
 		pr_buf_release(&b);
 		return nomem_json(o, err);
 	}
@@ -1310,7 +1346,9 @@ detail_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 	if (st == PR_OK && d->c->starved)
 		st = starved_note(out, d, f, err);
 	if (st == PR_OK)
-		st = ungated_note(out, d, f, err);
+		st = withheld_note(out, d, f, WITHHELD_GATE, err);
+	if (st == PR_OK)
+		st = withheld_note(out, d, f, WITHHELD_APART, err);
 	if (st == PR_OK && k == 0) {
 		st = pr_buf_adds(out,
 		    f == PR_REPORT_MARKDOWN ? "\n(--all shows every figure)\n"

@@ -619,6 +619,53 @@ PERFREG_SUITE_WORKER=$tmp/w-h-spin "$P" suite run handoff --quick \
 tr -d ' \n' < "$tmp/out" > "$tmp/flat"
 has "$tmp/flat" '"not_gated":\[{"name":"handoff.spin.p50","would_be":null},{"name":"handoff.spin.p99","would_be":"regression"}\]' \
     "gate: --json summary.not_gated"
+# A change carried by the processes (perfreg/suite.h, pr_suite_carried):
+# four processes a session; in session 3 the second process alone is
+# three times as slow in both figures (a stalled process), which moves
+# the mean of the four by +50%: not called, a note and --json's
+# summary.not_carried say what the mean gave; exit 0 with
+# --fail-on-regression.  Session 3 instead with all four processes three
+# times as slow: called, exit 1.
+cat > "$tmp/w-stall" <<EOS
+#!/bin/sh
+n=\$(cat "$tmp/stall.n" 2>/dev/null || echo 0)
+echo \$((n + 1)) > "$tmp/stall.n"
+if [ "\$n" -eq 1 ]; then cat "$tmp/block-x3"; else cat "$tmp/block-1"; fi
+EOS
+chmod +x "$tmp/w-stall"
+rm -f "$tmp/carried.db"
+for i in 1 2; do
+    PERFREG_SUITE_WORKER=$tmp/w-block-1 "$P" suite run syscall --quick \
+        --budget 3 --processes 4 --db "$tmp/carried.db" > /dev/null \
+        2> "$tmp/err" || fail "carried, session $i: $(cat "$tmp/err")"
+done
+cp "$tmp/carried.db" "$tmp/carried-json.db"
+cp "$tmp/carried.db" "$tmp/carried-all.db"
+rm -f "$tmp/stall.n"
+PERFREG_SUITE_WORKER=$tmp/w-stall "$P" suite run syscall --quick \
+    --budget 3 --processes 4 --db "$tmp/carried-json.db" --json \
+    > "$tmp/out" 2> "$tmp/err" || fail "carried, --json: $(cat "$tmp/err")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+has "$tmp/flat" '"not_carried":\[{"name":"syscall\.[a-z_]*","would_be":"regression"},{"name":"syscall\.[a-z_]*","would_be":"regression"}\]' \
+    "carried: --json summary.not_carried"
+rm -f "$tmp/stall.n"
+PERFREG_SUITE_WORKER=$tmp/w-stall "$P" suite run syscall --quick \
+    --budget 3 --processes 4 --db "$tmp/carried.db" --fail-on-regression \
+    > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 0 ] || fail "carried, a stalled process: status $st, not 0: $(cat "$tmp/err")"
+has "$tmp/out" "^2 figures: 0 regressions" "carried: a stalled process not called"
+hasf "$tmp/out" "note: not called, as the new session's processes do not carry the change: their values, taken together, do not differ from the base's (a one-sample t at p >= 0.05), so that one process apart from the others moved the session's mean (perfreg(1), STATISTICAL METHODS): all 2 figures" \
+    "carried: the note"
+narrow "$tmp/out" "carried"
+PERFREG_SUITE_WORKER=$tmp/w-block-x3 "$P" suite run syscall --quick \
+    --budget 3 --processes 4 --db "$tmp/carried-all.db" --fail-on-regression \
+    > "$tmp/out" 2> "$tmp/err"
+st=$?
+[ $st -eq 1 ] || fail "carried, every process: status $st, not 1: $(cat "$tmp/err")"
+has "$tmp/out" "^2 figures: 2 regressions" "carried: every process slower, called"
+rm -f "$tmp/carried.db"* "$tmp/carried-json.db"* "$tmp/carried-all.db"* \
+    "$tmp/stall.n"
 # A stand-in that ends inside a result: an error naming it, not a crash.
 head -n 2 "$tmp/block" > "$tmp/cut"
 printf '#!/bin/sh\ncat "%s"\n' "$tmp/cut" > "$tmp/short"

@@ -558,10 +558,11 @@ stalled_session(struct pr_dataset *d, const double (*v)[4], size_t nfig,
  * 2, 3, 5, 7) as the base, and session 10 as the new one, whose second
  * process had handoff.futex.p50 and .p99 28 and 32 times the others'.
  * By the median of the process values (PR_SUITE_VALUE_MEDIAN) nothing is
- * called; by their mean, the suite's session value
- * (PR_SUITE_VALUE_SESSIONS: the median was measured and not adopted,
- * bench/README.md), futex.p50 is a regression of about +700%, as
- * `perfreg suite` called it there.
+ * called; by their mean alone (PR_SUITE_VALUE_MEAN), futex.p50 is a
+ * regression of about +700%, as `perfreg suite` called it there; by the
+ * suite's rule (PR_SUITE_VALUE_SESSIONS, the mean and a call only when
+ * the new session's processes carry it) nothing, futex.p50 in
+ * sc.apart as the mean's regression; and by PR_SUITE_VALUE_BOTH nothing.
  */
 static void
 test_stalled_process(void **state)
@@ -623,13 +624,261 @@ test_stalled_process(void **state)
 	/* The mean of the process values: the stalled process moves the
 	 * session, and the comparison calls it. */
 	assert_int_equal(pr_suite_compare_value(d, 5, &d[5], 1, fig, 6, NULL,
-			     PR_SUITE_VALUE_SESSIONS, &sc, &err),
+			     PR_SUITE_VALUE_MEAN, &sc, &err),
 	    PR_OK);
 	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
 	assert_true(sc.cmp[0].change_pct > 600);
+	assert_null(sc.apart);
+	pr_suite_cmp_release(&sc);
+	/* The suite's rule: the same mean, not carried by the processes. */
+	assert_int_equal(pr_suite_compare_value(d, 5, &d[5], 1, fig, 6, NULL,
+			     PR_SUITE_VALUE_SESSIONS, &sc, &err),
+	    PR_OK);
+	pr_suite_count(&sc, &cnt);
+	assert_int_equal(cnt.regressions + cnt.improvements, 0);
+	assert_true(sc.cmp[0].change_pct > 600);
+	assert_non_null(sc.apart);
+	assert_int_equal(sc.apart[0], PR_VERDICT_REGRESSION);
+	assert_int_equal(sc.apart[1], PR_VERDICT_REGRESSION);
+	assert_int_equal(sc.uncarried, 2);
+	for (h = 2; h < 6; h++)
+		assert_int_equal(sc.apart[h], PR_VERDICT_INCONCLUSIVE);
+	pr_suite_cmp_release(&sc);
+	assert_int_equal(pr_suite_compare_value(d, 5, &d[5], 1, fig, 6, NULL,
+			     PR_SUITE_VALUE_BOTH, &sc, &err),
+	    PR_OK);
+	pr_suite_count(&sc, &cnt);
+	assert_int_equal(cnt.regressions + cnt.improvements, 0);
+	assert_int_equal(sc.apart[0], PR_VERDICT_REGRESSION);
 	pr_suite_cmp_release(&sc);
 	for (h = 0; h < 6; h++)
 		pr_dataset_release(&d[h]);
+}
+
+/*
+ * The suite's check that a change is carried by the new session's
+ * processes (pr_suite_carried) against scipy's one-sample t
+ * (tests/probes/gen_suite_carried.py: t, p, p < 0.05): one process apart
+ * from three at the level gives t = 1 however far it is (46110, 1e30,
+ * and 1e300, whose square would overflow), the stalled futex process of
+ * real10.db's session 4 about 1; a change in all four processes is
+ * carried; three of four apart, t = 3, p = 0.058, is not; two values give
+ * t with 1 df; fewer than two, or values all equal, cannot say (1).
+ */
+static void
+test_carried(void **state)
+{
+	static const struct {
+		double v[4];
+		size_t n;
+		double level, t, p;
+		int carried;
+	} ref[] = {
+		{ { 1415, 1405, 51478, 1408 }, 4, 1433.5999999999999,
+		    0.9980613151292298, 0.39180463601118387, 0 },
+		{ { 1600, 1600, 1600, 46110 }, 4, 1600, 1, 0.39100221895577053,
+		    0 },
+		{ { 1600, 1600, 1600, 1e+30 }, 4, 1600, 1, 0.39100221895577053,
+		    0 },
+		{ { 10, 11, 12, 13 }, 4, 9, 3.872983346207417,
+		    0.030466291662170977, 1 },
+		{ { 10, 11, 12, 13 }, 4, 10, 2.3237900077244502,
+		    0.10272807885839903, 0 },
+		{ { 1300, 1290, 1310, 1295 }, 4, 1433.5999999999999,
+		    -31.58402996090631, 6.974338728579748e-05, 1 },
+		{ { 5, 7 }, 2, 1, 5, 0.12566591637800234, 0 },
+		{ { 2, 2, 2, 40 }, 4, 2, 1, 0.39100221895577053, 0 },
+		{ { 2, 40, 40, 40 }, 4, 2, 3, 0.057668885622437313, 0 },
+	};
+	static const double huge[] = { 1600, 1600, 1600, 1e300 };
+	static const double same[] = { 7, 7, 7 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+		/* The reference p on either side of 1 - conf. */
+		assert_int_equal(pr_suite_carried(ref[i].v, ref[i].n,
+				     ref[i].level, 0.95),
+		    ref[i].carried);
+		assert_int_equal(pr_suite_carried(ref[i].v, ref[i].n,
+				     ref[i].level, 1 - ref[i].p * 0.999),
+		    0);
+		assert_int_equal(pr_suite_carried(ref[i].v, ref[i].n,
+				     ref[i].level, 1 - ref[i].p * 1.001),
+		    1);
+	}
+	assert_int_equal(pr_suite_carried(huge, 4, 1600, 0.95), 0);
+	assert_int_equal(pr_suite_carried(huge, 4, 1600,
+			     1 - 0.39100221895577053 * 1.001),
+	    1);
+	assert_int_equal(pr_suite_carried(same, 3, 1, 0.95), 1);
+	assert_int_equal(pr_suite_carried(same, 1, 1, 0.95), 1);
+}
+
+/* tests/data/suite/real10-units.txt into d[0..10) (session i + 1 in
+ * d[i]) and the figures of session 1, in order, into fig (names the
+ * caller's, free()). */
+static size_t
+real10_load(struct pr_dataset *d, struct pr_suite_figure *fig, size_t max)
+{
+	FILE *fp = fopen("tests/data/suite/real10-units.txt", "r");
+	char name[64], better[16];
+	struct pr_error err;
+	double v[4];
+	size_t nf = 0, q;
+	int sid;
+
+	assert_non_null(fp);
+	for (q = 0; q < 10; q++)
+		pr_dataset_init(&d[q]);
+	while (fscanf(fp, "%d %63s %15s %lf %lf %lf %lf", &sid, name, better,
+		   &v[0], &v[1], &v[2], &v[3]) == 7) {
+		enum pr_better b = strcmp(better, "higher") == 0
+		    ? PR_BETTER_HIGHER
+		    : PR_BETTER_LOWER;
+
+		assert_true(sid >= 1 && sid <= 10);
+		if (sid == 1) {
+			assert_true(nf < max);
+			fig[nf].name = strdup(name);
+			fig[nf].unit = "";
+			fig[nf].better = b;
+			nf++;
+		}
+		for (q = 0; q < 4; q++)
+			assert_int_equal(pr_dataset_add(&d[sid - 1], name, "",
+					     b, v[q], &err),
+			    PR_OK);
+	}
+	assert_int_equal(fclose(fp), 0);
+	return nf;
+}
+
+/* The calls of the comparison of d[nw] with d[base[0..nb)] by rule, as
+ * the suite makes it (the gate too): their count, and into *sc. */
+static size_t
+real10_cmp(struct pr_dataset *d, const size_t *base, size_t nb, size_t nw,
+    const struct pr_suite_figure *fig, size_t nf, enum pr_suite_value rule,
+    struct pr_suite_cmp *sc)
+{
+	struct pr_dataset bd[10];
+	struct pr_suite_counts cnt;
+	struct pr_error err;
+	size_t i;
+
+	for (i = 0; i < nb; i++)
+		bd[i] = d[base[i]];
+	assert_int_equal(pr_suite_compare_value(bd, nb, &d[nw], 1, fig, nf,
+			     NULL, rule, sc, &err),
+	    PR_OK);
+	assert_int_equal(pr_suite_cmp_gate(sc, fig, &err), PR_OK);
+	pr_suite_count(sc, &cnt);
+	return cnt.regressions + cnt.improvements;
+}
+
+/*
+ * The suite's rule on real sessions (bench/README.md, "A change carried
+ * by the processes"): the ten `suite --quick` sessions of real10.db, one
+ * value a process (tests/probes/gen_suite_real10.py), session 4 slowed
+ * from outside (OPENSSL_ia32cap), the others A/A, and in five of them one
+ * process of four stalled in the futex hand-off (about 51,000 ns against
+ * 1,420).
+ * - A/A: each A/A session against every 1-, 2- and 3-subset of the A/A
+ *   sessions before it (246 comparisons): the suite's rule
+ *   (PR_SUITE_VALUE_SESSIONS) calls nothing; the mean alone calls the
+ *   stalled process (session 10 new), the median alone the machine's
+ *   drift of 1-3% (copy's quantised figures, at k = 2).
+ * - Session 4 against 1, 2 and 3: the suite's rule calls exactly the 19
+ *   regressions (aes-128-gcm 16 B..16 KiB, chacha20-poly1305 64 B..16
+ *   KiB, sha256 64 B..16 KiB, pipe-digest.sha256's three) and
+ *   chacha20-poly1305.16B's improvement; the mean alone also session 4's
+ *   own stalled futex process (p50 and p99), which the rule lists apart.
+ */
+static void
+test_real10(void **state)
+{
+	static const char *const slowed[] = { "crypto.aes-128-gcm.16B",
+		"crypto.aes-128-gcm.64B", "crypto.aes-128-gcm.256B",
+		"crypto.aes-128-gcm.1024B", "crypto.aes-128-gcm.8192B",
+		"crypto.aes-128-gcm.16384B", "crypto.chacha20-poly1305.64B",
+		"crypto.chacha20-poly1305.256B",
+		"crypto.chacha20-poly1305.1024B",
+		"crypto.chacha20-poly1305.8192B",
+		"crypto.chacha20-poly1305.16384B", "crypto.sha256.64B",
+		"crypto.sha256.256B", "crypto.sha256.1024B",
+		"crypto.sha256.8192B", "crypto.sha256.16384B",
+		"pipe-digest.sha256.wall", "pipe-digest.sha256.cpu",
+		"pipe-digest.sha256.throughput" };
+	static const size_t aa[] = { 0, 1, 2, 4, 5, 6, 7, 8, 9 };
+	static const size_t b123[] = { 0, 1, 2 };
+	struct pr_suite_figure fig[128];
+	struct pr_dataset d[10];
+	struct pr_suite_cmp sc;
+	size_t nf, i, j, h, k, a, b, c, base[3], comps = 0, rule_calls = 0;
+	size_t mean_calls = 0, median_calls = 0, found;
+
+	(void)state;
+	nf = real10_load(d, fig, 128);
+	assert_int_equal(nf, 83);
+	for (h = 1; h < 9; h++)
+		for (k = 1; k <= 3 && k <= h; k++)
+			for (a = 0; a < h; a++)
+				for (b = k >= 2 ? a + 1 : h - 1; b < h; b++)
+					for (c = k >= 3 ? b + 1 : h - 1; c < h;
+					     c++) {
+						base[0] = aa[a];
+						base[1] = aa[b];
+						base[2] = aa[c];
+						comps++;
+						rule_calls += real10_cmp(d,
+						    base, k, aa[h], fig, nf,
+						    PR_SUITE_VALUE_SESSIONS,
+						    &sc);
+						pr_suite_cmp_release(&sc);
+						mean_calls += real10_cmp(d,
+						    base, k, aa[h], fig, nf,
+						    PR_SUITE_VALUE_MEAN, &sc);
+						pr_suite_cmp_release(&sc);
+						median_calls += real10_cmp(d,
+						    base, k, aa[h], fig, nf,
+						    PR_SUITE_VALUE_MEDIAN, &sc);
+						pr_suite_cmp_release(&sc);
+					}
+	assert_int_equal(comps, 36 + 84 + 126);
+	assert_int_equal(rule_calls, 0);
+	assert_true(mean_calls > 0);
+	assert_true(median_calls > 0);
+	/* The slowed session against the three before it. */
+	assert_int_equal(real10_cmp(d, b123, 3, 3, fig, nf,
+			     PR_SUITE_VALUE_SESSIONS, &sc),
+	    20);
+	for (i = 0; i < sc.n; i++) {
+		const char *name = fig[sc.index[i]].name;
+
+		found = 0;
+		for (j = 0; j < sizeof(slowed) / sizeof(slowed[0]); j++)
+			found |= strcmp(name, slowed[j]) == 0;
+		if (found)
+			assert_int_equal(sc.cmp[i].verdict,
+			    PR_VERDICT_REGRESSION);
+		else if (strcmp(name, "crypto.chacha20-poly1305.16B") == 0)
+			assert_int_equal(sc.cmp[i].verdict,
+			    PR_VERDICT_IMPROVEMENT);
+		else
+			assert_false(pr_suite_changed(&sc, i));
+		if (strncmp(name, "handoff.futex.p", 15) == 0)
+			assert_int_equal(sc.apart[i], PR_VERDICT_REGRESSION);
+	}
+	assert_int_equal(sc.uncarried, 2);
+	pr_suite_cmp_release(&sc);
+	assert_int_equal(real10_cmp(d, b123, 3, 3, fig, nf, PR_SUITE_VALUE_MEAN,
+			     &sc),
+	    22);
+	pr_suite_cmp_release(&sc);
+	for (i = 0; i < 10; i++)
+		pr_dataset_release(&d[i]);
+	for (i = 0; i < nf; i++)
+		free((char *)fig[i].name);
 }
 
 /*
@@ -1305,6 +1554,8 @@ main(void)
 		cmocka_unit_test(test_compare_sessions),
 		cmocka_unit_test(test_session_median),
 		cmocka_unit_test(test_stalled_process),
+		cmocka_unit_test(test_carried),
+		cmocka_unit_test(test_real10),
 		cmocka_unit_test(test_counts_figures),
 		cmocka_unit_test(test_probe_interval),
 		cmocka_unit_test(test_starved),
