@@ -38,9 +38,23 @@ its units (of an even number the mean of the two middle ones) and W the
 mean's error times c_n, as pr_suite_session_value's
 PR_SUITE_VALUE_MEDIAN (perfreg/suite.h); -v mean (the default) as above.
 
+-s (with a database): besides, a session effect shared by every figure
+(issue 10, session 15: the real stores show drifts of 1-5% in copy,
+crypto and syscall at once between sessions): one factor over the
+sessions, the first principal component of the figures' log session
+values (each centred, scaled by its standard deviation; power iteration),
+g_i with mean 0 and variance 1, and each figure's loading L_j, the
+covariance of its log values with g, written as the fig line's 8th field
+SHARED; TAU is then the rest, sqrt(max(TAU^2 - L_j^2, 0)).  A comment
+line gives the share of the figures' scaled variance the factor takes
+and, beside it, the mean share of the same fit on 50 sets of the values
+each figure's sessions shuffled on its own (what noise alone gives with
+this many sessions and figures): the first overstates the shared part
+by about the second.
+
 Standard library only.  Usage:
   bench/suite-fit.py bench/data/suite-quick-*.json > bench/data/suite-model.txt
-  bench/suite-fit.py [-r mean|best|suite] [-v mean|median] [-x ID]...
+  bench/suite-fit.py [-r mean|best|suite] [-v mean|median] [-s] [-x ID]...
       SESSIONS.db > MODEL
 """
 import json
@@ -120,9 +134,38 @@ def from_db(path, rule, leave=(), value="mean"):
     return figs, nsess
 
 
+def top_factor(rows, iters=200):
+    """The first principal component over the sessions of rows (each a
+    figure's values, centred and scaled here): g (mean 0, variance 1) and
+    the share of the scaled variance it takes."""
+    z = []
+    for y in rows:
+        m, sd = st.mean(y), st.stdev(y)
+        if sd > 0:
+            z.append([(v - m) / sd for v in y])
+    n = len(z[0])
+    g = [1.0 if i % 2 == 0 else -1.0 for i in range(n)]
+    g = [v - st.mean(g) for v in g]
+    for _ in range(iters):
+        # g <- Z^T Z g, normalised.
+        zg = [sum(a * b for a, b in zip(r, g)) for r in z]
+        g = [sum(zg[k] * z[k][i] for k in range(len(z))) for i in range(n)]
+        norm = math.sqrt(sum(v * v for v in g)) or 1
+        g = [v / norm for v in g]
+    lam = sum(sum(a * b for a, b in zip(r, g)) ** 2 for r in z)
+    total = sum(sum(v * v for v in r) for r in z)
+    sd = st.stdev(g)
+    return [v / sd for v in g], lam / total
+
+
 def main(args):
-    rule, leave, value = "suite", [], "mean"
-    while len(args) >= 2 and args[0] in ("-r", "-x", "-v"):
+    rule, leave, value, shared = "suite", [], "mean", False
+    while args and args[0] == "-s" or (
+            len(args) >= 2 and args[0] in ("-r", "-x", "-v")):
+        if args[0] == "-s":
+            shared = True
+            args = args[1:]
+            continue
         if args[0] == "-v":
             value = args[1]
             if value not in ("mean", "median"):
@@ -140,8 +183,9 @@ def main(args):
     paths = args
     if len(paths) == 1 and paths[0].endswith(".db"):
         figs, n = from_db(paths[0], rule, leave, value)
-        print("# bench/suite-fit.py -r %s -v %s on the %d sessions of %s%s"
-              % (rule, value, n, paths[0].rsplit("/", 1)[-1],
+        print("# bench/suite-fit.py -r %s -v %s%s on the %d sessions of %s%s"
+              % (rule, value, " -s" if shared else "", n,
+                 paths[0].rsplit("/", 1)[-1],
                  "".join(" -x %d" % x for x in leave)))
     else:
         sessions = [json.load(open(p)) for p in paths]
@@ -161,14 +205,45 @@ def main(args):
         v = [x for x in f["v"] if x[0] > 0]
         if len(v) < n or n < 3:
             continue
-        y = [math.log(x[0]) for x in v]
+        rows[name] = [math.log(x[0]) for x in v]
+    g = None
+    if shared:
+        if len(paths) != 1 or not paths[0].endswith(".db"):
+            sys.exit("suite-fit.py: -s goes with a database")
+        import random
+        g, share = top_factor(list(rows.values()))
+        rng = random.Random(1)
+        null = []
+        for _ in range(50):
+            sh = []
+            for y in rows.values():
+                y = list(y)
+                rng.shuffle(y)
+                sh.append(y)
+            null.append(top_factor(sh)[1])
+        print("# the shared session effect takes %.3f of the figures' "
+              "scaled variance; shuffled sessions: %.3f (mean of 50)"
+              % (share, st.mean(null)))
+    for name, f in figs.items():
+        if name not in rows:
+            continue
+        v = [x for x in f["v"] if x[0] > 0]
+        y = rows[name]
         w = [max(x[1] / 100 / 1.96, 1e-4) for x in v]
         lw = [math.log(x) for x in w]
         tau2 = st.variance(y) - st.mean([x * x for x in w])
-        rows[name] = y
-        print("fig %s %s %s %.17g %.17g %.17g %.17g" % (
-            name, f["probe"], f["better"], st.mean(y),
-            math.sqrt(max(tau2, 0)), math.exp(st.mean(lw)), st.stdev(lw)))
+        if g is None:
+            print("fig %s %s %s %.17g %.17g %.17g %.17g" % (
+                name, f["probe"], f["better"], st.mean(y),
+                math.sqrt(max(tau2, 0)), math.exp(st.mean(lw)),
+                st.stdev(lw)))
+            continue
+        my = st.mean(y)
+        load = sum((a - my) * b for a, b in zip(y, g)) / (len(y) - 1)
+        print("fig %s %s %s %.17g %.17g %.17g %.17g %.17g" % (
+            name, f["probe"], f["better"], my,
+            math.sqrt(max(tau2 - load * load, 0)), math.exp(st.mean(lw)),
+            st.stdev(lw), load))
     probes = {}
     for name, f in figs.items():
         if name in rows:

@@ -24,14 +24,17 @@
  * -x ID leaves session ID out of the replay (a session slowed on purpose:
  * neither a base nor a new session) and reports, afterwards, its own
  * calls as the new session against every k-subset of the earlier sessions
- * kept (the same table).  -V mean|median: the session value (perfreg/suite.h,
- * pr_suite_session_value; default the suite's).  -f FIGURE prints, for each
+ * kept (the same table).  -V mean|median|both|carried: the session value
+ * and rule (perfreg/suite.h, pr_suite_session_value and
+ * pr_suite_compare_value: the mean, the median, the mean's calls that the
+ * median's comparison makes too, the mean's calls that the new session's
+ * processes carry; default the suite's, carried).  -f FIGURE prints, for each
  * session of the series, the process values of FIGURE and the session's
  * value and standard error by -V.  -C CONFIG replays only that
  * configuration.  Deterministic; no timing.
  *
- * usage: suite-replay [-k LIST] [-l] [-x ID]... [-V mean|median] [-f FIGURE]
- *        [-C CONFIG] DB
+ * usage: suite-replay [-k LIST] [-l] [-x ID]... [-V mean|median|both|carried]
+ *        [-f FIGURE] [-C CONFIG] DB
  */
 #include <errno.h>
 #include <math.h>
@@ -75,6 +78,7 @@ struct tally {
 
 static int opt_latest;
 static enum pr_suite_value opt_value = PR_SUITE_VALUE_SESSIONS;
+static const char *const value_name[] = { "mean", "median", "both", "carried" };
 
 /* Runs grouped by round (the process). */
 struct collect {
@@ -361,7 +365,7 @@ print_figure(struct sess *const *ser, size_t ns, const char *name)
 
 	printf("  %s, each session's process values; its value and the "
 	       "standard error of its log (-V %s):\n",
-	    name, opt_value == PR_SUITE_VALUE_MEDIAN ? "median" : "mean");
+	    name, value_name[opt_value]);
 	for (h = 0; h < ns; h++) {
 		const struct pr_metric *m = pr_dataset_find(&ser[h]->d, name);
 
@@ -441,9 +445,14 @@ main(int argc, char **argv)
 				opt_value = PR_SUITE_VALUE_MEAN;
 			else if (strcmp(optarg, "median") == 0)
 				opt_value = PR_SUITE_VALUE_MEDIAN;
+			else if (strcmp(optarg, "both") == 0)
+				opt_value = PR_SUITE_VALUE_BOTH;
+			else if (strcmp(optarg, "carried") == 0)
+				opt_value = PR_SUITE_VALUE_CARRIED;
 			else {
 				fprintf(stderr,
-				    "suite-replay: -V: mean or median\n");
+				    "suite-replay: -V: mean, median, both or "
+				    "carried\n");
 				return 2;
 			}
 			break;
@@ -461,7 +470,8 @@ main(int argc, char **argv)
 usage:
 		fprintf(stderr,
 		    "usage: suite-replay [-k LIST] [-l] [-x ID]... "
-		    "[-V mean|median] [-f FIGURE] [-C CONFIG] DB\n");
+		    "[-V mean|median|both|carried] [-f FIGURE] [-C CONFIG] "
+		    "DB\n");
 		return 2;
 	}
 	pr_error_clear(&err);
@@ -485,8 +495,7 @@ usage:
 	}
 	printf("suite-replay %s: %zu finished suite sessions; session value "
 	       "%s; base %s\n",
-	    argv[optind], done,
-	    opt_value == PR_SUITE_VALUE_MEDIAN ? "median" : "mean",
+	    argv[optind], done, value_name[opt_value],
 	    opt_latest ? "the k sessions just before"
 		       : "every k-subset of "
 			 "the earlier sessions");

@@ -65,6 +65,21 @@
  * PR_SUITE_VALUE_MEDIAN): the rule against one stalled process
  * (bench/README.md), beside the old one.
  *
+ * -W both|carried (with -P): as -M, the second row of each table the
+ * rule of that name (perfreg/suite.h): the mean's verdicts kept only
+ * where the median's comparison calls the figure the same way ("both",
+ * PR_SUITE_VALUE_BOTH) or where the new session's process values differ
+ * from the base's level (pr_suite_carried, "carried",
+ * PR_SUITE_VALUE_CARRIED, the suite's rule); the first row the mean
+ * alone on the same histories.  -d K with -P: each figure's A/A calls at
+ * k = K, both rows.
+ *
+ * A session effect shared by every figure (the fig line's optional 8th
+ * field SHARED, bench/suite-fit.py -s): each session draws one more
+ * standard normal g, and figure j's session level moves by SHARED_j g
+ * (in every process alike); drawn only when some figure has one, so that
+ * a model without it keeps its stream.
+ *
  * -G: the new rules with the suite's gate: a figure pr_suite_gated says is
  * not gated (handoff.spin.*) is never called, as pr_suite_cmp_gate does.
  *
@@ -83,7 +98,8 @@
  * probe's figures squeezed among themselves, the caps as they are, then
  * BH across all figures); "probe-inf", the same with d0 uncapped.
  * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
- * [-G] [-X RULE] [-P P [-f PHI] [-M] [-O NAME:SHARE:FACTOR]... [-A]] MODEL.
+ * [-G] [-X RULE] [-P P [-f PHI] [-M | -W RULE] [-O NAME:SHARE:FACTOR]...
+ * [-A]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
  * prints, for the A/A histories with K earlier sessions, how often each
  * figure was called by the new rule (which figures make the false calls).
@@ -111,6 +127,9 @@ struct fig {
 	int probe;
 	enum pr_better better;
 	double level, tau, w, sw;
+	/* The figure's loading on the session effect shared by every
+	 * figure (the fig line's optional 8th field; 0 when absent). */
+	double shared;
 };
 
 struct model {
@@ -119,19 +138,23 @@ struct model {
 	char probe[MAXPROBE][32];
 	double rho[MAXPROBE];
 	size_t np;
+	int has_shared; /* some figure has a shared loading */
 };
 
 /* -M: each session's value from its processes (with -P). */
 static enum pr_suite_value session_value = PR_SUITE_VALUE_MEAN;
 static int median_rows;
+/* -M: PR_SUITE_VALUE_MEDIAN; -W RULE: PR_SUITE_VALUE_BOTH or _CARRIED. */
+static enum pr_suite_value row_rule = PR_SUITE_VALUE_MEDIAN;
+static const char *const value_name[] = { "mean", "median", "both", "carried" };
 
-/* -M: the first row of each table the processes' mean, the second their
- * median. */
+/* -M, -W: the first row of each table the processes' mean, the second
+ * the median (-M) or the rule of -W. */
 static void
 row_value(size_t row)
 {
-	session_value = median_rows && row == 1 ? PR_SUITE_VALUE_MEDIAN
-						: PR_SUITE_VALUE_MEAN;
+	session_value =
+	    median_rows && row == 1 ? row_rule : PR_SUITE_VALUE_MEAN;
 }
 
 static int
@@ -178,15 +201,17 @@ load(const char *path, struct model *md)
 		if (md->m == MAXFIG)
 			break;
 		f = &md->f[md->m];
-		if (sscanf(line, "fig %63s %31s %15s %lf %lf %lf %lf", name,
-			probe, better, &f->level, &f->tau, &f->w,
-			&f->sw) != 7) {
+		f->shared = 0;
+		if (sscanf(line, "fig %63s %31s %15s %lf %lf %lf %lf %lf", name,
+			probe, better, &f->level, &f->tau, &f->w, &f->sw,
+			&f->shared) < 7) {
 			fprintf(stderr, "suite-sim: %s:%d: bad line\n", path,
 			    lineno);
 			fclose(fp);
 			return -1;
 		}
 		snprintf(f->name, sizeof(f->name), "%s", name);
+		md->has_shared |= f->shared != 0;
 		f->probe = find_probe(md, probe, 1);
 		f->better = strcmp(better, "higher") == 0 ? PR_BETTER_HIGHER
 							  : PR_BETTER_LOWER;
@@ -202,6 +227,11 @@ load(const char *path, struct model *md)
 struct hist {
 	double x[MAXFIG][MAXK + 1];
 	double se[MAXFIG][MAXK + 1];
+	/* -W: the sessions' medians and their errors, and the new
+	 * session's process values. */
+	double xm[MAXFIG][MAXK + 1];
+	double sem[MAXFIG][MAXK + 1];
+	double pv[MAXFIG][64];
 	double pe[MAXPROBE][64]; /* the probes' process effects */
 	int slow[MAXSLOW][64];   /* -O o: process q is a slow one */
 };
@@ -274,17 +304,21 @@ static void
 session_proc(const struct model *md, struct pr_rng *r, struct hist *h, size_t i,
     size_t np, double phi, int shift_probe, double shift)
 {
-	double a[MAXPROBE], y0, y, w, s, m, ss, d, top;
+	double a[MAXPROBE], y0, y, w, s, m, ss, d, top, g = 0;
 	double xq[64];
 	size_t j, p, q;
 
 	for (p = 0; p < md->np; p++)
 		a[p] = pr_rng_normal(r);
+	/* The session effect shared by every figure: drawn only for a
+	 * model that has one, so that the others keep their stream. */
+	if (md->has_shared)
+		g = pr_rng_normal(r);
 	for (j = 0; j < md->m; j++) {
 		const struct fig *f = &md->f[j];
 		double rho = md->rho[f->probe];
 
-		y0 = f->level +
+		y0 = f->level + f->shared * g +
 		    f->tau * sqrt(1 - phi) *
 			(sqrt(rho) * a[f->probe] +
 			    sqrt(1 - rho) * pr_rng_normal(r));
@@ -336,7 +370,22 @@ session_proc(const struct model *md, struct pr_rng *r, struct hist *h, size_t i,
 		}
 		h->x[j][i] = exp(fmin(fmax(top + log(m), -300), 300));
 		h->se[j][i] = sqrt(ss / (double)(np - 1) / (double)np);
-		if (session_value != PR_SUITE_VALUE_MEAN) {
+		if (session_value == PR_SUITE_VALUE_BOTH ||
+		    session_value == PR_SUITE_VALUE_CARRIED) {
+			/* -W: the median beside the mean, and the
+			 * process values as the store has them. */
+			struct pr_error err;
+			double med;
+
+			if (pr_suite_session_value(xq, np,
+				PR_SUITE_VALUE_MEDIAN, &med, &h->sem[j][i],
+				&err) != PR_OK)
+				abort();
+			h->xm[j][i] =
+			    exp(fmin(fmax(top + log(med), -300), 300));
+			for (q = 0; q < np; q++)
+				h->pv[j][q] = exp(top) * xq[q];
+		} else if (session_value != PR_SUITE_VALUE_MEAN) {
 			/* -M: the session's value by the library's rule
 			 * (pr_suite_session_value) on the same values. */
 			struct pr_error err;
@@ -456,20 +505,26 @@ static int aa_only;
 /* -G: the new rules with the suite's gate (pr_suite_gated). */
 static int gate;
 
+/* -W both: set_figure takes the sessions' medians. */
+static int use_median;
+
 /* Figure j of history h with k earlier sessions, as the suite gives it. */
 static void
 set_figure(struct pr_moderated_figure *f, const struct model *md,
     struct hist *h, size_t j, size_t k)
 {
+	double(*x)[MAXK + 1] = use_median ? h->xm : h->x;
+	double(*se)[MAXK + 1] = use_median ? h->sem : h->se;
+
 	memset(f, 0, sizeof(*f));
 	f->name = md->f[j].name;
 	f->better = md->f[j].better;
-	f->base = h->x[j];
+	f->base = x[j];
 	f->kb = k;
-	f->new_ = &h->x[j][k];
+	f->new_ = &x[j][k];
 	f->kn = 1;
-	f->base_se = h->se[j];
-	f->new_se = &h->se[j][k];
+	f->base_se = se[j];
+	f->new_se = &se[j][k];
 }
 
 static void
@@ -635,6 +690,44 @@ cell(const struct model *md, size_t k, int sp, double shift, long nh,
 	}
 }
 
+/*
+ * -W: the mean's verdicts c[m] of history h kept only where the rule
+ * makes them too, as pr_suite_compare_value does: "both", the median's
+ * comparison calls the figure the same way; "carried", the new session's
+ * np process values differ from the base's level (pr_suite_carried).
+ */
+static void
+combine(const struct model *md, struct hist *h, size_t k, size_t np,
+    struct pr_comparison *c)
+{
+	static struct pr_comparison cm[MAXFIG];
+	double lb;
+	size_t j, i;
+
+	if (session_value == PR_SUITE_VALUE_BOTH) {
+		use_median = 1;
+		new_rule(md, h, k, PR_ADJUST_BH, cm);
+		use_median = 0;
+	}
+	for (j = 0; j < md->m; j++) {
+		if (!called(&c[j]))
+			continue;
+		if (session_value == PR_SUITE_VALUE_BOTH) {
+			if (cm[j].verdict != c[j].verdict)
+				c[j].verdict = PR_VERDICT_INCONCLUSIVE;
+			continue;
+		}
+		for (lb = 0, i = 0; i < k; i++)
+			lb += log(h->x[j][i]) / (double)k;
+		if (!pr_suite_carried(h->pv[j], np, exp(lb), 0.95))
+			c[j].verdict = PR_VERDICT_INCONCLUSIVE;
+	}
+}
+
+/* -d K with -P: each figure's A/A calls at k = K, by row (mean, rule). */
+static size_t diag_k;
+static long diag_cnt[2][MAXFIG];
+
 /* One cell of the process tables: the new rule (BH) on histories whose
  * sessions have np processes and share phi. */
 static void
@@ -656,7 +749,13 @@ cell_proc(const struct model *md, size_t k, int sp, double shift, long nh,
 			    i == k ? shift : 0);
 		}
 		new_rule(md, &h, k, PR_ADJUST_BH, c);
+		if (session_value == PR_SUITE_VALUE_BOTH ||
+		    session_value == PR_SUITE_VALUE_CARRIED)
+			combine(md, &h, k, np, c);
 		tally(md, c, sp, n);
+		for (i = 0; sp < 0 && k == diag_k && i < md->m; i++)
+			diag_cnt[session_value != PR_SUITE_VALUE_MEAN][i] +=
+			    called(&c[i]);
 	}
 }
 
@@ -682,8 +781,12 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 	if (median_rows)
 		printf("suite-sim: %zu figures in %zu probes, %ld histories a "
 		       "cell, seed %llu; new rule (BH), %zu processes a "
-		       "session, their mean against their median\n",
-		    md->m, md->np, nh, (unsigned long long)seed, np);
+		       "session, their mean against the rule \"%s\"%s\n",
+		    md->m, md->np, nh, (unsigned long long)seed, np,
+		    value_name[row_rule],
+		    md->has_shared ? "; a session effect shared by every "
+				     "figure"
+				   : "");
 	else
 		printf("suite-sim: %zu figures in %zu probes, %ld histories a "
 		       "cell, seed %llu; new rule (BH), 1 process a session "
@@ -701,7 +804,7 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 		for (pi = 0; pi < 2; pi++) {
 			if (median_rows)
 				printf("%-2zu %-9s", procs[pi],
-				    pi == 0 ? "mean" : "median");
+				    pi == 0 ? "mean" : value_name[row_rule]);
 			else
 				printf("%-12zu", procs[pi]);
 			for (ki = 0; ki < 5; ki++) {
@@ -713,6 +816,14 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 			}
 			printf("\n");
 			fflush(stdout);
+		}
+		for (p = 0; diag_k > 0 && p < md->m; p++) {
+			if (diag_cnt[0][p] + diag_cnt[1][p] > 0)
+				printf("  k = %zu, A/A calls of %-32s %5ld "
+				       "%5ld\n",
+				    diag_k, md->f[p].name, diag_cnt[0][p],
+				    diag_cnt[1][p]);
+			diag_cnt[0][p] = diag_cnt[1][p] = 0;
 		}
 		for (si = 0; si < 2 && !aa_only; si++) {
 			printf("power: every figure of one probe %.0f%% "
@@ -730,8 +841,9 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 						printf("%-12s %-2zu %-6s",
 						    pi == 0 ? md->probe[p] : "",
 						    procs[pi],
-						    pi == 0 ? "mean"
-							    : "median");
+						    pi == 0
+							? "mean"
+							: value_name[row_rule]);
 					else
 						printf("%-12s %-9zu",
 						    pi == 0 ? md->probe[p] : "",
@@ -774,7 +886,7 @@ main(int argc, char **argv)
 	const char *slow_arg[MAXSLOW];
 	size_t o, nslow_arg = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGMX:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGMW:X:")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -814,6 +926,18 @@ main(int argc, char **argv)
 		case 'M':
 			median_rows = 1;
 			break;
+		case 'W':
+			median_rows = 1;
+			if (strcmp(optarg, "both") == 0)
+				row_rule = PR_SUITE_VALUE_BOTH;
+			else if (strcmp(optarg, "carried") == 0)
+				row_rule = PR_SUITE_VALUE_CARRIED;
+			else {
+				fprintf(stderr,
+				    "suite-sim: -W both or carried\n");
+				return 2;
+			}
+			break;
 		case 'X':
 			if (strcmp(optarg, "oracle") == 0)
 				cand = 1;
@@ -833,7 +957,7 @@ main(int argc, char **argv)
 			fprintf(stderr,
 			    "usage: suite-sim [-n histories] [-s seed] [-d k] "
 			    "[-D df] [-R ratio] [-G] [-X rule] [-P processes "
-			    "[-f share] [-M] [-O "
+			    "[-f share] [-M | -W rule] [-O "
 			    "name:share:factor]... "
 			    "[-A]] model\n");
 			return 2;
@@ -845,7 +969,7 @@ main(int argc, char **argv)
 	    load(argv[optind], &md) != 0) {
 		fprintf(stderr,
 		    "usage: suite-sim [-n histories] [-s seed] [-d k] [-D df] "
-		    "[-P processes (2..64) [-f share (0..1)] [-M] "
+		    "[-P processes (2..64) [-f share (0..1)] [-M | -W rule] "
 		    "[-O name:share:factor]... [-A]] model\n");
 		return 2;
 	}
@@ -854,7 +978,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (median_rows && procs == 0) {
-		fprintf(stderr, "suite-sim: -M goes with -P\n");
+		fprintf(stderr, "suite-sim: -M and -W go with -P\n");
 		return 2;
 	}
 	for (o = 0; o < nslow_arg; o++) {
@@ -881,6 +1005,7 @@ main(int argc, char **argv)
 		nslow++;
 	}
 	if (procs > 0) {
+		diag_k = (size_t)diag;
 		process_tables(&md, nh, seed, (size_t)procs, phi);
 		return 0;
 	}
