@@ -1074,9 +1074,9 @@ withheld_note(struct pr_buf *out, const struct cmp_data *d,
 		      : "not called, as the new session's processes do "
 			"not carry the change: their values, taken "
 			"together, do not differ from the base's (a "
-			"one-sample t at p >= 0.05), so that one process "
-			"apart from the others moved the session's mean "
-			"(perfreg(1), STATISTICAL METHODS)",
+			"one-sample t at p >= 0.05): they disagree, and "
+			"some apart from the others moved the session's "
+			"mean (perfreg(1), STATISTICAL METHODS)",
 		  err);
 	free(pick);
 	return st;
