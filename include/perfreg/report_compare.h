@@ -90,7 +90,10 @@ void pr_report_compare_opts_init(struct pr_report_compare_opts *o);
  * Compares base (named bname in the report and messages) with new
  * (nname) into res (zeroed first).  Metrics are matched by name in the
  * order of base; one found on one side only, or without values on a
- * side, gets a warning note.
+ * side, gets a warning note.  Each row's comparison is pr_compare's with
+ * o->verdict and PR_VERDICT_NO_RATIO | PR_VERDICT_NO_RANKS added: a report
+ * shows no secondary figure, so none is computed (have_ratio_means,
+ * have_mwu and have_hl stay 0 unless the primary method made them).
  * Fails with PR_EINVAL (err says why, as "perfreg: " would follow it)
  * for units or directions that disagree, a --column or --primary name
  * that is not in both, no metric in common or a comparison that cannot

@@ -9,7 +9,8 @@
  * compared one by one and across, a host that ran one side named and
  * left out, one host alone not gating, --host, the changes within a
  * variant between sessions); large metrics sorted in place give the same
- * comparison as sorted copies.  The statistics themselves (pr_compare,
+ * comparison as sorted copies; the secondary figures no report shows
+ * are left out, the shown ones equal to the full pr_compare's.  The statistics themselves (pr_compare,
  * pr_campaign_hosts) are checked against references in tests/stats;
  * here the decisions around them are.
  */
@@ -29,6 +30,8 @@
 #include "perfreg/report_compare.h"
 #include "perfreg/report_model.h"
 #include "perfreg/rng.h"
+#include "perfreg/sample.h"
+#include "perfreg/verdict.h"
 
 static void
 add(struct pr_dataset *d, const char *name, const char *unit, enum pr_better b,
@@ -235,6 +238,69 @@ test_sort_in_place(void **state)
 		pr_dataset_release(&a[k]);
 		pr_dataset_release(&b[k]);
 	}
+}
+
+/*
+ * The report computes what it shows and nothing else: each row is
+ * pr_compare's comparison of the sorted sides, to the bit in every
+ * figure a report prints, without the secondary figures no report shows
+ * (the ratio intervals, the Mann-Whitney test and Hodges-Lehmann shift
+ * beside a t-test), which the full pr_compare has; with Mann-Whitney as
+ * the method the test and its shift are the primary, and kept.
+ */
+static void
+test_secondary_left_out(void **state)
+{
+	enum { N = 400 };
+	struct pr_dataset a, b;
+	struct pr_report_compare_opts o;
+	struct pr_report_compare_result r;
+	struct pr_comparison full;
+	struct pr_error err;
+	struct pr_rng g;
+	double va[N], vb[N];
+	size_t i;
+	int mwu;
+
+	(void)state;
+	pr_rng_seed(&g, 15);
+	for (i = 0; i < N; i++) {
+		va[i] = 100 + pr_rng_normal(&g);
+		vb[i] = 100.3 + pr_rng_normal(&g);
+	}
+	pr_dataset_init(&a);
+	pr_dataset_init(&b);
+	add(&a, "t", "s", PR_BETTER_LOWER, va, N);
+	add(&b, "t", "s", PR_BETTER_LOWER, vb, N);
+	pr_sort_doubles(va, N);
+	pr_sort_doubles(vb, N);
+	for (mwu = 0; mwu < 2; mwu++) {
+		pr_report_compare_opts_init(&o);
+		if (mwu)
+			o.verdict.method = PR_METHOD_MWU;
+		assert_int_equal(pr_report_compare_datasets(&a, &b, "a", "b",
+				     &o, &r, &err),
+		    PR_OK);
+		assert_int_equal(r.nrm, 1);
+		assert_int_equal(pr_compare(va, N, vb, N, PR_BETTER_LOWER,
+				     &o.verdict, &full, &err),
+		    PR_OK);
+		same_comparison(&r.rm[0].cmp, &full);
+		assert_int_equal(r.rm[0].cmp.notes, full.notes);
+		assert_true(r.rm[0].cmp.rel_sd == full.rel_sd);
+		assert_int_equal(r.rm[0].cmp.runs_needed, full.runs_needed);
+		assert_int_equal(r.rm[0].cmp.tested, 1);
+		assert_true(full.have_ratio_means && full.have_ratio_medians);
+		assert_true(full.have_mwu && full.have_hl);
+		assert_false(r.rm[0].cmp.have_ratio_means ||
+		    r.rm[0].cmp.have_ratio_medians);
+		assert_int_equal(r.rm[0].cmp.have_mwu, mwu);
+		assert_int_equal(r.rm[0].cmp.have_hl_ratio, mwu);
+		assert_false(r.rm[0].cmp.have_hl);
+		pr_report_compare_result_release(&r);
+	}
+	pr_dataset_release(&a);
+	pr_dataset_release(&b);
 }
 
 static void
@@ -684,6 +750,7 @@ main(void)
 		cmocka_unit_test(test_datasets),
 		cmocka_unit_test(test_datasets_disagree),
 		cmocka_unit_test(test_sort_in_place),
+		cmocka_unit_test(test_secondary_left_out),
 		cmocka_unit_test(test_campaign_boot_level),
 		cmocka_unit_test(test_campaign_run_level),
 		cmocka_unit_test(test_campaign_hosts),
