@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "perfreg/describe.h"
+#include "stats/grid.h"
 
 #include "core/banned.h"
 
@@ -157,6 +158,98 @@ mad_sorted(const double *x, size_t n, double med)
 	return mid(mad_rank(x, n, med, want - 1), mad_rank(x, n, med, want));
 }
 
+/*
+ * y rounded to the nearest integer, ties to even, for |y| <= 2^52: what
+ * nearbyint gives in the default rounding mode, inline (the grid pass
+ * rounds every value up to ten times).  Adding 2^52 leaves no fraction
+ * bits (2^52 of y's sign), so the sum is rounded to an integer; taking
+ * it away is exact.
+ */
+static double
+round_near(double y)
+{
+	double big = copysign(4503599627370496.0, y); /* 2^52 */
+
+	return (y + big) - big;
+}
+
+/*
+ * The grid step of x: the largest 10^-k, k = 0..9, such that every value
+ * is an integer multiple of it (to within the error of reading a decimal
+ * into a double), or 0 when there is none.  Values beyond 10^12 grid
+ * units cannot be told from continuous ones and end the search.  The
+ * tolerance is relative only: reading a decimal and scaling it by an
+ * exact 10^k err by a few ulps of y, and an absolute one would take any
+ * value below it (3.2e-7 s) for a multiple of 1.
+ */
+double
+pr_grid_step(const double *x, size_t n)
+{
+	double scale = 1, y;
+	size_t i;
+	int k;
+
+	/* NOLINTNEXTLINE(cert-flp30-c): k counts the loop; scale follows it */
+	for (k = 0; k <= 9; k++, scale *= 10) {
+		for (i = 0; i < n; i++) {
+			y = x[i] * scale;
+			if (fabs(y) > 1e12)
+				return 0;
+			if (fabs(y - round_near(y)) > 1e-14 * fabs(y))
+				break;
+		}
+		if (i == n)
+			return 1 / scale;
+	}
+	return 0;
+}
+
+/* x scaled by 10^k is on the grid and within its range. */
+static inline int
+on_grid(double x, double scale)
+{
+	double y = x * scale;
+
+	return !(fabs(y) > 1e12) &&
+	    !(fabs(y - round_near(y)) > 1e-14 * fabs(y));
+}
+
+/*
+ * pr_grid_step's search, one value at a time in the order of its scans:
+ * x[0, i) are on the grid at k (scale = 10^k, scaled as pr_grid_step
+ * scales: times 10 a step); done once the step is known.
+ */
+struct grid {
+	double scale, step;
+	int k, done;
+};
+
+/*
+ * x[i] is off the grid at g->k, or beyond its range: what pr_grid_step's
+ * scan at k meets first after x[0, i).  Beyond the range ends the search
+ * with 0; off the grid moves to the next k, whose scan starts again at 0
+ * and goes up to i (x[0, i] are then on the grid) or stops at a value
+ * that is not, which is judged the same way.
+ */
+static void
+grid_miss(struct grid *g, const double *x, size_t i)
+{
+	size_t j = i;
+
+	for (;;) {
+		if (fabs(x[j] * g->scale) > 1e12 || ++g->k > 9) {
+			g->done = 1;
+			g->step = 0;
+			return;
+		}
+		g->scale *= 10;
+		for (j = 0; j <= i && on_grid(x[j], g->scale); j++)
+			;
+		if (j > i)
+			return;
+	}
+}
+
 /* The error for sorted[i], which is not finite or out of order. */
 static enum pr_status
 badvalue(const double *sorted, size_t i, struct pr_error *err)
@@ -168,15 +261,23 @@ badvalue(const double *sorted, size_t i, struct pr_error *err)
 	    "values are not sorted: value %zu is below the one before", i + 1);
 }
 
-enum pr_status
-pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
+/*
+ * pr_summary_compute, and with grid not NULL pr_summary_grid: inlined
+ * into each, so that the summary alone keeps its loop without the grid's
+ * test.
+ */
+static inline __attribute__((always_inline)) enum pr_status
+summary(const double *sorted, size_t n, struct pr_summary *out, double *grid,
     struct pr_error *err)
 {
 	struct ksum s1, s2, sc;
+	struct grid g = { 1, 0, 0, 0 };
 	double shift, mean, d, var, scale;
 	size_t i;
 	int e;
 
+	if (grid != NULL)
+		*grid = 0;
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return pr_error_set(err, PR_EUNDEF, "no values to describe");
@@ -198,6 +299,8 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 	out->defined = PR_SUM_QUARTILES | PR_SUM_MAD;
 	if (n == 1) {
 		out->mean = sorted[0];
+		if (grid != NULL)
+			*grid = pr_grid_step(sorted, n);
 		return PR_OK;
 	}
 
@@ -239,6 +342,8 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 		d = sorted[i] * scale - mean * scale;
 		kadd(&sc, d);
 		kadd(&s2, d * d);
+		if (grid != NULL && !g.done && !on_grid(sorted[i], g.scale))
+			grid_miss(&g, sorted, i);
 	}
 	d = kval(&sc);
 	var = (kval(&s2) - d * d / (double)n) / (double)(n - 1);
@@ -262,5 +367,21 @@ pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
 		out->defined |= PR_SUM_CV;
 	else
 		out->cv = 0;
+	if (grid != NULL)
+		*grid = g.done ? g.step : 1 / g.scale;
 	return PR_OK;
+}
+
+enum pr_status
+pr_summary_compute(const double *sorted, size_t n, struct pr_summary *out,
+    struct pr_error *err)
+{
+	return summary(sorted, n, out, NULL, err);
+}
+
+enum pr_status
+pr_summary_grid(const double *sorted, size_t n, struct pr_summary *out,
+    double *grid, struct pr_error *err)
+{
+	return summary(sorted, n, out, grid, err);
 }

@@ -126,6 +126,7 @@
 #include "perfreg/rng.h"
 #include "perfreg/ttest.h"
 #include "perfreg/verdict.h"
+#include "stats/grid.h"
 #include "core/banned.h"
 
 /* Selector thresholds (see above and bench/README.md). */
@@ -195,52 +196,6 @@ pr_better_str(enum pr_better b)
 	return "?";
 }
 
-/*
- * y rounded to the nearest integer, ties to even, for |y| <= 2^52: what
- * nearbyint gives in the default rounding mode, inline (the grid pass
- * rounds every value up to ten times).  Adding 2^52 leaves no fraction
- * bits (2^52 of y's sign), so the sum is rounded to an integer; taking
- * it away is exact.
- */
-static double
-round_near(double y)
-{
-	double big = copysign(4503599627370496.0, y); /* 2^52 */
-
-	return (y + big) - big;
-}
-
-/*
- * The grid step of x: the largest 10^-k, k = 0..9, such that every value
- * is an integer multiple of it (to within the error of reading a decimal
- * into a double), or 0 when there is none.  Values beyond 10^12 grid
- * units cannot be told from continuous ones and end the search.  The
- * tolerance is relative only: reading a decimal and scaling it by an
- * exact 10^k err by a few ulps of y, and an absolute one would take any
- * value below it (3.2e-7 s) for a multiple of 1.
- */
-static double
-grid_step(const double *x, size_t n)
-{
-	double scale = 1, y;
-	size_t i;
-	int k;
-
-	/* NOLINTNEXTLINE(cert-flp30-c): k counts the loop; scale follows it */
-	for (k = 0; k <= 9; k++, scale *= 10) {
-		for (i = 0; i < n; i++) {
-			y = x[i] * scale;
-			if (fabs(y) > 1e12)
-				return 0;
-			if (fabs(y - round_near(y)) > 1e-14 * fabs(y))
-				break;
-		}
-		if (i == n)
-			return 1 / scale;
-	}
-	return 0;
-}
-
 /* Raises the variance of s to the rounding variance of grid step h. */
 static int
 floor_variance(struct pr_summary *s, double h)
@@ -274,7 +229,8 @@ check_sorted(const double *x, size_t n, const char *name, struct pr_error *err)
 
 /*
  * What pr_compare first learns of each side: that it is sorted and
- * finite, its summary and its grid step, three passes over the values.
+ * finite, its summary and its grid step, two passes over the values
+ * (pr_summary_grid: the grid's scan rides on the summary's second).
  * With DESCRIBE_PAR_MIN values or more in all and more than one CPU
  * online, the new side is described on a second thread while the caller
  * describes the base: the same functions on the same data, so the same
@@ -307,7 +263,7 @@ describe_side(struct side *s)
 	s->check = PR_OK;
 	s->grid = 0;
 	pr_error_clear(&s->err);
-	s->st = pr_summary_compute(s->x, s->n, s->sum, &s->err);
+	s->st = pr_summary_grid(s->x, s->n, s->sum, &s->grid, &s->err);
 	if (s->st != PR_OK) {
 		pr_error_clear(&cerr);
 		s->check = check_sorted(s->x, s->n, s->name, &cerr);
@@ -317,7 +273,6 @@ describe_side(struct side *s)
 		}
 		return;
 	}
-	s->grid = grid_step(s->x, s->n);
 }
 
 static void *

@@ -2,7 +2,10 @@
  * tests/stats/test_describe.c - pr_summary_compute, pr_quantile_sorted and
  * pr_median_sorted against tests/stats/data/describe.txt (written by
  * tests/stats/gen_describe_fixtures.py with numpy and scipy, means and
- * variances exact), plus the undefined-figure flags and bad input.
+ * variances exact), plus the undefined-figure flags and bad input; the
+ * grid step found within the summary's pass (pr_summary_grid) against
+ * the search of its own pass it replaced, on samples made to reach
+ * every turn of that search.
  *
  * Every defined figure must agree to 1e-12 relative (exactly where the
  * reference is 0); an undefined one must have its bit clear and hold 0.
@@ -20,6 +23,7 @@
 #include <cmocka.h>
 
 #include "perfreg/describe.h"
+#include "stats/grid.h"
 
 #define FIXTURE "tests/stats/data/describe.txt"
 #define TOL 1e-12
@@ -364,6 +368,125 @@ test_subnormal(void **state)
 	assert_true(s.defined & PR_SUM_STDDEV);
 }
 
+/*
+ * The grid search as pr_compare made it before it moved into the
+ * summary's pass (stats/verdict.c at 80a9ec8), verbatim but for
+ * nearbyint: the reference for pr_grid_step and pr_summary_grid.
+ */
+static double
+ref_grid(const double *x, size_t n)
+{
+	double scale = 1, y;
+	size_t i;
+	int k;
+
+	for (k = 0; k <= 9; k++, scale *= 10) {
+		for (i = 0; i < n; i++) {
+			y = x[i] * scale;
+			if (fabs(y) > 1e12)
+				return 0;
+			if (fabs(y - nearbyint(y)) > 1e-14 * fabs(y))
+				break;
+		}
+		if (i == n)
+			return 1 / scale;
+	}
+	return 0;
+}
+
+static uint64_t
+lcg(uint64_t *seed)
+{
+	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *seed >> 11;
+}
+
+/* One sample of round r: decimals of a few digit counts mixed (a value
+ * with more digits anywhere sends the search back to the start), whole
+ * numbers up to and beyond 10^12, negative values, continuous ones. */
+static size_t
+grid_sample(uint64_t *seed, int r, double *v)
+{
+	static const double p10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+		1e9, 1e10, 1e11 };
+	size_t n = 1 + (size_t)(lcg(seed) % 40), i;
+	int d = (int)(lcg(seed) % 11), dd, e;
+	double m;
+
+	for (i = 0; i < n; i++) {
+		m = (double)(lcg(seed) % 2000000) - (r % 3 == 0 ? 1000000 : 0);
+		dd = d;
+		if (lcg(seed) % 8 == 0)
+			dd = (int)(lcg(seed) % 12);
+		switch (r % 4) {
+		case 0:
+		case 1:
+			v[i] = m / p10[dd];
+			break;
+		case 2:
+			/* Near 10^12 at some scale: large multiples. */
+			e = (int)(lcg(seed) % 8);
+			v[i] = m * p10[e] / p10[dd];
+			break;
+		default:
+			v[i] = lcg(seed) % 16 == 0
+			    ? (double)(int64_t)(lcg(seed) % 1000) / 8
+			    : m / p10[dd] + (double)(lcg(seed) % 3) * 0x1p-30;
+			break;
+		}
+	}
+	qsort(v, n, sizeof(double), cmp_double);
+	return n;
+}
+
+static void
+test_grid(void **state)
+{
+	static const double f6[] = { 1.428377, 1.5, 1.500002, 1.591781 };
+	static const double ints[] = { 1e9, 1500000123, 1600000000 };
+	static const double big[] = { 1, 2.5, 3e12 };
+	uint64_t seed = 16;
+	struct pr_summary a, b;
+	double v[64], g, want;
+	size_t n;
+	int r, later = 0, found[3] = { 0, 0, 0 };
+
+	(void)state;
+	assert_true(pr_grid_step(f6, 4) == 1e-6);
+	assert_int_equal(pr_summary_grid(f6, 4, &a, &g, NULL), PR_OK);
+	assert_true(g == 1e-6);
+	assert_int_equal(pr_summary_grid(ints, 3, &a, &g, NULL), PR_OK);
+	assert_true(g == 1);
+	/* 2.5 sends the search to tenths, where 3e12 is 3e13 units. */
+	assert_int_equal(pr_summary_grid(big, 3, &a, &g, NULL), PR_OK);
+	assert_true(g == 0);
+	assert_true(ref_grid(big, 3) == 0 && ref_grid(big + 2, 1) == 0);
+	for (r = 0; r < 20000; r++) {
+		n = grid_sample(&seed, r, v);
+		want = ref_grid(v, n);
+		assert_true(pr_grid_step(v, n) == want);
+		assert_int_equal(pr_summary_compute(v, n, &a, NULL), PR_OK);
+		g = -1;
+		assert_int_equal(pr_summary_grid(v, n, &b, &g, NULL), PR_OK);
+		if (g != want)
+			fail_msg("round %d, n=%zu: grid %.17g, want %.17g", r,
+			    n, g, want);
+		assert_memory_equal(&a, &b, sizeof(a));
+		found[want == 0 ? 0 : want == 1 ? 1 : 2]++;
+		later += want != ref_grid(v, 1);
+	}
+	/* Every outcome is met often, and so is a value after the first
+	 * that changes it (the search sent back to the start). */
+	assert_true(found[0] > 1000 && found[1] > 200 && found[2] > 1000);
+	assert_true(later > 1000);
+	/* A failing summary leaves the grid at 0. */
+	v[0] = 2;
+	v[1] = 1;
+	g = -1;
+	assert_int_equal(pr_summary_grid(v, 2, &b, &g, NULL), PR_EINVAL);
+	assert_true(g == 0);
+}
+
 int
 main(void)
 {
@@ -374,6 +497,7 @@ main(void)
 		cmocka_unit_test(test_quantiles),
 		cmocka_unit_test(test_mad_random),
 		cmocka_unit_test(test_subnormal),
+		cmocka_unit_test(test_grid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
