@@ -254,6 +254,12 @@ convert(uint64_t w, long q, double *out)
 	return 1;
 }
 
+int
+pr_parse_decimal(uint64_t w, long q, double *out)
+{
+	return convert(w, q, out);
+}
+
 /* strtod on a NUL-terminated copy of [s, e), the whole of a number. */
 static enum pr_status
 slow(const char *s, const char *e, const char *end, double *out,

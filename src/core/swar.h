@@ -135,4 +135,61 @@ pr_swar_plain_line(const char *p, double *out, const char **nl)
 	return 1;
 }
 
+/*
+ * The longer decimal line ("%.17g" of a value around 100 is
+ * "100.17234567891234"): 1 to 7 digits, a '.', 0 to 15 digits, '\n', at
+ * most 19 digits in all, in the 24 bytes at p (all readable).  All its
+ * digits as one number into *w (< 10^19), how many follow the '.' into
+ * *frac and the newline's place into *nl, 1; else 0.  The value is w /
+ * 10^frac: pr_parse_double scans this w and exponent from the same text
+ * (no digit dropped), so pr_parse_decimal(w, -frac) gives its bits.
+ */
+PR_SWAR_INLINE int
+pr_swar_decimal_line(const char *p, uint64_t *w, unsigned *frac,
+    const char **nl)
+{
+	static const uint64_t u10[] = { 1, 10, 100, 1000, 10000, 100000,
+		1000000, 10000000, 100000000, 1000000000, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL };
+	uint64_t v0 = pr_swar_load8(p), a, b, f, ip, fr;
+	unsigned dot, fl;
+
+	if ((f = pr_swar_nondigits(v0)) == 0)
+		return 0;
+	dot = (unsigned)__builtin_ctzll(f) >> 3;
+	if (dot == 0 || p[dot] != '.')
+		return 0;
+	a = pr_swar_load8(p + dot + 1);
+	b = pr_swar_load8(p + dot + 9);
+	if ((f = pr_swar_nondigits(a)) != 0)
+		fl = (unsigned)__builtin_ctzll(f) >> 3;
+	else if ((f = pr_swar_nondigits(b)) != 0)
+		fl = 8 + ((unsigned)__builtin_ctzll(f) >> 3);
+	else
+		return 0;
+	if (p[dot + 1 + fl] != '\n' || dot + fl > 19)
+		return 0;
+	ip = pr_swar_first(v0, dot);
+	if (fl == 0)
+		fr = 0;
+	else if (fl <= 8)
+		fr = pr_swar_first(a, fl);
+	else
+		fr = pr_swar_eight(a) * u10[fl - 8] + pr_swar_first(b, fl - 8);
+	/* ip < 10^dot, so ip 10^fl + fr < 10^(dot + fl) <= 10^19 < 2^64. */
+	*w = ip * u10[fl] + fr;
+	*frac = fl;
+	*nl = p + dot + 1 + fl;
+	return 1;
+}
+
+/*
+ * The double nearest to w * 10^q as pr_parse_double finds it for the
+ * digits w (no digit dropped) and decimal exponent q of a number, w > 0:
+ * 1, or 0 when its fast paths leave the rounding undecided (then
+ * pr_parse_double on the text asks strtod).  core/numparse.c.
+ */
+int pr_parse_decimal(uint64_t w, long q, double *out);
+
 #endif /* PERFREG_CORE_SWAR_H */

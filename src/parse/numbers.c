@@ -245,7 +245,12 @@ fast_ok(const struct reader *r)
  * The commonest lines, digits with at most one '.', in one go from p
  * (core/swar.h: the same bits), while 16 bytes are left before e and the
  * sample has room; the counts kept in locals, out of the loop's memory
- * traffic.  Returns where it stopped.
+ * traffic.  A line too long for pr_swar_plain_line (16 to 19 digits, as
+ * %.17g writes) is taken by pr_swar_decimal_line when 24 bytes are left,
+ * its digits converted as pr_parse_double converts them: stat on two
+ * files of 10^7 %.17g values spent a third of its time in
+ * pr_parse_double's digit loops and their branches (bench/README.md,
+ * session 15).  Returns where it stopped.
  */
 static const char *
 plain_lines(struct reader *r, const char *p, const char *e)
@@ -255,8 +260,18 @@ plain_lines(struct reader *r, const char *p, const char *e)
 	double *v = s->v, x;
 	long line = r->line;
 	const char *nl;
+	uint64_t w;
+	unsigned frac;
 
-	while (n < lim && e - p >= 16 && pr_swar_plain_line(p, &x, &nl)) {
+	while (n < lim && e - p >= 16) {
+		if (pr_swar_plain_line(p, &x, &nl))
+			;
+		else if (e - p < 24 || !pr_swar_decimal_line(p, &w, &frac, &nl))
+			break;
+		else if (w == 0)
+			x = 0;
+		else if (!pr_parse_decimal(w, -(long)frac, &x))
+			break;
 		v[n++] = x;
 		line++;
 		p = nl + 1;

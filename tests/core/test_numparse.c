@@ -1,7 +1,9 @@
 /*
  * tests/core/test_numparse.c - pr_parse_double against strtod, bit for bit.
  *
- * The numbers reader's one-go line (core/swar.h) the same way, last.
+ * The numbers reader's one-go lines (core/swar.h) the same way, last:
+ * the short plain line, and the longer decimal line with its digits
+ * converted by pr_parse_decimal.
  *
  * Fixed cases (famous hard conversions, ties, subnormals, overflow, the
  * syntax strtod accepts or stops at, the inputs perfreg rejects on
@@ -660,6 +662,97 @@ test_plain_line(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * The longer decimal line: lines near its shape (up to 9 digits, a '.'
+ * or not, up to 17 after it, a sign or a second '.' at times, another
+ * end than '\n', random bytes after), taken exactly when they have its
+ * shape, and then pr_parse_decimal of its digits equals strtod's bits,
+ * as the reader puts them into the sample.
+ */
+static void
+test_decimal_line(void **state)
+{
+	struct pr_rng r;
+	unsigned long n = count_random(), i, taken = 0, converted = 0;
+	char line[40], *end;
+	const char *nl;
+	double x, want;
+	uint64_t w;
+	unsigned frac;
+	int bad = 0, len, k, ni, nf, shape, got;
+
+	(void)state;
+	pr_rng_seed(&r, 15017);
+	for (i = 0; i < n && bad < 10; i++) {
+		ni = (int)pr_rng_below(&r, 10);
+		nf = (int)pr_rng_below(&r, 18);
+		len = 0;
+		for (k = 0; k < ni; k++)
+			line[len++] = (char)(pr_rng_below(&r, 4) == 0
+				? '0'
+				: '0' + pr_rng_below(&r, 10));
+		if (pr_rng_below(&r, 16) != 0)
+			line[len++] = '.';
+		for (k = 0; k < nf; k++)
+			line[len++] = (char)(pr_rng_below(&r, 4) == 0
+				? '0'
+				: '0' + pr_rng_below(&r, 10));
+		if (len > 0 && pr_rng_below(&r, 40) == 0)
+			line[pr_rng_below(&r, (uint64_t)len)] =
+			    pr_rng_below(&r, 2) ? '-' : '.';
+		line[len] = pr_rng_below(&r, 12) == 0 ? ' ' : '\n';
+		for (k = len + 1; k < (int)sizeof(line); k++)
+			line[k] = (char)pr_rng_below(&r, 256);
+		/* The shape, from the text itself. */
+		for (k = 0; k < len && line[k] >= '0' && line[k] <= '9'; k++)
+			;
+		ni = k;
+		shape = ni >= 1 && ni <= 7 && line[k] == '.';
+		for (k = ni + 1;
+		     shape && k < len && line[k] >= '0' && line[k] <= '9'; k++)
+			;
+		nf = k - ni - 1;
+		shape = shape && k == len && nf <= 15 && ni + nf <= 19 &&
+		    line[len] == '\n';
+		got = pr_swar_decimal_line(line, &w, &frac, &nl);
+		if (got != shape) {
+			bad++;
+			print_error("decimal line '%.*s' (end 0x%02x): taken "
+				    "%d, want %d\n",
+			    len, line, (unsigned char)line[len], got, shape);
+			continue;
+		}
+		if (!got)
+			continue;
+		taken++;
+		if (nl != line + len || frac != (unsigned)nf) {
+			bad++;
+			print_error("decimal line '%.*s': newline at %d, %u "
+				    "decimals\n",
+			    len, line, (int)(nl - line), frac);
+			continue;
+		}
+		if (w == 0)
+			x = 0;
+		else if (!pr_parse_decimal(w, -(long)frac, &x))
+			continue;
+		converted++;
+		line[len] = '\0';
+		want = strtod(line, &end);
+		line[len] = '\n';
+		if (end != line + len || bits(x) != bits(want)) {
+			bad++;
+			print_error("decimal line '%.*s': %.17g, strtod "
+				    "%.17g\n",
+			    len, line, x, want);
+		}
+	}
+	assert_int_equal(bad, 0);
+	/* The shape is met often, and nearly always decided. */
+	assert_true(taken > n / 20);
+	assert_true(converted > taken - taken / 1000);
+}
+
 int
 main(void)
 {
@@ -671,6 +764,7 @@ main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_plain_line),
+		cmocka_unit_test(test_decimal_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
