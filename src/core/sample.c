@@ -14,9 +14,11 @@
  *   algorithm", 2016), on the doubles' bit patterns mapped to unsigned
  *   keys that sort in the same order (sign bit flipped for positives,
  *   all bits for negatives).  Each pass finds the smallest and largest
- *   key of its range and buckets by (key - min) >> shift into at most
- *   2^bits buckets (11 bits for the first pass over 2^16 values or more,
- *   then about n / 8 buckets, 4 to 11 bits), so bits that all values
+ *   key of its range (the first is given them by pr_sort_doubles_keyed,
+ *   core/sortkey.h: stat's reader finds them as it writes the values,
+ *   while they are in cache) and buckets by (key - min) >> shift into
+ *   at most 2^bits buckets (11 bits for the first pass over 2^16 values
+ *   or more, then about n / 8 buckets, 4 to 11 bits), so bits that all values
  *   share cost nothing and a range of equal keys ends at once.  A
  *   bucket's keys then span fewer bits by at least the digit's width, so
  *   there are at most 16 levels, at most 7 of them of 9 to 11 bits (32
@@ -39,6 +41,7 @@
 #include <unistd.h>
 
 #include "perfreg/sample.h"
+#include "core/sortkey.h"
 #include "core/sortnet.h"
 #include "core/banned.h"
 
@@ -251,15 +254,11 @@ introsort(double *v, size_t n, unsigned depth)
 #define WIDE_BITS 11
 #define WIDE_MIN ((size_t)1 << 16)
 
-/* The order-preserving key of a finite double: flip the sign bit of a
- * positive number, every bit of a negative one. */
+/* The order-preserving key of a finite double (core/sortkey.h). */
 static uint64_t
 key(double x)
 {
-	uint64_t b;
-
-	memcpy(&b, &x, sizeof(b));
-	return b ^ ((0 - (b >> 63)) | (uint64_t)1 << 63);
+	return pr_sort_key(x);
 }
 
 /* The double of an order-preserving key: key()'s inverse. */
@@ -365,10 +364,12 @@ static void radix(double *v, size_t n);
  * One pass: distributes v[0, n) into at most 2^bits buckets by
  * (key - min) >> shift, shift the smallest that leaves that many, and
  * sorts each bucket further.  end[] has room for 2^bits entries, head[]
- * too.
+ * too.  range, when not NULL, holds the smallest and largest key, which
+ * are then not looked for.
  */
 static void
-radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end)
+radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
+    const uint64_t *range)
 {
 	uint64_t lo, hi, k;
 	unsigned shift, nb, b, d, span;
@@ -376,11 +377,16 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end)
 	double x;
 	int more;
 
-	lo = hi = key(v[0]);
-	for (i = 1; i < n; i++) {
-		k = key(v[i]);
-		lo = k < lo ? k : lo;
-		hi = k > hi ? k : hi;
+	if (range != NULL) {
+		lo = range[0];
+		hi = range[1];
+	} else {
+		lo = hi = key(v[0]);
+		for (i = 1; i < n; i++) {
+			k = key(v[i]);
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+		}
 	}
 	if (lo == hi)
 		return;
@@ -426,11 +432,11 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end)
 
 /* A pass of more than NARROW_BITS bits, with its counters. */
 static void
-radix_wide(double *v, size_t n, unsigned bits)
+radix_wide(double *v, size_t n, unsigned bits, const uint64_t *range)
 {
 	size_t head[1 << WIDE_BITS], end[1 << WIDE_BITS];
 
-	radix_pass(v, n, bits, head, end);
+	radix_pass(v, n, bits, head, end, range);
 }
 
 static void
@@ -456,10 +462,10 @@ radix(double *v, size_t n)
 	 */
 	bits = 60 - (unsigned)__builtin_clzll(n);
 	if (bits > NARROW_BITS) {
-		radix_wide(v, n, bits > WIDE_BITS ? WIDE_BITS : bits);
+		radix_wide(v, n, bits > WIDE_BITS ? WIDE_BITS : bits, NULL);
 		return;
 	}
-	radix_pass(v, n, bits < 4 ? 4 : bits, head, end);
+	radix_pass(v, n, bits < 4 ? 4 : bits, head, end, NULL);
 }
 
 void
@@ -469,7 +475,7 @@ pr_sort_doubles(double *v, size_t n)
 	size_t k;
 
 	if (n >= WIDE_MIN) {
-		radix_wide(v, n, WIDE_BITS);
+		radix_wide(v, n, WIDE_BITS, NULL);
 		return;
 	}
 	if (n >= RADIX_MIN) {
@@ -479,6 +485,20 @@ pr_sort_doubles(double *v, size_t n)
 	for (k = n; k > 1; k >>= 1)
 		depth += 2;
 	introsort(v, n, depth);
+}
+
+void
+pr_sort_doubles_keyed(double *v, size_t n, uint64_t lo, uint64_t hi)
+{
+	uint64_t range[2];
+
+	if (n < WIDE_MIN) {
+		pr_sort_doubles(v, n);
+		return;
+	}
+	range[0] = lo;
+	range[1] = hi;
+	radix_wide(v, n, WIDE_BITS, range);
 }
 
 void

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "perfreg/read.h"
+#include "parse/readers.h"
+#include "core/sortkey.h"
 #include "core/banned.h"
 
 /* The work of pool_run: one(arg, i) for each i below n. */
@@ -179,12 +181,17 @@ numbers_one(void *arg, size_t i)
 {
 	struct numbers_each *a = arg;
 	struct pr_sample s;
+	uint64_t keys[2];
 
 	pr_sample_init(&s);
-	a->r.st[i] = pr_read_numbers(a->paths[i], a->column, a->delims, &s,
-	    &a->r.err[i]);
-	if (a->r.st[i] == PR_OK && a->sort)
-		pr_sample_sort(&s);
+	a->r.st[i] = pr_read_numbers_keys(a->paths[i], a->column, a->delims,
+	    PR_READ_VALUES_MAX, &s, keys, &a->r.err[i]);
+	if (a->r.st[i] == PR_OK && a->sort) {
+		/* The reader found the range of the keys as it read: the
+		 * sort's first pass need not look for it in memory. */
+		pr_sort_doubles_keyed(s.v, s.n, keys[0], keys[1]);
+		s.sorted = 1;
+	}
 	a->out[i] = s;
 }
 

@@ -52,6 +52,7 @@
 #include "perfreg/read.h"
 #include "parse/bench.h"
 #include "parse/readers.h"
+#include "core/sortkey.h"
 #include "core/swar.h"
 #include "core/banned.h"
 
@@ -79,7 +80,29 @@ struct reader {
 	struct pr_sample *out;
 	size_t max;   /* values this input may add */
 	size_t n_end; /* so out may hold this many */
+	/* The smallest and largest sort key (core/sortkey.h) of the values
+	 * out->v[n0, ranged): range_add takes in the rest while they are
+	 * still in cache, before each refill and once the input ends. */
+	uint64_t klo, khi;
+	size_t ranged;
 };
+
+static void
+range_add(struct reader *r)
+{
+	const double *v = r->out->v;
+	size_t i, n = r->out->n;
+	uint64_t k, lo = r->klo, hi = r->khi;
+
+	for (i = r->ranged; i < n; i++) {
+		k = pr_sort_key(v[i]);
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	r->klo = lo;
+	r->khi = hi;
+	r->ranged = n;
+}
 
 static int
 isspc(char c)
@@ -111,6 +134,7 @@ refill(struct reader *r, struct pr_error *err)
 	size_t ncap;
 	char *p;
 
+	range_add(r);
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->len -= r->pos;
@@ -348,6 +372,13 @@ enum pr_status
 pr_read_numbers_max(const char *path, int column, const char *delims,
     size_t max, struct pr_sample *out, struct pr_error *err)
 {
+	return pr_read_numbers_keys(path, column, delims, max, out, NULL, err);
+}
+
+enum pr_status
+pr_read_numbers_keys(const char *path, int column, const char *delims,
+    size_t max, struct pr_sample *out, uint64_t *keys, struct pr_error *err)
+{
 	struct reader r;
 	struct stat sb;
 	size_t n0 = out->n;
@@ -367,6 +398,8 @@ pr_read_numbers_max(const char *path, int column, const char *delims,
 	r.column = column;
 	r.out = out;
 	r.max = max;
+	r.klo = UINT64_MAX;
+	r.ranged = n0;
 	r.n_end = max > SIZE_MAX - n0 ? SIZE_MAX : n0 + max;
 	if (strcmp(path, "-") == 0) {
 		r.fd = STDIN_FILENO;
@@ -398,10 +431,16 @@ out:
 	free(r.buf);
 	if (r.own_fd)
 		close(r.fd);
-	if (st != PR_OK)
+	if (st != PR_OK) {
 		out->n = n0;
-	else
+	} else {
 		out->sorted = 0;
+		range_add(&r);
+		if (keys != NULL) {
+			keys[0] = r.klo;
+			keys[1] = r.khi;
+		}
+	}
 	pr_sample_shrink(out);
 	return st;
 }

@@ -15,6 +15,7 @@
 #define PERFREG_PARSE_READERS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -34,6 +35,16 @@ struct pr_input {
  */
 enum pr_status pr_read_numbers_max(const char *path, int column,
     const char *delims, size_t max, struct pr_sample *out,
+    struct pr_error *err);
+
+/*
+ * pr_read_numbers_max, and on success, when keys is not NULL, the
+ * smallest and largest sort key (core/sortkey.h) of the values it added
+ * into keys[0] and keys[1], found as they were read (while in cache), for
+ * pr_sort_doubles_keyed.
+ */
+enum pr_status pr_read_numbers_keys(const char *path, int column,
+    const char *delims, size_t max, struct pr_sample *out, uint64_t *keys,
     struct pr_error *err);
 
 /*

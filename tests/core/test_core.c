@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "core/sortkey.h"
 #include "core/sortnet.h"
 
 #include "perfreg/buf.h"
@@ -125,17 +126,43 @@ cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * pr_sort_doubles_keyed on a copy of v, given the range of its keys as a
+ * reader finds it, must leave exactly what pr_sort_doubles leaves in v
+ * (called after this).
+ */
+static double *
+sort_keyed(const double *v, size_t n)
+{
+	double *c = malloc(n * sizeof(double) + 1);
+	uint64_t lo = UINT64_MAX, hi = 0, k;
+	size_t i;
+
+	assert_non_null(c);
+	memcpy(c, v, n * sizeof(double));
+	for (i = 0; i < n; i++) {
+		k = pr_sort_key(v[i]);
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	pr_sort_doubles_keyed(c, n, lo, hi);
+	return c;
+}
+
 static void
 check_sort(double *v, size_t n)
 {
-	double *ref = malloc(n * sizeof(double) + 1);
+	double *ref = malloc(n * sizeof(double) + 1), *keyed;
 
 	assert_non_null(ref);
 	memcpy(ref, v, n * sizeof(double));
 	qsort(ref, n, sizeof(double), cmp);
+	keyed = sort_keyed(v, n);
 	pr_sort_doubles(v, n);
 	assert_memory_equal(ref, v, n * sizeof(double));
+	assert_memory_equal(keyed, v, n * sizeof(double));
 	free(ref);
+	free(keyed);
 }
 
 /* As check_sort, comparing values: -0 and +0 may come in either order. */
@@ -145,14 +172,19 @@ check_sort_values(double *v, size_t n)
 	double *ref = malloc(n * sizeof(double) + 1);
 	size_t i;
 
+	double *keyed;
+
 	assert_non_null(ref);
 	memcpy(ref, v, n * sizeof(double));
 	qsort(ref, n, sizeof(double), cmp);
+	keyed = sort_keyed(v, n);
 	pr_sort_doubles(v, n);
 	for (i = 0; i < n; i++)
 		if (!(ref[i] == v[i]))
 			fail_msg("sorted[%zu] is %a, not %a", i, v[i], ref[i]);
+	assert_memory_equal(keyed, v, n * sizeof(double));
 	free(ref);
+	free(keyed);
 }
 
 /* A finite double with random bits: any sign, subnormals, extremes. */

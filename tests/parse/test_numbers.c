@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "core/sortkey.h"
 #include "parse/readers.h"
 #include "perfreg/error.h"
 #include "perfreg/read.h"
@@ -392,6 +393,32 @@ test_large(void **state)
 	assert_int_equal(pr_read_numbers(path, 1, NULL, &s, &err), PR_OK);
 	assert_int_equal(s.n, n);
 	assert_memory_equal(s.v, want, n * sizeof(double));
+	/* The range of the sort keys, found while reading (the buffer is
+	 * refilled many times on the way), is that of the values. */
+	{
+		struct pr_sample t = PR_SAMPLE_INIT;
+		uint64_t keys[2] = { 0, 0 }, lo = UINT64_MAX, hi = 0, k;
+
+		for (i = 0; i < n; i++) {
+			k = pr_sort_key(want[i]);
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+		}
+		assert_int_equal(pr_read_numbers_keys(path, 1, NULL,
+				     PR_READ_VALUES_MAX, &t, keys, &err),
+		    PR_OK);
+		assert_int_equal(t.n, n);
+		assert_true(keys[0] == lo && keys[1] == hi);
+		pr_sample_release(&t);
+		/* Both zeros: -0 has the smaller key. */
+		path = write_tmp("zeros.txt", "0\n-0\n0.5\n", 9);
+		assert_int_equal(pr_read_numbers_keys(path, 1, NULL,
+				     PR_READ_VALUES_MAX, &t, keys, &err),
+		    PR_OK);
+		assert_true(keys[0] == pr_sort_key(-0.0) &&
+		    keys[1] == pr_sort_key(0.5));
+		pr_sample_release(&t);
+	}
 	/* The capacity reserved for the file was given back. */
 	assert_true(s.cap == s.n);
 	/* A second file appends. */
