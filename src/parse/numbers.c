@@ -40,6 +40,7 @@
 #define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,10 +81,12 @@ struct reader {
 	struct pr_sample *out;
 	size_t max;   /* values this input may add */
 	size_t n_end; /* so out may hold this many */
-	/* The smallest and largest sort key (core/sortkey.h) of the values
-	 * out->v[n0, ranged): range_add takes in the rest while they are
-	 * still in cache, before each refill and once the input ends. */
-	uint64_t klo, khi;
+	/* When the caller asks for the range of the sort keys: the smallest
+	 * and largest of the values out->v[n0, ranged), two of each for two
+	 * chains; range_add takes in the rest while they are still in
+	 * cache, before each refill and once the input ends. */
+	int ranging;
+	double lo[2], hi[2];
 	size_t ranged;
 };
 
@@ -92,16 +95,54 @@ range_add(struct reader *r)
 {
 	const double *v = r->out->v;
 	size_t i, n = r->out->n;
-	uint64_t k, lo = r->klo, hi = r->khi;
+	double lo0 = r->lo[0], lo1 = r->lo[1], hi0 = r->hi[0], hi1 = r->hi[1];
 
-	for (i = r->ranged; i < n; i++) {
-		k = pr_sort_key(v[i]);
-		lo = k < lo ? k : lo;
-		hi = k > hi ? k : hi;
+	if (!r->ranging)
+		return;
+	for (i = r->ranged; i + 1 < n; i += 2) {
+		lo0 = v[i] < lo0 ? v[i] : lo0;
+		hi0 = v[i] > hi0 ? v[i] : hi0;
+		lo1 = v[i + 1] < lo1 ? v[i + 1] : lo1;
+		hi1 = v[i + 1] > hi1 ? v[i + 1] : hi1;
 	}
-	r->klo = lo;
-	r->khi = hi;
+	for (; i < n; i++) {
+		lo0 = v[i] < lo0 ? v[i] : lo0;
+		hi0 = v[i] > hi0 ? v[i] : hi0;
+	}
+	r->lo[0] = lo0;
+	r->lo[1] = lo1;
+	r->hi[0] = hi0;
+	r->hi[1] = hi1;
 	r->ranged = n;
+}
+
+/*
+ * The smallest and largest sort key of out->v[from, n), n > from, from
+ * the smallest and largest values: a value's key grows with it, but for
+ * the zeros (-0 has the smaller key, and `<` does not tell them apart),
+ * so a range that ends at a zero is found from the keys themselves.
+ */
+static void
+range_keys(const struct reader *r, size_t from, uint64_t *keys)
+{
+	const double *v = r->out->v;
+	double lo = r->lo[0] < r->lo[1] ? r->lo[0] : r->lo[1];
+	double hi = r->hi[0] > r->hi[1] ? r->hi[0] : r->hi[1];
+	uint64_t k;
+	size_t i;
+
+	if (lo != 0 && hi != 0) {
+		keys[0] = pr_sort_key(lo);
+		keys[1] = pr_sort_key(hi);
+		return;
+	}
+	keys[0] = UINT64_MAX;
+	keys[1] = 0;
+	for (i = from; i < r->out->n; i++) {
+		k = pr_sort_key(v[i]);
+		keys[0] = k < keys[0] ? k : keys[0];
+		keys[1] = k > keys[1] ? k : keys[1];
+	}
 }
 
 static int
@@ -398,7 +439,9 @@ pr_read_numbers_keys(const char *path, int column, const char *delims,
 	r.column = column;
 	r.out = out;
 	r.max = max;
-	r.klo = UINT64_MAX;
+	r.ranging = keys != NULL;
+	r.lo[0] = r.lo[1] = HUGE_VAL;
+	r.hi[0] = r.hi[1] = -HUGE_VAL;
 	r.ranged = n0;
 	r.n_end = max > SIZE_MAX - n0 ? SIZE_MAX : n0 + max;
 	if (strcmp(path, "-") == 0) {
@@ -435,10 +478,9 @@ out:
 		out->n = n0;
 	} else {
 		out->sorted = 0;
-		range_add(&r);
 		if (keys != NULL) {
-			keys[0] = r.klo;
-			keys[1] = r.khi;
+			range_add(&r);
+			range_keys(&r, n0, keys);
 		}
 	}
 	pr_sample_shrink(out);

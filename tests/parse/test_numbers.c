@@ -396,6 +396,11 @@ test_large(void **state)
 	/* The range of the sort keys, found while reading (the buffer is
 	 * refilled many times on the way), is that of the values. */
 	{
+		static const struct {
+			const char *text;
+			double lo, hi;
+		} ends[] = { { "-0\n0\n0.5\n", -0.0, 0.5 },
+			{ "3\n9\n1\n4\n", 1, 9 }, { "9\n3\n4\n-1\n", -1, 9 } };
 		struct pr_sample t = PR_SAMPLE_INIT;
 		uint64_t keys[2] = { 0, 0 }, lo = UINT64_MAX, hi = 0, k;
 
@@ -410,14 +415,20 @@ test_large(void **state)
 		assert_int_equal(t.n, n);
 		assert_true(keys[0] == lo && keys[1] == hi);
 		pr_sample_release(&t);
-		/* Both zeros: -0 has the smaller key. */
-		path = write_tmp("zeros.txt", "0\n-0\n0.5\n", 9);
-		assert_int_equal(pr_read_numbers_keys(path, 1, NULL,
-				     PR_READ_VALUES_MAX, &t, keys, &err),
-		    PR_OK);
-		assert_true(keys[0] == pr_sort_key(-0.0) &&
-		    keys[1] == pr_sort_key(0.5));
-		pr_sample_release(&t);
+		/* Both zeros (-0 has the smaller key), and the ends at even
+		 * and at odd places (the reader keeps two minima and maxima,
+		 * one for each). */
+		for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+			path = write_tmp("ends.txt", ends[i].text,
+			    strlen(ends[i].text));
+			assert_int_equal(pr_read_numbers_keys(path, 1, NULL,
+					     PR_READ_VALUES_MAX, &t, keys,
+					     &err),
+			    PR_OK);
+			assert_true(keys[0] == pr_sort_key(ends[i].lo) &&
+			    keys[1] == pr_sort_key(ends[i].hi));
+			pr_sample_release(&t);
+		}
 	}
 	/* The capacity reserved for the file was given back. */
 	assert_true(s.cap == s.n);
