@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -561,6 +562,49 @@ test_values_cap(void **state)
 }
 
 /*
+ * Long decimals of value 0 ("0.000000000000000", %.15f of a 0: 16
+ * digits, past the 15 of the plain line, so the reader's decimal path
+ * with w = 0) are +0 as strtod reads them, never -0 (review of session
+ * 15, P1: a -0 there showed as "-0" in stat's Min and Median); beside
+ * them decimals the same path reads, each equal to strtod's value.
+ */
+static void
+test_decimal_zero(void **state)
+{
+	static const char *const lines[] = { "0.000000000000000",
+		"00.000000000000000", "12345.678901234567", "0.100000000000000",
+		"9999.999999999999" };
+	/* Past 4 MiB, so that the sample is reserved whole and every line
+	 * takes the reader's fast path from the first. */
+	enum { N = 250000 };
+	struct pr_sample s = PR_SAMPLE_INIT;
+	struct pr_error err;
+	char *buf = malloc((size_t)N * 20);
+	const char *path;
+	size_t len = 0, i, zeros = 0;
+
+	(void)state;
+	assert_non_null(buf);
+	for (i = 0; i < N; i++)
+		len += (size_t)snprintf(buf + len, (size_t)N * 20 - len, "%s\n",
+		    lines[i % 5]);
+	assert_true(len > (size_t)4 << 20);
+	path = write_tmp("zeros.txt", buf, len);
+	free(buf);
+	pr_error_clear(&err);
+	assert_int_equal(pr_read_numbers(path, 1, NULL, &s, &err), PR_OK);
+	assert_int_equal(s.n, N);
+	for (i = 0; i < N; i++) {
+		double want = strtod(lines[i % 5], NULL);
+
+		assert_true(memcmp(&s.v[i], &want, sizeof(want)) == 0);
+		zeros += i % 5 < 2 && !signbit(s.v[i]);
+	}
+	assert_int_equal(zeros, 2 * N / 5);
+	pr_sample_release(&s);
+}
+
+/*
  * pr_read_numbers_each: six files read concurrently give each the values
  * pr_read_numbers gives it, sorted when asked; with bad files among them
  * the error is that of the first bad one in the list, whichever thread
@@ -759,6 +803,7 @@ main(void)
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_values_cap),
+		cmocka_unit_test(test_decimal_zero),
 		cmocka_unit_test(test_each),
 		cmocka_unit_test(test_any_each),
 	};
