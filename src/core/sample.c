@@ -394,8 +394,18 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
 	shift = span > bits ? span - bits : 0;
 	nb = (unsigned)((hi - lo) >> shift) + 1;
 	memset(end, 0, nb * sizeof(*end));
-	for (i = 0; i < n; i++)
-		end[(key(v[i]) - lo) >> shift]++;
+	for (i = 0; i < n; i++) {
+		k = key(v[i]);
+		/* A range given narrower than the values (a caller's bug)
+		 * would count past end[]: found again from the values. */
+		if (k - lo > hi - lo)
+			break;
+		end[(k - lo) >> shift]++;
+	}
+	if (i < n) {
+		radix_pass(v, n, bits, head, end, NULL);
+		return;
+	}
 	for (h = 0, b = 0; b < nb; b++) {
 		head[b] = h;
 		h += end[b];
