@@ -117,6 +117,20 @@
  * on doubling up to CAP (160, Pinpoint's, by default; 640, 2560: the
  * runs its rule would need to be as accurate, bench/README.md); -B
  * half|RUNS and -c CONF,...: job-half's cap and confidences (above).
+ * -n also takes any other N from 2 to 100000 (8: the ranges of tests/
+ * monitor/cli_bisect_monitor.sh), run after the three sizes' place with
+ * seeds of its own (seed + 300 + ...), so that 16, 128 and 1024 keep
+ * theirs; -k K: every one-step range's first bad commit is K (drawn as
+ * before, then set, so that the stream is the same); -o 6: normal 2%'s
+ * cells with the noise of cli_bisect_monitor's program before 1a79463
+ * (a random 32-bit seed, 12 steps of its LCG mod 2^32, 1 + 0.02 (sum of
+ * 12 uniforms - 6)); -p: below each job row of a one-step cell, how
+ * often the search named two changes, how often the pair was the first
+ * bad commit and the next one, and how the confirmation of the commit
+ * that is not the step ended; -C: the job methods' step prior as the
+ * command sets it (step_sd the ends' change after their first 3 rounds,
+ * src/bisect/job.c make_search); -R COST: the job methods' build cost in
+ * runs (30 by default, the command measures it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -139,6 +153,18 @@
 #define BURST_LEN 10.0
 
 enum result { R_CULPRIT, R_NONE, R_SEVERAL, R_UNDECIDED };
+
+/* -k: the first bad commit of every one-step range (0: uniform); -o 6:
+ * the noise of tests/monitor/cli_bisect_monitor.sh's program before
+ * 1a79463 (cli_noise); -p: where the job's "several" came from. */
+static size_t fixed_k;
+static int cli_noise;
+static int pair_detail;
+/* -C: the job's step prior as the command sets it (step_sd the ends'
+ * change as first measured, src/bisect/job.c make_search); -R: the job's
+ * build cost in runs (the library's 30 by default). */
+static int cmd_prior;
+static double build_runs;
 
 struct truth {
 	size_t n, k1, k2; /* k = 0: no step */
@@ -171,6 +197,12 @@ struct sim {
 	 * (lead_right) and its posterior (lead_p). */
 	int lead_right;
 	double lead_p;
+	/* -p: the search's "several" in a one-step range: how often it
+	 * named two changes, how often the pair was the first bad commit
+	 * and the next one (k, k + 1), and how the confirmation of the one
+	 * that is not a step ended (a change, equivalent, undecided). */
+	size_t sev_named, sev_next, sev_false_change, sev_false_equiv,
+	    sev_false_open;
 };
 
 static double
@@ -204,6 +236,8 @@ sim_init(struct sim *s, const struct truth *t, struct pr_rng *rng)
 	s->capped = 0;
 	s->lead_right = 0;
 	s->lead_p = 0;
+	s->sev_named = s->sev_next = 0;
+	s->sev_false_change = s->sev_false_equiv = s->sev_false_open = 0;
 }
 
 static void
@@ -225,10 +259,26 @@ sim_run(struct sim *s, size_t pos)
 	double z, v;
 
 	/* t3's far tail can draw a time <= 0: such a draw is made again. */
-	do
-		z = noise_draw(s->t->noise, s->rng, (double)s->runs,
-		    DRIFT_ROUNDS);
-	while (z <= 0);
+	if (cli_noise) {
+		/* The test program's 2% before 1a79463: a seed of 32 bits
+		 * (getpid() * 2654435761 ^ tv_nsec there), 12 steps of an
+		 * LCG mod 2^32, the sum of their top 24 bits as uniforms,
+		 * less 6; at most 12% from 1, never <= 0. */
+		uint32_t u = (uint32_t)pr_rng_next(s->rng);
+		double sum = 0;
+		int j;
+
+		for (j = 0; j < 12; j++) {
+			u = u * 1103515245u + 12345u;
+			sum += (double)(u >> 8) / 16777216.0;
+		}
+		z = 1 + 0.02 * (sum - 6);
+	} else {
+		do
+			z = noise_draw(s->t->noise, s->rng, (double)s->runs,
+			    DRIFT_ROUNDS);
+		while (z <= 0);
+	}
 	v = level(s->t, pos) * z;
 	if (s->t->bursty) {
 		/* Bursts of load: one starts at a run with probability
@@ -468,6 +518,27 @@ confirm_cap(const struct sim *s, size_t cap, int first_of_two)
 	return left < cap ? left : cap;
 }
 
+/* -p: a "several" of the search in a one-step range, c[0] and c[1]
+ * confirmed with decisions d[0] and d[1]. */
+static void
+sev_count(struct sim *s, const size_t *c, const enum pr_seq_decision *d)
+{
+	size_t k = s->t->k1, m;
+
+	s->sev_named++;
+	if ((c[0] == k && c[1] == k + 1) || (c[1] == k && c[0] == k + 1))
+		s->sev_next++;
+	if ((c[0] == k) == (c[1] == k))
+		return; /* neither is the step (or both the same commit) */
+	m = c[0] == k ? 1 : 0;
+	if (d[m] == PR_SEQ_REGRESSION || d[m] == PR_SEQ_IMPROVEMENT)
+		s->sev_false_change++;
+	else if (d[m] == PR_SEQ_EQUIVALENT)
+		s->sev_false_equiv++;
+	else
+		s->sev_false_open++;
+}
+
 static enum result
 m_inter(struct sim *s, size_t *culprit, int paired)
 {
@@ -494,6 +565,8 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	 * in every confirmation. */
 	if (paired == 1 || paired == 4)
 		o.modes = PR_BISECT_JOB_MODES;
+	if (build_runs > 0)
+		o.build_cost = build_runs;
 	memset(&in, 0, sizeof(in));
 	in.s = s;
 	in.paired = paired;
@@ -508,6 +581,27 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	ends[0] = 0;
 	ends[1] = n;
 	inter_rounds(&in, ends, 2, 3);
+	if (cmd_prior) {
+		/* The command makes its search once the ends have their
+		 * first rounds, its step prior their change then. */
+		double a = 0, b = 0;
+		uint64_t r;
+
+		for (i = 0; i < s->ny[0]; i++)
+			a += log(s->y[0][i]) / (double)s->ny[0];
+		for (i = 0; i < s->ny[n]; i++)
+			b += log(s->y[n][i]) / (double)s->ny[n];
+		o.step_sd = fmax(o.step_sd, fabs(b - a));
+		pr_bisect_free(in.b);
+		if (pr_bisect_new(&o, &in.b, NULL) != PR_OK)
+			abort();
+		for (r = 0; r < in.round; r++)
+			if (pr_bisect_add_round(in.b, 0, s->y[0][r],
+				paired ? r + 1 : 0, NULL) != PR_OK ||
+			    pr_bisect_add_round(in.b, n, s->y[n][r],
+				paired ? r + 1 : 0, NULL) != PR_OK)
+				abort();
+	}
 	while (s->runs < s->budget) {
 		if (pr_bisect_state(in.b, &ss, NULL) != PR_OK)
 			abort();
@@ -550,6 +644,8 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 				if (d[m] == PR_SEQ_CONTINUE && paired)
 					again = 1;
 			}
+			if (nc == 2 && s->t->k1 && !s->t->k2)
+				sev_count(s, c, d);
 			confirmations++;
 			/* The command: under 4 runs of the budget left,
 			 * an undecided confirmation is the budget's end. */
@@ -876,6 +972,11 @@ struct tally {
 	 * commit is the first bad one, with the sum of their posteriors. */
 	double budget, lead_p;
 	size_t lead_right;
+	/* -p: ranges whose search named two changes at least once, and
+	 * the pair (k, k + 1) at least once; namings in all; the false
+	 * one's confirmations by their end. */
+	size_t sev_ranges, sev_next_ranges, sev_named, sev_next;
+	size_t sev_false_change, sev_false_equiv, sev_false_open;
 };
 
 typedef enum result (*method_fn)(struct sim *, size_t *);
@@ -907,6 +1008,9 @@ draw_steps(struct truth *t, int nsteps, struct pr_rng *rng)
 {
 	if (nsteps >= 1)
 		t->k1 = 1 + pr_rng_below(rng, t->n);
+	if (nsteps == 1 && fixed_k)
+		t->k1 =
+		    fixed_k; /* -k; drawn first, so the stream is the same */
 	if (nsteps == 2) {
 		do
 			t->k2 = 1 + pr_rng_below(rng, t->n);
@@ -934,6 +1038,13 @@ tally_add(struct tally *tl, const struct sim *s, const struct truth *t,
 	tl->confirm_runs += (double)s->confirm_runs;
 	tl->refutes += (double)s->refutes;
 	tl->budget += (double)s->budget;
+	tl->sev_ranges += s->sev_named > 0;
+	tl->sev_next_ranges += s->sev_next > 0;
+	tl->sev_named += s->sev_named;
+	tl->sev_next += s->sev_next;
+	tl->sev_false_change += s->sev_false_change;
+	tl->sev_false_equiv += s->sev_false_equiv;
+	tl->sev_false_open += s->sev_false_open;
 	if (r == R_CULPRIT) {
 		if (nsteps == 0)
 			tl->false_culprit++;
@@ -960,7 +1071,9 @@ tally_print(const struct tally *tl, size_t n, double step, int nsteps,
 
 	printf("%5zu %-9s %-3s %-12s %-8s %6.1f%% %6.1f%% %6.1f%% "
 	       "%6.1f%% %6.1f%% %8.1f %6.2f %6.1f%%\n",
-	    n, bursty ? "bursty" : noise_model_name[noise],
+	    n,
+	    cli_noise ? "cli-lcg"
+		      : (bursty ? "bursty" : noise_model_name[noise]),
 	    nsteps == 0 ? "-"
 			: (step > 0.05 ? "big" : (step > 0.03 ? "4%" : "2%")),
 	    nsteps == 0 ? "none" : (nsteps == 1 ? "one" : "two"), name,
@@ -979,6 +1092,17 @@ tally_print(const struct tally *tl, size_t n, double step, int nsteps,
 		    tl->search_runs / k, tl->batches / k,
 		    tl->search_runs / tl->batches, tl->confirm_runs / k,
 		    tl->refutes / k);
+	if (pair_detail && tl->batches > 0 && nsteps == 1)
+		printf("      several: named in %.2f%% of ranges (%zu, %.3f "
+		       "times a range), the pair (k, k + 1) in %.2f%% (%zu "
+		       "ranges, %zu times); the commit that is not the step "
+		       "confirmed a change %zu times, equivalent %zu, "
+		       "undecided %zu\n",
+		    100.0 * (double)tl->sev_ranges / k, tl->sev_ranges,
+		    (double)tl->sev_named / k,
+		    100.0 * (double)tl->sev_next_ranges / k,
+		    tl->sev_next_ranges, tl->sev_next, tl->sev_false_change,
+		    tl->sev_false_equiv, tl->sev_false_open);
 	if (budget)
 		printf("      budget: %.1f runs a range on average; undecided "
 		       "with the leading commit the first bad one %.1f%% "
@@ -1105,7 +1229,8 @@ main(int argc, char **argv)
 	size_t only = 0;
 	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
-	while ((c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:B:c:")) != -1) {
+	while (
+	    (c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:B:c:k:pCR:")) != -1) {
 		switch (c) {
 		case 'B': {
 			/* job-half's cap: "half" (half of Pinpoint's runs on
@@ -1176,6 +1301,36 @@ main(int argc, char **argv)
 		case 'S':
 			big_step = strtod(optarg, NULL);
 			break;
+		case 'k': {
+			char *end;
+
+			fixed_k = strtoul(optarg, &end, 10);
+			if (*optarg == '\0' || *optarg == '-' || *end != '\0' ||
+			    fixed_k == 0) {
+				fprintf(stderr,
+				    "bisect-sim: -k %s: the first bad commit "
+				    "must be a whole number, at least 1\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'p':
+			pair_detail = 1;
+			break;
+		case 'C':
+			cmd_prior = 1;
+			break;
+		case 'R':
+			build_runs = strtod(optarg, NULL);
+			if (!(build_runs > 0)) {
+				fprintf(stderr,
+				    "bisect-sim: -R %s: the build's cost must "
+				    "be a number of runs above 0\n",
+				    optarg);
+				return 2;
+			}
+			break;
 		case 'd':
 			detail = 1;
 			break;
@@ -1200,23 +1355,50 @@ main(int argc, char **argv)
 		case 'q':
 			quick = 1;
 			break;
-		case 'n':
-			only = strtoul(optarg, NULL, 10);
+		case 'n': {
+			char *end;
+
+			only = strtoul(optarg, &end, 10);
+			if (*optarg == '\0' || *optarg == '-' || *end != '\0' ||
+			    only < 2 || only > 100000) {
+				fprintf(stderr,
+				    "bisect-sim: -n %s: the range must be a "
+				    "whole number of commits, 2 .. 100000\n",
+				    optarg);
+				return 2;
+			}
 			break;
+		}
 		default:
 			fprintf(stderr,
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
 			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
 			    "NOISE] [-d] [-S STEP] [-L CAP] [-B half|RUNS] "
-			    "[-c CONF,...]\n");
+			    "[-c CONF,...] [-k K] [-p] [-C] [-R COST]\n");
 			return 2;
 		}
 	}
+	if (noise_only == 6) {
+		/* The test program's noise, as one more model. */
+		cli_noise = 1;
+		noise_only = 0;
+	}
+	if (fixed_k != 0 && (only == 0 || fixed_k > only)) {
+		fprintf(stderr, "bisect-sim: -k %zu: needs -n N with K <= N\n",
+		    fixed_k);
+		return 2;
+	}
 	printf("    N noise     step range        method   right/FP several "
 	       "  none  undec  wrong     runs builds   both\n");
-	for (si = 0; si < (quick ? 2u : 3u); si++) {
-		size_t n = sizes[si], tr = n >= 1024 ? trials_big : trials;
+	/* A size of -n other than 16, 128 and 1024 comes fourth, with
+	 * seeds of its own, so that theirs stay as they were. */
+	for (si = 0; si < (quick ? 2u : 4u); si++) {
+		size_t n = si < 3 ? sizes[si] : only,
+		       tr = n >= 1024 ? trials_big : trials;
 
+		if (si == 3 &&
+		    (only == 0 || only == 16 || only == 128 || only == 1024))
+			break;
 		if (only != 0 && n != only)
 			continue;
 
