@@ -130,7 +130,8 @@
  * that is not the step ended; -C: the job methods' step prior as the
  * command sets it (step_sd the ends' change after their first 3 rounds,
  * src/bisect/job.c make_search); -R COST: the job methods' build cost in
- * runs (30 by default, the command measures it).
+ * runs (30 by default, the command measures it); -D: job-half without
+ * its job-dflt rows (its costliest part).
  */
 #include <math.h>
 #include <stdio.h>
@@ -165,6 +166,9 @@ static int pair_detail;
  * build cost in runs (the library's 30 by default). */
 static int cmd_prior;
 static double build_runs;
+/* -D: job-half without its job-dflt rows (the costliest part of a
+ * capped run; job-new's own rows are the same method on other ranges). */
+static int no_dflt;
 
 struct truth {
 	size_t n, k1, k2; /* k = 0: no step */
@@ -1154,12 +1158,14 @@ cell_half(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 		budget = fixed_budget ? fixed_budget : s.runs / 2;
 		sim_free(&s);
 
-		r1 = r0;
-		sim_init(&s, &t, &r1);
-		culprit[0] = culprit[1] = 0;
-		r = m_inter_new(&s, culprit);
-		tally_add(&td, &s, &t, r, culprit);
-		sim_free(&s);
+		if (!no_dflt) {
+			r1 = r0;
+			sim_init(&s, &t, &r1);
+			culprit[0] = culprit[1] = 0;
+			r = m_inter_new(&s, culprit);
+			tally_add(&td, &s, &t, r, culprit);
+			sim_free(&s);
+		}
 
 		for (c = 0; c < nconf; c++) {
 			r1 = r0;
@@ -1174,7 +1180,8 @@ cell_half(size_t n, double step, int nsteps, enum noise_model noise, int bursty,
 		}
 	}
 	tally_print(&tp, n, step, nsteps, noise, bursty, "pp-same", 0);
-	tally_print(&td, n, step, nsteps, noise, bursty, "job-dflt", 0);
+	if (!no_dflt)
+		tally_print(&td, n, step, nsteps, noise, bursty, "job-dflt", 0);
 	for (c = 0; c < nconf; c++) {
 		snprintf(name, sizeof(name), "half@%g", half_conf[c]);
 		tally_print(&th[c], n, step, nsteps, noise, bursty, name, 1);
@@ -1230,7 +1237,7 @@ main(int argc, char **argv)
 	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
 	while (
-	    (c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:B:c:k:pCR:")) != -1) {
+	    (c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:B:c:k:pCR:D")) != -1) {
 		switch (c) {
 		case 'B': {
 			/* job-half's cap: "half" (half of Pinpoint's runs on
@@ -1321,6 +1328,9 @@ main(int argc, char **argv)
 		case 'C':
 			cmd_prior = 1;
 			break;
+		case 'D':
+			no_dflt = 1;
+			break;
 		case 'R':
 			build_runs = strtod(optarg, NULL);
 			if (!(build_runs > 0)) {
@@ -1374,7 +1384,7 @@ main(int argc, char **argv)
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
 			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
 			    "NOISE] [-d] [-S STEP] [-L CAP] [-B half|RUNS] "
-			    "[-c CONF,...] [-k K] [-p] [-C] [-R COST]\n");
+			    "[-c CONF,...] [-k K] [-p] [-C] [-R COST] [-D]\n");
 			return 2;
 		}
 	}
