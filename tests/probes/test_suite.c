@@ -654,6 +654,79 @@ test_stalled_process(void **state)
 }
 
 /*
+ * The carried check takes every new session's processes (review of
+ * session 15, S4: with only the first's, a mutant survived): after a
+ * change of configuration the new side is two sessions, both 30% above
+ * the base's level by their means, the first with three processes at
+ * +50% and one at -30%, the second with all four at +30%.  Their eight
+ * values together differ from the level (t = 3.2, 7 df, p = 0.014): the
+ * change is carried and called, as the mean of the sessions calls it;
+ * the first session's four alone (t = 1.5) would not carry it.
+ */
+static void
+test_carried_sessions(void **state)
+{
+	static const struct pr_suite_figure fig[] = {
+		{ "syscall.getppid", "ns", PR_BETTER_LOWER },
+		{ "crypto.sha256.16384B", "MB/s", PR_BETTER_HIGHER },
+		{ "handoff.pipe.p50", "ns", PR_BETTER_LOWER },
+		{ "copy.memcpy.1024B", "MB/s", PR_BETTER_HIGHER },
+		{ "fault.anon", "ns", PR_BETTER_LOWER },
+		{ "random.getrandom.512B", "MB/s", PR_BETTER_HIGHER },
+	};
+	static const double v[5][6][4] = {
+		{ { 100, 101, 99, 100 }, { 1800, 1810, 1790, 1805 },
+		    { 1950, 1960, 1940, 1955 },
+		    { 198000, 199000, 197500, 198500 }, { 500, 502, 498, 501 },
+		    { 300, 301, 299, 300.5 } },
+		{ { 100.5, 100, 99.5, 101 }, { 1805, 1795, 1800, 1810 },
+		    { 1955, 1950, 1945, 1960 },
+		    { 198500, 198000, 199000, 197000 }, { 501, 499, 500, 502 },
+		    { 300.5, 300, 299.5, 301 } },
+		{ { 99.5, 100.5, 100, 99 }, { 1795, 1800, 1805, 1790 },
+		    { 1945, 1955, 1950, 1940 },
+		    { 197500, 198500, 198000, 199000 }, { 499, 500, 501, 498 },
+		    { 299.5, 300.5, 300, 299 } },
+		/* The new side: three processes 50% slower and one 30%
+		 * faster, then four 30% slower. */
+		{ { 150, 150, 150, 70 }, { 1800, 1805, 1795, 1800 },
+		    { 1950, 1955, 1945, 1950 },
+		    { 198000, 198500, 197500, 198000 }, { 500, 501, 499, 500 },
+		    { 300, 300.5, 299.5, 300 } },
+		{ { 130, 131, 129, 130 }, { 1805, 1800, 1795, 1802 },
+		    { 1952, 1948, 1955, 1950 },
+		    { 198200, 197800, 198400, 198000 },
+		    { 500.5, 499.5, 500, 501 }, { 300.2, 299.8, 300.4, 300 } },
+	};
+	static const double first[4] = { 150, 150, 150, 70 };
+	struct pr_dataset d[5];
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	double level;
+	size_t h;
+
+	(void)state;
+	for (h = 0; h < 5; h++)
+		stalled_session(&d[h], v[h], 6, fig);
+	assert_int_equal(pr_suite_compare_value(d, 3, &d[3], 2, fig, 6, NULL,
+			     PR_SUITE_VALUE_MEAN, &sc, &err),
+	    PR_OK);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
+	pr_suite_cmp_release(&sc);
+	assert_int_equal(pr_suite_compare_value(d, 3, &d[3], 2, fig, 6, NULL,
+			     PR_SUITE_VALUE_SESSIONS, &sc, &err),
+	    PR_OK);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
+	assert_int_equal(sc.uncarried, 0);
+	pr_suite_cmp_release(&sc);
+	/* The first new session's processes alone do not carry it. */
+	level = cbrt(100 * 100.25 * 99.75);
+	assert_false(pr_suite_carried(first, 4, level, 0.95));
+	for (h = 0; h < 5; h++)
+		pr_dataset_release(&d[h]);
+}
+
+/*
  * The suite's check that a change is carried by the new session's
  * processes (pr_suite_carried) against scipy's one-sample t
  * (tests/probes/gen_suite_carried.py: t, p, p < 0.05): one process apart
@@ -1553,6 +1626,7 @@ main(void)
 		cmocka_unit_test(test_session_median),
 		cmocka_unit_test(test_stalled_process),
 		cmocka_unit_test(test_carried),
+		cmocka_unit_test(test_carried_sessions),
 		cmocka_unit_test(test_real10),
 		cmocka_unit_test(test_counts_figures),
 		cmocka_unit_test(test_probe_interval),
