@@ -401,9 +401,16 @@ pr_bisect_job_new(const struct pr_bisect_job_opts *o,
 	    (st = resolve(top, "--bad", o->bad, bad, err)) != PR_OK)
 		goto fail;
 	if (strcmp(good, bad) == 0) {
-		st = pr_error_set(err, PR_EINVAL,
-		    "--good '%s' and --bad '%s' are the same commit (%.12s)",
-		    o->good, o->bad, good);
+		/* run-step has no --bad: the commit under test is HEAD. */
+		st = o->step_only
+		    ? pr_error_set(err, PR_EINVAL,
+			  "the commit to test (%s, %.12s) is --good '%s' "
+			  "itself",
+			  o->bad, good, o->good)
+		    : pr_error_set(err, PR_EINVAL,
+			  "--good '%s' and --bad '%s' are the same commit "
+			  "(%.12s)",
+			  o->good, o->bad, good);
 		goto fail;
 	}
 	if (o->step_only) {

@@ -145,6 +145,11 @@ one_line_error "$tmp/err" "run-step no --good"
 "$perfreg" bisect run-step --repo "$tmp/a" --good nosuch -- ./prog > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 255 ] || fail "run-step unknown --good: not 255"
 one_line_error "$tmp/err" "run-step unknown --good"
+# --good HEAD: run-step has no --bad to name (review of session 15).
+"$perfreg" bisect run-step --repo "$tmp/a" --good HEAD -- ./prog > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 255 ] || fail "run-step --good HEAD: not 255"
+one_line_error "$tmp/err" "run-step --good HEAD"
+has "$tmp/err" "the commit to test (HEAD, [0-9a-f]\{12\}) is --good 'HEAD' itself" "run-step --good HEAD: said"
 
 # 2. No slow commit between c0 and c20: not reproduced.
 "$perfreg" bisect --repo "$tmp/a" --good c0 --bad c20 --build "$BUILD" \
