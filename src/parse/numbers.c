@@ -78,6 +78,7 @@ struct reader {
 	long line; /* lines consumed so far */
 	unsigned char delim[256];
 	int column;
+	int fields; /* the most fields of a line skipped for too few */
 	struct pr_sample *out;
 	size_t max;   /* values this input may add */
 	size_t n_end; /* so out may hold this many */
@@ -268,8 +269,11 @@ do_line(struct reader *r, const char *s, const char *e, struct pr_error *err)
 	for (;;) {
 		while (s < e && r->delim[(unsigned char)*s])
 			s++;
-		if (s == e || *s == '#')
+		if (s == e || *s == '#') {
+			if (col > r->fields)
+				r->fields = col;
 			return PR_OK;
+		}
 		t = s;
 		while (s < e && !r->delim[(unsigned char)*s])
 			s++;
@@ -467,7 +471,12 @@ pr_read_numbers_keys(const char *path, int column, const char *delims,
 		    "out of memory for a read buffer");
 		goto out;
 	}
-	if ((st = scan(&r, err)) == PR_OK && out->n == n0)
+	if ((st = scan(&r, err)) == PR_OK && out->n == n0 && r.fields > 0)
+		st = pr_error_at(err, PR_EPARSE, r.name, 0, 0,
+		    "no column %d in the input: its lines have at most %d "
+		    "field%s",
+		    column, r.fields, r.fields == 1 ? "" : "s");
+	else if (st == PR_OK && out->n == n0)
 		st = pr_error_at(err, PR_EPARSE, r.name, 0, 0,
 		    "no numbers in the input");
 out:

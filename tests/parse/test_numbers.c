@@ -155,8 +155,10 @@ test_columns(void **state)
 	expect_values(DATA "columns.csv", 3, ",", c3, 3);
 	expect_values(DATA "dots.txt", 2, ".", dots, 3);
 	expect_values(DATA "dots.txt", 1, ".", dots1, 3);
+	/* Which column is missing, and how many the lines have (review of
+	 * session 15: it said "no numbers in the input"). */
 	expect_error(DATA "columns.csv", 4, ",", PR_EPARSE, 0,
-	    "no numbers in the input");
+	    "no column 4 in the input: its lines have at most 3 fields");
 	expect_error(DATA "columns.csv", 1, ",", PR_EPARSE, 2,
 	    "expected a number, got 'a'");
 }
