@@ -536,9 +536,20 @@ same_group(const char *a, const char *b)
 	return g > 0 && group_len(b) == g && strncmp(a, b, g) == 0;
 }
 
+/* A group of the summary line: one name's figures better the same way,
+ * so that its changes share a sign ("pipe-digest.sha256 wall,cpu
+ * +140%..+151%; pipe-digest.sha256.throughput -59%", not one range from
+ * a time's rise to a throughput's fall). */
+static int
+same_kind(const struct pr_suite_figure *a, const struct pr_suite_figure *b)
+{
+	return a->better == b->better && same_group(a->name, b->name);
+}
+
 /*
- * Appends the figures i of c with pick[i] set, grouped by name
- * ("crypto.aes-128-gcm 16B..16384B; copy.memcpy.64B"), each group said
+ * Appends the figures i of c with pick[i] set, grouped by name and the
+ * way they are better (same_kind: "crypto.aes-128-gcm 16B..16384B;
+ * copy.memcpy.64B"), each group said
  * where its first figure is; with change, each group's change as one
  * figure when they agree within AGREE_PTS points, else as a range.
  */
@@ -559,7 +570,8 @@ group_list(struct pr_buf *out, const struct pr_suite_cmp *c,
 		name = fig[c->index[i]].name;
 		g = group_len(name);
 		for (k = 0; k < i; k++)
-			if (pick[k] && same_group(fig[c->index[k]].name, name))
+			if (pick[k] &&
+			    same_kind(&fig[c->index[k]], &fig[c->index[i]]))
 				break;
 		if (k < i)
 			continue;
@@ -569,7 +581,8 @@ group_list(struct pr_buf *out, const struct pr_suite_cmp *c,
 		for (k = i; k < c->n; k++) {
 			if (!pick[k] ||
 			    (k != i &&
-				!same_group(fig[c->index[k]].name, name)))
+				!same_kind(&fig[c->index[k]],
+				    &fig[c->index[i]])))
 				continue;
 			last = fig[c->index[k]].name;
 			count++;

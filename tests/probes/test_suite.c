@@ -1152,6 +1152,51 @@ test_probe_interval(void **state)
 }
 
 /*
+ * The summary line groups a name's figures only when they are better the
+ * same way (review of session 15, note 15: "pipe-digest.sha256
+ * wall..throughput -59%..+140%" read as a range from an improvement to a
+ * regression, where all three were regressions).
+ */
+static void
+test_summary_kinds(void **state)
+{
+	static const struct pr_suite_figure fig[] = {
+		{ "pipe-digest.sha256.wall", "s", PR_BETTER_LOWER },
+		{ "pipe-digest.sha256.cpu", "s", PR_BETTER_LOWER },
+		{ "pipe-digest.sha256.throughput", "MB/s", PR_BETTER_HIGHER },
+		{ "crypto.sha256.64B", "MB/s", PR_BETTER_HIGHER },
+		{ "crypto.sha256.256B", "MB/s", PR_BETTER_HIGHER },
+	};
+	static const double change[] = { 140, 151, -59, -60, -68 };
+	struct pr_comparison cmp[5];
+	size_t index[5], i;
+	struct pr_suite_cmp sc;
+	struct pr_buf line = PR_BUF_INIT(1 << 16);
+	struct pr_error err;
+
+	(void)state;
+	memset(&sc, 0, sizeof(sc));
+	memset(cmp, 0, sizeof(cmp));
+	for (i = 0; i < 5; i++) {
+		index[i] = i;
+		cmp[i].verdict = PR_VERDICT_REGRESSION;
+		cmp[i].change_pct = change[i];
+		cmp[i].equivalence_pct = 1;
+	}
+	sc.n = 5;
+	sc.index = index;
+	sc.cmp = cmp;
+	assert_int_equal(pr_report_suite_summary(&line, &sc, fig, &err), PR_OK);
+	assert_int_equal(pr_buf_addc(&line, '\0', &err), PR_OK);
+	assert_string_equal(line.data,
+	    "5 figures: 5 regressions (pipe-digest.sha256 wall,cpu "
+	    "+140%..+151%; pipe-digest.sha256.throughput -59%; crypto.sha256 "
+	    "64B,256B -68%..-60%), 0 improvements, 0 unchanged (within 1%), "
+	    "0 inconclusive");
+	pr_buf_release(&line);
+}
+
+/*
  * The pace rule (pr_suite_cmp_pace), with fake paces: a new session whose
  * pace is above PR_SUITE_PACE_FACTOR times its base sessions' largest
  * stored pace (or PR_SUITE_PACE_LEVEL when none is stored) has none of
@@ -1627,6 +1672,7 @@ main(void)
 		cmocka_unit_test(test_stalled_process),
 		cmocka_unit_test(test_carried),
 		cmocka_unit_test(test_carried_sessions),
+		cmocka_unit_test(test_summary_kinds),
 		cmocka_unit_test(test_real10),
 		cmocka_unit_test(test_counts_figures),
 		cmocka_unit_test(test_probe_interval),
