@@ -181,11 +181,27 @@ pr_report_csv_cell(struct pr_buf *out, const char *s, struct pr_error *err)
 	return pr_buf_addc(out, '"', err);
 }
 
+/* 1 when a Markdown renderer that allows inline HTML would take s[0]
+ * ('<' or '&') as the start of a tag, a comment or an entity. */
+static int
+md_markup(const char *s)
+{
+	unsigned char n = (unsigned char)s[1];
+
+	if (s[0] == '<')
+		return (n >= 'a' && n <= 'z') || (n >= 'A' && n <= 'Z') ||
+		    n == '/' || n == '!' || n == '?';
+	return s[0] == '&' &&
+	    ((n >= 'a' && n <= 'z') || (n >= 'A' && n <= 'Z') || n == '#');
+}
+
 /*
- * Appends s with '|' (a cell boundary), '*', '`' and '\\' escaped.  Other
- * characters are left alone, so that the text stays readable where the
- * Markdown is pasted as plain text: brackets only make a link before
- * "(...)", and '<' before a digit is no tag.
+ * Appends s with '|' (a cell boundary), '*', '`' and '\\' escaped, and
+ * '<' and '&' where they would start a tag or an entity ("<script>" from
+ * a metric name on a renderer that allows inline HTML).  Other characters
+ * are left alone, so that the text stays readable where the Markdown is
+ * pasted as plain text: brackets only make a link before "(...)", and '<'
+ * before a digit ("<0.0001") is no tag.
  */
 enum pr_status
 report_md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
@@ -197,7 +213,7 @@ report_md_escape(struct pr_buf *out, const char *s, struct pr_error *err)
 		/* A newline would end the table row. */
 		if ((c = *s) == '\n')
 			c = ' ';
-		if (strchr("|\\`*", c) != NULL &&
+		if ((strchr("|\\`*", c) != NULL || md_markup(s)) &&
 		    (st = pr_buf_addc(out, '\\', err)) != PR_OK)
 			return st;
 		if ((st = pr_buf_addc(out, c, err)) != PR_OK)

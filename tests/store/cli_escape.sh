@@ -151,6 +151,13 @@ for f in "" --markdown --csv; do
 	clean "$tmp/out" "compare $f"
 	has "$tmp/out" 'x^\[\[2J^\[\]52;c;SGVsbG8=^G' "compare $f: the command as cat -v shows it"
 done
+# Markdown: a tag or an entity in a name is escaped for renderers that
+# allow inline HTML; '<' before a digit stays as it is.
+printf '{"results":[{"command":"<script>x</script> &amp; <0.5","times":[1,2,3],"mean":2}]}' > "$tmp/t.json"
+"$P" compare --markdown "$tmp/t.json" "$tmp/t.json" > "$tmp/out" 2> "$tmp/err" ||
+    fail "compare --markdown <script>: $(cat "$tmp/err")"
+has "$tmp/out" '| \\<script>x\\</script> \\&amp; <0.5 |' "compare --markdown: the tag escaped"
+grep -q '[^\\]<script>' "$tmp/out" && fail "compare --markdown: a raw <script>"
 for i in 1 2 3 4 5 6 7 8 9 10; do echo "c$n$i,1.$i"; done > "$tmp/s.csv"
 "$P" changepoints --json "$tmp/s.csv" > "$tmp/out" 2> "$tmp/err" ||
     fail "changepoints --json: $(cat "$tmp/err")"
