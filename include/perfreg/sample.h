@@ -14,6 +14,7 @@
 #define PERFREG_SAMPLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perfreg/error.h"
 
@@ -22,11 +23,21 @@ struct pr_sample {
 	size_t n;
 	size_t cap;
 	int sorted; /* set by pr_sample_sort, cleared by pr_sample_push */
+	/* When keyed: keys[0] and keys[1] are the smallest and largest sort
+	 * key of v[0, n) (the number reader finds them as it reads, while
+	 * the values are in cache, and pr_sample_sort then skips its scan
+	 * for them).  Cleared by pr_sample_push; whoever writes v[] or n
+	 * otherwise clears it. */
+	int keyed;
+	uint64_t keys[2];
 };
 
 #define PR_SAMPLE_INIT \
 	{ \
-		NULL, 0, 0, 0 \
+		NULL, 0, 0, 0, 0, \
+		{ \
+			0, 0 \
+		} \
 	}
 
 void pr_sample_init(struct pr_sample *s);

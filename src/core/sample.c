@@ -15,8 +15,9 @@
  *   keys that sort in the same order (sign bit flipped for positives,
  *   all bits for negatives).  Each pass finds the smallest and largest
  *   key of its range (the first is given them by pr_sort_doubles_keyed,
- *   core/sortkey.h: stat's reader finds them as it writes the values,
- *   while they are in cache) and buckets by (key - min) >> shift into
+ *   core/sortkey.h, or by pr_sample_sort when the sample is keyed:
+ *   the number reader finds them as it writes the values, while they
+ *   are in cache, for stat and compare alike) and buckets by (key - min) >> shift into
  *   at most 2^bits buckets (11 bits for the first pass over 2^16 values
  *   or more, then about n / 8 buckets, 4 to 11 bits), so bits that all values
  *   share cost nothing and a range of equal keys ends at once.  A
@@ -52,6 +53,8 @@ pr_sample_init(struct pr_sample *s)
 	s->n = 0;
 	s->cap = 0;
 	s->sorted = 0;
+	s->keyed = 0;
+	s->keys[0] = s->keys[1] = 0;
 }
 
 void
@@ -94,7 +97,7 @@ pr_sample_push(struct pr_sample *s, double x, struct pr_error *err)
 	if (s->n == s->cap && (st = pr_sample_reserve(s, 1, err)) != PR_OK)
 		return st;
 	s->v[s->n++] = x;
-	s->sorted = 0;
+	s->sorted = s->keyed = 0;
 	return PR_OK;
 }
 
@@ -126,6 +129,9 @@ pr_sample_copy(struct pr_sample *dst, const struct pr_sample *src,
 	memcpy(dst->v, src->v, src->n * sizeof(double));
 	dst->n = src->n;
 	dst->sorted = src->sorted;
+	dst->keyed = src->keyed;
+	dst->keys[0] = src->keys[0];
+	dst->keys[1] = src->keys[1];
 	return PR_OK;
 }
 
@@ -377,6 +383,10 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
 	double x;
 	int more;
 
+	/* A range given as one key is not taken on trust: the early return
+	 * below would leave values outside it unsorted. */
+	if (range != NULL && range[0] == range[1])
+		range = NULL;
 	if (range != NULL) {
 		lo = range[0];
 		hi = range[1];
@@ -514,7 +524,9 @@ pr_sort_doubles_keyed(double *v, size_t n, uint64_t lo, uint64_t hi)
 void
 pr_sample_sort(struct pr_sample *s)
 {
-	if (!s->sorted)
+	if (!s->sorted && s->keyed)
+		pr_sort_doubles_keyed(s->v, s->n, s->keys[0], s->keys[1]);
+	else if (!s->sorted)
 		pr_sort_doubles(s->v, s->n);
 	s->sorted = 1;
 }

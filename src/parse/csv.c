@@ -517,6 +517,7 @@ add_metrics(const struct pr_input *in, long header_line, struct column *cols,
 		for (k = 0; k < cols[i].values.n; k++)
 			m->values.v[m->values.n++] = cols[i].values.v[k];
 		m->values.sorted = 0;
+		m->values.keyed = 0;
 		m->flags |= flags;
 	}
 	return PR_OK;

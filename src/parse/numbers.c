@@ -491,6 +491,18 @@ out:
 			range_add(&r);
 			range_keys(&r, n0, keys);
 		}
+		/* The sample's own range (perfreg/sample.h): that of the
+		 * values added, merged with the one it had, if it had one. */
+		out->keyed = keys != NULL && (n0 == 0 || out->keyed);
+		if (out->keyed && n0 == 0) {
+			out->keys[0] = keys[0];
+			out->keys[1] = keys[1];
+		} else if (out->keyed) {
+			out->keys[0] =
+			    keys[0] < out->keys[0] ? keys[0] : out->keys[0];
+			out->keys[1] =
+			    keys[1] > out->keys[1] ? keys[1] : out->keys[1];
+		}
 	}
 	pr_sample_shrink(out);
 	return st;
@@ -524,9 +536,13 @@ read_numbers_path(const char *path, const char *name,
 {
 	struct pr_sample vals;
 	enum pr_status st;
+	uint64_t keys[2];
 
+	/* With the range of the sort keys, which compare's sort then need
+	 * not look for (perfreg/sample.h). */
 	pr_sample_init(&vals);
-	st = pr_read_numbers(path, 1, " \t", &vals, err);
+	st = pr_read_numbers_keys(path, 1, " \t", PR_READ_VALUES_MAX, &vals,
+	    keys, err);
 	if (st == PR_OK)
 		st = add_numbers(&vals, name, o, out, err);
 	pr_sample_release(&vals);

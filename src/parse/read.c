@@ -246,6 +246,7 @@ append_values(struct pr_dataset *out, const char *src, const char *name,
 	memcpy(m->values.v + m->values.n, vals->v, vals->n * sizeof(double));
 	m->values.n += vals->n;
 	m->values.sorted = 0;
+	m->values.keyed = 0;
 	return PR_OK;
 }
 

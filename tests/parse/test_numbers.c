@@ -710,6 +710,124 @@ same_dataset(struct pr_dataset *x, struct pr_dataset *y)
 	}
 }
 
+/* The smallest and largest sort key of s's values, found here. */
+static void
+keys_of(const struct pr_sample *s, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t k;
+	size_t i;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (i = 0; i < s->n; i++) {
+		k = pr_sort_key(s->v[i]);
+		*lo = k < *lo ? k : *lo;
+		*hi = k > *hi ? k : *hi;
+	}
+}
+
+/*
+ * The sample's own key range (perfreg/sample.h), which `compare`'s sort
+ * takes instead of looking for it: a numbers file read through
+ * pr_read_any (compare's reader) comes keyed with exactly its values'
+ * range; a second file read with its keys widens the range; one read
+ * without them, a value pushed, or a sample that had no range, leave no
+ * range; a copy keeps it; and a keyed sample sorts to what
+ * pr_sort_doubles gives.
+ */
+static void
+test_sample_keys(void **state)
+{
+	enum { N = 70000 }; /* over the radix sort's wide pass (2^16) */
+	struct pr_dataset d;
+	struct pr_sample s = PR_SAMPLE_INIT, c;
+	struct pr_error err;
+	struct pr_rng r;
+	const char *path, *lowpath;
+	char *buf, *p;
+	double *ref;
+	uint64_t keys[2], lo, hi;
+	size_t i;
+
+	(void)state;
+	buf = malloc((size_t)N * 32 + 64);
+	assert_non_null(buf);
+	pr_rng_seed(&r, 29);
+	p = buf;
+	for (i = 0; i < N; i++)
+		p += sprintf(p, "%.17g\n", 50 + pr_rng_normal(&r));
+	path = write_tmp("keys0.txt", buf, (size_t)(p - buf));
+	pr_dataset_init(&d);
+	pr_error_clear(&err);
+	assert_int_equal(pr_read_any(path, NULL, NULL, &d, NULL, &err), PR_OK);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.metrics[0].values.n, N);
+	assert_true(d.metrics[0].values.keyed);
+	keys_of(&d.metrics[0].values, &lo, &hi);
+	assert_true(d.metrics[0].values.keys[0] == lo &&
+	    d.metrics[0].values.keys[1] == hi);
+	/* Kept by a copy; the keyed sort is the plain one's. */
+	assert_int_equal(pr_sample_copy(&c, &d.metrics[0].values, &err), PR_OK);
+	assert_true(c.keyed && c.keys[0] == lo && c.keys[1] == hi);
+	ref = malloc(N * sizeof(double));
+	assert_non_null(ref);
+	memcpy(ref, c.v, N * sizeof(double));
+	pr_sort_doubles(ref, N);
+	pr_sample_sort(&c);
+	assert_memory_equal(c.v, ref, N * sizeof(double));
+	pr_sample_release(&c);
+	pr_dataset_release(&d);
+
+	/* Read with its keys, a file keys the empty sample; a second one,
+	 * below the first, widens the range to both. */
+	assert_int_equal(pr_read_numbers_keys(path, 1, NULL, PR_READ_VALUES_MAX,
+			     &s, keys, &err),
+	    PR_OK);
+	assert_true(s.keyed && s.keys[0] == keys[0] && s.keys[1] == keys[1]);
+	lowpath = write_tmp("keys1.txt", "-3\n7\n", 5);
+	assert_int_equal(pr_read_numbers_keys(lowpath, 1, NULL,
+			     PR_READ_VALUES_MAX, &s, keys, &err),
+	    PR_OK);
+	assert_true(keys[0] == pr_sort_key(-3) && keys[1] == pr_sort_key(7));
+	keys_of(&s, &lo, &hi);
+	assert_true(s.keyed && s.keys[0] == lo && s.keys[1] == hi);
+	assert_true(s.keys[1] != pr_sort_key(7));
+	/* A value pushed leaves no range. */
+	assert_int_equal(pr_sample_push(&s, 1e6, &err), PR_OK);
+	assert_false(s.keyed);
+	/* A sample without one stays without, keys or not. */
+	assert_int_equal(pr_read_numbers_keys(lowpath, 1, NULL,
+			     PR_READ_VALUES_MAX, &s, keys, &err),
+	    PR_OK);
+	assert_false(s.keyed);
+	pr_sample_release(&s);
+	pr_sample_init(&s);
+	assert_int_equal(pr_read_numbers_keys(lowpath, 1, NULL,
+			     PR_READ_VALUES_MAX, &s, keys, &err),
+	    PR_OK);
+	assert_true(s.keyed);
+	assert_int_equal(pr_read_numbers(lowpath, 1, NULL, &s, &err), PR_OK);
+	assert_false(s.keyed);
+	pr_sample_release(&s);
+
+	/* A range of one key that the values do not keep to (a writer of
+	 * v[] that forgot to clear it) is not trusted: sorted all the
+	 * same. */
+	pr_sample_init(&s);
+	for (i = 0; i < N; i++)
+		assert_int_equal(pr_sample_push(&s, (double)((i * 7919) % N),
+				     &err),
+		    PR_OK);
+	s.keyed = 1;
+	s.keys[0] = s.keys[1] = pr_sort_key(5);
+	pr_sample_sort(&s);
+	for (i = 0; i < N; i++)
+		assert_true(s.v[i] == (double)i);
+	pr_sample_release(&s);
+	free(ref);
+	free(buf);
+}
+
 /*
  * pr_read_any_each (compare's two sides read at once): a numbers file
  * and a CSV file give what pr_read_any gives each, in run order; with
@@ -808,6 +926,7 @@ main(void)
 		cmocka_unit_test(test_decimal_zero),
 		cmocka_unit_test(test_each),
 		cmocka_unit_test(test_any_each),
+		cmocka_unit_test(test_sample_keys),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
