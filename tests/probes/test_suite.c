@@ -1547,6 +1547,36 @@ test_plan(void **state)
 }
 
 /*
+ * The low median of a session's peers, where it differs from the high
+ * one (the mutant suite-left-out-low-median survived every test: their
+ * peers' two middle paces were equal).  Paces 1.4, 6.2, 6.5 and 19, the
+ * new session 1.5: the peers of 6.2 are 1.4, 1.5, 6.5, 19 (low median
+ * 1.5, limit 6: left out; the high one, 6.5, would keep it), of 6.5 1.4,
+ * 1.5, 6.2, 19 (left out), 19 above the level 8 whatever its peers.
+ */
+static void
+test_plan_low_median(void **state)
+{
+	struct pr_suite_sess s[4] = {
+		{ 1, "aaaaaaaa", 0, 1.4 },
+		{ 2, "aaaaaaaa", 0, 6.2 },
+		{ 3, "aaaaaaaa", 0, 6.5 },
+		{ 4, "aaaaaaaa", 0, 19.0 },
+	};
+	struct pr_suite_plan p;
+	struct pr_error err;
+
+	(void)state;
+	assert_int_equal(pr_suite_plan(s, 4, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_STABILITY);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1 }, 1);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 2, 3, 4 }, 3);
+	assert_true(fabs(p.left_peers[0] - 1.5) < 1e-12);
+	pr_suite_plan_release(&p);
+}
+
+/*
  * Starved earlier sessions (perfreg/suite.h, pr_suite_plan): a session
  * whose stored pace is above 4 times the median of its peers' (the other
  * sessions of the plan's configurations and the new one) is left out of
@@ -1664,6 +1694,7 @@ main(void)
 		cmocka_unit_test(test_config_id),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_starved),
+		cmocka_unit_test(test_plan_low_median),
 		cmocka_unit_test(test_ungated),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_late),
