@@ -203,6 +203,13 @@ enum pr_status pr_store_add_run(struct pr_store *st, int64_t session,
 enum pr_status pr_store_session_end(struct pr_store *st, int64_t session,
     const char *status, double elapsed_s, struct pr_error *err);
 
+/* Adds tags to a stored session, after its last, each replacing the
+ * session's tag of the same key (what a session learns after its runs:
+ * the suite's verdicts on it).  One transaction.  PR_ENOTFOUND for no
+ * such session. */
+enum pr_status pr_store_session_tags(struct pr_store *st, int64_t session,
+    const struct pr_store_tag *tags, size_t ntags, struct pr_error *err);
+
 /* ---- reading ---- */
 
 struct pr_store_campaign_info {

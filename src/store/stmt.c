@@ -72,6 +72,12 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SESSION_STATUS] = "SELECT status FROM session WHERE id = ?",
 	[S_TAG_ADD] = "INSERT INTO tag (session_id, pos, key, value) "
 		      "VALUES (?, ?, ?, ?)",
+	/* The position after a session's last tag (0: none); no row when
+	 * there is no such session. */
+	[S_TAG_NEXT] = "SELECT coalesce((SELECT max(t.pos) + 1 FROM tag t "
+		       "WHERE t.session_id = s.id), 0) FROM session s "
+		       "WHERE s.id = ?",
+	[S_TAG_DEL] = "DELETE FROM tag WHERE session_id = ? AND key = ?",
 	[S_PRIMARY_ADD] = "INSERT INTO session_primary (session_id, pos, "
 			  "name) VALUES (?, ?, ?)",
 	[S_SESSION_PRIMARY] = "SELECT name FROM session_primary "

@@ -567,25 +567,38 @@ pr_store_session_begin(struct pr_store *st,
 	return rc;
 }
 
-/* The campaign of a session; PR_ENOTFOUND when there is no such session. */
-enum pr_status
-st_session_campaign(struct pr_store *st, int64_t session, int64_t *cid,
+/* Statement k of one integer parameter, arg, stepped once: its first
+ * row's column 0 into *id (*found 0: no row). */
+static enum pr_status
+id_of(struct pr_store *st, enum stmt k, int64_t arg, int64_t *id, int *found,
     struct pr_error *err)
 {
 	struct pr_db_stmt *s;
 	struct binder b;
 	enum pr_status rc;
-	int found = 0;
 
-	rc = st_stmt_get(st, S_SESSION_CAMPAIGN, &s, err);
+	*found = 0;
+	rc = st_stmt_get(st, k, &s, err);
 	if (rc != PR_OK)
 		return rc;
 	binder_init(&b, st, s, err);
-	b_int(&b, session);
+	b_int(&b, arg);
 	rc = b.rc;
 	if (rc == PR_OK)
-		rc = st_step_id(st, s, cid, &found, err);
+		rc = st_step_id(st, s, id, found, err);
 	stmt_done(st, s);
+	return rc;
+}
+
+/* The campaign of a session; PR_ENOTFOUND when there is no such session. */
+enum pr_status
+st_session_campaign(struct pr_store *st, int64_t session, int64_t *cid,
+    struct pr_error *err)
+{
+	enum pr_status rc;
+	int found = 0;
+
+	rc = id_of(st, S_SESSION_CAMPAIGN, session, cid, &found, err);
 	if (rc == PR_OK && !found)
 		rc = st_dberr(st, PR_ENOTFOUND, err, "no session %lld",
 		    (long long)session);
@@ -829,6 +842,59 @@ pr_store_add_run(struct pr_store *st, int64_t session,
 	if (rc != PR_OK)
 		return rc;
 	return tx_end(st, run_add(st, session, r, err), err);
+}
+
+/* The tags of n after the session's last, each replacing one of the
+ * same key. */
+static enum pr_status
+tags_add(struct pr_store *st, int64_t session, const struct pr_store_tag *t,
+    size_t n, struct pr_error *err)
+{
+	struct pr_db_stmt *s;
+	struct binder b;
+	enum pr_status rc = PR_OK;
+	int64_t pos = 0;
+	size_t i;
+	int found = 0;
+
+	for (i = 0; rc == PR_OK && i < n; i++) {
+		rc = st_stmt_get(st, S_TAG_DEL, &s, err);
+		if (rc != PR_OK)
+			break;
+		binder_init(&b, st, s, err);
+		b_int(&b, session);
+		b_bytes(&b, t[i].key);
+		rc = run_bound(&b);
+	}
+	if (rc == PR_OK)
+		rc = id_of(st, S_TAG_NEXT, session, &pos, &found, err);
+	if (rc == PR_OK && !found)
+		return st_dberr(st, PR_ENOTFOUND, err, "no session %lld",
+		    (long long)session);
+	for (i = 0; rc == PR_OK && i < n; i++) {
+		rc = st_stmt_get(st, S_TAG_ADD, &s, err);
+		if (rc != PR_OK)
+			break;
+		binder_init(&b, st, s, err);
+		b_int(&b, session);
+		b_int(&b, pos + (int64_t)i);
+		b_bytes(&b, t[i].key);
+		b_bytes(&b, t[i].value);
+		rc = run_bound(&b);
+	}
+	return rc;
+}
+
+enum pr_status
+pr_store_session_tags(struct pr_store *st, int64_t session,
+    const struct pr_store_tag *tags, size_t ntags, struct pr_error *err)
+{
+	enum pr_status rc;
+
+	rc = tx_begin(st, err);
+	if (rc != PR_OK)
+		return rc;
+	return tx_end(st, tags_add(st, session, tags, ntags, err), err);
 }
 
 enum pr_status

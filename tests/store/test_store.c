@@ -336,6 +336,25 @@ test_roundtrip(void **state)
 	assert_string_equal(si.tags[0].key.p, "kernel");
 	assert_string_equal(si.tags[0].value.p, "6.1.0-13");
 	assert_string_equal(si.tags[1].key.p, "git");
+	pr_store_session_info_release(&si);
+	/* Tags learnt after the runs (the suite's verdicts on a session):
+	 * after the others, one of the same key replaced, in one call. */
+	tags[0].key = pr_str_c("regressions");
+	tags[0].value = pr_str_c("3");
+	tags[1].key = pr_str_c("git");
+	tags[1].value = pr_str_c("def456");
+	ok(pr_store_session_tags(st, sid, tags, 2, &err), &err);
+	tags[0].value = pr_str_c("21");
+	ok(pr_store_session_tags(st, sid, tags, 1, &err), &err);
+	assert_int_equal(pr_store_session_tags(st, sid + 1000, tags, 1, &err),
+	    PR_ENOTFOUND);
+	ok(pr_store_session_get(st, sid, &si, &err), &err);
+	assert_int_equal(si.ntags, 3);
+	assert_string_equal(si.tags[0].key.p, "kernel");
+	assert_string_equal(si.tags[1].key.p, "git");
+	assert_string_equal(si.tags[1].value.p, "def456");
+	assert_string_equal(si.tags[2].key.p, "regressions");
+	assert_string_equal(si.tags[2].value.p, "21");
 	assert_int_equal(si.nvariants, 2);
 	assert_string_equal(si.variants[0].p, "base");
 	assert_string_equal(si.variants[1].p, "new");
