@@ -16,8 +16,9 @@
  * pr_suite_compare_value with the moderated t's defaults (Benjamini-
  * Hochberg), pr_suite_cmp_gate and pr_suite_cmp_pace with the paces
  * stored (tag pace=).  Not replayed: the plan's leaving starved earlier
- * sessions out of the base (pr_suite_plan), and its cap of 20 base
- * sessions.  It prints, per k, the comparisons, how many called any
+ * sessions and those its own stability check called (the tags
+ * regressions= and improvements=) out of the base (pr_suite_plan; -x
+ * leaves a session out by hand), and its cap of 20 base sessions.  It prints, per k, the comparisons, how many called any
  * regression or improvement and their share, then the figures called
  * (how many times, in which new sessions, the range of the change).
  *

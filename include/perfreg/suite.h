@@ -390,6 +390,11 @@ struct pr_suite_sess {
 	/* Its probes' pace stored with it (pr_suite_pace_of, the tag
 	 * pace=); 0 or below, or not finite: not stored. */
 	double pace;
+	/* The figures its own stability check called (the tags
+	 * regressions= and improvements= written after it): 0 and 0 when
+	 * none was or nothing is stored (sessions stored before the tags
+	 * were, or compared after a change of configuration). */
+	size_t regressions, improvements;
 };
 
 enum pr_suite_plan_kind {
@@ -412,6 +417,10 @@ struct pr_suite_plan {
 	int64_t *left;
 	double *left_pace, *left_peers, *left_limit;
 	size_t nleft;
+	/* Why each was left out: 0 starved, 1 called (its own stability
+	 * check called left_reg regressions and left_imp improvements). */
+	int *left_called;
+	size_t *left_reg, *left_imp;
 };
 
 /*
@@ -446,6 +455,15 @@ struct pr_suite_plan {
  * left out is PR_SUITE_PLAN_NONE with nleft > 0 (nothing to compare
  * with); a change plan whose base was is PR_SUITE_PLAN_NONE too.  The
  * new session itself is never left out: pr_suite_cmp_pace decides it.
+ * Sessions that were incidents are left out of both sides too (not of a
+ * side --baseline chose): an earlier session of the two configurations
+ * whose own stability check called any figure (regressions or
+ * improvements above 0).  In the base its called figures would widen
+ * those figures' between-session spread, and a regression that comes
+ * back would not be called; a regression that persists is still called
+ * against the sessions before it, session after session, as a stability
+ * check should.  A session both starved and called is left out as
+ * starved.
  * Each side keeps its latest max sessions (0: all; 1 counts as 2) of
  * those not left out.  The plan borrows the configuration strings;
  * release it with pr_suite_plan_release.  Errors: PR_ENOMEM (*out is

@@ -221,7 +221,8 @@ static const struct opt options[] = {
 	OPT_CALL(0, "baseline", "x",
 	    "compare with this stored session, these sessions of a "
 	    "configuration, or the sessions with tag key=value (default: the "
-	    "previous configuration's sessions, or this one's)",
+	    "previous configuration's sessions, or this one's, but those "
+	    "starved of CPU and those whose own check called a figure)",
 	    set_baseline, 0, 0),
 	OPT_FLAG(0, "no-store", "store nothing, compare with nothing",
 	    struct suite_cli, no_store, 1),
@@ -1114,12 +1115,14 @@ left_out_words(const struct pr_suite_plan *p, const char *lead,
     struct pr_buf *b, struct pr_error *err)
 {
 	enum pr_status st = PR_OK;
-	size_t i;
+	size_t i, k = 0;
 
 	for (i = 0; i < p->nleft && st == PR_OK; i++) {
+		if (p->left_called[i])
+			continue;
 		st = pr_buf_addf(b, err,
 		    "%s session %lld (pace %.3g wall s a CPU s, ",
-		    i == 0 ? lead : ",", (long long)p->left[i],
+		    k++ == 0 ? lead : ",", (long long)p->left[i],
 		    p->left_pace[i]);
 		if (st == PR_OK)
 			st = p->left_peers[i] > 0 &&
@@ -1139,6 +1142,37 @@ left_out_words(const struct pr_suite_plan *p, const char *lead,
 	return st;
 }
 
+/*
+ * The sessions p left out as incidents, "session 4 left out: it called
+ * 21 regressions against its base" each, after `lead` (then "; "),
+ * into b; nothing when none was.
+ */
+static enum pr_status
+called_words(const struct pr_suite_plan *p, const char *lead, struct pr_buf *b,
+    struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	size_t i, k = 0, r, m;
+
+	for (i = 0; i < p->nleft && st == PR_OK; i++) {
+		if (!p->left_called[i])
+			continue;
+		r = p->left_reg[i];
+		m = p->left_imp[i];
+		st = pr_buf_addf(b, err, "%ssession %lld left out: it called ",
+		    k++ == 0 ? lead : "; ", (long long)p->left[i]);
+		if (st == PR_OK && r > 0)
+			st = pr_buf_addf(b, err, "%zu regression%s%s", r,
+			    r == 1 ? "" : "s", m > 0 ? " and " : "");
+		if (st == PR_OK && m > 0)
+			st = pr_buf_addf(b, err, "%zu improvement%s", m,
+			    m == 1 ? "" : "s");
+		if (st == PR_OK)
+			st = pr_buf_adds(b, " against its base", err);
+	}
+	return st;
+}
+
 #define LEFT_OUT_LEAD \
 	"; left out as starved of CPU (figures that measured the " \
 	"scheduler, not the code):"
@@ -1150,9 +1184,12 @@ plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
 {
 	enum pr_status st;
 
-	if ((st = plan_sentence(p, bname, nname, kind, b, err)) != PR_OK)
+	if ((st = plan_sentence(p, bname, nname, kind, b, err)) != PR_OK ||
+	    (st = left_out_words(p, LEFT_OUT_LEAD, b, err)) != PR_OK)
 		return st;
-	return left_out_words(p, LEFT_OUT_LEAD, b, err);
+	/* Incidents: an earlier session whose own stability check called
+	 * figures is not this configuration's baseline. */
+	return called_words(p, "; ", b, err);
 }
 
 /* The pace stored with each of the sessions ids[0..n) (tag pace=), 0
@@ -1175,6 +1212,57 @@ base_paces(const struct history *h, const int64_t *ids, size_t n, double *pace)
 		    !isfinite(pace[k]))
 			pace[k] = 0;
 	}
+}
+
+/* The count in session s's tag key (regressions=, improvements=), 0
+ * when it has none or not a count. */
+static size_t
+tag_count(const struct pr_store_session_info *s, const char *key)
+{
+	const struct pr_str *t = tag_of(s, key);
+	size_t i, v = 0;
+
+	if (t == NULL || t->n == 0 || t->n > 9)
+		return 0;
+	for (i = 0; i < t->n; i++) {
+		if (t->p[i] < '0' || t->p[i] > '9')
+			return 0;
+		v = 10 * v + (size_t)(t->p[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * A stability check's verdicts stored with its session (tags
+ * regressions= and improvements=, the figures it called as shown): a
+ * later plan leaves a session that called any out of its bases
+ * (pr_suite_plan).  Errors are said and returned.
+ */
+static int
+store_calls(struct pr_store *st, int64_t session, const struct pr_suite_cmp *sc)
+{
+	struct pr_store_tag tag[2];
+	struct pr_error err;
+	char rb[24], ib[24];
+	size_t i, r = 0, m = 0;
+
+	for (i = 0; i < sc->n; i++) {
+		r += sc->cmp[i].verdict == PR_VERDICT_REGRESSION;
+		m += sc->cmp[i].verdict == PR_VERDICT_IMPROVEMENT;
+	}
+	snprintf(rb, sizeof(rb), "%zu", r);
+	snprintf(ib, sizeof(ib), "%zu", m);
+	tag[0].key = pr_str_c("regressions");
+	tag[0].value = pr_str_c(rb);
+	tag[1].key = pr_str_c("improvements");
+	tag[1].value = pr_str_c(ib);
+	pr_error_clear(&err);
+	if (pr_store_session_tags(st, session, tag, 2, &err) != PR_OK) {
+		cli_errorf("suite: storing session %lld's verdicts: %s",
+		    (long long)session, err.msg);
+		return PR_EXIT_USAGE;
+	}
+	return PR_EXIT_OK;
 }
 
 /* The comparison the plan says and the environment diff, into rep. */
@@ -1222,6 +1310,10 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	 * moderated t's documented bound decides and says so. */
 	if ((rc = compare_into(rep, bd, nb, nd, nn, bname, nname, r, n,
 		 "session", intro.data, c, 0, bpace, gated)) != PR_EXIT_OK)
+		goto out;
+	/* A stability check's calls, for later plans. */
+	if (p->kind == PR_SUITE_PLAN_STABILITY &&
+	    (rc = store_calls(st, p->new_[nn - 1], &rep->sc)) != PR_EXIT_OK)
 		goto out;
 	rc = PR_EXIT_INTERNAL;
 	/* --monitor: each changed figure explained by its probe's
@@ -1331,6 +1423,8 @@ make_plan(struct pr_store *st, int64_t session, const char *want,
 		v[k].id = h->s[i].id;
 		v[k].config = h->config[i];
 		base_paces(h, &v[k].id, 1, &v[k].pace);
+		v[k].regressions = tag_count(&h->s[i], "regressions");
+		v[k].improvements = tag_count(&h->s[i], "improvements");
 		k++;
 	}
 	pr_error_clear(&err);
@@ -1352,8 +1446,10 @@ make_plan(struct pr_store *st, int64_t session, const char *want,
 
 /* The plan in --json: "baseline" (the latest base session, or null),
  * "plan" {"kind", "configuration", "base_configuration",
- * "base_sessions", "new_sessions", "left_out" [{"session", "pace",
- * "peers_median", "limit"}]}. */
+ * "base_sessions", "new_sessions", "left_out" [{"session", "reason"
+ * ("starved" or "called"), "pace", "peers_median", "limit",
+ * "regressions", "improvements"}]}: a starved session's limit, a called
+ * one's counts, null where they do not apply. */
 static int
 plan_model(const struct pr_suite_plan *p, struct suite_report *rep)
 {
@@ -1392,12 +1488,21 @@ plan_model(const struct pr_suite_plan *p, struct suite_report *rep)
 			 &err) == PR_OK &&
 		    pr_report_model_integer(lg, "session", 0, 1, p->left[i],
 			&err) == PR_OK &&
-		    pr_report_model_real(lg, "pace", 0, 1, p->left_pace[i],
+		    pr_report_model_string(lg, "reason", 0,
+			p->left_called[i] ? "called" : "starved",
 			&err) == PR_OK &&
+		    pr_report_model_real(lg, "pace", 0, p->left_pace[i] > 0,
+			p->left_pace[i], &err) == PR_OK &&
 		    pr_report_model_real(lg, "peers_median", 0,
 			p->left_peers[i] > 0, p->left_peers[i],
 			&err) == PR_OK &&
-		    pr_report_model_real(lg, "limit", 0, 1, p->left_limit[i],
+		    pr_report_model_real(lg, "limit", 0, !p->left_called[i],
+			p->left_limit[i], &err) == PR_OK &&
+		    pr_report_model_integer(lg, "regressions", 0,
+			p->left_called[i], (int64_t)p->left_reg[i],
+			&err) == PR_OK &&
+		    pr_report_model_integer(lg, "improvements", 0,
+			p->left_called[i], (int64_t)p->left_imp[i],
 			&err) == PR_OK;
 	if (!ok) {
 		cli_errorf("out of memory");
@@ -2249,7 +2354,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	struct pr_error err;
 	struct pr_report_model *g;
 	int64_t session = 0;
-	size_t nr = 0;
+	size_t nr = 0, i, ncalled;
 	int rc = PR_EXIT_OK, gated = PR_EXIT_OK, cut = 0;
 	const char *envfile;
 	double floor_s, budget, t_probes = 0, total, cpu_stored = 0;
@@ -2385,14 +2490,21 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 			 &gated)) != PR_EXIT_OK)
 			goto out;
 	} else if (st != NULL && !cut) {
+		for (i = 0, ncalled = 0; i < plan.nleft; i++)
+			ncalled += plan.left_called[i] != 0;
 		if (plan.nleft > 0
 			? pr_buf_addf(&line, &err,
 			      "stored as session %lld; not compared: every "
 			      "earlier %s session it could be compared with "
-			      "was starved of CPU and left out:",
+			      "was %s",
 			      (long long)session,
-			      c->so.quick ? "--quick" : "full") != PR_OK ||
-			    left_out_words(&plan, "", &line, &err) != PR_OK
+			      c->so.quick ? "--quick" : "full",
+			      ncalled == 0 ? "starved of CPU and left out:"
+					   : "left out") != PR_OK ||
+			    left_out_words(&plan,
+				ncalled == 0 ? "" : ", as starved of CPU:",
+				&line, &err) != PR_OK ||
+			    called_words(&plan, "; ", &line, &err) != PR_OK
 			: first_of_kind(&hist, session, c->so.quick, config,
 			      &line, &err) != PR_OK) {
 			cli_errorf("out of memory");

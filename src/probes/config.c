@@ -94,6 +94,8 @@ pr_suite_plan_release(struct pr_suite_plan *p)
 	free(p->new_);
 	free(p->left);
 	free(p->left_pace);
+	free(p->left_called);
+	free(p->left_reg);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -163,6 +165,50 @@ starved_sessions(const struct pr_suite_sess *s, size_t n, const char *a,
 		out->left[out->nleft] = s[i].id;
 		out->left_pace[out->nleft] = s[i].pace;
 		out->left_peers[out->nleft] = med;
+		out->nleft++;
+	}
+}
+
+/*
+ * The sessions of s[0..n) of configuration a or b, not gone, whose own
+ * stability check called a figure, as pr_suite_plan leaves them out
+ * (perfreg/suite.h): into out's list (left_pace their pace), gone[i] set
+ * for each.  The list stays oldest first.
+ */
+static void
+called_sessions(const struct pr_suite_sess *s, size_t n, const char *a,
+    const char *b, char *gone, struct pr_suite_plan *out)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		if (gone[i] ||
+		    (strcmp(s[i].config, a) != 0 &&
+			strcmp(s[i].config, b) != 0) ||
+		    s[i].regressions + s[i].improvements == 0)
+			continue;
+		gone[i] = 2; /* an incident; 1 is starved */
+		/* Its place among the starved, by the order of s[]. */
+		for (k = out->nleft; k > 0; k--) {
+			for (j = 0; j < n && s[j].id != out->left[k - 1]; j++)
+				;
+			if (j < i)
+				break;
+			out->left[k] = out->left[k - 1];
+			out->left_pace[k] = out->left_pace[k - 1];
+			out->left_peers[k] = out->left_peers[k - 1];
+			out->left_limit[k] = out->left_limit[k - 1];
+			out->left_called[k] = out->left_called[k - 1];
+			out->left_reg[k] = out->left_reg[k - 1];
+			out->left_imp[k] = out->left_imp[k - 1];
+		}
+		out->left[k] = s[i].id;
+		out->left_pace[k] = pace_known(s[i].pace) ? s[i].pace : 0;
+		out->left_peers[k] = 0;
+		out->left_limit[k] = 0;
+		out->left_called[k] = 1;
+		out->left_reg[k] = s[i].regressions;
+		out->left_imp[k] = s[i].improvements;
 		out->nleft++;
 	}
 }
@@ -257,6 +303,10 @@ pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
 	    (out->left = calloc(n + 1, sizeof(*out->left))) == NULL ||
 	    (out->left_pace = calloc(3 * (n + 1), sizeof(*out->left_pace))) ==
 		NULL ||
+	    (out->left_called = calloc(n + 1, sizeof(*out->left_called))) ==
+		NULL ||
+	    (out->left_reg = calloc(2 * (n + 1), sizeof(*out->left_reg))) ==
+		NULL ||
 	    (sorted = calloc(n + 1, sizeof(*sorted))) == NULL ||
 	    (gone = calloc(n + 1, 1)) == NULL) {
 		free(sorted);
@@ -265,6 +315,7 @@ pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
 	}
 	out->left_peers = out->left_pace + (n + 1);
 	out->left_limit = out->left_pace + 2 * (n + 1);
+	out->left_imp = out->left_reg + (n + 1);
 	if (chosen) {
 		plan_chosen(s, n, session, config, max, out);
 		goto done;
@@ -272,6 +323,7 @@ pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
 	out->base_config = prev < n ? s[prev].config : config;
 	starved_sessions(s, n, out->base_config, config, pace, sorted, gone,
 	    out);
+	called_sessions(s, n, out->base_config, config, gone, out);
 	if (prev < n) {
 		/* The configuration changed: this configuration's sessions
 		 * against the previous configuration's. */

@@ -381,6 +381,55 @@ hasf "$tmp/out" "fault: not run here: the suite was stopped at its budget's boun
 has "$tmp/out" "syscall.getppid" "slow worker: syscall kept"
 n=$(sqlite3 "$sdb" "SELECT count(*) FROM run") || fail "slow worker: no database"
 [ "${n:-0}" -gt 0 ] || fail "slow worker: nothing stored"
+# A regression that comes back is called (review of session 15, finding
+# 2): a stand-in worker hands back syscall's two figures, 8 samples each,
+# the same in every session but for a factor: A, A, A, then B (10 times
+# slower: called), A, and C (9 times slower).  B is an incident, not the
+# baseline: session 5 and C are compared with the A sessions alone, the
+# sentence that says what is compared says so, --json's plan too, and C
+# fails the gate.
+idb=$tmp/incident.db
+block() {
+	awk -v f="$1" -v g="$2" 'BEGIN { OFS = "\t"
+		print "R", "syscall", "syscall", 8, 0.29, 0, 0, 1, 23.09, 0.0117, 0.174
+		printf "M\tsyscall.getppid\tns/call\tlower"
+		for (i = 0; i < 8; i++) printf "%s%.6g", (i ? " " : "\t"), 62 * f * (1 + 0.01 * i)
+		print ""
+		printf "M\tsyscall.clock_gettime\tns/call\tlower"
+		for (i = 0; i < 8; i++) printf "%s%.6g", (i ? " " : "\t"), 16 * g * (1 + 0.01 * i)
+		print ""
+		print "E" }' > "$tmp/iblock"
+}
+printf '#!/bin/sh\ncat "%s"\n' "$tmp/iblock" > "$tmp/iworker"
+chmod +x "$tmp/iworker"
+isuite() {
+	PERFREG_SUITE_WORKER=$tmp/iworker "$P" suite run syscall --quick \
+	    --processes 1 --db "$idb" --fail-on-regression "$@" > "$tmp/out" 2> "$tmp/err"
+}
+for f in "1 1" "1.02 0.98" "0.99 1.01"; do
+	block $f
+	isuite || fail "incident: an A session: status $?: $(cat "$tmp/err")"
+done
+block 10 10
+isuite
+st=$?
+[ $st -eq 1 ] || fail "incident: B: status $st, not 1"
+head -1 "$tmp/out" | grep -q "^2 figures: 2 regressions" ||
+    fail "incident: B not called: $(head -1 "$tmp/out")"
+[ "$(sqlite3 "$idb" "SELECT value FROM tag WHERE session_id = 4 AND key = 'regressions'")" = 2 ] ||
+    fail "incident: B's calls not stored: $(sqlite3 "$idb" "SELECT key, value FROM tag WHERE session_id = 4")"
+block 1.01 1.02
+isuite || fail "incident: A after B: status $?: $(cat "$tmp/out")"
+hasf "$tmp/out" "session 5 against this configuration's earlier --quick sessions (3 sessions, 1 to 3); the unit is the session; session 4 left out: it called 2 regressions against its base" \
+    "incident: A after B: compared with 1 to 3, B left out and said"
+block 9 9
+isuite --json
+st=$?
+[ $st -eq 1 ] || fail "incident: C passed the gate: status $st: $(cat "$tmp/out")"
+tr -d ' \n' < "$tmp/out" > "$tmp/flat"
+hasf "$tmp/flat" '"base_sessions":\[1,2,3,5\],"new_sessions":\[6\],"left_out":\[{"session":4,"reason":"called","pace":[0-9.e+-]*,"peers_median":null,"limit":null,"regressions":2,"improvements":0}\]' \
+    "incident: C: the plan leaves B out, with its reason"
+hasf "$tmp/flat" '"line":"2figures:2regressions' "incident: C called"
 # A CPU the probes cannot be pinned to is refused before anything runs
 # (review of session 15, finding 9: `--cpu 99` skipped all 8 probes,
 # exited 0 and stored an empty session as the configuration's baseline).
@@ -533,7 +582,7 @@ for w in block-1 block-x3-pace block-1 block-1; do
     [ $st -eq 0 ] || fail "left out, $w: status $st: $(cat "$tmp/err")"
 done
 tr -d ' \n' < "$tmp/left.json" > "$tmp/flat"
-has "$tmp/flat" '"base_sessions":\[1,3\],"new_sessions":\[4\],"left_out":\[{"session":2,"pace":100.0,"peers_median":1.0,"limit":4.0}\]' \
+has "$tmp/flat" '"base_sessions":\[1,3\],"new_sessions":\[4\],"left_out":\[{"session":2,"reason":"starved","pace":100.0,"peers_median":1.0,"limit":4.0,"regressions":null,"improvements":null}\]' \
     "left out: the plan in --json"
 n=$(sqlite3 "$tmp/left.db" "SELECT count(*) FROM session") ||
     fail "left out: no database"

@@ -1466,11 +1466,11 @@ static void
 test_plan(void **state)
 {
 	struct pr_suite_sess s[8] = {
-		{ 1, "aaaaaaaa", 0, 0 },
-		{ 2, "aaaaaaaa", 0, 0 },
-		{ 3, "aaaaaaaa", 0, 0 },
-		{ 5, "bbbbbbbb", 0, 0 },
-		{ 6, "bbbbbbbb", 0, 0 },
+		{ 1, "aaaaaaaa", 0, 0, 0, 0 },
+		{ 2, "aaaaaaaa", 0, 0, 0, 0 },
+		{ 3, "aaaaaaaa", 0, 0, 0, 0 },
+		{ 5, "bbbbbbbb", 0, 0, 0, 0 },
+		{ 6, "bbbbbbbb", 0, 0, 0, 0 },
 	};
 	struct pr_suite_plan p;
 	struct pr_error err;
@@ -1558,10 +1558,10 @@ static void
 test_plan_low_median(void **state)
 {
 	struct pr_suite_sess s[4] = {
-		{ 1, "aaaaaaaa", 0, 1.4 },
-		{ 2, "aaaaaaaa", 0, 6.2 },
-		{ 3, "aaaaaaaa", 0, 6.5 },
-		{ 4, "aaaaaaaa", 0, 19.0 },
+		{ 1, "aaaaaaaa", 0, 1.4, 0, 0 },
+		{ 2, "aaaaaaaa", 0, 6.2, 0, 0 },
+		{ 3, "aaaaaaaa", 0, 6.5, 0, 0 },
+		{ 4, "aaaaaaaa", 0, 19.0, 0, 0 },
 	};
 	struct pr_suite_plan p;
 	struct pr_error err;
@@ -1587,12 +1587,12 @@ static void
 test_plan_starved(void **state)
 {
 	struct pr_suite_sess s[6] = {
-		{ 1, "aaaaaaaa", 0, 1.5 },
-		{ 2, "aaaaaaaa", 0, 21.0 },
-		{ 3, "aaaaaaaa", 0, 1.4 },
-		{ 4, "aaaaaaaa", 0, 0 },
-		{ 5, "bbbbbbbb", 0, 30.0 },
-		{ 6, "bbbbbbbb", 0, 1.6 },
+		{ 1, "aaaaaaaa", 0, 1.5, 0, 0 },
+		{ 2, "aaaaaaaa", 0, 21.0, 0, 0 },
+		{ 3, "aaaaaaaa", 0, 1.4, 0, 0 },
+		{ 4, "aaaaaaaa", 0, 0, 0, 0 },
+		{ 5, "bbbbbbbb", 0, 30.0, 0, 0 },
+		{ 6, "bbbbbbbb", 0, 1.6, 0, 0 },
 	};
 	struct pr_suite_plan p;
 	struct pr_error err;
@@ -1682,6 +1682,82 @@ test_plan_starved(void **state)
 	pr_suite_plan_release(&p);
 }
 
+/*
+ * Incidents (review of session 15, finding 2): an earlier session whose
+ * own stability check called figures (tags regressions= and
+ * improvements=) is left out of later bases, oldest first among the
+ * starved, so that A, A, A, B (slow, called), A and then C (slow again)
+ * compares C with the four A sessions, not with B.
+ */
+static void
+test_plan_called(void **state)
+{
+	struct pr_suite_sess s[6] = {
+		{ 1, "aaaaaaaa", 0, 1.5, 0, 0 },
+		{ 2, "aaaaaaaa", 0, 1.5, 0, 0 },
+		{ 3, "aaaaaaaa", 0, 21.0, 0, 0 },
+		{ 4, "aaaaaaaa", 0, 1.5, 21, 1 },
+		{ 5, "aaaaaaaa", 0, 1.5, 0, 0 },
+		{ 6, "bbbbbbbb", 0, 1.5, 0, 0 },
+	};
+	struct pr_suite_plan p;
+	struct pr_error err;
+
+	(void)state;
+	/* Stability: session 3 starved, session 4 called: both out, in
+	 * their order, each with its reason. */
+	assert_int_equal(pr_suite_plan(s, 5, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_STABILITY);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 5 }, 3);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 3, 4 }, 2);
+	assert_int_equal(p.left_called[0], 0);
+	assert_true(fabs(p.left_pace[0] - 21.0) < 1e-12);
+	assert_int_equal(p.left_called[1], 1);
+	assert_int_equal(p.left_reg[1], 21);
+	assert_int_equal(p.left_imp[1], 1);
+	assert_true(fabs(p.left_pace[1] - 1.5) < 1e-12);
+	pr_suite_plan_release(&p);
+	/* An improvement alone is an incident too; a session both starved
+	 * and called is left out once, as starved. */
+	s[3].regressions = 0;
+	s[2].regressions = 5;
+	assert_int_equal(pr_suite_plan(s, 5, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 5 }, 3);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 3, 4 }, 2);
+	assert_int_equal(p.left_called[0], 0);
+	assert_int_equal(p.left_called[1], 1);
+	assert_int_equal(p.left_reg[1], 0);
+	assert_int_equal(p.left_imp[1], 1);
+	pr_suite_plan_release(&p);
+	/* A change plan: the previous configuration's incident is out of
+	 * its base as well. */
+	assert_int_equal(pr_suite_plan(s, 6, 9, "bbbbbbbb", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHANGE);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1, 2, 5 }, 3);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 6, 9 }, 2);
+	pr_suite_plan_release(&p);
+	/* Every base session an incident: nothing to compare with. */
+	s[0].improvements = s[1].regressions = 1;
+	s[2].pace = 1.5;
+	s[4].regressions = 2;
+	assert_int_equal(pr_suite_plan(s, 5, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_NONE);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 1, 2, 3, 4, 5 }, 5);
+	pr_suite_plan_release(&p);
+	/* --baseline is the user's choice: an incident it names stays. */
+	s[3].chosen = 1;
+	assert_int_equal(pr_suite_plan(s, 5, 9, "aaaaaaaa", 1.5, 20, &p, &err),
+	    PR_OK);
+	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 4 }, 1);
+	assert_int_equal(p.nleft, 0);
+	pr_suite_plan_release(&p);
+}
+
 int
 main(void)
 {
@@ -1695,6 +1771,7 @@ main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_starved),
 		cmocka_unit_test(test_plan_low_median),
+		cmocka_unit_test(test_plan_called),
 		cmocka_unit_test(test_ungated),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_late),
