@@ -5,8 +5,12 @@
 # the syscall probe (each process its best sample) and the pipe-digest
 # probe (each process its mean) are stored, two of one process, two of two
 # processes (--processes 2), and a fifth of one process with --json; its
-# report must give, for every figure, the four earlier sessions' values
-# as its base values and its own as its new value, each equal (to
+# report must give, for every figure, the earlier sessions' values as its
+# base values (the four, but for those its plan left out: a real session
+# its own stability check called, the tags regressions= and improvements=
+# in the store say which, or one starved of CPU; each left out must be
+# one the store or its pace accounts for) and its own as its new value,
+# each equal (to
 # rounding) to what SQLite's rows give: per process (the stored round)
 # the mean or the best sample, the session's value their mean; a session
 # of one process cut into 4 blocks of its samples in order (block b of n
@@ -89,8 +93,44 @@ def session_value(procs, name):
 
 
 with open(report) as f:
-    cmp = json.load(f)["comparison"]
+    rep = json.load(f)
+cmp = rep["comparison"]
 fails = 0
+
+# What the plan compares, checked against the store: sessions 1 to 4 are
+# the base but those left out, each for a reason the store holds.
+calls = {}
+for sid, key, value in con.execute(
+        "SELECT session_id, CAST(key AS TEXT), CAST(value AS TEXT) FROM tag "
+        "WHERE key IN ('regressions', 'improvements')"):
+    calls.setdefault(sid, {})[key] = int(value)
+plan = rep["plan"]
+base_ids = plan["base_sessions"]
+left = {lo["session"]: lo for lo in plan["left_out"]}
+if plan["new_sessions"] != [5]:
+    print("FAIL: new sessions %s, not [5]" % plan["new_sessions"])
+    fails += 1
+if sorted(base_ids + list(left)) != [1, 2, 3, 4] or not base_ids:
+    print("FAIL: base %s and left out %s are not sessions 1 to 4" %
+          (base_ids, sorted(left)))
+    fails += 1
+for sid in base_ids:
+    if sum(calls.get(sid, {}).values()) != 0:
+        print("FAIL: session %d in the base, its check called %s" %
+              (sid, calls[sid]))
+        fails += 1
+for sid, lo in left.items():
+    c = calls.get(sid, {})
+    if lo["reason"] == "called":
+        if (sum(c.values()) == 0 or
+                c.get("regressions") != lo["regressions"] or
+                c.get("improvements") != lo["improvements"]):
+            print("FAIL: session %d left out as called %s, the store has %s"
+                  % (sid, lo, c))
+            fails += 1
+    elif lo["reason"] != "starved" or not lo["pace"] > lo["limit"]:
+        print("FAIL: session %d left out: %s" % (sid, lo))
+        fails += 1
 
 
 def close(a, b):
@@ -107,17 +147,18 @@ for m in cmp["metrics"]:
               (name, "no" if sess is None else len(sess)))
         fails += 1
         continue
-    want = [session_value(p, name) for p in sess.values()]
+    want = {sid: session_value(p, name) for sid, p in sess.items()}
     for p in sess.values():
         procs_seen.add(len(p))
     base, new = m["base"]["values"], m["new"]["values"]
-    if len(base) != 4 or not all(map(close, base, want[:4])):
+    wb = [want[sid] for sid in base_ids if sid in want]
+    if len(base) != len(wb) or not all(map(close, base, wb)):
         print("FAIL: %s: base %s, the sessions' values are %s" %
-              (name, base, want[:4]))
+              (name, base, wb))
         fails += 1
-    if len(new) != 1 or not close(new[0], want[4]):
+    if len(new) != 1 or not close(new[0], want.get(5, float("nan"))):
         print("FAIL: %s: new %s, the session's value is %s" %
-              (name, new, want[4]))
+              (name, new, want.get(5)))
         fails += 1
     checked["best" if best_rule(name) else "mean"] += 1
 for rule, n in checked.items():
