@@ -94,7 +94,7 @@ def session_value(procs, name):
 
 with open(report) as f:
     rep = json.load(f)
-cmp = rep["comparison"]
+cmp = rep.get("comparison")
 fails = 0
 
 # What the plan compares, checked against the store: sessions 1 to 4 are
@@ -110,7 +110,7 @@ left = {lo["session"]: lo for lo in plan["left_out"]}
 if plan["new_sessions"] != [5]:
     print("FAIL: new sessions %s, not [5]" % plan["new_sessions"])
     fails += 1
-if sorted(base_ids + list(left)) != [1, 2, 3, 4] or not base_ids:
+if sorted(base_ids + list(left)) != [1, 2, 3, 4]:
     print("FAIL: base %s and left out %s are not sessions 1 to 4" %
           (base_ids, sorted(left)))
     fails += 1
@@ -137,6 +137,16 @@ def close(a, b):
     return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
 
 
+if not base_ids:
+    # A machine so loaded that every earlier session was starved of CPU
+    # (each one's pace checked above): nothing is compared, so no
+    # arithmetic to check; said, not failed.
+    if cmp:
+        print("FAIL: no base session, yet a comparison")
+        fails += 1
+    print("cli_suite_means: note: every earlier session left out (%s): "
+          "no comparison to check" % sorted(left))
+    sys.exit(1 if fails else 0)
 checked = {"best": 0, "mean": 0}
 procs_seen = set()
 for m in cmp["metrics"]:
