@@ -112,6 +112,10 @@ enum pr_status pr_store_open(const char *target, enum pr_store_mode mode,
 enum pr_status pr_store_open_opts(const char *target, enum pr_store_mode mode,
     const struct pr_store_opts *o, struct pr_store **out, struct pr_error *err);
 void pr_store_close(struct pr_store *st);
+/* From now on, a statement waits up to busy_ms (0 or more; a negative
+ * value changes nothing) for another writer's lock before it fails
+ * (SQLite; PostgreSQL waits as it always does). */
+void pr_store_set_busy(struct pr_store *st, int busy_ms);
 
 /* "sqlite" or "postgresql". */
 const char *pr_store_backend(const struct pr_store *st);

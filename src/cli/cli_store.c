@@ -35,6 +35,27 @@ busy_ms(void)
 	return (int)v;
 }
 
+/*
+ * A measurement of wall_s seconds about to be stored: unless
+ * $PERFREG_DB_BUSY_MS chose the wait, wait for another writer's lock as
+ * long as the measurement took (at least the default, at most 10
+ * minutes), since what was measured is worth more than the wait.
+ */
+void
+cli_store_wait_for(struct pr_store *st, double wall_s)
+{
+	const char *s = getenv("PERFREG_DB_BUSY_MS");
+	double ms = wall_s * 1e3;
+
+	if (st == NULL || (s != NULL && *s != '\0'))
+		return;
+	if (!(ms > PR_STORE_BUSY_MS_DEFAULT))
+		ms = PR_STORE_BUSY_MS_DEFAULT;
+	if (ms > 600e3)
+		ms = 600e3;
+	pr_store_set_busy(st, (int)ms);
+}
+
 int
 cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
     struct pr_store **out)

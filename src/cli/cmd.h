@@ -90,6 +90,9 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
  */
 int cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
     struct pr_store **out);
+/* Before storing a measurement of wall_s seconds: the lock is waited for
+ * as long as it took, unless $PERFREG_DB_BUSY_MS says (cli_store.c). */
+void cli_store_wait_for(struct pr_store *st, double wall_s);
 
 /* The --db row of the commands that open the results database. */
 #define CLI_OPT_DB(type, member) \

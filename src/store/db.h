@@ -61,6 +61,9 @@ struct pr_db_ops {
 	enum pr_status (*open)(const char *target, int flags, int busy_ms,
 	    struct pr_db **out, struct pr_error *err);
 	void (*close)(struct pr_db *db);
+	/* How long statements wait for a lock from now on (busy_ms as in
+	 * open; NULL: the driver always waits, as PostgreSQL does). */
+	void (*set_busy)(struct pr_db *db, int busy_ms);
 
 	/* Runs one or more statements without parameters or results
 	 * (DDL, BEGIN, COMMIT, PRAGMA). */

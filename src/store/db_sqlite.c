@@ -615,6 +615,12 @@ sq_last_insert_id(struct pr_db *db, int64_t *id, struct pr_error *err)
 	return PR_OK;
 }
 
+static void
+sq_set_busy(struct pr_db *db, int busy_ms)
+{
+	db->busy_ms = busy_ms;
+}
+
 const struct pr_db_ops pr_db_sqlite = {
 	.name = "sqlite",
 	.type_id = "INTEGER PRIMARY KEY",
@@ -639,6 +645,7 @@ const struct pr_db_ops pr_db_sqlite = {
 	.finalize = sq_finalize,
 	.last_was_conflict = sq_last_was_conflict,
 	.last_insert_id = sq_last_insert_id,
+	.set_busy = sq_set_busy,
 };
 
 const struct pr_db_ops *

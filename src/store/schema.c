@@ -459,6 +459,14 @@ fail:
 }
 
 void
+pr_store_set_busy(struct pr_store *st, int busy_ms)
+{
+	if (st != NULL && st->db != NULL && busy_ms >= 0 &&
+	    st->ops->set_busy != NULL)
+		st->ops->set_busy(st->db, busy_ms);
+}
+
+void
 pr_store_close(struct pr_store *st)
 {
 	size_t i;

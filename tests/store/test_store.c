@@ -1880,6 +1880,18 @@ test_locked(void **state)
 		    PR_EIO);
 		assert_non_null(strstr(err.msg, "locked"));
 	}
+	/* pr_store_set_busy changes the wait from then on (what the suite
+	 * does before storing a long measurement); a negative one keeps
+	 * it. */
+	pr_store_set_busy(st, 30);
+	assert_int_equal(add_ok(st, sid, vid, 0, 1, &err), PR_EIO);
+	assert_string_equal(err.msg,
+	    "database is locked by another writer (waited 30 ms)");
+	pr_store_set_busy(st, -5);
+	assert_int_equal(add_ok(st, sid, vid, 0, 1, &err), PR_EIO);
+	assert_string_equal(err.msg,
+	    "database is locked by another writer (waited 30 ms)");
+	pr_store_set_busy(NULL, 30);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(db);
 	unsetenv("PERFREG_DB_BUSY_MS");
