@@ -653,6 +653,16 @@ test_stalled_process(void **state)
 		pr_dataset_release(&d[h]);
 }
 
+/* The six figures of test_carried_sessions and test_carried_level. */
+static const struct pr_suite_figure carried_fig[] = {
+	{ "syscall.getppid", "ns", PR_BETTER_LOWER },
+	{ "crypto.sha256.16384B", "MB/s", PR_BETTER_HIGHER },
+	{ "handoff.pipe.p50", "ns", PR_BETTER_LOWER },
+	{ "copy.memcpy.1024B", "MB/s", PR_BETTER_HIGHER },
+	{ "fault.anon", "ns", PR_BETTER_LOWER },
+	{ "random.getrandom.512B", "MB/s", PR_BETTER_HIGHER },
+};
+
 /*
  * The carried check takes every new session's processes (review of
  * session 15, S4: with only the first's, a mutant survived): after a
@@ -666,14 +676,7 @@ test_stalled_process(void **state)
 static void
 test_carried_sessions(void **state)
 {
-	static const struct pr_suite_figure fig[] = {
-		{ "syscall.getppid", "ns", PR_BETTER_LOWER },
-		{ "crypto.sha256.16384B", "MB/s", PR_BETTER_HIGHER },
-		{ "handoff.pipe.p50", "ns", PR_BETTER_LOWER },
-		{ "copy.memcpy.1024B", "MB/s", PR_BETTER_HIGHER },
-		{ "fault.anon", "ns", PR_BETTER_LOWER },
-		{ "random.getrandom.512B", "MB/s", PR_BETTER_HIGHER },
-	};
+	const struct pr_suite_figure *fig = carried_fig;
 	static const double v[5][6][4] = {
 		{ { 100, 101, 99, 100 }, { 1800, 1810, 1790, 1805 },
 		    { 1950, 1960, 1940, 1955 },
@@ -723,6 +726,70 @@ test_carried_sessions(void **state)
 	level = cbrt(100 * 100.25 * 99.75);
 	assert_false(pr_suite_carried(first, 4, level, 0.95));
 	for (h = 0; h < 5; h++)
+		pr_dataset_release(&d[h]);
+}
+
+/*
+ * The level the carried rule tests the new processes against is the
+ * base's level, the geometric mean of its session values (review of
+ * session 15, S4: a level 1% off survived every test): three tight base
+ * sessions of six figures (each within 0.02%), the new session's
+ * getppid processes tightly at +1.0%, the rest unchanged.  The moderated
+ * t calls +1%, a regression, and the processes carry it (t about 250
+ * against the level); against a level 1% higher they would not (t about
+ * 0), nor against a level of the first base session if it were 101.
+ */
+static void
+test_carried_level(void **state)
+{
+	const struct pr_suite_figure *fig = carried_fig;
+	static const double v[4][6][4] = {
+		{ { 100, 100.01, 99.99, 100 }, { 1800, 1800.2, 1799.8, 1800 },
+		    { 1950, 1950.2, 1949.8, 1950 },
+		    { 198000, 198020, 197980, 198000 },
+		    { 500, 500.05, 499.95, 500 },
+		    { 300, 300.03, 299.97, 300 } },
+		{ { 100.02, 100.03, 100.01, 100.02 },
+		    { 1800.3, 1800.5, 1800.1, 1800.3 },
+		    { 1950.3, 1950.5, 1950.1, 1950.3 },
+		    { 198030, 198050, 198010, 198030 },
+		    { 500.08, 500.1, 500.06, 500.08 },
+		    { 300.05, 300.06, 300.04, 300.05 } },
+		{ { 99.98, 99.99, 99.97, 99.98 },
+		    { 1799.7, 1799.9, 1799.5, 1799.7 },
+		    { 1949.7, 1949.9, 1949.5, 1949.7 },
+		    { 197970, 197990, 197950, 197970 },
+		    { 499.92, 499.94, 499.9, 499.92 },
+		    { 299.95, 299.96, 299.94, 299.95 } },
+		{ { 101, 101.01, 100.99, 101 }, { 1800, 1800.1, 1799.9, 1800 },
+		    { 1950, 1950.1, 1949.9, 1950 },
+		    { 198000, 198010, 197990, 198000 },
+		    { 500, 500.02, 499.98, 500 },
+		    { 300, 300.01, 299.99, 300 } },
+	};
+	static const double news[4] = { 101, 101.01, 100.99, 101 };
+	struct pr_dataset d[4];
+	struct pr_suite_cmp sc;
+	struct pr_error err;
+	double level;
+	size_t h;
+
+	(void)state;
+	for (h = 0; h < 4; h++)
+		stalled_session(&d[h], v[h], 6, fig);
+	assert_int_equal(pr_suite_compare_value(d, 3, &d[3], 1, fig, 6, NULL,
+			     PR_SUITE_VALUE_SESSIONS, &sc, &err),
+	    PR_OK);
+	assert_int_equal(sc.cmp[0].verdict, PR_VERDICT_REGRESSION);
+	assert_true(sc.cmp[0].change_pct > 0.99 && sc.cmp[0].change_pct < 1.01);
+	assert_int_equal(sc.uncarried, 0);
+	for (h = 1; h < sc.n; h++)
+		assert_int_not_equal(sc.cmp[h].verdict, PR_VERDICT_REGRESSION);
+	pr_suite_cmp_release(&sc);
+	level = cbrt(100 * 100.02 * 99.98);
+	assert_true(pr_suite_carried(news, 4, level, 0.95));
+	assert_false(pr_suite_carried(news, 4, level * 1.01, 0.95));
+	for (h = 0; h < 4; h++)
 		pr_dataset_release(&d[h]);
 }
 
@@ -1780,6 +1847,7 @@ main(void)
 		cmocka_unit_test(test_stalled_process),
 		cmocka_unit_test(test_carried),
 		cmocka_unit_test(test_carried_sessions),
+		cmocka_unit_test(test_carried_level),
 		cmocka_unit_test(test_summary_kinds),
 		cmocka_unit_test(test_real10),
 		cmocka_unit_test(test_counts_figures),
