@@ -727,6 +727,57 @@ keys_of(const struct pr_sample *s, uint64_t *lo, uint64_t *hi)
 }
 
 /*
+ * A file of 64 KiB to 1 MiB is read into a buffer of its size and one
+ * byte: a %.17g line among the last 23 bytes must not be taken by
+ * pr_swar_decimal_line, which reads 24 (plain_lines' guard; review of
+ * session 15, P1: no test held it).  A %.17g line of 18 to 20 bytes ends
+ * the file, or is followed by a short line of 2 to 12 bytes; the values
+ * are strtod's.  Only a read past the buffer tells a missing guard (ASan,
+ * valgrind: the CI runs both over this test).
+ */
+static void
+test_long_line_at_end(void **state)
+{
+	enum { N = 4200 }; /* about 80 KB: above BUF_MIN, below CHUNK */
+	static const char *const last[] = { "7\n", "0.5\n", "12.25\n",
+		"3.1415\n", "2.718281\n", "1.41421356\n", "99.0000001\n",
+		"0.333333333\n" };
+	struct pr_rng r;
+	char *buf, *p, *q;
+	double *want;
+	size_t i, k, n;
+
+	(void)state;
+	buf = malloc((size_t)N * 24 + 64);
+	want = malloc(((size_t)N + 1) * sizeof(*want));
+	assert_non_null(buf);
+	assert_non_null(want);
+	for (k = 0; k < sizeof(last) / sizeof(last[0]); k++) {
+		pr_rng_seed(&r, 31 + k);
+		p = buf;
+		for (i = 0; i < N; i++) {
+			q = p;
+			p += sprintf(p, "%.17g\n", 50 + pr_rng_normal(&r));
+			want[i] = strtod(q, NULL);
+		}
+		/* The last long line, then a short one of 2 to 12 bytes:
+		 * the long one starts 16 + k to 20 + k bytes before the
+		 * end. */
+		q = p;
+		p += sprintf(p, "%s", last[k]);
+		want[N] = strtod(q, NULL);
+		n = N + 1;
+		expect_values(write_tmp("longend.txt", buf, (size_t)(p - buf)),
+		    1, NULL, want, n);
+		/* And the file ending on the long line itself. */
+		expect_values(write_tmp("longend2.txt", buf, (size_t)(q - buf)),
+		    1, NULL, want, N);
+	}
+	free(want);
+	free(buf);
+}
+
+/*
  * The sample's own key range (perfreg/sample.h), which `compare`'s sort
  * takes instead of looking for it: a numbers file read through
  * pr_read_any (compare's reader) comes keyed with exactly its values'
@@ -927,6 +978,7 @@ main(void)
 		cmocka_unit_test(test_each),
 		cmocka_unit_test(test_any_each),
 		cmocka_unit_test(test_sample_keys),
+		cmocka_unit_test(test_long_line_at_end),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
