@@ -44,8 +44,35 @@ struct pr_mon_perf *pr_mon_perf_open_fake_hw(char *note, size_t notesz,
 void pr_mon_perf_set_self(struct pr_mon_perf *p, int self);
 void pr_mon_perf_close(struct pr_mon_perf *p);
 void pr_mon_perf_start(struct pr_mon_perf *p);
-/* Stops the counters and appends the run's figures to out. */
+/* Stops the counters and appends the run's figures to out: the
+ * largest multiplexing scale into *max_scale, and *not_run set to 1
+ * when a group was enabled but never ran (its figures left out). */
 enum pr_status pr_mon_perf_stop(struct pr_mon_perf *p, struct pr_mon_snap *out,
-    double *max_scale, struct pr_error *err);
+    double *max_scale, int *not_run, struct pr_error *err);
+
+/* The most events in one perf group. */
+#define PR_MON_PERF_EV_MAX 5
+
+/* One perf group's reading over a run: the time it was enabled and the
+ * time it ran (ns, its tasks' own time), and its raw counts. */
+struct pr_mon_perf_read {
+	double en, run;
+	size_t n;
+	double count[PR_MON_PERF_EV_MAX];
+};
+
+/* A reading's scale: enabled / running when the kernel multiplexed the
+ * group (it ran part of the time), 1 when it ran the whole time or was
+ * never enabled; 0 when it was enabled and never ran, its counts then
+ * unknown, not zero. */
+double pr_mon_perf_scale(const struct pr_mon_perf_read *r);
+
+/* Event i's figure of a run: the inherited group's count (all: perfreg
+ * and its children) less perfreg's own (self), each scaled by its own
+ * group's scale, and never below 0; with self NULL (PR_MON_OPT_SELF)
+ * all's count alone.  0 and *v, or -1 when a group's counts are
+ * unknown (pr_mon_perf_scale 0). */
+int pr_mon_perf_figure(const struct pr_mon_perf_read *all,
+    const struct pr_mon_perf_read *self, size_t i, double *v);
 
 #endif /* PERFREG_MONITOR_INTERNAL_H */

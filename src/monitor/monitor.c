@@ -91,6 +91,7 @@ struct pr_monitor {
 	double clk_tck;   /* USER_HZ */
 	double max_scale; /* largest multiplexing scale seen */
 	int scale_noted;
+	int not_run, not_run_noted; /* a perf group enabled never ran */
 	char notes[NOTES_MAX][NOTE_LEN];
 	size_t nnotes;
 };
@@ -524,7 +525,8 @@ pr_monitor_end(struct pr_monitor *m, struct pr_dataset *out,
 		struct pr_mon_snap perf;
 
 		pr_mon_snap_init(&perf);
-		st = pr_mon_perf_stop(m->perf, &perf, &m->max_scale, err);
+		st = pr_mon_perf_stop(m->perf, &perf, &m->max_scale,
+		    &m->not_run, err);
 		for (i = 0; st == PR_OK && i < perf.n; i++)
 			st = pr_dataset_add(out, perf.v[i].name, perf.v[i].unit,
 			    PR_BETTER_LOWER, perf.v[i].value, err);
@@ -540,6 +542,14 @@ pr_monitor_end(struct pr_monitor *m, struct pr_dataset *out,
 			    m->max_scale);
 			note(m, t);
 			m->scale_noted = 1;
+		}
+		if (m->not_run && !m->not_run_noted) {
+			note(m,
+			    "perf counters enabled but never scheduled in "
+			    "a run (another perf user held the PMU): "
+			    "their figures left out of that run, not "
+			    "zero");
+			m->not_run_noted = 1;
 		}
 	}
 	if ((st = read_proc(m, &m->after, err)) != PR_OK)

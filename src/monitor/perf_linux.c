@@ -19,7 +19,14 @@
  * Each group is read in one read() (PERF_FORMAT_GROUP) with its
  * time_enabled and time_running; a group the kernel multiplexed (more
  * hardware events than counters) is scaled by enabled / running over
- * the run, and the largest scale is kept for the note.  Software
+ * the run, each group by its own before the subtraction, and the
+ * largest scale is kept for the note; a group enabled that never ran
+ * (another perf user held every counter) has unknown counts, so its
+ * kind's figures are left out of that run, never zero
+ * (pr_mon_perf_figure, tested with fixed readings).  A software group
+ * is never multiplexed: its enabled and running times are equal, and
+ * its child figure is exact (the kernel counts each context switch of
+ * a task, where wait4's rusage counts it too).  Software
  * events (task-clock, context-switches, cpu-migrations, page-faults)
  * are always there; the hardware events (cycles, instructions,
  * branch-misses, cache-references, cache-misses) need a PMU, which a VM
@@ -43,7 +50,7 @@
 
 #include "core/banned.h"
 
-#define EV_MAX 5
+#define EV_MAX PR_MON_PERF_EV_MAX
 
 struct ev {
 	uint32_t type;
@@ -83,13 +90,14 @@ static const struct ev fake_hw_events[] = {
 	    1 },
 };
 
-/* One group: the events, and per event the last read counts. */
+/* One group: the events, per event the last read counts, and the
+ * reading of the run (the counts and times since the last read). */
 struct group {
 	const struct ev *ev;
 	size_t n;
 	int fd[EV_MAX];
 	uint64_t last[EV_MAX], last_en, last_run;
-	double val[EV_MAX], scale;
+	struct pr_mon_perf_read r;
 };
 
 /* A kind of events: its inherited group (all) and perfreg's (self). */
@@ -156,30 +164,52 @@ group_open(struct group *g, const struct ev *ev, size_t n, int inherit,
 	return 0;
 }
 
-/* Reads a group: the counts since the last read, scaled; -1 on failure. */
+double
+pr_mon_perf_scale(const struct pr_mon_perf_read *r)
+{
+	if (r->run > 0 && r->en > r->run)
+		return r->en / r->run;
+	return r->en > 0 && r->run <= 0 ? 0 : 1;
+}
+
+int
+pr_mon_perf_figure(const struct pr_mon_perf_read *all,
+    const struct pr_mon_perf_read *self, size_t i, double *v)
+{
+	double sa = pr_mon_perf_scale(all), ss = 1;
+
+	if (sa == 0 || (self != NULL && (ss = pr_mon_perf_scale(self)) == 0))
+		return -1;
+	*v = all->count[i] * sa - (self != NULL ? self->count[i] * ss : 0);
+	if (*v < 0)
+		*v = 0;
+	return 0;
+}
+
+/* Reads a group: its raw counts and times since the last read into
+ * g->r, and its scale into *max_scale when larger; -1 on failure. */
 static int
 group_read(struct group *g, double *max_scale)
 {
 	uint64_t b[3 + EV_MAX];
 	ssize_t want = (ssize_t)((3 + g->n) * sizeof(uint64_t));
-	double en, run, scale = 1;
+	double scale;
 	size_t i;
 
 	if (g->n == 0 || read(g->fd[0], b, (size_t)want) != want ||
 	    b[0] != g->n)
 		return -1;
-	en = (double)(b[1] - g->last_en);
-	run = (double)(b[2] - g->last_run);
-	if (run > 0 && en > run)
-		scale = en / run;
-	if (scale > *max_scale)
-		*max_scale = scale;
+	g->r.en = (double)(b[1] - g->last_en);
+	g->r.run = (double)(b[2] - g->last_run);
+	g->r.n = g->n;
 	for (i = 0; i < g->n; i++) {
-		g->val[i] = (double)(b[3 + i] - g->last[i]) * scale;
+		g->r.count[i] = (double)(b[3 + i] - g->last[i]);
 		g->last[i] = b[3 + i];
 	}
 	g->last_en = b[1];
 	g->last_run = b[2];
+	if ((scale = pr_mon_perf_scale(&g->r)) > *max_scale)
+		*max_scale = scale;
 	return 0;
 }
 
@@ -295,7 +325,7 @@ pr_mon_perf_start(struct pr_mon_perf *p)
 
 enum pr_status
 pr_mon_perf_stop(struct pr_mon_perf *p, struct pr_mon_snap *out,
-    double *max_scale, struct pr_error *err)
+    double *max_scale, int *not_run, struct pr_error *err)
 {
 	struct kind *k[2] = { &p->sw, &p->hw };
 	double unused = 1;
@@ -315,13 +345,16 @@ pr_mon_perf_stop(struct pr_mon_perf *p, struct pr_mon_snap *out,
 
 		if (!k[i]->open ||
 		    group_read(a, i == 1 ? max_scale : &unused) ||
-		    group_read(s, &unused))
+		    group_read(s, i == 1 ? max_scale : &unused))
 			continue;
 		for (j = 0; j < a->n; j++) {
-			double v = p->self ? a->val[j] : a->val[j] - s->val[j];
+			double v;
 
-			if (v < 0)
-				v = 0;
+			if (pr_mon_perf_figure(&a->r, p->self ? NULL : &s->r, j,
+				&v) != 0) {
+				*not_run = 1;
+				break;
+			}
 			if ((st = pr_mon_snap_add(out, "perf.", a->ev[j].name,
 				 strlen(a->ev[j].name), a->ev[j].unit,
 				 v * a->ev[j].mult, 0, err)) != PR_OK)
