@@ -39,6 +39,12 @@ struct pr_mon_perf *pr_mon_perf_open(char *note, size_t notesz, char *hwnote,
  * the tests run the hardware path on a machine without a PMU. */
 struct pr_mon_perf *pr_mon_perf_open_fake_hw(char *note, size_t notesz,
     char *hwnote, size_t hwnotesz);
+/* As pr_mon_perf_open, counting user space only, as where
+ * perf_event_paranoid refuses kernel counting: the events only the
+ * kernel counts (context switches, CPU migrations: the scheduler's,
+ * never in user mode, so always 0) are left out, with the note. */
+struct pr_mon_perf *pr_mon_perf_open_user_only(char *note, size_t notesz,
+    char *hwnote, size_t hwnotesz);
 /* PR_MON_OPT_SELF: count the calling process and what it creates as a
  * whole, not only its children. */
 void pr_mon_perf_set_self(struct pr_mon_perf *p, int self);

@@ -32,7 +32,9 @@
  * branch-misses, cache-references, cache-misses) need a PMU, which a VM
  * often lacks: they are then absent, with one note, never zero.  Where
  * perf_event_paranoid refuses kernel counting, the events count user
- * space only, and a note says so.
+ * space only, and a note says so; context switches and CPU migrations,
+ * which the scheduler counts with the kernel's registers and so never
+ * in user mode, are then absent rather than a constant 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,37 +59,40 @@ struct ev {
 	uint64_t config;
 	const char *name, *unit;
 	double mult; /* into the unit */
+	int kernel;  /* counted in the kernel only (the scheduler) */
 };
 
 static const struct ev sw_events[] = {
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task_clock_s", "s",
-	    1e-9 },
+	    1e-9, 0 },
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES,
-	    "context_switches", "count", 1 },
+	    "context_switches", "count", 1, 1 },
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, "cpu_migrations",
-	    "count", 1 },
+	    "count", 1, 1 },
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page_faults", "count",
-	    1 },
+	    1, 0 },
 };
 
 static const struct ev hw_events[] = {
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", "count", 1 },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", "count", 1,
+	    0 },
 	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions",
-	    "count", 1 },
+	    "count", 1, 0 },
 	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "branch_misses",
-	    "count", 1 },
+	    "count", 1, 0 },
 	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES,
-	    "cache_references", "count", 1 },
+	    "cache_references", "count", 1, 0 },
 	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "cache_misses",
-	    "count", 1 },
+	    "count", 1, 0 },
 };
 
 /* The same events as software ones, for the test of the hardware path
  * on a machine without a PMU (pr_mon_perf_open_fake_hw). */
 static const struct ev fake_hw_events[] = {
-	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cycles", "count", 1 },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cycles", "count", 1,
+	    0 },
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "instructions", "count",
-	    1 },
+	    1, 0 },
 };
 
 /* One group: the events, per event the last read counts, and the
@@ -108,7 +113,8 @@ struct kind {
 
 struct pr_mon_perf {
 	struct kind sw, hw;
-	int self; /* PR_MON_OPT_SELF: the inherited group's count alone */
+	int self;      /* PR_MON_OPT_SELF: the inherited group's count alone */
+	int user_only; /* exclude_kernel: the kernel's events left out */
 };
 
 static long
@@ -244,11 +250,11 @@ kind_close(struct kind *k)
 }
 
 static struct pr_mon_perf *
-perf_open(const struct ev *hw, size_t nhw, char *note, size_t notesz,
-    char *hwnote, size_t hwnotesz)
+perf_open(const struct ev *hw, size_t nhw, int user_only, char *note,
+    size_t notesz, char *hwnote, size_t hwnotesz)
 {
 	struct pr_mon_perf *p;
-	int user_only = 0, e;
+	int e;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL) {
 		snprintf(note, notesz, "monitor perf absent: out of memory");
@@ -268,17 +274,26 @@ perf_open(const struct ev *hw, size_t nhw, char *note, size_t notesz,
 		    e == ENOENT || e == EOPNOTSUPP
 			? "no PMU on this machine (a VM often has none)"
 			: strerror(e));
-	if (user_only)
+	if ((p->user_only = user_only) != 0)
 		snprintf(note, notesz,
 		    "perf counters count user space only "
-		    "(kernel/perf_event_paranoid)");
+		    "(kernel/perf_event_paranoid): context switches and CPU "
+		    "migrations absent (only the kernel counts them)");
 	return p;
 }
 
 struct pr_mon_perf *
 pr_mon_perf_open(char *note, size_t notesz, char *hwnote, size_t hwnotesz)
 {
-	return perf_open(hw_events, sizeof(hw_events) / sizeof(hw_events[0]),
+	return perf_open(hw_events, sizeof(hw_events) / sizeof(hw_events[0]), 0,
+	    note, notesz, hwnote, hwnotesz);
+}
+
+struct pr_mon_perf *
+pr_mon_perf_open_user_only(char *note, size_t notesz, char *hwnote,
+    size_t hwnotesz)
+{
+	return perf_open(hw_events, sizeof(hw_events) / sizeof(hw_events[0]), 1,
 	    note, notesz, hwnote, hwnotesz);
 }
 
@@ -287,7 +302,7 @@ pr_mon_perf_open_fake_hw(char *note, size_t notesz, char *hwnote,
     size_t hwnotesz)
 {
 	return perf_open(fake_hw_events,
-	    sizeof(fake_hw_events) / sizeof(fake_hw_events[0]), note, notesz,
+	    sizeof(fake_hw_events) / sizeof(fake_hw_events[0]), 0, note, notesz,
 	    hwnote, hwnotesz);
 }
 
@@ -350,6 +365,8 @@ pr_mon_perf_stop(struct pr_mon_perf *p, struct pr_mon_snap *out,
 		for (j = 0; j < a->n; j++) {
 			double v;
 
+			if (p->user_only && a->ev[j].kernel)
+				continue;
 			if (pr_mon_perf_figure(&a->r, p->self ? NULL : &s->r, j,
 				&v) != 0) {
 				*not_run = 1;
