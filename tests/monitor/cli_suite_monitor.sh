@@ -63,12 +63,25 @@ EOF
 has "$tmp/bad.err" "suite run: --monitor: unknown monitor 'bogus'" "suite --monitor bogus"
 [ ! -s "$tmp/bad.out" ] || fail "suite --monitor bogus wrote a report"
 
+# A loaded machine starves real sessions (paces of 8 to 11 wall s a CPU
+# s at load 20-31: left out of any base, so nothing is compared) and its
+# stability check may call a figure (an incident, left out too); what is
+# checked here is the monitors' way through the comparison, so the
+# earlier sessions' stored paces and calls are planted, as their values
+# are below: a pace of 1, no call.
+unstarve() { # db
+	sqlite3 "$1" "UPDATE tag SET value = '1' WHERE key = 'pace';
+	    UPDATE tag SET value = '0' WHERE key IN ('regressions', 'improvements')" ||
+	    fail "the planted paces"
+}
+
 # Two sessions of two processes with monitors (the second compared with
 # the first), then one without.
 for i in 1 2; do
 	"$P" suite run syscall --quick --budget 2 --processes 2 --db "$db" \
 	    --monitor stat,softirqs --json > "$tmp/s$i.json" 2> "$tmp/s$i.err" ||
 	    fail "suite run --monitor, session $i: $(cat "$tmp/s$i.err")"
+	unstarve "$db"
 done
 [ "$(json "$tmp/s2.json" "isinstance(d.get('explanations'), list)")" = True ] ||
     fail "suite --monitor --json: no list of explanations"
@@ -124,7 +137,33 @@ done
 sqlite3 "$cdb" "UPDATE run_metric SET value = value / 1000 WHERE metric_id IN
     (SELECT id FROM metric WHERE CAST(name AS TEXT) LIKE 'syscall.%')" ||
     fail "the planted change"
-PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
+unstarve "$cdb"
+# The new configuration's sessions are the machine's too, and a loaded
+# one is starved (then nothing is called): they run on a stand-in worker
+# (PERFREG_SUITE_WORKER) with syscall's two figures at their real size
+# (62 and 16 ns a call: a thousand times the planted base), a pace of
+# 1.7 wall s a CPU s, and the monitors' figures of each process k
+# (1, 2, ...) varying with k.
+cat > "$tmp/cw" <<'EOW'
+#!/bin/sh
+d=$(dirname "$0")
+k=$(cat "$d/cwk" 2> /dev/null || echo 0)
+k=$((k + 1))
+echo $k > "$d/cwk"
+awk -v k=$k 'BEGIN { OFS = "\t"
+	print "R", "syscall", "syscall", 8, 0.29, 0, 0, 1, 23.09, 0.0117, 0.174
+	split("syscall.getppid ns/call 62|syscall.clock_gettime ns/call 16|mon.run.wall_s s 0.03|mon.stat.ctxt count 40|mon.softirq.TIMER count 9", f, "|")
+	for (j = 1; j <= 5; j++) {
+		split(f[j], m, " ")
+		printf "M\t%s\t%s\tlower", m[1], m[2]
+		for (i = 0; i < 8; i++)
+			printf "%s%.6g", (i ? " " : "\t"), m[3] * (1 + 0.01 * i + (j > 2 ? 0.1 * k : 0))
+		print ""
+	}
+	print "E" }'
+EOW
+chmod +x "$tmp/cw"
+PERFREG_SUITE_WORKER=$tmp/cw PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
     --processes 2 --monitor stat,softirqs --db "$cdb" --json \
     > "$tmp/c.json" 2> "$tmp/err" || fail "config 2: $(cat "$tmp/err")"
 [ "$(json "$tmp/c.json" "d['summary']['regressions'] >= 1")" = True ] ||
@@ -136,7 +175,7 @@ PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
 [ "$(json "$tmp/c.json" "all(not m['metric'].startswith('mon.run.') for e in d['explanations'] for m in e['metrics'])")" = True ] ||
     fail "the sample time ranked as a side metric"
 headlines "$tmp/c.json" "suite --monitor"
-PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
+PERFREG_SUITE_WORKER=$tmp/cw PERFREG_SUITE_ENV=$tmp/env2 "$P" suite run syscall --quick --budget 4 \
     --processes 2 --monitor stat,softirqs --db "$cdb" > "$tmp/c.txt" \
     2> "$tmp/err" || fail "config 2 (text): $(cat "$tmp/err")"
 has "$tmp/c.txt" "^explanation: syscall\." "the text's explanation"
