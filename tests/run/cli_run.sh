@@ -109,14 +109,27 @@ has "$tmp/out" "stopped: max-failures" "--max-failures"
 has "$tmp/out" "failed: b, counted run 1: timed out after 0.2 s" "timeout"
 
 # Ctrl-C: the running command is killed, the report covers what
-# finished, status 130.
-"$P" run -n 1000 --output "$tmp/int.jsonl" a="$PROGS/prog_hang" \
+# finished, status 130.  A background command of this shell starts with
+# SIGINT ignored, until perfreg sets its handler: a Ctrl-C sent before
+# that is lost and the session never ends.  So the signal goes once the
+# command (a warm-up run of the hang program, which never finishes, so
+# that no run has finished) has written that it started: perfreg's
+# handler is set before its first run.  The wait is a bound, not a
+# timing.
+rm -f "$tmp/started"
+"$P" run -n 1000 --output "$tmp/int.jsonl" --shell \
+    a="touch $tmp/started; exec $PROGS/prog_hang" \
     > "$tmp/out" 2> "$tmp/err" &
 pid=$!
-# The hang program never finishes, so nothing is written before Ctrl-C:
-# give perfreg time to start and the first run time to begin (if it has
-# not begun, Ctrl-C still stops the session before it).
-sleep 1
+i=0
+while [ ! -e "$tmp/started" ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -e "$tmp/started" ] || {
+	fail "Ctrl-C: the benchmark never started"
+	kill -KILL $pid
+}
 kill -INT $pid
 wait $pid
 st=$?
