@@ -13,14 +13,21 @@ set -u
 P=$1
 . "$(dirname "$0")/testlib.sh"
 
-two_runs() { # db: waits (at most 10 s) until it holds two runs
+# two_runs DB: waits until DB holds two runs (so that the session's
+# signal handler is set: a SIGINT before it is lost, a background command
+# of this shell ignoring SIGINT), at most 60 s: a bound that tells a slow
+# machine (ASan under load) from a session that never started, not a
+# timing; fails when they did not come.
+two_runs() {
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt 1200 ]; do
 		n=$(sqlite3 "$1" 'SELECT count(*) FROM run' 2>/dev/null)
-		[ -n "$n" ] && [ "$n" -ge 2 ] && return
+		[ -n "$n" ] && [ "$n" -ge 2 ] && return 0
 		sleep 0.05
 		i=$((i + 1))
 	done
+	fail "two_runs: $1 holds ${n:-no} runs after 60 s"
+	return 1
 }
 
 campaign() { # db label
@@ -105,7 +112,7 @@ PERFREG_BOOT_ID=k "$P" run --db "$db" --campaign killed --variant v -n 40 \
     --warmup 0 -- sleep 0.05 > /dev/null 2>&1 &
 pid=$!
 i=0
-while [ $i -lt 100 ]; do
+while [ $i -lt 600 ]; do
 	n=$("$P" campaigns --db "$db" --json 2>/dev/null |
 	    sed -n '/"killed"/,/}/s/.*"runs": \([0-9]*\).*/\1/p')
 	[ -n "$n" ] && [ "$n" -ge 3 ] && break
