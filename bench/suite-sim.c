@@ -97,9 +97,11 @@
  * beat, the ceiling of the power; "probe", a prior per probe (each
  * probe's figures squeezed among themselves, the caps as they are, then
  * BH across all figures); "probe-inf", the same with d0 uncapped.
+ * -N NN (with -P): the change table instead (change_table): k old
+ * sessions against 1..NN new ones, all shifted alike.
  * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
  * [-G] [-X RULE] [-P P [-f PHI] [-M | -W RULE] [-O NAME:SHARE:FACTOR]...
- * [-A]] MODEL.
+ * [-A] [-N NN]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
  * prints, for the A/A histories with K earlier sessions, how often each
  * figure was called by the new rule (which figures make the false calls).
@@ -121,6 +123,8 @@
 #define MAXFIG 256
 #define MAXPROBE 32
 #define MAXK 10
+/* -N: new sessions after a change at most. */
+#define MAXNN 10
 
 struct fig {
 	char name[64];
@@ -147,6 +151,10 @@ static int median_rows;
 /* -M: PR_SUITE_VALUE_MEDIAN; -W RULE: PR_SUITE_VALUE_BOTH or _CARRIED. */
 static enum pr_suite_value row_rule = PR_SUITE_VALUE_MEDIAN;
 static const char *const value_name[] = { "mean", "median", "both", "carried" };
+/* -N: the new sessions of a history (1 but in the change table), and the
+ * first of them (its index among the sessions). */
+static size_t nnew = 1;
+static size_t first_new;
 
 /* -M, -W: the first row of each table the processes' mean, the second
  * the median (-M) or the rule of -W. */
@@ -225,13 +233,14 @@ load(const char *path, struct model *md)
 
 /* One history's sessions: means and errors, [figure][session]. */
 struct hist {
-	double x[MAXFIG][MAXK + 1];
-	double se[MAXFIG][MAXK + 1];
+	double x[MAXFIG][MAXK + MAXNN];
+	double se[MAXFIG][MAXK + MAXNN];
 	/* -W: the sessions' medians and their errors, and the new
-	 * session's process values. */
-	double xm[MAXFIG][MAXK + 1];
-	double sem[MAXFIG][MAXK + 1];
-	double pv[MAXFIG][64];
+	 * sessions' process values (new session s's process q at
+	 * s * P + q). */
+	double xm[MAXFIG][MAXK + MAXNN];
+	double sem[MAXFIG][MAXK + MAXNN];
+	double pv[MAXFIG][64 * MAXNN];
 	double pe[MAXPROBE][64]; /* the probes' process effects */
 	int slow[MAXSLOW][64];   /* -O o: process q is a slow one */
 };
@@ -384,7 +393,9 @@ session_proc(const struct model *md, struct pr_rng *r, struct hist *h, size_t i,
 			h->xm[j][i] =
 			    exp(fmin(fmax(top + log(med), -300), 300));
 			for (q = 0; q < np; q++)
-				h->pv[j][q] = exp(top) * xq[q];
+				h->pv[j]
+				     [(i > first_new ? i - first_new : 0) * np +
+					 q] = exp(top) * xq[q];
 		} else if (session_value != PR_SUITE_VALUE_MEAN) {
 			/* -M: the session's value by the library's rule
 			 * (pr_suite_session_value) on the same values. */
@@ -513,8 +524,8 @@ static void
 set_figure(struct pr_moderated_figure *f, const struct model *md,
     struct hist *h, size_t j, size_t k)
 {
-	double(*x)[MAXK + 1] = use_median ? h->xm : h->x;
-	double(*se)[MAXK + 1] = use_median ? h->sem : h->se;
+	double(*x)[MAXK + MAXNN] = use_median ? h->xm : h->x;
+	double(*se)[MAXK + MAXNN] = use_median ? h->sem : h->se;
 
 	memset(f, 0, sizeof(*f));
 	f->name = md->f[j].name;
@@ -522,7 +533,7 @@ set_figure(struct pr_moderated_figure *f, const struct model *md,
 	f->base = x[j];
 	f->kb = k;
 	f->new_ = &x[j][k];
-	f->kn = 1;
+	f->kn = nnew;
 	f->base_se = se[j];
 	f->new_se = &se[j][k];
 }
@@ -719,7 +730,7 @@ combine(const struct model *md, struct hist *h, size_t k, size_t np,
 		}
 		for (lb = 0, i = 0; i < k; i++)
 			lb += log(h->x[j][i]) / (double)k;
-		if (!pr_suite_carried(h->pv[j], np, exp(lb), 0.95))
+		if (!pr_suite_carried(h->pv[j], np * nnew, exp(lb), 0.95))
 			c[j].verdict = PR_VERDICT_INCONCLUSIVE;
 	}
 }
@@ -742,11 +753,12 @@ cell_proc(const struct model *md, size_t k, int sp, double shift, long nh,
 
 	memset(n, 0, sizeof(*n));
 	pr_rng_seed(&r, seed);
+	first_new = k;
 	for (t = 0; t < nh; t++) {
-		for (i = 0; i <= k; i++) {
+		for (i = 0; i < k + nnew; i++) {
 			process_effects(md, &r, &h, np);
-			session_proc(md, &r, &h, i, np, phi, i == k ? sp : -1,
-			    i == k ? shift : 0);
+			session_proc(md, &r, &h, i, np, phi, i >= k ? sp : -1,
+			    i >= k ? shift : 0);
 		}
 		new_rule(md, &h, k, PR_ADJUST_BH, c);
 		if (session_value == PR_SUITE_VALUE_BOTH ||
@@ -868,6 +880,76 @@ process_tables(const struct model *md, long nh, uint64_t seed, size_t np,
 	}
 }
 
+/*
+ * -N NN (with -P): the change table.  A history is k sessions of the old
+ * configuration and nn = 1..NN of the new one, every new session shifted
+ * alike (a configuration change moves all of them): the change plan's
+ * comparison, k against nn, by the rule of -W (or the mean).  A/A (the
+ * change moved nothing) and the power for a 10% shift of each probe,
+ * with the mean over probes: how much a change's verdict gains from each
+ * session more on the new side (perfreg/suite.h, PR_SUITE_CHANGE_SESSIONS).
+ */
+static void
+change_table(const struct model *md, long nh, uint64_t seed, size_t np,
+    double phi, size_t nn_max)
+{
+	static const size_t ks[] = { 2, 3, 5 };
+	struct counts n;
+	size_t ki, nn, p;
+	double sum;
+
+	row_value(median_rows ? 1 : 0);
+	printf("suite-sim: %zu figures in %zu probes, %ld histories a cell, "
+	       "seed %llu; a change: k old sessions against nn new ones, "
+	       "%zu processes a session, process share %.2f, rule \"%s\"%s\n",
+	    md->m, md->np, nh, (unsigned long long)seed, np, phi,
+	    value_name[session_value],
+	    md->has_shared ? "; a session effect shared by every figure" : "");
+	for (ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++) {
+		printf("\nk = %zu old sessions; columns nn = new sessions\n",
+		    ks[ki]);
+		printf("%-12s", "");
+		for (nn = 1; nn <= nn_max; nn++)
+			printf(" %7zu", nn);
+		printf("\n%-12s", "A/A any");
+		for (nn = 1; nn <= nn_max; nn++) {
+			nnew = nn;
+			cell_proc(md, ks[ki], -1, 0, nh, seed + 10 * ki + nn,
+			    np, phi, &n);
+			printf(" %6.2f%%", 100.0 * (double)n.any / (double)nh);
+		}
+		printf("\n");
+		fflush(stdout);
+		{
+			double pw[MAXPROBE][MAXNN + 1];
+
+			for (p = 0; p < md->np; p++) {
+				printf("%-12s", md->probe[p]);
+				for (nn = 1; nn <= nn_max; nn++) {
+					nnew = nn;
+					cell_proc(md, ks[ki], (int)p, 0.10, nh,
+					    seed + 1000 * (p + 1) + 10 * ki +
+						nn,
+					    np, phi, &n);
+					pw[p][nn] = 100.0 * (double)n.found /
+					    (double)nh;
+					printf(" %6.1f%%", pw[p][nn]);
+				}
+				printf("\n");
+				fflush(stdout);
+			}
+			printf("%-12s", "mean");
+			for (nn = 1; nn <= nn_max; nn++) {
+				for (sum = 0, p = 0; p < md->np; p++)
+					sum += pw[p][nn];
+				printf(" %6.1f%%", sum / (double)md->np);
+			}
+			printf("\n");
+		}
+	}
+	nnew = 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -881,12 +963,12 @@ main(int argc, char **argv)
 	int opt, r;
 
 	int diag = 0;
-	long procs = 0;
+	long procs = 0, change_nn = 0;
 	double phi = -1;
 	const char *slow_arg[MAXSLOW];
 	size_t o, nslow_arg = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGMW:X:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGMN:W:X:")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -925,6 +1007,9 @@ main(int argc, char **argv)
 			break;
 		case 'M':
 			median_rows = 1;
+			break;
+		case 'N':
+			change_nn = strtol(optarg, NULL, 10);
 			break;
 		case 'W':
 			median_rows = 1;
@@ -1003,6 +1088,16 @@ main(int argc, char **argv)
 			return 2;
 		}
 		nslow++;
+	}
+	if (change_nn != 0 &&
+	    (procs == 0 || change_nn < 1 || change_nn > MAXNN)) {
+		fprintf(stderr, "suite-sim: -N 1..%d goes with -P\n", MAXNN);
+		return 2;
+	}
+	if (change_nn > 0) {
+		change_table(&md, nh, seed, (size_t)procs, phi < 0 ? 0.5 : phi,
+		    (size_t)change_nn);
+		return 0;
 	}
 	if (procs > 0) {
 		diag_k = (size_t)diag;
