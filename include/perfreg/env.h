@@ -75,7 +75,31 @@ struct pr_env_opts {
 	const char *libc;
 	const char *compiler;
 	int no_tools; /* 1: do not run tools (tool.* are left out) */
+	/* The caller's process environment, "NAME=value" strings as in
+	 * environ(7), NULL-terminated: the variables of
+	 * pr_env_process_vars that are set in it are recorded.  NULL:
+	 * none is.  The library never reads the environment itself. */
+	const char *const *process_env;
 };
+
+/*
+ * The process environment variables a snapshot records, each that is set
+ * as the item env.NAME (category "process"; one that is not set is not
+ * recorded, and env diff shows that side as "(unset)"): those that choose
+ * which code the libraries under a benchmark run or how they hand out
+ * memory, so that a run's figures can move with them while nothing on the
+ * machine changed.  OpenSSL's capability masks (OPENSSL_ia32cap and the
+ * other architectures'), glibc's tunables (GLIBC_TUNABLES: CPU features
+ * that select memcpy and strlen, malloc, pthread spinning) and the malloc
+ * settings glibc also reads under their older names (MALLOC_ARENA_MAX and
+ * the like: the same tunables, so that a setting cannot hide under its
+ * alias), and the dynamic loader's LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT
+ * and LD_HWCAP_MASK (another library, or code interposed on its calls).
+ * They are relevant (env diff ranks them, pr_env_relevant_keys) but not
+ * part of a suite configuration (perfreg/suite.h): a session run with one
+ * for a test and the next without are one configuration.
+ */
+extern const char *const pr_env_process_vars[];
 
 void pr_env_opts_init(struct pr_env_opts *o);
 

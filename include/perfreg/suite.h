@@ -359,6 +359,12 @@ double pr_suite_halfwidth_pct(const double *v, size_t n);
  * mitigations, clocksource, transparent hugepages, C library, compiler,
  * the OpenSSL library the crypto probe uses and the probes' own version.
  * Sessions whose snapshots agree on all of them share a configuration.
+ * The process environment's variables (env.NAME, pr_env_process_vars:
+ * OPENSSL_ia32cap, GLIBC_TUNABLES, LD_PRELOAD...) are relevant but not
+ * configuration items either: a session run with OPENSSL_ia32cap masking
+ * AES-NI is checked against its configuration's sessions and called, and
+ * the one after it without the mask is not a change back; the report's
+ * environment section names the variable (pr_env_diff).
  */
 
 /* PR_SUITE_PROBES_VERSION, bumped whenever a probe is added or changes
@@ -421,7 +427,37 @@ struct pr_suite_plan {
 	 * check called left_reg regressions and left_imp improvements). */
 	int *left_called;
 	size_t *left_reg, *left_imp;
+	/* A stability plan in a configuration that began with a change
+	 * (more than PR_SUITE_CHANGE_SESSIONS sessions ago): since, the
+	 * first session of this configuration after it, since_prev the
+	 * latest session of the configuration before, since_config
+	 * (borrowed); 0, 0 and NULL otherwise. */
+	int64_t since, since_prev;
+	const char *since_config;
 };
+
+/*
+ * How many sessions of a configuration after a change are compared with
+ * the previous configuration (PR_SUITE_PLAN_CHANGE), the new one among
+ * them: from the next one on, the configuration is checked against its
+ * own sessions (PR_SUITE_PLAN_STABILITY).  The change's verdict is then
+ * replicated on the new side, and a regression within the new
+ * configuration is still called against that configuration.  Chosen by
+ * the change comparison's power against nn new sessions
+ * (bench/suite-sim -N, bench/README.md, "The plan after a configuration
+ * change"): on the suite's fitted model (4 processes, the carried rule)
+ * a 10% shift of one probe, k sessions before the change: the power
+ * rises with nn and levels off, and PR_SUITE_CHANGE_SESSIONS is the
+ * smallest nn that reaches 95% of the power at nn = 8 (the mean over the
+ * probes) at k = 2 and at k = 3, the bases issue 10 and the README speak
+ * of: k = 2 46.0% at nn = 2 of 46.2%, k = 3 47.4% at nn = 2 (93%) and
+ * 49.0% at nn = 3 (96%) of 51.1%.  At nn = 3 the probes it finds at all
+ * (copy, crypto, random) are found in 99.3-100% at k = 2, 3 and 5, and
+ * no change is called in A/A in 0.1% or less.  A longer base gains
+ * more from more sessions (k = 5: 50.4% at nn = 3, 58.9% at 8):
+ * `--baseline` compares the change again at any time.
+ */
+#define PR_SUITE_CHANGE_SESSIONS 3
 
 /*
  * Which sessions the new session `session`, of configuration `config`
@@ -431,14 +467,22 @@ struct pr_suite_plan {
  *   and the new side this configuration's other sessions and `session`
  *   (PR_SUITE_PLAN_CHOSEN).
  * - Else, when an earlier session has another configuration, the
- *   previous configuration is that of the latest such session: the base
- *   is its sessions (wherever they lie in the history), the new side
- *   this configuration's sessions and `session` (PR_SUITE_PLAN_CHANGE):
- *   the second session after an update is still compared with the
- *   sessions from before it, never with a mix.
- * - Else the base is this configuration's earlier sessions, the new side
- *   `session` alone (PR_SUITE_PLAN_STABILITY), or nothing at all
- *   (PR_SUITE_PLAN_NONE).
+ *   previous configuration is that of the latest such session; while
+ *   this configuration's sessions after it that are not left out
+ *   (below, as the change plan leaves them out), with `session`, number
+ *   at most PR_SUITE_CHANGE_SESSIONS, the base is the previous
+ *   configuration's sessions (wherever they lie in the history), the
+ *   new side this configuration's sessions and `session`
+ *   (PR_SUITE_PLAN_CHANGE): the second session after an update is still
+ *   compared with the sessions from before it, never with a mix.
+ * - Else the base is this configuration's earlier sessions (wherever
+ *   they lie: a configuration that comes back has its old ones), the new
+ *   side `session` alone (PR_SUITE_PLAN_STABILITY), or nothing at all
+ *   (PR_SUITE_PLAN_NONE).  After a change (more than
+ *   PR_SUITE_CHANGE_SESSIONS sessions before), since, since_prev and
+ *   since_config say where this configuration began, so that the report
+ *   can say how to compare that change again (--baseline
+ *   since_config).
  * Starved earlier sessions are left out of both sides (not of a side
  * --baseline chose): an earlier session of the base's or the new
  * configuration whose stored pace exceeds PR_SUITE_PACE_FACTOR times the

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "perfreg/env.h"
 #include "perfreg/store.h"
 #include "core/banned.h"
 
@@ -95,6 +96,15 @@ cli_store_open(const char *cmd, const char *db, enum pr_store_mode mode,
 	}
 	free(def);
 	return PR_EXIT_OK;
+}
+
+extern char **environ;
+
+void
+cli_env_opts(struct pr_env_opts *o)
+{
+	pr_env_opts_init(o);
+	o->process_env = (const char *const *)environ;
 }
 
 void

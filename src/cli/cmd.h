@@ -125,6 +125,12 @@ int cli_db_json_opts(int argc, char **argv, const struct cmd_entry *e,
 void cli_hostname(char *buf, size_t size);
 void cli_boot_id(char *buf, size_t size);
 
+/* pr_env_opts_init, and this process's environment handed in (the
+ * variables a snapshot records, pr_env_process_vars: the library never
+ * reads the environment). */
+struct pr_env_opts;
+void cli_env_opts(struct pr_env_opts *o);
+
 /* Appends s with backslashes doubled and bytes outside printable ASCII
  * as \xNN, so that any stored name prints on one line. */
 enum pr_status cli_str_escape(struct pr_buf *b, struct pr_str s,

@@ -795,7 +795,7 @@ env_check(struct pr_report_model *m, const struct pr_env *start,
 
 	*have = 0;
 	pr_env_init(&now);
-	pr_env_opts_init(&eo);
+	cli_env_opts(&eo);
 	pr_error_clear(&err);
 	if (pr_env_capture(&now, &eo, &err) != PR_OK ||
 	    pr_env_diff(start, &now, d, &err) != PR_OK) {
@@ -1031,7 +1031,7 @@ bisect_exec(int argc, char **argv, struct bisect_cli *c, int first,
 	rc = PR_EXIT_INTERNAL;
 	if (resumes != 0 && load_priors(b.st, resumes, j, &oldest, &err) != 0)
 		goto lib_error;
-	pr_env_opts_init(&eo);
+	cli_env_opts(&eo);
 	if (oldest != 0) {
 		int found = 0;
 

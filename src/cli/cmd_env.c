@@ -263,7 +263,7 @@ exec_env(int argc, char **argv)
 
 	pr_error_clear(&err);
 	memset(&c, 0, sizeof(c));
-	pr_env_opts_init(&c.o);
+	cli_env_opts(&c.o);
 	if ((first = opt_parse(&cmd_env_entry, argc, argv, &c, NULL)) < 0)
 		return PR_EXIT_USAGE;
 	if (first < argc)
@@ -293,11 +293,15 @@ const struct cmd_entry cmd_env_entry = { .name = "env",
 		 "hugepages,\n"
 		 "modules, selected sysctls, C library, compiler, `openssl "
 		 "version`,\n"
-		 "and the kernel log normalised (timestamps, addresses and "
-		 "counters\n"
-		 "removed).  What cannot be read is shown as unavailable.  "
-		 "`perfreg env\n"
-		 "diff` shows what differs between two snapshots.\n",
+		 "the environment variables that choose a library's code "
+		 "when set\n"
+		 "(OPENSSL_ia32cap, GLIBC_TUNABLES, MALLOC_*, LD_PRELOAD...), "
+		 "and the\n"
+		 "kernel log normalised (timestamps, addresses and counters "
+		 "removed).\n"
+		 "What cannot be read is shown as unavailable.  `perfreg env "
+		 "diff`\n"
+		 "shows what differs between two snapshots.\n",
 	.opts = options,
 	.epilogue = "Exit status: 0 done, 2 bad usage, 3 internal error.\n",
 	.exec = exec_env };

@@ -1102,7 +1102,8 @@ monitor_notes(const struct suite_cli *c, const char ***notes, size_t *n,
 /* plan_intro's sentence without the sessions left out. */
 static enum pr_status
 plan_sentence(const struct pr_suite_plan *p, const char *bname,
-    const char *nname, const char *kind, struct pr_buf *b, struct pr_error *err)
+    const char *nname, const char *kind, size_t moved, struct pr_buf *b,
+    struct pr_error *err)
 {
 	switch (p->kind) {
 	case PR_SUITE_PLAN_CHANGE:
@@ -1112,10 +1113,19 @@ plan_sentence(const struct pr_suite_plan *p, const char *bname,
 		    "the unit is the session",
 		    p->config, nname, p->base_config, bname, kind);
 	case PR_SUITE_PLAN_STABILITY:
+		/* moved: items that move performance but are not part of a
+		 * configuration differ (the environment section says
+		 * which). */
 		return pr_buf_addf(b, err,
-		    "stability check: nothing in the environment changed "
-		    "(configuration %s): %s against this configuration's "
-		    "earlier %s sessions (%s); the unit is the session",
+		    moved ? "stability check: configuration %s is unchanged, "
+			    "but items outside it differ (the environment "
+			    "below says which): %s against this "
+			    "configuration's earlier %s sessions (%s); the "
+			    "unit is the session"
+			  : "stability check: nothing in the environment "
+			    "changed (configuration %s): %s against this "
+			    "configuration's earlier %s sessions (%s); the "
+			    "unit is the session",
 		    p->config, nname, kind, bname);
 	case PR_SUITE_PLAN_CHOSEN:
 		return pr_buf_addf(b, err,
@@ -1203,16 +1213,29 @@ called_words(const struct pr_suite_plan *p, const char *lead, struct pr_buf *b,
 /* The sentence that says what is compared with what, into b. */
 static enum pr_status
 plan_intro(const struct pr_suite_plan *p, const char *bname, const char *nname,
-    const char *kind, struct pr_buf *b, struct pr_error *err)
+    const char *kind, size_t moved, struct pr_buf *b, struct pr_error *err)
 {
 	enum pr_status st;
 
-	if ((st = plan_sentence(p, bname, nname, kind, b, err)) != PR_OK ||
+	if ((st = plan_sentence(p, bname, nname, kind, moved, b, err)) !=
+		PR_OK ||
 	    (st = left_out_words(p, LEFT_OUT_LEAD, b, err)) != PR_OK)
 		return st;
 	/* Incidents: an earlier session whose own stability check called
 	 * figures is not this configuration's baseline. */
-	return called_words(p, "; ", b, err);
+	if ((st = called_words(p, "; ", b, err)) != PR_OK)
+		return st;
+	/* A stability check in a configuration that began with a change:
+	 * where, and how to compare that change again. */
+	if (p->kind != PR_SUITE_PLAN_STABILITY || p->since_config == NULL)
+		return PR_OK;
+	return pr_buf_addf(b, err,
+	    ". Configuration %s began at session %lld, after configuration "
+	    "%s (its last session %lld); its first %d sessions were compared "
+	    "with that one; to compare again: perfreg suite%s --baseline %s",
+	    p->config, (long long)p->since, p->since_config,
+	    (long long)p->since_prev, PR_SUITE_CHANGE_SESSIONS,
+	    strcmp(kind, "--quick") == 0 ? " --quick" : "", p->since_config);
 }
 
 /* The pace stored with each of the sessions ids[0..n) (tag pace=), 0
@@ -1302,9 +1325,9 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	struct pr_error err;
 	const char *kind = c->so.quick ? "--quick" : "full";
 	char bname[96], nname[96];
-	size_t h, nb = p->nbase, nn = p->nnew, nnotes = 0;
+	size_t h, nb = p->nbase, nn = p->nnew, nnotes = 0, nrel;
 	const char **notes = NULL;
-	int found = 0, rc = PR_EXIT_INTERNAL;
+	int found = 0, quiet, rc = PR_EXIT_INTERNAL;
 
 	if (nb > HISTORY_MAX || nn > HISTORY_MAX)
 		PR_BUG("a plan larger than HISTORY_MAX");
@@ -1327,7 +1350,18 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 	}
 	name_sessions(bname, sizeof(bname), p->base, nb);
 	name_sessions(nname, sizeof(nname), p->new_, nn);
-	if (plan_intro(p, bname, nname, kind, &intro, &err) != PR_OK)
+	/* The environment diff first: a stability check's sentence says
+	 * whether items outside the configuration moved. */
+	nrel = 0;
+	if (found && env != NULL) {
+		if (pr_env_diff(&rep->benv, env, &rep->diff, &err) != PR_OK)
+			goto out;
+		for (h = 0; h < rep->diff.n; h++)
+			nrel += rep->diff.items[h].relevant != 0;
+	}
+	if (plan_intro(p, bname, nname, kind,
+		p->kind == PR_SUITE_PLAN_STABILITY ? nrel : 0, &intro,
+		&err) != PR_OK)
 		goto out;
 	/* Sessions are the unit from one a side on: with one each, the
 	 * moderated t's documented bound decides and says so. */
@@ -1355,13 +1389,24 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 		    (long long)p->base[nb - 1]);
 		snprintf(rep->eb, sizeof(rep->eb), "session %lld",
 		    (long long)p->new_[nn - 1]);
-		if (pr_env_diff(&rep->benv, env, &rep->diff, &err) != PR_OK)
-			goto out;
-		if (p->kind == PR_SUITE_PLAN_STABILITY
+		/* Within a configuration, the items that move performance
+		 * but are not part of it (the process environment's
+		 * OPENSSL_ia32cap, GLIBC_TUNABLES...; the clocksources
+		 * available) may still differ: then they are shown. */
+		quiet = p->kind == PR_SUITE_PLAN_STABILITY && nrel == 0;
+		if (quiet ? pr_buf_addf(&line, &err,
+				"environment: unchanged since %s: no item "
+				"that moves performance differs",
+				rep->ea) != PR_OK
+			: p->kind == PR_SUITE_PLAN_STABILITY
 			? pr_buf_addf(&line, &err,
-			      "environment: unchanged since %s: no item that "
-			      "moves performance differs",
-			      rep->ea) != PR_OK
+			      "environment: the configuration is unchanged "
+			      "since %s, but %zu item%s that move%s "
+			      "performance differ%s (not part of a "
+			      "configuration)",
+			      rep->ea, nrel, nrel == 1 ? "" : "s",
+			      nrel == 1 ? "s" : "",
+			      nrel == 1 ? "s" : "") != PR_OK
 			: pr_buf_addf(&line, &err,
 			      "environment: what differs between %s and %s",
 			      rep->ea, rep->eb) != PR_OK)
@@ -1370,9 +1415,8 @@ against_plan(struct pr_store *st, const struct pr_suite_plan *p,
 			goto out;
 		rc = PR_EXIT_INTERNAL;
 		if (pr_report_model_envdiff(&rep->m, "env_diff",
-			p->kind == PR_SUITE_PLAN_STABILITY ? PR_SECTION_NO_TEXT
-							   : 0,
-			&rep->diff, rep->ea, rep->eb, 20, &err) != PR_OK)
+			quiet ? PR_SECTION_NO_TEXT : 0, &rep->diff, rep->ea,
+			rep->eb, 20, &err) != PR_OK)
 			goto out;
 	}
 	rc = PR_EXIT_OK;
@@ -1471,8 +1515,10 @@ make_plan(struct pr_store *st, int64_t session, const char *want,
  * "plan" {"kind", "configuration", "base_configuration",
  * "base_sessions", "new_sessions", "left_out" [{"session", "reason"
  * ("starved" or "called"), "pace", "peers_median", "limit",
- * "regressions", "improvements"}]}: a starved session's limit, a called
- * one's counts, null where they do not apply. */
+ * "regressions", "improvements"}], "since_session",
+ * "since_configuration", "since_previous_session"}: a starved session's
+ * limit, a called one's counts, a stability check's change (where its
+ * configuration began), null where they do not apply. */
 static int
 plan_model(const struct pr_suite_plan *p, struct suite_report *rep)
 {
@@ -1527,6 +1573,15 @@ plan_model(const struct pr_suite_plan *p, struct suite_report *rep)
 		    pr_report_model_integer(lg, "improvements", 0,
 			p->left_called[i], (int64_t)p->left_imp[i],
 			&err) == PR_OK;
+	/* A stability check after a change: where this configuration
+	 * began (null otherwise). */
+	ok = ok &&
+	    pr_report_model_integer(g, "since_session", 0,
+		p->since_config != NULL, p->since, &err) == PR_OK &&
+	    pr_report_model_string(g, "since_configuration", 0, p->since_config,
+		&err) == PR_OK &&
+	    pr_report_model_integer(g, "since_previous_session", 0,
+		p->since_config != NULL, p->since_prev, &err) == PR_OK;
 	if (!ok) {
 		cli_errorf("out of memory");
 		return PR_EXIT_INTERNAL;
@@ -2440,7 +2495,7 @@ run_suite(struct suite_cli *c, const struct pr_probe **probes, size_t np)
 	/* Storing and comparing take longer with more sessions stored: the
 	 * reserve at the measured pace counts them (pr_suite_reserve). */
 	c->earlier = st != NULL ? stored_sessions(st) : 0;
-	pr_env_opts_init(&eo);
+	cli_env_opts(&eo);
 	/* PERFREG_SUITE_ENV: a snapshot to record instead of this
 	 * machine's, so that tests can change the configuration. */
 	if ((envfile = getenv("PERFREG_SUITE_ENV")) != NULL &&
@@ -3002,10 +3057,14 @@ static const char about[] =
     "database; and compares it with the sessions of the previous\n"
     "configuration (kernel, microcode, mitigations, C library...) and "
     "what\n"
-    "differs in the environment, or, when nothing changed, with this\n"
-    "configuration's earlier sessions.  The probes run in --processes\n"
-    "fresh processes (4), each a unit: a figure is called only when the\n"
-    "new session's processes carry its change, not one of them alone.\n"
+    "differs in the environment, for the first 3 sessions after a "
+    "change;\n"
+    "then, and when nothing changed, with this configuration's earlier\n"
+    "sessions (variables such as OPENSSL_ia32cap are shown when they\n"
+    "differ, but are not part of a configuration).  The probes run in\n"
+    "--processes fresh processes (4), each a unit: a figure is called\n"
+    "only when the new session's processes carry its change, not one of\n"
+    "them alone.\n"
     "\n"
     "  perfreg suite               all probes (within 10 minutes)\n"
     "  perfreg suite --quick       all probes, smaller, within a minute\n"

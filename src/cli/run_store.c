@@ -185,7 +185,7 @@ run_store_begin(struct run_store *rs, const char *db, const char *campaign,
 	    PR_EXIT_OK)
 		return rc;
 	pr_env_init(&env);
-	pr_env_opts_init(&eo);
+	cli_env_opts(&eo);
 	pr_error_clear(&err);
 	rc = PR_EXIT_INTERNAL;
 	if (pr_env_capture(&env, &eo, &err) != PR_OK) {

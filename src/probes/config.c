@@ -30,12 +30,15 @@
 #include "core/banned.h"
 
 /* The items env diff ranks as moving performance (perfreg/env.h), but
- * what the kernel could switch its clock to. */
+ * what the kernel could switch its clock to and the process environment's
+ * variables (env.NAME: a session run with one set is the same
+ * configuration, and its diff says what was set). */
 int
 pr_suite_config_key(const char *key)
 {
 	return pr_env_key_rank(key) >= 0 &&
-	    strcmp(key, "clocksource.available") != 0;
+	    strcmp(key, "clocksource.available") != 0 &&
+	    strncmp(key, "env.", 4) != 0;
 }
 
 enum pr_status
@@ -238,11 +241,39 @@ pick(const struct pr_suite_sess *s, size_t n, const char *config, size_t max,
 	return k;
 }
 
+/* Takes the sessions --baseline chose off the list of those left out
+ * (and clears their gone[]): the user's choice. */
+static void
+unchoose(const struct pr_suite_sess *s, size_t n, char *gone,
+    struct pr_suite_plan *out)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (s[i].chosen)
+			gone[i] = 0;
+	for (j = 0; j < out->nleft; j++) {
+		for (i = 0; i < n && s[i].id != out->left[j]; i++)
+			;
+		if (i < n && s[i].chosen)
+			continue;
+		out->left[k] = out->left[j];
+		out->left_pace[k] = out->left_pace[j];
+		out->left_peers[k] = out->left_peers[j];
+		out->left_limit[k] = out->left_limit[j];
+		out->left_called[k] = out->left_called[j];
+		out->left_reg[k] = out->left_reg[j];
+		out->left_imp[k] = out->left_imp[j];
+		k++;
+	}
+	out->nleft = k;
+}
+
 /* The sessions --baseline chose as the base, the others of this
- * configuration as the new side. */
+ * configuration not gone as the new side. */
 static void
 plan_chosen(const struct pr_suite_sess *s, size_t n, int64_t session,
-    const char *config, size_t max, struct pr_suite_plan *out)
+    const char *config, size_t max, const char *gone, struct pr_suite_plan *out)
 {
 	size_t i, k = 0, skip = 0;
 
@@ -262,10 +293,11 @@ plan_chosen(const struct pr_suite_sess *s, size_t n, int64_t session,
 		out->base_config = s[i].config;
 	}
 	for (i = 0, k = 0; i < n; i++)
-		k += !s[i].chosen && strcmp(s[i].config, config) == 0;
+		k += !s[i].chosen && !gone[i] &&
+		    strcmp(s[i].config, config) == 0;
 	skip = max != 0 && k > max - 1 ? k - (max - 1) : 0;
 	for (i = 0; i < n; i++) {
-		if (s[i].chosen || strcmp(s[i].config, config) != 0)
+		if (s[i].chosen || gone[i] || strcmp(s[i].config, config) != 0)
 			continue;
 		if (skip > 0) {
 			skip--;
@@ -281,7 +313,7 @@ pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
     const char *config, double pace, size_t max, struct pr_suite_plan *out,
     struct pr_error *err)
 {
-	size_t i, prev = n;
+	size_t i, prev = n, run;
 	int chosen = 0;
 	double *sorted = NULL;
 	char *gone = NULL;
@@ -317,13 +349,39 @@ pr_suite_plan(const struct pr_suite_sess *s, size_t n, int64_t session,
 	out->left_limit = out->left_pace + 2 * (n + 1);
 	out->left_imp = out->left_reg + (n + 1);
 	if (chosen) {
-		plan_chosen(s, n, session, config, max, out);
+		/* The side --baseline did not choose leaves out its starved
+		 * sessions and incidents as any plan does. */
+		starved_sessions(s, n, config, config, pace, sorted, gone, out);
+		called_sessions(s, n, config, config, gone, out);
+		unchoose(s, n, gone, out);
+		plan_chosen(s, n, session, config, max, gone, out);
 		goto done;
 	}
 	out->base_config = prev < n ? s[prev].config : config;
 	starved_sessions(s, n, out->base_config, config, pace, sorted, gone,
 	    out);
 	called_sessions(s, n, out->base_config, config, gone, out);
+	if (prev < n) {
+		/* This configuration's sessions since the change that
+		 * the change plan keeps, and the new one: at
+		 * PR_SUITE_CHANGE_SESSIONS the change is replicated, and
+		 * from the next session on the configuration is checked
+		 * against itself. */
+		for (i = prev + 1, run = 1; i < n; i++)
+			run += !gone[i];
+		if (run > PR_SUITE_CHANGE_SESSIONS) {
+			out->since = s[prev + 1].id;
+			out->since_config = s[prev].config;
+			out->since_prev = s[prev].id;
+			out->base_config = config;
+			out->nleft = 0;
+			memset(gone, 0, n + 1);
+			starved_sessions(s, n, config, config, pace, sorted,
+			    gone, out);
+			called_sessions(s, n, config, config, gone, out);
+			prev = n;
+		}
+	}
 	if (prev < n) {
 		/* The configuration changed: this configuration's sessions
 		 * against the previous configuration's. */

@@ -34,7 +34,7 @@ const char *const pr_env_relevant_keys[] = { "kernel.release", "kernel.version",
 	"clocksource.current", "clocksource.available", "cpu.vulnerabilities.",
 	"cpu.governor", "cpu.boost", "cpu.no_turbo", "cpu.pstate",
 	"cpu.microcode", "cpu.flags", "kernel.cmdline", "cpu.smt", "thp.",
-	"libc.version", "openssl.library", "compiler", "perfreg.probes",
+	"libc.version", "openssl.library", "env.", "compiler", "perfreg.probes",
 	"cpu.model", "cpu.cores", "cpu.threads", NULL };
 
 /* Items whose values are lists of words. */
@@ -330,12 +330,44 @@ mitigated(const char *v)
 	return v != NULL && strncmp(v, "Mitigation", 10) == 0;
 }
 
+const char *
+report_env_absent(const char *key)
+{
+	return strncmp(key, "env.", 4) == 0 ? "(unset)" : "(absent)";
+}
+
+/* What a process environment variable (env.NAME) chooses. */
+static const char *
+process_var_reason(const char *name)
+{
+	if (strncmp(name, "OPENSSL_", 8) == 0)
+		return "OpenSSL's capability mask chooses which instructions "
+		       "(AES-NI, SHA, AVX...) its ciphers and digests use";
+	if (strcmp(name, "GLIBC_TUNABLES") == 0)
+		return "glibc's tunables choose its CPU features (memcpy, "
+		       "strlen...), malloc's and threads' behaviour";
+	if (strncmp(name, "MALLOC_", 7) == 0)
+		return "glibc's malloc hands out memory otherwise";
+	if (strcmp(name, "LD_LIBRARY_PATH") == 0)
+		return "libraries may load from elsewhere: another libc or "
+		       "libcrypto";
+	if (strcmp(name, "LD_HWCAP_MASK") == 0)
+		return "the loader picks libraries built for other CPU "
+		       "features";
+	return "code is interposed on the program's library calls";
+}
+
 /* The one-line reason of a change. */
 static enum pr_status
 reason(const char *key, const char *a, const char *b, const char *added,
     const char *removed, struct pr_buf *r, struct pr_error *err)
 {
-	const char *sa = a ? a : "(absent)", *sb = b ? b : "(absent)";
+	const char *sa = a ? a : report_env_absent(key);
+	const char *sb = b ? b : report_env_absent(key);
+
+	if (strncmp(key, "env.", 4) == 0)
+		return pr_buf_addf(r, err, "%s changed from %s to %s: %s",
+		    key + 4, sa, sb, process_var_reason(key + 4));
 
 	if (strcmp(key, "clocksource.current") == 0) {
 		if (b != NULL && strcmp(b, "tsc") == 0)
@@ -737,15 +769,16 @@ pr_env_diff(const struct pr_env *a, const struct pr_env *b,
 	return st;
 }
 
-/* The value cut to VALUE_SHOWN characters. */
+/* The value of item key cut to VALUE_SHOWN characters. */
 static enum pr_status
-add_value(struct pr_buf *out, const char *v, struct pr_error *err)
+add_value(struct pr_buf *out, const char *key, const char *v,
+    struct pr_error *err)
 {
 	enum pr_status st;
 	size_t l;
 
 	if (v == NULL)
-		return pr_buf_adds(out, "(absent)", err);
+		return pr_buf_adds(out, report_env_absent(key), err);
 	l = strlen(v);
 	/* Control bytes from the snapshot are shown, not sent. */
 	if (l <= VALUE_SHOWN)
@@ -820,11 +853,11 @@ pr_envdiff_format_text(const struct pr_envdiff *d, const char *name_a,
 			st = pr_report_escape(out, x->detail, strlen(x->detail),
 			    0, err);
 		else if (st == PR_OK) {
-			st = add_value(out, x->a, err);
+			st = add_value(out, x->key, x->a, err);
 			if (st == PR_OK)
 				st = pr_buf_adds(out, " -> ", err);
 			if (st == PR_OK)
-				st = add_value(out, x->b, err);
+				st = add_value(out, x->key, x->b, err);
 		}
 		if (st == PR_OK)
 			st = pr_buf_addf(out, err, "\n  %-*s  ", (int)w, "");

@@ -1063,9 +1063,13 @@ envdiff_table(struct page *pg, const struct pr_envdiff *d, const char *na,
 			TRY(esc(pg, it->key));
 			TRY(addf(pg, "</code></td><td>%s</td><td>",
 			    it->relevant ? "yes, moves performance" : "no"));
-			TRY(esc(pg, it->a != NULL ? it->a : "(absent)"));
+			TRY(esc(pg,
+			    it->a != NULL ? it->a
+					  : report_env_absent(it->key)));
 			TRY(add(pg, "</td><td>"));
-			TRY(esc(pg, it->b != NULL ? it->b : "(absent)"));
+			TRY(esc(pg,
+			    it->b != NULL ? it->b
+					  : report_env_absent(it->key)));
 			if (it->detail != NULL) {
 				TRY(add(pg, " <small>"));
 				TRY(esc(pg, it->detail));

@@ -23,6 +23,9 @@
 
 json_t *report_compare_json(const struct pr_report *r, struct pr_error *err);
 json_t *report_envdiff_json(const struct pr_envdiff *d);
+/* How an item absent on one side of an env diff is shown: "(unset)" for
+ * a process environment variable (env.NAME), else "(absent)". */
+const char *report_env_absent(const char *key);
 /* The JSON object of the model m, as pr_report_model_render writes it (a
  * new reference; NULL with err set when out of memory). */
 json_t *report_model_json(const struct pr_report_model *m,

@@ -276,6 +276,43 @@ report_model_writer(struct pr_report_model *m, const char *key, int flags,
  * Text, Markdown and CSV
  * ---------------------------------------------------------------- */
 
+/*
+ * The env diff in Markdown: its text in a fenced code block, so that the
+ * snapshots' values (a process's OPENSSL_ia32cap, a kernel log line) are
+ * shown as they are, never read as Markdown; the fence is longer than
+ * any run of backticks inside (CommonMark), so that none can close it.
+ */
+static enum pr_status
+envdiff_markdown(struct pr_buf *out, const struct pr_report_section *s,
+    struct pr_error *err)
+{
+	struct pr_buf t = PR_BUF_INIT(1 << 26);
+	enum pr_status st;
+	size_t i, run = 0, fence = 3;
+
+	st = pr_envdiff_format_text(s->envdiff, s->name_a, s->name_b,
+	    s->log_max, &t, err);
+	for (i = 0; st == PR_OK && i < t.len; i++) {
+		run = t.data[i] == '`' ? run + 1 : 0;
+		if (run >= fence)
+			fence = run + 1;
+	}
+	for (i = 0; st == PR_OK && i < fence; i++)
+		st = pr_buf_addc(out, '`', err);
+	if (st == PR_OK)
+		st = pr_buf_adds(out, "text\n", err);
+	if (st == PR_OK && t.len > 0)
+		st = pr_buf_add(out, t.data, t.len, err);
+	if (st == PR_OK && t.len > 0 && t.data[t.len - 1] != '\n')
+		st = pr_buf_addc(out, '\n', err);
+	for (i = 0; st == PR_OK && i < fence; i++)
+		st = pr_buf_addc(out, '`', err);
+	if (st == PR_OK)
+		st = pr_buf_addc(out, '\n', err);
+	pr_buf_release(&t);
+	return st;
+}
+
 static enum pr_status
 render_flat(struct pr_buf *out, const struct pr_report_model *m,
     enum pr_report_format f, int *csv_head, struct pr_error *err)
@@ -318,6 +355,10 @@ render_flat(struct pr_buf *out, const struct pr_report_model *m,
 		case PR_SECTION_ENVDIFF:
 			if (f == PR_REPORT_CSV)
 				break;
+			if (f == PR_REPORT_MARKDOWN) {
+				st = envdiff_markdown(out, s, err);
+				break;
+			}
 			st = pr_envdiff_format_text(s->envdiff, s->name_a,
 			    s->name_b, s->log_max, out, err);
 			break;

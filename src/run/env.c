@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "perfreg/env.h"
+#include "perfreg/report.h"
 #include "perfreg/spawn.h"
 #include "core/banned.h"
 
@@ -40,6 +41,13 @@ static const char *const sysctls[] = { "kernel/sched_autogroup_enabled",
 	"vm/dirty_ratio", "vm/dirty_background_ratio", "vm/zone_reclaim_mode",
 	"net/core/somaxconn", "net/core/rmem_max", "net/core/wmem_max",
 	"net/core/busy_poll", "net/core/default_qdisc", NULL };
+
+const char *const pr_env_process_vars[] = { "OPENSSL_ia32cap", "OPENSSL_armcap",
+	"OPENSSL_ppccap", "OPENSSL_s390xcap", "OPENSSL_riscvcap",
+	"GLIBC_TUNABLES", "MALLOC_ARENA_MAX", "MALLOC_ARENA_TEST",
+	"MALLOC_CHECK_", "MALLOC_MMAP_MAX_", "MALLOC_MMAP_THRESHOLD_",
+	"MALLOC_PERTURB_", "MALLOC_TOP_PAD_", "MALLOC_TRIM_THRESHOLD_",
+	"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "LD_HWCAP_MASK", NULL };
 
 void
 pr_env_opts_init(struct pr_env_opts *o)
@@ -584,6 +592,34 @@ cap_log(struct pr_env *e, const struct pr_env_opts *o, const char *root,
 	return pr_env_add(e, "kernel.log", "log", t->data, NULL, err);
 }
 
+/* The variables of pr_env_process_vars set in env (the first of a name,
+ * as getenv(3) takes it), as env.NAME items; k is scratch. */
+static enum pr_status
+cap_process_env(struct pr_env *e, const char *const *env, struct pr_buf *k,
+    struct pr_error *err)
+{
+	enum pr_status st = PR_OK;
+	size_t i, j, l;
+
+	for (i = 0;
+	     env != NULL && pr_env_process_vars[i] != NULL && st == PR_OK;
+	     i++) {
+		l = strlen(pr_env_process_vars[i]);
+		for (j = 0; env[j] != NULL; j++)
+			if (strncmp(env[j], pr_env_process_vars[i], l) == 0 &&
+			    env[j][l] == '=')
+				break;
+		if (env[j] == NULL)
+			continue;
+		pr_buf_reset(k);
+		if ((st = pr_buf_addf(k, err, "env.%s",
+			 pr_env_process_vars[i])) == PR_OK)
+			st = pr_env_add(e, k->data, "process", env[j] + l + 1,
+			    NULL, err);
+	}
+	return st;
+}
+
 enum pr_status
 pr_env_capture(struct pr_env *e, const struct pr_env_opts *o,
     struct pr_error *err)
@@ -684,6 +720,8 @@ pr_env_capture(struct pr_env *e, const struct pr_env_opts *o,
 	if (st == PR_OK)
 		st = pr_env_add(e, "compiler", "build",
 		    o->compiler ? o->compiler : __VERSION__, NULL, err);
+	if (st == PR_OK)
+		st = cap_process_env(e, o->process_env, &p, err);
 	if (st == PR_OK && !o->no_tools)
 		st = cap_tools(e, o, &t, err);
 	if (st == PR_OK)
@@ -901,6 +939,18 @@ pr_env_normalise_log(const char *text, struct pr_buf *out, struct pr_error *err)
 	return st;
 }
 
+/* s escaped (pr_report_escape), padded with blanks to w columns. */
+static enum pr_status
+escaped(struct pr_buf *out, const char *s, size_t w, struct pr_error *err)
+{
+	size_t start = out->len;
+	enum pr_status st = pr_report_escape(out, s, strlen(s), 0, err);
+
+	while (st == PR_OK && out->len - start < w)
+		st = pr_buf_addc(out, ' ', err);
+	return st;
+}
+
 enum pr_status
 pr_env_format_text(const struct pr_env *e, struct pr_buf *out,
     struct pr_error *err)
@@ -918,15 +968,18 @@ pr_env_format_text(const struct pr_env *e, struct pr_buf *out,
 
 		if (cat == NULL || strcmp(cat, x->category) != 0) {
 			cat = x->category;
-			st = pr_buf_addf(out, err, "%s[%s]\n", i ? "\n" : "",
-			    cat);
+			st = pr_buf_adds(out, i ? "\n[" : "[", err);
+			if (st == PR_OK)
+				st = escaped(out, cat, 0, err);
+			if (st == PR_OK)
+				st = pr_buf_adds(out, "]\n", err);
 			if (st != PR_OK)
 				break;
 		}
-		if (x->value == NULL)
-			st = pr_buf_addf(out, err, "  %-*s  unavailable: %s\n",
-			    (int)w, x->key, x->reason);
-		else if (strcmp(x->key, "kernel.log") == 0) {
+		/* Keys and values come from outside (a snapshot file, the
+		 * process environment, the kernel log): control bytes are
+		 * shown, not sent (pr_report_escape). */
+		if (x->value != NULL && strcmp(x->key, "kernel.log") == 0) {
 			const char *p = x->value, *q;
 			size_t n = 0;
 
@@ -940,13 +993,27 @@ pr_env_format_text(const struct pr_env *e, struct pr_buf *out,
 				q = strchr(p, '\n');
 				if (q == NULL)
 					q = p + strlen(p);
-				st = pr_buf_addf(out, err, "    %.*s\n",
-				    (int)(q - p), p);
+				st = pr_buf_adds(out, "    ", err);
+				if (st == PR_OK)
+					st = pr_report_escape(out, p,
+					    (size_t)(q - p), 0, err);
+				if (st == PR_OK)
+					st = pr_buf_addc(out, '\n', err);
 				p = *q ? q + 1 : q;
 			}
-		} else
-			st = pr_buf_addf(out, err, "  %-*s  %s\n", (int)w,
-			    x->key, x->value);
+			continue;
+		}
+		st = pr_buf_adds(out, "  ", err);
+		if (st == PR_OK)
+			st = escaped(out, x->key, w, err);
+		if (st == PR_OK)
+			st = pr_buf_adds(out,
+			    x->value == NULL ? "  unavailable: " : "  ", err);
+		if (st == PR_OK)
+			st = escaped(out,
+			    x->value != NULL ? x->value : x->reason, 0, err);
+		if (st == PR_OK)
+			st = pr_buf_addc(out, '\n', err);
 	}
 	return st;
 }

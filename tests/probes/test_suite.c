@@ -1467,6 +1467,16 @@ test_config_id(void **state)
 	pr_suite_config_id(&b, ib);
 	assert_string_equal(ia, ib);
 	pr_env_release(&b);
+	/* Nor does a process environment variable (relevant, but a session
+	 * run with AES-NI masked is the configuration's own, called by its
+	 * stability check; the next one without is no change back). */
+	env_with(&b, "", "");
+	assert_int_equal(pr_env_add(&b, "env.OPENSSL_ia32cap", "process",
+			     "~0x200000200000000", NULL, &err),
+	    PR_OK);
+	pr_suite_config_id(&b, ib);
+	assert_string_equal(ia, ib);
+	pr_env_release(&b);
 	/* Each of these does: kernel, command line, microcode, a
 	 * mitigation (a prefix key), the C library. */
 	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
@@ -1494,7 +1504,8 @@ test_config_id(void **state)
 	assert_false(pr_suite_config_key("cpu.vulnerabilities"));
 	assert_false(pr_suite_config_key("sysctl.vm.swappiness"));
 	/* One table: the configuration's items are the ones env diff
-	 * ranks as moving performance, but clocksource.available; the
+	 * ranks as moving performance, but clocksource.available and the
+	 * process environment's env.NAME; the
 	 * twenty of every earlier release (so that no stored session's
 	 * configuration id changes). */
 	{
@@ -1516,6 +1527,8 @@ test_config_id(void **state)
 		assert_int_equal(n, sizeof(was) / sizeof(was[0]));
 		assert_false(pr_suite_config_key("clocksource.available"));
 		assert_true(pr_env_key_rank("clocksource.available") >= 0);
+		assert_false(pr_suite_config_key("env.GLIBC_TUNABLES"));
+		assert_true(pr_env_key_rank("env.GLIBC_TUNABLES") >= 0);
 	}
 }
 
@@ -1740,12 +1753,16 @@ test_plan_starved(void **state)
 	assert_ids(p.left, p.nleft, (const int64_t[]){ 1, 2 }, 2);
 	assert_true(fabs(p.left_limit[0] - PR_SUITE_PACE_LEVEL) < 1e-12);
 	pr_suite_plan_release(&p);
-	/* --baseline's choice is the user's: nothing left out. */
+	/* --baseline's choice is the user's: the starved session 1 it
+	 * chose stays; the other side leaves its starved 2 out (its peers
+	 * 20 and the new 1.5). */
 	s[0].chosen = 1;
 	assert_int_equal(pr_suite_plan(s, 2, 9, "aaaaaaaa", 1.5, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
-	assert_int_equal(p.nleft, 0);
+	assert_ids(p.base, p.nbase, (const int64_t[]){ 1 }, 1);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 9 }, 1);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 2 }, 1);
 	pr_suite_plan_release(&p);
 }
 
@@ -1815,13 +1832,137 @@ test_plan_called(void **state)
 	assert_int_equal(p.kind, PR_SUITE_PLAN_NONE);
 	assert_ids(p.left, p.nleft, (const int64_t[]){ 1, 2, 3, 4, 5 }, 5);
 	pr_suite_plan_release(&p);
-	/* --baseline is the user's choice: an incident it names stays. */
+	/* --baseline is the user's choice: an incident it names stays;
+	 * the other side's incidents 1, 2, 3 and 5 are left out of it. */
 	s[3].chosen = 1;
 	assert_int_equal(pr_suite_plan(s, 5, 9, "aaaaaaaa", 1.5, 20, &p, &err),
 	    PR_OK);
 	assert_int_equal(p.kind, PR_SUITE_PLAN_CHOSEN);
 	assert_ids(p.base, p.nbase, (const int64_t[]){ 4 }, 1);
-	assert_int_equal(p.nleft, 0);
+	assert_ids(p.new_, p.nnew, (const int64_t[]){ 9 }, 1);
+	assert_ids(p.left, p.nleft, (const int64_t[]){ 1, 2, 3, 5 }, 4);
+	assert_int_equal(p.left_called[3], 1);
+	assert_int_equal(p.left_reg[3], 2);
+	pr_suite_plan_release(&p);
+}
+
+/*
+ * The plan after a configuration change (perfreg/suite.h,
+ * PR_SUITE_CHANGE_SESSIONS = 3): the first three sessions of B that are
+ * not left out (the new one among them) are compared with A, never a
+ * mix; from the fourth on, B is checked against its own sessions, and a
+ * session called there is an incident of B.  A: 1, 2 (starved), 3
+ * (called by its stability check), 4; B: 5, 6 (starved), 7, 8, 9, 10 (a
+ * regression within B: called against 5, 7, 8, 9), 11.  Each step is
+ * the plan of the session after s[0..n).
+ */
+/* The ids v[0..n) as assert_ids takes them. */
+#define IDS(...) \
+	(const int64_t[]){ __VA_ARGS__ }, \
+	    sizeof((const int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t)
+
+/* The plan of session id (config, pace) after s[0..n) into *p (release
+ * it), of kind `kind` with that base, new side and left-out list. */
+static void
+plan_is(const struct pr_suite_sess *s, size_t n, int64_t id, const char *config,
+    double pace, enum pr_suite_plan_kind kind, struct pr_suite_plan *p,
+    const int64_t *base, size_t nbase, const int64_t *new_, size_t nnew,
+    const int64_t *left, size_t nleft)
+{
+	struct pr_error err;
+
+	assert_int_equal(pr_suite_plan(s, n, id, config, pace, 20, p, &err),
+	    PR_OK);
+	assert_int_equal(p->kind, kind);
+	assert_ids(p->base, p->nbase, base, nbase);
+	assert_ids(p->new_, p->nnew, new_, nnew);
+	assert_ids(p->left, p->nleft, left, nleft);
+}
+
+static void
+test_plan_change(void **state)
+{
+	struct pr_suite_sess s[12] = {
+		{ 1, "aaaaaaaa", 0, 1.5, 0, 0 },
+		{ 2, "aaaaaaaa", 0, 21.0, 0, 0 },
+		{ 3, "aaaaaaaa", 0, 1.5, 2, 0 },
+		{ 4, "aaaaaaaa", 0, 1.5, 0, 0 },
+		{ 5, "bbbbbbbb", 0, 1.5, 0, 0 },
+		{ 6, "bbbbbbbb", 0, 22.0, 0, 0 },
+		{ 7, "bbbbbbbb", 0, 1.5, 0, 0 },
+		{ 8, "bbbbbbbb", 0, 1.6, 0, 0 },
+		{ 9, "bbbbbbbb", 0, 1.4, 0, 0 },
+		{ 10, "bbbbbbbb", 0, 1.5, 2, 0 },
+		{ 11, "bbbbbbbb", 0, 1.5, 0, 0 },
+	};
+	const char *a = "aaaaaaaa", *b = "bbbbbbbb";
+	struct pr_suite_plan p;
+
+	(void)state;
+	assert_int_equal(PR_SUITE_CHANGE_SESSIONS, 3);
+	/* Session 5, the first of B: against A's 1 and 4 (2 starved, 3
+	 * an incident). */
+	plan_is(s, 4, 5, b, 1.5, PR_SUITE_PLAN_CHANGE, &p, IDS(1, 4), IDS(5),
+	    IDS(2, 3));
+	assert_int_equal(p.left_called[1], 1);
+	assert_string_equal(p.base_config, a);
+	assert_null(p.since_config);
+	pr_suite_plan_release(&p);
+	/* Session 6: B's second, with 5. */
+	plan_is(s, 5, 6, b, 1.5, PR_SUITE_PLAN_CHANGE, &p, IDS(1, 4), IDS(5, 6),
+	    IDS(2, 3));
+	pr_suite_plan_release(&p);
+	/* Session 7: 6 was starved, so 7 is the second that counts. */
+	plan_is(s, 6, 7, b, 1.5, PR_SUITE_PLAN_CHANGE, &p, IDS(1, 4), IDS(5, 7),
+	    IDS(2, 3, 6));
+	pr_suite_plan_release(&p);
+	/* Session 8, the third: the last change plan, replicated three
+	 * times on the new side. */
+	plan_is(s, 7, 8, b, 1.6, PR_SUITE_PLAN_CHANGE, &p, IDS(1, 4),
+	    IDS(5, 7, 8), IDS(2, 3, 6));
+	assert_null(p.since_config);
+	pr_suite_plan_release(&p);
+	/* Session 9, the fourth: B against itself, the starved 6 left
+	 * out (its peers are B's alone now), A's sessions nowhere; where
+	 * B began is said. */
+	plan_is(s, 8, 9, b, 1.4, PR_SUITE_PLAN_STABILITY, &p, IDS(5, 7, 8),
+	    IDS(9), IDS(6));
+	assert_string_equal(p.base_config, b);
+	assert_int_equal(p.since, 5);
+	assert_int_equal(p.since_prev, 4);
+	assert_string_equal(p.since_config, a);
+	pr_suite_plan_release(&p);
+	/* Session 10 (a regression within B): called against B's 5, 7,
+	 * 8 and 9, not against A. */
+	plan_is(s, 9, 10, b, 1.5, PR_SUITE_PLAN_STABILITY, &p, IDS(5, 7, 8, 9),
+	    IDS(10), IDS(6));
+	pr_suite_plan_release(&p);
+	/* Session 12: 10 is B's incident, left out with its reason. */
+	plan_is(s, 11, 12, b, 1.5, PR_SUITE_PLAN_STABILITY, &p,
+	    IDS(5, 7, 8, 9, 11), IDS(12), IDS(6, 10));
+	assert_int_equal(p.left_called[0], 0);
+	assert_int_equal(p.left_called[1], 1);
+	assert_int_equal(p.left_reg[1], 2);
+	assert_int_equal(p.since, 5);
+	pr_suite_plan_release(&p);
+	/* Back to A: a change again, B's sessions not left out against
+	 * A's, old ones and the new 12; no "since" in a change plan. */
+	plan_is(s, 11, 12, a, 1.5, PR_SUITE_PLAN_CHANGE, &p,
+	    IDS(5, 7, 8, 9, 11), IDS(1, 4, 12), IDS(2, 3, 6, 10));
+	assert_null(p.since_config);
+	assert_int_equal(p.since, 0);
+	pr_suite_plan_release(&p);
+	/* A's second session of the change back. */
+	s[11] = (struct pr_suite_sess){ 12, "aaaaaaaa", 0, 1.5, 0, 0 };
+	plan_is(s, 12, 13, a, 1.5, PR_SUITE_PLAN_CHANGE, &p,
+	    IDS(5, 7, 8, 9, 11), IDS(1, 4, 12, 13), IDS(2, 3, 6, 10));
+	pr_suite_plan_release(&p);
+	/* --baseline A (how the report says to compare the change
+	 * again): A's sessions as chosen, B's without its starved 6 and
+	 * its incident 10, as its own checks had them. */
+	s[0].chosen = s[1].chosen = s[2].chosen = s[3].chosen = 1;
+	plan_is(s, 11, 12, b, 1.5, PR_SUITE_PLAN_CHOSEN, &p, IDS(1, 2, 3, 4),
+	    IDS(5, 7, 8, 9, 11, 12), IDS(6, 10));
 	pr_suite_plan_release(&p);
 }
 
@@ -1839,6 +1980,7 @@ main(void)
 		cmocka_unit_test(test_plan_starved),
 		cmocka_unit_test(test_plan_low_median),
 		cmocka_unit_test(test_plan_called),
+		cmocka_unit_test(test_plan_change),
 		cmocka_unit_test(test_ungated),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_late),

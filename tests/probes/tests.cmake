@@ -8,6 +8,8 @@ add_test(NAME cli_suite_means COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/probes/cli_
 set_tests_properties(cli_suite_means PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 add_test(NAME cli_suite_history COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/probes/cli_suite_history.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_suite_history PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
+add_test(NAME cli_suite_change COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/probes/cli_suite_change.sh $<TARGET_FILE:perfreg_cli> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_suite_change PROPERTIES TIMEOUT 300 ENVIRONMENT "LC_ALL=C;TZ=UTC")
 pr_add_unit_test(test_suite_process tests/probes/test_suite_process.c)
 # A probe's own tests, tests/probes/test_probe_<name>.c, are found by
 # name, so that adding a probe needs no line here (doc/HACKING.md).

@@ -520,6 +520,113 @@ test_diff_seed000(void **state)
 	free(tb);
 }
 
+/*
+ * The process environment's variables that choose the libraries' code
+ * (pr_env_process_vars): recorded as env.NAME when set, from what the
+ * caller hands in (never from getenv), ranked as moving performance,
+ * shown as "(unset)" on the side that lacks one, and escaped in text.
+ */
+static void
+test_process_env(void **state)
+{
+	const char *const vars[] = { "PATH=/usr/bin",
+		"OPENSSL_ia32cap=~0x200000200000000",
+		"GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2_Usable\033[2J\nx",
+		"OPENSSL_ia32cap=second", "LD_PRELOADX=1",
+		"LD_PRELOAD=", "OPENSSL_armcap", NULL };
+	struct pr_buf out = PR_BUF_INIT(1 << 20);
+	const struct pr_env_item *it;
+	struct pr_env_opts o;
+	struct pr_env a, b, c;
+	struct pr_envdiff d;
+	struct pr_error err;
+	size_t pos;
+
+	(void)state;
+	capture(DATA "root-base", NULL, &a);
+	assert_null(pr_env_get(&a, "env.OPENSSL_ia32cap"));
+	pr_env_opts_init(&o);
+	o.root = DATA "root-base";
+	o.run = fake_runner;
+	o.libc = "2.36";
+	o.compiler = "12.2.0";
+	o.process_env = vars;
+	pr_env_init(&b);
+	assert_int_equal(pr_env_capture(&b, &o, &err), PR_OK);
+	/* The first of a name, as getenv(3) takes it; set but empty is
+	 * set; names are matched whole. */
+	it = pr_env_get(&b, "env.OPENSSL_ia32cap");
+	assert_non_null(it);
+	assert_string_equal(it->value, "~0x200000200000000");
+	assert_string_equal(it->category, "process");
+	assert_string_equal(value(&b, "env.LD_PRELOAD"), "");
+	assert_non_null(pr_env_get(&b, "env.GLIBC_TUNABLES"));
+	assert_null(pr_env_get(&b, "env.PATH"));
+	assert_null(pr_env_get(&b, "env.LD_PRELOADX"));
+	assert_null(pr_env_get(&b, "env.OPENSSL_armcap"));
+	assert_true(pr_env_key_rank("env.OPENSSL_ia32cap") >= 0);
+	assert_true(pr_env_key_rank("env.GLIBC_TUNABLES") >= 0);
+
+	/* Unset, then set: added, relevant, "(unset)" in its reason and
+	 * its text. */
+	assert_int_equal(pr_env_diff(&a, &b, &d, &err), PR_OK);
+	assert_int_equal(d.n, 3);
+	it = NULL;
+	{
+		const struct pr_envdiff_item *x =
+		    find(&d, "env.OPENSSL_ia32cap", &pos);
+
+		assert_int_equal(x->kind, PR_ENVDIFF_ADDED);
+		assert_true(x->relevant);
+		assert_null(x->a);
+		assert_string_equal(x->reason,
+		    "OPENSSL_ia32cap changed from (unset) to "
+		    "~0x200000200000000: OpenSSL's capability mask chooses "
+		    "which instructions (AES-NI, SHA, AVX...) its ciphers and "
+		    "digests use");
+		x = find(&d, "env.LD_PRELOAD", &pos);
+		assert_string_equal(x->reason,
+		    "LD_PRELOAD changed from (unset) to : code is interposed "
+		    "on the program's library calls");
+	}
+	assert_int_equal(pr_envdiff_format_text(&d, "1", "2", 5, &out, &err),
+	    PR_OK);
+	assert_non_null(strstr(out.data,
+	    "  env.OPENSSL_ia32cap  (unset) -> ~0x200000200000000\n"));
+	/* The ESC and the newline from outside are shown, not sent. */
+	assert_null(strchr(out.data, '\033'));
+	assert_non_null(strstr(out.data, "-AVX2_Usable^[[2J^Jx"));
+	pr_envdiff_release(&d);
+	/* Set, then unset: removed, "(unset)" on B's side. */
+	assert_int_equal(pr_env_diff(&b, &a, &d, &err), PR_OK);
+	assert_int_equal(find(&d, "env.OPENSSL_ia32cap", &pos)->kind,
+	    PR_ENVDIFF_REMOVED);
+	pr_buf_reset(&out);
+	assert_int_equal(pr_envdiff_format_text(&d, "2", "1", 5, &out, &err),
+	    PR_OK);
+	assert_non_null(strstr(out.data,
+	    "  env.OPENSSL_ia32cap  ~0x200000200000000 -> (unset)\n"));
+	pr_envdiff_release(&d);
+	/* The snapshot's own text escapes them too; its JSON keeps them
+	 * exactly. */
+	pr_buf_reset(&out);
+	assert_int_equal(pr_env_format_text(&b, &out, &err), PR_OK);
+	assert_null(strchr(out.data, '\033'));
+	assert_non_null(strstr(out.data, "[process]\n"));
+	pr_buf_reset(&out);
+	assert_int_equal(pr_env_to_json(&b, &out, &err), PR_OK);
+	pr_env_init(&c);
+	assert_int_equal(pr_env_from_json(&c, out.data, out.len, "b.json",
+			     &err),
+	    PR_OK);
+	assert_string_equal(value(&c, "env.GLIBC_TUNABLES"),
+	    "glibc.cpu.hwcaps=-AVX2_Usable\033[2J\nx");
+	pr_env_release(&c);
+	pr_env_release(&a);
+	pr_env_release(&b);
+	pr_buf_release(&out);
+}
+
 int
 main(void)
 {
@@ -532,6 +639,7 @@ main(void)
 		cmocka_unit_test(test_json_bad),
 		cmocka_unit_test(test_diff_ranking),
 		cmocka_unit_test(test_diff_seed000),
+		cmocka_unit_test(test_process_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
