@@ -246,7 +246,8 @@ static const struct opt options[] = {
 	    struct env_cli, o.no_tools, 1),
 	OPT_STRING(0, "root", "dir",
 	    "read /proc and /sys below dir (and dir/dmesg): for tests and for "
-	    "snapshots of another system's files",
+	    "snapshots of another system's files (without this process's "
+	    "environment variables)",
 	    struct env_cli, o.root, 0, NULL),
 	OPT_END(),
 };
@@ -268,6 +269,10 @@ exec_env(int argc, char **argv)
 		return PR_EXIT_USAGE;
 	if (first < argc)
 		return cli_unexpected(&cmd_env_entry, argv[first]);
+	/* Another system's files: this process's variables are not that
+	 * system's. */
+	if (c.o.root != NULL && c.o.root[0] != '\0')
+		c.o.process_env = NULL;
 	pr_env_init(&e);
 	st = pr_env_capture(&e, &c.o, &err);
 	if (st == PR_OK)

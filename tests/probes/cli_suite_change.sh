@@ -152,6 +152,10 @@ OPENSSL_ia32cap="~0x200000200000000" "$P" env > "$tmp/env" ||
     fail "env: status $?"
 grep -q "^  env.OPENSSL_ia32cap  *~0x200000200000000$" "$tmp/env" ||
     fail "perfreg env: no env.OPENSSL_ia32cap: $(cat "$tmp/env")"
+# ... but not in a snapshot of another system's files (--root).
+OPENSSL_ia32cap="~0x200000200000000" "$P" env --root /nonexistent --no-tools \
+    > "$tmp/env" 2>&1 || fail "env --root: status $?"
+grep -q "env.OPENSSL_ia32cap" "$tmp/env" && fail "env --root: this process's variable recorded"
 # Restored: the same configuration, its variable shown going back.
 esession --json || fail "env 3: status $?: $(cat "$tmp/err")"
 tr -d ' \n' < "$tmp/out" > "$tmp/flat"
