@@ -33,19 +33,9 @@ hasf() { # file pattern what
 	grep -q -- "$2" "$1.flat" || fail "$3: no '$2' in $(cat "$1")"
 }
 
-block() {
-	awk -v f="$1" -v g="$2" 'BEGIN { OFS = "\t"
-		print "R", "syscall", "syscall", 8, 0.29, 0, 0, 1, 23.09, 0.0117, 0.174
-		printf "M\tsyscall.getppid\tns/call\tlower"
-		for (i = 0; i < 8; i++) printf "%s%.6g", (i ? " " : "\t"), 62 * f * (1 + 0.01 * i)
-		print ""
-		printf "M\tsyscall.clock_gettime\tns/call\tlower"
-		for (i = 0; i < 8; i++) printf "%s%.6g", (i ? " " : "\t"), 16 * g * (1 + 0.01 * i)
-		print ""
-		print "E" }' > "$tmp/block"
-}
-printf '#!/bin/sh\ncat "%s"\n' "$tmp/block" > "$tmp/worker"
-chmod +x "$tmp/worker"
+# A stand-in worker, $tmp/iworker, handing back syscall's two figures at
+# given factors (tests/probes/stand_in.sh: block F G).
+. "$(dirname "$0")/stand_in.sh"
 
 "$P" env --json > "$tmp/envA" || fail "env --json"
 awk '/"key": "kernel.release"/ { f = 1 }
@@ -57,7 +47,7 @@ session() { # config factor1 factor2 [options]
 	c=$1
 	block "$2" "$3"
 	shift 3
-	PERFREG_SUITE_ENV=$tmp/env$c PERFREG_SUITE_WORKER=$tmp/worker \
+	PERFREG_SUITE_ENV=$tmp/env$c PERFREG_SUITE_WORKER=$tmp/iworker \
 	    "$P" suite run syscall --quick --processes 1 --db "$db" \
 	    --fail-on-regression "$@" > "$tmp/out" 2> "$tmp/err"
 }
@@ -136,7 +126,7 @@ unset OPENSSL_ia32cap OPENSSL_armcap OPENSSL_ppccap OPENSSL_s390xcap \
 db=$tmp/e.db
 esession() {
 	block 1 1
-	PERFREG_SUITE_WORKER=$tmp/worker "$P" suite run syscall --quick \
+	PERFREG_SUITE_WORKER=$tmp/iworker "$P" suite run syscall --quick \
 	    --processes 1 --db "$db" "$@" > "$tmp/out" 2> "$tmp/err"
 }
 esession || fail "env 1: status $?: $(cat "$tmp/err")"
