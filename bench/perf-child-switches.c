@@ -48,6 +48,7 @@ window(struct pr_monitor *m, const char *cmd, double *cs, double *ru)
 
 	pr_dataset_init(&d);
 	*ru = 0;
+	*cs = -1;
 	if (pr_monitor_begin(m, &err) != PR_OK)
 		return -1;
 	for (i = 0; i < 100; i++)
