@@ -32,10 +32,12 @@
  * processes carry; default the suite's, carried).  -f FIGURE prints, for each
  * session of the series, the process values of FIGURE and the session's
  * value and standard error by -V.  -C CONFIG replays only that
- * configuration.  Deterministic; no timing.
+ * configuration.  -T, -H: the moderated t's candidates opts.trend and
+ * opts.weighted (perfreg/moderated.h); -D DF, -Q D0: its caps on the
+ * test's and the prior's df (a number or inf).  Deterministic; no timing.
  *
  * usage: suite-replay [-k LIST] [-l] [-x ID]... [-V mean|median|both|carried]
- *        [-f FIGURE] [-C CONFIG] DB
+ *        [-f FIGURE] [-C CONFIG] [-T] [-H] [-D DF] [-Q D0] DB
  */
 #include <errno.h>
 #include <math.h>
@@ -78,6 +80,8 @@ struct tally {
 };
 
 static int opt_latest;
+/* -T, -H, -D DF, -Q D0: the moderated t's candidates and caps. */
+static struct pr_moderated_opts opt_mo;
 static enum pr_suite_value opt_value = PR_SUITE_VALUE_SESSIONS;
 static const char *const value_name[] = { "mean", "median", "both", "carried" };
 
@@ -205,7 +209,7 @@ compare_one(struct sess *const *base, size_t nb, struct sess *nw,
 		fig[i].better = nw->d.metrics[i].better;
 	}
 	pr_error_clear(&err);
-	if (pr_suite_compare_value(bd, nb, &nw->d, 1, fig, nw->d.n, NULL,
+	if (pr_suite_compare_value(bd, nb, &nw->d, 1, fig, nw->d.n, &opt_mo,
 		opt_value, sc, &err) != PR_OK ||
 	    pr_suite_cmp_gate(sc, fig, &err) != PR_OK) {
 		fprintf(stderr, "suite-replay: session %lld: %s\n",
@@ -417,8 +421,35 @@ main(int argc, char **argv)
 	char *e;
 	int opt, rc = 0;
 
-	while ((opt = getopt(argc, argv, "k:lx:V:f:C:")) != -1) {
+	pr_moderated_opts_init(&opt_mo);
+	while ((opt = getopt(argc, argv, "k:lx:V:f:C:THD:Q:")) != -1) {
 		switch (opt) {
+		case 'T':
+			opt_mo.trend = 1;
+			break;
+		case 'H':
+			opt_mo.weighted = 1;
+			break;
+		case 'D':
+		case 'Q':
+			errno = 0;
+			{
+				double v = strtod(optarg, &e);
+
+				if (errno != 0 || e == optarg || *e != '\0' ||
+				    !(v > 0)) {
+					fprintf(stderr,
+					    "suite-replay: -%c: a number > 0 "
+					    "or inf\n",
+					    opt);
+					return 2;
+				}
+				if (opt == 'D')
+					opt_mo.df_max = v;
+				else
+					opt_mo.df_prior_max = v;
+			}
+			break;
 		case 'k':
 			if (parse_klist(optarg, kl, &nkl) != 0) {
 				fprintf(stderr,
@@ -472,7 +503,7 @@ usage:
 		fprintf(stderr,
 		    "usage: suite-replay [-k LIST] [-l] [-x ID]... "
 		    "[-V mean|median|both|carried] [-f FIGURE] [-C CONFIG] "
-		    "DB\n");
+		    "[-T] [-H] [-D DF] [-Q D0] DB\n");
 		return 2;
 	}
 	pr_error_clear(&err);

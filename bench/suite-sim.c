@@ -86,6 +86,12 @@
  * -D DF: the cap on the moderated test's degrees of freedom instead of
  * PR_MODERATED_DF_MAX (for measuring what the cap costs and buys).
  *
+ * -Q D0: the cap on the prior's df instead of PR_MODERATED_DF_PRIOR_MAX
+ * ("inf" for none).  -T: the prior's scale a natural spline in log w_j
+ * (opts.trend, limma-trend); -H: each session weighted by its own error
+ * (opts.weighted).  Both candidates of issue 10's power, in the new
+ * rule's rows (every row of the -P tables).
+ *
  * -R RATIO: the one-session bound's ratio (k = 1) instead of
  * PR_MODERATED_ONE_RATIO.
  *
@@ -100,6 +106,7 @@
  * -N NN (with -P): the change table instead (change_table): k old
  * sessions against 1..NN new ones, all shifted alike.
  * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
+ * [-Q D0] [-T] [-H]
  * [-G] [-X RULE] [-P P [-f PHI] [-M | -W RULE] [-O NAME:SHARE:FACTOR]...
  * [-A] [-N NN]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
@@ -509,6 +516,10 @@ old_rule(const struct model *md, struct hist *h, size_t k,
 
 /* -D: the cap on the test's df (0: the library's default). */
 static double df_max_opt;
+/* -Q: the cap on the prior's df (0: the library's default). */
+static double df_prior_max_opt;
+/* -T, -H: the candidates opts.trend and opts.weighted (moderated.h). */
+static int trend_opt, weighted_opt;
 /* -R: the one-session bound's ratio (opts.one_ratio); 0: the default. */
 static double one_ratio_opt;
 /* -A: the process tables' A/A part only. */
@@ -551,6 +562,10 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
 	o.adjust = adj;
 	if (df_max_opt > 0)
 		o.df_max = df_max_opt;
+	if (df_prior_max_opt > 0)
+		o.df_prior_max = df_prior_max_opt;
+	o.trend = trend_opt;
+	o.weighted = weighted_opt;
 	if (one_ratio_opt > 0)
 		o.one_ratio = one_ratio_opt;
 	for (j = 0; j < md->m; j++)
@@ -968,7 +983,8 @@ main(int argc, char **argv)
 	const char *slow_arg[MAXSLOW];
 	size_t o, nslow_arg = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:R:O:AGMN:W:X:")) != -1) {
+	while (
+	    (opt = getopt(argc, argv, "n:s:d:P:f:D:Q:R:O:AGHMN:TW:X:")) != -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -987,6 +1003,15 @@ main(int argc, char **argv)
 			break;
 		case 'D':
 			df_max_opt = strtod(optarg, NULL);
+			break;
+		case 'Q':
+			df_prior_max_opt = strtod(optarg, NULL);
+			break;
+		case 'T':
+			trend_opt = 1;
+			break;
+		case 'H':
+			weighted_opt = 1;
 			break;
 		case 'R':
 			one_ratio_opt = strtod(optarg, NULL);
@@ -1041,7 +1066,9 @@ main(int argc, char **argv)
 		default:
 			fprintf(stderr,
 			    "usage: suite-sim [-n histories] [-s seed] [-d k] "
-			    "[-D df] [-R ratio] [-G] [-X rule] [-P processes "
+			    "[-D df] [-Q d0] [-T] [-H] [-R ratio] [-G] [-X "
+			    "rule] "
+			    "[-P processes "
 			    "[-f share] [-M | -W rule] [-O "
 			    "name:share:factor]... "
 			    "[-A]] model\n");

@@ -169,6 +169,16 @@ struct pr_moderated_opts {
 	 * figures exactly. */
 	double df_prior_max; /* PR_MODERATED_DF_PRIOR_MAX */
 	double df_max;       /* PR_MODERATED_DF_MAX */
+	/* Candidates (bench/suite-sim -T, bench/suite-replay -T; off by
+	 * default, not the suite's rule): trend, the prior's scale a
+	 * natural spline in log w_j (limma's squeezeVar with covariate
+	 * log w_j, pr_moderated_squeeze_trend) when the prior is estimated;
+	 * weighted, each session's log mean weighted by 1 / se^2 (limma's
+	 * lmFit with weights w_j^2 / se_ij^2 on the scaled values, se_ij
+	 * floored at PR_MODERATED_SE_MIN), so that a session's deviation
+	 * has the variance s~_j^2 se_ij^2 of its own error. */
+	int trend;
+	int weighted;
 };
 
 /* Fills o with the defaults above. */
@@ -186,6 +196,8 @@ struct pr_moderated_fit {
 	int one_session;        /* the bound rule (method SESSION_BOUND) */
 	size_t welch;           /* figures tested by Welch's t alone */
 	int scaled;             /* the figures had within-session errors */
+	int trend; /* the prior's scale followed log w_j (opts.trend);
+		    * var_prior is then the geometric mean of the scales */
 };
 
 /* Per figure, the moderated figures themselves (limma's names). */
@@ -255,6 +267,23 @@ enum pr_status pr_moderated_prior_fit(const struct pr_moderated_figure *hist,
 enum pr_status pr_moderated_squeeze(const double *var, const double *df,
     size_t n, double *df_prior, double *var_prior, double *var_post,
     struct pr_error *err);
+
+/*
+ * limma's squeezeVar(var, df, covariate = cov) (robust = FALSE): as
+ * pr_moderated_squeeze, the prior's mean of e = log s^2 - psi(d / 2) +
+ * log(d / 2) a natural cubic spline in cov with 1 + (n >= 3) + (n >= 6) +
+ * (n >= 30) df (at most the distinct values of cov), n the entries that
+ * enter the fit: limma's ns(cov, df, intercept = TRUE), knots at the
+ * range and the quantiles (R's type 7) of cov; least squares; the
+ * residual variance about the curve less the mean trigamma(d / 2) gives
+ * d0 as before, and var_prior[i] = exp(curve(cov[i]) + psi(d0 / 2) -
+ * log(d0 / 2)) (exp(curve) when d0 is infinite), one per entry (n of
+ * them), var_post[i] with it.  cov must be finite.  Errors as
+ * pr_moderated_squeeze's.
+ */
+enum pr_status pr_moderated_squeeze_trend(const double *var, const double *df,
+    const double *cov, size_t n, double *df_prior, double *var_prior,
+    double *var_post, struct pr_error *err);
 
 /* limma's trigammaInverse: the y > 0 with psi'(y) = x, x > 0 (NaN
  * otherwise). */

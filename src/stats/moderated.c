@@ -156,6 +156,229 @@ pr_moderated_squeeze(const double *var, const double *df, size_t n,
 	return PR_OK;
 }
 
+/* R's quantile type 7 of sorted x[n] at probability q. */
+static double
+quantile7(const double *x, size_t n, double q)
+{
+	double h = (double)(n - 1) * q, lo = floor(h);
+	size_t i = (size_t)lo;
+
+	if (i + 1 >= n)
+		return x[n - 1];
+	return x[i] + (h - lo) * (x[i + 1] - x[i]);
+}
+
+#define TREND_MAXDF 4
+
+/*
+ * The natural cubic spline basis of t on knots xi[0..K) (K >= 2,
+ * increasing): 1, t and d_k(t) - d_{K-2}(t), d_k(t) = ((t - xi_k)+^3 -
+ * (t - xi_{K-1})+^3) / (xi_{K-1} - xi_k), k = 0..K-3 (Hastie, Tibshirani,
+ * Friedman, ESL 5.2.1): the space of ns(df = K, intercept = TRUE), linear
+ * beyond the boundary knots as ns's predictions are.
+ */
+static void
+ns_basis(double t, const double *xi, size_t K, double *b)
+{
+	size_t k;
+	double last, c;
+
+#define CUBE_POS(u) ((u) > 0 ? (u) * (u) * (u) : 0)
+	b[0] = 1;
+	b[1] = t;
+	if (K < 3)
+		return;
+	c = CUBE_POS(t - xi[K - 1]);
+	last = (CUBE_POS(t - xi[K - 2]) - c) / (xi[K - 1] - xi[K - 2]);
+	for (k = 0; k + 2 < K; k++)
+		b[2 + k] =
+		    (CUBE_POS(t - xi[k]) - c) / (xi[K - 1] - xi[k]) - last;
+#undef CUBE_POS
+}
+
+enum pr_status
+pr_moderated_squeeze_trend(const double *var, const double *df,
+    const double *cov, size_t n, double *df_prior, double *var_prior,
+    double *var_post, struct pr_error *err)
+{
+	double *x = NULL, *q = NULL, *e = NULL, med, lo, hi, xi[TREND_MAXDF];
+	double r[TREND_MAXDF][TREND_MAXDF], coef[TREND_MAXDF], b[TREND_MAXDF];
+	double nrm0[TREND_MAXDF], tmean = 0, rss, evar, d0, v;
+	int keep[TREND_MAXDF];
+	size_t i, j, l, k = 0, K, uniq, p, rank = 0;
+	enum pr_status st = PR_OK;
+
+	*df_prior = 0;
+	for (i = 0; i < n; i++)
+		if (var_prior != NULL)
+			var_prior[i] = 0;
+	for (i = 0; i < n; i++)
+		if (!isfinite(cov[i]))
+			return pr_error_set(err, PR_EINVAL,
+			    "covariate %zu is not finite", i + 1);
+	x = malloc((n ? n : 1) * sizeof(*x));
+	e = malloc((n ? n : 1) * sizeof(*e));
+	q = malloc((n ? n : 1) * TREND_MAXDF * sizeof(*q));
+	if (x == NULL || e == NULL || q == NULL) {
+		st = pr_error_set(err, PR_ENOMEM,
+		    "out of memory for %zu variances", n);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (fit_ok(var[i], df[i]))
+			x[k++] = var[i] > 0 ? var[i] : 0;
+	if (k < 2) {
+		st = pr_error_set(err, PR_EINVAL,
+		    "the prior needs at least 2 variances with degrees of "
+		    "freedom, got %zu",
+		    k);
+		goto out;
+	}
+	qsort(x, k, sizeof(*x), cmp_dbl);
+	med = k % 2 ? x[k / 2] : 0.5 * (x[k / 2 - 1] + x[k / 2]);
+	if (med == 0)
+		med = 1;
+	/* The covariates that enter the fit, sorted: knots and df. */
+	for (i = 0, k = 0; i < n; i++)
+		if (fit_ok(var[i], df[i]))
+			x[k++] = cov[i];
+	qsort(x, k, sizeof(*x), cmp_dbl);
+	for (i = 1, uniq = 1; i < k; i++)
+		uniq += x[i] != x[i - 1];
+	K = 1 + (k >= 3) + (k >= 6) + (k >= 30);
+	if (K > uniq)
+		K = uniq;
+	if (K < 2) {
+		/* limma: no trend to fit, the plain prior. */
+		free(x);
+		free(e);
+		free(q);
+		st = pr_moderated_squeeze(var, df, n, df_prior, &v, var_post,
+		    err);
+		for (i = 0; st == PR_OK && var_prior != NULL && i < n; i++)
+			var_prior[i] = v;
+		return st;
+	}
+	lo = x[0];
+	hi = x[k - 1];
+	for (j = 0; j < K; j++)
+		xi[j] = (quantile7(x, k, (double)j / (double)(K - 1)) - lo) /
+		    (hi - lo);
+	xi[0] = 0;
+	xi[K - 1] = 1;
+	p = K;
+	/* e and the basis rows of the entries that enter the fit. */
+	for (i = 0, k = 0; i < n; i++) {
+		double y;
+
+		if (!fit_ok(var[i], df[i]))
+			continue;
+		y = fmax(fmax(var[i], 0), 1e-5 * med);
+		e[k] = log(y) - pr_digamma(df[i] / 2) + log(df[i] / 2);
+		tmean += pr_trigamma(df[i] / 2);
+		ns_basis((cov[i] - lo) / (hi - lo), xi, K, b);
+		for (j = 0; j < p; j++)
+			q[j * n + k] = b[j];
+		k++;
+	}
+	tmean /= (double)k;
+	/*
+	 * Least squares by modified Gram-Schmidt, a column that is (within
+	 * 1e-7 of its norm, lm.fit's tolerance) in the span of the earlier
+	 * ones dropped: the fitted values and rank lm.fit has.
+	 */
+	for (j = 0; j < p; j++) {
+		double *cj = &q[j * n], nr = 0;
+
+		for (i = 0; i < k; i++)
+			nr += cj[i] * cj[i];
+		nrm0[j] = sqrt(nr);
+		for (l = 0; l < j; l++) {
+			double *cl = &q[l * n], dot = 0;
+
+			r[l][j] = 0;
+			if (!keep[l])
+				continue;
+			for (i = 0; i < k; i++)
+				dot += cl[i] * cj[i];
+			r[l][j] = dot;
+			for (i = 0; i < k; i++)
+				cj[i] -= dot * cl[i];
+		}
+		for (i = 0, nr = 0; i < k; i++)
+			nr += cj[i] * cj[i];
+		nr = sqrt(nr);
+		keep[j] = nr > 1e-7 * nrm0[j];
+		r[j][j] = nr;
+		if (keep[j]) {
+			rank++;
+			for (i = 0; i < k; i++)
+				cj[i] /= nr;
+		}
+	}
+	if (rank >= k) {
+		/* No residual df (lm.fit: evar is NaN, limma fails). */
+		st = pr_error_set(err, PR_EINVAL,
+		    "the trend leaves no residual degrees of freedom (%zu "
+		    "variances)",
+		    k);
+		goto out;
+	}
+	/* Q^T e into coef, the residuals' sum of squares, back-solve. */
+	for (j = 0; j < p; j++) {
+		double dot = 0;
+
+		coef[j] = 0;
+		if (!keep[j])
+			continue;
+		for (i = 0; i < k; i++)
+			dot += q[j * n + i] * e[i];
+		coef[j] = dot;
+	}
+	for (i = 0, rss = 0; i < k; i++) {
+		double f = 0;
+
+		for (j = 0; j < p; j++)
+			if (keep[j])
+				f += coef[j] * q[j * n + i];
+		rss += (e[i] - f) * (e[i] - f);
+	}
+	for (j = p; j-- > 0;) {
+		if (!keep[j])
+			continue;
+		for (l = j + 1; l < p; l++)
+			if (keep[l])
+				coef[j] -= r[j][l] * coef[l];
+		coef[j] /= r[j][j];
+	}
+	evar = rss / (double)(k - rank) - tmean;
+	d0 = evar > 0 ? 2 * pr_trigamma_inv(evar) : INFINITY;
+	*df_prior = d0;
+	for (i = 0; i < n; i++) {
+		double f = 0, s0;
+
+		ns_basis((cov[i] - lo) / (hi - lo), xi, K, b);
+		for (j = 0; j < p; j++)
+			if (keep[j])
+				f += coef[j] * b[j];
+		s0 = isinf(d0) ? exp(f)
+			       : exp(f + pr_digamma(d0 / 2) - log(d0 / 2));
+		if (var_prior != NULL)
+			var_prior[i] = s0;
+		if (var_post != NULL) {
+			v = df[i] > 0 ? var[i] : 0;
+			var_post[i] = isinf(d0)
+			    ? s0
+			    : (df[i] * v + d0 * s0) / (df[i] + d0);
+		}
+	}
+out:
+	free(x);
+	free(e);
+	free(q);
+	return st;
+}
+
 /* The name of figure i for messages. */
 static const char *
 fig_name(const struct pr_moderated_figure *f, size_t i, char *buf, size_t size)
@@ -238,6 +461,33 @@ log_ss(const double *v, size_t k, double w, double *mean)
 		ss += d * (y - m);
 	}
 	*mean = m;
+	return ss;
+}
+
+/*
+ * opts.weighted: the weighted sum of squares of log(v) / w about the
+ * weighted mean, weights w^2 / max(se, PR_MODERATED_SE_MIN)^2; the mean
+ * into *mean, the sum of the weights into *wsum.
+ */
+static double
+log_wss(const double *v, const double *se, size_t k, double w, double *mean,
+    double *wsum)
+{
+	double sw = 0, m = 0, ss = 0, y, a, d;
+	size_t j;
+
+	for (j = 0; j < k; j++) {
+		a = fmax(se[j], PR_MODERATED_SE_MIN) / w;
+		a = 1 / (a * a);
+		y = log(v[j]) / w;
+		/* West's weighted running mean and sum of squares. */
+		sw += a;
+		d = y - m;
+		m += d * a / sw;
+		ss += a * d * (y - m);
+	}
+	*mean = m;
+	*wsum = sw;
 	return ss;
 }
 
@@ -431,6 +681,7 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 	struct pr_moderated_stat *sv = NULL;
 	struct pr_moderated_fit fv;
 	double *tmp = NULL, *var = NULL, *df = NULL, d0 = 0, s0 = 0, pooled = 0;
+	double *cov, *s0v, *unitv;
 	double mb, mn, ss, q, sd, half, postv;
 	size_t i, kmax = 1, nfit = 0;
 	int scaled = 1, bound, noprior;
@@ -461,7 +712,7 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 	}
 	sv = stat != NULL ? stat : calloc(m, sizeof(*sv));
 	tmp = malloc(2 * kmax * sizeof(*tmp));
-	var = malloc(2 * m * sizeof(*var));
+	var = malloc(5 * m * sizeof(*var));
 	if (sv == NULL || tmp == NULL || var == NULL) {
 		st = pr_error_set(err, PR_ENOMEM,
 		    "out of memory for %zu figures", m);
@@ -469,6 +720,9 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 	}
 	memset(sv, 0, m * sizeof(*sv));
 	df = var + m;
+	cov = var + 2 * m;
+	s0v = var + 3 * m;
+	unitv = var + 4 * m;
 	fv.figures = m;
 	fv.scaled = scaled;
 	/* The scaled log values: D, s^2 and d of every positive figure. */
@@ -486,6 +740,8 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 			goto fail;
 		var[i] = 0;
 		df[i] = 0;
+		cov[i] = 0;
+		unitv[i] = sqrt(1 / (double)f[i].kb + 1 / (double)f[i].kn);
 		if (!all_positive(f[i].base, f[i].kb) ||
 		    !all_positive(f[i].new_, f[i].kn)) {
 			c->notes |= PR_NOTE_NOT_POSITIVE | PR_NOTE_UNTESTED |
@@ -494,8 +750,19 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 		}
 		c->tested = 1;
 		sv[i].scale = scaled ? fig_scale(&f[i]) : 1;
-		ss = log_ss(f[i].base, f[i].kb, sv[i].scale, &mb) +
-		    log_ss(f[i].new_, f[i].kn, sv[i].scale, &mn);
+		if (o->weighted && scaled) {
+			double wb, wn;
+
+			ss = log_wss(f[i].base, f[i].base_se, f[i].kb,
+				 sv[i].scale, &mb, &wb) +
+			    log_wss(f[i].new_, f[i].new_se, f[i].kn,
+				sv[i].scale, &mn, &wn);
+			unitv[i] = sqrt(1 / wb + 1 / wn);
+		} else {
+			ss = log_ss(f[i].base, f[i].kb, sv[i].scale, &mb) +
+			    log_ss(f[i].new_, f[i].kn, sv[i].scale, &mn);
+		}
+		cov[i] = log(sv[i].scale);
 		sv[i].df = (double)(f[i].kb + f[i].kn - 2);
 		sv[i].s2 = sv[i].df > 0 ? ss / sv[i].df : 0;
 		sv[i].logfc = (mn - mb) * sv[i].scale;
@@ -515,6 +782,16 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 		d0 = o->prior->df;
 		s0 = o->prior->var;
 		fv.prior_given = 1;
+	} else if (nfit >= 2 && o->trend && scaled) {
+		if ((st = pr_moderated_squeeze_trend(var, df, cov, m, &d0, s0v,
+			 NULL, err)) != PR_OK)
+			goto fail;
+		fv.fitted = nfit;
+		fv.trend = 1;
+		/* The fit's summary: the geometric mean of the scales. */
+		for (i = 0, s0 = 0; i < m; i++)
+			s0 += df[i] > 0 ? log(s0v[i]) / (double)nfit : 0;
+		s0 = exp(s0);
 	} else if (nfit >= 2) {
 		if ((st = pr_moderated_squeeze(var, df, m, &d0, &s0, NULL,
 			 err)) != PR_OK)
@@ -524,6 +801,9 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 		noprior = 1;
 	}
 	fv.df_prior_fitted = d0;
+	if (!fv.trend)
+		for (i = 0; i < m; i++)
+			s0v[i] = s0;
 	/* The caps (moderated.h): a prior borrowed with fewer df. */
 	if (d0 > o->df_prior_max)
 		d0 = o->df_prior_max;
@@ -532,7 +812,7 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 	for (i = 0; i < m; i++) {
 		struct pr_comparison *c = &out[i];
 		struct pr_ttest *t = &c->primary_t;
-		double unit = sqrt(1 / (double)f[i].kb + 1 / (double)f[i].kn);
+		double unit = unitv[i];
 
 		if (!c->tested)
 			continue;
@@ -569,8 +849,9 @@ pr_moderated_compare(const struct pr_moderated_figure *f, size_t m,
 			if (fv.prior_given)
 				c->notes |= PR_NOTE_PRIOR;
 			postv = isinf(d0)
-			    ? s0
-			    : (sv[i].df * sv[i].s2 + d0 * s0) / (sv[i].df + d0);
+			    ? s0v[i]
+			    : (sv[i].df * sv[i].s2 + d0 * s0v[i]) /
+				(sv[i].df + d0);
 			sv[i].s2_post = postv;
 			t->df = sv[i].df + d0;
 			if (!fv.prior_given && t->df > pooled)

@@ -19,7 +19,8 @@
 #
 # Format, one item per line:
 #   case NAME ADJUST CONF EQ MODE [ARG...]   MODE limma | bound RATIO |
-#                                           prior DF VAR | capped D0MAX DFMAX
+#                                           prior DF VAR | capped D0MAX DFMAX |
+#                                           trend | weighted | wtrend
 #   (limma: perfreg's caps off; capped: limma's fit, then the caps)
 #   fig BETTER KB KN B1..BKB N1..NKN SE|- [SB1..SBKB SN1..SNKN]
 #   fit D0 S0 TESTED             (D0 inf for infinity; 0 0 for the bound)
@@ -27,6 +28,16 @@
 #   squeeze N V1..VN D1..DN -> D0 S0 P1..PN
 #   adjust N P1..PN -> BH1..BHN HOLM1..HOLMN
 #   prior N (KB values ses)... -> D0 S0      (pr_moderated_prior_fit)
+#   trend N V1..VN D1..DN C1..CN -> D0 P1..PN POST1..POSTN
+#                                (squeezeVar with covariate C)
+#
+# The candidates of moderated.h, caps off: trend, squeezeVar(sigma^2,
+# df.residual, covariate = log w) on lmFit's fit, then eBayes's t from
+# it (eBayes's own trend = TRUE takes Amean as the covariate, so its
+# steps are written out: s2.post, df.total capped at df.pooled, t =
+# coef / (stdev.unscaled sqrt(s2.post))), the fit line's S0 the geometric
+# mean of var.prior over the figures with df > 0; weighted, lmFit with
+# weights (w_j / max(se_ij, 1e-3))^2 and eBayes's steps; wtrend both.
 suppressMessages(library(limma))
 
 f17 <- function(x) {
@@ -107,6 +118,38 @@ emit <- function(name, figs, adjust = "BH", conf = 0.95, eq = 1,
         stopifnot(all(abs(fit$stdev.unscaled[, 2] - unit[ok]) < 1e-12))
         q <- qt(1 - alpha / 2, dft)
         half <- q * unit * sqrt(s2p) * w
+    } else if (mode %in% c("trend", "weighted", "wtrend")) {
+        wt <- NULL
+        if (mode != "trend") {
+            wt <- matrix(NA_real_, m, kb + kn)
+            for (j in seq_len(m)) {
+                f <- figs[[j]]
+                wt[j, seq_along(f$b)] <- (w[j] / pmax(f$sb, SE_MIN))^2
+                wt[j, kb + seq_along(f$n)] <- (w[j] / pmax(f$sn, SE_MIN))^2
+            }
+            wt <- wt[ok, , drop = FALSE]
+        }
+        fit <- lmFit(zt, design, weights = wt)
+        sg2 <- fit$sigma^2
+        sg2[fit$df.residual == 0] <- 0
+        if (mode == "weighted") {
+            sq <- squeezeVar(sg2, fit$df.residual)
+        } else {
+            sq <- squeezeVar(sg2, fit$df.residual, covariate = log(w[ok]))
+        }
+        d0 <- sq$df.prior
+        vp <- rep_len(sq$var.prior, sum(ok))
+        s0 <- if (mode == "weighted") sq$var.prior else
+            exp(mean(log(vp[fit$df.residual > 0])))
+        s2[ok] <- sg2
+        dfr[ok] <- fit$df.residual
+        s2p[ok] <- sq$var.post
+        dft[ok] <- pmin(fit$df.residual + d0, sum(fit$df.residual))
+        unit[ok] <- fit$stdev.unscaled[, 2]
+        logfc[ok] <- fit$coefficients[, 2] * w[ok]
+        tt[ok] <- fit$coefficients[, 2] / (unit[ok] * sqrt(s2p[ok]))
+        pp[ok] <- 2 * pt(-abs(tt[ok]), dft[ok])
+        half <- qt(1 - alpha / 2, dft) * unit * sqrt(s2p) * w
     } else if (mode == "capped") {
         # limma's fit, then perfreg's caps on d0 and on the test's df.
         fit <- suppressWarnings(eBayes(lmFit(zt, design)))
@@ -189,6 +232,41 @@ suite_figs <- function(m, kb, kn, shift = 0, which = integer(0), se = TRUE) {
         }
         f
     })
+}
+
+# The candidates (moderated.h, opts.trend and opts.weighted), their own
+# stream so that the cases above keep theirs; squeezeVar with a
+# covariate alone, n from 2 (no trend: limma's plain prior) to 90.
+emit_trend_cases <- function() {
+    old <- .Random.seed
+    set.seed(20261204)
+    emit("trend_k2", suite_figs(83, 2, 1, log(0.9), 1:15), mode = "trend")
+    emit("trend_k3", suite_figs(83, 3, 1), mode = "trend")
+    emit("trend_k5_holm", suite_figs(30, 5, 1, log(0.8), 1:4),
+        adjust = "holm", mode = "trend")
+    emit("trend_small", suite_figs(5, 2, 2, log(0.7), 1), mode = "trend")
+    emit("trend_missing", suite_figs(60, sample(1:3, 60, TRUE),
+        sample(1:2, 60, TRUE), log(0.5), 1:10), mode = "trend")
+    emit("weighted_k2", suite_figs(83, 2, 1, log(0.9), 1:15),
+        mode = "weighted")
+    emit("weighted_k3", suite_figs(83, 3, 2), mode = "weighted")
+    emit("wtrend_k3", suite_figs(83, 3, 1, log(0.9), 1:15), mode = "wtrend")
+    for (n in c(2, 3, 5, 6, 12, 29, 30, 90)) {
+        df <- sample(c(0, 1, 2, 4), n, TRUE, prob = c(1, 4, 3, 2))
+        df[1:2] <- 1
+        cv <- rnorm(n)
+        if (n == 12) cv <- rep(c(-1, 2), 6)   # two distinct values
+        if (n == 6) cv <- c(0, 0, 0, 1, 1, 2) # three
+        v <- exp(rnorm(n, 2 * cv, 1)) * rchisq(n, pmax(df, 1)) / pmax(df, 1)
+        v[df == 0] <- 0
+        sq <- squeezeVar(v, df, covariate = cv)
+        cat(sprintf("trend %d %s %s %s -> %s %s %s\n", n,
+            paste(f17(v), collapse = " "), paste(f17(df), collapse = " "),
+            paste(f17(cv), collapse = " "), f17(sq$df.prior),
+            paste(f17(rep_len(sq$var.prior, n)), collapse = " "),
+            paste(f17(sq$var.post), collapse = " ")))
+    }
+    .Random.seed <<- old
 }
 
 set.seed(20261201)
@@ -276,3 +354,4 @@ hist <- lapply(1:40, function(j) {
     list(x = lev * exp(rnorm(k, 0, bsd)), se = bsd / runif(k, 1, 8))
 })
 pf(hist)
+emit_trend_cases()

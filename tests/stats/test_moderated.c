@@ -158,6 +158,11 @@ check_case(struct fcase *c, const char *mode, FILE *fp, int *line)
 	struct pr_error err;
 	char buf[65536], *p, w[32];
 	size_t j, nw = 0, tested;
+	/* The weighted cases: lmFit's QR residuals of scaled logs near 1e4
+	 * whose differences are near 1 carry about 1e-12 of relative error,
+	 * which the F fit of 1-df variances amplifies (a p off by 1.3e-9
+	 * where the t agrees to 2e-10). */
+	double tol = c->o.weighted ? 1e-8 : TOL;
 
 	pr_error_clear(&err);
 	if (pr_moderated_compare(c->f, c->m, &c->o, out, st, &fit, &err) !=
@@ -173,8 +178,9 @@ check_case(struct fcase *c, const char *mode, FILE *fp, int *line)
 		(void)num(&p);
 	} else {
 		assert_false(fit.one_session);
-		near(fit.df_prior, num(&p), TOL, "df.prior", *line);
-		near(fit.var_prior, num(&p), TOL, "s2.prior", *line);
+		near(fit.df_prior, num(&p), tol, "df.prior", *line);
+		near(fit.var_prior, num(&p), tol, "s2.prior", *line);
+		assert_int_equal(fit.trend, c->o.trend);
 	}
 	tested = (size_t)num(&p);
 	assert_int_equal(fit.tested, tested);
@@ -199,18 +205,18 @@ check_case(struct fcase *c, const char *mode, FILE *fp, int *line)
 			assert_int_equal(r->holm_m, 0);
 			continue;
 		}
-		near(s->s2, num(&p), TOL, "s2", *line);
-		near(s->df, num(&p), TOL, "df.residual", *line);
-		near(s->s2_post, num(&p), TOL, "s2.post", *line);
-		near(s->df_total, num(&p), TOL, "df.total", *line);
-		near(s->logfc, num(&p), TOL, "log ratio", *line);
-		near(s->t, num(&p), TOL, "t", *line);
-		near(r->p_value, num(&p), TOL, "p", *line);
-		near(r->p_adjusted, num(&p), TOL, "adjusted p", *line);
-		near(r->change_pct, num(&p), TOL, "change", *line);
+		near(s->s2, num(&p), tol, "s2", *line);
+		near(s->df, num(&p), tol, "df.residual", *line);
+		near(s->s2_post, num(&p), tol, "s2.post", *line);
+		near(s->df_total, num(&p), tol, "df.total", *line);
+		near(s->logfc, num(&p), tol, "log ratio", *line);
+		near(s->t, num(&p), tol, "t", *line);
+		near(r->p_value, num(&p), tol, "p", *line);
+		near(r->p_adjusted, num(&p), tol, "adjusted p", *line);
+		near(r->change_pct, num(&p), tol, "change", *line);
 		assert_true(r->have_ci);
-		near(r->ci_lo_pct, num(&p), TOL, "interval low", *line);
-		near(r->ci_hi_pct, num(&p), TOL, "interval high", *line);
+		near(r->ci_lo_pct, num(&p), tol, "interval low", *line);
+		near(r->ci_hi_pct, num(&p), tol, "interval high", *line);
 		/* A ratio's interval: never at or below -100%. */
 		assert_true(r->ci_lo_pct > -100);
 		assert_int_equal(r->verdict,
@@ -239,6 +245,7 @@ test_limma_fixture(void **state)
 	char buf[65536], *p, w[32], mode[32];
 	struct fcase *c;
 	size_t cases = 0, figs = 0, bounds = 0, priors = 0, capped = 0;
+	size_t trends = 0;
 	int line = 0;
 
 	(void)state;
@@ -274,6 +281,14 @@ test_limma_fixture(void **state)
 			c->prior.var = num(&p);
 			c->o.prior = &c->prior;
 			priors++;
+		} else if (strcmp(mode, "trend") == 0 ||
+		    strcmp(mode, "weighted") == 0 ||
+		    strcmp(mode, "wtrend") == 0) {
+			/* The candidates: limma's squeezeVar with a
+			 * covariate, lmFit with weights. */
+			c->o.trend = strcmp(mode, "weighted") != 0;
+			c->o.weighted = strcmp(mode, "trend") != 0;
+			trends++;
 		}
 		for (;;) {
 			long pos = ftell(fp);
@@ -299,6 +314,7 @@ test_limma_fixture(void **state)
 	assert_true(cases >= 16);
 	assert_true(figs >= 600);
 	assert_true(bounds >= 2 && priors >= 3 && capped >= 3);
+	assert_true(trends >= 8);
 }
 
 /* Reads n doubles into v (allocated). */
@@ -328,7 +344,7 @@ test_squeeze_adjust_prior(void **state)
 {
 	FILE *fp;
 	char buf[65536], *p;
-	size_t n, i, k, nsq = 0, nadj = 0, nprior = 0;
+	size_t n, i, k, nsq = 0, nadj = 0, nprior = 0, ntrend = 0;
 	int line = 0;
 	struct pr_error err;
 
@@ -405,12 +421,173 @@ test_squeeze_adjust_prior(void **state)
 			free(mem);
 			free(h);
 			nprior++;
+		} else if (strncmp(buf, "trend ", 6) == 0) {
+			double *v, *d, *cv, *pri, *post, d0;
+
+			p = buf + 6;
+			n = (size_t)num(&p);
+			v = nums(&p, n);
+			d = nums(&p, n);
+			cv = nums(&p, n);
+			arrow(&p);
+			pri = calloc(n, sizeof(*pri));
+			post = calloc(n, sizeof(*post));
+			assert_non_null(pri);
+			assert_non_null(post);
+			assert_int_equal(pr_moderated_squeeze_trend(v, d, cv, n,
+					     &d0, pri, post, &err),
+			    PR_OK);
+			near(d0, num(&p), TOL, "trend df.prior", line);
+			for (i = 0; i < n; i++)
+				near(pri[i], num(&p), TOL, "trend var.prior",
+				    line);
+			for (i = 0; i < n; i++)
+				near(post[i], num(&p), TOL, "trend var.post",
+				    line);
+			free(v);
+			free(d);
+			free(cv);
+			free(pri);
+			free(post);
+			ntrend++;
 		}
 	}
 	fclose(fp);
 	assert_true(nsq >= 6);
 	assert_true(nadj >= 4);
 	assert_true(nprior >= 1);
+	assert_true(ntrend >= 8);
+}
+
+/*
+ * m figures of 2 base sessions and 1 new, figure j at level * (j + 1)
+ * with a deterministic spread of rel * (1 + j % mod) (up to that, both
+ * ways) and errors serel * (1 + j % mod); the new session of the first
+ * nshift figures times factor.
+ */
+static void
+spread_figures(struct pr_moderated_figure *f, double (*v)[3], double (*se)[3],
+    size_t m, double level, double rel, double serel, size_t mod, size_t nshift,
+    double factor)
+{
+	size_t j, k;
+
+	for (j = 0; j < m; j++) {
+		for (k = 0; k < 3; k++) {
+			double e = ((double)((j * 7 + k * 13) % 11) - 5) / 5;
+
+			v[j][k] = level * (double)(j + 1) *
+			    (1 + rel * (double)(1 + j % mod) * e);
+			se[j][k] = serel * (double)(1 + j % mod);
+		}
+		if (j < nshift)
+			v[j][2] *= factor;
+		memset(&f[j], 0, sizeof(f[j]));
+		f[j].better = PR_BETTER_HIGHER;
+		f[j].base = v[j];
+		f[j].kb = 2;
+		f[j].new_ = v[j] + 2;
+		f[j].kn = 1;
+		f[j].base_se = se[j];
+		f[j].new_se = se[j] + 2;
+	}
+}
+
+/*
+ * The candidates (opts.trend, opts.weighted): weighted with every
+ * session of a figure equally noisy is the unweighted rule exactly; with
+ * one session noisier, s^2 and the deviation's variance follow the
+ * weights (a hand computation); the trend with one scale for every
+ * figure is the plain prior; squeeze_trend fits a log-variance linear in
+ * the covariate exactly (d0 infinite, the prior the curve); bad input.
+ */
+static void
+test_candidates(void **state)
+{
+	struct pr_moderated_figure f[40];
+	struct pr_comparison a[40], b[40];
+	struct pr_moderated_stat sa[40], sb[40];
+	struct pr_moderated_opts o;
+	struct pr_moderated_fit fit;
+	double v[40][3], se[40][3], var[40], df[40], cov[40], pri[40];
+	double d0, w, z1, z2, a1, a2, a3, s2, unit;
+	struct pr_error err;
+	size_t j, k;
+
+	(void)state;
+	spread_figures(f, v, se, 40, 100, 0.004, 0.001, 7, 4, 0.8);
+	pr_moderated_opts_init(&o);
+	assert_int_equal(pr_moderated_compare(f, 40, &o, a, sa, NULL, &err),
+	    PR_OK);
+	o.weighted = 1;
+	assert_int_equal(pr_moderated_compare(f, 40, &o, b, sb, &fit, &err),
+	    PR_OK);
+	assert_false(fit.trend);
+	for (j = 0; j < 40; j++) {
+		near(sb[j].s2, sa[j].s2, 1e-12, "weighted s2", __LINE__);
+		near(sb[j].t, sa[j].t, 1e-12, "weighted t", __LINE__);
+		near(b[j].p_value, a[j].p_value, 1e-12, "weighted p", __LINE__);
+		assert_int_equal(b[j].verdict, a[j].verdict);
+	}
+	/* Figure 5's second base session three times noisier. */
+	se[5][1] *= 3;
+	assert_int_equal(pr_moderated_compare(f, 40, &o, b, sb, NULL, &err),
+	    PR_OK);
+	w = sqrt(
+	    (se[5][0] * se[5][0] + se[5][1] * se[5][1] + se[5][2] * se[5][2]) /
+	    3);
+	a1 = (w / se[5][0]) * (w / se[5][0]);
+	a2 = (w / se[5][1]) * (w / se[5][1]);
+	a3 = (w / se[5][2]) * (w / se[5][2]);
+	z1 = log(v[5][0]) / w;
+	z2 = log(v[5][1]) / w;
+	s2 = a1 * a2 / (a1 + a2) * (z1 - z2) * (z1 - z2);
+	near(sb[5].s2, s2, 1e-9, "weighted s2 by hand", __LINE__);
+	near(sb[5].logfc,
+	    log(v[5][2]) - (a1 * log(v[5][0]) + a2 * log(v[5][1])) / (a1 + a2),
+	    1e-9, "weighted log ratio by hand", __LINE__);
+	unit = sqrt(1 / (a1 + a2) + 1 / a3);
+	near(sb[5].t, sb[5].logfc / (w * sqrt(sb[5].s2_post) * unit), 1e-12,
+	    "weighted t by hand", __LINE__);
+	se[5][1] /= 3;
+	/* The trend with one scale for all: limma's plain prior. */
+	for (j = 0; j < 40; j++)
+		for (k = 0; k < 3; k++)
+			se[j][k] = 0.003;
+	pr_moderated_opts_init(&o);
+	assert_int_equal(pr_moderated_compare(f, 40, &o, a, sa, NULL, &err),
+	    PR_OK);
+	o.trend = 1;
+	assert_int_equal(pr_moderated_compare(f, 40, &o, b, sb, &fit, &err),
+	    PR_OK);
+	for (j = 0; j < 40; j++) {
+		near(sb[j].s2_post, sa[j].s2_post, 1e-12, "trend s2.post",
+		    __LINE__);
+		near(b[j].p_value, a[j].p_value, 1e-12, "trend p", __LINE__);
+	}
+	/* log var exactly linear in the covariate, 1 df each: no residual,
+	 * so d0 is infinite and the prior is exp(e), var * 2 exp(gamma). */
+	for (j = 0; j < 40; j++) {
+		cov[j] = -3 + 0.1 * (double)j;
+		var[j] = exp(2 * cov[j]);
+		df[j] = 1;
+	}
+	assert_int_equal(pr_moderated_squeeze_trend(var, df, cov, 40, &d0, pri,
+			     NULL, &err),
+	    PR_OK);
+	assert_true(isinf(d0));
+	for (j = 0; j < 40; j++)
+		near(pri[j] / var[j], 2 * exp(0.57721566490153286), 1e-9,
+		    "trend prior", __LINE__);
+	cov[3] = NAN;
+	assert_int_equal(pr_moderated_squeeze_trend(var, df, cov, 40, &d0, pri,
+			     NULL, &err),
+	    PR_EINVAL);
+	assert_non_null(strstr(err.msg, "covariate 4"));
+	cov[3] = 0;
+	assert_int_equal(pr_moderated_squeeze_trend(var, df, cov, 1, &d0, pri,
+			     NULL, &err),
+	    PR_EINVAL);
 }
 
 static void
@@ -452,26 +629,7 @@ test_scale_and_drop(void **state)
 	size_t j, k;
 
 	(void)state;
-	for (j = 0; j < 83; j++) {
-		for (k = 0; k < 3; k++) {
-			/* A deterministic spread of 0.5% to 5%. */
-			double e = ((double)((j * 7 + k * 13) % 11) - 5) / 5;
-
-			v[j][k] = 1000.0 * (double)(j + 1) *
-			    (1 + 0.005 * (double)(1 + j % 10) * e);
-			se[j][k] = 0.002 * (double)(1 + j % 10);
-		}
-		if (j < 6)
-			v[j][2] *= 325.0 / 4300.0;
-		memset(&f[j], 0, sizeof(f[j]));
-		f[j].better = PR_BETTER_HIGHER;
-		f[j].base = v[j];
-		f[j].kb = 2;
-		f[j].new_ = v[j] + 2;
-		f[j].kn = 1;
-		f[j].base_se = se[j];
-		f[j].new_se = se[j] + 2;
-	}
+	spread_figures(f, v, se, 83, 1000, 0.005, 0.002, 10, 6, 325.0 / 4300.0);
 	assert_int_equal(pr_moderated_compare(f, 83, NULL, a, NULL, NULL, &err),
 	    PR_OK);
 	for (j = 0; j < 83; j++)
@@ -744,6 +902,7 @@ main(void)
 		cmocka_unit_test(test_limma_fixture),
 		cmocka_unit_test(test_squeeze_adjust_prior),
 		cmocka_unit_test(test_trigamma_inv),
+		cmocka_unit_test(test_candidates),
 		cmocka_unit_test(test_scale_and_drop),
 		cmocka_unit_test(test_one_session),
 		cmocka_unit_test(test_errors),
