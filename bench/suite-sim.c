@@ -90,7 +90,10 @@
  * ("inf" for none).  -T: the prior's scale a natural spline in log w_j
  * (opts.trend, limma-trend); -H: each session weighted by its own error
  * (opts.weighted).  Both candidates of issue 10's power, in the new
- * rule's rows (every row of the -P tables).
+ * rule's rows (every row of the -P tables).  -E (here only, not in the
+ * library): the additive variance, each session's tau_j^2 + se_ij^2,
+ * tau_j^2 = max(s~_j^2 - 1, 0) w_j^2 from the moderated ratio and the
+ * sessions' own errors for the rest, the moderated t's df, then BH.
  *
  * -R RATIO: the one-session bound's ratio (k = 1) instead of
  * PR_MODERATED_ONE_RATIO.
@@ -106,7 +109,7 @@
  * -N NN (with -P): the change table instead (change_table): k old
  * sessions against 1..NN new ones, all shifted alike.
  * Usage: suite-sim [-n HISTORIES] [-s SEED] [-d K] [-D DF] [-R RATIO]
- * [-Q D0] [-T] [-H]
+ * [-Q D0] [-T] [-H] [-E]
  * [-G] [-X RULE] [-P P [-f PHI] [-M | -W RULE] [-O NAME:SHARE:FACTOR]...
  * [-A] [-N NN]] MODEL.
  * Deterministic for a seed.  It prints a table per rule; no timing.  -d K
@@ -520,6 +523,9 @@ static double df_max_opt;
 static double df_prior_max_opt;
 /* -T, -H: the candidates opts.trend and opts.weighted (moderated.h). */
 static int trend_opt, weighted_opt;
+/* -E: the additive variance (bench only, not the library's). */
+static int additive_opt;
+static void rebh(struct pr_comparison *c, size_t m);
 /* -R: the one-session bound's ratio (opts.one_ratio); 0: the default. */
 static double one_ratio_opt;
 /* -A: the process tables' A/A part only. */
@@ -554,6 +560,7 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
     struct pr_comparison *c)
 {
 	static struct pr_moderated_figure f[MAXFIG];
+	static struct pr_moderated_stat st[MAXFIG];
 	struct pr_moderated_opts o;
 	struct pr_error err;
 	size_t j;
@@ -570,10 +577,39 @@ new_rule(const struct model *md, struct hist *h, size_t k, enum pr_adjust adj,
 		o.one_ratio = one_ratio_opt;
 	for (j = 0; j < md->m; j++)
 		set_figure(&f[j], md, h, j, k);
-	if (pr_moderated_compare(f, md->m, &o, c, NULL, NULL, &err) != PR_OK) {
+	if (pr_moderated_compare(f, md->m, &o, c, st, NULL, &err) != PR_OK) {
 		fprintf(stderr, "suite-sim: %s\n", err.msg);
 		exit(3);
 	}
+	/*
+	 * -E: each session's variance tau_j^2 + se_ij^2, tau_j^2 the
+	 * moderated ratio's excess over 1 times w_j^2 (at least 0), the
+	 * sessions' own errors for the rest; the moderated t's df.
+	 */
+	for (j = 0; additive_opt && j < md->m; j++) {
+		struct pr_comparison *cj = &c[j];
+		double tau2, v, sd, q, e;
+		size_t i;
+
+		if (!cj->tested || cj->method != PR_METHOD_MODERATED)
+			continue;
+		tau2 = fmax(st[j].s2_post - 1, 0) * st[j].scale * st[j].scale;
+		v = tau2 * (1 / (double)k + 1);
+		for (i = 0; i < k; i++) {
+			e = fmax(f[j].base_se[i], PR_MODERATED_SE_MIN);
+			v += e * e / (double)(k * k);
+		}
+		e = fmax(f[j].new_se[0], PR_MODERATED_SE_MIN);
+		v += e * e;
+		sd = sqrt(v);
+		cj->p_value =
+		    2 * pr_t_sf(fabs(st[j].logfc) / sd, st[j].df_total);
+		q = pr_t_quantile(0.975, st[j].df_total);
+		cj->ci_lo_pct = 100 * expm1(st[j].logfc - q * sd);
+		cj->ci_hi_pct = 100 * expm1(st[j].logfc + q * sd);
+	}
+	if (additive_opt)
+		rebh(c, md->m);
 	/* As pr_suite_cmp_gate: a figure not gated is never called. */
 	for (j = 0; gate && j < md->m; j++)
 		if (!pr_suite_gated(md->f[j].name) &&
@@ -983,8 +1019,8 @@ main(int argc, char **argv)
 	const char *slow_arg[MAXSLOW];
 	size_t o, nslow_arg = 0;
 
-	while (
-	    (opt = getopt(argc, argv, "n:s:d:P:f:D:Q:R:O:AGHMN:TW:X:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:d:P:f:D:Q:R:O:AEGHMN:TW:X:")) !=
+	    -1) {
 		switch (opt) {
 		case 'n':
 			nh = strtol(optarg, NULL, 10);
@@ -1012,6 +1048,9 @@ main(int argc, char **argv)
 			break;
 		case 'H':
 			weighted_opt = 1;
+			break;
+		case 'E':
+			additive_opt = 1;
 			break;
 		case 'R':
 			one_ratio_opt = strtod(optarg, NULL);
