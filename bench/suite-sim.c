@@ -87,7 +87,7 @@
  * PR_MODERATED_DF_MAX (for measuring what the cap costs and buys).
  *
  * -Q D0: the cap on the prior's df instead of PR_MODERATED_DF_PRIOR_MAX
- * ("inf" for none).  -T: the prior's scale a natural spline in log w_j
+ * (INFINITY since session 16; 1.5 gives the rule before it).  -T: the prior's scale a natural spline in log w_j
  * (opts.trend, limma-trend); -H: each session weighted by its own error
  * (opts.weighted).  Both candidates of issue 10's power, in the new
  * rule's rows (every row of the -P tables).  -E (here only, not in the

@@ -517,8 +517,11 @@ test_candidates(void **state)
 	(void)state;
 	spread_figures(f, v, se, 40, 100, 0.004, 0.001, 7, 4, 0.8);
 	pr_moderated_opts_init(&o);
-	assert_int_equal(pr_moderated_compare(f, 40, &o, a, sa, NULL, &err),
+	assert_int_equal(pr_moderated_compare(f, 40, &o, a, sa, &fit, &err),
 	    PR_OK);
+	/* Since session 16 the default takes limma's d0 as fitted. */
+	assert_true(fit.df_prior_fitted > 1.5);
+	assert_true(fit.df_prior == fit.df_prior_fitted);
 	o.weighted = 1;
 	assert_int_equal(pr_moderated_compare(f, 40, &o, b, sb, &fit, &err),
 	    PR_OK);
