@@ -56,9 +56,10 @@
  * A figure with d_j = 0 (one session each side of it) takes s0^2 with d0
  * df, as in limma.  Method PR_METHOD_MODERATED.
  *
- * Two caps make the test conservative where suite data are not what
- * limma assumes (opts.df_prior_max, opts.df_max; INFINITY gives limma's
- * figures exactly, which the fixture test checks).  The ratio of between-
+ * Two caps can make the test conservative where suite data are not
+ * what limma assumes (opts.df_prior_max, opts.df_max; INFINITY gives
+ * limma's figures exactly, which the fixture test checks); by default
+ * only the second is finite.  The ratio of between-
  * to within-session variance is not one scaled inverse chi-square across
  * figures: on this VM it is near 1 to 25 for most figures and 200 to 400
  * for the system-call and page-fault figures, so a prior fitted to all of
@@ -69,11 +70,12 @@
  * within the target (session 16: 0.95% at k = 2 simulated, real stores
  * as with the cap) and finds more (a 10% shift at k = 2: copy 70.6 ->
  * 86.3%, crypto 78.0 -> 91.8%), so PR_MODERATED_DF_PRIOR_MAX is now
- * INFINITY (opts.df_prior_max still takes a cap).  And a session's mean is noisier when the session was (its
- * within-session error varies by a factor of 2 from session to session),
- * which gives the new session's deviation heavier tails than the t with
- * the pooled df assumes (9% of A/A histories at k = 10): the test's df is
- * at most PR_MODERATED_DF_MAX (3).  bench/README.md has the rates.
+ * INFINITY (opts.df_prior_max still takes a cap).  And a session's mean
+ * is noisier when the session was (its within-session error varies by a
+ * factor of 2 from session to session), which gives the new session's
+ * deviation heavier tails than the t with the pooled df assumes (9% of
+ * A/A histories at k = 10): the test's df is at most PR_MODERATED_DF_MAX
+ * (3).  bench/README.md has the rates.
  *
  * Fewer than two figures with d_j > 0 (one figure alone, as `suite ab`
  * with one tested figure, or one session on each side for every figure)
