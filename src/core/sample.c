@@ -27,7 +27,13 @@
  *   the worst case, at most 224 KiB of counters.  Ranges of 6 to 16
  *   values are finished by a 16-input sorting network on the keys (no
  *   branch to mispredict), smaller ones and those up to INSERTION_MAX
- *   by insertion sort.
+ *   by insertion sort.  Below the first pass over 2^16 values or more,
+ *   a bucket of LSD_MIN to LSD_MAX values (in cache by then) takes a
+ *   least-significant-digit counting sort on the top bits of its keys
+ *   instead, then an insertion sort on the keys that has little left to
+ *   do (see fine() below; 8 KiB of counters, and a scratch array of at
+ *   most 2^16 values, 512 KiB, malloc'd once a sort: without it the
+ *   buckets take the radix levels).
  * Values are finite, so `<` is a total order for the introsort and the
  * insertion sort; -0 and +0, which `<` calls equal, come out in either
  * order.
@@ -367,6 +373,141 @@ leaf16(double *v, size_t n)
 static void radix(double *v, size_t n);
 
 /*
+ * The buckets of the first pass (LSD_MIN to LSD_MAX values, in cache)
+ * are sorted by a least-significant-digit counting sort on the top e
+ * bits of their keys' offsets (two digits of at most LSD_DIGIT bits,
+ * through a scratch array of LSD_MAX values), e = log2 of the bucket's
+ * size + 2, at most LSD_BITS: about a quarter of a value a digit, so
+ * that an insertion sort on the keys then finishes it in about one
+ * comparison a value (or, past LSD_SETTLE moves a value, the radix sort
+ * does, so that no input costs quadratic time).  Keys that share their
+ * low bits need no insertion sort: integers held as doubles (integer
+ * nanoseconds, say) have every key - lo a multiple of 2^tz, tz = 22 for
+ * values in [2^30, 2^31), and when the digits reach down to bit tz,
+ * equal digits mean equal keys.  This replaces two more radix levels and
+ * a leaf sort every 8 to 16 values, with the same values in the same
+ * order (-0 and +0 excepted, which may come in either order either
+ * way), and prefetches the next bucket while it works on
+ * this one: 10^7 values a sort (bench/stat-vs-ministat.sh's files, CPU
+ * time, best of 5, 2026-12-04, load 26-29) integers 0.19-0.20 ->
+ * 0.12 s, %.17g 0.20 -> 0.14 s, %.6f 0.142 -> 0.131 s.
+ */
+#define LSD_BITS 18
+#define LSD_DIGIT 9
+#define LSD_MIN 256
+#define LSD_MAX ((size_t)1 << 16)
+#define LSD_SETTLE 4
+
+struct lsd {
+	double *tmp; /* room for LSD_MAX values, or NULL: not used */
+	unsigned tz; /* every key - lo is a multiple of 2^tz */
+};
+
+/* One digit of the LSD sort: the bits [at, at + w) of (k - lo) >> low. */
+static inline size_t
+lsd_digit(double x, uint64_t lo, unsigned low, unsigned at, uint64_t mask)
+{
+	return (size_t)((((key(x) - lo) >> low) >> at) & mask);
+}
+
+/*
+ * Sorts v[0, n), n <= LSD_MAX, by the bits [low, low + e) of key - lo,
+ * e in 1..LSD_BITS, the low digit first, each pass stable.
+ */
+static void
+lsd(double *v, size_t n, double *tmp, uint64_t lo, unsigned low, unsigned e,
+    const double *next, size_t nn)
+{
+	size_t c0[1 << LSD_DIGIT], c1[1 << LSD_DIGIT], i, s, t, b;
+	unsigned w0 = e > LSD_DIGIT ? (e + 1) / 2 : e, w1 = e - w0;
+	uint64_t m0 = ((uint64_t)1 << w0) - 1, m1 = ((uint64_t)1 << w1) - 1;
+
+	memset(c0, 0, sizeof(c0));
+	memset(c1, 0, sizeof(c1));
+	for (i = 0; i < n; i++) {
+		c0[lsd_digit(v[i], lo, low, 0, m0)]++;
+		c1[lsd_digit(v[i], lo, low, w0, m1)]++;
+	}
+	for (s = 0, b = 0; b <= m0; b++) {
+		t = c0[b];
+		c0[b] = s;
+		s += t;
+	}
+	for (i = 0; i < n; i++) {
+		if (i % 8 == 0 && i < nn)
+			__builtin_prefetch(next + i);
+		tmp[c0[lsd_digit(v[i], lo, low, 0, m0)]++] = v[i];
+	}
+	if (w1 == 0) {
+		memcpy(v, tmp, n * sizeof(*v));
+		return;
+	}
+	for (s = 0, b = 0; b <= m1; b++) {
+		t = c1[b];
+		c1[b] = s;
+		s += t;
+	}
+	for (i = 0; i < n; i++) {
+		if (i % 8 == 0 && n + i < nn)
+			__builtin_prefetch(next + n + i);
+		v[c1[lsd_digit(tmp[i], lo, low, w0, m1)]++] = tmp[i];
+	}
+}
+
+/*
+ * Insertion sort on the keys of v[0, n), nearly sorted; 0 once it has
+ * made more than LSD_SETTLE moves a value (v is then a permutation of
+ * what it was, not yet sorted), else 1.
+ */
+static int
+settle(double *v, size_t n)
+{
+	size_t i, j, moves = 0, budget = LSD_SETTLE * n;
+	uint64_t k;
+	double x;
+	int down = 0;
+
+	/* Often sorted already (values on a coarse grid, many ties): a
+	 * branch-free check first. */
+	for (i = 1; i < n; i++)
+		down |= key(v[i - 1]) > key(v[i]);
+	if (!down)
+		return 1;
+	for (i = 1; i < n; i++) {
+		x = v[i];
+		k = key(x);
+		for (j = i; j > 0 && key(v[j - 1]) > k; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+		moves += i - j;
+		if (moves > budget)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Sorts a bucket of the first pass, n in LSD_MIN..LSD_MAX values whose
+ * keys are lo + (b << shift) + r with the same b, r < 2^shift, every r a
+ * multiple of 2^f->tz, f->tz < shift.
+ */
+static void
+fine(double *v, size_t n, uint64_t lo, unsigned shift, const struct lsd *f,
+    size_t nn)
+{
+	unsigned e = 64 - (unsigned)__builtin_clzll(n - 1) + 2, low;
+
+	if (e > LSD_BITS)
+		e = LSD_BITS;
+	low = shift > e ? shift - e : 0;
+	if (low < f->tz)
+		low = f->tz;
+	lsd(v, n, f->tmp, lo, low, shift - low, v + n, nn);
+	if (low > f->tz && !settle(v, n))
+		radix(v, n);
+}
+
+/*
  * One pass: distributes v[0, n) into at most 2^bits buckets by
  * (key - min) >> shift, shift the smallest that leaves that many, and
  * sorts each bucket further.  end[] has room for 2^bits entries, head[]
@@ -375,9 +516,9 @@ static void radix(double *v, size_t n);
  */
 static void
 radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
-    const uint64_t *range)
+    const uint64_t *range, struct lsd *f)
 {
-	uint64_t lo, hi, k;
+	uint64_t lo, hi, k, low = 0;
 	unsigned shift, nb, b, d, span;
 	size_t i, h, j;
 	double x;
@@ -411,9 +552,10 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
 		if (k - lo > hi - lo)
 			break;
 		end[(k - lo) >> shift]++;
+		low |= k - lo;
 	}
 	if (i < n) {
-		radix_pass(v, n, bits, head, end, NULL);
+		radix_pass(v, n, bits, head, end, NULL, f);
 		return;
 	}
 	for (h = 0, b = 0; b < nb; b++) {
@@ -442,21 +584,38 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
 		}
 	}
 	/* With shift 0 a bucket holds one key: nothing more to sort.
-	 * Otherwise a bucket's keys span less than 2^shift. */
+	 * Otherwise a bucket's keys span less than 2^shift, and at most
+	 * 2^(shift - tz) of them are distinct. */
 	if (shift == 0)
 		return;
-	for (h = 0, b = 0; b < nb; h = end[b], b++)
-		if (end[b] - h > 1)
-			radix(v + h, end[b] - h);
+	if (f != NULL) {
+		/* low is not 0: lo < hi, and a key above lo was counted. */
+		f->tz = low != 0 ? (unsigned)__builtin_ctzll(low) : 64;
+		if (f->tz >= shift)
+			return; /* one key a bucket */
+		f->tmp = malloc((n < LSD_MAX ? n : LSD_MAX) * sizeof(double));
+	}
+	for (h = 0, b = 0; b < nb; h = end[b], b++) {
+		j = end[b] - h;
+		if (j >= LSD_MIN && j <= LSD_MAX && f != NULL && f->tmp != NULL)
+			fine(v + h, j, lo, shift, f,
+			    b + 1 < nb ? end[b + 1] - end[b] : 0);
+		else if (j > 1)
+			radix(v + h, j);
+	}
+	if (f != NULL)
+		free(f->tmp);
 }
 
-/* A pass of more than NARROW_BITS bits, with its counters. */
+/* A pass of more than NARROW_BITS bits, with its counters; f, when not
+ * NULL, asks for its buckets' LSD sort where their keys allow it. */
 static void
-radix_wide(double *v, size_t n, unsigned bits, const uint64_t *range)
+radix_wide(double *v, size_t n, unsigned bits, const uint64_t *range,
+    struct lsd *f)
 {
 	size_t head[1 << WIDE_BITS], end[1 << WIDE_BITS];
 
-	radix_pass(v, n, bits, head, end, range);
+	radix_pass(v, n, bits, head, end, range, f);
 }
 
 static void
@@ -482,20 +641,22 @@ radix(double *v, size_t n)
 	 */
 	bits = 60 - (unsigned)__builtin_clzll(n);
 	if (bits > NARROW_BITS) {
-		radix_wide(v, n, bits > WIDE_BITS ? WIDE_BITS : bits, NULL);
+		radix_wide(v, n, bits > WIDE_BITS ? WIDE_BITS : bits, NULL,
+		    NULL);
 		return;
 	}
-	radix_pass(v, n, bits < 4 ? 4 : bits, head, end, NULL);
+	radix_pass(v, n, bits < 4 ? 4 : bits, head, end, NULL, NULL);
 }
 
 void
 pr_sort_doubles(double *v, size_t n)
 {
+	struct lsd f = { NULL, 0 };
 	unsigned depth = 0;
 	size_t k;
 
 	if (n >= WIDE_MIN) {
-		radix_wide(v, n, WIDE_BITS, NULL);
+		radix_wide(v, n, WIDE_BITS, NULL, &f);
 		return;
 	}
 	if (n >= RADIX_MIN) {
@@ -510,15 +671,17 @@ pr_sort_doubles(double *v, size_t n)
 void
 pr_sort_doubles_keyed(double *v, size_t n, uint64_t lo, uint64_t hi)
 {
+	struct lsd f = { NULL, 0 };
 	uint64_t range[2];
 
 	if (n < WIDE_MIN) {
 		pr_sort_doubles(v, n);
 		return;
 	}
+
 	range[0] = lo;
 	range[1] = hi;
-	radix_wide(v, n, WIDE_BITS, range);
+	radix_wide(v, n, WIDE_BITS, range, &f);
 }
 
 void

@@ -328,6 +328,62 @@ test_sort_network(void **state)
 }
 
 /*
+ * The buckets of the radix sort's first pass that take its LSD counting
+ * sort (core/sample.c: 256 to 2^16 values): integers, whose keys share
+ * their low bits and need no insertion sort after (nanoseconds around
+ * 1.5e9, as bench/stat-vs-ministat.sh writes them, with two digits; a
+ * narrow range of small integers with one digit; both signs and both
+ * zeros); doubles printed in full (100 + noise: the insertion sort
+ * after the digits); timer quanta with many ties; and a bucket of 30,000
+ * values that differ in their last 20 bits only, beside 40,000 that
+ * spread over all buckets, so that the digits leave them all equal and
+ * the insertion sort gives up for the radix sort.
+ */
+static void
+test_sort_lsd(void **state)
+{
+	static const size_t sizes[] = { 1 << 16, 300000, 1 << 20 };
+	struct pr_rng r;
+	size_t i, k, n;
+	double *v;
+
+	(void)state;
+	pr_rng_seed(&r, 1616);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		n = sizes[k];
+		v = malloc(n * sizeof(double) + 1);
+		assert_non_null(v);
+		for (i = 0; i < n; i++)
+			v[i] = nearbyint(1.5e9 + 1.5e7 * pr_rng_normal(&r));
+		check_sort_values(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = (double)(((uint64_t)1 << 20) +
+			    pr_rng_below(&r, (uint64_t)1 << 13));
+		check_sort_values(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = (double)pr_rng_below(&r, 1000001) - 500000;
+		v[0] = -0.0;
+		v[n / 2] = 0.0;
+		v[n - 1] = -0.0;
+		check_sort_values(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = 100 + pr_rng_normal(&r);
+		check_sort_values(v, n);
+		for (i = 0; i < n; i++)
+			v[i] =
+			    nearbyint((1.5 + 0.015 * pr_rng_normal(&r)) * 1e6) /
+			    1e6;
+		check_sort_values(v, n);
+		for (i = 0; i < n; i++)
+			v[i] = i % 7 < 3
+			    ? 1.0 + (double)pr_rng_below(&r, 1 << 20) * 0x1p-52
+			    : 1.0 + pr_rng_uniform(&r);
+		check_sort_values(v, n);
+		free(v);
+	}
+}
+
+/*
  * pr_sample_sort_both: two samples large enough for two threads (and
  * two small ones, sorted one after the other) come out as qsort sorts
  * them, each flagged sorted.  The last case puts 90% of the values in
@@ -611,6 +667,7 @@ main(void)
 		cmocka_unit_test(test_error_format),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_sort_network),
+		cmocka_unit_test(test_sort_lsd),
 		cmocka_unit_test(test_sort_both),
 		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_dataset),
