@@ -27,8 +27,8 @@
  *   the worst case, at most 224 KiB of counters.  Ranges of 6 to 16
  *   values are finished by a 16-input sorting network on the keys (no
  *   branch to mispredict), smaller ones and those up to INSERTION_MAX
- *   by insertion sort.  Below the first pass over 2^16 values or more,
- *   a bucket of LSD_MIN to LSD_MAX values (in cache by then) takes a
+ *   by insertion sort.  In a sort of 2^16 values or more, a bucket of
+ *   LSD_MIN to LSD_MAX values of any pass (in cache by then) takes a
  *   least-significant-digit counting sort on the top bits of its keys
  *   instead, then an insertion sort on the keys that has little left to
  *   do (see fine() below; 8 KiB of counters, and a scratch array of at
@@ -370,11 +370,11 @@ leaf16(double *v, size_t n)
 		v[i] = unkey(k[i]);
 }
 
-static void radix(double *v, size_t n);
+static void radix(double *v, size_t n, double *tmp);
 
 /*
- * The buckets of the first pass (LSD_MIN to LSD_MAX values, in cache)
- * are sorted by a least-significant-digit counting sort on the top e
+ * The buckets of a pass (LSD_MIN to LSD_MAX values, in cache) in a sort
+ * of 2^16 values or more are sorted by a least-significant-digit counting sort on the top e
  * bits of their keys' offsets (two digits of at most LSD_DIGIT bits,
  * through a scratch array of LSD_MAX values), e = log2 of the bucket's
  * size + 2, at most LSD_BITS: about a quarter of a value a digit, so
@@ -383,7 +383,8 @@ static void radix(double *v, size_t n);
  * does, so that no input costs quadratic time).  Keys that share their
  * low bits need no insertion sort: integers held as doubles (integer
  * nanoseconds, say) have every key - lo a multiple of 2^tz, tz = 22 for
- * values in [2^30, 2^31), and when the digits reach down to bit tz,
+ * values in [2^30, 2^31) (each pass finds tz as an OR in its counting
+ * loop), and when the digits reach down to bit tz,
  * equal digits mean equal keys.  This replaces two more radix levels and
  * a leaf sort every 8 to 16 values, with the same values in the same
  * order (-0 and +0 excepted, which may come in either order either
@@ -399,7 +400,7 @@ static void radix(double *v, size_t n);
 #define LSD_SETTLE 4
 
 struct lsd {
-	double *tmp; /* room for LSD_MAX values, or NULL: not used */
+	double *tmp; /* room for LSD_MAX values */
 	unsigned tz; /* every key - lo is a multiple of 2^tz */
 };
 
@@ -487,7 +488,7 @@ settle(double *v, size_t n)
 }
 
 /*
- * Sorts a bucket of the first pass, n in LSD_MIN..LSD_MAX values whose
+ * Sorts a bucket of a radix pass, n in LSD_MIN..LSD_MAX values whose
  * keys are lo + (b << shift) + r with the same b, r < 2^shift, every r a
  * multiple of 2^f->tz, f->tz < shift.
  */
@@ -504,7 +505,7 @@ fine(double *v, size_t n, uint64_t lo, unsigned shift, const struct lsd *f,
 		low = f->tz;
 	lsd(v, n, f->tmp, lo, low, shift - low, v + n, nn);
 	if (low > f->tz && !settle(v, n))
-		radix(v, n);
+		radix(v, n, f->tmp);
 }
 
 /*
@@ -516,8 +517,9 @@ fine(double *v, size_t n, uint64_t lo, unsigned shift, const struct lsd *f,
  */
 static void
 radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
-    const uint64_t *range, struct lsd *f)
+    const uint64_t *range, double *tmp)
 {
+	struct lsd f;
 	uint64_t lo, hi, k, low = 0;
 	unsigned shift, nb, b, d, span;
 	size_t i, h, j;
@@ -555,7 +557,7 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
 		low |= k - lo;
 	}
 	if (i < n) {
-		radix_pass(v, n, bits, head, end, NULL, f);
+		radix_pass(v, n, bits, head, end, NULL, tmp);
 		return;
 	}
 	for (h = 0, b = 0; b < nb; b++) {
@@ -588,38 +590,36 @@ radix_pass(double *v, size_t n, unsigned bits, size_t *head, size_t *end,
 	 * 2^(shift - tz) of them are distinct. */
 	if (shift == 0)
 		return;
-	if (f != NULL) {
-		/* low is not 0: lo < hi, and a key above lo was counted. */
-		f->tz = low != 0 ? (unsigned)__builtin_ctzll(low) : 64;
-		if (f->tz >= shift)
-			return; /* one key a bucket */
-		f->tmp = malloc((n < LSD_MAX ? n : LSD_MAX) * sizeof(double));
-	}
+	/* low is not 0 (lo < hi, and a key above lo was counted) unless a
+	 * range given wider than the values left every key at lo. */
+	f.tmp = tmp;
+	f.tz = low != 0 ? (unsigned)__builtin_ctzll(low) : 64;
+	if (f.tz >= shift)
+		return; /* one key a bucket */
 	for (h = 0, b = 0; b < nb; h = end[b], b++) {
 		j = end[b] - h;
-		if (j >= LSD_MIN && j <= LSD_MAX && f != NULL && f->tmp != NULL)
-			fine(v + h, j, lo, shift, f,
+		if (j >= LSD_MIN && j <= LSD_MAX && tmp != NULL)
+			fine(v + h, j, lo, shift, &f,
 			    b + 1 < nb ? end[b + 1] - end[b] : 0);
 		else if (j > 1)
-			radix(v + h, j);
+			radix(v + h, j, tmp);
 	}
-	if (f != NULL)
-		free(f->tmp);
 }
 
-/* A pass of more than NARROW_BITS bits, with its counters; f, when not
- * NULL, asks for its buckets' LSD sort where their keys allow it. */
+/* A pass of more than NARROW_BITS bits, with its counters; tmp, when
+ * not NULL (room for LSD_MAX values), gives the buckets of this pass and
+ * those below it the LSD sort. */
 static void
 radix_wide(double *v, size_t n, unsigned bits, const uint64_t *range,
-    struct lsd *f)
+    double *tmp)
 {
 	size_t head[1 << WIDE_BITS], end[1 << WIDE_BITS];
 
-	radix_pass(v, n, bits, head, end, range, f);
+	radix_pass(v, n, bits, head, end, range, tmp);
 }
 
 static void
-radix(double *v, size_t n)
+radix(double *v, size_t n, double *tmp)
 {
 	size_t head[1 << NARROW_BITS], end[1 << NARROW_BITS];
 	unsigned bits;
@@ -642,25 +642,35 @@ radix(double *v, size_t n)
 	bits = 60 - (unsigned)__builtin_clzll(n);
 	if (bits > NARROW_BITS) {
 		radix_wide(v, n, bits > WIDE_BITS ? WIDE_BITS : bits, NULL,
-		    NULL);
+		    tmp);
 		return;
 	}
-	radix_pass(v, n, bits < 4 ? 4 : bits, head, end, NULL, NULL);
+	radix_pass(v, n, bits < 4 ? 4 : bits, head, end, NULL, tmp);
+}
+
+/* The LSD sort's scratch array for a sort of n values, or NULL (the
+ * buckets then take the radix levels). */
+static double *
+scratch(size_t n)
+{
+	return malloc((n < LSD_MAX ? n : LSD_MAX) * sizeof(double));
 }
 
 void
 pr_sort_doubles(double *v, size_t n)
 {
-	struct lsd f = { NULL, 0 };
 	unsigned depth = 0;
+	double *tmp;
 	size_t k;
 
 	if (n >= WIDE_MIN) {
-		radix_wide(v, n, WIDE_BITS, NULL, &f);
+		tmp = scratch(n);
+		radix_wide(v, n, WIDE_BITS, NULL, tmp);
+		free(tmp);
 		return;
 	}
 	if (n >= RADIX_MIN) {
-		radix(v, n);
+		radix(v, n, NULL);
 		return;
 	}
 	for (k = n; k > 1; k >>= 1)
@@ -671,17 +681,18 @@ pr_sort_doubles(double *v, size_t n)
 void
 pr_sort_doubles_keyed(double *v, size_t n, uint64_t lo, uint64_t hi)
 {
-	struct lsd f = { NULL, 0 };
 	uint64_t range[2];
+	double *tmp;
 
 	if (n < WIDE_MIN) {
 		pr_sort_doubles(v, n);
 		return;
 	}
-
 	range[0] = lo;
 	range[1] = hi;
-	radix_wide(v, n, WIDE_BITS, range, &f);
+	tmp = scratch(n);
+	radix_wide(v, n, WIDE_BITS, range, tmp);
+	free(tmp);
 }
 
 void
