@@ -131,7 +131,9 @@
  * command sets it (step_sd the ends' change after their first 3 rounds,
  * src/bisect/job.c make_search); -R COST: the job methods' build cost in
  * runs (30 by default, the command measures it); -D: job-half without
- * its job-dflt rows (its costliest part).
+ * its job-dflt rows (its costliest part); -P: the job methods price a
+ * build as a run once the budget binds, as the command does
+ * (perfreg/bisect_job.h's pr_bisect_job_build_price).
  */
 #include <math.h>
 #include <stdio.h>
@@ -166,6 +168,10 @@ static int pair_detail;
  * build cost in runs (the library's 30 by default). */
 static int cmd_prior;
 static double build_runs;
+/* -P: the job methods price a build under the budget as the command
+ * does (pr_bisect_job_build_price: a run's price once the runs left are
+ * fewer than a build's price for each bit still to learn). */
+static int budget_price;
 /* -D: job-half without its job-dflt rows (the costliest part of a
  * capped run; job-new's own rows are the same method on other ranges). */
 static int no_dflt;
@@ -187,6 +193,7 @@ struct sim {
 	/* Where the job's runs went (-d): the search's (ends included) in
 	 * batches, the confirmations', and the refutes. */
 	size_t search_runs, batches, confirm_runs, refutes;
+	size_t bound;      /* -P: 1 when the budget priced a build as a run */
 	size_t burst_left; /* runs left in the current burst */
 	double burst;      /* its slowdown factor */
 	/* The job's budget and confidence (MAX_RUNS and 0.95 but in the
@@ -233,6 +240,7 @@ sim_init(struct sim *s, const struct truth *t, struct pr_rng *rng)
 		abort();
 	s->runs = s->builds = 0;
 	s->search_runs = s->batches = s->confirm_runs = s->refutes = 0;
+	s->bound = 0;
 	s->burst_left = 0;
 	s->burst = 1;
 	s->budget = MAX_RUNS;
@@ -555,7 +563,7 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 	enum result res = R_UNDECIDED;
 	size_t ends[2], n = s->t->n, pos[3], k, g, bd, i;
 	size_t cap = paired ? 100 : 400;
-	int confirmations = 0, refuted = 0;
+	int confirmations = 0, refuted = 0, bound = 0;
 
 	pr_bisect_opts_init(&o, n);
 	o.confidence = s->conf;
@@ -703,6 +711,17 @@ m_inter(struct sim *s, size_t *culprit, int paired)
 				break;
 			}
 			continue;
+		}
+		/* As the command's search loop (src/bisect/job.c
+		 * price_build): once bound, bound. */
+		if (budget_price && paired == 1 && !bound &&
+		    pr_bisect_job_build_price(&ss, s->conf, o.build_cost,
+			o.run_cost, s->budget - s->runs) < o.build_cost) {
+			bound = 1;
+			s->bound++;
+			if (pr_bisect_set_costs(in.b, o.run_cost, o.run_cost,
+				NULL) != PR_OK)
+				abort();
 		}
 		if (pr_bisect_next(in.b, &st, NULL) != PR_OK)
 			break;
@@ -972,6 +991,7 @@ struct tally {
 	size_t both; /* "several" naming the two true steps */
 	double runs, builds;
 	double search_runs, batches, confirm_runs, refutes; /* -d */
+	size_t bound; /* -P: ranges whose budget priced a build as a run */
 	/* job-half: the budgets, and the undecided ranges whose leading
 	 * commit is the first bad one, with the sum of their posteriors. */
 	double budget, lead_p;
@@ -1041,6 +1061,7 @@ tally_add(struct tally *tl, const struct sim *s, const struct truth *t,
 	tl->batches += (double)s->batches;
 	tl->confirm_runs += (double)s->confirm_runs;
 	tl->refutes += (double)s->refutes;
+	tl->bound += s->bound;
 	tl->budget += (double)s->budget;
 	tl->sev_ranges += s->sev_named > 0;
 	tl->sev_next_ranges += s->sev_next > 0;
@@ -1092,10 +1113,14 @@ tally_print(const struct tally *tl, size_t n, double step, int nsteps,
 	if (detail && tl->batches > 0)
 		printf("      where: search %.1f runs in %.1f batches "
 		       "(%.1f a batch), confirmations %.1f runs, "
-		       "%.3f refutes a range\n",
+		       "%.3f refutes a range%s",
 		    tl->search_runs / k, tl->batches / k,
 		    tl->search_runs / tl->batches, tl->confirm_runs / k,
-		    tl->refutes / k);
+		    tl->refutes / k, budget_price ? "" : "\n");
+	if (detail && tl->batches > 0 && budget_price)
+		printf("; a build priced as a run (-P) in %.1f%% of "
+		       "ranges\n",
+		    100.0 * (double)tl->bound / k);
 	if (pair_detail && tl->batches > 0 && nsteps == 1)
 		printf("      several: named in %.2f%% of ranges (%zu, %.3f "
 		       "times a range), the pair (k, k + 1) in %.2f%% (%zu "
@@ -1237,7 +1262,7 @@ main(int argc, char **argv)
 	int c, quick = 0, bursty_only = 0, noise_only = -1;
 
 	while (
-	    (c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:B:c:k:pCR:D")) != -1) {
+	    (c = getopt(argc, argv, "t:T:s:qn:bm:o:dS:L:B:c:k:pCR:DP")) != -1) {
 		switch (c) {
 		case 'B': {
 			/* job-half's cap: "half" (half of Pinpoint's runs on
@@ -1331,6 +1356,9 @@ main(int argc, char **argv)
 		case 'D':
 			no_dflt = 1;
 			break;
+		case 'P':
+			budget_price = 1;
+			break;
 		case 'R':
 			build_runs = strtod(optarg, NULL);
 			if (!(build_runs > 0)) {
@@ -1384,7 +1412,8 @@ main(int argc, char **argv)
 			    "usage: bisect-sim [-t TRIALS] [-T TRIALS_1024] "
 			    "[-s SEED] [-q] [-n N] [-b] [-m MASK] [-o "
 			    "NOISE] [-d] [-S STEP] [-L CAP] [-B half|RUNS] "
-			    "[-c CONF,...] [-k K] [-p] [-C] [-R COST] [-D]\n");
+			    "[-c CONF,...] [-k K] [-p] [-C] [-R COST] [-D] "
+			    "[-P]\n");
 			return 2;
 		}
 	}

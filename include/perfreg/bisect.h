@@ -162,6 +162,15 @@ enum pr_status pr_bisect_add_round(struct pr_bisect *b, size_t pos,
 enum pr_status pr_bisect_skip(struct pr_bisect *b, size_t pos,
     struct pr_error *err);
 
+/*
+ * Sets the costs of a build and of a run for the steps proposed from
+ * now on (the caller's unit, each finite and > 0; PR_EINVAL otherwise):
+ * a caller whose price of a build changes during the search (under a
+ * budget of runs, perfreg/bisect_job.h's pr_bisect_job_build_price).
+ */
+enum pr_status pr_bisect_set_costs(struct pr_bisect *b, double build_cost,
+    double run_cost, struct pr_error *err);
+
 /* Runs of commit pos so far (0 for a bad pos). */
 size_t pr_bisect_runs(const struct pr_bisect *b, size_t pos);
 /* All runs added so far, and the number of distinct commits measured. */
@@ -226,6 +235,13 @@ struct pr_bisect_state {
 	 */
 	double ends_log, ends_se;
 	int ends_equivalent;
+	/*
+	 * The posterior's entropy in bits over no change, each first bad
+	 * commit of one change (uniform within a gap between tested
+	 * commits) and several changes (one outcome), and the same of the
+	 * prior: what is left to learn, and what there was.
+	 */
+	double bits, prior_bits;
 };
 
 /*

@@ -202,6 +202,11 @@ struct pr_bisect_job {
 	enum pr_bisect_verdict verdict;
 	int interrupted;
 	int budget_hit; /* the search or confirmation stopped at the budget */
+	/* The measured costs of a build and a run (the search's unit),
+	 * and the runs in all when the budget first priced a build as a
+	 * run (pr_bisect_job_build_price; 0: it did not). */
+	double price_build, price_run;
+	size_t bound_at;
 	size_t refuted; /* confirmations that found their commit equal to
 			 * its parent and sent the search back, over
 			 * every session (pr_bisect_job_prior_refuted) */
@@ -270,6 +275,31 @@ enum pr_status pr_bisect_job_prior(struct pr_bisect_job *j, size_t pos,
  * "Where the bimodal runs went, and a second mode of the noise").
  */
 #define PR_BISECT_JOB_MODES 2
+
+/*
+ * The price of a build under the budget of runs (max_runs), in the unit
+ * of run_cost, for a search in state st: `measured` (the builds' mean
+ * time, pr_bisect_opts' build_cost) while the runs left cover a build's
+ * price for each bit the search still has to learn (the posterior's
+ * entropy, st->bits; perfreg/bisect.h), run_cost (a run's price, or
+ * `measured` if less) when they do not: left * run_cost < measured *
+ * st->bits.  Always `measured` while "no change" holds more than 1 -
+ * confidence of the posterior (st->p_none): whether there is a change
+ * at all is the ends' question, which no build answers.
+ *
+ * Why: max_runs counts runs, not builds.  The search trades a build for
+ * runs at the build's price, and each bit it learns takes about one new
+ * commit (a halving of the range); with runs to spare that keeps the
+ * builds few (bench/bisect-sim at the default budget: 9.3 builds a
+ * range of 128 commits at a build of 30 runs, 10.7 at a build of 1,
+ * over log2(128) + 3).  When the runs left are fewer than the builds
+ * still to come are priced at, the runs that trade would buy are not
+ * there: every build avoided is paid in runs, the one thing the cap
+ * counts, and the search ran out of them about four halvings short of a
+ * commit (bench/README.md, "The build's price when the cap binds").
+ */
+double pr_bisect_job_build_price(const struct pr_bisect_state *st,
+    double confidence, double measured, double run_cost, size_t left);
 
 /* The round ids of the runs the job makes now start here (2^62). */
 #define PR_BISECT_JOB_LIVE_ROUNDS ((uint64_t)1 << 62)

@@ -1122,6 +1122,26 @@ best_pair(const struct pr_bisect *b, size_t *g1, size_t *g2, double *lp)
 	return any;
 }
 
+/* -p log2 p, 0 at p = 0 (a probability's share of an entropy). */
+static double
+xlog2x(double p)
+{
+	return p > 0 ? -p * log2(p) : 0;
+}
+
+enum pr_status
+pr_bisect_set_costs(struct pr_bisect *b, double build_cost, double run_cost,
+    struct pr_error *err)
+{
+	if (!finite_pos(build_cost) || !finite_pos(run_cost))
+		return pr_error_set(err, PR_EINVAL,
+		    "the costs of a build and of a run must be finite and "
+		    "positive");
+	b->o.build_cost = build_cost;
+	b->o.run_cost = run_cost;
+	return PR_OK;
+}
+
 enum pr_status
 pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
     struct pr_error *err)
@@ -1175,6 +1195,20 @@ pr_bisect_state(struct pr_bisect *b, struct pr_bisect_state *st,
 		st->ends_log = d;
 		st->ends_se = se;
 		st->ends_equivalent = fabs(d) + z * se < b->o.equiv;
+	}
+	st->bits = xlog2x(st->p_none) + xlog2x(st->p_multi);
+	for (g = 0; g < G; g++) {
+		double m = exp(b->lp_single[g]);
+		double c = (double)(b->tested[g + 1] - b->tested[g]);
+
+		st->bits += xlog2x(m) + m * log2(c);
+	}
+	{
+		double ps = 1 - b->o.prior_none - b->o.prior_multi;
+
+		st->prior_bits = xlog2x(b->o.prior_none) +
+		    xlog2x(b->o.prior_multi) + xlog2x(ps) +
+		    ps * log2((double)b->o.n);
 	}
 	if (st->p_none >= b->o.confidence || st->ends_equivalent)
 		st->outcome = PR_BISECT_NONE;

@@ -1015,6 +1015,8 @@ make_search(struct pr_bisect_job *j, struct pr_error *err)
 	if (nb > 0 && j->run_cost_s > 0)
 		bo.build_cost = fmax(bsum / (double)nb, 1e-3);
 	j->build_cost_s = nb > 0 ? bsum / (double)nb : 0;
+	j->price_build = bo.build_cost;
+	j->price_run = bo.run_cost;
 	/*
 	 * The prior of a step is N(0, step_sd^2) on the log: with the
 	 * library's 5% a change of 3x would be 22 standard deviations, and
@@ -1091,6 +1093,32 @@ bracket(const struct pr_bisect_job *j, size_t at, size_t *g, size_t *bd)
 		}
 }
 
+double
+pr_bisect_job_build_price(const struct pr_bisect_state *st, double confidence,
+    double measured, double run_cost, size_t left)
+{
+	if (st->p_none > 1 - confidence)
+		return measured;
+	return (double)left * run_cost < measured * st->bits
+	    ? fmin(measured, run_cost)
+	    : measured;
+}
+
+/* The build's price for the next step (pr_bisect_job_build_price). */
+static enum pr_status
+price_build(struct pr_bisect_job *j, struct pr_error *err)
+{
+	double price = pr_bisect_job_build_price(&j->st, j->o.confidence,
+	    j->price_build, j->price_run, budget_left(j));
+
+	/* Once bound, bound: the runs left only fall. */
+	if (price < j->price_build && j->bound_at == 0)
+		j->bound_at = j->runs + j->runs_failed;
+	if (j->bound_at > 0)
+		price = fmin(price, j->price_run);
+	return pr_bisect_set_costs(j->search, price, j->price_run, err);
+}
+
 /* The search loop, after both ends are measured. */
 static enum pr_status
 search(struct pr_bisect_job *j, double t0, struct pr_error *err)
@@ -1114,6 +1142,8 @@ search(struct pr_bisect_job *j, double t0, struct pr_error *err)
 			j->budget_hit = 1;
 			return PR_OK;
 		}
+		if ((st = price_build(j, err)) != PR_OK)
+			return st;
 		st = pr_bisect_next(j->search, &step, err);
 		if (st == PR_EUNDEF) {
 			pr_error_clear(err);

@@ -306,6 +306,13 @@ body_text(struct pr_buf *out, const void *data, enum pr_report_format f,
 		 item, j->runs, measured, j->runs_failed, j->builds, skipped,
 		 j->elapsed_s, j->run_cost_s, j->build_cost_s)) != PR_OK)
 		return st;
+	if (j->bound_at > 0 &&
+	    (st = pr_buf_addf(out, err,
+		 "%sbudget: a build priced as a run from run %zu on (the runs "
+		 "left were fewer than a build's price for each bit still to "
+		 "learn)\n",
+		 item, j->bound_at)) != PR_OK)
+		return st;
 	if (j->runs_prior > 0 &&
 	    (st = pr_buf_addf(out, err,
 		 "%sresumed: %zu of the runs were measured before\n", item,
@@ -516,6 +523,9 @@ body_json(const void *data, struct pr_error *err)
 	bad |= jset(o, "builds", json_integer((json_int_t)j->builds));
 	bad |= jset(o, "elapsed_s", json_real(j->elapsed_s));
 	bad |= jset(o, "budget_reached", json_boolean(j->budget_hit));
+	bad |= jset(o, "build_priced_as_run_from",
+	    j->bound_at > 0 ? json_integer((json_int_t)j->bound_at)
+			    : json_null());
 	bad |= jset(o, "interrupted", json_boolean(j->interrupted));
 	a = json_array();
 	bad |= jset(o, "skipped", a);

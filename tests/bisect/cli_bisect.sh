@@ -84,6 +84,32 @@ git -C "$tmp/a" checkout -q -- prog.c
 has "$tmp/json" '"verdict": "culprit"' "json: verdict"
 has "$tmp/json" "\"hash\": \"$(git -C "$tmp/a" rev-parse "$slow")\"" "json: culprit hash"
 
+# 1a. A budget the search cannot finish within prices a build as a run:
+# each build sleeps half a second and a run of the program takes
+# milliseconds, so a build is priced at 5 runs or more (more than 100
+# unless a run takes over 5 ms), and 20 runs leave at most 14 after the
+# ends' 6 for the 4.9 bits of a range of 40 commits (about 24 runs' worth
+# of builds at the least).  Whatever the verdict, the report says so and
+# the JSON gives the run it began at.
+"$perfreg" bisect --repo "$tmp/a" --good c0 --bad main \
+    --build "sleep 0.5; $BUILD" --max-runs 20 --db "$tmp/cap.sqlite" \
+    --metric "$WORK" -- ./prog > "$tmp/out" 2> "$tmp/err" ||
+	fail "cap: $(cat "$tmp/err")"
+has "$tmp/out" "^budget: a build priced as a run from run [0-9][0-9]* on" "cap: the text says the build's price"
+"$perfreg" bisect --repo "$tmp/a" --good c0 --bad main \
+    --build "sleep 0.5; $BUILD" --max-runs 20 --db "$tmp/cap2.sqlite" --json \
+    --metric "$WORK" -- ./prog > "$tmp/json" 2> "$tmp/err" ||
+	fail "cap json: $(cat "$tmp/err")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["build_priced_as_run_from"]
+if not (isinstance(r, int) and 6 <= r <= 20):
+    sys.exit("build_priced_as_run_from: %r" % (r,))
+if d["runs"] > 20:
+    sys.exit("runs %r over --max-runs 20" % (d["runs"],))
+' "$tmp/json" || fail "cap json: build_priced_as_run_from"
+
 # Progress goes to a terminal only: none in the pipes above, a line
 # rewritten in place on a terminal (script(1) gives the run one), cleared
 # before the report.

@@ -220,6 +220,99 @@ check_sums(struct pr_bisect *b, size_t n)
 	}
 	near(s1 + st.p_none + st.p_multi, 1, 1e-12, "total", "sums");
 	near(s2, 2 * st.p_multi, 1e-12, "multi", "sums");
+	/* The state's entropy, from the posterior per commit. */
+	s1 = 0;
+	for (k = 1; k <= n; k++)
+		if (single[k] > 0)
+			s1 -= single[k] * log2(single[k]);
+	if (st.p_none > 0)
+		s1 -= st.p_none * log2(st.p_none);
+	if (st.p_multi > 0)
+		s1 -= st.p_multi * log2(st.p_multi);
+	near(st.bits, s1, 1e-9, "entropy", "sums");
+}
+
+/*
+ * The build's price under a budget: the costs a search is given, the
+ * prior's and the posterior's entropy, and the job's rule (a run's price
+ * once the runs left are fewer than a build's price per bit to learn).
+ */
+static void
+test_budget_price(void **state)
+{
+	struct pr_rng rng;
+	struct pr_bisect *b;
+	struct pr_bisect_state st;
+	struct pr_bisect_step step;
+	double bad[] = { 0, -1, NAN, INFINITY };
+	size_t i;
+
+	(void)state;
+	pr_rng_seed(&rng, 15);
+	b = make(128);
+	runs(b, &rng, 0, 1.0, 0.02, 3);
+	runs(b, &rng, 128, 1.1, 0.02, 3);
+	assert_int_equal(pr_bisect_state(b, &st, NULL), PR_OK);
+	/* 0.1 none, 0.1 several, 0.8 over 128 commits (python3: math.log2). */
+	near(st.prior_bits, 6.521928094887363, 1e-12, "prior bits", "n 128");
+	assert_true(st.bits > 0 && st.bits < 8);
+	check_sums(b, 128);
+	/* A new commit's step costs its runs plus the build: 30 by
+	 * default, then what pr_bisect_set_costs says. */
+	assert_int_equal(pr_bisect_next(b, &step, NULL), PR_OK);
+	assert_int_equal(step.build, 1);
+	near(step.cost, step.runs + 30.0, 1e-12, "cost", "default");
+	assert_int_equal(pr_bisect_set_costs(b, 1, 1, NULL), PR_OK);
+	assert_int_equal(pr_bisect_next(b, &step, NULL), PR_OK);
+	assert_int_equal(step.build, 1);
+	near(step.cost, step.runs + 1.0, 1e-12, "cost", "a build at 1 run");
+	assert_int_equal(pr_bisect_set_costs(b, 2, 0.5, NULL), PR_OK);
+	assert_int_equal(pr_bisect_next(b, &step, NULL), PR_OK);
+	near(step.cost, step.runs * 0.5 + 2.0, 1e-12, "cost", "2 and 0.5");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(pr_bisect_set_costs(b, bad[i], 1, NULL),
+		    PR_EINVAL);
+		assert_int_equal(pr_bisect_set_costs(b, 1, bad[i], NULL),
+		    PR_EINVAL);
+	}
+	pr_bisect_free(b);
+
+	/* The job's price: 30 runs a build, 6.5 bits to learn, so the
+	 * budget binds below 195 runs left (equal does not). */
+	memset(&st, 0, sizeof(st));
+	st.bits = 6.5;
+	st.p_none = 0.01;
+	near(pr_bisect_job_build_price(&st, 0.95, 30, 1, 178), 1, 0, "price",
+	    "178");
+	near(pr_bisect_job_build_price(&st, 0.95, 30, 1, 194), 1, 0, "price",
+	    "194");
+	near(pr_bisect_job_build_price(&st, 0.95, 30, 1, 195), 30, 0, "price",
+	    "195");
+	near(pr_bisect_job_build_price(&st, 0.95, 30, 1, 2000), 30, 0, "price",
+	    "2000");
+	/* While "no change" holds more than 1 - confidence: the ends'
+	 * question, the measured price. */
+	st.p_none = 0.06;
+	near(pr_bisect_job_build_price(&st, 0.95, 30, 1, 178), 30, 0, "price",
+	    "no change not ruled out");
+	near(pr_bisect_job_build_price(&st, 0.9, 30, 1, 178), 1, 0, "price",
+	    "ruled out at 90%");
+	st.p_none = 0.05;
+	near(pr_bisect_job_build_price(&st, 0.95, 30, 1, 178), 1, 0, "price",
+	    "p_none at 1 - confidence");
+	/* Nothing left to learn: no build to price. */
+	st.bits = 0;
+	near(pr_bisect_job_build_price(&st, 0.95, 30, 1, 0), 30, 0, "price",
+	    "0 bits");
+	/* In seconds (the command's unit): 2 s a build, 0.01 s a run. */
+	st.bits = 5;
+	near(pr_bisect_job_build_price(&st, 0.95, 2, 0.01, 999), 0.01, 0,
+	    "price", "seconds");
+	near(pr_bisect_job_build_price(&st, 0.95, 2, 0.01, 1000), 2, 0, "price",
+	    "seconds, enough");
+	/* A build cheaper than a run keeps its price. */
+	near(pr_bisect_job_build_price(&st, 0.95, 0.5, 1, 1), 0.5, 0, "price",
+	    "cheap build");
 }
 
 static void
@@ -998,6 +1091,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_decisions),
+		cmocka_unit_test(test_budget_price),
 		cmocka_unit_test(test_huge_step),
 		cmocka_unit_test(test_noiseless),
 		cmocka_unit_test(test_next),
