@@ -131,9 +131,12 @@
  * command sets it (step_sd the ends' change after their first 3 rounds,
  * src/bisect/job.c make_search); -R COST: the job methods' build cost in
  * runs (30 by default, the command measures it); -D: job-half without
- * its job-dflt rows (its costliest part); -P: the job methods price a
+ * its job-dflt rows (its costliest part).  The job methods price a
  * build as a run once the budget binds, as the command does
- * (perfreg/bisect_job.h's pr_bisect_job_build_price).
+ * (perfreg/bisect_job.h's pr_bisect_job_build_price), and the -d line
+ * says in how many ranges; -P: at its measured price throughout, as the
+ * command did before (the fixed-cap rows of bench/README.md before
+ * "The build's price when the cap binds").
  */
 #include <math.h>
 #include <stdio.h>
@@ -168,10 +171,11 @@ static int pair_detail;
  * build cost in runs (the library's 30 by default). */
 static int cmd_prior;
 static double build_runs;
-/* -P: the job methods price a build under the budget as the command
- * does (pr_bisect_job_build_price: a run's price once the runs left are
- * fewer than a build's price for each bit still to learn). */
-static int budget_price;
+/* The job methods price a build under the budget as the command does
+ * (pr_bisect_job_build_price: a run's price once the runs left are fewer
+ * than a build's price for each bit still to learn); -P: at its measured
+ * price throughout, as the command did before (sessions 1-18). */
+static int budget_price = 1;
 /* -D: job-half without its job-dflt rows (the costliest part of a
  * capped run; job-new's own rows are the same method on other ranges). */
 static int no_dflt;
@@ -193,7 +197,7 @@ struct sim {
 	/* Where the job's runs went (-d): the search's (ends included) in
 	 * batches, the confirmations', and the refutes. */
 	size_t search_runs, batches, confirm_runs, refutes;
-	size_t bound;      /* -P: 1 when the budget priced a build as a run */
+	size_t bound;      /* 1 when the budget priced a build as a run */
 	size_t burst_left; /* runs left in the current burst */
 	double burst;      /* its slowdown factor */
 	/* The job's budget and confidence (MAX_RUNS and 0.95 but in the
@@ -991,7 +995,7 @@ struct tally {
 	size_t both; /* "several" naming the two true steps */
 	double runs, builds;
 	double search_runs, batches, confirm_runs, refutes; /* -d */
-	size_t bound; /* -P: ranges whose budget priced a build as a run */
+	size_t bound; /* ranges whose budget priced a build as a run */
 	/* job-half: the budgets, and the undecided ranges whose leading
 	 * commit is the first bad one, with the sum of their posteriors. */
 	double budget, lead_p;
@@ -1118,7 +1122,7 @@ tally_print(const struct tally *tl, size_t n, double step, int nsteps,
 		    tl->search_runs / tl->batches, tl->confirm_runs / k,
 		    tl->refutes / k, budget_price ? "" : "\n");
 	if (detail && tl->batches > 0 && budget_price)
-		printf("; a build priced as a run (-P) in %.1f%% of "
+		printf("; a build priced as a run in %.1f%% of "
 		       "ranges\n",
 		    100.0 * (double)tl->bound / k);
 	if (pair_detail && tl->batches > 0 && nsteps == 1)
@@ -1357,7 +1361,7 @@ main(int argc, char **argv)
 			no_dflt = 1;
 			break;
 		case 'P':
-			budget_price = 1;
+			budget_price = 0;
 			break;
 		case 'R':
 			build_runs = strtod(optarg, NULL);
